@@ -1,0 +1,41 @@
+# Two commands matter: `make demo` (the main job) and `make test` (the whole suite).
+# Both go through `make setup`, which is idempotent: it builds .venv/ once and re-installs
+# only when pyproject.toml changes, and installs Graphviz's `dot` when it is missing.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test bench fixtures protos clean dot
+
+setup: $(STAMP) dot
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+# Graphviz's dot renders .svg/.png; the Python package only writes .dot without it.
+dot:
+	@command -v dot >/dev/null 2>&1 || tools/install_dot.sh
+
+demo: setup
+	$(BIN)/graph-inspector demo
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m bench
+
+# Needs TensorFlow in its own venv (tools/README.md); writes tests/fixtures/.
+fixtures:
+	.venv-tf/bin/python tools/make_fixtures.py
+
+protos:
+	tools/gen_protos.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,50 @@
+"""The graph-inspector command line: one subcommand per module, errors as one line."""
+
+import argparse
+import importlib
+import sys
+
+# Subcommand name -> module under inspector/ that defines add_arguments(parser) and run(args).
+COMMANDS = {
+    "info": ("inspector.cmd_info", "what is in a graph, run, log or directory"),
+    "run": ("inspector.cmd_run", "run a graph file in the engine"),
+    "demo": ("inspector.cmd_demo", "run the seed programs in the engine and show them"),
+}
+
+
+class UsageError(Exception):
+    """Bad input named by the user: reported as `error: <file>: <what>` with exit status 2."""
+
+    def __init__(self, path, message):
+        super().__init__(f"{path}: {message}")
+        self.path, self.message = path, message
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="graph-inspector",
+        description="Look inside TensorFlow-style dataflow graphs and the runs that execute them.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module_name).add_arguments(sub)
+        sub.set_defaults(module=module_name)
+    return parser
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return importlib.import_module(args.module).run(args) or 0
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
