@@ -4,6 +4,8 @@ import argparse
 import importlib
 import sys
 
+from parsers.errors import InputError
+
 # Subcommand name -> module under inspector/ that defines add_arguments(parser) and run(args).
 COMMANDS = {
     "info": ("inspector.cmd_info", "what is in a graph, run, log or directory"),
@@ -12,12 +14,8 @@ COMMANDS = {
 }
 
 
-class UsageError(Exception):
-    """Bad input named by the user: reported as `error: <file>: <what>` with exit status 2."""
-
-    def __init__(self, path, message):
-        super().__init__(f"{path}: {message}")
-        self.path, self.message = path, message
+# Bad input named by the user, from any command: `error: <file>: <what>`, exit status 2.
+UsageError = InputError
 
 
 def build_parser():
@@ -42,7 +40,7 @@ def main(argv=None):
         return 0
     try:
         return importlib.import_module(args.module).run(args) or 0
-    except UsageError as error:
+    except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
