@@ -1,0 +1,64 @@
+"""Kernels per device: registered by op type and device type, looked up with a CPU fallback.
+
+A kernel is `fn(ctx, *inputs) -> output`, where inputs are NumPy arrays (CuPy arrays on a
+GPU; `Ref` objects for an OpDef input arg with is_ref; ResourceHandle values for DT_RESOURCE)
+and the result is one array for a one-output op, a tuple or list for several, None for none.
+Each device module registers its table at import: `engine/kernels/cpu*.py` for NumPy,
+`engine/kernels/cuda.py` for CuPy. An op with no kernel for a device is placed on the CPU,
+as TensorFlow's soft placement does (the placer asks `has_kernel`).
+"""
+
+from typing import Callable
+
+Kernel = Callable[..., object]
+
+_KERNELS: dict[str, dict[str, Kernel]] = {}
+_DEVICE_MODULES = {
+    "CPU": ("engine.kernels.cpu_math", "engine.kernels.cpu_array", "engine.kernels.cpu_nn",
+            "engine.kernels.cpu_state", "engine.kernels.cpu_random"),
+    "GPU": ("engine.kernels.cuda",),
+}
+_loaded: set[str] = set()
+
+
+def register(op_type: str, device_type: str = "CPU"):
+    """Decorator: register `fn` as the kernel of `op_type` on `device_type`."""
+    def decorate(fn: Kernel) -> Kernel:
+        _KERNELS.setdefault(device_type, {})[op_type] = fn
+        return fn
+    return decorate
+
+
+def register_table(table: dict[str, Kernel], device_type: str = "CPU") -> None:
+    """Register many kernels at once: `{"AddV2": add, "Mul": multiply, ...}`."""
+    _KERNELS.setdefault(device_type, {}).update(table)
+
+
+def _load(device_type: str) -> None:
+    if device_type in _loaded:
+        return
+    _loaded.add(device_type)
+    import importlib
+    for module in _DEVICE_MODULES.get(device_type, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            # A device whose library is missing (CuPy) simply has no kernels.
+            if device_type == "CPU" and error.name and error.name.startswith("engine."):
+                continue
+            if device_type == "CPU":
+                raise
+
+
+def lookup(op_type: str, device_type: str = "CPU") -> Kernel | None:
+    _load(device_type)
+    return _KERNELS.get(device_type, {}).get(op_type)
+
+
+def has_kernel(op_type: str, device_type: str = "CPU") -> bool:
+    return lookup(op_type, device_type) is not None
+
+
+def registered_ops(device_type: str = "CPU") -> list[str]:
+    _load(device_type)
+    return sorted(_KERNELS.get(device_type, {}))

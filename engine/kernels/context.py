@@ -1,0 +1,44 @@
+"""What a kernel sees of the node it runs and of the session around it."""
+
+from engine.attr_value import to_python
+
+
+class KernelContext:
+    """Built once per node per execution plan by the executor, reused every step.
+
+    name, op_type, node_def, device: the node. attrs: its attrs decoded (engine.attr_value).
+    output_dtypes: the resolved DTypes of its outputs. resources: the session's ResourceMgr.
+    step_id: the current step (the executor sets it before each run). rng(): this node's
+    stateful generator, seeded as TensorFlow seeds it, persisting across runs of a session.
+    """
+
+    __slots__ = ("name", "op_type", "node_def", "device", "output_dtypes", "resources",
+                 "step_id", "_attrs", "_rng_factory", "_rng", "session_state")
+
+    def __init__(self, node_def, output_dtypes, resources, device="", rng_factory=None,
+                 session_state=None):
+        self.name = node_def.name
+        self.op_type = node_def.op
+        self.node_def = node_def
+        self.device = device or node_def.device
+        self.output_dtypes = output_dtypes
+        self.resources = resources
+        self.step_id = 0
+        self._attrs = None
+        self._rng_factory = rng_factory
+        self._rng = None
+        self.session_state = session_state
+
+    @property
+    def attrs(self):
+        if self._attrs is None:
+            self._attrs = {key: to_python(value) for key, value in self.node_def.attr.items()}
+        return self._attrs
+
+    def attr(self, name, default=None):
+        return self.attrs.get(name, default)
+
+    def rng(self):
+        if self._rng is None:
+            self._rng = self._rng_factory(self)
+        return self._rng

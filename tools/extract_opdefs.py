@@ -1,0 +1,74 @@
+"""Write engine/op_defs.pbtxt: TensorFlow's OpDefs for every op the engine knows.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_opdefs.py`. The OpDefs are
+TensorFlow's registered signatures (inputs, outputs, attrs with defaults and allowed values,
+is_stateful, ref args), so op_def prints as TensorFlow prints it and nodes validate the same.
+To teach the engine a new op, add its name to ENGINE_OPS and rerun.
+"""
+
+import sys
+
+ENGINE_OPS = """
+Add AddV2 AddN Sub Mul RealDiv Div DivNoNan FloorDiv FloorMod TruncateDiv TruncateMod Mod
+Maximum Minimum Neg Abs Square Sqrt Rsqrt Exp Expm1 Log Log1p Pow Tanh Sigmoid Relu Relu6 Elu
+Selu LeakyRelu Softplus Softsign Sign Round Floor Ceil Reciprocal Inv Sin Cos Tan Asin Acos
+Atan Atan2 Sinh Cosh Erf Erfc SquaredDifference IsNan IsInf IsFinite BiasAdd BiasAddV1
+Less LessEqual Greater GreaterEqual Equal NotEqual LogicalAnd LogicalOr LogicalNot Select
+SelectV2 Sum Mean Max Min Prod All Any ArgMax ArgMin MatMul BatchMatMul BatchMatMulV2
+BatchMatMulV3 Softmax LogSoftmax Conv2D MaxPool MaxPoolV2 AvgPool Shape ShapeN Size Rank
+Reshape Transpose Concat ConcatV2 ConcatOffset Pack Unpack Split SplitV Slice StridedSlice
+StridedSliceGrad Squeeze ExpandDims Tile Pad PadV2 MirrorPad Fill ZerosLike OnesLike Range
+Gather GatherV2 GatherNd OneHot Cast Identity IdentityN StopGradient PreventGradient
+Placeholder PlaceholderV2 PlaceholderWithDefault Const NoOp Where Reverse ReverseV2
+BroadcastTo BroadcastArgs BroadcastGradientArgs Cumsum Cumprod ClipByValue Bitcast
+InvertPermutation UnsortedSegmentSum TopKV2 L2Loss CheckNumerics Print PrintV2 StringFormat
+RandomUniform RandomUniformInt RandomStandardNormal TruncatedNormal RandomShuffle Multinomial
+Variable VariableV2 Assign AssignAdd AssignSub IsVariableInitialized TemporaryVariable
+DestroyTemporaryVariable VarHandleOp ReadVariableOp AssignVariableOp AssignAddVariableOp
+AssignSubVariableOp VarIsInitializedOp DestroyResourceOp ResourceGather
+Switch RefSwitch Merge RefMerge Enter RefEnter Exit RefExit NextIteration RefNextIteration
+LoopCond ControlTrigger Abort If StatelessIf While StatelessWhile PartitionedCall
+StatefulPartitionedCall _Arg _Retval _ArrayToList _ListToArray SymbolicGradient Case
+StatelessCase
+ReluGrad Relu6Grad EluGrad SeluGrad LeakyReluGrad SoftplusGrad SoftsignGrad TanhGrad
+SigmoidGrad SqrtGrad RsqrtGrad ReciprocalGrad BiasAddGrad Conv2DBackpropInput
+Conv2DBackpropFilter MaxPoolGrad MaxPoolGradV2 AvgPoolGrad SoftmaxCrossEntropyWithLogits
+SparseSoftmaxCrossEntropyWithLogits InvertPermutation
+ApplyGradientDescent ApplyMomentum ApplyAdam ApplyRMSProp ApplyAdagrad
+ResourceApplyGradientDescent ResourceApplyMomentum ResourceApplyAdam ResourceApplyRMSProp
+ResourceApplyAdagrad
+_Send _Recv _HostSend _HostRecv
+SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin
+ScalarSummary HistogramSummary MergeSummary
+""".split()
+
+
+def main(out_path="engine/op_defs.pbtxt"):
+    import tensorflow  # noqa: F401  (registers the ops)
+    from google.protobuf import text_format
+    from tensorflow.core.framework import op_def_pb2
+    from tensorflow.python.framework import op_def_registry
+
+    op_list = op_def_pb2.OpList()
+    missing = []
+    for name in sorted(set(ENGINE_OPS)):
+        op_def = op_def_registry.get(name)
+        if op_def is None:
+            missing.append(name)
+            continue
+        op = op_list.op.add()
+        op.CopyFrom(op_def)
+        op.ClearField("summary")
+        op.ClearField("description")
+        for arg in list(op.input_arg) + list(op.output_arg):
+            arg.ClearField("description")
+        for attr in op.attr:
+            attr.ClearField("description")
+    with open(out_path, "w") as out:
+        out.write("# TensorFlow's OpDefs for the ops the engine knows; made by tools/extract_opdefs.py.\n")
+        out.write(text_format.MessageToString(op_list))
+    print(f"{out_path}: {len(op_list.op)} ops" + (f"; not registered in TensorFlow: {missing}" if missing else ""))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
