@@ -192,7 +192,9 @@ def make_debug_info(tf):
 
     graph, *_ = small_program(tf)
     graph_def = graph.as_graph_def()
-    debug_info = error_interpolation.create_graph_debug_info_def(graph.get_operations())
+    debug_info = error_interpolation.create_graph_debug_info_def(
+        [("", op) for op in graph.get_operations()]
+    )
     graph_def.debug_info.CopyFrom(debug_info)
     (OUT / "debug_info.pbtxt").write_text(text_format.MessageToString(graph_def))
     payload = graph_json(graph_def, "debug_info.pbtxt")
@@ -211,12 +213,26 @@ with tf.compat.v1.Session() as session:
 
 
 def make_dump_dir():
-    """A TF_DUMP_GRAPH_PREFIX directory: the graph as each pass of a Session.run left it."""
+    """A TF_DUMP_GRAPH_PREFIX directory: the graph as each pass of a Session.run left it.
+
+    Also keeps the head of that run's VLOG output as vlog.txt. Git does not keep mtimes, so
+    the true pass order (by mtime when TensorFlow wrote them) goes into dump_dir.tf.json.
+    """
     directory = OUT / "dump_dir"
     shutil.rmtree(directory, ignore_errors=True)
     with tempfile.TemporaryDirectory() as scratch:
-        env = dict(os.environ, TF_DUMP_GRAPH_PREFIX=scratch, TF_CPP_MIN_LOG_LEVEL="3")
-        subprocess.run([sys.executable, "-c", DUMP_SCRIPT], env=env, check=True)
+        # Dumps are written only with VLOG on; the name filter adds the numbered per-group dumps.
+        env = dict(
+            os.environ,
+            TF_DUMP_GRAPH_PREFIX=scratch,
+            TF_DUMP_GRAPH_NAME_FILTER="*",
+            TF_CPP_MIN_LOG_LEVEL="0",
+            TF_CPP_MAX_VLOG_LEVEL="1",
+        )
+        log = subprocess.run(
+            [sys.executable, "-c", DUMP_SCRIPT], env=env, check=True, capture_output=True, text=True
+        ).stderr
+        (OUT / "vlog.txt").write_text("".join(log.splitlines(keepends=True)[:60]))
         files = sorted(Path(scratch).iterdir(), key=lambda p: p.stat().st_mtime_ns)
         directory.mkdir()
         # Keep pass order through the copy: mtimes one second apart, in the order written.
@@ -227,7 +243,14 @@ def make_dump_dir():
             shutil.copyfile(path, target)
             os.utime(target, (base + index, base + index))
             order.append(path.name)
-    write_json("dump_dir", {"files_in_order": order})
+    import tensorflow as tf
+    from google.protobuf import text_format
+
+    graphs = [
+        graph_json(text_format.Parse((directory / name).read_text(), tf.compat.v1.GraphDef()), name)
+        for name in order
+    ]
+    write_json("dump_dir", {"files_in_order": order, "graphs": graphs})
 
 
 def main():
