@@ -191,7 +191,33 @@ def proto_source(file):
     return "\n".join(lines)
 
 
-def main(out_dir):
+def schema_table(files):
+    """{message or enum full name (our package): fields or values}, for tests/fixtures/proto_schema.json."""
+    table = {}
+
+    def walk_message(message):
+        table[our_type_name("." + message.full_name)] = {
+            field.name: [field.number, field.type, field.is_repeated, our_type_name(
+                "." + (field.message_type or field.enum_type).full_name)
+                if (field.message_type or field.enum_type) else ""]
+            for field in message.fields}
+        for nested in message.nested_types:
+            walk_message(nested)
+        for enum in message.enum_types:
+            walk_enum(enum)
+
+    def walk_enum(enum):
+        table[our_type_name("." + enum.full_name)] = {v.name: v.number for v in enum.values}
+
+    for file in files.values():
+        for message in file.message_types_by_name.values():
+            walk_message(message)
+        for enum in file.enum_types_by_name.values():
+            walk_enum(enum)
+    return dict(sorted(table.items()))
+
+
+def main(out_dir, schema_path="tests/fixtures/proto_schema.json"):
     # Importing these registers TensorFlow's descriptors in the default pool.
     import tensorflow  # noqa: F401
     from tensorflow.core.framework import graph_pb2, op_def_pb2, step_stats_pb2  # noqa: F401
@@ -206,6 +232,10 @@ def main(out_dir):
         with open(path, "w") as out:
             out.write(proto_source(files[name]))
         print(path)
+    import json
+    with open(schema_path, "w") as out:
+        json.dump(schema_table(files), out, indent=0, sort_keys=True)
+    print(schema_path)
 
 
 if __name__ == "__main__":
