@@ -1,0 +1,159 @@
+"""What a path holds, by content: events framing, a VLOG log, text proto, binary proto, a directory."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from parsers import containers, dump_dir, events, protobuf_files, tfrecord
+from parsers.errors import InputError
+from parsers.loaded import LabeledGraph, Loaded
+
+# Lines a TensorFlow (absl/glog) log is made of: `I0123 12:00:00.123456  4242 file.cc:12] ...`,
+# or the older `2024-01-23 12:00:00.123456: I tensorflow/core/...cc:12] ...`.
+_LOG_LINE = re.compile(
+    rb"^(?:[IWEF]\d{4} [\d:.]+\s+\d+ [\w./-]+:\d+\]"
+    rb"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWEF] [\w./-]+:\d+\])",
+    re.MULTILINE,
+)
+_BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
+_SNIFF_BYTES = 4096
+_SCAN_DEPTH = 4  # event files sit in run directories under a log directory, rarely deeper
+
+
+def sniff(head):
+    """The family of a file from its first bytes: "events", "vlog", "text" or "binary".
+
+    >>> sniff(b'node {\\n  name: "x"\\n}\\n')
+    'text'
+    >>> sniff(b"I0101 12:00:00.000001   7 direct_session.cc:12] Created\\n")
+    'vlog'
+    >>> sniff(b"\\n\\x0b\\n\\x01x\\x12\\x06NoOp")
+    'binary'
+    """
+    if tfrecord.looks_like_tfrecord(head):
+        return "events"
+    if _LOG_LINE.search(head):
+        return "vlog"
+    if _BINARY_CONTROL.search(head):
+        return "binary"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A character cut off by the sniff window is still text.
+        if error.start < len(head) - 4:
+            return "binary"
+    return "text"
+
+
+def read_bytes(path):
+    """A file's bytes, or InputError saying why it cannot be read."""
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError as error:
+        raise InputError(path, describe_os_error(error)) from None
+
+
+def describe_os_error(error):
+    if isinstance(error, FileNotFoundError):
+        return "no such file or directory"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory"
+    return error.strerror or str(error)
+
+
+def load_file(path):
+    """A Loaded for one file, whatever it holds."""
+    data = read_bytes(path)
+    if not data:
+        raise InputError(path, "empty file (0 bytes)")
+    family = sniff(data[:_SNIFF_BYTES])
+    if family == "events":
+        return events.load_events(path, [(path, Path(path).name)])
+    if family == "vlog":
+        raise InputError(path, "VLOG logs are read by `graph-inspector vlog` (not yet implemented)")
+    if family == "text":
+        kinds = protobuf_files.text_kinds(data[:_SNIFF_BYTES].decode("utf-8", "replace"))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(path, f"not valid UTF-8 text at byte {error.start}") from None
+        if kinds or not _maybe_binary(data):
+            kind, message = protobuf_files.parse_text(path, text, kinds or None)
+            return containers.from_message(path, kind, message)
+    kind, message = protobuf_files.parse_binary(path, data)
+    return containers.from_message(path, kind, message)
+
+
+def _maybe_binary(data):
+    """Printable bytes that are nonetheless a well-formed binary message (rare, but possible)."""
+    try:
+        protobuf_files.parse_binary("", data)
+    except InputError:
+        return False
+    return True
+
+
+def load_directory(path):
+    """A Loaded for a SavedModel directory, a log directory of events files, or a graph dump."""
+    root = Path(path)
+    for name in ("saved_model.pb", "saved_model.pbtxt"):
+        if (root / name).is_file():
+            loaded = load_file(root / name)
+            if loaded.kind != "saved_model":
+                raise InputError(root / name, f"holds a {loaded.kind}, not a SavedModel")
+            loaded.path = str(path)
+            return loaded
+    top_files, event_files = _scan(root)
+    if event_files:
+        named = [(p, str(p.relative_to(root))) for p in event_files]
+        return events.load_events(path, named)
+    if not top_files:
+        raise InputError(path, "directory holds no graph, SavedModel, events or dump files")
+    return _load_dump_dir(path, top_files)
+
+
+def _scan(root):
+    """(regular files directly in root, events files anywhere below it), names sorted."""
+    top_files, event_files = [], []
+    try:
+        for directory, subdirectories, files in os.walk(root):
+            depth = len(Path(directory).relative_to(root).parts)
+            subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and depth < _SCAN_DEPTH)
+            for name in sorted(files):
+                file_path = Path(directory) / name
+                if name.startswith(".") or not file_path.is_file():
+                    continue
+                if depth == 0:
+                    top_files.append(file_path)
+                if _is_events_file(file_path):
+                    event_files.append(file_path)
+    except OSError as error:
+        raise InputError(root, describe_os_error(error)) from None
+    if not os.access(root, os.R_OK | os.X_OK):
+        raise InputError(root, "permission denied")
+    return top_files, event_files
+
+
+def _is_events_file(path):
+    try:
+        with open(path, "rb") as stream:
+            return tfrecord.looks_like_tfrecord(stream.read(tfrecord.HEADER))
+    except OSError:
+        return False
+
+
+def _load_dump_dir(path, files):
+    loaded = Loaded(path=str(path), kind="dump_dir")
+    for file_path in dump_dir.pass_order(files):
+        one = load_file(file_path)
+        if one.kind != "graphdef":
+            raise InputError(file_path, f"holds a {one.kind}; a graph dump directory holds only graphs")
+        graph = one.graphs[0].graph_def
+        loaded.graphs.append(LabeledGraph(dump_dir.pass_label(file_path.name), graph, str(file_path)))
+        loaded.files.append(str(file_path))
+    return loaded

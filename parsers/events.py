@@ -1,0 +1,52 @@
+"""TensorBoard event files: the graphs, meta graphs and tagged run metadata among their events."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.proto import config_pb2, event_pb2, graph_pb2, meta_graph_pb2
+from parsers import containers, tfrecord
+from parsers.errors import InputError
+from parsers.loaded import LabeledGraph, Loaded
+from parsers.protobuf_files import parse_message
+
+
+def read_events_file(loaded, path, display):
+    """Add one events file's contents to `loaded`; `display` names it in labels."""
+    counts = Counter(loaded.event_counts)
+    try:
+        for index, offset, data in tfrecord.read_records(path):
+            where = f"record {index} (byte {offset})"
+            event = parse_message(path, data, event_pb2.Event, where)
+            kind = event.WhichOneof("what") or "empty"
+            counts[kind] += 1
+            _add_event(loaded, path, display, where, event, kind)
+    except tfrecord.RecordError as error:
+        raise InputError(path, str(error)) from None
+    except OSError as error:
+        raise InputError(path, error.strerror or str(error)) from None
+    loaded.event_counts = dict(counts)
+    loaded.files.append(str(path))
+
+
+def _add_event(loaded, path, display, where, event, kind):
+    source = f"{path} {where}"
+    label = f"{display}: {kind.replace('_def', '')}, step {event.step}"
+    if kind == "graph_def":
+        graph = parse_message(path, event.graph_def, graph_pb2.GraphDef, f"{where} graph_def")
+        loaded.graphs.append(LabeledGraph(label, graph, source))
+    elif kind == "meta_graph_def":
+        meta = parse_message(path, event.meta_graph_def, meta_graph_pb2.MetaGraphDef, f"{where} meta_graph_def")
+        containers.add_meta_graph(loaded, meta, label, source)
+    elif kind == "tagged_run_metadata":
+        tagged = event.tagged_run_metadata
+        run = parse_message(path, tagged.run_metadata, config_pb2.RunMetadata, f"{where} run_metadata")
+        containers.add_run_metadata(loaded, run, tagged.tag, source)
+
+
+def load_events(path, files):
+    """A Loaded of kind "events" from (file path, display name) pairs, read in order."""
+    loaded = Loaded(path=str(path), kind="events")
+    for file_path, display in files:
+        read_events_file(loaded, file_path, display)
+    return loaded

@@ -1,0 +1,189 @@
+"""Single-message files, binary or text: which TensorFlow message they hold, decided by content.
+
+Binary: parse as each candidate message and keep the one that parses cleanly, with no unknown
+fields, and holds something plausible. Text: the first top-level field name says which message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from google.protobuf import text_format
+from google.protobuf.message import DecodeError
+
+from engine.proto import config_pb2, graph_pb2, meta_graph_pb2, saved_model_pb2
+from parsers import wire
+from parsers.errors import InputError
+
+# kind -> the message a file of that kind holds, in the order ties are broken.
+MESSAGES = {
+    "graphdef": graph_pb2.GraphDef,
+    "metagraph": meta_graph_pb2.MetaGraphDef,
+    "saved_model": saved_model_pb2.SavedModel,
+    "run_metadata": config_pb2.RunMetadata,
+}
+
+EXPECTED = "a GraphDef, MetaGraphDef, SavedModel, RunMetadata or TensorBoard events file"
+
+
+def _plausible(kind, message):
+    """Whether a cleanly parsed message holds what a real file of that kind holds."""
+    if kind == "graphdef":
+        named = all(node.name and node.op for node in message.node)
+        return named and bool(len(message.node) or len(message.library.function) or message.versions.producer)
+    if kind == "metagraph":
+        return message.HasField("graph_def") or message.HasField("meta_info_def")
+    if kind == "saved_model":
+        return len(message.meta_graphs) > 0
+    return bool(
+        len(message.step_stats.dev_stats)
+        or len(message.partition_graphs)
+        or len(message.cost_graph.node)
+        or len(message.function_graphs)
+    )
+
+
+def _candidate_order(data):
+    """Kinds ordered by how many of the leading top-level fields their schema expects."""
+    leading = wire.top_level_fields(data)
+
+    def fit(kind):
+        fields = MESSAGES[kind].DESCRIPTOR.fields_by_number
+        return sum(1 for number, wire_type in leading if number in fields)
+
+    return sorted(MESSAGES, key=lambda kind: -fit(kind))
+
+
+def parse_binary(path, data):
+    """(kind, message) for a binary protobuf file; InputError saying where it breaks if none fits."""
+    fallback = None
+    for kind in _candidate_order(data):
+        message = MESSAGES[kind]()
+        try:
+            message.ParseFromString(data)
+        except (DecodeError, RecursionError, ValueError):
+            continue
+        if not _plausible(kind, message):
+            continue
+        message.DiscardUnknownFields()
+        unexplained = len(data) - message.ByteSize()
+        if unexplained == 0:
+            return kind, message
+        if fallback is None or unexplained < fallback[0]:
+            fallback = (unexplained, kind, message)
+    if fallback is not None:
+        return fallback[1], fallback[2]
+    raise InputError(path, _explain_binary(data))
+
+
+def _explain_binary(data):
+    """The most telling reason `data` is none of MESSAGES: the candidate that got furthest."""
+    best = None
+    for kind in _candidate_order(data):
+        problem = wire.find_problem(data, MESSAGES[kind].DESCRIPTOR)
+        if problem is not None and (best is None or problem.offset > best[1].offset):
+            best = (kind, problem)
+    if best is None:
+        return f"not {EXPECTED}: well-formed protobuf, but it holds none of their contents"
+    kind, problem = best
+    return f"not {EXPECTED}: as a {MESSAGES[kind].DESCRIPTOR.name}, {problem}"
+
+
+def parse_message(path, data, message_class, where):
+    """A message of a known type (an event's payload); InputError naming `where` if it is bad."""
+    message = message_class()
+    try:
+        message.ParseFromString(data)
+    except (DecodeError, RecursionError, ValueError):
+        problem = wire.find_problem(data, message_class.DESCRIPTOR)
+        detail = f": {problem}" if problem else ""
+        raise InputError(path, f"{where}: not a valid {message_class.DESCRIPTOR.name}{detail}") from None
+    return message
+
+
+# ---- text format ------------------------------------------------------------------------------
+
+_FIRST_NAME = re.compile(r"(?:\s|#[^\n]*)*([A-Za-z_][A-Za-z0-9_]*)")
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*|[{}<>]')
+
+
+def text_kinds(text):
+    """Kinds whose message has the first top-level field name of `text` (a text proto).
+
+    >>> text_kinds('# a graph\\nnode { name: "x" }')
+    ['graphdef']
+    >>> text_kinds("step_stats { }")
+    ['run_metadata']
+    >>> text_kinds("hello world")
+    []
+    """
+    match = _FIRST_NAME.match(text)
+    if match is None:
+        return []
+    name = match.group(1)
+    return [kind for kind, cls in MESSAGES.items() if name in cls.DESCRIPTOR.fields_by_name]
+
+
+def parse_text(path, text, kinds=None):
+    """(kind, message) for a text-format file; InputError with line:column where it breaks."""
+    kinds = kinds if kinds is not None else text_kinds(text)
+    if not kinds:
+        match = _FIRST_NAME.match(text)
+        if match:
+            found, offset = f"`{match.group(1)}`", match.start(1)
+        else:
+            offset = len(text) - len(text.lstrip())
+            found = f"{text[offset:offset + 12]!r}, no field name"
+        line, column = _line_column(text, offset)
+        raise InputError(
+            path,
+            f"line {line}:{column}: text starts with {found}, not a top-level field of"
+            " GraphDef, MetaGraphDef, SavedModel or RunMetadata",
+        )
+    _check_nesting(path, text)
+    first_error = None
+    for kind in kinds:
+        message = MESSAGES[kind]()
+        try:
+            text_format.Parse(text, message, allow_unknown_extension=False)
+            return kind, message
+        except text_format.ParseError as error:
+            first_error = first_error or error
+        except RecursionError:
+            raise InputError(path, "text proto nested too deeply to read") from None
+    raise InputError(path, _describe_parse_error(first_error, kinds[0]))
+
+
+def _describe_parse_error(error, kind):
+    message = str(error)
+    prefix = f"{error.GetLine()}:{error.GetColumn()} : "
+    if message.startswith(prefix):
+        message = message[len(prefix) :]
+    return f"line {error.GetLine()}:{error.GetColumn()}: {message} (as a text {MESSAGES[kind].DESCRIPTOR.name})"
+
+
+def _check_nesting(path, text):
+    """Refuse text nested deeper than protobuf's recursion limit, before parsing recurses."""
+    depth = 0
+    for match in _NESTING_TOKENS.finditer(text):
+        token = match.group()
+        if token in "{<":
+            depth += 1
+            if depth > wire.RECURSION_LIMIT:
+                line, column = _line_column(text, match.start())
+                raise InputError(
+                    path,
+                    f"line {line}:{column}: messages nested deeper than {wire.RECURSION_LIMIT} levels",
+                )
+        elif token in "}>":
+            depth -= 1
+
+
+def _line_column(text, offset):
+    """1-based line and column of a character offset.
+
+    >>> _line_column("ab\\ncd", 4)
+    (2, 2)
+    """
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

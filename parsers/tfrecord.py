@@ -1,0 +1,72 @@
+"""TFRecord framing, as TensorBoard event files use it: both CRCs checked, lengths bounded.
+
+Each record is: uint64 length (little-endian), masked crc32c of those 8 bytes, the data, masked
+crc32c of the data.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+
+import crc32c
+
+HEADER = 12
+FOOTER = 4
+_MASK_DELTA = 0xA282EAD8
+
+
+class RecordError(Exception):
+    """A TFRecord file that is not well framed: which record, at which byte, what is wrong."""
+
+
+def masked_crc(data):
+    """TFRecord's masked CRC32C of `data`.
+
+    >>> hex(masked_crc(b""))
+    '0xa282ead8'
+    """
+    crc = crc32c.crc32c(data)
+    return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def looks_like_tfrecord(head):
+    """Whether `head` (a file's first 12 bytes or more) opens with a valid TFRecord header."""
+    if len(head) < HEADER:
+        return False
+    (crc,) = struct.unpack_from("<I", head, 8)
+    return masked_crc(bytes(head[:8])) == crc
+
+
+def read_records(path):
+    """Yield (index, byte offset, data) for each record; RecordError at the first bad one.
+
+    Reads record by record, and never allocates a declared length the file cannot hold.
+    """
+    size = os.path.getsize(path)
+    with open(path, "rb") as stream:
+        index = offset = 0
+        while offset < size:
+            where = f"record {index} (byte {offset})"
+            header = stream.read(HEADER)
+            if len(header) < HEADER:
+                raise RecordError(f"{where}: truncated header, {len(header)} of {HEADER} bytes")
+            (length,) = struct.unpack_from("<Q", header)
+            (length_crc,) = struct.unpack_from("<I", header, 8)
+            if masked_crc(header[:8]) != length_crc:
+                raise RecordError(f"{where}: length CRC mismatch, header is corrupt")
+            remaining = size - offset - HEADER
+            if length + FOOTER > remaining:
+                raise RecordError(
+                    f"{where}: declares {length} data bytes but only"
+                    f" {max(remaining - FOOTER, 0)} remain (truncated or corrupt)"
+                )
+            data = stream.read(length)
+            footer = stream.read(FOOTER)
+            if len(data) < length or len(footer) < FOOTER:
+                raise RecordError(f"{where}: file ended while reading (changed while read?)")
+            if masked_crc(data) != struct.unpack("<I", footer)[0]:
+                raise RecordError(f"{where}: data CRC mismatch, record is corrupt")
+            yield index, offset, data
+            index += 1
+            offset += HEADER + length + FOOTER
