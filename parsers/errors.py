@@ -8,9 +8,15 @@ class InputError(Exception):
 
     >>> str(InputError("x.pb", "truncated protobuf at byte 12"))
     'x.pb: truncated protobuf at byte 12'
+
+    The message is kept to one line, so the CLI prints exactly one:
+
+    >>> InputError("x.pbtxt", "line 1:2: bad\\nthing").message
+    'line 1:2: bad thing'
     """
 
     def __init__(self, path, message):
+        message = " ".join(str(message).split("\n"))
         super().__init__(f"{path}: {message}")
         self.path = str(path)
         self.message = message

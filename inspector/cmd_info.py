@@ -1,0 +1,188 @@
+"""`graph-inspector info PATH [--json]`: what is in any supported input, as a summary or JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections import Counter
+
+import parsers
+from parsers.attr_text import dtype_name, shape_text, summarize_attr
+
+TOP_OPS = 8
+# NodeExecStats.timeline_label reads `name = Op(inputs)`; the op is what stands before "(".
+_TIMELINE_OP = re.compile(r"^.*? = ([A-Za-z0-9_.>/-]+)\(")
+
+_KIND_TITLES = {
+    "graphdef": "GraphDef",
+    "metagraph": "MetaGraphDef",
+    "saved_model": "SavedModel",
+    "events": "TensorBoard events",
+    "run_metadata": "RunMetadata",
+    "dump_dir": "graph dump directory (TF_DUMP_GRAPH_PREFIX)",
+    "vlog": "VLOG log",
+}
+
+
+def add_arguments(parser):
+    parser.add_argument("path", metavar="PATH", help="a graph, meta graph, SavedModel, events, run metadata or dump")
+    parser.add_argument("--json", action="store_true", help="print everything as JSON (nodes, attrs, step stats)")
+
+
+def run(args):
+    loaded = parsers.load(args.path)
+    if args.json:
+        text = json.dumps(to_json(loaded), indent=1) + "\n"
+    else:
+        text = "\n".join(summary_lines(loaded)) + "\n"
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # A reader such as `head` left early: not an error of ours.
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+# ---- JSON: the shape tests and scripts rely on ------------------------------------------------
+
+
+def timeline_op(label):
+    """The op type in a step-stats timeline label, "" when it has none.
+
+    >>> timeline_op("MatMul = MatMul(x, w/read)"), timeline_op("_SOURCE = NoOp()"), timeline_op("")
+    ('MatMul', 'NoOp', '')
+    """
+    match = _TIMELINE_OP.match(label)
+    return match.group(1) if match else ""
+
+
+def node_json(node):
+    return {
+        "name": node.name,
+        "op": node.op,
+        "inputs": list(node.input),
+        "device": node.device,
+        "attr": {key: summarize_attr(node.attr[key]) for key in sorted(node.attr)},
+    }
+
+
+def graph_json(labeled):
+    graph_def = labeled.graph_def
+    return {
+        "label": labeled.label,
+        "nodes": [node_json(node) for node in graph_def.node],
+        "functions": [function.signature.name for function in graph_def.library.function],
+    }
+
+
+def step_json(stats):
+    return {
+        "name": stats.node_name,
+        "op": timeline_op(stats.timeline_label),
+        "start_us": stats.all_start_micros,
+        "op_us": stats.op_end_rel_micros - stats.op_start_rel_micros,
+        "all_us": stats.all_end_rel_micros,
+    }
+
+
+def run_json(tagged):
+    run_metadata = tagged.run_metadata
+    devices = [
+        {"device": dev.device, "nodes": [step_json(stats) for stats in dev.node_stats]}
+        for dev in run_metadata.step_stats.dev_stats
+    ]
+    return {
+        "tag": tagged.tag,
+        "step_stats": {"devices": devices},
+        "partition_graphs": len(run_metadata.partition_graphs),
+    }
+
+
+def to_json(loaded):
+    """The `info --json` document for a Loaded."""
+    return {
+        "kind": loaded.kind,
+        "graphs": [graph_json(labeled) for labeled in loaded.graphs],
+        "run_metadata": [run_json(tagged) for tagged in loaded.run_metadata],
+    }
+
+
+# ---- the readable summary ---------------------------------------------------------------------
+
+
+def summary_lines(loaded):
+    lines = [f"{loaded.path}: {_KIND_TITLES.get(loaded.kind, loaded.kind)}"]
+    if len(loaded.files) > 1:
+        lines.append(f"  {len(loaded.files)} files")
+    if loaded.event_counts:
+        counts = ", ".join(f"{kind} {count}" for kind, count in sorted(loaded.event_counts.items()))
+        lines.append(f"  events: {counts}")
+    if loaded.kind == "events" and loaded.run_metadata:
+        lines.append("  run tags: " + ", ".join(tagged.tag for tagged in loaded.run_metadata))
+    for meta in loaded.meta_graphs:
+        lines.extend(_meta_graph_lines(meta))
+    for labeled in loaded.graphs:
+        lines.extend(_graph_lines(labeled))
+    for tagged in loaded.run_metadata:
+        lines.extend(_run_lines(tagged))
+    if not (loaded.graphs or loaded.run_metadata or loaded.meta_graphs):
+        lines.append("  no graphs, meta graphs or run metadata")
+    return lines
+
+
+def _graph_lines(labeled):
+    graph_def = labeled.graph_def
+    functions = [function.signature.name for function in graph_def.library.function]
+    head = f"graph {labeled.label!r}: {len(graph_def.node)} nodes"
+    if functions:
+        head += f", {len(functions)} functions"
+    lines = [head]
+    ops = Counter(node.op for node in graph_def.node)
+    if ops:
+        top = ", ".join(f"{op} {count}" for op, count in ops.most_common(TOP_OPS))
+        more = len(ops) - TOP_OPS
+        lines.append(f"  ops: {top}" + (f", and {more} more op types" if more > 0 else ""))
+    devices = Counter(node.device or "(unplaced)" for node in graph_def.node)
+    if devices and set(devices) != {"(unplaced)"}:
+        lines.append("  devices: " + ", ".join(f"{d} ({n})" for d, n in devices.most_common()))
+    if functions:
+        shown = ", ".join(functions[:TOP_OPS]) + (", ..." if len(functions) > TOP_OPS else "")
+        lines.append(f"  functions: {shown}")
+    return lines
+
+
+def _tensor_info(info):
+    return f"{info.name or '(composite)'} {dtype_name(info.dtype)} {shape_text(info.tensor_shape)}"
+
+
+def _meta_graph_lines(meta):
+    meta_graph_def = meta.meta_graph_def
+    lines = [f"meta graph {meta.label!r}: tags [{', '.join(meta.tags)}]"]
+    version = meta_graph_def.meta_info_def.tensorflow_version
+    if version:
+        lines.append(f"  written by TensorFlow {version}")
+    for key in sorted(meta_graph_def.signature_def):
+        signature = meta_graph_def.signature_def[key]
+        lines.append(f"  signature {key!r}: {signature.method_name}")
+        for direction, tensors in (("input", signature.inputs), ("output", signature.outputs)):
+            for name in sorted(tensors):
+                lines.append(f"    {direction} {name}: {_tensor_info(tensors[name])}")
+    return lines
+
+
+def _run_lines(tagged):
+    run_metadata = tagged.run_metadata
+    title = f"run metadata {tagged.tag!r}" if tagged.tag else "run metadata"
+    lines = [f"{title}: {len(run_metadata.partition_graphs)} partition graphs"]
+    total_op = total_nodes = 0
+    for dev in run_metadata.step_stats.dev_stats:
+        op_us = sum(s.op_end_rel_micros - s.op_start_rel_micros for s in dev.node_stats)
+        total_op += op_us
+        total_nodes += len(dev.node_stats)
+        lines.append(f"  {dev.device}: {len(dev.node_stats)} nodes, op time {op_us} us")
+    if run_metadata.step_stats.dev_stats:
+        lines.append(f"  total: {total_nodes} node executions, op time {total_op} us")
+    return lines
