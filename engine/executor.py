@@ -1,0 +1,313 @@
+"""The executor: runs a Plan's kernels over a flat list of values, fast or traced.
+
+Two loops over the same bound plan. `run` is the hot path: constants are computed once at
+bind time, feeds are written into their slots, then each node reads its input slots, calls
+its kernel, writes its output slots and clears the slots it was the last reader of.
+`run_traced` is TensorFlow's ready-queue executor, one node at a time with an observer
+around each kernel call (step stats now; a stepping debugger and VLOG lines later); it is
+the loop that will grow frames and dead tensors for control flow.
+"""
+
+import time
+from collections import deque
+
+import numpy as np
+
+from engine import errors
+from engine.kernels import lookup
+from engine.resources import Ref
+
+
+class Executor:
+    """A plan bound to a session: kernels looked up, contexts built, constants computed."""
+
+    def __init__(self, plan, resources, rng_factory=None, session_state=None,
+                 make_context=None, device_type="CPU", kernel_lookup=lookup):
+        if make_context is None:
+            from engine.kernels.context import KernelContext as make_context
+        self.plan = plan
+        self.contexts = {}
+        self.kernels = {}
+        template = [None] * plan.num_slots
+        steps = []
+        self.stateful_contexts = []
+        for node in plan.kernel_nodes:
+            kernel = kernel_lookup(node.op_type, device_type)
+            if kernel is None:
+                raise _no_kernel_error(node, device_type)
+            ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,
+                               rng_factory, session_state)
+            self.contexts[node.name], self.kernels[node.name] = ctx, kernel
+            if node.info.is_stateful:
+                self.stateful_contexts.append(ctx)
+            if node.op_type == "Const" and not node.input_slots:
+                # Constant for the plan's life: computed here, copied in with the template.
+                template[node.output_slots[0]] = self._call(node, kernel, ctx, ())
+                continue
+            steps.append((_bind_step(node, kernel, ctx), node))
+        position = {node.name: i for i, node in enumerate(plan.nodes)}
+        self._steps = [(step, plan.frees.get(position[node.name], ()))
+                       for step, node in steps]
+        self._node_of_step = {id(step): node for step, node in steps}
+        self._template = template
+        self._feed_slots = [plan.feed_slots[name] for name in sorted(plan.feed_slots)]
+        fed = set(plan.feed_slots.values())
+        self._fetches = [(plan.fetch_slots[name], retval, plan.fetch_slots[name] in fed)
+                         for name, retval in zip(sorted(plan.fetch_slots),
+                                                 _retvals_by_fetch(plan))]
+
+    # The fast path ---------------------------------------------------------------------------
+
+    def run(self, feed_values, step_id=0):
+        """Fetched values (sorted fetch-name order) given feed values (sorted feed-name order)."""
+        values = self._template.copy()
+        for slot, value in zip(self._feed_slots, feed_values):
+            values[slot] = value
+        for ctx in self.stateful_contexts:
+            ctx.step_id = step_id
+        try:
+            for step, frees in self._steps:
+                step(values)
+                for slot in frees:
+                    values[slot] = None
+        except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
+            raise self._node_error(self._node_of_step[id(step)], error) from error
+        return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
+
+    # The traced path: TensorFlow's ready queue, with an observer around every node --------
+
+    def run_traced(self, feed_values, observer, step_id=0):
+        """As `run`, telling `observer` about every node (see step_stats.StepStatsCollector).
+
+        observer.source(ns) first, then per node node_scheduled(node, ns) when it becomes
+        ready, node_started(node), op_started/op_finished(node) around its kernel call and
+        node_finished(node, outputs), for every _Arg, kernel and _Retval node in the order
+        TensorFlow's executor runs them (see plan.schedule).
+        """
+        plan, nodes = self.plan, self.plan.nodes
+        values = self._template.copy()
+        feeds = dict(zip(self._feed_slots, feed_values))
+        for ctx in self.contexts.values():
+            ctx.step_id = step_id
+        pending = [node.num_pending for node in nodes]
+        uses = _slot_uses(nodes)
+        kept = set(plan.fetch_slots.values())
+        inline, expensive = deque(), deque()
+
+        def make_ready(positions, now):
+            for i in positions:
+                observer.node_scheduled(nodes[i], now)
+                (inline if nodes[i].inexpensive else expensive).append(i)
+
+        observer.source(time.time_ns())
+        make_ready(plan.roots, time.time_ns())
+        while inline or expensive:
+            node = nodes[inline.popleft() if inline else expensive.popleft()]
+            observer.node_started(node)
+            try:
+                outputs = self._run_node(node, values, feeds, observer)
+            except Exception as error:  # noqa: BLE001
+                raise self._node_error(node, error) from error
+            observer.node_finished(node, outputs)
+            for slot in node.input_slots:
+                uses[slot] -= 1
+                if uses[slot] == 0 and slot not in kept:
+                    values[slot] = None
+            ready = []
+            for consumer in node.consumers:
+                pending[consumer] -= 1
+                if pending[consumer] == 0:
+                    ready.append(consumer)
+            make_ready(ready, time.time_ns())
+        return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
+
+    def _run_node(self, node, values, feeds, observer):
+        """Runs one plan node of any kind; returns its outputs (a list)."""
+        if node.kind == "arg":
+            slot = node.output_slots[0]
+            values[slot] = feeds[slot]
+            return [values[slot]]
+        if node.kind == "retval":
+            value = values[node.input_slots[0]]
+            if node.deref[0]:
+                _fetched(value, node, False)
+            return []
+        kernel, ctx = self.kernels[node.name], self.contexts[node.name]
+        if node.op_type == "Const" and self._template[node.output_slots[0]] is not None:
+            return [values[node.output_slots[0]]]
+        inputs = _read_inputs(node, values)
+        observer.op_started(node)
+        result = self._call(node, kernel, ctx, inputs)
+        observer.op_finished(node)
+        outputs = _outputs_list(node, result)
+        for slot, value in zip(node.output_slots, outputs):
+            values[slot] = value
+        return outputs
+
+    def _call(self, node, kernel, ctx, inputs):
+        try:
+            return kernel(ctx, *inputs)
+        except Exception as error:  # noqa: BLE001
+            raise self._node_error(node, error) from error
+
+    def _node_error(self, node, error):
+        if isinstance(error, errors.OpError) and getattr(error, "_executor_node", None):
+            return error
+        return node_error(node, error)
+
+
+def _bind_step(node, kernel, ctx):
+    """A closure running `node` on the value list: the one call per node of the fast path."""
+    ins, outs = node.input_slots, node.output_slots
+    if any(node.deref):
+        deref = node.deref
+
+        def step(values):
+            result = kernel(ctx, *[_read_ref(values[i], node) if d else values[i]
+                                   for i, d in zip(ins, deref)])
+            for slot, value in zip(outs, _outputs_list(node, result)):
+                values[slot] = value
+        return step
+    if len(outs) == 1:
+        (out,) = outs
+        if len(ins) == 0:
+            def step(values):
+                values[out] = kernel(ctx)
+        elif len(ins) == 1:
+            (a,) = ins
+
+            def step(values):
+                values[out] = kernel(ctx, values[a])
+        elif len(ins) == 2:
+            a, b = ins
+
+            def step(values):
+                values[out] = kernel(ctx, values[a], values[b])
+        else:
+            def step(values):
+                values[out] = kernel(ctx, *[values[i] for i in ins])
+        return step
+    if not outs:
+        def step(values):
+            kernel(ctx, *[values[i] for i in ins])
+        return step
+
+    def step(values):
+        for slot, value in zip(outs, _checked_outputs(node, kernel(ctx, *[values[i]
+                                                                          for i in ins]))):
+            values[slot] = value
+    return step
+
+
+def _read_inputs(node, values):
+    return [_read_ref(values[i], node) if d else values[i]
+            for i, d in zip(node.input_slots, node.deref)]
+
+
+def _read_ref(value, node):
+    """The value behind a ref input, read by a non-ref consumer (TensorFlow 1.x aliasing)."""
+    if isinstance(value, Ref):
+        if value.value is None:
+            raise errors.FailedPreconditionError(
+                None, None, f"Attempting to use uninitialized value {value.name}")
+        return value.value
+    return value
+
+
+def _outputs_list(node, result):
+    if not node.output_slots:
+        return []
+    if len(node.output_slots) == 1:
+        return [result]
+    return _checked_outputs(node, result)
+
+
+def _checked_outputs(node, result):
+    result = list(result)
+    if len(result) != len(node.output_slots):
+        raise errors.InternalError(
+            None, None, f"kernel for {node.op_type} returned {len(result)} outputs, "
+                        f"expected {len(node.output_slots)}")
+    return result
+
+
+def _fetched(value, retval, fed):
+    """A fetched value as Session.run returns it: a Ref read (copied), a computed 0-d array
+    as a NumPy scalar; a fed value comes back as fed."""
+    if isinstance(value, Ref):
+        if value.value is None:
+            raise node_error(retval, errors.FailedPreconditionError(
+                None, None, f"Attempting to use uninitialized value {value.name}"))
+        value = value.value.copy() if hasattr(value.value, "copy") else value.value
+    if not fed and isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
+    return value
+
+
+def _retvals_by_fetch(plan):
+    return sorted((node for node in plan.nodes if node.kind == "retval"),
+                  key=lambda node: node.index)
+
+
+def _slot_uses(nodes):
+    uses = {}
+    for node in nodes:
+        for slot in node.output_slots:
+            uses.setdefault(slot, 0)
+        for slot in node.input_slots:
+            uses[slot] = uses.get(slot, 0) + 1
+    return uses
+
+
+def node_error(node, error):
+    """`error` from running `node`, as TensorFlow 2.x raises it from Session.run.
+
+    Keeps an OpError's class, maps Python errors from a kernel to InvalidArgumentError (bad
+    values) or InternalError (a bug), and words the message as TensorFlow does: where the
+    node was defined, the node, the kernel's message, and `[[{{node name}}]]`.
+    """
+    if isinstance(error, errors.OpError):
+        cls, text = type(error), error.message
+    elif isinstance(error, (ValueError, TypeError, IndexError, ArithmeticError)):
+        cls, text = errors.InvalidArgumentError, f"{type(error).__name__}: {error}"
+    else:
+        cls, text = errors.InternalError, f"{type(error).__name__}: {error}"
+    op = node.op
+    node_def = node.node_def
+    message = "Graph execution error:\n\n"
+    frames = _user_frames(op)
+    if frames:
+        message += f"Detected at node '{node.name}' defined at (most recent call last):\n"
+        message += "".join(f'    File "{f[0]}", line {f[1]}, in {f[2]}\n' for f in frames)
+        message += f"Node: '{node.name}'\n"
+    message += text
+    if "[[{{node " not in text:
+        message += f"\n\t [[{{{{node {node.name}}}}}]]"
+    wrapped = cls(node_def, op, message)
+    wrapped._executor_node = node.name
+    return wrapped
+
+
+def _user_frames(op):
+    traceback = getattr(op, "traceback", None) if op is not None else None
+    if not traceback:
+        return []
+    frames = [tuple(frame) for frame in traceback]
+    user = [f for f in frames if "/engine/" not in str(f[0]).replace("\\", "/")]
+    return user or frames[-1:]
+
+
+def _no_kernel_error(node, device_type):
+    attrs = ", ".join(f"{key}={_attr_text(value)}" for key, value in
+                      sorted(node.node_def.attr.items()) if not key.startswith("_"))
+    return node_error(node, errors.NotFoundError(
+        None, None,
+        f"No OpKernel was registered to support Op '{node.op_type}' used by "
+        f"{{{{node {node.name}}}}} with these attrs: [{attrs}]\n"
+        f"Registered devices: [{device_type}]\nRegistered kernels:\n  <no registered kernels>"
+        f"\n\n\t [[{{{{node {node.name}}}}}]]"))
+
+
+def _attr_text(value):
+    which = value.WhichOneof("value")
+    return str(getattr(value, which)).strip() if which else ""

@@ -1,0 +1,87 @@
+"""Fetch structures as TensorFlow's session.py reads them: flatten to graph elements, rebuild.
+
+Session.run accepts a graph element (Tensor, Operation, name string, anything with
+`_as_graph_element`), or lists, tuples, namedtuples, dicts and attrs classes of those, nested.
+`FetchMapper.for_fetch(fetch, graph)` flattens the structure once into unique elements; its
+`build(values)` puts the fetched values back into the same structure (None for an Operation).
+"""
+
+import collections.abc
+
+
+class FetchMapper:
+    """Maps one fetch structure to its leaf graph elements and back."""
+
+    __slots__ = ("elements", "_build")
+
+    def __init__(self, elements, build):
+        self.elements = elements  # unique leaves, in first-seen order
+        self._build = build       # values (aligned with elements) -> structure
+
+    def build(self, values):
+        return self._build(values)
+
+    @classmethod
+    def for_fetch(cls, fetch, graph):
+        unique, index = [], {}
+
+        def leaf_index(element):
+            key = id(element)
+            position = index.get(key)
+            if position is None:
+                position = index[key] = len(unique)
+                unique.append(element)
+            return position
+
+        builder = _mapper(fetch, graph, leaf_index)
+        return cls(unique, builder)
+
+
+def _mapper(fetch, graph, leaf_index):
+    """A function values -> structure for `fetch`, registering its leaves with leaf_index."""
+    if fetch is None:
+        raise TypeError(f'Argument `fetch` = {fetch} has invalid type "{type(fetch).__name__}". '
+                        "Cannot be None")
+    if isinstance(fetch, (list, tuple)):
+        parts = [_mapper(item, graph, leaf_index) for item in fetch]
+        if isinstance(fetch, tuple) and hasattr(fetch, "_fields"):
+            make = type(fetch)
+            return lambda values: make(*[part(values) for part in parts])
+        make = type(fetch)
+        if make in (list, tuple):
+            return lambda values: make([part(values) for part in parts])
+        return lambda values: make(part(values) for part in parts)
+    if isinstance(fetch, collections.abc.Mapping):
+        keys = list(fetch.keys())
+        parts = [_mapper(fetch[key], graph, leaf_index) for key in keys]
+        make = type(fetch)
+
+        def build_mapping(values):
+            items = [(key, part(values)) for key, part in zip(keys, parts)]
+            if make is dict:
+                return dict(items)
+            try:
+                return make(items)
+            except TypeError:  # a Mapping that cannot be built from items
+                return dict(items)
+        return build_mapping
+    attrs_fields = getattr(type(fetch), "__attrs_attrs__", None)
+    if attrs_fields is not None:
+        names = [field.name for field in attrs_fields]
+        parts = [_mapper(getattr(fetch, name), graph, leaf_index) for name in names]
+        make = type(fetch)
+        return lambda values: make(**{name: part(values) for name, part in zip(names, parts)})
+    position = leaf_index(as_fetch_element(fetch, graph))
+    return lambda values: values[position]
+
+
+def as_fetch_element(fetch, graph):
+    """The Tensor or Operation `fetch` names in `graph`, with TensorFlow's fetch errors."""
+    try:
+        return graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
+    except TypeError as error:
+        raise TypeError(f'Argument `fetch` = {fetch} has invalid type "{type(fetch).__name__}" '
+                        f"must be a string or Tensor. ({error})") from None
+    except (ValueError, KeyError) as error:
+        raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a Tensor. "
+                         f"({error})") from None
