@@ -4,6 +4,8 @@ import engine as tf
 
 import mlp_train_sgd
 
+INPUTS, LABELS = mlp_train_sgd.INPUTS, mlp_train_sgd.LABELS
+
 
 def build():
     return mlp_train_sgd.build(tf.train.AdamOptimizer(0.05))
