@@ -39,6 +39,12 @@ class KernelContext:
         return self.attrs.get(name, default)
 
     def rng(self):
+        """The node's random state; by default TensorFlow's seeded Philox stream, kept per
+        (session resources, node name) so it persists across runs and plans, as TensorFlow
+        keeps a stateful kernel per session (engine.random_philox.node_generator)."""
         if self._rng is None:
-            self._rng = self._rng_factory(self)
+            factory = self._rng_factory
+            if factory is None:
+                from engine.random_philox import node_generator as factory
+            self._rng = factory(self)
         return self._rng

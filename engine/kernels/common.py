@@ -1,0 +1,61 @@
+"""Helpers shared by the NumPy CPU kernels: TensorFlow's error wording, axes, shapes."""
+
+import numpy as np
+
+from engine.errors import InvalidArgumentError
+
+
+def shape_str(shape):
+    """A shape as TensorShape::DebugString writes it.
+
+    >>> shape_str((2, 3)), shape_str(())
+    ('[2,3]', '[]')
+    """
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def invalid(ctx, message):
+    """The InvalidArgumentError a kernel raises, naming its node."""
+    return InvalidArgumentError(getattr(ctx, "node_def", None), None, message)
+
+
+def int_scalar(ctx, value, what):
+    """A 0-d or 1-element integer tensor's value as a Python int."""
+    array = np.asarray(value)
+    if array.size != 1:
+        raise invalid(ctx, f"{what} must be a scalar, got shape {shape_str(array.shape)}")
+    return int(array.reshape(()))
+
+
+def reduction_axes(ctx, axes, ndims):
+    """reduction_indices normalised as TensorFlow's ReductionHelper: sorted, unique, >= 0."""
+    result = set()
+    for axis in np.asarray(axes).reshape(-1).tolist():
+        if not -ndims <= axis < ndims:
+            raise invalid(ctx, f"Invalid reduction dimension ({axis} for input with "
+                               f"{ndims} dimension(s)")
+        result.add(axis % ndims)
+    return tuple(sorted(result))
+
+
+def check_axis(ctx, axis, ndims, what="dimension"):
+    """`axis` in [-ndims, ndims) made non-negative, or TensorFlow's error."""
+    if not -ndims <= axis < ndims:
+        raise invalid(ctx, f"Expected {what} in the range [{-ndims}, {ndims}), but got {axis}")
+    return axis % ndims
+
+
+_DATATYPE_STRINGS = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def datatype_string(dtype):
+    """DataTypeString: TensorFlow's C++ name of a dtype ("float" for float32)."""
+    return _DATATYPE_STRINGS.get(dtype.name, dtype.name)
+
+
+def as_array(value, dtype=None):
+    """`value` as an ndarray (NumPy scalars from ufuncs included) of `dtype` when given."""
+    array = np.asarray(value)
+    if dtype is not None and array.dtype != dtype:
+        array = array.astype(dtype)
+    return array

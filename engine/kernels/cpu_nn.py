@@ -1,0 +1,254 @@
+"""NumPy CPU kernels: MatMul, BatchMatMul, BiasAdd, Softmax, Conv2D (im2col) and pooling."""
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from engine.kernels import register, register_table
+from engine.kernels.common import invalid, shape_str
+
+
+@register("MatMul")
+def mat_mul(ctx, a, b):
+    attrs = ctx.attrs
+    transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
+    if a.ndim != 2 or b.ndim != 2:
+        bad, which = (a, 0) if a.ndim != 2 else (b, 1)
+        raise invalid(ctx, f"In[{which}] is not a matrix. Instead it has shape "
+                           f"{shape_str(bad.shape)}")
+    if a.shape[0 if transpose_a else 1] != b.shape[1 if transpose_b else 0]:
+        raise invalid(ctx, f"Matrix size-incompatible: In[0]: {shape_str(a.shape)}, "
+                           f"In[1]: {shape_str(b.shape)}")
+    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+
+
+def _adjoint(x):
+    x = np.swapaxes(x, -1, -2)
+    return np.conj(x) if x.dtype.kind == "c" else x
+
+
+@register("BatchMatMul")
+@register("BatchMatMulV2")
+@register("BatchMatMulV3")
+def batch_mat_mul(ctx, x, y):
+    adj_x, adj_y = ctx.attrs.get("adj_x", False), ctx.attrs.get("adj_y", False)
+    for i, t in enumerate((x, y)):
+        if t.ndim < 2:
+            raise invalid(ctx, f"In[{i}] ndims must be >= 2: {t.ndim}")
+    if ctx.op_type != "BatchMatMul":
+        try:
+            np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        except ValueError:
+            raise invalid(ctx, f"In[0] and In[1] must have compatible batch dimensions: "
+                               f"{shape_str(x.shape)} vs. {shape_str(y.shape)}") from None
+    if x.shape[-2 if adj_x else -1] != y.shape[-1 if adj_y else -2]:
+        raise invalid(ctx, f"Matrix size-incompatible: In[0]: {shape_str(x.shape)}, "
+                           f"In[1]: {shape_str(y.shape)} {int(adj_x)} {int(adj_y)}")
+    result = np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
+    out = ctx.output_dtypes[0].as_numpy_dtype if ctx.op_type == "BatchMatMulV3" else None
+    return result.astype(out, copy=False) if out is not None else result
+
+
+def _channel_axis(ctx, ndim):
+    return 1 if ctx.attrs.get("data_format", b"NHWC") in (b"NCHW", b"NCDHW") and ndim > 2 \
+        else ndim - 1
+
+
+@register("BiasAdd")
+@register("BiasAddV1")
+def bias_add(ctx, value, bias):
+    if value.ndim < 2:
+        raise invalid(ctx, f"Input tensor must be at least 2D: {shape_str(value.shape)}")
+    if bias.ndim != 1:
+        raise invalid(ctx, f"Biases must be 1D: {shape_str(bias.shape)}")
+    axis = _channel_axis(ctx, value.ndim)
+    if value.shape[axis] != bias.shape[0]:
+        raise invalid(ctx, f"Must provide as many biases as the last dimension of the input "
+                           f"tensor: {shape_str(bias.shape)} vs. {shape_str(value.shape)}")
+    if axis == value.ndim - 1:
+        return value + bias
+    return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
+
+
+def _softmax_input(ctx, logits):
+    if logits.ndim < 1:
+        raise invalid(ctx, f"logits must have >= 1 dimension, got {shape_str(logits.shape)}")
+    return logits - np.max(logits, axis=-1, keepdims=True)
+
+
+@register("Softmax")
+def softmax(ctx, logits):
+    exp = np.exp(_softmax_input(ctx, logits))
+    return exp / np.sum(exp, axis=-1, keepdims=True)
+
+
+@register("LogSoftmax")
+def log_softmax(ctx, logits):
+    shifted = _softmax_input(ctx, logits)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
+@register("SoftmaxCrossEntropyWithLogits")
+def softmax_cross_entropy(ctx, features, labels):
+    try:
+        features, labels = np.broadcast_arrays(features, labels)
+    except ValueError:
+        raise invalid(ctx, f"logits and labels must be broadcastable: logits_size="
+                           f"{shape_str(features.shape)} labels_size="
+                           f"{shape_str(labels.shape)}") from None
+    shifted = features - np.max(features, axis=-1, keepdims=True)
+    log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+    loss = np.sum(labels * (log_sum - shifted), axis=-1)
+    return loss, np.exp(shifted - log_sum) - labels
+
+
+@register("SparseSoftmaxCrossEntropyWithLogits")
+def sparse_softmax_cross_entropy(ctx, features, labels):
+    classes = features.shape[-1]
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+        bad = labels[(labels < 0) | (labels >= classes)][0]
+        raise invalid(ctx, f"Received a label value of {bad} which is outside the valid "
+                           f"range of [0, {classes}).  Label values: "
+                           f"{' '.join(str(v) for v in labels.reshape(-1).tolist())}")
+    shifted = features - np.max(features, axis=-1, keepdims=True)
+    log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+    one_hot = np.arange(classes) == labels[..., None]
+    loss = np.sum(np.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
+    return loss, np.exp(shifted - log_sum) - one_hot.astype(features.dtype)
+
+
+# --- spatial ops, computed in NHWC ---
+
+def conv_output_size(size, window, stride, dilation, padding, explicit=(0, 0)):
+    """Output size and (before, after) padding of one spatial dim, as TensorFlow computes it.
+
+    >>> conv_output_size(5, 3, 2, 1, b"SAME"), conv_output_size(5, 3, 2, 1, b"VALID")
+    ((3, (1, 1)), (2, (0, 0)))
+    """
+    effective = (window - 1) * dilation + 1
+    if padding == b"VALID":
+        return max((size - effective + stride) // stride, 0), (0, 0)
+    if padding == b"SAME":
+        out = -(-size // stride)
+        total = max((out - 1) * stride + effective - size, 0)
+        return out, (total // 2, total - total // 2)
+    before, after = explicit
+    return max((size + before + after - effective) // stride + 1, 0), (before, after)
+
+
+def _nhwc(ctx, x):
+    return np.transpose(x, (0, 2, 3, 1)) if ctx.attrs.get("data_format") == b"NCHW" else x
+
+
+def _from_nhwc(ctx, x):
+    return np.transpose(x, (0, 3, 1, 2)) if ctx.attrs.get("data_format") == b"NCHW" else x
+
+
+def _hw(ctx, values, default=1):
+    values = list(values) if values is not None else [default] * 4
+    return (values[2], values[3]) if ctx.attrs.get("data_format") == b"NCHW" \
+        else (values[1], values[2])
+
+
+def _windows(x, out_hw, window, stride, dilation):
+    """A (N, OH, OW, KH, KW, C) view of the windows of an already padded NHWC array."""
+    n, _, _, c = x.shape
+    sn, sh, sw, sc = x.strides
+    return as_strided(x, (n, out_hw[0], out_hw[1], window[0], window[1], c),
+                      (sn, sh * stride[0], sw * stride[1], sh * dilation[0],
+                       sw * dilation[1], sc), writeable=False)
+
+
+def _geometry(ctx, x, window, stride, dilation):
+    padding = ctx.attrs.get("padding")
+    explicit = ctx.attrs.get("explicit_paddings") or [0] * 8
+    if ctx.attrs.get("data_format") == b"NCHW":
+        pads = ((explicit[4], explicit[5]), (explicit[6], explicit[7]))
+    else:
+        pads = ((explicit[2], explicit[3]), (explicit[4], explicit[5]))
+    out, paddings = [], []
+    for dim in range(2):
+        size, pad = conv_output_size(x.shape[1 + dim], window[dim], stride[dim], dilation[dim],
+                                     padding, pads[dim])
+        out.append(size)
+        paddings.append(pad)
+    return out, paddings
+
+
+@register("Conv2D")
+def conv2d(ctx, x, filters):
+    if x.ndim != 4:
+        raise invalid(ctx, f"input must be 4-dimensional{shape_str(x.shape)}")
+    if filters.ndim != 4:
+        raise invalid(ctx, f"filter must be 4-dimensional: {shape_str(filters.shape)}")
+    x = _nhwc(ctx, x)
+    if x.shape[3] != filters.shape[2]:
+        raise invalid(ctx, f"input depth must be evenly divisible by filter depth: "
+                           f"{x.shape[3]} vs {filters.shape[2]}")
+    stride = _hw(ctx, ctx.attrs.get("strides"))
+    dilation = _hw(ctx, ctx.attrs.get("dilations"))
+    window = filters.shape[:2]
+    out_hw, pads = _geometry(ctx, x, window, stride, dilation)
+    x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))) if any(map(any, pads)) else x
+    if 0 in out_hw or x.shape[0] == 0:
+        result = np.zeros((x.shape[0], *out_hw, filters.shape[3]), np.result_type(x, filters))
+    else:
+        cols = _windows(np.ascontiguousarray(x), out_hw, window, stride, dilation)
+        result = np.tensordot(cols, filters, axes=([3, 4, 5], [0, 1, 2]))
+    return _from_nhwc(ctx, result.astype(x.dtype, copy=False))
+
+
+def _pool_args(ctx, x, ksize, strides):
+    if x.ndim != 4:
+        raise invalid(ctx, f"tensor_in must be 4-dimensional")
+    x = _nhwc(ctx, x)
+    window, stride = _hw(ctx, ksize), _hw(ctx, strides)
+    out_hw, pads = _geometry(ctx, x, window, stride, (1, 1))
+    return x, window, stride, out_hw, pads
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _max_pool(ctx, x, ksize, strides):
+    x, window, stride, out_hw, pads = _pool_args(ctx, x, ksize, strides)
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=_lowest(x.dtype))
+    if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
+        return _from_nhwc(ctx, np.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
+    windows = _windows(padded, out_hw, window, stride, (1, 1))
+    return _from_nhwc(ctx, windows.max(axis=(3, 4)))
+
+
+def _avg_pool(ctx, x, ksize, strides):
+    x, window, stride, out_hw, pads = _pool_args(ctx, x, ksize, strides)
+    if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
+        return _from_nhwc(ctx, np.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    sums = _windows(padded, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=x.dtype)
+    # SAME padding averages over the elements inside the input only.
+    ones = np.pad(np.ones((1, x.shape[1], x.shape[2], 1), x.dtype),
+                  ((0, 0), pads[0], pads[1], (0, 0)))
+    counts = _windows(ones, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=x.dtype)
+    return _from_nhwc(ctx, (sums / counts).astype(x.dtype, copy=False))
+
+
+register_table({
+    "MaxPool": lambda ctx, x: _max_pool(ctx, x, ctx.attrs["ksize"], ctx.attrs["strides"]),
+    "MaxPoolV2": lambda ctx, x, ksize, strides: _max_pool(ctx, x, ksize.tolist(),
+                                                          strides.tolist()),
+    "AvgPool": lambda ctx, x: _avg_pool(ctx, x, ctx.attrs["ksize"], ctx.attrs["strides"]),
+})
+
+
+@register("TopKV2")
+def top_k(ctx, x, k):
+    k = int(k)
+    if k < 0:
+        raise invalid(ctx, f"Need k >= 0, got {k}")
+    if x.shape[-1] < k:
+        raise invalid(ctx, f"input must have at least k columns. Had {x.shape[-1]}, "
+                           f"needed {k}")
+    # A stable sort on the negated values keeps equal elements in index order, as TensorFlow.
+    order = np.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(ctx.attrs.get(
+        "index_type").as_numpy_dtype if "index_type" in ctx.attrs else np.int32)

@@ -1,0 +1,188 @@
+"""NumPy CPU kernels: ref variables (VariableV2, Assign, ...) and resource variables.
+
+A ref variable's buffer is the session's `Ref` (ctx.resources.ref(node name)); Assign copies
+into it, AssignAdd/AssignSub update it in place, so a tensor aliasing the buffer (an Identity
+of the variable) sees later updates within a run, as in TensorFlow 1.x. Resource variables
+live in ctx.resources.variable(handle).
+"""
+
+import numpy as np
+
+from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from engine.kernels import register
+from engine.kernels.common import datatype_string, shape_str
+from engine.resources import ResourceHandle
+
+DEFAULT_CONTAINER = b"localhost"
+
+
+def uninitialized(ctx, ref):
+    return FailedPreconditionError(ctx.node_def, None,
+                                   f"Attempting to use uninitialized value {ref.name}")
+
+
+@register("Variable")
+@register("VariableV2")
+@register("TemporaryVariable")
+def variable(ctx):
+    name = ctx.attrs.get("shared_name") or ctx.name
+    if isinstance(name, bytes):
+        name = name.decode()
+    return ctx.resources.ref(name, ctx.attrs["dtype"])
+
+
+@register("IsVariableInitialized")
+def is_variable_initialized(ctx, ref):
+    return np.array(ref.value is not None)
+
+
+def _store(ref, value):
+    """Copy `value` into the buffer: in place when the shape is unchanged, as TensorFlow."""
+    current = ref.value
+    if current is not None and current.shape == np.shape(value) and current.flags.writeable:
+        np.copyto(current, value)
+    else:
+        ref.value = np.array(value, copy=True)
+
+
+@register("Assign")
+def assign(ctx, ref, value):
+    current = ref.value
+    if ctx.attrs.get("validate_shape", True) and current is not None \
+            and current.shape != np.shape(value):
+        raise InvalidArgumentError(
+            ctx.node_def, None, f"Assign requires shapes of both tensors to match. lhs shape= "
+                                f"{shape_str(current.shape)} rhs shape= "
+                                f"{shape_str(np.shape(value))}")
+    _store(ref, value)
+    return ref
+
+
+def _update(ufunc):
+    def kernel(ctx, ref, value):
+        current = ref.value
+        if current is None:
+            raise uninitialized(ctx, ref)
+        if current.shape != np.shape(value):
+            raise InvalidArgumentError(ctx.node_def, None,
+                                       "Parameters and update must be the same size")
+        ufunc(current, value, out=current)
+        return ref
+    return kernel
+
+
+register("AssignAdd")(_update(np.add))
+register("AssignSub")(_update(np.subtract))
+
+
+# --- resource variables ---
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else (value or "")
+
+
+@register("VarHandleOp")
+def var_handle_op(ctx):
+    attrs = ctx.attrs
+    container = _text(attrs.get("container")) or DEFAULT_CONTAINER.decode()
+    name = _text(attrs.get("shared_name")) or ctx.name
+    return ResourceHandle(container, name, ctx.device, attrs.get("dtype"), attrs.get("shape"))
+
+
+def _handle(value):
+    return value.item() if isinstance(value, np.ndarray) else value
+
+
+def _not_found(ctx, handle):
+    containers = {container for container, _ in ctx.resources.variables}
+    where = f"{handle.container}/{handle.name}"
+    if handle.container not in containers:
+        return f"Container {handle.container} does not exist. (Could not find resource: {where})"
+    return f"Resource {where}/N10tensorflow3VarE does not exist."
+
+
+def _existing(ctx, handle):
+    buffer = ctx.resources.variables.get((handle.container, handle.name))
+    return buffer if buffer is not None and buffer.value is not None else None
+
+
+@register("ReadVariableOp")
+def read_variable_op(ctx, resource):
+    handle = _handle(resource)
+    buffer = _existing(ctx, handle)
+    if buffer is None:
+        raise FailedPreconditionError(
+            ctx.node_def, None,
+            f"Could not find variable {handle.name}. This could mean that the variable has "
+            f"been deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
+            f"container={handle.container}, status error message={_not_found(ctx, handle)}")
+    dtype = ctx.attrs.get("dtype")
+    if dtype is not None and buffer.value.dtype != dtype.as_numpy_dtype:
+        raise InvalidArgumentError(
+            ctx.node_def, None, f"Trying to read variable with wrong dtype. Expected "
+                                f"{_dtype_name(buffer.value.dtype)} got "
+                                f"{datatype_string(dtype)}")
+    # Resource updates replace the buffer rather than write into it, so a read is a snapshot.
+    return buffer.value
+
+
+def _dtype_name(np_dtype):
+    from engine.dtypes import as_dtype
+    return datatype_string(as_dtype(np_dtype))
+
+
+@register("AssignVariableOp")
+def assign_variable_op(ctx, resource, value):
+    handle = _handle(resource)
+    dtype = ctx.attrs.get("dtype")
+    buffer = ctx.resources.variable(handle)
+    if dtype is not None and buffer.value is not None \
+            and buffer.value.dtype != dtype.as_numpy_dtype:
+        raise InvalidArgumentError(
+            ctx.node_def, None, f"Trying to assign variable with wrong dtype. Expected "
+                                f"{_dtype_name(buffer.value.dtype)} got "
+                                f"{datatype_string(dtype)}")
+    if ctx.attrs.get("validate_shape", False) and buffer.value is not None \
+            and buffer.value.shape != np.shape(value):
+        raise InvalidArgumentError(
+            ctx.node_def, None, f"Trying to assign to variable with tensor with wrong shape. "
+                                f"Expected {shape_str(buffer.value.shape)} got "
+                                f"{shape_str(np.shape(value))}")
+    buffer.value = np.array(value, copy=True)
+    return None
+
+
+def _update_variable(ufunc):
+    def kernel(ctx, resource, value):
+        handle = _handle(resource)
+        buffer = _existing(ctx, handle)
+        if buffer is None:
+            raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
+        if buffer.value.shape != np.shape(value):
+            raise InvalidArgumentError(
+                ctx.node_def, None, f"Cannot update variable with shape "
+                                    f"{shape_str(buffer.value.shape)} using a Tensor with "
+                                    f"shape {shape_str(np.shape(value))}, shapes must be "
+                                    f"equal.")
+        buffer.value = ufunc(buffer.value, value)
+        return None
+    return kernel
+
+
+register("AssignAddVariableOp")(_update_variable(np.add))
+register("AssignSubVariableOp")(_update_variable(np.subtract))
+
+
+@register("VarIsInitializedOp")
+def var_is_initialized_op(ctx, resource):
+    return np.array(_existing(ctx, _handle(resource)) is not None)
+
+
+@register("DestroyResourceOp")
+def destroy_resource_op(ctx, resource):
+    handle = _handle(resource)
+    key = (handle.container, handle.name)
+    if key not in ctx.resources.variables and not ctx.attrs.get("ignore_lookup_error", True):
+        raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
+    ctx.resources.variables.pop(key, None)
+    return None

@@ -1,0 +1,225 @@
+"""TensorFlow's Philox4x32-10 generator and its samplers, vectorised with NumPy.
+
+Seeded random ops (RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt)
+give TensorFlow's values bit for bit: the key and counter come from (seed, seed2) as
+GuardedPhiloxRandom sets them, every run reserves 256 128-bit samples per output element
+(ReserveRandomOutputs(n, 256)), and the distributions turn 32-bit words into floats as
+tsl/lib/random/random_distributions.h does.
+
+>>> [hex(w) for w in PhiloxRandom(0, 0).next_blocks(1)[0]]  # Random123's known answer
+['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
+"""
+
+import os
+import weakref
+
+import numpy as np
+
+_MASK32 = 0xFFFFFFFF
+_MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
+_M0, _M1 = 0xD2511F53, 0xCD9E8D57
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+RESERVED_SAMPLES_PER_OUTPUT = 256
+
+
+def philox_blocks(key, counters):
+    """Philox4x32-10 of each 128-bit counter (given as four uint64 word arrays): (n, 4) uint32."""
+    c0, c1, c2, c3 = counters
+    k0, k1 = key
+    for _ in range(10):
+        p0 = c0 * np.uint64(_M0)
+        p1 = c2 * np.uint64(_M1)
+        c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ np.uint64(k0), p1 & np.uint64(_MASK32),
+                          (p0 >> np.uint64(32)) ^ c3 ^ np.uint64(k1), p0 & np.uint64(_MASK32))
+        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+    return np.stack([c0, c1, c2, c3], axis=-1).astype(np.uint32)
+
+
+def _counter_words(start, offsets):
+    """The four 32-bit words of `start + offsets` (128-bit arithmetic), as uint64 arrays."""
+    offsets = np.asarray(offsets, np.uint64)
+    low64 = start & _MASK64
+    high64 = start >> 64
+    # Add in 32-bit pieces so no uint64 overflow goes unnoticed.
+    w0 = (offsets & np.uint64(_MASK32)) + np.uint64(low64 & _MASK32)
+    w1 = (offsets >> np.uint64(32)) + np.uint64(low64 >> 32) + (w0 >> np.uint64(32))
+    w2 = np.uint64(high64 & _MASK32) + (w1 >> np.uint64(32))
+    w3 = (np.uint64(high64 >> 32) + (w2 >> np.uint64(32))) & np.uint64(_MASK32)
+    mask = np.uint64(_MASK32)
+    return w0 & mask, w1 & mask, w2 & mask, w3
+
+
+class PhiloxRandom:
+    """A Philox4x32-10 stream: a 64-bit key and a 128-bit counter (tsl::random::PhiloxRandom)."""
+
+    __slots__ = ("key", "counter")
+
+    def __init__(self, seed_lo, seed_hi=0):
+        seed_lo &= _MASK64
+        seed_hi &= _MASK64
+        self.key = (seed_lo & _MASK32, seed_lo >> 32)
+        self.counter = seed_hi << 64  # counter words 2 and 3 hold seed_hi
+
+    def copy(self):
+        other = PhiloxRandom.__new__(PhiloxRandom)
+        other.key, other.counter = self.key, self.counter
+        return other
+
+    def skip(self, count):
+        """Advance by `count` 128-bit blocks."""
+        self.counter = (self.counter + count) & _MASK128
+
+    def blocks_at(self, offsets):
+        """The outputs at counter + each offset, without moving: (len(offsets), 4) uint32."""
+        return philox_blocks(self.key, _counter_words(self.counter, offsets))
+
+    def next_blocks(self, n):
+        """The next `n` outputs (each four uint32), advancing the counter past them."""
+        result = self.blocks_at(np.arange(n, dtype=np.uint64))
+        self.skip(n)
+        return result
+
+
+class GuardedPhiloxRandom:
+    """A random op's generator: seeded from (seed, seed2), or from the OS when both are 0."""
+
+    __slots__ = ("generator",)
+
+    def __init__(self, seed, seed2):
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        self.generator = PhiloxRandom(seed, seed2)
+
+    def reserve_random_outputs(self, output_count, multiplier=RESERVED_SAMPLES_PER_OUTPUT):
+        """A generator for this run's outputs; the stream moves on by count * multiplier."""
+        local = self.generator.copy()
+        self.generator.skip(output_count * multiplier)
+        return local
+
+
+# --- distributions (random_distributions.h) ---
+
+def uint32_to_float(x):
+    return ((x & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)).view(np.float32) - np.float32(1)
+
+
+def uint64_to_double(x0, x1):
+    bits = ((x0.astype(np.uint64) & np.uint64(0xFFFFF)) << np.uint64(32)) | x1.astype(np.uint64)
+    return (bits | np.uint64(1023 << 52)).view(np.float64) - 1.0
+
+
+def uint16_to_half(x):
+    bits = (x.astype(np.uint16) & np.uint16(0x3FF)) | np.uint16(15 << 10)
+    return bits.view(np.float16) - np.float16(1)
+
+
+def box_muller_float(x0, x1):
+    """Two float32 normals from two uint32 words each, as BoxMullerFloat (glibc logf, sincosf)."""
+    u1 = np.maximum(uint32_to_float(x0), np.float32(1.0e-7))
+    v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
+    # Computed in double and rounded once: the correctly rounded float results glibc returns.
+    u2 = np.sqrt(np.float32(-2.0) * np.log(u1.astype(np.float64)).astype(np.float32))
+    v1_64 = v1.astype(np.float64)
+    return (np.sin(v1_64).astype(np.float32) * u2, np.cos(v1_64).astype(np.float32) * u2)
+
+
+def box_muller_double(x0, x1, x2, x3):
+    u1 = np.maximum(uint64_to_double(x0, x1), 1.0e-7)
+    v1 = 2 * np.pi * uint64_to_double(x2, x3)
+    u2 = np.sqrt(-2.0 * np.log(u1))
+    return np.sin(v1) * u2, np.cos(v1) * u2
+
+
+def _words(generator, count, per_block):
+    """`count` groups' uint32 words: (ceil(count / per_block) blocks, 4)."""
+    return generator.next_blocks(-(-count // per_block))
+
+
+def uniform(generator, count, dtype):
+    """RandomUniform's [0, 1) values of `dtype` (float16, float32 or float64)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float64:
+        words = _words(generator, count, 2).reshape(-1, 2)
+        return uint64_to_double(words[:, 0], words[:, 1])[:count]
+    words = _words(generator, count, 4).reshape(-1)[:count]
+    if dtype == np.float16:
+        return uint16_to_half(words)
+    return uint32_to_float(words).astype(dtype, copy=False)
+
+
+def uniform_int(generator, count, lo, hi, dtype):
+    """RandomUniformInt's values in [lo, hi): lo + word % (hi - lo), as TensorFlow."""
+    dtype = np.dtype(dtype)
+    if dtype == np.int64:
+        words = _words(generator, count, 2).reshape(-1, 2).astype(np.uint64)
+        bits = words[:, 0] | (words[:, 1] << np.uint64(32))
+        span = np.uint64((hi - lo) & _MASK64)
+        return (np.uint64(lo & _MASK64) + bits[:count] % span).view(np.int64)
+    words = _words(generator, count, 4).reshape(-1)[:count]
+    span = np.uint32((hi - lo) & _MASK32)
+    return (np.uint32(lo & _MASK32) + words % span).view(np.int32)
+
+
+def normal(generator, count, dtype):
+    """RandomStandardNormal's values: Box-Muller on consecutive words."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float64:
+        words = _words(generator, count, 2)
+        d0, d1 = box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3])
+        return np.stack([d0, d1], axis=-1).reshape(-1)[:count]
+    words = _words(generator, count, 4).reshape(-1, 2)
+    f0, f1 = box_muller_float(words[:, 0], words[:, 1])
+    return np.stack([f0, f1], axis=-1).reshape(-1)[:count].astype(dtype, copy=False)
+
+
+def _normals_from_blocks(blocks, double):
+    """Normals in the order TruncatedNormal draws them from a block stream: (groups, k)."""
+    words = blocks.reshape(blocks.shape[0], -1)
+    if double:
+        d0, d1 = box_muller_double(words[:, 0::4], words[:, 1::4], words[:, 2::4],
+                                   words[:, 3::4])
+        return np.stack([d0, d1], axis=-1).reshape(words.shape[0], -1)
+    f0, f1 = box_muller_float(words[:, 0::2], words[:, 1::2])
+    return np.stack([f0, f1], axis=-1).reshape(words.shape[0], -1)
+
+
+def truncated_normal(generator, count, dtype):
+    """TruncatedNormal: each output group restarts at group * 256 * group_size / 4 blocks and
+    keeps the first normals with |x| < 2 (SingleSampleAdapter over the block stream)."""
+    dtype = np.dtype(dtype)
+    double = dtype == np.float64
+    group_size = 2 if double else 4
+    groups = -(-count // group_size)
+    skip = group_size * RESERVED_SAMPLES_PER_OUTPUT // 4
+    result = np.empty((groups, group_size), np.float64 if double else np.float32)
+    blocks_per_try = 4 if double else 2  # twice the normals a group needs
+    starts = np.arange(groups, dtype=np.uint64) * np.uint64(skip)
+    offsets = (starts[:, None] + np.arange(blocks_per_try, dtype=np.uint64)).reshape(-1)
+    blocks = generator.blocks_at(offsets).reshape(groups, blocks_per_try, 4)
+    normals = _normals_from_blocks(blocks, double)
+    accepted = np.abs(normals) < 2
+    enough = accepted.sum(axis=1) >= group_size
+    first_accepted = np.argsort(~accepted, axis=1, kind="stable")[:, :group_size]
+    result[:] = np.take_along_axis(normals, first_accepted, axis=1)
+    for g in np.flatnonzero(~enough):  # rare: draw block by block until the group fills
+        kept, offset = [], int(starts[g])
+        while len(kept) < group_size:
+            block = generator.blocks_at([offset])
+            kept.extend(x for x in _normals_from_blocks(block, double)[0] if abs(x) < 2)
+            offset += 1
+        result[g] = kept[:group_size]
+    return result.reshape(-1)[:count].astype(dtype, copy=False)
+
+
+_SESSION_GENERATORS = weakref.WeakKeyDictionary()
+
+
+def node_generator(ctx):
+    """The GuardedPhiloxRandom of ctx's node in ctx's session, made from its seed attrs once."""
+    by_node = _SESSION_GENERATORS.setdefault(ctx.resources, {})
+    generator = by_node.get(ctx.name)
+    if generator is None:
+        generator = by_node[ctx.name] = GuardedPhiloxRandom(ctx.attrs.get("seed", 0),
+                                                           ctx.attrs.get("seed2", 0))
+    return generator
