@@ -1,0 +1,65 @@
+"""Benchmarks of the engine against plain NumPy, behind `make bench` (results in BENCHMARKS.md).
+
+Each workload is a small module in bench/ with `cases()` returning Case objects: an engine
+callable and the NumPy callable doing the same work. Both run in the same process,
+interleaved, many times; a case reports the ratio of their medians. Add a workload by adding
+a module and naming it in WORKLOADS.
+"""
+
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi")
+
+
+@dataclass
+class Case:
+    name: str
+    engine: Callable[[], object]
+    numpy: Callable[[], object]
+    target: float | None = None  # the ratio the case must stay under, when it has one
+    note: str = ""
+
+
+@dataclass
+class Result:
+    case: Case
+    engine_s: float  # median seconds per call
+    numpy_s: float
+
+    @property
+    def ratio(self):
+        return self.engine_s / self.numpy_s
+
+    @property
+    def meets_target(self):
+        return self.case.target is None or self.ratio <= self.case.target
+
+
+def _per_call(fn, number):
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
+
+
+def calibrate(fn, budget_s=0.01):
+    """How many calls of `fn` take about `budget_s`."""
+    fn()
+    number = 1
+    while True:
+        if _per_call(fn, number) * number >= budget_s or number >= 1 << 20:
+            return number
+        number *= 2
+
+
+def measure(case, repeats=31, budget_s=0.01):
+    """Median per-call time of each side, the two interleaved so noise hits both alike."""
+    number_engine, number_numpy = calibrate(case.engine, budget_s), calibrate(case.numpy, budget_s)
+    engine, numpy = [], []
+    for _ in range(repeats):
+        engine.append(_per_call(case.engine, number_engine))
+        numpy.append(_per_call(case.numpy, number_numpy))
+    return Result(case, statistics.median(engine), statistics.median(numpy))

@@ -1,0 +1,79 @@
+"""`python -m bench`: run every workload, print the ratios, write BENCHMARKS.md."""
+
+import argparse
+import datetime
+import importlib
+import platform
+import sys
+
+import numpy as np
+
+import bench
+
+
+def machine():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            "machine": platform.machine(), "cpu": model,
+            "python": platform.python_version(), "numpy": np.__version__}
+
+
+def report(results, info):
+    lines = ["# Benchmarks", "",
+             "The engine against plain NumPy doing the same work, in the same process: the median",
+             "of many interleaved repeats (these machines are shared and noisy). `make bench` "
+             "rewrites this file.", "",
+             f"- date: {info['date']}", f"- machine: {info['machine']}", f"- CPU: {info['cpu']}",
+             f"- Python {info['python']}, NumPy {info['numpy']}", "",
+             "| workload | engine | NumPy | ratio | target |", "|---|---:|---:|---:|---|"]
+    for result in results:
+        case = result.case
+        target = "" if case.target is None else (
+            f"≤ {case.target:g}x {'met' if result.meets_target else 'MISSED'}")
+        if case.note:
+            target = f"{target} ({case.note})" if target else case.note
+        lines.append(f"| {case.name} | {_time(result.engine_s)} | {_time(result.numpy_s)} | "
+                     f"{result.ratio:.2f}x | {target} |")
+    return "\n".join(lines) + "\n"
+
+
+def _time(seconds):
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("-o", "--output", default="BENCHMARKS.md")
+    parser.add_argument("--repeats", type=int, default=31)
+    parser.add_argument("--only", help="run only workloads whose module name contains this")
+    args = parser.parse_args(argv)
+    results = []
+    for module_name in bench.WORKLOADS:
+        if args.only and args.only not in module_name:
+            continue
+        for case in importlib.import_module(module_name).cases():
+            result = bench.measure(case, repeats=args.repeats)
+            results.append(result)
+            print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
+                  f"= {result.ratio:.2f}x", flush=True)
+    text = report(results, machine())
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

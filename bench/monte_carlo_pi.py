@@ -1,0 +1,36 @@
+"""Monte-Carlo pi (seed 001): uniform points in the unit square, the share inside the circle."""
+
+import numpy as np
+
+import bench
+
+SIZES = (10**2, 10**4, 10**6)
+
+
+def cases():
+    import engine as tf
+
+    result = []
+    for size in SIZES:
+        graph = tf.Graph()
+        with graph.as_default():
+            tf.set_random_seed(1234)
+            x = tf.random_uniform([size], seed=1)
+            y = tf.random_uniform([size], seed=2)
+            r = tf.sqrt(tf.add(tf.multiply(x, x), tf.multiply(y, y)))
+            inside = tf.less_equal(r, tf.ones([size]))
+            hits = tf.reduce_sum(tf.cast(inside, tf.int32))
+            pi = tf.multiply(4.0, tf.cast(hits, tf.float32) / size)
+        sess = tf.Session(graph=graph)
+        rng = np.random.default_rng(1234)
+
+        def numpy_pi(size=size, rng=rng):
+            x = rng.random(size, dtype=np.float32)
+            y = rng.random(size, dtype=np.float32)
+            r = np.sqrt(x * x + y * y)
+            hits = np.sum((r <= np.ones(size, dtype=np.float32)).astype(np.int32))
+            return np.float32(4.0) * (np.float32(hits) / np.float32(size))
+
+        result.append(bench.Case(f"Monte-Carlo pi, n=10^{len(str(size)) - 1}",
+                                 lambda sess=sess, pi=pi: sess.run(pi), numpy_pi))
+    return result

@@ -1,0 +1,360 @@
+"""tf.Session: run fetches given feeds, with an executor cached per (feeds, fetches, targets).
+
+As TensorFlow's DirectSession: each distinct (graph version, feeds, fetches, targets) gets a
+plan (pruned, rewritten with _Arg/_Retval, placed, ordered; engine/plan.py) bound to this
+session's kernels and variables (engine/executor.py), built once and reused. Variables and
+the random generators of stateful ops live in the session, so every plan shares them.
+"""
+
+import threading
+
+import numpy as np
+
+from engine import errors, plan as plan_lib
+from engine.executor import Executor
+from engine.fetches import FetchMapper
+from engine.proto import config_pb2
+from engine.resources import ResourceMgr
+from engine.step_stats import StepStatsCollector
+
+RunOptions = config_pb2.RunOptions
+RunMetadata = config_pb2.RunMetadata
+ConfigProto = config_pb2.ConfigProto
+GPUOptions = config_pb2.GPUOptions
+GraphOptions = config_pb2.GraphOptions
+OptimizerOptions = config_pb2.OptimizerOptions
+
+_FULL_TRACE = config_pb2.RunOptions.FULL_TRACE
+_NO_TRACE = config_pb2.RunOptions.NO_TRACE
+
+_local = threading.local()
+
+
+def _session_stack():
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def get_default_session():
+    """The innermost session entered with `with sess:` / `sess.as_default()`, or None."""
+    stack = _session_stack()
+    return stack[-1] if stack else None
+
+
+class _DefaultSession:
+    """Context manager making a session the default for Tensor.eval and Operation.run."""
+
+    def __init__(self, session):
+        self._session = session
+
+    def __enter__(self):
+        _session_stack().append(self._session)
+        return self._session
+
+    def __exit__(self, *exc_info):
+        stack = _session_stack()
+        if stack and stack[-1] is self._session:
+            stack.pop()
+        elif self._session in stack:
+            stack.remove(self._session)
+        return False
+
+
+class _PlanEntry:
+    """A cached executor and what a run needs around it, precomputed."""
+
+    __slots__ = ("executor", "feed_converters", "fetch_positions", "partition_graph")
+
+    def __init__(self, executor, feed_converters, fetch_positions):
+        self.executor = executor
+        self.feed_converters = feed_converters  # in sorted feed-name order
+        self.fetch_positions = fetch_positions  # element index -> executor result index
+        self.partition_graph = None
+
+
+class BaseSession:
+    """A session over one engine Graph: variables, plan cache, run()."""
+
+    def __init__(self, target="", graph=None, config=None):
+        from engine.graph import get_default_graph
+        if graph is None:
+            graph = get_default_graph()
+        if config is not None and not isinstance(config, config_pb2.ConfigProto):
+            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
+        self._graph = graph
+        self._target = target if isinstance(target, str) else target.decode()
+        self._config = config if config is not None else config_pb2.ConfigProto()
+        self._closed = False
+        self._resources = ResourceMgr()
+        self._session_state = {}
+        self._entries = {}
+        self._mappers = {}
+        self._nodes, self._node_order, self._nodes_version = {}, [], None
+        self._step_id = 0
+        self._lock = threading.Lock()
+
+    # Properties ------------------------------------------------------------------------------
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    @property
+    def sess_str(self):
+        return self._target
+
+    @property
+    def resources(self):
+        """This session's ResourceMgr (variables' values)."""
+        return self._resources
+
+    def as_default(self):
+        return _DefaultSession(self)
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            self._entries.clear()
+            self._resources.clear()
+
+    def __del__(self):
+        try:
+            self._entries.clear()
+        except Exception:  # noqa: BLE001  (interpreter shutdown)
+            pass
+
+    # Run -------------------------------------------------------------------------------------
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Runs the graph to compute `fetches` (any nesting of graph elements) given feeds."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        mapper, fetch_key = self._fetch_mapper(fetches)
+        feed_names, feed_values = self._feeds(feed_dict) if feed_dict else ((), ())
+        key = (self._graph_version(), feed_names, fetch_key)
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = self._new_entry(mapper, feed_names)
+        values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
+        self._step_id += 1
+        trace = options is not None and options.trace_level != _NO_TRACE
+        if trace or (options is not None and options.output_partition_graphs):
+            results = self._run_with_metadata(entry, values, options, run_metadata, trace)
+        else:
+            results = entry.executor.run(values, self._step_id)
+        positions = entry.fetch_positions
+        return mapper.build([results[p] if p is not None else None for p in positions])
+
+    def _run_with_metadata(self, entry, values, options, run_metadata, trace):
+        executor = entry.executor
+        if trace:
+            collector = StepStatsCollector(executor.plan.device)
+            results = executor.run_traced(values, collector, self._step_id)
+        else:
+            results = executor.run(values, self._step_id)
+        if run_metadata is not None:
+            if trace:
+                run_metadata.step_stats.dev_stats.add().CopyFrom(collector.dev_stats)
+            if options.output_partition_graphs:
+                if entry.partition_graph is None:
+                    entry.partition_graph = executor.plan.partition_graph()
+                run_metadata.partition_graphs.add().CopyFrom(entry.partition_graph)
+        return results
+
+    def _fetch_mapper(self, fetches):
+        """(FetchMapper, names key) for `fetches`; remembered for a fetch that cannot change."""
+        cached = self._mappers.get(id(fetches))
+        if cached is not None and cached[0] is fetches:
+            return cached[1], cached[2]
+        mapper = FetchMapper.for_fetch(fetches, self._graph)
+        key = tuple(("^" + e.name) if _is_operation(e) else e.name for e in mapper.elements)
+        if not isinstance(fetches, (list, tuple, dict, set)):  # containers may change
+            if len(self._mappers) > 256:
+                self._mappers.clear()
+            self._mappers[id(fetches)] = (fetches, mapper, key)
+        return mapper, key
+
+    def _feeds(self, feed_dict):
+        """(feed tensor names, raw values), sorted by name, keys resolved as TF resolves them."""
+        if not isinstance(feed_dict, dict):
+            try:
+                feed_dict = dict(feed_dict.items())
+            except AttributeError:
+                raise TypeError(f"FlattenDictItems: 'dict' must be a dictionary or "
+                                f"collection.Mapping type object, instead of "
+                                f"'{type(feed_dict).__name__}'.") from None
+        named = {}
+        for key, value in feed_dict.items():
+            tensor = _feed_tensor(self._graph, key)
+            if _is_graph_tensor(value):
+                raise TypeError(
+                    "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                    "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+                    f"For reference, the tensor object was {value!r} which was passed to the "
+                    f"argument `feed_dict` with key {key!r}.")
+            named[tensor.name] = value
+        names = tuple(sorted(named))
+        return names, [named[name] for name in names]
+
+    def _graph_version(self):
+        graph = self._graph
+        version = getattr(graph, "version", None)
+        return version if version is not None else len(graph.get_operations())
+
+    # Plans -----------------------------------------------------------------------------------
+
+    def _new_entry(self, mapper, feed_names):
+        graph = self._graph
+        if not graph.get_operations():
+            raise RuntimeError("The Session graph is empty. Add operations to the graph "
+                               "before calling run().")
+        fetch_names, target_names, element_names = [], [], []
+        for element in mapper.elements:
+            if _is_operation(element):
+                target_names.append(element.name)
+                element_names.append(None)
+            else:
+                fetch_names.append(element.name)
+                element_names.append(element.name)
+        nodes, order = self._graph_nodes()
+        plan = plan_lib.build(nodes, order, list(feed_names), fetch_names, target_names)
+        executor = Executor(plan, self._resources, self._rng, self._session_state)
+        sorted_fetches = sorted(set(fetch_names))
+        index = {name: i for i, name in enumerate(sorted_fetches)}
+        positions = [index[name] if name is not None else None for name in element_names]
+        converters = [_feed_converter(graph.get_tensor_by_name(name)) for name in feed_names]
+        return _PlanEntry(executor, converters, positions)
+
+    def _graph_nodes(self):
+        """NodeInfo for every op in the graph (incrementally, as the graph grows)."""
+        version = self._graph_version()
+        if version != self._nodes_version:
+            for op in self._graph.get_operations():
+                if op.name not in self._nodes:
+                    self._nodes[op.name] = node_info(op)
+                    self._node_order.append(op.name)
+            self._nodes_version = version
+        return self._nodes, self._node_order
+
+    @staticmethod
+    def _rng(ctx):
+        """The Philox generator of a random node, kept per session so every plan shares it."""
+        from engine.random_philox import node_generator
+        return node_generator(ctx)
+
+    # Context managers ------------------------------------------------------------------------
+
+    def __enter__(self):
+        self._graph_context = self._graph.as_default()
+        self._graph_context.__enter__()
+        self._default_context = self.as_default()
+        self._default_context.__enter__()
+        return self
+
+    def __exit__(self, exc_type, exc_value, exc_tb):
+        self._default_context.__exit__(exc_type, exc_value, exc_tb)
+        self._graph_context.__exit__(exc_type, exc_value, exc_tb)
+        self.close()
+        return False
+
+
+class Session(BaseSession):
+    """tf.Session(target="", graph=None, config=None)."""
+
+
+class InteractiveSession(BaseSession):
+    """A session that installs itself (and its graph) as the default on construction."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._graph_context = self._graph.as_default()
+        self._graph_context.__enter__()
+        self._default_context = self.as_default()
+        self._default_context.__enter__()
+        self._explicitly_closed = False
+
+    def close(self):
+        if not self._explicitly_closed:
+            self._explicitly_closed = True
+            self._default_context.__exit__(None, None, None)
+            self._graph_context.__exit__(None, None, None)
+        super().close()
+
+
+# Helpers ---------------------------------------------------------------------------------------
+
+def node_info(op):
+    """The plan's view of one engine Operation."""
+    from engine import op_registry
+    node_def = op.node_def
+    op_def = op_registry.lookup(op.type)
+    ref_flags = plan_lib.input_ref_flags(op_def, node_def) if op_def is not None else None
+    inputs = [(t.op.name, t.value_index) for t in op.inputs]
+    if ref_flags is not None and len(ref_flags) != len(inputs):
+        ref_flags = None
+    return plan_lib.NodeInfo(
+        op.name, op.type, node_def, inputs, [c.name for c in op.control_inputs],
+        [t.dtype for t in op.outputs], ref_flags, op=op, device=op.device,
+        is_stateful=bool(op_def is not None and op_def.is_stateful))
+
+
+def _is_operation(element):
+    return hasattr(element, "outputs") and hasattr(element, "node_def")
+
+
+def _is_graph_tensor(value):
+    return hasattr(value, "value_index") and hasattr(value, "op") and hasattr(value, "graph")
+
+
+def _feed_tensor(graph, key):
+    try:
+        return graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
+    except Exception as error:  # noqa: BLE001  (TF reports every failure the same way)
+        detail = error.args[0] if error.args else str(error)
+        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {detail}") from None
+
+
+def _feed_converter(tensor):
+    """value -> ndarray of the tensor's dtype, with TensorFlow's checks (session.py)."""
+    np_dtype = tensor.dtype.base_dtype.as_numpy_dtype
+    name = tensor.name
+    shape = tensor.shape
+    dims = None if shape.ndims is None else tuple(shape.as_list())
+    feedable = getattr(tensor.graph, "is_feedable", None)
+    if feedable is not None and not feedable(tensor):
+        def refuse(value):
+            raise ValueError(f"Tensor {name} may not be fed.")
+        return refuse
+
+    def convert(value):
+        if value.__class__ is int and np_dtype is not np.object_:
+            converted = np.asarray(value, dtype=np_dtype) if _fits(value, np_dtype) else None
+            if converted is None or converted != value:
+                raise TypeError(
+                    f"Type of feed value {value} with type {type(value)} is not compatible "
+                    f"with Tensor type {np.dtype(np_dtype).name}. Try explicitly setting the "
+                    f"type of the feed tensor to a larger type (e.g. int64).")
+        else:
+            converted = np.asarray(value, dtype=np_dtype)
+        if dims is not None:
+            got = converted.shape
+            if len(got) != len(dims) or any(d is not None and d != g
+                                            for d, g in zip(dims, got)):
+                raise ValueError(f"Cannot feed value of shape {got} for Tensor {name}, "
+                                 f"which has shape {shape}")
+        return converted
+    return convert
+
+
+def _fits(value, np_dtype):
+    kind = np.dtype(np_dtype).kind
+    if kind in "iu":
+        info = np.iinfo(np_dtype)
+        return info.min <= value <= info.max
+    return True

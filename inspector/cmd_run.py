@@ -1,0 +1,198 @@
+"""`graph-inspector run GRAPH --fetch T ...`: run a graph file in the engine, print what it computes.
+
+The graph is imported into a fresh engine Graph (names as written), the --before ops run one
+per Session.run, in order (an initializer, say), then the fetches and targets in one run,
+traced with FULL_TRACE when --trace asks for the RunMetadata. Bad input is an InputError
+(exit 2); a graph that fails while running prints one line naming the node, its op and where
+it was created, and exits 1.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+import parsers
+from parsers.errors import InputError
+
+
+def add_arguments(parser):
+    parser.add_argument("graph", metavar="GRAPH", help="a GraphDef (.pb or .pbtxt)")
+    parser.add_argument("--fetch", action="append", default=[], metavar="T",
+                        help="a tensor (op:0) or op to fetch; repeatable")
+    parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
+                        help="feed a tensor from FILE.npy or a JSON value; repeatable")
+    parser.add_argument("--before", action="append", default=[], metavar="OP",
+                        help="an op to run first, in its own step (e.g. init); repeatable")
+    parser.add_argument("--target", action="append", default=[], metavar="OP",
+                        help="an op to run with the fetches, without fetching it; repeatable")
+    parser.add_argument("--trace", metavar="OUT", help="write the run's RunMetadata "
+                        "(FULL_TRACE, partition graphs) to OUT.pb or OUT.pbtxt")
+    parser.add_argument("--save", metavar="OUT.npz", help="save the fetched values")
+
+
+def run(args):
+    import engine as tf
+    from engine import errors
+
+    path = args.graph
+    if not args.fetch and not args.target:
+        raise InputError(path, "nothing to run: give --fetch or --target")
+    graph_def = load_graph_def(path)
+    graph = tf.Graph()
+    with graph.as_default():
+        try:
+            tf.import_graph_def(graph_def, name="")
+        except (ValueError, TypeError, KeyError, errors.OpError) as error:
+            raise InputError(path, f"cannot import the graph: {_first_line(error)}") from None
+    feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
+    for name in list(feeds) + args.fetch:
+        _check_element(graph, path, name, tensor=":" in name or name in feeds)
+    for name in args.before + args.target:
+        _check_element(graph, path, name, tensor=False)
+
+    options = metadata = None
+    if args.trace:
+        options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE,
+                                output_partition_graphs=True)
+        metadata = tf.RunMetadata()
+    with tf.Session(graph=graph) as sess:
+        try:
+            for name in args.before:
+                sess.run(name)
+            values = sess.run(args.fetch + args.target, feed_dict=feeds or None,
+                              options=options, run_metadata=metadata)
+        except errors.OpError as error:
+            print(f"error: {run_error_line(error, graph_def)}", file=sys.stderr)
+            return 1
+        except (TypeError, ValueError) as error:
+            raise InputError(path, _first_line(error)) from None
+
+    fetched = dict(zip(args.fetch, values))
+    for name, value in fetched.items():
+        print(f"{name} = {format_value(name, value)}")
+    if args.trace:
+        write_run_metadata(args.trace, metadata)
+    if args.save:
+        np.savez(args.save, **{name: np.asarray(value) for name, value in fetched.items()})
+    return 0
+
+
+def load_graph_def(path):
+    """The first GraphDef in `path`, through parsers.load."""
+    loaded = parsers.load(path)
+    graphs = getattr(loaded, "graphs", None) or []
+    if not graphs:
+        raise InputError(path, f"holds no graph to run ({getattr(loaded, 'kind', 'unknown')})")
+    return graphs[0].graph_def
+
+
+def parse_feed(path, text):
+    """(name, value) from NAME=FILE.npy or NAME=<JSON>."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise InputError(path, f"--feed {text!r}: expected NAME=FILE.npy or NAME=JSON")
+    if value.endswith(".npy") or os.path.isfile(value):
+        try:
+            return name, np.load(value, allow_pickle=False)
+        except (OSError, ValueError) as error:
+            raise InputError(value, f"cannot read the feed for {name}: {error}") from None
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError as error:
+        raise InputError(path, f"--feed {name}: not a .npy file or JSON value ({error})") \
+            from None
+
+
+def _check_element(graph, path, name, tensor):
+    try:
+        graph.as_graph_element(name, allow_tensor=True, allow_operation=not tensor)
+    except (KeyError, ValueError, TypeError) as error:
+        raise InputError(path, _first_line(error).strip("\"'")) from None
+
+
+def format_value(name, value):
+    """A fetched value NumPy-style, continuation lines aligned under `name = `."""
+    if value is None:
+        return "None"
+    return np.array2string(np.asarray(value), prefix=f"{name} = ", threshold=1000)
+
+
+def write_run_metadata(out, metadata):
+    if out.endswith(".pbtxt"):
+        from google.protobuf import text_format
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text_format.MessageToString(metadata))
+    else:
+        with open(out, "wb") as f:
+            f.write(metadata.SerializeToString())
+
+
+def run_error_line(error, graph_def):
+    """One line: the error class, node, its op, where it was defined, and what went wrong."""
+    node = getattr(error, "node_def", None)
+    name = node.name if node is not None else _node_in_message(error.message)
+    op_type = node.op if node is not None else _op_type(graph_def, name)
+    where = _defined_at(getattr(error, "op", None), graph_def, name)
+    text = f"{type(error).__name__}: node {name!r} ({op_type})"
+    if where:
+        text += f", defined at {where}"
+    return f"{text}: {kernel_message(error.message)}"
+
+
+def kernel_message(message):
+    """The kernel's own words from TensorFlow's "Graph execution error:" text."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    if lines and lines[0] == "Graph execution error:":
+        lines = lines[1:]
+    for i, line in enumerate(lines):
+        if line.startswith("Node: '"):
+            lines = lines[i + 1:]
+            break
+    return lines[0].strip() if lines else message.strip()
+
+
+def _node_in_message(message):
+    marker = "[[{{node "
+    start = message.rfind(marker)
+    if start < 0:
+        return "?"
+    return message[start + len(marker):].split("}}", 1)[0]
+
+
+def _op_type(graph_def, name):
+    for node in graph_def.node:
+        if node.name == name:
+            return node.op
+    return "?"
+
+
+def _defined_at(op, graph_def, name):
+    """file:line where the node was created: the engine op's traceback or the debug_info."""
+    traceback = getattr(op, "traceback", None) if op is not None else None
+    if traceback:
+        user = [f for f in traceback if "/engine/" not in str(f[0]).replace("\\", "/")]
+        frame = (user or list(traceback))[-1]
+        return f"{frame[0]}:{frame[1]}"
+    debug_info = graph_def.debug_info
+    trace = None
+    if name in debug_info.traces:
+        trace = debug_info.traces[name]
+    elif name in debug_info.name_to_trace_id:
+        trace = debug_info.traces_by_id.get(debug_info.name_to_trace_id[name])
+    if trace is None:
+        return ""
+    frames = list(trace.file_line_cols) or [debug_info.frames_by_id[i] for i in trace.frame_id
+                                            if i in debug_info.frames_by_id]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    filename = (debug_info.files[frame.file_index]
+                if frame.file_index < len(debug_info.files) else "?")
+    return f"{filename}:{frame.line}"
+
+
+def _first_line(error):
+    text = str(error.args[0]) if getattr(error, "args", None) else str(error)
+    return text.splitlines()[0] if text else type(error).__name__
