@@ -36,15 +36,7 @@ def sniff(head):
         return "events"
     if _LOG_LINE.search(head):
         return "vlog"
-    if _BINARY_CONTROL.search(head):
-        return "binary"
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as error:
-        # A character cut off by the sniff window is still text.
-        if error.start < len(head) - 4:
-            return "binary"
-    return "text"
+    return "binary" if _BINARY_CONTROL.search(head) else "text"
 
 
 def read_bytes(path):
@@ -81,6 +73,8 @@ def load_file(path):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
+            if _maybe_binary(data):
+                return containers.from_message(path, *protobuf_files.parse_binary(path, data))
             raise InputError(path, f"not valid UTF-8 text at byte {error.start}") from None
         if kinds or not _maybe_binary(data):
             kind, message = protobuf_files.parse_text(path, text, kinds or None)

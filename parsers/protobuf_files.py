@@ -81,7 +81,7 @@ def _explain_binary(data):
     best = None
     for kind in _candidate_order(data):
         problem = wire.find_problem(data, MESSAGES[kind].DESCRIPTOR)
-        if problem is not None and (best is None or problem.offset > best[1].offset):
+        if problem is not None and (best is None or problem.known_fields > best[1].known_fields):
             best = (kind, problem)
     if best is None:
         return f"not {EXPECTED}: well-formed protobuf, but it holds none of their contents"
@@ -159,6 +159,7 @@ def _describe_parse_error(error, kind):
     prefix = f"{error.GetLine()}:{error.GetColumn()} : "
     if message.startswith(prefix):
         message = message[len(prefix) :]
+    message = message.replace("graph_inspector.tf.", "")
     return f"line {error.GetLine()}:{error.GetColumn()}: {message} (as a text {MESSAGES[kind].DESCRIPTOR.name})"
 
 

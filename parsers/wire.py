@@ -28,11 +28,16 @@ _SCALAR_WIRE_TYPES = {
 
 
 class WireError(Exception):
-    """Bytes that are not protobuf wire format: what is wrong, at which byte."""
+    """Bytes that are not protobuf wire format: what is wrong, at which byte.
+
+    known_fields: how many fields of the schema the walk had read when it stopped, a measure of
+    how well the bytes fit that schema up to there.
+    """
 
     def __init__(self, offset, message):
         super().__init__(f"{message} at byte {offset}")
         self.offset = offset
+        self.known_fields = 0
 
 
 def read_varint(data, offset, end):
@@ -90,14 +95,16 @@ def find_problem(data, descriptor):
     Checks what the protobuf runtime checks: well-formed tags and varints, lengths inside the
     enclosing message, wire types that match the schema, UTF-8 in strings, nesting depth.
     """
+    counter = [0]
     try:
-        _walk(data, 0, len(data), descriptor, 0)
+        _walk(data, 0, len(data), descriptor, 0, counter)
     except WireError as error:
+        error.known_fields = counter[0]
         return error
     return None
 
 
-def _walk(data, offset, end, descriptor, depth):
+def _walk(data, offset, end, descriptor, depth, counter):
     if depth > RECURSION_LIMIT:
         raise WireError(offset, f"messages nested deeper than {RECURSION_LIMIT} levels")
     fields = descriptor.fields_by_number
@@ -113,9 +120,10 @@ def _walk(data, offset, end, descriptor, depth):
         if field is None:
             offset = _skip(data, offset, end, number, wire_type, depth)
             continue
+        counter[0] += 1
         where = f"{descriptor.name}.{field.name} ({number})"
         expected = _SCALAR_WIRE_TYPES.get(field.type, VARINT)
-        packable = field.label == FieldDescriptor.LABEL_REPEATED and expected != LENGTH
+        packable = _is_repeated(field) and expected != LENGTH
         if wire_type != expected and not (packable and wire_type == LENGTH):
             raise WireError(tag_offset, f"{where} has wire type {wire_type}, expected {expected}")
         if wire_type != LENGTH:
@@ -131,7 +139,7 @@ def _walk(data, offset, end, descriptor, depth):
             )
         stop = offset + length
         if field.type == FieldDescriptor.TYPE_MESSAGE:
-            _walk(data, offset, stop, field.message_type, depth + 1)
+            _walk(data, offset, stop, field.message_type, depth + 1, counter)
         elif field.type == FieldDescriptor.TYPE_STRING:
             try:
                 bytes(data[offset:stop]).decode("utf-8")
@@ -142,6 +150,13 @@ def _walk(data, offset, end, descriptor, depth):
         offset = stop
     if offset != end:
         raise WireError(end, "field runs past the end of its message")
+
+
+def _is_repeated(field):
+    # protobuf 7 dropped FieldDescriptor.label for is_repeated.
+    if hasattr(field, "is_repeated"):
+        return field.is_repeated
+    return field.label == FieldDescriptor.LABEL_REPEATED
 
 
 def _walk_packed(data, offset, end, wire_type, where):
