@@ -73,12 +73,12 @@ def load_file(path):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            if _maybe_binary(data):
-                return containers.from_message(path, *protobuf_files.parse_binary(path, data))
-            raise InputError(path, f"not valid UTF-8 text at byte {error.start}") from None
-        if kinds or not _maybe_binary(data):
-            kind, message = protobuf_files.parse_text(path, text, kinds or None)
-            return containers.from_message(path, kind, message)
+            if kinds:  # it opens like a text proto of ours
+                raise InputError(path, f"not valid UTF-8 text at byte {error.start}") from None
+        else:
+            if kinds or not _maybe_binary(data):
+                kind, message = protobuf_files.parse_text(path, text, kinds or None)
+                return containers.from_message(path, kind, message)
     kind, message = protobuf_files.parse_binary(path, data)
     return containers.from_message(path, kind, message)
 

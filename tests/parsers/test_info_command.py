@@ -1,0 +1,180 @@
+"""`graph-inspector info PATH [--json]`: the summary, and the exact JSON shape scripts rely on."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import importable_commands
+from parsers_testing import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_KEYS = {"name", "op", "inputs", "device", "attr"}
+STEP_KEYS = {"name", "op", "start_us", "op_us", "all_us"}
+
+
+def assert_info_shape(document):
+    """Exactly the documented shape: no key more, no key less, the right types."""
+    assert set(document) == {"kind", "graphs", "run_metadata"}
+    assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir"}
+    for graph in document["graphs"]:
+        assert set(graph) == {"label", "nodes", "functions"}
+        assert isinstance(graph["label"], str)
+        assert all(isinstance(name, str) for name in graph["functions"])
+        for node in graph["nodes"]:
+            assert set(node) == NODE_KEYS
+            assert all(isinstance(node[key], str) for key in ("name", "op", "device"))
+            assert all(isinstance(i, str) for i in node["inputs"])
+            assert all(isinstance(k, str) and isinstance(v, str) for k, v in node["attr"].items())
+            assert all(len(v) <= 80 and "\n" not in v for v in node["attr"].values())
+    for run in document["run_metadata"]:
+        assert set(run) == {"tag", "step_stats", "partition_graphs"}
+        assert isinstance(run["tag"], str) and isinstance(run["partition_graphs"], int)
+        assert set(run["step_stats"]) == {"devices"}
+        for device in run["step_stats"]["devices"]:
+            assert set(device) == {"device", "nodes"}
+            for node in device["nodes"]:
+                assert set(node) == STEP_KEYS
+                assert isinstance(node["name"], str) and isinstance(node["op"], str)
+                assert all(isinstance(node[key], int) for key in ("start_us", "op_us", "all_us"))
+
+
+INPUTS = [
+    "parsers/functions.pb",
+    "parsers/debug_info.pbtxt",
+    "parsers/run_metadata.pb",
+    "parsers/run_metadata.pbtxt",
+    "parsers/events_dir",
+    "parsers/saved_model_two",
+    "parsers/dump_dir",
+    "containers/mlp.meta",
+    "graphs/cond_v2.pbtxt",
+]
+
+
+@pytest.mark.parametrize("name", INPUTS)
+def test_json_shape(run_info, name):
+    if not (FIXTURES / name).exists():
+        pytest.skip(f"{name} not generated yet")
+    code, out, err = run_info(FIXTURES / name, "--json")
+    assert (code, err) == (0, "")
+    assert_info_shape(json.loads(out))
+
+
+def test_json_of_a_graph(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "debug_info.pbtxt", "--json")
+    document = json.loads(out)
+    assert document["kind"] == "graphdef" and document["run_metadata"] == []
+    (graph,) = document["graphs"]
+    assert graph["label"] == "debug_info.pbtxt"
+    nodes = {node["name"]: node for node in graph["nodes"]}
+    assert nodes["x"] == {
+        "name": "x",
+        "op": "Placeholder",
+        "inputs": [],
+        "device": "",
+        "attr": {"dtype": "DT_FLOAT", "shape": "[?,2]"},
+    }
+    assert nodes["w/initial_value"]["attr"]["value"] == "Tensor<float [2,2] 1 2 3 4>"
+    assert nodes["w/Assign"]["attr"]["_class"] == '["loc:@w"]'
+    assert nodes["w/Assign"]["inputs"] == ["w", "w/initial_value"]
+
+
+def test_json_keeps_control_and_output_index_inputs(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "saved_model_two", "--json")
+    inputs = [i for graph in json.loads(out)["graphs"] for node in graph["nodes"] for i in node["inputs"]]
+    assert any(i.startswith("^") for i in inputs)
+    assert any(":" in i and not i.startswith("^") for i in inputs)
+
+
+def test_json_of_run_metadata(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "run_metadata.pbtxt", "--json")
+    document = json.loads(out)
+    assert document["kind"] == "run_metadata"
+    (run,) = document["run_metadata"]
+    assert run["tag"] == "" and run["partition_graphs"] == 1 == len(document["graphs"])
+    (device,) = run["step_stats"]["devices"]
+    assert device["device"] == "/job:localhost/replica:0/task:0/device:CPU:0"
+    by_name = {node["name"]: node for node in device["nodes"]}
+    assert by_name["_SOURCE"]["op"] == "NoOp"
+    assert by_name["total"]["op"] == "Sum"
+    from engine.proto import config_pb2
+    from google.protobuf import text_format
+
+    message = text_format.Parse((FIXTURES / "parsers" / "run_metadata.pbtxt").read_text(), config_pb2.RunMetadata())
+    stats = next(s for s in message.step_stats.dev_stats[0].node_stats if s.node_name == "total")
+    assert by_name["total"]["start_us"] == stats.all_start_micros
+    assert by_name["total"]["op_us"] == stats.op_end_rel_micros - stats.op_start_rel_micros
+    assert by_name["total"]["all_us"] == stats.all_end_rel_micros
+
+
+def test_json_of_events(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "events_dir", "--json")
+    document = json.loads(out)
+    assert document["kind"] == "events"
+    assert [run["tag"] for run in document["run_metadata"]] == ["step_1", "step_2"]
+
+
+def test_summary_of_a_saved_model(run_info):
+    code, out, err = run_info(FIXTURES / "parsers" / "saved_model_two")
+    assert (code, err) == (0, "")
+    assert "SavedModel" in out.splitlines()[0]
+    assert "meta graph 'serve': tags [serve]" in out
+    assert "meta graph 'train,gpu': tags [train, gpu]" in out
+    assert "signature 'serving_default': tensorflow/serving/predict" in out
+    assert "input x: x:0 DT_FLOAT [?,2]" in out
+    assert "output total: total:0 DT_FLOAT []" in out
+    assert "ops: Const 12," in out
+
+
+def test_summary_of_events_and_runs(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "events_dir")
+    assert "events: file_version 2, graph_def 1, meta_graph_def 2, summary 1, tagged_run_metadata 2" in out
+    assert "run tags: step_1, step_2" in out
+    assert "/job:localhost/replica:0/task:0/device:CPU:0: 10 nodes, op time" in out
+
+
+def test_summary_of_a_graph_with_functions(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "functions.pb")
+    assert "functions.pb': 15 nodes, " in out and " functions" in out
+    assert "functions: " in out
+
+
+def test_summary_of_a_dump_dir(run_info):
+    code, out, _ = run_info(FIXTURES / "parsers" / "dump_dir")
+    assert "graph dump directory" in out.splitlines()[0]
+    assert "19 files" in out
+
+
+def test_bad_input_is_one_line_exit_2(run_info, tmp_path):
+    path = tmp_path / "broken.pb"
+    path.write_bytes(b"\x0a\xff\xff")
+    code, out, err = run_info(path)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {path}: not a GraphDef") and err.count("\n") == 1
+
+
+def test_python_dash_m_inspector_json():
+    missing = set(__import__("inspector.cli").cli.COMMANDS) - set(importable_commands())
+    if missing:
+        pytest.skip(f"inspector/cli.py imports every command and {sorted(missing)} are not written yet")
+    path = FIXTURES / "parsers" / "run_metadata.pb"
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector", "info", str(path), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert_info_shape(json.loads(result.stdout))
+    bad = subprocess.run(
+        [sys.executable, "-m", "inspector", "info", str(ROOT / "nope.pb")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stderr == f"error: {ROOT / 'nope.pb'}: no such file or directory\n"
