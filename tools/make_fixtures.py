@@ -367,7 +367,9 @@ def part_containers(tf):
     graph = tf.Graph()
     with graph.as_default():
         mlp_forward.build()
-        tf.train.Saver().export_meta_graph(str(out / "mlp.meta"))
+        saver = tf.train.Saver()
+        saver.export_meta_graph(str(out / "mlp.meta"))
+        saver.export_meta_graph(str(out / "mlp.meta.pbtxt"), as_text=True)
     meta = meta_graph_pb2.MetaGraphDef()
     meta.ParseFromString((out / "mlp.meta").read_bytes())
     write_json(out / "mlp.meta.tf.json", meta_graph_json(meta))
