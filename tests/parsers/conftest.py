@@ -1,15 +1,8 @@
 """Fixtures for the parser tests: `info` run in-process."""
 
-import importlib.util
-
 import pytest
 
-
-def importable_commands():
-    """cli.COMMANDS without the subcommands whose modules are not written yet."""
-    from inspector import cli
-
-    return {name: entry for name, entry in cli.COMMANDS.items() if importlib.util.find_spec(entry[0])}
+from parsers_testing import importable_commands
 
 
 @pytest.fixture

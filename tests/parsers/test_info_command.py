@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import importable_commands
-from parsers_testing import FIXTURES
+from parsers_testing import FIXTURES, importable_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_KEYS = {"name", "op", "inputs", "device", "attr"}

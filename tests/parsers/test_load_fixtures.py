@@ -157,6 +157,12 @@ def test_events_fixture():
             assert_graph_matches(labeled.graph_def, want)
         tags = [event["tag"] for event in expected["events"] if event["what"] == "tagged_run_metadata"]
         assert [run.tag for run in loaded.run_metadata] == tags
+        runs = [event["run_metadata"] for event in expected["events"] if event["what"] == "tagged_run_metadata"]
+        for run, want in zip(loaded.run_metadata, runs):
+            dev_stats = run.run_metadata.step_stats.dev_stats
+            assert [d.device for d in dev_stats] == [d["device"] for d in want["devices"]]
+            for got, want_dev in zip(dev_stats, want["devices"]):
+                assert [n.node_name for n in got.node_stats] == [n["node_name"] for n in want_dev["nodes"]]
         assert len(loaded.meta_graphs) == kinds.count("meta_graph_def")
 
 
