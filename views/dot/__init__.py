@@ -16,7 +16,7 @@ from views.dot.build import COLOR_MODES, DotOptions, build
 from views.dot.render import FORMATS, RenderError, find_dot, render
 from views.dot.stats import NodeCost, node_costs
 
-__all__ = ["DotOptions", "COLOR_MODES", "FORMATS", "RenderError", "NodeCost", "index_of",
+__all__ = ["DotOptions", "build", "COLOR_MODES", "FORMATS", "RenderError", "NodeCost", "index_of",
            "to_digraph", "to_source", "render", "export", "node_costs", "find_dot"]
 
 

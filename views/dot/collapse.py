@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from views.dot import series as series_rules
 
-DEFAULT_BUDGET = 250
+DEFAULT_BUDGET = 120  # boxes; a few hundred is where dot pictures stop being readable
 
 
 @dataclass(frozen=True)
@@ -140,34 +140,48 @@ class _Planner:
         result += [Unit("node", key, scope.depth) for key in heads]
         result += self._grouped(
             leaves, scope, prefix,
-            lambda key: None if key in self.focus else series_rules.split_number(
-                self.nodes[key].name[len(prefix):]),
+            lambda key: series_rules.split_number(self.nodes[key].name[len(prefix):]),
             lambda key: self.nodes[key].op,
-            lambda key: Unit("node", key, scope.depth))
+            lambda key: Unit("node", key, scope.depth),
+            lambda key: key in self.focus)
         children = [scope.children[name] for name in sorted(scope.children)]
         result += self._grouped(
             children, scope, prefix,
-            lambda child: None if child.key in self.forced else series_rules.split_number(
-                child.short_name),
+            lambda child: series_rules.split_number(child.short_name),
             lambda child: series_rules.shape_signature(child, self.nodes),
-            lambda child: Unit("scope", child.key, child.depth, child))
+            lambda child: Unit("scope", child.key, child.depth, child),
+            lambda child: child.key in self.forced)
         self.cache[unit.key] = result
         return result
 
-    def _grouped(self, items, scope, prefix, base_of, signature_of, make_unit):
+    def _grouped(self, items, scope, prefix, base_of, signature_of, make_unit, is_forced):
+        """Units for `items`: series where names and signatures allow; a forced item breaks
+        its series in two (block[000-006] x7, block007, block[008-399] x392)."""
         result = []
         for group in series_rules.group_numbered(items, base_of, signature_of):
-            if isinstance(group, tuple):
-                base, members = group
-                numbers = [number for number, _ in members]
-                label = series_rules.series_label(base, numbers)
-                device = f"{scope.device}:" if scope.device else ""
-                result.append(Unit("series", device + prefix + label.partition(" ")[0],
-                                   scope.depth + 1, scope,
-                                   tuple(make_unit(item) for _, item in members), label))
-            else:
+            if not isinstance(group, tuple):
                 result.append(make_unit(group))
+                continue
+            base, members = group
+            run = []
+            for number, item in members + [(None, None)]:
+                if item is not None and not is_forced(item):
+                    run.append((number, item))
+                    continue
+                if len(run) == 1:
+                    result.append(make_unit(run[0][1]))
+                elif run:
+                    result.append(self._series(scope, prefix, base, run, make_unit))
+                run = []
+                if item is not None:
+                    result.append(make_unit(item))
         return result
+
+    def _series(self, scope, prefix, base, members, make_unit):
+        label = series_rules.series_label(base, [number for number, _ in members])
+        device = f"{scope.device}:" if scope.device else ""
+        return Unit("series", device + prefix + label.partition(" ")[0], scope.depth + 1, scope,
+                    tuple(make_unit(item) for _, item in members), label)
 
     def open_all(self, root, budget, max_depth):
         opened = set()

@@ -6,6 +6,7 @@ from parsers.attr_text import summarize_attr
 from views.dot.styles import format_bytes, format_time
 
 TOOLTIP_ATTR_LIMIT = 60
+TOOLTIP_INPUTS = 8  # dot refuses strings past about 16 KB; an init op can have 10,000 inputs
 # Attrs the summary leaves out: long, and shown elsewhere (edge labels carry the shapes).
 _SKIPPED_ATTRS = frozenset({"_output_shapes"})
 
@@ -48,7 +49,10 @@ def node_tooltip(node_def, cost=None):
     if node_def.device:
         lines.append(f"device: {node_def.device}")
     if node_def.input:
-        lines.append("inputs: " + ", ".join(node_def.input))
+        inputs = list(node_def.input[:TOOLTIP_INPUTS])
+        if len(node_def.input) > TOOLTIP_INPUTS:
+            inputs.append(f"... {len(node_def.input) - TOOLTIP_INPUTS} more")
+        lines.append("inputs: " + ", ".join(inputs))
     for name in sorted(node_def.attr):
         if name not in _SKIPPED_ATTRS:
             lines.append(f"{name} = {summarize_attr(node_def.attr[name], TOOLTIP_ATTR_LIMIT)}")
