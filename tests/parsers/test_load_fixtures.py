@@ -84,11 +84,12 @@ def test_timeline_labels_give_the_op():
 # ---- containers/: .meta, SavedModel, events, dump directory ----------------------------------
 
 
-def test_meta_graph_fixture():
-    path = FIXTURES / "containers" / "mlp.meta"
+@pytest.mark.parametrize("name", ["mlp.meta", "mlp.meta.pbtxt"])
+def test_meta_graph_fixture(name):
+    path = FIXTURES / "containers" / name
     if not path.exists():
-        pytest.skip("containers/mlp.meta not generated yet")
-    expected = tf_json(str(path) + ".tf.json")
+        pytest.skip(f"containers/{name} not generated yet")
+    expected = tf_json(FIXTURES / "containers" / "mlp.meta.tf.json")
     loaded = parsers.load(path)
     assert loaded.kind == "metagraph"
     (meta,) = loaded.meta_graphs
