@@ -10,6 +10,7 @@ from parsers.errors import InputError
 COMMANDS = {
     "info": ("inspector.cmd_info", "what is in a graph, run, log or directory"),
     "run": ("inspector.cmd_run", "run a graph file in the engine"),
+    "dot": ("inspector.cmd_dot", "draw a graph or a run's partitions as Graphviz .dot/.svg/.png"),
     "demo": ("inspector.cmd_demo", "run the seed programs in the engine and show them"),
 }
 
@@ -18,7 +19,8 @@ COMMANDS = {
 UsageError = InputError
 
 
-def build_parser():
+def build_parser(command=None):
+    """The parser; only `command`'s module is imported, so `info` never loads Textual."""
     parser = argparse.ArgumentParser(
         prog="graph-inspector",
         description="Look inside TensorFlow-style dataflow graphs and the runs that execute them.",
@@ -26,14 +28,16 @@ def build_parser():
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module_name).add_arguments(sub)
-        sub.set_defaults(module=module_name)
+        if name == command:
+            importlib.import_module(module_name).add_arguments(sub)
+            sub.set_defaults(module=module_name)
     return parser
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
