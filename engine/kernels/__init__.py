@@ -14,7 +14,8 @@ Kernel = Callable[..., object]
 
 _KERNELS: dict[str, dict[str, Kernel]] = {}
 _DEVICE_MODULES = {
-    "CPU": ("engine.kernels.cpu_math", "engine.kernels.cpu_array", "engine.kernels.cpu_nn",
+    "CPU": ("engine.kernels.cpu_math", "engine.kernels.cpu_reduce", "engine.kernels.cpu_array",
+            "engine.kernels.cpu_nn",
             "engine.kernels.cpu_state", "engine.kernels.cpu_random"),
     "GPU": ("engine.kernels.cuda",),
 }

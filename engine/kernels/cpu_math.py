@@ -8,8 +8,13 @@ NumPy scalars (np.float32, ...), which carry .dtype and .shape as 0-d arrays do.
 
 import numpy as np
 
+from engine.errors import InternalError
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
+
+
+class _TruncateByZero(ArithmeticError):
+    """TruncateDiv/TruncateMod by an integer zero: TensorFlow fails with an InternalError."""
 
 
 def _broadcastable(x, y):
@@ -40,6 +45,9 @@ def _binary(fn):
             if _broadcastable(x, y):
                 raise
             raise incompatible_shapes(ctx, x, y) from None
+        except _TruncateByZero:
+            raise InternalError(ctx.node_def, None, "Unexpected error in binary operator "
+                                "(only integer div and mod should have errors)") from None
         except ArithmeticError as error:  # integer division by zero, negative int powers
             raise invalid(ctx, str(error)) from None
     kernel.__name__ = getattr(fn, "__name__", "binary")
@@ -50,17 +58,11 @@ def _is_int(x):
     return x.dtype.kind in "iu"
 
 
-def _check_int_divisor(y):
-    # TensorFlow's integer division and modulo fail on a zero divisor instead of returning junk.
-    if not np.all(y):
-        raise ZeroDivisionError("Integer division by zero")
-
-
-def _integer_safe(fn):
+def _integer_safe(fn, error=ZeroDivisionError):
     """fn on floats as is; on integers, TensorFlow's "Integer division by zero" check first."""
     def safe(x, y):
-        if _is_int(y):
-            _check_int_divisor(y)
+        if _is_int(y) and not np.all(y):
+            raise error("Integer division by zero")
         return fn(x, y)
     safe.__name__ = fn.__name__
     return safe
@@ -154,8 +156,9 @@ def sign(x):
 
 
 def round_(x):
-    # Banker's rounding (half to even), as TensorFlow's Round; integers are returned unchanged.
-    return x if _is_int(x) else np.round(x)
+    # Banker's rounding (half to even), as TensorFlow's Round. On integers TensorFlow 2.21's
+    # Round kernel returns zeros (tf.round itself never makes one: it returns x); we match it.
+    return np.zeros_like(x) if _is_int(x) else np.round(x)
 
 
 def reciprocal(x):
@@ -188,7 +191,8 @@ BINARY = {
     "Add": np.add, "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply,
     "RealDiv": np.divide, "Div": _integer_safe(div), "FloorDiv": _integer_safe(floor_div),
     "FloorMod": _integer_safe(floor_mod), "Mod": _integer_safe(truncate_mod),
-    "TruncateDiv": _integer_safe(truncate_div), "TruncateMod": _integer_safe(truncate_mod),
+    "TruncateDiv": _integer_safe(truncate_div, _TruncateByZero),
+    "TruncateMod": _integer_safe(truncate_mod, _TruncateByZero),
     "DivNoNan": div_no_nan, "Maximum": np.maximum, "Minimum": np.minimum, "Pow": pow_,
     "SquaredDifference": squared_difference, "Atan2": np.arctan2,
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater,

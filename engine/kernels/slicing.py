@@ -71,6 +71,7 @@ def resolve_shrinks(index, shape):
         if item is Ellipsis:
             dim += len(shape) - explicit
         elif item is None:
+            resolved.append(item)
             continue
         elif type(item) is tuple:
             size, value = shape[dim], item[1]
