@@ -182,7 +182,10 @@ class _Drawing:
             return {"fillcolor": styles.NO_STATS}
         number = styles.scale_bin(self._measure(cost), self.maximum)
         self.used.add(("bin", number))
-        return {"fillcolor": styles.SCALE_COLOURS[number]}
+        attrs = {"fillcolor": styles.SCALE_COLOURS[number]}
+        if number >= styles.DARK_FROM:
+            attrs["fontcolor"] = "#ffffff"
+        return attrs
 
     def _device(self, key):
         node = self.index.nodes[key]

@@ -77,6 +77,7 @@ DEVICE_FILLS = ["#d6e6f4", "#f9d1d1", "#d6ecd2", "#ffe5cc", "#e1d8ea", "#efdccf"
 # Sequential scale (ColorBrewer YlOrRd), light = cheap, dark = costly; NO_STATS for no record.
 SCALE_COLOURS = ["#ffffb2", "#fed976", "#feb24c", "#fd8d3c", "#f03b20", "#bd0026"]
 NO_STATS = "#f2f2f2"
+DARK_FROM = 4  # scale colours from here on take white text
 
 
 def op_family(op, name=""):
