@@ -1,9 +1,10 @@
 """Benchmarks of the engine against plain NumPy, behind `make bench` (results in BENCHMARKS.md).
 
-Each workload is a small module in bench/ with `cases()` returning Case objects: an engine
-callable and the NumPy callable doing the same work. Both run in the same process,
-interleaved, many times; a case reports the ratio of their medians. Add a workload by adding
-a module and naming it in WORKLOADS.
+Each workload is a small module in bench/ named in WORKLOADS, of one of two kinds:
+- `cases()` returning Case objects: an engine callable and the NumPy callable doing the same
+  work. Both run in the same process, interleaved, many times; a case reports the ratio of
+  their medians.
+- `run()` returning a dict of measurements (sizes, seconds), recorded as they are.
 """
 
 import statistics
@@ -11,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi")
+WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.dot_large")
 
 
 @dataclass

@@ -26,7 +26,7 @@ def machine():
             "python": platform.python_version(), "numpy": np.__version__}
 
 
-def report(results, info):
+def report(results, measurements, info):
     lines = ["# Benchmarks", "",
              "The engine against plain NumPy doing the same work, in the same process: the median",
              "of many interleaved repeats (these machines are shared and noisy). `make bench` "
@@ -42,7 +42,16 @@ def report(results, info):
             target = f"{target} ({case.note})" if target else case.note
         lines.append(f"| {case.name} | {_time(result.engine_s)} | {_time(result.numpy_s)} | "
                      f"{result.ratio:.2f}x | {target} |")
+    for module_name, values in measurements:
+        lines += ["", f"## {module_name}", "", _doc_line(module_name), "",
+                  "| measurement | value |", "|---|---:|"]
+        lines += [f"| {key} | {value} |" for key, value in values.items()]
     return "\n".join(lines) + "\n"
+
+
+def _doc_line(module_name):
+    doc = importlib.import_module(module_name).__doc__ or ""
+    return doc.strip().splitlines()[0] if doc.strip() else ""
 
 
 def _time(seconds):
@@ -59,16 +68,22 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=31)
     parser.add_argument("--only", help="run only workloads whose module name contains this")
     args = parser.parse_args(argv)
-    results = []
+    results, measurements = [], []
     for module_name in bench.WORKLOADS:
         if args.only and args.only not in module_name:
             continue
-        for case in importlib.import_module(module_name).cases():
+        module = importlib.import_module(module_name)
+        if not hasattr(module, "cases"):
+            values = module.run()
+            measurements.append((module_name, values))
+            print(f"{module_name}: {values}", flush=True)
+            continue
+        for case in module.cases():
             result = bench.measure(case, repeats=args.repeats)
             results.append(result)
             print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
                   f"= {result.ratio:.2f}x", flush=True)
-    text = report(results, machine())
+    text = report(results, measurements, machine())
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.output}")

@@ -6,7 +6,6 @@ session's kernels and variables (engine/executor.py), built once and reused. Var
 the random generators of stateful ops live in the session, so every plan shares them.
 """
 
-import threading
 
 import numpy as np
 
@@ -27,39 +26,14 @@ OptimizerOptions = config_pb2.OptimizerOptions
 _FULL_TRACE = config_pb2.RunOptions.FULL_TRACE
 _NO_TRACE = config_pb2.RunOptions.NO_TRACE
 
-_local = threading.local()
-
-
-def _session_stack():
-    stack = getattr(_local, "stack", None)
-    if stack is None:
-        stack = _local.stack = []
-    return stack
-
-
 def get_default_session():
-    """The innermost session entered with `with sess:` / `sess.as_default()`, or None."""
-    stack = _session_stack()
-    return stack[-1] if stack else None
+    """The innermost session entered with `with sess:` / `sess.as_default()`, or None.
 
-
-class _DefaultSession:
-    """Context manager making a session the default for Tensor.eval and Operation.run."""
-
-    def __init__(self, session):
-        self._session = session
-
-    def __enter__(self):
-        _session_stack().append(self._session)
-        return self._session
-
-    def __exit__(self, *exc_info):
-        stack = _session_stack()
-        if stack and stack[-1] is self._session:
-            stack.pop()
-        elif self._session in stack:
-            stack.remove(self._session)
-        return False
+    The stack itself lives with the default graph's (engine.graph), which Tensor.eval and
+    Operation.run read.
+    """
+    from engine import graph
+    return graph.get_default_session()
 
 
 class _PlanEntry:
@@ -93,7 +67,6 @@ class BaseSession:
         self._mappers = {}
         self._nodes, self._node_order, self._nodes_version = {}, [], None
         self._step_id = 0
-        self._lock = threading.Lock()
 
     # Properties ------------------------------------------------------------------------------
 
@@ -115,7 +88,8 @@ class BaseSession:
         return self._resources
 
     def as_default(self):
-        return _DefaultSession(self)
+        from engine import graph
+        return graph.default_session(self)
 
     def close(self):
         if not self._closed:
