@@ -376,13 +376,7 @@ def strided_slice(attrs, inputs):
         return None
     spec = {key: attrs.get(key, 0) for key in (
         "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")}
-    # Unknown dims: slice two different large sizes; what differs is unknown.
-    results = []
-    for stand_in in (1_000_003, 1_000_033):
-        shape = [stand_in if d is None else d for d in dims]
-        results.append(slicing.strided_slice_shape(shape, begin=begin, end=end,
-                                                   strides=strides, **spec))
-    return [a if a == b else None for a, b in zip(*results)]
+    return slicing.strided_slice_shape(dims, begin=begin, end=end, strides=strides, **spec)
 
 
 def squeeze(attrs, inputs):

@@ -87,14 +87,33 @@ def resolve_shrinks(index, shape):
 
 
 def strided_slice_shape(shape, **spec):
-    """The output shape of a StridedSlice of a fully known `shape` (SliceError if invalid).
+    """StridedSlice's output shape for an input `shape` whose dims may be None (unknown).
 
     >>> strided_slice_shape((4, 5), begin=[-1], end=[0], strides=[-2])
-    (2, 5)
+    [2, 5]
+    >>> strided_slice_shape((4, None, 6), begin=[0, 1], end=[2, 3], strides=[1, 1])
+    [2, None, 6]
     """
     index = strided_slice_index(len(shape), **spec)
-    index = resolve_shrinks(index, shape)
-    return np.broadcast_to(np.empty((), np.bool_), shape)[index].shape
+    explicit = sum(1 for item in index if item is not None and item is not Ellipsis)
+    out, dim = [], 0
+    for item in index:
+        if item is Ellipsis:
+            count = len(shape) - explicit
+            out.extend(shape[dim:dim + count])
+            dim += count
+        elif item is None:
+            out.append(1)
+        elif type(item) is tuple:  # shrink: no output dim, but the index must be in range
+            size = shape[dim]
+            if size is not None and not -size <= item[1] < size:
+                raise SliceError(f"slice index {item[1]} of dimension {dim} out of bounds.")
+            dim += 1
+        else:
+            size = shape[dim]
+            out.append(None if size is None else len(range(*item.indices(size))))
+            dim += 1
+    return out + list(shape[dim:])
 
 
 def slice_bounds(shape, begin, size):
