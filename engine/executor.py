@@ -80,7 +80,8 @@ class Executor:
         """As `run`, telling `observer` about every node (see step_stats.StepStatsCollector).
 
         observer.source(ns) first, then per node node_scheduled(node, ns) when it becomes
-        ready, node_started(node), op_started/op_finished(node) around its kernel call and
+        ready, node_started(node), op_started(node, inputs)/op_finished(node) around its kernel
+        call and
         node_finished(node, outputs), for every _Arg, kernel and _Retval node in the order
         TensorFlow's executor runs them (see plan.schedule).
         """
@@ -136,7 +137,7 @@ class Executor:
         if node.op_type == "Const" and self._template[node.output_slots[0]] is not None:
             return [values[node.output_slots[0]]]
         inputs = _read_inputs(node, values)
-        observer.op_started(node)
+        observer.op_started(node, inputs)
         result = self._call(node, kernel, ctx, inputs)
         observer.op_finished(node)
         outputs = _outputs_list(node, result)

@@ -321,3 +321,22 @@ def input_ref_flags(op_def, node_def):
         flags.extend([arg.is_ref] * count)
     return flags
 
+
+
+def nodes_from_graph_def(graph_def):
+    """(name -> NodeInfo, names in order) for a bare GraphDef, dtypes from the op registry."""
+    from engine import op_registry
+    nodes, order = {}, []
+    for node_def in graph_def.node:
+        op_def = op_registry.get(node_def.op)
+        node_def = node_def_pb2.NodeDef.FromString(node_def.SerializeToString())
+        op_registry.add_default_attrs(node_def, op_def)
+        data = [parse_tensor_name(i) for i in node_def.input if not i.startswith("^")]
+        control = [i[1:] for i in node_def.input if i.startswith("^")]
+        nodes[node_def.name] = NodeInfo(
+            node_def.name, node_def.op, node_def, data, control,
+            op_registry.output_dtypes(op_def, node_def.attr),
+            input_ref_flags(op_def, node_def), device=node_def.device,
+            is_stateful=op_def.is_stateful)
+        order.append(node_def.name)
+    return nodes, order

@@ -26,6 +26,7 @@ class StepStatsCollector:
         self._scheduled = {}
         self._thread_id = threading.get_native_id()
         self._stats = None
+        self._inputs = ()
         self._start_ns = self._start_perf = 0
 
     # Observer protocol (see Executor.run_traced) ---------------------------------------------
@@ -42,20 +43,24 @@ class StepStatsCollector:
         self._start_ns = time.time_ns()
         self._stats = self._new(node.name, node.timeline_label, self._start_ns,
                                 self._scheduled.get(node.name, self._start_ns))
+        self._inputs = ()
 
-    def op_started(self, node):
+    def op_started(self, node, inputs):
+        self._inputs = inputs
         _set_rel(self._stats, "op_start_rel", time.perf_counter_ns() - self._start_perf)
 
     def op_finished(self, node):
         _set_rel(self._stats, "op_end_rel", time.perf_counter_ns() - self._start_perf)
 
     def node_finished(self, node, outputs):
-        stats = self._stats
+        stats, inputs = self._stats, self._inputs
         for slot, (dtype, value) in enumerate(zip(node.output_dtypes, outputs)):
             output = stats.output.add(slot=slot)
-            describe_tensor(output.tensor_description, dtype, value,
-                            allocated=node.kind == "kernel" and node.op_type != "Const"
-                            and not isinstance(value, Ref))
+            # TensorFlow reports allocated_bytes only for a buffer the kernel allocated: not a
+            # constant, a feed, a variable's buffer or an input forwarded (Identity).
+            allocated = (node.kind == "kernel" and node.op_type != "Const"
+                         and not isinstance(value, Ref) and not _forwarded(value, inputs))
+            describe_tensor(output.tensor_description, dtype, value, allocated)
         stats.memory_stats.SetInParent()
         if node.op_type == "Const" and outputs:
             stats.memory_stats.persistent_memory_size = _nbytes(outputs[0])
@@ -74,6 +79,16 @@ class StepStatsCollector:
         stats.scheduled_nanos = scheduled_ns
         stats.scheduled_micros = scheduled_ns // 1000
         return stats
+
+
+def _forwarded(value, inputs):
+    base = getattr(value, "base", None)
+    for item in inputs:
+        if isinstance(item, Ref):
+            item = item.value
+        if value is item or (base is not None and base is item):
+            return True
+    return False
 
 
 def _set_rel(stats, field, nanos):
