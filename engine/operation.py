@@ -1,0 +1,293 @@
+"""Operation: one node of a Graph, backed by a real NodeDef proto kept in sync with it."""
+
+from engine import dtypes as _dtypes
+from engine import op_registry
+from engine import traceback as _traceback
+from engine.proto import attr_value_pb2
+from engine.tensor import Tensor, _UNKNOWN
+from engine.tensor_shape import TensorShape
+
+_shape_inference = None  # engine.shape_inference once importable; False while it is not
+
+
+def _infer_shapes(op):
+    """Output shapes from engine.shape_inference, unknown where it cannot tell."""
+    global _shape_inference
+    if _shape_inference is None:
+        try:
+            from engine import shape_inference as module
+            _shape_inference = module
+        except ImportError:
+            _shape_inference = False
+    if not _shape_inference:
+        return None
+    from engine.tensor_util import constant_value
+    info_cls = getattr(_shape_inference, "InputInfo", None)
+    infos = []
+    for tensor in op._inputs:
+        value = constant_value(tensor) if tensor._op._node_def.op in _FOLDABLE else None
+        infos.append(info_cls(tensor._dtype, tensor._shape, value) if info_cls else
+                     (tensor._dtype, tensor._shape, value))
+    from engine.attr_value import to_python
+    attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
+             if not key.startswith("_")}
+    shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
+    return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
+
+
+_FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
+                       "Fill", "Identity", "StopGradient"})
+
+
+class Operation:
+    """A node: name, type, inputs, control_inputs, outputs, node_def, op_def, traceback."""
+
+    __slots__ = ("_graph", "_node_def", "_op_def", "_inputs", "_control_inputs", "_outputs",
+                 "_id", "_raw_trace", "_traceback", "_const_cache", "_control_outputs",
+                 "__weakref__")
+
+    @classmethod
+    def _create(cls, graph, node_def, op_def, inputs, control_inputs, output_types=None,
+                input_types=None, raw_trace=None, shapes=None, traceback=None):
+        op = cls.__new__(cls)
+        op._graph = graph
+        op._node_def = node_def
+        op._op_def = op_def
+        op._inputs = inputs
+        op._control_inputs = list(control_inputs)
+        op._raw_trace = raw_trace
+        op._traceback = traceback
+        op._const_cache = None
+        op._control_outputs = []
+        op._id = 0
+        names = [t._as_node_def_input() for t in inputs]
+        if control_inputs:
+            names.extend("^" + c._node_def.name for c in control_inputs)
+        node_def.input.extend(names)
+        op_registry.add_default_attrs(node_def, op_def)
+        op_registry.validate(node_def, op_def)
+        expected = op_registry.input_dtypes(op_def, node_def.attr)
+        _check_input_types(node_def, inputs, expected)
+        if output_types is None:
+            output_types = op_registry.output_dtypes(op_def, node_def.attr)
+        op._outputs = [Tensor(op, i, dtype) for i, dtype in enumerate(output_types)]
+        if shapes is None:
+            shapes = _infer_shapes(op)
+        if shapes:
+            for tensor, shape in zip(op._outputs, shapes):
+                tensor._shape = _UNKNOWN if shape is None else shape
+        graph._add_op(op)
+        for tensor in inputs:
+            tensor._consumers.append(op)
+        for control in op._control_inputs:
+            control._control_outputs.append(op)
+        return op
+
+    # -- the NodeDef's view --
+
+    @property
+    def name(self):
+        return self._node_def.name
+
+    @property
+    def type(self):
+        return self._node_def.op
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def node_def(self):
+        return self._node_def
+
+    @property
+    def op_def(self):
+        return self._op_def
+
+    @property
+    def device(self):
+        return self._node_def.device
+
+    @property
+    def inputs(self):
+        return tuple(self._inputs)
+
+    @property
+    def _input_types(self):
+        return [t.dtype for t in self._inputs]
+
+    @property
+    def control_inputs(self):
+        return list(self._control_inputs)
+
+    @property
+    def outputs(self):
+        return list(self._outputs)
+
+    @property
+    def _output_types(self):
+        return [t.dtype for t in self._outputs]
+
+    @property
+    def num_inputs(self):
+        return len(self._inputs)
+
+    @property
+    def num_outputs(self):
+        return len(self._outputs)
+
+    @property
+    def _control_outputs_list(self):
+        return list(self._control_outputs)
+
+    def values(self):
+        return tuple(self._outputs)
+
+    @property
+    def traceback(self):
+        """The creation stack, outermost frame first (None for an op imported without one)."""
+        if self._traceback is None and self._raw_trace is not None:
+            self._traceback = _traceback.materialize(self._raw_trace)
+            self._raw_trace = None
+        return self._traceback
+
+    @property
+    def _is_stateful(self):
+        return self._op_def.is_stateful
+
+    def get_attr(self, name):
+        """The attr as TensorFlow returns it: protos for shapes, tensors and funcs."""
+        attr = self._node_def.attr.get(name)
+        if attr is None:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+        field = attr.WhichOneof("value")
+        if field is None:
+            return []
+        if field == "list":
+            for kind in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+                items = getattr(attr.list, kind)
+                if items:
+                    if kind == "type":
+                        return [_dtypes.as_dtype(t) for t in items]
+                    return list(items)
+            return []
+        if field == "type":
+            return _dtypes.as_dtype(attr.type)
+        return getattr(attr, field)
+
+    def _get_attr_type(self, name):
+        return self.get_attr(name)
+
+    def _get_attr_bool(self, name):
+        return self.get_attr(name)
+
+    def _get_attr_int(self, name):
+        return self.get_attr(name)
+
+    def colocation_groups(self):
+        default = [f"loc:@{self.name}".encode()]
+        attr = self._node_def.attr.get("_class")
+        if attr is None:
+            return default
+        groups = [s for s in attr.list.s if s.startswith(b"loc:@")]
+        return groups or default
+
+    def _const_value(self):
+        """The NumPy value of a Const op, decoded once."""
+        if self._const_cache is None:
+            from engine.tensor_util import MakeNdarray
+            self._const_cache = MakeNdarray(self._node_def.attr["value"].tensor)
+        return self._const_cache
+
+    # -- mutation (the graph's version changes, so session plans know) --
+
+    def _set_attr(self, name, attr_value):
+        if not isinstance(attr_value, attr_value_pb2.AttrValue):
+            raise TypeError("attr_value must be an AttrValue proto")
+        self._node_def.attr[name].CopyFrom(attr_value)
+        self._graph._version += 1
+
+    def _clear_attr(self, name):
+        if name in self._node_def.attr:
+            del self._node_def.attr[name]
+            self._graph._version += 1
+
+    def _set_device(self, device):
+        if not isinstance(device, str):
+            device = device.to_string() if hasattr(device, "to_string") else str(device or "")
+        if self._node_def.device != device:
+            self._node_def.device = device
+            self._graph._version += 1
+
+    def _set_device_from_string(self, device_str):
+        self._set_device(device_str)
+
+    def _add_control_input(self, op):
+        self._add_control_inputs([op])
+
+    def _add_control_inputs(self, ops):
+        for op in ops:
+            if not isinstance(op, Operation):
+                raise TypeError(f"op must be an Operation: {op}")
+            if op in self._control_inputs:
+                continue
+            self._control_inputs.append(op)
+            op._control_outputs.append(self)
+            self._node_def.input.append("^" + op.name)
+        self._graph._version += 1
+
+    def _remove_all_control_inputs(self):
+        for op in self._control_inputs:
+            op._control_outputs.remove(self)
+        self._control_inputs = []
+        data = [name for name in self._node_def.input if not name.startswith("^")]
+        del self._node_def.input[:]
+        self._node_def.input.extend(data)
+        self._graph._version += 1
+
+    def _update_input(self, index, tensor):
+        old = self._inputs[index]
+        if old.dtype.base_dtype != tensor.dtype.base_dtype:
+            raise ValueError(f"Input {index} of node {self.name} was passed "
+                             f"{tensor.dtype.base_dtype.name} from {tensor.name} incompatible "
+                             f"with expected {old.dtype.base_dtype.name}.")
+        old._consumers.remove(self)
+        self._inputs = list(self._inputs)
+        self._inputs[index] = tensor
+        tensor._consumers.append(self)
+        self._node_def.input[index] = tensor._as_node_def_input()
+        self._graph._version += 1
+
+    def run(self, feed_dict=None, session=None):
+        from engine.graph import _run_using_default_session
+        _run_using_default_session(self, feed_dict, self._graph, session)
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    def __str__(self):
+        return str(self._node_def)
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+
+def _check_input_types(node_def, inputs, expected):
+    if len(inputs) != len(expected):
+        raise ValueError(f"NodeDef expected {len(expected)} inputs, got {len(inputs)}; NodeDef: "
+                         f"{{{{node {node_def.name}}}}}")
+    for index, (tensor, want) in enumerate(zip(inputs, expected)):
+        got = tensor._dtype
+        if got is want or got == want:
+            continue
+        if not want._is_ref_dtype and got.base_dtype == want:
+            continue  # a ref tensor feeds a value input by reading it
+        raise ValueError(f"Input {index} of node {node_def.name} was passed {got.name} from "
+                         f"{tensor.name} incompatible with expected {want.name}.")

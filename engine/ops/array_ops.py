@@ -1,0 +1,467 @@
+"""Array ops (reshape, concat, stack, slicing, zeros, placeholder, ...) as TF 1.x builds them."""
+
+import builtins
+import numbers
+
+import numpy as np
+
+from engine import dtypes
+from engine.ops.constant_op import constant
+from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
+from engine.ops.math_ops import _deprecated, _scope, cast
+from engine.ops.op_def_library import apply_op
+from engine.tensor import Tensor
+from engine.tensor_shape import Dimension, TensorShape, as_shape
+
+newaxis = None
+
+
+def placeholder(dtype, shape=None, name=None):
+    shape = TensorShape(None) if shape is None else as_shape(shape)
+    return apply_op("Placeholder", dtype=dtype, shape=shape, name=name)
+
+
+def placeholder_with_default(input, shape, name=None):  # noqa: A002
+    return apply_op("PlaceholderWithDefault", input=input, shape=as_shape(shape), name=name)
+
+
+def identity(input, name=None):  # noqa: A002
+    return apply_op("Identity", input=input, name=name)
+
+
+def identity_n(input, name=None):  # noqa: A002
+    return apply_op("IdentityN", input=list(input), name=name)
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    return apply_op("StopGradient", input=input, name=name)
+
+
+def prevent_gradient(input, message="", name=None):  # noqa: A002
+    return apply_op("PreventGradient", input=input, message=message, name=name)
+
+
+def reshape(tensor, shape, name=None):
+    return apply_op("Reshape", tensor=tensor, shape=shape, name=name)
+
+
+def transpose(a, perm=None, name="transpose", conjugate=False):
+    with _scope(name, "transpose", [a]) as name:
+        if not isinstance(a, Tensor):
+            a = convert_to_tensor(a, name="a")
+        if perm is None:
+            rank = a.shape.ndims
+            if rank is None:
+                rank_t = apply_op("Rank", input=a)
+                from engine.ops.math_ops import range as range_
+                perm = (rank_t - 1) - range_(0, rank_t, 1)
+            else:
+                perm = (rank - 1) - np.arange(rank)
+        return apply_op("Transpose", x=a, perm=perm, name=name)
+
+
+def concat(values, axis, name="concat"):
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    if len(values) == 1:
+        from engine.graph import get_default_graph
+        with get_default_graph().name_scope(name):
+            convert_to_tensor(axis, name="concat_dim", dtype=dtypes.int32)
+            return identity(values[0], name=name)
+    return apply_op("ConcatV2", values=list(values), axis=axis, name=name)
+
+
+def stack(values, axis=0, name="stack"):
+    if axis == 0:
+        try:
+            return convert_to_tensor(values, name=name)
+        except (TypeError, ValueError, NotImplementedError):
+            pass
+    value_shape = convert_to_tensor(values[0], name=name).shape
+    if value_shape.ndims is not None:
+        expanded = value_shape.ndims + 1
+        if axis < -expanded or axis >= expanded:
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-expanded}, {expanded})")
+    return apply_op("Pack", values=list(values), axis=axis, name=name)
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    with _scope(name, "unstack", [value]) as name:
+        value = convert_to_tensor(value)
+        if num is None:
+            shape = value.shape
+            if shape.ndims is None:
+                raise ValueError(f"Cannot infer argument `num` from shape {shape}")
+            num = shape.dims[axis].value
+            if num is None:
+                raise ValueError(f"Cannot infer argument `num` from shape {shape}")
+        return apply_op("Unpack", value=value, num=num, axis=axis, name=name)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    if isinstance(num_or_size_splits, (numbers.Integral, Dimension)):
+        return apply_op("Split", split_dim=axis, value=value, num_split=int(num_or_size_splits),
+                        name=name)
+    size_splits = convert_to_tensor(num_or_size_splits)
+    if num is None:
+        shape = size_splits.shape
+        num = shape[0].value if shape.ndims else None
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {shape}")
+    return apply_op("SplitV", value=value, size_splits=size_splits, split_dim=axis,
+                    num_split=num, name=name)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001
+    return apply_op("Slice", input=input_, begin=begin, size=size, name=name)
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    if strides is None:
+        strides = ones_like(begin)
+    return apply_op("StridedSlice", input=input_, begin=begin, end=end, strides=strides,
+                    begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                    new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask, name=name)
+
+
+def _check_index(idx):
+    if isinstance(idx, (numbers.Integral, Dimension)):
+        return
+    if isinstance(idx, Tensor) and idx.dtype.base_dtype in (dtypes.int16, dtypes.int32,
+                                                              dtypes.int64):
+        return
+    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                    "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(idx))
+
+
+def _slice_helper(tensor, slice_spec, var=None):
+    """Tensor.__getitem__: one StridedSlice with TensorFlow's masks."""
+    if isinstance(slice_spec, bool) or (isinstance(slice_spec, Tensor) and
+                                        slice_spec.dtype == dtypes.bool):
+        return boolean_mask(tensor, slice_spec)
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = [slice_spec]
+    begin, end, strides = [], [], []
+    new_axis_mask = shrink_axis_mask = begin_mask = end_mask = ellipsis_mask = 0
+    for index, s in enumerate(slice_spec):
+        if isinstance(s, builtins.slice):
+            if s.start is not None:
+                _check_index(s.start)
+                begin.append(s.start)
+            else:
+                begin.append(0)
+                begin_mask |= 1 << index
+            if s.stop is not None:
+                _check_index(s.stop)
+                end.append(s.stop)
+            else:
+                end.append(0)
+                end_mask |= 1 << index
+            if s.step is not None:
+                _check_index(s.step)
+                strides.append(s.step)
+            else:
+                strides.append(1)
+        elif s is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            ellipsis_mask |= 1 << index
+        elif s is None:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            new_axis_mask |= 1 << index
+        else:
+            _check_index(s)
+            begin.append(s)
+            end.append(s + 1)
+            if isinstance(s, Tensor) and s.dtype in (dtypes.int16, dtypes.int64):
+                strides.append(constant(1, dtype=s.dtype))
+            else:
+                strides.append(1)
+            shrink_axis_mask |= 1 << index
+    with _scope(None, "strided_slice", [tensor] + begin + end + strides) as name:
+        if begin:
+            packed_begin, packed_end, packed_strides = stack(begin), stack(end), stack(strides)
+            if dtypes.int64 in (packed_begin.dtype, packed_end.dtype, packed_strides.dtype):
+                packed_begin = cast(packed_begin, dtypes.int64)
+                packed_end = cast(packed_end, dtypes.int64)
+                packed_strides = cast(packed_strides, dtypes.int64)
+        else:
+            packed_begin = packed_end = packed_strides = constant([], dtype=dtypes.int32)
+        return strided_slice(tensor, packed_begin, packed_end, packed_strides,
+                             begin_mask=begin_mask, end_mask=end_mask,
+                             shrink_axis_mask=shrink_axis_mask, new_axis_mask=new_axis_mask,
+                             ellipsis_mask=ellipsis_mask, name=name)
+
+
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
+    with _scope(name, "boolean_mask", [tensor, mask]):
+        tensor = convert_to_tensor(tensor, name="tensor")
+        mask = convert_to_tensor(mask, name="mask")
+        axis = 0 if axis is None else axis
+        leading = reshape(mask, [-1])
+        indices = squeeze(where(leading), axis=[1])
+        if mask.shape.ndims == 1 and axis == 0:
+            return apply_op("GatherV2", params=tensor, indices=indices, axis=0, batch_dims=0)
+        return apply_op("GatherV2", params=reshape(tensor, [-1]), indices=indices, axis=0,
+                        batch_dims=0)
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
+    axis = _deprecated("axis", axis, "squeeze_dims", squeeze_dims)
+    if np.isscalar(axis):
+        axis = [axis]
+    return apply_op("Squeeze", input=input, squeeze_dims=list(axis or []), name=name)
+
+
+def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
+    axis = _deprecated("axis", axis, "dim", dim)
+    if axis is None:
+        raise ValueError("Must specify an axis argument to tf.expand_dims()")
+    return apply_op("ExpandDims", input=input, dim=axis, name=name)
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    return apply_op("Tile", input=input, multiples=multiples, name=name)
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    mode = mode.upper()
+    if mode == "CONSTANT":
+        if not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and \
+                constant_values == 0:
+            return apply_op("Pad", input=tensor, paddings=paddings, name=name)
+        return apply_op("PadV2", input=tensor, paddings=paddings,
+                        constant_values=constant_values, name=name)
+    return apply_op("MirrorPad", input=tensor, paddings=paddings, mode=mode, name=name)
+
+
+def fill(dims, value, name=None):
+    return apply_op("Fill", dims=dims, value=value, name=name)
+
+
+def _zero_of(dtype):
+    if dtype == dtypes.bool:
+        return False
+    if dtype == dtypes.string:
+        return ""
+    return 0
+
+
+def _filled(shape, dtype, name, default_name, value):
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    with _scope(name, default_name, [shape]) as name:
+        if not isinstance(shape, Tensor):
+            try:
+                if isinstance(shape, TensorShape):
+                    shape_list = shape.as_list()
+                else:
+                    shape_list = shape
+                if int(np.prod(shape_list)) < 1000:
+                    return constant(value, shape=shape_list, dtype=dtype, name=name)
+            except (TypeError, ValueError):
+                pass
+            try:
+                shape = convert_to_tensor(as_shape(shape), name="shape_as_tensor") \
+                    if not isinstance(shape, (list, tuple)) or all(
+                        isinstance(d, (int, np.integer)) for d in shape) else \
+                    convert_to_tensor(shape, dtype=dtypes.int32)
+            except (TypeError, ValueError):
+                shape = convert_to_tensor(shape, dtype=dtypes.int32)
+        if shape.shape.ndims == 0:
+            shape = reshape(shape, [-1])
+        return fill(shape, constant(value, dtype=dtype), name=name)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    return _filled(shape, dtype, name, "zeros", _zero_of(dtypes.as_dtype(dtype)))
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return _filled(shape, dtype, name, "ones", True if dtype == dtypes.bool else 1)
+
+
+def zeros_like(tensor, dtype=None, name=None, optimize=True):
+    with _scope(name, "zeros_like", [tensor]) as name:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        if optimize and tensor.shape.is_fully_defined() and tensor.dtype != dtypes.variant:
+            return zeros(tensor.shape, dtype=dtype or tensor.dtype, name=name)
+        if dtype is not None and dtype != tensor.dtype:
+            return zeros(shape_internal(tensor, optimize=optimize), dtype=dtype, name=name)
+        return apply_op("ZerosLike", x=tensor, name=name)
+
+
+def ones_like(tensor, dtype=None, name=None, optimize=True):
+    with _scope(name, "ones_like", [tensor]) as name:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        ones_shape = shape_internal(tensor, optimize=optimize)
+        result = ones(ones_shape, dtype=dtype or tensor.dtype, name=name)
+        result.set_shape(tensor.shape)
+        return result
+
+
+def shape_internal(input, name=None, optimize=True, out_type=None):  # noqa: A002
+    out_type = dtypes.int32 if out_type is None else out_type
+    with _scope(name, "Shape", [input]) as name:
+        input = convert_to_tensor(input)
+        if optimize and input.shape.is_fully_defined():
+            return constant(input.shape.as_list(), out_type, name=name)
+        return apply_op("Shape", input=input, out_type=out_type, name=name)
+
+
+def shape(input, name=None, out_type=None):  # noqa: A002
+    return shape_internal(input, name, optimize=True, out_type=out_type)
+
+
+def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return apply_op("ShapeN", input=list(input), out_type=out_type, name=name)
+
+
+def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
+    with _scope(name, "Size", [input]) as name:
+        input = convert_to_tensor(input)
+        input_shape = input.shape
+        if input_shape.is_fully_defined():
+            return constant(input_shape.num_elements(), out_type, name=name)
+        if input_shape.dims and any(d.value == 0 for d in input_shape.dims):
+            return constant(0, out_type, name=name)
+        return apply_op("Size", input=input, out_type=out_type, name=name)
+
+
+def rank(input, name=None):  # noqa: A002
+    with _scope(name, "Rank", [input]) as name:
+        input = convert_to_tensor(input)
+        if input.shape.ndims is not None:
+            return constant(input.shape.ndims, dtypes.int32, name=name)
+        return apply_op("Rank", input=input, name=name)
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    if axis is None:
+        axis = batch_dims
+    return apply_op("GatherV2", params=params, indices=indices, axis=axis,
+                    batch_dims=batch_dims, name=name)
+
+
+def gather_nd(params, indices, name=None, batch_dims=0):
+    return apply_op("GatherNd", params=params, indices=indices, name=name)
+
+
+def reverse(tensor, axis, name=None):
+    return apply_op("ReverseV2", tensor=tensor, axis=axis, name=name)
+
+
+reverse_v2 = reverse
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    with _scope(name, "one_hot", [indices, depth, on_value, off_value, axis, dtype]) as name:
+        on_exists = on_value is not None
+        off_exists = off_value is not None
+        if on_exists:
+            on_value = convert_to_tensor(on_value, dtype_hint=dtype)
+        if off_exists:
+            off_value = convert_to_tensor(off_value, dtype_hint=dtype)
+        on_dtype = on_value.dtype.base_dtype if on_exists else None
+        off_dtype = off_value.dtype.base_dtype if off_exists else None
+        if on_exists or off_exists:
+            if dtype is not None:
+                if on_exists and on_dtype != dtype:
+                    raise TypeError(f"dtype {dtype} of on_value does not match dtype parameter "
+                                    f"{on_dtype}")
+                if off_exists and off_dtype != dtype:
+                    raise TypeError(f"dtype {dtype} of off_value does not match dtype parameter "
+                                    f"{off_dtype}")
+            else:
+                dtype = on_dtype if on_exists else off_dtype
+        elif dtype is None:
+            dtype = dtypes.float32
+        dtype = dtypes.as_dtype(dtype)
+        if not on_exists:
+            on_value = convert_to_tensor(1, dtype, name="on_value")
+        if not off_exists:
+            off_value = convert_to_tensor(0, dtype, name="off_value")
+        return apply_op("OneHot", indices=indices, depth=depth, on_value=on_value,
+                        off_value=off_value, axis=-1 if axis is None else axis, name=name)
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF 1.x tf.where: Where (coordinates) with one argument, Select with three."""
+    if x is None and y is None:
+        with _scope(name, "Where", [condition]) as name:
+            condition = convert_to_tensor(condition, preferred_dtype=dtypes.bool,
+                                          name="condition")
+            return apply_op("Where", input=condition, name=name)
+    if x is not None and y is not None:
+        return apply_op("Select", condition=condition, t=x, e=y, name=name)
+    raise ValueError("x and y must both be non-None or both be None.")
+
+
+def where_v2(condition, x=None, y=None, name=None):
+    if x is None and y is None:
+        return where(condition, name=name)
+    return apply_op("SelectV2", condition=condition, t=x, e=y, name=name)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    return apply_op("BroadcastTo", input=input, shape=shape, name=name)
+
+
+def invert_permutation(x, name=None):
+    return apply_op("InvertPermutation", x=x, name=name)
+
+
+# -- lists and tuples holding tensors convert by packing them (TF's autopacking) --
+
+def _nested_dtype(values):
+    for value in values:
+        if isinstance(value, Tensor):
+            return value.dtype.base_dtype
+        if isinstance(value, (list, tuple)):
+            found = _nested_dtype(value)
+            if found is not None:
+                return found
+    return None
+
+
+def _autopacking_helper(values, dtype, name):
+    from engine.graph import get_default_graph
+    must_pack = False
+    converted = []
+    with get_default_graph().name_scope(name) as scope:
+        for i, elem in enumerate(values):
+            if isinstance(elem, Tensor):
+                if dtype is not None and elem.dtype.base_dtype != dtype:
+                    raise TypeError(f"Cannot convert a list containing a tensor of dtype "
+                                    f"{elem.dtype} to {dtype} (Tensor is: {elem!r})")
+                converted.append(elem)
+                must_pack = True
+            elif isinstance(elem, (list, tuple)):
+                inner = _autopacking_helper(elem, dtype, str(i))
+                if isinstance(inner, Tensor):
+                    must_pack = True
+                converted.append(inner)
+            else:
+                converted.append(elem)
+        if not must_pack:
+            return converted
+        tensors = [elem if isinstance(elem, Tensor) else constant(elem, dtype=dtype, name=str(i))
+                   for i, elem in enumerate(converted)]
+        return apply_op("Pack", values=tensors, name=scope)
+
+
+def _autopacking_conversion(value, dtype=None, name=None, as_ref=False):
+    inferred = _nested_dtype(value)
+    if inferred is None:
+        return NotImplemented
+    if dtype is not None and dtype != inferred:
+        return NotImplemented
+    return _autopacking_helper(value, inferred, name or "packed")
+
+
+register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)
+Tensor.__getitem__ = _slice_helper

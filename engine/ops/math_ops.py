@@ -1,0 +1,418 @@
+"""Math ops (tf.add, tf.matmul, tf.reduce_sum, ...) and the Tensor operators, as TF 1.x builds them."""
+
+import numpy as np
+
+from engine import dtypes
+from engine.graph import get_default_graph
+from engine.ops.convert import convert_to_tensor
+from engine.ops.op_def_library import apply_op
+from engine.tensor import Tensor
+
+
+def _scope(name, default, values=()):
+    """TF's ops.name_scope(name, default_name, values) in graph mode."""
+    from engine.graph import _get_graph_from_inputs
+    graph = _get_graph_from_inputs(values) if values else get_default_graph()
+    return graph.name_scope(default if name is None else name)
+
+
+def _unary(op_type):
+    def fn(x, name=None):
+        return apply_op(op_type, x=x, name=name)
+    fn.__name__ = op_type.lower()
+    return fn
+
+
+negative = neg = _unary("Neg")
+square = _unary("Square")
+sqrt = _unary("Sqrt")
+rsqrt = _unary("Rsqrt")
+exp = _unary("Exp")
+log = _unary("Log")
+log1p = _unary("Log1p")
+expm1 = _unary("Expm1")
+tanh = _unary("Tanh")
+sign = _unary("Sign")
+floor = _unary("Floor")
+ceil = _unary("Ceil")
+reciprocal = _unary("Reciprocal")
+sin, cos, tan = _unary("Sin"), _unary("Cos"), _unary("Tan")
+asin, acos, atan = _unary("Asin"), _unary("Acos"), _unary("Atan")
+sinh, cosh = _unary("Sinh"), _unary("Cosh")
+erf, erfc = _unary("Erf"), _unary("Erfc")
+is_nan, is_inf, is_finite = _unary("IsNan"), _unary("IsInf"), _unary("IsFinite")
+logical_not = _unary("LogicalNot")
+
+
+def _binary(op_type):
+    def fn(x, y, name=None):
+        return apply_op(op_type, x=x, y=y, name=name)
+    fn.__name__ = op_type.lower()
+    return fn
+
+
+subtract = sub = _binary("Sub")
+multiply = mul = _binary("Mul")
+maximum = _binary("Maximum")
+minimum = _binary("Minimum")
+floor_div = _binary("FloorDiv")
+floormod = mod = _binary("FloorMod")
+truncatediv = _binary("TruncateDiv")
+truncatemod = _binary("TruncateMod")
+squared_difference = _binary("SquaredDifference")
+realdiv = _binary("RealDiv")
+atan2 = _binary("Atan2")
+div_no_nan = _binary("DivNoNan")
+equal = _binary("Equal")
+not_equal = _binary("NotEqual")
+less = _binary("Less")
+less_equal = _binary("LessEqual")
+greater = _binary("Greater")
+greater_equal = _binary("GreaterEqual")
+logical_and = _binary("LogicalAnd")
+logical_or = _binary("LogicalOr")
+
+
+def add(x, y, name=None):
+    with _scope(name, "Add", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
+        op_type = "Add" if x.dtype == dtypes.string else "AddV2"
+        return apply_op(op_type, x=x, y=y, name=name)
+
+
+def add_n(inputs, name=None):
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
+    inputs = [convert_to_tensor(t) for t in inputs]
+    if len(inputs) == 1:
+        return apply_op("Identity", input=inputs[0], name=name)
+    return apply_op("AddN", inputs=inputs, name=name)
+
+
+def abs(x, name=None):  # noqa: A001  (TensorFlow's name)
+    with _scope(name, "Abs", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            return apply_op("ComplexAbs", x=x, Tout=x.dtype.real_dtype, name=name)
+        return apply_op("Abs", x=x, name=name)
+
+
+def sigmoid(x, name=None):
+    with _scope(name, "Sigmoid", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        return apply_op("Sigmoid", x=x, name=name)
+
+
+def round(x, name=None):  # noqa: A001
+    x = convert_to_tensor(x, name="x")
+    if x.dtype.is_integer:
+        return x
+    return apply_op("Round", x=x, name=name)
+
+
+def pow(x, y, name=None):  # noqa: A001
+    with _scope(name, "Pow", [x]) as name:
+        return apply_op("Pow", x=x, y=y, name=name)
+
+
+_TRUEDIV_TABLE = {
+    dtypes.uint8: dtypes.float32, dtypes.int8: dtypes.float32, dtypes.uint16: dtypes.float32,
+    dtypes.int16: dtypes.float32, dtypes.uint32: dtypes.float64, dtypes.int32: dtypes.float64,
+    dtypes.uint64: dtypes.float64, dtypes.int64: dtypes.float64, dtypes.bfloat16: None,
+    dtypes.float16: None, dtypes.float32: None, dtypes.float64: None, dtypes.complex64: None,
+    dtypes.complex128: None}
+
+
+def _truediv_python3(x, y, name=None):
+    with _scope(name, "truediv", [x, y]) as name:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
+        x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
+        if x_dtype != y_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != "
+                            f"{y_dtype!r}.")
+        try:
+            dtype = _TRUEDIV_TABLE[x_dtype]
+        except KeyError:
+            raise TypeError(f"Invalid dtype {x_dtype!r} in __truediv__") from None
+        if dtype is not None:
+            x = cast(x, dtype)
+            y = cast(y, dtype)
+        return apply_op("RealDiv", x=x, y=y, name=name)
+
+
+def truediv(x, y, name=None):
+    return _truediv_python3(x, y, name)
+
+
+def divide(x, y, name=None):
+    if name is not None:
+        return _truediv_python3(x, y, name)
+    if not isinstance(x, Tensor):
+        x = convert_to_tensor(x, dtype=y.dtype.base_dtype if isinstance(y, Tensor) else None)
+    return x / y
+
+
+def div(x, y, name=None):
+    """TF 1.x tf.div: RealDiv for floats, FloorDiv for integers."""
+    with _scope(name, "div", [x, y]) as name:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        if x.dtype.is_floating or x.dtype.is_complex:
+            return apply_op("RealDiv", x=x, y=y, name=name)
+        return apply_op("FloorDiv", x=x, y=y, name=name)
+
+
+def floordiv(x, y, name=None):
+    with _scope(name, "floordiv", [x, y]) as name:
+        return apply_op("FloorDiv", x=x, y=y, name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    with _scope(name, "scalar_mul", [scalar, x]) as name:
+        scalar = convert_to_tensor(scalar, dtype=x.dtype.base_dtype, name="scalar")
+        return multiply(scalar, x, name=name)
+
+
+def cast(x, dtype, name=None):
+    """TF's cast: returns `x` itself when it already has `dtype`."""
+    base_type = dtypes.as_dtype(dtype).base_dtype
+    if isinstance(x, Tensor) and base_type == x.dtype.base_dtype:
+        return x
+    with _scope(name, "Cast", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.base_dtype != base_type:
+            x = apply_op("Cast", x=x, DstT=base_type, Truncate=False, name=name)
+        return x
+
+
+def saturate_cast(value, dtype, name=None):
+    return cast(value, dtype, name=name)
+
+
+def _cast_fn(dtype, default_name):
+    def fn(x, name=default_name):
+        return cast(x, dtype, name=name)
+    fn.__name__ = default_name
+    return fn
+
+
+to_float = _cast_fn(dtypes.float32, "ToFloat")
+to_double = _cast_fn(dtypes.float64, "ToDouble")
+to_int32 = _cast_fn(dtypes.int32, "ToInt32")
+to_int64 = _cast_fn(dtypes.int64, "ToInt64")
+to_bfloat16 = _cast_fn(dtypes.bfloat16, "ToBFloat16")
+to_complex64 = _cast_fn(dtypes.complex64, "ToComplex64")
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    with _scope(name, "MatMul", [a, b]) as name:
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, dtype_hint=a.dtype.base_dtype, name="b")
+        a_rank, b_rank = a.shape.ndims, b.shape.ndims
+        if (a_rank is None or a_rank > 2) or (b_rank is None or b_rank > 2):
+            adj_x = adjoint_a or transpose_a
+            adj_y = adjoint_b or transpose_b
+            kwargs = {"Tout": output_type or a.dtype}
+            return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y, Ta=a.dtype,
+                            Tb=b.dtype, name=name, **kwargs)
+        return apply_op("MatMul", a=a, b=b, transpose_a=transpose_a or adjoint_a,
+                        transpose_b=transpose_b or adjoint_b, name=name)
+
+
+# -- reductions --
+
+def _reduction_dims(x, axis):
+    if axis is not None:
+        return axis
+    x = convert_to_tensor(x)
+    rank = x.shape.ndims
+    if rank is not None:
+        from engine.ops.constant_op import constant
+        return constant(np.arange(rank, dtype=np.int32))
+    from engine.ops import array_ops
+    return range(0, array_ops.rank(x), 1)
+
+
+def _deprecated(new_name, new_value, old_name, old_value):
+    if new_value is not None and old_value is not None:
+        raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'.")
+    return new_value if new_value is not None else old_value
+
+
+def _reducer(op_type, input_name="input"):
+    def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+           keep_dims=None):
+        axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+        keepdims = bool(_deprecated("keepdims", keepdims, "keep_dims", keep_dims))
+        return apply_op(op_type, input=input_tensor,
+                        reduction_indices=_reduction_dims(input_tensor, axis),
+                        keep_dims=keepdims, name=name)
+    fn.__name__ = "reduce_" + op_type.lower()
+    return fn
+
+
+reduce_sum = _reducer("Sum")
+reduce_mean = _reducer("Mean")
+reduce_max = _reducer("Max")
+reduce_min = _reducer("Min")
+reduce_prod = _reducer("Prod")
+reduce_all = _reducer("All")
+reduce_any = _reducer("Any")
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None,
+                  reduction_indices=None, keep_dims=None, input=None):  # noqa: A002
+    input_tensor = _deprecated("input", input, "input_tensor", input_tensor)
+    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
+    from engine.ops import array_ops
+    with _scope(name, "count_nonzero", [input_tensor]):
+        input_tensor = convert_to_tensor(input_tensor, name="input")
+        zero = array_ops.zeros([], dtype=input_tensor.dtype)
+        return cast(reduce_sum(cast(apply_op("NotEqual", x=input_tensor, y=zero), dtypes.int64),
+                               axis=axis, keepdims=keepdims), dtype=dtype)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None,
+                     reduction_indices=None, keep_dims=None):
+    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = bool(_deprecated("keepdims", keepdims or None, "keep_dims", keep_dims))
+    from engine.ops import array_ops
+    with _scope(name, "ReduceLogSumExp", [input_tensor]) as name:
+        raw_max = reduce_max(input_tensor, axis=axis, keepdims=True)
+        my_max = array_ops.stop_gradient(
+            array_ops.where_v2(is_finite(raw_max), raw_max, array_ops.zeros_like(raw_max)))
+        result = log(reduce_sum(exp(subtract(input_tensor, my_max)), axis=axis,
+                                keepdims=keepdims))
+        if not keepdims:
+            my_max = array_ops.reshape(my_max, array_ops.shape(result))
+        return add(result, my_max, name=name)
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+    axis = _deprecated("axis", axis, "dimension", dimension)
+    return apply_op("ArgMax", input=input, dimension=0 if axis is None else axis,
+                    output_type=output_type, name=name)
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+    axis = _deprecated("axis", axis, "dimension", dimension)
+    return apply_op("ArgMin", input=input, dimension=0 if axis is None else axis,
+                    output_type=output_type, name=name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    with _scope(name, "Cumsum", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        return apply_op("Cumsum", x=x, axis=axis, exclusive=exclusive, reverse=reverse,
+                        name=name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    with _scope(name, "Cumprod", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        return apply_op("Cumprod", x=x, axis=axis, exclusive=exclusive, reverse=reverse,
+                        name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    with _scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
+        values = convert_to_tensor(t, name="t")
+        t_min = minimum(values, clip_value_max)
+        return maximum(t_min, clip_value_min, name=name)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    if limit is None:
+        start, limit = 0, start
+    with _scope(name, "Range", [start, limit, delta]) as name:
+        if not isinstance(start, Tensor):
+            start = convert_to_tensor(start, dtype=dtype, name="start")
+        if not isinstance(limit, Tensor):
+            limit = convert_to_tensor(limit, dtype=dtype, name="limit")
+        if not isinstance(delta, Tensor):
+            delta = convert_to_tensor(delta, dtype=dtype, name="delta")
+        if dtype is None:
+            order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+            inferred = max((start.dtype, limit.dtype, delta.dtype), key=order.index)
+            start, limit, delta = (cast(v, inferred) for v in (start, limit, delta))
+        else:
+            inferred = dtypes.as_dtype(dtype)
+        return apply_op("Range", start=start, limit=limit, delta=delta, name=name)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    with _scope(name, "BiasAdd", [value, bias]) as name:
+        value = convert_to_tensor(value, name="input")
+        bias = convert_to_tensor(bias, dtype=value.dtype, name="bias")
+        return apply_op("BiasAdd", value=value, bias=bias, data_format=data_format or "NHWC",
+                        name=name)
+
+
+# -- the Tensor operators --
+
+def _binary_operator(op_name, func):
+    def binary(x, y):
+        with _scope(None, op_name, [x, y]) as name:
+            try:
+                y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
+            except TypeError:
+                return NotImplemented
+            return func(x, y, name=name)
+
+    def r_binary(y, x):
+        with _scope(None, op_name, [x, y]) as name:
+            x = convert_to_tensor(x, dtype_hint=y.dtype.base_dtype, name="x")
+            return func(x, y, name=name)
+
+    return binary, r_binary
+
+
+def _add_dispatch(x, y, name=None):
+    if x.dtype == dtypes.string:
+        return apply_op("Add", x=x, y=y, name=name)
+    return apply_op("AddV2", x=x, y=y, name=name)
+
+
+def _mul_dispatch(x, y, name=None):
+    return apply_op("Mul", x=x, y=y, name=name)
+
+
+def _install_operators():
+    table = {
+        "add": ("add", _add_dispatch),
+        "sub": ("sub", subtract),
+        "mul": ("mul", _mul_dispatch),
+        "truediv": ("truediv", _truediv_python3),
+        "floordiv": ("floordiv", floordiv),
+        "mod": ("mod", mod),
+        "pow": ("pow", pow),
+        "and": ("and", logical_and),
+        "or": ("or", logical_or),
+        "xor": ("xor", logical_xor),
+        "matmul": ("matmul", matmul),
+    }
+    for dunder, (op_name, func) in table.items():
+        binary, r_binary = _binary_operator(op_name, func)
+        setattr(Tensor, f"__{dunder}__", binary)
+        setattr(Tensor, f"__r{dunder}__", r_binary)
+    Tensor.__div__ = Tensor.__truediv__
+    Tensor.__rdiv__ = Tensor.__rtruediv__
+    Tensor.__neg__ = lambda self: negative(self)
+    Tensor.__abs__ = lambda self: abs(self)
+    Tensor.__invert__ = lambda self: logical_not(self)
+    Tensor.__lt__ = lambda self, other: less(self, other)
+    Tensor.__le__ = lambda self, other: less_equal(self, other)
+    Tensor.__gt__ = lambda self, other: greater(self, other)
+    Tensor.__ge__ = lambda self, other: greater_equal(self, other)
+
+
+_install_operators()

@@ -1,0 +1,5 @@
+"""The tf.nn namespace."""
+
+from engine.ops.math_ops import bias_add, sigmoid, tanh  # noqa: F401
+from engine.ops.nn_ops import (avg_pool, conv2d, elu, leaky_relu, log_softmax,  # noqa: F401
+                               max_pool, relu, relu6, selu, softmax, softplus, softsign)

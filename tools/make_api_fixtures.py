@@ -1,0 +1,54 @@
+"""Write tests/fixtures/engine_api/snippets.json: what TensorFlow 1.x builds and prints.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_api_fixtures.py`.
+Each snippet is TF1 graph-building code run with `tf` bound to tensorflow.compat.v1 (after
+disable_v2_behavior) and `np` to NumPy, in a fresh default graph. The fixture keeps its
+code, what it printed, and the GraphDef it built (text format); tests/engine/test_api*.py
+runs the same code with `import engine as tf` and compares both.
+"""
+
+import contextlib
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "fixtures" / "engine_api" / "snippets.json"
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
+
+from api_snippets import SNIPPETS  # noqa: E402
+
+
+def run_snippet(tf, np, code):
+    tf.reset_default_graph()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<snippet>", "exec"), {"tf": tf, "np": np})
+    graph_def = tf.get_default_graph().as_graph_def()
+    return out.getvalue(), str(graph_def)
+
+
+def main():
+    import numpy as np
+    import tensorflow.compat.v1 as tf
+    from google.protobuf import text_format  # noqa: F401
+
+    tf.disable_v2_behavior()
+    tf.logging.set_verbosity(tf.logging.ERROR)
+    fixtures = {}
+    for name, code in SNIPPETS.items():
+        stdout, graph_def = run_snippet(tf, np, code)
+        fixtures[name] = {"code": code, "stdout": stdout, "graph_def": graph_def}
+        print(f"{name}: {len(stdout.splitlines())} lines, {graph_def.count('node {')} nodes")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(fixtures, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
