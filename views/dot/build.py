@@ -68,7 +68,8 @@ def build(index, options=DotOptions()):
 
 
 def _count(number, noun, plural=None):
-    """
+    """A count with its noun, singular or plural.
+
     >>> _count(1, "edge"), _count(3, "box", "boxes")
     ('1 edge', '3 boxes')
     """
