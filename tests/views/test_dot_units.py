@@ -199,3 +199,18 @@ def test_export_writes_dot_svg_and_png(tmp_path):
     assert (tmp_path / "g.dot").read_text().startswith("digraph graph_inspector {")
     assert b'<g id="y" class="node">' in (tmp_path / "g.svg").read_bytes()
     assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_live_engine_graph_is_drawn():
+    tf = pytest.importorskip("engine")
+    if not hasattr(tf, "Graph"):
+        pytest.skip("engine.Graph is not there yet")
+    graph = tf.Graph()
+    with graph.as_default():
+        state = tf.Variable(0, name="counter")
+        tf.assign(state, tf.add(state, tf.constant(1)), name="update")
+    source = dot.to_source(graph)
+    ids = drawn_nodes(source)
+    assert {"counter", "counter/read", "update"} <= set(ids)
+    edges = {(src, dst): attrs for src, dst, attrs in drawn_edges(source)}
+    assert edges[("counter", "update")]["label"].startswith("int32_ref")
