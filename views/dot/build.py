@@ -77,7 +77,7 @@ def _count(number, noun, plural=None):
 
 
 def _top_level(root):
-    names = sorted({name for scope in root.walk() if scope.depth == 1 for name in [scope.name]})
+    names = sorted({scope.name for scope in root.walk() if scope.depth == 1})
     return ", ".join(names[:10]) + (", ..." if len(names) > 10 else "") or "none"
 
 
