@@ -12,6 +12,7 @@ COMMANDS = {
     "run": ("inspector.cmd_run", "run a graph file in the engine"),
     "dot": ("inspector.cmd_dot", "draw a graph or a run's partitions as Graphviz .dot/.svg/.png"),
     "demo": ("inspector.cmd_demo", "run the seed programs in the engine and show them"),
+    "tui": ("inspector.cmd_tui", "open graphs, runs and logs in the terminal UI"),
 }
 
 
@@ -36,6 +37,8 @@ def build_parser(command=None):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv.insert(0, "tui")  # `graph-inspector PATH...` means `graph-inspector tui PATH...`
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     parser = build_parser(command)
     args = parser.parse_args(argv)

@@ -1,0 +1,30 @@
+"""Helpers for the TUI tests: fixture paths, the screen as text, waiting for the loaders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+MLP_SGD = "tests/fixtures/graphs/mlp_train_sgd.pb"
+TWO_CPU_RUN = "tests/fixtures/runs/two_cpu.pb"
+TWO_CPU_GRAPH = "tests/fixtures/graphs/two_cpu.pb"
+SIZE = (160, 48)
+
+
+def screen_lines(app):
+    """What the terminal shows, one string per row (styles dropped)."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip).rstrip() for strip in strips]
+
+
+def screen_text(app):
+    return "\n".join(screen_lines(app))
+
+
+async def settle(app, pilot):
+    """Wait for the loading and warming workers, then for the screen to catch up."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()

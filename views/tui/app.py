@@ -1,0 +1,109 @@
+"""The Graph Inspector terminal UI: modes for each screen, loading in a worker, notifications."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import App
+from textual.worker import get_current_worker
+
+from views.tui import bindings, loading
+from views.tui.commands import InspectorCommands
+from views.tui.messages import LoadFailed, LoadProgress, WorkspaceReady
+from views.tui.screens.browser import BrowserScreen
+from views.tui.screens.log import LogScreen
+from views.tui.screens.partitions import PartitionsScreen
+from views.tui.screens.pickers import HelpScreen
+from views.tui.screens.runs import RunsScreen
+
+
+class InspectorApp(App):
+    """Open `paths` (read in a worker), or show a Workspace made already (the demo's run)."""
+
+    TITLE = "Graph Inspector"
+    CSS_PATH = "app.tcss"
+    BINDINGS = bindings.APP
+    COMMANDS = App.COMMANDS | {InspectorCommands}
+    MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
+             "log": LogScreen}
+    DEFAULT_MODE = "browser"
+
+    def __init__(self, paths=(), workspace=None, **kwargs):
+        super().__init__(**kwargs)
+        self.paths = list(paths)
+        self.workspace = None
+        self._given = workspace
+        self._pending = None
+        self.browser = None
+
+    def on_mount(self):
+        if self._given is not None:
+            loading.prepare(self._given)
+            self.post_message(WorkspaceReady(self._given))
+        else:
+            self.load_paths()
+
+    @work(thread=True, exclusive=True, group="load")
+    def load_paths(self):
+        worker = get_current_worker()
+        workspace, failures = loading.read_paths(
+            self.paths, lambda done, total, what: self.post_message(LoadProgress(done, total, what)),
+            lambda: worker.is_cancelled)
+        for path, reason in failures:
+            self.post_message(LoadFailed(path, reason))
+        if not worker.is_cancelled:
+            self.post_message(WorkspaceReady(workspace))
+
+    @work(thread=True, exclusive=True, group="warm")
+    def warm_index(self):
+        worker = get_current_worker()
+        loading.warm(self.workspace, lambda: worker.is_cancelled)
+
+    def on_load_progress(self, message: LoadProgress):
+        if self.browser is not None:
+            self.browser.progress(message.done, message.total, message.what)
+
+    def on_load_failed(self, message: LoadFailed):
+        self.notify(f"{message.path}: {message.reason}", title="cannot open", severity="error",
+                    timeout=10)
+
+    def on_workspace_ready(self, message: WorkspaceReady):
+        self.workspace = message.workspace
+        if hasattr(self.screen, "workspace_ready"):
+            self.screen.workspace_ready()
+        self.warm_index()
+
+    # ---- going places, for screens and the palette -------------------------------------------
+
+    def take_pending(self):
+        pending, self._pending = self._pending, None
+        return pending
+
+    def _to_browser(self, pending):
+        self._pending = pending
+        if self.current_mode == "browser" and self.browser is not None:
+            self.browser.take_pending()
+        else:
+            self.switch_mode("browser")
+
+    def go_to_node(self, name, prefer=None):
+        view, key = self.workspace.view_with_node(name, prefer)
+        if view is None:
+            self.notify(f"{name} is in no graph opened here", severity="warning")
+            return
+        self.go_to_node_in(view, key)
+
+    def go_to_node_in(self, view, key):
+        self._to_browser(("node", view, key))
+
+    def go_to_scope(self, view, partition):
+        self._to_browser(("scope", view, partition))
+
+    def show_view(self, view):
+        self._to_browser(("view", view, None))
+
+    def current_view(self):
+        return self.browser.view if self.browser is not None else None
+
+    def action_help(self):
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

@@ -1,0 +1,52 @@
+"""Key bindings as data: one table per screen, shown in the footer and on the help screen."""
+
+from textual.binding import Binding
+
+APP = [
+    Binding("q", "quit", "Quit"),
+    Binding("question_mark", "help", "Help", key_display="?"),
+    Binding("1", "switch_mode('browser')", "Graph"),
+    Binding("2", "switch_mode('runs')", "Runs"),
+    Binding("3", "switch_mode('partitions')", "Partitions"),
+    Binding("4", "switch_mode('log')", "Log"),
+]
+
+# detail tab id -> key that opens it
+TAB_KEYS = {"nodedef": "d", "opdef": "o", "traceback": "t", "inputs": "i", "outputs": "u",
+            "tensor": "v", "picture": "p"}
+
+BROWSER = [
+    Binding("slash", "filter", "Filter", key_display="/"),
+    Binding("n", "match(1)", "Next match"),
+    Binding("N", "match(-1)", "Prev match", key_display="N"),
+    Binding("g", "choose_graph", "Graphs"),
+    Binding("plus", "depth(1)", "Depth+", key_display="+", show=False),
+    Binding("minus", "depth(-1)", "Depth-", key_display="-", show=False),
+    Binding("x", "export", "Export"),
+    Binding("escape", "close_filter", "Close filter", show=False),
+    *(Binding(key, f"tab('{tab}')", tab.capitalize(), show=False) for tab, key in TAB_KEYS.items()),
+]
+
+RUNS = [
+    Binding("slash", "filter", "Filter", key_display="/"),
+    Binding("s", "sort_next", "Sort column"),
+    Binding("r", "sort_reverse", "Reverse"),
+    Binding("d", "next_device", "Device"),
+    Binding("escape", "close_filter", "Close filter", show=False),
+]
+
+LOG = [
+    Binding("space", "replay_step", "Next node", key_display="space"),
+    Binding("backspace", "replay_back", "Prev node", show=False),
+]
+
+HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG}
+
+HELP_EXTRA = {
+    "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
+    "Graph browser": [("enter", "on a tree node, input or consumer: go to that node"),
+                      ("d o t i u v p", "tabs: NodeDef, OpDef, Traceback, Inputs, Outputs, "
+                                        "Tensor, Picture"),
+                      ("+ -", "picture depth")],
+    "Runs": [("enter", "on a row: select that node in the graph browser")],
+}

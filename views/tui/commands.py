@@ -1,0 +1,38 @@
+"""The command palette: open a graph, go to a screen, find a node in the current graph."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import Hit, Hits, Provider
+
+from views.tui import search
+
+SCREENS = {"browser": "Graph browser", "runs": "Runs: step stats", "partitions": "Partition graphs",
+           "log": "Logs: VLOG graphs and executions"}
+MAX_NODE_HITS = 20
+
+
+class InspectorCommands(Provider):
+    async def search(self, query: str) -> Hits:
+        app = self.app
+        matcher = self.matcher(query)
+        for mode, title in SCREENS.items():
+            score = matcher.match(f"go to {title}")
+            if score > 0:
+                yield Hit(score, matcher.highlight(f"go to {title}"), partial(app.switch_mode, mode))
+        workspace = app.workspace
+        if workspace is None:
+            return
+        for view in workspace.all_views():
+            text = f"open {view.title}"
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), partial(app.show_view, view))
+        view = app.current_view()
+        if view is not None and query:
+            found = search.find(view.index.search_lines(), search.compile_query(query),
+                                limit=MAX_NODE_HITS)
+            for key in found:
+                node = view.index.nodes[key]
+                yield Hit(0.5, f"node {node.name} ({node.op})", partial(app.go_to_node_in, view, key))

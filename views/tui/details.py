@@ -1,0 +1,132 @@
+"""The text of the node detail tabs: NodeDef, OpDef, creation stack, tensor summaries.
+
+>>> from engine.proto import node_def_pb2
+>>> print(nodedef_text(node_def_pb2.NodeDef(name="one", op="Const")), end="")
+name: "one"
+op: "Const"
+>>> print(opdef_text("NoSuchOp", {}), end="")
+no OpDef known for op NoSuchOp (not in the engine's registry nor in the file's stripped_op_list)
+>>> import numpy as np
+>>> summary_lines(np.array([[1.0, np.nan], [np.inf, 3.0]], dtype=np.float32))
+['shape [2, 2]  dtype float32  size 4', 'min 1  max 3  mean 2', 'NaN 1  Inf 1']
+"""
+
+from __future__ import annotations
+
+import linecache
+
+import numpy as np
+
+from engine import op_registry
+from engine import traceback as engine_traceback
+
+CONTEXT_LINES = 2        # source lines shown either side of a frame's line
+MAX_TABLE_ROWS = 500
+MAX_TABLE_COLUMNS = 32
+
+
+def nodedef_text(node_def):
+    """A NodeDef as TensorFlow prints `operation.node_def` (protobuf text format)."""
+    return str(node_def)
+
+
+def opdef_text(op_type, file_op_defs):
+    """The OpDef of an op: the engine's registry, else the file's stripped_op_list."""
+    op_def = op_registry.lookup(op_type)
+    origin = "engine op registry"
+    if op_def is None:
+        op_def = file_op_defs.get(op_type)
+        origin = "the file's stripped_op_list"
+    if op_def is None:
+        return (f"no OpDef known for op {op_type} (not in the engine's registry nor in the"
+                " file's stripped_op_list)\n")
+    return f"# from the {origin}\n{op_def}"
+
+
+def graph_traces(graph_def):
+    """{node name: StackTrace} from a GraphDef's debug_info ("name@" keys made plain)."""
+    if not graph_def.HasField("debug_info"):
+        return {}
+    traces = {}
+    for key, trace in engine_traceback.traces_from_debug_info(graph_def.debug_info).items():
+        name, _, function = key.partition("@")
+        if not function:
+            traces.setdefault(name, trace)
+    return traces
+
+
+def traceback_lines(trace, context=CONTEXT_LINES):
+    """A creation stack, outermost first, each frame with the source lines around it.
+
+    A file not on this machine shows the frame's own line as recorded (GraphDebugInfo keeps it).
+    """
+    if not trace:
+        return []
+    lines = []
+    for frame in trace:
+        lines.append(f'File "{frame.filename}", line {frame.lineno}, in {frame.name}')
+        around = [(n, linecache.getline(frame.filename, n).rstrip())
+                  for n in range(max(1, frame.lineno - context), frame.lineno + context + 1)]
+        if any(text for _, text in around):
+            for number, text in around:
+                marker = ">" if number == frame.lineno else " "
+                lines.append(f"  {marker}{number:5d}  {text}")
+        elif frame.line:
+            lines.append(f"  >{frame.lineno:5d}  {frame.line}")
+    return lines
+
+
+def summary_lines(value):
+    """Shape, dtype, min/max/mean and NaN/Inf counts of a tensor value."""
+    array = np.asarray(value)
+    lines = [f"shape {list(array.shape)}  dtype {array.dtype}  size {array.size}"]
+    if array.size and (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
+        numbers = array.astype(np.float64) if array.dtype == bool else array
+        finite = numbers[np.isfinite(numbers)] if np.issubdtype(numbers.dtype, np.inexact) else numbers
+        if finite.size:
+            lines.append(f"min {_num(finite.min())}  max {_num(finite.max())}"
+                         f"  mean {_num(finite.astype(np.float64).mean())}")
+        if np.issubdtype(numbers.dtype, np.inexact):
+            lines.append(f"NaN {int(np.isnan(numbers).sum())}  Inf {int(np.isinf(numbers).sum())}")
+    return lines
+
+
+def value_table(value):
+    """(column labels, rows of cell texts) for a value: the last axis across, the rest down."""
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return ["value"], [[_num(array.item())]]
+    matrix = array.reshape(-1, array.shape[-1]) if array.ndim > 1 else array.reshape(-1, 1)
+    if array.ndim == 1:
+        columns = ["value"]
+        labels = [f"[{i}]" for i in range(min(len(matrix), MAX_TABLE_ROWS))]
+    else:
+        columns = [str(i) for i in range(min(matrix.shape[1], MAX_TABLE_COLUMNS))]
+        leading = array.shape[:-1]
+        labels = [str(list(np.unravel_index(i, leading))) for i in range(min(len(matrix), MAX_TABLE_ROWS))]
+    rows = [[label] + [_num(x) for x in matrix[i, :MAX_TABLE_COLUMNS]]
+            for i, label in enumerate(labels)]
+    return ["index"] + columns, rows
+
+
+def _num(x):
+    """
+    >>> _num(2.0), _num(0.125), _num(1/3), _num(True), _num(b"ab")
+    ('2', '0.125', '0.333333', 'True', "b'ab'")
+    """
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}"
+    if isinstance(x, (np.generic,)):
+        x = x.item()
+    return str(x)
+
+
+def const_value(node_def):
+    """The value a Const holds (None for other ops or an unreadable tensor)."""
+    if node_def.op != "Const" or "value" not in node_def.attr:
+        return None
+    try:
+        from engine import tensor_util
+        return tensor_util.MakeNdarray(node_def.attr["value"].tensor)
+    except Exception:  # noqa: BLE001  (a tensor the engine cannot read: show no values)
+        return None

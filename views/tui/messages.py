@@ -1,0 +1,62 @@
+"""Every message the TUI's parts send each other: small dataclasses, one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class LoadProgress(Message):
+    """A loading worker finished `done` of `total` steps; `what` says which."""
+
+    done: int
+    total: int
+    what: str
+
+
+@dataclass
+class LoadFailed(Message):
+    """A path could not be read; the others still open."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class WorkspaceReady(Message):
+    """Every path is read and the first view indexed."""
+
+    workspace: object
+
+
+@dataclass
+class NodeChosen(Message):
+    """Show node `key` of `view` in the browser (from a tree, a table, a link or a match)."""
+
+    view: object
+    key: str
+
+
+@dataclass
+class ScopeChosen(Message):
+    """Show a scope of `view` in the browser (a device of a partition view, say)."""
+
+    view: object
+    path: str
+    partition: int
+
+
+@dataclass
+class FilterSubmitted(Message):
+    """The filter box's text on Enter ("" when closed empty)."""
+
+    text: str
+
+
+@dataclass
+class FilterChanged(Message):
+    """The filter box's text on each keystroke."""
+
+    text: str

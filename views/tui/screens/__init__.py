@@ -1,0 +1,1 @@
+"""The TUI's screens: graph browser, runs, partitions, log, and the modal ones."""

@@ -1,0 +1,206 @@
+"""The graph browser: scope tree, breadcrumb, node detail tabs, filter box, match stepping."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static, TabbedContent
+
+from views.tui import bindings, search
+from views.tui.messages import FilterChanged, FilterSubmitted, NodeChosen
+from views.tui.widgets.breadcrumb import Breadcrumb
+from views.tui.widgets.filter_bar import FilterBar
+from views.tui.widgets.node_detail import NodeDetail
+from views.tui.widgets.scope_tree import ScopeTree
+
+MAX_DEPTH = 4
+
+
+class BrowserScreen(Screen):
+    BINDINGS = bindings.BROWSER
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.view = None
+        self.key = None
+        self.matches = []
+        self.match_position = -1
+        self.query_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Graph Inspector", id="title", classes="screen-title")
+        yield Breadcrumb("", id="breadcrumb")
+        with Vertical(id="loading"):
+            yield Static("reading…", id="loading-what")
+            yield ProgressBar(id="loading-bar", show_eta=False)
+        with Horizontal(id="browser-body"):
+            yield ScopeTree(id="scope-tree")
+            with Vertical(id="detail-pane"):
+                yield Static("", id="node-header")
+                yield NodeDetail(id="detail")
+        yield FilterBar(id="filter-bar")
+        yield Footer()
+
+    def on_mount(self):
+        self.app.browser = self
+        self.take_pending()
+        self.workspace_ready()
+
+    def on_screen_resume(self):
+        self.take_pending()
+        self.workspace_ready()
+
+    def take_pending(self):
+        """Go where another screen or the palette asked (app.take_pending), if anywhere."""
+        pending = self.app.take_pending()
+        if pending is None or self.app.workspace is None:
+            return
+        self.add_class("-ready")
+        kind, view, target = pending
+        if kind == "node":
+            self.show_node(view, target)
+            self.query_one(ScopeTree).focus()
+        else:
+            if view is not self.view:
+                self.show_view(view)
+            if kind == "scope":
+                self.query_one(ScopeTree).reveal_scope(target)
+
+    # ---- the workspace arrives (or was there) -----------------------------------------------
+
+    def progress(self, done, total, what):
+        self.query_one("#loading-what", Static).update(what)
+        self.query_one("#loading-bar", ProgressBar).update(total=total, progress=done)
+
+    def workspace_ready(self):
+        workspace = self.app.workspace
+        if workspace is None or self.view is not None:
+            return
+        self.add_class("-ready")
+        views = workspace.all_views()
+        if not views:
+            self.query_one("#node-header", Static).update(
+                "nothing to browse: no graph opened (see the notifications)")
+            return
+        self.show_view(views[0])
+
+    def show_view(self, view):
+        self.view, self.key = view, None
+        self.matches, self.match_position = [], -1
+        self.query_one("#title", Static).update(
+            Text.assemble(("Graph Inspector", "bold"), f"  {view.title}  ",
+                          (f"{len(view.index)} nodes", "dim")))
+        self.query_one("#breadcrumb", Breadcrumb).show(view)
+        self.query_one("#node-header", Static).update("select a node in the tree, or / to find one")
+        self.query_one(NodeDetail).clear()
+        tree = self.query_one(ScopeTree)
+        tree.show_view(view)
+        tree.focus()
+
+    # ---- choosing a node ---------------------------------------------------------------------
+
+    def on_node_chosen(self, message: NodeChosen):
+        message.stop()
+        self.show_node(message.view, message.key, reveal=message.view is not self.view
+                       or not isinstance(self.focused, ScopeTree))
+
+    def show_node(self, view, key, reveal=True):
+        if view is not self.view:
+            self.show_view(view)
+        if key == self.key and not reveal:
+            return
+        self.key = key
+        node = view.index.nodes[key]
+        header = Text.assemble((node.name, "bold"), "  ", (node.op, "cyan"))
+        device = node.node_def.device or node.partition
+        if device:
+            header.append(f"  {device}", style="dim")
+        inputs = list(node.node_def.input)
+        header.append(f"\ninputs ({len(inputs)}): " + (", ".join(inputs) if inputs else "none"))
+        self.query_one("#node-header", Static).update(header)
+        self.query_one("#breadcrumb", Breadcrumb).show(view, key)
+        self.query_one(NodeDetail).show(self.app.workspace, view, key)
+        if reveal:
+            self.query_one(ScopeTree).reveal(key)
+
+    # ---- filter and matches ------------------------------------------------------------------
+
+    def action_filter(self):
+        self.query_one(FilterBar).open()
+
+    def action_close_filter(self):
+        bar = self.query_one(FilterBar)
+        if bar.is_open:
+            bar.close()
+            self.query_one(ScopeTree).focus()
+
+    def on_filter_changed(self, message: FilterChanged):
+        if self.view is None:
+            return
+        query = search.compile_query(message.text)
+        found = search.find(self.view.index.search_lines(), query, limit=10_000)
+        count = f"{len(found)}{'+' if len(found) == 10_000 else ''} matches" if message.text else ""
+        self.query_one(FilterBar).status(f"{query.note}  {count}" if query.note else count)
+
+    def on_filter_submitted(self, message: FilterSubmitted):
+        bar = self.query_one(FilterBar)
+        bar.close()
+        self.query_one(ScopeTree).focus()
+        if self.view is None or not message.text:
+            return
+        query = search.compile_query(message.text)
+        self.query_text = message.text
+        self.matches = search.find(self.view.index.search_lines(), query)
+        if query.note:
+            self.notify(query.note, title="filter")
+        if not self.matches:
+            self.notify(f"no node matches {message.text!r}", severity="warning")
+            return
+        self.match_position = 0
+        self._go_to_match()
+
+    def action_match(self, step):
+        if not self.matches:
+            self.notify("no matches: / to filter", severity="warning")
+            return
+        self.match_position = (self.match_position + step) % len(self.matches)
+        self._go_to_match()
+
+    def _go_to_match(self):
+        self.show_node(self.view, self.matches[self.match_position])
+        self.query_one(ScopeTree).focus()
+        self.query_one("#breadcrumb", Breadcrumb).show(self.view, self.key)
+        self.sub_title = f"match {self.match_position + 1}/{len(self.matches)} for {self.query_text!r}"
+        self.query_one("#title", Static).update(Text.assemble(
+            ("Graph Inspector", "bold"), f"  {self.view.title}  ",
+            (f"{len(self.view.index)} nodes", "dim"), "  ", (self.sub_title, "yellow")))
+
+    # ---- tabs, depth, graphs, export --------------------------------------------------------
+
+    def action_tab(self, tab):
+        self.query_one(TabbedContent).active = tab
+
+    def action_depth(self, step):
+        detail = self.query_one(NodeDetail)
+        detail.depth = max(1, min(MAX_DEPTH, detail.depth + step))
+        detail.active = "picture"
+        detail.show_picture()
+
+    def action_choose_graph(self):
+        from views.tui.screens.pickers import GraphPicker
+        workspace = self.app.workspace
+        if workspace is None:
+            return
+
+        def chosen(view):
+            if view is not None:
+                self.show_view(view)
+        self.app.push_screen(GraphPicker(workspace.all_views()), chosen)
+
+    def action_export(self):
+        from views.tui.screens.pickers import ExportScreen
+        if self.view is None:
+            return
+        self.app.push_screen(ExportScreen(self.view, self.key, self.query_one(NodeDetail).depth))

@@ -1,0 +1,111 @@
+"""Modal screens: choose a graph, export the current view, help."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from views.tui import bindings
+
+
+class GraphPicker(ModalScreen):
+    """Every browsable view; Enter opens it, Escape keeps the current one."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
+
+    def __init__(self, views):
+        super().__init__()
+        self.views = views
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Open a graph", classes="dialog-title")
+            yield OptionList(*(Option(f"{view.title}  ({len(view.graph_defs[0].node) if view.kind != 'partitions' else sum(len(g.node) for g in view.graph_defs)} nodes)", id=str(n))
+                               for n, view in enumerate(self.views)), id="graph-list")
+
+    def on_option_list_option_selected(self, event):
+        self.dismiss(self.views[int(event.option.id)])
+
+
+def default_export_name(view, key, suffix="svg"):
+    """
+    >>> class V: label = "mlp.pb"
+    >>> default_export_name(V, "train/Apply"), default_export_name(V, None, "dot")
+    ('mlp.pb-train_Apply.svg', 'mlp.pb.dot')
+    """
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", view.label)
+    if key:
+        stem += "-" + re.sub(r"[^A-Za-z0-9._-]+", "_", key)
+    return f"{stem}.{suffix}"
+
+
+class ExportScreen(ModalScreen):
+    """Write the current view (the selected node's neighbourhood, else the graph) through views/dot."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, view, key, depth):
+        super().__init__()
+        self.view, self.key, self.depth = view, key, depth
+
+    def compose(self) -> ComposeResult:
+        what = (f"the neighbourhood of {self.view.index.nodes[self.key].name} (depth {self.depth})"
+                if self.key else "the whole graph")
+        with Vertical(classes="dialog"):
+            yield Static(f"Export {what} to .svg, .png or .dot", classes="dialog-title")
+            yield Input(default_export_name(self.view, self.key), id="export-path")
+            yield Static("Enter writes the file, Escape cancels", classes="dim")
+
+    def on_input_submitted(self, event):
+        path = event.value.strip()
+        if not path:
+            return
+        from views import dot
+        graph = self.view.graph_defs if self.view.kind == "partitions" else self.view.graph_defs[0]
+        options = dot.DotOptions(title=self.view.label,
+                                 **({"focus": self.view.index.nodes[self.key].name,
+                                     "radius": self.depth} if self.key else {}))
+        try:
+            size = dot.export(graph, path, options)
+        except (OSError, ValueError, dot.RenderError) as error:
+            self.app.notify(f"export failed: {error}", severity="error")
+            return
+        self.app.notify(f"wrote {os.path.basename(path)} ({size} bytes)", title="export")
+        self.dismiss(path)
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="help"):
+            yield Static(help_text(), id="help-text")
+
+    def on_click(self):
+        self.dismiss(None)
+
+
+def help_text():
+    text = Text()
+    text.append("Graph Inspector: keys\n", style="bold")
+    for section, table in bindings.HELP_SECTIONS.items():
+        text.append(f"\n{section}\n", style="bold underline")
+        rows = [(b.key_display or b.key, b.description or b.action) for b in table]
+        rows += bindings.HELP_EXTRA.get(section, [])
+        seen = set()
+        for key, description in rows:
+            if (key, description) in seen:
+                continue
+            seen.add((key, description))
+            text.append(f"  {key:>14}  ", style="cyan")
+            text.append(f"{description}\n")
+    text.append("\nEscape or ? closes this screen.", style="dim")
+    return text

@@ -1,0 +1,180 @@
+"""The selected node in tabs: NodeDef, OpDef, Traceback, Inputs, Outputs, Tensor, Picture."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
+
+from views.tui import details
+from views.tui.messages import NodeChosen
+from views.tui.widgets.neighbourhood import Neighbourhood
+
+TABS = {"nodedef": "NodeDef", "opdef": "OpDef", "traceback": "Traceback", "inputs": "Inputs",
+        "outputs": "Outputs", "tensor": "Tensor", "picture": "Picture"}
+
+
+class EdgeTable(DataTable):
+    """Inputs or consumers of a node; Enter goes to the node on that row."""
+
+    def __init__(self, **kwargs):
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.view = None
+
+    def on_mount(self):
+        self.add_columns("#", "kind", "node", "op", "tensor", "dtype/shape")
+
+    def show(self, view, rows):
+        self.view = view
+        self.clear()
+        for number, (edge_kind, key, op, tensor, label) in enumerate(rows):
+            self.add_row(str(number), _kind_text(edge_kind), key, op, tensor, label,
+                         key=f"{number}:{key}")
+
+    def on_data_table_row_selected(self, event):
+        event.stop()
+        key = event.row_key.value.partition(":")[2]
+        if self.view is not None and key in self.view.index.nodes:
+            self.post_message(NodeChosen(self.view, key))
+
+
+def _kind_text(kind):
+    styles = {"control": "italic magenta", "ref": "yellow", "resource": "yellow",
+              "sendrecv": "bold cyan", "missing": "red", "back": "magenta"}
+    return Text(kind, style=styles.get(kind, ""))
+
+
+class NodeDetail(Vertical):
+    """Fills each tab for a node; the picture only when its tab shows (it runs dot)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.view = self.key = None
+        self.workspace = None
+        self.depth = 1
+
+    @property
+    def active(self):
+        return self.query_one(TabbedContent).active
+
+    @active.setter
+    def active(self, tab):
+        self.query_one(TabbedContent).active = tab
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial="nodedef", id="tabs"):
+            yield from self._panes()
+
+    def _panes(self):
+        with TabPane(TABS["nodedef"], id="nodedef"):
+            yield VerticalScroll(Static(id="nodedef-text"))
+        with TabPane(TABS["opdef"], id="opdef"):
+            yield VerticalScroll(Static(id="opdef-text"))
+        with TabPane(TABS["traceback"], id="traceback"):
+            yield VerticalScroll(Static(id="traceback-text"))
+        with TabPane(TABS["inputs"], id="inputs"):
+            yield EdgeTable(id="inputs-table")
+        with TabPane(TABS["outputs"], id="outputs"):
+            yield EdgeTable(id="outputs-table")
+        with TabPane(TABS["tensor"], id="tensor"):
+            yield Static(id="tensor-summary")
+            yield DataTable(id="tensor-table", zebra_stripes=True)
+        with TabPane(TABS["picture"], id="picture"):
+            yield Neighbourhood(id="picture-view")
+
+    def clear(self):
+        """Empty every tab (another graph is shown and no node chosen yet)."""
+        self.view = self.key = None
+        for name in ("#nodedef-text", "#opdef-text", "#traceback-text", "#tensor-summary"):
+            self.query_one(name, Static).update("")
+        for name in ("#inputs-table", "#outputs-table"):
+            self.query_one(name, EdgeTable).clear()
+        self.query_one("#tensor-table", DataTable).clear(columns=True)
+        self.query_one(Neighbourhood).clear()
+
+    def show(self, workspace, view, key):
+        self.workspace, self.view, self.key = workspace, view, key
+        node = view.index.nodes[key]
+        self.query_one("#nodedef-text", Static).update(Text(details.nodedef_text(node.node_def)))
+        self.query_one("#opdef-text", Static).update(
+            Text(details.opdef_text(node.op, workspace.op_defs)))
+        self._show_traceback(node)
+        self._show_edges(view, key)
+        self._show_tensor(node)
+        if self.active == "picture":
+            self.show_picture()
+
+    def show_picture(self):
+        if self.view is not None:
+            self.query_one(Neighbourhood).show(self.view, self.key, self.depth)
+
+    def on_tabbed_content_tab_activated(self, event):
+        if event.pane.id == "picture":
+            self.show_picture()
+
+    def _show_traceback(self, node):
+        trace = self.workspace.traces.get(node.name)
+        lines = details.traceback_lines(trace) if trace else []
+        text = "\n".join(lines) if lines else (
+            f"no creation stack known for {node.name} (the graph has no debug_info for it)")
+        self.query_one("#traceback-text", Static).update(Text(text))
+
+    def _show_edges(self, view, key):
+        index = view.index
+        inputs, outputs = [], []
+        for edge in index.inputs(key):
+            producer = index.nodes.get(edge.src)
+            tensor = f"^{edge.src}" if edge.index < 0 else f"{_name(index, edge.src)}:{edge.index}"
+            inputs.append((edge.kind, edge.src, producer.op if producer else "?", tensor, edge.label))
+        for edge in index.consumers(key):
+            tensor = "" if edge.index < 0 else f"{_name(index, key)}:{edge.index}"
+            outputs.append((edge.kind, edge.dst, index.nodes[edge.dst].op, tensor, edge.label))
+        twin = index.twin(key) if index.nodes[key].op in ("_Send", "_Recv", "_HostSend", "_HostRecv") else None
+        if twin is not None:
+            row = ("sendrecv", twin, index.nodes[twin].op, index.nodes[twin].partition, "twin")
+            (outputs if index.nodes[key].op.endswith("Send") else inputs).append(row)
+        self.query_one("#inputs-table", EdgeTable).show(view, inputs)
+        self.query_one("#outputs-table", EdgeTable).show(view, outputs)
+
+    def _show_tensor(self, node):
+        table = self.query_one("#tensor-table", DataTable)
+        table.clear(columns=True)
+        value = self.workspace.values.get(f"{node.name}:0")
+        origin = "fetched from the engine's run"
+        if value is None:
+            value = details.const_value(node.node_def)
+            origin = "the Const's value attr"
+        if value is None:
+            self.query_one("#tensor-summary", Static).update(self._ran_text(node))
+            return
+        lines = [f"{node.name}:0 ({origin})", *details.summary_lines(value)]
+        self.query_one("#tensor-summary", Static).update("\n".join(lines))
+        columns, rows = details.value_table(value)
+        table.add_columns(*columns)
+        table.add_rows(rows)
+
+    def _ran_text(self, node):
+        """What the runs say about a node without a value: where it ran, its outputs' shapes."""
+        found = []
+        for run in self.workspace.runs:
+            for device_stats in run.run_metadata.step_stats.dev_stats:
+                for stats in device_stats.node_stats:
+                    if stats.node_name.partition(":")[0] == node.name:
+                        outputs = [_described(o.tensor_description) for o in stats.output]
+                        found.append(f"ran on {device_stats.device} in {run.label}: "
+                                     + ("; ".join(outputs) or "no outputs"))
+        if not found:
+            return f"{node.name} has no recorded value (it did not run in any run opened here)"
+        return "\n".join(found + ["values are not recorded in RunMetadata, only shapes and bytes"])
+
+
+def _name(index, key):
+    return index.nodes[key].name if key in index.nodes else key
+
+
+def _described(description):
+    from parsers.attr_text import dtype_name, shape_text
+    allocation = description.allocation_description
+    size = allocation.allocated_bytes or allocation.requested_bytes
+    return f"{dtype_name(description.dtype)} {shape_text(description.shape)} ({size} bytes)"

@@ -1,0 +1,126 @@
+"""The name-scope tree: scopes with node counts, children made only when a scope opens."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Tree
+
+from views.tui.messages import NodeChosen
+
+CHUNK = 400   # entries made per opening; the rest behind a "more" row
+
+
+class _More:
+    """The row standing for the entries of a scope not made yet."""
+
+    def __init__(self, entries):
+        self.entries = entries
+
+
+class ScopeTree(Tree):
+    """A Tree over a LazyIndex: data is a ScopeEntry (or _More); highlighting a node chooses it."""
+
+    def __init__(self, **kwargs):
+        super().__init__("graph", **kwargs)
+        self.view = None
+        self.show_root = False
+        self.guide_depth = 2
+
+    def show_view(self, view):
+        """Show `view`'s top level; everything below waits until opened."""
+        self.view = view
+        self.clear()
+        self.root.data = view.index.root
+        self.root.set_label(view.title)
+        self._fill(self.root)
+        self.root.expand()
+
+    def _fill(self, tree_node):
+        entry = tree_node.data
+        tree_node.remove_children()
+        self._add_entries(tree_node, self.view.index.children(entry))
+
+    def _add_entries(self, tree_node, entries):
+        for entry in entries[:CHUNK]:
+            if entry.is_scope and not entry.path and entry.device:
+                short = entry.device.rpartition("device:")[2] or entry.device
+                label = Text.assemble((short, "bold cyan"), (f" {entry.count}", "dim"),
+                                      (f"  {entry.device}", "dim"))
+                tree_node.add(label, entry)
+            elif entry.is_scope:
+                label = Text.assemble((entry.name + "/", "bold"), (f" {entry.count}", "dim"))
+                tree_node.add(label, entry)
+            else:
+                label = Text.assemble(entry.name, (f"  {self.view.index.nodes[entry.key].op}", "dim"))
+                tree_node.add_leaf(label, entry)
+        rest = entries[CHUNK:]
+        if rest:
+            tree_node.add_leaf(Text(f"… {len(rest)} more (enter)", style="italic"), _More(rest))
+
+    def _on_tree_node_expanded(self, event):
+        node = event.node
+        if node is not self.root and node.data is not None and not node.children:
+            self._fill(node)
+
+    def _on_tree_node_selected(self, event):
+        if isinstance(event.node.data, _More):
+            self._load_more(event.node)
+
+    def _on_tree_node_highlighted(self, event):
+        entry = event.node.data
+        if self.view is not None and entry is not None and not isinstance(entry, _More) and entry.key:
+            self.post_message(NodeChosen(self.view, entry.key))
+
+    def _load_more(self, more_node):
+        parent = more_node.parent
+        entries = more_node.data.entries
+        more_node.remove()
+        self._add_entries(parent, entries)
+
+    def reveal(self, key):
+        """Open the scopes down to node `key`, move the cursor onto it, scroll it into view."""
+        index = self.view.index
+        target = self.root
+        if index.is_partitioned:
+            target = self._child_where(target, lambda e: e.partition == index.part_of(key))
+        for depth in range(1, len(index.scope_path(key)) + 1):
+            path = "/".join(index.scope_path(key)[:depth])
+            target = self._child_where(target, lambda e, p=path: e.is_scope and e.path == p)
+        leaf = self._child_where(target, lambda e: not e.is_scope and e.key == key)
+        if leaf is None:
+            return None
+        self.select_quietly(leaf)
+        return leaf
+
+    def reveal_scope(self, partition, path=""):
+        index = self.view.index
+        target = self.root
+        if index.is_partitioned:
+            target = self._child_where(target, lambda e: e.partition == partition)
+        if target is not None and target is not self.root:
+            target.expand()
+            self.select_quietly(target)
+
+    def select_quietly(self, tree_node):
+        """Move the cursor once the tree has laid out the rows just added."""
+        def move():
+            self.move_cursor(tree_node)
+            self.scroll_to_node(tree_node, animate=False)
+        self.call_after_refresh(move)
+
+    def _child_where(self, tree_node, test):
+        if tree_node is None:
+            return None
+        if tree_node is not self.root and not tree_node.children:
+            self._fill(tree_node)
+        tree_node.expand()
+        while True:
+            for child in tree_node.children:
+                if isinstance(child.data, _More):
+                    continue
+                if test(child.data):
+                    return child
+            more = [c for c in tree_node.children if isinstance(c.data, _More)]
+            if not more:
+                return None
+            self._load_more(more[0])

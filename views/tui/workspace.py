@@ -1,0 +1,108 @@
+"""What the TUI shows: every graph, run and log read from the paths, indexed lazily.
+
+A Workspace holds GraphViews (a file's graph, a run's partition graphs as one view, a graph a
+VLOG dumped) and RunViews (step stats per device), plus what the detail tabs draw on: OpDefs a
+meta graph carried, creation stacks (GraphDebugInfo or the live engine) and tensor values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from views.graph_index import LazyIndex
+
+# Labels parsers.containers gives the graphs that come out of a RunMetadata.
+_RUN_GRAPH_LABEL = re.compile(r"^(?:.*: )?(?:partition \d+|function run \d+ )")
+
+
+@dataclass
+class GraphView:
+    """One browsable graph. kind: "graph", "partitions" (a run's partition graphs) or "vlog"."""
+
+    label: str
+    graph_defs: list
+    source: str
+    kind: str = "graph"
+    run: "RunView | None" = None
+    _index: LazyIndex | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> LazyIndex:
+        if self._index is None:
+            if self.kind == "partitions":
+                self._index = LazyIndex.of_partitions(self.graph_defs)
+            else:
+                self._index = LazyIndex.of_graph(self.graph_defs[0])
+        return self._index
+
+    @property
+    def title(self):
+        return f"{self.label} ({self.kind})" if self.kind != "graph" else self.label
+
+
+@dataclass
+class RunView:
+    """One RunMetadata: its step stats and, where it has them, its partition graphs."""
+
+    label: str
+    run_metadata: object
+    source: str
+    partitions: GraphView | None = None
+
+
+@dataclass
+class StepExecution:
+    """One step of a VLOG trace: node names in the order the executor ran them."""
+
+    label: str
+    nodes: list[str]
+    graph: GraphView | None = None
+
+
+@dataclass
+class Workspace:
+    graphs: list[GraphView] = field(default_factory=list)
+    runs: list[RunView] = field(default_factory=list)
+    executions: list[StepExecution] = field(default_factory=list)
+    op_defs: dict = field(default_factory=dict)          # op type -> OpDef from stripped_op_list
+    traces: dict = field(default_factory=dict)           # node name -> engine StackTrace
+    values: dict = field(default_factory=dict)           # tensor name "op:0" -> ndarray
+    sources: list[str] = field(default_factory=list)     # the paths opened, as given
+
+    def add_loaded(self, loaded, name):
+        """Add everything a parsers.Loaded holds; `name` is how to call the path (no directory)."""
+        self.sources.append(name)
+        run_graph_ids = set()
+        for tagged in loaded.run_metadata:
+            label = f"{name}: {tagged.tag}" if tagged.tag else name
+            run = RunView(label, tagged.run_metadata, tagged.source)
+            partitions = list(tagged.run_metadata.partition_graphs)
+            if partitions:
+                run.partitions = GraphView(f"{label} partitions", partitions, tagged.source,
+                                           "partitions", run)
+            self.runs.append(run)
+        for labeled in loaded.graphs:
+            if loaded.run_metadata and _RUN_GRAPH_LABEL.match(labeled.label):
+                run_graph_ids.add(labeled.label)
+                continue
+            kind = "vlog" if loaded.kind == "vlog" else "graph"
+            label = name if labeled.label == name else f"{name}: {labeled.label}"
+            self.graphs.append(GraphView(label, [labeled.graph_def], labeled.source, kind))
+        for meta in loaded.meta_graphs:
+            for op_def in meta.meta_graph_def.meta_info_def.stripped_op_list.op:
+                self.op_defs.setdefault(op_def.name, op_def)
+
+    def all_views(self):
+        """Every browsable view: graphs first, then each run's partitions."""
+        return self.graphs + [run.partitions for run in self.runs if run.partitions]
+
+    def view_with_node(self, name, prefer=None):
+        """The view (and key) holding node `name`: `prefer` first, then graphs, then partitions."""
+        views = ([prefer] if prefer else []) + self.all_views()
+        for view in views:
+            for number in range(len(view.index.parts)):
+                key = view.index.key_of(name, number)
+                if key is not None:
+                    return view, key
+        return None, None
