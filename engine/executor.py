@@ -8,6 +8,7 @@ around each kernel call (step stats now; a stepping debugger and VLOG lines late
 the loop that will grow frames and dead tensors for control flow.
 """
 
+import os
 import time
 from collections import deque
 
@@ -16,6 +17,8 @@ import numpy as np
 from engine import errors
 from engine.kernels import lookup
 from engine.resources import Ref
+
+_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class Executor:
@@ -50,7 +53,9 @@ class Executor:
                        for step, node in steps]
         self._node_of_step = {id(step): node for step, node in steps}
         self._template = template
-        self._feed_slots = [plan.feed_slots[name] for name in sorted(plan.feed_slots)]
+        # (position among the feeds given, slot) for the feeds the pruned graph reads.
+        self._feed_slots = [(i, plan.feed_slots[name]) for i, name in enumerate(plan.feed_names)
+                            if name in plan.feed_slots]
         fed = set(plan.feed_slots.values())
         self._fetches = [(plan.fetch_slots[name], retval, plan.fetch_slots[name] in fed)
                          for name, retval in zip(sorted(plan.fetch_slots),
@@ -59,10 +64,10 @@ class Executor:
     # The fast path ---------------------------------------------------------------------------
 
     def run(self, feed_values, step_id=0):
-        """Fetched values (sorted fetch-name order) given feed values (sorted feed-name order)."""
+        """Fetched values (sorted fetch-name order) given feed values (plan.feed_names order)."""
         values = self._template.copy()
-        for slot, value in zip(self._feed_slots, feed_values):
-            values[slot] = value
+        for i, slot in self._feed_slots:
+            values[slot] = feed_values[i]
         for ctx in self.stateful_contexts:
             ctx.step_id = step_id
         try:
@@ -87,7 +92,7 @@ class Executor:
         """
         plan, nodes = self.plan, self.plan.nodes
         values = self._template.copy()
-        feeds = dict(zip(self._feed_slots, feed_values))
+        feeds = {slot: feed_values[i] for i, slot in self._feed_slots}
         for ctx in self.contexts.values():
             ctx.step_id = step_id
         pending = [node.num_pending for node in nodes]
@@ -294,7 +299,7 @@ def _user_frames(op):
     if not traceback:
         return []
     frames = [tuple(frame) for frame in traceback]
-    user = [f for f in frames if "/engine/" not in str(f[0]).replace("\\", "/")]
+    user = [f for f in frames if not str(f[0]).startswith(_ENGINE_DIR)]
     return user or frames[-1:]
 
 

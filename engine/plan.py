@@ -90,8 +90,10 @@ class PlanNode:
 class Plan:
     """A pruned, rewritten, ordered graph for one (feeds, fetches, targets)."""
 
-    def __init__(self, nodes, order, feed_slots, fetch_slots, num_slots, frees, device):
+    def __init__(self, nodes, order, feed_names, feed_slots, fetch_slots, num_slots, frees,
+                 device):
         self.nodes = nodes              # all PlanNodes, in graph order (args, retvals last)
+        self.feed_names = feed_names    # every feed, sorted, used by the plan or not
         self.order = order              # node positions in the executor's run order
         self.feed_slots = feed_slots    # feed tensor name -> slot
         self.fetch_slots = fetch_slots  # fetch tensor name -> slot
@@ -150,7 +152,7 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
             slots[(node.name, i)] = slot
         num_slots += len(node.output_slots)
 
-    feed_slots, arg_names = {}, {}
+    feed_slots, arg_names = {}, {}  # only the feeds the pruned graph reads
     for index, name in enumerate(k for k in feed_keys if parse_tensor_name(k) in used_feeds):
         producer, output = parse_tensor_name(name)
         arg = PlanNode(f"_arg_{producer}_{output}_{index}", "_Arg", "arg")
@@ -189,7 +191,7 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
 
     order = schedule(plan_nodes)
     frees = _last_uses(plan_nodes, order, set(fetch_slots.values()))
-    return Plan(plan_nodes, order, feed_slots, fetch_slots, num_slots, frees, device)
+    return Plan(plan_nodes, order, feed_keys, feed_slots, fetch_slots, num_slots, frees, device)
 
 
 def _prune(nodes, feed_set, fetch_tensors, targets):

@@ -47,8 +47,10 @@ def run(args):
         except (ValueError, TypeError, KeyError, errors.OpError) as error:
             raise InputError(path, f"cannot import the graph: {_first_line(error)}") from None
     feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
-    for name in list(feeds) + args.fetch:
-        _check_element(graph, path, name, tensor=":" in name or name in feeds)
+    for name in feeds:
+        _check_element(graph, path, name, tensor=True)
+    for name in args.fetch:
+        _check_element(graph, path, name, tensor=":" in name)
     for name in args.before + args.target:
         _check_element(graph, path, name, tensor=False)
 
@@ -89,10 +91,12 @@ def load_graph_def(path):
 
 
 def parse_feed(path, text):
-    """(name, value) from NAME=FILE.npy or NAME=<JSON>."""
+    """(tensor name, value) from NAME=FILE.npy or NAME=<JSON>; NAME "op" means "op:0"."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise InputError(path, f"--feed {text!r}: expected NAME=FILE.npy or NAME=JSON")
+    if ":" not in name:
+        name += ":0"
     if value.endswith(".npy") or os.path.isfile(value):
         try:
             return name, np.load(value, allow_pickle=False)

@@ -1,0 +1,92 @@
+"""`graph-inspector run`: GraphDef fixtures TensorFlow wrote, run in the engine."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.proto import config_pb2
+from inspector.cli import main
+
+GRAPHS = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_before_ops_then_fetch(capsys):
+    status, out, err = run(capsys, "run", str(GRAPHS / "counter.pb"), "--before", "init",
+                           "--fetch", "Assign:0")
+    assert (status, out, err) == (0, "Assign:0 = 1\n", "")
+
+
+def test_json_feed_and_text_graph(capsys):
+    status, out, _ = run(capsys, "run", str(GRAPHS / "placeholder_square.pbtxt"),
+                         "--feed", "Placeholder:0=[1, 2, 3]", "--fetch", "Square:0")
+    assert status == 0
+    assert out == "Square:0 = [1. 4. 9.]\n"
+
+
+def test_npy_feed_trace_and_save(capsys, tmp_path):
+    feed = tmp_path / "x.npy"
+    np.save(feed, np.array([0.0, 0.0, 5.0], dtype=np.float32))
+    trace, saved = tmp_path / "run.pbtxt", tmp_path / "values.npz"
+    status, out, _ = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"),
+                         "--feed", f"Placeholder={feed}", "--fetch", "Square:0",
+                         "--trace", str(trace), "--save", str(saved))
+    assert status == 0 and out == "Square:0 = [ 0.  0. 25.]\n"
+    from google.protobuf import text_format
+    metadata = text_format.Parse(trace.read_text(), config_pb2.RunMetadata())
+    (device,) = metadata.step_stats.dev_stats
+    names = [s.node_name for s in device.node_stats]
+    assert names[0] == "_SOURCE" and "Square" in names and "_retval_Square_0_0" in names
+    assert len(metadata.partition_graphs) == 1
+    np.testing.assert_array_equal(np.load(saved)["Square:0"], [0.0, 0.0, 25.0])
+
+
+def test_binary_trace(capsys, tmp_path):
+    trace = tmp_path / "run.pb"
+    status, _, _ = run(capsys, "run", str(GRAPHS / "matmul_softmax.pb"), "--before",
+                       "w/Assign", "--fetch", "Softmax:0", "--trace", str(trace))
+    assert status == 0
+    metadata = config_pb2.RunMetadata.FromString(trace.read_bytes())
+    assert {s.node_name for s in metadata.step_stats.dev_stats[0].node_stats} >= {
+        "MatMul", "Softmax", "w", "w/read", "x"}
+
+
+def test_failing_graph_is_one_line_naming_node_op_and_place(capsys):
+    status, out, err = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"),
+                           "--fetch", "Square:0")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("error: InvalidArgumentError: node 'Placeholder' (Placeholder)")
+    assert "You must feed a value for placeholder tensor 'Placeholder'" in err
+
+
+def test_uninitialised_variable_fails_with_exit_1(capsys):
+    status, _, err = run(capsys, "run", str(GRAPHS / "counter.pb"), "--fetch", "Assign:0")
+    assert status == 1
+    assert "FailedPreconditionError" in err and "uninitialized value counter" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--fetch", "nope:0"], "nope"),
+    (["--fetch", "Square:0", "--feed", "Placeholder:0"], "expected NAME=FILE.npy or NAME=JSON"),
+    (["--fetch", "Square:0", "--feed", "Placeholder:0=[1,"], "not a .npy file or JSON value"),
+    (["--fetch", "Square:0", "--feed", "Placeholder:0=[1, 2]"], "Cannot feed value of shape"),
+    ([], "nothing to run"),
+])
+def test_bad_input_is_exit_2_and_one_line(capsys, argv, message):
+    status, _, err = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"), *argv)
+    assert status == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_not_a_graph_is_exit_2(capsys, tmp_path):
+    bogus = tmp_path / "bogus.pb"
+    bogus.write_bytes(b"\xff\xff\xff not a protobuf")
+    status, _, err = run(capsys, "run", str(bogus), "--fetch", "x:0")
+    assert status == 2 and err.startswith(f"error: {bogus}")
