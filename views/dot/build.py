@@ -155,7 +155,9 @@ class _Drawing:
                  "style": "filled" if box.kind == "series" else "rounded,filled",
                  "tooltip": tooltips.box_tooltip(box.label, box.count, box.ops, cost)}
         attrs.update(self._colours(box.keys, box.id))
-        label = box.label.rpartition("/")[2] if box.kind == "series" else box.label
+        # Inside its parent scope's cluster the last name part says enough; id and tooltip keep
+        # the whole path.
+        label = box.label.rpartition("/")[2]
         graph.node(box.id, tooltips.box_label(label, box.count, box.dominant_ops()), **attrs)
 
     # -- colours ----------------------------------------------------------------------------
