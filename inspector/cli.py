@@ -13,6 +13,7 @@ COMMANDS = {
     "dot": ("inspector.cmd_dot", "draw a graph or a run's partitions as Graphviz .dot/.svg/.png"),
     "demo": ("inspector.cmd_demo", "run the seed programs in the engine and show them"),
     "tui": ("inspector.cmd_tui", "open graphs, runs and logs in the terminal UI"),
+    "vlog": ("inspector.cmd_vlog", "TensorFlow VLOG output as graphs and step traces"),
 }
 
 

@@ -1,0 +1,14 @@
+"""TensorFlow VLOG output (1.x and 2.x) into GraphDefs and StepStats: `read_vlog(path) -> VlogLog`.
+
+>>> from parsers.vlog import read_vlog
+>>> log = read_vlog("sample_logs/counter.log")           # doctest: +SKIP
+>>> log.graphs[0].graph_def(), log.step_stats(1)          # doctest: +SKIP
+"""
+
+from parsers.vlog.model import DumpNode, Execution, ExecutedNode, GraphDump, LogEvent, VlogLog
+from parsers.vlog.reader import VlogParser, follow_vlog, name_dumps, read_lines, read_vlog
+
+__all__ = [
+    "read_vlog", "read_lines", "follow_vlog", "name_dumps", "VlogParser",
+    "VlogLog", "GraphDump", "DumpNode", "Execution", "ExecutedNode", "LogEvent",
+]
