@@ -141,8 +141,9 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
             _assert_compatible(values, dtype)
             try:
                 nparray = np.array(values, dtype=np_dt)
-            except OverflowError as error:
-                raise TypeError(str(error)) from None
+            except OverflowError:
+                # TensorFlow wraps out-of-range Python ints as a C cast would (2**40 -> 0).
+                nparray = np.array(values).astype(np_dt)
             if list(nparray.shape) != _dense_dimensions(values):
                 raise ValueError(f"Expected values {values} to be a dense tensor with shape "
                                  f"{_dense_dimensions(values)}, but got shape "
@@ -194,7 +195,13 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
         proto.tensor_content = nparray.tobytes()
         return proto
     if numpy_dtype == dtypes.string and not isinstance(values, np.ndarray):
-        proto.string_val.extend(_as_bytes(v) for v in _flatten(values))
+        flat = list(_flatten(values))
+        if not all(isinstance(v, (bytes, str)) for v in flat):
+            raise TypeError(f"Failed to convert elements of {values} to Tensor. Consider casting "
+                            f"elements to a supported type. See "
+                            f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                            f"supported TF dtypes.")
+        proto.string_val.extend(_as_bytes(v) for v in flat)
         return proto
     _append(proto, nparray.ravel())
     return proto

@@ -52,11 +52,10 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
         if perm is None:
             rank = a.shape.ndims
             if rank is None:
-                rank_t = apply_op("Rank", input=a)
-                from engine.ops.math_ops import range as range_
-                perm = (rank_t - 1) - range_(0, rank_t, 1)
+                perm = apply_op("Range", start=apply_op("Rank", input=a) - 1, limit=-1,
+                                delta=-1)
             else:
-                perm = (rank - 1) - np.arange(rank)
+                perm = np.arange(rank - 1, -1, -1, dtype=np.int32)
         return apply_op("Transpose", x=a, perm=perm, name=name)
 
 
@@ -146,23 +145,35 @@ def _slice_helper(tensor, slice_spec, var=None):
     new_axis_mask = shrink_axis_mask = begin_mask = end_mask = ellipsis_mask = 0
     for index, s in enumerate(slice_spec):
         if isinstance(s, builtins.slice):
+            index_dtype = None
+            for t in (s.start, s.stop, s.step):
+                if isinstance(t, Tensor):
+                    if t.dtype == dtypes.int64:
+                        index_dtype = dtypes.int64
+                    elif t.dtype == dtypes.int32 and index_dtype != dtypes.int64:
+                        index_dtype = dtypes.int32
+                    elif t.dtype == dtypes.int16 and index_dtype is None:
+                        index_dtype = dtypes.int16
+
+            def default(value):
+                return value if index_dtype is None else constant(value, dtype=index_dtype)
             if s.start is not None:
                 _check_index(s.start)
                 begin.append(s.start)
             else:
-                begin.append(0)
+                begin.append(default(0))
                 begin_mask |= 1 << index
             if s.stop is not None:
                 _check_index(s.stop)
                 end.append(s.stop)
             else:
-                end.append(0)
+                end.append(default(0))
                 end_mask |= 1 << index
             if s.step is not None:
                 _check_index(s.step)
                 strides.append(s.step)
             else:
-                strides.append(1)
+                strides.append(default(1))
         elif s is Ellipsis:
             begin.append(0)
             end.append(0)
@@ -198,16 +209,36 @@ def _slice_helper(tensor, slice_spec, var=None):
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
-    with _scope(name, "boolean_mask", [tensor, mask]):
+    """TF 1.x tf.boolean_mask: reshape the masked dims flat, Where, Squeeze, GatherV2."""
+    from engine.graph import get_default_graph
+    from engine.tensor_util import constant_value
+    with get_default_graph().name_scope(name):
         tensor = convert_to_tensor(tensor, name="tensor")
         mask = convert_to_tensor(mask, name="mask")
+        ndims_mask = mask.shape.ndims
+        shape_tensor = tensor.shape
+        if ndims_mask == 0:
+            raise ValueError("mask cannot be scalar.")
+        if ndims_mask is None:
+            raise ValueError("Number of mask dimensions must be specified, even if some "
+                             "dimensions are None.  E.g. shape=[None] is ok, but shape=None "
+                             "is not.")
         axis = 0 if axis is None else axis
-        leading = reshape(mask, [-1])
-        indices = squeeze(where(leading), axis=[1])
-        if mask.shape.ndims == 1 and axis == 0:
-            return apply_op("GatherV2", params=tensor, indices=indices, axis=0, batch_dims=0)
-        return apply_op("GatherV2", params=reshape(tensor, [-1]), indices=indices, axis=0,
-                        batch_dims=0)
+        axis_value = constant_value(axis) if isinstance(axis, Tensor) else axis
+        if axis_value is not None:
+            axis = int(axis_value)
+            shape_tensor[axis:axis + ndims_mask].assert_is_compatible_with(mask.shape)
+        leading_size = apply_op("Prod", input=shape(tensor)[axis:axis + ndims_mask],
+                                reduction_indices=[0], keep_dims=False)
+        tensor = reshape(tensor, concat([shape(tensor)[:axis], [leading_size],
+                                         shape(tensor)[axis + ndims_mask:]], 0))
+        if axis_value is not None and shape_tensor.ndims is not None:
+            first_dim = shape_tensor[axis:axis + ndims_mask].num_elements()
+            tensor.set_shape(as_shape(shape_tensor[:axis]).concatenate(
+                [first_dim]).concatenate(shape_tensor[axis + ndims_mask:]))
+        mask = reshape(mask, [-1])
+        indices = squeeze(where_v2(mask), axis=[1])
+        return gather(tensor, indices, axis=axis)
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
@@ -305,15 +336,18 @@ def ones_like(tensor, dtype=None, name=None, optimize=True):
 
 
 def shape_internal(input, name=None, optimize=True, out_type=None):  # noqa: A002
-    out_type = dtypes.int32 if out_type is None else out_type
     with _scope(name, "Shape", [input]) as name:
         input = convert_to_tensor(input)
         if optimize and input.shape.is_fully_defined():
+            if not out_type:
+                return convert_to_tensor(input.shape, name="shape_as_tensor")
             return constant(input.shape.as_list(), out_type, name=name)
-        return apply_op("Shape", input=input, out_type=out_type, name=name)
+        return apply_op("Shape", input=input, out_type=out_type or dtypes.int32, name=name)
 
 
 def shape(input, name=None, out_type=None):  # noqa: A002
+    if out_type is None:
+        out_type = dtypes.int32
     return shape_internal(input, name, optimize=True, out_type=out_type)
 
 

@@ -89,7 +89,7 @@ def _shape_conversion(value, dtype=None, name=None, as_ref=False):
     values = value.as_list()
     if dtype is None:
         dtype = dtypes.int64 if any(v >= 2**31 for v in values) else dtypes.int32
-    return constant(values, dtype=dtype, name=name or "Const")
+    return constant(values, dtype=dtype, name=name or "shape_as_tensor")
 
 
 def _install():

@@ -58,9 +58,6 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
                 raise ValueError(f"Node '{node.name}': Unknown input node '{inp}'")
     missing = [k for k in input_map if k not in used and
                _parse_tensor_name(k)[0] not in gdef_names]
-    if missing:
-        raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
-                         f"[{', '.join(missing)}]")
     op_defs = {}
     for node in nodes:
         if node.op in functions:
@@ -75,6 +72,12 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
                 raise ValueError(f"Requested return node '{op_name}' not found in graph def"
                                  if ":" not in element else
                                  f"Requested return tensor '{element}' not found in graph def")
+            if ":" in element:
+                node = next(n for n in nodes if n.name == op_name)
+                count = len(op_registry.output_dtypes(op_defs[node.op], node.attr))
+                if index >= count:
+                    raise ValueError(f"Invalid return output {index} of node '{op_name}', "
+                                     f"which has {count} output(s)")
     new_names = _new_names(graph, nodes, prefix, gdef_names)
     for function in functions.values():
         if not graph._is_function(function.signature.name):
@@ -149,6 +152,9 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
             if colocated is not None and colocated is not op and colocated.device:
                 op._set_device(_device.canonical(colocated.device))
                 break
+    if missing:
+        raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
+                         f"[{', '.join(missing)}]")
     if return_elements is None:
         return None
     results = []

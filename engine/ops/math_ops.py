@@ -171,9 +171,11 @@ def floordiv(x, y, name=None):
 
 
 def scalar_mul(scalar, x, name=None):
-    with _scope(name, "scalar_mul", [scalar, x]) as name:
-        scalar = convert_to_tensor(scalar, dtype=x.dtype.base_dtype, name="scalar")
-        return multiply(scalar, x, name=name)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype.base_dtype, name="scalar")
+    if scalar.shape.ndims != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape "
+                         f"{scalar.shape}.")
+    return apply_op("Mul", x=scalar, y=x, name=name)
 
 
 def cast(x, dtype, name=None):
@@ -289,11 +291,11 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None,
     with _scope(name, "ReduceLogSumExp", [input_tensor]) as name:
         raw_max = reduce_max(input_tensor, axis=axis, keepdims=True)
         my_max = array_ops.stop_gradient(
-            array_ops.where_v2(is_finite(raw_max), raw_max, array_ops.zeros_like(raw_max)))
+            apply_op("SelectV2", condition=is_finite(raw_max), t=raw_max, e=0))
         result = log(reduce_sum(exp(subtract(input_tensor, my_max)), axis=axis,
                                 keepdims=keepdims))
         if not keepdims:
-            my_max = array_ops.reshape(my_max, array_ops.shape(result))
+            my_max = array_ops.reshape(my_max, apply_op("Shape", input=result))
         return add(result, my_max, name=name)
 
 

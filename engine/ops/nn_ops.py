@@ -54,6 +54,7 @@ def _wrap_2d_function(inputs, op_type, dim=-1, name=None):
     shape = inputs.shape
     if dim == -1 or dim == shape.ndims - 1:
         return apply_op(op_type, logits=inputs, name=name)
+    array_ops.rank(inputs)  # TensorFlow builds (and drops) this Rank too
     if dim < 0:
         dim += shape.ndims
     input_rank = array_ops.rank(inputs)

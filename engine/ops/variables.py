@@ -420,17 +420,27 @@ def is_variable_initialized(variable):
 
 
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    import os
+
     from engine.ops import array_ops, math_ops
+    from engine.ops.constant_op import constant
     if var_list is None:
         var_list = global_variables() + local_variables()
+        if not var_list:
+            var_list = [op.outputs[0] for op in get_default_graph().get_operations()
+                        if op.type in ("Variable", "VariableV2", "AutoReloadVariable")]
     graph = get_default_graph()
     with graph.name_scope(name):
-        if not var_list:
-            return array_ops.identity(convert_to_tensor([], dtype=dtypes.string))
-        variables_mask = math_ops.logical_not(
-            array_ops.stack([state_ops.is_variable_initialized(v) for v in var_list]))
-        variable_names_tensor = convert_to_tensor([v.op.name for v in var_list])
-        return array_ops.boolean_mask(variable_names_tensor, variables_mask)
+        if var_list:
+            init_vars = [state_ops.is_variable_initialized(v) for v in var_list]
+        local_device = os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING",
+                                      "/cpu:0")
+        with graph.device(local_device):
+            if not var_list:
+                return constant([], dtype=dtypes.string)
+            variables_mask = math_ops.logical_not(array_ops.stack(init_vars))
+            variable_names_tensor = constant([v.op.name for v in var_list])
+            return array_ops.boolean_mask(variable_names_tensor, variables_mask)
 
 
 def assert_variables_initialized(var_list=None):
