@@ -32,5 +32,6 @@ def cases():
             return np.float32(4.0) * (np.float32(hits) / np.float32(size))
 
         result.append(bench.Case(f"Monte-Carlo pi, n=10^{len(str(size)) - 1}",
-                                 lambda sess=sess, pi=pi: sess.run(pi), numpy_pi))
+                                 lambda sess=sess, pi=pi: sess.run(pi), numpy_pi,
+                                 note="TensorFlow's Philox streams in NumPy vs NumPy's PCG64"))
     return result

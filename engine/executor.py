@@ -20,6 +20,9 @@ from engine.resources import Ref
 
 _ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
+# Check every kernel output's dtype (and count) against the graph: off on the fast path.
+DEBUG_CHECKS = os.environ.get("GI_ENGINE_DEBUG", "") not in ("", "0")
+
 
 class Executor:
     """A plan bound to a session: kernels looked up, contexts built, constants computed."""
@@ -47,7 +50,8 @@ class Executor:
                 # Constant for the plan's life: computed here, copied in with the template.
                 template[node.output_slots[0]] = self._call(node, kernel, ctx, ())
                 continue
-            steps.append((_bind_step(node, kernel, ctx), node))
+            bind = _bind_checked_step if DEBUG_CHECKS else _bind_step
+            steps.append((bind(node, kernel, ctx), node))
         position = {node.name: i for i, node in enumerate(plan.nodes)}
         self._steps = [(step, plan.frees.get(position[node.name], ()))
                        for step, node in steps]
@@ -203,6 +207,31 @@ def _bind_step(node, kernel, ctx):
                                                                           for i in ins]))):
             values[slot] = value
     return step
+
+
+def _bind_checked_step(node, kernel, ctx):
+    """A step that also checks the kernel's outputs against the node's dtypes (debug mode)."""
+    ins, outs = node.input_slots, node.output_slots
+
+    def step(values):
+        result = kernel(ctx, *[_read_ref(values[i], node) if d else values[i]
+                               for i, d in zip(ins, node.deref)])
+        outputs = _outputs_list(node, result)
+        for slot, value, dtype in zip(outs, outputs, node.output_dtypes):
+            check_output(node, value, dtype)
+            values[slot] = value
+    return step
+
+
+def check_output(node, value, dtype):
+    """InternalError when a kernel's output is not of the dtype the graph promised."""
+    if isinstance(value, Ref) or dtype.base_dtype.as_numpy_dtype is np.object_:
+        return
+    got = getattr(value, "dtype", None)
+    if got is None or np.dtype(got) != np.dtype(dtype.base_dtype.as_numpy_dtype):
+        raise errors.InternalError(
+            None, None, f"kernel for {node.op_type} produced {got} where the graph has "
+                        f"{dtype.base_dtype.name}")
 
 
 def _read_inputs(node, values):

@@ -218,3 +218,13 @@ def test_ref_value_isolation_on_fetch():
     (value,) = executor.run([])
     ref.value[0] = 5.0
     assert value[0] == 1.0 and isinstance(ref, Ref)
+
+
+def test_debug_checks_catch_a_kernel_returning_the_wrong_dtype(monkeypatch):
+    from engine import executor as executor_module
+    monkeypatch.setattr(executor_module, "DEBUG_CHECKS", True)
+    monkeypatch.setitem(KERNELS, "Square", lambda ctx, x: np.square(x).astype(np.float64))
+    _, executor = make(chain(), feeds=["x:0"], fetches=["z:0"])
+    with pytest.raises(errors.InternalError, match="produced float64 where the graph has "
+                                                   "float32"):
+        executor.run([np.float32(2.0)])
