@@ -1,5 +1,10 @@
 """TensorFlow's error classes and codes, raised by the engine as TensorFlow raises them."""
 
+import os
+
+# The engine's own directory: frames under it are the engine's, not the user's.
+_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
 # error_codes.proto's Code values.
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
 ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9
@@ -49,7 +54,7 @@ class OpError(Exception):
 def _user_frame(traceback):
     """The innermost creation frame outside the engine: the line of the user's program."""
     for frame in reversed(traceback):
-        if "/engine/" not in frame[0].replace("\\", "/"):
+        if not os.path.abspath(frame[0]).startswith(_ENGINE_DIR):
             return frame
     return traceback[-1] if traceback else None
 
