@@ -184,7 +184,7 @@ def parse_shape(text: str) -> tensor_shape_pb2.TensorShapeProto:
 def format_shape(shape: tensor_shape_pb2.TensorShapeProto) -> str:
     if shape.unknown_rank:
         return "<unknown>"
-    return "[" + ",".join("?" if d.size < 0 else str(d.size) for d in shape.dim) + "]"
+    return "[" + ",".join("?" if d.size == -1 else str(d.size) for d in shape.dim) + "]"
 
 
 def parse_tensor(text: str) -> tensor_pb2.TensorProto | None:

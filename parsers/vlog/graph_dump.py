@@ -110,9 +110,17 @@ def _device(printed: str, full: str) -> str:
     return "/device:" + printed
 
 
-def _type_and_device(text: str) -> tuple[int, str]:
+def _type_and_device(text: str) -> tuple[str, str]:
     type_name, _, device = text.partition("@")
-    return DTYPES.get(type_name, 0), device
+    return type_name, device
+
+
+def _set_type(attr, type_name: str) -> None:
+    """A dtype, or a placeholder for a FunctionDef arg typed by an attr (`x:T`)."""
+    if type_name in DTYPES:
+        attr.type = DTYPES[type_name]
+    elif type_name:
+        attr.placeholder = type_name
 
 
 def build_graph_def(dump) -> graph_pb2.GraphDef:
@@ -127,7 +135,7 @@ def build_graph_def(dump) -> graph_pb2.GraphDef:
     for index, (name, type_text) in enumerate(dump.args):
         dtype, device = _type_and_device(type_text)
         node = graph.node.add(name=rename(name), op="_Arg", device=_device(device, full_device))
-        node.attr["T"].type = dtype
+        _set_type(node.attr["T"], dtype)
         node.attr["index"].i = index
     for item in dump.nodes:
         node = graph.node.add(name=rename(item.name), op=item.op)
@@ -146,6 +154,6 @@ def build_graph_def(dump) -> graph_pb2.GraphDef:
         node = graph.node.add(name=rename(name), op="_Retval", device=_device(device, full_device))
         if name in returns:
             node.input.append(returns[name])
-        node.attr["T"].type = dtype
+        _set_type(node.attr["T"], dtype)
         node.attr["index"].i = index
     return graph

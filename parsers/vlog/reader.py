@@ -38,6 +38,8 @@ CACHE_LIMIT = 200_000
 # How far from a dump (in executions, each way) to look for the trace that names its nodes.
 MATCH_WINDOW = 16
 
+_INSTANTIATE = b"Instantiate function definition: name="
+_INSTANTIATE_LEN = len(_INSTANTIATE)
 _split_prefix = _prefix.split_prefix
 _ABSL = _prefix.ABSL
 _GLOG = _prefix.GLOG_1X
@@ -262,8 +264,8 @@ class VlogParser:
                 if label:
                     self._labels[self._thread(match)] = label
                 return True
-            if message[:39] == b"Instantiate function definition: name=":
-                name = message[39:].split(b" ", 1)[0].strip().decode("utf-8", "replace")
+            if message[:_INSTANTIATE_LEN] == _INSTANTIATE:
+                name = message[_INSTANTIATE_LEN:].split(b" ", 1)[0].strip().decode("utf-8", "replace")
                 self._labels[self._thread(match)] = "Instantiate function definition: name=" + name
                 return True
             kind = classify(message)
