@@ -28,3 +28,15 @@ async def settle(app, pilot):
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def run_async(test):
+    """Run an async test body in its own event loop (no asyncio plugin in this project)."""
+    import asyncio
+    import functools
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return wrapper

@@ -103,7 +103,8 @@ def value_table(value):
     else:
         columns = [str(i) for i in range(min(matrix.shape[1], MAX_TABLE_COLUMNS))]
         leading = array.shape[:-1]
-        labels = [str(list(np.unravel_index(i, leading))) for i in range(min(len(matrix), MAX_TABLE_ROWS))]
+        labels = [str([int(d) for d in np.unravel_index(i, leading)])
+                  for i in range(min(len(matrix), MAX_TABLE_ROWS))]
     rows = [[label] + [_num(x) for x in matrix[i, :MAX_TABLE_COLUMNS]]
             for i, label in enumerate(labels)]
     return ["index"] + columns, rows

@@ -52,7 +52,7 @@ def prepare(workspace, cancelled=lambda: False):
             return
         for graph_def in view.graph_defs:
             for name, trace in details.graph_traces(graph_def).items():
-                workspace.traces.setdefault(name, trace)
+                view.traces.setdefault(name, trace)
 
 
 def warm(workspace, cancelled=lambda: False):

@@ -25,6 +25,8 @@ class GraphView:
     source: str
     kind: str = "graph"
     run: "RunView | None" = None
+    traces: dict = field(default_factory=dict)     # node name -> StackTrace (debug_info, engine)
+    values: dict = field(default_factory=dict)     # tensor name "op:0" -> ndarray (a live run)
     _index: LazyIndex | None = field(default=None, repr=False)
 
     @property
@@ -66,8 +68,6 @@ class Workspace:
     runs: list[RunView] = field(default_factory=list)
     executions: list[StepExecution] = field(default_factory=list)
     op_defs: dict = field(default_factory=dict)          # op type -> OpDef from stripped_op_list
-    traces: dict = field(default_factory=dict)           # node name -> engine StackTrace
-    values: dict = field(default_factory=dict)           # tensor name "op:0" -> ndarray
     sources: list[str] = field(default_factory=list)     # the paths opened, as given
 
     def add_loaded(self, loaded, name):
@@ -96,6 +96,21 @@ class Workspace:
     def all_views(self):
         """Every browsable view: graphs first, then each run's partitions."""
         return self.graphs + [run.partitions for run in self.runs if run.partitions]
+
+    def trace_of(self, view, name):
+        """The creation stack of node `name`: the view's own, else any graph's (a partition's
+        nodes keep the names of the graph they were cut from)."""
+        for candidate in [view] + self.graphs:
+            trace = candidate.traces.get(name)
+            if trace:
+                return trace
+        return None
+
+    def value_of(self, view, tensor):
+        for candidate in [view] + self.graphs:
+            if tensor in candidate.values:
+                return candidate.values[tensor]
+        return None
 
     def view_with_node(self, name, prefer=None):
         """The view (and key) holding node `name`: `prefer` first, then graphs, then partitions."""

@@ -114,7 +114,7 @@ class NodeDetail(Vertical):
             self.show_picture()
 
     def _show_traceback(self, node):
-        trace = self.workspace.traces.get(node.name)
+        trace = self.workspace.trace_of(self.view, node.name)
         lines = details.traceback_lines(trace) if trace else []
         text = "\n".join(lines) if lines else (
             f"no creation stack known for {node.name} (the graph has no debug_info for it)")
@@ -140,7 +140,7 @@ class NodeDetail(Vertical):
     def _show_tensor(self, node):
         table = self.query_one("#tensor-table", DataTable)
         table.clear(columns=True)
-        value = self.workspace.values.get(f"{node.name}:0")
+        value = self.workspace.value_of(self.view, f"{node.name}:0")
         origin = "fetched from the engine's run"
         if value is None:
             value = details.const_value(node.node_def)

@@ -1,0 +1,135 @@
+"""The TUI's plain parts: lazy index, filter matching, step-stats rows, picture, workspace."""
+
+import time
+
+import numpy as np
+import pytest
+
+import parsers
+from engine.proto import graph_pb2
+from views.graph_index import LazyIndex
+from views.tui import loading, picture, search, stepstats
+from views.tui.details import summary_lines, value_table
+
+from tests.views.tui_conftest import MLP_SGD, TWO_CPU_RUN
+
+
+@pytest.fixture(scope="module")
+def mlp_index():
+    return LazyIndex.of_graph(parsers.load(MLP_SGD).graphs[0].graph_def)
+
+
+def test_scope_children_count_every_node_once(mlp_index):
+    def count(entry):
+        return sum(count(child) if child.is_scope else 1 for child in mlp_index.children(entry))
+
+    assert count(mlp_index.root) == len(mlp_index) == 133
+    for entry in mlp_index.children(mlp_index.root):
+        if entry.is_scope:
+            assert count(entry) == entry.count
+
+
+def test_a_variable_sits_inside_its_own_scope(mlp_index):
+    layer1 = next(e for e in mlp_index.children(mlp_index.root) if e.path == "layer1")
+    weights = next(e for e in mlp_index.children(layer1) if e.path == "layer1/weights")
+    assert weights.is_scope and weights.key == "layer1/weights"
+    first = mlp_index.children(weights)[0]
+    assert (first.is_scope, first.key) == (False, "layer1/weights")
+    assert mlp_index.scope_path("layer1/weights") == ["layer1", "weights"]
+
+
+def test_inputs_and_consumers_with_kinds(mlp_index):
+    apply = "train/update_layer1/weights/ApplyGradientDescent"
+    kinds = [(e.src, e.kind) for e in mlp_index.inputs(apply)]
+    assert kinds[0] == ("layer1/weights", "ref")
+    assert [e.dst for e in mlp_index.consumers(apply)] == ["train"]
+    assert [e.kind for e in mlp_index.consumers(apply)] == ["control"]
+
+
+def test_partitions_pair_send_and_recv():
+    run = parsers.load(TWO_CPU_RUN).run_metadata[0].run_metadata
+    index = LazyIndex.of_partitions(list(run.partition_graphs))
+    assert index.is_partitioned and len(index.devices) == 2
+    sends = [k for k, n in index.nodes.items() if n.op == "_Send"]
+    assert sends
+    for send in sends:
+        twin = index.twin(send)
+        assert index.nodes[twin].op == "_Recv"
+        assert index.nodes[twin].partition != index.nodes[send].partition
+        assert index.twin(twin) == send
+
+
+def test_filter_regex_substring_fallback_and_devices(mlp_index):
+    lines = mlp_index.search_lines()
+    assert len(search.find(lines, search.compile_query("ApplyGradientDescent"))) == 4
+    assert search.find(lines, search.compile_query("^loss$")) == []  # $ ends the whole line
+    assert search.find(lines, search.compile_query("^loss\t")) == ["loss"]
+    broken = search.compile_query("weights[")
+    assert broken.note.startswith("not a regular expression")
+    assert search.find(lines, broken) == []
+    assert search.find(lines, search.compile_query("MatMul"))[0] == "layer1/MatMul"
+
+
+def test_step_rows_sorted_and_totalled():
+    run = parsers.load(TWO_CPU_RUN).run_metadata[0].run_metadata
+    rows = stepstats.step_rows(run.step_stats)
+    assert len(rows) == 11 and min(r.start_us for r in rows) == 0
+    by_time = stepstats.sort_rows(rows, "op_us", reverse=True)
+    assert by_time[0].op == "MatMul"
+    totals = {t.op: t for t in stepstats.op_totals(rows)}
+    assert totals["Const"].count == 3
+    assert sum(t.count for t in totals.values()) == len(rows)
+    assert {r.short_device for r in rows} == {"CPU:0", "CPU:1"}
+
+
+def test_neighbourhood_picture_shows_inputs_and_consumers(mlp_index):
+    key = "train/update_layer1/weights/ApplyGradientDescent"
+    for use_dot in (False, None):
+        drawn = picture.draw(mlp_index, key, 1, use_dot=use_dot)
+        for name in ("weights", "learning_rate", "control_dependency_1", "train"):
+            assert name in drawn.text
+        assert "╔" in drawn.text  # the selected node's box
+    assert len(picture.neighbourhood(mlp_index, key, 2)) > len(picture.neighbourhood(mlp_index, key, 1))
+
+
+def test_tensor_summary_and_table():
+    value = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert summary_lines(value)[:2] == ["shape [2, 3]  dtype float32  size 6", "min 0  max 5  mean 2.5"]
+    columns, rows = value_table(value)
+    assert columns == ["index", "0", "1", "2"] and rows[1] == ["[1]", "3", "4", "5"]
+
+
+def test_read_paths_reports_a_bad_file_and_opens_the_rest(tmp_path):
+    bad = tmp_path / "bad.pb"
+    bad.write_bytes(b"\xff\xfe not a protobuf")
+    progress = []
+    workspace, failures = loading.read_paths([MLP_SGD, str(bad), TWO_CPU_RUN],
+                                             lambda *a: progress.append(a))
+    assert [path for path, _ in failures] == [str(bad)]
+    assert [v.label for v in workspace.graphs] == ["mlp_train_sgd.pb"]
+    assert [r.label for r in workspace.runs] == ["two_cpu.pb"]
+    assert workspace.runs[0].partitions.kind == "partitions"
+    assert progress[-1][0] == progress[-1][1]
+    assert workspace.graphs[0].traces["layer1/MatMul"]  # from the graph's debug_info
+
+
+def large_graph(nodes=100_000, per_scope=50):
+    """A generated graph of scopes block00000/..., each a chain of `per_scope` nodes."""
+    graph = graph_pb2.GraphDef()
+    graph.node.add(name="input", op="Placeholder")
+    previous = "input"
+    for n in range(nodes - 1):
+        name = f"block{n // per_scope:05d}/op{n % per_scope:03d}"
+        graph.node.add(name=name, op="Relu" if n % 2 else "MatMul", input=[previous])
+        previous = name
+    return graph
+
+
+@pytest.mark.slow
+def test_lazy_index_opens_a_100k_node_graph_quickly():
+    graph = large_graph()
+    start = time.perf_counter()
+    index = LazyIndex.of_graph(graph)
+    top = index.children(index.root)
+    assert len(top) == 2001
+    assert time.perf_counter() - start < 5  # generous: a shared machine; bench/ has the numbers
