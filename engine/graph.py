@@ -317,7 +317,8 @@ class Graph:
                                         op_def, compute_device)
 
     def _create_op_internal(self, op_type, inputs, dtypes=None, input_types=None, name=None,
-                            attrs=None, op_def=None, compute_device=True, shapes=None):
+                            attrs=None, op_def=None, compute_device=True, shapes=None,
+                            decoded_attrs=None):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is None:
@@ -336,7 +337,8 @@ class Graph:
         control_inputs = (self._control_dependencies_for_inputs({t._op for t in inputs})
                           if self._control_dependencies_stack else ())
         op = Operation._create(self, node_def, op_def, inputs, control_inputs, dtypes,
-                               input_types, _traceback.capture(2), shapes)
+                               input_types, _traceback.capture(2), shapes,
+                               decoded_attrs=decoded_attrs)
         self._create_op_helper(op, compute_device)
         return op
 
@@ -463,7 +465,8 @@ class Graph:
             else:
                 if name in self._nodes_by_name:
                     raise ValueError(f"The name {name!r} refers to an Operation, not a "
-                                     f"{types_str}.")
+                                     f"{types_str}. Tensor names must be of the form "
+                                     f"\"<op_name>:<output_index>\".")
                 raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
                                  f"not a {types_str}. Tensor names must be of the form "
                                  f"\"<op_name>:<output_index>\".")

@@ -10,7 +10,7 @@ from engine.tensor_shape import TensorShape
 _shape_inference = None  # engine.shape_inference once importable; False while it is not
 
 
-def _infer_shapes(op):
+def _infer_shapes(op, attrs=None):
     """Output shapes from engine.shape_inference, unknown where it cannot tell."""
     global _shape_inference
     if _shape_inference is None:
@@ -28,9 +28,10 @@ def _infer_shapes(op):
         value = constant_value(tensor) if tensor._op._node_def.op in _FOLDABLE else None
         infos.append(info_cls(tensor._dtype, tensor._shape, value) if info_cls else
                      (tensor._dtype, tensor._shape, value))
-    from engine.attr_value import to_python
-    attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
-             if not key.startswith("_")}
+    if attrs is None:
+        from engine.attr_value import to_python
+        attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
+                 if not key.startswith("_")}
     shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
 
@@ -48,7 +49,9 @@ class Operation:
 
     @classmethod
     def _create(cls, graph, node_def, op_def, inputs, control_inputs, output_types=None,
-                input_types=None, raw_trace=None, shapes=None, traceback=None):
+                input_types=None, raw_trace=None, shapes=None, traceback=None,
+                decoded_attrs=None):
+        """Builds the op; `decoded_attrs` (from apply_op) means the node is already checked."""
         op = cls.__new__(cls)
         op._graph = graph
         op._node_def = node_def
@@ -65,14 +68,16 @@ class Operation:
             names.extend("^" + c._node_def.name for c in control_inputs)
         node_def.input.extend(names)
         op_registry.add_default_attrs(node_def, op_def)
-        op_registry.validate(node_def, op_def)
-        expected = op_registry.input_dtypes(op_def, node_def.attr)
-        _check_input_types(node_def, inputs, expected)
+        if decoded_attrs is None:
+            op_registry.validate(node_def, op_def)
+            expected = op_registry.input_dtypes(op_def, node_def.attr)
+            _check_input_types(node_def, inputs, expected)
         if output_types is None:
-            output_types = op_registry.output_dtypes(op_def, node_def.attr)
+            output_types = op_registry.output_dtypes(
+                op_def, decoded_attrs if decoded_attrs is not None else node_def.attr)
         op._outputs = [Tensor(op, i, dtype) for i, dtype in enumerate(output_types)]
         if shapes is None:
-            shapes = _infer_shapes(op)
+            shapes = _infer_shapes(op, decoded_attrs)
         if shapes:
             for tensor, shape in zip(op._outputs, shapes):
                 tensor._shape = _UNKNOWN if shape is None else shape

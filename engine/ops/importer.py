@@ -238,10 +238,10 @@ def _topological(nodes):
                 child = by_name.get(name)
                 if child is None or state.get(name) == 2:
                     continue
+                if node.op in ("Merge", "RefMerge") and child.op in ("NextIteration",
+                                                                     "RefNextIteration"):
+                    continue  # a loop's back edge: Merge is built first, then patched
                 if state.get(name) == 1:
-                    if node.op in ("Merge", "RefMerge") or child.op in ("NextIteration",
-                                                                         "RefNextIteration"):
-                        continue
                     raise ValueError(f"Cycle in graph_def at node '{name}'")
                 state[name] = 1
                 stack.append((child, iter(child.input)))

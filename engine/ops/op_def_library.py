@@ -5,12 +5,15 @@ Const "Add/y"), type attrs are inferred from the first input that fixes them, an
 raise TypeError with TensorFlow's words.
 """
 
+import contextlib
+
 from engine import dtypes, op_registry
-from engine.attr_value import from_python
-from engine.graph import _get_graph_from_inputs
+from engine.attr_value import from_python, to_python
+from engine.graph import _default_graph_stack, _get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
 from engine.proto import types_pb2
 from engine.tensor import Tensor
+from engine.tensor_shape import as_shape
 
 _INFO = {}
 
@@ -19,7 +22,7 @@ class _OpInfo:
     """What apply_op needs from an OpDef, computed once per op type."""
 
     __slots__ = ("op_def", "attrs", "default_types", "allowed", "input_attr_names",
-                 "ref_inputs")
+                 "ref_inputs", "decoded_defaults")
 
     def __init__(self, op_def):
         self.op_def = op_def
@@ -34,6 +37,8 @@ class _OpInfo:
             names.update(n for n in (arg.type_attr, arg.number_attr, arg.type_list_attr) if n)
         self.input_attr_names = names
         self.ref_inputs = any(arg.is_ref for arg in op_def.input_arg)
+        self.decoded_defaults = {attr.name: to_python(attr.default_value) for attr in op_def.attr
+                                 if attr.HasField("default_value")}
 
 
 def _info(op_type):
@@ -75,7 +80,9 @@ def apply_op_raw(op_type, name=None, **keywords):
     inferred_from = {}
     inputs = []
     input_types = []
-    with graph.as_default(), graph.name_scope(name or op_type) as scope:
+    default = _default_graph_stack.get_default()
+    with (graph.name_scope(name or op_type) if graph is default else
+          _in_graph(graph, name or op_type)) as scope:
         for arg, values in zip(op_def.input_arg, values_in):
             keywords.pop(arg.name, None)
             keywords.pop(arg.name + "_", None)
@@ -143,6 +150,7 @@ def apply_op_raw(op_type, name=None, **keywords):
             else:
                 input_types.extend(base_types)
         attr_protos = {}
+        decoded = dict(info.decoded_defaults)
         for attr_name, attr in info.attrs.items():
             if attr_name in attrs:
                 value = attrs[attr_name]
@@ -161,6 +169,7 @@ def apply_op_raw(op_type, name=None, **keywords):
                 if attr_name not in inferred_from:
                     _check_allowed(info, attr_name, value, attr_name)
             attr_protos[attr_name] = from_python(value, attr.type)
+            decoded[attr_name] = _decoded(value, attr.type)
         if keywords:
             raise TypeError(f"{op_type} got unexpected keyword arguments: "
                             f"{', '.join(sorted(keywords))}")
@@ -169,9 +178,42 @@ def apply_op_raw(op_type, name=None, **keywords):
         if ref_inputs:
             with graph.colocate_with(ref_inputs[0].op):
                 return graph._create_op_internal(op_type, inputs, None, input_types, scope,
-                                                 attr_protos, op_def)
+                                                 attr_protos, op_def, decoded_attrs=decoded)
         return graph._create_op_internal(op_type, inputs, None, input_types, scope,
-                                         attr_protos, op_def)
+                                         attr_protos, op_def, decoded_attrs=decoded)
+
+
+@contextlib.contextmanager
+def _in_graph(graph, name):
+    with graph.as_default(), graph.name_scope(name) as scope:
+        yield scope
+
+
+def _decoded(value, attr_type):
+    """A Python attr value as to_python would give it back from the AttrValue."""
+    if attr_type == "string":
+        return value.encode("utf-8") if isinstance(value, str) else value
+    if attr_type == "list(string)":
+        return [v.encode("utf-8") if isinstance(v, str) else v for v in value]
+    if attr_type == "type":
+        return dtypes.as_dtype(value)
+    if attr_type == "list(type)":
+        return [dtypes.as_dtype(v) for v in value]
+    if attr_type == "shape":
+        return as_shape(value)
+    if attr_type == "list(shape)":
+        return [as_shape(v) for v in value]
+    if attr_type == "int":
+        return int(value)
+    if attr_type == "float":
+        return float(value)
+    if attr_type == "bool":
+        return bool(value)
+    if attr_type == "list(int)":
+        return [int(v) for v in value]
+    if attr_type == "list(float)":
+        return [float(v) for v in value]
+    return to_python(from_python(value, attr_type))
 
 
 def _flat(values):
