@@ -17,6 +17,7 @@ from collections import Counter
 
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, follow_vlog, read_vlog
+from parsers.vlog.reader import finished_executions
 
 LIST_LIMIT = 20
 
@@ -89,14 +90,10 @@ def _follow(args):
         try:
             for raw in sys.stdin.buffer:
                 parser.feed(raw)
-                # An execution is done once a later one exists on its device.
-                executions = parser.log.executions
-                while printed < len(executions) - 1:
-                    later = executions[printed + 1:]
-                    if not any(e.device == executions[printed].device for e in later):
-                        break
-                    on_execution(executions[printed])
-                    printed += 1
+                finished = finished_executions(parser.log.executions)
+                for execution in parser.log.executions[printed:finished]:
+                    on_execution(execution)
+                printed = max(printed, finished)
         except KeyboardInterrupt:
             pass
         log = parser.close()

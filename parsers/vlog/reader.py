@@ -38,6 +38,7 @@ CACHE_LIMIT = 200_000
 # How far from a dump (in executions, each way) to look for the trace that names its nodes.
 MATCH_WINDOW = 16
 
+_NEWLINES = (10, 13)
 _INSTANTIATE = b"Instantiate function definition: name="
 _INSTANTIATE_LEN = len(_INSTANTIATE)
 _split_prefix = _prefix.split_prefix
@@ -137,7 +138,7 @@ class VlogParser:
         else:
             key = match.group(9, 10)
         body = message[3:] if message[2:3] == b" " else message[2:]
-        if body[-1:] == b"\n":
+        if body and body[-1] in _NEWLINES:
             body = body.rstrip(b"\r\n")
         if body[:2] == b"  ":
             block = self._blocks.get(key)
@@ -393,6 +394,8 @@ def read_vlog(path, progress: Callable | None = None) -> VlogLog:
         return _read_stream(sys.stdin.buffer, "-", None)
     if os.path.isdir(path):
         raise InputError(path, "is a directory, not a log file")
+    if not os.path.exists(path):
+        raise InputError(path, "no such file or directory")
     try:
         stream = open(path, "rb")
     except OSError as error:
@@ -415,6 +418,21 @@ def _read_stream(stream: BinaryIO, name: str, progress: Callable | None) -> Vlog
     return parser.close()
 
 
+def finished_executions(executions: list[Execution]) -> int:
+    """How many executions, from the first, are over: those before the latest step's runs.
+
+    >>> from parsers.vlog.model import Execution
+    >>> finished_executions([Execution(1, "a", 1), Execution(1, "b", 2), Execution(2, "a", 3)])
+    2
+    """
+    upto = len(executions)
+    if upto:
+        latest = executions[-1].step
+        while upto and executions[upto - 1].step == latest:
+            upto -= 1
+    return upto
+
+
 def follow_vlog(
     path: str,
     on_graph: Callable[[GraphDump], None],
@@ -423,25 +441,21 @@ def follow_vlog(
     poll: float = 0.2,
 ) -> VlogLog:
     """Read a log that is still being written: report graphs as their blocks close and
-    executions once a later one starts on the same device or the log goes quiet.
+    executions once a later step starts or the log goes quiet.
 
     Stops after idle_timeout seconds without growth (None: never; Ctrl-C stops it).
     """
     parser = VlogParser(path, on_graph=on_graph)
-    reported: set[int] = set()
+    reported = 0
 
     def report(everything: bool) -> None:
+        nonlocal reported
         executions = parser.log.executions
-        latest = {}
-        for index, execution in enumerate(executions):
-            latest[execution.device] = index
-        for index, execution in enumerate(executions):
-            if index in reported:
-                continue
-            if everything or latest[execution.device] != index:
-                reported.add(index)
-                name_dumps(parser.log.graphs, [execution])
-                on_execution(execution)
+        upto = len(executions) if everything else finished_executions(executions)
+        for execution in executions[reported:upto]:
+            name_dumps(parser.log.graphs, [execution])
+            on_execution(execution)
+        reported = max(reported, upto)
 
     try:
         stream = open(path, "rb")
