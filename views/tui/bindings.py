@@ -11,9 +11,10 @@ APP = [
     Binding("4", "switch_mode('log')", "Log"),
 ]
 
-# detail tab id -> key that opens it
-TAB_KEYS = {"nodedef": "d", "opdef": "o", "traceback": "t", "inputs": "i", "outputs": "u",
-            "tensor": "v", "picture": "p"}
+# detail tab id -> (key that opens it, title)
+TAB_KEYS = {"nodedef": ("d", "NodeDef"), "opdef": ("o", "OpDef"), "traceback": ("t", "Traceback"),
+            "inputs": ("i", "Inputs"), "outputs": ("u", "Outputs"), "tensor": ("v", "Tensor"),
+            "picture": ("p", "Picture")}
 
 BROWSER = [
     Binding("slash", "filter", "Filter", key_display="/"),
@@ -24,7 +25,8 @@ BROWSER = [
     Binding("minus", "depth(-1)", "Depth-", key_display="-", show=False),
     Binding("x", "export", "Export"),
     Binding("escape", "close_filter", "Close filter", show=False),
-    *(Binding(key, f"tab('{tab}')", tab.capitalize(), show=False) for tab, key in TAB_KEYS.items()),
+    *(Binding(key, f"tab('{tab}')", f"{title} tab", show=False)
+      for tab, (key, title) in TAB_KEYS.items()),
 ]
 
 RUNS = [

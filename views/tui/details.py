@@ -67,7 +67,9 @@ def traceback_lines(trace, context=CONTEXT_LINES):
         lines.append(f'File "{frame.filename}", line {frame.lineno}, in {frame.name}')
         around = [(n, linecache.getline(frame.filename, n).rstrip())
                   for n in range(max(1, frame.lineno - context), frame.lineno + context + 1)]
-        if any(text for _, text in around):
+        # A file changed since the graph was made no longer holds the recorded line: trust the record.
+        changed = frame.line and linecache.getline(frame.filename, frame.lineno).strip() != frame.line.strip()
+        if any(text for _, text in around) and not changed:
             for number, text in around:
                 marker = ">" if number == frame.lineno else " "
                 lines.append(f"  {marker}{number:5d}  {text}")

@@ -8,11 +8,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from views.tui import details
+from views.tui.bindings import TAB_KEYS
 from views.tui.messages import NodeChosen
 from views.tui.widgets.neighbourhood import Neighbourhood
 
-TABS = {"nodedef": "NodeDef", "opdef": "OpDef", "traceback": "Traceback", "inputs": "Inputs",
-        "outputs": "Outputs", "tensor": "Tensor", "picture": "Picture"}
+TABS = {tab: title for tab, (_, title) in TAB_KEYS.items()}
 
 
 class EdgeTable(DataTable):

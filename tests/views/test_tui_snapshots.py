@@ -1,0 +1,84 @@
+"""SVG snapshots of each screen (pytest-textual-snapshot): 160x48, fixtures only, no clock.
+
+The Traceback tab has no snapshot: it shows source files of this repository (tools/,
+tests/programs/) that change on their own; tests/views/test_tui_pilot.py checks it.
+Update with `pytest tests/views/test_tui_snapshots.py --snapshot-update`, then look at them.
+"""
+
+import pytest
+
+from views.tui import InspectorApp
+
+from tests.views.tui_conftest import MLP_SGD, SIZE, TWO_CPU_GRAPH, TWO_CPU_RUN, settle
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _before(*keys):
+    async def run_before(pilot):
+        app = pilot.app
+        await settle(app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.pause()
+    return run_before
+
+
+def _find(text, *more):
+    return _before("slash", *text, "enter", *more)
+
+
+def test_browser_opened(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE, run_before=_before())
+
+
+def test_browser_nodedef_after_filter(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_find("ApplyGradientDescent"))
+
+
+def test_browser_inputs_tab(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_find("ApplyGradientDescent", "i"))
+
+
+def test_browser_opdef_tab(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_find("ApplyGradientDescent", "o"))
+
+
+def test_browser_tensor_tab(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_find("learning_rate", "v"))
+
+
+def test_browser_picture_tab(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_find("ApplyGradientDescent", "p"))
+
+
+def test_runs_screen_sorted(snap_compare):
+    assert snap_compare(InspectorApp([TWO_CPU_GRAPH, TWO_CPU_RUN]), terminal_size=SIZE,
+                        run_before=_before("2", "s", "r"))
+
+
+def test_partitions_screen(snap_compare):
+    assert snap_compare(InspectorApp([TWO_CPU_RUN]), terminal_size=SIZE, run_before=_before("3"))
+
+
+def test_partition_browser(snap_compare):
+    assert snap_compare(InspectorApp([TWO_CPU_RUN]), terminal_size=SIZE,
+                        run_before=_before("3", "enter", "slash", *"_Send", "enter", "u"))
+
+
+def test_log_screen_without_a_log(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE, run_before=_before("4"))
+
+
+def test_help_screen(snap_compare):
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
+                        run_before=_before("question_mark"))
