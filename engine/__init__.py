@@ -60,7 +60,6 @@ from engine.ops.variables import (Variable, all_variables, assert_variables_init
                                   resource_variables_enabled, trainable_variables,
                                   variables_initializer)
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
-from engine.proto.config_pb2 import ConfigProto as _ConfigProto  # noqa: F401
 from engine.proto.function_pb2 import FunctionDef  # noqa: F401
 from engine.proto.graph_pb2 import GraphDef  # noqa: F401
 from engine.proto.meta_graph_pb2 import MetaGraphDef  # noqa: F401
@@ -71,13 +70,9 @@ from engine.tensor_shape import Dimension, TensorShape  # noqa: F401
 from engine.tensor_util import MakeNdarray, constant_value, make_ndarray  # noqa: F401
 from engine.tensor_util import make_tensor_proto  # noqa: F401
 
-try:
-    from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
-                                InteractiveSession, OptimizerOptions, RunMetadata,
-                                RunOptions, Session)
-except ImportError:  # engine/session.py is written in parallel; until then, the messages.
-    from engine.proto.config_pb2 import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
-                                         OptimizerOptions, RunMetadata, RunOptions)
+from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
+                            InteractiveSession, OptimizerOptions, RunMetadata, RunOptions,
+                            Session)
 
 def name_scope(name, default_name=None, values=None):
     """tf.name_scope (TF 1.x): a scope in the inputs' graph, uniquified; "a/" re-enters."""
