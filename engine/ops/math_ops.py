@@ -223,8 +223,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             adj_x = adjoint_a or transpose_a
             adj_y = adjoint_b or transpose_b
             kwargs = {"Tout": output_type or a.dtype}
-            return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y, Ta=a.dtype,
-                            Tb=b.dtype, name=name, **kwargs)
+            return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y, name=name,
+                            **kwargs)
         return apply_op("MatMul", a=a, b=b, transpose_a=transpose_a or adjoint_a,
                         transpose_b=transpose_b or adjoint_b, name=name)
 

@@ -280,8 +280,7 @@ class ResourceVariable(Variable):
                     self._initializer_op = apply_op("AssignVariableOp", resource=self._handle,
                                                     value=initial_value, name=assign_scope)
                 with graph.name_scope("Read"), graph.device(self._handle.device):
-                    self._graph_element = apply_op("ReadVariableOp", resource=self._handle,
-                                                   dtype=self._dtype)
+                    self._graph_element = self._read_variable_op()
         self._name = self._handle.name
         add_to_collections(collections, self)
 
@@ -302,7 +301,10 @@ class ResourceVariable(Variable):
         return self._dtype
 
     def _read_variable_op(self):
-        return apply_op("ReadVariableOp", resource=self._handle, dtype=self._dtype)
+        read = apply_op("ReadVariableOp", resource=self._handle, dtype=self._dtype)
+        # TensorFlow knows a read's shape from the handle's shape data; ours is the variable's.
+        read.set_shape(self._shape)
+        return read
 
     def value(self):
         with get_default_graph().colocate_with(None, ignore_existing=True):
