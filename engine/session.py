@@ -118,10 +118,12 @@ class BaseSession:
         values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
         self._step_id += 1
         trace = options is not None and options.trace_level != _NO_TRACE
-        if trace or (options is not None and options.output_partition_graphs):
-            results = self._run_with_metadata(entry, values, options, run_metadata, trace)
-        else:
-            results = entry.executor.run(values, self._step_id)
+        # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
+        with np.errstate(all="ignore"):
+            if trace or (options is not None and options.output_partition_graphs):
+                results = self._run_with_metadata(entry, values, options, run_metadata, trace)
+            else:
+                results = entry.executor.run(values, self._step_id)
         positions = entry.fetch_positions
         return mapper.build([results[p] if p is not None else None for p in positions])
 
