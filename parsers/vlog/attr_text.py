@@ -28,6 +28,7 @@ import re
 import struct
 
 from engine.proto import attr_value_pb2, tensor_pb2, tensor_shape_pb2, types_pb2
+from parsers.vlog.graph_dump import split_top_level
 
 AttrValue = attr_value_pb2.AttrValue
 
@@ -59,47 +60,6 @@ _VALUE_FIELDS = {
     types_pb2.DT_UINT32: "uint32_val", types_pb2.DT_UINT64: "uint64_val",
     types_pb2.DT_BOOL: "bool_val", types_pb2.DT_STRING: "string_val",
 }
-
-
-def split_top_level(text: str, separator: str = ", ") -> list[str]:
-    """`text` cut at `separator` outside quotes and (), [], {}, <> nesting.
-
-    >>> split_top_level('a=[1, 2], b="x, y", c=f[T=float, U=int32]')
-    ['a=[1, 2]', 'b="x, y"', 'c=f[T=float, U=int32]']
-    """
-    if not text:
-        return []
-    pieces = text.split(separator)
-    if len(pieces) == 1:
-        return pieces
-    out = []
-    pending = None
-    for piece in pieces:
-        current = piece if pending is None else pending + separator + piece
-        if _balanced(current):
-            out.append(current)
-            pending = None
-        else:
-            pending = current
-    if pending is not None:
-        out.append(pending)
-    return out
-
-
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def _balanced(text: str) -> bool:
-    if '"' in text:
-        if (text.count('"') - text.count('\\"')) % 2:
-            return False
-        text = _QUOTED.sub("", text)
-    return (
-        text.count("[") == text.count("]")
-        and text.count("(") == text.count(")")
-        and text.count("{") == text.count("}")
-        and text.count("<") == text.count(">")
-    )
 
 
 def unescape(body: str) -> bytes:

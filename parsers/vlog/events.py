@@ -20,25 +20,30 @@ from __future__ import annotations
 
 import re
 
-# (substring, kind), tested in order on the message bytes.
-MARKERS = (
-    (b"__LOG_MEMORY__ ", "memory"),
+# Messages that start with a marker, and markers found anywhere in the message.
+STARTS = (
     (b"Running optimization pass: ", "pass"),
     (b"Running optimization phase ", "phase"),
-    (b"Graph size after: ", "grappler"),
-    (b"Optimization results for grappler item: ", "grappler"),
     (b"Dumped Graph to ", "dumped_graph"),
+    (b"Optimization results for grappler item: ", "grappler"),
+    (b"__LOG_MEMORY__ ", "memory"),
+)
+INSIDE = (
+    (b"Graph size after: ", "grappler"),
     (b") placed on: ", "placement"),
 )
 PLACEMENT_1X = re.compile(rb"\S+: \(\w+\): /\S+\s*\Z")
 
 
-def classify(message: bytes) -> str | None:
-    """The event kind of a message, or None for a line that is none of them."""
-    for marker, kind in MARKERS:
-        if marker in message:
+def classify(message: bytes, start: int = 0) -> str | None:
+    """The event kind of a message (from `start` in a line), or None for any other."""
+    for marker, kind in STARTS:
+        if message.startswith(marker, start):
             return kind
-    if b"): /" in message and PLACEMENT_1X.match(message):
+    for marker, kind in INSIDE:
+        if message.find(marker, start) >= 0:
+            return kind
+    if message.find(b"): /", start) >= 0 and PLACEMENT_1X.match(message, start):
         return "placement"
     return None
 

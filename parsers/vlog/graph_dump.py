@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import re
 
-from engine.proto import graph_pb2
-from parsers.vlog.attr_text import DTYPES, parse_attr_value, split_top_level
 
 # name = Op[attrs](inputs) @ control; attrs greedy so the last `](` closes them, and inputs
 # hold no parentheses.
@@ -34,6 +32,47 @@ HEADER = re.compile(
     re.S,
 )
 RETURN = re.compile(r"return (\S+) = (\S+)\Z")
+
+
+def split_top_level(text: str, separator: str = ", ") -> list[str]:
+    """`text` cut at `separator` outside quotes and (), [], {}, <> nesting.
+
+    >>> split_top_level('a=[1, 2], b="x, y", c=f[T=float, U=int32]')
+    ['a=[1, 2]', 'b="x, y"', 'c=f[T=float, U=int32]']
+    """
+    if not text:
+        return []
+    pieces = text.split(separator)
+    if len(pieces) == 1:
+        return pieces
+    out = []
+    pending = None
+    for piece in pieces:
+        current = piece if pending is None else pending + separator + piece
+        if _balanced(current):
+            out.append(current)
+            pending = None
+        else:
+            pending = current
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _balanced(text: str) -> bool:
+    if '"' in text:
+        if (text.count('"') - text.count('\\"')) % 2:
+            return False
+        text = _QUOTED.sub("", text)
+    return (
+        text.count("[") == text.count("]")
+        and text.count("(") == text.count(")")
+        and text.count("{") == text.count("}")
+        and text.count("<") == text.count(">")
+    )
 
 
 def parse_node_line(text: str):
@@ -117,18 +156,23 @@ def _type_and_device(text: str) -> tuple[str, str]:
 
 def _set_type(attr, type_name: str) -> None:
     """A dtype, or a placeholder for a FunctionDef arg typed by an attr (`x:T`)."""
+    from parsers.vlog.attr_text import DTYPES
+
     if type_name in DTYPES:
         attr.type = DTYPES[type_name]
     elif type_name:
         attr.placeholder = type_name
 
 
-def build_graph_def(dump) -> graph_pb2.GraphDef:
+def build_graph_def(dump):
     """A GraphDump as a GraphDef: real names where matched, attrs as AttrValues.
 
     Graph dumps get an _Arg node per arg and a _Retval node per ret (attrs T and index);
     FunctionDef prints get _Arg nodes per arg and a _Retval per `return` line, fed by it.
     """
+    from engine.proto import graph_pb2
+    from parsers.vlog.attr_text import parse_attr_value
+
     graph = graph_pb2.GraphDef()
     full_device = dump.names_from[1] if dump.names_from else ""
     rename = dump.rename

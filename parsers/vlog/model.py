@@ -250,9 +250,18 @@ class VlogLog:
     path: str
     graphs: list[GraphDump] = field(default_factory=list)
     executions: list[Execution] = field(default_factory=list)
-    events: list[LogEvent] = field(default_factory=list)
+    # (kind, line number, raw line) per event line; `events` wraps them on first use.
+    event_rows: list[tuple[str, int, bytes]] = field(default_factory=list)
     lines: int = 0
     unparsed_lines: int = 0
+    _events: list[LogEvent] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[LogEvent]:
+        """Every event line (passes, grappler, dumped graphs, memory, placement) in log order."""
+        if len(self._events) != len(self.event_rows):
+            self._events.extend(LogEvent(*row) for row in self.event_rows[len(self._events):])
+        return self._events
 
     def steps(self) -> list[int]:
         """Step ids in the order they first ran."""
@@ -303,21 +312,26 @@ class VlogLog:
         Repeated dumps share their DumpNode objects, so each node's JSON is made once.
         """
         dumps = json.dumps
-        cache: dict[tuple[int, int], str] = {}
+        node_texts: dict[tuple[int, int], str] = {}
+        graph_texts: dict[tuple, str] = {}  # repeated dumps: their whole node list, once
         write = out.write
         write('{"graphs": [')
         for index, graph in enumerate(self.graphs):
             mapping = id(graph.real_names) if graph.real_names else 0
-            texts = []
-            for node in graph.nodes:
-                key = (id(node), mapping)
-                text = cache.get(key)
-                if text is None:
-                    text = cache[key] = dumps(graph.node_json(node))
-                texts.append(text)
+            signature = (tuple(map(id, graph.nodes)), mapping)
+            nodes_text = graph_texts.get(signature)
+            if nodes_text is None:
+                texts = []
+                for node in graph.nodes:
+                    key = (id(node), mapping)
+                    text = node_texts.get(key)
+                    if text is None:
+                        text = node_texts[key] = dumps(graph.node_json(node))
+                    texts.append(text)
+                nodes_text = graph_texts[signature] = ", ".join(texts)
             write(", " if index else "")
             write(f'{{"label": {dumps(graph.label)}, "first_line": {graph.first_line}, "nodes": [')
-            write(", ".join(texts))
+            write(nodes_text)
             write("]}")
         write('], "executions": [')
         for index, execution in enumerate(self.executions):

@@ -21,7 +21,9 @@ keyed by (thread, source line), so blocks that two threads print at once stay ap
 from __future__ import annotations
 
 import bisect
+import gc
 import os
+import re
 import sys
 import time
 from typing import BinaryIO, Callable, Iterable
@@ -31,7 +33,7 @@ from parsers.vlog import prefix as _prefix
 from parsers.vlog.events import classify
 from parsers.vlog.executor_trace import DONE, PROCESS, SUMMARY
 from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
-from parsers.vlog.model import Execution, ExecutedNode, GraphDump, LogEvent, VlogLog
+from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
 
 # Caches of parsed repeated texts; cleared when they grow past this, so memory stays bounded.
 CACHE_LIMIT = 200_000
@@ -69,12 +71,11 @@ class VlogParser:
         self._unparsed = 0
         self._named_upto = 0
 
-    # The hot loop: one pass, local names, substring tests first.
+    # The hot loop: one pass, local names, cheap byte tests first; a regex only where a line
+    # needs its time (executor lines) or could be anything (the rest).
     def feed_lines(self, lines: Iterable[bytes]) -> None:
         line_no = self._line
         unparsed = 0
-        absl_match = _ABSL.match
-        glog_match = _GLOG.match
         absl_first = _ABSL_FIRST
         digits = _DIGITS
         dump_line = self._dump_line
@@ -82,42 +83,60 @@ class VlogParser:
         done_line = self._done_line
         other_line = self._other_line
         keep = self.keep
-        events = self.log.events
+        rows = self.log.event_rows
+        blocks = self._blocks
+        node_cache = self._node_cache
         try:
             for raw in lines:
                 line_no += 1
                 if not raw:
                     continue
                 first = raw[0]
-                if first in absl_first:
-                    match = absl_match(raw)
-                elif first in digits:
-                    match = glog_match(raw)
+                # Where the (thread, source) part of the prefix starts, and where "] " ends it.
+                if first in absl_first and len(raw) > 20 and raw[5] == 32:
+                    key_start = raw.find(b" ", 6)
+                elif first in digits and len(raw) > 30 and raw[4] == 45:
+                    key_start = raw.find(b": ", 19) + 1
                 else:
-                    match = None
-                if match is None:
+                    key_start = -1
+                end = raw.find(b"] ", key_start) if key_start > 0 else -1
+                if end < 0:
                     # Not a log line: a prefix-less `||` line, a continuation, or anything else.
                     if raw.startswith(b"||"):
-                        if not dump_line(raw, None, line_no):
+                        if not dump_line(raw, 0, None, line_no):
                             unparsed += 1
                     elif b"Graph size after: " in raw:
-                        other_line(raw, raw, None, line_no, "grappler")
+                        if keep:
+                            rows.append(("grappler", line_no, raw))
+                    elif _prefix.is_log_line(raw):
+                        pass  # a log line with an empty message
                     elif raw.strip():
                         unparsed += 1
                     continue
-                message = raw[match.end():]
-                if message[:2] == b"||":
-                    ok = dump_line(message, match, line_no)
-                elif b"Process node: " in message[:16]:
-                    ok = process_line(message, match, line_no)
-                elif b"kernel done: " in message[:26]:
-                    ok = done_line(message, match)
-                elif message[:15] == b"__LOG_MEMORY__ ":
+                start = end + 2
+                tag = raw[start:start + 2]
+                if tag == b"||":
+                    key = raw[key_start:end]
+                    if raw[start + 2:start + 5] == b"   ":
+                        # A node line seen before (every pass dumps the graph again).
+                        block = blocks.get(key)
+                        if block is not None:
+                            node = node_cache.get(raw[start + 5:])
+                            if node is not None:
+                                block.nodes.append(node)
+                                block.last_line = line_no
+                                continue
+                    ok = dump_line(raw, start, key, line_no)
+                elif tag == b"__" and raw.startswith(b"__LOG_MEMORY__ ", start):
                     if keep:
-                        events.append(LogEvent("memory", line_no, raw))
+                        rows.append(("memory", line_no, raw))
                     continue
+                elif tag == b"Pr" and raw.startswith(b"Process node: ", start):
+                    ok = process_line(raw, start, line_no)
+                elif (tag == b"Sy" or tag == b"As") and raw.find(b"kernel done: ", start, start + 26) > 0:
+                    ok = done_line(raw, start)
                 else:
-                    ok = other_line(raw, message, match, line_no, None)
+                    ok = other_line(raw, start, key_start, end, line_no)
                 if not ok:
                     unparsed += 1
         finally:
@@ -129,22 +148,17 @@ class VlogParser:
 
     # -- graph dumps --------------------------------------------------------------------------
 
-    def _dump_line(self, message: bytes, match, line_no: int) -> bool:
+    def _dump_line(self, raw: bytes, start: int, key, line_no: int) -> bool:
         # Blocks are keyed by (thread, source) as printed: two threads' blocks stay apart.
-        if match is None:
-            key = None
-        elif match.re is _ABSL:
-            key = match.group(8, 9)
-        else:
-            key = match.group(9, 10)
-        body = message[3:] if message[2:3] == b" " else message[2:]
+        body = raw[start + 3:] if raw[start + 2:start + 3] == b" " else raw[start + 2:]
         if body and body[-1] in _NEWLINES:
             body = body.rstrip(b"\r\n")
         if body[:2] == b"  ":
             block = self._blocks.get(key)
             if block is None:
                 return False
-            node = self._node_cache.get(body)
+            cache_key = raw[start + 5:]
+            node = self._node_cache.get(cache_key)
             if node is None:
                 text = body[2:].decode("utf-8", "replace")
                 if text[:7] == "return ":
@@ -158,7 +172,7 @@ class VlogParser:
                     return False
                 if len(self._node_cache) > CACHE_LIMIT:
                     self._node_cache.clear()
-                self._node_cache[body] = node
+                self._node_cache[cache_key] = node
             block.nodes.append(node)
             block.last_line = line_no
             return True
@@ -180,7 +194,7 @@ class VlogParser:
             if cut is not None:
                 self._emit_graph(cut)
             kind, name, args, rets = header
-            thread_key = key[0] if key else None
+            thread_key = _thread_key(key)
             label = self._labels.pop(thread_key, "")
             thread = int(thread_key) if thread_key is not None else None
             block = GraphDump(label, line_no, kind, name, args, rets, thread=thread)
@@ -214,11 +228,20 @@ class VlogParser:
         ) * 1_000_000 + (int(frac) if len(frac) == 6 else _prefix._fraction_micros(frac))
         return micros, int(thread) if thread is not None else None
 
-    def _process_line(self, message: bytes, match, line_no: int) -> bool:
-        head = PROCESS.match(message)
-        if head is None:
-            return False
-        rest = head.group(3)
+    def _process_line(self, raw: bytes, start: int, line_no: int) -> bool:
+        whole = _ABSL_PROCESS.match(raw)
+        if whole is not None:
+            # The common case in one regex: a 2.x prefix and the Process node head.
+            month, day, hours, minutes, seconds, frac, thread, node_id, step, rest = whole.groups()
+            micros = _micros(month, day, hours, minutes, seconds, frac)
+            thread = int(thread) if thread is not None else None
+        else:
+            match = _match_prefix(raw)
+            head = PROCESS.match(raw, start)
+            if match is None or head is None:
+                return False
+            node_id, step, rest = head.groups()
+            micros, thread = self._micros_thread(match)
         parsed = self._process_cache.get(rest)
         if parsed is None:
             parsed = _parse_summary(rest)
@@ -228,9 +251,8 @@ class VlogParser:
                 self._process_cache.clear()
             self._process_cache[rest] = parsed
         name, op, inputs, dead, device, attrs = parsed
-        node_id = int(head.group(1))
-        step = int(head.group(2))
-        micros, thread = self._micros_thread(match)
+        node_id = int(node_id)
+        step = int(step)
         key = (step, device)
         execution = self._open.get(key)
         # Every executor run starts at _SOURCE: a new run of this step on this device (a
@@ -247,41 +269,44 @@ class VlogParser:
         self._pending[(step, node_id)] = node
         return True
 
-    def _done_line(self, message: bytes, match) -> bool:
-        done = DONE.match(message)
+    def _done_line(self, raw: bytes, start: int) -> bool:
+        whole = _ABSL_DONE.match(raw)
+        if whole is not None:
+            month, day, hours, minutes, seconds, frac, node_id, step = whole.groups()
+            node = self._pending.pop((int(step), int(node_id)), None)
+            if node is not None:
+                node.end_us = _micros(month, day, hours, minutes, seconds, frac)
+            return True
+        done = DONE.match(raw, start)
         if done is None:
             return False
         node = self._pending.pop((int(done.group(3)), int(done.group(2))), None)
         if node is not None:
+            match = _match_prefix(raw)
+            if match is None:
+                return False
             node.end_us, _ = self._micros_thread(match)
         return True
 
     # -- everything else ----------------------------------------------------------------------
 
-    def _other_line(self, raw: bytes, message: bytes, match, line_no: int, kind) -> bool:
-        if kind is None:
-            if b"#nodes " in message and message[:6] == b"Graph ":
-                label = message[6:message.index(b"#nodes ")].decode("utf-8", "replace").strip()
+    def _other_line(self, raw: bytes, start: int, key_start: int, end: int, line_no: int) -> bool:
+        if raw.startswith(b"Graph ", start):
+            nodes_at = raw.find(b" #nodes ", start)
+            if nodes_at > 0:
+                label = raw[start + 6:nodes_at].decode("utf-8", "replace").strip()
                 if label:
-                    self._labels[self._thread(match)] = label
+                    self._labels[_thread_key(raw[key_start:end])] = label
                 return True
-            if message[:_INSTANTIATE_LEN] == _INSTANTIATE:
-                name = message[_INSTANTIATE_LEN:].split(b" ", 1)[0].strip().decode("utf-8", "replace")
-                self._labels[self._thread(match)] = "Instantiate function definition: name=" + name
-                return True
-            kind = classify(message)
-            if kind is None:
-                return True  # an ordinary log line: nothing to keep
-        if self.keep:
-            self.log.events.append(LogEvent(kind, line_no, raw))
-        return True
-
-    @staticmethod
-    def _thread(match):
-        """The thread id as printed (bytes), the key labels and blocks share; None without one."""
-        if match is None:
-            return None
-        return match.group(8) if match.re is _ABSL else match.group(9)
+        elif raw.startswith(_INSTANTIATE, start):
+            rest = raw[start + _INSTANTIATE_LEN:]
+            name = rest.split(b" ", 1)[0].strip().decode("utf-8", "replace")
+            self._labels[_thread_key(raw[key_start:end])] = "Instantiate function definition: name=" + name
+            return True
+        kind = classify(raw, start)
+        if kind is not None and self.keep:
+            self.log.event_rows.append((kind, line_no, raw))
+        return True  # kept, or an ordinary log line with nothing to keep
 
     # -- the end --------------------------------------------------------------------------------
 
@@ -298,6 +323,42 @@ class VlogParser:
         self.log.unparsed_lines = self._unparsed
         name_dumps(self.log.graphs, self.log.executions)
         return self.log
+
+
+# A 2.x prefix and an executor head in one match: month, day, h, m, s, fraction, thread, ...
+_ABSL_HEAD = rb"[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d+)\.(\d{6}) +"
+_ABSL_PROCESS = re.compile(
+    _ABSL_HEAD + rb"(?:(\d+) +)?[^\s\]]+:\d+\] Process node: (\d+) step (-?\d+) (.*)", re.S
+)
+_ABSL_DONE = re.compile(
+    _ABSL_HEAD + rb"(?:\d+ +)?[^\s\]]+:\d+\] (?:Synchronous|Async) kernel done: (\d+) step (-?\d+) "
+)
+
+
+def _micros(month, day, hours, minutes, seconds, frac) -> int:
+    """Microseconds since the epoch from an absl prefix's fields (bytes; fraction of 6 digits)."""
+    if month == b"00" and day == b"00":
+        days = 0  # before absl::InitializeLog the "seconds" count from the epoch
+    else:
+        days = _prefix._days(1970, int(month), int(day))
+    return (((days * 24 + int(hours)) * 60 + int(minutes)) * 60 + int(seconds)) * 1_000_000 + int(frac)
+
+
+def _match_prefix(raw: bytes):
+    """The full prefix match of a line that passed the cheap test, or None."""
+    return _ABSL.match(raw) if raw[0] in _ABSL_FIRST else _GLOG.match(raw)
+
+
+def _thread_key(key):
+    """The thread id (bytes) in a prefix's `<thread> <source>` part; None for 1.x lines.
+
+    >>> _thread_key(b"    14444 function.cc:82"), _thread_key(b" I tensorflow/x.cc:1"), _thread_key(None)
+    (b'14444', None, None)
+    """
+    if not key:
+        return None
+    parts = key.split()
+    return parts[0] if len(parts) == 2 and parts[0].isdigit() else None
 
 
 def _parse_summary(rest: bytes):
@@ -335,30 +396,30 @@ def name_dumps(graphs: list[GraphDump], executions: list[Execution]) -> None:
     starts = [execution.first_line for execution in executions]
     # Equal mappings are shared, so repeated dumps share their nodes' JSON too.
     interned: dict[tuple, dict[str, str]] = {}
-    signatures: dict[tuple, list] = {}
+    # Dumps repeat (every pass prints the graph again) with the very same DumpNode objects.
+    signatures: dict[tuple, frozenset] = {}
+    ran: dict[int, frozenset] = {}  # execution index -> {(id, op)} it ran
     for graph in graphs:
         if graph.kind != "graph" or graph.real_names:
             continue
         signature = (tuple(map(id, graph.nodes)), tuple(graph.args), tuple(graph.rets))
-        items = signatures.get(signature)
-        if items is None:
-            items = signatures[signature] = list(graph.node_ids().items())
-        if not items:
+        needed = signatures.get(signature)
+        if needed is None:
+            needed = signatures[signature] = frozenset(graph.node_ids().items())
+        if not needed:
             continue
         at = bisect.bisect_left(starts, graph.first_line)
         candidates = list(range(at, min(len(executions), at + MATCH_WINDOW)))
         candidates += list(range(at - 1, max(-1, at - 1 - MATCH_WINDOW), -1))
         for index in candidates:
-            execution = executions[index]
-            known = execution.id_names()
-            if len(known) < len(items):
-                continue
-            for node_id, op in items:
-                seen = known.get(node_id)
-                if seen is None or seen[1] != op:
-                    break
-            else:
-                mapping = tuple((f"n{node_id}", known[node_id][0]) for node_id, _ in items)
+            pairs = ran.get(index)
+            if pairs is None:
+                known = executions[index].id_names()
+                pairs = ran[index] = frozenset((i, op) for i, (_, op) in known.items())
+            if needed <= pairs:
+                execution = executions[index]
+                known = execution.id_names()
+                mapping = tuple(sorted((f"n{node_id}", known[node_id][0]) for node_id, _ in needed))
                 graph.real_names = interned.setdefault(mapping, dict(mapping))
                 graph.names_from = (execution.step, execution.device)
                 break
@@ -405,6 +466,18 @@ def read_vlog(path, progress: Callable | None = None) -> VlogLog:
 
 
 def _read_stream(stream: BinaryIO, name: str, progress: Callable | None) -> VlogLog:
+    # The parse allocates millions of small objects and frees none: the cyclic collector's
+    # passes over them would only cost time.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_all(stream, name, progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_all(stream: BinaryIO, name: str, progress: Callable | None) -> VlogLog:
     parser = VlogParser(str(name))
     lines: Iterable[bytes] = stream
     if progress is not None:
