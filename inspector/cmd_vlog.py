@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections import Counter
 
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, follow_vlog, read_vlog
@@ -38,7 +37,8 @@ def run(args):
         log = _follow(args)
     else:
         progress = _progress_bar() if args.path != "-" and sys.stderr.isatty() else None
-        log = read_vlog(args.path, progress=progress)
+        # The command shows event counts only: no need to keep every event line.
+        log = read_vlog(args.path, progress=progress, events=False)
         if progress is not None:
             sys.stderr.write("\r\033[K")
         if log.lines == 0:
@@ -85,7 +85,7 @@ def _follow(args):
             print(f"step {execution.step}  {execution.device}: {len(execution.nodes)} nodes ran", flush=True)
 
     if args.path == "-":
-        parser = VlogParser("-", on_graph=on_graph)
+        parser = VlogParser("-", on_graph=on_graph, keep_events=False)
         printed = 0
         try:
             for raw in sys.stdin.buffer:
@@ -139,7 +139,7 @@ def summary_lines(log):
         )
     if len(log.executions) > LIST_LIMIT:
         lines.append(f"  ... {len(log.executions) - LIST_LIMIT} more (--json lists them all)")
-    kinds = Counter(event.kind for event in log.events)
+    kinds = log.event_counts
     if kinds:
         lines.append("events: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())))
     return lines

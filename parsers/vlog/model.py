@@ -254,6 +254,7 @@ class VlogLog:
     event_rows: list[tuple[str, int, bytes]] = field(default_factory=list)
     lines: int = 0
     unparsed_lines: int = 0
+    event_counts: dict[str, int] = field(default_factory=dict)  # kind -> lines, kept or not
     _events: list[LogEvent] = field(default_factory=list)
 
     @property

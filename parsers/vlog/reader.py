@@ -53,14 +53,16 @@ _DIGITS = _prefix._DIGITS
 class VlogParser:
     """Feed it lines (bytes); it builds a VlogLog and reports graphs as their blocks close.
 
-    on_graph(GraphDump) runs when a block closes (or is cut off); keep=False leaves graphs and
-    events out of the result, for callers that stream them away.
+    on_graph(GraphDump) runs when a block closes (or is cut off). keep_events=False counts
+    event lines by kind (log.event_counts) instead of keeping them: memory then grows with the
+    graphs and steps a log holds, not with its __LOG_MEMORY__ lines.
     """
 
-    def __init__(self, path: str = "", on_graph: Callable | None = None, keep: bool = True):
+    def __init__(self, path: str = "", on_graph: Callable | None = None, keep_events: bool = True):
         self.log = VlogLog(path)
         self.on_graph = on_graph
-        self.keep = keep
+        self.keep_events = keep_events
+        self._event_sink = self.log.event_rows if keep_events else _KindCounter()
         self._blocks: dict[tuple, GraphDump] = {}
         self._labels: dict = {}
         self._open: dict[tuple[int, str], Execution] = {}
@@ -82,8 +84,7 @@ class VlogParser:
         process_line = self._process_line
         done_line = self._done_line
         other_line = self._other_line
-        keep = self.keep
-        rows = self.log.event_rows
+        rows = self._event_sink
         blocks = self._blocks
         node_cache = self._node_cache
         try:
@@ -106,8 +107,7 @@ class VlogParser:
                         if not dump_line(raw, 0, None, line_no):
                             unparsed += 1
                     elif b"Graph size after: " in raw:
-                        if keep:
-                            rows.append(("grappler", line_no, raw))
+                        rows.append(("grappler", line_no, raw))
                     elif _prefix.is_log_line(raw):
                         pass  # a log line with an empty message
                     elif raw.strip():
@@ -128,8 +128,7 @@ class VlogParser:
                                 continue
                     ok = dump_line(raw, start, key, line_no)
                 elif tag == b"__" and raw.startswith(b"__LOG_MEMORY__ ", start):
-                    if keep:
-                        rows.append(("memory", line_no, raw))
+                    rows.append(("memory", line_no, raw))
                     continue
                 elif tag == b"Pr" and raw.startswith(b"Process node: ", start):
                     ok = process_line(raw, start, line_no)
@@ -200,8 +199,7 @@ class VlogParser:
             block = GraphDump(label, line_no, kind, name, args, rets, thread=thread)
             block.last_line = line_no
             self._blocks[key] = block
-            if self.keep:
-                self.log.graphs.append(block)
+            self.log.graphs.append(block)
             return True
         return False
 
@@ -304,8 +302,8 @@ class VlogParser:
             self._labels[_thread_key(raw[key_start:end])] = "Instantiate function definition: name=" + name
             return True
         kind = classify(raw, start)
-        if kind is not None and self.keep:
-            self.log.event_rows.append((kind, line_no, raw))
+        if kind is not None:
+            self._event_sink.append((kind, line_no, raw))
         return True  # kept, or an ordinary log line with nothing to keep
 
     # -- the end --------------------------------------------------------------------------------
@@ -321,6 +319,13 @@ class VlogParser:
         self.flush_blocks()
         self.log.lines = self._line
         self.log.unparsed_lines = self._unparsed
+        if self.keep_events:
+            counts: dict[str, int] = {}
+            for kind, _, _ in self.log.event_rows:
+                counts[kind] = counts.get(kind, 0) + 1
+            self.log.event_counts = counts
+        else:
+            self.log.event_counts = dict(self._event_sink.counts)
         name_dumps(self.log.graphs, self.log.executions)
         return self.log
 
@@ -342,6 +347,18 @@ def _micros(month, day, hours, minutes, seconds, frac) -> int:
     else:
         days = _prefix._days(1970, int(month), int(day))
     return (((days * 24 + int(hours)) * 60 + int(minutes)) * 60 + int(seconds)) * 1_000_000 + int(frac)
+
+
+class _KindCounter:
+    """Stands in for the event list when events are only counted."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self):
+        self.counts: dict[str, int] = {}
+
+    def append(self, row) -> None:
+        self.counts[row[0]] = self.counts.get(row[0], 0) + 1
 
 
 def _match_prefix(raw: bytes):
@@ -442,17 +459,18 @@ def read_lines(lines: Iterable[bytes], path: str = "") -> VlogLog:
     return parser.close()
 
 
-def read_vlog(path, progress: Callable | None = None) -> VlogLog:
+def read_vlog(path, progress: Callable | None = None, events: bool = True) -> VlogLog:
     """Read a whole log: a path, `-` for stdin, or a binary file object.
 
     progress(done_bytes, total_bytes) is called now and then for a regular file.
+    events=False only counts the event lines (log.event_counts), keeping none of them.
     Raises InputError when the file cannot be opened or holds no lines at all.
     """
     if hasattr(path, "read"):
-        return _read_stream(path, getattr(path, "name", "<stream>"), progress)
+        return _read_stream(path, getattr(path, "name", "<stream>"), progress, events)
     path = os.fspath(path)
     if path == "-":
-        return _read_stream(sys.stdin.buffer, "-", None)
+        return _read_stream(sys.stdin.buffer, "-", None, events)
     if os.path.isdir(path):
         raise InputError(path, "is a directory, not a log file")
     if not os.path.exists(path):
@@ -462,23 +480,23 @@ def read_vlog(path, progress: Callable | None = None) -> VlogLog:
     except OSError as error:
         raise InputError(path, error.strerror or str(error)) from None
     with stream:
-        return _read_stream(stream, path, progress)
+        return _read_stream(stream, path, progress, events)
 
 
-def _read_stream(stream: BinaryIO, name: str, progress: Callable | None) -> VlogLog:
+def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
     # The parse allocates millions of small objects and frees none: the cyclic collector's
     # passes over them would only cost time.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _read_all(stream, name, progress)
+        return _read_all(stream, name, progress, events)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_all(stream: BinaryIO, name: str, progress: Callable | None) -> VlogLog:
-    parser = VlogParser(str(name))
+def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
+    parser = VlogParser(str(name), keep_events=events)
     lines: Iterable[bytes] = stream
     if progress is not None:
         try:
@@ -518,7 +536,7 @@ def follow_vlog(
 
     Stops after idle_timeout seconds without growth (None: never; Ctrl-C stops it).
     """
-    parser = VlogParser(path, on_graph=on_graph)
+    parser = VlogParser(path, on_graph=on_graph, keep_events=False)
     reported = 0
 
     def report(everything: bool) -> None:

@@ -292,6 +292,14 @@ def test_events_are_kept_with_their_lines(sample):
     assert all(p["device"].startswith("/job:localhost") for p in placements)
 
 
+def test_counting_events_keeps_none_and_counts_the_same(sample):
+    name, _, log = sample
+    counted = read_vlog(ROOT / "sample_logs" / f"{name}.log", events=False)
+    assert counted.event_rows == [] and counted.events == []
+    assert counted.event_counts == log.event_counts == dict(Counter(e.kind for e in log.events))
+    assert counted.to_json() == log.to_json()
+
+
 def test_tf1x_log_reads_as_the_2x_log_it_came_from():
     two = read_vlog(ROOT / "sample_logs" / "counter.log")
     one = read_vlog(ROOT / "sample_logs" / "counter_tf1x.log")
