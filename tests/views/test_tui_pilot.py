@@ -200,3 +200,29 @@ async def test_demo_workspace_shows_values_and_engine_tracebacks():
         assert "fetched from the engine's run" in screen_text(app)
         await pilot.press("t")
         assert "cmd_demo.py" in screen_text(app)
+
+
+@run_async
+async def test_a_vlog_lists_its_graphs_and_replays_a_step():
+    app = InspectorApp(["sample_logs/counter.log"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await pilot.pause()
+        graphs = app.screen.query_one("#log-graphs", DataTable)
+        assert graphs.row_count == len([v for v in app.workspace.graphs if v.kind == "vlog"]) > 0
+        assert "MklLayoutRewritePass" in str(graphs.get_row_at(0)[1])
+        steps = app.screen.query_one("#log-steps", DataTable)
+        steps.focus()
+        await pilot.press("down", "enter")   # step 1
+        await pilot.pause()
+        execution = app.screen.execution
+        assert app.screen.position == 0
+        await pilot.press("space", "space")
+        assert app.screen.position == 2
+        assert f"3  {execution.nodes[2]}" in screen_text(app)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowserScreen)
+        assert app.browser.view is execution.graph
+        assert app.browser.view.index.nodes[app.browser.key].name == execution.nodes[2]

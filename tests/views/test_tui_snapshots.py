@@ -82,3 +82,8 @@ def test_log_screen_without_a_log(snap_compare):
 def test_help_screen(snap_compare):
     assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SIZE,
                         run_before=_before("question_mark"))
+
+
+def test_log_screen_replaying_a_step(snap_compare):
+    assert snap_compare(InspectorApp(["sample_logs/counter.log"]), terminal_size=SIZE,
+                        run_before=_before("4", "tab", "down", "enter", "space", "space"))

@@ -39,7 +39,8 @@ RUNS = [
 
 LOG = [
     Binding("space", "replay_step", "Next node", key_display="space"),
-    Binding("backspace", "replay_back", "Prev node", show=False),
+    Binding("backspace", "replay_back", "Prev node", key_display="backspace"),
+    Binding("g", "replay_show", "Show node"),
 ]
 
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG}
@@ -51,4 +52,5 @@ HELP_EXTRA = {
                                         "Tensor, Picture"),
                       ("+ -", "picture depth")],
     "Runs": [("enter", "on a row: select that node in the graph browser")],
+    "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
 }

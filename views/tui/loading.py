@@ -12,7 +12,9 @@ from collections.abc import Callable
 import parsers
 from parsers.errors import InputError
 from views.tui import details
-from views.tui.workspace import StepExecution, Workspace
+from parsers.detect import sniff
+from parsers.vlog import read_vlog
+from views.tui.workspace import GraphView, RunView, StepExecution, Workspace
 
 
 def read_paths(paths, report: Callable[[int, int, str], None] = lambda *a: None,
@@ -26,6 +28,9 @@ def read_paths(paths, report: Callable[[int, int, str], None] = lambda *a: None,
             return workspace, failures
         report(number, total, f"reading {os.path.basename(path) or path}")
         try:
+            if _is_vlog(path):
+                add_vlog(workspace, read_vlog(path), os.path.basename(path))
+                continue
             loaded = parsers.load(path)
         except InputError as error:
             failures.append((path, error.message if hasattr(error, "message") else str(error)))
@@ -34,8 +39,6 @@ def read_paths(paths, report: Callable[[int, int, str], None] = lambda *a: None,
             failures.append((path, f"cannot read: {type(error).__name__}: {error}"))
             continue
         workspace.add_loaded(loaded, os.path.basename(os.path.normpath(path)) or path)
-        if loaded.kind == "vlog":
-            add_executions(workspace, loaded)
     report(len(paths), total, "indexing")
     prepare(workspace, cancelled)
     report(total, total, "ready")
@@ -65,15 +68,30 @@ def warm(workspace, cancelled=lambda: False):
             index.consumers(next(iter(index.nodes)))
 
 
-def add_executions(workspace, loaded):
-    """A VLOG's executions: per run and device, node names in the order the executor ran them.
+def _is_vlog(path):
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as stream:
+        return sniff(stream.read(4096)) == "vlog"
 
-    TODO(vlog): written against parsers.load's Loaded for a log (graphs in log order, a
-    RunMetadata per step); revisit once parsers/vlog lands with its own step records.
-    """
-    graph = workspace.graphs[-1] if workspace.graphs else None
-    for number, tagged in enumerate(loaded.run_metadata):
-        for device_stats in tagged.run_metadata.step_stats.dev_stats:
-            label = f"{tagged.tag or f'step {number}'} on {device_stats.device}"
-            names = [stats.node_name for stats in device_stats.node_stats]
-            workspace.executions.append(StepExecution(label, names, graph))
+
+def add_vlog(workspace, log, name):
+    """A VLOG's graph dumps (log order, their labels), a run per step, and each execution."""
+    dumps = []
+    for number, dump in enumerate(log.graphs):
+        view = GraphView(f"{name} #{number}: {dump.label}", [dump.graph_def()], name, "vlog")
+        workspace.graphs.append(view)
+        dumps.append((dump, view))
+    for step in log.steps():
+        metadata = log.run_metadata(step)
+        run = RunView(f"{name} step {step}", metadata, name)
+        if metadata.partition_graphs:
+            run.partitions = GraphView(f"{name} step {step} partitions",
+                                       list(metadata.partition_graphs), name, "partitions", run)
+        workspace.runs.append(run)
+    for execution in log.executions:
+        graph = next((view for dump, view in dumps
+                      if dump.names_from == (execution.step, execution.device)), None)
+        device = execution.device.rpartition("device:")[2] or execution.device
+        workspace.executions.append(StepExecution(
+            f"step {execution.step} on {device}", [node.name for node in execution.nodes], graph))

@@ -56,8 +56,7 @@ class LogScreen(Screen):
             steps.add_row(str(n), execution.label, str(len(execution.nodes)), key=str(n))
         if not graphs and not executions:
             self.query_one("#log-caption", Static).update(
-                "no VLOG opened: graph-inspector LOG opens a TensorFlow or engine VLOG log"
-                " (TODO: needs parsers/vlog, being written)")
+                "no VLOG opened: graph-inspector LOG opens a TensorFlow or engine VLOG log")
         else:
             self.query_one("#log-caption", Static).update(
                 f"{len(graphs)} graphs, {len(executions)} executions")
@@ -81,10 +80,16 @@ class LogScreen(Screen):
             self.position = max(self.position - 1, 0)
             self.show_replay()
 
+    def action_replay_show(self):
+        """The node at the replay position, in the graph dump that execution ran."""
+        if self.execution:
+            self.app.go_to_node(self.execution.nodes[self.position], prefer=self.execution.graph)
+
     def show_replay(self):
         nodes = self.execution.nodes
         text = Text.assemble((self.execution.label, "bold"),
-                             f"  node {self.position + 1} of {len(nodes)} (space: next)\n\n")
+                             f"  node {self.position + 1} of {len(nodes)}"
+                             " (space: next, backspace: back, g: show it)\n\n")
         for n in range(max(0, self.position - WINDOW), min(len(nodes), self.position + WINDOW)):
             style = "reverse bold" if n == self.position else ("dim" if n > self.position else "")
             text.append(f"{n + 1:5d}  {nodes[n]}\n", style=style)
