@@ -8,7 +8,7 @@ from pathlib import Path
 
 from parsers import containers, dump_dir, events, protobuf_files, tfrecord
 from parsers.errors import InputError
-from parsers.loaded import LabeledGraph, Loaded
+from parsers.loaded import LabeledGraph, Loaded, TaggedRun
 
 # Lines a TensorFlow (absl/glog) log is made of: `I0123 12:00:00.123456  4242 file.cc:12] ...`,
 # or the older `2024-01-23 12:00:00.123456: I tensorflow/core/...cc:12] ...`.
@@ -48,6 +48,26 @@ def read_bytes(path):
         raise InputError(path, describe_os_error(error)) from None
 
 
+def read_head(path):
+    """The first bytes of a file, enough to tell what it is."""
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(_SNIFF_BYTES)
+    except OSError as error:
+        raise InputError(path, describe_os_error(error)) from None
+
+
+def load_vlog(path):
+    """A Loaded for a VLOG log: every graph it dumped, and a run per executed step."""
+    from parsers.vlog import read_vlog  # only logs need the VLOG reader
+
+    log = read_vlog(path, events=False)
+    graphs = [LabeledGraph(dump.label or f"dump at line {dump.first_line}", dump.graph_def(),
+                           f"{path}:{dump.first_line}") for dump in log.graphs]
+    runs = [TaggedRun(f"step {step}", log.run_metadata(step), path) for step in log.steps()]
+    return Loaded(path, "vlog", graphs=graphs, run_metadata=runs, files=[path])
+
+
 def describe_os_error(error):
     if isinstance(error, FileNotFoundError):
         return "no such file or directory"
@@ -60,14 +80,15 @@ def describe_os_error(error):
 
 def load_file(path):
     """A Loaded for one file, whatever it holds."""
-    data = read_bytes(path)
-    if not data:
+    head = read_head(path)
+    if not head:
         raise InputError(path, "empty file (0 bytes)")
-    family = sniff(data[:_SNIFF_BYTES])
+    family = sniff(head)
+    if family == "vlog":
+        return load_vlog(path)  # streamed: a log can be gigabytes
+    data = read_bytes(path)
     if family == "events":
         return events.load_events(path, [(path, Path(path).name)])
-    if family == "vlog":
-        raise InputError(path, "VLOG logs are read by `graph-inspector vlog` (not yet implemented)")
     if family == "text":
         kinds = protobuf_files.text_kinds(data[:_SNIFF_BYTES].decode("utf-8", "replace"))
         try:

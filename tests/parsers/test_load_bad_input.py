@@ -118,11 +118,6 @@ def test_text_unknown_top_level_field(tmp_path):
     assert message.startswith("line 2:1: text starts with `nodes`")
 
 
-def test_vlog_is_recognised_and_refused():
-    message = error_of(FIXTURES / "parsers" / "vlog.txt")
-    assert message == "VLOG logs are read by `graph-inspector vlog` (not yet implemented)"
-
-
 def test_json_is_not_a_graph():
     assert "no field name" in error_of(FIXTURES / "parsers" / "functions.tf.json")
 
