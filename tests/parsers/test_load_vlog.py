@@ -13,7 +13,7 @@ def test_a_log_loads_as_vlog_with_every_dump_and_step():
     loaded = parsers.load(path)
     text = path.read_text()
     dumps = sum(1 for line in text.splitlines() if re.search(r"\|\|\s.*\{\s*$", line))
-    steps = set(re.findall(r"Process node: \d+ step (\d+) ", text))
+    steps = set(re.findall(r"Process node: \d+ step (-?\d+) ", text))
     assert loaded.kind == "vlog"
     assert len(loaded.graphs) == dumps
     assert [run.tag for run in loaded.run_metadata] == [f"step {s}" for s in sorted(steps, key=int)]
