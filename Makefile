@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test bench fixtures protos clean dot
+.PHONY: setup demo test bench fixtures protos clean dot gawk
 
 setup: $(STAMP) dot
 
@@ -19,7 +19,12 @@ $(STAMP): pyproject.toml
 
 # Graphviz's dot renders .svg/.png; the Python package only writes .dot without it.
 dot:
-	@command -v dot >/dev/null 2>&1 || tools/install_dot.sh
+	@tools/install_system_tool.sh dot graphviz \
+	  ".dot export works without it; .svg/.png export and the tests that render are skipped."
+
+# The VLOG benchmark's baseline is the seed's awk pipeline, which needs GNU awk.
+gawk:
+	@tools/install_system_tool.sh gawk gawk "make bench skips the VLOG-vs-awk comparison."
 
 demo: setup
 	$(BIN)/graph-inspector demo
@@ -27,7 +32,7 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest
 
-bench: setup
+bench: setup gawk
 	$(BIN)/python -m bench
 
 # Needs TensorFlow in its own venv (tools/README.md); writes tests/fixtures/.

@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.dot_large")
+WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.dot_large",
+             "bench.vlog_awk", "bench.tui_large")
 
 
 @dataclass
