@@ -10,6 +10,7 @@ tsl/lib/random/random_distributions.h does.
 ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
 """
 
+import functools
 import os
 import weakref
 
@@ -23,17 +24,31 @@ _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 RESERVED_SAMPLES_PER_OUTPUT = 256
 
 
+_M0_64, _M1_64, _LOW32, _SHIFT32 = np.uint64(_M0), np.uint64(_M1), np.uint64(_MASK32), np.uint64(32)
+
+
+@functools.lru_cache(maxsize=256)
+def _round_keys(key):
+    """The ten rounds' (k0, k1) as NumPy uint64 scalars, made once per key."""
+    k0, k1 = key
+    keys = []
+    for _ in range(10):
+        keys.append((np.uint64(k0), np.uint64(k1)))
+        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+    return keys
+
+
 def philox_blocks(key, counters):
     """Philox4x32-10 of each 128-bit counter (given as four uint64 word arrays): (n, 4) uint32."""
     c0, c1, c2, c3 = counters
-    k0, k1 = key
-    for _ in range(10):
-        p0 = c0 * np.uint64(_M0)
-        p1 = c2 * np.uint64(_M1)
-        c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ np.uint64(k0), p1 & np.uint64(_MASK32),
-                          (p0 >> np.uint64(32)) ^ c3 ^ np.uint64(k1), p0 & np.uint64(_MASK32))
-        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
-    return np.stack([c0, c1, c2, c3], axis=-1).astype(np.uint32)
+    for k0, k1 in _round_keys(key):
+        p0 = c0 * _M0_64
+        p1 = c2 * _M1_64
+        c0, c1, c2, c3 = ((p1 >> _SHIFT32) ^ c1 ^ k0, p1 & _LOW32,
+                          (p0 >> _SHIFT32) ^ c3 ^ k1, p0 & _LOW32)
+    out = np.empty((len(c0), 4), np.uint32)
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = c0, c1, c2, c3
+    return out
 
 
 def _counter_words(start, offsets):
