@@ -41,8 +41,17 @@ def parse_process(message: bytes) -> Process | None:
     match = PROCESS.match(message)
     if match is None:
         return None
-    rest = match.group(3).decode("utf-8", "replace").rstrip("\r\n")
-    summary, sep, device = rest.rpartition(" device: ")
+    summary = parse_summary(match.group(3))
+    if summary is None:
+        return None
+    return Process(int(match.group(1)), int(match.group(2)), *summary)
+
+
+def parse_summary(rest: bytes):
+    """`{{node name}} = Op[attrs](inputs) [is dead] device: dev` as
+    (name, op, inputs, dead, device, attr_text), or None if it is cut or garbled."""
+    text = rest.decode("utf-8", "replace").rstrip("\r\n")
+    summary, sep, device = text.rpartition(" device: ")
     if not sep or not device or " " in device:
         return None
     dead = False
@@ -59,16 +68,7 @@ def parse_process(message: bytes) -> Process | None:
     if node is None:
         return None
     op, attrs, inputs = node.groups()
-    return Process(
-        int(match.group(1)),
-        int(match.group(2)),
-        name,
-        op,
-        tuple(inputs.split(", ")) if inputs else (),
-        dead,
-        device,
-        attrs or "",
-    )
+    return name, op, tuple(inputs.split(", ")) if inputs else (), dead, device, attrs or ""
 
 
 def parse_done(message: bytes) -> tuple[bool, int, int] | None:

@@ -31,7 +31,7 @@ from typing import BinaryIO, Callable, Iterable
 from parsers.errors import InputError
 from parsers.vlog import prefix as _prefix
 from parsers.vlog.events import classify
-from parsers.vlog.executor_trace import DONE, PROCESS, SUMMARY
+from parsers.vlog.executor_trace import DONE, PROCESS, parse_summary as _parse_summary
 from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
 from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
 
@@ -376,29 +376,6 @@ def _thread_key(key):
         return None
     parts = key.split()
     return parts[0] if len(parts) == 2 and parts[0].isdigit() else None
-
-
-def _parse_summary(rest: bytes):
-    """`{{node name}} = Op[attrs](inputs) [is dead] device: dev` as a tuple, or None."""
-    text = rest.decode("utf-8", "replace").rstrip("\r\n")
-    summary, sep, device = text.rpartition(" device: ")
-    if not sep or not device or " " in device:
-        return None
-    dead = False
-    if summary.endswith(" is dead"):
-        summary = summary[:-8]
-        dead = True
-    if summary.startswith("{{node "):
-        name, sep, body = summary[7:].partition("}} = ")
-    else:
-        name, sep, body = summary.partition(" = ")
-    if not sep or not name:
-        return None
-    node = SUMMARY.match(body)
-    if node is None:
-        return None
-    op, attrs, inputs = node.groups()
-    return name, op, tuple(inputs.split(", ")) if inputs else (), dead, device, attrs or ""
 
 
 def name_dumps(graphs: list[GraphDump], executions: list[Execution]) -> None:
