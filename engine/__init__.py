@@ -138,3 +138,7 @@ def _compat():
 
 
 compat = _compat()
+
+# tf.summary (FileWriter, scalar, merge, merge_all) and its TF 1.0 name tf.train.SummaryWriter.
+from engine import summary  # noqa: E402
+train.SummaryWriter = summary.SummaryWriter

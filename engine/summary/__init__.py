@@ -1,0 +1,11 @@
+"""tf.summary: FileWriter (TensorBoard event files) and the scalar / merge / merge_all ops.
+
+>>> import engine as tf
+>>> tf.summary.FileWriter is tf.train.SummaryWriter
+True
+"""
+
+from engine.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa: F401
+from engine.proto.summary_pb2 import Summary, SummaryDescription  # noqa: F401
+from engine.summary.ops import merge, merge_all, scalar  # noqa: F401
+from engine.summary.writer import FileWriter, SummaryWriter  # noqa: F401
