@@ -80,6 +80,7 @@ class Graph:
         self._building_function = False
         self._variable_scope_stores = None
         self._attr_scope_map = {}
+        self._control_flow_context = None  # the CondContext/WhileContext ops are built in
 
     # -- identity and defaults --
 
@@ -301,8 +302,21 @@ class Graph:
         op = Operation._create(self, node_def, op_def, inputs, control_inputs, dtypes,
                                input_types, _traceback.capture(2), shapes,
                                decoded_attrs=decoded_attrs)
+        if self._control_flow_context is not None:  # inside tf.cond / tf.while_loop
+            op._control_flow_context = self._control_flow_context
+            self._control_flow_context.AddOp(op)
         self._create_op_helper(op, compute_device)
         return op
+
+    def _get_control_flow_context(self):
+        return self._control_flow_context
+
+    def _set_control_flow_context(self, ctx):
+        self._control_flow_context = ctx
+
+    def _record_op_seen_by_control_dependencies(self, op):
+        for frame in self._control_dependencies_stack:
+            frame.seen.add(op)
 
     def _op_def_for(self, op_type):
         function = self._functions.get(op_type)

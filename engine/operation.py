@@ -45,7 +45,7 @@ class Operation:
 
     __slots__ = ("_graph", "_node_def", "_op_def", "_inputs", "_control_inputs", "_outputs",
                  "_id", "_raw_trace", "_traceback", "_const_cache", "_control_outputs",
-                 "__weakref__")
+                 "_control_flow_context", "__weakref__")
 
     @classmethod
     def _create(cls, graph, node_def, op_def, inputs, control_inputs, output_types=None,
@@ -62,6 +62,7 @@ class Operation:
         op._traceback = traceback
         op._const_cache = None
         op._control_outputs = []
+        op._control_flow_context = None  # engine.ops.control_flow_v1: the cond/while it is in
         op._id = 0
         names = [t._as_node_def_input() for t in inputs]
         if control_inputs:
@@ -206,6 +207,12 @@ class Operation:
         return self._const_cache
 
     # -- mutation (the graph's version changes, so session plans know) --
+
+    def _get_control_flow_context(self):
+        return self._control_flow_context
+
+    def _set_control_flow_context(self, ctx):
+        self._control_flow_context = ctx
 
     def _set_attr(self, name, attr_value):
         if not isinstance(attr_value, attr_value_pb2.AttrValue):

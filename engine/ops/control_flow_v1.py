@@ -1,0 +1,610 @@
+"""Control flow v1 as TensorFlow 1.x builds it: the ops and the contexts ops are built in.
+
+The ops: switch, merge, _enter, exit_, _next_iteration, loop_cond (Ref* forms for ref
+tensors), as control_flow_ops.py in TensorFlow 1.x builds them. The contexts record, on every
+op built inside tf.cond or tf.while_loop, where it sits, as TensorFlow keeps them (the gradient
+code reads them to build gradients through loops and conds):
+
+- `op._control_flow_context`: the innermost CondContext or WhileContext the op was built in
+  (None at top level); `op._get_control_flow_context()` reads it. An Exit op's context is its
+  loop's WhileContext, although its output lives in the outer context (`output_context`).
+- every context: `name` (unique in the graph: "cond/cond_text", "while/while_context"),
+  `outer_context` (the enclosing context or None), `_nested_contexts`, `_values` (names of the
+  tensors that live in it), `_external_values` (outer tensor name -> the tensor standing in for
+  it inside: the Switch output of a cond, the constant Enter of a loop).
+- CondContext: `pred` (the pred_id Identity), `pivot` (switch_t or switch_f), `branch` (1 for
+  the true branch, 0 for the false one). Ops with no inputs get a control input on the pivot;
+  outer tensors are read through `Switch(x, pred)[branch]`, created once per tensor.
+- WhileContext: `name` is also the frame_name of its Enter ops; `parallel_iterations`,
+  `back_prop`, `swap_memory`, `maximum_iterations`; `loop_enters` (the Enter output of each
+  loop variable), `loop_exits` (their Exit outputs), `pivot` (the LoopCond output),
+  `_pivot_for_pred` (the first Merge output), `_pivot_for_body` (the first body Identity).
+  Outer tensors used inside enter as constant Enters (is_constant=True); `grad_state` is None
+  (the gradient code sets it on the gradient loop's context).
+"""
+
+import contextlib
+
+from engine import dtypes
+from engine.graph import get_default_graph
+from engine.ops.array_ops import identity
+from engine.ops.convert import convert_to_tensor
+from engine.ops.op_def_library import apply_op
+from engine.tensor import Tensor
+from engine.tensor_shape import as_shape
+
+
+# The ops -----------------------------------------------------------------------------------
+
+def _is_ref(tensor):
+    return tensor.dtype._is_ref_dtype
+
+
+def switch(data, pred, dtype=None, name=None):
+    """(output_false, output_true): `data` forwarded to the output `pred` selects."""
+    graph = get_default_graph()
+    with graph.name_scope(name or "Switch") as scope:
+        data = convert_to_tensor(data, dtype=dtype, name="data", as_ref=True)
+        pred = convert_to_tensor(pred, name="pred")
+        outputs = apply_op("RefSwitch" if _is_ref(data) else "Switch", name=scope,
+                           data=data, pred=pred)
+        return tuple(_with_shape(t, data.shape) for t in outputs)
+
+
+def _switch_ref_or_tensor(data, pred, name="Switch"):
+    """switch, colocated with `data` (TensorFlow's _SwitchRefOrTensor)."""
+    data = convert_to_tensor(data, name="data", as_ref=True)
+    with get_default_graph().colocate_with(data, ignore_existing=True):
+        return switch(data, pred, name=name)
+
+
+def merge(inputs, name=None):
+    """(output, value_index): the first available of `inputs`."""
+    if any(inp is None for inp in inputs):
+        raise ValueError(f"At least one of the merge inputs is None: {inputs}")
+    graph = get_default_graph()
+    with graph.name_scope(name or "Merge") as scope:
+        inputs = [convert_to_tensor(inp, as_ref=True) for inp in inputs]
+        op_type = "RefMerge" if all(_is_ref(t) for t in inputs) else "Merge"
+        output, index = apply_op(op_type, name=scope, inputs=inputs)
+        shape = inputs[0].shape
+        for t in inputs[1:]:
+            shape = _most_specific_common(shape, t.shape)
+        return _with_shape(output, shape), index
+
+
+def _enter(tensor, frame_name, is_constant=False, parallel_iterations=10, use_ref=True,
+           use_input_shape=True, name=None):
+    tensor = convert_to_tensor(tensor, as_ref=True)
+    op_type = "RefEnter" if _is_ref(tensor) and use_ref else "Enter"
+    result = apply_op(op_type, name=name or "Enter", data=tensor, frame_name=frame_name,
+                      is_constant=is_constant, parallel_iterations=parallel_iterations)
+    if use_input_shape:
+        result._shape = tensor.shape
+    return result
+
+
+def exit_(tensor, name=None):
+    tensor = convert_to_tensor(tensor, as_ref=True)
+    return _with_shape(apply_op("RefExit" if _is_ref(tensor) else "Exit", name=name or "Exit",
+                                data=tensor), tensor.shape)
+
+
+def _next_iteration(tensor, name=None):
+    tensor = convert_to_tensor(tensor, as_ref=True)
+    return _with_shape(apply_op("RefNextIteration" if _is_ref(tensor) else "NextIteration",
+                                name=name or "NextIteration", data=tensor), tensor.shape)
+
+
+def _with_shape(tensor, shape):
+    """The shapes TensorFlow's shape functions give the forwarding ops (their inputs')."""
+    tensor._shape = shape
+    return tensor
+
+
+def _most_specific_common(a, b):
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return as_shape(None)
+    return as_shape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+def loop_cond(pred, name=None):
+    return _with_shape(apply_op("LoopCond", name=name or "LoopCond", input=pred), as_shape([]))
+
+
+def control_trigger(name=None):
+    return apply_op("ControlTrigger", name=name)
+
+
+def _identity(tensor, name=None):
+    tensor = convert_to_tensor(tensor, as_ref=True)
+    if _is_ref(tensor):
+        return apply_op("RefIdentity", name=name or "RefIdentity", input=tensor)
+    return identity(tensor, name=name)
+
+
+# Helpers over ops and contexts (TensorFlow's control_flow_util) ------------------------------
+
+def is_loop_exit(op):
+    return op.type in ("Exit", "RefExit")
+
+
+def is_loop_enter(op):
+    return op.type in ("Enter", "RefEnter")
+
+
+def is_loop_constant_enter(op):
+    return is_loop_enter(op) and op.get_attr("is_constant")
+
+
+def output_context(op):
+    """The context `op`'s outputs live in (an Exit's is its loop's outer context)."""
+    ctxt = op._get_control_flow_context()
+    if ctxt is not None and is_loop_exit(op):
+        ctxt = ctxt.outer_context
+    return ctxt
+
+
+def op_in_context(op, ctxt):
+    return is_context_in(op._get_control_flow_context(), ctxt)
+
+
+def is_context_in(ctxt, outer):
+    while ctxt is not None:
+        if ctxt is outer:
+            return True
+        ctxt = ctxt.outer_context
+    return outer is None
+
+
+def while_context_of(op):
+    ctxt = op._get_control_flow_context()
+    return ctxt.GetWhileContext() if ctxt is not None else None
+
+
+# Contexts ------------------------------------------------------------------------------------
+
+class ControlFlowContext:
+    """The base of CondContext and WhileContext (see the module docstring)."""
+
+    def __init__(self):
+        graph = get_default_graph()
+        self._graph = graph
+        self._outer_context = graph._get_control_flow_context()
+        self._nested_contexts = []
+        if self._outer_context is not None:
+            self._outer_context._nested_contexts.append(self)
+        self._context_stack = []
+        self._values = set()
+        self._external_values = {}
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def outer_context(self):
+        return self._outer_context
+
+    def AddName(self, name):
+        self._values.add(name)
+
+    def Enter(self):
+        self._context_stack.append(self._graph._get_control_flow_context())
+        self._graph._set_control_flow_context(self)
+
+    def Exit(self):
+        self._graph._set_control_flow_context(self._context_stack.pop())
+
+    @contextlib.contextmanager
+    def entered(self):
+        self.Enter()
+        try:
+            yield self
+        finally:
+            self.Exit()
+
+    def ExitResult(self, result):
+        if self._outer_context is not None:
+            for tensor in flatten(result):
+                self._outer_context.AddName(tensor.name)
+
+    def GetWhileContext(self):
+        return self._outer_context.GetWhileContext() if self._outer_context else None
+
+    def GetControlPivot(self):
+        return None
+
+    def IsWhileContext(self):
+        return False
+
+    def IsCondContext(self):
+        return False
+
+    def AddInnerOp(self, op):
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(op)
+
+    def _RemoveExternalControlEdges(self, op):
+        """Drops control inputs from outside the enclosing loop: (internal, external)."""
+        while_ctxt = self.GetWhileContext()
+        if while_ctxt is None:
+            return op.control_inputs, []
+        internal, external = [], []
+        for x in op.control_inputs:
+            ctxt = output_context(x)
+            if ctxt is not None and ctxt.GetWhileContext() is while_ctxt:
+                internal.append(x)
+            else:
+                external.append(x)
+        if len(internal) != len(op.control_inputs):
+            op._remove_all_control_inputs()
+            op._add_control_inputs(internal)
+        return internal, external
+
+    def _mark_values(self, names):
+        ctxt = self
+        while ctxt is not None:
+            ctxt._values.update(names)
+            ctxt = ctxt._outer_context
+
+    def __str__(self):
+        return self.name
+
+
+class CondContext(ControlFlowContext):
+    """One branch of a tf.cond: pred, pivot (switch_t / switch_f), branch (1 / 0)."""
+
+    def __init__(self, pred, pivot, branch, name="cond_text"):
+        self._name = get_default_graph().unique_name(name)
+        super().__init__()
+        self._pred, self._pivot, self._branch = pred, pivot, branch
+        self._values.update((pred.name, pivot.name))
+        self._external_values[pred.name] = pred
+        pivot.op._set_control_flow_context(self)
+
+    pred = property(lambda self: self._pred)
+    pivot = property(lambda self: self._pivot)
+    branch = property(lambda self: self._branch)
+
+    @property
+    def grad_state(self):
+        while_ctxt = self.GetWhileContext()
+        return while_ctxt.grad_state if while_ctxt is not None else None
+
+    @property
+    def back_prop(self):
+        while_ctxt = self.GetWhileContext()
+        return while_ctxt.back_prop if while_ctxt is not None else False
+
+    def GetControlPivot(self):
+        return self._pivot
+
+    def IsCondContext(self):
+        return True
+
+    def AddValue(self, val):
+        """The tensor standing for outer tensor `val` in this branch (a Switch output)."""
+        if val.name in self._values:
+            result = self._external_values.get(val.name)
+            return val if result is None else result
+        result = val
+        self._values.add(val.name)
+        if self._outer_context is not None:
+            result = self._outer_context.AddValue(val)
+            self._values.add(result.name)
+            self._external_values[result.name] = result
+        with self._graph.control_dependencies(None):
+            result = _switch_ref_or_tensor(result, self._pred)[self._branch]
+            if self._outer_context is not None:
+                self._outer_context.AddInnerOp(result.op)
+        result.op._set_control_flow_context(self)
+        self._mark_values([result.name])
+        self._external_values[val.name] = result
+        return result
+
+    def AddOp(self, op):
+        if not op.inputs:
+            self._RemoveExternalControlEdges(op)
+            if not any(op_in_context(c, self) for c in op.control_inputs):
+                op._add_control_input(self._pivot.op)
+        else:
+            for index, x in enumerate(op.inputs):
+                if op.type == "Merge" and x.op.type == "NextIteration":
+                    real_x = x
+                else:
+                    real_x = self.AddValue(x)
+                if real_x is not x:
+                    op._update_input(index, real_x)
+            self._RemoveExternalControlEdges(op)
+            if op.graph._is_function(op.type) or op.type == "SymbolicGradient":
+                op._add_control_input(self._pivot.op)
+        self._mark_values([x.name for x in op.outputs])
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(op)
+
+    def _ProcessOutputTensor(self, val):
+        real_val = val
+        if val.name not in self._values:
+            self._values.add(val.name)
+            if self._outer_context is not None:
+                real_val = self._outer_context.AddValue(val)
+                self._values.add(real_val.name)
+                self._external_values[real_val.name] = real_val
+            real_val = _switch_ref_or_tensor(real_val, self._pred)[self._branch]
+            self._external_values[val.name] = real_val
+        else:
+            external = self._external_values.get(val.name)
+            if external is not None:
+                real_val = external
+        return real_val
+
+    def BuildCondBranch(self, fn):
+        """(fn's result, its tensors as seen from outside the branch), fn built in here."""
+        from engine.ops.control_flow_ops import with_dependencies
+        original = fn()
+        if original is None:
+            return None, None
+
+        def build(v):
+            if hasattr(v, "node_def") and hasattr(v, "outputs"):  # an Operation
+                return with_dependencies([v], self._pivot)
+            return self._ProcessOutputTensor(convert_to_tensor(v))
+        result = map_structure(build, original)
+        if not isinstance(result, (list, tuple)):
+            result = [result]
+        return original, result
+
+
+class WhileContext(ControlFlowContext):
+    """One tf.while_loop: its frame (name), Enter/Exit tensors and pivots."""
+
+    def __init__(self, maximum_iterations=None, parallel_iterations=10, back_prop=True,
+                 swap_memory=False, name="while_context", grad_state=None):
+        if not isinstance(parallel_iterations, int) or parallel_iterations <= 0:
+            raise ValueError(f"'parallel_iterations' must be a positive integer: "
+                             f"{parallel_iterations}")
+        super().__init__()
+        self._name = self._graph.unique_name(name)
+        self._maximum_iterations = maximum_iterations
+        self._parallel_iterations = parallel_iterations
+        self._back_prop, self._swap_memory = back_prop, swap_memory
+        self._pivot_for_pred = self._pivot_for_body = self._pivot = None
+        self._loop_exits, self._loop_enters = [], []
+        self._grad_state = grad_state
+
+    maximum_iterations = property(lambda self: self._maximum_iterations)
+    parallel_iterations = property(lambda self: self._parallel_iterations)
+    back_prop = property(lambda self: self._back_prop)
+    swap_memory = property(lambda self: self._swap_memory)
+    pivot = property(lambda self: self._pivot)
+    loop_enters = property(lambda self: self._loop_enters)
+    loop_exits = property(lambda self: self._loop_exits)
+    grad_state = property(lambda self: self._grad_state)
+
+    def GetWhileContext(self):
+        return self
+
+    def GetControlPivot(self):
+        return self._pivot_for_body if self._pivot_for_body is not None else self._pivot_for_pred
+
+    def IsWhileContext(self):
+        return True
+
+    def AddValue(self, val):
+        """The tensor standing for outer tensor `val` in the loop (a constant Enter)."""
+        result = val
+        if val.name not in self._values and val.op._get_control_flow_context() is not self:
+            self._values.add(val.name)
+            if self._outer_context is not None:
+                result = self._outer_context.AddValue(val)
+            with self._graph.control_dependencies(None):
+                enter = _enter(result, self._name, is_constant=True,
+                               parallel_iterations=self._parallel_iterations)
+                if self._outer_context is not None:
+                    self._outer_context.AddInnerOp(enter.op)
+            self._fix_control_inputs_and_context([enter])
+            self._values.add(enter.name)
+            self._external_values[val.name] = enter
+            return enter
+        actual = self._external_values.get(val.name)
+        return actual if actual is not None else result
+
+    def AddOp(self, op):
+        if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+            op._add_control_input(self.GetControlPivot().op)
+        if not op.inputs:
+            control_inputs, external = self._RemoveExternalControlEdges(op)
+            if not control_inputs:
+                op._add_control_input(self.GetControlPivot().op)
+        else:
+            for index, x in enumerate(op.inputs):
+                real_x = self.AddValue(x)
+                if real_x is not x:
+                    op._update_input(index, real_x)
+            _, external = self._RemoveExternalControlEdges(op)
+            if self._is_op_free(op):
+                op._add_control_input(self.GetControlPivot().op)
+        self._values.update(x.name for x in op.outputs)
+        if external:
+            # Outer control inputs become control inputs on Identities inside the loop.
+            with self._graph.control_dependencies(None), self.entered():
+                external = [identity(x.outputs[0]).op for x in external if x.outputs]
+            op._add_control_inputs(external)
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(op)
+
+    @staticmethod
+    def _is_op_free(op):
+        if op.control_inputs:
+            return False
+        if op.graph._is_function(op.type) or op.type == "SymbolicGradient":
+            return True
+        return all(is_loop_constant_enter(x.op) for x in op.inputs)
+
+    def _fix_control_inputs_and_context(self, enters):
+        graph = self._graph
+        for enter in enters:
+            input_op = enter.op.inputs[0].op
+            keep = []
+            for op in graph._control_dependencies_for_inputs([input_op]):
+                op_ctxt, outer = output_context(op), self._outer_context
+                outer_while = outer.GetWhileContext() if outer is not None else None
+                while outer is not op_ctxt:
+                    if outer is None or outer is outer_while:
+                        break
+                    outer = outer.outer_context
+                else:
+                    keep.append(op)
+            enter.op._set_control_flow_context(self)
+            if keep:
+                enter.op._add_control_inputs(keep)
+            graph._record_op_seen_by_control_dependencies(enter.op)
+
+    def BuildLoop(self, pred, body, loop_vars, shape_invariants, return_same_structure):
+        """Builds the loop; returns its Exit tensors packed like the body's result."""
+        flat_vars = [convert_to_tensor(v) for v in flatten(loop_vars)]
+        if shape_invariants is not None:
+            invariants = [as_shape(s) for s in flatten_up_to(loop_vars, shape_invariants)]
+        else:
+            invariants = [v.shape for v in flat_vars]
+        with self.entered():
+            original_result, exits = self._build_loop(pred, body, loop_vars, flat_vars,
+                                                      invariants)
+        packed = pack_sequence_as(original_result, exits)
+        if return_same_structure:
+            return packed
+        return packed[0] if len(exits) == 1 else packed
+
+    def _build_loop(self, pred, body, loop_vars, flat_vars, invariants):
+        self._values = {v.name for v in flat_vars}
+        if self._outer_context is not None:
+            real_vars = [self._outer_context.AddValue(x) for x in flat_vars]
+        else:
+            real_vars = flat_vars
+        enters = []
+        with self._graph.control_dependencies(None):
+            for real_var, invariant in zip(real_vars, invariants):
+                enter = _enter(real_var, self._name, is_constant=False,
+                               parallel_iterations=self._parallel_iterations,
+                               use_input_shape=False)
+                if not _shape_less_or_equal(real_var.shape, invariant):
+                    raise ValueError(
+                        f"The shape invariant specified for {real_var.name} is not compatible "
+                        f"with the initial shape of the loop variable. It enters the loop with "
+                        f"shape {real_var.shape}, but the specified shape invariant is "
+                        f"{invariant}.")
+                enter._shape = invariant
+                if self._outer_context is not None:
+                    self._outer_context.AddInnerOp(enter.op)
+                enters.append(enter)
+        outer, control_pivot = self._outer_context, None
+        while outer is not None and control_pivot is None:
+            control_pivot = outer.GetControlPivot()
+            outer = outer.outer_context
+        if control_pivot is not None:
+            for enter in enters:
+                if is_loop_constant_enter(enter.op.inputs[0].op):
+                    enter.op._add_control_input(control_pivot.op)
+        self._fix_control_inputs_and_context(enters)
+        self._values = {e.name for e in enters}
+        self._loop_enters = enters
+        merges = [merge([x, x])[0] for x in enters]
+        for m, invariant in zip(merges, invariants):
+            m._shape = invariant
+        self._pivot_for_pred = merges[0]
+        c = convert_to_tensor(pred(*pack_sequence_as(loop_vars, merges)))
+        self._pivot = loop_cond(c, name="LoopCond")
+        switches = [_switch_ref_or_tensor(m, self._pivot) for m in merges]
+        body_vars = [_identity(s[1]) for s in switches]
+        self._pivot_for_body = body_vars[0]
+        result = body(*pack_sequence_as(loop_vars, body_vars))
+        if not isinstance(result, (list, tuple)) or _is_namedtuple(result):
+            result = [result]
+        original_result = result
+        flat_result = [convert_to_tensor(v) for v in flatten(result)]
+        if len(merges) != len(flat_result):
+            raise ValueError(f"Number of inputs and outputs of 'body' must match 'loop_vars'. "
+                             f"Got {len(merges)} for the number of inputs/outputs, and "
+                             f"{len(flat_result)} for 'loop_vars'.")
+        for m, v in zip(merges, flat_result):
+            next_v = _next_iteration(v)
+            _enforce_shape_invariant(m, next_v)
+            m.op._update_input(1, next_v)
+        exits = [exit_(s[0]) for s in switches]
+        self._loop_exits = exits
+        self.ExitResult(exits)
+        return original_result, exits
+
+
+def _shape_less_or_equal(shape, invariant):
+    if invariant.ndims is None:
+        return True
+    if shape.ndims != invariant.ndims:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), invariant.as_list()))
+
+
+def _enforce_shape_invariant(merge_var, next_var):
+    if not _shape_less_or_equal(next_var.shape, merge_var.shape):
+        raise ValueError(
+            f"Input tensor '{merge_var.op.inputs[0].name}' enters the loop with shape "
+            f"{merge_var.shape}, but has shape {next_var.shape} after one iteration. To allow "
+            f"the shape to vary across iterations, use the `shape_invariants` argument of "
+            f"tf.while_loop to specify a less-specific shape.")
+    if merge_var.dtype.base_dtype != next_var.dtype.base_dtype:
+        raise TypeError(f"Loop variable {merge_var.op.inputs[0].name} enters the loop with type "
+                        f"{merge_var.dtype.base_dtype.name} but has type "
+                        f"{next_var.dtype.base_dtype.name} after one iteration.")
+
+
+# Nested structures of tensors (the part of tf.nest that loops and conds need) --------------
+
+def _is_namedtuple(value):
+    return isinstance(value, tuple) and hasattr(value, "_fields")
+
+
+def flatten(structure):
+    if isinstance(structure, dict):
+        return [x for key in sorted(structure) for x in flatten(structure[key])]
+    if isinstance(structure, (list, tuple)):
+        return [x for item in structure for x in flatten(item)]
+    return [structure]
+
+
+def flatten_up_to(shallow, structure):
+    """`structure` flattened to the leaves of `shallow` (shape invariants are lists)."""
+    if isinstance(shallow, dict):
+        return [x for key in sorted(shallow) for x in flatten_up_to(shallow[key], structure[key])]
+    if isinstance(shallow, (list, tuple)):
+        return [x for s, v in zip(shallow, structure) for x in flatten_up_to(s, v)]
+    return [structure]
+
+
+def pack_sequence_as(structure, flat):
+    flat = list(flat)
+    position = [0]
+
+    def pack(s):
+        if isinstance(s, dict):
+            return type(s)((key, pack(s[key])) for key in sorted(s))
+        if _is_namedtuple(s):
+            return type(s)(*[pack(item) for item in s])
+        if isinstance(s, (list, tuple)):
+            return type(s)(pack(item) for item in s)
+        value = flat[position[0]]
+        position[0] += 1
+        return value
+    return pack(structure)
+
+
+def map_structure(fn, structure):
+    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
+
+
+def is_tensor(value):
+    return isinstance(value, Tensor)
+
+
+__all__ = ["switch", "merge", "exit_", "loop_cond", "control_trigger", "CondContext",
+           "WhileContext", "ControlFlowContext", "dtypes"]
