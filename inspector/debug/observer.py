@@ -1,0 +1,263 @@
+"""The executor side of a debugged run: an observer that records, retains and pauses.
+
+The executor (engine/executor.py, run_traced) calls it around every node. Every callback
+takes one condition's lock, so callbacks from several partition threads are serialized, and
+while one thread is paused between nodes every other thread's next callback waits: stepping
+follows the order the nodes really ran in, across devices. Values are kept only for watched
+tensors, the node that just ran and tensors a node still to run will read (the frontier).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+
+from inspector.debug import tensors
+from inspector.debug.frontier import PlanIndex
+
+HISTORY = 10_000   # node events remembered per run (names and summaries, no values)
+
+
+class DebugAborted(Exception):
+    """Raised in the executing thread when the user quits a run part-way."""
+
+
+@dataclass
+class NodeEvent:
+    """One node execution: what ran, where, in which frame and iteration, what it made."""
+
+    number: int                 # 1, 2, ... in this run's order
+    name: str
+    op: str
+    device: str
+    kind: str                   # "kernel", "arg" (a feed) or "retval" (a fetch)
+    outputs: list = field(default_factory=list)      # tensor names
+    summaries: list = field(default_factory=list)    # one line per output
+    frame: str = ""
+    iteration: int = 0
+    dead: bool = False
+    node: object = field(default=None, repr=False)
+
+    @property
+    def where(self):
+        """'frame iteration' for a node inside a loop, else ''."""
+        return f"{self.frame} iteration {self.iteration}" if self.frame else ""
+
+    @property
+    def created_at(self):
+        return creation_line(self.node)
+
+
+def creation_line(node):
+    """"file:line: source" of the Python line that created `node`'s op, or ""."""
+    op = getattr(node, "op", None)
+    trace = getattr(op, "traceback", None) if op is not None else None
+    if not trace:
+        return ""
+    from engine.traceback import defining_frame_index
+    frame = trace[defining_frame_index(trace)]
+    text = f"{frame.filename}:{frame.lineno}"
+    return f"{text}: {frame.line}" if getattr(frame, "line", "") else text
+
+
+def frame_info(extra, info):
+    """(frame, iteration, dead) from whatever the executor passed beyond the node.
+
+    The control-flow protocol names them frame=, iteration= and dead= (or passes an object
+    with those attributes); a run without loops passes nothing.
+    """
+    for item in extra:
+        if hasattr(item, "iteration"):
+            info = {"frame": getattr(item, "frame", getattr(item, "name", "")),
+                    "iteration": item.iteration, "dead": getattr(item, "dead", False), **info}
+    frame = info.get("frame", "") or ""
+    frame = getattr(frame, "name", frame)
+    return str(frame), int(info.get("iteration", 0) or 0), bool(info.get("dead", False))
+
+
+class DebugObserver:
+    """Observer protocol callbacks plus the state a controller reads while paused.
+
+    `control` decides at each pause point whether to stop: control.should_pause(event,
+    fired) -> reason or None; control.injected maps tensor name -> value to use instead.
+    """
+
+    def __init__(self, control):
+        self.control = control
+        self.cond = threading.Condition()
+        self.index = PlanIndex()
+        self.history = deque(maxlen=HISTORY)
+        self.watch_log = deque(maxlen=HISTORY)
+        self.values = {}          # tensor -> value: watched, frontier, just produced
+        self.current = None       # the last NodeEvent
+        self.current_tensors = ()
+        self.count = 0
+        self.paused_in = None     # the thread id paused between nodes
+        self.pauses = 0
+        self.go = False
+        self.aborted = False
+        self.stop_reason = ""
+        self.started_source = False
+        self._applied = set()     # injected tensors whose value has replaced a production
+
+    # Observer protocol (engine/executor.py run_traced) ----------------------------------------
+
+    def bind(self, plan):
+        with self.cond:
+            self.index.add_plan(plan)
+
+    def source(self, now_ns, *extra, **info):
+        with self.cond:
+            self._wait_turn()
+            if not self.started_source:
+                self.started_source = True
+                if self.control.pause_at_start():
+                    self._pause("start of the run: nothing has run yet")
+
+    def node_scheduled(self, node, now_ns=None, *extra, **info):
+        with self.cond:
+            self._wait_turn()
+            self.index.scheduled(node)
+
+    def node_started(self, node, *extra, **info):
+        with self.cond:
+            self._wait_turn()
+            self.index.started(node)
+            for tensor in self.index.input_tensors(node):
+                self._release(tensor)
+
+    def op_started(self, node, inputs, *extra, **info):
+        """Feeds an injected value to a consumer in place of the tensor it would read."""
+        injected = self.control.injected
+        if not injected:
+            return
+        with self.cond:
+            self._wait_turn()
+            for i, tensor in enumerate(self.index.input_tensors(node)):
+                if tensor in injected and i < len(inputs):
+                    inputs[i] = injected[tensor]
+
+    def op_finished(self, node, *extra, **info):
+        pass
+
+    def node_finished(self, node, outputs, *extra, **info):
+        """Records the node's outputs; returns replacements when a value was injected."""
+        with self.cond:
+            self._wait_turn()
+            frame, iteration, dead = frame_info(extra, info)
+            names = self.index.output_tensors(node)
+            replaced = self._inject(names, outputs)
+            produced = list(zip(names, replaced if replaced is not None else outputs))
+            self.count += 1
+            event = NodeEvent(self.count, node.name, node.op_type, node.device or "",
+                              node.kind, list(names), [], frame, iteration, dead, node)
+            event.summaries = [tensors.summary(value) for _, value in produced]
+            self.index.finished(node)
+            self._keep(produced, event)
+            self.current = event
+            self.history.append(event)
+            reason = self.control.should_pause(event, produced)
+            if reason:
+                self._pause(reason)
+            return tuple(replaced) if replaced is not None else None
+
+    # The controller's side (called with self.cond held) ---------------------------------------
+
+    def resume(self):
+        self.go = True
+        self.cond.notify_all()
+
+    def abort(self):
+        self.aborted = True
+        self.cond.notify_all()
+
+    def value(self, tensor):
+        if tensor in self.control.injected:
+            return self.control.injected[tensor]
+        return self.values.get(tensor)
+
+    # -----------------------------------------------------------------------------------------
+
+    def _wait_turn(self):
+        me = threading.get_ident()
+        while self.paused_in is not None and self.paused_in != me and not self.aborted:
+            self.cond.wait()
+        if self.aborted:
+            raise DebugAborted("run stopped from the debugger")
+
+    def _pause(self, reason):
+        self.stop_reason = reason
+        self.paused_in = threading.get_ident()
+        self.pauses += 1
+        self.go = False
+        self.cond.notify_all()
+        while not self.go and not self.aborted:
+            self.cond.wait()
+        self.paused_in = None
+        self.cond.notify_all()
+        if self.aborted:
+            raise DebugAborted("run stopped from the debugger")
+
+    def _inject(self, names, outputs):
+        """The outputs with injected values in place, or None when nothing is injected here.
+
+        An injection made after its tensor was produced lasts until the producer runs again
+        (the next loop iteration); one made before lasts through that production.
+        """
+        injected = self.control.injected
+        hits = [name for name in names if name in injected]
+        if not hits:
+            return None
+        for name in hits:
+            if name in self._applied:
+                self._applied.discard(name)
+                del injected[name]
+        live = [name for name in hits if name in injected]
+        if not live:
+            return None
+        self._applied.update(live)
+        return [injected.get(name, value) for name, value in zip(names, outputs)]
+
+    def mark_injected(self, tensor, produced):
+        """Called by the controller: `tensor` now holds an injected value."""
+        if produced:
+            self._applied.add(tensor)
+        else:
+            self._applied.discard(tensor)
+
+    def _keep(self, produced, event):
+        watched = self.control.watched
+        previous, self.current_tensors = self.current_tensors, tuple(name for name, _ in produced)
+        for tensor in previous:
+            self._drop_if_unneeded(tensor)
+        for name, value in produced:
+            value = _snapshot(value)
+            self.index.produced(name)
+            self.values[name] = value
+            if name in watched or event.name in watched:
+                self.watch_log.append((event.number, name, event.where, tensors.summary(value)))
+        dumper = self.control.dumper
+        if dumper is not None:
+            dumper.add(event, produced)
+
+    def _release(self, tensor):
+        self.index.consumed(tensor)
+        self._drop_if_unneeded(tensor)
+
+    def _drop_if_unneeded(self, tensor):
+        if self.control.keep_all or tensor in self.current_tensors:
+            return
+        watched = self.control.watched
+        node = tensor.rpartition(":")[0]
+        if tensor in watched or node in watched or self.index.uses_left(tensor) > 0:
+            return
+        self.values.pop(tensor, None)
+
+
+def _snapshot(value):
+    """A Ref's buffer as it is now (the variable changes later); other values as they are."""
+    from engine.resources import Ref
+    if isinstance(value, Ref):
+        return None if value.value is None else value.value.copy()
+    return value
