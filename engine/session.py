@@ -9,7 +9,7 @@ the random generators of stateful ops live in the session, so every plan shares 
 
 import numpy as np
 
-from engine import errors, plan as plan_lib
+from engine import errors, plan as plan_lib, vlog
 from engine.executor import Executor
 from engine.fetches import FetchMapper
 from engine.proto import config_pb2
@@ -118,20 +118,29 @@ class BaseSession:
         values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
         self._step_id += 1
         trace = options is not None and options.trace_level != _NO_TRACE
+        # VLOG: the traced path with an observer writing TF's lines (engine/vlog.py).
+        vlog_observer = vlog.observer_for_run(entry.executor, self._step_id)
         # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
         with np.errstate(all="ignore"):
             if trace or (options is not None and options.output_partition_graphs):
-                results = self._run_with_metadata(entry, values, options, run_metadata, trace)
+                results = self._run_with_metadata(entry, values, options, run_metadata, trace,
+                                                  vlog_observer)
+            elif vlog_observer is not None:  # VLOG
+                results = entry.executor.run_traced(values, vlog_observer, self._step_id)
             else:
                 results = entry.executor.run(values, self._step_id)
         positions = entry.fetch_positions
         return mapper.build([results[p] if p is not None else None for p in positions])
 
-    def _run_with_metadata(self, entry, values, options, run_metadata, trace):
+    def _run_with_metadata(self, entry, values, options, run_metadata, trace,
+                           vlog_observer=None):
         executor = entry.executor
         if trace:
             collector = StepStatsCollector(executor.plan.device)
-            results = executor.run_traced(values, collector, self._step_id)
+            results = executor.run_traced(values, vlog.tee(collector, vlog_observer),  # VLOG
+                                          self._step_id)
+        elif vlog_observer is not None:  # VLOG
+            results = executor.run_traced(values, vlog_observer, self._step_id)
         else:
             results = executor.run(values, self._step_id)
         if run_metadata is not None:

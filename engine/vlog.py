@@ -1,0 +1,370 @@
+"""VLOG lines as TensorFlow 2.x writes them, on stderr, when TF_CPP_*VLOG* settings ask for them.
+
+TensorFlow's settings, read on every Session.run: TF_CPP_MAX_VLOG_LEVEL (or the older
+TF_CPP_MIN_VLOG_LEVEL) is the level for every source file; TF_CPP_VMODULE
+(`executor=1,function_utils=5`) sets it per file. What the engine writes, in absl's prefix
+(`I0000 00:00:<epoch>.<micros> <thread> <file>:<line>] `):
+- executor.cc, level 1: `Process node: <id> step <step> {{node <name>}} = <Op>[attrs](inputs)
+  device: <dev>` when a node starts and `Synchronous kernel done: ...` when it ends, ids as
+  TensorFlow numbers graph nodes (0 `_SOURCE`, 1 `_SINK`, then the graph's nodes);
+- function_utils.cc, level 5: once per executor (plan), its graph as a `||` block after a
+  `Graph <label> #nodes N #edges E` line, nodes named n<id> as TensorFlow's dumps name them.
+parsers/vlog reads these lines back like TensorFlow's own.
+
+The session asks `observer_for_run(executor, step_id)` for an executor observer (None when
+no executor line is wanted) and runs the traced loop with it; `tee` joins it with the
+step-stats collector when the run is traced too.
+
+>>> parse_vmodule("executor=2, function_utils=5,bad")
+{'executor': 2, 'function_utils': 5}
+>>> attr_text(_attr(type=1), "dump"), attr_text(_attr(type=1), "executor")
+('float', 'DT_FLOAT')
+>>> attr_text(_attr(s=b'a"b'), "dump"), attr_text(_attr(b=True), "dump")
+('"a\\\\"b"', 'true')
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from engine.proto import attr_value_pb2, types_pb2
+
+EXECUTOR_LEVEL = 1
+DUMP_LEVEL = 5
+_EXECUTOR_FILE, _PROCESS_LINE, _DONE_LINE = "executor", 879, 936
+_DUMP_FILE, _LABEL_LINE, _DUMP_LINE = "function_utils", 78, 82
+_MAX_TENSOR_VALUES = 10
+
+
+# ---- settings ----------------------------------------------------------------------------------
+
+def parse_vmodule(text):
+    """TF_CPP_VMODULE's `pattern=level,...` as a dict; malformed items are skipped."""
+    levels = {}
+    for item in (text or "").split(","):
+        pattern, equals, level = item.strip().partition("=")
+        if equals and pattern and level.strip().lstrip("-").isdigit():
+            levels[pattern.strip()] = int(level)
+    return levels
+
+
+def _int(text):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return 0
+
+
+_settings_cache: dict = {}
+
+
+def vlog_level(module, environ=os.environ):
+    """The VLOG level in force for source file `module` (e.g. "executor")."""
+    key = (environ.get("TF_CPP_MAX_VLOG_LEVEL"), environ.get("TF_CPP_MIN_VLOG_LEVEL"),
+           environ.get("TF_CPP_VMODULE"))
+    settings = _settings_cache.get(key)
+    if settings is None:
+        settings = (max(_int(key[0]), _int(key[1])), parse_vmodule(key[2]))
+        _settings_cache.clear()
+        _settings_cache[key] = settings
+    level, vmodule = settings
+    for pattern, module_level in vmodule.items():
+        if fnmatch.fnmatchcase(module, pattern):
+            return module_level
+    return level
+
+
+def vlog_is_on(module, level):
+    return vlog_level(module) >= level
+
+
+# ---- the session's hook ------------------------------------------------------------------------
+
+_dumped = weakref.WeakSet()  # executors whose graph was dumped already
+
+
+def observer_for_run(executor, step_id):
+    """An observer writing executor lines for this run, or None when none are wanted.
+
+    Dumps the executor's graph first, once per executor, where function_utils' level asks.
+    """
+    if vlog_is_on(_DUMP_FILE, DUMP_LEVEL) and executor not in _dumped:
+        _dumped.add(executor)
+        write_lines(graph_dump_lines(executor.plan))
+    if not vlog_is_on(_EXECUTOR_FILE, EXECUTOR_LEVEL):
+        return None
+    return ExecutorLines(executor.plan, step_id)
+
+
+def tee(*observers):
+    """One observer telling each of `observers` (None left out) everything."""
+    observers = [o for o in observers if o is not None]
+    return observers[0] if len(observers) == 1 else _Tee(observers)
+
+
+class _Tee:
+    def __init__(self, observers):
+        self._observers = observers
+
+    def __getattr__(self, name):
+        methods = [getattr(o, name) for o in self._observers if hasattr(o, name)]
+
+        def call(*args, **kwargs):
+            for method in methods:
+                method(*args, **kwargs)
+        return call
+
+
+# ---- lines ---------------------------------------------------------------------------------------
+
+def prefix(source_file, line, now_ns=None, thread=None):
+    """absl's prefix as TensorFlow 2.x prints it before absl::InitializeLog."""
+    now_ns = time.time_ns() if now_ns is None else now_ns
+    thread = threading.get_native_id() if thread is None else thread
+    seconds, nanos = divmod(now_ns, 1_000_000_000)
+    return f"I0000 00:00:{seconds}.{nanos // 1000:06d} {thread:>7} {source_file}.cc:{line}] "
+
+
+def write_lines(lines, stream=None):
+    stream = sys.stderr if stream is None else stream
+    stream.write("".join(line + "\n" for line in lines))
+    stream.flush()
+
+
+class ExecutorLines:
+    """Executor observer: a `Process node` line as each node starts, a `kernel done` line as
+    it ends, for one step. Methods it does not know (the protocol grows) do nothing."""
+
+    def __init__(self, plan, step_id, stream=None):
+        self._texts = _plan_texts(plan)
+        self._step = step_id
+        self._stream = sys.stderr if stream is None else stream
+        self._thread = threading.get_native_id()
+
+    def _write(self, line, text):
+        self._stream.write(prefix(_EXECUTOR_FILE, line, thread=self._thread) + text + "\n")
+
+    def source(self, now_ns, *args, **kwargs):
+        body = f"0 step {self._step} {{{{node _SOURCE}}}} = NoOp[]() device: {self._texts.device}"
+        self._write(_PROCESS_LINE, "Process node: " + body)
+        self._write(_DONE_LINE, "Synchronous kernel done: " + body)
+
+    def node_started(self, node, *args, **kwargs):
+        self._write(_PROCESS_LINE, "Process node: " + self._body(node))
+
+    def node_finished(self, node, *args, **kwargs):
+        self._write(_DONE_LINE, "Synchronous kernel done: " + self._body(node))
+
+    def _body(self, node):
+        node_id, text = self._texts.nodes[node.name]
+        return f"{node_id} step {self._step} {text}"
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _ignore
+
+
+def _ignore(*args, **kwargs):
+    return None
+
+
+class _PlanTexts:
+    """Per plan: node name -> (TensorFlow node id, `{{node n}} = Op[attrs](in) device: d`)."""
+
+    def __init__(self, plan):
+        graph_def = plan.partition_graph()
+        self.device = plan.device
+        self.ids = {node.name: i + 2 for i, node in enumerate(graph_def.node)}
+        self.nodes = {}
+        for node in graph_def.node:
+            attrs = node_attrs_text(node, "executor")
+            device = node.device or plan.device
+            attrs = ", ".join(filter(None, [attrs, f'_device="{device}"']))
+            self.nodes[node.name] = (self.ids[node.name],
+                                     f"{{{{node {node.name}}}}} = {node.op}[{attrs}]"
+                                     f"({', '.join(node.input)}) device: {device}")
+        self.graph_def = graph_def
+
+
+_plan_cache = weakref.WeakKeyDictionary()
+
+
+def _plan_texts(plan):
+    texts = _plan_cache.get(plan)
+    if texts is None:
+        texts = _plan_cache[plan] = _PlanTexts(plan)
+    return texts
+
+
+def graph_dump_lines(plan, label="Executor"):
+    """The plan's graph as function_utils dumps it: label line, then the `||` block."""
+    texts = _plan_texts(plan)
+    graph_def, ids = texts.graph_def, texts.ids
+
+    def ref(tensor):
+        control = tensor.startswith("^")
+        name, _, index = tensor.lstrip("^").partition(":")
+        text = f"n{ids[name]}" if name in ids else name
+        return text + (f":{index}" if index and index != "0" else "")
+
+    dtype_of = {node.name: _dtype_name(node.attr["T"].type) for node in graph_def.node
+                if node.op in ("_Arg", "_Retval")}
+    args = [f"n{ids[n.name]}:{dtype_of[n.name]}@{_short_device(n.device)}"
+            for n in graph_def.node if n.op == "_Arg"]
+    rets = [f"{ref(n.input[0])}:{dtype_of[n.name]}@{_short_device(n.device)}"
+            for n in graph_def.node if n.op == "_Retval" and n.input]
+    body = []
+    edges = 0
+    for node in graph_def.node:
+        edges += len(node.input)
+        if node.op in ("_Arg", "_Retval"):
+            continue
+        data = [ref(i) for i in node.input if not i.startswith("^")]
+        control = [ref(i) for i in node.input if i.startswith("^")]
+        attrs = ", ".join(filter(None, [node_attrs_text(node, "dump"),
+                                        f"device={_short_device(node.device or plan.device)}"]))
+        line = f"  n{ids[node.name]} = {node.op}[{attrs}]({', '.join(data)})"
+        body.append(line + (f" @ {', '.join(control)}" if control else ""))
+    counts = f"#nodes {len(graph_def.node) + 2} #edges {edges}"
+    lines = [f"Graph {label} {counts}", "|| ",
+             f"|| ({', '.join(args)}) -> ({', '.join(rets)}) {{",
+             *(f"|| {line}" for line in body), "|| }", "|| "]
+    return [prefix(_DUMP_FILE, _LABEL_LINE if i == 0 else _DUMP_LINE) + line
+            for i, line in enumerate(lines)]
+
+
+def _short_device(device):
+    """`/job:localhost/replica:0/task:0/device:CPU:0` -> `CPU:0`, as the dumps print it."""
+    return device.rsplit("device:", 1)[-1] if "device:" in device else device.lstrip("/")
+
+
+# ---- attr values, as SummarizeAttrValue prints them ------------------------------------------
+
+def node_attrs_text(node_def, style):
+    """`key=value, ...` sorted by key; the executor's form leaves out a Const's value (the
+    kernel strips it from its NodeDef, so TensorFlow never prints it there)."""
+    items = []
+    for key in sorted(node_def.attr):
+        if style == "executor" and node_def.op == "Const" and key == "value":
+            continue
+        items.append(f"{key}={attr_text(node_def.attr[key], style)}")
+    return ", ".join(items)
+
+
+def attr_text(value, style="dump"):
+    which = value.WhichOneof("value")
+    if which == "s":
+        return f'"{_c_escape(value.s)}"'
+    if which == "i":
+        return str(value.i)
+    if which == "f":
+        return _float_text(value.f)
+    if which == "b":
+        return "true" if value.b else "false"
+    if which == "type":
+        return _type_text(value.type, style)
+    if which == "shape":
+        return _shape_text(value.shape)
+    if which == "tensor":
+        return _tensor_text(value.tensor)
+    if which == "func":
+        return _func_text(value.func, style)
+    if which == "placeholder":
+        return f"${value.placeholder}"
+    if which == "list":
+        return "[" + ", ".join(_list_items(value.list, style)) + "]"
+    return "<Unknown AttrValue type>"
+
+
+def _list_items(lst, style):
+    items = [f'"{_c_escape(s)}"' for s in lst.s] + [str(i) for i in lst.i]
+    items += [_float_text(f) for f in lst.f] + ["true" if b else "false" for b in lst.b]
+    items += [_type_text(t, style) for t in lst.type] + [_shape_text(s) for s in lst.shape]
+    items += [_tensor_text(t) for t in lst.tensor] + [_func_text(f, style) for f in lst.func]
+    return items
+
+
+def _type_text(enum, style):
+    name = types_pb2.DataType.Name(enum) if enum in types_pb2.DataType.values() else str(enum)
+    return name if style == "executor" else _dtype_name(enum)
+
+
+def _dtype_name(enum):
+    """TensorFlow's DataTypeString: DT_FLOAT -> float, DT_INT32_REF -> int32_ref."""
+    try:
+        return types_pb2.DataType.Name(enum)[3:].lower()
+    except ValueError:
+        return f"unknown dtype enum ({enum})"
+
+
+def _shape_text(shape):
+    if shape.unknown_rank:
+        return "<unknown>"
+    return "[" + ",".join("?" if d.size < 0 else str(d.size) for d in shape.dim) + "]"
+
+
+def _func_text(func, style):
+    attrs = ", ".join(f"{k}={attr_text(func.attr[k], style)}" for k in sorted(func.attr))
+    return f"{func.name}[{attrs}]" if attrs else func.name
+
+
+def _tensor_text(tensor):
+    from engine.tensor_util import MakeNdarray
+    try:
+        array = np.asarray(MakeNdarray(tensor))
+    except Exception:  # noqa: BLE001 (an attr TensorFlow itself could not show either)
+        return "<Invalid TensorProto>"
+    flat = array.reshape(-1)
+    values = [_value_text(v) for v in flat[:_MAX_TENSOR_VALUES]]
+    if flat.size > _MAX_TENSOR_VALUES:
+        values.append("...")
+    shape = "[" + ",".join(str(d) for d in array.shape) + "]"
+    return (f"Tensor<type: {_dtype_name(tensor.dtype)} shape: {shape} values: "
+            f"{' '.join(values)}>")
+
+
+def _value_text(value):
+    if isinstance(value, (bytes, np.bytes_)):
+        return _c_escape(bytes(value))
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, (float, np.floating)):
+        return _float_text(float(value))
+    return str(value)
+
+
+def _float_text(value):
+    if value != value:
+        return "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:g}"
+
+
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _c_escape(data):
+    """absl::CEscape: C escapes, octal for the rest of what is not printable ASCII."""
+    out = []
+    for byte in data:
+        if byte in _ESCAPES:
+            out.append(_ESCAPES[byte])
+        elif 32 <= byte < 127:
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:03o}")
+    return "".join(out)
+
+
+def _attr(**fields):
+    return attr_value_pb2.AttrValue(**fields)
