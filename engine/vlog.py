@@ -4,9 +4,10 @@ TensorFlow's settings, read on every Session.run: TF_CPP_MAX_VLOG_LEVEL (or the 
 TF_CPP_MIN_VLOG_LEVEL) is the level for every source file; TF_CPP_VMODULE
 (`executor=1,function_utils=5`) sets it per file. What the engine writes, in absl's prefix
 (`I0000 00:00:<epoch>.<micros> <thread> <file>:<line>] `):
-- executor.cc, level 1: `Process node: <id> step <step> {{node <name>}} = <Op>[attrs](inputs)
-  device: <dev>` when a node starts and `Synchronous kernel done: ...` when it ends, ids as
-  TensorFlow numbers graph nodes (0 `_SOURCE`, 1 `_SINK`, then the graph's nodes);
+- executor.cc: `Process node: <id> step <step> {{node <name>}} = <Op>[attrs](inputs)
+  device: <dev>` when a node starts (level 1) and `Synchronous kernel done: ...` when it
+  ends (level 2), ids as TensorFlow numbers graph nodes (0 `_SOURCE`, 1 `_SINK`, then the
+  graph's nodes);
 - function_utils.cc, level 5: once per executor (plan), its graph as a `||` block after a
   `Graph <label> #nodes N #edges E` line, nodes named n<id> as TensorFlow's dumps name them.
 parsers/vlog reads these lines back like TensorFlow's own.
@@ -36,7 +37,8 @@ import numpy as np
 
 from engine.proto import attr_value_pb2, types_pb2
 
-EXECUTOR_LEVEL = 1
+EXECUTOR_LEVEL = 1      # Process node
+KERNEL_DONE_LEVEL = 2   # Synchronous kernel done
 DUMP_LEVEL = 5
 _EXECUTOR_FILE, _PROCESS_LINE, _DONE_LINE = "executor", 879, 936
 _DUMP_FILE, _LABEL_LINE, _DUMP_LINE = "function_utils", 78, 82
@@ -100,7 +102,8 @@ def observer_for_run(executor, step_id):
         write_lines(graph_dump_lines(executor.plan))
     if not vlog_is_on(_EXECUTOR_FILE, EXECUTOR_LEVEL):
         return None
-    return ExecutorLines(executor.plan, step_id)
+    return ExecutorLines(executor.plan, step_id,
+                         kernel_done=vlog_is_on(_EXECUTOR_FILE, KERNEL_DONE_LEVEL))
 
 
 def tee(*observers):
@@ -142,8 +145,9 @@ class ExecutorLines:
     """Executor observer: a `Process node` line as each node starts, a `kernel done` line as
     it ends, for one step. Methods it does not know (the protocol grows) do nothing."""
 
-    def __init__(self, plan, step_id, stream=None):
+    def __init__(self, plan, step_id, stream=None, kernel_done=True):
         self._texts = _plan_texts(plan)
+        self._kernel_done = kernel_done
         self._step = step_id
         self._stream = sys.stderr if stream is None else stream
         self._thread = threading.get_native_id()
@@ -154,13 +158,15 @@ class ExecutorLines:
     def source(self, now_ns, *args, **kwargs):
         body = f"0 step {self._step} {{{{node _SOURCE}}}} = NoOp[]() device: {self._texts.device}"
         self._write(_PROCESS_LINE, "Process node: " + body)
-        self._write(_DONE_LINE, "Synchronous kernel done: " + body)
+        if self._kernel_done:
+            self._write(_DONE_LINE, "Synchronous kernel done: " + body)
 
     def node_started(self, node, *args, **kwargs):
         self._write(_PROCESS_LINE, "Process node: " + self._body(node))
 
     def node_finished(self, node, *args, **kwargs):
-        self._write(_DONE_LINE, "Synchronous kernel done: " + self._body(node))
+        if self._kernel_done:
+            self._write(_DONE_LINE, "Synchronous kernel done: " + self._body(node))
 
     def _body(self, node):
         node_id, text = self._texts.nodes[node.name]
