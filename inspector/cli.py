@@ -14,6 +14,9 @@ COMMANDS = {
     "demo": ("inspector.cmd_demo", "run the seed programs in the engine and show them"),
     "tui": ("inspector.cmd_tui", "open graphs, runs and logs in the terminal UI"),
     "vlog": ("inspector.cmd_vlog", "TensorFlow VLOG output as graphs and step traces"),
+    "trace": ("inspector.cmd_trace", "step stats of any runs as one Chrome trace (Perfetto)"),
+    "tensorboard": ("inspector.cmd_tensorboard", "any input as a TensorBoard log directory"),
+    "debug": ("inspector.cmd_debug", "run a Python program, stepping through its Session.runs"),
 }
 
 

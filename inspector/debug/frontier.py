@@ -33,6 +33,7 @@ class PlanIndex:
         self._ready = {}         # name -> None (ordered set)
         self._running = {}
         self._finished = {}      # name -> times finished
+        self.consumers = {}      # name -> names of the nodes reading it
 
     def add_plan(self, plan):
         if any(known is plan for known in self.plans):
@@ -49,6 +50,8 @@ class PlanIndex:
             tensor_of_slot.update(zip(node.output_slots, names))
             self.nodes[node.name] = node
         for node in plan.nodes:
+            self.consumers[node.name] = list(dict.fromkeys(plan.nodes[i].name
+                                                           for i in node.consumers))
             inputs = [tensor_of_slot.get(slot, f"?{slot}") for slot in node.input_slots]
             self._inputs[node] = inputs
             for tensor in inputs:

@@ -53,6 +53,7 @@ class DebugRun:
         self.keep_all = False
         self.dumper = None
         self.number = 0            # 1 for the first execution, 2 after a rerun, ...
+        self.label = "run"
         self.observer = None
         self._thread = None
 
@@ -207,6 +208,13 @@ class DebugRun:
     def node_status(self, name):
         with self.observer.cond:
             return self.observer.index.status(name)
+
+    def neighbours(self, name):
+        """(input node names, consumer node names) of node `name` in its plan."""
+        with self.observer.cond:
+            node = self.observer.index.nodes.get(name)
+            sources = list(dict.fromkeys(node.sources)) if node is not None else []
+            return sources, list(self.observer.index.consumers.get(name, ()))
 
     def plan_nodes(self):
         """Every PlanNode of the plans seen so far (all partitions), by name."""

@@ -10,6 +10,7 @@ from views.tui import bindings, loading
 from views.tui.commands import InspectorCommands
 from views.tui.messages import LoadFailed, LoadProgress, WorkspaceReady
 from views.tui.screens.browser import BrowserScreen
+from views.tui.screens.debugger import DebuggerScreen
 from views.tui.screens.log import LogScreen
 from views.tui.screens.partitions import PartitionsScreen
 from views.tui.screens.pickers import HelpScreen
@@ -24,11 +25,12 @@ class InspectorApp(App):
     BINDINGS = bindings.APP
     COMMANDS = App.COMMANDS | {InspectorCommands}
     MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
-             "log": LogScreen}
+             "log": LogScreen, "debugger": DebuggerScreen}
     DEFAULT_MODE = "browser"
 
-    def __init__(self, paths=(), workspace=None, **kwargs):
+    def __init__(self, paths=(), workspace=None, debugger=None, **kwargs):
         super().__init__(**kwargs)
+        self.debugger = debugger  # a stepping debugger's controller (graph-inspector debug)
         self.paths = list(paths)
         self.workspace = None
         self._given = workspace
@@ -36,6 +38,8 @@ class InspectorApp(App):
         self.browser = None
 
     def on_mount(self):
+        if self.debugger is not None:
+            self.switch_mode("debugger")
         if self._given is not None:
             loading.prepare(self._given)
             self.post_message(WorkspaceReady(self._given))

@@ -9,6 +9,7 @@ APP = [
     Binding("2", "switch_mode('runs')", "Runs"),
     Binding("3", "switch_mode('partitions')", "Partitions"),
     Binding("4", "switch_mode('log')", "Log"),
+    Binding("5", "switch_mode('debugger')", "Debugger", show=False),
 ]
 
 # detail tab id -> (key that opens it, title)
@@ -34,6 +35,7 @@ RUNS = [
     Binding("s", "sort_next", "Sort column"),
     Binding("r", "sort_reverse", "Reverse"),
     Binding("d", "next_device", "Device"),
+    Binding("T", "export_trace", "Export trace", key_display="T", show=False),
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
 
@@ -43,7 +45,21 @@ LOG = [
     Binding("g", "replay_show", "Show node"),
 ]
 
-HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG}
+DEBUGGER = [
+    Binding("s", "step", "Step"),
+    Binding("c", "cont", "Continue"),
+    Binding("b", "toggle_break", "Break here"),
+    Binding("a", "add_break", "Add break"),
+    Binding("n", "next_run", "Next run"),
+    Binding("f", "finish", "Finish"),
+    Binding("r", "rerun", "Rerun"),
+    Binding("w", "watch", "Watch", show=False),
+    Binding("g", "show_in_graph", "In graph"),
+    Binding("escape", "close_input", "Close", show=False),
+]
+
+HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
+                 "Debugger": DEBUGGER}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
@@ -53,4 +69,6 @@ HELP_EXTRA = {
                       ("+ -", "picture depth")],
     "Runs": [("enter", "on a row: select that node in the graph browser")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
+    "Debugger": [("enter", "on a breakpoint: turn it on or off"),
+                 ("5", "the debugger screen, from any other")],
 }

@@ -60,3 +60,8 @@ class FilterChanged(Message):
     """The filter box's text on each keystroke."""
 
     text: str
+
+
+@dataclass
+class DebugUpdated(Message):
+    """The debugger's controller has news: a run paused, ended or arrived; the program ended."""

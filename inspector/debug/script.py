@@ -1,0 +1,98 @@
+"""Debugging a whole program: every Session.run it makes goes through the debugger.
+
+As tfdbg's LocalCLIDebugWrapperSession, from the outside: while the program runs,
+engine.session.BaseSession.run is replaced (and put back afterwards) by one that decides per
+run whether to stop at its start (the first run; runs whose fetches match --run-filter; the
+next run when the user asked for it), only on a breakpoint (--break-on-nan, or breakpoints
+set earlier), or not at all (the plain fast path).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import runpy
+import sys
+
+from engine import session as session_lib
+from engine.fetches import FetchMapper
+
+from inspector.debug.breakpoints import Breakpoint
+from inspector.debug.run import DebugRun
+from inspector.debug.tensors import has_inf_or_nan
+
+
+class ScriptDebugger:
+    """Run policy and shared settings; `frontend(run)` drives each run it stops in."""
+
+    def __init__(self, frontend, run_filter=None, break_on_nan=False):
+        self.frontend = frontend
+        self.run_filter = re.compile(run_filter) if run_filter else None
+        self.break_on_nan = break_on_nan
+        self.breakpoints = [Breakpoint(predicate=has_inf_or_nan)] if break_on_nan else []
+        self.watched = set()
+        self.runs = 0            # Session.run calls seen
+        self.stop_at_next = not break_on_nan and self.run_filter is None
+        self.last_run = None
+
+    def wants_start(self, fetch_names):
+        if self.run_filter is not None:
+            return any(self.run_filter.search(name) for name in fetch_names)
+        if self.stop_at_next or getattr(self.frontend, "pause_next_start", False):
+            self.stop_at_next = False
+            if hasattr(self.frontend, "pause_next_start"):
+                self.frontend.pause_next_start = False
+            return True
+        return False
+
+    def session_run(self, original, session, fetches, feed_dict=None, options=None,
+                    run_metadata=None):
+        """What Session.run does while the program is debugged."""
+        self.runs += 1
+        names = fetch_names(session, fetches)
+        stop_at_start = self.wants_start(names)
+        if not stop_at_start and not any(b.enabled for b in self.breakpoints):
+            return original(session, fetches, feed_dict, options, run_metadata)
+        run = DebugRun(session, fetches, feed_dict, options, run_metadata, self.breakpoints,
+                       self.watched)
+        run.label = f"Session.run #{self.runs}: {', '.join(names)}"
+        self.last_run = run
+        run.start(pause_at_start=stop_at_start)
+        if not run.finished:
+            self.frontend(run)
+        return run.result()
+
+    @contextlib.contextmanager
+    def installed(self):
+        """Session.run replaced by session_run inside the block."""
+        original = session_lib.BaseSession.run
+
+        def run(session, fetches, feed_dict=None, options=None, run_metadata=None):
+            return self.session_run(original, session, fetches, feed_dict, options,
+                                    run_metadata)
+        session_lib.BaseSession.run = run
+        try:
+            yield self
+        finally:
+            session_lib.BaseSession.run = original
+
+    def run_script(self, path, args=()):
+        """Runs the program at `path` as __main__ with sys.argv = [path, *args]."""
+        saved_argv, saved_path = sys.argv, list(sys.path)
+        sys.argv = [path, *args]
+        sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+        try:
+            with self.installed():
+                runpy.run_path(path, run_name="__main__")
+        finally:
+            sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+def fetch_names(session, fetches):
+    """The fetched tensors' and ops' names, for --run-filter and the run's label."""
+    try:
+        elements = FetchMapper.for_fetch(fetches, session.graph).elements
+    except Exception:  # noqa: BLE001  (Session.run itself reports bad fetches)
+        return [repr(fetches)]
+    return [getattr(element, "name", str(element)) for element in elements]
