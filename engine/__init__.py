@@ -118,7 +118,25 @@ def executing_eagerly():
     return False
 
 
-train = _Namespace(write_graph=_train.write_graph)
+from engine.ops import losses as _losses, optimizers as _optimizers  # noqa: E402
+from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient,  # noqa: E402,F401
+                                  NotDifferentiable, RegisterGradient, gradients, no_gradient)
+
+train = _Namespace(write_graph=_train.write_graph, Optimizer=_optimizers.Optimizer,
+                   GradientDescentOptimizer=_optimizers.GradientDescentOptimizer,
+                   MomentumOptimizer=_optimizers.MomentumOptimizer,
+                   AdamOptimizer=_optimizers.AdamOptimizer,
+                   RMSPropOptimizer=_optimizers.RMSPropOptimizer,
+                   AdagradOptimizer=_optimizers.AdagradOptimizer,
+                   get_global_step=_train.get_global_step,
+                   create_global_step=_train.create_global_step,
+                   get_or_create_global_step=_train.get_or_create_global_step)
+losses = _Namespace(Reduction=_losses.Reduction,
+                    compute_weighted_loss=_losses.compute_weighted_loss,
+                    mean_squared_error=_losses.mean_squared_error,
+                    softmax_cross_entropy=_losses.softmax_cross_entropy,
+                    sparse_softmax_cross_entropy=_losses.sparse_softmax_cross_entropy,
+                    get_losses=_losses.get_losses, add_loss=_losses.add_loss)
 graph_util = _Namespace(import_graph_def=import_graph_def)
 random = _Namespace(set_random_seed=set_random_seed, uniform=random_uniform,
                     normal=random_normal, truncated_normal=truncated_normal, get_seed=get_seed)

@@ -550,3 +550,8 @@ SHAPE_FUNCTIONS = {
     "BroadcastTo": broadcast_to, "SoftmaxCrossEntropyWithLogits": softmax_cross_entropy,
     "SparseSoftmaxCrossEntropyWithLogits": sparse_softmax_cross_entropy,
 }
+
+# The gradient and training ops' shape functions live in their own module.
+from engine.shape_inference_training import SHAPE_FUNCTIONS as _TRAINING  # noqa: E402
+
+SHAPE_FUNCTIONS.update(_TRAINING)

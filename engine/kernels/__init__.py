@@ -16,7 +16,9 @@ _KERNELS: dict[str, dict[str, Kernel]] = {}
 _DEVICE_MODULES = {
     "CPU": ("engine.kernels.cpu_math", "engine.kernels.cpu_reduce", "engine.kernels.cpu_array",
             "engine.kernels.cpu_nn",
-            "engine.kernels.cpu_state", "engine.kernels.cpu_random"),
+            "engine.kernels.cpu_state", "engine.kernels.cpu_random",
+            "engine.kernels.cpu_control_flow", "engine.kernels.cpu_functional",
+            "engine.kernels.cpu_grad", "engine.kernels.cpu_training"),
     "GPU": ("engine.kernels.cuda",),
 }
 _loaded: set[str] = set()

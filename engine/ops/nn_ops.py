@@ -130,3 +130,156 @@ def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
                         ksize=_get_sequence(ksize, 2, channel_index, "ksize"),
                         strides=_get_sequence(strides, 2, channel_index, "strides"),
                         padding=padding, data_format=data_format, name=name)
+
+
+# -- losses and dropout (TF's nn_ops: the same nodes, in the same order) --
+
+def _flatten_outer_dims(logits):
+    rank = array_ops.rank(logits)
+    last_dim_size = array_ops.slice(array_ops.shape(logits), [subtract(rank, 1)], [1])
+    output = array_ops.reshape(logits, array_ops.concat([[-1], last_dim_size], 0))
+    shape = logits.shape
+    if shape.ndims is not None:
+        dims = shape.as_list()
+        if None not in dims[:-1]:
+            product = 1
+            for d in dims[:-1]:
+                product *= d
+            output.set_shape([product, dims[-1]])
+    return output
+
+
+def _move_dim_to_end(tensor, dim_index, rank):
+    return array_ops.transpose(tensor, array_ops.concat(
+        [_range(dim_index), _range(dim_index + 1, rank), [dim_index]], 0))
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """Softmax cross entropy per example; gradients reach both logits and labels."""
+    axis = dim if axis is None else axis
+    axis = -1 if axis is None else axis
+    with _scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, name="labels")
+        to_float32 = logits.dtype in (dtypes.float16, dtypes.bfloat16)
+        precise_logits = cast(logits, dtypes.float32) if to_float32 else logits
+        labels = cast(labels, precise_logits.dtype)
+        input_rank = array_ops.rank(precise_logits)
+        shape = logits.shape
+        if axis != -1:
+            precise_logits = _move_dim_to_end(precise_logits, axis, input_rank)
+            labels = _move_dim_to_end(labels, axis, input_rank)
+        input_shape = array_ops.shape(precise_logits)
+        precise_logits = _flatten_outer_dims(precise_logits)
+        labels = _flatten_outer_dims(labels)
+        cost, _ = apply_op("SoftmaxCrossEntropyWithLogits", features=precise_logits,
+                           labels=labels, name=name)
+        output_shape = array_ops.slice(input_shape, [0], [subtract(input_rank, 1)])
+        cost = array_ops.reshape(cost, output_shape)
+        if shape.ndims is not None:
+            dims = shape.as_list()
+            del dims[axis]
+            cost.set_shape(dims)
+        return cast(cost, logits.dtype) if to_float32 else cost
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None,
+                                      _sentinel=None):
+    """TF 1.x's: labels pass through StopGradient, then the v2 op."""
+    if _sentinel is not None or labels is None or logits is None:
+        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments "
+                         "(labels=..., logits=..., ...). Received unnamed argument: "
+                         f"{_sentinel}")
+    dim = axis if axis is not None else dim
+    with _scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as name:
+        labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
+    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim,
+                                                name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None,
+                                             _sentinel=None):
+    if _sentinel is not None or labels is None or logits is None:
+        raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named "
+                         "arguments (labels=..., logits=..., ...). Received unnamed argument: "
+                         f"{_sentinel}")
+    with _scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+        labels = convert_to_tensor(labels)
+        logits = convert_to_tensor(logits)
+        precise_logits = cast(logits, dtypes.float32) if logits.dtype == dtypes.float16 \
+            else logits
+        labels_static_shape = labels.shape
+        labels_shape = array_ops.shape(labels)
+        logits_shape = logits.shape
+        if logits_shape.ndims == 0:
+            raise ValueError(f"`logits` cannot be a scalar. Received logits={logits}`")
+        if logits_shape.ndims is not None and labels_static_shape.ndims is not None \
+                and labels_static_shape.ndims != logits_shape.ndims - 1:
+            raise ValueError(
+                f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                f"labels.shape={labels_static_shape} of rank {labels_static_shape.ndims} and "
+                f"logits.shape={logits_shape} of rank {logits_shape.ndims}")
+        if logits_shape.ndims != 2:
+            num_classes = array_ops.shape(logits)[array_ops.rank(logits) - 1]
+            precise_logits = array_ops.reshape(precise_logits, [-1, num_classes])
+            labels = array_ops.reshape(labels, [-1])
+        cost, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", features=precise_logits,
+                           labels=labels, name=name)
+        if logits_shape.ndims != 2:
+            cost = array_ops.reshape(cost, labels_shape)
+            cost.set_shape(labels_static_shape)
+        return cast(cost, dtypes.float16) if logits.dtype == dtypes.float16 else cost
+
+
+def l2_loss(t, name=None):
+    return apply_op("L2Loss", t=t, name=name)
+
+
+def _noise_shape(x, noise_shape):
+    if noise_shape is None:
+        return array_ops.shape(x)
+    return noise_shape
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """tf.compat.v1.nn.dropout: `rate` or the deprecated `keep_prob` (rate = 1 - keep_prob)."""
+    if rate is None and keep_prob is None:
+        raise ValueError(f"`rate` must be provided. Received: rate={rate}")
+    if rate is None:
+        rate = 1.0 - keep_prob
+    return dropout_v2(x, rate, noise_shape=noise_shape, seed=seed, name=name)
+
+
+def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+    """Zeroes each element with probability `rate` (RandomUniform >= rate) and scales the
+    kept ones by 1 / (1 - rate), as TensorFlow's nodes do."""
+    import numbers
+
+    from engine.ops.constant_op import constant
+    from engine.ops.random_ops import random_uniform
+    from engine.tensor import Tensor
+    with _scope(name, "dropout", [x]):
+        is_rate_number = isinstance(rate, numbers.Real)
+        if is_rate_number and (rate < 0 or rate >= 1):
+            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={rate}")
+        x = convert_to_tensor(x, name="x")
+        if not x.dtype.is_floating:
+            raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                             f"Received: x_dtype={x.dtype}")
+        if is_rate_number and rate == 0:
+            return x
+        if not isinstance(rate, Tensor):
+            scale = convert_to_tensor(1 / (1 - rate), dtype=x.dtype)
+            ret = apply_op("Mul", x=x, y=scale)
+        else:
+            if rate.dtype != x.dtype:
+                rate = apply_op("Cast", x=rate, DstT=x.dtype, name="rate")
+            one_tensor = constant(1, dtype=x.dtype)
+            ret = apply_op("RealDiv", x=x, y=apply_op("Sub", x=one_tensor, y=rate))
+        random_tensor = random_uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+        keep_mask = random_tensor >= rate
+        zero_tensor = constant(0, dtype=x.dtype)
+        ret = array_ops.where_v2(keep_mask, ret, zero_tensor)
+        ret.set_shape(x.shape)
+        return ret

@@ -19,3 +19,44 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
         with open(path, "wb") as f:
             f.write(graph_def.SerializeToString(deterministic=True))
     return path
+
+
+# -- the global step (training_util) --
+
+def get_global_step(graph=None):
+    """The graph's global step variable (collection GLOBAL_STEP, else "global_step:0")."""
+    from engine.graph import GraphKeys, get_default_graph
+    graph = graph or get_default_graph()
+    collection = graph.get_collection(GraphKeys.GLOBAL_STEP)
+    if len(collection) == 1:
+        return collection[0]
+    if len(collection) > 1:
+        raise TypeError(f"Multiple tensors in global_step collection. {collection}")
+    try:
+        return graph.get_tensor_by_name("global_step:0")
+    except KeyError:
+        return None
+
+
+def create_global_step(graph=None):
+    """An int64 scalar "global_step" variable, zero, not trainable, in GLOBAL_STEP."""
+    from engine import dtypes
+    from engine.graph import GraphKeys, get_default_graph
+    from engine.ops.init_ops import zeros_initializer
+    from engine.ops.variable_scope import get_variable
+    graph = graph or get_default_graph()
+    if get_global_step(graph) is not None:
+        raise ValueError('"global_step" already exists.')
+    with graph.as_default(), graph.name_scope(None):
+        return get_variable(GraphKeys.GLOBAL_STEP, shape=[], dtype=dtypes.int64,
+                            initializer=zeros_initializer(), trainable=False,
+                            collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
+
+
+def get_or_create_global_step(graph=None):
+    from engine.graph import get_default_graph
+    graph = graph or get_default_graph()
+    global_step = get_global_step(graph)
+    if global_step is None:
+        global_step = create_global_step(graph)
+    return global_step

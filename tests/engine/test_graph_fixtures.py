@@ -16,7 +16,7 @@ import pytest
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
 MANIFESTS = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".tf.json"))
 
-# Control flow (v1 frames and v2 functional ops) and gradients: a later issue.
+# Control flow (v1 frames and v2 functional ops): a later issue.
 CONTROL_FLOW_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
                     "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration",
                     "If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
@@ -30,13 +30,9 @@ def _manifest_id(path):
 def later_issue_reason(graph_def):
     """Why this graph waits for a later issue, or None."""
     control = sorted({n.op for n in graph_def.node if n.op in CONTROL_FLOW_OPS})
-    gradients = any(n.name.startswith("gradients/") or "/gradients/" in n.name
-                    for n in graph_def.node)
     reasons = []
     if control:
         reasons.append(f"control flow ({', '.join(control)})")
-    if gradients:
-        reasons.append("gradients (training ops)")
     return " and ".join(reasons) or None
 
 

@@ -27,9 +27,6 @@ LATER = {
     "cond": "control flow (tf.cond: Switch/Merge)",
     "while_loop": "control flow (tf.while_loop: frames)",
     "nested_while": "control flow (nested frames)",
-    "mlp_train_sgd": "gradients (tf.train optimizers)",
-    "mlp_train_adam": "gradients (tf.train optimizers)",
-    "cnn_train": "gradients (tf.train optimizers)",
     "two_cpu": "placement on several devices",
 }
 

@@ -1,0 +1,227 @@
+"""NumPy CPU kernels of the ops gradient graphs contain: activation *Grad ops, BiasAddGrad,
+the conv and pool backprops, BroadcastGradientArgs, StridedSliceGrad, ConcatOffset,
+DynamicStitch and UnsortedSegmentSum."""
+
+import numpy as np
+
+from engine.kernels import register, register_table
+from engine.kernels.common import as_array, invalid, shape_str
+from engine.kernels.cpu_nn import (_channel_axis, _from_nhwc, _geometry, _hw, _lowest,
+                                   _nhwc, _windows)
+from engine.kernels.slicing import SliceError, resolve_shrinks, strided_slice_index
+
+_SELU_SCALE = 1.0507009873554804934193349852946
+_SELU_ALPHA = 1.6732632423543772848170429916717
+
+
+def _typed(fn):
+    """A kernel whose result has the dtype of its first array input."""
+    def kernel(ctx, a, b, *rest):
+        return as_array(fn(ctx, a, b, *rest), np.asarray(a).dtype)
+    return kernel
+
+
+register_table({
+    "ReluGrad": _typed(lambda ctx, g, f: g * (f > 0)),
+    "Relu6Grad": _typed(lambda ctx, g, f: g * ((f > 0) & (f < 6))),
+    "EluGrad": _typed(lambda ctx, g, y: np.where(y < 0, g * (y + 1), g)),
+    "SeluGrad": _typed(lambda ctx, g, y: np.where(
+        y < 0, g * (y + g.dtype.type(_SELU_SCALE * _SELU_ALPHA)), g * g.dtype.type(_SELU_SCALE))),
+    "LeakyReluGrad": _typed(lambda ctx, g, f: np.where(
+        f > 0, g, g * g.dtype.type(ctx.attrs.get("alpha", 0.2)))),
+    "SoftplusGrad": _typed(lambda ctx, g, f: g / (np.exp(-f) + 1)),
+    "SoftsignGrad": _typed(lambda ctx, g, f: g / np.square(1 + np.abs(f))),
+    "TanhGrad": _typed(lambda ctx, y, dy: dy * (1 - y * y)),
+    "SigmoidGrad": _typed(lambda ctx, y, dy: dy * (y * (1 - y))),
+    "SqrtGrad": _typed(lambda ctx, y, dy: dy * y.dtype.type(0.5) / y),
+    "RsqrtGrad": _typed(lambda ctx, y, dy: (y * y * y) * dy * y.dtype.type(-0.5)),
+    "ReciprocalGrad": _typed(lambda ctx, y, dy: -dy * y * y),
+    "InvGrad": _typed(lambda ctx, y, dy: -dy * y * y),
+})
+
+
+@register("BiasAddGrad")
+def bias_add_grad(ctx, out_backprop):
+    if out_backprop.ndim < 2:
+        raise invalid(ctx, f"Input tensor must be at least 2D: "
+                           f"{shape_str(out_backprop.shape)}")
+    axis = _channel_axis(ctx, out_backprop.ndim)
+    axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
+    return np.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
+
+
+@register("BroadcastGradientArgs")
+def broadcast_gradient_args(ctx, s0, s1):
+    x, y = [int(d) for d in np.reshape(s0, -1)], [int(d) for d in np.reshape(s1, -1)]
+    out_type = np.asarray(s0).dtype
+    if x == y:
+        return np.zeros(0, out_type), np.zeros(0, out_type)
+    rank = max(len(x), len(y))
+    x, y = [1] * (rank - len(x)) + x, [1] * (rank - len(y)) + y
+    for a, b in zip(x, y):
+        if a != b and a != 1 and b != 1:
+            raise invalid(ctx, f"Incompatible shapes: {shape_str(s0)} vs. {shape_str(s1)}")
+    return (np.array([i for i, d in enumerate(x) if d == 1], out_type),
+            np.array([i for i, d in enumerate(y) if d == 1], out_type))
+
+
+# --- conv2d and pooling backprops, computed in NHWC ---
+
+def _nhwc_shape(ctx, shape):
+    shape = [int(d) for d in np.reshape(shape, -1)]
+    if ctx.attrs.get("data_format") == b"NCHW":
+        return [shape[0], shape[2], shape[3], shape[1]]
+    return shape
+
+
+def _backprop_geometry(ctx, input_shape, window, stride, dilation):
+    probe = np.empty((1, input_shape[1], input_shape[2], 1), np.float32)
+    return _geometry(ctx, probe, window, stride, dilation)
+
+
+def _padded_shape(shape, pads):
+    return (shape[0], shape[1] + sum(pads[0]), shape[2] + sum(pads[1]), shape[3])
+
+
+def _crop(padded, shape, pads):
+    return padded[:, pads[0][0]:pads[0][0] + shape[1], pads[1][0]:pads[1][0] + shape[2], :]
+
+
+def _offsets(window, stride, dilation, out_hw):
+    """(i, j, rows, cols): the padded-input positions that kernel tap (i, j) reads."""
+    for i in range(window[0]):
+        for j in range(window[1]):
+            rows = slice(i * dilation[0], i * dilation[0] + stride[0] * (out_hw[0] - 1) + 1,
+                         stride[0])
+            cols = slice(j * dilation[1], j * dilation[1] + stride[1] * (out_hw[1] - 1) + 1,
+                         stride[1])
+            yield i, j, rows, cols
+
+
+@register("Conv2DBackpropInput")
+def conv2d_backprop_input(ctx, input_sizes, filters, out_backprop):
+    shape = _nhwc_shape(ctx, input_sizes)
+    dy = _nhwc(ctx, out_backprop)
+    stride, dilation = _hw(ctx, ctx.attrs.get("strides")), _hw(ctx, ctx.attrs.get("dilations"))
+    window = filters.shape[:2]
+    out_hw, pads = _backprop_geometry(ctx, shape, window, stride, dilation)
+    if tuple(out_hw) != dy.shape[1:3]:
+        raise invalid(ctx, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match "
+                           f"computed: actual = {dy.shape[1]}, computed = {out_hw[0]}")
+    padded = np.zeros(_padded_shape(shape, pads), out_backprop.dtype)
+    for i, j, rows, cols in _offsets(window, stride, dilation, out_hw):
+        padded[:, rows, cols, :] += np.tensordot(dy, filters[i, j], axes=([3], [1]))
+    return _from_nhwc(ctx, np.ascontiguousarray(_crop(padded, shape, pads)))
+
+
+@register("Conv2DBackpropFilter")
+def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
+    fshape = [int(d) for d in np.reshape(filter_sizes, -1)]
+    x, dy = _nhwc(ctx, x), _nhwc(ctx, out_backprop)
+    stride, dilation = _hw(ctx, ctx.attrs.get("strides")), _hw(ctx, ctx.attrs.get("dilations"))
+    window = fshape[:2]
+    out_hw, pads = _backprop_geometry(ctx, x.shape, window, stride, dilation)
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    result = np.zeros(fshape, out_backprop.dtype)
+    for i, j, rows, cols in _offsets(window, stride, dilation, out_hw):
+        result[i, j] = np.tensordot(padded[:, rows, cols, :], dy, axes=([0, 1, 2], [0, 1, 2]))
+    return result
+
+
+@register("MaxPoolGrad")
+def max_pool_grad(ctx, orig_input, orig_output, grad):
+    x, dy = _nhwc(ctx, orig_input), _nhwc(ctx, grad)
+    window, stride = _hw(ctx, ctx.attrs["ksize"]), _hw(ctx, ctx.attrs["strides"])
+    out_hw, pads = _geometry(ctx, x, window, stride, (1, 1))
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=_lowest(x.dtype))
+    result = np.zeros(padded.shape, grad.dtype)
+    if 0 not in out_hw and x.size:
+        windows = _windows(padded, out_hw, window, stride, (1, 1))
+        n, oh, ow, kh, kw, c = windows.shape
+        # The first maximum in row-major window order takes the gradient, as TensorFlow's CPU
+        # kernel does.
+        flat = np.moveaxis(windows.reshape(n, oh, ow, kh * kw, c), 3, -1)
+        arg = np.argmax(flat, axis=-1)
+        ni, hi, wi, ci = np.indices((n, oh, ow, c))
+        rows = hi * stride[0] + arg // kw
+        cols = wi * stride[1] + arg % kw
+        np.add.at(result, (ni, rows, cols, ci), dy)
+    return _from_nhwc(ctx, np.ascontiguousarray(_crop(result, x.shape, pads)))
+
+
+@register("AvgPoolGrad")
+def avg_pool_grad(ctx, orig_input_shape, grad):
+    shape = _nhwc_shape(ctx, orig_input_shape)
+    dy = _nhwc(ctx, grad)
+    window, stride = _hw(ctx, ctx.attrs["ksize"]), _hw(ctx, ctx.attrs["strides"])
+    out_hw, pads = _backprop_geometry(ctx, shape, window, stride, (1, 1))
+    ones = np.pad(np.ones((1, shape[1], shape[2], 1), grad.dtype),
+                  ((0, 0), pads[0], pads[1], (0, 0)))
+    counts = _windows(ones, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=grad.dtype)
+    share = dy / counts
+    padded = np.zeros(_padded_shape(shape, pads), grad.dtype)
+    for _, _, rows, cols in _offsets(window, stride, (1, 1), out_hw):
+        padded[:, rows, cols, :] += share
+    return _from_nhwc(ctx, np.ascontiguousarray(_crop(padded, shape, pads)))
+
+
+# --- array gradients ---
+
+@register("StridedSliceGrad")
+def strided_slice_grad(ctx, shape, begin, end, strides, dy):
+    shape = tuple(int(d) for d in np.reshape(shape, -1))
+    attrs = ctx.attrs
+    try:
+        index = strided_slice_index(
+            len(shape), begin, end, strides, attrs.get("begin_mask", 0),
+            attrs.get("end_mask", 0), attrs.get("ellipsis_mask", 0),
+            attrs.get("new_axis_mask", 0), attrs.get("shrink_axis_mask", 0))
+        index = resolve_shrinks(index, shape)
+    except SliceError as error:
+        raise invalid(ctx, str(error)) from None
+    result = np.zeros(shape, np.asarray(dy).dtype)
+    target = result[index]
+    result[index] = np.reshape(dy, np.shape(target))
+    return result
+
+
+@register("ConcatOffset")
+def concat_offset(ctx, concat_dim, *shapes):
+    shapes = [np.asarray(s) for s in shapes]
+    axis = int(concat_dim) % max(len(shapes[0]), 1)
+    offsets, running = [], 0
+    for s in shapes:
+        offset = np.zeros_like(s)
+        offset[axis] = running
+        running += int(s[axis])
+        offsets.append(offset)
+    return offsets
+
+
+@register("DynamicStitch")
+@register("ParallelDynamicStitch")
+def dynamic_stitch(ctx, *args):
+    n = len(args) // 2
+    indices, data = args[:n], args[n:]
+    first = np.asarray(data[0])
+    tail = first.shape[np.ndim(indices[0]):]
+    size = max((int(np.max(i)) + 1 for i in indices if np.size(i)), default=0)
+    result = np.zeros((size,) + tail, first.dtype)
+    for idx, values in zip(indices, data):
+        idx = np.asarray(idx).reshape(-1)
+        result[idx] = np.asarray(values).reshape((idx.size,) + tail)
+    return result
+
+
+@register("UnsortedSegmentSum")
+def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
+    data, ids = np.asarray(data), np.asarray(segment_ids)
+    count = int(num_segments)
+    result = np.zeros((count,) + data.shape[ids.ndim:], data.dtype)
+    keep = (ids >= 0).reshape(-1)
+    flat = data.reshape((ids.size,) + data.shape[ids.ndim:])
+    if np.any(ids.reshape(-1)[keep] >= count):
+        bad = ids.reshape(-1)[keep][ids.reshape(-1)[keep] >= count][0]
+        raise invalid(ctx, f"segment_ids[0] = {bad} is out of range [0, {count})")
+    np.add.at(result, ids.reshape(-1)[keep], flat[keep])
+    return result

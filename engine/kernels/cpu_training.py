@@ -1,0 +1,137 @@
+"""NumPy CPU kernels of the optimizers' apply ops: ApplyGradientDescent, ApplyMomentum,
+ApplyAdam, ApplyRMSProp, ApplyAdagrad and their ResourceApply* forms.
+
+Each update is one function from the current values to the new ones, in the variable's
+dtype with TensorFlow's operation order. A ref form (input `Ref`s) writes the new values into
+the buffers in place and returns the variable's Ref; a resource form replaces the buffers
+behind its handles (reads are snapshots) and returns nothing.
+"""
+
+import numpy as np
+
+from engine.errors import FailedPreconditionError, InvalidArgumentError
+from engine.kernels import register
+from engine.kernels.common import shape_str
+
+
+def _gradient_descent(attrs, var, alpha, delta):
+    return (var - delta * alpha,)
+
+
+def _momentum(attrs, var, accum, lr, grad, momentum):
+    accum = accum * momentum + grad
+    if attrs.get("use_nesterov", False):
+        return var - (grad * lr + accum * momentum * lr), accum
+    return var - accum * lr, accum
+
+
+def _adam(attrs, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    one = var.dtype.type(1)
+    alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
+    m = m + (grad - m) * (one - beta1)
+    v = v + (np.square(grad) - v) * (one - beta2)
+    if attrs.get("use_nesterov", False):
+        var = var - ((grad * (one - beta1) + beta1 * m) * alpha) / (np.sqrt(v) + epsilon)
+    else:
+        var = var - (m * alpha) / (np.sqrt(v) + epsilon)
+    return var, m, v
+
+
+def _rms_prop(attrs, var, ms, mom, lr, rho, momentum, epsilon, grad):
+    one = var.dtype.type(1)
+    ms = ms + (np.square(grad) - ms) * (one - rho)
+    mom = mom * momentum + (grad * lr) / np.sqrt(ms + epsilon)
+    return var - mom, ms, mom
+
+
+def _centered_rms_prop(attrs, var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    one = var.dtype.type(1)
+    ms = ms + (np.square(grad) - ms) * (one - rho)
+    mg = mg + (grad - mg) * (one - rho)
+    denom = (ms - np.square(mg)) + epsilon
+    mom = mom * momentum + (grad * lr) / np.sqrt(denom)
+    return var - mom, mg, ms, mom
+
+
+def _adagrad(attrs, var, accum, lr, grad):
+    if attrs.get("update_slots", True):
+        accum = accum + np.square(grad)
+    return var - grad * lr / np.sqrt(accum), accum
+
+
+# op name: (update function, how many leading inputs are variables)
+UPDATES = {
+    "GradientDescent": (_gradient_descent, 1),
+    "Momentum": (_momentum, 2),
+    "Adam": (_adam, 3),
+    "RMSProp": (_rms_prop, 3),
+    "CenteredRMSProp": (_centered_rms_prop, 4),
+    "Adagrad": (_adagrad, 2),
+}
+
+
+def _check(ctx, values, names, dtype, count):
+    first = values[0]
+    for name, value in zip(names[1:count], values[1:count]):
+        if value.shape != first.shape:
+            raise InvalidArgumentError(ctx.node_def, None,
+                                       f"{name} and var do not have the same shape"
+                                       f"{shape_str(value.shape)} {shape_str(first.shape)}")
+    grad = values[-1]
+    if np.shape(grad) != first.shape:
+        raise InvalidArgumentError(ctx.node_def, None,
+                                   f"var and grad do not have the same shape"
+                                   f"{shape_str(first.shape)} {shape_str(np.shape(grad))}")
+
+
+def _scalars(values, dtype):
+    return [np.asarray(v, dtype) if np.ndim(v) else dtype.type(v) for v in values]
+
+
+def _ref_kernel(update, count):
+    def kernel(ctx, *inputs):
+        refs, rest = inputs[:count], inputs[count:]
+        for ref in refs:
+            if ref.value is None:
+                raise FailedPreconditionError(
+                    ctx.node_def, None,
+                    f"Attempting to use uninitialized value {ref.name}")
+        current = [ref.value for ref in refs]
+        dtype = current[0].dtype
+        values = current + _scalars(rest, dtype)
+        _check(ctx, values, ["var", "accum", "m", "v"][:count], dtype, count)
+        for ref, new in zip(refs, update(ctx.attrs, *values)):
+            np.copyto(ref.value, new, casting="unsafe")
+        return refs[0]
+    return kernel
+
+
+def _resource_kernel(update, count):
+    def kernel(ctx, *inputs):
+        handles, rest = inputs[:count], inputs[count:]
+        buffers = []
+        for handle in handles:
+            handle = handle.item() if isinstance(handle, np.ndarray) else handle
+            buffer = ctx.resources.variables.get((handle.container, handle.name))
+            if buffer is None or buffer.value is None:
+                raise FailedPreconditionError(
+                    ctx.node_def, None,
+                    f"Could not find variable {handle.name}. This could mean that the variable "
+                    f"has been deleted. In TF1, it can also mean the variable is "
+                    f"uninitialized. Debug info: container={handle.container}, status error "
+                    f"message=Resource {handle.container}/{handle.name}/N10tensorflow3VarE "
+                    f"does not exist.")
+            buffers.append(buffer)
+        current = [b.value for b in buffers]
+        dtype = current[0].dtype
+        values = current + _scalars(rest, dtype)
+        _check(ctx, values, ["var", "accum", "m", "v"][:count], dtype, count)
+        for buffer, new in zip(buffers, update(ctx.attrs, *values)):
+            buffer.value = np.asarray(new, dtype)
+        return None
+    return kernel
+
+
+for _name, (_update, _count) in UPDATES.items():
+    register(f"Apply{_name}")(_ref_kernel(_update, _count))
+    register(f"ResourceApply{_name}")(_resource_kernel(_update, _count))

@@ -1,0 +1,455 @@
+"""tf.gradients: TensorFlow's backprop over the graph, and the gradient registry.
+
+The algorithm is gradients_util._GradientsHelper's: mark the ops reachable from the xs,
+keep those between the xs and the ys, count for each how many of its consumers still owe it
+a gradient, then walk back from the ys, summing an output's gradients with AddN and calling
+the op's registered gradient function inside "<scope>/<op name>_grad". Gradient functions
+per family live in math_grad, nn_grad and array_grad.
+"""
+
+import collections
+import contextlib
+import weakref
+
+from engine import dtypes
+from engine.graph import Graph, get_default_graph
+from engine.ops import array_ops
+from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
+from engine.ops.op_def_library import apply_op
+from engine.operation import Operation
+from engine.proto import attr_value_pb2
+from engine.tensor import Tensor
+
+# -- the registry --
+
+_GRADIENTS = {}
+
+
+class RegisterGradient:
+    """Decorator: `@tf.RegisterGradient("Op")` registers `fn(op, *out_grads)` for "Op"."""
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, fn):
+        if self._op_type in _GRADIENTS:
+            raise KeyError(f"Registering two gradient with name '{self._op_type}'! "
+                           f"(Previous registration was in {_where(_GRADIENTS[self._op_type])})")
+        _GRADIENTS[self._op_type] = fn
+        return fn
+
+
+def _where(fn):
+    code = getattr(fn, "__code__", None)
+    return f"{code.co_name} {code.co_filename}:{code.co_firstlineno}" if code else "<none>"
+
+
+def no_gradient(op_type):
+    """Marks `op_type` as not differentiable: its inputs get None, no error."""
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    _GRADIENTS[op_type] = None
+
+
+NoGradient = NotDifferentiable = no_gradient
+
+
+def get_gradient_function(op):
+    """The gradient function of `op` (its `_gradient_op_type` override first), None for an op
+    without inputs or one marked not differentiable; LookupError when none is registered."""
+    if not op.inputs:
+        return None
+    attr = op._node_def.attr.get("_gradient_op_type")
+    op_type = attr.s.decode() if attr is not None else op.type
+    try:
+        return _GRADIENTS[op_type]
+    except KeyError:
+        raise LookupError(f"gradient registry has no entry for: {op_type}") from None
+
+
+@contextlib.contextmanager
+def _gradient_override_map(self, op_type_map):
+    """Graph.gradient_override_map: ops built inside use another op type's gradient."""
+    if not isinstance(op_type_map, dict):
+        raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+    first_id = self._next_id_counter
+    try:
+        yield
+    finally:
+        # Tagged on leaving, innermost map first, so an inner mapping wins as in TensorFlow.
+        for op in self._operations[first_id:]:
+            mapped = op_type_map.get(op.type)
+            if mapped is not None and "_gradient_op_type" not in op._node_def.attr:
+                op._set_attr("_gradient_op_type",
+                             attr_value_pb2.AttrValue(s=mapped.encode()))
+
+
+Graph.gradient_override_map = _gradient_override_map
+
+
+# -- IndexedSlices: the sparse gradient of a gather --
+
+class IndexedSlices:
+    """values[i] belongs at row indices[i] of a dense tensor of dense_shape."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values, self.indices, self.dense_shape = values, indices, dense_shape
+
+    dtype = property(lambda self: self.values.dtype)
+    op = property(lambda self: self.values.op)
+    graph = property(lambda self: self.values.graph)
+    device = property(lambda self: self.values.device)
+    name = property(lambda self: self.values.name)
+
+    def __repr__(self):
+        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
+                f"dense_shape={self.dense_shape})")
+
+
+def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):
+    if dtype is not None and not dtype.is_compatible_with(value.dtype):
+        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for IndexedSlices "
+                         f"with dtype {value.dtype.name}")
+    if value.dense_shape is None:
+        raise ValueError(f"Tensor conversion requested for IndexedSlices without "
+                         f"dense_shape: {value}")
+    return apply_op("UnsortedSegmentSum", data=value.values, segment_ids=value.indices,
+                    num_segments=value.dense_shape[0], name=name)
+
+
+register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor, 100)
+
+
+def dense(grad):
+    """A gradient as a Tensor (IndexedSlices summed into their dense shape)."""
+    return convert_to_tensor(grad) if isinstance(grad, IndexedSlices) else grad
+
+
+# Tensors built as zeros for an output nobody differentiated (TF's `_is_zeros_tensor`).
+_ZEROS = weakref.WeakSet()
+
+
+def is_zeros_tensor(tensor):
+    return tensor in _ZEROS
+
+
+_TRAINABLE = frozenset([dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
+                        dtypes.complex128, dtypes.resource, dtypes.variant, dtypes.bfloat16])
+
+
+def is_trainable(tensor):
+    return tensor.dtype.base_dtype in _TRAINABLE
+
+
+class AggregationMethod:
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+# -- the algorithm --
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _mark_reached_ops(from_ops, reached_ops):
+    queue = collections.deque(from_ops)
+    while queue:
+        op = queue.popleft()
+        if op not in reached_ops:
+            reached_ops.add(op)
+            for output in op._outputs:
+                if is_trainable(output):
+                    queue.extend(output._consumers)
+
+
+def _pending_count(to_ops, from_ops):
+    reached_ops = set()
+    _mark_reached_ops(from_ops, reached_ops)
+    reachable_to_ops = {op for op in to_ops if op in reached_ops}
+    between_ops, between_op_list = set(), []
+    queue = collections.deque(to_ops)
+    while queue:
+        op = queue.popleft()
+        if op in reached_ops:
+            between_ops.add(op)
+            between_op_list.append(op)
+            reached_ops.remove(op)
+            queue.extend(t._op for t in op._inputs)
+    pending_count = collections.defaultdict(int)
+    for op in between_op_list:
+        for x in op._inputs:
+            if x._op in between_ops:
+                pending_count[x._op] += 1
+    return reachable_to_ops, pending_count, between_op_list, between_ops
+
+
+def _default_grad_ys(grad_ys, ys, colocate, graph):
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
+    grad_ys = [None if g is None else convert_to_tensor(g, name="grad_y") for g in grad_ys]
+    result = []
+    for i, (y, grad_y) in enumerate(zip(ys, grad_ys)):
+        with _maybe_colocate_with(y.op, colocate, graph):
+            if grad_y is None:
+                if y.dtype.is_complex:
+                    raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys "
+                                    f"(y.dtype = {y.dtype.name})")
+                result.append(array_ops.ones(array_ops.shape(y), dtype=y.dtype,
+                                             name=f"grad_ys_{i}"))
+                continue
+            if (y.dtype.is_floating or y.dtype.is_integer) and not (
+                    grad_y.dtype.is_floating or grad_y.dtype.is_integer):
+                raise TypeError(f"Gradient type {grad_y.dtype.name} generated for real or "
+                                f"integer-valued tensor {y} with type {y.dtype.name} must be "
+                                f"real or integer")
+            result.append(array_ops.identity(grad_y, name=f"grad_ys_{i}"))
+    return result
+
+
+@contextlib.contextmanager
+def _maybe_colocate_with(op, colocate, graph):
+    if colocate:
+        with graph.colocate_with(op):
+            yield
+    else:
+        yield
+
+
+def _stop_ops(from_ops, stop_gradient_ops, pending_count):
+    stop_ops = {op for op in from_ops
+                if not any(pending_count[t._op] > 0 for t in op._inputs)}
+    stop_ops.update(stop_gradient_ops)
+    return stop_ops
+
+
+def _set_grad(grads, t, grad):
+    op = t._op
+    op_grads = grads.get(op)
+    if not op_grads:
+        op_grads = grads[op] = [[] for _ in op._outputs]
+    t_grads = op_grads[t._value_index]
+    if isinstance(t_grads, list):
+        t_grads.append(grad)
+    else:  # a loop switch's gradient is set once, by the control-flow state
+        op_grads[t._value_index] = grad
+
+
+def add_n(tensors, name=None):
+    """math_ops.add_n as TensorFlow: the tensor itself for one, AddN for more."""
+    if len(tensors) == 1:
+        return tensors[0]
+    return apply_op("AddN", inputs=list(tensors), name=name)
+
+
+def _multi_device_add_n(tensor_list, graph):
+    on_device = {}
+    for tensor in tensor_list:
+        on_device.setdefault(tensor.device, []).append(tensor)
+    summands = []
+    for device in sorted(on_device, key=lambda d: d or ""):
+        tensors = on_device[device]
+        with graph.colocate_with(tensors[0].op, ignore_existing=True):
+            summands.append(add_n(tensors))
+    return add_n(summands)
+
+
+def _aggregated_grads(grads, op, aggregation_method, graph, loop_state):
+    if aggregation_method is None:
+        aggregation_method = AggregationMethod.DEFAULT
+    valid = [AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+             AggregationMethod.EXPERIMENTAL_ACCUMULATE_N]
+    if aggregation_method not in valid:
+        raise ValueError(f"Invalid `aggregation_method` specified {aggregation_method}. "
+                         f"Accepted values are {valid}.")
+    out_grads = grads.get(op) or [[] for _ in op._outputs]
+    for i, out_grad in enumerate(out_grads):
+        if loop_state is not None and not isinstance(out_grad, list):
+            continue  # a loop switch's already-set gradient
+        if not out_grad:
+            out_grads[i] = None
+        elif len(out_grad) < 2:
+            out_grads[i] = out_grad[0]
+        else:
+            out_grad = [dense(g) for g in out_grad if g is not None]
+            if aggregation_method == AggregationMethod.ADD_N:
+                out_grads[i] = _multi_device_add_n(out_grad, graph)
+            else:
+                with graph.name_scope(op.name + "_gradient_sum"):
+                    running_sum = out_grad[0]
+                    for grad in out_grad[1:]:
+                        running_sum = add_n([running_sum, grad])
+                    out_grads[i] = running_sum
+    return out_grads
+
+
+def _zeros_like_output(op, index, loop_state):
+    if loop_state is not None:
+        zeros = loop_state.zeros_like(op, index)
+    else:
+        zeros = array_ops.zeros_like(op._outputs[index], optimize=False)
+    if isinstance(zeros, Tensor):
+        _ZEROS.add(zeros)
+    return zeros
+
+
+def _control_flow_state(between_op_list, between_ops, colocate):
+    """The loop state of engine.ops.control_flow_grad when the ops between contain loops."""
+    try:
+        from engine.ops import control_flow_grad
+    except ImportError:
+        return None
+    factory = getattr(control_flow_grad, "maybe_create_control_flow_state", None)
+    return factory(between_op_list, between_ops, colocate) if factory else None
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """Symbolic derivatives of sum(ys) with respect to each of xs (None when unconnected)."""
+    from engine.ops.control_flow_ops import tuple as _tuple
+    ys = [y.value() if hasattr(y, "_as_graph_element") and hasattr(y, "value") else y
+          for y in _as_list(ys)]
+    xs = _as_list(xs)
+    stop_gradients = [] if stop_gradients is None else _as_list(stop_gradients)
+    grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
+    unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)
+    if unconnected not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: '{unconnected}'")
+    values = [v for v in ys + xs + stop_gradients + grad_ys if v is not None]
+    from engine.graph import _get_graph_from_inputs
+    graph = _get_graph_from_inputs(values) if values else get_default_graph()
+    with graph.as_default(), graph.name_scope(name or "gradients"):
+        graph.unique_name("uid")  # TensorFlow reserves a uid name per call
+        ys = [convert_to_tensor(y, name="y") for y in ys]
+        xs = [x if isinstance(x, IndexedSlices) else convert_to_tensor(x, name="x", as_ref=True)
+              for x in xs]
+        stop_gradients = [convert_to_tensor(t) for t in stop_gradients]
+        grad_ys = _default_grad_ys(grad_ys, ys, colocate_gradients_with_ops, graph)
+        to_ops = [t.op for t in ys]
+        from_ops = [t.op for t in xs]
+        reachable_to_ops, pending_count, between_list, between = _pending_count(to_ops,
+                                                                                from_ops)
+        loop_state = _control_flow_state(between_list, between, colocate_gradients_with_ops)
+        grads = {}
+        for y, grad_y in zip(ys, grad_ys):
+            _set_grad(grads, y, grad_y)
+        queue = collections.deque()
+        to_ops_set = set()
+        for op in to_ops:
+            if pending_count[op] == 0 and op not in to_ops_set and op in reachable_to_ops:
+                to_ops_set.add(op)
+                queue.append(op)
+        if loop_state is not None:
+            for y in loop_state.process_unused_loop_exits(pending_count, to_ops_set):
+                if is_trainable(y):
+                    _set_grad(grads, y, loop_state.zeros_like_for_exit(y))
+                    queue.append(y.op)
+        stop_ops = _stop_ops(from_ops, [t.op for t in stop_gradients], pending_count)
+        while queue:
+            op = queue.popleft()
+            with _maybe_colocate_with(op, colocate_gradients_with_ops, graph):
+                _backprop_op(op, grads, stop_ops, loop_state, aggregation_method,
+                             gate_gradients, graph, _tuple)
+            _update_pending_and_enqueue_ready(grads, op, queue, pending_count, loop_state)
+        if loop_state is not None:
+            loop_state.post_processing()
+    return [_get_grad(grads, x, unconnected) for x in xs]
+
+
+def _backprop_op(op, grads, stop_ops, loop_state, aggregation_method, gate_gradients, graph,
+                 _tuple):
+    if loop_state is not None:
+        loop_state.enter_grad_while_context(op, before=True)
+    out_grads = _aggregated_grads(grads, op, aggregation_method, graph, loop_state)
+    if loop_state is not None:
+        loop_state.exit_grad_while_context(op, before=True)
+    has_out_grads = any(isinstance(g, (Tensor, IndexedSlices)) or g for g in out_grads)
+    grad_fn = None
+    if has_out_grads and op not in stop_ops:
+        try:
+            grad_fn = get_gradient_function(op)
+        except LookupError:
+            raise LookupError(
+                f"No gradient defined for operation'{op.name}' (op type: {op.type}). In "
+                f"general every operation must have an associated `@tf.RegisterGradient` for "
+                f"correct autodiff, which this op is lacking. If you want to pretend this "
+                f"operation is a constant in your program, you may insert `tf.stop_gradient`. "
+                f"This can be useful to silence the error in cases where you know gradients "
+                f"are not needed, e.g. the forward pass of tf.custom_gradient. Please see more "
+                f"details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient."
+            ) from None
+    if loop_state is not None:
+        loop_state.enter_grad_while_context(op, before=False)
+    if grad_fn and has_out_grads:
+        for i, out_grad in enumerate(out_grads):
+            if not isinstance(out_grad, (Tensor, IndexedSlices)) and not out_grad \
+                    and is_trainable(op._outputs[i]) \
+                    and op._outputs[i].dtype.base_dtype != dtypes.resource:
+                out_grads[i] = _zeros_like_output(op, i, loop_state)
+        with graph.name_scope(op.name + "_grad"):
+            in_grads = _as_list(grad_fn(op, *out_grads))
+            if len(in_grads) != len(op._inputs):
+                raise ValueError(f"Num gradients {len(in_grads)} generated for op "
+                                 f"{op.node_def} do not match num inputs {len(op._inputs)}")
+            if gate_gradients and len([x for x in in_grads if x is not None]) > 1:
+                with graph.device(None), graph.colocate_with(None, ignore_existing=True):
+                    in_grads = _tuple(in_grads)
+    else:
+        in_grads = [None] * len(op._inputs)
+    for i, (t_in, in_grad) in enumerate(zip(op._inputs, in_grads)):
+        if in_grad is None:
+            continue
+        if isinstance(in_grad, Tensor) and t_in.dtype.base_dtype != dtypes.resource:
+            try:
+                in_grad.set_shape(t_in.shape)
+            except ValueError:
+                raise ValueError(f"Incompatible shapes between op input and calculated input "
+                                 f"gradient. Forward operation: {op.name}. Input index: {i}. "
+                                 f"Original input shape: {t_in.shape}. Calculated input "
+                                 f"gradient shape: {in_grad.shape}") from None
+        _set_grad(grads, t_in, in_grad)
+    if loop_state is not None:
+        loop_state.exit_grad_while_context(op, before=False)
+
+
+def _update_pending_and_enqueue_ready(grads, op, queue, pending_count, loop_state):
+    for x in op._inputs:
+        pending_count[x._op] -= 1
+        ready = pending_count[x._op] == 0
+        if loop_state is not None and not ready:
+            ready = pending_count[x._op] > 0 and loop_state.is_loop_switch(x._op)
+        if not ready:
+            continue
+        if loop_state is not None and loop_state.is_loop_exit(x._op):
+            loop_state.defer_exit(x, grads, queue, _set_grad, _has_any_not_none_grads)
+        else:
+            queue.append(x._op)
+
+
+def _has_any_not_none_grads(grads, op):
+    for out_grad in grads.get(op) or ():
+        if isinstance(out_grad, (Tensor, IndexedSlices)):
+            return True
+        if out_grad and isinstance(out_grad, list) and any(g is not None for g in out_grad):
+            return True
+    return False
+
+
+def _get_grad(grads, t, unconnected):
+    op_grads = grads.get(t.op)
+    t_grad = op_grads[t.value_index] if op_grads else None
+    if t_grad is None and unconnected == "zero":
+        return array_ops.zeros_like(t)
+    return t_grad
+
+
+# Gradient functions register themselves on import.
+from engine.ops import array_grad, math_grad, nn_grad  # noqa: E402,F401
+
+__all__ = ["gradients", "RegisterGradient", "NoGradient", "no_gradient", "NotDifferentiable",
+           "IndexedSlices", "AggregationMethod", "Operation"]

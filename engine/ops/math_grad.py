@@ -1,0 +1,475 @@
+"""Gradients of the math ops: elementwise, broadcasting binaries, reductions, matmul, cast.
+
+Ported from TensorFlow's math_grad.py, node for node: the same ops in the same order, so a
+training graph built here names its gradient nodes as TensorFlow's does.
+"""
+
+import numpy as np
+
+from engine import dtypes
+from engine.graph import get_default_graph
+from engine.ops import array_ops, math_ops
+from engine.ops.constant_op import constant
+from engine.ops.gradients import NotDifferentiable, RegisterGradient, dense, is_zeros_tensor
+from engine.ops.op_def_library import apply_op
+from engine.tensor_util import constant_value
+
+
+def _shape_tuple(t):
+    shape = t.shape
+    return None if shape.ndims is None else tuple(shape.as_list())
+
+
+def _is_scalar(t):
+    return _shape_tuple(t) == ()
+
+
+# -- broadcasting --
+
+def _infer_gradient_reduction_axes(x_shape, y_shape):
+    if x_shape.ndims is None or y_shape.ndims is None:
+        return None, None
+    x_rank, y_rank = x_shape.ndims, y_shape.ndims
+    x_list, y_list = x_shape.as_list(), y_shape.as_list()
+    b_rank = max(x_rank, y_rank)
+    x_axes, y_axes = [], []
+    for axis in range(b_rank):
+        x_dim = 1 if axis < b_rank - x_rank else x_list[axis - (b_rank - x_rank)]
+        y_dim = 1 if axis < b_rank - y_rank else y_list[axis - (b_rank - y_rank)]
+        if x_dim == 1 and y_dim != 1:
+            x_axes.append(axis)
+        elif y_dim == 1 and x_dim != 1:
+            y_axes.append(axis)
+        elif x_dim is None or y_dim is None:
+            return None, None
+    return x_axes, y_axes
+
+
+def smart_broadcast_gradient_args(x, y):
+    """((x_shape, x_axes, must_reduce), (y_shape, y_axes, must_reduce)), as TensorFlow's."""
+    x_shape = array_ops.shape(x)
+    y_shape = array_ops.shape(y)
+    x_axes, y_axes = _infer_gradient_reduction_axes(x.shape, y.shape)
+    if x_axes is None or y_axes is None:
+        x_axes, y_axes = apply_op("BroadcastGradientArgs", s0=x_shape, s1=y_shape)
+        x_must_reduce = y_must_reduce = True
+    else:
+        x_must_reduce = x_axes or x.shape.ndims < y.shape.ndims
+        y_must_reduce = y_axes or y.shape.ndims < x.shape.ndims
+    return (x_shape, x_axes, x_must_reduce), (y_shape, y_axes, y_must_reduce)
+
+
+def _reduce_gradient_arg(grad, shape_axes_must_reduce):
+    shape, axes, must_reduce = shape_axes_must_reduce
+    if grad is not None and must_reduce:
+        grad = math_ops.reduce_sum(grad, axes, keepdims=True)
+        grad = array_ops.reshape(grad, shape)
+    return grad
+
+
+def reduce_gradient_args(x, y, gx, gy):
+    if gx is not None or gy is not None:
+        bx, by = smart_broadcast_gradient_args(x, y)
+        gx = _reduce_gradient_arg(gx, bx)
+        gy = _reduce_gradient_arg(gy, by)
+    return gx, gy
+
+
+def _fully_specified_and_equal(x, y, grad):
+    x_shape, y_shape, grad_shape = _shape_tuple(x), _shape_tuple(y), _shape_tuple(grad)
+    return (x_shape == y_shape and x_shape == grad_shape and x_shape is not None
+            and None not in x_shape)
+
+
+@RegisterGradient("Add")
+@RegisterGradient("AddV2")
+def _add_grad(op, grad):
+    x, y = op.inputs
+    if _fully_specified_and_equal(x, y, grad):
+        return grad, grad
+    return reduce_gradient_args(x, y, grad, grad)
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op, grad):
+    x, y = op.inputs
+    if _fully_specified_and_equal(x, y, grad):
+        return grad, -grad
+    return reduce_gradient_args(x, y, grad, -grad)
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    if _fully_specified_and_equal(x, y, grad) and grad.dtype in (dtypes.int32,
+                                                                 dtypes.float32):
+        return apply_op("Mul", x=grad, y=y), apply_op("Mul", x=grad, y=x)
+    gx = apply_op("Mul", x=grad, y=y)
+    gy = apply_op("Mul", x=x, y=grad)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("Div")
+def _div_grad(op, grad):
+    x, y = op.inputs
+    gx = math_ops.divide(grad, y)
+    gy = grad * math_ops.divide(math_ops.divide(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("RealDiv")
+def _real_div_grad(op, grad):
+    x, y = op.inputs
+    gx = math_ops.realdiv(grad, y)
+    gy = grad * math_ops.realdiv(math_ops.realdiv(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("DivNoNan")
+def _div_no_nan_grad(op, grad):
+    x, y = op.inputs
+    gx = math_ops.div_no_nan(grad, y)
+    gy = grad * math_ops.div_no_nan(math_ops.div_no_nan(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("FloorMod")
+def _floor_mod_grad(op, grad):
+    x, y = op.inputs
+    floor_xy = math_ops.floor_div(x, y)
+    return reduce_gradient_args(x, y, grad, grad * math_ops.negative(floor_xy))
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    gx = grad * y * math_ops.pow(x, y - 1)
+    mask = x > 0
+    safe_x = array_ops.where(mask, x, array_ops.ones_like(x))
+    log_x = array_ops.where(mask, math_ops.log(safe_x), array_ops.zeros_like(x))
+    gy = grad * op.outputs[0] * log_x
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+def _maximum_minimum_grad(op, grad, selector_op):
+    x, y = op.inputs
+    zeros = array_ops.zeros_like(grad)
+    xmask = selector_op(x, y)
+    gx = array_ops.where_v2(xmask, grad, zeros)
+    gy = array_ops.where_v2(xmask, zeros, grad)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+RegisterGradient("Maximum")(lambda op, grad: _maximum_minimum_grad(op, grad,
+                                                                   math_ops.greater_equal))
+RegisterGradient("Minimum")(lambda op, grad: _maximum_minimum_grad(op, grad,
+                                                                   math_ops.less_equal))
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    with get_default_graph().control_dependencies([grad]):
+        x_grad = math_ops.scalar_mul(2.0, grad) * (x - y)
+    if _fully_specified_and_equal(x, y, grad):
+        return x_grad, -x_grad
+    return reduce_gradient_args(x, y, x_grad, -x_grad)
+
+
+@RegisterGradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+for _op_type in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "ApproximateEqual",
+                 "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Range", "LinSpace",
+                 "FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint", "Sign",
+                 "ArgMax", "ArgMin"):
+    NotDifferentiable(_op_type)
+
+
+@RegisterGradient("Select")
+def _select_grad(op, grad):
+    c, x = op.inputs[0], op.inputs[1]
+    zeros = array_ops.zeros_like(x)
+    return None, array_ops.where(c, grad, zeros), array_ops.where(c, zeros, grad)
+
+
+@RegisterGradient("SelectV2")
+def _select_v2_grad(op, grad):
+    c, x, y = op.inputs
+    z = op.outputs[0]
+    zeros = array_ops.zeros([], dtype=grad.dtype.base_dtype)
+    gx = array_ops.where_v2(c, grad, zeros)
+    gy = array_ops.where_v2(c, zeros, grad)
+    gx, _ = reduce_gradient_args(x, z, gx, None)
+    gy, _ = reduce_gradient_args(y, z, gy, None)
+    return None, gx, gy
+
+
+# -- unary --
+
+def _with_grad_deps(grad, fn):
+    with get_default_graph().control_dependencies([grad]):
+        return fn()
+
+
+RegisterGradient("Abs")(lambda op, grad: grad * math_ops.sign(op.inputs[0]))
+RegisterGradient("Neg")(lambda op, grad: -grad)
+RegisterGradient("Reciprocal")(lambda op, grad: apply_op("ReciprocalGrad", y=op.outputs[0],
+                                                         dy=grad))
+RegisterGradient("Inv")(lambda op, grad: apply_op("ReciprocalGrad", y=op.outputs[0], dy=grad))
+RegisterGradient("Sqrt")(lambda op, grad: apply_op("SqrtGrad", y=op.outputs[0], dy=grad))
+RegisterGradient("Rsqrt")(lambda op, grad: apply_op("RsqrtGrad", y=op.outputs[0], dy=grad))
+RegisterGradient("Tanh")(lambda op, grad: _with_grad_deps(
+    grad, lambda: apply_op("TanhGrad", y=op.outputs[0], dy=grad)))
+RegisterGradient("Sigmoid")(lambda op, grad: _with_grad_deps(
+    grad, lambda: apply_op("SigmoidGrad", y=op.outputs[0], dy=grad)))
+RegisterGradient("Exp")(lambda op, grad: _with_grad_deps(grad, lambda: grad * op.outputs[0]))
+RegisterGradient("Expm1")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.exp(op.inputs[0])))
+RegisterGradient("Log")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.reciprocal(op.inputs[0])))
+RegisterGradient("Log1p")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.reciprocal(1 + op.inputs[0])))
+RegisterGradient("Sinh")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.cosh(op.inputs[0])))
+RegisterGradient("Cosh")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.sinh(op.inputs[0])))
+RegisterGradient("Sin")(lambda op, grad: _with_grad_deps(
+    grad, lambda: grad * math_ops.cos(op.inputs[0])))
+RegisterGradient("Cos")(lambda op, grad: _with_grad_deps(
+    grad, lambda: -grad * math_ops.sin(op.inputs[0])))
+
+
+@RegisterGradient("Square")
+def _square_grad(op, grad):
+    x = op.inputs[0]
+    with get_default_graph().control_dependencies([grad]):
+        y = constant(2.0, dtype=x.dtype)
+        return math_ops.multiply(grad, math_ops.multiply(x, y))
+
+
+@RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        a, b = op.inputs
+        return grad * -2.0 * b * a, apply_op("TanhGrad", y=a, dy=grad)
+
+
+@RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        a, b = op.inputs
+        gb = grad * b
+        return gb - 2.0 * gb * a, apply_op("SigmoidGrad", y=a, dy=grad)
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op, grad):
+    floats = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.bfloat16,
+              dtypes.complex64, dtypes.complex128)
+    src_type = op.inputs[0].dtype.base_dtype
+    if src_type in floats and grad.dtype.base_dtype in floats:
+        return math_ops.cast(grad, src_type)
+    return None
+
+
+# -- reductions --
+
+def reduced_shape(input_shape, axes):
+    """The shape of a reduction with kept dims: a constant where both are known."""
+    shape_value = constant_value(input_shape) if not isinstance(input_shape, tuple) \
+        else np.array(input_shape)
+    axes_value = axes if isinstance(axes, np.ndarray) else constant_value(axes)
+    if shape_value is not None and axes_value is not None:
+        result = np.array(shape_value, dtype=np.int32)
+        result[np.array(axes_value, dtype=np.int32)] = 1
+        return result
+    input_shape = math_ops.cast(input_shape, dtypes.int32)
+    axes = math_ops.cast(axes, dtypes.int32)
+    input_rank = array_ops.size(input_shape)
+    axes = (axes + input_rank) % input_rank
+    axes_shape = array_ops.shape(axes)
+    return apply_op("DynamicStitch",
+                    indices=[math_ops.range(input_rank), axes],
+                    data=[input_shape, array_ops.fill(axes_shape, 1)], name="ReducedShape")
+
+
+@RegisterGradient("Sum")
+def _sum_grad(op, grad):
+    input_0_shape = _shape_tuple(op.inputs[0])
+    if input_0_shape is not None:
+        axes = constant_value(op.inputs[1])
+        if axes is not None:
+            rank = len(input_0_shape)
+            if np.array_equal(axes, np.arange(rank)):
+                grad = array_ops.reshape(grad, [1] * rank)
+                if None not in input_0_shape:
+                    input_shape = constant(input_0_shape, dtype=dtypes.int32)
+                else:
+                    input_shape = array_ops.shape(op.inputs[0])
+                return [array_ops.tile(grad, input_shape), None]
+            if None not in input_0_shape:
+                axes = np.asarray(axes).reshape(-1)
+                kept = tuple(int(d) for d in reduced_shape(input_0_shape, axes))
+                scaling = tuple(int(d) // max(int(k), 1) for d, k in zip(input_0_shape, kept))
+                grad = array_ops.reshape(grad, kept)
+                return [array_ops.tile(grad, scaling), None]
+    input_shape = array_ops.shape(op.inputs[0])
+    if not op.get_attr("keep_dims"):
+        with get_default_graph().colocate_with(input_shape):
+            kept = reduced_shape(input_shape, op.inputs[1])
+        grad = array_ops.reshape(grad, kept)
+    return [array_ops.broadcast_to(grad, input_shape), None]
+
+
+@RegisterGradient("Mean")
+def _mean_grad(op, grad):
+    sum_grad = _sum_grad(op, grad)[0]
+    input_shape = _shape_tuple(op.inputs[0])
+    output_shape = _shape_tuple(op.outputs[0])
+    if (input_shape is not None and output_shape is not None
+            and None not in input_shape and None not in output_shape):
+        factor = int(np.prod(input_shape, dtype=np.int64)) // max(
+            int(np.prod(output_shape, dtype=np.int64)), 1)
+        factor = constant(factor, dtype=sum_grad.dtype)
+    else:
+        input_shape = array_ops.shape(op.inputs[0])
+        input_rank = array_ops.size(input_shape)
+        axes = math_ops.cast(op.inputs[1], input_rank.dtype)
+        axes = (axes + input_rank) % input_rank
+        factor = math_ops.reduce_prod(array_ops.gather(input_shape, axes))
+    return math_ops.truediv(sum_grad, math_ops.cast(factor, sum_grad.dtype)), None
+
+
+def _min_or_max_grad(op, grad):
+    input_shape = array_ops.shape(op.inputs[0])
+    y = op.outputs[0]
+    if not op.get_attr("keep_dims"):
+        kept = reduced_shape(input_shape, op.inputs[1])
+        y = array_ops.reshape(y, kept)
+        grad = array_ops.reshape(grad, kept)
+    else:
+        kept = array_ops.shape(y)
+    indicators = math_ops.cast(math_ops.equal(y, op.inputs[0]), grad.dtype)
+    num_selected = array_ops.reshape(math_ops.reduce_sum(indicators, op.inputs[1]), kept)
+    return [math_ops.divide(indicators, num_selected) * grad, None]
+
+
+RegisterGradient("Max")(_min_or_max_grad)
+RegisterGradient("Min")(_min_or_max_grad)
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op, grad):
+    """TensorFlow's: cumulative products left and right of each element, on the reduced axes
+    moved to the front (the axes split here statically, TensorFlow uses ListDiff)."""
+    x = op.inputs[0]
+    input_shape = array_ops.shape(x)
+    reduction_indices = array_ops.reshape(op.inputs[1], [-1])
+    if not op.get_attr("keep_dims"):
+        kept = reduced_shape(input_shape, op.inputs[1])
+        grad = array_ops.reshape(grad, kept)
+    grad = array_ops.broadcast_to(grad, input_shape)
+    rank, axes = x.shape.ndims, constant_value(op.inputs[1])
+    if rank is None or axes is None:
+        raise LookupError(f"Gradient of Prod ({op.name}) needs a known rank and axes")
+    reduced = sorted({int(a) % rank for a in np.asarray(axes).reshape(-1)})
+    other = [i for i in range(rank) if i not in reduced]
+    perm = constant(np.array(reduced + other, np.int32))
+    reduced_num = math_ops.reduce_prod(array_ops.gather(input_shape, reduced))
+    other_num = math_ops.reduce_prod(array_ops.gather(input_shape, other))
+    del reduction_indices
+    permuted = array_ops.transpose(x, perm)
+    permuted_shape = array_ops.shape(permuted)
+    reshaped = array_ops.reshape(permuted, array_ops.stack([reduced_num, other_num]))
+    left = math_ops.cumprod(reshaped, axis=0, exclusive=True)
+    right = math_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = array_ops.reshape(left * right, permuted_shape)
+    out = grad * array_ops.transpose(y, array_ops.invert_permutation(perm))
+    return array_ops.reshape(out, input_shape), None
+
+
+# -- matmul --
+
+@RegisterGradient("MatMul")
+def _mat_mul_grad(op, grad):
+    t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
+    a, b = op.inputs
+
+    def mat_mul(x, y, ta=False, tb=False, **kw):
+        return apply_op("MatMul", a=x, b=y, transpose_a=ta, transpose_b=tb, **kw)
+
+    if not t_a and not t_b:
+        grad_a = mat_mul(grad, b, tb=True, grad_a=True)
+        grad_b = mat_mul(a, grad, ta=True, grad_b=True)
+    elif not t_a and t_b:
+        grad_a = mat_mul(grad, b, grad_a=True)
+        grad_b = mat_mul(grad, a, ta=True, grad_b=True)
+    elif t_a and not t_b:
+        grad_a = mat_mul(b, grad, tb=True, grad_a=True)
+        grad_b = mat_mul(a, grad, grad_b=True)
+    else:
+        grad_a = mat_mul(b, grad, ta=True, tb=True, grad_a=True)
+        grad_b = mat_mul(grad, a, ta=True, tb=True, grad_b=True)
+    return grad_a, grad_b
+
+
+def _batch_mat_mul(x, y, adj_x, adj_y, grad_x=False, grad_y=False, v1=False):
+    """math_ops.matmul(x, y, adjoint_a=, adjoint_b=, grad_a=, grad_b=) as TensorFlow builds it."""
+    grads = {} if v1 else {"grad_a": grad_x, "grad_b": grad_y}
+    x_rank, y_rank = x.shape.ndims, y.shape.ndims
+    if x_rank is None or x_rank > 2 or y_rank is None or y_rank > 2:
+        if v1:
+            grads = {}
+        else:
+            grads = {"grad_x": grad_x, "grad_y": grad_y}
+        return apply_op("BatchMatMulV2", x=x, y=y, adj_x=adj_x, adj_y=adj_y, **grads)
+    return apply_op("MatMul", a=x, b=y, transpose_a=adj_x, transpose_b=adj_y, **grads)
+
+
+@RegisterGradient("BatchMatMul")
+@RegisterGradient("BatchMatMulV2")
+@RegisterGradient("BatchMatMulV3")
+def _batch_mat_mul_grad(op, grad):
+    x, y = op.inputs
+    adj_x, adj_y = op.get_attr("adj_x"), op.get_attr("adj_y")
+    v1 = op.type == "BatchMatMul"
+    if not adj_x:
+        if not adj_y:
+            grad_x = _batch_mat_mul(grad, y, False, True, grad_x=True, v1=v1)
+            grad_y = _batch_mat_mul(x, grad, True, False, grad_y=True, v1=v1)
+        else:
+            grad_x = _batch_mat_mul(grad, y, False, False, grad_x=True, v1=v1)
+            grad_y = _batch_mat_mul(grad, x, True, False, grad_y=True, v1=v1)
+    elif not adj_y:
+        grad_x = _batch_mat_mul(y, grad, False, True, grad_x=True, v1=v1)
+        grad_y = _batch_mat_mul(x, grad, False, False, grad_y=True, v1=v1)
+    else:
+        grad_x = _batch_mat_mul(y, grad, True, True, grad_x=True, v1=v1)
+        grad_y = _batch_mat_mul(grad, x, True, True, grad_y=True, v1=v1)
+    sx_static, sy_static = x.shape, y.shape
+    may_batch = (sx_static.ndims is None or sx_static.ndims > 2
+                 or sy_static.ndims is None or sy_static.ndims > 2)
+    batch_match = (sx_static.ndims is not None and sy_static.ndims is not None
+                   and sx_static[:-2].is_fully_defined() and sy_static[:-2].is_fully_defined()
+                   and sx_static[:-2].as_list() == sy_static[:-2].as_list())
+    if op.type == "BatchMatMul" or not may_batch or batch_match:
+        return grad_x, grad_y
+    sx, sy = array_ops.shape(x), array_ops.shape(y)
+    rx, ry = apply_op("BroadcastGradientArgs", s0=sx[:-2], s1=sy[:-2])
+    grad_x = array_ops.reshape(math_ops.reduce_sum(grad_x, rx), sx)
+    grad_y = array_ops.reshape(math_ops.reduce_sum(grad_y, ry), sy)
+    return grad_x, grad_y
+
+
+@RegisterGradient("Cumsum")
+def _cumsum_grad(op, grad):
+    axis = op.inputs[1]
+    return [math_ops.cumsum(grad, axis, exclusive=op.get_attr("exclusive"),
+                            reverse=not op.get_attr("reverse")), None]
+
+
+__all__ = ["reduce_gradient_args", "smart_broadcast_gradient_args", "reduced_shape", "dense",
+           "is_zeros_tensor"]
