@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from views import timeline
 from views.tui import bindings, search, stepstats
 from views.tui.messages import FilterChanged, FilterSubmitted
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.stats_table import OpTotalsTable, StepStatsTable
 
 SORT_ORDER = list(stepstats.COLUMNS)
+TRACE_FILE = "trace.json"  # `T` writes the current run's Chrome trace here (working directory)
 
 
 class RunsScreen(Screen):
@@ -98,6 +102,21 @@ class RunsScreen(Screen):
             if self.device_number == 0 and len(self.runs) > 1:
                 self.run_number = (self.run_number + 1) % len(self.runs)
             self.refresh_rows()
+
+    def action_export_trace(self):
+        """Writes the current run as a Chrome trace (views/timeline) and says where."""
+        if not self.runs:
+            self.notify("no run to export", severity="warning")
+            return
+        run = self.runs[self.run_number]
+        path = os.path.abspath(TRACE_FILE)
+        try:
+            timeline.write_trace(path, [timeline.TraceRun.of_run_metadata(
+                run.run_metadata, run.label, source=run.source)])
+        except OSError as error:
+            self.notify(f"trace not written: {path}: {error.strerror or error}", severity="error")
+            return
+        self.notify(f"trace written: {path} (open it in ui.perfetto.dev)")
 
     def action_filter(self):
         self.query_one(FilterBar).open()
