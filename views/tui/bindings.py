@@ -36,7 +36,6 @@ RUNS = [
     Binding("r", "sort_reverse", "Reverse"),
     Binding("d", "next_device", "Device"),
     Binding("T", "export_trace", "Export trace", key_display="T", show=False),
-    Binding("T", "export_trace", "Export trace", key_display="T", show=False),
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
 
