@@ -2,19 +2,39 @@
 
 Two loops over the same bound plan. `run` is the hot path: constants are computed once at
 bind time, feeds are written into their slots, then each node reads its input slots, calls
-its kernel, writes its output slots and clears the slots it was the last reader of.
-`run_traced` is TensorFlow's ready-queue executor, one node at a time with an observer
-around each kernel call (step stats now; a stepping debugger and VLOG lines later); it is
-the loop that will grow frames and dead tensors for control flow.
+its kernel, writes its output slots and clears the slots it was the last reader of. A plan
+with control flow (Switch, Merge, Enter, Exit, NextIteration, ...) runs instead on the
+frame-aware loop of engine/frames.py: TensorFlow's ready queue with (frame, iteration) tags
+and dead tensors. `run_traced` always runs on that loop, with an observer around each node.
+
+The observer protocol (step_stats.StepStatsCollector, the stepping debugger, the VLOG writer):
+
+    observer.source(now_ns)                          once, first (the _SOURCE node)
+    observer.node_scheduled(node, now_ns, info)      a node became ready
+    observer.node_started(node, info)                it is about to run
+    observer.op_started(node, inputs, info)          around its kernel call, only when a
+    observer.op_finished(node, info)                 kernel runs (not for a dead node, a
+                                                     precomputed Const, _Arg or _Retval);
+                                                     `inputs` is the list the kernel gets
+                                                     (an observer may replace items in it)
+    observer.node_finished(node, outputs, info) -> None or replacement outputs
+
+for every _Arg, kernel and _Retval node in the order TensorFlow's executor runs them.
+`node` is the plan.PlanNode; `outputs` a list with None for an output without a value (dead);
+a non-None return from node_finished (a tuple, one value per output) is used instead of the
+kernel's outputs downstream and in the fetches (the debugger's inject_value).
+`info` is a frames.ExecInfo: .frame (the loop frame's name, "" at top level), .iteration
+(0 at top level), .dead (the node is dead: no kernel ran, every output is None) and
+.frame_id (which instance of the frame: a loop inside a loop gets one per outer iteration).
+A node inside a loop is reported once per iteration. The runaway-loop limit
+(frames.DEFAULT_MAX_LOOP_ITERATIONS, GI_MAX_LOOP_ITERATIONS or Executor(max_loop_iterations=))
+stops a frame running more iterations with ResourceExhaustedError naming the frame.
 """
 
 import os
-import time
-from collections import deque
-
 import numpy as np
 
-from engine import errors
+from engine import errors, frames
 from engine.kernels import lookup
 from engine.resources import Ref
 
@@ -28,10 +48,13 @@ class Executor:
     """A plan bound to a session: kernels looked up, contexts built, constants computed."""
 
     def __init__(self, plan, resources, rng_factory=None, session_state=None,
-                 make_context=None, device_type="CPU", kernel_lookup=lookup):
+                 make_context=None, device_type="CPU", kernel_lookup=lookup,
+                 max_loop_iterations=None):
         if make_context is None:
             from engine.kernels.context import KernelContext as make_context
         self.plan = plan
+        self.max_loop_iterations = max_loop_iterations
+        self._frames = None
         self.contexts = {}
         self.kernels = {}
         template = [None] * plan.num_slots
@@ -69,6 +92,9 @@ class Executor:
 
     def run(self, feed_values, step_id=0):
         """Fetched values (sorted fetch-name order) given feed values (plan.feed_names order)."""
+        if self.plan.has_control_flow:
+            values = frames.run(self, feed_values, None, step_id)
+            return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
         values = self._template.copy()
         for i, slot in self._feed_slots:
             values[slot] = feed_values[i]
@@ -86,73 +112,15 @@ class Executor:
     # The traced path: TensorFlow's ready queue, with an observer around every node --------
 
     def run_traced(self, feed_values, observer, step_id=0):
-        """As `run`, telling `observer` about every node (see step_stats.StepStatsCollector).
-
-        observer.source(ns) first, then per node node_scheduled(node, ns) when it becomes
-        ready, node_started(node), op_started(node, inputs)/op_finished(node) around its kernel
-        call and
-        node_finished(node, outputs), for every _Arg, kernel and _Retval node in the order
-        TensorFlow's executor runs them (see plan.schedule).
-        """
-        plan, nodes = self.plan, self.plan.nodes
-        values = self._template.copy()
-        feeds = {slot: feed_values[i] for i, slot in self._feed_slots}
-        for ctx in self.contexts.values():
-            ctx.step_id = step_id
-        pending = [node.num_pending for node in nodes]
-        uses = _slot_uses(nodes)
-        kept = set(plan.fetch_slots.values())
-        inline, expensive = deque(), deque()
-
-        def make_ready(positions, now):
-            for i in positions:
-                observer.node_scheduled(nodes[i], now)
-                (inline if nodes[i].inexpensive else expensive).append(i)
-
-        observer.source(time.time_ns())
-        make_ready(plan.roots, time.time_ns())
-        while inline or expensive:
-            node = nodes[inline.popleft() if inline else expensive.popleft()]
-            observer.node_started(node)
-            try:
-                outputs = self._run_node(node, values, feeds, observer)
-            except Exception as error:  # noqa: BLE001
-                raise self._node_error(node, error) from error
-            observer.node_finished(node, outputs)
-            for slot in node.input_slots:
-                uses[slot] -= 1
-                if uses[slot] == 0 and slot not in kept:
-                    values[slot] = None
-            ready = []
-            for consumer in node.consumers:
-                pending[consumer] -= 1
-                if pending[consumer] == 0:
-                    ready.append(consumer)
-            make_ready(ready, time.time_ns())
+        """As `run`, telling `observer` about every node (the protocol in the docstring)."""
+        values = frames.run(self, feed_values, observer, step_id)
         return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
 
-    def _run_node(self, node, values, feeds, observer):
-        """Runs one plan node of any kind; returns its outputs (a list)."""
-        if node.kind == "arg":
-            slot = node.output_slots[0]
-            values[slot] = feeds[slot]
-            return [values[slot]]
-        if node.kind == "retval":
-            value = values[node.input_slots[0]]
-            if node.deref[0]:
-                _fetched(value, node, False)
-            return []
-        kernel, ctx = self.kernels[node.name], self.contexts[node.name]
-        if node.op_type == "Const" and self._template[node.output_slots[0]] is not None:
-            return [values[node.output_slots[0]]]
-        inputs = _read_inputs(node, values)
-        observer.op_started(node, inputs)
-        result = self._call(node, kernel, ctx, inputs)
-        observer.op_finished(node)
-        outputs = _outputs_list(node, result)
-        for slot, value in zip(node.output_slots, outputs):
-            values[slot] = value
-        return outputs
+    def _frame_items(self):
+        """The plan as the frame loop sees it, built on first use."""
+        if self._frames is None:
+            self._frames = frames.build(self)
+        return self._frames
 
     def _call(self, node, kernel, ctx, inputs):
         try:
@@ -234,11 +202,6 @@ def check_output(node, value, dtype):
                         f"{dtype.base_dtype.name}")
 
 
-def _read_inputs(node, values):
-    return [_read_ref(values[i], node) if d else values[i]
-            for i, d in zip(node.input_slots, node.deref)]
-
-
 def _read_ref(value, node):
     """The value behind a ref input, read by a non-ref consumer (TensorFlow 1.x aliasing)."""
     if isinstance(value, Ref):
@@ -282,16 +245,6 @@ def _fetched(value, retval, fed):
 def _retvals_by_fetch(plan):
     return sorted((node for node in plan.nodes if node.kind == "retval"),
                   key=lambda node: node.index)
-
-
-def _slot_uses(nodes):
-    uses = {}
-    for node in nodes:
-        for slot in node.output_slots:
-            uses.setdefault(slot, 0)
-        for slot in node.input_slots:
-            uses[slot] = uses.get(slot, 0) + 1
-    return uses
 
 
 def node_error(node, error):

@@ -102,6 +102,7 @@ class Plan:
         self.device = device
         self.roots = [i for i, node in enumerate(nodes) if node.num_pending == 0]
         self.retvals = {node.name: node for node in nodes if node.kind == "retval"}
+        self.has_control_flow = any(node.op_type in CONTROL_FLOW_OPS for node in nodes)
 
     @property
     def kernel_nodes(self):
@@ -186,12 +187,24 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
         if node.kind == "kernel":
             _wire_kernel_node(node, nodes, feed_set, slots, arg_names)
         for source in node.sources:
-            plan_nodes[position[source]].consumers.append(i)
-            node.num_pending += 1
+            producer = plan_nodes[position[source]]
+            producer.consumers.append(i)
+            # A loop's back edge (NextIteration -> Merge) does not hold the Merge back.
+            if not (node.op_type in MERGE_OPS and producer.op_type in NEXT_ITERATION_OPS):
+                node.num_pending += 1
 
     order = schedule(plan_nodes)
     frees = _last_uses(plan_nodes, order, set(fetch_slots.values()))
     return Plan(plan_nodes, order, feed_keys, feed_slots, fetch_slots, num_slots, frees, device)
+
+
+MERGE_OPS = frozenset({"Merge", "RefMerge"})
+NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
+# Ops whose plans run on the frame-aware loop (engine/frames.py): they make values dead or
+# move them between frames and iterations.
+CONTROL_FLOW_OPS = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
+                              "Exit", "RefExit", "NextIteration", "RefNextIteration",
+                              "LoopCond", "ControlTrigger"})
 
 
 def _prune(nodes, feed_set, fetch_tensors, targets):

@@ -35,26 +35,28 @@ class StepStatsCollector:
         stats = self._new("_SOURCE", "_SOURCE = NoOp()", now_ns, now_ns)
         stats.op_start_rel_nanos = stats.op_end_rel_nanos = stats.all_end_rel_nanos = 0
 
-    def node_scheduled(self, node, now_ns):
+    def node_scheduled(self, node, now_ns, info=None):
         self._scheduled[node.name] = now_ns
 
-    def node_started(self, node):
+    def node_started(self, node, info=None):
         self._start_perf = time.perf_counter_ns()
         self._start_ns = time.time_ns()
         self._stats = self._new(node.name, node.timeline_label, self._start_ns,
                                 self._scheduled.get(node.name, self._start_ns))
         self._inputs = ()
 
-    def op_started(self, node, inputs):
+    def op_started(self, node, inputs, info=None):
         self._inputs = inputs
         _set_rel(self._stats, "op_start_rel", time.perf_counter_ns() - self._start_perf)
 
-    def op_finished(self, node):
+    def op_finished(self, node, info=None):
         _set_rel(self._stats, "op_end_rel", time.perf_counter_ns() - self._start_perf)
 
-    def node_finished(self, node, outputs):
+    def node_finished(self, node, outputs, info=None):
         stats, inputs = self._stats, self._inputs
         for slot, (dtype, value) in enumerate(zip(node.output_dtypes, outputs)):
+            if value is None:  # a dead output: TensorFlow records no tensor for it
+                continue
             output = stats.output.add(slot=slot)
             # TensorFlow reports allocated_bytes only for a buffer the kernel allocated: not a
             # constant, a feed, a variable's buffer or an input forwarded (Identity).

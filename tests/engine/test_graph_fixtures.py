@@ -17,9 +17,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
 MANIFESTS = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".tf.json"))
 
 # Control flow (v1 frames and v2 functional ops): a later issue.
-CONTROL_FLOW_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
-                    "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration",
-                    "If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
+CONTROL_FLOW_OPS = {"If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
                     "StatefulPartitionedCall", "SymbolicGradient"}
 
 

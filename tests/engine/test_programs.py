@@ -24,9 +24,6 @@ PROGRAMS = REPO / "tests" / "programs"
 EXPECTED = REPO / "tests" / "fixtures" / "programs"
 
 LATER = {
-    "cond": "control flow (tf.cond: Switch/Merge)",
-    "while_loop": "control flow (tf.while_loop: frames)",
-    "nested_while": "control flow (nested frames)",
     "two_cpu": "placement on several devices",
 }
 
