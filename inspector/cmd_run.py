@@ -30,6 +30,9 @@ def add_arguments(parser):
     parser.add_argument("--trace", metavar="OUT", help="write the run's RunMetadata "
                         "(FULL_TRACE, partition graphs) to OUT.pb or OUT.pbtxt")
     parser.add_argument("--save", metavar="OUT.npz", help="save the fetched values")
+    parser.add_argument("--debug", action="store_true", help="step through the run in the "
+                        "debugger (TUI in a terminal, else a prompt); see graph-inspector debug")
+    parser.add_argument("--cli", action="store_true", help="with --debug: the line prompt")
 
 
 def run(args):
@@ -59,6 +62,19 @@ def run(args):
         options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE,
                                 output_partition_graphs=True)
         metadata = tf.RunMetadata()
+    if args.debug:  # the same runs, each Session.run through the debugger (inspector.debug)
+        from inspector.debug.launch import debug_graph_run
+        return debug_graph_run(
+            lambda: _run_and_print(args, graph, graph_def, feeds, options, metadata),
+            path, args.fetch + args.target, args.cli)
+    return _run_and_print(args, graph, graph_def, feeds, options, metadata)
+
+
+def _run_and_print(args, graph, graph_def, feeds, options, metadata):
+    import engine as tf
+    from engine import errors
+
+    path = args.graph
     with tf.Session(graph=graph) as sess:
         try:
             for name in args.before:

@@ -65,15 +65,17 @@ class PlanIndex:
 
     # Callbacks --------------------------------------------------------------------------------
 
-    def scheduled(self, node):
-        self._ready[node.name] = None
+    # `label` tells apart one node's executions in a loop's frames and iterations.
 
-    def started(self, node):
-        self._ready.pop(node.name, None)
-        self._running[node.name] = None
+    def scheduled(self, node, label=None):
+        self._ready[label or node.name] = node.name
 
-    def finished(self, node):
-        self._running.pop(node.name, None)
+    def started(self, node, label=None):
+        self._ready.pop(label or node.name, None)
+        self._running[label or node.name] = node.name
+
+    def finished(self, node, label=None):
+        self._running.pop(label or node.name, None)
         self._finished[node.name] = self._finished.get(node.name, 0) + 1
 
     def produced(self, tensor):
@@ -90,9 +92,9 @@ class PlanIndex:
 
     def status(self, name):
         """"running", "ready", "done", "waiting" (some inputs there) or "pending"."""
-        if name in self._running:
+        if name in self._running.values():
             return "running"
-        if name in self._ready:
+        if name in self._ready.values():
             return "ready"
         if name in self._finished:
             return "done"
@@ -109,7 +111,8 @@ class PlanIndex:
     def frontier(self):
         queued, ready, waiting = list(self._ready), [], []
         for name, node in self.nodes.items():
-            if name in self._finished or name in self._ready or name in self._running:
+            if name in self._finished or name in self._ready.values() or \
+                    name in self._running.values():
                 continue
             missing = [s for s in dict.fromkeys(node.sources) if s not in self._finished]
             if not missing:

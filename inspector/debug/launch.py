@@ -8,6 +8,7 @@ both `graph-inspector debug` and `graph-inspector run --debug` come through here
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 
@@ -49,3 +50,15 @@ def print_program_error(script):
     while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
         tb = tb.tb_next
     traceback.print_exception(error_type, error, tb or first, file=sys.stderr)
+
+
+def debug_graph_run(run_graph, label, fetches, cli=False):
+    """`graph-inspector run GRAPH --debug`: run_graph() with the debugger stopping at the
+    start of the Session.run of `fetches` (the --before runs go through unstopped)."""
+    names = [name if ":" in name else f"{name}(:0)?" for name in fetches]
+    run_filter = "^(" + "|".join(re.escape(n).replace(r"\(:0\)\?", "(:0)?") for n in names) + ")$"
+
+    def program(debugger):
+        with debugger.installed():
+            return run_graph()
+    return debug_program(program, label, cli, run_filter=run_filter)

@@ -19,6 +19,13 @@ from inspector.debug.frontier import PlanIndex
 HISTORY = 10_000   # node events remembered per run (names and summaries, no values)
 
 
+# What a dead output is to the frame-aware executor (None in what observers are shown).
+try:
+    from engine.frames import NO_VALUE as _NO_VALUE
+except ImportError:  # the executor before control flow
+    _NO_VALUE = None
+
+
 class DebugAborted(Exception):
     """Raised in the executing thread when the user quits a run part-way."""
 
@@ -99,7 +106,7 @@ class DebugObserver:
         self.aborted = False
         self.stop_reason = ""
         self.started_source = False
-        self._applied = set()     # injected tensors whose value has replaced a production
+        self._armed = set()       # injected tensors to replace at their next production
 
     # Observer protocol (engine/executor.py run_traced) ----------------------------------------
 
@@ -118,12 +125,14 @@ class DebugObserver:
     def node_scheduled(self, node, now_ns=None, *extra, **info):
         with self.cond:
             self._wait_turn()
-            self.index.scheduled(node)
+            frame, iteration, _ = frame_info(extra, info)
+            self.index.scheduled(node, f"{node.name} ({frame}:{iteration})" if frame else None)
 
     def node_started(self, node, *extra, **info):
         with self.cond:
             self._wait_turn()
-            self.index.started(node)
+            frame, iteration, _ = frame_info(extra, info)
+            self.index.started(node, f"{node.name} ({frame}:{iteration})" if frame else None)
             for tensor in self.index.input_tensors(node):
                 self._release(tensor)
 
@@ -142,24 +151,28 @@ class DebugObserver:
         pass
 
     def node_finished(self, node, outputs, *extra, **info):
-        """Records the node's outputs; returns replacements when a value was injected."""
+        """Records the node's outputs and maybe pauses (inside this call, so a value injected
+        for them during the pause is returned as the replacement the executor uses)."""
         with self.cond:
             self._wait_turn()
             frame, iteration, dead = frame_info(extra, info)
             names = self.index.output_tensors(node)
-            replaced = self._inject(names, outputs)
-            produced = list(zip(names, replaced if replaced is not None else outputs))
+            self._drop_superseded(names)
+            produced = list(zip(names, outputs))
             self.count += 1
             event = NodeEvent(self.count, node.name, node.op_type, node.device or "",
                               node.kind, list(names), [], frame, iteration, dead, node)
-            event.summaries = [tensors.summary(value) for _, value in produced]
-            self.index.finished(node)
+            event.summaries = [_summary(value) for _, value in produced]
+            self.index.finished(node, f"{node.name} ({frame}:{iteration})" if frame else None)
             self._keep(produced, event)
             self.current = event
             self.history.append(event)
             reason = self.control.should_pause(event, produced)
             if reason:
                 self._pause(reason)
+            replaced = self._apply_armed(names, outputs)
+            if replaced is not None:
+                event.summaries = [_summary(value) for value in replaced]
             return tuple(replaced) if replaced is not None else None
 
     # The controller's side (called with self.cond held) ---------------------------------------
@@ -199,32 +212,31 @@ class DebugObserver:
         if self.aborted:
             raise DebugAborted("run stopped from the debugger")
 
-    def _inject(self, names, outputs):
-        """The outputs with injected values in place, or None when nothing is injected here.
-
-        An injection made after its tensor was produced lasts until the producer runs again
-        (the next loop iteration); one made before lasts through that production.
-        """
+    def _drop_superseded(self, names):
+        """A new production of an injected tensor ends an injection made after the last one."""
         injected = self.control.injected
-        hits = [name for name in names if name in injected]
-        if not hits:
-            return None
-        for name in hits:
-            if name in self._applied:
-                self._applied.discard(name)
+        for name in names:
+            if name in injected and name not in self._armed:
                 del injected[name]
-        live = [name for name in hits if name in injected]
-        if not live:
-            return None
-        self._applied.update(live)
-        return [injected.get(name, value) for name, value in zip(names, outputs)]
 
-    def mark_injected(self, tensor, produced):
-        """Called by the controller: `tensor` now holds an injected value."""
-        if produced:
-            self._applied.add(tensor)
+    def _apply_armed(self, names, outputs):
+        """The outputs with armed injections in place (None when there are none)."""
+        injected, armed = self.control.injected, [n for n in names if n in self._armed]
+        if not armed:
+            return None
+        self._armed.difference_update(armed)
+        return [injected[name] if name in armed else _NO_VALUE if value is None else value
+                for name, value in zip(names, outputs)]
+
+    def arm_injection(self, tensor):
+        """Called by the controller: `tensor` is injected. It replaces the tensor's next
+        production, or this one when the run is paused right after its producer; a tensor
+        made earlier is replaced only in the inputs of kernels that read it from now on."""
+        produced = tensor in self.values or self.index.times_run(tensor.rpartition(":")[0])
+        if tensor in self.current_tensors or not produced:
+            self._armed.add(tensor)
         else:
-            self._applied.discard(tensor)
+            self._armed.discard(tensor)
 
     def _keep(self, produced, event):
         watched = self.control.watched
@@ -253,6 +265,10 @@ class DebugObserver:
         if tensor in watched or node in watched or self.index.uses_left(tensor) > 0:
             return
         self.values.pop(tensor, None)
+
+
+def _summary(value):
+    return "no value (dead)" if value is None else tensors.summary(value)
 
 
 def _snapshot(value):

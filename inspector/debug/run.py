@@ -273,9 +273,7 @@ class DebugRun:
             raise KeyError(f"no tensor {name} in this run's plan")
         with self.observer.cond:
             self.injected[name] = value
-            produced = name in self.observer.values or \
-                self.observer.index.times_run(node) > 0
-            self.observer.mark_injected(name, produced)
+            self.observer.arm_injection(name)
         return self
 
     def watch(self, tensor):
