@@ -120,8 +120,13 @@ class _Tee:
         methods = [getattr(o, name) for o in self._observers if hasattr(o, name)]
 
         def call(*args, **kwargs):
+            # node_finished may hand back replacement outputs (the debugger): the first wins.
+            result = None
             for method in methods:
-                method(*args, **kwargs)
+                answer = method(*args, **kwargs)
+                if result is None:
+                    result = answer
+            return result
         return call
 
 
@@ -161,16 +166,19 @@ class ExecutorLines:
         if self._kernel_done:
             self._write(_DONE_LINE, "Synchronous kernel done: " + body)
 
-    def node_started(self, node, *args, **kwargs):
-        self._write(_PROCESS_LINE, "Process node: " + self._body(node))
+    def node_started(self, node, info=None, *args, **kwargs):
+        dead = " is dead" if getattr(info, "dead", False) else ""
+        self._write(_PROCESS_LINE, "Process node: " + self._body(node, dead))
 
-    def node_finished(self, node, *args, **kwargs):
+    def node_finished(self, node, outputs=None, info=None, *args, **kwargs):
         if self._kernel_done:
-            self._write(_DONE_LINE, "Synchronous kernel done: " + self._body(node))
+            # TensorFlow's kernel-done line words deadness with a colon: "is dead:  device:".
+            dead = " is dead: " if getattr(info, "dead", False) else ""
+            self._write(_DONE_LINE, "Synchronous kernel done: " + self._body(node, dead))
 
-    def _body(self, node):
+    def _body(self, node, dead):
         node_id, text = self._texts.nodes[node.name]
-        return f"{node_id} step {self._step} {text}"
+        return f"{node_id} step {self._step} {text}{dead} device: {self._texts.devices[node.name]}"
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -183,20 +191,21 @@ def _ignore(*args, **kwargs):
 
 
 class _PlanTexts:
-    """Per plan: node name -> (TensorFlow node id, `{{node n}} = Op[attrs](in) device: d`)."""
+    """Per plan: node name -> (TensorFlow node id, `{{node n}} = Op[attrs](in)`), device."""
 
     def __init__(self, plan):
         graph_def = plan.partition_graph()
         self.device = plan.device
         self.ids = {node.name: i + 2 for i, node in enumerate(graph_def.node)}
-        self.nodes = {}
+        self.nodes, self.devices = {}, {}
         for node in graph_def.node:
             attrs = node_attrs_text(node, "executor")
             device = node.device or plan.device
             attrs = ", ".join(filter(None, [attrs, f'_device="{device}"']))
             self.nodes[node.name] = (self.ids[node.name],
                                      f"{{{{node {node.name}}}}} = {node.op}[{attrs}]"
-                                     f"({', '.join(node.input)}) device: {device}")
+                                     f"({', '.join(node.input)})")
+            self.devices[node.name] = device
         self.graph_def = graph_def
 
 
