@@ -7,7 +7,7 @@ from parsers.vlog import read_vlog
 from views import timeline
 from views.timeline.layout import assign_lanes
 
-from tests.views.timeline_checks import check_chrome_trace
+from tests.views.test_timeline_checks import check_chrome_trace
 from tests.views.tui_conftest import ROOT
 
 TWO_CPU_RUN = ROOT / "tests/fixtures/runs/two_cpu.pb"
