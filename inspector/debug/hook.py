@@ -94,3 +94,12 @@ def observing(debugger):
         Executor.run_traced = _original_run_traced
         _active.clear()
         _lock.release()
+
+
+def abort_active():
+    """Stops the debugged run executing now, if any (a notebook's forgotten run, a test's)."""
+    for debugger in list(_active):
+        with debugger.cond:
+            debugger.abort()
+    with _lock:   # its thread has left observing()
+        pass

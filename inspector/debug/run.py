@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from engine.proto import config_pb2
 from engine.session import BaseSession
 
@@ -86,6 +88,8 @@ class DebugRun:
             outcome = "aborted"
         except BaseException as raised:  # noqa: BLE001  (handed to result() and the views)
             outcome, error = "error", raised
+            if _caused_by_abort(raised):  # the executor wrapped it as the node's error
+                outcome, error = "aborted", None
         with self.observer.cond:
             self._finished, self._outcome, self._result, self.error = True, outcome, result, error
             self.observer.cond.notify_all()
@@ -246,7 +250,9 @@ class DebugRun:
             value = self.observer.value(name)
         if not held:
             raise KeyError(self._not_held(name))
-        return tensors.select(value, index)
+        selected = tensors.select(value, index)
+        # A copy: a variable's buffer read through Identity changes when Assign runs later.
+        return selected.copy() if isinstance(selected, np.ndarray) else selected
 
     def format(self, expression):
         """The value as text, as the prompt's `p` prints it."""
@@ -314,6 +320,14 @@ class DebugRun:
         """Every tensor from now to the end of the run, one .npz per node, up to `max_bytes`."""
         self.dumper = dumps.Dumper(directory, max_bytes)
         return self.dumper
+
+
+def _caused_by_abort(error):
+    while error is not None:
+        if isinstance(error, DebugAborted):
+            return True
+        error = error.__cause__
+    return False
 
 
 def _index_text(expression):
