@@ -225,3 +225,10 @@ def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
         raise invalid(ctx, f"segment_ids[0] = {bad} is out of range [0, {count})")
     np.add.at(result, ids.reshape(-1)[keep], flat[keep])
     return result
+
+
+@register("ListDiff")
+def list_diff(ctx, x, y):
+    x = np.asarray(x)
+    keep = ~np.isin(x, np.asarray(y))
+    return x[keep], np.nonzero(keep)[0].astype(ctx.output_dtypes[1].as_numpy_dtype)

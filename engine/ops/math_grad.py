@@ -363,27 +363,25 @@ RegisterGradient("Min")(_min_or_max_grad)
 
 @RegisterGradient("Prod")
 def _prod_grad(op, grad):
-    """TensorFlow's: cumulative products left and right of each element, on the reduced axes
-    moved to the front (the axes split here statically, TensorFlow uses ListDiff)."""
-    x = op.inputs[0]
-    input_shape = array_ops.shape(x)
+    """Cumulative products left and right of each element, on the reduced axes moved first."""
+    input_shape = array_ops.shape(op.inputs[0])
     reduction_indices = array_ops.reshape(op.inputs[1], [-1])
     if not op.get_attr("keep_dims"):
         kept = reduced_shape(input_shape, op.inputs[1])
         grad = array_ops.reshape(grad, kept)
     grad = array_ops.broadcast_to(grad, input_shape)
-    rank, axes = x.shape.ndims, constant_value(op.inputs[1])
-    if rank is None or axes is None:
-        raise LookupError(f"Gradient of Prod ({op.name}) needs a known rank and axes")
-    reduced = sorted({int(a) % rank for a in np.asarray(axes).reshape(-1)})
-    other = [i for i in range(rank) if i not in reduced]
-    perm = constant(np.array(reduced + other, np.int32))
-    reduced_num = math_ops.reduce_prod(array_ops.gather(input_shape, reduced))
-    other_num = math_ops.reduce_prod(array_ops.gather(input_shape, other))
-    del reduction_indices
-    permuted = array_ops.transpose(x, perm)
+    with get_default_graph().device("/cpu:0"):
+        rank = array_ops.rank(op.inputs[0])
+        reduction_indices = math_ops.cast(reduction_indices, rank.dtype)
+        reduced = (reduction_indices + rank) % rank
+        idx = math_ops.range(0, rank)
+        other, _ = apply_op("ListDiff", x=idx, y=reduced, out_idx=reduced.dtype)
+        perm = array_ops.concat([reduced, other], 0)
+        reduced_num = math_ops.reduce_prod(array_ops.gather(input_shape, reduced))
+        other_num = math_ops.reduce_prod(array_ops.gather(input_shape, other))
+    permuted = array_ops.transpose(op.inputs[0], perm)
     permuted_shape = array_ops.shape(permuted)
-    reshaped = array_ops.reshape(permuted, array_ops.stack([reduced_num, other_num]))
+    reshaped = array_ops.reshape(permuted, (reduced_num, other_num))
     left = math_ops.cumprod(reshaped, axis=0, exclusive=True)
     right = math_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
     y = array_ops.reshape(left * right, permuted_shape)
