@@ -26,7 +26,8 @@ kernel's outputs downstream and in the fetches (the debugger's inject_value).
 `info` is a frames.ExecInfo: .frame (the loop frame's name, "" at top level), .iteration
 (0 at top level), .dead (the node is dead: no kernel ran, every output is None) and
 .frame_id (which instance of the frame: a loop inside a loop gets one per outer iteration).
-A node inside a loop is reported once per iteration. The runaway-loop limit
+A node inside a loop is reported once per iteration; a function body (If, While,
+PartitionedCall: engine/function.py) runs untraced inside its node. The runaway-loop limit
 (frames.DEFAULT_MAX_LOOP_ITERATIONS, GI_MAX_LOOP_ITERATIONS or Executor(max_loop_iterations=))
 stops a frame running more iterations with ResourceExhaustedError naming the frame.
 """
@@ -34,7 +35,7 @@ stops a frame running more iterations with ResourceExhaustedError naming the fra
 import os
 import numpy as np
 
-from engine import errors, frames
+from engine import errors, frames, function
 from engine.kernels import lookup
 from engine.resources import Ref
 
@@ -49,9 +50,13 @@ class Executor:
 
     def __init__(self, plan, resources, rng_factory=None, session_state=None,
                  make_context=None, device_type="CPU", kernel_lookup=lookup,
-                 max_loop_iterations=None):
+                 max_loop_iterations=None, library=None):
         if make_context is None:
             from engine.kernels.context import KernelContext as make_context
+        functions = function.library_of(plan.kernel_nodes, library)
+        if functions:
+            session_state = _with_library(session_state, functions, resources, rng_factory,
+                                          max_loop_iterations)
         self.plan = plan
         self.max_loop_iterations = max_loop_iterations
         self._frames = None
@@ -62,6 +67,8 @@ class Executor:
         self.stateful_contexts = []
         for node in plan.kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
+            if kernel is None and node.op_type in functions:
+                from engine.kernels.cpu_functional import function_call as kernel
             if kernel is None:
                 raise _no_kernel_error(node, device_type)
             ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,
@@ -132,6 +139,19 @@ class Executor:
         if isinstance(error, errors.OpError) and getattr(error, "_executor_node", None):
             return error
         return node_error(node, error)
+
+
+def _with_library(session_state, functions, resources, rng_factory, max_loop_iterations):
+    """session_state holding the FunctionLibrary the functional kernels call into."""
+    if session_state is None:
+        session_state = {}
+    library = session_state.get(function.LIBRARY_KEY)
+    if library is None or library.resources is not resources:
+        session_state[function.LIBRARY_KEY] = function.FunctionLibrary(
+            functions, resources, rng_factory, session_state, max_loop_iterations)
+    else:
+        library.functions.update(functions)
+    return session_state
 
 
 def _bind_step(node, kernel, ctx):

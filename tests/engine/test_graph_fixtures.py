@@ -17,8 +17,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
 MANIFESTS = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".tf.json"))
 
 # Control flow (v1 frames and v2 functional ops): a later issue.
-CONTROL_FLOW_OPS = {"If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
-                    "StatefulPartitionedCall", "SymbolicGradient"}
+CONTROL_FLOW_OPS = {"SymbolicGradient"}
 
 
 def _manifest_id(path):
