@@ -17,6 +17,7 @@ import sys
 
 from engine import session as session_lib
 from engine.fetches import FetchMapper
+from engine.graph import Graph
 
 from inspector.debug.breakpoints import Breakpoint
 from inspector.debug.run import DebugRun
@@ -83,7 +84,8 @@ class ScriptDebugger:
         sys.argv = [path, *args]
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
         try:
-            with self.installed():
+            # A fresh default graph, as the program would have in a process of its own.
+            with self.installed(), Graph().as_default():
                 runpy.run_path(path, run_name="__main__")
         finally:
             sys.argv, sys.path[:] = saved_argv, saved_path

@@ -43,7 +43,7 @@ class TuiController:
         self.debugger = ScriptDebugger(self, run_filter, break_on_nan)
         self.pause_next_start = False
         self.run = None
-        self.status = f"{script}: starting"
+        self.status = f"{label}: starting"
         self.exit_code = None
         self.printed = ProgramOutput()
         self._listeners = []

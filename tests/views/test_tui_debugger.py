@@ -1,0 +1,117 @@
+"""The debugger screen driven with Pilot: a real program's runs, stepped, broken and continued."""
+
+import time
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from inspector.debug.launch import script_program
+from inspector.debug.tui import TuiController
+from views.tui import InspectorApp
+from views.tui.screens.debugger import DebuggerScreen
+from views.tui.workspace import Workspace
+
+from tests.views.tui_conftest import ROOT, SIZE, run_async, screen_text
+
+SMALL = str(ROOT / "tests" / "inspector" / "scripts" / "debug_small.py")
+
+
+@pytest.fixture(autouse=True)
+def _no_run_left_paused():
+    yield
+    from inspector.debug.hook import abort_active
+    abort_active()
+
+
+def make_app(*args):
+    controller = TuiController(script_program(SMALL, list(args)), "debug_small.py")
+    app = InspectorApp(workspace=Workspace(), debugger=controller)
+    controller.start_program()
+    return app, controller
+
+
+async def until(app, pilot, predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
+        if predicate():
+            return screen_text(app)
+    raise AssertionError(f"timed out; the screen was:\n{screen_text(app)}")
+
+
+async def press(app, pilot, *keys):
+    for key in keys:
+        await pilot.press(key)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
+
+
+@run_async
+async def test_step_three_nodes_shows_each_value_and_the_frontier():
+    app, controller = make_app("1", "-1", "3")
+    async with app.run_test(size=SIZE) as pilot:
+        text = await until(app, pilot, lambda: "paused at" in screen_text(app) or
+                           "start of the run" in screen_text(app))
+        assert isinstance(app.screen, DebuggerScreen)
+        assert "Session.run #1: y:0: paused (start of the run" in text
+        await press(app, pilot, "s", "s", "s")
+        text = await until(app, pilot, lambda: controller.run.current.number == 3)
+        assert app.screen.query_one("#debug-history", DataTable).row_count == 3
+        assert "_arg_x_0_0 (_Arg) on CPU:0" in text and "x:0 = [ 1. -1.  3.]" in text
+        assert "ready: scaled" in text and "waiting: y on scaled" in text
+        assert " >>   _arg_x_0_0 (_Arg)" in text and "out scaled  ready" in text
+        assert "paused (stepped)" in text
+    controller.quit()
+
+
+@run_async
+async def test_breakpoints_toggle_add_and_continue_to_the_next_run():
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None)
+        await press(app, pilot, "s", "b")
+        table = app.screen.query_one("#debug-breakpoints", DataTable)
+        assert table.row_count == 1 and "name~^scaled/y$" in screen_text(app)
+        table.focus()
+        await press(app, pilot, "enter")
+        assert not controller.breakpoints[0].enabled and "off" in screen_text(app)
+        await press(app, pilot, "a")
+        assert app.screen.query_one(Input).has_focus
+        await press(app, pilot, *"op=Log", "enter")
+        assert "op~Log" in screen_text(app)
+        await press(app, pilot, "c")                        # run 1 ends; run 2 stops at Log
+        text = await until(app, pilot, lambda: controller.run.label.startswith(
+            "Session.run #2") and controller.run.state == "paused")
+        assert "log_y (Log) on CPU:0" in text and "breakpoint" in text
+        assert "y = [ 4.  7. 10.]" in text                  # the program's output so far
+        await press(app, pilot, "c")
+        text = await until(app, pilot, lambda: "finished" in controller.status)
+        assert "debug_small.py: finished" in text and "z = [1.3862944" in text
+    controller.quit()
+    assert controller.exit_code == 0
+
+
+@run_async
+async def test_g_shows_the_current_node_in_the_graph_browser():
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None)
+        await press(app, pilot, "s", "s", "s", "s")
+        assert controller.run.current.name == "scaled"
+        await press(app, pilot, "g")
+        text = await until(app, pilot, lambda: app.browser is not None and
+                           app.browser.key == "scaled")
+        assert 'op: "Mul"' in text
+        await press(app, pilot, "5")
+        assert isinstance(app.screen, DebuggerScreen)
+    controller.quit()
+
+
+@run_async
+async def test_without_a_controller_the_screen_says_how_to_start_one():
+    app = InspectorApp(workspace=Workspace())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await press(app, pilot, "5")
+        assert "graph-inspector debug SCRIPT.py" in screen_text(app)
