@@ -111,3 +111,91 @@ def merge(outer, inner):
     """`inner` (the op's device so far) completed with the fields only `outer` gives."""
     return DeviceSpec.from_string(outer).make_merged_spec(
         DeviceSpec.from_string(inner)).to_string()
+
+
+# Local devices: the full names a session's devices carry ----------------------------------------
+
+LOCAL_JOB = "localhost"
+
+
+def local_name(device_type, index):
+    """TensorFlow's full name of a device of this process.
+
+    >>> local_name("CPU", 1)
+    '/job:localhost/replica:0/task:0/device:CPU:1'
+    """
+    return f"/job:{LOCAL_JOB}/replica:0/task:0/device:{device_type}:{index}"
+
+
+def matches(spec, full_name):
+    """Whether the (partial) device `spec` names the device `full_name`.
+
+    >>> matches("/cpu:1", local_name("CPU", 1)), matches("/job:worker", local_name("CPU", 0))
+    (True, False)
+    >>> matches("/device:CPU:*", local_name("CPU", 3))
+    True
+    """
+    want, have = DeviceSpec.from_string(spec), DeviceSpec.from_string(full_name)
+    return all(getattr(want, name) is None or getattr(want, name) == getattr(have, name)
+               for name in DeviceSpec.__slots__)
+
+
+# tf.train.replica_device_setter ----------------------------------------------------------------
+
+STANDARD_PS_OPS = (
+    "Variable", "VariableV2", "AutoReloadVariable", "MutableHashTable", "MutableHashTableV2",
+    "MutableHashTableOfTensors", "MutableHashTableOfTensorsV2", "MutableDenseHashTable",
+    "MutableDenseHashTableV2", "VarHandleOp", "BoostedTreesEnsembleResourceHandleOp",
+    "BoostedTreesQuantileStreamResourceHandleOp", "ResourceConditionalAccumulator",
+    "DecisionTreeResource")
+
+
+class _RoundRobinStrategy:
+    """The next ps task, in turn (TensorFlow's default ps_strategy)."""
+
+    def __init__(self, num_tasks):
+        self._num_tasks, self._next = num_tasks, 0
+
+    def __call__(self, unused_op):
+        task, self._next = self._next, (self._next + 1) % self._num_tasks
+        return task
+
+
+def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:worker",
+                          merge_devices=True, cluster=None, ps_ops=None, ps_strategy=None):
+    """A device function putting variables on ps tasks in turn, everything else on the worker.
+
+    As tf.train.replica_device_setter: None when there is no ps task; an op's own device
+    fields win over the ones the function supplies (merge_devices).
+
+    >>> chooser = replica_device_setter(ps_tasks=2)
+    >>> class Op: device = ""; type = "VariableV2"
+    >>> chooser(Op()), chooser(Op()), chooser(Op())
+    ('/job:ps/task:0', '/job:ps/task:1', '/job:ps/task:0')
+    """
+    if cluster is not None:
+        jobs = cluster.as_dict() if hasattr(cluster, "as_dict") else dict(cluster)
+        ps_job = DeviceSpec.from_string(ps_device).job if ps_device else None
+        tasks = jobs.get(ps_job, ())
+        ps_tasks = len(tasks) if not isinstance(tasks, int) else tasks
+    if ps_tasks == 0:
+        return None
+    if not merge_devices:
+        raise ValueError("DEPRECATION: It is recommended to set merge_devices=true in "
+                         "replica_device_setter")
+    if ps_strategy is None:
+        ps_strategy = _RoundRobinStrategy(ps_tasks)
+    if not callable(ps_strategy):
+        raise TypeError("ps_strategy must be callable")
+    ps_ops = list(STANDARD_PS_OPS) if ps_ops is None else ps_ops
+
+    def device_function(op):
+        current = DeviceSpec.from_string(getattr(op, "device", "") or "")
+        op_type = op.type if hasattr(op, "type") else op.op
+        if ps_device and op_type in ps_ops:
+            spec = DeviceSpec.from_string(ps_device)
+            if spec.job and (not current.job or current.job == spec.job):
+                spec.task = ps_strategy(op)
+            return spec.make_merged_spec(current).to_string()
+        return DeviceSpec.from_string(worker_device or "").make_merged_spec(current).to_string()
+    return device_function

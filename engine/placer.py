@@ -1,0 +1,280 @@
+"""Placement: a device for every node, as TensorFlow's Placer chooses it.
+
+A session's devices come from its ConfigProto: `device_count["CPU"]` logical CPUs (one by
+default) and a GPU per CUDA device CuPy sees (none without CuPy). Nodes are grouped first:
+`_class: ["loc:@x"]` colocates a node with x, and a ref or resource input keeps a node with the
+variable it reads (TensorFlow's colocation of reference edges). A group goes to the device its
+members ask for; unconstrained groups go to the first device of the highest priority type
+(GPU, then CPU) with kernels for all members. Where the requested device does not exist, or has
+no kernel for a member, soft placement (allow_soft_placement) picks the best device that does;
+without it the run fails with TensorFlow's InvalidArgumentError. As TensorFlow, nodes with
+inputs are placed first, then generators (no inputs, one output: constants, variables' handles),
+which follow their consumers when those all sit on one device, and metadata ops (Shape, Size,
+Rank) and lone Identities follow their input.
+"""
+
+import sys
+
+from engine import errors
+from engine.device import DeviceSpec, local_name, matches, merge
+from engine.kernels import has_kernel
+
+CLIENT_DEVICE = local_name("CPU", 0)
+DEVICE_TYPE_PRIORITY = ("GPU", "CPU")  # TensorFlow's registered priorities, highest first
+METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank"})
+IDENTITY_OPS = frozenset({"Identity", "RefIdentity"})
+
+
+def cuda_device_count():
+    """How many CUDA GPUs CuPy sees; 0 without CuPy or without a GPU."""
+    try:
+        import cupy
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001  (no CuPy, no driver, no device: all mean none)
+        return 0
+
+
+def session_devices(config):
+    """Full names of a session's devices: CPU:0..n-1, then GPU:0..m-1 where CuPy sees GPUs."""
+    counts = dict(config.device_count) if config is not None else {}
+    cpus = max(1, counts.get("CPU", 1))
+    gpus = cuda_device_count()
+    if "GPU" in counts:
+        gpus = min(gpus, max(0, counts["GPU"]))
+    return ([local_name("CPU", i) for i in range(cpus)]
+            + [local_name("GPU", i) for i in range(gpus)])
+
+
+def device_type(full_name):
+    return DeviceSpec.from_string(full_name).device_type
+
+
+def colocation_groups(nodes, order):
+    """name -> group root, joining `_class` colocation and ref/resource edges (union-find)."""
+    parent = {name: name for name in order}
+
+    def find(name):
+        while parent[name] != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    for name in order:
+        info = nodes[name]
+        attr = info.node_def.attr.get("_class") if info.node_def is not None else None
+        if attr is not None:
+            for entry in attr.list.s:
+                entry = entry.decode() if isinstance(entry, bytes) else entry
+                if entry.startswith("loc:@") and entry[5:] in parent:
+                    union(entry[5:], name)
+        for (producer, output), is_ref in zip(info.inputs, info.ref_inputs):
+            if producer in parent and _reference_edge(nodes[producer], output, is_ref):
+                union(producer, name)
+    return {name: find(name) for name in order}
+
+
+def _reference_edge(producer, output, consumer_takes_ref):
+    dtype = producer.output_dtypes[output] if output < len(producer.output_dtypes) else None
+    if dtype is None:
+        return False
+    if dtype.is_ref_dtype:
+        return consumer_takes_ref
+    return getattr(dtype, "name", "") == "resource"
+
+
+class Placer:
+    """Places every node of a graph on one of `devices` (see the module docstring)."""
+
+    def __init__(self, devices, allow_soft_placement=False, kernel_check=has_kernel):
+        self.devices = list(devices)
+        self.allow_soft_placement = allow_soft_placement
+        self.kernel_check = kernel_check
+        self.log = []  # (name, op type, device) in the order TensorFlow logs them
+
+    def place(self, nodes, order):
+        """name -> full device name, for every node in `order`."""
+        self.log = []
+        unconstrained = all(not nodes[n].device and "_class" not in nodes[n].node_def.attr
+                            for n in order)
+        if unconstrained and all(device_type(d) == "CPU" for d in self.devices):
+            # The common case: nothing asked for and only CPUs: all on the first.
+            generators = [n for n in order if _is_generator(nodes[n])]
+            generator_set = set(generators)
+            self.log = [(n, nodes[n].op_type, CLIENT_DEVICE)
+                        for n in [n for n in order if n not in generator_set] + generators]
+            return dict.fromkeys(order, CLIENT_DEVICE)
+        groups = colocation_groups(nodes, order)
+        members = {}
+        for name in order:
+            members.setdefault(groups[name], []).append(name)
+        consumers = _consumers(nodes, order)
+        placed, group_device = {}, {}
+        generators = [n for n in order if _is_generator(nodes[n])]
+        generator_set = set(generators)
+        for name in [n for n in order if n not in generator_set] + generators:
+            root = groups[name]
+            device = group_device.get(root)
+            if device is None:
+                device = self._group_device(nodes, members[root], name)
+                alone = len(members[root]) == 1 and not nodes[name].device
+                if alone and name in generator_set:
+                    device = _follow_consumers(name, consumers, placed, device,
+                                               self._supports(nodes, [name]))
+                elif alone and _inherits_input(nodes, name, consumers):
+                    source = placed.get(nodes[name].inputs[0][0])
+                    if source is not None and source in self._supports(nodes, [name]):
+                        device = source
+                group_device[root] = device
+            placed[name] = device
+            self.log.append((name, nodes[name].op_type, device))
+        return placed
+
+    # -------------------------------------------------------------------------------------------
+
+    def _supports(self, nodes, names):
+        """The devices with a kernel for every node in `names`, in priority order."""
+        types = [t for t in DEVICE_TYPE_PRIORITY
+                 if all(self.kernel_check(nodes[n].op_type, t) for n in names)]
+        return [d for t in types for d in self.devices if device_type(d) == t]
+
+    def _default_device(self, nodes, names):
+        supported = self._supports(nodes, names)
+        return supported[0] if supported else CLIENT_DEVICE
+
+    def _group_device(self, nodes, names, first):
+        """The device for a colocation group: its request, else the best supported one."""
+        requested, asker = _group_request(nodes, names)
+        if not requested:
+            return self._default_device(nodes, names)
+        candidates = [d for d in self.devices if matches(requested, d)]
+        supported = self._supports(nodes, names)
+        usable = [d for d in candidates if d in supported]
+        if usable:
+            return usable[0]
+        if self.allow_soft_placement:
+            spec = DeviceSpec.from_string(requested)
+            same_type = [d for d in supported if device_type(d) == spec.device_type]
+            return (same_type or supported or [CLIENT_DEVICE])[0]
+        if not candidates:
+            raise _placement_error(nodes[asker], requested, self.devices)
+        if not supported and not any(self.kernel_check(nodes[n].op_type, "CPU") for n in names):
+            return candidates[0]  # no kernel anywhere: the executor reports it, as it does
+        spec = DeviceSpec.from_string(requested)
+        raise _placement_error(nodes[asker], requested, self.devices, no_kernel=spec.device_type)
+
+
+def _group_request(nodes, names):
+    """(device spec, node asking) for a group: a variable's request first, then the others'.
+
+    As TensorFlow, a member joined through a reference edge whose own request conflicts is
+    ignored ("Ignoring device specification ... because the input edge ... is a reference
+    connection"); the first compatible requests are merged.
+    """
+    ordered = sorted(names, key=lambda n: not _holds_state(nodes[n]))
+    merged, asker = "", None
+    for name in ordered:
+        spec = nodes[name].device
+        if not spec:
+            continue
+        if not merged:
+            merged, asker = spec, name
+            continue
+        if _compatible(merged, spec):
+            merged = merge(merged, spec)
+    return merged, asker
+
+
+def _compatible(a, b):
+    sa, sb = DeviceSpec.from_string(a), DeviceSpec.from_string(b)
+    return all(getattr(sa, f) is None or getattr(sb, f) is None or getattr(sa, f) == getattr(sb, f)
+               for f in DeviceSpec.__slots__)
+
+
+def _holds_state(info):
+    return any(d.is_ref_dtype or getattr(d, "name", "") == "resource" for d in info.output_dtypes)
+
+
+def _is_generator(info):
+    """No inputs and one non-ref output (TensorFlow's IsGeneratorNode)."""
+    return (not info.inputs and len(info.output_dtypes) == 1
+            and not info.output_dtypes[0].is_ref_dtype)
+
+
+def _inherits_input(nodes, name, consumers):
+    info = nodes[name]
+    if info.device or not info.inputs:
+        return False
+    if info.op_type in METADATA_OPS:
+        return True
+    return (info.op_type in IDENTITY_OPS and len(info.inputs) + len(info.control_inputs) == 1
+            and len(consumers.get(name, ())) == 1)
+
+
+def _follow_consumers(name, consumers, placed, default, supported):
+    """A generator's device: its consumers' when they all sit on one device it supports."""
+    devices = {placed.get(c) for c in consumers.get(name, ())}
+    if len(devices) == 1:
+        (device,) = devices
+        if device is not None and device in supported:
+            return device
+    return default
+
+
+def _consumers(nodes, order):
+    out = {}
+    for name in order:
+        info = nodes[name]
+        for producer, _ in info.inputs:
+            out.setdefault(producer, []).append(name)
+        for producer in info.control_inputs:
+            out.setdefault(producer, []).append(name)
+    return out
+
+
+def _placement_error(info, requested, devices, no_kernel=None):
+    if no_kernel:
+        text = (f"Cannot assign a device for operation {info.name}: Could not satisfy explicit "
+                f"device specification '{requested}' because no supported kernel for "
+                f"{no_kernel} devices is available.")
+    else:
+        text = (f"Cannot assign a device for operation {info.name}: {{{{node {info.name}}}}} "
+                f"was explicitly assigned to {requested} but available devices are "
+                f"[ {', '.join(devices)} ]. Make sure the device specification refers to a "
+                f"valid device.")
+        if DeviceSpec.from_string(requested).device_type == "GPU":
+            text += " The requested device appears to be a GPU, but CUDA is not enabled."
+    return errors.InvalidArgumentError(info.node_def, info.op,
+                                       _graph_execution_message(info, text))
+
+
+def _graph_execution_message(info, text):
+    """TensorFlow's Session.run wording: where the node was defined, then `[[name]]`."""
+    from engine.executor import _user_frames
+    message = "Graph execution error:\n\n"
+    frames = _user_frames(info.op)
+    if frames:
+        message += f"Detected at node '{info.name}' defined at (most recent call last):\n"
+        message += "".join(f'    File "{f[0]}", line {f[1]}, in {f[2]}\n' for f in frames)
+        message += f"Node: '{info.name}'\n"
+    return message + text + f"\n\t [[{info.name}]]"
+
+
+def device_mapping_message(devices):
+    """What TensorFlow logs at session creation with log_device_placement."""
+    gpus = [d for d in devices if device_type(d) == "GPU"]
+    if not gpus:
+        return "Device mapping: no known devices."
+    lines = [f"{d} -> device: {DeviceSpec.from_string(d).device_index}" for d in gpus]
+    return "Device mapping:\n" + "\n".join(lines)
+
+
+def log_placement(entries, stream=None):
+    """`name: (Op): device` per node, as TensorFlow's placer prints them (stdout)."""
+    stream = stream or sys.stdout
+    for name, op_type, device in entries:
+        print(f"{name}: ({op_type}): {device}", file=stream)
