@@ -35,7 +35,7 @@ stops a frame running more iterations with ResourceExhaustedError naming the fra
 import os
 import numpy as np
 
-from engine import errors, frames, function
+from engine import errors, frame_compiler, frames, function
 from engine.kernels import lookup
 from engine.resources import Ref
 
@@ -59,7 +59,7 @@ class Executor:
                                           max_loop_iterations)
         self.plan = plan
         self.max_loop_iterations = max_loop_iterations
-        self._frames = None
+        self._frames = self._compiled = None
         self.contexts = {}
         self.kernels = {}
         template = [None] * plan.num_slots
@@ -100,7 +100,9 @@ class Executor:
     def run(self, feed_values, step_id=0):
         """Fetched values (sorted fetch-name order) given feed values (plan.feed_names order)."""
         if self.plan.has_control_flow:
-            values = frames.run(self, feed_values, None, step_id)
+            values = self._run_compiled(feed_values, step_id)
+            if values is None:
+                values = frames.run(self, feed_values, None, step_id)
             return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
         values = self._template.copy()
         for i, slot in self._feed_slots:
@@ -122,6 +124,31 @@ class Executor:
         """As `run`, telling `observer` about every node (the protocol in the docstring)."""
         values = frames.run(self, feed_values, observer, step_id)
         return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
+
+    def _run_compiled(self, feed_values, step_id):
+        """The values after running the plan's compiled frames (frame_compiler), or None."""
+        if self._compiled is None:
+            items, frame_infos = self._frame_items()
+            self._compiled = frame_compiler.compile_plan(self, items, frame_infos)
+        run, num_slots = self._compiled
+        if run is None:
+            return None
+        values = self._template + [None] * (num_slots - len(self._template))
+        for i, slot in self._feed_slots:
+            values[slot] = feed_values[i]
+        for ctx in self.contexts.values():
+            ctx.step_id = step_id
+        try:
+            run(values, frames.max_loop_iterations(self.max_loop_iterations))
+        except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
+            position = getattr(error, "_gi_position", -1)
+            node = self.plan.nodes[position] if position >= 0 else self.plan.nodes[0]
+            raise self._node_error(node, error) from error
+        for slot, retval, _ in self._fetches:
+            if values[slot] is frames.NO_VALUE:
+                raise node_error(retval, errors.InvalidArgumentError(
+                    None, None, f"Retval[{retval.index}] does not have value"))
+        return values
 
     def _frame_items(self):
         """The plan as the frame loop sees it, built on first use."""
