@@ -59,25 +59,26 @@ def _adagrad(attrs, var, accum, lr, grad):
     return var - grad * lr / np.sqrt(accum), accum
 
 
-# op name: (update function, how many leading inputs are variables)
+# op name: (update function, how many leading inputs are variables, where grad is)
 UPDATES = {
-    "GradientDescent": (_gradient_descent, 1),
-    "Momentum": (_momentum, 2),
-    "Adam": (_adam, 3),
-    "RMSProp": (_rms_prop, 3),
-    "CenteredRMSProp": (_centered_rms_prop, 4),
-    "Adagrad": (_adagrad, 2),
+    "GradientDescent": (_gradient_descent, 1, -1),
+    "Momentum": (_momentum, 2, -2),
+    "Adam": (_adam, 3, -1),
+    "RMSProp": (_rms_prop, 3, -1),
+    "CenteredRMSProp": (_centered_rms_prop, 4, -1),
+    "Adagrad": (_adagrad, 2, -1),
 }
+_SLOT_NAMES = ["var", "accum", "m", "v"]
 
 
-def _check(ctx, values, names, dtype, count):
+def _check(ctx, values, names, count, grad_index):
     first = values[0]
     for name, value in zip(names[1:count], values[1:count]):
         if value.shape != first.shape:
             raise InvalidArgumentError(ctx.node_def, None,
                                        f"{name} and var do not have the same shape"
                                        f"{shape_str(value.shape)} {shape_str(first.shape)}")
-    grad = values[-1]
+    grad = values[grad_index]
     if np.shape(grad) != first.shape:
         raise InvalidArgumentError(ctx.node_def, None,
                                    f"var and grad do not have the same shape"
@@ -88,7 +89,7 @@ def _scalars(values, dtype):
     return [np.asarray(v, dtype) if np.ndim(v) else dtype.type(v) for v in values]
 
 
-def _ref_kernel(update, count):
+def _ref_kernel(update, count, grad_index):
     def kernel(ctx, *inputs):
         refs, rest = inputs[:count], inputs[count:]
         for ref in refs:
@@ -99,14 +100,14 @@ def _ref_kernel(update, count):
         current = [ref.value for ref in refs]
         dtype = current[0].dtype
         values = current + _scalars(rest, dtype)
-        _check(ctx, values, ["var", "accum", "m", "v"][:count], dtype, count)
+        _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
         for ref, new in zip(refs, update(ctx.attrs, *values)):
             np.copyto(ref.value, new, casting="unsafe")
         return refs[0]
     return kernel
 
 
-def _resource_kernel(update, count):
+def _resource_kernel(update, count, grad_index):
     def kernel(ctx, *inputs):
         handles, rest = inputs[:count], inputs[count:]
         buffers = []
@@ -125,13 +126,13 @@ def _resource_kernel(update, count):
         current = [b.value for b in buffers]
         dtype = current[0].dtype
         values = current + _scalars(rest, dtype)
-        _check(ctx, values, ["var", "accum", "m", "v"][:count], dtype, count)
+        _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
         for buffer, new in zip(buffers, update(ctx.attrs, *values)):
             buffer.value = np.asarray(new, dtype)
         return None
     return kernel
 
 
-for _name, (_update, _count) in UPDATES.items():
-    register(f"Apply{_name}")(_ref_kernel(_update, _count))
-    register(f"ResourceApply{_name}")(_resource_kernel(_update, _count))
+for _name, (_update, _count, _grad) in UPDATES.items():
+    register(f"Apply{_name}")(_ref_kernel(_update, _count, _grad))
+    register(f"ResourceApply{_name}")(_resource_kernel(_update, _count, _grad))

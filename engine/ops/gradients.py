@@ -20,29 +20,18 @@ from engine.operation import Operation
 from engine.proto import attr_value_pb2
 from engine.tensor import Tensor
 
-# OpDefs gradient graphs use that engine/op_defs.pbtxt lacks (TensorFlow's own, verbatim).
-_EXTRA_OP_DEFS = """
-op { name: "DynamicStitch"
-  input_arg { name: "indices" type: DT_INT32 number_attr: "N" }
-  input_arg { name: "data" type_attr: "T" number_attr: "N" }
-  output_arg { name: "merged" type_attr: "T" }
-  attr { name: "N" type: "int" has_minimum: true minimum: 1 }
-  attr { name: "T" type: "type" } }
-op { name: "ListDiff"
-  input_arg { name: "x" type_attr: "T" } input_arg { name: "y" type_attr: "T" }
-  output_arg { name: "out" type_attr: "T" } output_arg { name: "idx" type_attr: "out_idx" }
-  attr { name: "T" type: "type" }
-  attr { name: "out_idx" type: "type" default_value { type: DT_INT32 }
-         allowed_values { list { type: DT_INT32 type: DT_INT64 } } } }
-"""
-
-
 def _register_extra_op_defs():
+    """TensorFlow's OpDefs of DynamicStitch, ListDiff, (Resource)ApplyCenteredRMSProp."""
+    import os
+
     from google.protobuf import text_format
 
     from engine import op_registry
     from engine.proto import op_def_pb2
-    for op_def in text_format.Parse(_EXTRA_OP_DEFS, op_def_pb2.OpList()).op:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "extra_op_defs.pbtxt")
+    with open(path, encoding="utf-8") as f:
+        op_list = text_format.Parse(f.read(), op_def_pb2.OpList())
+    for op_def in op_list.op:
         if op_registry.lookup(op_def.name) is None:
             op_registry.register(op_def)
 

@@ -11,6 +11,7 @@ from engine.graph import GraphKeys, add_to_collection, get_collection, get_defau
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow_ops import no_op
 from engine.ops.convert import convert_to_tensor
+from engine.tensor_util import constant_value
 from engine.ops.nn_ops import (softmax_cross_entropy_with_logits_v2,
                                sparse_softmax_cross_entropy_with_logits)
 
@@ -42,25 +43,40 @@ def _scope(name, default, values):
 
 
 def _assert_broadcastable(weights, values):
-    """The static part of weights_broadcast_ops.assert_broadcastable."""
+    """weights_broadcast_ops.assert_broadcastable: a NoOp when the static shapes show weights
+    broadcast to values, ValueError when they show it cannot; unknown shapes are not checked
+    at run time here (TensorFlow adds an Assert under a cond)."""
+    graph = get_default_graph()
     with _scope(None, "assert_broadcastable", [weights, values]):
-        weights = convert_to_tensor(weights, name="weights")
-        values = convert_to_tensor(values, name="values")
-        if weights.shape.ndims == 0:
-            return no_op(name="static_scalar_check_success")
-        w, v = weights.shape, values.shape
-        if w.ndims is not None and v.ndims is not None:
-            if w.ndims not in (0, v.ndims):
-                raise ValueError(f"weights can not be broadcast to values. values.rank="
-                                 f"{v.ndims}. weights.rank={w.ndims}. values.shape={v}. "
-                                 f"weights.shape={w}.")
-            if w.is_fully_defined() and v.is_fully_defined():
-                for dw, dv in zip(w.as_list(), v.as_list()):
+        with graph.name_scope("weights") as weights_scope:
+            weights = convert_to_tensor(weights, name=weights_scope)
+            weights_shape = array_ops.shape(weights, name="shape")
+            weights_rank = array_ops.rank(weights, name="rank")
+        with graph.name_scope("values") as values_scope:
+            values = convert_to_tensor(values, name=values_scope)
+            values_shape = array_ops.shape(values, name="shape")
+            values_rank = array_ops.rank(values, name="rank")
+        w_rank, v_rank = constant_value(weights_rank), constant_value(values_rank)
+        if w_rank is not None and v_rank is not None:
+            if w_rank == 0:
+                return no_op(name="static_scalar_check_success")
+            if w_rank != v_rank:
+                raise ValueError(f"{_NOT_BROADCASTABLE} values.rank={v_rank}. weights.rank="
+                                 f"{w_rank}. values.shape={values.shape}. weights.shape="
+                                 f"{weights.shape}. Received weights={weights}, "
+                                 f"values={values}")
+            w_shape, v_shape = constant_value(weights_shape), constant_value(values_shape)
+            if w_shape is not None and v_shape is not None:
+                for i, (dw, dv) in enumerate(zip(w_shape.tolist(), v_shape.tolist())):
                     if dw not in (1, dv):
-                        raise ValueError(f"weights can not be broadcast to values. "
-                                         f"values.shape={v}. weights.shape={w}.")
-                return no_op(name="static_shapes_check_success")
-        return no_op(name="static_scalar_check_success")
+                        raise ValueError(f"{_NOT_BROADCASTABLE} Mismatch at dim {i}. "
+                                         f"values.shape={v_shape}, weights.shape={w_shape}. "
+                                         f"Received weights={weights}, values={values}")
+                return no_op(name="static_dims_check_success")
+        return no_op(name="dynamic_check_skipped")
+
+
+_NOT_BROADCASTABLE = "weights can not be broadcast to values."
 
 
 def _broadcast_weights(weights, values):
@@ -91,8 +107,16 @@ def _num_present(losses, weights):
         return math_ops.reduce_sum(present, name=scope)
 
 
+def _reduce_all(x):
+    """reduce_sum over all axes as TensorFlow's _ReductionDims builds it: a rank-0 input
+    (falsy rank) gets range(0, Rank(x))."""
+    if x.shape.ndims == 0:
+        return math_ops.reduce_sum(x, axis=math_ops.range(0, array_ops.rank(x)))
+    return math_ops.reduce_sum(x)
+
+
 def _safe_mean(losses, num_present):
-    total_loss = math_ops.reduce_sum(losses)
+    total_loss = _reduce_all(losses)
     return math_ops.div_no_nan(total_loss, num_present, name="value")
 
 
@@ -171,11 +195,7 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
     if logits is None:
         raise ValueError("Argument `logits` must not be None.")
     with _scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
-        labels, logits = convert_to_tensor(labels), convert_to_tensor(logits)
-        labels_rank, logits_rank = labels.shape.ndims, logits.shape.ndims
-        if labels_rank is not None and logits_rank is not None \
-                and labels_rank - logits_rank == 0 and labels.shape.as_list()[-1] in (1, None):
-            labels = array_ops.squeeze(labels, [-1])
+        labels, logits = _remove_squeezable_dimensions(labels, logits, expected_rank_diff=1)
         weights = convert_to_tensor(weights)
         if weights.shape.ndims is not None and labels.shape.ndims is not None \
                 and weights.shape.ndims - labels.shape.ndims == 1:
@@ -184,6 +204,23 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
                                                           name="xentropy")
         return compute_weighted_loss(losses, weights, scope, loss_collection,
                                      reduction=reduction)
+
+
+def _remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
+    """confusion_matrix.remove_squeezable_dimensions where both ranks are static."""
+    with _scope(None, "remove_squeezable_dimensions", [labels, predictions]):
+        predictions = convert_to_tensor(predictions)
+        labels = convert_to_tensor(labels)
+        p_shape, l_shape = predictions.shape, labels.shape
+        if p_shape.ndims is None or l_shape.ndims is None:
+            raise ValueError("sparse_softmax_cross_entropy needs labels and logits of known "
+                             "rank on the engine")
+        rank_diff = p_shape.ndims - l_shape.ndims
+        if rank_diff == expected_rank_diff + 1 and p_shape.as_list()[-1] in (1, None):
+            predictions = array_ops.squeeze(predictions, [-1])
+        elif rank_diff == expected_rank_diff - 1 and l_shape.as_list()[-1] in (1, None):
+            labels = array_ops.squeeze(labels, [-1])
+        return labels, predictions
 
 
 def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):

@@ -125,11 +125,17 @@ def _real_div_grad(op, grad):
     return reduce_gradient_args(x, y, gx, gy)
 
 
+def _div_no_nan(x, y):
+    """math_ops.div_no_nan as TensorFlow's wrapper names it ("div_no_nan")."""
+    with get_default_graph().name_scope("div_no_nan") as name:
+        return apply_op("DivNoNan", x=x, y=y, name=name)
+
+
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
     x, y = op.inputs
-    gx = math_ops.div_no_nan(grad, y)
-    gy = grad * math_ops.div_no_nan(math_ops.div_no_nan(-x, y), y)
+    gx = _div_no_nan(grad, y)
+    gy = grad * _div_no_nan(_div_no_nan(-x, y), y)
     return reduce_gradient_args(x, y, gx, gy)
 
 
