@@ -1,6 +1,7 @@
 """VLOG lines as TensorFlow 2.x writes them, on stderr, when TF_CPP_*VLOG* settings ask for them.
 
-TensorFlow's settings, read on every Session.run: TF_CPP_MAX_VLOG_LEVEL (or the older
+TensorFlow's settings, read at the first Session.run as TensorFlow reads them once (call
+`refresh()` after changing them in a running process): TF_CPP_MAX_VLOG_LEVEL (or the older
 TF_CPP_MIN_VLOG_LEVEL) is the level for every source file; TF_CPP_VMODULE
 (`executor=1,function_utils=5`) sets it per file. What the engine writes, in absl's prefix
 (`I0000 00:00:<epoch>.<micros> <thread> <file>:<line>] `):
@@ -90,20 +91,36 @@ def vlog_is_on(module, level):
 # ---- the session's hook ------------------------------------------------------------------------
 
 _dumped = weakref.WeakSet()  # executors whose graph was dumped already
+_switches = None  # (Process node lines, kernel-done lines, graph dumps), read once
+
+
+def refresh():
+    """Read the TF_CPP_* settings again at the next run."""
+    global _switches
+    _switches = None
+
+
+def _read_switches():
+    global _switches
+    _switches = (vlog_is_on(_EXECUTOR_FILE, EXECUTOR_LEVEL),
+                 vlog_is_on(_EXECUTOR_FILE, KERNEL_DONE_LEVEL),
+                 vlog_is_on(_DUMP_FILE, DUMP_LEVEL))
+    return _switches
 
 
 def observer_for_run(executor, step_id):
     """An observer writing executor lines for this run, or None when none are wanted.
 
     Dumps the executor's graph first, once per executor, where function_utils' level asks.
+    Costs one global read when VLOG is off: it sits on Session.run's fast path.
     """
-    if vlog_is_on(_DUMP_FILE, DUMP_LEVEL) and executor not in _dumped:
+    process, kernel_done, dump = _switches or _read_switches()
+    if dump and executor not in _dumped:
         _dumped.add(executor)
         write_lines(graph_dump_lines(executor.plan))
-    if not vlog_is_on(_EXECUTOR_FILE, EXECUTOR_LEVEL):
+    if not process:
         return None
-    return ExecutorLines(executor.plan, step_id,
-                         kernel_done=vlog_is_on(_EXECUTOR_FILE, KERNEL_DONE_LEVEL))
+    return ExecutorLines(executor.plan, step_id, kernel_done=kernel_done)
 
 
 def tee(*observers):

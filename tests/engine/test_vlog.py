@@ -1,6 +1,7 @@
 """engine/vlog.py: TF 2.x VLOG lines from the engine, and parsers/vlog reading them back."""
 
 import io
+import os
 
 import pytest
 
@@ -13,11 +14,27 @@ from tests.views.tui_conftest import ROOT
 ENV = ("TF_CPP_MAX_VLOG_LEVEL", "TF_CPP_MIN_VLOG_LEVEL", "TF_CPP_VMODULE")
 
 
+class _Env:
+    """Sets TF_CPP_* variables and has engine/vlog read them again (it reads them once)."""
+
+    def setenv(self, name, value):
+        os.environ[name] = value
+        vlog.refresh()
+
+    def delenv(self, name):
+        os.environ.pop(name, None)
+        vlog.refresh()
+
+
 @pytest.fixture
-def vlog_env(monkeypatch):
+def vlog_env():
+    saved = {name: os.environ.pop(name) for name in ENV if name in os.environ}
+    vlog.refresh()
+    yield _Env()
     for name in ENV:
-        monkeypatch.delenv(name, raising=False)
-    return monkeypatch
+        os.environ.pop(name, None)
+    os.environ.update(saved)
+    vlog.refresh()
 
 
 def run_counter():
@@ -51,6 +68,16 @@ def test_settings(vlog_env):
     vlog_env.delenv("TF_CPP_MAX_VLOG_LEVEL")
     vlog_env.setenv("TF_CPP_MIN_VLOG_LEVEL", "3")
     assert vlog.vlog_level("placer") == 3
+
+
+def test_settings_are_read_once_until_refreshed(vlog_env, capsys):
+    run_counter()
+    os.environ["TF_CPP_MAX_VLOG_LEVEL"] = "1"  # as TensorFlow: too late for this process
+    run_counter()
+    assert capsys.readouterr().err == ""
+    vlog.refresh()
+    run_counter()
+    assert "Process node: " in capsys.readouterr().err
 
 
 def test_nothing_is_written_unless_asked(vlog_env, capsys):
