@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 SMALL = str(SCRIPTS / "debug_small.py")
-NAN = str(SCRIPTS / "debug_loop.py")
+NAN = str(SCRIPTS / "debug_nan.py")
 
 
 def debug(*argv, commands=""):
@@ -34,8 +34,8 @@ def test_break_on_nan_stops_at_the_log_and_names_its_line():
     assert status == 0, err
     assert "scaled = [ 3. -6.]" in out              # the first run had nothing to stop for
     assert "#4 logged (Log) on CPU:0  -- breakpoint 1 (has_inf_or_nan) at logged:0" in out
-    assert "created at " + NAN + ':7: logged = tf.log(scaled, name="logged")' in out
-    assert f'File "{NAN}", line 7, in <module>' in out   # i: the creation stack
+    assert "created at " + NAN + ':9: logged = tf.log(scaled, name="logged")' in out
+    assert f'File "{NAN}", line 9, in main' in out   # i: the creation stack
     assert "paused at its start" not in out
 
 
