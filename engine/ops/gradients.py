@@ -309,20 +309,16 @@ def _zeros_like_output(op, index, loop_state):
     if loop_state is not None:
         zeros = loop_state.zeros_like(op, index)
     else:
-        zeros = array_ops.zeros_like(op._outputs[index], optimize=False)
+        zeros = control_flow_grad.zeros_like_output(op, index)
     if isinstance(zeros, Tensor):
         _ZEROS.add(zeros)
     return zeros
 
 
 def _control_flow_state(between_op_list, between_ops, colocate):
-    """The loop state of engine.ops.control_flow_grad when the ops between contain loops."""
-    try:
-        from engine.ops import control_flow_grad
-    except ImportError:
-        return None
-    factory = getattr(control_flow_grad, "maybe_create_control_flow_state", None)
-    return factory(between_op_list, between_ops, colocate) if factory else None
+    """The loop state (engine.ops.control_flow_grad) when the ops between contain loops."""
+    return control_flow_grad.maybe_create_control_flow_state(between_op_list, between_ops,
+                                                             colocate)
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
@@ -467,7 +463,7 @@ def _get_grad(grads, t, unconnected):
 
 
 # Gradient functions register themselves on import.
-from engine.ops import array_grad, math_grad, nn_grad  # noqa: E402,F401
+from engine.ops import array_grad, control_flow_grad, math_grad, nn_grad  # noqa: E402,F401
 
 __all__ = ["gradients", "RegisterGradient", "NoGradient", "no_gradient", "NotDifferentiable",
            "IndexedSlices", "AggregationMethod", "Operation"]

@@ -174,6 +174,12 @@ CASES = {
     "ReverseV2": (lambda x: tf.reverse(x, [1]), [rand(2, 3)]),
     "Cumsum": (lambda x: tf.cumsum(x, axis=1), [rand(2, 3)]),
     "Fill": (lambda x: tf.fill([2, 3], x), [rand()]),
+    "cond_true": (lambda x, y: tf.cond(tf.constant(True), lambda: tf.square(x) * y,
+                                       lambda: tf.sin(x)) * x, [rand(3), rand(3)]),
+    "cond_false": (lambda x, y: tf.cond(tf.constant(False), lambda: tf.square(x) * y,
+                                        lambda: tf.sin(x) + y), [rand(3), rand(3)]),
+    "cond_unused_output": (lambda x: tf.cond(tf.constant(False), lambda: tf.exp(x),
+                                             lambda: x * 2.0), [rand(2, 2)]),
     "ReadVariableOp": None,  # through resource variables in test_resource_variable_gradient
     "TanhGrad": (lambda x: tf.gradients(tf.tanh(x), x)[0], [rand(3, 2)]),
     "SigmoidGrad": (lambda x: tf.gradients(tf.sigmoid(x), x)[0], [rand(3, 2)]),
@@ -247,7 +253,9 @@ def test_every_differentiable_op_is_covered():
     registered = {t for t, fn in gradients_module._GRADIENTS.items() if fn is not None}
     # Pass-through and failing gradients, checked by the structural tests below.
     exempt = {"PlaceholderWithDefault", "RefIdentity", "Snapshot", "EnsureShape", "IdentityN",
-              "CheckNumerics", "PreventGradient", "Concat"}
+              "CheckNumerics", "PreventGradient", "Concat", "RefSwitch", "RefMerge",
+              # while loops (v1): not differentiated yet (test_while_loop_gradient_raises)
+              "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration"}
     assert registered - exempt - covered == set()
 
 
@@ -324,3 +332,32 @@ def test_aggregation_sums_with_add_n():
         with tf.Session(graph=graph) as sess:
             assert sess.run(g) == pytest.approx(7.0)
             assert sess.run(t) == pytest.approx(7.0)
+
+
+def test_cond_gradient_graph_is_tensorflows():
+    """The nodes TF 2.21 (control flow v1) built for this cond's gradient, in order."""
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float64, [3], name="x")
+        p = tf.placeholder(tf.bool, [], name="p")
+        y = tf.cond(p, lambda: tf.square(x) * 3.0, lambda: tf.sin(x))
+        tf.gradients(tf.reduce_sum(y * x), x)
+    names = [op.name for op in graph.get_operations() if op.name.startswith("gradients/")]
+    assert names[11:16] == [
+        "gradients/cond/Merge_grad/cond_grad", "gradients/cond/Sin_grad/Cos",
+        "gradients/cond/Sin_grad/mul", "gradients/cond/mul_grad/Mul",
+        "gradients/cond/mul_grad/Mul_1"]
+    assert names[-16:] == [
+        "gradients/Switch", "gradients/Identity", "gradients/Shape_1", "gradients/zeros/Const",
+        "gradients/zeros", "gradients/cond/Sin/Switch_grad/cond_grad",
+        "gradients/cond/Square_grad/Const", "gradients/cond/Square_grad/Mul",
+        "gradients/cond/Square_grad/Mul_1", "gradients/Switch_1", "gradients/Identity_1",
+        "gradients/Shape_2", "gradients/zeros_1/Const", "gradients/zeros_1",
+        "gradients/cond/Square/Switch_grad/cond_grad", "gradients/AddN"]
+
+
+def test_while_loop_gradient_raises():
+    with tf.Graph().as_default():
+        x = tf.constant(2.0)
+        y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), [0, x])[1]
+        with pytest.raises(NotImplementedError, match="tf.while_loop"):
+            tf.gradients(y, x)
