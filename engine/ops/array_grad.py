@@ -1,7 +1,6 @@
 """Gradients of the array ops: reshape, transpose, concat, slices, gather, pack/unpack,
 split, expand_dims/squeeze, tile, pad, identity; ported from TensorFlow's array_grad.py."""
 
-from engine import dtypes
 from engine.ops import array_ops, math_ops
 from engine.ops.gradients import IndexedSlices, NotDifferentiable, RegisterGradient, dense
 from engine.ops.op_def_library import apply_op
@@ -226,5 +225,3 @@ RegisterGradient("PadV2")(_pad_grad)
 def _reverse_v2_grad(op, grad):
     return array_ops.reverse(grad, op.inputs[1]), None
 
-
-__all__ = ["dtypes"]

@@ -422,14 +422,11 @@ def _mat_mul_grad(op, grad):
 
 def _batch_mat_mul(x, y, adj_x, adj_y, grad_x=False, grad_y=False, v1=False):
     """math_ops.matmul(x, y, adjoint_a=, adjoint_b=, grad_a=, grad_b=) as TensorFlow builds it."""
-    grads = {} if v1 else {"grad_a": grad_x, "grad_b": grad_y}
     x_rank, y_rank = x.shape.ndims, y.shape.ndims
     if x_rank is None or x_rank > 2 or y_rank is None or y_rank > 2:
-        if v1:
-            grads = {}
-        else:
-            grads = {"grad_x": grad_x, "grad_y": grad_y}
+        grads = {} if v1 else {"grad_x": grad_x, "grad_y": grad_y}
         return apply_op("BatchMatMulV2", x=x, y=y, adj_x=adj_x, adj_y=adj_y, **grads)
+    grads = {} if v1 else {"grad_a": grad_x, "grad_b": grad_y}
     return apply_op("MatMul", a=x, b=y, transpose_a=adj_x, transpose_b=adj_y, **grads)
 
 

@@ -13,7 +13,7 @@ from engine.ops.control_flow_ops import group, tuple as _tuple
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradients import IndexedSlices, gradients
 from engine.ops.op_def_library import apply_op
-from engine.ops.variables import RefVariable, ResourceVariable, Variable, trainable_variables
+from engine.ops.variables import ResourceVariable, Variable, trainable_variables
 from engine.tensor import Tensor
 
 
@@ -434,4 +434,4 @@ class AdagradOptimizer(Optimizer):
 
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
-           "RMSPropOptimizer", "AdagradOptimizer", "RefVariable"]
+           "RMSPropOptimizer", "AdagradOptimizer"]
