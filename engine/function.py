@@ -91,7 +91,8 @@ class Instance:
         self.plan = build(nodes, order, arg_tensors, fetches, sorted(set(targets)))
         self.executor = Executor(self.plan, library.resources, library.rng_factory,
                                  library.session_state,
-                                 max_loop_iterations=library.max_loop_iterations)
+                                 max_loop_iterations=library.max_loop_iterations,
+                                 library=list(library.functions.values()))
         fed = set(self.plan.feed_names)
         self._feed_order = [arg_tensors.index(name) for name in self.plan.feed_names
                             if name in fed]
@@ -223,12 +224,19 @@ def _arg_count(arg, attrs):
 def _arg_dtypes(arg, attrs):
     """The DTypes of one signature argument given the call's attrs."""
     if arg.type_list_attr:
-        return [dtypes.as_dtype(t) for t in attrs[arg.type_list_attr].list.type]
+        return [dtypes.as_dtype(t) for t in _attr(attrs, arg.type_list_attr).list.type]
     if arg.type:
         dtype = dtypes.as_dtype(arg.type)
     else:
-        dtype = dtypes.as_dtype(attrs[arg.type_attr].type)
-    return [dtype] * (attrs[arg.number_attr].i if arg.number_attr else 1)
+        dtype = dtypes.as_dtype(_attr(attrs, arg.type_attr).type)
+    return [dtype] * (_attr(attrs, arg.number_attr).i if arg.number_attr else 1)
+
+
+def _attr(attrs, name):
+    if name not in attrs:
+        raise errors.InvalidArgumentError(
+            None, None, f"Attr {name} is not defined in the function call")
+    return attrs[name]
 
 
 def library_of(executor_nodes, extra=None):

@@ -164,6 +164,18 @@ def while_context_of(op):
 
 # Contexts ------------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _cleared(graph):
+    """TensorFlow's `control_dependencies(None)`: no control inputs and no context."""
+    saved = graph._get_control_flow_context()
+    graph._set_control_flow_context(None)
+    try:
+        with graph.control_dependencies(None):
+            yield
+    finally:
+        graph._set_control_flow_context(saved)
+
+
 class ControlFlowContext:
     """The base of CondContext and WhileContext (see the module docstring)."""
 
@@ -294,7 +306,7 @@ class CondContext(ControlFlowContext):
             result = self._outer_context.AddValue(val)
             self._values.add(result.name)
             self._external_values[result.name] = result
-        with self._graph.control_dependencies(None):
+        with _cleared(self._graph):
             result = _switch_ref_or_tensor(result, self._pred)[self._branch]
             if self._outer_context is not None:
                 self._outer_context.AddInnerOp(result.op)
@@ -398,7 +410,7 @@ class WhileContext(ControlFlowContext):
             self._values.add(val.name)
             if self._outer_context is not None:
                 result = self._outer_context.AddValue(val)
-            with self._graph.control_dependencies(None):
+            with _cleared(self._graph):
                 enter = _enter(result, self._name, is_constant=True,
                                parallel_iterations=self._parallel_iterations)
                 if self._outer_context is not None:
@@ -428,7 +440,7 @@ class WhileContext(ControlFlowContext):
         self._values.update(x.name for x in op.outputs)
         if external:
             # Outer control inputs become control inputs on Identities inside the loop.
-            with self._graph.control_dependencies(None), self.entered():
+            with _cleared(self._graph), self.entered():
                 external = [identity(x.outputs[0]).op for x in external if x.outputs]
             op._add_control_inputs(external)
         if self._outer_context is not None:
@@ -483,7 +495,7 @@ class WhileContext(ControlFlowContext):
         else:
             real_vars = flat_vars
         enters = []
-        with self._graph.control_dependencies(None):
+        with _cleared(self._graph):
             for real_var, invariant in zip(real_vars, invariants):
                 enter = _enter(real_var, self._name, is_constant=False,
                                parallel_iterations=self._parallel_iterations,
@@ -519,7 +531,7 @@ class WhileContext(ControlFlowContext):
         body_vars = [_identity(s[1]) for s in switches]
         self._pivot_for_body = body_vars[0]
         result = body(*pack_sequence_as(loop_vars, body_vars))
-        if not isinstance(result, (list, tuple)) or _is_namedtuple(result):
+        if not isinstance(result, (list, tuple, dict)):
             result = [result]
         original_result = result
         flat_result = [convert_to_tensor(v) for v in flatten(result)]
