@@ -85,6 +85,10 @@ class PlanIndex:
         if self._left.get(tensor, 0) > 0:
             self._left[tensor] -= 1
 
+    def knows(self, tensor):
+        node = tensor.rpartition(":")[0]
+        return node in self.nodes or tensor in self._uses
+
     def uses_left(self, tensor):
         return self._left.get(tensor, 0)
 

@@ -52,7 +52,7 @@ class DebugRun:
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.watched = watched if watched is not None else set()
         self.injected = {}
-        self.keep_all = False
+        self.keep_all = False      # True: keep every value (no bound), as a full dump would
         self.dumper = None
         self.number = 0            # 1 for the first execution, 2 after a rerun, ...
         self.label = "run"
@@ -103,7 +103,7 @@ class DebugRun:
 
     def should_pause(self, event, produced):
         """Why to stop after `event` (a string) or None; runs in the executing thread."""
-        if event.number == 0 or self._mode == "finish":
+        if self._mode == "finish":
             return None
         fired = []
         for breakpoint in self.breakpoints:
@@ -271,13 +271,16 @@ class DebugRun:
                 f"and rerun to keep it")
 
     def inject(self, tensor, value):
-        """Consumers not yet run read `value` for `tensor` instead of what was computed."""
+        """tfdbg's inject_value: `value` stands for `tensor` downstream.
+
+        Paused right after the tensor's producer (or before it has run), the value replaces
+        that production for every consumer and the fetches; for a tensor made earlier, only
+        kernels that read it from now on get it. It lasts until the producer runs again.
+        """
         name = tensors.tensor_name(tensor)
-        node = name.rpartition(":")[0]
-        if self.observer is not None and self.observer.index.nodes and \
-                node not in self.observer.index.nodes and name not in self.observer.index._uses:
-            raise KeyError(f"no tensor {name} in this run's plan")
         with self.observer.cond:
+            if self.observer.index.nodes and not self.observer.index.knows(name):
+                raise KeyError(f"no tensor {name} in this run's plan")
             self.injected[name] = value
             self.observer.arm_injection(name)
         return self

@@ -94,7 +94,7 @@ def summary(value):
     """One line: dtype[shape] and min/max/mean, or the value itself when it is small."""
     array = plain(value)
     if array is None:
-        return "uninitialized" if isinstance(value, Ref) else "None"
+        return "uninitialized" if isinstance(value, Ref) else "no value (dead)"
     shape = ",".join(str(d) for d in array.shape)
     head = f"{array.dtype.name}[{shape}]"
     if array.dtype.kind in "biuf" and array.size:
