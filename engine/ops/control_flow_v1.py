@@ -29,8 +29,8 @@ from engine import dtypes
 from engine.graph import get_default_graph
 from engine.ops.array_ops import identity
 from engine.ops.convert import convert_to_tensor
+from engine.ops.nest import flatten, flatten_up_to, map_structure, pack_sequence_as  # noqa: F401
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
 from engine.tensor_shape import as_shape
 
 
@@ -568,54 +568,6 @@ def _enforce_shape_invariant(merge_var, next_var):
         raise TypeError(f"Loop variable {merge_var.op.inputs[0].name} enters the loop with type "
                         f"{merge_var.dtype.base_dtype.name} but has type "
                         f"{next_var.dtype.base_dtype.name} after one iteration.")
-
-
-# Nested structures of tensors (the part of tf.nest that loops and conds need) --------------
-
-def _is_namedtuple(value):
-    return isinstance(value, tuple) and hasattr(value, "_fields")
-
-
-def flatten(structure):
-    if isinstance(structure, dict):
-        return [x for key in sorted(structure) for x in flatten(structure[key])]
-    if isinstance(structure, (list, tuple)):
-        return [x for item in structure for x in flatten(item)]
-    return [structure]
-
-
-def flatten_up_to(shallow, structure):
-    """`structure` flattened to the leaves of `shallow` (shape invariants are lists)."""
-    if isinstance(shallow, dict):
-        return [x for key in sorted(shallow) for x in flatten_up_to(shallow[key], structure[key])]
-    if isinstance(shallow, (list, tuple)):
-        return [x for s, v in zip(shallow, structure) for x in flatten_up_to(s, v)]
-    return [structure]
-
-
-def pack_sequence_as(structure, flat):
-    flat = list(flat)
-    position = [0]
-
-    def pack(s):
-        if isinstance(s, dict):
-            return type(s)((key, pack(s[key])) for key in sorted(s))
-        if _is_namedtuple(s):
-            return type(s)(*[pack(item) for item in s])
-        if isinstance(s, (list, tuple)):
-            return type(s)(pack(item) for item in s)
-        value = flat[position[0]]
-        position[0] += 1
-        return value
-    return pack(structure)
-
-
-def map_structure(fn, structure):
-    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
-
-
-def is_tensor(value):
-    return isinstance(value, Tensor)
 
 
 __all__ = ["switch", "merge", "exit_", "loop_cond", "control_trigger", "CondContext",
