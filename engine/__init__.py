@@ -1,164 +1,43 @@
-"""The embedded engine: `import engine as tf` gives TensorFlow 1.x's graph-building API."""
+"""The embedded engine: `import engine as tf` gives TensorFlow 1.x's graph-building API.
 
-from types import SimpleNamespace as _Namespace
+The API itself is engine/api.py, loaded on first use: the readers import `engine.proto`
+alone (the messages) without paying for NumPy and the whole API at start-up.
+"""
 
-from engine import dtypes, errors  # noqa: F401
-from engine.device import DeviceSpec  # noqa: F401
-from engine.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128,  # noqa: F401,A004
-                           double, float16, float32, float64, half, int8, int16, int32,
-                           int64, qint8, qint32, quint8, resource, string, uint8, uint16,
-                           uint32, uint64, variant)
-from engine.graph import (Graph, GraphKeys, add_to_collection, add_to_collections,  # noqa: F401
-                          get_all_collection_keys, get_collection, get_collection_ref,
-                          get_default_graph, get_default_session, init_scope,
-                          reset_default_graph)
-from engine.operation import Operation  # noqa: F401
-from engine.ops import nn, train as _train  # noqa: F401
-from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims,  # noqa: F401
-                                  fill, gather, gather_nd, identity, identity_n,
-                                  invert_permutation, newaxis, one_hot, ones, ones_like, pad,
-                                  placeholder, placeholder_with_default, prevent_gradient, rank,
-                                  reshape, reverse, reverse_v2, shape, shape_n, size, slice,
-                                  split, squeeze, stack, stop_gradient, strided_slice, tile,
-                                  transpose, unstack, where, where_v2, zeros, zeros_like)
-from engine.ops.constant_op import constant  # noqa: F401
-from engine.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
-from engine.ops.cond import case, cond  # noqa: F401
-from engine.ops.while_loop import while_loop  # noqa: F401
-from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa: F401
-                                register_tensor_conversion_function)
-from engine.ops.importer import import_graph_def  # noqa: F401
-from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer,  # noqa: F401
-                                 glorot_uniform_initializer, ones_initializer,
-                                 random_normal_initializer, random_uniform_initializer,
-                                 truncated_normal_initializer, variance_scaling_initializer,
-                                 zeros_initializer)
-from engine.ops.math_ops import (abs, acos, add, add_n, argmax, argmin, asin, atan,  # noqa: F401,A004
-                                 atan2, cast, ceil, clip_by_value, cos, cosh, count_nonzero,
-                                 cumprod, cumsum, div, div_no_nan, divide, equal, erf, erfc,
-                                 exp, expm1, floor, floor_div, floordiv, floormod, greater,
-                                 greater_equal, is_finite, is_inf, is_nan, less, less_equal,
-                                 log, log1p, logical_and, logical_not, logical_or, logical_xor,
-                                 matmul, maximum, minimum, mod, multiply, negative, not_equal,
-                                 pow, range, realdiv, reciprocal, reduce_all, reduce_any,
-                                 reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
-                                 reduce_prod, reduce_sum, round, rsqrt, saturate_cast,
-                                 scalar_mul, sigmoid, sign, sin, sinh, sqrt, square,
-                                 squared_difference, subtract, tan, tanh, to_bfloat16,
-                                 to_complex64, to_double, to_float, to_int32, to_int64,
-                                 truediv, truncatediv, truncatemod)
-from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
-                                   set_random_seed, truncated_normal)
-from engine.ops.state_ops import assign, assign_add, assign_sub  # noqa: F401
-from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
-                                       get_variable_scope, variable_scope)
-from engine.ops.variables import (Variable, all_variables, assert_variables_initialized,  # noqa: F401
-                                  disable_resource_variables, enable_resource_variables,
-                                  global_variables, global_variables_initializer,
-                                  initialize_all_variables, initialize_local_variables,
-                                  is_variable_initialized, local_variables,
-                                  local_variables_initializer, model_variables,
-                                  moving_average_variables, report_uninitialized_variables,
-                                  resource_variables_enabled, trainable_variables,
-                                  variables_initializer)
-from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
-from engine.proto.function_pb2 import FunctionDef  # noqa: F401
-from engine.proto.graph_pb2 import GraphDef  # noqa: F401
-from engine.proto.meta_graph_pb2 import MetaGraphDef  # noqa: F401
-from engine.proto.node_def_pb2 import NodeDef  # noqa: F401
-from engine.proto.tensor_pb2 import TensorProto  # noqa: F401
-from engine.tensor import Tensor  # noqa: F401
-from engine.tensor_shape import Dimension, TensorShape  # noqa: F401
-from engine.tensor_util import MakeNdarray, constant_value, make_ndarray  # noqa: F401
-from engine.tensor_util import make_tensor_proto  # noqa: F401
+import importlib as _importlib
+import os as _os
 
-from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
-                            InteractiveSession, OptimizerOptions, RunMetadata, RunOptions,
-                            Session)
-
-def name_scope(name, default_name=None, values=None):
-    """tf.name_scope (TF 1.x): a scope in the inputs' graph, uniquified; "a/" re-enters."""
-    from engine.graph import _get_graph_from_inputs
-    if name is None and values is not None and default_name is None:
-        raise ValueError(f"At least one of name ({name}) and default_name ({default_name}) must "
-                         f"be provided.")
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
-    return graph.name_scope(default_name if name is None else name)
+_HERE = _os.path.dirname(__file__)
+# API names that are also the names of submodules: the API's object wins (tf.device, the
+# function; engine/device.py is imported by its full name).
+_API_OVER_SUBMODULE = frozenset({"device"})
 
 
-def device(device_name_or_function):
-    return get_default_graph().device(device_name_or_function)
+def _load_api():
+    api = _importlib.import_module("engine.api")
+    globals().update({name: value for name, value in vars(api).items()
+                      if not (name.startswith("__") and name.endswith("__"))})
+    return api
 
 
-def control_dependencies(control_inputs):
-    return get_default_graph().control_dependencies(control_inputs)
+def _is_submodule(name):
+    return (_os.path.isfile(_os.path.join(_HERE, name + ".py"))
+            or _os.path.isfile(_os.path.join(_HERE, name, "__init__.py")))
 
 
-def colocate_with(op, ignore_existing=False):
-    return get_default_graph().colocate_with(op, ignore_existing)
+def __getattr__(name):
+    if name == "__all__":  # `from engine import *`
+        return [key for key in vars(_load_api()) if not key.startswith("_")]
+    if (name.startswith("__") and name.endswith("__")) or name == "api":
+        raise AttributeError(name)
+    if _is_submodule(name) and name not in _API_OVER_SUBMODULE:
+        # `from engine import dtypes` inside the engine: the module alone, not the whole API.
+        return _importlib.import_module(f"engine.{name}")
+    try:
+        return getattr(_load_api(), name)
+    except AttributeError:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}") from None
 
 
-def container(container_name):
-    return get_default_graph().container(container_name)
-
-
-def make_template(*args, **kwargs):
-    raise NotImplementedError("tf.make_template is not supported by the engine")
-
-
-def disable_v2_behavior():
-    """Already TF 1.x: nothing to do."""
-
-
-def disable_eager_execution():
-    """The engine only builds graphs: nothing to do."""
-
-
-def executing_eagerly():
-    return False
-
-
-from engine.ops import losses as _losses, optimizers as _optimizers  # noqa: E402
-from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient,  # noqa: E402,F401
-                                  NotDifferentiable, RegisterGradient, gradients, no_gradient)
-
-train = _Namespace(write_graph=_train.write_graph, Optimizer=_optimizers.Optimizer,
-                   GradientDescentOptimizer=_optimizers.GradientDescentOptimizer,
-                   MomentumOptimizer=_optimizers.MomentumOptimizer,
-                   AdamOptimizer=_optimizers.AdamOptimizer,
-                   RMSPropOptimizer=_optimizers.RMSPropOptimizer,
-                   AdagradOptimizer=_optimizers.AdagradOptimizer,
-                   get_global_step=_train.get_global_step,
-                   create_global_step=_train.create_global_step,
-                   get_or_create_global_step=_train.get_or_create_global_step)
-losses = _Namespace(Reduction=_losses.Reduction,
-                    compute_weighted_loss=_losses.compute_weighted_loss,
-                    mean_squared_error=_losses.mean_squared_error,
-                    softmax_cross_entropy=_losses.softmax_cross_entropy,
-                    sparse_softmax_cross_entropy=_losses.sparse_softmax_cross_entropy,
-                    get_losses=_losses.get_losses, add_loss=_losses.add_loss)
-graph_util = _Namespace(import_graph_def=import_graph_def)
-random = _Namespace(set_random_seed=set_random_seed, uniform=random_uniform,
-                    normal=random_normal, truncated_normal=truncated_normal, get_seed=get_seed)
-initializers = _Namespace(zeros=zeros_initializer, ones=ones_initializer,
-                          constant=constant_initializer,
-                          random_uniform=random_uniform_initializer,
-                          random_normal=random_normal_initializer,
-                          truncated_normal=truncated_normal_initializer,
-                          glorot_uniform=glorot_uniform_initializer,
-                          glorot_normal=glorot_normal_initializer,
-                          variance_scaling=variance_scaling_initializer)
-io = _Namespace(write_graph=_train.write_graph)
-
-
-def _compat():
-    import sys
-    module = sys.modules[__name__]
-    return _Namespace(v1=module, v2=module)
-
-
-compat = _compat()
-
-# tf.summary (FileWriter, scalar, merge, merge_all) and its TF 1.0 name tf.train.SummaryWriter.
-from engine import summary  # noqa: E402
-train.SummaryWriter = summary.SummaryWriter
+def __dir__():
+    return sorted(set(globals()) | set(dir(_load_api())))

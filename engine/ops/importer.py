@@ -1,6 +1,6 @@
 """tf.import_graph_def: a GraphDef into the default graph, prefixed, remapped, validated."""
 
-from engine import device as _device
+from engine.device import canonical as _canonical_device
 from engine import errors, op_registry
 from engine import traceback as _traceback
 from engine.graph import get_default_graph
@@ -150,7 +150,7 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
             target = group.decode()[len("loc:@"):]
             colocated = graph._nodes_by_name.get(target)
             if colocated is not None and colocated is not op and colocated.device:
-                op._set_device(_device.canonical(colocated.device))
+                op._set_device(_canonical_device(colocated.device))
                 break
     if missing:
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
