@@ -40,6 +40,7 @@ class DevicePartition:
         self.targets = []        # nodes run for their effect: sends, the run's targets
         self.retvals = {}        # fetched tensor name -> TensorFlow's _Retval name
         self.export_order = []   # every node name, _Arg and _Retval too, as TensorFlow's
+        self.transfer_controls = {}  # name -> "^send" inputs only the executor needs
 
     def add(self, info):
         self.nodes[info.name] = info
@@ -174,7 +175,73 @@ def partition(nodes, order, placement, feeds, fetches, targets, client, new_name
     client_part.feeds = list(used_feeds)
     for producer, _ in feed_set:
         client_part.nodes.setdefault(producer, nodes[producer])
-    return {device: p for device, p in parts.items() if p.order or p.fetches}
+    parts = {device: p for device, p in parts.items() if p.order or p.fetches}
+    order_transfers(parts)
+    return parts
+
+
+def order_transfers(parts):
+    """Control edges that keep partitions run by one-at-a-time executors from deadlocking.
+
+    TensorFlow's _Recv is asynchronous: its executor goes on with other nodes while it waits.
+    Ours blocks its partition's thread, so a _Recv must not start before the _Sends of its
+    own partition that the other side may be waiting for. With G a topological order of all
+    partitions together (sends as early, recvs as late as it allows), each partition's sends
+    run in G's order (a chain), and each recv after the last send before it in G: then the
+    G-earliest send not yet run can always run, and no partition waits forever. The edges
+    are the executor's only: `p.transfer_controls` lets the exported graphs leave them out.
+    """
+    owner, deps, consumers, sends_by_key = {}, {}, {}, {}
+    for device, p in parts.items():
+        for name in p.order:
+            owner[name] = device
+            info = p.nodes[name]
+            if info.op_type in ("_Send", "_HostSend"):
+                sends_by_key[_transfer_key(info)] = name
+    for device, p in parts.items():
+        for name in p.order:
+            info = p.nodes[name]
+            sources = {s for s, _ in info.inputs if s in owner} | \
+                {c for c in info.control_inputs if c in owner}
+            if info.op_type in ("_Recv", "_HostRecv"):
+                sources.add(sends_by_key[_transfer_key(info)])
+            deps[name] = sources
+            for source in sources:
+                consumers.setdefault(source, []).append(name)
+    rank = {"_Send": 0, "_HostSend": 0, "_Recv": 2, "_HostRecv": 2}
+    sequence = {name: i for i, name in enumerate(owner)}
+
+    def key(name):
+        return (rank.get(parts[owner[name]].nodes[name].op_type, 1), sequence[name], name)
+
+    pending = {name: len(sources) for name, sources in deps.items()}
+    ready = [key(n) for n, count in pending.items() if count == 0]
+    heapq.heapify(ready)
+    position = {}
+    while ready:
+        name = heapq.heappop(ready)[2]
+        position[name] = len(position)
+        for consumer in consumers.get(name, ()):
+            pending[consumer] -= 1
+            if pending[consumer] == 0:
+                heapq.heappush(ready, key(consumer))
+    for p in parts.values():
+        p.transfer_controls = {}
+        transfers = sorted((n for n in p.order if p.nodes[n].op_type in SEND_RECV_OPS),
+                           key=position.get)
+        last_send = None
+        for name in transfers:
+            info = p.nodes[name]
+            if last_send is not None and last_send not in info.control_inputs:
+                info.control_inputs.append(last_send)
+                p.transfer_controls.setdefault(name, set()).add("^" + last_send)
+            if info.op_type in ("_Send", "_HostSend"):
+                last_send = name
+
+
+def _transfer_key(info):
+    attr = info.node_def.attr
+    return attr["send_device"].s, attr["recv_device"].s, attr["tensor_name"].s
 
 
 def prune(nodes, feed_set, roots):

@@ -4,15 +4,26 @@ As TensorFlow's DirectSession: each distinct (graph version, feeds, fetches, tar
 plan (pruned, rewritten with _Arg/_Retval, placed, ordered; engine/plan.py) bound to this
 session's kernels and variables (engine/executor.py), built once and reused. Variables and
 the random generators of stateful ops live in the session, so every plan shares them.
+
+The graph is placed on the session's devices (engine/placer.py: ConfigProto device_count,
+allow_soft_placement, log_device_placement). A run whose nodes all sit on the client device
+(CPU:0) keeps the one-executor path; otherwise it is cut into one graph per device
+(engine/partition.py), each with its own plan and executor, run concurrently, one thread per
+device, exchanging tensors through the step's rendezvous (engine/rendezvous.py).
 """
 
+import itertools
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import errors, plan as plan_lib, vlog
+from engine import errors, partition as partition_lib, placer as placer_lib, plan as plan_lib, vlog
 from engine.executor import Executor
 from engine.fetches import FetchMapper
 from engine.proto import config_pb2
+from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr
 from engine.resources import ResourceMgr
 from engine.step_stats import StepStatsCollector
 
@@ -39,13 +50,25 @@ def get_default_session():
 class _PlanEntry:
     """A cached executor and what a run needs around it, precomputed."""
 
-    __slots__ = ("executor", "feed_converters", "fetch_positions", "partition_graph")
+    __slots__ = ("executor", "feed_converters", "fetch_positions", "partition_graph", "parts",
+                 "client_results")
 
-    def __init__(self, executor, feed_converters, fetch_positions):
+    def __init__(self, executor, feed_converters, fetch_positions, parts=None):
         self.executor = executor
         self.feed_converters = feed_converters  # in sorted feed-name order
         self.fetch_positions = fetch_positions  # element index -> executor result index
         self.partition_graph = None
+        self.parts = parts  # several devices: [_Part], the client's first
+        self.client_results = None  # sorted fetch i -> index among the client's results
+
+
+class _Part:
+    """One device's partition of a run: its plan's executor and its graph for RunMetadata."""
+
+    __slots__ = ("device", "executor", "graph_def")
+
+    def __init__(self, device, executor, graph_def):
+        self.device, self.executor, self.graph_def = device, executor, graph_def
 
 
 class BaseSession:
@@ -67,6 +90,14 @@ class BaseSession:
         self._mappers = {}
         self._nodes, self._node_order, self._nodes_version = {}, [], None
         self._step_id = 0
+        self._devices = placer_lib.session_devices(self._config)
+        self._placement, self._placement_version = None, None
+        self._edge_names = itertools.count()  # TF's edge_name_counter_: <node>/_<n>
+        self._rendezvous = self._session_state[RENDEZVOUS_KEY] = RendezvousMgr()
+        self._workers = None
+        self._step_lock = threading.Lock()
+        if self._config.log_device_placement:
+            print(placer_lib.device_mapping_message(self._devices), file=sys.stderr)
 
     # Properties ------------------------------------------------------------------------------
 
@@ -96,6 +127,8 @@ class BaseSession:
             self._closed = True
             self._entries.clear()
             self._resources.clear()
+            if self._workers is not None:
+                self._workers.shutdown(wait=False)
 
     def __del__(self):
         try:
@@ -116,8 +149,16 @@ class BaseSession:
         if entry is None:
             entry = self._entries[key] = self._new_entry(mapper, feed_names)
         values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
-        self._step_id += 1
+        with self._step_lock:
+            self._step_id += 1
+            step_id = self._step_id
         trace = options is not None and options.trace_level != _NO_TRACE
+        if entry.parts is not None:
+            with np.errstate(all="ignore"):
+                results = self._run_partitions(entry, values, options, run_metadata, trace,
+                                               step_id)
+            return mapper.build([results[p] if p is not None else None
+                                 for p in entry.fetch_positions])
         # VLOG: the traced path with an observer writing TF's lines (engine/vlog.py).
         vlog_observer = vlog.observer_for_run(entry.executor, self._step_id)
         # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
@@ -208,13 +249,118 @@ class BaseSession:
                 fetch_names.append(element.name)
                 element_names.append(element.name)
         nodes, order = self._graph_nodes()
-        plan = plan_lib.build(nodes, order, list(feed_names), fetch_names, target_names)
-        executor = Executor(plan, self._resources, self._rng, self._session_state)
+        placement = self._placed(nodes, order)
         sorted_fetches = sorted(set(fetch_names))
         index = {name: i for i, name in enumerate(sorted_fetches)}
         positions = [index[name] if name is not None else None for name in element_names]
         converters = [_feed_converter(graph.get_tensor_by_name(name)) for name in feed_names]
-        return _PlanEntry(executor, converters, positions)
+        feed_set = {plan_lib.parse_tensor_name(name) for name in feed_names}
+        roots = [plan_lib.parse_tensor_name(f)[0] for f in fetch_names
+                 if plan_lib.parse_tensor_name(f) not in feed_set] + target_names
+        client = placer_lib.CLIENT_DEVICE
+        if all(placement[name] == client for name in partition_lib.prune(nodes, feed_set, roots)):
+            plan = plan_lib.build(nodes, order, list(feed_names), fetch_names, target_names)
+            executor = Executor(plan, self._resources, self._rng, self._session_state)
+            return _PlanEntry(executor, converters, positions)
+        parts = partition_lib.partition(nodes, order, placement, feed_names, fetch_names,
+                                        target_names, client, self._new_edge_name)
+        entry = _PlanEntry(None, converters, positions, [])
+        for device in sorted(parts, key=lambda d: (d != client, d)):
+            entry.parts.append(self._bind_partition(parts[device], feed_names, entry,
+                                                    sorted_fetches))
+        entry.executor = entry.parts[0].executor
+        return entry
+
+    def _bind_partition(self, part, feed_names, entry, sorted_fetches):
+        """A device's partition planned and bound; the client's _Retvals named as TF's."""
+        is_client = part.device == placer_lib.CLIENT_DEVICE
+        carried = sorted(set(part.fetches.values()))
+        plan = plan_lib.build(part.nodes, part.order, list(feed_names) if is_client else [],
+                              carried, part.targets, device=part.device)
+        for node in plan.nodes:
+            node.device = part.device
+        executor = Executor(plan, self._resources, self._rng, self._session_state,
+                            device_type=placer_lib.device_type(part.device))
+        if is_client:
+            position = {name: i for i, name in enumerate(carried)}
+            entry.client_results = [position[part.fetches[f]] for f in sorted_fetches]
+            retvals = sorted((n for n in plan.nodes if n.kind == "retval"), key=lambda n: n.index)
+            by_carrier = dict(zip(carried, retvals))
+            for index, fetch in enumerate(sorted_fetches):
+                retval = by_carrier[part.fetches[fetch]]
+                retval.name, retval.index = part.retvals[fetch], index
+            plan.retvals = {node.name: node for node in retvals}
+        graph_def = plan.partition_graph()
+        rank = {name: i for i, name in enumerate(part.export_order)}
+        ordered = sorted(graph_def.node, key=lambda n: rank.get(n.name, len(rank)))
+        del graph_def.node[:]
+        graph_def.node.extend(ordered)
+        for node_def in graph_def.node:  # the executor's ordering edges are not TF's
+            added = part.transfer_controls.get(node_def.name)
+            if added:
+                kept = [i for i in node_def.input if i not in added]
+                del node_def.input[:]
+                node_def.input.extend(kept)
+        return _Part(part.device, executor, graph_def)
+
+    def _new_edge_name(self, prefix):
+        return f"{prefix}/_{next(self._edge_names)}"
+
+    def _placed(self, nodes, order):
+        """name -> device for every node of the graph, placed again as the graph grows."""
+        version = self._graph_version()
+        if self._placement_version != version:
+            placer = placer_lib.Placer(self._devices, self._config.allow_soft_placement)
+            self._placement = placer.place(nodes, order)
+            self._placement_version = version
+            if self._config.log_device_placement:
+                placer_lib.log_placement(placer.log)
+        return self._placement
+
+    # Runs across devices -----------------------------------------------------------------------
+
+    def _run_partitions(self, entry, values, options, run_metadata, trace, step_id):
+        """Every partition's executor on its own thread (the client's on this one)."""
+        if self._workers is None:
+            self._workers = ThreadPoolExecutor(thread_name_prefix="partition")
+        rendezvous = self._rendezvous.find(step_id)
+        stats = {}
+
+        def run(part, feeds):
+            try:
+                observer = vlog.observer_for_run(part.executor, step_id)
+                if trace:
+                    stats[part.device] = collector = _TransferlessCollector(part.device)
+                    observer = vlog.tee(collector, observer)
+                if observer is not None:
+                    return part.executor.run_traced(feeds, observer, step_id)
+                return part.executor.run(feeds, step_id)
+            except BaseException as error:
+                rendezvous.start_abort(error)
+                raise
+
+        others = [self._workers.submit(run, part, []) for part in entry.parts[1:]]
+        failures = []
+        try:
+            results = run(entry.parts[0], values)
+        except Exception as error:  # noqa: BLE001  (the first cause wins, below)
+            failures.append(error)
+        for future in others:
+            try:
+                future.result()
+            except Exception as error:  # noqa: BLE001
+                failures.append(error)
+        self._rendezvous.cleanup(step_id)
+        if failures:
+            raise next((e for e in failures if not isinstance(e, errors.CancelledError)),
+                       failures[0])
+        if run_metadata is not None:
+            for part in entry.parts:
+                if trace:
+                    run_metadata.step_stats.dev_stats.add().CopyFrom(stats[part.device].dev_stats)
+                if options.output_partition_graphs:
+                    run_metadata.partition_graphs.add().CopyFrom(part.graph_def)
+        return [results[i] for i in entry.client_results]
 
     def _graph_nodes(self):
         """NodeInfo for every op in the graph (incrementally, as the graph grows)."""
@@ -273,6 +419,32 @@ class InteractiveSession(BaseSession):
 
 
 # Helpers ---------------------------------------------------------------------------------------
+
+class _TransferlessCollector(StepStatsCollector):
+    """Step stats without _Send/_Recv: TensorFlow's StepStatsCollector skips transfer nodes."""
+
+    def node_scheduled(self, node, *args):
+        if node.op_type not in partition_lib.SEND_RECV_OPS:
+            super().node_scheduled(node, *args)
+
+    def node_started(self, node, *args):
+        self._skip = node.op_type in partition_lib.SEND_RECV_OPS
+        if not self._skip:
+            super().node_started(node, *args)
+
+    def op_started(self, node, *args):
+        if not self._skip:
+            super().op_started(node, *args)
+
+    def op_finished(self, node, *args):
+        if not self._skip:
+            super().op_finished(node, *args)
+
+    def node_finished(self, node, *args):
+        if not self._skip:
+            return super().node_finished(node, *args)
+        return None
+
 
 def node_info(op):
     """The plan's view of one engine Operation."""

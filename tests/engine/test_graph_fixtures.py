@@ -76,7 +76,8 @@ def test_graph_fixture_computes_tensorflows_values(path):
     fetches, targets = manifest["fetches"], manifest["targets"]
     feeds = {name: feed_value(value) for name, value in manifest["feeds"].items()}
     steps = manifest.get("steps", 1)
-    with tf.Session(graph=graph) as sess:
+    config = tf.ConfigProto(**manifest["config"]) if manifest.get("config") else None
+    with tf.Session(graph=graph, config=config) as sess:
         for op in manifest["before"]:
             sess.run(op)
         rows = [sess.run(fetches + targets, feeds)[:len(fetches)] for _ in range(steps)]

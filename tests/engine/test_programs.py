@@ -24,7 +24,6 @@ PROGRAMS = REPO / "tests" / "programs"
 EXPECTED = REPO / "tests" / "fixtures" / "programs"
 
 LATER = {
-    "two_cpu": "placement on several devices",
 }
 
 _FRAME = re.compile(r'^(\s*)File "(?P<path>[^"]*)", line (?P<line>\d+), in (?P<func>.*)$')
