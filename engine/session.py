@@ -269,6 +269,8 @@ class BaseSession:
             entry.parts.append(self._bind_partition(parts[device], feed_names, entry,
                                                     sorted_fetches))
         entry.executor = entry.parts[0].executor
+        if entry.client_results is None:  # targets only, none of them on the client
+            entry.client_results = []
         return entry
 
     def _bind_partition(self, part, feed_names, entry, sorted_fetches):
@@ -342,7 +344,8 @@ class BaseSession:
         others = [self._workers.submit(run, part, []) for part in entry.parts[1:]]
         failures = []
         try:
-            results = run(entry.parts[0], values)
+            first = entry.parts[0]
+            results = run(first, values if first.device == placer_lib.CLIENT_DEVICE else [])
         except Exception as error:  # noqa: BLE001  (the first cause wins, below)
             failures.append(error)
         for future in others:
