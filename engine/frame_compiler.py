@@ -241,8 +241,8 @@ class _Compiler:
                     if dst is item and i < 0]
         ins = [f"v[{self._slot(s, o)}]" for s, o in sources]
         maybe = [x for (s, o), x in zip(sources, ins) if self.may_dead.get(s.pos)]
-        control_dead = [f"v[{self._control_flag(c)}]" for c in controls
-                        if self.may_dead.get(c.pos)] if item.kind != MERGE else []
+        control_dead = [] if item.kind in (MERGE, TRIGGER) else [  # ControlTrigger never dies
+            f"v[{self._control_flag(c)}]" for c in controls if self.may_dead.get(c.pos)]
         outs = [f"v[{slot}]" for slot in node.output_slots]
         if item.kind == MERGE:
             self.may_dead[item.pos] = all(self.may_dead.get(s.pos) for s, _ in sources)

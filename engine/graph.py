@@ -200,13 +200,16 @@ class Graph:
         frame = _ControlDependencies(control_ops)
         saved = None
         if frame.new_stack:
+            # control_dependencies(None) also leaves any tf.cond / tf.while_loop context.
             saved, self._control_dependencies_stack = self._control_dependencies_stack, []
+            saved_context, self._control_flow_context = self._control_flow_context, None
         self._control_dependencies_stack.append(frame)
         try:
             yield
         finally:
             if saved is not None:
                 self._control_dependencies_stack = saved
+                self._control_flow_context = saved_context
             else:
                 self._control_dependencies_stack.pop()
 

@@ -549,6 +549,8 @@ SHAPE_FUNCTIONS = {
     "RandomUniformInt": random, "IdentityN": identity_n, "Where": where,
     "BroadcastTo": broadcast_to, "SoftmaxCrossEntropyWithLogits": softmax_cross_entropy,
     "SparseSoftmaxCrossEntropyWithLogits": sparse_softmax_cross_entropy,
+    "StackV2": lambda attrs, inputs: [2],  # TensorFlow's TwoElementOutput, from the ref Stack
+    "StackPushV2": lambda attrs, inputs: _dims(inputs[1]),
 }
 
 # The gradient and training ops' shape functions live in their own module.

@@ -40,6 +40,7 @@ ResourceApplyAdagrad
 _Send _Recv _HostSend _HostRecv
 SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin
 ScalarSummary HistogramSummary MergeSummary
+StackV2 StackPushV2 StackPopV2 StackCloseV2 Assert
 """.split()
 
 

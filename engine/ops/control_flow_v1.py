@@ -1,7 +1,7 @@
 """Control flow v1 as TensorFlow 1.x builds it: the ops and the contexts ops are built in.
 
-The ops: switch, merge, _enter, exit_, _next_iteration, loop_cond (Ref* forms for ref
-tensors), as control_flow_ops.py in TensorFlow 1.x builds them. The contexts record, on every
+The ops (switch, merge, _enter, exit_, _next_iteration, loop_cond, Ref* forms for ref tensors)
+live in control_flow_v1_ops and are re-exported here. The contexts record, on every
 op built inside tf.cond or tf.while_loop, where it sits, as TensorFlow keeps them (the gradient
 code reads them to build gradients through loops and conds):
 
@@ -20,7 +20,9 @@ code reads them to build gradients through loops and conds):
   loop variable), `loop_exits` (their Exit outputs), `pivot` (the LoopCond output),
   `_pivot_for_pred` (the first Merge output), `_pivot_for_body` (the first body Identity).
   Outer tensors used inside enter as constant Enters (is_constant=True); `grad_state` is None
-  (the gradient code sets it on the gradient loop's context).
+  but on a gradient loop's context (engine.ops.control_flow_state), where a forward loop value
+  read inside comes through its history stack and a Shape/Size/Rank of one is built in the
+  forward loop, as TensorFlow's WhileContext.AddValue/AddOp do.
 """
 
 import contextlib
@@ -29,98 +31,11 @@ from engine import dtypes
 from engine.graph import get_default_graph
 from engine.ops.array_ops import identity
 from engine.ops.convert import convert_to_tensor
+from engine.ops.control_flow_v1_ops import (  # noqa: F401  (the ops, re-exported)
+    _enter, _identity, _is_ref, _next_iteration, _switch_ref_or_tensor, _with_shape,
+    control_trigger, exit_, loop_cond, merge, switch)
 from engine.ops.nest import flatten, flatten_up_to, map_structure, pack_sequence_as  # noqa: F401
-from engine.ops.op_def_library import apply_op
 from engine.tensor_shape import as_shape
-
-
-# The ops -----------------------------------------------------------------------------------
-
-def _is_ref(tensor):
-    return tensor.dtype._is_ref_dtype
-
-
-def switch(data, pred, dtype=None, name=None):
-    """(output_false, output_true): `data` forwarded to the output `pred` selects."""
-    graph = get_default_graph()
-    with graph.name_scope(name or "Switch") as scope:
-        data = convert_to_tensor(data, dtype=dtype, name="data", as_ref=True)
-        pred = convert_to_tensor(pred, name="pred")
-        outputs = apply_op("RefSwitch" if _is_ref(data) else "Switch", name=scope,
-                           data=data, pred=pred)
-        return tuple(_with_shape(t, data.shape) for t in outputs)
-
-
-def _switch_ref_or_tensor(data, pred, name="Switch"):
-    """switch, colocated with `data` (TensorFlow's _SwitchRefOrTensor)."""
-    data = convert_to_tensor(data, name="data", as_ref=True)
-    with get_default_graph().colocate_with(data, ignore_existing=True):
-        return switch(data, pred, name=name)
-
-
-def merge(inputs, name=None):
-    """(output, value_index): the first available of `inputs`."""
-    if any(inp is None for inp in inputs):
-        raise ValueError(f"At least one of the merge inputs is None: {inputs}")
-    graph = get_default_graph()
-    with graph.name_scope(name or "Merge") as scope:
-        inputs = [convert_to_tensor(inp, as_ref=True) for inp in inputs]
-        op_type = "RefMerge" if all(_is_ref(t) for t in inputs) else "Merge"
-        output, index = apply_op(op_type, name=scope, inputs=inputs)
-        shape = inputs[0].shape
-        for t in inputs[1:]:
-            shape = _most_specific_common(shape, t.shape)
-        return _with_shape(output, shape), index
-
-
-def _enter(tensor, frame_name, is_constant=False, parallel_iterations=10, use_ref=True,
-           use_input_shape=True, name=None):
-    tensor = convert_to_tensor(tensor, as_ref=True)
-    op_type = "RefEnter" if _is_ref(tensor) and use_ref else "Enter"
-    result = apply_op(op_type, name=name or "Enter", data=tensor, frame_name=frame_name,
-                      is_constant=is_constant, parallel_iterations=parallel_iterations)
-    if use_input_shape:
-        result._shape = tensor.shape
-    return result
-
-
-def exit_(tensor, name=None):
-    tensor = convert_to_tensor(tensor, as_ref=True)
-    return _with_shape(apply_op("RefExit" if _is_ref(tensor) else "Exit", name=name or "Exit",
-                                data=tensor), tensor.shape)
-
-
-def _next_iteration(tensor, name=None):
-    tensor = convert_to_tensor(tensor, as_ref=True)
-    return _with_shape(apply_op("RefNextIteration" if _is_ref(tensor) else "NextIteration",
-                                name=name or "NextIteration", data=tensor), tensor.shape)
-
-
-def _with_shape(tensor, shape):
-    """The shapes TensorFlow's shape functions give the forwarding ops (their inputs')."""
-    tensor._shape = shape
-    return tensor
-
-
-def _most_specific_common(a, b):
-    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
-        return as_shape(None)
-    return as_shape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
-
-
-def loop_cond(pred, name=None):
-    return _with_shape(apply_op("LoopCond", name=name or "LoopCond", input=pred), as_shape([]))
-
-
-def control_trigger(name=None):
-    return apply_op("ControlTrigger", name=name)
-
-
-def _identity(tensor, name=None):
-    tensor = convert_to_tensor(tensor, as_ref=True)
-    if _is_ref(tensor):
-        return apply_op("RefIdentity", name=name or "RefIdentity", input=tensor)
-    return identity(tensor, name=name)
 
 
 # Helpers over ops and contexts (TensorFlow's control_flow_util) ------------------------------
@@ -316,6 +231,9 @@ class CondContext(ControlFlowContext):
         return result
 
     def AddOp(self, op):
+        self._AddOpInternal(op)
+
+    def _AddOpInternal(self, op):
         if not op.inputs:
             self._RemoveExternalControlEdges(op)
             if not any(op_in_context(c, self) for c in op.control_inputs):
@@ -408,6 +326,10 @@ class WhileContext(ControlFlowContext):
         result = val
         if val.name not in self._values and val.op._get_control_flow_context() is not self:
             self._values.add(val.name)
+            real_val = self._forward_value_in_grad_loop(val)
+            if real_val is not None:
+                self._external_values[val.name] = real_val
+                return real_val
             if self._outer_context is not None:
                 result = self._outer_context.AddValue(val)
             with _cleared(self._graph):
@@ -422,7 +344,34 @@ class WhileContext(ControlFlowContext):
         actual = self._external_values.get(val.name)
         return actual if actual is not None else result
 
+    def _forward_value_in_grad_loop(self, val):
+        """In a gradient loop, a value of its forward loop read through its history."""
+        grad_ctxt = self._graph._get_control_flow_context()
+        grad_ctxt = grad_ctxt.GetWhileContext() if grad_ctxt is not None else None
+        if grad_ctxt is None or grad_ctxt.grad_state is None:
+            return None
+        forward_ctxt = while_context_of(val.op)
+        if is_loop_exit(val.op) and forward_ctxt is not None:
+            outer = forward_ctxt.outer_context
+            forward_ctxt = outer.GetWhileContext() if outer is not None else None
+        if forward_ctxt is not grad_ctxt.grad_state.forward_context:
+            return None
+        return grad_ctxt.grad_state.get_real_value(val)
+
     def AddOp(self, op):
+        if op.type in ("Shape", "Size", "Rank"):
+            # A shape of a forward value is taken in the forward loop: its history is small.
+            grad_ctxt = self._graph._get_control_flow_context()
+            grad_ctxt = grad_ctxt.GetWhileContext() if grad_ctxt is not None else None
+            if grad_ctxt is not None and grad_ctxt.grad_state is not None and \
+                    while_context_of(op.inputs[0].op) is grad_ctxt.grad_state.forward_context:
+                op_input_ctxt = op.inputs[0].op._get_control_flow_context()
+                op._set_control_flow_context(op_input_ctxt)
+                op_input_ctxt._AddOpInternal(op)
+                return
+        self._AddOpInternal(op)
+
+    def _AddOpInternal(self, op):
         if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
             op._add_control_input(self.GetControlPivot().op)
         if not op.inputs:

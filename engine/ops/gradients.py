@@ -185,7 +185,7 @@ def _mark_reached_ops(from_ops, reached_ops):
                     queue.extend(output._consumers)
 
 
-def _pending_count(to_ops, from_ops):
+def _pending_count(to_ops, from_ops, colocate):
     reached_ops = set()
     _mark_reached_ops(from_ops, reached_ops)
     reachable_to_ops = {op for op in to_ops if op in reached_ops}
@@ -198,12 +198,15 @@ def _pending_count(to_ops, from_ops):
             between_op_list.append(op)
             reached_ops.remove(op)
             queue.extend(t._op for t in op._inputs)
+    # The loop state adds every exit of a loop between the xs and ys to the between ops.
+    loop_state = control_flow_grad.maybe_create_control_flow_state(between_op_list,
+                                                                   between_ops, colocate)
     pending_count = collections.defaultdict(int)
     for op in between_op_list:
         for x in op._inputs:
             if x._op in between_ops:
                 pending_count[x._op] += 1
-    return reachable_to_ops, pending_count, between_op_list, between_ops
+    return reachable_to_ops, pending_count, loop_state
 
 
 def _default_grad_ys(grad_ys, ys, colocate, graph):
@@ -315,12 +318,6 @@ def _zeros_like_output(op, index, loop_state):
     return zeros
 
 
-def _control_flow_state(between_op_list, between_ops, colocate):
-    """The loop state (engine.ops.control_flow_grad) when the ops between contain loops."""
-    return control_flow_grad.maybe_create_control_flow_state(between_op_list, between_ops,
-                                                             colocate)
-
-
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
               gate_gradients=False, aggregation_method=None, stop_gradients=None,
               unconnected_gradients="none"):
@@ -346,9 +343,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         grad_ys = _default_grad_ys(grad_ys, ys, colocate_gradients_with_ops, graph)
         to_ops = [t.op for t in ys]
         from_ops = [t.op for t in xs]
-        reachable_to_ops, pending_count, between_list, between = _pending_count(to_ops,
-                                                                                from_ops)
-        loop_state = _control_flow_state(between_list, between, colocate_gradients_with_ops)
+        reachable_to_ops, pending_count, loop_state = _pending_count(
+            to_ops, from_ops, colocate_gradients_with_ops)
         grads = {}
         for y, grad_y in zip(ys, grad_ys):
             _set_grad(grads, y, grad_y)

@@ -180,6 +180,13 @@ CASES = {
                                         lambda: tf.sin(x) + y), [rand(3), rand(3)]),
     "cond_unused_output": (lambda x: tf.cond(tf.constant(False), lambda: tf.exp(x),
                                              lambda: x * 2.0), [rand(2, 2)]),
+    "while_loop": (lambda x, y: tf.while_loop(lambda i, v: i < 3,
+                                              lambda i, v: (i + 1, v * x + y), [0, x])[1],
+                   [rand(3), rand(3)]),
+    "while_loop_seed": (  # tests/programs/while_loop.py's loop of 1000 iterations
+        lambda a: tf.while_loop(lambda i, a: tf.less(i, 1000),
+                                lambda i, a: (tf.add(i, 1), tf.add(a, 1.0)),
+                                [tf.constant(0), a])[1] * a, [rand(3)]),
     "ReadVariableOp": None,  # through resource variables in test_resource_variable_gradient
     "TanhGrad": (lambda x: tf.gradients(tf.tanh(x), x)[0], [rand(3, 2)]),
     "SigmoidGrad": (lambda x: tf.gradients(tf.sigmoid(x), x)[0], [rand(3, 2)]),
@@ -254,8 +261,7 @@ def test_every_differentiable_op_is_covered():
     # Pass-through and failing gradients, checked by the structural tests below.
     exempt = {"PlaceholderWithDefault", "RefIdentity", "Snapshot", "EnsureShape", "IdentityN",
               "CheckNumerics", "PreventGradient", "Concat", "RefSwitch", "RefMerge",
-              # while loops (v1): not differentiated yet (test_while_loop_gradient_raises)
-              "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration"}
+              "RefEnter", "RefExit", "RefNextIteration"}
     assert registered - exempt - covered == set()
 
 
@@ -353,11 +359,3 @@ def test_cond_gradient_graph_is_tensorflows():
         "gradients/cond/Square_grad/Mul_1", "gradients/Switch_1", "gradients/Identity_1",
         "gradients/Shape_2", "gradients/zeros_1/Const", "gradients/zeros_1",
         "gradients/cond/Square/Switch_grad/cond_grad", "gradients/AddN"]
-
-
-def test_while_loop_gradient_raises():
-    with tf.Graph().as_default():
-        x = tf.constant(2.0)
-        y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), [0, x])[1]
-        with pytest.raises(NotImplementedError, match="tf.while_loop"):
-            tf.gradients(y, x)
