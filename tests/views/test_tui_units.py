@@ -7,7 +7,7 @@ import pytest
 
 import parsers
 from engine.proto import graph_pb2
-from views.graph_index import LazyIndex
+from views.graph_index import GraphIndex
 from views.tui import loading, picture, search, stepstats
 from views.tui.details import summary_lines, value_table
 
@@ -16,7 +16,7 @@ from tests.views.tui_conftest import MLP_SGD, TWO_CPU_RUN
 
 @pytest.fixture(scope="module")
 def mlp_index():
-    return LazyIndex.of_graph(parsers.load(MLP_SGD).graphs[0].graph_def)
+    return GraphIndex.of_graph(parsers.load(MLP_SGD).graphs[0].graph_def)
 
 
 def test_scope_children_count_every_node_once(mlp_index):
@@ -48,7 +48,7 @@ def test_inputs_and_consumers_with_kinds(mlp_index):
 
 def test_partitions_pair_send_and_recv():
     run = parsers.load(TWO_CPU_RUN).run_metadata[0].run_metadata
-    index = LazyIndex.of_partitions(list(run.partition_graphs))
+    index = GraphIndex.of_partitions(list(run.partition_graphs))
     assert index.is_partitioned and len(index.devices) == 2
     sends = [k for k, n in index.nodes.items() if n.op == "_Send"]
     assert sends
@@ -129,7 +129,7 @@ def large_graph(nodes=100_000, per_scope=50):
 def test_lazy_index_opens_a_100k_node_graph_quickly():
     graph = large_graph()
     start = time.perf_counter()
-    index = LazyIndex.of_graph(graph)
+    index = GraphIndex.of_graph(graph)
     top = index.children(index.root)
     assert len(top) == 2001
     assert time.perf_counter() - start < 5  # generous: a shared machine; bench/ has the numbers

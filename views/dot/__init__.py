@@ -11,29 +11,29 @@ from __future__ import annotations
 
 import os
 
-from views.dot import index as _index
 from views.dot.build import COLOR_MODES, DotOptions, build
 from views.dot.render import FORMATS, RenderError, find_dot, render
 from views.dot.stats import NodeCost, node_costs
+from views.graph_index import GraphIndex
 
 __all__ = ["DotOptions", "build", "COLOR_MODES", "FORMATS", "RenderError", "NodeCost", "index_of",
            "to_digraph", "to_source", "render", "export", "node_costs", "find_dot"]
 
 
 def index_of(graph):
-    """A GraphIndex of whatever holds a graph: a GraphDef, a list of partition GraphDefs (drawn
-    one cluster per device), a RunMetadata (its partition graphs), or anything with
-    as_graph_def() (a live engine Graph)."""
+    """The GraphIndex (views/graph_index.py) of whatever holds a graph: a GraphDef, a list of
+    partition GraphDefs (drawn one cluster per device), a RunMetadata (its partition graphs),
+    or anything with as_graph_def() (a live engine Graph)."""
     if hasattr(graph, "as_graph_def"):
         graph = graph.as_graph_def()
     if hasattr(graph, "partition_graphs"):
         graph = list(graph.partition_graphs)
     if isinstance(graph, (list, tuple)):
         if len(graph) == 1:
-            return _index.index_graph(graph[0])
-        return _index.index_partitions(graph)
+            return GraphIndex.of_graph(graph[0])
+        return GraphIndex.of_partitions(graph)
     if hasattr(graph, "node"):
-        return _index.index_graph(graph)
+        return GraphIndex.of_graph(graph)
     raise TypeError(f"cannot draw a {type(graph).__name__}: expected a GraphDef, partition"
                     " GraphDefs, a RunMetadata or a Graph")
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import graphviz
 
-from views.dot import collapse, legend, scopes, styles, tooltips
-from views.dot.edges import aggregate_label
+from views.dot import collapse, legend, styles, tooltips
 from views.dot.stats import NodeCost
+from views.graph_edges import aggregate_label
+from views.graph_index import find_scopes
 
 COLOR_MODES = ("op", "device", "time", "memory")
 
@@ -50,11 +51,11 @@ class DotOptions:
 
 
 def build(index, options=DotOptions()):
-    """The Digraph for a GraphIndex (index.py), drawn as `options` say."""
-    root = scopes.scope_tree(index)
+    """The Digraph for a GraphIndex (views/graph_index.py), drawn as `options` say."""
+    root = index.scope_tree()
     expand = []
     for pattern in options.expand:
-        found = scopes.find_scopes(root, pattern)
+        found = find_scopes(root, pattern)
         if not found:
             raise ValueError(f"no scope matches --expand {pattern!r}"
                              f" (top-level scopes: {_top_level(root)})")
@@ -107,7 +108,8 @@ class _Drawing:
     def digraph(self):
         graph = graphviz.Digraph("graph_inspector", graph_attr=GRAPH_ATTRS,
                                  node_attr=NODE_ATTRS, edge_attr=EDGE_ATTRS)
-        nodes, edges = len(self.index.nodes), len(self.index.edges)
+        nodes = len(self.index.nodes)
+        edges = len(self.index.links()) + len(self.index.sendrecv_edges())
         title = f"{self.options.title}: " if self.options.title else ""
         graph.attr(label=f"{title}{_count(nodes, 'node')}, {_count(edges, 'edge')};"
                          f" drawn as {_count(self.layout.size, 'box', 'boxes')}", labelloc="t")
@@ -220,7 +222,9 @@ class _Drawing:
     def _edges(self, graph):
         item_of = self.layout.item_of
         folded = {}
-        for edge in self.index.edges:
+        # Kinds and labels only for the edges drawn: inside a folded box, none are.
+        links = [link for link in self.index.links() if item_of[link[0]] != item_of[link[1]]]
+        for edge in [self.index.edge(link) for link in links] + self.index.sendrecv_edges():
             src, dst = item_of[edge.src], item_of[edge.dst]
             if src == dst:
                 continue

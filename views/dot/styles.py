@@ -92,7 +92,8 @@ def op_family(op, name=""):
         return "sendrecv"
     if op.startswith(("Apply", "ResourceApply", "SparseApply", "ResourceSparseApply")):
         return "training"
-    if op.endswith("Grad") or any(_is_gradients_scope(part) for part in name.split("/")[:-1]):
+    if op.endswith("Grad") or ("gradients" in name
+                               and any(_is_gradients_scope(p) for p in name.split("/")[:-1])):
         return "gradient"
     return _FAMILY_OF_OP.get(op, "other")
 

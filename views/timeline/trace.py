@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from views.graph_index import RECV_OPS, SEND_OPS, rendezvous
 from views.timeline.labels import (duration_nanos, parse_label, start_nanos,
                                    strip_partition_suffix)
 from views.timeline.layout import assign_lanes, occupied_end, run_offsets
 
 RUNS_PID = 0
 GAP_NS = 100_000  # 100 µs between runs
-SEND_OPS = frozenset({"_Send", "_HostSend"})
-RECV_OPS = frozenset({"_Recv", "_HostRecv"})
 
 
 @dataclass(frozen=True)
@@ -224,9 +223,7 @@ def _rendezvous_keys(partition_graphs):
     for graph in partition_graphs:
         for node in graph.node:
             if node.op in SEND_OPS or node.op in RECV_OPS:
-                attr = node.attr
-                keys[node.name] = (attr["tensor_name"].s.decode(), attr["send_device"].s.decode(),
-                                   attr["recv_device"].s.decode())
+                keys[node.name] = rendezvous(node)
     return keys
 
 

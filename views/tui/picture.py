@@ -5,8 +5,8 @@ Layout comes from Graphviz (`dot -Tplain`: positions in inches, boxes sized in c
 plain characters on a grid, so the same picture shows in any terminal.
 
 >>> from engine.proto import graph_pb2
->>> from views.graph_index import LazyIndex
->>> index = LazyIndex.of_graph(graph_pb2.GraphDef(node=[{"name": "x", "op": "Placeholder"},
+>>> from views.graph_index import GraphIndex
+>>> index = GraphIndex.of_graph(graph_pb2.GraphDef(node=[{"name": "x", "op": "Placeholder"},
 ...     {"name": "y", "op": "Neg", "input": ["x"]}, {"name": "z", "op": "Neg", "input": ["y"]}]))
 >>> sorted(neighbourhood(index, "y", 1).items())
 [('x', -1), ('y', 0), ('z', 1)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from views.graph_index import LazyIndex
+from views.graph_index import GraphIndex
 
 # Labels parsers.containers gives the graphs that come out of a RunMetadata.
 _RUN_GRAPH_LABEL = re.compile(r"^(?:.*: )?(?:partition \d+|function run \d+ )")
@@ -27,15 +27,15 @@ class GraphView:
     run: "RunView | None" = None
     traces: dict = field(default_factory=dict)     # node name -> StackTrace (debug_info, engine)
     values: dict = field(default_factory=dict)     # tensor name "op:0" -> ndarray (a live run)
-    _index: LazyIndex | None = field(default=None, repr=False)
+    _index: GraphIndex | None = field(default=None, repr=False)
 
     @property
-    def index(self) -> LazyIndex:
+    def index(self) -> GraphIndex:
         if self._index is None:
             if self.kind == "partitions":
-                self._index = LazyIndex.of_partitions(self.graph_defs)
+                self._index = GraphIndex.of_partitions(self.graph_defs)
             else:
-                self._index = LazyIndex.of_graph(self.graph_defs[0])
+                self._index = GraphIndex.of_graph(self.graph_defs[0])
         return self._index
 
     @property

@@ -41,7 +41,7 @@ class PartitionsScreen(Screen):
         for run in runs:
             for number, graph_def in enumerate(run.partitions.graph_defs):
                 ops = Counter(node.op for node in graph_def.node)
-                device = run.partitions.index.devices[number]
+                device = run.partitions.index.parts[number].device
                 top = ", ".join(f"{op} {n}" for op, n in ops.most_common(3))
                 sends = ops["_Send"] + ops["_HostSend"]
                 recvs = ops["_Recv"] + ops["_HostRecv"]

@@ -18,7 +18,7 @@ class _More:
 
 
 class ScopeTree(Tree):
-    """A Tree over a LazyIndex: data is a ScopeEntry (or _More); highlighting a node chooses it."""
+    """A Tree over a GraphIndex: data is a ScopeEntry (or _More); highlighting a node chooses it."""
 
     def __init__(self, **kwargs):
         super().__init__("graph", **kwargs)

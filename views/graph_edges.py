@@ -1,4 +1,4 @@
-"""Edges of a graph as drawn: which tensor, its dtype and static shape, and what kind of edge it is.
+"""Edges as every view draws them: which tensor, its dtype and static shape, and what kind of edge.
 
 Kinds: "data", "control" (dashed), "ref" (from a reference-typed output), "resource" (a
 DT_RESOURCE handle), "back" (NextIteration -> Merge, a loop's back-edge) and "sendrecv" (a
