@@ -1,8 +1,9 @@
 """`graph-inspector vlog LOG [--json] [-o DIR] [--follow]`: TensorFlow VLOG output as graphs and steps.
 
 A summary by default; `--json` prints every graph dump and execution; `-o DIR` writes one .dot
-(and .svg where Graphviz's dot is installed) per graph dump and a Chrome trace per step.
-The DOT written here is deliberately plain; views/dot is the full exporter.
+per graph dump (views/dot, the exporter `graph-inspector dot` uses; .svg too for the first
+SVG_LIMIT dumps, or all with --all-svg, where Graphviz's dot is installed) and a Chrome trace
+per step (views/timeline, as `graph-inspector trace` writes them).
 """
 
 from __future__ import annotations
@@ -10,21 +11,24 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, follow_vlog, read_vlog
 from parsers.vlog.reader import finished_executions
 
 LIST_LIMIT = 20
+SVG_LIMIT = 50        # dot takes 50 ms to seconds a dump; a log can hold thousands
+RENDER_TIMEOUT = 60
 
 
 def add_arguments(parser):
     parser.add_argument("path", metavar="LOG", help="a log file with TensorFlow VLOG output, or - for stdin")
     parser.add_argument("--json", action="store_true", help="print graphs and executions as JSON")
     parser.add_argument("-o", "--out", metavar="DIR", help="write graph_*.dot/.svg and trace_step_*.json here")
+    parser.add_argument("--all-svg", action="store_true",
+                        help=f"with -o: render every dump to .svg (default: the first {SVG_LIMIT})")
     parser.add_argument("--follow", action="store_true", help="keep reading as the log grows; print graphs and steps as they complete")
     parser.add_argument(
         "--follow-timeout", type=float, default=None, metavar="SECONDS",
@@ -53,7 +57,7 @@ def run(args):
         except BrokenPipeError:
             sys.stdout = open(os.devnull, "w")
     if args.out:
-        write_outputs(log, args.out)
+        write_outputs(log, args.out, all_svg=args.all_svg)
     return 0
 
 
@@ -148,82 +152,98 @@ def summary_lines(log):
 # ---- -o DIR: .dot/.svg per graph, a Chrome trace per step -----------------------------------
 
 
-def _quote(text):
-    """A DOT double-quoted string.
-
-    >>> print(_quote('say "hi"'))
-    "say \\"hi\\""
-    """
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def dump_title(graph):
+    """What a dump's picture is titled: its label, else what it is."""
+    return graph.label or (f"function {graph.function_name}" if graph.kind == "function" else "graph")
 
 
-def graph_dot(graph):
-    """A plain DOT text for one dump: a box per node (name, op), data edges solid, control dashed."""
-    rename = graph.rename
-    title = graph.label or (f"function {graph.function_name}" if graph.kind == "function" else "graph")
-    out = [f"digraph {_quote(title)} {{", "  node [shape=box, fontsize=10];"]
-    for name, type_text in graph.args:
-        out.append(f"  {_quote(rename(name))} [label={_quote(rename(name) + chr(10) + 'arg ' + type_text)}, shape=ellipse];")
-    for node in graph.nodes:
-        tooltip = ", ".join(f"{k}={v}" for k, v in node.attrs)
-        label = f"{rename(node.name)}\n{node.op}"
-        out.append(f"  {_quote(rename(node.name))} [label={_quote(label)}, tooltip={_quote(tooltip)}];")
-    for node in graph.nodes:
-        target = _quote(rename(node.name))
-        for source in node.inputs:
-            base, _, index = source.partition(":")
-            attrs = f" [label={_quote(index)}]" if index and index != "0" else ""
-            out.append(f"  {_quote(rename(base))} -> {target}{attrs};")
-        for source in node.control_inputs:
-            out.append(f"  {_quote(rename(source))} -> {target} [style=dashed];")
-    for name, type_text in graph.rets:
-        out.append(f"  {_quote(rename(name))} [label={_quote(rename(name) + chr(10) + 'ret ' + type_text)}, shape=ellipse];")
-    for ret, tensor in graph.returns:
-        out.append(f"  {_quote(tensor.split(':')[0])} -> {_quote('return ' + ret)};")
-    out.append("}")
-    return "\n".join(out) + "\n"
+def dump_source(graph):
+    """The DOT text of one dump, drawn by views.dot from its GraphDef (_Arg/_Retval included)."""
+    from views import dot as views_dot  # views load only for -o: the summary starts faster
+
+    return views_dot.to_source(graph.graph_def(), views_dot.DotOptions(title=dump_title(graph)))
 
 
-def chrome_trace(step_stats):
-    """Chrome trace events for a StepStats: one process per device, "X" events per node."""
-    events = []
-    for pid, device in enumerate(step_stats.dev_stats):
-        events.append({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": device.device}})
-        for thread, name in device.thread_names.items():
-            events.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": thread, "args": {"name": name}})
-        for node in device.node_stats:
-            label = node.timeline_label
-            op = label.split(" = ", 1)[1].split("(", 1)[0] if " = " in label else ""
-            events.append({
-                "name": node.node_name, "cat": "Op", "ph": "X", "pid": pid, "tid": node.thread_id,
-                "ts": node.all_start_micros, "dur": node.all_end_rel_micros,
-                "args": {"op": op, "label": label},
-            })
-    return {"traceEvents": events, "displayTimeUnit": "ms"}
+def step_run(log, step):
+    """One step as a views.timeline TraceRun: its StepStats and the dumps it named as its
+    partition graphs (for _Send/_Recv flows), labelled as `graph-inspector trace LOG` does."""
+    from views import timeline
+
+    return timeline.TraceRun.of_run_metadata(log.run_metadata(step), f"step {step}", step=step,
+                                             source=log.path)
+
+
+def step_trace(log, step):
+    """The Chrome trace document of one step."""
+    from views import timeline
+
+    return timeline.chrome_trace([step_run(log, step)])
 
 
 def _slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:60]
 
 
-def write_outputs(log, directory):
+def write_outputs(log, directory, all_svg=False):
+    """graph_NNNN[_label].dot per dump (.svg too for the first SVG_LIMIT, or all with all_svg,
+    where dot is installed) and trace_step_N.json per step."""
+    from views import dot as views_dot
+    from views import timeline
+
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as error:
         raise InputError(directory, error.strerror or str(error)) from None
-    dot = shutil.which("dot")
+    to_render = []
     for index, graph in enumerate(log.graphs):
         stem = f"graph_{index:04d}" + (f"_{_slug(graph.label)}" if graph.label else "")
-        dot_path = os.path.join(directory, stem + ".dot")
-        with open(dot_path, "w", encoding="utf-8") as f:
-            f.write(graph_dot(graph))
-        if dot:
-            subprocess.run(
-                [dot, "-Tsvg", dot_path, "-o", os.path.join(directory, stem + ".svg")],
-                check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
+        source = dump_source(graph)
+        _write(os.path.join(directory, stem + ".dot"), source)
+        if all_svg or index < SVG_LIMIT:
+            to_render.append((os.path.join(directory, stem + ".svg"), source))
+    found_dot = views_dot.find_dot() is not None
+    rendered, failed = _render_all(to_render) if found_dot else (0, [])
     for step in log.steps():
-        path = os.path.join(directory, f"trace_step_{step}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(chrome_trace(log.step_stats(step)), f)
-    print(f"wrote {len(log.graphs)} graphs and {len(log.steps())} step traces to {directory}", file=sys.stderr)
+        _write(os.path.join(directory, f"trace_step_{step}.json"),
+               timeline.dumps(step_trace(log, step)) + "\n")
+    print(f"wrote {len(log.graphs)} graphs and {len(log.steps())} step traces to {directory}",
+          file=sys.stderr)
+    if not found_dot:
+        print("note: no .svg: Graphviz's dot is not on PATH", file=sys.stderr)
+    elif len(to_render) < len(log.graphs):
+        print(f"note: .svg for the first {len(to_render)} graphs only; --all-svg renders every one",
+              file=sys.stderr)
+    for path, message in failed[:3]:
+        print(f"warning: {path}: {message}", file=sys.stderr)
+    if len(failed) > 3:
+        print(f"warning: {len(failed) - 3} more .svg failed", file=sys.stderr)
+
+
+def _write(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise InputError(path, f"cannot write: {error.strerror or error}") from None
+
+
+def _render_all(jobs):
+    """Render (svg path, DOT source) jobs with dot, several at once; (rendered, [(path, why)])."""
+    from views import dot as views_dot
+
+    def render(job):
+        path, source = job
+        try:
+            data = views_dot.render(source, "svg", timeout=RENDER_TIMEOUT)
+            with open(path, "wb") as out:
+                out.write(data)
+        except views_dot.RenderError as error:
+            return path, str(error)
+        except OSError as error:
+            return path, f"cannot write: {error.strerror or error}"
+        return path, None
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        results = list(pool.map(render, jobs))
+    failed = [(path, why) for path, why in results if why is not None]
+    return len(results) - len(failed), failed

@@ -65,20 +65,42 @@ def test_out_dir_has_a_dot_per_graph_and_a_trace_per_step(vlog, tmp_path):
     assert len(dots) == 23
     assert dots[0].name == "graph_0000_Before_running_MklLayoutRewritePass.dot"
     text = dots[0].read_text()
-    assert text.startswith('digraph "Before running MklLayoutRewritePass" {')
-    assert '"counter/Assign" [label="counter/Assign\\nAssign"' in text
+    # Drawn by views.dot: the dump's label titles the picture; node id = name, op in tooltip.
+    assert text.startswith("digraph graph_inspector {")
+    assert 'label="Before running MklLayoutRewritePass: 4 nodes, 3 edges;' in text
+    assert '"counter/Assign" [label=Assign ' in text
+    assert 'tooltip="counter/Assign\\nop: Assign\\n' in text
     traces = sorted(tmp_path.glob("trace_step_*.json"))
     assert len(traces) == 9
     trace = json.loads((tmp_path / "trace_step_3.json").read_text())
     events = trace["traceEvents"]
     assert {e["ph"] for e in events} == {"M", "X"}
+    # Written by views.timeline: a "runs" process holding the step's span, then the device.
     assert [e["args"]["name"] for e in events if e["name"] == "process_name"] == [
-        "/job:localhost/replica:0/task:0/device:CPU:0"
+        "runs", "/job:localhost/replica:0/task:0/device:CPU:0"
     ]
-    ops = [e for e in events if e["ph"] == "X"]
+    spans = [e for e in events if e["ph"] == "X" and e["cat"] == "Run"]
+    assert [(e["name"], e["args"]["step"]) for e in spans] == [("run step 3", 3)]
+    ops = [e for e in events if e["ph"] == "X" and e["cat"] == "Op"]
     assert len(ops) == 7 and all(set(e) >= {"ts", "dur", "pid", "tid", "name"} for e in ops)
     if shutil.which("dot"):
         assert len(list(tmp_path.glob("graph_*.svg"))) == 23
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot binary is not on PATH")
+def test_out_dir_renders_svg_for_the_first_dumps_unless_all_svg(vlog, tmp_path, monkeypatch):
+    from inspector import cmd_vlog
+
+    monkeypatch.setattr(cmd_vlog, "SVG_LIMIT", 5)
+    code, _, err = vlog(COUNTER, "-o", tmp_path / "some")
+    assert code == 0
+    assert "note: .svg for the first 5 graphs only; --all-svg renders every one" in err
+    assert len(list((tmp_path / "some").glob("graph_*.dot"))) == 23
+    svgs = sorted(path.stem for path in (tmp_path / "some").glob("graph_*.svg"))
+    assert [name[:10] for name in svgs] == [f"graph_{n:04d}" for n in range(5)]
+    code, _, err = vlog(COUNTER, "-o", tmp_path / "all", "--all-svg")
+    assert code == 0 and "note:" not in err
+    assert len(list((tmp_path / "all").glob("graph_*.svg"))) == 23
 
 
 def test_stdin_reads_the_same_as_the_file():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cmd_vlog import chrome_trace, graph_dot, summary_lines
+from inspector.cmd_vlog import dump_source, step_trace, summary_lines
 from parsers.vlog import read_vlog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,9 +94,9 @@ def test_damaged_logs_read_around_the_damage(name, seed):
     for graph in log.graphs[:3] + log.graphs[-2:]:
         graph_def = graph.graph_def()
         assert len(graph_def.node) == len(graph.nodes) + len(graph.args) + len(graph.rets)
-        assert graph_dot(graph).startswith("digraph ")
+        assert dump_source(graph).startswith("digraph ")
     for step in log.steps()[:3]:
-        json.dumps(chrome_trace(log.step_stats(step)))
+        json.dumps(step_trace(log, step))
     for event in log.events[:50]:
         assert isinstance(event.fields, dict)
     assert summary_lines(log)[0].endswith("not understood)")
