@@ -266,6 +266,23 @@ class Graph:
                 self._colocation_stack = saved_colocation
 
     @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops built inside use another op type's gradient (tf.gradients reads the
+        `_gradient_op_type` attr this sets)."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        first_id = self._next_id_counter
+        try:
+            yield
+        finally:
+            # Tagged on leaving, innermost map first, so an inner mapping wins as in TensorFlow.
+            for op in self._operations[first_id:]:
+                mapped = op_type_map.get(op.type)
+                if mapped is not None and "_gradient_op_type" not in op._node_def.attr:
+                    op._set_attr("_gradient_op_type",
+                                 attr_value_pb2.AttrValue(s=mapped.encode()))
+
+    @contextlib.contextmanager
     def container(self, container_name):
         saved, self._container = self._container, container_name
         try:

@@ -12,12 +12,12 @@ import contextlib
 import weakref
 
 from engine import dtypes
-from engine.graph import Graph, get_default_graph
+from engine.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
+from engine.ops.math_ops import add_n
 from engine.ops.op_def_library import apply_op
 from engine.operation import Operation
-from engine.proto import attr_value_pb2
 from engine.tensor import Tensor
 
 def _register_extra_op_defs():
@@ -85,26 +85,6 @@ def get_gradient_function(op):
         return _GRADIENTS[op_type]
     except KeyError:
         raise LookupError(f"gradient registry has no entry for: {op_type}") from None
-
-
-@contextlib.contextmanager
-def _gradient_override_map(self, op_type_map):
-    """Graph.gradient_override_map: ops built inside use another op type's gradient."""
-    if not isinstance(op_type_map, dict):
-        raise TypeError("op_type_map must be a dictionary mapping strings to strings")
-    first_id = self._next_id_counter
-    try:
-        yield
-    finally:
-        # Tagged on leaving, innermost map first, so an inner mapping wins as in TensorFlow.
-        for op in self._operations[first_id:]:
-            mapped = op_type_map.get(op.type)
-            if mapped is not None and "_gradient_op_type" not in op._node_def.attr:
-                op._set_attr("_gradient_op_type",
-                             attr_value_pb2.AttrValue(s=mapped.encode()))
-
-
-Graph.gradient_override_map = _gradient_override_map
 
 
 # -- IndexedSlices: the sparse gradient of a gather --
@@ -258,13 +238,6 @@ def _set_grad(grads, t, grad):
         t_grads.append(grad)
     else:  # a loop switch's gradient is set once, by the control-flow state
         op_grads[t._value_index] = grad
-
-
-def add_n(tensors, name=None):
-    """math_ops.add_n as TensorFlow: the tensor itself for one, AddN for more."""
-    if len(tensors) == 1:
-        return tensors[0]
-    return apply_op("AddN", inputs=list(tensors), name=name)
 
 
 def _multi_device_add_n(tensor_list, graph):

@@ -107,16 +107,8 @@ def _num_present(losses, weights):
         return math_ops.reduce_sum(present, name=scope)
 
 
-def _reduce_all(x):
-    """reduce_sum over all axes as TensorFlow's _ReductionDims builds it: a rank-0 input
-    (falsy rank) gets range(0, Rank(x))."""
-    if x.shape.ndims == 0:
-        return math_ops.reduce_sum(x, axis=math_ops.range(0, array_ops.rank(x)))
-    return math_ops.reduce_sum(x)
-
-
 def _safe_mean(losses, num_present):
-    total_loss = _reduce_all(losses)
+    total_loss = math_ops.reduce_sum(losses)
     return math_ops.div_no_nan(total_loss, num_present, name="value")
 
 

@@ -26,20 +26,6 @@ def _is_resource(v):
                                                and v.op.type == "VarHandleOp")
 
 
-def _unique_variable_scope(prefix):
-    """variable_scope's unique default name as TensorFlow picks it: prefix, prefix_1, ..."""
-    from engine.ops.variable_scope import _store
-    store, scopes = _store()
-    parent = scopes[-1].name
-    name = f"{parent}/{prefix}" if parent else prefix
-    if store.scope_counts.get(name, 0) == 0:
-        return prefix
-    idx = 1
-    while store.scope_counts.get(f"{name}_{idx}", 0) > 0:
-        idx += 1
-    return f"{prefix}_{idx}"
-
-
 class Optimizer:
     """The base class: compute_gradients, apply_gradients, minimize, slots."""
 
@@ -175,7 +161,7 @@ class Optimizer:
         key = _var_key(var)
         if key not in named_slots:
             graph = get_default_graph()
-            with variable_scope(_unique_variable_scope(var.op.name + "/" + op_name)), \
+            with variable_scope(None, default_name=var.op.name + "/" + op_name), \
                     graph.colocate_with(var.op):
                 named_slots[key] = get_variable(
                     "", shape=shape, dtype=dtype, initializer=initializer, trainable=False,

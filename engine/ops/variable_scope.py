@@ -85,7 +85,24 @@ class _VariableStore:
 
     def __init__(self):
         self._vars = {}
-        self.scope_counts = {}
+        self.scope_counts = {}  # full scope name -> times opened (TF's variable_scopes_count)
+
+    def unique_scope_name(self, parent_name, prefix):
+        """`prefix`, or `prefix_1`, `prefix_2`, ...: the first not yet opened under parent."""
+        name = f"{parent_name}/{prefix}" if parent_name else prefix
+        if self.scope_counts.get(name, 0) == 0:
+            return prefix
+        idx = 1
+        while self.scope_counts.get(f"{name}_{idx}", 0) > 0:
+            idx += 1
+        return f"{prefix}_{idx}"
+
+    def close_subscopes(self, scope_name):
+        """Leaving a scope forgets the scopes opened inside it, as TensorFlow's store does."""
+        prefix = scope_name + "/"
+        for key in self.scope_counts:
+            if key.startswith(prefix):
+                self.scope_counts[key] = 0
 
     def get_variable(self, name, shape, dtype, initializer, reuse, trainable, collections,
                      validate_shape, use_resource):
@@ -178,22 +195,21 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         reuse = None
     if name_or_scope is None and default_name is None:
         raise TypeError("If default_name is None then name_or_scope is required")
+    saved_counts = None
     if isinstance(name_or_scope, VariableScope):
         scope_name = name_or_scope.name
         name_scope = name_or_scope.original_name_scope
         base = name_or_scope
+        saved_counts = dict(store.scope_counts)
     else:
         if name_or_scope is not None:
             relative = name_or_scope
         else:
-            prefix = f"{parent.name}/" if parent.name else ""
-            base_name = prefix + default_name
-            count = store.scope_counts.get(base_name, 0)
-            relative = default_name if count == 0 else f"{default_name}_{count}"
+            relative = store.unique_scope_name(parent.name, default_name)
         scope_name = f"{parent.name}/{relative}" if parent.name else relative
-        store.scope_counts[scope_name] = store.scope_counts.get(scope_name, 0) + 1
         name_scope = None
         base = parent
+    store.scope_counts[scope_name] = store.scope_counts.get(scope_name, 0) + 1
     if reuse is None or reuse is AUTO_REUSE:
         new_reuse = (True if reuse is AUTO_REUSE else
                      (base.reuse if isinstance(name_or_scope, VariableScope) else parent.reuse))
@@ -221,8 +237,10 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
         finally:
             scopes.pop()
-            if isinstance(name_or_scope, VariableScope):
-                name_or_scope._reuse = name_or_scope._reuse
+            if saved_counts is not None:
+                store.scope_counts = saved_counts
+            else:
+                store.close_subscopes(scope_name)
 
 
 variable_op_scope = variable_scope
