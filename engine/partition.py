@@ -22,6 +22,7 @@ import heapq
 from engine import dtypes
 from engine.plan import NodeInfo, parse_tensor_name
 from engine.proto import node_def_pb2
+from engine.step_stats import StepStatsCollector
 
 SEND_RECV_OPS = frozenset({"_Send", "_Recv", "_HostSend", "_HostRecv"})
 INCARNATION = 1  # DirectSession's devices keep one incarnation
@@ -450,3 +451,29 @@ def _identity(name, recv_name, device):
     node_def.attr["T"].type = dtypes.float32.as_datatype_enum
     return NodeInfo(name, "Identity", node_def, [(recv_name, 0)], [], [dtypes.float32],
                     (False,), device=device)
+
+
+class TransferlessCollector(StepStatsCollector):
+    """Step stats without _Send/_Recv: TensorFlow's StepStatsCollector skips transfer nodes."""
+
+    def node_scheduled(self, node, *args):
+        if node.op_type not in SEND_RECV_OPS:
+            super().node_scheduled(node, *args)
+
+    def node_started(self, node, *args):
+        self._skip = node.op_type in SEND_RECV_OPS
+        if not self._skip:
+            super().node_started(node, *args)
+
+    def op_started(self, node, *args):
+        if not self._skip:
+            super().op_started(node, *args)
+
+    def op_finished(self, node, *args):
+        if not self._skip:
+            super().op_finished(node, *args)
+
+    def node_finished(self, node, *args):
+        if not self._skip:
+            return super().node_finished(node, *args)
+        return None

@@ -12,6 +12,18 @@ from engine import errors
 
 RENDEZVOUS_KEY = "__rendezvous__"  # where a session keeps its RendezvousMgr (session_state)
 
+# The step a thread's executor is running. Kernel contexts are shared by concurrent runs of
+# one plan, so their step_id may be another run's; each partition thread says its own here.
+_running = threading.local()
+
+
+def set_running_step(step_id):
+    _running.step_id = step_id
+
+
+def running_step(default):
+    return getattr(_running, "step_id", default)
+
 
 def create_key(send_device, incarnation, recv_device, tensor_name, frame_iter=(0, 0)):
     """TensorFlow's Rendezvous::CreateKey.

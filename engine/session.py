@@ -19,11 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import errors, partition as partition_lib, placer as placer_lib, plan as plan_lib, vlog
+from engine import errors, kernels, partition as partition_lib, placer as placer_lib, plan as plan_lib, vlog
 from engine.executor import Executor
 from engine.fetches import FetchMapper
 from engine.proto import config_pb2
-from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr
+from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
 from engine.resources import ResourceMgr
 from engine.step_stats import StepStatsCollector
 
@@ -95,7 +95,8 @@ class BaseSession:
         self._edge_names = itertools.count()  # TF's edge_name_counter_: <node>/_<n>
         self._rendezvous = self._session_state[RENDEZVOUS_KEY] = RendezvousMgr()
         self._workers = None
-        self._step_lock = threading.Lock()
+        self._step_lock, self._entry_lock = threading.Lock(), threading.RLock()
+        kernels.registered_ops("CPU")  # load the kernel tables before any thread runs
         if self._config.log_device_placement:
             print(placer_lib.device_mapping_message(self._devices), file=sys.stderr)
 
@@ -147,7 +148,10 @@ class BaseSession:
         key = (self._graph_version(), feed_names, fetch_key)
         entry = self._entries.get(key)
         if entry is None:
-            entry = self._entries[key] = self._new_entry(mapper, feed_names)
+            with self._entry_lock:  # as DirectSession's executor_lock_: one build per key
+                entry = self._entries.get(key)
+                if entry is None:
+                    entry = self._entries[key] = self._new_entry(mapper, feed_names)
         values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
         with self._step_lock:
             self._step_id += 1
@@ -329,10 +333,11 @@ class BaseSession:
         stats = {}
 
         def run(part, feeds):
+            set_running_step(step_id)
             try:
                 observer = vlog.observer_for_run(part.executor, step_id)
                 if trace:
-                    stats[part.device] = collector = _TransferlessCollector(part.device)
+                    stats[part.device] = collector = partition_lib.TransferlessCollector(part.device)
                     observer = vlog.tee(collector, observer)
                 if observer is not None:
                     return part.executor.run_traced(feeds, observer, step_id)
@@ -422,32 +427,6 @@ class InteractiveSession(BaseSession):
 
 
 # Helpers ---------------------------------------------------------------------------------------
-
-class _TransferlessCollector(StepStatsCollector):
-    """Step stats without _Send/_Recv: TensorFlow's StepStatsCollector skips transfer nodes."""
-
-    def node_scheduled(self, node, *args):
-        if node.op_type not in partition_lib.SEND_RECV_OPS:
-            super().node_scheduled(node, *args)
-
-    def node_started(self, node, *args):
-        self._skip = node.op_type in partition_lib.SEND_RECV_OPS
-        if not self._skip:
-            super().node_started(node, *args)
-
-    def op_started(self, node, *args):
-        if not self._skip:
-            super().op_started(node, *args)
-
-    def op_finished(self, node, *args):
-        if not self._skip:
-            super().op_finished(node, *args)
-
-    def node_finished(self, node, *args):
-        if not self._skip:
-            return super().node_finished(node, *args)
-        return None
-
 
 def node_info(op):
     """The plan's view of one engine Operation."""

@@ -1,12 +1,13 @@
 """CPU kernels of _Send and _Recv: tensors crossing partitions through the step's rendezvous.
 
 The rendezvous of the running step is the session's RendezvousMgr (kept in session_state
-under rendezvous.RENDEZVOUS_KEY) looked up by the step id the executor sets on the context.
+under rendezvous.RENDEZVOUS_KEY) looked up by the step the session's partition thread runs
+(rendezvous.running_step; the context's step_id where none was set).
 _Recv blocks until the matching _Send has run in the other partition's executor thread.
 """
 
 from engine.kernels import register
-from engine.rendezvous import RENDEZVOUS_KEY, create_key
+from engine.rendezvous import RENDEZVOUS_KEY, create_key, running_step
 
 
 def _key(ctx):
@@ -20,7 +21,7 @@ def _text(value):
 
 
 def _rendezvous(ctx):
-    return ctx.session_state[RENDEZVOUS_KEY].find(ctx.step_id)
+    return ctx.session_state[RENDEZVOUS_KEY].find(running_step(ctx.step_id))
 
 
 @register("_Send")
