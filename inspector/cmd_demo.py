@@ -1,8 +1,8 @@
 """`graph-inspector demo`: run the seed's programs in the engine and open what they made.
 
 Two programs, each traced with FULL_TRACE and output_partition_graphs: the seed's counter
-(a Variable, Add and Assign run three times) and an MLP forward pass (MLP training needs
-gradients, which the engine does not have yet). In a terminal the TUI opens on them, with
+(a Variable, Add and Assign run three times) and an MLP training step (softmax cross entropy,
+gradients, GradientDescent), its third step traced. In a terminal the TUI opens on them, with
 every tensor the run computed in the Tensor tab; without one (stdout not a tty) the summary
 `info` prints is written, and an SVG of each graph through views/dot.
 """
@@ -39,15 +39,16 @@ def counter_program(tf):
         new_value = tf.add(state, one)
         update = tf.assign(state, new_value)
         init_op = tf.global_variables_initializer()
-    return graph, init_op, update, {}, 3
+    return graph, init_op, update, {}, 3, []
 
 
 def mlp_program(tf):
-    """A two-layer perceptron's forward pass on a batch of 4, softmax at the end."""
+    """A two-layer perceptron trained by gradient descent on a batch of 4; three steps."""
     rng = np.random.default_rng(SEED)
     graph = tf.Graph()
     with graph.as_default():
         x = tf.placeholder(tf.float32, shape=[None, 3], name="x")
+        labels = tf.placeholder(tf.float32, shape=[None, 2], name="labels")
         with tf.name_scope("layer1"):
             w1 = tf.Variable(rng.standard_normal((3, 8)).astype(np.float32), name="weights")
             b1 = tf.Variable(np.zeros(8, np.float32), name="biases")
@@ -56,10 +57,13 @@ def mlp_program(tf):
             w2 = tf.Variable(rng.standard_normal((8, 2)).astype(np.float32), name="weights")
             b2 = tf.Variable(np.zeros(2, np.float32), name="biases")
             logits = tf.matmul(h1, w2) + b2
-        probabilities = tf.nn.softmax(logits, name="probabilities")
+        loss = tf.reduce_mean(
+            tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits), name="loss")
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
         init_op = tf.global_variables_initializer()
-    feed = {x: rng.standard_normal((4, 3)).astype(np.float32)}
-    return graph, init_op, probabilities, feed, 1
+    feed = {x: rng.standard_normal((4, 3)).astype(np.float32),
+            labels: np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]}
+    return graph, init_op, loss, feed, 3, [train]
 
 
 def run_program(tf, name, program):
@@ -67,15 +71,16 @@ def run_program(tf, name, program):
     from engine.traceback import useful_frames
     from views.tui.workspace import GraphView, RunView
 
-    graph, init_op, fetch, feed, steps = program(tf)
+    graph, init_op, fetch, feed, steps, targets = program(tf)
     options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE, output_partition_graphs=True)
     metadata = tf.RunMetadata()
     values = {}
     with tf.Session(graph=graph) as sess:
         sess.run(init_op)
         for _ in range(steps - 1):
-            sess.run(fetch, feed_dict=feed or None)
-        result = sess.run(fetch, feed_dict=feed or None, options=options, run_metadata=metadata)
+            sess.run([fetch] + targets, feed_dict=feed or None)
+        result = sess.run([fetch] + targets, feed_dict=feed or None, options=options,
+                          run_metadata=metadata)[0]
         values[fetch.name if hasattr(fetch, "name") and ":" in fetch.name else f"{fetch.name}:0"] = result
         tensors = [out for op in graph.get_operations() if op.type not in _NOT_REFETCHED
                    for out in op.outputs]
@@ -84,7 +89,7 @@ def run_program(tf, name, program):
                 values[tensor.name] = np.asarray(value)
         except Exception:  # noqa: BLE001  (values are a bonus: the graph still shows)
             pass
-    graph_def = graph.as_graph_def()
+    graph_def = graph.as_graph_def(add_shapes=True)  # edges drawn with their shapes
     view = GraphView(name, [graph_def], "engine")
     # The frames that matter, as TensorFlow's errors show them: up to the line that made the op.
     view.traces = {op.name: useful_frames(op.traceback) for op in graph.get_operations()}
@@ -101,7 +106,7 @@ def make_workspace():
     from views.tui.workspace import Workspace
 
     workspace = Workspace()
-    for name, program in (("counter", counter_program), ("mlp_forward", mlp_program)):
+    for name, program in (("counter", counter_program), ("mlp_train", mlp_program)):
         view, run = run_program(tf, name, program)
         workspace.graphs.append(view)
         workspace.runs.append(run)

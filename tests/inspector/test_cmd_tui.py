@@ -35,6 +35,6 @@ def test_demo_without_a_terminal_prints_the_summary_and_writes_svgs(tmp_path):
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "graph 'counter': 8 nodes" in result.stdout
-    assert "graph 'mlp_forward'" in result.stdout
+    assert "graph 'mlp_train'" in result.stdout
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written in (["counter.svg", "mlp_forward.svg"], ["counter.dot", "mlp_forward.dot"])
+    assert written in (["counter.svg", "mlp_train.svg"], ["counter.dot", "mlp_train.dot"])
