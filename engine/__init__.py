@@ -8,9 +8,6 @@ import importlib as _importlib
 import os as _os
 
 _HERE = _os.path.dirname(__file__)
-# API names that are also the names of submodules: the API's object wins (tf.device, the
-# function; engine/device.py is imported by its full name).
-_API_OVER_SUBMODULE = frozenset({"device"})
 
 
 def _load_api():
@@ -30,7 +27,7 @@ def __getattr__(name):
         return [key for key in vars(_load_api()) if not key.startswith("_")]
     if (name.startswith("__") and name.endswith("__")) or name == "api":
         raise AttributeError(name)
-    if _is_submodule(name) and name not in _API_OVER_SUBMODULE:
+    if _is_submodule(name):
         # `from engine import dtypes` inside the engine: the module alone, not the whole API.
         return _importlib.import_module(f"engine.{name}")
     try:

@@ -3,7 +3,8 @@
 from types import SimpleNamespace as _Namespace
 
 from engine import dtypes, errors  # noqa: F401
-from engine.device import DeviceSpec  # noqa: F401
+from engine.devices import DeviceSpec  # noqa: F401
+from engine.devices import replica_device_setter as _replica_device_setter
 from engine.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128,  # noqa: F401,A004
                            double, float16, float32, float64, half, int8, int16, int32,
                            int64, qint8, qint32, quint8, resource, string, uint8, uint16,
@@ -162,3 +163,4 @@ compat = _compat()
 # tf.summary (FileWriter, scalar, merge, merge_all) and its TF 1.0 name tf.train.SummaryWriter.
 from engine import summary  # noqa: E402
 train.SummaryWriter = summary.SummaryWriter
+train.replica_device_setter = _replica_device_setter

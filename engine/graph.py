@@ -4,7 +4,7 @@ import contextlib
 import re
 import threading
 
-from engine import device as _device
+from engine import devices as _device
 from engine import op_registry
 from engine import traceback as _traceback
 from engine.attr_value import from_python

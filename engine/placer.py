@@ -16,7 +16,7 @@ Rank) and lone Identities follow their input.
 import sys
 
 from engine import errors
-from engine.device import DeviceSpec, local_name, matches, merge
+from engine.devices import DeviceSpec, local_name, matches, merge
 from engine.kernels import has_kernel
 
 CLIENT_DEVICE = local_name("CPU", 0)

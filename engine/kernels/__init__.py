@@ -8,6 +8,8 @@ Each device module registers its table at import: `engine/kernels/cpu*.py` for N
 as TensorFlow's soft placement does (the placer asks `has_kernel`).
 """
 
+import importlib
+import threading
 from typing import Callable
 
 Kernel = Callable[..., object]
@@ -23,6 +25,7 @@ _DEVICE_MODULES = {
     "GPU": ("engine.kernels.cuda",),
 }
 _loaded: set[str] = set()
+_load_lock = threading.RLock()
 
 
 def register(op_type: str, device_type: str = "CPU"):
@@ -41,17 +44,17 @@ def register_table(table: dict[str, Kernel], device_type: str = "CPU") -> None:
 def _load(device_type: str) -> None:
     if device_type in _loaded:
         return
-    _loaded.add(device_type)
-    import importlib
-    for module in _DEVICE_MODULES.get(device_type, ()):
-        try:
-            importlib.import_module(module)
-        except ImportError as error:
-            # A device whose library is missing (CuPy) simply has no kernels.
-            if device_type == "CPU" and error.name and error.name.startswith("engine."):
-                continue
-            if device_type == "CPU":
-                raise
+    with _load_lock:  # partitions' executors may look kernels up from several threads at once
+        if device_type in _loaded:
+            return
+        for module in _DEVICE_MODULES.get(device_type, ()):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                if device_type == "CPU":
+                    raise
+                # A device whose library is missing (CuPy) simply has no kernels.
+        _loaded.add(device_type)
 
 
 def lookup(op_type: str, device_type: str = "CPU") -> Kernel | None:

@@ -1,6 +1,6 @@
 """tf.import_graph_def: a GraphDef into the default graph, prefixed, remapped, validated."""
 
-from engine.device import canonical as _canonical_device
+from engine.devices import canonical as _canonical_device
 from engine import errors, op_registry
 from engine import traceback as _traceback
 from engine.graph import get_default_graph
