@@ -10,6 +10,11 @@ allow_soft_placement, log_device_placement). A run whose nodes all sit on the cl
 (CPU:0) keeps the one-executor path; otherwise it is cut into one graph per device
 (engine/partition.py), each with its own plan and executor, run concurrently, one thread per
 device, exchanging tensors through the step's rendezvous (engine/rendezvous.py).
+
+A run can be observed (engine/observers.py): factories given to `observe_runs(factory)` on the
+calling thread or to `session._add_run_observer(factory)` hand each partition's executor an
+observer, and the run takes the traced path; the step-stats collector (FULL_TRACE) and the
+VLOG writer come in the same way, after them.
 """
 
 import itertools
@@ -20,12 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine import errors, kernels, partition as partition_lib, placer as placer_lib, plan as plan_lib, vlog
+from engine import observers as observers_lib, step_stats
 from engine.executor import Executor
 from engine.fetches import FetchMapper
+from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
 from engine.proto import config_pb2
 from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
 from engine.resources import ResourceMgr
-from engine.step_stats import StepStatsCollector
 
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
@@ -95,6 +101,7 @@ class BaseSession:
         self._edge_names = itertools.count()  # TF's edge_name_counter_: <node>/_<n>
         self._rendezvous = self._session_state[RENDEZVOUS_KEY] = RendezvousMgr()
         self._workers = None
+        self._run_observers = ()  # run observer factories (engine/observers.py)
         self._step_lock, self._entry_lock = threading.Lock(), threading.RLock()
         kernels.registered_ops("CPU")  # load the kernel tables before any thread runs
         if self._config.log_device_placement:
@@ -157,45 +164,48 @@ class BaseSession:
             self._step_id += 1
             step_id = self._step_id
         trace = options is not None and options.trace_level != _NO_TRACE
-        if entry.parts is not None:
-            with np.errstate(all="ignore"):
-                results = self._run_partitions(entry, values, options, run_metadata, trace,
-                                               step_id)
-            return mapper.build([results[p] if p is not None else None
-                                 for p in entry.fetch_positions])
-        # VLOG: the traced path with an observer writing TF's lines (engine/vlog.py).
-        vlog_observer = vlog.observer_for_run(entry.executor, self._step_id)
+        factories = self._run_observers + observers_lib.this_thread.factories
+        collectors = None
+        if trace:
+            collectors = step_stats.Collectors(step_stats.StepStatsCollector if entry.parts is None
+                                               else partition_lib.TransferlessCollector)
+            factories += (collectors,)
+        if vlog.wanted():  # VLOG: an observer writing TF's lines (engine/vlog.py)
+            factories += (vlog.run_observer,)
         # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
         with np.errstate(all="ignore"):
-            if trace or (options is not None and options.output_partition_graphs):
-                results = self._run_with_metadata(entry, values, options, run_metadata, trace,
-                                                  vlog_observer)
-            elif vlog_observer is not None:  # VLOG
-                results = entry.executor.run_traced(values, vlog_observer, self._step_id)
+            if entry.parts is not None:
+                results = self._run_partitions(entry, values, factories, step_id)
+            elif factories:
+                plan = entry.executor.plan
+                observer = observers_lib.observer_for(factories, plan.device, step_id, plan)
+                results = observers_lib.run(entry.executor, values, observer, step_id)
             else:
-                results = entry.executor.run(values, self._step_id)
+                results = entry.executor.run(values, step_id)
+        if run_metadata is not None and options is not None:
+            self._fill_run_metadata(entry, options, run_metadata, collectors)
         positions = entry.fetch_positions
         return mapper.build([results[p] if p is not None else None for p in positions])
 
-    def _run_with_metadata(self, entry, values, options, run_metadata, trace,
-                           vlog_observer=None):
-        executor = entry.executor
-        if trace:
-            collector = StepStatsCollector(executor.plan.device)
-            results = executor.run_traced(values, vlog.tee(collector, vlog_observer),  # VLOG
-                                          self._step_id)
-        elif vlog_observer is not None:  # VLOG
-            results = executor.run_traced(values, vlog_observer, self._step_id)
-        else:
-            results = executor.run(values, self._step_id)
-        if run_metadata is not None:
-            if trace:
-                run_metadata.step_stats.dev_stats.add().CopyFrom(collector.dev_stats)
-            if options.output_partition_graphs:
+    def _fill_run_metadata(self, entry, options, run_metadata, collectors):
+        if collectors is not None:
+            step_stats.run_metadata_step_stats(run_metadata, collectors.collectors)
+        if options.output_partition_graphs:
+            if entry.parts is not None:
+                graphs = [part.graph_def for part in entry.parts]
+            else:
                 if entry.partition_graph is None:
-                    entry.partition_graph = executor.plan.partition_graph()
-                run_metadata.partition_graphs.add().CopyFrom(entry.partition_graph)
-        return results
+                    entry.partition_graph = entry.executor.plan.partition_graph()
+                graphs = [entry.partition_graph]
+            for graph_def in graphs:
+                run_metadata.partition_graphs.add().CopyFrom(graph_def)
+
+    def _add_run_observer(self, factory):
+        """Every later run of this session is observed through `factory` (engine/observers.py)."""
+        self._run_observers += (factory,)
+
+    def _remove_run_observer(self, factory):
+        self._run_observers = tuple(f for f in self._run_observers if f is not factory)
 
     def _fetch_mapper(self, fetches):
         """(FetchMapper, names key) for `fetches`; remembered for a fetch that cannot change."""
@@ -325,32 +335,31 @@ class BaseSession:
 
     # Runs across devices -----------------------------------------------------------------------
 
-    def _run_partitions(self, entry, values, options, run_metadata, trace, step_id):
+    def _run_partitions(self, entry, values, factories, step_id):
         """Every partition's executor on its own thread (the client's on this one)."""
         if self._workers is None:
             self._workers = ThreadPoolExecutor(thread_name_prefix="partition")
         rendezvous = self._rendezvous.find(step_id)
-        stats = {}
+        # Every observer is made before any executor runs (engine/observers.py).
+        observers = [observers_lib.observer_for(factories, part.device, step_id,
+                                                part.executor.plan) if factories else None
+                     for part in entry.parts]
 
-        def run(part, feeds):
+        def run(part, feeds, observer):
             set_running_step(step_id)
             try:
-                observer = vlog.observer_for_run(part.executor, step_id)
-                if trace:
-                    stats[part.device] = collector = partition_lib.TransferlessCollector(part.device)
-                    observer = vlog.tee(collector, observer)
-                if observer is not None:
-                    return part.executor.run_traced(feeds, observer, step_id)
-                return part.executor.run(feeds, step_id)
+                return observers_lib.run(part.executor, feeds, observer, step_id)
             except BaseException as error:
                 rendezvous.start_abort(error)
                 raise
 
-        others = [self._workers.submit(run, part, []) for part in entry.parts[1:]]
+        others = [self._workers.submit(run, part, [], observer)
+                  for part, observer in zip(entry.parts[1:], observers[1:])]
         failures = []
         try:
             first = entry.parts[0]
-            results = run(first, values if first.device == placer_lib.CLIENT_DEVICE else [])
+            results = run(first, values if first.device == placer_lib.CLIENT_DEVICE else [],
+                          observers[0])
         except Exception as error:  # noqa: BLE001  (the first cause wins, below)
             failures.append(error)
         for future in others:
@@ -362,12 +371,6 @@ class BaseSession:
         if failures:
             raise next((e for e in failures if not isinstance(e, errors.CancelledError)),
                        failures[0])
-        if run_metadata is not None:
-            for part in entry.parts:
-                if trace:
-                    run_metadata.step_stats.dev_stats.add().CopyFrom(stats[part.device].dev_stats)
-                if options.output_partition_graphs:
-                    run_metadata.partition_graphs.add().CopyFrom(part.graph_def)
         return [results[i] for i in entry.client_results]
 
     def _graph_nodes(self):

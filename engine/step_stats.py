@@ -32,6 +32,8 @@ class StepStatsCollector:
     # Observer protocol (see Executor.run_traced) ---------------------------------------------
 
     def source(self, now_ns):
+        # The executor's thread: a session builds its observers before their threads run.
+        self._thread_id = threading.get_native_id()
         stats = self._new("_SOURCE", "_SOURCE = NoOp()", now_ns, now_ns)
         stats.op_start_rel_nanos = stats.op_end_rel_nanos = stats.all_end_rel_nanos = 0
 
@@ -120,6 +122,19 @@ def describe_tensor(description, dtype, value, allocated=True):
 def _nbytes(value):
     nbytes = getattr(value, "nbytes", None)
     return int(nbytes) if nbytes is not None else 0
+
+
+class Collectors:
+    """A run observer factory (engine/observers.py): one `collector_class` per executor."""
+
+    def __init__(self, collector_class=StepStatsCollector):
+        self.collector_class = collector_class
+        self.collectors = []
+
+    def __call__(self, device, step_id, plan):
+        collector = self.collector_class(device)
+        self.collectors.append(collector)
+        return collector
 
 
 def run_metadata_step_stats(run_metadata, collectors):

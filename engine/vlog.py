@@ -13,9 +13,9 @@ TF_CPP_MIN_VLOG_LEVEL) is the level for every source file; TF_CPP_VMODULE
   `Graph <label> #nodes N #edges E` line, nodes named n<id> as TensorFlow's dumps name them.
 parsers/vlog reads these lines back like TensorFlow's own.
 
-The session asks `observer_for_run(executor, step_id)` for an executor observer (None when
-no executor line is wanted) and runs the traced loop with it; `tee` joins it with the
-step-stats collector when the run is traced too.
+The session asks `wanted()` on every run (one global read while VLOG is off) and, when it is,
+uses `run_observer` as one more run observer factory (engine/observers.py): it dumps each plan
+once and gives an executor observer, None when no executor line is wanted.
 
 >>> parse_vmodule("executor=2, function_utils=5,bad")
 {'executor': 2, 'function_utils': 5}
@@ -90,7 +90,7 @@ def vlog_is_on(module, level):
 
 # ---- the session's hook ------------------------------------------------------------------------
 
-_dumped = weakref.WeakSet()  # executors whose graph was dumped already
+_dumped = weakref.WeakSet()  # plans whose graph was dumped already
 _switches = None  # (Process node lines, kernel-done lines, graph dumps), read once
 
 
@@ -108,43 +108,24 @@ def _read_switches():
     return _switches
 
 
-def observer_for_run(executor, step_id):
-    """An observer writing executor lines for this run, or None when none are wanted.
+def wanted():
+    """Whether any VLOG line may be written: Session.run's fast path asks on every run."""
+    process, _, dump = _switches or _read_switches()
+    return process or dump
 
-    Dumps the executor's graph first, once per executor, where function_utils' level asks.
-    Costs one global read when VLOG is off: it sits on Session.run's fast path.
+
+def run_observer(device, step_id, plan):
+    """The run observer factory: an observer writing executor lines for this run, or None.
+
+    Dumps the plan's graph first, once per plan, where function_utils' level asks.
     """
     process, kernel_done, dump = _switches or _read_switches()
-    if dump and executor not in _dumped:
-        _dumped.add(executor)
-        write_lines(graph_dump_lines(executor.plan))
+    if dump and plan not in _dumped:
+        _dumped.add(plan)
+        write_lines(graph_dump_lines(plan))
     if not process:
         return None
-    return ExecutorLines(executor.plan, step_id, kernel_done=kernel_done)
-
-
-def tee(*observers):
-    """One observer telling each of `observers` (None left out) everything."""
-    observers = [o for o in observers if o is not None]
-    return observers[0] if len(observers) == 1 else _Tee(observers)
-
-
-class _Tee:
-    def __init__(self, observers):
-        self._observers = observers
-
-    def __getattr__(self, name):
-        methods = [getattr(o, name) for o in self._observers if hasattr(o, name)]
-
-        def call(*args, **kwargs):
-            # node_finished may hand back replacement outputs (the debugger): the first wins.
-            result = None
-            for method in methods:
-                answer = method(*args, **kwargs)
-                if result is None:
-                    result = answer
-            return result
-        return call
+    return ExecutorLines(plan, step_id, kernel_done=kernel_done)
 
 
 # ---- lines ---------------------------------------------------------------------------------------
@@ -172,12 +153,14 @@ class ExecutorLines:
         self._kernel_done = kernel_done
         self._step = step_id
         self._stream = sys.stderr if stream is None else stream
+        # The executor's thread, known at source(): the session builds observers on its own.
         self._thread = threading.get_native_id()
 
     def _write(self, line, text):
         self._stream.write(prefix(_EXECUTOR_FILE, line, thread=self._thread) + text + "\n")
 
     def source(self, now_ns, *args, **kwargs):
+        self._thread = threading.get_native_id()
         body = f"0 step {self._step} {{{{node _SOURCE}}}} = NoOp[]() device: {self._texts.device}"
         self._write(_PROCESS_LINE, "Process node: " + body)
         if self._kernel_done:
