@@ -1,11 +1,11 @@
-"""How a debugged Session.run reaches the debugger: the executor's observer, teed.
+"""How a debugged Session.run reaches the debugger: a run observer factory, on its thread.
 
-Session.run takes its traced path when RunOptions ask for FULL_TRACE and hands each
-executor a StepStatsCollector. While a debugged run is active, Executor.run_traced (the
-class's, patched from here and restored afterwards) hands the executor a Tee instead: the
-debugger's observer first (so it can pause and replace outputs), then the session's
-collector, which records what the executor really used. Every partition's executor goes
-through it, whichever thread runs it, so one run at a time can be debugged per process.
+Inside `observing(debugger)` every Session.run made on the calling thread hands each of its
+partitions' executors an observer from `debugger.observer_for` (engine.session.observe_runs);
+the session's own observers (the step-stats collector, VLOG) follow it, so they record what
+the executor really used. Runs on other threads are not touched: debugged runs of different
+sessions may execute at once, each on its own thread; a session has one at a time (two would
+step through the same variables, each pausing the other's effects out of view).
 """
 
 from __future__ import annotations
@@ -13,93 +13,40 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from engine.executor import Executor
+from engine.session import observe_runs
 
-_lock = threading.Lock()
-_active = []   # the one DebugObserver being fed, while a debugged run executes
-
-
-class Tee:
-    """Two observers as one; node_finished's replacement outputs come from the first."""
-
-    def __init__(self, debugger, other):
-        self.debugger, self.other = debugger, other
-
-    def source(self, *args, **kwargs):
-        self.debugger.source(*args, **kwargs)
-        self.other.source(*args, **kwargs)
-
-    def node_scheduled(self, *args, **kwargs):
-        self.debugger.node_scheduled(*args, **kwargs)
-        self.other.node_scheduled(*args, **kwargs)
-
-    def node_started(self, *args, **kwargs):
-        self.debugger.node_started(*args, **kwargs)
-        self.other.node_started(*args, **kwargs)
-
-    def op_started(self, *args, **kwargs):
-        self.debugger.op_started(*args, **kwargs)
-        self.other.op_started(*args, **kwargs)
-
-    def op_finished(self, *args, **kwargs):
-        self.debugger.op_finished(*args, **kwargs)
-        self.other.op_finished(*args, **kwargs)
-
-    def node_finished(self, node, outputs, *args, **kwargs):
-        replaced = self.debugger.node_finished(node, outputs, *args, **kwargs)
-        self.other.node_finished(node, list(replaced) if replaced is not None else outputs,
-                                 *args, **kwargs)
-        return replaced
-
-    def __getattr__(self, name):
-        # Callbacks the protocol grows later (frames, dead tensors): both hear them.
-        first, second = getattr(self.debugger, name, None), getattr(self.other, name, None)
-        if first is None and second is None:
-            raise AttributeError(name)
-
-        def both(*args, **kwargs):
-            result = first(*args, **kwargs) if first is not None else None
-            if second is not None:
-                second(*args, **kwargs)
-            return result
-        return both
-
-
-_original_run_traced = Executor.run_traced
-
-
-def _debugged_run_traced(self, feed_values, observer, step_id=0, *args, **kwargs):
-    debugger = _active[0] if _active else None
-    if debugger is None:
-        return _original_run_traced(self, feed_values, observer, step_id, *args, **kwargs)
-    debugger.bind(self.plan)
-    return _original_run_traced(self, feed_values, Tee(debugger, observer), step_id,
-                                *args, **kwargs)
+_lock = threading.Condition()
+_active = {}   # DebugObserver -> its session, while its debugged run executes
 
 
 class BusyError(RuntimeError):
-    """Another debugged run is executing in this process."""
+    """Another debugged run of the session is executing."""
 
 
 @contextlib.contextmanager
-def observing(debugger):
-    """Every traced executor run inside the block reports to `debugger`."""
-    if not _lock.acquire(blocking=False):
-        raise BusyError("another debugged run is in progress: finish or quit it first")
-    _active.append(debugger)
-    Executor.run_traced = _debugged_run_traced
+def observing(debugger, session=None):
+    """Every Session.run on this thread inside the block reports to `debugger`."""
+    with _lock:
+        if session is not None and any(s is session for s in _active.values()):
+            raise BusyError("another debugged run of this session is in progress: finish or "
+                            "quit it first")
+        _active[debugger] = session
     try:
-        yield
+        with observe_runs(debugger.observer_for):
+            yield
     finally:
-        Executor.run_traced = _original_run_traced
-        _active.clear()
-        _lock.release()
+        with _lock:
+            del _active[debugger]
+            _lock.notify_all()
 
 
-def abort_active():
-    """Stops the debugged run executing now, if any (a notebook's forgotten run, a test's)."""
-    for debugger in list(_active):
+def abort_active(timeout=10):
+    """Stops every debugged run executing now (a notebook's forgotten run, a test's) and waits
+    for their threads to leave observing()."""
+    with _lock:
+        debuggers = list(_active)
+    for debugger in debuggers:
         with debugger.cond:
             debugger.abort()
-    with _lock:   # its thread has left observing()
-        pass
+    with _lock:
+        _lock.wait_for(lambda: not any(d in _active for d in debuggers), timeout)

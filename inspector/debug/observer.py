@@ -1,10 +1,12 @@
-"""The executor side of a debugged run: an observer that records, retains and pauses.
+"""The executor side of a debugged run: observers that record, retain and pause.
 
-The executor (engine/executor.py, run_traced) calls it around every node. Every callback
-takes one condition's lock, so callbacks from several partition threads are serialized, and
-while one thread is paused between nodes every other thread's next callback waits: stepping
-follows the order the nodes really ran in, across devices. Values are kept only for watched
-tensors, the node that just ran and tensors a node still to run will read (the frontier).
+The session (engine/observers.py) asks `DebugObserver.observer_for` for an observer per
+partition's executor; each reports to the one DebugObserver of the run. Every callback takes
+its condition's lock and the turn (inspector/debug/turns.py): one partition thread moves at a
+time, the others wait at their next callback, and while the one with the turn is paused
+between nodes nothing runs. Stepping follows one order of the nodes across devices, the same
+for every run. Values are kept only for watched tensors, the node that just ran and tensors a
+node still to run will read (the frontier).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 
 from inspector.debug import tensors
 from inspector.debug.frontier import PlanIndex
+from inspector.debug.turns import Turns
 
 HISTORY = 10_000   # node events remembered per run (names and summaries, no values)
 
@@ -100,6 +103,7 @@ class DebugObserver:
         self.current = None       # the last NodeEvent
         self.current_tensors = ()
         self.count = 0
+        self.turns = Turns(self.cond)
         self.paused_in = None     # the thread id paused between nodes
         self.pauses = 0
         self.go = False
@@ -108,72 +112,61 @@ class DebugObserver:
         self.started_source = False
         self._armed = set()       # injected tensors to replace at their next production
 
-    # Observer protocol (engine/executor.py run_traced) ----------------------------------------
+    # The run observer factory (engine/observers.py) ------------------------------------------
 
-    def bind(self, plan):
+    def observer_for(self, device, step_id, plan):
+        """The observer of one partition's executor; called for every one before any runs."""
         with self.cond:
             self.index.add_plan(plan)
+            return PartitionObserver(self, self.turns.add_lane(device))
 
-    def source(self, now_ns, *extra, **info):
-        with self.cond:
-            self._wait_turn()
-            if not self.started_source:
-                self.started_source = True
-                if self.control.pause_at_start():
-                    self._pause("start of the run: nothing has run yet")
+    # What the partitions' observers report (each with self.cond held, holding the turn) --------
 
-    def node_scheduled(self, node, now_ns=None, *extra, **info):
-        with self.cond:
-            self._wait_turn()
-            frame, iteration, _ = frame_info(extra, info)
-            self.index.scheduled(node, f"{node.name} ({frame}:{iteration})" if frame else None)
+    def _source(self):
+        if not self.started_source:
+            self.started_source = True
+            if self.control.pause_at_start():
+                self._pause("start of the run: nothing has run yet")
 
-    def node_started(self, node, *extra, **info):
-        with self.cond:
-            self._wait_turn()
-            frame, iteration, _ = frame_info(extra, info)
-            self.index.started(node, f"{node.name} ({frame}:{iteration})" if frame else None)
-            for tensor in self.index.input_tensors(node):
-                self._release(tensor)
+    def _node_scheduled(self, node, info):
+        frame, iteration, _ = frame_info((info,), {})
+        self.index.scheduled(node, f"{node.name} ({frame}:{iteration})" if frame else None)
 
-    def op_started(self, node, inputs, *extra, **info):
+    def _node_started(self, node, info):
+        frame, iteration, _ = frame_info((info,), {})
+        self.index.started(node, f"{node.name} ({frame}:{iteration})" if frame else None)
+        for tensor in self.index.input_tensors(node):
+            self._release(tensor)
+
+    def _op_started(self, node, inputs):
         """Feeds an injected value to a consumer in place of the tensor it would read."""
         injected = self.control.injected
-        if not injected:
-            return
-        with self.cond:
-            self._wait_turn()
-            for i, tensor in enumerate(self.index.input_tensors(node)):
-                if tensor in injected and i < len(inputs):
-                    inputs[i] = injected[tensor]
+        for i, tensor in enumerate(self.index.input_tensors(node)):
+            if tensor in injected and i < len(inputs):
+                inputs[i] = injected[tensor]
 
-    def op_finished(self, node, *extra, **info):
-        pass
-
-    def node_finished(self, node, outputs, *extra, **info):
+    def _node_finished(self, lane, node, outputs, info):
         """Records the node's outputs and maybe pauses (inside this call, so a value injected
         for them during the pause is returned as the replacement the executor uses)."""
-        with self.cond:
-            self._wait_turn()
-            frame, iteration, dead = frame_info(extra, info)
-            names = self.index.output_tensors(node)
-            self._drop_superseded(names)
-            produced = list(zip(names, outputs))
-            self.count += 1
-            event = NodeEvent(self.count, node.name, node.op_type, node.device or "",
-                              node.kind, list(names), [], frame, iteration, dead, node)
-            event.summaries = [_summary(value) for _, value in produced]
-            self.index.finished(node, f"{node.name} ({frame}:{iteration})" if frame else None)
-            self._keep(produced, event)
-            self.current = event
-            self.history.append(event)
-            reason = self.control.should_pause(event, produced)
-            if reason:
-                self._pause(reason)
-            replaced = self._apply_armed(names, outputs)
-            if replaced is not None:
-                event.summaries = [_summary(value) for value in replaced]
-            return tuple(replaced) if replaced is not None else None
+        frame, iteration, dead = frame_info((info,), {})
+        names = self.index.output_tensors(node)
+        self._drop_superseded(names)
+        produced = list(zip(names, outputs))
+        self.count += 1
+        event = NodeEvent(self.count, node.name, node.op_type, lane.device, node.kind,
+                          list(names), [], frame, iteration, dead, node)
+        event.summaries = [_summary(value) for _, value in produced]
+        self.index.finished(node, f"{node.name} ({frame}:{iteration})" if frame else None)
+        self._keep(produced, event)
+        self.current = event
+        self.history.append(event)
+        reason = self.control.should_pause(event, produced)
+        if reason:
+            self._pause(reason)
+        replaced = self._apply_armed(names, outputs)
+        if replaced is not None:
+            event.summaries = [_summary(value) for value in replaced]
+        return tuple(replaced) if replaced is not None else None
 
     # The controller's side (called with self.cond held) ---------------------------------------
 
@@ -192,10 +185,7 @@ class DebugObserver:
 
     # -----------------------------------------------------------------------------------------
 
-    def _wait_turn(self):
-        me = threading.get_ident()
-        while self.paused_in is not None and self.paused_in != me and not self.aborted:
-            self.cond.wait()
+    def _check(self):
         if self.aborted:
             raise DebugAborted("run stopped from the debugger")
 
@@ -265,6 +255,51 @@ class DebugObserver:
         if tensor in watched or node in watched or self.index.uses_left(tensor) > 0:
             return
         self.values.pop(tensor, None)
+
+
+class PartitionObserver:
+    """The executor observer of one partition (engine/executor.py's protocol): takes the
+    turn at each callback, gives it up around kernels and hands the rest to the run's
+    DebugObserver."""
+
+    def __init__(self, debugger, lane):
+        self.debugger, self.lane = debugger, lane
+        self.cond, self.turns = debugger.cond, debugger.turns
+
+    def source(self, now_ns):
+        with self.cond:
+            self.turns.switch(self.lane, self.debugger._check)
+            self.debugger._source()
+
+    def node_scheduled(self, node, now_ns, info=None):
+        with self.cond:
+            self.turns.take(self.lane, self.debugger._check)
+            self.debugger._node_scheduled(node, info)
+
+    def node_started(self, node, info=None):
+        with self.cond:
+            self.turns.switch(self.lane, self.debugger._check)
+            self.debugger._node_started(node, info)
+
+    def op_started(self, node, inputs, info=None):
+        with self.cond:
+            self.turns.take(self.lane, self.debugger._check)
+            if self.debugger.control.injected:
+                self.debugger._op_started(node, inputs)
+            self.turns.kernel_starts(node, self.lane)
+
+    def op_finished(self, node, info=None):
+        with self.cond:
+            self.turns.kernel_ends(node, self.lane, self.debugger._check)
+
+    def node_finished(self, node, outputs, info=None):
+        with self.cond:
+            self.turns.take(self.lane, self.debugger._check)
+            return self.debugger._node_finished(self.lane, node, outputs, info)
+
+    def executor_done(self, error=None):
+        with self.cond:
+            self.turns.done(self.lane)
 
 
 def _summary(value):

@@ -44,10 +44,7 @@ class DebugRun:
     def __init__(self, session, fetches, feed_dict=None, options=None, run_metadata=None,
                  breakpoints=None, watched=None):
         self.session, self.fetches, self.feed_dict = session, fetches, feed_dict
-        self.options = config_pb2.RunOptions()
-        if options is not None:
-            self.options.CopyFrom(options)
-        self.options.trace_level = config_pb2.RunOptions.FULL_TRACE
+        self.options = options   # as given: the debugger observes runs without tracing them
         self.run_metadata = run_metadata if run_metadata is not None else config_pb2.RunMetadata()
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.watched = watched if watched is not None else set()
@@ -81,7 +78,7 @@ class DebugRun:
     def _work(self):
         outcome, result, error = "done", None, None
         try:
-            with hook.observing(self.observer):
+            with hook.observing(self.observer, self.session):
                 result = _SESSION_RUN(self.session, self.fetches, self.feed_dict,
                                       options=self.options, run_metadata=self.run_metadata)
         except DebugAborted:
