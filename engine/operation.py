@@ -25,9 +25,12 @@ def _infer_shapes(op, attrs=None):
     info_cls = getattr(_shape_inference, "InputInfo", None)
     infos = []
     for tensor in op._inputs:
-        value = constant_value(tensor) if tensor._op._node_def.op in _FOLDABLE else None
-        infos.append(info_cls(tensor._dtype, tensor._shape, value) if info_cls else
-                     (tensor._dtype, tensor._shape, value))
+        kind = tensor._op._node_def.op
+        value = constant_value(tensor) if kind in _FOLDABLE else None
+        shape_value = _partial_shape_value(tensor) if value is None and kind in _SHAPE_OPS \
+            else None
+        infos.append(info_cls(tensor._dtype, tensor._shape, value, shape_value) if info_cls
+                     else (tensor._dtype, tensor._shape, value))
     if attrs is None:
         from engine.attr_value import to_python
         attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
@@ -35,6 +38,21 @@ def _infer_shapes(op, attrs=None):
     shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
 
+
+def _partial_shape_value(tensor):
+    """A 1-D int tensor's value as far as known, as dims (TF's constant_value_as_shape)."""
+    if tensor._dtype.base_dtype.name not in ("int32", "int64") or tensor._shape.ndims != 1:
+        return None
+    from engine.tensor_util import constant_value_as_shape
+    try:
+        shape = constant_value_as_shape(tensor)
+    except (ValueError, TypeError):
+        return None
+    return None if shape.ndims is None else shape.as_list()
+
+
+# Ops whose output may be a partially known shape (constant_value_as_shape reads them).
+_SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 
 _FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
                        "Fill", "Identity", "StopGradient"})

@@ -20,6 +20,9 @@ class InputInfo(NamedTuple):
     dtype: object
     shape: TensorShape
     value: object = None  # the statically known NumPy value, or None
+    # A 1-D shape tensor's partially known value as dims (None where unknown): TensorFlow's
+    # constant_value_as_shape (Shape of a partially known tensor, Pack, ConcatV2, ...).
+    shape_value: object = None
 
 
 class ShapeError(ValueError):
@@ -127,6 +130,8 @@ def _from_value(info):
     values = _ints(info)
     if values is not None:
         return [None if v < 0 else v for v in values]
+    if info.shape_value is not None:
+        return list(info.shape_value)
     dims = _dims(info)
     if dims and dims[0] is not None:
         return [None] * dims[0]
@@ -370,13 +375,39 @@ def slice_(attrs, inputs):
 
 
 def strided_slice(attrs, inputs):
+    """As TensorFlow's: known strides suffice; a dim sliced by an unknown begin or end is
+    unknown, a shrunk one drops out (x[i] of a (4, 5) x is (5,) for any i)."""
     dims = _dims(inputs[0])
     begin, end, strides = (_value(info) for info in inputs[1:4])
-    if dims is None or begin is None or end is None or strides is None:
+    if dims is None or strides is None:
         return None
     spec = {key: attrs.get(key, 0) for key in (
         "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")}
+    if begin is None or end is None:
+        dims = _unknown_slice_dims(dims, begin, end, strides, spec)
+        zeros = np.zeros(np.size(strides), np.int64)
+        begin = zeros if begin is None else begin
+        end = zeros if end is None else end
     return slicing.strided_slice_shape(dims, begin=begin, end=end, strides=strides, **spec)
+
+
+def _unknown_slice_dims(dims, begin, end, strides, spec):
+    """`dims` with None for every input dim a slice with an unknown bound reads."""
+    count = np.size(strides)
+    index = slicing.strided_slice_index(len(dims), np.zeros(count, np.int64),
+                                        np.zeros(count, np.int64), strides, **spec)
+    explicit = sum(1 for item in index if item is not None and item is not Ellipsis)
+    dims, dim = list(dims), 0
+    for i, item in enumerate(index):
+        if item is Ellipsis:
+            dim += len(dims) - explicit
+        elif item is not None:
+            unknown_begin = begin is None and not spec["begin_mask"] >> i & 1
+            unknown_end = end is None and not spec["end_mask"] >> i & 1
+            if type(item) is not tuple and (unknown_begin or unknown_end):
+                dims[dim] = None
+            dim += 1
+    return dims
 
 
 def squeeze(attrs, inputs):

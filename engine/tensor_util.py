@@ -319,11 +319,41 @@ def constant_value_as_shape(tensor):
         dims = []
         for part in op.inputs:
             value = constant_value(part)
-            dims.append(None if value is None or value == -1 else int(value))
+            dims.append(None if value is None or value < 0 else int(value))
         return TensorShape(dims)
+    if op.type == "ConcatV2":
+        result = TensorShape([])
+        for part in op.inputs[:-1]:
+            result = result.concatenate(constant_value_as_shape(part))
+        return result
+    if op.type == "Cast" and tensor.dtype.base_dtype.name in ("int32", "int64"):
+        return constant_value_as_shape(op.inputs[0])
+    if op.type == "StridedSlice":
+        sliced = _sliced_shape(op)
+        if sliced is not None:
+            return sliced
     value = constant_value(tensor)
     if value is not None:
         return TensorShape([None if d == -1 else int(d) for d in value.tolist()])
     if shape.ndims == 1 and shape[0].value is not None:
         return unknown_shape(shape[0].value)
     return unknown_shape()
+
+
+def _sliced_shape(op):
+    """constant_value_as_shape of a 1-D StridedSlice of a shape tensor (shape[1:], ...)."""
+    from engine.tensor_shape import TensorShape
+    parts = [constant_value(t) for t in op.inputs[1:4]]
+    if any(p is None or np.size(p) != 1 for p in parts):
+        return None
+    begin, end, stride = (int(np.reshape(p, -1)[0]) for p in parts)
+    masks = {k: op.get_attr(k) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                          "new_axis_mask", "shrink_axis_mask")}
+    if masks["ellipsis_mask"] or masks["new_axis_mask"] or masks["shrink_axis_mask"] or \
+            masks["begin_mask"] not in (0, 1) or masks["end_mask"] not in (0, 1):
+        return None
+    dims = constant_value_as_shape(op.inputs[0])
+    if dims.ndims is None:
+        return None
+    return TensorShape(dims.as_list()[None if masks["begin_mask"] else begin:
+                                      None if masks["end_mask"] else end:stride])

@@ -114,19 +114,41 @@ def test_gradient_sums_use_add_n():
 
 def test_gradient_override_map_is_a_graph_method():
     assert "gradient_override_map" in tf.Graph.__dict__  # defined in engine/graph.py
-
-    @tf.RegisterGradient("ApiFixesTripleGrad")
-    def _triple(op, grad):
-        return grad * 3.0
-
     graph = tf.Graph()
     with graph.as_default():
         x = tf.constant(1.0)
-        with graph.gradient_override_map({"Identity": "ApiFixesTripleGrad"}):
+        with graph.gradient_override_map({"Identity": "Neg"}):
             y = tf.identity(x)
-        assert y.op.get_attr("_gradient_op_type") == b"ApiFixesTripleGrad"
+        assert y.op.get_attr("_gradient_op_type") == b"Neg"
         with tf.Session() as sess:
-            assert sess.run(tf.gradients(y, x)[0]) == 3.0
+            assert sess.run(tf.gradients(y, x)[0]) == -1.0
         with pytest.raises(TypeError, match="op_type_map must be a dictionary"):
             with graph.gradient_override_map([]):
                 pass
+
+
+# -- partially known shape tensors in shape inference ------------------------------------------
+
+def test_shapes_built_from_partially_known_shape_tensors():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [None, 3])
+        s = tf.shape(p)
+        shapes = [tf.zeros(s), tf.reshape(p, tf.stack([s[0], 3])),
+                  tf.fill(tf.concat([s, [2]], 0), 1.0), tf.zeros(s[1:]),
+                  tf.ones(tf.cast(s, tf.int64))]
+        assert [str(t.shape) for t in shapes] == ["(?, 3)", "(?, 3)", "(?, 3, 2)", "(3,)",
+                                                  "(?, 3)"]
+
+
+def test_strided_slices_with_tensor_bounds_have_tensorflows_static_shapes():
+    with tf.Graph().as_default():
+        y, n = tf.constant([1, 2, 3, 4]), tf.constant(1)
+        q = tf.placeholder(tf.int32, [])
+        x = tf.zeros([4, 5])
+        slices = [y[n], y[n:], y[:n], x[q], x[:, q], x[q:], x[::q], x[q, 1:3], x[..., q],
+                  x[tf.newaxis, q:]]
+        assert [str(t.shape) for t in slices] == [
+            "()", "(3,)", "(1,)", "(5,)", "(4,)", "(?, 5)", "<unknown>", "(?,)", "(4,)",
+            "(1, ?, 5)"]
+        with tf.Session() as sess:
+            assert sess.run(y[n]) == 2 and sess.run(x[q:], {q: 3}).shape == (1, 5)

@@ -57,16 +57,8 @@ def test_graph_def_matches_tensorflow(name):
     assert [n.name for n in got.node] == [n.name for n in want.node]
 
 
-# Static shapes that need a partially known shape *tensor* (Fill from Shape of (?, 3), a
-# StridedSlice whose begin is packed from a tensor): InputInfo carries only full values.
-PARTIAL_SHAPE_GAPS = {"array_ops", "slicing"}
-
-
 @pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_output_matches_tensorflow(name, request):
-    if name in PARTIAL_SHAPE_GAPS:
-        request.applymarker(pytest.mark.xfail(reason="partial shape values in shape inference",
-                                              strict=False))
+def test_output_matches_tensorflow(name):
     fixture = FIXTURES[name]
     stdout, _ = run_snippet(fixture["code"])
     assert stdout.splitlines() == fixture["stdout"].splitlines()
