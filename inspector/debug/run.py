@@ -323,10 +323,18 @@ class DebugRun:
 
 
 def _caused_by_abort(error):
-    while error is not None:
+    """Whether DebugAborted is in `error`'s chain. A partition's error that another's _Recv
+    re-raised is its own __cause__ there (the executor raises it `from` itself), so the chain
+    is walked through __context__ too, each error once."""
+    seen, pending = set(), [error]
+    while pending:
+        error = pending.pop()
+        if error is None or id(error) in seen:
+            continue
         if isinstance(error, DebugAborted):
             return True
-        error = error.__cause__
+        seen.add(id(error))
+        pending += [error.__cause__, error.__context__]
     return False
 
 
