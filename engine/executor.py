@@ -115,7 +115,7 @@ class Executor:
                 for slot in frees:
                     values[slot] = None
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
-            raise self._node_error(self._node_of_step[id(step)], error) from error
+            self._raise_node_error(self._node_of_step[id(step)], error)
         return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
 
     # The traced path: TensorFlow's ready queue, with an observer around every node --------
@@ -143,7 +143,7 @@ class Executor:
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
             position = getattr(error, "_gi_position", -1)
             node = self.plan.nodes[position] if position >= 0 else self.plan.nodes[0]
-            raise self._node_error(node, error) from error
+            self._raise_node_error(node, error)
         for slot, retval, _ in self._fetches:
             if values[slot] is frames.NO_VALUE:
                 raise node_error(retval, errors.InvalidArgumentError(
@@ -160,7 +160,15 @@ class Executor:
         try:
             return kernel(ctx, *inputs)
         except Exception as error:  # noqa: BLE001
-            raise self._node_error(node, error) from error
+            self._raise_node_error(node, error)
+
+    def _raise_node_error(self, node, error):
+        """Raise `error` as the failure of `node`; an error already naming its node as it is
+        (chaining it to itself would make its __cause__ a cycle)."""
+        wrapped = self._node_error(node, error)
+        if wrapped is error:
+            raise error
+        raise wrapped from error
 
     def _node_error(self, node, error):
         if isinstance(error, errors.OpError) and getattr(error, "_executor_node", None):

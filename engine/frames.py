@@ -351,7 +351,7 @@ def run(executor, feed_values, observer=None, step_id=0):
                     outputs = list(replaced)
             propagate(item, it, outputs, is_dead)
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
-            raise executor._node_error(node, error) from error
+            executor._raise_node_error(node, error)
     return values
 
 
