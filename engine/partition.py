@@ -20,7 +20,7 @@ Edge ids follow how TensorFlow numbers the client graph's edges (`edge_ids`).
 import heapq
 
 from engine import dtypes
-from engine.plan import NodeInfo, parse_tensor_name
+from engine.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
 from engine.step_stats import StepStatsCollector
 
@@ -243,20 +243,6 @@ def order_transfers(parts):
 def _transfer_key(info):
     attr = info.node_def.attr
     return attr["send_device"].s, attr["recv_device"].s, attr["tensor_name"].s
-
-
-def prune(nodes, feed_set, roots):
-    """Names of the nodes `roots` need, a fed tensor cutting the graph."""
-    needed, stack = set(), list(roots)
-    while stack:
-        name = stack.pop()
-        if name in needed:
-            continue
-        needed.add(name)
-        info = nodes[name]
-        stack.extend(p for p, o in info.inputs if (p, o) not in feed_set and p not in needed)
-        stack.extend(c for c in info.control_inputs if c not in needed)
-    return needed
 
 
 def _feed_used(tensor, needed, nodes, fetches):

@@ -209,20 +209,20 @@ CONTROL_FLOW_OPS = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter
 
 def _prune(nodes, feed_set, fetch_tensors, targets):
     """Names of the nodes the fetches and targets need; a fed tensor is not computed."""
-    needed, stack = set(), []
-    for producer, output in fetch_tensors:
-        if (producer, output) not in feed_set:
-            stack.append(producer)
-    stack.extend(targets)
+    roots = [producer for producer, output in fetch_tensors if (producer, output) not in feed_set]
+    return prune(nodes, feed_set, roots + list(targets))
+
+
+def prune(nodes, feed_set, roots):
+    """Names of the nodes `roots` need, a fed tensor cutting the graph."""
+    needed, stack = set(), list(roots)
     while stack:
         name = stack.pop()
         if name in needed:
             continue
         needed.add(name)
         info = nodes[name]
-        for producer, output in info.inputs:
-            if (producer, output) not in feed_set and producer not in needed:
-                stack.append(producer)
+        stack.extend(p for p, o in info.inputs if (p, o) not in feed_set and p not in needed)
         stack.extend(c for c in info.control_inputs if c not in needed)
     return needed
 

@@ -272,7 +272,7 @@ class BaseSession:
         roots = [plan_lib.parse_tensor_name(f)[0] for f in fetch_names
                  if plan_lib.parse_tensor_name(f) not in feed_set] + target_names
         client = placer_lib.CLIENT_DEVICE
-        if all(placement[name] == client for name in partition_lib.prune(nodes, feed_set, roots)):
+        if all(placement[name] == client for name in plan_lib.prune(nodes, feed_set, roots)):
             plan = plan_lib.build(nodes, order, list(feed_names), fetch_names, target_names)
             executor = Executor(plan, self._resources, self._rng, self._session_state)
             return _PlanEntry(executor, converters, positions)
