@@ -192,9 +192,7 @@ def _defined_at(op, graph_def, name):
     """file:line where the node was created: the engine op's traceback or the debug_info."""
     traceback = getattr(op, "traceback", None) if op is not None else None
     if traceback:
-        user = [f for f in traceback if "/engine/" not in str(f[0]).replace("\\", "/")]
-        frame = (user or list(traceback))[-1]
-        return f"{frame[0]}:{frame[1]}"
+        return _program_line([(str(f[0]), f[1]) for f in traceback])
     debug_info = graph_def.debug_info
     trace = None
     if name in debug_info.traces:
@@ -205,12 +203,33 @@ def _defined_at(op, graph_def, name):
         return ""
     frames = list(trace.file_line_cols) or [debug_info.frames_by_id[i] for i in trace.frame_id
                                             if i in debug_info.frames_by_id]
+    return _program_line([(debug_info.files[f.file_index]
+                           if f.file_index < len(debug_info.files) else "?", f.line)
+                          for f in frames])
+
+
+def _program_line(frames):
+    """`file:line` of the innermost (file, line) frame in the user's program, not in a library.
+
+    Debug info ends a couple of frames inside the library that made the op (TensorFlow's
+    useful frames), so the last frame is rarely the line that made it.
+
+    >>> _program_line([("train.py", 7), ("tensorflow/python/ops/gen_array_ops.py", 7115)])
+    'train.py:7'
+    """
     if not frames:
         return ""
-    frame = frames[-1]
-    filename = (debug_info.files[frame.file_index]
-                if frame.file_index < len(debug_info.files) else "?")
-    return f"{filename}:{frame.line}"
+    user = [f for f in frames if not _is_library_file(f[0])]
+    filename, line = (user or frames)[-1]
+    return f"{filename}:{line}"
+
+
+def _is_library_file(filename):
+    from engine.traceback import is_engine_file
+
+    path = filename.replace("\\", "/")
+    return (is_engine_file(filename) or path.startswith("tensorflow/")
+            or any(part in path for part in ("/tensorflow/", "/site-packages/", "/dist-packages/")))
 
 
 def _first_line(error):

@@ -64,6 +64,8 @@ def test_failing_graph_is_one_line_naming_node_op_and_place(capsys):
     assert err.count("\n") == 1
     assert err.startswith("error: InvalidArgumentError: node 'Placeholder' (Placeholder)")
     assert "You must feed a value for placeholder tensor 'Placeholder'" in err
+    # The line of the program that made it (from the GraphDef's debug_info), not TF's library.
+    assert ", defined at tests/programs/placeholder_square.py:7:" in err
 
 
 def test_uninitialised_variable_fails_with_exit_1(capsys):
