@@ -1,0 +1,98 @@
+"""Static shape inference: TensorFlow's shape functions for the ops the engine runs.
+
+`infer_shapes(op_def, attrs, inputs)` gives the TensorShape of each output from the inputs'
+static shapes and, where known, their constant values (a Const feeding Reshape's shape).
+One table maps op types to shape functions; ops without one get unknown shapes. Shapes are
+handled as lists of int-or-None (None for the whole list when the rank is unknown).
+Incompatible static shapes raise ShapeError (a ValueError), as TensorFlow's graph building.
+
+The shape functions live by kind of op: elementwise, reductions, nn (products, convolutions,
+pools), array; dims holds the helpers on dims lists and partial_values InputInfo and the
+shapes given as tensors. The gradient and training ops' functions are merged in from
+engine.shape_inference_training. Every name is also importable from here, as before the split.
+"""
+
+from engine.kernels import slicing
+from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
+    _concat, _unknown_slice_dims, broadcast_to, concat_offset, const, expand_dims, fill,
+    gather_v2, identity_n, one_hot, pack, pad, placeholder_with_default, random, range_,
+    reshape, shape_of, slice_, split, split_v, squeeze, strided_slice, tile, transpose, unpack,
+    where)
+from engine.shape_inference.dims import (  # noqa: F401
+    ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
+from engine.shape_inference.elementwise import (  # noqa: F401
+    BINARY, SCALARS, UNARY, add_n, binary, scalar, select, select_v2, unchanged)
+from engine.shape_inference.nn import (  # noqa: F401
+    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, mat_mul, pool,
+    softmax_cross_entropy, sparse_softmax_cross_entropy)
+from engine.shape_inference.partial_values import (  # noqa: F401
+    InputInfo, _from_value, _from_value_rank, _ints, _value)
+from engine.shape_inference.reductions import REDUCTIONS, arg_reduction, reduction  # noqa: F401
+from engine.tensor_shape import TensorShape
+
+
+def num_outputs(op_def, attrs):
+    count = 0
+    for arg in op_def.output_arg:
+        if arg.number_attr:
+            count += int(attrs.get(arg.number_attr, 0))
+        elif arg.type_list_attr:
+            count += len(attrs.get(arg.type_list_attr) or ())
+        else:
+            count += 1
+    return count
+
+
+def infer_shapes(op_def, attrs, inputs):
+    """The static output shapes of a node of `op_def` with decoded `attrs` and InputInfos."""
+    count = num_outputs(op_def, attrs)
+    fn = SHAPE_FUNCTIONS.get(op_def.name)
+    if fn is None:
+        return [TensorShape(None) for _ in range(count)]
+    try:
+        result = fn(attrs, list(inputs))
+    except slicing.SliceError as error:
+        raise ShapeError(str(error)) from None
+    if count == 1 or not isinstance(result, tuple):
+        result = (result,) * count if isinstance(result, (list, type(None))) else result
+    return [TensorShape(dims) for dims in result][:count] if count else []
+
+
+SHAPE_FUNCTIONS = {
+    **{op: unchanged for op in UNARY},
+    **{op: binary for op in BINARY},
+    **{op: reduction for op in REDUCTIONS},
+    **{op: scalar for op in SCALARS},
+    "AddN": add_n, "Select": select, "SelectV2": select_v2,
+    "ArgMax": arg_reduction, "ArgMin": arg_reduction,
+    "MatMul": mat_mul, "BatchMatMul": batch_mat_mul, "BatchMatMulV2": batch_mat_mul,
+    "BatchMatMulV3": batch_mat_mul,
+    "Conv2D": conv2d, "MaxPool": pool, "AvgPool": pool,
+    "Shape": shape_of, "ShapeN": lambda attrs, inputs: tuple(shape_of(attrs, [i])
+                                                             for i in inputs),
+    "Reshape": reshape, "Transpose": transpose,
+    "ConcatV2": lambda attrs, inputs: _concat(inputs[:-1], inputs[-1]),
+    "Concat": lambda attrs, inputs: _concat(inputs[1:], inputs[0]),
+    "Pack": pack, "Unpack": unpack, "Split": split, "SplitV": split_v,
+    "Slice": slice_, "StridedSlice": strided_slice, "Squeeze": squeeze,
+    "ExpandDims": expand_dims, "Tile": tile, "Pad": pad, "PadV2": pad, "MirrorPad": pad,
+    "Fill": fill, "Range": range_, "GatherV2": gather_v2,
+    "Gather": lambda attrs, inputs: gather_v2(attrs, inputs + [InputInfo(None, [], 0)]),
+    "OneHot": one_hot, "Const": const,
+    "Placeholder": lambda attrs, inputs: _attr_shape(attrs),
+    "PlaceholderV2": lambda attrs, inputs: _attr_shape(attrs),
+    "PlaceholderWithDefault": placeholder_with_default,
+    "Variable": lambda attrs, inputs: _attr_shape(attrs),
+    "VariableV2": lambda attrs, inputs: _attr_shape(attrs),
+    "RandomUniform": random, "RandomStandardNormal": random, "TruncatedNormal": random,
+    "RandomUniformInt": random, "IdentityN": identity_n, "Where": where,
+    "BroadcastTo": broadcast_to, "SoftmaxCrossEntropyWithLogits": softmax_cross_entropy,
+    "SparseSoftmaxCrossEntropyWithLogits": sparse_softmax_cross_entropy,
+    "StackV2": lambda attrs, inputs: [2],  # TensorFlow's TwoElementOutput, from the ref Stack
+    "StackPushV2": lambda attrs, inputs: _dims(inputs[1]),
+}
+
+# The gradient and training ops' shape functions live in their own module.
+from engine.shape_inference_training import SHAPE_FUNCTIONS as _TRAINING  # noqa: E402
+
+SHAPE_FUNCTIONS.update(_TRAINING)

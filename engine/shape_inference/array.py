@@ -1,0 +1,265 @@
+"""Shape functions of the array ops: shapes, reshapes, concatenation and splitting, slicing,
+padding, gathering, and the ops whose shape is given (Const, Placeholder, Fill, random)."""
+
+import numpy as np
+
+from engine.kernels import slicing
+from engine.shape_inference.dims import ShapeError, _attr_shape, _dims, _unknown, merge
+from engine.shape_inference.elementwise import add_n
+from engine.shape_inference.partial_values import _from_value, _from_value_rank, _ints, _value
+
+
+def shape_of(attrs, inputs):
+    dims = _dims(inputs[0])
+    return [None if dims is None else len(dims)]
+
+
+def reshape(attrs, inputs):
+    target = _ints(inputs[1])
+    if target is None:
+        return _from_value(inputs[1])
+    dims = _dims(inputs[0])
+    if -1 in target and dims is not None and None not in dims:
+        known = int(np.prod([d for d in target if d != -1]))
+        size = int(np.prod(dims))
+        if known and size % known == 0:
+            return [size // known if d == -1 else d for d in target]
+        raise ShapeError(f"Cannot reshape a tensor with {size} elements to shape {target}")
+    if -1 not in target and dims is not None and None not in dims \
+            and int(np.prod(dims)) != int(np.prod(target)):
+        raise ShapeError(f"Cannot reshape a tensor with {int(np.prod(dims))} elements to "
+                         f"shape {target} ({int(np.prod(target))} elements)")
+    return [None if d == -1 else d for d in target]
+
+
+def transpose(attrs, inputs):
+    dims, perm = _dims(inputs[0]), _ints(inputs[1])
+    if perm is None:
+        return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
+    if dims is None:
+        return [None] * len(perm)
+    return [dims[p] for p in perm]
+
+
+def _concat(values, axis_info):
+    shapes = [_dims(v) for v in values]
+    axis = _ints(axis_info)
+    rank = next((len(s) for s in shapes if s is not None), None)
+    if rank is None:
+        return None
+    if axis is None:
+        return [None] * rank
+    axis = axis[0] % rank
+    out = None
+    total = 0
+    for shape in shapes:
+        if shape is None:
+            total = None
+            continue
+        if len(shape) != rank:
+            raise ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}")
+        rest = shape[:axis] + [None] + shape[axis + 1:]
+        out = merge(out, rest)
+        total = None if total is None or shape[axis] is None else total + shape[axis]
+    out[axis] = total
+    return out
+
+
+def pack(attrs, inputs):
+    merged = add_n(attrs, inputs)
+    if merged is None:
+        return None
+    axis = attrs.get("axis", 0) % (len(merged) + 1)
+    return merged[:axis] + [len(inputs)] + merged[axis:]
+
+
+def unpack(attrs, inputs):
+    dims = _dims(inputs[0])
+    if dims is None:
+        return None
+    axis = attrs.get("axis", 0) % len(dims)
+    return dims[:axis] + dims[axis + 1:]
+
+
+def split(attrs, inputs):
+    axis, dims = _ints(inputs[0]), _dims(inputs[1])
+    num = attrs["num_split"]
+    if dims is None:
+        return None
+    if axis is None:
+        return [None] * len(dims)
+    axis = axis[0] % len(dims)
+    size = dims[axis]
+    if size is not None and size % num:
+        raise ShapeError(f"Dimension size must be evenly divisible by {num} but is {size}")
+    return dims[:axis] + [None if size is None else size // num] + dims[axis + 1:]
+
+
+def split_v(attrs, inputs):
+    dims, sizes, axis = _dims(inputs[0]), _ints(inputs[1]), _ints(inputs[2])
+    num = attrs["num_split"]
+    if dims is None or axis is None or sizes is None:
+        return tuple([None] * len(dims) if dims is not None else None for _ in range(num))
+    axis = axis[0] % len(dims)
+    if -1 in sizes and dims[axis] is not None:
+        sizes[sizes.index(-1)] = dims[axis] - sum(s for s in sizes if s != -1)
+    return tuple(dims[:axis] + [None if s == -1 else s] + dims[axis + 1:] for s in sizes)
+
+
+def slice_(attrs, inputs):
+    dims, begin, size = _dims(inputs[0]), _ints(inputs[1]), _ints(inputs[2])
+    if size is None:
+        return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[2])
+    out = []
+    for i, s in enumerate(size):
+        if s != -1:
+            out.append(s)
+        elif begin is not None and dims is not None and dims[i] is not None:
+            out.append(dims[i] - begin[i])
+        else:
+            out.append(None)
+    return out
+
+
+def strided_slice(attrs, inputs):
+    """As TensorFlow's: known strides suffice; a dim sliced by an unknown begin or end is
+    unknown, a shrunk one drops out (x[i] of a (4, 5) x is (5,) for any i)."""
+    dims = _dims(inputs[0])
+    begin, end, strides = (_value(info) for info in inputs[1:4])
+    if dims is None or strides is None:
+        return None
+    spec = {key: attrs.get(key, 0) for key in (
+        "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")}
+    if begin is None or end is None:
+        dims = _unknown_slice_dims(dims, begin, end, strides, spec)
+        zeros = np.zeros(np.size(strides), np.int64)
+        begin = zeros if begin is None else begin
+        end = zeros if end is None else end
+    return slicing.strided_slice_shape(dims, begin=begin, end=end, strides=strides, **spec)
+
+
+def _unknown_slice_dims(dims, begin, end, strides, spec):
+    """`dims` with None for every input dim a slice with an unknown bound reads."""
+    count = np.size(strides)
+    index = slicing.strided_slice_index(len(dims), np.zeros(count, np.int64),
+                                        np.zeros(count, np.int64), strides, **spec)
+    explicit = sum(1 for item in index if item is not None and item is not Ellipsis)
+    dims, dim = list(dims), 0
+    for i, item in enumerate(index):
+        if item is Ellipsis:
+            dim += len(dims) - explicit
+        elif item is not None:
+            unknown_begin = begin is None and not spec["begin_mask"] >> i & 1
+            unknown_end = end is None and not spec["end_mask"] >> i & 1
+            if type(item) is not tuple and (unknown_begin or unknown_end):
+                dims[dim] = None
+            dim += 1
+    return dims
+
+
+def squeeze(attrs, inputs):
+    dims = _dims(inputs[0])
+    axes = attrs.get("squeeze_dims") or []
+    if dims is None:
+        return None
+    if not axes:
+        if None in dims:
+            return None
+        return [d for d in dims if d != 1]
+    axes = {a % len(dims) for a in axes}
+    for a in axes:
+        if dims[a] not in (None, 1):
+            raise ShapeError(f"Can not squeeze dim[{a}], expected a dimension of 1, got "
+                             f"{dims[a]}")
+    return [d for i, d in enumerate(dims) if i not in axes]
+
+
+def expand_dims(attrs, inputs):
+    dims, axis = _dims(inputs[0]), _ints(inputs[1])
+    if dims is None or axis is None:
+        return None
+    axis = axis[0] if axis[0] >= 0 else axis[0] + len(dims) + 1
+    return dims[:axis] + [1] + dims[axis:]
+
+
+def tile(attrs, inputs):
+    dims, multiples = _dims(inputs[0]), _ints(inputs[1])
+    if multiples is None:
+        return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
+    if dims is None:
+        dims = [None] * len(multiples)
+    return [None if d is None else d * m for d, m in zip(dims, multiples)]
+
+
+def pad(attrs, inputs):
+    dims, paddings = _dims(inputs[0]), _value(inputs[1])
+    if paddings is None:
+        rank = len(dims) if dims is not None else (_dims(inputs[1]) or [None])[0]
+        return _unknown(rank)
+    paddings = paddings.reshape(-1, 2).tolist()
+    if dims is None:
+        dims = [None] * len(paddings)
+    return [None if d is None else d + lo + hi for d, (lo, hi) in zip(dims, paddings)]
+
+
+def fill(attrs, inputs):
+    return _from_value(inputs[0])
+
+
+def range_(attrs, inputs):
+    start, limit, delta = (_value(info) for info in inputs)
+    if start is None or limit is None or delta is None:
+        return [None]
+    start, limit, delta = start.item(), limit.item(), delta.item()
+    if isinstance(start, int) and isinstance(limit, int) and isinstance(delta, int):
+        return [max(0, (abs(limit - start) + abs(delta) - 1) // abs(delta))]
+    return [max(0, int(np.ceil(abs((limit - start) / delta))))]
+
+
+def gather_v2(attrs, inputs):
+    params, indices, axis = _dims(inputs[0]), _dims(inputs[1]), _ints(inputs[2])
+    if params is None or indices is None or axis is None:
+        return None
+    axis = axis[0] % len(params)
+    batch_dims = attrs.get("batch_dims", 0) % (len(indices) + 1 if indices else 1)
+    return params[:axis] + indices[batch_dims:] + params[axis + 1:]
+
+
+def one_hot(attrs, inputs):
+    dims, depth = _dims(inputs[0]), _ints(inputs[1])
+    if dims is None:
+        return None
+    depth = None if depth is None else depth[0]
+    axis = attrs.get("axis", -1)
+    axis = len(dims) if axis == -1 else axis
+    return dims[:axis] + [depth] + dims[axis:]
+
+
+def const(attrs, inputs):
+    return list(np.shape(attrs["value"]))
+
+
+def placeholder_with_default(attrs, inputs):
+    given = _attr_shape(attrs)
+    return given if given is not None else _dims(inputs[0])
+
+
+def random(attrs, inputs):
+    return _from_value(inputs[0])
+
+
+def identity_n(attrs, inputs):
+    return tuple(_dims(info) for info in inputs)
+
+
+def broadcast_to(attrs, inputs):
+    return _from_value(inputs[1])
+
+
+def where(attrs, inputs):
+    dims = _dims(inputs[0])
+    return [None, None if dims is None else len(dims)]
+
+
+def concat_offset(attrs, inputs):
+    return tuple(_dims(info) for info in inputs[1:])

@@ -1,0 +1,82 @@
+"""Shape functions of the matrix products, convolutions, pools and cross-entropies."""
+
+from engine.kernels.cpu_nn import conv_output_size
+from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge_dim
+
+
+def mat_mul(attrs, inputs):
+    a, b = _dims(inputs[0]), _dims(inputs[1])
+    a = a if a is not None else [None, None]
+    b = b if b is not None else [None, None]
+    if attrs.get("transpose_a"):
+        a = a[::-1]
+    if attrs.get("transpose_b"):
+        b = b[::-1]
+    if a[1] is not None and b[0] is not None and a[1] != b[0]:
+        raise ShapeError(f"Dimensions must be equal, but are {a[1]} and {b[0]}")
+    return [a[0], b[1]]
+
+
+def batch_mat_mul(attrs, inputs):
+    x, y = _dims(inputs[0]), _dims(inputs[1])
+    if x is None or y is None:
+        return None
+    if attrs.get("adj_x"):
+        x = x[:-2] + [x[-1], x[-2]]
+    if attrs.get("adj_y"):
+        y = y[:-2] + [y[-1], y[-2]]
+    merge_dim(x[-1], y[-2])
+    return broadcast(x[:-2], y[:-2]) + [x[-2], y[-1]]
+
+
+def _nhwc(attrs, dims):
+    if attrs.get("data_format") == b"NCHW":
+        return [dims[0], dims[2], dims[3], dims[1]]
+    return dims
+
+
+def _from_nhwc(attrs, dims):
+    if attrs.get("data_format") == b"NCHW":
+        return [dims[0], dims[3], dims[1], dims[2]]
+    return dims
+
+
+def _hw(attrs, values):
+    values = values or [1, 1, 1, 1]
+    return (values[2], values[3]) if attrs.get("data_format") == b"NCHW" \
+        else (values[1], values[2])
+
+
+def _spatial(attrs, dims, window, channels):
+    if dims is None:
+        return [None] * 4
+    dims = _nhwc(attrs, dims)
+    stride, dilation = _hw(attrs, attrs.get("strides")), _hw(attrs, attrs.get("dilations"))
+    explicit = attrs.get("explicit_paddings") or [0] * 8
+    pads = _hw(attrs, [tuple(explicit[i:i + 2]) for i in range(0, 8, 2)])
+    out = [dims[0]]
+    for i in range(2):
+        size = dims[1 + i]
+        out.append(None if size is None or window[i] is None else conv_output_size(
+            size, window[i], stride[i], dilation[i], attrs.get("padding"), pads[i])[0])
+    return _from_nhwc(attrs, out + [channels if channels is not None else dims[3]])
+
+
+def conv2d(attrs, inputs):
+    filters = _dims(inputs[1]) or [None] * 4
+    return _spatial(attrs, _dims(inputs[0]), filters[:2], filters[3])
+
+
+def pool(attrs, inputs):
+    return _spatial(dict(attrs, dilations=None), _dims(inputs[0]),
+                    _hw(attrs, attrs.get("ksize")), None)
+
+
+def softmax_cross_entropy(attrs, inputs):
+    logits = broadcast(_dims(inputs[0]), _dims(inputs[1])) or [None, None]
+    return ([logits[0]], logits)
+
+
+def sparse_softmax_cross_entropy(attrs, inputs):
+    logits = _dims(inputs[0]) or [None, None]
+    return (logits[:-1], logits)
