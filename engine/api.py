@@ -25,6 +25,7 @@ from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dim
 from engine.ops.constant_op import constant  # noqa: F401
 from engine.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
 from engine.ops.cond import case, cond  # noqa: F401
+from engine.ops.logging_ops import Assert  # noqa: F401
 from engine.ops.while_loop import while_loop  # noqa: F401
 from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa: F401
                                 register_tensor_conversion_function)

@@ -21,7 +21,8 @@ _DEVICE_MODULES = {
             "engine.kernels.cpu_state", "engine.kernels.cpu_random",
             "engine.kernels.cpu_control_flow", "engine.kernels.cpu_functional",
             "engine.kernels.cpu_grad", "engine.kernels.cpu_training",
-            "engine.kernels.cpu_sendrecv", "engine.kernels.cpu_stack"),
+            "engine.kernels.cpu_sendrecv", "engine.kernels.cpu_stack",
+            "engine.kernels.cpu_assert"),
     "GPU": ("engine.kernels.cuda",),
 }
 _loaded: set[str] = set()
