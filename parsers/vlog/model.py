@@ -93,21 +93,10 @@ class GraphDump:
         }
 
     def to_json(self) -> dict:
-        rename = self.rename
         return {
             "label": self.label,
             "first_line": self.first_line,
-            "nodes": [
-                {
-                    "name": rename(node.name),
-                    "op": node.op,
-                    "inputs": [rename(i) for i in node.inputs],
-                    "control_inputs": [rename(c) for c in node.control_inputs],
-                    "device": node.device,
-                    "attr": dict(node.attrs),
-                }
-                for node in self.nodes
-            ],
+            "nodes": [self.node_json(node) for node in self.nodes],
         }
 
 
