@@ -26,12 +26,10 @@ IDENTITY_OPS = frozenset({"Identity", "RefIdentity"})
 
 
 def cuda_device_count():
-    """How many CUDA GPUs CuPy sees; 0 without CuPy or without a GPU."""
-    try:
-        import cupy
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001  (no CuPy, no driver, no device: all mean none)
-        return 0
+    """How many GPUs the process has: CUDA devices CuPy sees, or simulated ones
+    (engine/kernels/cuda/backend.py); 0 without CuPy or without a GPU."""
+    from engine.kernels.cuda import backend
+    return backend.device_count()
 
 
 def session_devices(config):

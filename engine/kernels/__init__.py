@@ -3,9 +3,11 @@
 A kernel is `fn(ctx, *inputs) -> output`, where inputs are NumPy arrays (CuPy arrays on a
 GPU; `Ref` objects for an OpDef input arg with is_ref; ResourceHandle values for DT_RESOURCE)
 and the result is one array for a one-output op, a tuple or list for several, None for none.
-Each device module registers its table at import: `engine/kernels/cpu*.py` for NumPy,
-`engine/kernels/cuda.py` for CuPy. An op with no kernel for a device is placed on the CPU,
-as TensorFlow's soft placement does (the placer asks `has_kernel`).
+Each CPU module registers its table at import (`engine/kernels/cpu*.py`, NumPy); the GPU's
+are registered by `engine.kernels.cuda.registry.load_kernels()` for the array module of the
+process's GPU backend (CuPy, or the simulated GPU: engine/kernels/cuda/backend.py), and none
+where there is no GPU. An op with no kernel for a device is placed on the CPU, as
+TensorFlow's soft placement does (the placer asks `has_kernel`).
 """
 
 import importlib
@@ -23,7 +25,7 @@ _DEVICE_MODULES = {
             "engine.kernels.cpu_grad", "engine.kernels.cpu_training",
             "engine.kernels.cpu_sendrecv", "engine.kernels.cpu_stack",
             "engine.kernels.cpu_assert"),
-    "GPU": ("engine.kernels.cuda",),
+    "GPU": ("engine.kernels.cuda.registry",),
 }
 _loaded: set[str] = set()
 _load_lock = threading.RLock()
@@ -48,14 +50,20 @@ def _load(device_type: str) -> None:
     with _load_lock:  # partitions' executors may look kernels up from several threads at once
         if device_type in _loaded:
             return
-        for module in _DEVICE_MODULES.get(device_type, ()):
-            try:
-                importlib.import_module(module)
-            except ImportError:
-                if device_type == "CPU":
-                    raise
-                # A device whose library is missing (CuPy) simply has no kernels.
+        for name in _DEVICE_MODULES.get(device_type, ()):
+            module = importlib.import_module(name)
+            load_kernels = getattr(module, "load_kernels", None)
+            if load_kernels is not None:  # registers for the current backend (GPU)
+                load_kernels()
         _loaded.add(device_type)
+
+
+def forget(device_type: str) -> None:
+    """Drop `device_type`'s kernels; the next lookup registers them again (a GPU backend
+    switched by engine.kernels.cuda.backend.use)."""
+    with _load_lock:
+        _loaded.discard(device_type)
+        _KERNELS.pop(device_type, None)
 
 
 def lookup(op_type: str, device_type: str = "CPU") -> Kernel | None:

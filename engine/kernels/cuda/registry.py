@@ -1,0 +1,17 @@
+"""Registers the GPU kernels for the current backend's array module (engine.kernels calls
+`load_kernels` the first time a GPU kernel is looked up, and again after a backend switch)."""
+
+import importlib
+
+from engine.kernels.cuda import backend
+
+# Each module has register_all(xp): its kernels, closures over the array module xp.
+KERNEL_MODULES = ()
+
+
+def load_kernels():
+    current = backend.current()
+    if current is None:  # no GPU: no GPU kernels, every GPU request soft-places to the CPU
+        return
+    for name in KERNEL_MODULES:
+        importlib.import_module(name).register_all(current.xp)
