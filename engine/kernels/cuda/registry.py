@@ -6,7 +6,8 @@ import importlib
 from engine.kernels.cuda import backend
 
 # Each module has register_all(xp): its kernels, closures over the array module xp.
-KERNEL_MODULES = ()
+KERNEL_MODULES = tuple(f"engine.kernels.cuda.{name}" for name in (
+    "state", "transfers", "math", "reduce", "random", "array", "nn", "training"))
 
 
 def load_kernels():

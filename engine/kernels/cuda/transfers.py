@@ -1,0 +1,5 @@
+"""GPU kernels: (being written)."""
+
+
+def register_all(xp):
+    pass
