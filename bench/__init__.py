@@ -5,6 +5,8 @@ Each workload is a small module in bench/ named in WORKLOADS, of one of two kind
   work. Both run in the same process, interleaved, many times; a case reports the ratio of
   their medians.
 - `run()` returning a dict of measurements (sizes, seconds), recorded as they are.
+Either may raise `Skipped(reason)` where the machine lacks what it needs (a GPU); the report
+then names the workload and the reason instead of numbers.
 """
 
 import statistics
@@ -13,7 +15,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.dot_large",
-             "bench.vlog_awk", "bench.tui_large", "bench.while_loop")
+             "bench.vlog_awk", "bench.tui_large", "bench.while_loop", "bench.gpu")
+
+
+class Skipped(Exception):
+    """A workload that cannot run on this machine; the message says why."""
 
 
 @dataclass

@@ -22,20 +22,33 @@ def machine():
     except OSError:
         pass
     return {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
-            "machine": platform.machine(), "cpu": model,
+            "machine": platform.machine(), "cpu": model, "gpu": gpu_name(),
             "python": platform.python_version(), "numpy": np.__version__}
 
 
-def report(results, measurements, info):
+def gpu_name():
+    """The GPU the GPU workloads ran on, with the CuPy version; or why there was none."""
+    from engine.kernels.cuda import backend
+    current = backend.current()
+    if current is None:
+        return "none (no CUDA GPU with CuPy)"
+    if current.simulated:
+        return "simulated (NumPy behind CuPy's API)"
+    name = current.xp.cuda.runtime.getDeviceProperties(0)["name"]
+    name = name.decode() if isinstance(name, bytes) else name
+    return f"{name}, CuPy {current.xp.__version__}"
+
+
+def report(results, measurements, info, skipped=()):
     lines = ["# Benchmarks", "",
              "The engine against plain NumPy doing the same work, in the same process: the median",
              "of many interleaved repeats (these machines are shared and noisy). `make bench` "
              "rewrites this file.", "",
              f"- date: {info['date']}", f"- machine: {info['machine']}", f"- CPU: {info['cpu']}",
+             f"- GPU: {info['gpu']}",
              f"- Python {info['python']}, NumPy {info['numpy']}", "",
-             "CUDA workloads (Monte-Carlo pi at 10^7, a 4096x4096 matmul, against plain CuPy) "
-             "wait for the CUDA kernels and a session lent a GPU.", "",
-             "| workload | engine | NumPy | ratio | target |", "|---|---:|---:|---:|---|"]
+             "GPU cases compare against plain CuPy on the same device instead of NumPy.", "",
+             "| workload | engine | NumPy (CuPy on GPU) | ratio | target |", "|---|---:|---:|---:|---|"]
     for result in results:
         case = result.case
         target = "" if case.target is None else (
@@ -44,6 +57,9 @@ def report(results, measurements, info):
             target = f"{target} ({case.note})" if target else case.note
         lines.append(f"| {case.name} | {_time(result.engine_s)} | {_time(result.numpy_s)} | "
                      f"{result.ratio:.2f}x | {target} |")
+    if skipped:
+        lines += ["", "Not measured on this machine:", ""]
+        lines += [f"- {module_name}: {reason}" for module_name, reason in skipped]
     for module_name, values in measurements:
         lines += ["", f"## {module_name}", "", _doc_line(module_name), "",
                   "| measurement | value |", "|---|---:|"]
@@ -70,22 +86,28 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=31)
     parser.add_argument("--only", help="run only workloads whose module name contains this")
     args = parser.parse_args(argv)
-    results, measurements = [], []
+    results, measurements, skipped = [], [], []
     for module_name in bench.WORKLOADS:
         if args.only and args.only not in module_name:
             continue
         module = importlib.import_module(module_name)
-        if not hasattr(module, "cases"):
-            values = module.run()
+        try:
+            cases = module.cases() if hasattr(module, "cases") else None
+            values = module.run() if cases is None else None
+        except bench.Skipped as reason:
+            skipped.append((module_name, str(reason)))
+            print(f"{module_name}: skipped: {reason}", flush=True)
+            continue
+        if cases is None:
             measurements.append((module_name, values))
             print(f"{module_name}: {values}", flush=True)
             continue
-        for case in module.cases():
+        for case in cases:
             result = bench.measure(case, repeats=args.repeats)
             results.append(result)
             print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
                   f"= {result.ratio:.2f}x", flush=True)
-    text = report(results, measurements, machine())
+    text = report(results, measurements, machine(), skipped)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.output}")
