@@ -3,7 +3,10 @@
 The frame loop (engine/frames.py) routes Switch, Merge, Enter, Exit and NextIteration itself
 (it owns deadness, frames and iterations); these kernels are what those ops compute on their
 own, for a kernel lookup and for callers outside the frame loop. LoopCond forwards its
-input; ControlTrigger does nothing.
+input; ControlTrigger does nothing. They only move values, never look inside them (a
+predicate is read with bool(), which a GPU array answers too), so the GPU registers this
+same table (engine/kernels/cuda/state.py); Merge's value_index is a host scalar, as
+TensorFlow's GPU Merge keeps it in host memory.
 """
 
 import numpy as np
@@ -27,9 +30,11 @@ def _merge(ctx, *inputs):
     return None, None
 
 
-register_table({
+CONTROL_FLOW_KERNELS = {
     "Enter": _forward, "RefEnter": _forward, "Exit": _forward, "RefExit": _forward,
     "NextIteration": _forward, "RefNextIteration": _forward, "LoopCond": _forward,
     "Switch": _switch, "RefSwitch": _switch, "Merge": _merge, "RefMerge": _merge,
     "ControlTrigger": lambda ctx: None,
-})
+}
+
+register_table(CONTROL_FLOW_KERNELS)

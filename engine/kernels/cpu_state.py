@@ -9,7 +9,7 @@ live in ctx.resources.variable(handle).
 import numpy as np
 
 from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
-from engine.kernels import register
+from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, shape_str
 from engine.resources import ResourceHandle
 
@@ -21,58 +21,71 @@ def uninitialized(ctx, ref):
                                    f"Attempting to use uninitialized value {ref.name}")
 
 
-@register("Variable")
-@register("VariableV2")
-@register("TemporaryVariable")
-def variable(ctx):
-    name = ctx.attrs.get("shared_name") or ctx.name
-    if isinstance(name, bytes):
-        name = name.decode()
-    return ctx.resources.ref(name, ctx.attrs["dtype"])
+class Arrays:
+    """Where a device's variable buffers live: its array module `xp`, `owned(value)` (a fresh
+    buffer holding value on the device, copied from the host when it is there) and
+    `on_device(value)` (value readable by xp's functions, copied only when it must be)."""
+
+    def __init__(self, xp, owned, on_device, from_host):
+        self.xp, self.owned, self.on_device, self.from_host = xp, owned, on_device, from_host
 
 
-@register("IsVariableInitialized")
-def is_variable_initialized(ctx, ref):
-    return np.array(ref.value is not None)
+HOST = Arrays(np, lambda value: np.array(value, copy=True), lambda value: value, np.array)
 
 
-def _store(ref, value):
-    """Copy `value` into the buffer: in place when the shape is unchanged, as TensorFlow."""
-    current = ref.value
-    if current is not None and current.shape == np.shape(value) and current.flags.writeable:
-        np.copyto(current, value)
-    else:
-        ref.value = np.array(value, copy=True)
+def shape_of(value):
+    shape = getattr(value, "shape", None)
+    return shape if shape is not None else np.shape(value)
 
 
-@register("Assign")
-def assign(ctx, ref, value):
-    current = ref.value
-    if ctx.attrs.get("validate_shape", True) and current is not None \
-            and current.shape != np.shape(value):
-        raise InvalidArgumentError(
-            ctx.node_def, None, f"Assign requires shapes of both tensors to match. lhs shape= "
-                                f"{shape_str(current.shape)} rhs shape= "
-                                f"{shape_str(np.shape(value))}")
-    _store(ref, value)
-    return ref
+def ref_variable_kernels(arrays):
+    """Kernels of the ref-variable ops whose buffers live where `arrays` says."""
+    xp = arrays.xp
 
+    def variable(ctx):
+        name = ctx.attrs.get("shared_name") or ctx.name
+        if isinstance(name, bytes):
+            name = name.decode()
+        return ctx.resources.ref(name, ctx.attrs["dtype"])
 
-def _update(ufunc):
-    def kernel(ctx, ref, value):
+    def is_variable_initialized(ctx, ref):
+        return arrays.from_host(np.array(ref.value is not None))
+
+    def store(ref, value):
+        """Copy `value` into the buffer: in place when the shape is unchanged, as TensorFlow."""
         current = ref.value
-        if current is None:
-            raise uninitialized(ctx, ref)
-        if current.shape != np.shape(value):
-            raise InvalidArgumentError(ctx.node_def, None,
-                                       "Parameters and update must be the same size")
-        ufunc(current, value, out=current)
+        if current is not None and current.shape == shape_of(value) \
+                and getattr(current.flags, "writeable", True):
+            xp.copyto(current, arrays.on_device(value))
+        else:
+            ref.value = arrays.owned(value)
+
+    def assign(ctx, ref, value):
+        current = ref.value
+        if ctx.attrs.get("validate_shape", True) and current is not None \
+                and current.shape != shape_of(value):
+            raise InvalidArgumentError(
+                ctx.node_def, None, f"Assign requires shapes of both tensors to match. lhs "
+                                    f"shape= {shape_str(current.shape)} rhs shape= "
+                                    f"{shape_str(shape_of(value))}")
+        store(ref, value)
         return ref
-    return kernel
 
+    def update(ufunc):
+        def kernel(ctx, ref, value):
+            current = ref.value
+            if current is None:
+                raise uninitialized(ctx, ref)
+            if current.shape != shape_of(value):
+                raise InvalidArgumentError(ctx.node_def, None,
+                                           "Parameters and update must be the same size")
+            ufunc(current, arrays.on_device(value), out=current)
+            return ref
+        return kernel
 
-register("AssignAdd")(_update(np.add))
-register("AssignSub")(_update(np.subtract))
+    return {"Variable": variable, "VariableV2": variable, "TemporaryVariable": variable,
+            "IsVariableInitialized": is_variable_initialized, "Assign": assign,
+            "AssignAdd": update(xp.add), "AssignSub": update(xp.subtract)}
 
 
 # --- resource variables ---
@@ -81,7 +94,6 @@ def _text(value):
     return value.decode() if isinstance(value, bytes) else (value or "")
 
 
-@register("VarHandleOp")
 def var_handle_op(ctx):
     attrs = ctx.attrs
     container = _text(attrs.get("container")) or DEFAULT_CONTAINER.decode()
@@ -106,79 +118,78 @@ def _existing(ctx, handle):
     return buffer if buffer is not None and buffer.value is not None else None
 
 
-@register("ReadVariableOp")
-def read_variable_op(ctx, resource):
-    handle = _handle(resource)
-    buffer = _existing(ctx, handle)
-    if buffer is None:
-        raise FailedPreconditionError(
-            ctx.node_def, None,
-            f"Could not find variable {handle.name}. This could mean that the variable has "
-            f"been deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
-            f"container={handle.container}, status error message={_not_found(ctx, handle)}")
-    dtype = ctx.attrs.get("dtype")
-    if dtype is not None and buffer.value.dtype != dtype.as_numpy_dtype:
-        raise InvalidArgumentError(
-            ctx.node_def, None, f"Trying to read variable with wrong dtype. Expected "
-                                f"{_dtype_name(buffer.value.dtype)} got "
-                                f"{datatype_string(dtype)}")
-    # Resource updates replace the buffer rather than write into it, so a read is a snapshot.
-    return buffer.value
-
-
 def _dtype_name(np_dtype):
     from engine.dtypes import as_dtype
     return datatype_string(as_dtype(np_dtype))
 
 
-@register("AssignVariableOp")
-def assign_variable_op(ctx, resource, value):
-    handle = _handle(resource)
-    dtype = ctx.attrs.get("dtype")
-    buffer = ctx.resources.variable(handle)
-    if dtype is not None and buffer.value is not None \
-            and buffer.value.dtype != dtype.as_numpy_dtype:
-        raise InvalidArgumentError(
-            ctx.node_def, None, f"Trying to assign variable with wrong dtype. Expected "
-                                f"{_dtype_name(buffer.value.dtype)} got "
-                                f"{datatype_string(dtype)}")
-    if ctx.attrs.get("validate_shape", False) and buffer.value is not None \
-            and buffer.value.shape != np.shape(value):
-        raise InvalidArgumentError(
-            ctx.node_def, None, f"Trying to assign to variable with tensor with wrong shape. "
-                                f"Expected {shape_str(buffer.value.shape)} got "
-                                f"{shape_str(np.shape(value))}")
-    buffer.value = np.array(value, copy=True)
-    return None
+def resource_variable_kernels(arrays):
+    """Kernels reading and writing resource variables whose buffers live where `arrays` says
+    (the handle ops, VarHandleOp and DestroyResourceOp, hold no array and are shared)."""
 
-
-def _update_variable(ufunc):
-    def kernel(ctx, resource, value):
+    def read_variable_op(ctx, resource):
         handle = _handle(resource)
         buffer = _existing(ctx, handle)
         if buffer is None:
-            raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
-        if buffer.value.shape != np.shape(value):
+            raise FailedPreconditionError(
+                ctx.node_def, None,
+                f"Could not find variable {handle.name}. This could mean that the variable has "
+                f"been deleted. In TF1, it can also mean the variable is uninitialized. Debug "
+                f"info: container={handle.container}, status error message="
+                f"{_not_found(ctx, handle)}")
+        dtype = ctx.attrs.get("dtype")
+        if dtype is not None and buffer.value.dtype != dtype.as_numpy_dtype:
             raise InvalidArgumentError(
-                ctx.node_def, None, f"Cannot update variable with shape "
-                                    f"{shape_str(buffer.value.shape)} using a Tensor with "
-                                    f"shape {shape_str(np.shape(value))}, shapes must be "
-                                    f"equal.")
-        buffer.value = ufunc(buffer.value, value)
+                ctx.node_def, None, f"Trying to read variable with wrong dtype. Expected "
+                                    f"{_dtype_name(buffer.value.dtype)} got "
+                                    f"{datatype_string(dtype)}")
+        # Resource updates replace the buffer rather than write into it: a read is a snapshot.
+        return buffer.value
+
+    def assign_variable_op(ctx, resource, value):
+        handle = _handle(resource)
+        dtype = ctx.attrs.get("dtype")
+        buffer = ctx.resources.variable(handle)
+        if dtype is not None and buffer.value is not None \
+                and buffer.value.dtype != dtype.as_numpy_dtype:
+            raise InvalidArgumentError(
+                ctx.node_def, None, f"Trying to assign variable with wrong dtype. Expected "
+                                    f"{_dtype_name(buffer.value.dtype)} got "
+                                    f"{datatype_string(dtype)}")
+        if ctx.attrs.get("validate_shape", False) and buffer.value is not None \
+                and buffer.value.shape != shape_of(value):
+            raise InvalidArgumentError(
+                ctx.node_def, None, f"Trying to assign to variable with tensor with wrong "
+                                    f"shape. Expected {shape_str(buffer.value.shape)} got "
+                                    f"{shape_str(shape_of(value))}")
+        buffer.value = arrays.owned(value)
         return None
-    return kernel
+
+    def update_variable(ufunc):
+        def kernel(ctx, resource, value):
+            handle = _handle(resource)
+            buffer = _existing(ctx, handle)
+            if buffer is None:
+                raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
+            if buffer.value.shape != shape_of(value):
+                raise InvalidArgumentError(
+                    ctx.node_def, None, f"Cannot update variable with shape "
+                                        f"{shape_str(buffer.value.shape)} using a Tensor with "
+                                        f"shape {shape_str(shape_of(value))}, shapes must be "
+                                        f"equal.")
+            buffer.value = ufunc(buffer.value, arrays.on_device(value))
+            return None
+        return kernel
+
+    def var_is_initialized_op(ctx, resource):
+        return arrays.from_host(np.array(_existing(ctx, _handle(resource)) is not None))
+
+    return {"ReadVariableOp": read_variable_op, "AssignVariableOp": assign_variable_op,
+            "AssignAddVariableOp": update_variable(arrays.xp.add),
+            "AssignSubVariableOp": update_variable(arrays.xp.subtract),
+            "VarIsInitializedOp": var_is_initialized_op}
 
 
-register("AssignAddVariableOp")(_update_variable(np.add))
-register("AssignSubVariableOp")(_update_variable(np.subtract))
-
-
-@register("VarIsInitializedOp")
-def var_is_initialized_op(ctx, resource):
-    return np.array(_existing(ctx, _handle(resource)) is not None)
-
-
-@register("DestroyResourceOp")
 def destroy_resource_op(ctx, resource):
     handle = _handle(resource)
     key = (handle.container, handle.name)
@@ -186,3 +197,9 @@ def destroy_resource_op(ctx, resource):
         raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
     ctx.resources.variables.pop(key, None)
     return None
+
+
+register("VarHandleOp")(var_handle_op)
+register("DestroyResourceOp")(destroy_resource_op)
+register_table(ref_variable_kernels(HOST))
+register_table(resource_variable_kernels(HOST))

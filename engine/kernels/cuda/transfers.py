@@ -1,5 +1,32 @@
-"""GPU kernels: (being written)."""
+"""GPU kernels of _Send and _Recv: a GPU _Recv copies a host value to the device.
+
+The copies happen on the receiving side (engine/kernels/cpu_sendrecv.py): a GPU _Send hands
+its device array to the rendezvous as it is, a CPU _Recv copies it to the host and a GPU
+_Recv copies a host value (a feed, a CPU result) to the device. A value the device cannot
+hold (strings, resource handles: NumPy object arrays) stays on the host, as TensorFlow keeps
+such tensors in host memory. _HostSend/_HostRecv move host memory on a GPU device: their
+value is not copied.
+"""
+
+import numpy as np
+
+from engine.kernels import register_table
+from engine.kernels.cpu_sendrecv import received, send, sendrecv_kernels
+from engine.kernels.cuda.backend import is_device_array
+
+
+def to_device(xp, value):
+    """`value` in device memory: a device array as it is, a host one copied (a fresh buffer,
+    as cudaMemcpy gives: the sender may write its own later)."""
+    if is_device_array(value) or value is None:
+        return value
+    array = np.asarray(value)
+    if array.dtype == object:
+        return array
+    return xp.array(array)
 
 
 def register_all(xp):
-    pass
+    kernels = sendrecv_kernels(lambda value: to_device(xp, value))
+    kernels.update({"_HostSend": send, "_HostRecv": received})
+    register_table(kernels, "GPU")
