@@ -22,7 +22,7 @@ import heapq
 from engine import dtypes
 from engine.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
-from engine.step_stats import StepStatsCollector
+from engine.step_stats import GpuStepStatsCollector, StepStatsCollector
 
 SEND_RECV_OPS = frozenset({"_Send", "_Recv", "_HostSend", "_HostRecv"})
 INCARNATION = 1  # DirectSession's devices keep one incarnation
@@ -439,8 +439,10 @@ def _identity(name, recv_name, device):
                     (False,), device=device)
 
 
-class TransferlessCollector(StepStatsCollector):
+class _SkipTransfers:
     """Step stats without _Send/_Recv: TensorFlow's StepStatsCollector skips transfer nodes."""
+
+    _skip = False
 
     def node_scheduled(self, node, *args):
         if node.op_type not in SEND_RECV_OPS:
@@ -463,3 +465,11 @@ class TransferlessCollector(StepStatsCollector):
         if not self._skip:
             return super().node_finished(node, *args)
         return None
+
+
+class TransferlessCollector(_SkipTransfers, StepStatsCollector):
+    """A CPU partition's step stats, without _Send/_Recv."""
+
+
+class GpuTransferlessCollector(_SkipTransfers, GpuStepStatsCollector):
+    """A GPU partition's step stats (and its stream:all), without _Send/_Recv."""

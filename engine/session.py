@@ -167,8 +167,9 @@ class BaseSession:
         factories = self._run_observers + observers_lib.this_thread.factories
         collectors = None
         if trace:
-            collectors = step_stats.Collectors(step_stats.StepStatsCollector if entry.parts is None
-                                               else partition_lib.TransferlessCollector)
+            collectors = (step_stats.Collectors() if entry.parts is None else
+                          step_stats.Collectors(partition_lib.TransferlessCollector,
+                                                partition_lib.GpuTransferlessCollector))
             factories += (collectors,)
         if vlog.wanted():  # VLOG: an observer writing TF's lines (engine/vlog.py)
             factories += (vlog.run_observer,)

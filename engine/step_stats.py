@@ -5,6 +5,12 @@ _Arg, kernel and _Retval nodes in run order, with TensorFlow's fields: absolute 
 micros and nanos, op start/end and all-end relative to it, when the node became ready
 (scheduled), the thread, the timeline label `name = Op(input, ...)`, output tensor
 descriptions and memory stats.
+
+On a GPU (GpuStepStatsCollector) the device's NodeExecStats are the same host-side launch
+times, with device arrays allocated by "GPU_<n>_bfc" and each kernel's use of the GPU memory
+pool (NodeExecStats.memory); CUDA events recorded around every kernel call give a second
+DeviceStepStats, "<device>/stream:all", with the kernels' times on the GPU, as TensorFlow's
+GPU tracer adds one (its node names `name:Op`, as TensorFlow's timeline.py splits them).
 """
 
 import threading
@@ -12,14 +18,18 @@ import time
 
 import numpy as np
 
+from engine.devices import DeviceSpec
 from engine.proto import step_stats_pb2
 from engine.resources import Ref
 
 ALLOCATOR = "cpu"
+STREAM_ALL = "/stream:all"
 
 
 class StepStatsCollector:
     """An executor observer recording one device's NodeExecStats."""
+
+    allocator = ALLOCATOR
 
     def __init__(self, device):
         self.dev_stats = step_stats_pb2.DeviceStepStats(device=device)
@@ -64,7 +74,8 @@ class StepStatsCollector:
             # constant, a feed, a variable's buffer or an input forwarded (Identity).
             allocated = (node.kind == "kernel" and node.op_type != "Const"
                          and not isinstance(value, Ref) and not _forwarded(value, inputs))
-            describe_tensor(output.tensor_description, dtype, value, allocated)
+            describe_tensor(output.tensor_description, dtype, value, allocated,
+                            self._allocator_of(value))
         stats.memory_stats.SetInParent()
         if node.op_type == "Const" and outputs:
             stats.memory_stats.persistent_memory_size = _nbytes(outputs[0])
@@ -73,7 +84,14 @@ class StepStatsCollector:
             stats.op_start_rel_nanos = stats.op_start_rel_nanos or 0
             _set_rel(stats, "op_end_rel", stats.all_end_rel_nanos)
 
+    def device_step_stats(self):
+        """The DeviceStepStats this collector recorded (one per device or stream)."""
+        return [self.dev_stats]
+
     # -----------------------------------------------------------------------------------------
+
+    def _allocator_of(self, value):
+        return self.allocator
 
     def _new(self, name, label, start_ns, scheduled_ns):
         stats = self.dev_stats.node_stats.add(node_name=name, timeline_label=label,
@@ -100,14 +118,16 @@ def _set_rel(stats, field, nanos):
     setattr(stats, field + "_micros", nanos // 1000)
 
 
-def describe_tensor(description, dtype, value, allocated=True):
+def describe_tensor(description, dtype, value, allocated=True, allocator=ALLOCATOR):
     """Fills a TensorDescription: dtype, shape, allocation (requested/allocated bytes)."""
     if isinstance(value, Ref):
         value = value.value
     description.dtype = dtype.base_dtype.as_datatype_enum
     if value is None:
         return
-    shape = np.shape(value)
+    shape = getattr(value, "shape", None)
+    if shape is None:
+        shape = np.shape(value)
     description.shape.SetInParent()
     for size in shape:
         description.shape.dim.add(size=int(size))
@@ -116,7 +136,7 @@ def describe_tensor(description, dtype, value, allocated=True):
     allocation.requested_bytes = nbytes
     if allocated:
         allocation.allocated_bytes = nbytes
-    allocation.allocator_name = ALLOCATOR
+    allocation.allocator_name = allocator
 
 
 def _nbytes(value):
@@ -124,15 +144,101 @@ def _nbytes(value):
     return int(nbytes) if nbytes is not None else 0
 
 
-class Collectors:
-    """A run observer factory (engine/observers.py): one `collector_class` per executor."""
+class GpuStepStatsCollector(StepStatsCollector):
+    """A GPU device's collector: GPU_<n>_bfc memory and kernel times from CUDA events."""
 
-    def __init__(self, collector_class=StepStatsCollector):
+    def __init__(self, device, xp=None):
+        super().__init__(device)
+        if xp is None:
+            from engine.kernels.cuda import backend
+            xp = backend.current().xp
+        self._xp = xp
+        self._pool = xp.get_default_memory_pool()
+        self.allocator = f"GPU_{DeviceSpec.from_string(device).device_index or 0}_bfc"
+        self._anchor = None  # (CUDA event, host time in ns) at the step's start
+        self._kernels = []   # (node name, op type, start event, end event)
+        self._launch = None  # the running kernel's (start event, pool bytes in use before)
+        self._stream = None
+
+    def source(self, now_ns):
+        super().source(now_ns)
+        event = self._xp.cuda.Event()
+        event.record()
+        self._anchor = (event, time.time_ns())
+
+    def op_started(self, node, inputs, info=None):
+        super().op_started(node, inputs, info)
+        event = self._xp.cuda.Event()
+        event.record()
+        self._launch = (event, self._pool.used_bytes())
+
+    def op_finished(self, node, info=None):
+        event = self._xp.cuda.Event()
+        event.record()
+        self._kernels.append((node.name, node.op_type, self._launch[0], event))
+        super().op_finished(node, info)
+
+    def node_finished(self, node, outputs, info=None):
+        launch, self._launch = self._launch, None
+        result = super().node_finished(node, outputs, info)
+        if launch is not None:
+            in_use = self._pool.used_bytes()
+            allocated = sum(o.tensor_description.allocation_description.allocated_bytes
+                            for o in self._stats.output
+                            if o.tensor_description.allocation_description.allocator_name
+                            == self.allocator)
+            live = max(0, in_use - launch[1])
+            total = max(live, allocated)
+            self._stats.memory.add(allocator_name=self.allocator, total_bytes=total,
+                                   peak_bytes=total, live_bytes=live,
+                                   allocator_bytes_in_use=in_use)
+        return result
+
+    def device_step_stats(self):
+        if self._stream is None:
+            self._stream = self._stream_stats()
+        return [self.dev_stats, self._stream]
+
+    def _allocator_of(self, value):
+        from engine.kernels.cuda.backend import is_device_array
+        if isinstance(value, Ref):
+            value = value.value
+        return self.allocator if is_device_array(value) else ALLOCATOR
+
+    def _stream_stats(self):
+        """"<device>/stream:all": every kernel's span between its CUDA events, placed on the
+        host clock by the event recorded at the step's start."""
+        stream = step_stats_pb2.DeviceStepStats(device=self.dev_stats.device + STREAM_ALL)
+        if self._anchor is None:
+            return stream
+        anchor, anchor_ns = self._anchor
+        elapsed = self._xp.cuda.get_elapsed_time  # milliseconds between two events
+        for name, op_type, start, end in self._kernels:
+            end.synchronize()
+            start_ns = anchor_ns + round(elapsed(anchor, start) * 1e6)
+            stats = stream.node_stats.add(node_name=f"{name}:{op_type}", timeline_label=op_type)
+            stats.all_start_nanos = start_ns
+            stats.all_start_micros = start_ns // 1000
+            duration = max(0, round(elapsed(start, end) * 1e6))
+            _set_rel(stats, "op_start_rel", 0)
+            _set_rel(stats, "op_end_rel", duration)
+            _set_rel(stats, "all_end_rel", duration)
+        return stream
+
+
+class Collectors:
+    """A run observer factory (engine/observers.py): one `collector_class` per executor
+    (`gpu_collector_class` for a GPU's)."""
+
+    def __init__(self, collector_class=StepStatsCollector,
+                 gpu_collector_class=GpuStepStatsCollector):
         self.collector_class = collector_class
+        self.gpu_collector_class = gpu_collector_class
         self.collectors = []
 
     def __call__(self, device, step_id, plan):
-        collector = self.collector_class(device)
+        gpu = DeviceSpec.from_string(device).device_type == "GPU" if device else False
+        collector = (self.gpu_collector_class if gpu else self.collector_class)(device)
         self.collectors.append(collector)
         return collector
 
@@ -140,4 +246,6 @@ class Collectors:
 def run_metadata_step_stats(run_metadata, collectors):
     """Appends each collector's DeviceStepStats to run_metadata.step_stats."""
     for collector in collectors:
-        run_metadata.step_stats.dev_stats.add().CopyFrom(collector.dev_stats)
+        recorded = getattr(collector, "device_step_stats", None)
+        for dev_stats in recorded() if recorded is not None else [collector.dev_stats]:
+            run_metadata.step_stats.dev_stats.add().CopyFrom(dev_stats)
