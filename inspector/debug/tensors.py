@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from engine.kernels.cuda.backend import to_host
 from engine.resources import Ref
 
 _NAME = re.compile(r"^\s*([^\[\s]+)\s*(?:\[(.*)\])?\s*$")
@@ -66,8 +67,7 @@ def plain(value):
         value = value.value
     if value is None:
         return None
-    if hasattr(value, "get") and type(value).__module__.startswith("cupy"):
-        value = value.get()  # a CUDA tensor, copied to the host for printing
+    value = to_host(value)  # a GPU tensor (CuPy's or the simulated GPU's), copied to the host
     return np.asarray(value)
 
 
