@@ -49,6 +49,11 @@ def placeholder(ctx):
 
 @register("Reshape")
 def reshape(ctx, tensor, shape):
+    return np.reshape(tensor, reshape_dims(ctx, np.size(tensor), shape))
+
+
+def reshape_dims(ctx, size, shape):
+    """Reshape's target dims for an input of `size` values, -1 resolved, or TF's error."""
     dims = np.asarray(shape).reshape(-1).tolist()
     unknown = [i for i, d in enumerate(dims) if d == -1]
     if len(unknown) > 1:
@@ -61,36 +66,44 @@ def reshape(ctx, tensor, shape):
     for d in dims:
         if d != -1:
             known *= d
-    size = np.size(tensor)
     if unknown:
         if known == 0 or size % known:
             if known == 0 and size == 0:
                 dims[unknown[0]] = 0
-                return np.reshape(tensor, dims)
+                return dims
             raise invalid(ctx, f"Input to reshape is a tensor with {size} values, but the "
                                f"requested shape requires a multiple of {known}")
         dims[unknown[0]] = size // known
     elif known != size:
         raise invalid(ctx, f"Input to reshape is a tensor with {size} values, but the "
                            f"requested shape has {known}")
-    return np.reshape(tensor, dims)
+    return dims
 
 
 @register("Transpose")
 def transpose(ctx, x, perm):
+    return np.transpose(x, transpose_perm(ctx, np.ndim(x), perm))
+
+
+def transpose_perm(ctx, ndims, perm):
     perm = np.asarray(perm).reshape(-1).tolist()
-    if len(perm) != np.ndim(x):
-        raise invalid(ctx, f"transpose expects a vector of size {np.ndim(x)}. But input(1) "
+    if len(perm) != ndims:
+        raise invalid(ctx, f"transpose expects a vector of size {ndims}. But input(1) "
                            f"is a vector of size {len(perm)}")
     for i in range(len(perm)):
         if i not in perm:
             raise invalid(ctx, f"{i} is missing from {{{','.join(map(str, perm))}}}.")
-    return np.transpose(x, perm)
+    return perm
 
 
 def _concat(ctx, values, axis):
+    return np.concatenate(values, axis=concat_axis(ctx, [np.shape(v) for v in values], axis))
+
+
+def concat_axis(ctx, shapes, axis):
+    """ConcatV2's axis made non-negative once the inputs' `shapes` are checked."""
     axis = int(axis)
-    first = np.shape(values[0])
+    first = shapes[0]
     ndims = len(first)
     if ndims == 0:
         raise invalid(ctx, "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
@@ -98,8 +111,7 @@ def _concat(ctx, values, axis):
         raise invalid(ctx, f"ConcatOp : Expected concatenating dimensions in the range "
                            f"[{-ndims}, {ndims}), but got {axis}")
     axis %= ndims
-    for i, value in enumerate(values[1:], 1):
-        shape = np.shape(value)
+    for i, shape in enumerate(shapes[1:], 1):
         if len(shape) != ndims:
             raise invalid(ctx, f"ConcatOp : Ranks of all input tensors should match: "
                                f"shape[0] = {shape_str(first)} vs. shape[{i}] = "
@@ -109,7 +121,7 @@ def _concat(ctx, values, axis):
                 raise invalid(ctx, f"ConcatOp : Dimension {d} in both shapes must be equal: "
                                    f"shape[0] = {shape_str(first)} vs. shape[{i}] = "
                                    f"{shape_str(shape)}")
-    return np.concatenate(values, axis=axis)
+    return axis
 
 
 register_table({
@@ -120,43 +132,61 @@ register_table({
 
 @register("Pack")
 def pack(ctx, *values):
-    first = np.shape(values[0])
-    for i, value in enumerate(values[1:], 1):
-        if np.shape(value) != first:
+    return np.stack(values, axis=pack_axis(ctx, [np.shape(v) for v in values]))
+
+
+def pack_axis(ctx, shapes):
+    first = shapes[0]
+    for i, shape in enumerate(shapes[1:], 1):
+        if shape != first:
             raise invalid(ctx, f"Shapes of all inputs must match: values[0].shape = "
                                f"{shape_str(first)} != values[{i}].shape = "
-                               f"{shape_str(np.shape(value))}")
+                               f"{shape_str(shape)}")
     axis = ctx.attrs.get("axis", 0)
-    return np.stack(values, axis=check_axis(ctx, axis, len(first) + 1, "axis"))
+    return check_axis(ctx, axis, len(first) + 1, "axis")
 
 
 @register("Unpack")
 def unpack(ctx, value):
-    axis = check_axis(ctx, ctx.attrs.get("axis", 0), np.ndim(value), "axis")
+    return tuple(np.moveaxis(value, unpack_axis(ctx, value.shape), 0))
+
+
+def unpack_axis(ctx, shape):
+    axis = check_axis(ctx, ctx.attrs.get("axis", 0), len(shape), "axis")
     num = ctx.attrs.get("num")
-    if num is not None and value.shape[axis] != num:
+    if num is not None and shape[axis] != num:
         raise invalid(ctx, f"Input shape axis {axis} must equal {num}, got shape "
-                           f"{shape_str(value.shape)}")
-    return tuple(np.moveaxis(value, axis, 0))
+                           f"{shape_str(shape)}")
+    return axis
 
 
 @register("Split")
 def split(ctx, axis, value):
     num = ctx.attrs["num_split"]
-    axis = check_axis(ctx, int(axis), np.ndim(value), "split dimension")
-    size = value.shape[axis]
+    return tuple(np.split(value, num, axis=split_axis(ctx, value.shape, axis, num)))
+
+
+def split_axis(ctx, shape, axis, num):
+    axis = check_axis(ctx, int(axis), len(shape), "split dimension")
+    size = shape[axis]
     if size % num:
         raise invalid(ctx, f"Number of ways to split should evenly divide the split "
                            f"dimension, but got split_dim {axis} (size = {size}) and "
                            f"num_split {num}")
-    return tuple(np.split(value, num, axis=axis))
+    return axis
 
 
 @register("SplitV")
 def split_v(ctx, value, size_splits, axis):
-    axis = check_axis(ctx, int(axis), np.ndim(value), "split dimension")
+    axis, sizes = split_v_sizes(ctx, value.shape, size_splits, axis)
+    return tuple(np.split(value, np.cumsum(sizes)[:-1], axis=axis))
+
+
+def split_v_sizes(ctx, shape, size_splits, axis):
+    """SplitV's (axis, sizes), the one -1 size resolved, or TF's error."""
+    axis = check_axis(ctx, int(axis), len(shape), "split dimension")
     sizes = np.asarray(size_splits).reshape(-1).tolist()
-    total = value.shape[axis]
+    total = shape[axis]
     unknown = [i for i, s in enumerate(sizes) if s == -1]
     if len(unknown) > 1:
         raise invalid(ctx, "There can only be one -1 in the input.")
@@ -168,74 +198,99 @@ def split_v(ctx, value, size_splits, axis):
                            f"split_dim exactly if fully specified, or be less than the size "
                            f"of the input along split_dim if not fully specified.  Got: "
                            f"{known}")
-    return tuple(np.split(value, np.cumsum(sizes)[:-1], axis=axis))
+    return axis, sizes
 
 
 @register("Slice")
 def slice_(ctx, x, begin, size):
+    return x[slice_index(ctx, np.shape(x), begin, size)]
+
+
+def slice_index(ctx, shape, begin, size):
+    """Slice's (begin, size) as a tuple of Python slices, or TF's error."""
     try:
-        begin, sizes = slice_bounds(np.shape(x), begin, size)
+        begin, sizes = slice_bounds(shape, begin, size)
     except SliceError as error:
         raise invalid(ctx, str(error)) from None
-    return x[tuple(slice(b, b + s) for b, s in zip(begin, sizes))]
+    return tuple(slice(b, b + s) for b, s in zip(begin, sizes))
 
 
 @register("StridedSlice")
 def strided_slice(ctx, x, begin, end, strides):
+    return np.asarray(x)[strided_slice_spec(ctx, np.shape(x), begin, end, strides)]
+
+
+def strided_slice_spec(ctx, shape, begin, end, strides):
+    """StridedSlice's NumPy index for an input of `shape`, the node's masks read."""
     attrs = ctx.attrs
     try:
         index = strided_slice_index(
-            np.ndim(x), begin, end, strides, attrs.get("begin_mask", 0),
+            len(shape), begin, end, strides, attrs.get("begin_mask", 0),
             attrs.get("end_mask", 0), attrs.get("ellipsis_mask", 0),
             attrs.get("new_axis_mask", 0), attrs.get("shrink_axis_mask", 0))
-        index = resolve_shrinks(index, np.shape(x))
+        return resolve_shrinks(index, shape)
     except SliceError as error:
         raise invalid(ctx, str(error)) from None
-    return np.asarray(x)[index]
 
 
 @register("Squeeze")
 def squeeze(ctx, x):
+    return np.reshape(x, squeeze_shape(ctx, np.shape(x)))
+
+
+def squeeze_shape(ctx, shape):
     dims = ctx.attrs.get("squeeze_dims") or []
     if not dims:
-        return np.reshape(x, [d for d in np.shape(x) if d != 1])
+        return [d for d in shape if d != 1]
     axes = set()
     for d in dims:
-        axis = check_axis(ctx, d, np.ndim(x), "squeeze dimension")
-        if x.shape[axis] != 1:
+        axis = check_axis(ctx, d, len(shape), "squeeze dimension")
+        if shape[axis] != 1:
             raise invalid(ctx, f"Can not squeeze dim[{axis}], expected a dimension of 1, "
-                               f"got {x.shape[axis]}")
+                               f"got {shape[axis]}")
         axes.add(axis)
-    return np.reshape(x, [d for i, d in enumerate(np.shape(x)) if i not in axes])
+    return [d for i, d in enumerate(shape) if i not in axes]
 
 
 @register("ExpandDims")
 def expand_dims(ctx, x, dim):
-    ndims = np.ndim(x)
+    return np.expand_dims(x, expand_axis(ctx, np.ndim(x), dim))
+
+
+def expand_axis(ctx, ndims, dim):
     axis = int(np.asarray(dim).reshape(-1)[0])
     if not -1 - ndims <= axis <= ndims:
         raise invalid(ctx, f"Tried to expand dim index {axis} for tensor with {ndims} "
                            f"dimensions.")
-    return np.expand_dims(x, axis)
+    return axis
 
 
 @register("Tile")
 def tile(ctx, x, multiples):
+    return np.tile(x, tile_multiples(ctx, np.ndim(x), multiples))
+
+
+def tile_multiples(ctx, ndims, multiples):
     multiples = np.asarray(multiples).reshape(-1).tolist()
-    if len(multiples) != np.ndim(x):
+    if len(multiples) != ndims:
         raise invalid(ctx, f"Expected multiples argument to be a vector of length "
-                           f"{np.ndim(x)} but got length {len(multiples)}")
+                           f"{ndims} but got length {len(multiples)}")
     if any(m < 0 for m in multiples):
         raise invalid(ctx, f"Expected multiples[{min(multiples)}] >= 0, but got "
                            f"{min(multiples)}")
-    return np.tile(x, multiples)
+    return multiples
 
 
 def _paddings(ctx, x, paddings):
+    return pad_widths(ctx, np.shape(x), paddings)
+
+
+def pad_widths(ctx, shape, paddings):
+    """Pad's paddings as [[before, after], ...] per dim, checked against the input's shape."""
     paddings = np.asarray(paddings)
-    if paddings.shape != (np.ndim(x), 2):
+    if paddings.shape != (len(shape), 2):
         raise invalid(ctx, f"The first dimension of paddings must be the rank of inputs"
-                           f"{shape_str(paddings.shape)}, {shape_str(np.shape(x))}")
+                           f"{shape_str(paddings.shape)}, {shape_str(shape)}")
     if (paddings < 0).any():
         raise invalid(ctx, f"Paddings must be non-negative: {paddings.min()} "
                            f"{paddings.max()}")
@@ -254,12 +309,16 @@ register_table({
 
 @register("Fill")
 def fill(ctx, dims, value):
+    return np.full(fill_dims(ctx, dims, np.shape(value)), value, dtype=value.dtype)
+
+
+def fill_dims(ctx, dims, value_shape):
     dims = np.asarray(dims).reshape(-1).tolist()
-    if np.ndim(value) != 0:
-        raise invalid(ctx, f"value must be a scalar, got shape {shape_str(np.shape(value))}")
+    if len(value_shape) != 0:
+        raise invalid(ctx, f"value must be a scalar, got shape {shape_str(value_shape)}")
     if any(d < 0 for d in dims):
         raise invalid(ctx, f"Dimension {min(dims)} must be >= 0")
-    return np.full(dims, value, dtype=value.dtype)
+    return dims
 
 
 @register("Range")
@@ -282,7 +341,8 @@ def range_(ctx, start, limit, delta):
     return np.cumsum(steps, dtype=dtype)
 
 
-def _index_error(ctx, indices, limit):
+def index_error(ctx, indices, limit):
+    """TF's error naming the first of host `indices` outside [0, limit)."""
     bad = np.argwhere((indices < 0) | (indices >= limit))[0]
     position = ",".join(str(int(i)) for i in bad)
     raise invalid(ctx, f"indices[{position}] = {int(indices[tuple(bad)])} is not in "
@@ -294,7 +354,7 @@ def _gather(ctx, params, indices, axis, batch_dims):
     axis = check_axis(ctx, int(axis), ndims, "axis")
     limit = params.shape[axis]
     if indices.size and (indices.min() < 0 or indices.max() >= limit):
-        _index_error(ctx, indices, limit)
+        index_error(ctx, indices, limit)
     if batch_dims == 0:
         return np.take(params, indices, axis=axis)
     batch = params.shape[:batch_dims]
@@ -309,10 +369,12 @@ def _gather(ctx, params, indices, axis, batch_dims):
 
 @register("GatherV2")
 def gather_v2(ctx, params, indices, axis):
+    return _gather(ctx, params, indices, axis, gather_batch_dims(ctx, np.ndim(indices)))
+
+
+def gather_batch_dims(ctx, indices_ndims):
     batch_dims = ctx.attrs.get("batch_dims", 0)
-    if batch_dims < 0:
-        batch_dims += np.ndim(indices)
-    return _gather(ctx, params, indices, axis, batch_dims)
+    return batch_dims + indices_ndims if batch_dims < 0 else batch_dims
 
 
 @register("Gather")
@@ -322,9 +384,7 @@ def gather(ctx, params, indices):
 
 @register("OneHot")
 def one_hot(ctx, indices, depth, on_value, off_value):
-    depth = int(depth)
-    if depth < 0:
-        raise invalid(ctx, f"depth must be non-negative, got: {depth}")
+    depth = one_hot_depth(ctx, depth)
     axis = ctx.attrs.get("axis", -1)
     hot = np.expand_dims(indices, -1) == np.arange(depth, dtype=indices.dtype)
     result = np.where(hot, on_value, off_value)
@@ -333,11 +393,21 @@ def one_hot(ctx, indices, depth, on_value, off_value):
     return result
 
 
+def one_hot_depth(ctx, depth):
+    depth = int(depth)
+    if depth < 0:
+        raise invalid(ctx, f"depth must be non-negative, got: {depth}")
+    return depth
+
+
 @register("ReverseV2")
 def reverse_v2(ctx, tensor, axis):
-    axes = tuple(check_axis(ctx, int(a), np.ndim(tensor), "axis")
-                 for a in np.asarray(axis).reshape(-1))
+    axes = reverse_axes(ctx, np.ndim(tensor), axis)
     return np.flip(tensor, axes) if axes else tensor
+
+
+def reverse_axes(ctx, ndims, axis):
+    return tuple(check_axis(ctx, int(a), ndims, "axis") for a in np.asarray(axis).reshape(-1))
 
 
 @register("BroadcastTo")
@@ -346,8 +416,11 @@ def broadcast_to(ctx, x, shape):
     try:
         return np.array(np.broadcast_to(x, target))
     except ValueError:
-        raise invalid(ctx, f"Incompatible shapes: {shape_str(np.shape(x))} vs. "
-                           f"{shape_str(target)}") from None
+        raise broadcast_to_error(ctx, np.shape(x), target) from None
+
+
+def broadcast_to_error(ctx, shape, target):
+    return invalid(ctx, f"Incompatible shapes: {shape_str(shape)} vs. {shape_str(target)}")
 
 
 @register("BroadcastArgs")

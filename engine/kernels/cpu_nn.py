@@ -9,6 +9,12 @@ from engine.kernels.common import invalid, shape_str
 
 @register("MatMul")
 def mat_mul(ctx, a, b):
+    transpose_a, transpose_b = check_mat_mul(ctx, a, b)
+    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+
+
+def check_mat_mul(ctx, a, b):
+    """MatMul's (transpose_a, transpose_b) once its operands' shapes are checked."""
     attrs = ctx.attrs
     transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
     if a.ndim != 2 or b.ndim != 2:
@@ -18,7 +24,7 @@ def mat_mul(ctx, a, b):
     if a.shape[0 if transpose_a else 1] != b.shape[1 if transpose_b else 0]:
         raise invalid(ctx, f"Matrix size-incompatible: In[0]: {shape_str(a.shape)}, "
                            f"In[1]: {shape_str(b.shape)}")
-    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+    return transpose_a, transpose_b
 
 
 def _adjoint(x):
@@ -30,6 +36,18 @@ def _adjoint(x):
 @register("BatchMatMulV2")
 @register("BatchMatMulV3")
 def batch_mat_mul(ctx, x, y):
+    adj_x, adj_y = check_batch_mat_mul(ctx, x, y)
+    result = np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
+    out = batch_mat_mul_dtype(ctx)
+    return result.astype(out, copy=False) if out is not None else result
+
+
+def batch_mat_mul_dtype(ctx):
+    """BatchMatMulV3's Tout, or None where the result keeps its operands' dtype."""
+    return ctx.output_dtypes[0].as_numpy_dtype if ctx.op_type == "BatchMatMulV3" else None
+
+
+def check_batch_mat_mul(ctx, x, y):
     adj_x, adj_y = ctx.attrs.get("adj_x", False), ctx.attrs.get("adj_y", False)
     for i, t in enumerate((x, y)):
         if t.ndim < 2:
@@ -43,9 +61,7 @@ def batch_mat_mul(ctx, x, y):
     if x.shape[-2 if adj_x else -1] != y.shape[-1 if adj_y else -2]:
         raise invalid(ctx, f"Matrix size-incompatible: In[0]: {shape_str(x.shape)}, "
                            f"In[1]: {shape_str(y.shape)} {int(adj_x)} {int(adj_y)}")
-    result = np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
-    out = ctx.output_dtypes[0].as_numpy_dtype if ctx.op_type == "BatchMatMulV3" else None
-    return result.astype(out, copy=False) if out is not None else result
+    return adj_x, adj_y
 
 
 def _channel_axis(ctx, ndim):
@@ -56,6 +72,14 @@ def _channel_axis(ctx, ndim):
 @register("BiasAdd")
 @register("BiasAddV1")
 def bias_add(ctx, value, bias):
+    axis = check_bias_add(ctx, value, bias)
+    if axis == value.ndim - 1:
+        return value + bias
+    return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
+
+
+def check_bias_add(ctx, value, bias):
+    """BiasAdd's channel axis once the shapes are checked."""
     if value.ndim < 2:
         raise invalid(ctx, f"Input tensor must be at least 2D: {shape_str(value.shape)}")
     if bias.ndim != 1:
@@ -64,14 +88,16 @@ def bias_add(ctx, value, bias):
     if value.shape[axis] != bias.shape[0]:
         raise invalid(ctx, f"Must provide as many biases as the last dimension of the input "
                            f"tensor: {shape_str(bias.shape)} vs. {shape_str(value.shape)}")
-    if axis == value.ndim - 1:
-        return value + bias
-    return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
+    return axis
+
+
+def check_logits(ctx, logits):
+    if logits.ndim < 1:
+        raise invalid(ctx, f"logits must have >= 1 dimension, got {shape_str(logits.shape)}")
 
 
 def _softmax_input(ctx, logits):
-    if logits.ndim < 1:
-        raise invalid(ctx, f"logits must have >= 1 dimension, got {shape_str(logits.shape)}")
+    check_logits(ctx, logits)
     return logits - np.max(logits, axis=-1, keepdims=True)
 
 
@@ -92,28 +118,36 @@ def softmax_cross_entropy(ctx, features, labels):
     try:
         features, labels = np.broadcast_arrays(features, labels)
     except ValueError:
-        raise invalid(ctx, f"logits and labels must be broadcastable: logits_size="
-                           f"{shape_str(features.shape)} labels_size="
-                           f"{shape_str(labels.shape)}") from None
+        raise xent_shapes_error(ctx, features, labels) from None
     shifted = features - np.max(features, axis=-1, keepdims=True)
     log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
     loss = np.sum(labels * (log_sum - shifted), axis=-1)
     return loss, np.exp(shifted - log_sum) - labels
 
 
+def xent_shapes_error(ctx, features, labels):
+    return invalid(ctx, f"logits and labels must be broadcastable: logits_size="
+                        f"{shape_str(features.shape)} labels_size={shape_str(labels.shape)}")
+
+
 @register("SparseSoftmaxCrossEntropyWithLogits")
 def sparse_softmax_cross_entropy(ctx, features, labels):
     classes = features.shape[-1]
     if labels.size and (labels.min() < 0 or labels.max() >= classes):
-        bad = labels[(labels < 0) | (labels >= classes)][0]
-        raise invalid(ctx, f"Received a label value of {bad} which is outside the valid "
-                           f"range of [0, {classes}).  Label values: "
-                           f"{' '.join(str(v) for v in labels.reshape(-1).tolist())}")
+        raise label_range_error(ctx, labels, classes)
     shifted = features - np.max(features, axis=-1, keepdims=True)
     log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
     one_hot = np.arange(classes) == labels[..., None]
     loss = np.sum(np.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
     return loss, np.exp(shifted - log_sum) - one_hot.astype(features.dtype)
+
+
+def label_range_error(ctx, labels, classes):
+    """TF's error for host `labels` some of which are outside [0, classes)."""
+    bad = labels[(labels < 0) | (labels >= classes)][0]
+    return invalid(ctx, f"Received a label value of {bad} which is outside the valid "
+                        f"range of [0, {classes}).  Label values: "
+                        f"{' '.join(str(v) for v in labels.reshape(-1).tolist())}")
 
 
 # --- spatial ops, computed in NHWC ---
@@ -176,14 +210,9 @@ def _geometry(ctx, x, window, stride, dilation):
 
 @register("Conv2D")
 def conv2d(ctx, x, filters):
-    if x.ndim != 4:
-        raise invalid(ctx, f"input must be 4-dimensional{shape_str(x.shape)}")
-    if filters.ndim != 4:
-        raise invalid(ctx, f"filter must be 4-dimensional: {shape_str(filters.shape)}")
+    check_conv2d_ranks(ctx, x, filters)
     x = _nhwc(ctx, x)
-    if x.shape[3] != filters.shape[2]:
-        raise invalid(ctx, f"input depth must be evenly divisible by filter depth: "
-                           f"{x.shape[3]} vs {filters.shape[2]}")
+    check_conv2d_depth(ctx, x, filters)
     stride = _hw(ctx, ctx.attrs.get("strides"))
     dilation = _hw(ctx, ctx.attrs.get("dilations"))
     window = filters.shape[:2]
@@ -197,9 +226,26 @@ def conv2d(ctx, x, filters):
     return _from_nhwc(ctx, result.astype(x.dtype, copy=False))
 
 
-def _pool_args(ctx, x, ksize, strides):
+def check_conv2d_ranks(ctx, x, filters):
     if x.ndim != 4:
-        raise invalid(ctx, f"tensor_in must be 4-dimensional")
+        raise invalid(ctx, f"input must be 4-dimensional{shape_str(x.shape)}")
+    if filters.ndim != 4:
+        raise invalid(ctx, f"filter must be 4-dimensional: {shape_str(filters.shape)}")
+
+
+def check_conv2d_depth(ctx, x_nhwc, filters):
+    if x_nhwc.shape[3] != filters.shape[2]:
+        raise invalid(ctx, f"input depth must be evenly divisible by filter depth: "
+                           f"{x_nhwc.shape[3]} vs {filters.shape[2]}")
+
+
+def check_pool_input(ctx, x):
+    if x.ndim != 4:
+        raise invalid(ctx, "tensor_in must be 4-dimensional")
+
+
+def _pool_args(ctx, x, ksize, strides):
+    check_pool_input(ctx, x)
     x = _nhwc(ctx, x)
     window, stride = _hw(ctx, ksize), _hw(ctx, strides)
     out_hw, pads = _geometry(ctx, x, window, stride, (1, 1))
@@ -242,13 +288,21 @@ register_table({
 
 @register("TopKV2")
 def top_k(ctx, x, k):
+    k = top_k_count(ctx, x.shape, k)
+    # A stable sort on the negated values keeps equal elements in index order, as TensorFlow.
+    order = np.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(top_k_index_dtype(ctx))
+
+
+def top_k_count(ctx, shape, k):
     k = int(k)
     if k < 0:
         raise invalid(ctx, f"Need k >= 0, got {k}")
-    if x.shape[-1] < k:
-        raise invalid(ctx, f"input must have at least k columns. Had {x.shape[-1]}, "
+    if shape[-1] < k:
+        raise invalid(ctx, f"input must have at least k columns. Had {shape[-1]}, "
                            f"needed {k}")
-    # A stable sort on the negated values keeps equal elements in index order, as TensorFlow.
-    order = np.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
-    return np.take_along_axis(x, order, axis=-1), order.astype(ctx.attrs.get(
-        "index_type").as_numpy_dtype if "index_type" in ctx.attrs else np.int32)
+    return k
+
+
+def top_k_index_dtype(ctx):
+    return ctx.attrs["index_type"].as_numpy_dtype if "index_type" in ctx.attrs else np.int32

@@ -4,7 +4,8 @@ ApplyAdam, ApplyRMSProp, ApplyAdagrad and their ResourceApply* forms.
 Each update is one function from the current values to the new ones, in the variable's
 dtype with TensorFlow's operation order. A ref form (input `Ref`s) writes the new values into
 the buffers in place and returns the variable's Ref; a resource form replaces the buffers
-behind its handles (reads are snapshots) and returns nothing.
+behind its handles (reads are snapshots) and returns nothing. The updates take the array
+module `xp` (NumPy here, CuPy for engine/kernels/cuda/training.py, which reuses the kernels).
 """
 
 import numpy as np
@@ -14,49 +15,49 @@ from engine.kernels import register
 from engine.kernels.common import shape_str
 
 
-def _gradient_descent(attrs, var, alpha, delta):
+def _gradient_descent(xp, attrs, var, alpha, delta):
     return (var - delta * alpha,)
 
 
-def _momentum(attrs, var, accum, lr, grad, momentum):
+def _momentum(xp, attrs, var, accum, lr, grad, momentum):
     accum = accum * momentum + grad
     if attrs.get("use_nesterov", False):
         return var - (grad * lr + accum * momentum * lr), accum
     return var - accum * lr, accum
 
 
-def _adam(attrs, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+def _adam(xp, attrs, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
     one = var.dtype.type(1)
-    alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
+    alpha = lr * xp.sqrt(one - beta2_power) / (one - beta1_power)
     m = m + (grad - m) * (one - beta1)
-    v = v + (np.square(grad) - v) * (one - beta2)
+    v = v + (xp.square(grad) - v) * (one - beta2)
     if attrs.get("use_nesterov", False):
-        var = var - ((grad * (one - beta1) + beta1 * m) * alpha) / (np.sqrt(v) + epsilon)
+        var = var - ((grad * (one - beta1) + beta1 * m) * alpha) / (xp.sqrt(v) + epsilon)
     else:
-        var = var - (m * alpha) / (np.sqrt(v) + epsilon)
+        var = var - (m * alpha) / (xp.sqrt(v) + epsilon)
     return var, m, v
 
 
-def _rms_prop(attrs, var, ms, mom, lr, rho, momentum, epsilon, grad):
+def _rms_prop(xp, attrs, var, ms, mom, lr, rho, momentum, epsilon, grad):
     one = var.dtype.type(1)
-    ms = ms + (np.square(grad) - ms) * (one - rho)
-    mom = mom * momentum + (grad * lr) / np.sqrt(ms + epsilon)
+    ms = ms + (xp.square(grad) - ms) * (one - rho)
+    mom = mom * momentum + (grad * lr) / xp.sqrt(ms + epsilon)
     return var - mom, ms, mom
 
 
-def _centered_rms_prop(attrs, var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+def _centered_rms_prop(xp, attrs, var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
     one = var.dtype.type(1)
-    ms = ms + (np.square(grad) - ms) * (one - rho)
+    ms = ms + (xp.square(grad) - ms) * (one - rho)
     mg = mg + (grad - mg) * (one - rho)
-    denom = (ms - np.square(mg)) + epsilon
-    mom = mom * momentum + (grad * lr) / np.sqrt(denom)
+    denom = (ms - xp.square(mg)) + epsilon
+    mom = mom * momentum + (grad * lr) / xp.sqrt(denom)
     return var - mom, mg, ms, mom
 
 
-def _adagrad(attrs, var, accum, lr, grad):
+def _adagrad(xp, attrs, var, accum, lr, grad):
     if attrs.get("update_slots", True):
-        accum = accum + np.square(grad)
-    return var - grad * lr / np.sqrt(accum), accum
+        accum = accum + xp.square(grad)
+    return var - grad * lr / xp.sqrt(accum), accum
 
 
 # op name: (update function, how many leading inputs are variables, where grad is)
@@ -78,18 +79,24 @@ def _check(ctx, values, names, count, grad_index):
             raise InvalidArgumentError(ctx.node_def, None,
                                        f"{name} and var do not have the same shape"
                                        f"{shape_str(value.shape)} {shape_str(first.shape)}")
-    grad = values[grad_index]
-    if np.shape(grad) != first.shape:
+    grad_shape = getattr(values[grad_index], "shape", ())
+    if grad_shape != first.shape:
         raise InvalidArgumentError(ctx.node_def, None,
                                    f"var and grad do not have the same shape"
-                                   f"{shape_str(first.shape)} {shape_str(np.shape(grad))}")
+                                   f"{shape_str(first.shape)} {shape_str(grad_shape)}")
 
 
 def _scalars(values, dtype):
     return [np.asarray(v, dtype) if np.ndim(v) else dtype.type(v) for v in values]
 
 
-def _ref_kernel(update, count, grad_index):
+def _copy_into(ref, new):
+    np.copyto(ref.value, new, casting="unsafe")
+
+
+def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_into):
+    """The Apply* kernel: `operands(values, dtype)` converts the non-variable inputs,
+    `store(ref, new)` writes a new value into a variable's buffer."""
     def kernel(ctx, *inputs):
         refs, rest = inputs[:count], inputs[count:]
         for ref in refs:
@@ -99,15 +106,16 @@ def _ref_kernel(update, count, grad_index):
                     f"Attempting to use uninitialized value {ref.name}")
         current = [ref.value for ref in refs]
         dtype = current[0].dtype
-        values = current + _scalars(rest, dtype)
+        values = current + operands(rest, dtype)
         _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
-        for ref, new in zip(refs, update(ctx.attrs, *values)):
-            np.copyto(ref.value, new, casting="unsafe")
+        for ref, new in zip(refs, update(xp, ctx.attrs, *values)):
+            store(ref, new)
         return refs[0]
     return kernel
 
 
-def _resource_kernel(update, count, grad_index):
+def resource_kernel(update, count, grad_index, xp=np, operands=_scalars):
+    """The ResourceApply* kernel; `operands` as for ref_kernel."""
     def kernel(ctx, *inputs):
         handles, rest = inputs[:count], inputs[count:]
         buffers = []
@@ -125,14 +133,14 @@ def _resource_kernel(update, count, grad_index):
             buffers.append(buffer)
         current = [b.value for b in buffers]
         dtype = current[0].dtype
-        values = current + _scalars(rest, dtype)
+        values = current + operands(rest, dtype)
         _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
-        for buffer, new in zip(buffers, update(ctx.attrs, *values)):
-            buffer.value = np.asarray(new, dtype)
+        for buffer, new in zip(buffers, update(xp, ctx.attrs, *values)):
+            buffer.value = xp.asarray(new, dtype)
         return None
     return kernel
 
 
 for _name, (_update, _count, _grad) in UPDATES.items():
-    register(f"Apply{_name}")(_ref_kernel(_update, _count, _grad))
-    register(f"ResourceApply{_name}")(_resource_kernel(_update, _count, _grad))
+    register(f"Apply{_name}")(ref_kernel(_update, _count, _grad))
+    register(f"ResourceApply{_name}")(resource_kernel(_update, _count, _grad))

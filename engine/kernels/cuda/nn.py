@@ -1,5 +1,271 @@
-"""GPU kernels: (being written)."""
+"""GPU kernels: MatMul, BatchMatMul, BiasAdd, softmax and cross-entropy, Conv2D and pooling
+(im2col: CuPy has no cuDNN module, so a window view and one tensordot), their backprops, the
+activation *Grad ops and TopKV2.
+
+Checks and geometry are the CPU kernels' (cpu_nn.py, cpu_grad.py), so errors, paddings and
+output sizes agree; only the arithmetic runs on the device.
+"""
+
+import numpy as np
+
+from engine.kernels import register_table
+from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu_grad import (_SELU_ALPHA, _SELU_SCALE, _backprop_geometry, _crop,
+                                     _nhwc_shape, _offsets, _padded_shape)
+from engine.kernels.cpu_nn import (_channel_axis, _geometry, _hw, _lowest, batch_mat_mul_dtype,
+                                   check_batch_mat_mul, check_bias_add, check_conv2d_depth,
+                                   check_conv2d_ranks, check_logits, check_mat_mul,
+                                   check_pool_input, label_range_error, top_k_count,
+                                   top_k_index_dtype, xent_shapes_error)
+from engine.kernels.cuda.array import pad_constant
+from engine.kernels.cuda.common import device, host
+
+
+def _pool_counts(shape, pads, window, stride, out_hw, dtype):
+    """How many input (not padding) elements each SAME-padded window covers: (1, OH, OW, 1)."""
+    ones = np.pad(np.ones((1, shape[1], shape[2], 1), dtype), ((0, 0), pads[0], pads[1], (0, 0)))
+    counts = np.zeros((1, out_hw[0], out_hw[1], 1), dtype)
+    for _, _, rows, cols in _offsets(window, stride, (1, 1), out_hw):
+        counts += ones[:, rows, cols, :]
+    return counts
 
 
 def register_all(xp):
-    pass
+    as_strided = xp.lib.stride_tricks.as_strided
+
+    def nhwc(ctx, x):
+        return xp.transpose(x, (0, 2, 3, 1)) if ctx.attrs.get("data_format") == b"NCHW" else x
+
+    def from_nhwc(ctx, x):
+        x = xp.transpose(x, (0, 3, 1, 2)) if ctx.attrs.get("data_format") == b"NCHW" else x
+        return xp.ascontiguousarray(x)
+
+    def padded(x, pads, value=0):
+        return pad_constant(xp, x, [(0, 0), pads[0], pads[1], (0, 0)], value) \
+            if any(map(any, pads)) else xp.ascontiguousarray(x)
+
+    def windows(x, out_hw, window, stride, dilation):
+        """A (N, OH, OW, KH, KW, C) view of the windows of a contiguous padded NHWC array."""
+        n, _, _, c = x.shape
+        sn, sh, sw, sc = x.strides
+        return as_strided(x, (n, out_hw[0], out_hw[1], window[0], window[1], c),
+                          (sn, sh * stride[0], sw * stride[1], sh * dilation[0],
+                           sw * dilation[1], sc))
+
+    # --- matrix products --------------------------------------------------------------------
+
+    def mat_mul(ctx, a, b):
+        transpose_a, transpose_b = check_mat_mul(ctx, a, b)
+        a, b = device(xp, a), device(xp, b)
+        return xp.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+
+    def adjoint(x):
+        x = xp.swapaxes(x, -1, -2)
+        return xp.conj(x) if x.dtype.kind == "c" else x
+
+    def batch_mat_mul(ctx, x, y):
+        adj_x, adj_y = check_batch_mat_mul(ctx, x, y)
+        x, y = device(xp, x), device(xp, y)
+        result = xp.matmul(adjoint(x) if adj_x else x, adjoint(y) if adj_y else y)
+        out = batch_mat_mul_dtype(ctx)
+        return result.astype(out, copy=False) if out is not None else result
+
+    def bias_add(ctx, value, bias):
+        axis = check_bias_add(ctx, value, bias)
+        value, bias = device(xp, value), device(xp, bias)
+        if axis == value.ndim - 1:
+            return value + bias
+        return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
+
+    def bias_add_grad(ctx, out_backprop):
+        if out_backprop.ndim < 2:
+            raise invalid(ctx, f"Input tensor must be at least 2D: "
+                               f"{shape_str(out_backprop.shape)}")
+        axis = _channel_axis(ctx, out_backprop.ndim)
+        axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
+        return xp.sum(device(xp, out_backprop), axis=axes, dtype=out_backprop.dtype)
+
+    # --- softmax and cross-entropy ----------------------------------------------------------
+
+    def shifted_logits(ctx, logits):
+        check_logits(ctx, logits)
+        logits = device(xp, logits)
+        return logits - xp.max(logits, axis=-1, keepdims=True)
+
+    def softmax(ctx, logits):
+        exp = xp.exp(shifted_logits(ctx, logits))
+        return exp / xp.sum(exp, axis=-1, keepdims=True)
+
+    def log_softmax(ctx, logits):
+        shifted = shifted_logits(ctx, logits)
+        return shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+
+    def softmax_cross_entropy(ctx, features, labels):
+        try:
+            features, labels = xp.broadcast_arrays(device(xp, features), device(xp, labels))
+        except ValueError:
+            raise xent_shapes_error(ctx, features, labels) from None
+        shifted = features - xp.max(features, axis=-1, keepdims=True)
+        log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+        loss = xp.sum(labels * (log_sum - shifted), axis=-1)
+        return loss, xp.exp(shifted - log_sum) - labels
+
+    def sparse_softmax_cross_entropy(ctx, features, labels):
+        features, labels = device(xp, features), device(xp, labels)
+        classes = features.shape[-1]
+        if labels.size and bool(((labels < 0) | (labels >= classes)).any()):
+            raise label_range_error(ctx, host(labels), classes)
+        shifted = features - xp.max(features, axis=-1, keepdims=True)
+        log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+        one_hot = xp.arange(classes) == labels[..., None]
+        loss = xp.sum(xp.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
+        return loss, xp.exp(shifted - log_sum) - one_hot.astype(features.dtype)
+
+    # --- convolution and pooling, in NHWC ---------------------------------------------------
+
+    def conv2d(ctx, x, filters):
+        check_conv2d_ranks(ctx, x, filters)
+        x, filters = nhwc(ctx, device(xp, x)), device(xp, filters)
+        check_conv2d_depth(ctx, x, filters)
+        stride = _hw(ctx, ctx.attrs.get("strides"))
+        dilation = _hw(ctx, ctx.attrs.get("dilations"))
+        window = filters.shape[:2]
+        out_hw, pads = _geometry(ctx, x, window, stride, dilation)
+        if 0 in out_hw or x.shape[0] == 0:
+            return from_nhwc(ctx, xp.zeros((x.shape[0], *out_hw, filters.shape[3]), x.dtype))
+        cols = windows(padded(x, pads), out_hw, window, stride, dilation)
+        result = xp.tensordot(cols, filters, axes=([3, 4, 5], [0, 1, 2]))
+        return from_nhwc(ctx, result.astype(x.dtype, copy=False))
+
+    def conv2d_backprop_input(ctx, input_sizes, filters, out_backprop):
+        shape = _nhwc_shape(ctx, host(input_sizes))
+        filters, dy = device(xp, filters), nhwc(ctx, device(xp, out_backprop))
+        stride = _hw(ctx, ctx.attrs.get("strides"))
+        dilation = _hw(ctx, ctx.attrs.get("dilations"))
+        window = filters.shape[:2]
+        out_hw, pads = _backprop_geometry(ctx, shape, window, stride, dilation)
+        if tuple(out_hw) != dy.shape[1:3]:
+            raise invalid(ctx, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't "
+                               f"match computed: actual = {dy.shape[1]}, computed = "
+                               f"{out_hw[0]}")
+        result = xp.zeros(_padded_shape(shape, pads), out_backprop.dtype)
+        for i, j, rows, cols in _offsets(window, stride, dilation, out_hw):
+            result[:, rows, cols, :] += xp.tensordot(dy, filters[i, j], axes=([3], [1]))
+        return from_nhwc(ctx, _crop(result, shape, pads))
+
+    def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
+        fshape = [int(d) for d in host(filter_sizes).reshape(-1)]
+        x, dy = nhwc(ctx, device(xp, x)), nhwc(ctx, device(xp, out_backprop))
+        stride = _hw(ctx, ctx.attrs.get("strides"))
+        dilation = _hw(ctx, ctx.attrs.get("dilations"))
+        window = fshape[:2]
+        out_hw, pads = _backprop_geometry(ctx, x.shape, window, stride, dilation)
+        if 0 in out_hw or x.shape[0] == 0:
+            return xp.zeros(fshape, out_backprop.dtype)
+        cols = windows(padded(x, pads), out_hw, window, stride, dilation)
+        result = xp.tensordot(cols, dy, axes=([0, 1, 2], [0, 1, 2]))
+        return result.astype(out_backprop.dtype, copy=False).reshape(fshape)
+
+    def pool_args(ctx, x, ksize, strides):
+        check_pool_input(ctx, x)
+        x = nhwc(ctx, device(xp, x))
+        window, stride = _hw(ctx, ksize), _hw(ctx, strides)
+        out_hw, pads = _geometry(ctx, x, window, stride, (1, 1))
+        return x, window, stride, out_hw, pads
+
+    def max_pool(ctx, x, ksize, strides):
+        x, window, stride, out_hw, pads = pool_args(ctx, x, ksize, strides)
+        if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
+            return from_nhwc(ctx, xp.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
+        source = padded(x, pads, _lowest(x.dtype))
+        return from_nhwc(ctx, windows(source, out_hw, window, stride, (1, 1)).max(axis=(3, 4)))
+
+    def avg_pool(ctx, x, ksize, strides):
+        x, window, stride, out_hw, pads = pool_args(ctx, x, ksize, strides)
+        if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
+            return from_nhwc(ctx, xp.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
+        sums = windows(padded(x, pads), out_hw, window, stride, (1, 1)).sum(
+            axis=(3, 4), dtype=x.dtype)
+        # SAME padding averages over the elements inside the input only.
+        counts = xp.asarray(_pool_counts(x.shape, pads, window, stride, out_hw, x.dtype))
+        return from_nhwc(ctx, (sums / counts).astype(x.dtype, copy=False))
+
+    def max_pool_grad(ctx, orig_input, orig_output, grad):
+        x, dy = nhwc(ctx, device(xp, orig_input)), nhwc(ctx, device(xp, grad))
+        window, stride = _hw(ctx, ctx.attrs["ksize"]), _hw(ctx, ctx.attrs["strides"])
+        out_hw, pads = _geometry(ctx, x, window, stride, (1, 1))
+        source = padded(x, pads, _lowest(x.dtype))
+        result = xp.zeros(source.shape, grad.dtype)
+        if 0 not in out_hw and x.size:
+            taps = windows(source, out_hw, window, stride, (1, 1))
+            n, oh, ow, kh, kw, c = taps.shape
+            # The first maximum in row-major window order takes the gradient, as TensorFlow's
+            # CPU kernel does; each tap then adds the gradients it won, one strided slice each.
+            arg = xp.argmax(taps.reshape(n, oh, ow, kh * kw, c), axis=3)
+            for i, j, rows, cols in _offsets(window, stride, (1, 1), out_hw):
+                result[:, rows, cols, :] += xp.where(arg == i * kw + j, dy, 0).astype(
+                    grad.dtype, copy=False)
+        return from_nhwc(ctx, _crop(result, x.shape, pads))
+
+    def avg_pool_grad(ctx, orig_input_shape, grad):
+        shape = _nhwc_shape(ctx, host(orig_input_shape))
+        dy = nhwc(ctx, device(xp, grad))
+        window, stride = _hw(ctx, ctx.attrs["ksize"]), _hw(ctx, ctx.attrs["strides"])
+        out_hw, pads = _backprop_geometry(ctx, shape, window, stride, (1, 1))
+        counts = _pool_counts(shape, pads, window, stride, out_hw, grad.dtype)
+        share = dy / xp.asarray(counts)
+        result = xp.zeros(_padded_shape(shape, pads), grad.dtype)
+        for _, _, rows, cols in _offsets(window, stride, (1, 1), out_hw):
+            result[:, rows, cols, :] += share
+        return from_nhwc(ctx, _crop(result, shape, pads))
+
+    def top_k(ctx, x, k):
+        x = device(xp, x)
+        k = top_k_count(ctx, x.shape, host(k))
+        # A stable sort of the negated values keeps equal elements in index order, as TF.
+        order = xp.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
+        return xp.take_along_axis(x, order, axis=-1), order.astype(top_k_index_dtype(ctx))
+
+    register_table({
+        "MatMul": mat_mul, "BatchMatMul": batch_mat_mul, "BatchMatMulV2": batch_mat_mul,
+        "BatchMatMulV3": batch_mat_mul, "BiasAdd": bias_add, "BiasAddV1": bias_add,
+        "BiasAddGrad": bias_add_grad, "Softmax": softmax, "LogSoftmax": log_softmax,
+        "SoftmaxCrossEntropyWithLogits": softmax_cross_entropy,
+        "SparseSoftmaxCrossEntropyWithLogits": sparse_softmax_cross_entropy,
+        "Conv2D": conv2d, "Conv2DBackpropInput": conv2d_backprop_input,
+        "Conv2DBackpropFilter": conv2d_backprop_filter,
+        "MaxPool": lambda ctx, x: max_pool(ctx, x, ctx.attrs["ksize"], ctx.attrs["strides"]),
+        "MaxPoolV2": lambda ctx, x, ksize, strides: max_pool(
+            ctx, x, host(ksize).tolist(), host(strides).tolist()),
+        "AvgPool": lambda ctx, x: avg_pool(ctx, x, ctx.attrs["ksize"], ctx.attrs["strides"]),
+        "MaxPoolGrad": max_pool_grad, "AvgPoolGrad": avg_pool_grad, "TopKV2": top_k,
+        **_activation_grads(xp),
+    }, "GPU")
+
+
+def _activation_grads(xp):
+    """The *Grad ops of cpu_grad.py, on device arrays: results in the first input's dtype."""
+    def typed(fn):
+        def kernel(ctx, a, b):
+            a, b = device(xp, a), device(xp, b)
+            return fn(ctx, a, b).astype(a.dtype, copy=False)
+        return kernel
+
+    return {
+        "ReluGrad": typed(lambda ctx, g, f: g * (f > 0)),
+        "Relu6Grad": typed(lambda ctx, g, f: g * ((f > 0) & (f < 6))),
+        "EluGrad": typed(lambda ctx, g, y: xp.where(y < 0, g * (y + 1), g)),
+        "SeluGrad": typed(lambda ctx, g, y: xp.where(
+            y < 0, g * (y + g.dtype.type(_SELU_SCALE * _SELU_ALPHA)),
+            g * g.dtype.type(_SELU_SCALE))),
+        "LeakyReluGrad": typed(lambda ctx, g, f: xp.where(
+            f > 0, g, g * g.dtype.type(ctx.attrs.get("alpha", 0.2)))),
+        "SoftplusGrad": typed(lambda ctx, g, f: g / (xp.exp(-f) + 1)),
+        "SoftsignGrad": typed(lambda ctx, g, f: g / xp.square(1 + xp.abs(f))),
+        "TanhGrad": typed(lambda ctx, y, dy: dy * (1 - y * y)),
+        "SigmoidGrad": typed(lambda ctx, y, dy: dy * (y * (1 - y))),
+        "SqrtGrad": typed(lambda ctx, y, dy: dy * y.dtype.type(0.5) / y),
+        "RsqrtGrad": typed(lambda ctx, y, dy: (y * y * y) * dy * y.dtype.type(-0.5)),
+        "ReciprocalGrad": typed(lambda ctx, y, dy: -dy * y * y),
+        "InvGrad": typed(lambda ctx, y, dy: -dy * y * y),
+    }
