@@ -6,6 +6,10 @@ GuardedPhiloxRandom sets them, every run reserves 256 128-bit samples per output
 (ReserveRandomOutputs(n, 256)), and the distributions turn 32-bit words into floats as
 tsl/lib/random/random_distributions.h does.
 
+The rounds and the samplers take the array module `xp` (NumPy by default): given CuPy they
+run on the GPU with uint32/uint64 arithmetic and give the same words, as TensorFlow's GPU
+Philox gives the CPU's values (normals may differ in the last ulp of log/sin/cos).
+
 >>> [hex(w) for w in PhiloxRandom(0, 0).next_blocks(1)[0]]  # Random123's known answer
 ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
 """
@@ -38,7 +42,7 @@ def _round_keys(key):
     return keys
 
 
-def philox_blocks(key, counters):
+def philox_blocks(key, counters, xp=np):
     """Philox4x32-10 of each 128-bit counter (given as four uint64 word arrays): (n, 4) uint32."""
     c0, c1, c2, c3 = counters
     for k0, k1 in _round_keys(key):
@@ -46,14 +50,12 @@ def philox_blocks(key, counters):
         p1 = c2 * _M1_64
         c0, c1, c2, c3 = ((p1 >> _SHIFT32) ^ c1 ^ k0, p1 & _LOW32,
                           (p0 >> _SHIFT32) ^ c3 ^ k1, p0 & _LOW32)
-    out = np.empty((len(c0), 4), np.uint32)
-    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = c0, c1, c2, c3
-    return out
+    return xp.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
 
 
-def _counter_words(start, offsets):
+def _counter_words(start, offsets, xp=np):
     """The four 32-bit words of `start + offsets` (128-bit arithmetic), as uint64 arrays."""
-    offsets = np.asarray(offsets, np.uint64)
+    offsets = xp.asarray(offsets, np.uint64)
     low64 = start & _MASK64
     high64 = start >> 64
     # Add in 32-bit pieces so no uint64 overflow goes unnoticed.
@@ -85,13 +87,13 @@ class PhiloxRandom:
         """Advance by `count` 128-bit blocks."""
         self.counter = (self.counter + count) & _MASK128
 
-    def blocks_at(self, offsets):
+    def blocks_at(self, offsets, xp=np):
         """The outputs at counter + each offset, without moving: (len(offsets), 4) uint32."""
-        return philox_blocks(self.key, _counter_words(self.counter, offsets))
+        return philox_blocks(self.key, _counter_words(self.counter, offsets, xp), xp)
 
-    def next_blocks(self, n):
+    def next_blocks(self, n, xp=np):
         """The next `n` outputs (each four uint32), advancing the counter past them."""
-        result = self.blocks_at(np.arange(n, dtype=np.uint64))
+        result = self.blocks_at(xp.arange(n, dtype=np.uint64), xp)
         self.skip(n)
         return result
 
@@ -129,77 +131,84 @@ def uint16_to_half(x):
     return bits.view(np.float16) - np.float16(1)
 
 
-def box_muller_float(x0, x1):
+def box_muller_float(x0, x1, xp=np):
     """Two float32 normals from two uint32 words each, as BoxMullerFloat (glibc logf, sincosf)."""
-    u1 = np.maximum(uint32_to_float(x0), np.float32(1.0e-7))
+    u1 = xp.maximum(uint32_to_float(x0), np.float32(1.0e-7))
     v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
     # Computed in double and rounded once: the correctly rounded float results glibc returns.
-    u2 = np.sqrt(np.float32(-2.0) * np.log(u1.astype(np.float64)).astype(np.float32))
+    u2 = xp.sqrt(np.float32(-2.0) * xp.log(u1.astype(np.float64)).astype(np.float32))
     v1_64 = v1.astype(np.float64)
-    return (np.sin(v1_64).astype(np.float32) * u2, np.cos(v1_64).astype(np.float32) * u2)
+    return (xp.sin(v1_64).astype(np.float32) * u2, xp.cos(v1_64).astype(np.float32) * u2)
 
 
-def box_muller_double(x0, x1, x2, x3):
-    u1 = np.maximum(uint64_to_double(x0, x1), 1.0e-7)
+def box_muller_double(x0, x1, x2, x3, xp=np):
+    u1 = xp.maximum(uint64_to_double(x0, x1), 1.0e-7)
     v1 = 2 * np.pi * uint64_to_double(x2, x3)
-    u2 = np.sqrt(-2.0 * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
+    u2 = xp.sqrt(-2.0 * xp.log(u1))
+    return xp.sin(v1) * u2, xp.cos(v1) * u2
 
 
-def _words(generator, count, per_block):
+def _words(generator, count, per_block, xp=np):
     """`count` groups' uint32 words: (ceil(count / per_block) blocks, 4)."""
-    return generator.next_blocks(-(-count // per_block))
+    return generator.next_blocks(-(-count // per_block), xp)
 
 
-def uniform(generator, count, dtype):
+def uniform(generator, count, dtype, xp=np):
     """RandomUniform's [0, 1) values of `dtype` (float16, float32 or float64)."""
     dtype = np.dtype(dtype)
     if dtype == np.float64:
-        words = _words(generator, count, 2).reshape(-1, 2)
+        words = _words(generator, count, 2, xp).reshape(-1, 2)
         return uint64_to_double(words[:, 0], words[:, 1])[:count]
-    words = _words(generator, count, 4).reshape(-1)[:count]
+    words = _words(generator, count, 4, xp).reshape(-1)[:count]
     if dtype == np.float16:
         return uint16_to_half(words)
     return uint32_to_float(words).astype(dtype, copy=False)
 
 
-def uniform_int(generator, count, lo, hi, dtype):
+def uniform_int(generator, count, lo, hi, dtype, xp=np):
     """RandomUniformInt's values in [lo, hi): lo + word % (hi - lo), as TensorFlow."""
     dtype = np.dtype(dtype)
     if dtype == np.int64:
-        words = _words(generator, count, 2).reshape(-1, 2).astype(np.uint64)
+        words = _words(generator, count, 2, xp).reshape(-1, 2).astype(np.uint64)
         bits = words[:, 0] | (words[:, 1] << np.uint64(32))
         span = np.uint64((hi - lo) & _MASK64)
         return (np.uint64(lo & _MASK64) + bits[:count] % span).view(np.int64)
-    words = _words(generator, count, 4).reshape(-1)[:count]
+    words = _words(generator, count, 4, xp).reshape(-1)[:count]
     span = np.uint32((hi - lo) & _MASK32)
     return (np.uint32(lo & _MASK32) + words % span).view(np.int32)
 
 
-def normal(generator, count, dtype):
+def normal(generator, count, dtype, xp=np):
     """RandomStandardNormal's values: Box-Muller on consecutive words."""
     dtype = np.dtype(dtype)
     if dtype == np.float64:
-        words = _words(generator, count, 2)
-        d0, d1 = box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3])
-        return np.stack([d0, d1], axis=-1).reshape(-1)[:count]
-    words = _words(generator, count, 4).reshape(-1, 2)
-    f0, f1 = box_muller_float(words[:, 0], words[:, 1])
-    return np.stack([f0, f1], axis=-1).reshape(-1)[:count].astype(dtype, copy=False)
+        words = _words(generator, count, 2, xp)
+        d0, d1 = box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3], xp)
+        return xp.stack([d0, d1], axis=-1).reshape(-1)[:count]
+    words = _words(generator, count, 4, xp).reshape(-1, 2)
+    f0, f1 = box_muller_float(words[:, 0], words[:, 1], xp)
+    return xp.stack([f0, f1], axis=-1).reshape(-1)[:count].astype(dtype, copy=False)
 
 
-def _normals_from_blocks(blocks, double):
+def _normals_from_blocks(blocks, double, xp=np):
     """Normals in the order TruncatedNormal draws them from a block stream: (groups, k)."""
     words = blocks.reshape(blocks.shape[0], -1)
     if double:
         d0, d1 = box_muller_double(words[:, 0::4], words[:, 1::4], words[:, 2::4],
-                                   words[:, 3::4])
-        return np.stack([d0, d1], axis=-1).reshape(words.shape[0], -1)
-    f0, f1 = box_muller_float(words[:, 0::2], words[:, 1::2])
-    return np.stack([f0, f1], axis=-1).reshape(words.shape[0], -1)
+                                   words[:, 3::4], xp)
+        return xp.stack([d0, d1], axis=-1).reshape(words.shape[0], -1)
+    f0, f1 = box_muller_float(words[:, 0::2], words[:, 1::2], xp)
+    return xp.stack([f0, f1], axis=-1).reshape(words.shape[0], -1)
 
 
-def truncated_normal(generator, count, dtype):
+def _first_accepted(accepted, group_size, xp):
+    """Per row, the column indices of the first `group_size` True values (0 where too few)."""
+    rank = xp.cumsum(accepted, axis=1)
+    return xp.stack([xp.argmax(accepted & (rank == k + 1), axis=1) for k in range(group_size)],
+                    axis=1)
+
+
+def truncated_normal(generator, count, dtype, xp=np):
     """TruncatedNormal: each output group restarts at group * 256 * group_size / 4 blocks and
     keeps the first normals with |x| < 2 (SingleSampleAdapter over the block stream)."""
     dtype = np.dtype(dtype)
@@ -207,21 +216,22 @@ def truncated_normal(generator, count, dtype):
     group_size = 2 if double else 4
     groups = -(-count // group_size)
     skip = group_size * RESERVED_SAMPLES_PER_OUTPUT // 4
-    result = np.empty((groups, group_size), np.float64 if double else np.float32)
+    if groups == 0:
+        return xp.zeros((0,), dtype)
     blocks_per_try = 4 if double else 2  # twice the normals a group needs
-    starts = np.arange(groups, dtype=np.uint64) * np.uint64(skip)
-    offsets = (starts[:, None] + np.arange(blocks_per_try, dtype=np.uint64)).reshape(-1)
-    blocks = generator.blocks_at(offsets).reshape(groups, blocks_per_try, 4)
-    normals = _normals_from_blocks(blocks, double)
-    accepted = np.abs(normals) < 2
+    starts = xp.arange(groups, dtype=np.uint64) * np.uint64(skip)
+    offsets = (starts[:, None] + xp.arange(blocks_per_try, dtype=np.uint64)).reshape(-1)
+    blocks = generator.blocks_at(offsets, xp).reshape(groups, blocks_per_try, 4)
+    normals = _normals_from_blocks(blocks, double, xp)
+    accepted = xp.abs(normals) < 2
     enough = accepted.sum(axis=1) >= group_size
-    first_accepted = np.argsort(~accepted, axis=1, kind="stable")[:, :group_size]
-    result[:] = np.take_along_axis(normals, first_accepted, axis=1)
-    for g in np.flatnonzero(~enough):  # rare: draw block by block until the group fills
-        kept, offset = [], int(starts[g])
-        while len(kept) < group_size:
-            block = generator.blocks_at([offset])
-            kept.extend(x for x in _normals_from_blocks(block, double)[0] if abs(x) < 2)
+    result = xp.take_along_axis(normals, _first_accepted(accepted, group_size, xp), axis=1)
+    for g in xp.flatnonzero(~enough).tolist():  # rare: draw block by block until it fills
+        kept, offset = normals[g, :0], g * skip
+        while kept.shape[0] < group_size:
+            block_normals = _normals_from_blocks(
+                generator.blocks_at(xp.asarray([offset], np.uint64), xp), double, xp)[0]
+            kept = xp.concatenate([kept, block_normals[xp.abs(block_normals) < 2]])
             offset += 1
         result[g] = kept[:group_size]
     return result.reshape(-1)[:count].astype(dtype, copy=False)

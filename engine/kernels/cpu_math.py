@@ -17,17 +17,21 @@ class _TruncateByZero(ArithmeticError):
     """TruncateDiv/TruncateMod by an integer zero: TensorFlow fails with an InternalError."""
 
 
+def _shape(x):
+    return x.shape if hasattr(x, "shape") else np.shape(x)
+
+
 def _broadcastable(x, y):
     try:
-        np.broadcast_shapes(np.shape(x), np.shape(y))
+        np.broadcast_shapes(_shape(x), _shape(y))
         return True
     except ValueError:
         return False
 
 
 def incompatible_shapes(ctx, x, y):
-    return invalid(ctx, f"Incompatible shapes: {shape_str(np.shape(x))} vs. "
-                        f"{shape_str(np.shape(y))}")
+    return invalid(ctx, f"Incompatible shapes: {shape_str(_shape(x))} vs. "
+                        f"{shape_str(_shape(y))}")
 
 
 def _unary(fn):
@@ -58,111 +62,114 @@ def _is_int(x):
     return x.dtype.kind in "iu"
 
 
+# The helpers below take the array module `xp` (NumPy here; CuPy or the simulated GPU for the
+# GPU kernels of engine/kernels/cuda/math.py), so both devices compute with the same formulas.
+
 def _integer_safe(fn, error=ZeroDivisionError):
     """fn on floats as is; on integers, TensorFlow's "Integer division by zero" check first."""
-    def safe(x, y):
-        if _is_int(y) and not np.all(y):
+    def safe(x, y, xp=np):
+        if _is_int(y) and not xp.all(y):
             raise error("Integer division by zero")
-        return fn(x, y)
+        return fn(x, y, xp)
     safe.__name__ = fn.__name__
     return safe
 
 
-def truncate_div(x, y):
+def truncate_div(x, y, xp=np):
     if _is_int(x):
-        return ((x - np.fmod(x, y)) // y).astype(x.dtype, copy=False)
-    return np.trunc(np.divide(x, y))
+        return ((x - xp.fmod(x, y)) // y).astype(x.dtype, copy=False)
+    return xp.trunc(xp.divide(x, y))
 
 
-def div(x, y):
+def div(x, y, xp=np):
     # Div is integer division truncating toward zero on integers, RealDiv on floats.
-    return truncate_div(x, y) if _is_int(x) else np.divide(x, y)
+    return truncate_div(x, y, xp) if _is_int(x) else xp.divide(x, y)
 
 
-def floor_div(x, y):
+def floor_div(x, y, xp=np):
     # TensorFlow floors the real quotient: floor(1.0 / 0.1) == 10, where np.floor_divide gives 9.
-    return np.floor_divide(x, y) if _is_int(x) else np.floor(np.divide(x, y))
+    return xp.floor_divide(x, y) if _is_int(x) else xp.floor(xp.divide(x, y))
 
 
-def floor_mod(x, y):
-    return np.mod(x, y)
+def floor_mod(x, y, xp=np):
+    return xp.mod(x, y)
 
 
-def truncate_mod(x, y):
-    return np.fmod(x, y)
+def truncate_mod(x, y, xp=np):
+    return xp.fmod(x, y)
 
 
-def div_no_nan(x, y):
+def div_no_nan(x, y, xp=np):
     with np.errstate(all="ignore"):
-        result = np.divide(x, y)
-    return np.where(y == 0, np.zeros((), result.dtype), result)
+        result = xp.divide(x, y)
+    return xp.where(y == 0, xp.zeros((), result.dtype), result)
 
 
-def pow_(x, y):
-    if _is_int(y) and np.any(y < 0):
+def pow_(x, y, xp=np):
+    if _is_int(y) and xp.any(y < 0):
         raise ArithmeticError("Integers to negative integer powers are not allowed")
-    return np.power(x, y)
+    return xp.power(x, y)
 
 
-def squared_difference(x, y):
-    diff = np.subtract(x, y)
-    return np.multiply(diff, np.conj(diff)) if diff.dtype.kind == "c" else np.square(diff)
+def squared_difference(x, y, xp=np):
+    diff = xp.subtract(x, y)
+    return xp.multiply(diff, xp.conj(diff)) if diff.dtype.kind == "c" else xp.square(diff)
 
 
 def _dtype_of(x):
     return x.dtype.type
 
 
-def rsqrt(x):
-    return np.reciprocal(np.sqrt(x))
+def rsqrt(x, xp=np):
+    return xp.reciprocal(xp.sqrt(x))
 
 
-def sigmoid(x):
+def sigmoid(x, xp=np):
     one = _dtype_of(x)(1)
-    return one / (one + np.exp(-x))
+    return one / (one + xp.exp(-x))
 
 
-def relu(x):
-    return np.maximum(x, np.zeros((), x.dtype))
+def relu(x, xp=np):
+    return xp.maximum(x, xp.zeros((), x.dtype))
 
 
-def relu6(x):
-    return np.minimum(np.maximum(x, np.zeros((), x.dtype)), _dtype_of(x)(6))
+def relu6(x, xp=np):
+    return xp.minimum(xp.maximum(x, xp.zeros((), x.dtype)), _dtype_of(x)(6))
 
 
-def elu(x):
-    return np.where(x < 0, np.expm1(x), x)
+def elu(x, xp=np):
+    return xp.where(x < 0, xp.expm1(x), x)
 
 
-def selu(x):
+def selu(x, xp=np):
     scale, alpha = _dtype_of(x)(1.0507009873554804934193349852946), \
         _dtype_of(x)(1.6732632423543772848170429916717)
-    return np.where(x < 0, scale * alpha * np.expm1(x), scale * x)
+    return xp.where(x < 0, scale * alpha * xp.expm1(x), scale * x)
 
 
-def softplus(x):
+def softplus(x, xp=np):
     # log(1 + exp(x)), computed as TensorFlow does to keep large |x| exact.
     threshold = np.log(np.finfo(x.dtype).eps) + 2
-    return np.where(x > -threshold, x,
-                    np.where(x < threshold, np.exp(x), np.log1p(np.exp(x)))).astype(x.dtype)
+    return xp.where(x > -threshold, x,
+                    xp.where(x < threshold, xp.exp(x), xp.log1p(xp.exp(x)))).astype(x.dtype)
 
 
-def softsign(x):
-    return x / (_dtype_of(x)(1) + np.abs(x))
+def softsign(x, xp=np):
+    return x / (_dtype_of(x)(1) + xp.abs(x))
 
 
-def sign(x):
-    return np.sign(x)
+def sign(x, xp=np):
+    return xp.sign(x)
 
 
-def round_(x):
+def round_(x, xp=np):
     # Banker's rounding (half to even), as TensorFlow's Round. On integers TensorFlow 2.21's
     # Round kernel returns zeros (tf.round itself never makes one: it returns x); we match it.
-    return np.zeros_like(x) if _is_int(x) else np.round(x)
+    return xp.zeros_like(x) if _is_int(x) else xp.round(x)
 
 
-def reciprocal(x):
-    return np.reciprocal(x) if not _is_int(x) else (1 // x).astype(x.dtype)
+def reciprocal(x, xp=np):
+    return xp.reciprocal(x) if not _is_int(x) else (1 // x).astype(x.dtype)
 
 
 def erf(x):
@@ -204,72 +211,74 @@ register_table({op: _unary(fn) for op, fn in UNARY.items()})
 register_table({op: _binary(fn) for op, fn in BINARY.items()})
 
 
+# The kernels below take `xp` too (keyword): the GPU registers them with xp=cupy.
+
 @register("LeakyRelu")
-def leaky_relu(ctx, features):
+def leaky_relu(ctx, features, xp=np):
     alpha = features.dtype.type(ctx.attr("alpha", 0.2))
-    return np.where(features > 0, features, features * alpha)
+    return xp.where(features > 0, features, features * alpha)
 
 
 @register("ClipByValue")
-def clip_by_value(ctx, t, clip_min, clip_max):
+def clip_by_value(ctx, t, clip_min, clip_max, xp=np):
     for bound in (clip_min, clip_max):
-        if np.ndim(bound) and np.shape(bound) != np.shape(t):
+        if bound.ndim and bound.shape != t.shape:
             raise invalid(ctx, f"clip_value_min and clip_value_max must be either scalars or "
                                f"have the same shape as the input. Shapes are: "
-                               f"t: {shape_str(np.shape(t))}, "
-                               f"clip_value_min: {shape_str(np.shape(clip_min))}, "
-                               f"clip_value_max: {shape_str(np.shape(clip_max))}")
-    return np.minimum(np.maximum(t, clip_min), clip_max)
+                               f"t: {shape_str(t.shape)}, "
+                               f"clip_value_min: {shape_str(clip_min.shape)}, "
+                               f"clip_value_max: {shape_str(clip_max.shape)}")
+    return xp.minimum(xp.maximum(t, clip_min), clip_max)
 
 
 @register("AddN")
-def add_n(ctx, *inputs):
+def add_n(ctx, *inputs, xp=np):
     total = inputs[0]
     for x in inputs[1:]:
-        total = np.add(total, x)
-    return total if len(inputs) > 1 else np.array(total, copy=True)
+        total = xp.add(total, x)
+    return total if len(inputs) > 1 else xp.array(total, copy=True)
 
 
 @register("Select")
-def select(ctx, condition, t, e):
+def select(ctx, condition, t, e, xp=np):
     # v1 semantics: same shapes, or a vector condition picking rows of t and e.
-    if np.shape(t) != np.shape(e):
+    if t.shape != e.shape:
         raise invalid(ctx, f"'then' and 'else' must have the same size.  but received: "
-                           f"{shape_str(np.shape(t))} vs. {shape_str(np.shape(e))}")
-    c_shape = np.shape(condition)
-    if c_shape == np.shape(t):
-        return np.where(condition, t, e)
-    if len(c_shape) == 1 and np.ndim(t) >= 1:
-        if c_shape[0] != np.shape(t)[0]:
+                           f"{shape_str(t.shape)} vs. {shape_str(e.shape)}")
+    c_shape = condition.shape
+    if c_shape == t.shape:
+        return xp.where(condition, t, e)
+    if len(c_shape) == 1 and t.ndim >= 1:
+        if c_shape[0] != t.shape[0]:
             raise invalid(ctx, f"Number of batches of 'then' must match size of 'cond', but "
-                               f"saw: {np.shape(t)[0]} vs. {c_shape[0]}")
-        return np.where(np.reshape(condition, c_shape + (1,) * (np.ndim(t) - 1)), t, e)
+                               f"saw: {t.shape[0]} vs. {c_shape[0]}")
+        return xp.where(xp.reshape(condition, c_shape + (1,) * (t.ndim - 1)), t, e)
     if len(c_shape) == 0:
-        return np.array(t if condition else e, copy=True)
+        return xp.array(t if condition else e, copy=True)
     raise invalid(ctx, f"'cond' must be a scalar, vector or have the same shape as 'then', "
-                       f"but received: {shape_str(c_shape)} vs. {shape_str(np.shape(t))}")
+                       f"but received: {shape_str(c_shape)} vs. {shape_str(t.shape)}")
 
 
 @register("SelectV2")
-def select_v2(ctx, condition, t, e):
+def select_v2(ctx, condition, t, e, xp=np):
     try:
-        shape = np.broadcast_shapes(np.shape(condition), np.shape(t), np.shape(e))
+        shape = np.broadcast_shapes(condition.shape, t.shape, e.shape)
     except ValueError:
-        raise invalid(ctx, f"condition {shape_str(np.shape(condition))}, then "
-                           f"{shape_str(np.shape(t))}, and else {shape_str(np.shape(e))} "
+        raise invalid(ctx, f"condition {shape_str(condition.shape)}, then "
+                           f"{shape_str(t.shape)}, and else {shape_str(e.shape)} "
                            f"must be broadcastable") from None
-    return np.broadcast_to(np.where(condition, t, e), shape)
+    return xp.broadcast_to(xp.where(condition, t, e), shape)
 
 
 @register("Cast")
-def cast(ctx, x):
+def cast(ctx, x, xp=np):
     dtype = ctx.attrs["DstT"].as_numpy_dtype
     if x.dtype == dtype:
         return x
     if x.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
         # C++'s float-to-int conversion: truncation toward zero; NaN and overflow as x86 does.
         with np.errstate(invalid="ignore"):
-            return np.trunc(x).astype(dtype)
+            return xp.trunc(x).astype(dtype)
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
         x = x.real
     return x.astype(dtype)

@@ -1,17 +1,21 @@
-"""NumPy CPU kernels: reductions (Sum, Mean, Max, ...), ArgMax/ArgMin, Cumsum, L2Loss."""
+"""NumPy CPU kernels: reductions (Sum, Mean, Max, ...), ArgMax/ArgMin, Cumsum, L2Loss.
+
+Every kernel takes the array module as keyword `xp` (NumPy here): engine/kernels/cuda/reduce.py
+registers the same kernels with xp=cupy, so both devices compute with one formula.
+"""
 
 import numpy as np
 
-from engine.kernels import register, register_table
+from engine.kernels import register_table
 from engine.kernels.common import check_axis, invalid, reduction_axes, shape_str
 
 
-def _sum(x, axis, keepdims):
-    return np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+def _sum(x, axis, keepdims, xp):
+    return xp.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
-def _prod(x, axis, keepdims):
-    return np.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+def _prod(x, axis, keepdims, xp):
+    return xp.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
 def _identity_of(x, largest):
@@ -23,92 +27,106 @@ def _identity_of(x, largest):
     return info.max if largest else info.min
 
 
-def _max(x, axis, keepdims):
-    # An empty reduction gives the lowest value of the type, as Eigen's MaxReducer.
-    return np.max(x, axis=axis, keepdims=keepdims, initial=_identity_of(x, False))
+def _reduced_shape(x, axis, keepdims):
+    return tuple(1 if a in axis else d for a, d in enumerate(x.shape)
+                 if keepdims or a not in axis)
 
 
-def _min(x, axis, keepdims):
-    return np.min(x, axis=axis, keepdims=keepdims, initial=_identity_of(x, True))
+def _extreme(largest):
+    name = "max" if largest else "min"
+
+    def reduce(x, axis, keepdims, xp):
+        if any(x.shape[a] == 0 for a in axis):
+            # An empty reduction gives the type's far end, as Eigen's Max/MinReducer (CuPy's
+            # max has no `initial`, so both devices fill it in).
+            return xp.full(_reduced_shape(x, axis, keepdims), _identity_of(x, not largest),
+                           x.dtype)
+        return getattr(xp, name)(x, axis=axis, keepdims=keepdims)
+    reduce.__name__ = name
+    return reduce
 
 
-def _mean(x, axis, keepdims):
+def _mean(x, axis, keepdims, xp):
     if x.dtype.kind in "iu":
         # Integer mean: the sum (wrapping in the type) divided with truncation toward zero.
-        total = np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+        total = xp.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
         count = 1
         for a in axis:
             count *= x.shape[a]
         if count == 0:
-            return np.zeros_like(total)
-        quotient = np.abs(total) // count
-        return np.where(total < 0, -quotient, quotient).astype(x.dtype)
-    if x.size == 0 or any(x.shape[a] == 0 for a in axis):
-        with np.errstate(all="ignore"):
-            return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-    return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+            return xp.zeros_like(total)
+        quotient = xp.abs(total) // count
+        return xp.where(total < 0, -quotient, quotient).astype(x.dtype)
+    with np.errstate(all="ignore"):  # an empty mean is NaN, silently
+        return xp.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-def _all(x, axis, keepdims):
-    return np.all(x, axis=axis, keepdims=keepdims)
+def _all(x, axis, keepdims, xp):
+    return xp.all(x, axis=axis, keepdims=keepdims)
 
 
-def _any(x, axis, keepdims):
-    return np.any(x, axis=axis, keepdims=keepdims)
+def _any(x, axis, keepdims, xp):
+    return xp.any(x, axis=axis, keepdims=keepdims)
 
 
-REDUCTIONS = {"Sum": _sum, "Prod": _prod, "Max": _max, "Min": _min, "Mean": _mean,
-              "All": _all, "Any": _any}
+REDUCTIONS = {"Sum": _sum, "Prod": _prod, "Max": _extreme(True), "Min": _extreme(False),
+              "Mean": _mean, "All": _all, "Any": _any}
 
 
 def _reduction(fn):
-    def kernel(ctx, x, reduction_indices):
+    def kernel(ctx, x, reduction_indices, xp=np):
         axis = reduction_axes(ctx, reduction_indices, x.ndim)
-        return fn(x, axis, ctx.attrs.get("keep_dims", False))
+        return fn(x, axis, ctx.attrs.get("keep_dims", False), xp)
     kernel.__name__ = fn.__name__.lstrip("_")
     return kernel
 
 
-register_table({op: _reduction(fn) for op, fn in REDUCTIONS.items()})
-
-
 def _arg_reduction(pick, nan_fill):
-    def kernel(ctx, x, dimension):
+    def kernel(ctx, x, dimension, xp=np):
         axis = check_axis(ctx, int(dimension), x.ndim)
         if x.shape[axis] == 0:
             raise invalid(ctx, f"Reduction axis {axis} is empty in shape {shape_str(x.shape)}")
-        if x.dtype.kind == "f" and np.isnan(x).any():
+        if x.dtype.kind == "f" and xp.isnan(x).any():
             # Eigen compares with < and >, so a NaN never wins: skip it as TensorFlow does.
-            x = np.where(np.isnan(x), x.dtype.type(nan_fill), x)
-        return pick(x, axis=axis).astype(ctx.attrs.get("output_type").as_numpy_dtype
-                                         if "output_type" in ctx.attrs else np.int64)
+            x = xp.where(xp.isnan(x), x.dtype.type(nan_fill), x)
+        return getattr(xp, pick)(x, axis=axis).astype(
+            ctx.attrs.get("output_type").as_numpy_dtype if "output_type" in ctx.attrs
+            else np.int64)
+    kernel.__name__ = pick
     return kernel
-
-
-register_table({"ArgMax": _arg_reduction(np.argmax, -np.inf),
-                "ArgMin": _arg_reduction(np.argmin, np.inf)})
 
 
 def _cumulative(accumulate, identity):
-    def kernel(ctx, x, axis):
+    def kernel(ctx, x, axis, xp=np):
         axis = check_axis(ctx, int(axis), x.ndim, "axis")
         exclusive, reverse = ctx.attrs.get("exclusive", False), ctx.attrs.get("reverse", False)
         if reverse:
-            x = np.flip(x, axis)
-        result = accumulate(x, axis=axis, dtype=x.dtype)
-        if exclusive:
-            pad = [(0, 0)] * x.ndim
-            pad[axis] = (1, 0)
-            result = np.pad(result, pad, constant_values=identity)
-            result = np.delete(result, -1, axis=axis) if x.shape[axis] else result[
-                tuple(slice(0, 0) if a == axis else slice(None) for a in range(x.ndim))]
-        return np.flip(result, axis) if reverse else result
+            x = xp.flip(x, axis)
+        result = getattr(xp, accumulate)(x, axis=axis, dtype=x.dtype)
+        if exclusive and x.shape[axis]:
+            # Shift by one along the axis, the identity coming in first.
+            first_shape = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+            all_but_last = tuple(slice(0, -1) if a == axis else slice(None)
+                                 for a in range(x.ndim))
+            result = xp.concatenate([xp.full(first_shape, identity, result.dtype),
+                                     result[all_but_last]], axis=axis)
+        return xp.flip(result, axis) if reverse else result
+    kernel.__name__ = accumulate
     return kernel
 
 
-register_table({"Cumsum": _cumulative(np.cumsum, 0), "Cumprod": _cumulative(np.cumprod, 1)})
+def l2_loss(ctx, t, xp=np):
+    return (xp.sum(xp.square(t), dtype=t.dtype) / t.dtype.type(2)).astype(t.dtype)
 
 
-@register("L2Loss")
-def l2_loss(ctx, t):
-    return (np.sum(np.square(t), dtype=t.dtype) / t.dtype.type(2)).astype(t.dtype)
+KERNELS = {
+    **{op: _reduction(fn) for op, fn in REDUCTIONS.items()},
+    "ArgMax": _arg_reduction("argmax", -np.inf), "ArgMin": _arg_reduction("argmin", np.inf),
+    "Cumsum": _cumulative("cumsum", 0), "Cumprod": _cumulative("cumprod", 1),
+    "L2Loss": l2_loss,
+}
+# Which inputs TensorFlow's GPU kernels take in host memory (the axes).
+HOST_INPUTS = {**{op: (1,) for op in REDUCTIONS}, "ArgMax": (1,), "ArgMin": (1,),
+               "Cumsum": (1,), "Cumprod": (1,)}
+
+register_table(KERNELS)

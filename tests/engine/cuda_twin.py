@@ -25,7 +25,7 @@ the twin checks the GPU kernel against TensorFlow too. The API, stable for other
   normals within 2 ulp).
 - fixture_cases(families=FAMILIES): pytest params (family, entry) of every fixture case;
   fixture_inputs(family, entry) -> (node_def, inputs, output_dtypes, runs);
-  assert_fixture_twin(family, entry, backend_name).
+  assert_fixture_twin(family, entry, backend_name) (outputs of HOST_OUTPUT_OPS may be host).
 - gpu_ops(backend_name="simulated"): the ops registered on GPU under that backend.
 """
 
@@ -44,6 +44,10 @@ from engine.kernels.cuda import backend as gpu
 from engine.proto.node_def_pb2 import NodeDef
 from engine.resources import ResourceMgr
 from tests.engine.test_kernels_fixtures import BOX_MULLER_FLOAT, FAMILIES, _arrays, _load
+
+# Ops whose outputs TensorFlow keeps in host memory even on a GPU (HostMemory("output")).
+HOST_OUTPUT_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "BroadcastArgs",
+                             "BroadcastGradientArgs", "ConcatOffset", "InvertPermutation"})
 
 _TOLERANCE = {np.dtype(np.float16): (1e-3, 1e-3), np.dtype(np.float32): (1e-5, 1e-6),
               np.dtype(np.float64): (1e-12, 1e-14)}
@@ -167,15 +171,15 @@ def assert_twin(op, node_def_or_attrs, inputs, backend_name, runs=1, output_dtyp
     cpu, gpu_outcome, raw = run_twin(op, node_def_or_attrs, inputs, backend_name, runs,
                                      output_dtypes, host_inputs)
     if cpu.error is not None or gpu_outcome.error is not None:
-        assert gpu_outcome.error is not None, f"{where}: CPU raised {cpu.error!r}, GPU did not"
-        assert cpu.error is not None, f"{where}: GPU raised {gpu_outcome.error!r}, CPU did not"
+        assert gpu_outcome.error is not None, f"{where}: CPU raised {cpu.error!r}, GPU not"
+        assert cpu.error is not None, f"{where}: GPU raised {gpu_outcome.error!r}, CPU not"
         assert type(gpu_outcome.error) is type(cpu.error), \
             f"{where}: {type(gpu_outcome.error).__name__} != {type(cpu.error).__name__}"
         assert gpu_outcome.error.message == cpu.error.message, where
         return cpu, gpu_outcome
     for run, (cpu_run, gpu_run, raw_run) in enumerate(zip(cpu.outputs, gpu_outcome.outputs,
                                                          raw)):
-        assert len(gpu_run) == len(cpu_run), f"{where}: {len(gpu_run)} outputs != {len(cpu_run)}"
+        assert len(gpu_run) == len(cpu_run), f"{where}: {len(gpu_run)} != {len(cpu_run)} outputs"
         for i, (actual, expected, value) in enumerate(zip(gpu_run, cpu_run, raw_run)):
             here = f"{where} run {run} output {i}"
             if not host_outputs:
@@ -211,8 +215,10 @@ def fixture_inputs(family, entry):
     return node_def, inputs, dtypes, entry.get("runs", 1)
 
 
-def assert_fixture_twin(family, entry, backend_name, host_inputs=(), host_outputs=False):
+def assert_fixture_twin(family, entry, backend_name, host_inputs=(), host_outputs=None):
     node_def, inputs, dtypes, runs = fixture_inputs(family, entry)
+    if host_outputs is None:
+        host_outputs = entry["op"] in HOST_OUTPUT_OPS
     return assert_twin(entry["op"], node_def, inputs, backend_name, runs, dtypes,
                        host_inputs=host_inputs, host_outputs=host_outputs,
                        where=f"{family}:{entry['name']}")

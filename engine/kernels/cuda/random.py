@@ -1,5 +1,25 @@
-"""GPU kernels: (being written)."""
+"""GPU kernels: seeded random ops (RandomUniform, RandomStandardNormal, TruncatedNormal,
+RandomUniformInt).
+
+cpu_random's kernels with xp=cupy: the node's generator (ctx.rng()) hands out the counters
+exactly as on the CPU, and the Philox rounds and samplers run on the device, so for the same
+seeds a GPU gives the CPU's values, as TensorFlow's GPU Philox does. The shape and the
+bounds are read in host memory (common.host), as TensorFlow's GPU kernels take them.
+"""
+
+import functools
+
+from engine.kernels import cpu_random, register_table
+from engine.kernels.cuda.common import host
+
+
+def _with_host_inputs(kernel, positions):
+    def run(ctx, *inputs):
+        return kernel(ctx, *[host(v) if i in positions else v for i, v in enumerate(inputs)])
+    return run
 
 
 def register_all(xp):
-    pass
+    register_table({
+        op: _with_host_inputs(functools.partial(kernel, xp=xp), cpu_random.HOST_INPUTS[op])
+        for op, kernel in cpu_random.KERNELS.items()}, "GPU")

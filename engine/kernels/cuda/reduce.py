@@ -1,5 +1,22 @@
-"""GPU kernels: (being written)."""
+"""GPU kernels: reductions, ArgMax/ArgMin, Cumsum/Cumprod, L2Loss.
+
+The kernels are cpu_reduce's, given `xp=cupy`; their axis arguments are read in host memory
+(`common.host`), as TensorFlow's GPU kernels take them (HostMemory("reduction_indices"), ...).
+"""
+
+import functools
+
+from engine.kernels import cpu_reduce, register_table
+from engine.kernels.cuda.common import host
+
+
+def _with_host_inputs(kernel, positions):
+    def run(ctx, *inputs):
+        return kernel(ctx, *[host(v) if i in positions else v for i, v in enumerate(inputs)])
+    return run
 
 
 def register_all(xp):
-    pass
+    register_table({
+        op: _with_host_inputs(functools.partial(kernel, xp=xp), cpu_reduce.HOST_INPUTS.get(op, ()))
+        for op, kernel in cpu_reduce.KERNELS.items()}, "GPU")
