@@ -39,7 +39,7 @@ def test_the_benchmark_graphs_are_placed_on_the_gpu():
         graph, pi = gpu.monte_carlo_pi(tf, 100)
         sess = tf.Session(graph=graph, config=tf.ConfigProto(device_count={"GPU": 1}))
         meta = tf.RunMetadata()
-        sess.run(pi, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+        sess.run(pi, options=tf.RunOptions(output_partition_graphs=True),
                  run_metadata=meta)
         devices = {p.node[0].device for p in meta.partition_graphs if p.node}
         assert "/job:localhost/replica:0/task:0/device:GPU:0" in devices

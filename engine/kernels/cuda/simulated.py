@@ -309,6 +309,15 @@ def _function(name, fn):
     return call
 
 
+def _with_dtype(sampler):
+    """CuPy's samplers take `dtype=` (cupy.random.random(n, dtype=float32)); NumPy's legacy
+    ones do not: draw in float64 and cast."""
+    def sample(*args, dtype=None, **kwargs):
+        result = sampler(*args, **kwargs)
+        return result if dtype is None else np.asarray(result).astype(dtype)
+    return sample
+
+
 def _asnumpy(value, stream=None, order="C", out=None, blocking=True):
     return value.get() if isinstance(value, ndarray) else np.asarray(value)
 
@@ -339,6 +348,8 @@ class SimulatedCuPy(types.ModuleType):
         for attr in _API[name]:
             value = getattr(numpy_module, attr, None)
             if callable(value) and not isinstance(value, type):
+                if name == "cupy.random":
+                    value = _with_dtype(value)
                 setattr(space, attr, _function(f"{name}.{attr}", value))
         return space
 
