@@ -154,7 +154,8 @@ def partition(nodes, order, placement, feeds, fetches, targets, client, new_name
                 continue
             edge = ids[(producer, -1, dst, 0)]
             new_controls.append(cut(producer, -1, dst, dst_device, edge, None, True))
-        deps[dst] = {p for p, _ in new_inputs} | set(new_controls)
+        deps[dst] = {p for p, _ in new_inputs
+                     if p not in nodes or not _back_edge(nodes, p, info)} | set(new_controls)
         # The plan rewrites fed inputs itself: give it the fed tensor, not the _Arg.
         inputs_of[dst] = [info.inputs[s] if new_inputs[s] == source_of(*info.inputs[s])
                           else new_inputs[s] for s in range(len(new_inputs))]
@@ -297,8 +298,9 @@ def grappler_order(nodes, fetches, targets):
     pending, data_out, control_out = {}, {}, {}
     for name in postorder:
         info = nodes[name]
-        pending[name] = len(info.inputs) + len(info.control_inputs)
-        for producer, _ in info.inputs:
+        inputs = [p for p, _ in info.inputs if not _back_edge(nodes, p, info)]
+        pending[name] = len(inputs) + len(info.control_inputs)
+        for producer in inputs:
             data_out.setdefault(producer, []).append(name)
         for producer in info.control_inputs:
             control_out.setdefault(producer, []).append(name)
@@ -313,6 +315,13 @@ def grappler_order(nodes, fetches, targets):
             if pending[consumer] == 0:
                 ready.append(consumer)
     return ready
+
+
+def _back_edge(nodes, producer, consumer):
+    """A loop's NextIteration -> Merge edge, which a topological order leaves out (as
+    TensorFlow's does): every other edge of a while loop runs forward."""
+    return (consumer.op_type in ("Merge", "RefMerge")
+            and nodes[producer].op_type in ("NextIteration", "RefNextIteration"))
 
 
 def edge_ids(nodes, client_order, used_feeds, fetches, arg_of):
