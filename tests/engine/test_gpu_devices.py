@@ -343,3 +343,58 @@ def test_cli_runs_a_gpu_placed_graph_on_the_simulated_gpu(tmp_path):
     np.testing.assert_allclose(float(printed.split("= ")[1]), runs[0][1], rtol=1e-5)
     text = trace.read_text()
     assert GPU0 + STREAM_ALL in text and "GPU_0_bfc" in text
+
+
+# Variables' errors and updates, as on the CPU ------------------------------------------------
+
+def _variable_program(device):
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.device(device):
+            v = tf.Variable(np.zeros(2, np.float32), name="v")
+            r = tf.get_variable("r", initializer=np.ones(2, np.float32), use_resource=True)
+            fed = tf.placeholder(tf.float32, [None], name="fed")
+            assign = tf.assign(v, fed, validate_shape=True)
+            add = tf.assign_add(v, [1.0, 1.0])
+            r_add = r.assign_add(fed)
+            read = tf.identity(v, name="read")
+        init = tf.global_variables_initializer()
+    return graph, dict(v=v, r=r, fed=fed, assign=assign, add=add, r_add=r_add, read=read,
+                       init=init)
+
+
+def _variable_outcomes(device, config=None):
+    graph, t = _variable_program(device)
+    outcomes = []
+    with tf.Session(graph=graph, config=tf.ConfigProto(**(config or {}))) as sess:
+        for fetches, feeds in ((t["read"], None), (t["init"], None),
+                               (t["assign"], {t["fed"]: [3.0, 4.0]}), (t["add"], None),
+                               (t["assign"], {t["fed"]: [1.0, 2.0, 3.0]}),
+                               (t["r_add"], {t["fed"]: [5.0, 6.0]}),
+                               ([t["v"], t["r"].value()], None)):
+            try:
+                outcomes.append(sess.run(fetches, feeds))
+            except errors.OpError as error:
+                outcomes.append((type(error), error.message.splitlines()[-2:]))
+    return outcomes
+
+
+def test_gpu_variables_fail_and_update_as_cpu_ones(simulated_gpu):
+    on_gpu = _variable_outcomes("/gpu:0", GPU_CONFIG)
+    on_cpu = _variable_outcomes("/cpu:0")
+    assert on_gpu[0][0] is errors.FailedPreconditionError
+    assert "Attempting to use uninitialized value v" in on_gpu[0][1][0]
+    assert on_gpu[4][0] is errors.InvalidArgumentError
+    assert "Assign requires shapes of both tensors to match" in on_gpu[4][1][0]
+    for got, want in zip(on_gpu, on_cpu):
+        if isinstance(want, tuple):
+            assert got == want
+        elif want is None:
+            assert got is None
+        else:
+            for g, w in zip(got if isinstance(got, list) else [got],
+                            want if isinstance(want, list) else [want]):
+                _assert_host(g)
+                np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(on_gpu[-1][0], [4.0, 5.0])
+    np.testing.assert_array_equal(on_gpu[-1][1], [6.0, 7.0])
