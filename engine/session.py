@@ -26,7 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import errors, kernels, partition as partition_lib, placer as placer_lib, plan as plan_lib, vlog
+from engine import errors, kernels, vlog
+from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.devices import DeviceSpec
 from engine.executor import Executor
