@@ -13,6 +13,8 @@ which follow their consumers when those all sit on one device, and metadata ops 
 Rank) and lone Identities follow their input.
 """
 
+import contextlib
+import functools
 import sys
 
 from engine import errors
@@ -45,6 +47,23 @@ def session_devices(config):
 
 def device_type(full_name):
     return DeviceSpec.from_string(full_name).device_type
+
+
+def device_scope(device):
+    """The CUDA device a GPU partition's kernels run on (CuPy's current device is the
+    calling thread's, and a plan's constants are made when it is bound); nothing on a CPU."""
+    index = _gpu_index(device)
+    if index is None:
+        return contextlib.nullcontext()
+    from engine.kernels.cuda import backend
+    current = backend.current()
+    return contextlib.nullcontext() if current is None else current.xp.cuda.Device(index)
+
+
+@functools.lru_cache(maxsize=64)
+def _gpu_index(device):
+    spec = DeviceSpec.from_string(device)
+    return (spec.device_index or 0) if spec.device_type == "GPU" else None
 
 
 def colocation_groups(nodes, order):

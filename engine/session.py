@@ -17,8 +17,6 @@ observer, and the run takes the traced path; the step-stats collector (FULL_TRAC
 VLOG writer come in the same way, after them.
 """
 
-import contextlib
-import functools
 import itertools
 import sys
 import threading
@@ -29,7 +27,6 @@ import numpy as np
 from engine import errors, kernels, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
-from engine.devices import DeviceSpec
 from engine.executor import Executor
 from engine.fetches import FetchMapper
 from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
@@ -79,23 +76,6 @@ class _Part:
 
     def __init__(self, device, executor, graph_def):
         self.device, self.executor, self.graph_def = device, executor, graph_def
-
-
-def _device_scope(device):
-    """The CUDA device a GPU partition's kernels run on (CuPy's current device is the
-    calling thread's, and a plan's constants are made when it is bound); nothing on a CPU."""
-    index = _gpu_index(device)
-    if index is None:
-        return contextlib.nullcontext()
-    from engine.kernels.cuda import backend
-    current = backend.current()
-    return contextlib.nullcontext() if current is None else current.xp.cuda.Device(index)
-
-
-@functools.lru_cache(maxsize=64)
-def _gpu_index(device):
-    spec = DeviceSpec.from_string(device)
-    return (spec.device_index or 0) if spec.device_type == "GPU" else None
 
 
 class BaseSession:
@@ -317,7 +297,7 @@ class BaseSession:
                               carried, part.targets, device=part.device)
         for node in plan.nodes:
             node.device = part.device
-        with _device_scope(part.device):
+        with placer_lib.device_scope(part.device):
             executor = Executor(plan, self._resources, self._rng, self._session_state,
                                 device_type=placer_lib.device_type(part.device))
         if is_client:
@@ -371,7 +351,7 @@ class BaseSession:
         def run(part, feeds, observer):
             set_running_step(step_id)
             try:
-                with _device_scope(part.device):
+                with placer_lib.device_scope(part.device):
                     return observers_lib.run(part.executor, feeds, observer, step_id)
             except BaseException as error:
                 rendezvous.start_abort(error)
