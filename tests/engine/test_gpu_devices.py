@@ -293,7 +293,11 @@ def test_a_gpu_trace_reads_back_as_a_timeline(simulated_gpu):
     names = {e["args"]["name"] for e in events
              if e["ph"] == "M" and e["name"] == "process_name"}
     assert {CPU0, GPU0, GPU0 + STREAM_ALL} <= names
-    assert any(e["ph"] == "X" and e["name"] == "MatMul:MatMul" for e in events)
+    stream = next(e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"
+                  and e["args"]["name"] == GPU0 + STREAM_ALL)
+    # The stream's `name:Op` records read as the node and its op, as on the host lanes.
+    assert any(e["ph"] == "X" and e["pid"] == stream and e["name"] == "MatMul"
+               and e["args"]["op"] == "MatMul" for e in events)
     assert any(e["ph"] == "C" and "GPU_0_bfc" in e["name"] for e in events)
 
 

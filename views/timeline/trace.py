@@ -96,12 +96,22 @@ def trace_events(runs) -> list[dict]:
 def _ops_of(run, index):
     ops = []
     for dev_stats in run.step_stats.dev_stats:
+        gpu_stream = _is_gpu_stream(dev_stats.device)
         for stats in dev_stats.node_stats:
             name, op, inputs = parse_label(stats.timeline_label)
+            node_name = stats.node_name or name
+            if gpu_stream and ":" in node_name:
+                # A GPU tracer's kernel: node_name is "name:Op", the label a kernel's name.
+                node_name, op = node_name.rsplit(":", 1)
             ops.append(_Op(index, dev_stats.device, stats, start_nanos(stats),
-                           duration_nanos(stats), stats.node_name or name,
+                           duration_nanos(stats), node_name,
                            op or ("NoOp" if stats.node_name == "_SOURCE" else ""), inputs))
     return ops
+
+
+def _is_gpu_stream(device):
+    """TensorFlow's GPU tracer devices: "<gpu>/stream:all", "<gpu>/stream:7", "<gpu>/memcpy"."""
+    return "/stream:" in device or device.endswith("/memcpy")
 
 
 def _span(ops):
