@@ -15,6 +15,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass, field
 
+from engine.kernels.cuda.backend import placed
 from inspector.debug import tensors
 from inspector.debug.frontier import PlanIndex
 from inspector.debug.turns import Turns
@@ -143,7 +144,7 @@ class DebugObserver:
         injected = self.control.injected
         for i, tensor in enumerate(self.index.input_tensors(node)):
             if tensor in injected and i < len(inputs):
-                inputs[i] = injected[tensor]
+                inputs[i] = placed(injected[tensor], node.device)
 
     def _node_finished(self, lane, node, outputs, info):
         """Records the node's outputs and maybe pauses (inside this call, so a value injected
@@ -163,7 +164,7 @@ class DebugObserver:
         reason = self.control.should_pause(event, produced)
         if reason:
             self._pause(reason)
-        replaced = self._apply_armed(names, outputs)
+        replaced = self._apply_armed(names, outputs, lane.device)
         if replaced is not None:
             event.summaries = [_summary(value) for value in replaced]
         return tuple(replaced) if replaced is not None else None
@@ -209,13 +210,15 @@ class DebugObserver:
             if name in injected and name not in self._armed:
                 del injected[name]
 
-    def _apply_armed(self, names, outputs):
-        """The outputs with armed injections in place (None when there are none)."""
+    def _apply_armed(self, names, outputs, device):
+        """The outputs with armed injections in place (None when there are none), each on the
+        producer's device (a host value injected into a GPU node's output goes to the GPU)."""
         injected, armed = self.control.injected, [n for n in names if n in self._armed]
         if not armed:
             return None
         self._armed.difference_update(armed)
-        return [injected[name] if name in armed else _NO_VALUE if value is None else value
+        return [placed(injected[name], device) if name in armed
+                else _NO_VALUE if value is None else value
                 for name, value in zip(names, outputs)]
 
     def arm_injection(self, tensor):

@@ -152,3 +152,24 @@ def test_quitting_a_run_paused_on_one_device_stops_both(two_cpus):
     within(20, run.quit)
     assert run.state == "aborted"
     np.testing.assert_allclose(sess.run(t["e"], {t["a"]: A}), [8.0, 23.0])  # the session works
+
+
+def test_a_host_value_injected_on_a_simulated_gpu_goes_to_the_device():
+    from engine.kernels.cuda import backend
+    with backend.simulated_gpus(1):
+        graph = tf.Graph()
+        with graph.as_default():
+            a = tf.placeholder(tf.float32, shape=[2], name="a")
+            with tf.device("/gpu:0"):
+                b = tf.multiply(a, 2.0, name="b")
+                c = tf.add(b, 1.0, name="c")
+                d = tf.multiply(c, c, name="d")
+            e = tf.subtract(d, a, name="e")
+        config = tf.ConfigProto(device_count={"GPU": 1})
+        with tf.Session(graph=graph, config=config) as sess:
+            run = start(sess, {"a": a, "e": e})
+            within(20, lambda: run.run_to("b"))
+            assert run.current.device.endswith("/device:GPU:0")
+            # A host array, as a person types it: c's GPU kernel must get it on the device.
+            run.inject("b:0", np.array([10.0, 10.0], np.float32))
+            np.testing.assert_allclose(within(20, run.result), [120.0, 119.0])

@@ -121,3 +121,16 @@ def to_host(value):
     if is_device_array(value):
         return value.get()
     return value
+
+
+def placed(value, device):
+    """`value` where a kernel on `device` (a full device name) reads it: copied to the GPU for
+    a GPU device, to the host for any other (a value injected by the debugger, say)."""
+    current_backend = None
+    if "/device:GPU:" in (device or ""):
+        current_backend = current()
+    if current_backend is None:
+        return to_host(value)
+    if is_device_array(value) or value is None:
+        return value
+    return current_backend.xp.array(np.asarray(value))
