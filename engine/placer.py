@@ -286,7 +286,12 @@ def device_mapping_message(devices):
     gpus = [d for d in devices if device_type(d) == "GPU"]
     if not gpus:
         return "Device mapping: no known devices."
-    lines = [f"{d} -> device: {DeviceSpec.from_string(d).device_index}" for d in gpus]
+    from engine.kernels.cuda.backend import device_description
+    lines = []
+    for d in gpus:
+        index = DeviceSpec.from_string(d).device_index
+        described = device_description(index)
+        lines.append(f"{d} -> device: {index}" + (f", {described}" if described else ""))
     return "Device mapping:\n" + "\n".join(lines)
 
 

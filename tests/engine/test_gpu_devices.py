@@ -158,7 +158,7 @@ def test_log_device_placement_lists_gpu0(simulated_gpu, capsys):
     with tf.Session(graph=graph, config=config) as sess:
         sess.run(t["init"])
     out, err = capsys.readouterr()
-    assert f"{GPU0} -> device: 0" in err
+    assert f"{GPU0} -> device: 0, name: simulated GPU (NumPy)" in err
     assert f"w: (VariableV2): {GPU0}" in out
     assert f"MatMul: (MatMul): {GPU0}" in out
 

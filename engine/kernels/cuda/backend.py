@@ -89,6 +89,20 @@ def device_count():
     return backend.device_count if backend is not None else 0
 
 
+def device_description(index):
+    """What TensorFlow's device mapping says of GPU `index`: name, PCI bus id, capability."""
+    backend = current()
+    if backend is None:
+        return ""
+    if backend.simulated:
+        return "name: simulated GPU (NumPy)"
+    props = backend.xp.cuda.runtime.getDeviceProperties(index)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    bus = f"{props['pciDomainID']:04x}:{props['pciBusID']:02x}:{props['pciDeviceID']:02x}.0"
+    return (f"name: {name}, pci bus id: {bus}, "
+            f"compute capability: {props['major']}.{props['minor']}")
+
+
 def use(backend):
     """Make `backend` (a Backend, or None for no GPU) current; returns the previous one."""
     global _current
