@@ -133,3 +133,16 @@ def test_lazy_index_opens_a_100k_node_graph_quickly():
     top = index.children(index.root)
     assert len(top) == 2001
     assert time.perf_counter() - start < 5  # generous: a shared machine; bench/ has the numbers
+
+
+def test_step_rows_read_a_gpu_stream_as_node_and_op():
+    from engine.proto import step_stats_pb2
+    stats = step_stats_pb2.StepStats()
+    host = stats.dev_stats.add(device="/job:localhost/replica:0/task:0/device:GPU:0")
+    host.node_stats.add(node_name="y", timeline_label="y = MatMul(x, w)")
+    stream = stats.dev_stats.add(device="/job:localhost/replica:0/task:0/device:GPU:0/stream:all")
+    stream.node_stats.add(node_name="y:MatMul", timeline_label="MatMul")
+    rows = stepstats.step_rows(stats)
+    assert [(r.short_device, r.node, r.op) for r in rows] == [
+        ("GPU:0", "y", "MatMul"), ("GPU:0/stream:all", "y", "MatMul")]
+    assert {t.op: t.count for t in stepstats.op_totals(rows)} == {"MatMul": 2}

@@ -28,6 +28,26 @@ def parse_label(label: str) -> tuple[str, str, list[str]]:
                                                             if i.strip()] if inputs else []
 
 
+def is_gpu_stream(device: str) -> bool:
+    """TensorFlow's GPU tracer devices: "<gpu>/stream:all", "<gpu>/stream:7", "<gpu>/memcpy"."""
+    return "/stream:" in device or device.endswith("/memcpy")
+
+
+def node_op_inputs(device: str, stats) -> tuple[str, str, list[str]]:
+    """(node name, op, inputs) of one NodeExecStats of `device`. On a GPU stream the node is
+    "name:Op" and the label a kernel's name; elsewhere the label is `name = Op(inputs)`.
+
+    >>> class Stats: node_name, timeline_label = "y:MatMul", "MatMul"
+    >>> node_op_inputs("/device:GPU:0/stream:all", Stats)
+    ('y', 'MatMul', [])
+    """
+    if is_gpu_stream(device) and ":" in stats.node_name:
+        name, _, op = stats.node_name.rpartition(":")
+        return name, op, []
+    name, op, inputs = parse_label(stats.timeline_label)
+    return stats.node_name or name, op, inputs
+
+
 def strip_partition_suffix(tensor: str) -> str:
     """A tensor name without the `/_N` partitioning adds to a _Recv's name (TF's timeline.py
     does the same, to draw data flow from the node that produced the value)."""

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from views.graph_index import RECV_OPS, SEND_OPS, rendezvous
-from views.timeline.labels import (duration_nanos, parse_label, start_nanos,
+from views.timeline.labels import (duration_nanos, node_op_inputs, start_nanos,
                                    strip_partition_suffix)
 from views.timeline.layout import assign_lanes, occupied_end, run_offsets
 
@@ -96,22 +96,12 @@ def trace_events(runs) -> list[dict]:
 def _ops_of(run, index):
     ops = []
     for dev_stats in run.step_stats.dev_stats:
-        gpu_stream = _is_gpu_stream(dev_stats.device)
         for stats in dev_stats.node_stats:
-            name, op, inputs = parse_label(stats.timeline_label)
-            node_name = stats.node_name or name
-            if gpu_stream and ":" in node_name:
-                # A GPU tracer's kernel: node_name is "name:Op", the label a kernel's name.
-                node_name, op = node_name.rsplit(":", 1)
+            node_name, op, inputs = node_op_inputs(dev_stats.device, stats)
             ops.append(_Op(index, dev_stats.device, stats, start_nanos(stats),
                            duration_nanos(stats), node_name,
                            op or ("NoOp" if stats.node_name == "_SOURCE" else ""), inputs))
     return ops
-
-
-def _is_gpu_stream(device):
-    """TensorFlow's GPU tracer devices: "<gpu>/stream:all", "<gpu>/stream:7", "<gpu>/memcpy"."""
-    return "/stream:" in device or device.endswith("/memcpy")
 
 
 def _span(ops):

@@ -17,14 +17,12 @@ Start times are relative to the run's first node (microseconds), so the table sh
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from views.dot.stats import op_time_us, output_bytes
+from views.timeline.labels import node_op_inputs
 
-# NodeExecStats.timeline_label reads `name = Op(inputs)`.
-_TIMELINE_OP = re.compile(r"^.*? = ([A-Za-z0-9_.>/-]+)\(")
 
 # column key -> title, in table order; the keys are StepRow fields
 COLUMNS = {"short_device": "device", "node": "node", "op": "op", "start_us": "start µs", "op_us": "op µs",
@@ -63,11 +61,11 @@ def step_rows(step_stats):
     rows = []
     for device_stats in step_stats.dev_stats:
         for node in device_stats.node_stats:
-            match = _TIMELINE_OP.match(node.timeline_label)
+            name, op, _ = node_op_inputs(device_stats.device, node)
             all_us = (node.all_end_rel_nanos / 1000 if node.all_end_rel_nanos
                       else float(node.all_end_rel_micros))
-            rows.append(StepRow(device_stats.device, node.node_name.partition(":")[0],
-                                match.group(1) if match else "", node.all_start_micros - origin,
+            rows.append(StepRow(device_stats.device, name.partition(":")[0], op,
+                                node.all_start_micros - origin,
                                 op_time_us(node), all_us, output_bytes(node)))
     return rows
 
