@@ -21,23 +21,30 @@ def _typed(fn):
     return kernel
 
 
-register_table({
-    "ReluGrad": _typed(lambda ctx, g, f: g * (f > 0)),
-    "Relu6Grad": _typed(lambda ctx, g, f: g * ((f > 0) & (f < 6))),
-    "EluGrad": _typed(lambda ctx, g, y: np.where(y < 0, g * (y + 1), g)),
-    "SeluGrad": _typed(lambda ctx, g, y: np.where(
-        y < 0, g * (y + g.dtype.type(_SELU_SCALE * _SELU_ALPHA)), g * g.dtype.type(_SELU_SCALE))),
-    "LeakyReluGrad": _typed(lambda ctx, g, f: np.where(
-        f > 0, g, g * g.dtype.type(ctx.attrs.get("alpha", 0.2)))),
-    "SoftplusGrad": _typed(lambda ctx, g, f: g / (np.exp(-f) + 1)),
-    "SoftsignGrad": _typed(lambda ctx, g, f: g / np.square(1 + np.abs(f))),
-    "TanhGrad": _typed(lambda ctx, y, dy: dy * (1 - y * y)),
-    "SigmoidGrad": _typed(lambda ctx, y, dy: dy * (y * (1 - y))),
-    "SqrtGrad": _typed(lambda ctx, y, dy: dy * y.dtype.type(0.5) / y),
-    "RsqrtGrad": _typed(lambda ctx, y, dy: (y * y * y) * dy * y.dtype.type(-0.5)),
-    "ReciprocalGrad": _typed(lambda ctx, y, dy: -dy * y * y),
-    "InvGrad": _typed(lambda ctx, y, dy: -dy * y * y),
-})
+def activation_grads(xp, typed):
+    """The activation *Grad ops' formulas over array module `xp`, each made a kernel by
+    `typed` (the CPU's and the GPU's own dtype handling): one table for both devices."""
+    return {
+        "ReluGrad": typed(lambda ctx, g, f: g * (f > 0)),
+        "Relu6Grad": typed(lambda ctx, g, f: g * ((f > 0) & (f < 6))),
+        "EluGrad": typed(lambda ctx, g, y: xp.where(y < 0, g * (y + 1), g)),
+        "SeluGrad": typed(lambda ctx, g, y: xp.where(
+            y < 0, g * (y + g.dtype.type(_SELU_SCALE * _SELU_ALPHA)),
+            g * g.dtype.type(_SELU_SCALE))),
+        "LeakyReluGrad": typed(lambda ctx, g, f: xp.where(
+            f > 0, g, g * g.dtype.type(ctx.attrs.get("alpha", 0.2)))),
+        "SoftplusGrad": typed(lambda ctx, g, f: g / (xp.exp(-f) + 1)),
+        "SoftsignGrad": typed(lambda ctx, g, f: g / xp.square(1 + xp.abs(f))),
+        "TanhGrad": typed(lambda ctx, y, dy: dy * (1 - y * y)),
+        "SigmoidGrad": typed(lambda ctx, y, dy: dy * (y * (1 - y))),
+        "SqrtGrad": typed(lambda ctx, y, dy: dy * y.dtype.type(0.5) / y),
+        "RsqrtGrad": typed(lambda ctx, y, dy: (y * y * y) * dy * y.dtype.type(-0.5)),
+        "ReciprocalGrad": typed(lambda ctx, y, dy: -dy * y * y),
+        "InvGrad": typed(lambda ctx, y, dy: -dy * y * y),
+    }
+
+
+register_table(activation_grads(np, _typed))
 
 
 @register("BiasAddGrad")

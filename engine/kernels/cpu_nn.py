@@ -135,11 +135,16 @@ def sparse_softmax_cross_entropy(ctx, features, labels):
     classes = features.shape[-1]
     if labels.size and (labels.min() < 0 or labels.max() >= classes):
         raise label_range_error(ctx, labels, classes)
-    shifted = features - np.max(features, axis=-1, keepdims=True)
-    log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-    one_hot = np.arange(classes) == labels[..., None]
-    loss = np.sum(np.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
-    return loss, np.exp(shifted - log_sum) - one_hot.astype(features.dtype)
+    return sparse_cross_entropy_and_backprop(np, features, labels)
+
+
+def sparse_cross_entropy_and_backprop(xp, features, labels):
+    """(loss, backprop) of SparseSoftmaxCrossEntropyWithLogits for labels in range."""
+    shifted = features - xp.max(features, axis=-1, keepdims=True)
+    log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+    one_hot = xp.arange(features.shape[-1]) == labels[..., None]
+    loss = xp.sum(xp.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
+    return loss, xp.exp(shifted - log_sum) - one_hot.astype(features.dtype)
 
 
 def label_range_error(ctx, labels, classes):

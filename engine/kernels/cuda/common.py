@@ -24,3 +24,13 @@ def device(xp, value, dtype=None):
     if dtype is not None and array.dtype != dtype:
         array = array.astype(dtype)
     return array
+
+
+def with_host_inputs(kernel, positions):
+    """`kernel` with the inputs at `positions` read in host memory (TF's HostMemory args)."""
+    if not positions:
+        return kernel
+
+    def run(ctx, *inputs):
+        return kernel(ctx, *[host(v) if i in positions else v for i, v in enumerate(inputs)])
+    return run

@@ -10,13 +10,14 @@ import numpy as np
 
 from engine.kernels import register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu_grad import (_SELU_ALPHA, _SELU_SCALE, _backprop_geometry, _crop,
-                                     _nhwc_shape, _offsets, _padded_shape)
+from engine.kernels.cpu_grad import (_backprop_geometry, _crop, _nhwc_shape, _offsets,
+                                     _padded_shape, activation_grads)
 from engine.kernels.cpu_nn import (_channel_axis, _geometry, _hw, _lowest, batch_mat_mul_dtype,
                                    check_batch_mat_mul, check_bias_add, check_conv2d_depth,
                                    check_conv2d_ranks, check_logits, check_mat_mul,
                                    check_pool_input, label_range_error, top_k_count,
-                                   top_k_index_dtype, xent_shapes_error)
+                                   sparse_cross_entropy_and_backprop, top_k_index_dtype,
+                                   xent_shapes_error)
 from engine.kernels.cuda.array import pad_constant
 from engine.kernels.cuda.common import device, host
 
@@ -115,11 +116,7 @@ def register_all(xp):
         classes = features.shape[-1]
         if labels.size and bool(((labels < 0) | (labels >= classes)).any()):
             raise label_range_error(ctx, host(labels), classes)
-        shifted = features - xp.max(features, axis=-1, keepdims=True)
-        log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
-        one_hot = xp.arange(classes) == labels[..., None]
-        loss = xp.sum(xp.where(one_hot, log_sum - shifted, 0), axis=-1).astype(features.dtype)
-        return loss, xp.exp(shifted - log_sum) - one_hot.astype(features.dtype)
+        return sparse_cross_entropy_and_backprop(xp, features, labels)
 
     # --- convolution and pooling, in NHWC ---------------------------------------------------
 
@@ -244,28 +241,11 @@ def register_all(xp):
 
 
 def _activation_grads(xp):
-    """The *Grad ops of cpu_grad.py, on device arrays: results in the first input's dtype."""
+    """cpu_grad's *Grad formulas on device arrays: results in the first input's dtype."""
     def typed(fn):
         def kernel(ctx, a, b):
             a, b = device(xp, a), device(xp, b)
             return fn(ctx, a, b).astype(a.dtype, copy=False)
         return kernel
 
-    return {
-        "ReluGrad": typed(lambda ctx, g, f: g * (f > 0)),
-        "Relu6Grad": typed(lambda ctx, g, f: g * ((f > 0) & (f < 6))),
-        "EluGrad": typed(lambda ctx, g, y: xp.where(y < 0, g * (y + 1), g)),
-        "SeluGrad": typed(lambda ctx, g, y: xp.where(
-            y < 0, g * (y + g.dtype.type(_SELU_SCALE * _SELU_ALPHA)),
-            g * g.dtype.type(_SELU_SCALE))),
-        "LeakyReluGrad": typed(lambda ctx, g, f: xp.where(
-            f > 0, g, g * g.dtype.type(ctx.attrs.get("alpha", 0.2)))),
-        "SoftplusGrad": typed(lambda ctx, g, f: g / (xp.exp(-f) + 1)),
-        "SoftsignGrad": typed(lambda ctx, g, f: g / xp.square(1 + xp.abs(f))),
-        "TanhGrad": typed(lambda ctx, y, dy: dy * (1 - y * y)),
-        "SigmoidGrad": typed(lambda ctx, y, dy: dy * (y * (1 - y))),
-        "SqrtGrad": typed(lambda ctx, y, dy: dy * y.dtype.type(0.5) / y),
-        "RsqrtGrad": typed(lambda ctx, y, dy: (y * y * y) * dy * y.dtype.type(-0.5)),
-        "ReciprocalGrad": typed(lambda ctx, y, dy: -dy * y * y),
-        "InvGrad": typed(lambda ctx, y, dy: -dy * y * y),
-    }
+    return activation_grads(xp, typed)

@@ -10,16 +10,10 @@ bounds are read in host memory (common.host), as TensorFlow's GPU kernels take t
 import functools
 
 from engine.kernels import cpu_random, register_table
-from engine.kernels.cuda.common import host
-
-
-def _with_host_inputs(kernel, positions):
-    def run(ctx, *inputs):
-        return kernel(ctx, *[host(v) if i in positions else v for i, v in enumerate(inputs)])
-    return run
+from engine.kernels.cuda.common import with_host_inputs
 
 
 def register_all(xp):
     register_table({
-        op: _with_host_inputs(functools.partial(kernel, xp=xp), cpu_random.HOST_INPUTS[op])
+        op: with_host_inputs(functools.partial(kernel, xp=xp), cpu_random.HOST_INPUTS[op])
         for op, kernel in cpu_random.KERNELS.items()}, "GPU")

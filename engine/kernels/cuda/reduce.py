@@ -7,16 +7,10 @@ The kernels are cpu_reduce's, given `xp=cupy`; their axis arguments are read in 
 import functools
 
 from engine.kernels import cpu_reduce, register_table
-from engine.kernels.cuda.common import host
-
-
-def _with_host_inputs(kernel, positions):
-    def run(ctx, *inputs):
-        return kernel(ctx, *[host(v) if i in positions else v for i, v in enumerate(inputs)])
-    return run
+from engine.kernels.cuda.common import with_host_inputs
 
 
 def register_all(xp):
     register_table({
-        op: _with_host_inputs(functools.partial(kernel, xp=xp), cpu_reduce.HOST_INPUTS.get(op, ()))
+        op: with_host_inputs(functools.partial(kernel, xp=xp), cpu_reduce.HOST_INPUTS.get(op, ()))
         for op, kernel in cpu_reduce.KERNELS.items()}, "GPU")
