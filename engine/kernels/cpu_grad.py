@@ -48,13 +48,13 @@ register_table(activation_grads(np, _typed))
 
 
 @register("BiasAddGrad")
-def bias_add_grad(ctx, out_backprop):
+def bias_add_grad(ctx, out_backprop, xp=np):
     if out_backprop.ndim < 2:
         raise invalid(ctx, f"Input tensor must be at least 2D: "
                            f"{shape_str(out_backprop.shape)}")
     axis = _channel_axis(ctx, out_backprop.ndim)
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
-    return np.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
+    return xp.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
 
 
 @register("BroadcastGradientArgs")

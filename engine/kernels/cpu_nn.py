@@ -114,15 +114,15 @@ def log_softmax(ctx, logits):
 
 
 @register("SoftmaxCrossEntropyWithLogits")
-def softmax_cross_entropy(ctx, features, labels):
+def softmax_cross_entropy(ctx, features, labels, xp=np):
     try:
-        features, labels = np.broadcast_arrays(features, labels)
+        features, labels = xp.broadcast_arrays(features, labels)
     except ValueError:
         raise xent_shapes_error(ctx, features, labels) from None
-    shifted = features - np.max(features, axis=-1, keepdims=True)
-    log_sum = np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-    loss = np.sum(labels * (log_sum - shifted), axis=-1)
-    return loss, np.exp(shifted - log_sum) - labels
+    shifted = features - xp.max(features, axis=-1, keepdims=True)
+    log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+    loss = xp.sum(labels * (log_sum - shifted), axis=-1)
+    return loss, xp.exp(shifted - log_sum) - labels
 
 
 def xent_shapes_error(ctx, features, labels):

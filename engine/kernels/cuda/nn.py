@@ -8,16 +8,15 @@ output sizes agree; only the arithmetic runs on the device.
 
 import numpy as np
 
-from engine.kernels import register_table
-from engine.kernels.common import invalid, shape_str
+from engine.kernels import cpu_grad, cpu_nn, register_table
+from engine.kernels.common import invalid
 from engine.kernels.cpu_grad import (_backprop_geometry, _crop, _nhwc_shape, _offsets,
                                      _padded_shape, activation_grads)
-from engine.kernels.cpu_nn import (_channel_axis, _geometry, _hw, _lowest, batch_mat_mul_dtype,
+from engine.kernels.cpu_nn import (_geometry, _hw, _lowest, batch_mat_mul_dtype,
                                    check_batch_mat_mul, check_bias_add, check_conv2d_depth,
                                    check_conv2d_ranks, check_logits, check_mat_mul,
                                    check_pool_input, label_range_error, top_k_count,
-                                   sparse_cross_entropy_and_backprop, top_k_index_dtype,
-                                   xent_shapes_error)
+                                   sparse_cross_entropy_and_backprop, top_k_index_dtype)
 from engine.kernels.cuda.array import pad_constant
 from engine.kernels.cuda.common import device, host
 
@@ -79,12 +78,7 @@ def register_all(xp):
         return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
 
     def bias_add_grad(ctx, out_backprop):
-        if out_backprop.ndim < 2:
-            raise invalid(ctx, f"Input tensor must be at least 2D: "
-                               f"{shape_str(out_backprop.shape)}")
-        axis = _channel_axis(ctx, out_backprop.ndim)
-        axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
-        return xp.sum(device(xp, out_backprop), axis=axes, dtype=out_backprop.dtype)
+        return cpu_grad.bias_add_grad(ctx, device(xp, out_backprop), xp=xp)
 
     # --- softmax and cross-entropy ----------------------------------------------------------
 
@@ -102,14 +96,8 @@ def register_all(xp):
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
 
     def softmax_cross_entropy(ctx, features, labels):
-        try:
-            features, labels = xp.broadcast_arrays(device(xp, features), device(xp, labels))
-        except ValueError:
-            raise xent_shapes_error(ctx, features, labels) from None
-        shifted = features - xp.max(features, axis=-1, keepdims=True)
-        log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
-        loss = xp.sum(labels * (log_sum - shifted), axis=-1)
-        return loss, xp.exp(shifted - log_sum) - labels
+        return cpu_nn.softmax_cross_entropy(ctx, device(xp, features), device(xp, labels),
+                                            xp=xp)
 
     def sparse_softmax_cross_entropy(ctx, features, labels):
         features, labels = device(xp, features), device(xp, labels)
