@@ -137,14 +137,21 @@ def to_host(value):
     return value
 
 
+def to_device(xp, value):
+    """`value` in device memory: a device array as it is, a host one copied (a fresh buffer,
+    as cudaMemcpy gives: the sender may write its own later). A value the device cannot
+    hold (strings, resource handles: NumPy object arrays) stays on the host, as TensorFlow
+    keeps such tensors in host memory."""
+    if is_device_array(value) or value is None:
+        return value
+    array = np.asarray(value)
+    if array.dtype == object:
+        return array
+    return xp.array(array)
+
+
 def placed(value, device):
     """`value` where a kernel on `device` (a full device name) reads it: copied to the GPU for
     a GPU device, to the host for any other (a value injected by the debugger, say)."""
-    current_backend = None
-    if "/device:GPU:" in (device or ""):
-        current_backend = current()
-    if current_backend is None:
-        return to_host(value)
-    if is_device_array(value) or value is None:
-        return value
-    return current_backend.xp.array(np.asarray(value))
+    gpu = current() if "/device:GPU:" in (device or "") else None
+    return to_host(value) if gpu is None else to_device(gpu.xp, value)

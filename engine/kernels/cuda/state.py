@@ -16,8 +16,8 @@ from engine.kernels.cpu_array import identity, placeholder
 from engine.kernels.cpu_control_flow import CONTROL_FLOW_KERNELS
 from engine.kernels.cpu_state import (Arrays, destroy_resource_op, ref_variable_kernels,
                                       resource_variable_kernels, var_handle_op)
+from engine.kernels.cuda.backend import to_device
 from engine.kernels.cuda.common import device
-from engine.kernels.cuda.transfers import to_device
 
 
 def device_arrays(xp):

@@ -8,22 +8,9 @@ such tensors in host memory. _HostSend/_HostRecv move host memory on a GPU devic
 value is not copied.
 """
 
-import numpy as np
-
 from engine.kernels import register_table
 from engine.kernels.cpu_sendrecv import received, send, sendrecv_kernels
-from engine.kernels.cuda.backend import is_device_array
-
-
-def to_device(xp, value):
-    """`value` in device memory: a device array as it is, a host one copied (a fresh buffer,
-    as cudaMemcpy gives: the sender may write its own later)."""
-    if is_device_array(value) or value is None:
-        return value
-    array = np.asarray(value)
-    if array.dtype == object:
-        return array
-    return xp.array(array)
+from engine.kernels.cuda.backend import to_device
 
 
 def register_all(xp):
