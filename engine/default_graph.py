@@ -70,6 +70,19 @@ def reset_default_graph():
     _default_graph_stack.reset()
 
 
+@contextlib.contextmanager
+def fresh_default_graph():
+    """A new global default graph and no nested ones inside the block, as a program of its own
+    process starts with (so tf.reset_default_graph() works there); the old ones after."""
+    saved_global, saved_stack = _DefaultGraphStack._global_default_graph, _default_graph_stack.stack
+    _DefaultGraphStack._global_default_graph, _default_graph_stack.stack = None, []
+    try:
+        yield
+    finally:
+        _DefaultGraphStack._global_default_graph = saved_global
+        _default_graph_stack.stack = saved_stack
+
+
 def get_default_session():
     return _default_session_stack.get_default()
 

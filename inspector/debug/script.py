@@ -17,7 +17,7 @@ import sys
 
 from engine import session as session_lib
 from engine.fetches import FetchMapper
-from engine.graph import Graph
+from engine.default_graph import fresh_default_graph
 
 from inspector.debug.breakpoints import Breakpoint
 from inspector.debug.run import DebugRun
@@ -84,8 +84,9 @@ class ScriptDebugger:
         sys.argv = [path, *args]
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
         try:
-            # A fresh default graph, as the program would have in a process of its own.
-            with self.installed(), Graph().as_default():
+            # A fresh default graph, as the program would have in a process of its own;
+            # not a nested one, so the program's tf.reset_default_graph() works.
+            with self.installed(), fresh_default_graph():
                 runpy.run_path(path, run_name="__main__")
         finally:
             sys.argv, sys.path[:] = saved_argv, saved_path

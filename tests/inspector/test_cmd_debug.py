@@ -82,3 +82,17 @@ def test_run_graph_debug_stops_at_the_fetch_run_not_the_before_runs():
     assert status == 0, err
     assert "Session.run #2: Assign:0 paused at its start" in out
     assert "Add:0 = 1" in out and "Assign:0 = 1" in out
+
+
+def test_a_script_that_resets_the_default_graph_runs_as_under_python():
+    reset = str(SCRIPTS / "debug_reset.py")
+    plain = subprocess.run([sys.executable, reset], capture_output=True, text=True, cwd=ROOT,
+                           timeout=60)
+    assert plain.returncode == 0, plain.stderr
+    status, out, err = debug("debug", reset, commands="s\np a:0\nc\n")
+    assert status == 0, err
+    assert "Session.run #1: b:0 paused at its start" in out
+    assert "a:0 = [1. 2.]" in out
+    assert "b = [10. 20.]" in out and "nodes after reset: 0" in out
+    assert plain.stdout in out          # the program printed what it prints under python
+    assert "AssertionError" not in err and "finished (1 Session.run calls)" in err

@@ -40,3 +40,21 @@ def test_debug_a_script_step_three_times_and_continue(terminal):
     after = terminal.wait_for(lambda text: "EXITED 0" in text)
     assert "y = [ 4. -2. 10.]" in after          # the program's output, printed at exit
     print(third, ended, after, sep="\n")
+
+
+def test_debug_a_script_that_resets_the_default_graph():
+    """Most TF1 scripts start with tf.reset_default_graph(): the debugger runs them as python does."""
+    term = Terminal(f"{sys.executable} -m inspector debug tests/inspector/scripts/debug_reset.py")
+    try:
+        opened = term.wait_for(lambda text: "paused (start of the run" in text)
+        assert "Session.run #1: b:0" in opened and "AssertionError" not in opened
+        term.keys("s")
+        term.wait_for(lambda text: "a:0 = [1. 2.]" in text or "b/y:0 = 10." in text)
+        term.keys("c")
+        ended = term.wait_for(lambda text: "debug_reset.py: finished" in text)
+        term.keys("q")
+        after = term.wait_for(lambda text: "EXITED 0" in text)
+        assert "b = [10. 20.]" in after and "nodes after reset: 0" in after
+        print(opened, ended, after, sep="\n")
+    finally:
+        term.close()
