@@ -36,6 +36,7 @@ class InspectorApp(App):
         self._given = workspace
         self._pending = None
         self.browser = None
+        self.failures = []     # (path, reason) for each path that did not open
 
     def on_mount(self):
         if self.debugger is not None:
@@ -67,10 +68,14 @@ class InspectorApp(App):
             self.browser.progress(message.done, message.total, message.what)
 
     def on_load_failed(self, message: LoadFailed):
+        self.failures.append((message.path, message.reason))
         self.notify(f"{message.path}: {message.reason}", title="cannot open", severity="error",
                     timeout=10)
 
     def on_workspace_ready(self, message: WorkspaceReady):
+        if self.failures and len(self.failures) == len(self.paths):
+            self.exit(return_code=2)   # nothing opened: cmd_tui prints the failures
+            return
         self.workspace = message.workspace
         if hasattr(self.screen, "workspace_ready"):
             self.screen.workspace_ready()

@@ -32,6 +32,7 @@ class BrowserScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static("Graph Inspector", id="title", classes="screen-title")
         yield Breadcrumb("", id="breadcrumb")
+        yield Static("", id="load-failures")
         with Vertical(id="loading"):
             yield Static("reading…", id="loading-what")
             yield ProgressBar(id="loading-bar", show_eta=False)
@@ -79,12 +80,21 @@ class BrowserScreen(Screen):
         if workspace is None or self.view is not None:
             return
         self.add_class("-ready")
+        self.show_failures(self.app.failures)
         views = workspace.all_views()
         if not views:
             self.query_one("#node-header", Static).update(
                 "nothing to browse: no graph opened (see the notifications)")
             return
         self.show_view(views[0])
+
+    def show_failures(self, failures):
+        """Paths that did not open stay listed above the tree (a toast alone vanishes)."""
+        if failures:
+            text = Text("cannot open: ", style="bold")
+            text.append("; ".join(f"{path}: {reason}" for path, reason in failures))
+            self.query_one("#load-failures", Static).update(text)
+        self.set_class(bool(failures), "-failures")
 
     def show_view(self, view):
         self.view, self.key = view, None

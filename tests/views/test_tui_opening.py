@@ -1,0 +1,47 @@
+"""Opening paths that do not read: nothing opens -> the app closes with 2; some open -> the
+failures stay on the screen."""
+
+from textual.widgets import Static
+
+from views.tui import InspectorApp
+
+from tests.views.tui_conftest import MLP_SGD, ROOT, run_async, screen_text, settle
+
+
+def truncated(tmp_path):
+    path = tmp_path / "truncated.pb"
+    path.write_bytes((ROOT / MLP_SGD).read_bytes()[:300])
+    return str(path)
+
+
+def test_nothing_opens_closes_the_app_with_status_2(tmp_path):
+    bad = truncated(tmp_path)
+
+    @run_async
+    async def body():
+        app = InspectorApp([bad])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+        return app
+    app = body()
+    assert app.return_code == 2
+    assert [path for path, _ in app.failures] == [bad]
+    assert "truncated or corrupt" in app.failures[0][1]
+
+
+def test_a_partial_failure_stays_listed_above_the_tree(tmp_path):
+    bad = truncated(tmp_path)
+
+    @run_async
+    async def body():
+        app = InspectorApp([MLP_SGD, bad])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            app.clear_notifications()      # as when the toast has timed out
+            await pilot.pause()
+            banner = app.browser.query_one("#load-failures", Static)
+            assert banner.display and app.return_code is None
+            text = screen_text(app)
+            assert "cannot open: " + bad[:40] in text.replace("\n", "")
+            assert "layer1/ 16" in text        # the graph that read is there
+    body()
