@@ -132,7 +132,7 @@ def test_lazy_index_opens_a_100k_node_graph_quickly():
     index = GraphIndex.of_graph(graph)
     top = index.children(index.root)
     assert len(top) == 2001
-    assert time.perf_counter() - start < 5  # generous: a shared machine; bench/ has the numbers
+    assert time.perf_counter() - start < 20  # generous: shared, loaded machines; bench/ has the numbers
 
 
 def test_step_rows_read_a_gpu_stream_as_node_and_op():
