@@ -302,6 +302,20 @@ def reduced_shape(input_shape, axes):
                     data=[input_shape, array_ops.fill(axes_shape, 1)], name="ReducedShape")
 
 
+def _reduced_shape_and_scaling(input_shape, axes):
+    """(kept dims, tile multiples) of a static Sum, cached per graph as TensorFlow's
+    _SumGrad caches them; a miss builds (and leaves unused) its Maximum and floordiv nodes,
+    as TensorFlow's _SafeShapeDiv does."""
+    graph = get_default_graph()
+    cache = graph.__dict__.setdefault("_reduced_shape_cache", {})
+    key = (input_shape, tuple(int(a) for a in axes))
+    if key not in cache:
+        kept = tuple(int(d) for d in reduced_shape(input_shape, axes))
+        math_ops.floordiv(input_shape, math_ops.maximum(kept, 1))
+        cache[key] = kept, tuple(d // max(k, 1) for d, k in zip(input_shape, kept))
+    return cache[key]
+
+
 @RegisterGradient("Sum")
 def _sum_grad(op, grad):
     input_0_shape = _shape_tuple(op.inputs[0])
@@ -318,8 +332,7 @@ def _sum_grad(op, grad):
                 return [array_ops.tile(grad, input_shape), None]
             if None not in input_0_shape:
                 axes = np.asarray(axes).reshape(-1)
-                kept = tuple(int(d) for d in reduced_shape(input_0_shape, axes))
-                scaling = tuple(int(d) // max(int(k), 1) for d, k in zip(input_0_shape, kept))
+                kept, scaling = _reduced_shape_and_scaling(tuple(input_0_shape), axes)
                 grad = array_ops.reshape(grad, kept)
                 return [array_ops.tile(grad, scaling), None]
     input_shape = array_ops.shape(op.inputs[0])

@@ -262,6 +262,9 @@ def test_every_differentiable_op_is_covered():
     exempt = {"PlaceholderWithDefault", "RefIdentity", "Snapshot", "EnsureShape", "IdentityN",
               "CheckNumerics", "PreventGradient", "Concat", "RefSwitch", "RefMerge",
               "RefEnter", "RefExit", "RefNextIteration"}
+    # float32-only ops (no float64 finite differences): their gradients equal TensorFlow's
+    # in tests/engine/test_layers.py.
+    exempt |= {"FusedBatchNormV3"}
     assert registered - exempt - covered == set()
 
 

@@ -9,6 +9,8 @@ import os as _os
 
 # oneDNN reorders float sums; off, TensorFlow's CPU numbers are the plain Eigen ones.
 _os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+# tf.compat.v1.layers (and rnn_cell) exist under Keras 3 only through tf-keras's legacy layers.
+_os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 import tensorflow as _tf  # noqa: E402
 import tensorflow.compat.v1 as _v1  # noqa: E402

@@ -1,0 +1,9 @@
+"""tf.layers: TF 1.x's layers with TensorFlow's variable names, initializers and update ops,
+so their checkpoints interchange with TensorFlow's."""
+
+from engine.layers.base import Layer  # noqa: F401
+from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  # noqa: F401
+                                         Convolution2D, MaxPool2D, MaxPooling2D,
+                                         average_pooling2d, conv2d, max_pooling2d)
+from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
+from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401

@@ -1,0 +1,174 @@
+"""tf.layers.BatchNormalization: FusedBatchNormV3 for 4-D inputs, moments otherwise; the
+moving averages' AssignSub ops go to UPDATE_OPS, as TF 1.x's legacy layer builds them."""
+
+from engine import dtypes
+from engine.graph import get_default_graph
+from engine.layers.base import Layer, smart_cond
+from engine.ops import array_ops, batch_norm, math_ops, state_ops
+from engine.ops.constant_op import constant
+from engine.ops.convert import convert_to_tensor
+from engine.ops.init_ops import ones_initializer, zeros_initializer
+from engine.tensor_shape import TensorShape
+from engine.tensor_util import constant_value
+
+
+class BatchNormalization(Layer):
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer=zeros_initializer(), gamma_initializer=ones_initializer(),
+                 moving_mean_initializer=zeros_initializer(),
+                 moving_variance_initializer=ones_initializer(), beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 renorm=False, fused=None, trainable=True, virtual_batch_size=None,
+                 adjustment=None, name=None, **kwargs):
+        super().__init__(trainable=trainable, name=name, **kwargs)
+        if renorm or virtual_batch_size is not None or adjustment is not None:
+            raise NotImplementedError("tf.layers.batch_normalization's renorm, "
+                                      "virtual_batch_size and adjustment are not supported by "
+                                      "the engine yet")
+        self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
+        self.momentum, self.epsilon, self.center, self.scale = momentum, epsilon, center, scale
+        self.beta_initializer, self.gamma_initializer = beta_initializer, gamma_initializer
+        self.moving_mean_initializer = moving_mean_initializer
+        self.moving_variance_initializer = moving_variance_initializer
+        self.beta_regularizer, self.gamma_regularizer = beta_regularizer, gamma_regularizer
+        self.fused = True if fused is None else fused
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape).as_list()
+        rank = len(shape)
+        self.axis = sorted(a + rank if a < 0 else a for a in self.axis)
+        for a in self.axis:
+            if a < 0 or a >= rank:
+                raise ValueError(f"Invalid axis: {a}")
+            if shape[a] is None:
+                raise ValueError(f"Input has undefined `axis` dimension. Received input with "
+                                 f"shape {TensorShape(input_shape)} and axis={self.axis}")
+        self.fused = (self.fused and rank == 4 and self.axis in ([1], [3]))
+        self._data_format = "NCHW" if self.axis == [1] else "NHWC"
+        param_shape = [shape[a] for a in self.axis]
+        if len(self.axis) > 1:
+            param_shape = [shape[i] if i in self.axis else 1 for i in range(rank)]
+        self.gamma = (self.add_weight("gamma", param_shape, dtype=dtypes.float32,
+                                      initializer=self.gamma_initializer,
+                                      regularizer=self.gamma_regularizer)
+                      if self.scale else None)
+        self.beta = (self.add_weight("beta", param_shape, dtype=dtypes.float32,
+                                     initializer=self.beta_initializer,
+                                     regularizer=self.beta_regularizer)
+                     if self.center else None)
+        self.moving_mean = self.add_weight("moving_mean", param_shape, dtype=dtypes.float32,
+                                           initializer=self.moving_mean_initializer,
+                                           trainable=False)
+        self.moving_variance = self.add_weight("moving_variance", param_shape,
+                                               dtype=dtypes.float32,
+                                               initializer=self.moving_variance_initializer,
+                                               trainable=False)
+        self._param_shape = param_shape
+        self.built = True
+
+    def _assign_moving_average(self, variable, value, momentum):
+        graph = get_default_graph()
+        with graph.name_scope("AssignMovingAvg") as scope, graph.colocate_with(variable.op):
+            decay = convert_to_tensor(1.0 - momentum, name="decay")
+            base = variable.dtype.base_dtype
+            if decay.dtype != base:
+                decay = math_ops.cast(decay, base)
+            delta = (variable - math_ops.cast(value, base)) * decay
+            return state_ops.assign_sub(variable, delta, name=scope)
+
+    def call(self, inputs, training=False):
+        if self.fused:
+            return self._fused_batch_norm(inputs, training)
+        return self._batch_norm(inputs, training)
+
+    def _fused_batch_norm(self, inputs, training):
+        beta = self.beta if self.center else constant(0.0, dtypes.float32,
+                                                      shape=self._param_shape)
+        gamma = self.gamma if self.scale else constant(1.0, dtypes.float32,
+                                                       shape=self._param_shape)
+
+        def normalize(is_training):
+            return lambda: batch_norm.fused_batch_norm(
+                inputs, gamma, beta, mean=self.moving_mean, variance=self.moving_variance,
+                epsilon=self.epsilon, is_training=is_training, data_format=self._data_format,
+                exponential_avg_factor=None)
+
+        output, mean, variance = smart_cond(training, normalize(True), normalize(False))
+        training_value = constant_value(training) if not isinstance(training, bool) else training
+        if training_value or training_value is None:
+            if training_value is None:
+                momentum = smart_cond(training, lambda: self.momentum, lambda: 1.0)
+            else:
+                momentum = convert_to_tensor(self.momentum)
+            self.add_update(lambda: self._assign_moving_average(self.moving_mean, mean,
+                                                                momentum))
+            self.add_update(lambda: self._assign_moving_average(self.moving_variance,
+                                                                variance, momentum))
+        return output
+
+    def _batch_norm(self, inputs, training):
+        shape = inputs.shape
+        rank = shape.ndims
+        reduction_axes = [i for i in range(rank) if i not in self.axis]
+        broadcast_shape = [1] * rank
+        broadcast_shape[self.axis[0]] = shape.as_list()[self.axis[0]]
+
+        def broadcast(v):
+            if (v is not None and len(v.shape) != rank
+                    and reduction_axes != list(range(rank - 1))):
+                return array_ops.reshape(v, broadcast_shape)
+            return v
+
+        scale, offset = broadcast(self.gamma), broadcast(self.beta)
+        training_value = constant_value(training) if not isinstance(training, bool) else training
+        if training_value is not None and not training_value:
+            mean, variance = self.moving_mean, self.moving_variance
+        else:
+            mean, variance = batch_norm.moments(inputs, reduction_axes,
+                                                keep_dims=len(self.axis) > 1)
+            batch_mean, batch_variance = mean, variance
+            mean = smart_cond(training, lambda: batch_mean,
+                              lambda: convert_to_tensor(self.moving_mean))
+            variance = smart_cond(training, lambda: batch_variance,
+                                  lambda: convert_to_tensor(self.moving_variance))
+            new_mean, new_variance = mean, variance
+            self.add_update(lambda: smart_cond(
+                training,
+                lambda: self._assign_moving_average(self.moving_mean, new_mean, self.momentum),
+                lambda: self.moving_mean))
+            self.add_update(lambda: smart_cond(
+                training,
+                lambda: self._assign_moving_average(self.moving_variance, new_variance,
+                                                    self.momentum),
+                lambda: self.moving_variance))
+        mean = math_ops.cast(mean, inputs.dtype)
+        variance = math_ops.cast(variance, inputs.dtype)
+        if offset is not None:
+            offset = math_ops.cast(offset, inputs.dtype)
+        if scale is not None:
+            scale = math_ops.cast(scale, inputs.dtype)
+        outputs = batch_norm.batch_normalization(inputs, broadcast(mean), broadcast(variance),
+                                                 offset, scale, self.epsilon)
+        outputs.set_shape(shape)
+        return outputs
+
+
+def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True,
+                        scale=True, beta_initializer=zeros_initializer(),
+                        gamma_initializer=ones_initializer(),
+                        moving_mean_initializer=zeros_initializer(),
+                        moving_variance_initializer=ones_initializer(),
+                        beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                        gamma_constraint=None, training=False, trainable=True, name=None,
+                        reuse=None, renorm=False, renorm_clipping=None, renorm_momentum=0.99,
+                        fused=None, virtual_batch_size=None, adjustment=None):
+    layer = BatchNormalization(
+        axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
+        beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
+        moving_mean_initializer=moving_mean_initializer,
+        moving_variance_initializer=moving_variance_initializer,
+        beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,
+        renorm=renorm, fused=fused, trainable=trainable,
+        virtual_batch_size=virtual_batch_size, adjustment=adjustment, name=name,
+        _reuse=reuse, _scope=name)
+    return layer(inputs, training=training)

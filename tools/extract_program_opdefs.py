@@ -1,0 +1,24 @@
+"""Write engine/ops/program_op_defs.pbtxt: TensorFlow's OpDefs of the ops tf.layers, the
+sampled losses, the recurrent nets and tf.data need beyond engine/op_defs.pbtxt.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_program_opdefs.py`.
+engine/ops/program_ops.py registers them when the API loads.
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import extract_opdefs  # noqa: E402
+
+PROGRAM_OPS = """
+FusedBatchNormV3 FusedBatchNormGradV3
+LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopKV2 InTopK
+TensorArrayV3 TensorArrayReadV3 TensorArrayWriteV3 TensorArrayGatherV3 TensorArrayScatterV3
+TensorArraySizeV3 TensorArrayCloseV3 TensorArrayGradV3 TensorArrayConcatV3 TensorArraySplitV3
+""".split()
+
+if __name__ == "__main__":
+    extract_opdefs.ENGINE_OPS = PROGRAM_OPS
+    extract_opdefs.main("engine/ops/program_op_defs.pbtxt")

@@ -1,0 +1,47 @@
+"""Write tests/fixtures/layers/: what tf.layers built and computed in TensorFlow.
+
+Run with the TensorFlow venv (and tf-keras, whose legacy layers are tf.compat.v1.layers
+under Keras 3): `.venv-tf/bin/python tools/make_layers_fixtures.py`. The graphs are
+tests/engine/layers_cases.py's; per case `<case>.npz` holds the fetched values (initial
+variables, outputs, gradients, variables after the update ops) and layers.json the node
+names and ops, the variables and the UPDATE_OPS per case.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "fixtures" / "layers"
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
+
+import numpy as np  # noqa: E402
+
+import layers_cases as cases  # noqa: E402
+
+
+def npz_key(key):
+    return key.replace(":", "__").replace("/", "--")
+
+
+def main():
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    tf.logging.set_verbosity(tf.logging.ERROR)
+    OUT.mkdir(parents=True, exist_ok=True)
+    manifest = {}
+    for name in cases.CASES:
+        values, description = cases.run_case(tf, name)
+        np.savez(OUT / f"{name}.npz", **{npz_key(k): v for k, v in values.items()})
+        manifest[name] = description
+        print(f"{name}: {len(values)} values, {len(description['nodes'])} nodes")
+    (OUT / "layers.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
