@@ -16,6 +16,7 @@ import tempfile
 import numpy as np
 
 from parsers.loaded import LabeledGraph, Loaded, TaggedRun
+from views import outputs
 
 # Ops not fetched again for the Tensor tab: fetching them would change state or run nothing.
 _NOT_REFETCHED = {"Assign", "AssignAdd", "AssignSub", "NoOp", "VariableV2", "Variable",
@@ -115,32 +116,41 @@ def make_workspace():
 
 
 def run(args):
+    tui = sys.stdout.isatty() and not args.no_tui
+    out_dir = None
+    if not tui:
+        out_dir = outputs.check_output_dir(
+            args.out or os.path.join(tempfile.gettempdir(), "graph-inspector-demo"))
     workspace = make_workspace()
-    if sys.stdout.isatty() and not args.no_tui:
+    if tui:
         from views.tui import InspectorApp
         InspectorApp(workspace=workspace).run()
         return 0
-    return print_and_draw(workspace, args.out or os.path.join(tempfile.gettempdir(),
-                                                              "graph-inspector-demo"))
+    return print_and_draw(workspace, out_dir)
 
 
 def print_and_draw(workspace, out_dir):
+    """The summary of each program on stdout; an SVG (a .dot without Graphviz) of each graph
+    in `out_dir`, said on stderr."""
     from inspector.cmd_info import summary_lines
     from views import dot
 
-    os.makedirs(out_dir, exist_ok=True)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as error:
+        raise outputs.OutputError(out_dir, f"cannot create: {error.strerror or error}") from None
     for view, run in zip(workspace.graphs, workspace.runs):
         loaded = Loaded(path=f"engine demo: {view.label}", kind="graphdef",
                         graphs=[LabeledGraph(view.label, view.graph_defs[0], "engine")],
                         run_metadata=[TaggedRun("", run.run_metadata, "engine")])
-        print("\n".join(summary_lines(loaded)))
+        print("\n".join(summary_lines(loaded)), flush=True)
         path = os.path.join(out_dir, f"{view.label}.svg")
         try:
             size = dot.export(view.graph_defs[0], path, dot.DotOptions(title=view.label))
-            print(f"wrote {path} ({size} bytes)")
+            print(f"wrote {path} ({size} bytes)", file=sys.stderr)
         except dot.RenderError as error:
             path = os.path.join(out_dir, f"{view.label}.dot")
             dot.export(view.graph_defs[0], path, dot.DotOptions(title=view.label))
-            print(f"wrote {path} (no SVG: {error})")
+            print(f"wrote {path} (no SVG: {error})", file=sys.stderr)
         print()
     return 0

@@ -15,6 +15,7 @@ import numpy as np
 
 import parsers
 from parsers.errors import InputError
+from views import outputs
 
 
 def add_arguments(parser):
@@ -42,6 +43,7 @@ def run(args):
     path = args.graph
     if not args.fetch and not args.target:
         raise InputError(path, "nothing to run: give --fetch or --target")
+    check_outputs(args)
     graph_def = load_graph_def(path)
     graph = tf.Graph()
     with graph.as_default():
@@ -93,8 +95,22 @@ def _run_and_print(args, graph, graph_def, feeds, options, metadata):
     if args.trace:
         write_run_metadata(args.trace, metadata)
     if args.save:
-        np.savez(args.save, **{name: np.asarray(value) for name, value in fetched.items()})
+        with outputs.replacing(args.save) as out:  # a file object: savez adds no ".npz"
+            np.savez(out, **{name: np.asarray(value) for name, value in fetched.items()})
     return 0
+
+
+def check_outputs(args):
+    """--trace and --save, checked before the graph is read or run: not an input (the graph,
+    a fed .npy), not each other, in a directory that exists; not stdout (the values go there)."""
+    note = "stdout carries the fetched values"
+    sources = [args.graph] + [text.partition("=")[2] for text in args.feed
+                              if os.path.isfile(text.partition("=")[2])]
+    if args.trace:
+        outputs.check_output(args.trace, inputs=sources, stdout_note=note)
+    if args.save:
+        outputs.check_output(args.save, inputs=sources + ([args.trace] if args.trace else []),
+                             stdout_note=note)
 
 
 def load_graph_def(path):
@@ -140,13 +156,12 @@ def format_value(name, value):
 
 
 def write_run_metadata(out, metadata):
+    """The RunMetadata as text for .pbtxt, else binary; whole or not at all."""
     if out.endswith(".pbtxt"):
         from google.protobuf import text_format
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text_format.MessageToString(metadata))
+        outputs.write_text(out, text_format.MessageToString(metadata))
     else:
-        with open(out, "wb") as f:
-            f.write(metadata.SerializeToString())
+        outputs.write_bytes(out, metadata.SerializeToString())
 
 
 def run_error_line(error, graph_def):

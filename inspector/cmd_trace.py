@@ -12,9 +12,9 @@ import os
 import re
 import sys
 
-import parsers
+from inspector import inputs
 from parsers.errors import InputError
-from views import timeline
+from views import outputs, timeline
 
 _STEP = re.compile(r"(?:^|\D)(-?\d+)\s*$")
 
@@ -23,7 +23,7 @@ def add_arguments(parser):
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="RunMetadata files, events files or directories, VLOG logs")
     parser.add_argument("-o", "--output", required=True, metavar="OUT",
-                        help="the trace JSON to write (e.g. trace.json)")
+                        help="the trace JSON to write (e.g. trace.json); - for stdout")
 
 
 def step_of(tag):
@@ -41,7 +41,7 @@ def trace_runs(paths):
     runs = []
     several = len(paths) > 1
     for path in paths:
-        loaded = parsers.load(path)
+        loaded = inputs.load(path)
         found = 0
         for index, tagged in enumerate(loaded.run_metadata):
             if not tagged.run_metadata.step_stats.dev_stats:
@@ -61,10 +61,9 @@ def trace_runs(paths):
 
 
 def run(args):
+    outputs.check_output(args.output, inputs=args.inputs, allow_stdout=True)
     runs = trace_runs(args.inputs)
-    try:
-        count = timeline.write_trace(args.output, runs)
-    except OSError as error:
-        raise InputError(args.output, error.strerror or str(error)) from None
-    print(f"wrote {args.output}: {len(runs)} runs, {count} events", file=sys.stderr)
+    count = timeline.write_trace(args.output, runs)
+    where = "stdout" if args.output == outputs.STDOUT else args.output
+    print(f"wrote {where}: {len(runs)} runs, {count} events", file=sys.stderr)
     return 0

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 
-from views.dot.build import COLOR_MODES, DotOptions, build
+from views.dot.build import COLOR_MODES, DotOptions, build, plan_layout
 from views.dot.render import FORMATS, RenderError, find_dot, render
 from views.dot.stats import NodeCost, node_costs
+from views import outputs
 from views.graph_index import GraphIndex
 
-__all__ = ["DotOptions", "build", "COLOR_MODES", "FORMATS", "RenderError", "NodeCost", "index_of",
+__all__ = ["DotOptions", "build", "plan_layout", "COLOR_MODES", "FORMATS", "RenderError", "NodeCost", "index_of",
            "to_digraph", "to_source", "render", "export", "node_costs", "find_dot"]
 
 
@@ -50,7 +51,8 @@ def to_source(graph, options=DotOptions()):
 
 def export(graph, path, options=DotOptions(), timeout=None):
     """Write `graph` to `path`: DOT for .dot/.gv, else rendered by dot in the suffix's format.
-    Returns the number of bytes written."""
+    Returns the number of bytes written; a failed write (views.outputs.OutputError, an
+    OSError) leaves an old `path` as it was."""
     path = os.fspath(path)
     suffix = os.path.splitext(path)[1].lower().lstrip(".")
     source = to_source(graph, options)
@@ -61,6 +63,4 @@ def export(graph, path, options=DotOptions(), timeout=None):
     else:
         raise RenderError(f"unknown output format: {suffix or path!r}"
                           f" (must be one of {['dot', 'gv', *FORMATS]})")
-    with open(path, "wb") as out:
-        out.write(data)
-    return len(data)
+    return outputs.write_bytes(path, data)  # whole or not at all

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 
+from views import outputs
 from views.timeline.labels import parse_label
 from views.timeline.trace import TraceRun, chrome_trace, trace_events
 
@@ -28,9 +29,8 @@ def dumps(trace: dict) -> str:
 
 
 def write_trace(path, runs) -> int:
-    """Writes the trace of `runs` to `path`; returns the number of events."""
+    """Writes the trace of `runs` to `path` ("-": stdout), whole or not at all (an old file
+    stays as it was when the write fails); returns the number of events."""
     trace = chrome_trace(runs)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(dumps(trace))
-        out.write("\n")
+    outputs.write_text(path, dumps(trace) + "\n")
     return len(trace["traceEvents"])
