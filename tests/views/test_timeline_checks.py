@@ -13,7 +13,8 @@ def check_chrome_trace(trace: dict) -> dict:
     Metadata names every pid (process_name) and every (pid, tid) an X event uses
     (thread_name); X events have numeric ts >= 0 and dur > 0 and never overlap within one
     (pid, tid); flow ids appear once as "s" and once as "f" (bound to the enclosing slice),
-    each end inside an X event of its lane; counters carry numeric args.
+    each end inside an X event of its lane and no earlier than its start; counters carry
+    numeric args.
     """
     assert set(trace) >= {"traceEvents"}
     events = trace["traceEvents"]
@@ -42,6 +43,8 @@ def check_chrome_trace(trace: dict) -> dict:
         assert any(a <= flow["ts"] <= b for a, b in lanes[(flow["pid"], flow["tid"])]), flow
     for end in ends.values():
         assert end.get("bp") == "e"
+        # Perfetto drops an arrow that ends before it starts.
+        assert end["ts"] >= starts[end["id"]]["ts"], (starts[end["id"]], end)
     for counter in by_phase["C"]:
         assert counter["pid"] in processes
         assert all(isinstance(v, (int, float)) for v in counter["args"].values())

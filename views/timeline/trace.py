@@ -187,20 +187,34 @@ def _flows(run, ops, pids, flow_base):
             if producer is not None and producer.device != consumer.device:
                 pairs.append((producer, consumer, strip_partition_suffix(tensor)))
     events = []
-    for number, (source, target, name) in enumerate(pairs, start=flow_base + 1):
+    number = flow_base
+    for source, target, name in pairs:
+        arrival = _arrival(source, target)
+        if arrival is None:
+            continue
+        number += 1
         common = {"name": name, "cat": "DataFlow", "id": number}
         events.append({**common, "ph": "s", "pid": pids[source.device], "tid": source.lane,
                        "ts": _us(source.start)})
         events.append({**common, "ph": "f", "bp": "e", "pid": pids[target.device],
-                       "tid": target.lane, "ts": _us(_arrival(source, target))})
+                       "tid": target.lane, "ts": _us(arrival)})
     return events
 
 
 def _arrival(source, target):
     """Where a flow ends: inside the target's slice (so it binds to it), no earlier than the
-    source started where the slice allows (a _Recv often starts waiting before its _Send)."""
+    source started (a _Recv often starts waiting before its _Send). None when the target's
+    slice ends before the source starts (a VLOG log can time a _Recv at 1 ns, long before its
+    _Send): an arrow ending before it starts is dropped by Perfetto, so it is not drawn.
+
+    >>> _arrival(_Op(0, "a", None, start=10, duration=5), _Op(0, "b", None, 0, 100))
+    10
+    >>> _arrival(_Op(0, "a", None, start=10, duration=5), _Op(0, "b", None, 0, 1)) is None
+    True
+    """
     latest = occupied_end(target.start, target.duration) - 1
-    return min(max(source.start, target.start), latest)
+    arrival = min(max(source.start, target.start), latest)
+    return arrival if arrival >= source.start else None
 
 
 def _send_recv_pairs(run, ops):
