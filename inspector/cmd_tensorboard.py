@@ -1,11 +1,14 @@
 """`graph-inspector tensorboard INPUT... --logdir DIR`: anything we read, as TensorBoard runs.
 
 Each input becomes a run directory `DIR/<input name>` holding one event file written by the
-engine's FileWriter: its graph (a run's partition graphs merged into one, so TensorBoard's
-graph view lays the run metadata over it) and each of its runs as tagged run metadata. An
-input with more graphs (a VLOG log's dumps, a dump directory's passes) gets a run directory
-per further graph beneath its own, so TensorBoard lists each one. Then:
-`tensorboard --logdir DIR`.
+engine's FileWriter: its graph (a run's partition graphs merged into one) and each of its runs
+as tagged run metadata. A RunMetadata given beside the graph it ran (`tensorboard graph.pb
+run_metadata.pb`, its step stats naming that graph's nodes) goes into the graph's run, as
+TensorFlow's FileWriter writes a graph and its add_run_metadata: TensorBoard's graph view
+then colours the graph by compute time and memory. An input with more graphs (a VLOG log's
+dumps, a dump directory's passes) gets a run directory per further graph beneath its own.
+Every run directory is written beside its place and renamed into it when complete, replacing
+what this command wrote there before. Then: `tensorboard --logdir DIR`.
 """
 
 from __future__ import annotations
@@ -13,31 +16,40 @@ from __future__ import annotations
 import os
 import re
 import sys
+from dataclasses import dataclass, field
 
-import parsers
 from engine.proto import graph_pb2
-from engine.summary import FileWriter
+from inspector import inputs
 from inspector.cmd_trace import step_of
 from parsers.errors import InputError
+from views import outputs
 
 # Labels parsers give the graphs that come out of a RunMetadata (parsers/containers.py).
 _RUN_GRAPH_LABEL = re.compile(r"^(?:.*: )?(?:partition \d+|function run \d+ )")
+# TensorBoard opens any path whose name holds "tfevents" as an event file (io_wrapper).
+_EVENTS_MARK = re.compile("tfevents", re.IGNORECASE)
+# A RunMetadata joins a graph's run when at least this share of the nodes it timed are there.
+MATCH_SHARE = 0.5
 
 
 def add_arguments(parser):
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
-                        help="graphs, meta graphs, SavedModels, RunMetadata, events, VLOG logs")
+                        help="graphs, meta graphs, SavedModels, RunMetadata, events, VLOG logs;"
+                             " a RunMetadata after its graph joins the graph's run")
     parser.add_argument("--logdir", required=True, metavar="DIR",
                         help="the TensorBoard log directory to write (created if missing)")
 
 
 def slug(text):
-    """A name fit for a directory.
+    """A run directory's name: no separators, never hidden, never read as an event file.
 
-    >>> slug("run.pb"), slug("step 1: partition 0 (CPU:0)")
-    ('run.pb', 'step_1_partition_0_CPU_0')
+    >>> slug("run.pb"), slug("step 1: partition 0 (CPU:0)"), slug("..")
+    ('run.pb', 'step_1_partition_0_CPU_0', 'input')
+    >>> slug("events.out.tfevents.1700000000.host_meta_graph")
+    'events.out.tf-events.1700000000.host_meta_graph'
     """
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80] or "input"
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.")[:80].strip("_.")
+    return _EVENTS_MARK.sub("tf-events", name) or "input"
 
 
 def merged_partitions(run_metadata):
@@ -53,52 +65,125 @@ def merged_partitions(run_metadata):
     return merged
 
 
-def write_input(path, logdir, used):
-    """Event files for one input under `logdir`; returns (run directories, graphs, runs)."""
-    loaded = parsers.load(path)
-    name = slug(os.path.basename(os.path.normpath(path)))
-    while name in used:
-        name += "_"
-    used.add(name)
-    run_dir = os.path.join(logdir, name)
-    if loaded.kind == "run_metadata":
-        # Its graphs are its partitions: one merged graph the run metadata lies over.
-        primary = merged_partitions(loaded.run_metadata[-1].run_metadata)
-        extra = []
-    else:
-        # Partition graphs of runs travel inside their run metadata; the rest are graphs.
-        graphs = [g for g in loaded.graphs if not _RUN_GRAPH_LABEL.match(g.label)]
-        primary = graphs[0].graph_def if graphs else None
-        extra = [(g.label, g.graph_def) for g in graphs[1:]]
-    if primary is None and not loaded.run_metadata:
-        raise InputError(path, f"nothing TensorBoard can show in this {loaded.kind}")
-    directories = [run_dir]
-    with FileWriter(run_dir, graph=primary) as writer:
+@dataclass
+class RunDirectory:
+    """What goes into one TensorBoard run: a graph, its runs (tag, RunMetadata, step), and
+    further graphs in sub-runs."""
+
+    name: str
+    graph: object = None
+    runs: list = field(default_factory=list)
+    extra: list = field(default_factory=list)  # (label, GraphDef)
+    sources: list = field(default_factory=list)
+
+
+def timed_names(run_metadata):
+    """The node names a run's step stats timed."""
+    return {stats.node_name for dev in run_metadata.step_stats.dev_stats
+            for stats in dev.node_stats if not stats.node_name.startswith("_SOURCE")}
+
+
+def share_in(graph_def, run_metadata):
+    """Which share of the nodes a run timed are nodes of `graph_def` (0 without step stats)."""
+    names = timed_names(run_metadata)
+    if not names or graph_def is None:
+        return 0.0
+    return len(names & {node.name for node in graph_def.node}) / len(names)
+
+
+def run_name(path):
+    """The run directory an input gets, from its resolved name (so `..` is named, not used)."""
+    return slug(os.path.basename(os.path.realpath(path)) if path != inputs.STDIN else "stdin")
+
+
+def check_targets(logdir, paths):
+    """Before any input is read: no run directory may be, or hold, one of the inputs."""
+    for path in paths:
+        target = os.path.join(logdir, run_name(path))
+        for source in paths:
+            if source != inputs.STDIN and outputs.is_inside(source, target):
+                raise InputError(target, f"would replace the input {source}; choose another"
+                                         f" --logdir")
+
+
+def plan(paths):
+    """RunDirectories for the inputs, in order: each input its own run, except a RunMetadata
+    file that ran a graph given before it, which joins that graph's run."""
+    directories, used = [], set()
+    for path in paths:
+        loaded = inputs.load(path)
+        runs = [(tagged.tag, tagged.run_metadata) for tagged in loaded.run_metadata]
+        if loaded.kind == "run_metadata":
+            host = _graph_run_of(directories, runs[-1][1])
+            if host is not None:
+                tag = slug(os.path.basename(os.path.normpath(path)))
+                host.runs.extend((t or tag, run_metadata) for t, run_metadata in runs)
+                host.sources.append(path)
+                continue
+            # Alone, its graphs are its partitions: one merged graph the run metadata lies over.
+            primary, extra = merged_partitions(runs[-1][1]), []
+        else:
+            # Partition graphs of runs travel inside their run metadata; the rest are graphs.
+            graphs = [g for g in loaded.graphs if not _RUN_GRAPH_LABEL.match(g.label)]
+            primary = graphs[0].graph_def if graphs else None
+            extra = [(g.label, g.graph_def) for g in graphs[1:]]
+        if primary is None and not runs:
+            raise InputError(path, f"nothing TensorBoard can show in this {loaded.kind}")
+        name = run_name(path)
+        while name in used:
+            name += "_"
+        used.add(name)
+        directories.append(RunDirectory(name, primary, runs, extra, [path]))
+    return directories
+
+
+def _graph_run_of(directories, run_metadata):
+    """The run directory whose graph this run timed (most of its nodes there), or None."""
+    best = max(directories, key=lambda d: share_in(d.graph, run_metadata), default=None)
+    if best is not None and share_in(best.graph, run_metadata) >= MATCH_SHARE:
+        return best
+    return None
+
+
+def is_our_run(folder):
+    """Whether a run directory holds only what this command writes: event files, and
+    sub-run directories of event files (so it may be replaced)."""
+    for _, directories, files in os.walk(folder):
+        if any("tfevents" not in name for name in files):
+            return False
+        if any(_EVENTS_MARK.search(name) for name in directories):
+            return False
+    return True
+
+
+def write(directory, run_dir):
+    """The event files of one RunDirectory, into `run_dir` (a fresh, empty directory)."""
+    from engine.summary import FileWriter
+
+    with FileWriter(run_dir, graph=directory.graph) as writer:
         tags = set()
-        for index, tagged in enumerate(loaded.run_metadata):
-            tag = tagged.tag or f"run {index}"
+        for index, (tag, run_metadata) in enumerate(directory.runs):
+            tag = tag or f"run {index}"
             while tag in tags:
                 tag += "'"
             tags.add(tag)
-            writer.add_run_metadata(tagged.run_metadata, tag, global_step=step_of(tagged.tag))
-    for index, (label, graph_def) in enumerate(extra, start=1):
-        sub = os.path.join(run_dir, f"{index:02d}_{slug(label)}")
-        FileWriter(sub, graph=graph_def).close()
-        directories.append(sub)
-    return directories, (primary is not None) + len(extra), len(loaded.run_metadata)
+            writer.add_run_metadata(run_metadata, tag, global_step=step_of(tag))
+    for index, (label, graph_def) in enumerate(directory.extra, start=1):
+        FileWriter(os.path.join(run_dir, f"{index:02d}_{slug(label)}"), graph=graph_def).close()
+    return 1 + len(directory.extra)
 
 
 def run(args):
-    used = set()
+    logdir = outputs.check_output_dir(args.logdir, inputs=args.inputs)
+    check_targets(logdir, args.inputs)
+    directories = plan(args.inputs)
     totals = [0, 0, 0]
-    for path in args.inputs:
-        try:
-            directories, graphs, runs = write_input(path, args.logdir, used)
-        except OSError as error:
-            raise InputError(args.logdir, error.strerror or str(error)) from None
-        totals[0] += len(directories)
-        totals[1] += graphs
-        totals[2] += runs
+    for directory in directories:
+        target = os.path.join(logdir, directory.name)
+        with outputs.replacing_directory(target, replaceable=is_our_run) as staging:
+            totals[0] += write(directory, staging)
+        totals[1] += (directory.graph is not None) + len(directory.extra)
+        totals[2] += len(directory.runs)
     print(f"wrote {totals[0]} TensorBoard runs ({totals[1]} graphs, {totals[2]} run metadata) "
-          f"to {args.logdir}: tensorboard --logdir {args.logdir}", file=sys.stderr)
+          f"to {logdir}: tensorboard --logdir {logdir}", file=sys.stderr)
     return 0

@@ -5,7 +5,9 @@ from pathlib import Path
 import pytest
 
 import parsers
-from inspector import cli
+from inspector import cli, cmd_tensorboard
+
+from tests.tensorboard_check import read_logdir
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_CPU_RUN = ROOT / "tests/fixtures/runs/two_cpu.pb"
@@ -47,11 +49,114 @@ def test_bad_input_is_one_error_line(capsys, tmp_path):
 
 
 def test_tensorboard_reads_the_directory(capsys, tmp_path):
-    pytest.importorskip("tensorboard")
-    from tensorboard.backend.event_processing import event_accumulator
-
     assert run(capsys, TWO_CPU_RUN, "--logdir", tmp_path)[0] == 0
-    accumulator = event_accumulator.EventAccumulator(str(tmp_path / "two_cpu.pb"))
-    accumulator.Reload()
-    assert accumulator.Tags()["run_metadata"] == ["run 0"]
-    assert len(accumulator.Graph().node) == 15
+    seen = read_logdir(tmp_path)
+    assert list(seen) == ["two_cpu.pb"]
+    assert list(seen["two_cpu.pb"].run_metadata) == ["run 0"]
+    assert len(seen["two_cpu.pb"].graph.node) == 15
+
+
+# Every kind of input the command takes, each read back through TensorBoard's own loader
+# (tests/tensorboard_check.py) and compared with what our readers find in the input.
+EVERY_KIND = {
+    "graphdef": GRAPH,
+    "graphdef text": ROOT / "tests/fixtures/graphs/counter.pbtxt",
+    "run metadata": TWO_CPU_RUN,
+    "meta graph": ROOT / "tests/fixtures/containers/mlp.meta",
+    "saved model": ROOT / "tests/fixtures/containers/saved_model_mlp",
+    "events file": ROOT / "tests/fixtures/containers/events/events.out.tfevents.1700000000.graph-inspector",
+    "events directory": ROOT / "tests/fixtures/parsers/events_dir",
+    "dump directory": ROOT / "tests/fixtures/containers/dump_dir",
+    "vlog": LOG,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EVERY_KIND))
+def test_tensorboards_loader_reads_every_kind_of_run_we_write(capsys, tmp_path, kind):
+    path = EVERY_KIND[kind]
+    status, _, stderr = run(capsys, path, "--logdir", tmp_path)
+    assert status == 0, stderr
+    seen = read_logdir(tmp_path)
+    assert seen and not any("tfevents" in name for name in seen)
+    expected = parsers.load(path)
+    top = [name for name in seen if "/" not in name]
+    assert len(top) == 1
+    main = seen[top[0]]
+    runs_expected = {tagged.run_metadata.SerializeToString(deterministic=True)
+                     for tagged in expected.run_metadata}
+    runs_seen = {rm.SerializeToString(deterministic=True) for rm in main.run_metadata.values()}
+    assert runs_seen == runs_expected
+    graphs_seen = sorted(len(r.graph.node) for r in seen.values() if r.graph is not None)
+    if expected.kind == "run_metadata":
+        partitions = expected.run_metadata[0].run_metadata.partition_graphs
+        assert graphs_seen == [sum(len(p.node) for p in partitions)]
+    else:
+        # A run's partition graphs travel inside its run metadata; the rest are graphs.
+        graphs = [g for g in expected.graphs if not cmd_tensorboard._RUN_GRAPH_LABEL.match(g.label)]
+        assert graphs_seen == sorted(len(g.graph_def.node) for g in graphs)
+        assert [n.name for n in main.graph.node] == [n.name for n in graphs[0].graph_def.node]
+
+
+def test_a_graph_and_its_run_metadata_go_in_one_run(capsys, tmp_path):
+    """As TensorFlow's FileWriter writes add_graph and add_run_metadata: TensorBoard's graph
+    view lists the run under "Session runs" and colours the graph by its compute time."""
+    graph = ROOT / "tests/fixtures/graphs/two_cpu.pb"
+    status, _, stderr = run(capsys, graph, TWO_CPU_RUN, GRAPH, "--logdir", tmp_path)
+    assert status == 0, stderr
+    seen = read_logdir(tmp_path)
+    assert sorted(seen) == ["counter.pb", "two_cpu.pb"]
+    one = seen["two_cpu.pb"]
+    assert [n.name for n in one.graph.node] == [
+        n.name for n in parsers.load(graph).graphs[0].graph_def.node]
+    (tag, run_metadata), = one.run_metadata.items()
+    assert tag == "two_cpu.pb"
+    assert run_metadata == parsers.load(TWO_CPU_RUN).run_metadata[0].run_metadata
+    timed = {s.node_name for d in run_metadata.step_stats.dev_stats for s in d.node_stats}
+    assert {n.name for n in one.graph.node} & timed  # the nodes it colours
+    assert seen["counter.pb"].run_metadata == {}
+
+
+def test_scalars_from_the_engines_file_writer(tmp_path):
+    import engine as tf
+
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        loss = tf.summary.scalar("loss", x)
+        with tf.Session() as sess, tf.summary.FileWriter(tmp_path / "train", graph=graph) as writer:
+            for step in range(3):
+                writer.add_summary(sess.run(loss, {x: step * 1.5}), step)
+    seen = read_logdir(tmp_path)
+    assert seen["train"].scalars == {"loss": [(0, 0.0), (1, 1.5), (2, 3.0)]}
+    assert [n.name for n in seen["train"].graph.node] == [n.name for n in graph.as_graph_def().node]
+
+
+def test_rerunning_replaces_the_runs_it_wrote(capsys, tmp_path):
+    assert run(capsys, GRAPH, "--logdir", tmp_path)[0] == 0
+    assert run(capsys, GRAPH, "--logdir", tmp_path)[0] == 0
+    assert len(list((tmp_path / "counter.pb").iterdir())) == 1  # one event file, not two
+    (tmp_path / "counter.pb" / "notes.txt").write_text("mine")
+    status, _, stderr = run(capsys, GRAPH, "--logdir", tmp_path)
+    assert status == 2 and "will not replace it" in stderr
+    assert (tmp_path / "counter.pb" / "notes.txt").read_text() == "mine"
+
+
+def test_run_folders_stay_inside_the_logdir(capsys, tmp_path, monkeypatch):
+    inner = tmp_path / "inputs" / "here"
+    inner.mkdir(parents=True)
+    (tmp_path / "inputs" / "counter.pb").write_bytes(GRAPH.read_bytes())
+    monkeypatch.chdir(inner)
+    status, _, stderr = run(capsys, "../counter.pb", "..", "--logdir", "logs")
+    # `..` is a directory holding a graph: its run is named after it, inside logs/
+    assert status == 0, stderr
+    assert sorted(p.name for p in (inner / "logs").iterdir()) == ["counter.pb", "inputs"]
+    assert sorted(p.name for p in (tmp_path / "inputs").iterdir()) == ["counter.pb", "here"]
+
+
+def test_a_run_folder_that_would_replace_an_input_is_refused(capsys, tmp_path):
+    logdir = tmp_path / "logs"
+    assert run(capsys, GRAPH, "--logdir", logdir)[0] == 0
+    before = sorted(p.name for p in (logdir / "counter.pb").iterdir())
+    status, _, stderr = run(capsys, logdir / "counter.pb", "--logdir", logdir)
+    assert status == 2 and "would replace the input" in stderr
+    assert sorted(p.name for p in (logdir / "counter.pb").iterdir()) == before
