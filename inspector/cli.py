@@ -1,4 +1,8 @@
-"""The graph-inspector command line: one subcommand per module, errors as one line."""
+"""The graph-inspector command line: one subcommand per module, errors as one line.
+
+Output rule for every command: results (summaries, JSON, fetched values, a file written to
+`-o -`) go to stdout; progress, notes, warnings and "wrote ..." lines go to stderr.
+"""
 
 import argparse
 import importlib
@@ -17,26 +21,75 @@ COMMANDS = {
     "trace": ("inspector.cmd_trace", "step stats of any runs as one Chrome trace (Perfetto)"),
     "tensorboard": ("inspector.cmd_tensorboard", "any input as a TensorBoard log directory"),
     "debug": ("inspector.cmd_debug", "run a Python program, stepping through its Session.runs"),
+    "help": ("inspector.cmd_help", "topics: formats, keys, environment, outputs"),
 }
 
+EPILOG = """\
+A path alone opens the TUI: graph-inspector PATH...
+More: graph-inspector help formats|keys|environment|outputs; COMMAND --help.
+Shell completion: graph-inspector --print-completion bash|zsh|tcsh > FILE, then source FILE."""
 
 # Bad input named by the user, from any command: `error: <file>: <what>`, exit status 2.
 UsageError = InputError
 
 
-def build_parser(command=None):
-    """The parser; only `command`'s module is imported, so `info` never loads Textual."""
+def version():
+    """The installed distribution's version (the source tree's when not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("graph-inspector")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser(command=None, everything=False):
+    """The parser. Only `command`'s module is imported (so `info` never loads Textual), or
+    every command's with `everything` (shell completion must see every option)."""
     parser = argparse.ArgumentParser(
-        prog="graph-inspector",
+        prog="graph-inspector", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Look inside TensorFlow-style dataflow graphs and the runs that execute them.",
     )
+    parser.add_argument("-V", "--version", action="version",
+                        version=f"graph-inspector {version()}")
+    parser.add_argument("--print-completion", metavar="SHELL",
+                        choices=("bash", "zsh", "tcsh"),
+                        help="print a completion script for SHELL (bash, zsh, tcsh) and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
-        if name == command:
+        if everything or name == command:
             importlib.import_module(module_name).add_arguments(sub)
             sub.set_defaults(module=module_name)
     return parser
+
+
+# Metavars naming files or directories: what completes them in the shell.
+_FILE_METAVARS = {"PATH", "INPUT", "LOG", "GRAPH", "OUT", "OUT.npz", "RUN_METADATA", "SCRIPT.py"}
+_DIRECTORY_METAVARS = {"DIR"}
+
+
+def completion_script(shell):
+    """The shtab completion script for `shell`, every subcommand's options included, paths
+    completed as files or directories."""
+    import shtab
+
+    parser = build_parser(everything=True)
+    for sub in _subparsers(parser):
+        for action in sub._actions:
+            if action.metavar in _FILE_METAVARS:
+                action.complete = shtab.FILE
+            elif action.metavar in _DIRECTORY_METAVARS:
+                action.complete = shtab.DIRECTORY
+    return shtab.complete(parser, shell=shell)
+
+
+def _subparsers(parser):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices.values())
+    return []
 
 
 def main(argv=None):
@@ -46,6 +99,9 @@ def main(argv=None):
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     parser = build_parser(command)
     args = parser.parse_args(argv)
+    if args.print_completion:
+        sys.stdout.write(completion_script(args.print_completion))
+        return 0
     if args.command is None:
         parser.print_help()
         return 0

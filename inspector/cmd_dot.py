@@ -5,18 +5,23 @@ from __future__ import annotations
 import os
 import sys
 
-import parsers
+from inspector import inputs
 from parsers.errors import InputError
 from views import dot as views_dot
+from views import outputs
 
 OUTPUT_SUFFIXES = ("dot", "gv", *views_dot.FORMATS)
 
 
 def add_arguments(parser):
     parser.add_argument("path", metavar="PATH",
-                        help="a GraphDef, meta graph, SavedModel, events file, RunMetadata or dump")
+                        help="a GraphDef, meta graph, SavedModel, events file, RunMetadata or"
+                             " dump; - for stdin")
     parser.add_argument("-o", "--output", required=True, metavar="OUT",
-                        help="where to write: .dot (DOT text), .svg or .png (rendered by dot)")
+                        help="where to write: .dot (DOT text), .svg or .png (rendered by dot);"
+                             " - for stdout (DOT unless --format)")
+    parser.add_argument("--format", choices=OUTPUT_SUFFIXES,
+                        help="the output format when the name does not say (e.g. with -o -)")
     parser.add_argument("--graph", metavar="N|LABEL",
                         help="which graph in PATH (number or label; default: a run's partitions"
                              " together, else the first graph)")
@@ -37,11 +42,10 @@ def add_arguments(parser):
 
 
 def run(args):
-    suffix = os.path.splitext(args.output)[1].lower().lstrip(".")
-    if suffix not in OUTPUT_SUFFIXES:
-        raise InputError(args.output, f"unknown output format {('.' + suffix) if suffix else '(no suffix)'}"
-                                      f" (must be one of {', '.join('.' + s for s in OUTPUT_SUFFIXES)})")
-    loaded = parsers.load(args.path)
+    suffix = output_format(args)
+    outputs.check_output(args.output, inputs=[args.path] + ([args.stats] if args.stats else []),
+                         allow_stdout=True)
+    loaded = inputs.load(args.path)
     graph, title = choose_graph(loaded, args.graph)
     costs = stats_for(loaded, args)
     color = args.color or ("time" if args.stats else "op")
@@ -53,9 +57,12 @@ def run(args):
             budget=args.budget, collapse=args.collapse, expand=tuple(args.expand),
             focus=args.focus, radius=args.radius, color=color, costs=costs, title=title)
         index = views_dot.index_of(graph)
-        digraph = views_dot.build(index, options)
+        layout = views_dot.plan_layout(index, options)
     except ValueError as error:
         raise InputError(args.path, str(error)) from None
+    if layout.size > args.budget:
+        print(over_budget_warning(args, layout.size), file=sys.stderr)
+    digraph = views_dot.build(index, options, layout)
     matched = _matched(index, costs)
     if args.stats and not matched:
         print(f"warning: {args.stats}: none of its {len(costs)} step-stats node names are in"
@@ -68,14 +75,41 @@ def run(args):
             data = views_dot.render(source, suffix)
         except views_dot.RenderError as error:
             raise InputError(args.output, str(error)) from None
-    try:
-        with open(args.output, "wb") as out:
-            out.write(data)
-    except OSError as error:
-        raise InputError(args.output, f"cannot write: {error.strerror or error}") from None
+    outputs.write_bytes(args.output, data)
     with_stats = f", {matched} with step stats" if costs is not None else ""
-    print(f"wrote {args.output}: {title}, {len(index.nodes)} nodes{with_stats}")
+    where = "stdout" if args.output == outputs.STDOUT else args.output
+    print(f"wrote {where}: {title}, {len(index.nodes)} nodes{with_stats}", file=sys.stderr)
     return 0
+
+
+def output_format(args):
+    """The format to write: --format, else the output's suffix (.dot for stdout)."""
+    if args.format:
+        return args.format
+    if args.output == outputs.STDOUT:
+        return "dot"
+    suffix = os.path.splitext(args.output)[1].lower().lstrip(".")
+    if suffix not in OUTPUT_SUFFIXES:
+        raise InputError(args.output, f"unknown output format {('.' + suffix) if suffix else '(no suffix)'}"
+                                      f" (must be one of {', '.join('.' + s for s in OUTPUT_SUFFIXES)};"
+                                      f" or --format)")
+    return suffix
+
+
+def over_budget_warning(args, boxes):
+    """What to say when the drawing holds more boxes than the budget: what opened them, and
+    how to narrow it, before dot spends minutes on it."""
+    if args.expand:
+        why = " ".join(f"--expand {pattern!r}" for pattern in args.expand) + \
+            " opens scopes whatever the budget"
+    elif args.focus:
+        why = f"--focus {args.focus!r} --radius {args.radius} shows every node that near"
+    else:
+        why = "the scopes that cannot fold hold that many nodes"
+    return (f"warning: {args.path}: drawing {boxes} boxes, over the budget of {args.budget}"
+            f" ({why}); dot may take minutes and the picture will be large. Narrow it with a"
+            f" deeper --expand scope (e.g. 'block1/conv1*'), --focus NODE --radius 1, or"
+            f" --collapse DEPTH")
 
 
 def choose_graph(loaded, choice):
@@ -102,7 +136,7 @@ def choose_graph(loaded, choice):
 def stats_for(loaded, args):
     """Node name -> NodeCost from --stats, else from PATH itself when it is a run; or None."""
     if args.stats:
-        runs = parsers.load(args.stats).run_metadata
+        runs = inputs.load(args.stats).run_metadata
         if not runs:
             raise InputError(args.stats, "no RunMetadata (step stats) in it")
         return views_dot.node_costs(runs[0].run_metadata)

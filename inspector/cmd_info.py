@@ -8,7 +8,7 @@ import re
 import sys
 from collections import Counter
 
-import parsers
+from inspector import inputs
 from parsers.attr_text import dtype_name, shape_text, summarize_attr
 
 TOP_OPS = 8
@@ -27,12 +27,13 @@ _KIND_TITLES = {
 
 
 def add_arguments(parser):
-    parser.add_argument("path", metavar="PATH", help="a graph, meta graph, SavedModel, events, run metadata or dump")
+    parser.add_argument("path", metavar="PATH", help="a graph, meta graph, SavedModel, events,"
+                        " run metadata, dump or VLOG log; - for stdin")
     parser.add_argument("--json", action="store_true", help="print everything as JSON (nodes, attrs, step stats)")
 
 
 def run(args):
-    loaded = parsers.load(args.path)
+    loaded = inputs.load(args.path)
     if args.json:
         text = json.dumps(to_json(loaded), indent=1) + "\n"
     else:

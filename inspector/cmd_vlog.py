@@ -15,6 +15,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from parsers.errors import InputError
+from views import outputs
 from parsers.vlog import VlogParser, follow_vlog, read_vlog
 from parsers.vlog.reader import finished_executions
 
@@ -37,14 +38,16 @@ def add_arguments(parser):
 
 
 def run(args):
+    if args.out:
+        outputs.check_output_dir(args.out, inputs=[args.path])
     if args.follow:
         log = _follow(args)
     else:
-        progress = _progress_bar() if args.path != "-" and sys.stderr.isatty() else None
-        # The command shows event counts only: no need to keep every event line.
-        log = read_vlog(args.path, progress=progress, events=False)
-        if progress is not None:
-            sys.stderr.write("\r\033[K")
+        with progress_display() as progress:
+            reading = progress.task("reading (MB)")
+            # The command shows event counts only: no need to keep every event line.
+            log = read_vlog(args.path, events=False,
+                            progress=lambda done, total: reading(done >> 20, total >> 20))
         if log.lines == 0:
             raise InputError(args.path, "empty log")
         try:
@@ -59,19 +62,6 @@ def run(args):
     if args.out:
         write_outputs(log, args.out, all_svg=args.all_svg)
     return 0
-
-
-def _progress_bar():
-    def progress(done, total):
-        width = 30
-        filled = int(width * done / total) if total else width
-        sys.stderr.write(
-            f"\r  reading [{'#' * filled}{'.' * (width - filled)}] "
-            f"{done / 1e6:.1f}/{total / 1e6:.1f} MB"
-        )
-        sys.stderr.flush()
-
-    return progress
 
 
 def _follow(args):
@@ -186,7 +176,9 @@ def _slug(text):
 
 def write_outputs(log, directory, all_svg=False):
     """graph_NNNN[_label].dot per dump (.svg too for the first SVG_LIMIT, or all with all_svg,
-    where dot is installed) and trace_step_N.json per step."""
+    where dot is installed) and trace_step_N.json per step; each file whole or not at all.
+    A file that cannot be written stops the command (OutputError); a dump dot cannot draw is
+    a warning (its .dot is there)."""
     from views import dot as views_dot
     from views import timeline
 
@@ -195,18 +187,26 @@ def write_outputs(log, directory, all_svg=False):
     except OSError as error:
         raise InputError(directory, error.strerror or str(error)) from None
     to_render = []
-    for index, graph in enumerate(log.graphs):
-        stem = f"graph_{index:04d}" + (f"_{_slug(graph.label)}" if graph.label else "")
-        source = dump_source(graph)
-        _write(os.path.join(directory, stem + ".dot"), source)
-        if all_svg or index < SVG_LIMIT:
-            to_render.append((os.path.join(directory, stem + ".svg"), source))
+    steps = log.steps()
     found_dot = views_dot.find_dot() is not None
-    rendered, failed = _render_all(to_render) if found_dot else (0, [])
-    for step in log.steps():
-        _write(os.path.join(directory, f"trace_step_{step}.json"),
-               timeline.dumps(step_trace(log, step)) + "\n")
-    print(f"wrote {len(log.graphs)} graphs and {len(log.steps())} step traces to {directory}",
+    with progress_display() as progress:
+        dots = progress.task("writing .dot", len(log.graphs))
+        for index, graph in enumerate(log.graphs):
+            stem = f"graph_{index:04d}" + (f"_{_slug(graph.label)}" if graph.label else "")
+            source = dump_source(graph)
+            outputs.write_text(os.path.join(directory, stem + ".dot"), source)
+            if all_svg or index < SVG_LIMIT:
+                to_render.append((os.path.join(directory, stem + ".svg"), source))
+            dots(index + 1)
+        failed = []
+        if found_dot and to_render:
+            failed = _render_all(to_render, progress.task("rendering .svg", len(to_render)))
+        traces = progress.task("writing step traces", len(steps))
+        for number, step in enumerate(steps, start=1):
+            outputs.write_text(os.path.join(directory, f"trace_step_{step}.json"),
+                               timeline.dumps(step_trace(log, step)) + "\n")
+            traces(number)
+    print(f"wrote {len(log.graphs)} graphs and {len(steps)} step traces to {directory}",
           file=sys.stderr)
     if not found_dot:
         print("note: no .svg: Graphviz's dot is not on PATH", file=sys.stderr)
@@ -219,31 +219,61 @@ def write_outputs(log, directory, all_svg=False):
         print(f"warning: {len(failed) - 3} more .svg failed", file=sys.stderr)
 
 
-def _write(path, text):
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as error:
-        raise InputError(path, f"cannot write: {error.strerror or error}") from None
-
-
-def _render_all(jobs):
-    """Render (svg path, DOT source) jobs with dot, several at once; (rendered, [(path, why)])."""
+def _render_all(jobs, advance):
+    """Render (svg path, DOT source) jobs with dot, several at once; [(path, why dot failed)].
+    A write that fails raises its OutputError once the renders under way end."""
     from views import dot as views_dot
 
     def render(job):
         path, source = job
         try:
             data = views_dot.render(source, "svg", timeout=RENDER_TIMEOUT)
-            with open(path, "wb") as out:
-                out.write(data)
         except views_dot.RenderError as error:
             return path, str(error)
-        except OSError as error:
-            return path, f"cannot write: {error.strerror or error}"
+        outputs.write_bytes(path, data)
         return path, None
 
+    failed = []
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        results = list(pool.map(render, jobs))
-    failed = [(path, why) for path, why in results if why is not None]
-    return len(results) - len(failed), failed
+        for done, (path, why) in enumerate(pool.map(render, jobs), start=1):
+            advance(done)
+            if why is not None:
+                failed.append((path, why))
+    return failed
+
+
+class progress_display:
+    """rich.progress bars on stderr while a block runs, where stderr is a terminal; elsewhere
+    its tasks do nothing. task(name, total) -> a callable(done, total=None) that advances it."""
+
+    def __init__(self):
+        self._progress = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+
+            self._progress = Progress(TextColumn("{task.description:<20}"), BarColumn(),
+                                      MofNCompleteColumn(), TimeElapsedColumn(),
+                                      console=Console(stderr=True), transient=True)
+
+    def __enter__(self):
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._progress is not None:
+            self._progress.stop()
+        return False
+
+    def task(self, name, total=None):
+        if self._progress is None:
+            return lambda done, new_total=None: None
+        task_id = self._progress.add_task(name, total=total)
+
+        def advance(done, new_total=None):
+            self._progress.update(task_id, completed=done,
+                                  **({"total": new_total} if new_total is not None else {}))
+
+        return advance

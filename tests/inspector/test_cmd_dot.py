@@ -29,8 +29,8 @@ def run(capsys, *argv):
 def test_dot_file_from_a_graphdef(capsys, tmp_path):
     out = tmp_path / "counter.dot"
     status, stdout, stderr = run(capsys, fixture("graphs/counter.pb"), "-o", out)
-    assert (status, stderr) == (0, "")
-    assert stdout == f"wrote {out}: counter.pb, 8 nodes\n"
+    assert (status, stdout) == (0, "")  # results on stdout; "wrote ..." is a status line
+    assert stderr == f"wrote {out}: counter.pb, 8 nodes\n"
     text = out.read_text()
     assert text.startswith("digraph graph_inspector {")
     assert '"counter/Assign" -> init [color="#8c8c8c" style=dashed' in text
@@ -40,15 +40,15 @@ def test_dot_file_from_a_graphdef(capsys, tmp_path):
 @requires_dot
 def test_svg_from_a_text_graphdef(capsys, tmp_path):
     out = tmp_path / "loop.svg"
-    status, _, stderr = run(capsys, fixture("graphs/while_loop.pbtxt"), "-o", out)
-    assert (status, stderr) == (0, "")
+    status, stdout, stderr = run(capsys, fixture("graphs/while_loop.pbtxt"), "-o", out)
+    assert (status, stdout) == (0, "") and stderr.startswith(f"wrote {out}: ")
     svg = out.read_text()
     assert svg.startswith("<?xml") and '<g id="while/NextIteration" class="node">' in svg
 
 
 def test_a_run_draws_its_partitions_with_its_own_stats(capsys, tmp_path):
     out = tmp_path / "two_cpu.dot"
-    status, stdout, _ = run(capsys, fixture("runs/two_cpu.pb"), "-o", out, "--color", "device")
+    status, _, stdout = run(capsys, fixture("runs/two_cpu.pb"), "-o", out, "--color", "device")
     assert status == 0
     assert stdout == f"wrote {out}: 2 partitions, 15 nodes, 9 with step stats\n"
     text = out.read_text()
@@ -59,7 +59,7 @@ def test_a_run_draws_its_partitions_with_its_own_stats(capsys, tmp_path):
 
 def test_stats_from_another_file_match_by_name(capsys, tmp_path):
     out = tmp_path / "two_cpu.dot"
-    status, stdout, _ = run(capsys, fixture("graphs/two_cpu.pb"), "-o", out,
+    status, _, stdout = run(capsys, fixture("graphs/two_cpu.pb"), "-o", out,
                             "--stats", fixture("runs/two_cpu.pb"))
     assert status == 0 and stdout.endswith(", 7 nodes, 6 with step stats\n")
     assert ">op time<" in out.read_text()
@@ -75,10 +75,10 @@ def test_stats_that_match_nothing_warn(capsys, tmp_path):
 
 def test_graph_by_number_and_label(capsys, tmp_path):
     path = fixture("runs/two_cpu.pb")
-    status, stdout, _ = run(capsys, path, "-o", tmp_path / "p.dot", "--graph", "1")
+    status, _, stdout = run(capsys, path, "-o", tmp_path / "p.dot", "--graph", "1")
     assert status == 0 and ": partition 1 (/job:localhost/replica:0/task:0/device:CPU:" in stdout
     label = stdout.split(": ", 1)[1].rsplit(", ", 2)[0]
-    status, stdout2, _ = run(capsys, path, "-o", tmp_path / "q.dot", "--graph", label)
+    status, _, stdout2 = run(capsys, path, "-o", tmp_path / "q.dot", "--graph", label)
     assert status == 0 and label in stdout2
 
 

@@ -50,9 +50,18 @@ class DotOptions:
             raise ValueError(f"unknown colour mode: {self.color!r} (must be one of {list(COLOR_MODES)})")
 
 
-def build(index, options=DotOptions()):
-    """The Digraph for a GraphIndex (views/graph_index.py), drawn as `options` say."""
+def build(index, options=DotOptions(), layout=None):
+    """The Digraph for a GraphIndex (views/graph_index.py), drawn as `options` say (and as
+    `layout`, from plan_layout, decided where the caller already asked)."""
     root = index.scope_tree()
+    if layout is None:
+        layout = plan_layout(index, options, root)
+    return _Drawing(index, root, layout, options).digraph()
+
+
+def plan_layout(index, options=DotOptions(), root=None):
+    """Which scopes open and which fold: the drawing's plan; its `size` is the box count."""
+    root = root or index.scope_tree()
     expand = []
     for pattern in options.expand:
         found = find_scopes(root, pattern)
@@ -64,8 +73,7 @@ def build(index, options=DotOptions()):
     if options.focus is not None:
         key = _node_key(index, options.focus)
         focus = collapse.neighbourhood(index, key, options.radius)
-    layout = collapse.plan(index, root, options.budget, options.collapse, expand, focus)
-    return _Drawing(index, root, layout, options).digraph()
+    return collapse.plan(index, root, options.budget, options.collapse, expand, focus)
 
 
 def _count(number, noun, plural=None):
