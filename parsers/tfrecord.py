@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import struct
 
-import crc32c
+import google_crc32c
 
 HEADER = 12
 FOOTER = 4
@@ -26,7 +26,7 @@ def masked_crc(data):
     >>> hex(masked_crc(b""))
     '0xa282ead8'
     """
-    crc = crc32c.crc32c(data)
+    crc = google_crc32c.value(data)
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
 
 

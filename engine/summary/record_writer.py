@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import struct
 
-import crc32c
+import google_crc32c
 
 _MASK_DELTA = 0xA282EAD8
 
 
 def masked_crc32c(data: bytes) -> int:
     """TFRecord's mask over CRC32C: rotate right by 15 bits, add a constant."""
-    crc = crc32c.crc32c(data)
+    crc = google_crc32c.value(data)
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
 
 
