@@ -75,10 +75,19 @@ def check_output(path, inputs=(), allow_stdout=False, stdout_note=""):
             raise OutputError(path, "the output is the input file; choose another output")
     if os.path.isdir(path):
         raise OutputError(path, "is a directory; give a file name")
-    _check_parent(path)
-    if os.path.lexists(path) and not os.path.isfile(path):
-        raise OutputError(path, "exists and is not a regular file; will not replace it")
+    if not _is_device(path):
+        _check_parent(path)
     return path
+
+
+def _is_device(path):
+    """A character device or a pipe (/dev/null, /dev/stdout): written in place, never renamed
+    over (a rename would replace the device with a file)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def check_output_dir(path, inputs=()):
@@ -122,7 +131,16 @@ def replacing(path, mode="wb"):
         yield stream
         stream.flush()
         return
-    folder, name = os.path.split(os.path.abspath(path))
+    if _is_device(path):
+        try:
+            with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as out:
+                yield out
+        except OSError as error:
+            raise _cannot_write(path, error) from None
+        return
+    # A link is followed: the file it names is replaced, the link stays.
+    target = os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)
+    folder, name = os.path.split(target)
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     except OSError as error:
@@ -131,8 +149,8 @@ def replacing(path, mode="wb"):
         encoding = None if "b" in mode else "utf-8"
         with _fdopen(handle, mode, encoding=encoding) as out:
             yield out
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
+        os.chmod(temporary, _mode_for(target))
+        os.replace(temporary, target)
     except OSError as error:
         _remove(temporary)
         raise _cannot_write(path, error) from None

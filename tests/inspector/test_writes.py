@@ -215,3 +215,13 @@ def test_new_files_get_the_usual_permissions(capsys, tmp_path):
     out.chmod(0o640)
     assert run(capsys, "dot", GRAPH, "-o", out)[0] == 0
     assert out.stat().st_mode & 0o777 == 0o640  # a replaced file keeps its mode
+
+
+def test_devices_are_written_in_place_and_links_followed(capsys, tmp_path):
+    assert run(capsys, "trace", TWO_CPU_RUN, "-o", "/dev/null")[0] == 0
+    assert Path("/dev/null").is_char_device()
+    real = tmp_path / "real.json"
+    real.write_bytes(OLD)
+    (tmp_path / "link.json").symlink_to(real)
+    assert run(capsys, "trace", TWO_CPU_RUN, "-o", tmp_path / "link.json")[0] == 0
+    assert (tmp_path / "link.json").is_symlink() and real.read_bytes().startswith(b"{")
