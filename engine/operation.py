@@ -1,5 +1,7 @@
 """Operation: one node of a Graph, backed by a real NodeDef proto kept in sync with it."""
 
+import numpy as np
+
 from engine import dtypes as _dtypes
 from engine import op_registry
 from engine import traceback as _traceback
@@ -26,7 +28,7 @@ def _infer_shapes(op, attrs=None):
     infos = []
     for tensor in op._inputs:
         kind = tensor._op._node_def.op
-        value = constant_value(tensor) if kind in _FOLDABLE else None
+        value = _static_value(tensor) if kind in _FOLDABLE else None
         shape_value = _partial_shape_value(tensor) if value is None and kind in _SHAPE_OPS \
             else None
         infos.append(info_cls(tensor._dtype, tensor._shape, value, shape_value) if info_cls
@@ -37,6 +39,39 @@ def _infer_shapes(op, attrs=None):
                  if not key.startswith("_")}
     shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
+
+
+def _static_value(tensor, depth=0):
+    """The tensor's value where shape inference can know it: tensor_util.constant_value's
+    cases, and a StridedSlice, Pack, ConcatV2 or ExpandDims of small constants (a shape's dims, mostly), which
+    TensorFlow's shape inference evaluates as a small constant subgraph."""
+    from engine.tensor_util import constant_value
+    kind = tensor._op._node_def.op
+    if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims"):
+        return constant_value(tensor) if kind in _FOLDABLE else None
+    op = tensor._op
+    values = [_static_value(t, depth + 1) for t in op._inputs]
+    if any(v is None for v in values) or not values:
+        return None
+    if kind == "ExpandDims":
+        return np.expand_dims(values[0], int(values[1]))
+    if kind == "ConcatV2":
+        return np.concatenate(values[:-1], axis=int(values[-1]))
+    if kind == "Pack":
+        if op.get_attr("axis") != 0:
+            return None
+        return np.array(values, dtype=tensor._dtype.as_numpy_dtype)
+    from engine.kernels.slicing import SliceError, resolve_shrinks, strided_slice_index
+    x, begin, end, strides = (np.asarray(v) for v in values)
+    if x.size > 1000:
+        return None
+    masks = [op.get_attr(k) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                      "new_axis_mask", "shrink_axis_mask")]
+    try:
+        return x[resolve_shrinks(strided_slice_index(x.ndim, begin, end, strides, *masks),
+                                 x.shape)]
+    except (SliceError, IndexError, ValueError):
+        return None
 
 
 def _partial_shape_value(tensor):
@@ -55,7 +90,7 @@ def _partial_shape_value(tensor):
 _SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 
 _FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
-                       "Fill", "Identity", "StopGradient"})
+                       "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims"})
 
 
 class Operation:

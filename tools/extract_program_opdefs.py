@@ -14,7 +14,8 @@ import extract_opdefs  # noqa: E402
 
 PROGRAM_OPS = """
 FusedBatchNormV3 FusedBatchNormGradV3
-LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopKV2 InTopK
+LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopKV2 InTopK SparseToDense
+ScatterSub ScatterAdd
 TensorArrayV3 TensorArrayReadV3 TensorArrayWriteV3 TensorArrayGatherV3 TensorArrayScatterV3
 TensorArraySizeV3 TensorArrayCloseV3 TensorArrayGradV3 TensorArrayConcatV3 TensorArraySplitV3
 """.split()

@@ -268,6 +268,9 @@ def _aggregated_grads(grads, op, aggregation_method, graph, loop_state):
             out_grads[i] = None
         elif len(out_grad) < 2:
             out_grads[i] = out_grad[0]
+        elif any(isinstance(g, IndexedSlices) for g in out_grad) and \
+                not any(isinstance(g, Tensor) for g in out_grad):
+            out_grads[i] = _aggregate_indexed_slices([g for g in out_grad if g is not None])
         else:
             out_grad = [dense(g) for g in out_grad if g is not None]
             if aggregation_method == AggregationMethod.ADD_N:
@@ -279,6 +282,14 @@ def _aggregated_grads(grads, op, aggregation_method, graph, loop_state):
                         running_sum = add_n([running_sum, grad])
                     out_grads[i] = running_sum
     return out_grads
+
+
+def _aggregate_indexed_slices(grads):
+    """Sparse gradients of one tensor, concatenated (still IndexedSlices), as TensorFlow's
+    _AggregateIndexedSlicesGradients: the optimizer scatters them row by row."""
+    return IndexedSlices(array_ops.concat([g.values for g in grads], axis=0),
+                         array_ops.concat([g.indices for g in grads], axis=0),
+                         grads[0].dense_shape)
 
 
 def _zeros_like_output(op, index, loop_state):

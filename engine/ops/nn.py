@@ -8,3 +8,9 @@ from engine.ops.nn_ops import (dropout, dropout_v2, l2_loss,  # noqa: F401
                                softmax_cross_entropy_with_logits_v2,
                                sparse_softmax_cross_entropy_with_logits)
 from engine.ops.batch_norm import batch_normalization, fused_batch_norm, moments  # noqa: F401,E402
+from engine.ops.candidate_sampling_ops import (compute_accidental_hits,  # noqa: F401,E402
+                                               log_uniform_candidate_sampler,
+                                               uniform_candidate_sampler)
+from engine.ops.embedding_ops import embedding_lookup  # noqa: F401,E402
+from engine.ops.sampled_losses import (in_top_k, nce_loss, sampled_softmax_loss,  # noqa: F401,E402
+                                       sigmoid_cross_entropy_with_logits)

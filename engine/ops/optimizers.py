@@ -109,10 +109,13 @@ class Optimizer:
             for grad, var in grads_and_vars:
                 if grad is None:
                     continue
-                if isinstance(grad, IndexedSlices):
-                    grad = convert_to_tensor(grad)  # sparse updates are applied densely
+                sparse = isinstance(grad, IndexedSlices)
+                if sparse and (_is_resource(var) or not hasattr(self, "_apply_sparse")):
+                    grad, sparse = convert_to_tensor(grad), False  # applied densely
                 with graph.name_scope("update_" + var.op.name), graph.colocate_with(var.op):
-                    if _is_resource(var):
+                    if sparse:
+                        update_ops.append(self._apply_sparse(grad, var))
+                    elif _is_resource(var):
                         update_ops.append(self._resource_apply_dense(grad, var))
                     else:
                         update_ops.append(self._apply_dense(grad, var))
@@ -269,6 +272,13 @@ class GradientDescentOptimizer(Optimizer):
                            [self._cast(self._learning_rate_tensor, var)], grad)
 
     _resource_apply_dense = _apply_dense
+
+    def _apply_sparse(self, grad, var):
+        """The rows' updates scattered into the variable (ScatterSub), as TF 1.x does."""
+        from engine.kernels import cpu_scatter  # noqa: F401  (registers ScatterSub)
+        values = grad.values * self._cast(self._learning_rate_tensor, var)
+        return apply_op("ScatterSub", ref=var._ref(), indices=grad.indices, updates=values,
+                        use_locking=self._use_locking)
 
 
 class MomentumOptimizer(Optimizer):

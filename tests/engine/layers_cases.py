@@ -106,17 +106,20 @@ CASES = {
 }
 
 
-def run_case(tf, name):
-    """(values by key, description: node names, variables and collections by name)."""
+def run_case(tf, name, cases=None):
+    """(values by key, description: node names, variables and collections by name); the
+    "sampler:" fetches again in a second run ("rerun:")."""
     graph = tf.Graph()
     with graph.as_default():
-        fetches, feeds, updates = CASES[name](tf)
+        fetches, feeds, updates = (cases or CASES)[name](tf)
         feed_dict = {graph.get_tensor_by_name(k + ":0"): v for k, v in feeds.items()}
         variables = tf.global_variables()
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             values = {"init:" + v.op.name: sess.run(v) for v in variables}
             values.update(sess.run(fetches, feed_dict))
+            samplers = {k: t for k, t in fetches.items() if k.startswith("sampler:")}
+            values.update({"rerun:" + k: v for k, v in sess.run(samplers, feed_dict).items()})
             if updates:
                 sess.run(updates, feed_dict)
                 values.update({"after:" + v.op.name: sess.run(v) for v in variables})

@@ -1,6 +1,7 @@
-"""tf.layers against TensorFlow: variable names and seeded initial values, outputs,
-gradients, UPDATE_OPS and the moving averages after them, node names
-(tests/fixtures/layers/, written by tools/make_layers_fixtures.py)."""
+"""tf.layers, embedding_lookup, the candidate samplers and the sampled losses against
+TensorFlow: variable names and seeded initial values, outputs, gradients, UPDATE_OPS and the
+variables after the updates, node names (tests/fixtures/layers/, written by
+tools/make_layers_fixtures.py)."""
 
 import json
 from pathlib import Path
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 import engine as tf
+import sampled_cases
 from layers_cases import CASES, run_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "layers"
@@ -18,9 +20,13 @@ def _key(name):
     return name.replace("__", ":").replace("--", "/")
 
 
-@pytest.fixture(scope="module", params=sorted(CASES))
+TABLES = {**{name: CASES for name in CASES},
+          **{name: sampled_cases.CASES for name in sampled_cases.CASES}}
+
+
+@pytest.fixture(scope="module", params=sorted(TABLES))
 def ran(request):
-    return request.param, *run_case(tf, request.param)
+    return request.param, *run_case(tf, request.param, TABLES[request.param])
 
 
 def test_values_and_gradients_equal_tensorflows(ran):
