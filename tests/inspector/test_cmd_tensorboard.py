@@ -160,3 +160,31 @@ def test_a_run_folder_that_would_replace_an_input_is_refused(capsys, tmp_path):
     status, _, stderr = run(capsys, logdir / "counter.pb", "--logdir", logdir)
     assert status == 2 and "would replace the input" in stderr
     assert sorted(p.name for p in (logdir / "counter.pb").iterdir()) == before
+
+
+@pytest.mark.parametrize("kind", ["histogram", "image"])
+def test_histograms_and_images_from_the_engines_file_writer(tmp_path, kind):
+    import numpy as np
+
+    import engine as tf
+
+    if not hasattr(tf.summary, kind):
+        pytest.skip(f"tf.summary.{kind} is not in the engine yet")
+    values = np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) / 24
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [2, 3, 4, 1], name="x")
+        summary = getattr(tf.summary, kind)("seen", x)
+        with tf.Session() as sess, tf.summary.FileWriter(tmp_path / "train", graph=graph) as writer:
+            writer.add_summary(sess.run(summary, {x: values}), 7)
+    seen = read_logdir(tmp_path)["train"]
+    if kind == "histogram":
+        (tag, [(step, buckets)]), = seen.histograms.items()
+        assert step == 7 and buckets[:, 2].sum() == values.size  # [left, right, count] rows
+        assert buckets[0, 0] <= values.min() and buckets[-1, 1] >= values.max()
+    else:
+        # As TensorFlow 2.21 writes tf.compat.v1.summary.image (checked through this same
+        # reader): a tag per image, each [width, height, PNG].
+        assert sorted(seen.images) == ["seen/image/0", "seen/image/1"]
+        for [(step, blobs)] in seen.images.values():
+            assert step == 7 and blobs[:2] == [b"4", b"3"] and blobs[2].startswith(b"\x89PNG")
