@@ -106,10 +106,10 @@ def over_budget_warning(args, boxes):
         why = f"--focus {args.focus!r} --radius {args.radius} shows every node that near"
     else:
         why = "the scopes that cannot fold hold that many nodes"
+    cost = "; dot may take minutes and the picture will be huge" if boxes > 4 * args.budget else ""
     return (f"warning: {args.path}: drawing {boxes} boxes, over the budget of {args.budget}"
-            f" ({why}); dot may take minutes and the picture will be large. Narrow it with a"
-            f" deeper --expand scope (e.g. 'block1/conv1*'), --focus NODE --radius 1, or"
-            f" --collapse DEPTH")
+            f" ({why}){cost}. Narrow it with a deeper --expand scope (e.g. 'block1/conv1*'),"
+            f" --focus NODE --radius 1, or --collapse DEPTH")
 
 
 def choose_graph(loaded, choice):
