@@ -42,9 +42,9 @@ def add_arguments(parser):
 
 
 def run(args):
-    suffix = output_format(args)
     outputs.check_output(args.output, inputs=[args.path] + ([args.stats] if args.stats else []),
                          allow_stdout=True)
+    suffix = output_format(args)
     loaded = inputs.load(args.path)
     graph, title = choose_graph(loaded, args.graph)
     costs = stats_for(loaded, args)

@@ -109,8 +109,9 @@ def check_outputs(args):
     if args.trace:
         outputs.check_output(args.trace, inputs=sources, stdout_note=note)
     if args.save:
-        outputs.check_output(args.save, inputs=sources + ([args.trace] if args.trace else []),
-                             stdout_note=note)
+        outputs.check_output(args.save, inputs=sources, stdout_note=note)
+        if args.trace and os.path.abspath(args.save) == os.path.abspath(args.trace):
+            raise InputError(args.save, "--save and --trace name the same file")
 
 
 def load_graph_def(path):

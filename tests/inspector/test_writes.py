@@ -225,3 +225,12 @@ def test_devices_are_written_in_place_and_links_followed(capsys, tmp_path):
     (tmp_path / "link.json").symlink_to(real)
     assert run(capsys, "trace", TWO_CPU_RUN, "-o", tmp_path / "link.json")[0] == 0
     assert (tmp_path / "link.json").is_symlink() and real.read_bytes().startswith(b"{")
+
+
+def test_two_outputs_naming_one_file_are_refused(capsys, tmp_path):
+    out = tmp_path / "both"
+    status, stdout, stderr = run(capsys, "run", GRAPH, "--before", "init", "--fetch", "Add:0",
+                                 "--save", out, "--trace", out)
+    assert (status, stdout) == (2, "")
+    assert stderr == f"error: {out}: --save and --trace name the same file\n"
+    assert not out.exists()
