@@ -33,7 +33,10 @@ def __getattr__(name):
     try:
         return getattr(_load_api(), name)
     except AttributeError:
-        raise AttributeError(f"module 'engine' has no attribute {name!r}") from None
+        if name.startswith("_"):
+            raise AttributeError(f"module 'engine' has no attribute {name!r}") from None
+        from engine.api_namespace import not_supported
+        raise not_supported(f"tf.{name}") from None
 
 
 def __dir__():

@@ -1,8 +1,9 @@
 """The TF1 API that `import engine as tf` gives (engine/__init__.py loads it on first use)."""
 
-from types import SimpleNamespace as _Namespace
+from engine.api_namespace import Namespace as _Namespace
 
 from engine import dtypes, errors  # noqa: F401
+from engine import tf1_renames as _tf1_renames
 from engine.devices import DeviceSpec  # noqa: F401
 from engine.devices import replica_device_setter as _replica_device_setter
 from engine.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128,  # noqa: F401,A004
@@ -54,10 +55,9 @@ from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # n
 from engine.ops.state_ops import assign, assign_add, assign_sub  # noqa: F401
 from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                                        get_variable_scope, variable_scope)
-from engine.ops.variables import (Variable, all_variables, assert_variables_initialized,  # noqa: F401
+from engine.ops.variables import (Variable, assert_variables_initialized,  # noqa: F401
                                   disable_resource_variables, enable_resource_variables,
                                   global_variables, global_variables_initializer,
-                                  initialize_all_variables, initialize_local_variables,
                                   is_variable_initialized, local_variables,
                                   local_variables_initializer, model_variables,
                                   moving_average_variables, report_uninitialized_variables,
@@ -124,7 +124,7 @@ from engine.ops import losses as _losses, optimizers as _optimizers  # noqa: E40
 from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient,  # noqa: E402,F401
                                   NotDifferentiable, RegisterGradient, gradients, no_gradient)
 
-train = _Namespace(write_graph=_train.write_graph, Optimizer=_optimizers.Optimizer,
+train = _Namespace("tf.train", write_graph=_train.write_graph, Optimizer=_optimizers.Optimizer,
                    GradientDescentOptimizer=_optimizers.GradientDescentOptimizer,
                    MomentumOptimizer=_optimizers.MomentumOptimizer,
                    AdamOptimizer=_optimizers.AdamOptimizer,
@@ -133,16 +133,16 @@ train = _Namespace(write_graph=_train.write_graph, Optimizer=_optimizers.Optimiz
                    get_global_step=_train.get_global_step,
                    create_global_step=_train.create_global_step,
                    get_or_create_global_step=_train.get_or_create_global_step)
-losses = _Namespace(Reduction=_losses.Reduction,
+losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
                     compute_weighted_loss=_losses.compute_weighted_loss,
                     mean_squared_error=_losses.mean_squared_error,
                     softmax_cross_entropy=_losses.softmax_cross_entropy,
                     sparse_softmax_cross_entropy=_losses.sparse_softmax_cross_entropy,
                     get_losses=_losses.get_losses, add_loss=_losses.add_loss)
-graph_util = _Namespace(import_graph_def=import_graph_def)
-random = _Namespace(set_random_seed=set_random_seed, uniform=random_uniform,
+graph_util = _Namespace("tf.graph_util", import_graph_def=import_graph_def)
+random = _Namespace("tf.random", set_random_seed=set_random_seed, uniform=random_uniform,
                     normal=random_normal, truncated_normal=truncated_normal, get_seed=get_seed)
-initializers = _Namespace(zeros=zeros_initializer, ones=ones_initializer,
+initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_initializer,
                           constant=constant_initializer,
                           random_uniform=random_uniform_initializer,
                           random_normal=random_normal_initializer,
@@ -150,18 +150,22 @@ initializers = _Namespace(zeros=zeros_initializer, ones=ones_initializer,
                           glorot_uniform=glorot_uniform_initializer,
                           glorot_normal=glorot_normal_initializer,
                           variance_scaling=variance_scaling_initializer)
-io = _Namespace(write_graph=_train.write_graph)
+io = _Namespace("tf.io", write_graph=_train.write_graph)
 
 
 def _compat():
     import sys
     module = sys.modules[__name__]
-    return _Namespace(v1=module, v2=module)
+    return _Namespace("tf.compat", v1=module, v2=module)
 
 
 compat = _compat()
 
 # tf.summary (FileWriter, scalar, merge, merge_all) and its TF 1.0 name tf.train.SummaryWriter.
 from engine import summary  # noqa: E402
-train.SummaryWriter = summary.SummaryWriter
 train.replica_device_setter = _replica_device_setter
+
+from engine.api_tf1 import *  # noqa: E402,F401,F403 (tf.app, tf.flags, tf.gfile, tf.logging, ...)
+
+train.__dict__.update(TRAIN_TF1)
+_tf1_renames.install(__import__("sys").modules[__name__])

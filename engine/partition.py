@@ -58,7 +58,8 @@ def partition(nodes, order, placement, feeds, fetches, targets, client, new_name
     feeds, fetches = sorted(set(feeds)), sorted(set(fetches))
     feed_set = {parse_tensor_name(f) for f in feeds}
     needed = prune(nodes, feed_set, [parse_tensor_name(f)[0] for f in fetches
-                                     if parse_tensor_name(f) not in feed_set] + list(targets))
+                                     if parse_tensor_name(f) not in feed_set] + list(targets),
+                   fed_placeholders_cut_controls=False)
     used_feeds = [f for f in feeds if _feed_used(parse_tensor_name(f), needed, nodes, fetches)]
     arg_of = {parse_tensor_name(f): f"_arg_{f.replace(':', '_')}_{i}"
               for i, f in enumerate(used_feeds)}

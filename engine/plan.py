@@ -213,8 +213,21 @@ def _prune(nodes, feed_set, fetch_tensors, targets):
     return prune(nodes, feed_set, roots + list(targets))
 
 
-def prune(nodes, feed_set, roots):
-    """Names of the nodes `roots` need, a fed tensor cutting the graph."""
+PLACEHOLDER_OPS = frozenset({"Placeholder", "PlaceholderV2"})
+
+
+def _fed_placeholder(nodes, feed_set, name):
+    """A fed Placeholder: control edges from it come from its feed instead (TF's FeedInputs)."""
+    return (name, 0) in feed_set and nodes[name].op_type in PLACEHOLDER_OPS
+
+
+def prune(nodes, feed_set, roots, fed_placeholders_cut_controls=True):
+    """Names of the nodes `roots` need, a fed tensor cutting the graph.
+
+    A control edge from a fed Placeholder needs the feed, not the Placeholder (TensorFlow
+    rewires it to the feed); the partitioner (fed_placeholders_cut_controls=False) still
+    keeps the Placeholder.
+    """
     needed, stack = set(), list(roots)
     while stack:
         name = stack.pop()
@@ -223,7 +236,9 @@ def prune(nodes, feed_set, roots):
         needed.add(name)
         info = nodes[name]
         stack.extend(p for p, o in info.inputs if (p, o) not in feed_set and p not in needed)
-        stack.extend(c for c in info.control_inputs if c not in needed)
+        stack.extend(c for c in info.control_inputs
+                     if c not in needed and not (fed_placeholders_cut_controls
+                                                 and _fed_placeholder(nodes, feed_set, c)))
     return needed
 
 
@@ -231,6 +246,8 @@ def _used_feeds(nodes, needed, feed_set, fetch_keys):
     used = {parse_tensor_name(name) for name in fetch_keys} & feed_set
     for name in needed:
         used.update(edge for edge in nodes[name].inputs if edge in feed_set)
+        used.update((c, 0) for c in nodes[name].control_inputs
+                    if _fed_placeholder(nodes, feed_set, c))
     return used
 
 
@@ -253,8 +270,11 @@ def _wire_kernel_node(node, nodes, feed_set, slots, arg_names):
             deref.append(nodes[producer].output_dtypes[output].is_ref_dtype and not is_ref_arg)
             names.append(_input_name(tensor_name(producer, output)))
             sources.append(producer)
-    names.extend("^" + c for c in info.control_inputs)
-    sources.extend(info.control_inputs)
+    for control in info.control_inputs:
+        if _fed_placeholder(nodes, feed_set, control):
+            control = arg_names[(control, 0)]
+        names.append("^" + control)
+        sources.append(control)
     node.input_slots, node.deref, node.input_names = tuple(input_slots), tuple(deref), names
     node.sources = sources
 

@@ -1,6 +1,7 @@
-"""Write tests/fixtures/engine_api/snippets.json: what TensorFlow 1.x builds and prints.
+"""Write tests/fixtures/engine_api/*.json: what TensorFlow 1.x builds and prints.
 
-Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_api_fixtures.py`.
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_api_fixtures.py [MODULE...]`
+(snippet modules of tests/engine/: api_snippets, tf1_snippets; all by default).
 Each snippet is TF1 graph-building code run with `tf` bound to tensorflow.compat.v1 (after
 disable_v2_behavior) and `np` to NumPy, in a fresh default graph. The fixture keeps its
 code, what it printed, and the GraphDef it built (text format); tests/engine/test_api*.py
@@ -8,6 +9,7 @@ runs the same code with `import engine as tf` and compares both.
 """
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -18,10 +20,11 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "engine_api" / "snippets.json"
+OUT_DIR = ROOT / "tests" / "fixtures" / "engine_api"
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
-from api_snippets import SNIPPETS  # noqa: E402
+# Each snippet module and the fixture it writes.
+SNIPPET_MODULES = {"api_snippets": "snippets.json", "tf1_snippets": "tf1_snippets.json"}
 
 
 def run_snippet(tf, np, code):
@@ -40,14 +43,18 @@ def main():
 
     tf.disable_v2_behavior()
     tf.logging.set_verbosity(tf.logging.ERROR)
-    fixtures = {}
-    for name, code in SNIPPETS.items():
-        stdout, graph_def = run_snippet(tf, np, code)
-        fixtures[name] = {"code": code, "stdout": stdout, "graph_def": graph_def}
-        print(f"{name}: {len(stdout.splitlines())} lines, {graph_def.count('node {')} nodes")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(fixtures, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT}")
+    only = sys.argv[1:] or list(SNIPPET_MODULES)
+    for module_name in only:
+        snippets = importlib.import_module(module_name).SNIPPETS
+        fixtures = {}
+        for name, code in snippets.items():
+            stdout, graph_def = run_snippet(tf, np, code)
+            fixtures[name] = {"code": code, "stdout": stdout, "graph_def": graph_def}
+            print(f"{name}: {len(stdout.splitlines())} lines, {graph_def.count('node {')} nodes")
+        out = OUT_DIR / SNIPPET_MODULES[module_name]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(fixtures, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -377,7 +377,6 @@ def global_variables(scope=None):
     return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
-all_variables = global_variables
 
 
 def local_variables(scope=None):
@@ -407,14 +406,8 @@ def global_variables_initializer():
     return variables_initializer(global_variables())
 
 
-initialize_all_variables = global_variables_initializer
-
-
 def local_variables_initializer():
     return variables_initializer(local_variables())
-
-
-initialize_local_variables = local_variables_initializer
 
 
 def is_variable_initialized(variable):

@@ -9,3 +9,7 @@ from engine.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa:
 from engine.proto.summary_pb2 import Summary, SummaryDescription  # noqa: F401
 from engine.summary.ops import merge, merge_all, scalar  # noqa: F401
 from engine.summary.writer import FileWriter, SummaryWriter  # noqa: F401
+
+from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("tf.summary")

@@ -1,0 +1,34 @@
+"""The rest of TF1 programs' API: tf.app, tf.flags, tf.gfile, tf.logging, tf.metrics, schedules.
+
+engine/api.py star-imports this module (`__all__` below) and adds TRAIN_TF1 to tf.train.
+"""
+
+from engine.api_namespace import Namespace, NotSupportedError
+from engine.ops import learning_rate_decay as _decay, metrics as _metrics
+from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm
+from engine.platform import app as _app, flags, gfile as _gfile, tf_logging as _logging
+
+__all__ = ["app", "flags", "gfile", "logging", "metrics", "enable_eager_execution",
+           "clip_by_global_norm", "clip_by_norm", "global_norm", "TRAIN_TF1"]
+
+app = Namespace("tf.app", run=_app.run, flags=flags)
+gfile = Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (
+    "Copy", "DeleteRecursively", "Exists", "FastGFile", "GFile", "Glob", "IsDirectory",
+    "ListDirectory", "MakeDirs", "MkDir", "Open", "Remove", "Rename", "Stat", "Walk")})
+logging = Namespace("tf.logging", **{name: getattr(_logging, name) for name in (
+    "DEBUG", "ERROR", "FATAL", "INFO", "WARN", "debug", "error", "fatal", "flush",
+    "get_verbosity", "info", "log", "log_every_n", "log_first_n", "log_if", "set_verbosity",
+    "vlog", "warn", "warning")})
+
+
+def enable_eager_execution(*args, **kwargs):
+    raise NotSupportedError("eager execution is not supported: the engine builds graphs and "
+                            "runs them in a tf.Session")
+
+
+metrics = Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy)
+
+# Added to tf.train by engine/api.py.
+TRAIN_TF1 = {name: getattr(_decay, name) for name in (
+    "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay",
+    "piecewise_constant", "piecewise_constant_decay", "polynomial_decay")}

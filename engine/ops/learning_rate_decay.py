@@ -1,0 +1,138 @@
+"""tf.train's TF1 learning-rate schedules (exponential_decay, ...), built as TensorFlow builds them.
+
+Each takes the global step (a tensor) and returns the decayed rate as a tensor, under a name
+scope named after the schedule ("ExponentialDecay", ...), the final op named as the scope.
+"""
+
+import math
+
+from engine import dtypes
+from engine.graph import get_default_graph
+from engine.ops import array_ops, math_ops
+from engine.ops.cond import case
+from engine.ops.constant_op import constant
+from engine.ops.convert import convert_to_tensor
+
+
+def _scope(name, default):
+    return get_default_graph().name_scope(name or default)
+
+
+def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name):
+    with _scope(name, "ExponentialDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        decay_rate = math_ops.cast(decay_rate, dtype)
+        p = math_ops.cast(global_step, dtype) / decay_steps
+        if staircase:
+            p = math_ops.floor(p)
+        return math_ops.multiply(initial, math_ops.pow(decay_rate, p), name=name)
+
+
+def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
+                      name=None):
+    """learning_rate * decay_rate ^ (global_step / decay_steps), the exponent floored if staircase."""
+    if global_step is None:
+        raise ValueError("global_step is required for exponential_decay.")
+    return _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name)
+
+
+def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
+                      name=None):
+    """learning_rate * exp(-decay_rate * global_step / decay_steps)."""
+    if global_step is None:
+        raise ValueError("global_step is required for natural_exp_decay.")
+    natural_exp_rate = math_ops.exp(math_ops.negative(decay_rate))
+    return _exponential(learning_rate, global_step, decay_steps, natural_exp_rate, staircase,
+                        name)
+
+
+def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
+                       name=None):
+    """learning_rate / (1 + decay_rate * global_step / decay_steps)."""
+    if global_step is None:
+        raise ValueError("global_step is required for inverse_time_decay.")
+    with _scope(name, "InverseTimeDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        decay_rate = math_ops.cast(decay_rate, dtype)
+        p = math_ops.cast(global_step, dtype) / decay_steps
+        if staircase:
+            p = math_ops.floor(p)
+        const = math_ops.cast(constant(1), dtype)
+        denom = math_ops.add(const, math_ops.multiply(decay_rate, p))
+        return math_ops.divide(initial, denom, name=name)
+
+
+def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=0.0001,
+                     power=1.0, cycle=False, name=None):
+    """From learning_rate to end_learning_rate along (1 - step / decay_steps) ^ power."""
+    if global_step is None:
+        raise ValueError("global_step is required for polynomial_decay.")
+    with _scope(name, "PolynomialDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        end_learning_rate = math_ops.cast(end_learning_rate, dtype)
+        power = math_ops.cast(power, dtype)
+        step = math_ops.cast(global_step, dtype)
+        decay_steps_recomp = math_ops.cast(decay_steps, dtype)
+        if cycle:
+            multiplier = array_ops.where_v2(math_ops.equal(step, 0), 1.0,
+                                            math_ops.ceil(step / decay_steps))
+            decay_steps_recomp = math_ops.multiply(decay_steps_recomp, multiplier)
+        else:
+            step = math_ops.minimum(step, decay_steps_recomp)
+        p = math_ops.divide(step, decay_steps_recomp)
+        return math_ops.add(math_ops.multiply(initial - end_learning_rate,
+                                              math_ops.pow(1 - p, power)),
+                            end_learning_rate, name=name)
+
+
+def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
+    """learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * step / decay_steps)) + alpha)."""
+    if global_step is None:
+        raise ValueError("cosine decay requires global_step")
+    with _scope(name, "CosineDecay"):
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        step = math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
+        completed_fraction = step / decay_steps
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi) * completed_fraction))
+        decayed = (1 - alpha) * cosine_decayed + alpha
+        return math_ops.multiply(initial, decayed)
+
+
+def piecewise_constant(x, boundaries, values, name=None):
+    """values[i] where boundaries[i-1] < x <= boundaries[i] (values[0] up to the first)."""
+    if len(boundaries) != len(values) - 1:
+        raise ValueError("The length of boundaries should be 1 less than the length of values")
+    boundaries = [convert_to_tensor(b) for b in boundaries]
+    values = [convert_to_tensor(v) for v in values]
+    x_recomp = convert_to_tensor(x)
+    for i, b in enumerate(boundaries):
+        if b.dtype.base_dtype != x_recomp.dtype.base_dtype:
+            if b.dtype.base_dtype == dtypes.int32 and x_recomp.dtype.base_dtype == dtypes.int64:
+                boundaries[i] = math_ops.cast(b, x_recomp.dtype.base_dtype)
+            else:
+                raise ValueError(f"Boundaries ({b.dtype.base_dtype}) must have the same dtype "
+                                 f"as x ({x_recomp.dtype.base_dtype}).")
+    for v in values[1:]:
+        if v.dtype.base_dtype != values[0].dtype.base_dtype:
+            raise ValueError(f"Values must have elements all with the same dtype "
+                             f"({values[0].dtype.base_dtype} vs {v.dtype.base_dtype}).")
+    with _scope(name, "PiecewiseConstant"):
+        boundaries = [convert_to_tensor(b) for b in boundaries]
+        values = [convert_to_tensor(v) for v in values]
+        x_recomp = convert_to_tensor(x)
+        pred_fn_pairs = [(x_recomp <= boundaries[0], lambda: values[0]),
+                         (x_recomp > boundaries[-1], lambda: values[-1])]
+        for low, high, v in zip(boundaries[:-1], boundaries[1:], values[1:-1]):
+            pred = (x_recomp > low) & (x_recomp <= high)
+            pred_fn_pairs.append((pred, lambda v=v: v))
+        return case(pred_fn_pairs, lambda: values[0], exclusive=True)
+
+
+piecewise_constant_decay = piecewise_constant

@@ -1,0 +1,93 @@
+"""tf.metrics.mean and tf.metrics.accuracy: running totals in local variables, as TF 1.x.
+
+Each returns (value, update_op): update_op adds a batch to the totals in LOCAL_VARIABLES (also
+METRIC_VARIABLES) and gives the new mean; value reads the mean so far. Run
+tf.local_variables_initializer() first, as with TensorFlow.
+"""
+
+from engine import dtypes
+from engine.graph import GraphKeys, get_default_graph
+from engine.ops import array_ops, math_ops, state_ops
+from engine.ops.convert import convert_to_tensor
+from engine.ops.variable_scope import variable_scope
+from engine.ops.variables import Variable
+
+
+def metric_variable(shape, dtype, validate_shape=True, name=None):
+    """A zero-initialised local variable in LOCAL_VARIABLES and METRIC_VARIABLES."""
+    return Variable(lambda: array_ops.zeros(shape, dtype), trainable=False,
+                    collections=[GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES],
+                    validate_shape=validate_shape, name=name)
+
+
+def _remove_squeezable_dimensions(predictions, labels, weights):
+    """Drops a trailing size-1 dimension where one side has one rank more (static ranks)."""
+    predictions = convert_to_tensor(predictions)
+    if labels is not None:
+        with get_default_graph().name_scope("remove_squeezable_dimensions"):
+            predictions = convert_to_tensor(predictions)
+            labels = convert_to_tensor(labels)
+            p_shape, l_shape = predictions.shape, labels.shape
+            if p_shape.ndims is None or l_shape.ndims is None:
+                raise NotImplementedError("tf.metrics with inputs of unknown rank is not "
+                                          "supported by the engine yet")
+            rank_diff = p_shape.ndims - l_shape.ndims
+            if rank_diff == 1 and p_shape.dims[-1].is_compatible_with(1):
+                predictions = array_ops.squeeze(predictions, [-1])
+            elif rank_diff == -1 and l_shape.dims[-1].is_compatible_with(1):
+                labels = array_ops.squeeze(labels, [-1])
+        predictions.shape.assert_is_compatible_with(labels.shape)
+    if weights is None:
+        return predictions, labels, None
+    weights = convert_to_tensor(weights)
+    if weights.shape.ndims == 0:
+        return predictions, labels, weights
+    if weights.shape.ndims is None or predictions.shape.ndims is None:
+        raise NotImplementedError("tf.metrics with weights of unknown rank is not supported "
+                                  "by the engine yet")
+    if weights.shape.ndims - predictions.shape.ndims == 1:
+        weights = array_ops.squeeze(weights, [-1])
+    elif predictions.shape.ndims - weights.shape.ndims == 1:
+        weights = array_ops.expand_dims(weights, [-1])
+    return predictions, labels, weights
+
+
+def mean(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
+    """The (weighted) mean of every value seen: (mean, update_op)."""
+    graph = get_default_graph()
+    with variable_scope(name, "mean", (values, weights)):
+        values = math_ops.cast(values, dtypes.float32)
+        total = metric_variable([], dtypes.float32, name="total")
+        count = metric_variable([], dtypes.float32, name="count")
+        if weights is None:
+            num_values = math_ops.cast(array_ops.size(values), dtypes.float32)
+        else:
+            values, _, weights = _remove_squeezable_dimensions(values, None, weights)
+            weights = math_ops.cast(weights, dtypes.float32)
+            if weights.shape != values.shape:
+                weights = math_ops.multiply(weights, array_ops.ones_like(values),
+                                            name="broadcast_weights")
+            values = math_ops.multiply(values, weights)
+            num_values = math_ops.reduce_sum(weights)
+        update_total_op = state_ops.assign_add(total, math_ops.reduce_sum(values))
+        with graph.control_dependencies([values]):
+            update_count_op = state_ops.assign_add(count, num_values)
+        mean_t = math_ops.div_no_nan(total, math_ops.maximum(count, 0), name="value")
+        if metrics_collections:
+            graph.add_to_collections(metrics_collections, mean_t)
+        update_op = math_ops.div_no_nan(update_total_op, math_ops.maximum(update_count_op, 0),
+                                        name="update_op")
+        if updates_collections:
+            graph.add_to_collections(updates_collections, update_op)
+        return mean_t, update_op
+
+
+def accuracy(labels, predictions, weights=None, metrics_collections=None,
+             updates_collections=None, name=None):
+    """How often predictions equal labels: (accuracy, update_op)."""
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    if labels.dtype != predictions.dtype:
+        predictions = math_ops.cast(predictions, labels.dtype)
+    is_correct = math_ops.cast(math_ops.equal(predictions, labels), dtypes.float32)
+    return mean(is_correct, weights, metrics_collections, updates_collections,
+                name or "accuracy")
