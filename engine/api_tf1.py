@@ -7,9 +7,12 @@ from engine.api_namespace import Namespace, NotSupportedError
 from engine.ops import learning_rate_decay as _decay, metrics as _metrics
 from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm
 from engine.platform import app as _app, flags, gfile as _gfile, tf_logging as _logging
+from engine.summary.legacy import (audio_summary, histogram_summary, image_summary,
+                                   scalar_summary)
 
 __all__ = ["app", "flags", "gfile", "logging", "metrics", "enable_eager_execution",
-           "clip_by_global_norm", "clip_by_norm", "global_norm", "TRAIN_TF1"]
+           "clip_by_global_norm", "clip_by_norm", "global_norm", "TRAIN_TF1",
+           "audio_summary", "histogram_summary", "image_summary", "scalar_summary"]
 
 app = Namespace("tf.app", run=_app.run, flags=flags)
 gfile = Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (

@@ -40,6 +40,7 @@ ResourceApplyAdagrad
 _Send _Recv _HostSend _HostRecv
 SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin
 ScalarSummary HistogramSummary MergeSummary
+ImageSummary AudioSummaryV2 TensorSummaryV2
 StackV2 StackPushV2 StackPopV2 StackCloseV2 Assert
 """.split()
 

@@ -1,4 +1,4 @@
-"""tf.summary: FileWriter (TensorBoard event files) and the scalar / merge / merge_all ops.
+"""tf.summary: FileWriter (TensorBoard event files) and the summary ops.
 
 >>> import engine as tf
 >>> tf.summary.FileWriter is tf.train.SummaryWriter
@@ -6,7 +6,8 @@ True
 """
 
 from engine.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa: F401
-from engine.proto.summary_pb2 import Summary, SummaryDescription  # noqa: F401
+from engine.proto.summary_pb2 import Summary, SummaryDescription, SummaryMetadata  # noqa: F401
+from engine.summary.media import audio, histogram, image, tensor_summary, text  # noqa: F401
 from engine.summary.ops import merge, merge_all, scalar  # noqa: F401
 from engine.summary.writer import FileWriter, SummaryWriter  # noqa: F401
 

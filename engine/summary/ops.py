@@ -50,7 +50,10 @@ def scalar(name, tensor, collections=None, family=None):
 
 def merge(inputs, collections=None, name=None):
     """A MergeSummary of serialized Summary tensors: one Summary with all their values."""
-    summary = apply_op("MergeSummary", inputs=list(inputs), name=name)
+    from engine.graph import _get_graph_from_inputs
+    inputs = list(inputs)
+    with _get_graph_from_inputs(inputs).name_scope(name or "Merge"):
+        summary = apply_op("MergeSummary", inputs=inputs, name=name)
     if collections:
         for key in collections:
             summary.graph.add_to_collection(key, summary)

@@ -167,3 +167,106 @@ print(tf.logging.get_verbosity())
 tf.logging.set_verbosity(before)
 """,
 }
+
+# The summaries' values: run and printed as the Summary protos they serialize to (text format),
+# with each PNG as its decoded pixels, since zlib's bytes may differ where the pixels do not.
+SUMMARY_SNIPPETS = {
+    "histogram_summaries": """
+rng = np.random.RandomState(7)
+wide = tf.constant(np.concatenate([rng.standard_normal(500) * 10.0 ** rng.uniform(-14, 22, 500),
+                                   [0.0, 0.0, -0.0, 1e-12, -1e-12, 1.1e-12, 1e20, -1e20]]))
+h = [tf.summary.histogram("weights", tf.constant(rng.standard_normal((30, 4)).astype(np.float32))),
+     tf.summary.histogram("wide", wide, family="spread"),
+     tf.summary.histogram("ints", tf.constant([[1, 2, 2], [3, 3, 3]])),
+     tf.summary.histogram("one", tf.constant(5.0)),
+     tf.summary.histogram("empty", tf.zeros([0])),
+     tf.summary.histogram("layer 1/bias", tf.constant([0.5, -0.25], tf.float64))]
+merged = tf.summary.merge_all()
+print([t.name for t in h], merged.name)
+with tf.Session() as sess:
+    for value in sess.run(h + [merged]):
+        print_summary(value)
+    try:
+        sess.run(tf.summary.histogram("bad", tf.constant([1.0, np.nan])))
+    except tf.errors.InvalidArgumentError as e:
+        print(type(e).__name__, [line for line in e.message.splitlines() if "summary" in line])
+""",
+    "image_summaries": """
+rng = np.random.RandomState(3)
+images = [tf.summary.image("gray", tf.constant(rng.uniform(0, 3, (2, 5, 4, 1)).astype(np.float32))),
+          tf.summary.image("signed", tf.constant(rng.uniform(-2, 1, (4, 3, 3, 3)).astype(np.float32)),
+                           max_outputs=2),
+          tf.summary.image("rgba", tf.constant(rng.randint(0, 256, (1, 2, 6, 4)).astype(np.uint8)),
+                           max_outputs=1),
+          tf.summary.image("zeros", tf.zeros([1, 2, 2, 3]), family="blank"),
+          tf.summary.image("halves", tf.constant(rng.uniform(0, 1, (1, 3, 2, 3)).astype(np.float16))),
+          tf.summary.image("bad", tf.constant([[[[1.0, np.inf, 2.0], [0.5, 0.25, 3.0]]]]))]
+print([t.name for t in images])
+with tf.Session() as sess:
+    for value in sess.run(images):
+        print_summary(value)
+""",
+    "audio_and_text_summaries": """
+rng = np.random.RandomState(5)
+mono = tf.constant(rng.uniform(-1.2, 1.2, (3, 40)).astype(np.float32))
+stereo = tf.constant(np.array([[[0.0, 1.0], [-1.0, 0.5], [1 / 65536, -3 / 65536], [0.25, -0.75]]],
+                              np.float32))
+out = [tf.summary.audio("mono", mono, 8000),
+       tf.summary.audio("stereo", stereo, 22050.5, max_outputs=1),
+       tf.summary.text("notes", tf.constant("**bold** text")),
+       tf.summary.text("table", tf.constant([["a", "b"], ["c", "d"]]))]
+print([t.name for t in out])
+with tf.Session() as sess:
+    for value in sess.run(out):
+        print_summary(value)
+""",
+}
+
+PRINT_SUMMARY = r'''
+import zlib, struct
+def png_pixels(data):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, bits, color_type = header[:4]
+    channels = {0: 1, 4: 2, 2: 3, 6: 4}[color_type]
+    raw, stride, rows, prev, i = zlib.decompress(idat), width * channels, [], None, 0
+    for _ in range(height):
+        kind, line, i = raw[i], bytearray(raw[i + 1:i + 1 + stride]), i + 1 + stride
+        prev = prev or bytearray(stride)
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b, c = prev[x], prev[x - channels] if x >= channels else 0
+            if kind == 1: line[x] = (line[x] + a) & 255
+            elif kind == 2: line[x] = (line[x] + b) & 255
+            elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(list(line))
+        prev = line
+    return bits, channels, rows
+def print_summary(serialized):
+    summary = tf.summary.Summary.FromString(serialized)
+    for value in summary.value:
+        if value.HasField("image"):
+            image = value.image
+            print(value.tag, image.height, image.width, image.colorspace,
+                  png_pixels(image.encoded_image_string))
+        elif value.HasField("audio"):
+            audio = value.audio
+            print(value.tag, audio.sample_rate, audio.num_channels, audio.length_frames,
+                  audio.content_type, audio.encoded_audio_string.hex())
+        else:
+            print(str(value).replace("\n", " | "))
+'''
+SUMMARY_SNIPPETS = {name: PRINT_SUMMARY + code for name, code in SUMMARY_SNIPPETS.items()}
+SNIPPETS.update(SUMMARY_SNIPPETS)

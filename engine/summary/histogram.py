@@ -1,0 +1,57 @@
+"""TensorFlow's summary histogram: its fixed bucket edges and the HistogramProto it writes.
+
+The edges are TensorFlow's (lib/histogram): 0, then +-1e-12 growing by 10% up to 1e20, then
++-DBL_MAX. A value v counts in the first bucket whose limit is greater than v; runs of empty
+buckets fold into one, as TensorFlow's EncodeToProto(preserve_zero_buckets=false) does.
+
+>>> h = histogram_proto([0.0, 1.0, 1.0])
+>>> h.min, h.max, h.num, h.sum, h.sum_squares
+(0.0, 1.0, 3.0, 2.0, 2.0)
+>>> list(h.bucket), len(h.bucket_limit)
+([0.0, 1.0, 0.0, 2.0, 0.0], 5)
+"""
+
+import sys
+
+import numpy as np
+
+from engine.proto import histogram_pb2
+
+DBL_MAX = sys.float_info.max
+
+
+def _default_bucket_limits():
+    positive, value = [], 1.0e-12
+    while value < 1.0e20:
+        positive.append(value)
+        value *= 1.1  # in doubles, one multiplication at a time, as TensorFlow's loop
+    positive.append(DBL_MAX)
+    return np.array([-v for v in reversed(positive)] + [0.0] + positive)
+
+
+BUCKET_LIMITS = _default_bucket_limits()
+
+
+def histogram_proto(values):
+    """The HistogramProto of finite `values` (converted to double, summed in order)."""
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    counts = np.bincount(np.searchsorted(BUCKET_LIMITS, values, side="right"),
+                         minlength=len(BUCKET_LIMITS)).astype(np.float64)
+    proto = histogram_pb2.HistogramProto(
+        min=float(values.min()) if values.size else DBL_MAX,
+        max=float(values.max()) if values.size else -DBL_MAX,
+        num=float(values.size),
+        # TensorFlow adds one value at a time; cumsum keeps that order (np.sum is pairwise).
+        sum=float(np.cumsum(values)[-1]) if values.size else 0.0,
+        sum_squares=float(np.cumsum(values * values)[-1]) if values.size else 0.0)
+    i = 0
+    while i < len(counts):
+        end, count = BUCKET_LIMITS[i], counts[i]
+        i += 1
+        if count <= 0.0:
+            while i < len(counts) and counts[i] <= 0.0:
+                end, count = BUCKET_LIMITS[i], counts[i]
+                i += 1
+        proto.bucket_limit.append(float(end))
+        proto.bucket.append(float(count))
+    return proto
