@@ -4,15 +4,19 @@ engine/api.py star-imports this module (`__all__` below) and adds TRAIN_TF1 to t
 """
 
 from engine.api_namespace import Namespace, NotSupportedError
-from engine.ops import learning_rate_decay as _decay, metrics as _metrics
+from engine.ops import learning_rate_decay as _decay, metrics as _metrics, train as _train
 from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm
 from engine.platform import app as _app, flags, gfile as _gfile, tf_logging as _logging
+from engine.proto.event_pb2 import Event, SessionLog
+from engine.proto.summary_pb2 import Summary
+from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.summary.legacy import (audio_summary, histogram_summary, image_summary,
                                    scalar_summary)
 
 __all__ = ["app", "flags", "gfile", "logging", "metrics", "enable_eager_execution",
            "clip_by_global_norm", "clip_by_norm", "global_norm", "TRAIN_TF1",
-           "audio_summary", "histogram_summary", "image_summary", "scalar_summary"]
+           "audio_summary", "histogram_summary", "image_summary", "scalar_summary",
+           "Event", "SessionLog", "Summary"]
 
 app = Namespace("tf.app", run=_app.run, flags=flags)
 gfile = Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (
@@ -35,3 +39,5 @@ metrics = Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy
 TRAIN_TF1 = {name: getattr(_decay, name) for name in (
     "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay")}
+TRAIN_TF1["summary_iterator"] = _summary_iterator
+TRAIN_TF1["global_step"] = _train.global_step

@@ -11,6 +11,8 @@ import argparse
 import importlib
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -94,16 +96,54 @@ def fresh_dir(path):
     return path
 
 
-def run_programs():
-    """Runs every tests/programs/*.py under real TensorFlow; keeps what it printed."""
-    out = fresh_dir(FIXTURES / "programs")
+# A program whose printed floats depend on how Eigen splits work across threads says so with
+# a line "# fixture threads: 1 2 4": it runs once per intra-op thread count (tools/tf_shim reads
+# GI_TF_INTRA_OP_THREADS), NAME.stdout from the first, NAME.threadsN.stdout from the others
+# where they differ, and tests/engine/test_programs.py accepts any number within that spread.
+# "# fixture args NAME: ARGS" runs it again with those arguments into NAME.NAME.stdout, the
+# exit status on its last line.
+THREADS_LINE = re.compile(r"^# fixture threads: ([\d ]+)$", re.M)
+ARGS_LINE = re.compile(r"^# fixture args (\w+): (.*)$", re.M)
+
+
+def run_program(program, args=(), threads=None, check=True):
+    extra = {} if threads is None else {"GI_TF_INTRA_OP_THREADS": str(threads)}
+    result = subprocess.run([sys.executable, str(program.relative_to(REPO)), *args], cwd=REPO,
+                            env=tf_env(**extra), capture_output=True, text=True)
+    if check and result.returncode != 0:
+        sys.exit(f"{program.name} failed:\n{result.stderr[-3000:]}")
+    return result
+
+
+def run_programs(names=None):
+    """Runs tests/programs/*.py (or those named) under real TensorFlow; keeps what they printed."""
+    out = FIXTURES / "programs"
+    if names:
+        missing = set(names) - {p.stem for p in PROGRAMS.glob("*.py")}
+        if missing:
+            sys.exit(f"no such program: {sorted(missing)}")
+    else:
+        fresh_dir(out)
     for program in sorted(PROGRAMS.glob("*.py")):
-        result = subprocess.run([sys.executable, str(program.relative_to(REPO))], cwd=REPO,
-                                env=tf_env(), capture_output=True, text=True)
-        if result.returncode != 0:
-            sys.exit(f"{program.name} failed:\n{result.stderr[-3000:]}")
-        (out / f"{program.stem}.stdout").write_text(result.stdout)
+        if names and program.stem not in names:
+            continue
+        source = program.read_text()
+        mark = THREADS_LINE.search(source)
+        counts = [int(n) for n in mark.group(1).split()] if mark else [None]
+        outputs = [run_program(program, threads=n).stdout for n in counts]
+        (out / f"{program.stem}.stdout").write_text(outputs[0])
         print(f"programs/{program.stem}.stdout")
+        for n, text in zip(counts[1:], outputs[1:]):
+            variant = out / f"{program.stem}.threads{n}.stdout"
+            variant.unlink(missing_ok=True)
+            if text != outputs[0]:
+                variant.write_text(text)
+                print(f"programs/{variant.name}")
+        for name, args in ARGS_LINE.findall(source):
+            result = run_program(program, shlex.split(args), counts[0], check=False)
+            path = out / f"{program.stem}.{name}.stdout"
+            path.write_text(f"{result.stdout}exit status: {result.returncode}\n")
+            print(f"programs/{path.name}")
 
 
 def run_part(part, mode="v1", **env):
@@ -477,12 +517,16 @@ def part_dump(tf):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=PARTS, help="redo only this part")
+    parser.add_argument("--program", action="append",
+                        help="with --only programs: redo only this program's fixtures")
     parser.add_argument("--part", choices=PARTS, help=argparse.SUPPRESS)  # the subprocess side
     args = parser.parse_args()
     if args.part:
         tf = import_tf()
         {"graphs": part_graphs, "runs": part_runs, "containers": part_containers,
          "dump": part_dump}[args.part](tf)
+    elif args.program:
+        run_programs(args.program)
     else:
         orchestrate(args.only or PARTS)
 

@@ -60,3 +60,8 @@ def get_or_create_global_step(graph=None):
     if global_step is None:
         global_step = create_global_step(graph)
     return global_step
+
+
+def global_step(sess, global_step_tensor):
+    """The global step's value, as a Python int."""
+    return int(sess.run(global_step_tensor))

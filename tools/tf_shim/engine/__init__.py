@@ -41,6 +41,13 @@ saved_model = _v1.saved_model
 io = _v1.io
 compat = _v1.compat
 
+# tools/make_fixtures.py runs some programs at several intra-op thread counts, to see how far
+# TensorFlow's own numbers spread; a Session made without a config takes the context's.
+if _os.environ.get("GI_TF_INTRA_OP_THREADS"):
+    _tf.config.threading.set_intra_op_parallelism_threads(
+        int(_os.environ["GI_TF_INTRA_OP_THREADS"]))
+    _tf.config.threading.set_inter_op_parallelism_threads(1)
+
 # TF 0.x names the seed programs use.
 train.SummaryWriter = summary.FileWriter
 
