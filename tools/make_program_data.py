@@ -4,6 +4,7 @@ Run with any Python that has NumPy: `python tools/make_program_data.py`. The fil
 deterministic (a seeded NumPy stream, gzip without a timestamp):
 - mnist/train-{images-idx3,labels-idx1}-ubyte.gz: 128 28x28 "digits" in MNIST's IDX format,
   each class a stroke in its own place, with noise, so a small net learns them in few steps;
+  mnist/t10k-*: 40 more, drawn the same way, for the programs that test what they learned;
 - text8: a text8-format corpus (one line of lowercase words separated by spaces), drawn from a
   Zipf-like vocabulary with repeated phrases, so skip-gram pairs carry signal.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "program_data"
-IMAGES, CLASSES, SIDE = 128, 10, 28
+IMAGES, TEST_IMAGES, CLASSES, SIDE = 128, 40, 10, 28
 
 
 def idx_bytes(array):
@@ -32,9 +33,9 @@ def write_gzip(path, data):
     path.write_bytes(buffer.getvalue())
 
 
-def fake_digits(rng):
-    labels = rng.randint(0, CLASSES, size=IMAGES)
-    images = np.zeros((IMAGES, SIDE, SIDE), np.float32)
+def fake_digits(rng, count=IMAGES):
+    labels = rng.randint(0, CLASSES, size=count)
+    images = np.zeros((count, SIDE, SIDE), np.float32)
     for image, label in zip(images, labels):
         row, col = 3 + 2 * label + rng.randint(0, 3), 4 + rng.randint(0, 6)
         image[row:row + 3, col:col + 14] = 1.0  # a horizontal stroke; its height is the class
@@ -60,6 +61,9 @@ def main():
     write_gzip(OUT / "mnist" / "train-images-idx3-ubyte.gz", idx_bytes(images))
     write_gzip(OUT / "mnist" / "train-labels-idx1-ubyte.gz", idx_bytes(labels))
     (OUT / "text8").write_text(fake_text8(rng))
+    images, labels = fake_digits(np.random.RandomState(2025), count=TEST_IMAGES)
+    write_gzip(OUT / "mnist" / "t10k-images-idx3-ubyte.gz", idx_bytes(images))
+    write_gzip(OUT / "mnist" / "t10k-labels-idx1-ubyte.gz", idx_bytes(labels))
     for path in sorted(OUT.rglob("*")):
         if path.is_file():
             print(f"{path.relative_to(OUT.parent.parent.parent)}: {path.stat().st_size} bytes")

@@ -10,9 +10,14 @@ import logging
 import sys
 
 from absl.flags import *  # noqa: F401,F403 (tf.flags is absl.flags)
+from absl import app as _absl_app  # noqa: F401 (defines absl's flags, --log_dir..., as TF's import does)
 from absl import flags as _absl_flags
 
 from engine.api_namespace import module_getattr as _module_getattr
+
+# Flags defined through this module belong to the module that called it (absl's --help lists
+# them under the program's name, as TensorFlow's).
+_absl_flags.disclaim_key_flags()
 
 _RENAMED_ARGUMENTS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
 

@@ -29,35 +29,40 @@ def get_logger():
     return _logger
 
 
+def _log(level, msg, args, kwargs, depth=1):
+    # stacklevel: the record names the user's line (logging.py:NN in absl's format), not ours.
+    get_logger().log(level, msg, *args, stacklevel=depth + 2, **kwargs)
+
+
 def log(level, msg, *args, **kwargs):
-    get_logger().log(level, msg, *args, **kwargs)
+    _log(level, msg, args, kwargs)
 
 
 def debug(msg, *args, **kwargs):
-    get_logger().debug(msg, *args, **kwargs)
+    _log(DEBUG, msg, args, kwargs)
 
 
 def info(msg, *args, **kwargs):
-    get_logger().info(msg, *args, **kwargs)
+    _log(INFO, msg, args, kwargs)
 
 
 def warning(msg, *args, **kwargs):
-    get_logger().warning(msg, *args, **kwargs)
+    _log(WARN, msg, args, kwargs)
 
 
 warn = warning
 
 
 def error(msg, *args, **kwargs):
-    get_logger().error(msg, *args, **kwargs)
+    _log(ERROR, msg, args, kwargs)
 
 
 def fatal(msg, *args, **kwargs):
-    get_logger().fatal(msg, *args, **kwargs)
+    _log(FATAL, msg, args, kwargs)
 
 
 def vlog(level, msg, *args, **kwargs):
-    get_logger().log(level, msg, *args, **kwargs)
+    _log(level, msg, args, kwargs)
 
 
 def get_verbosity():
@@ -80,17 +85,19 @@ def _next_count(site):
 
 def log_if(level, msg, condition, *args):
     if condition:
-        vlog(level, msg, *args)
+        _log(level, msg, args, {})
 
 
 def log_every_n(level, msg, n, *args):
     """Logs the 1st, (n+1)th, (2n+1)th ... call from one line of code."""
-    log_if(level, msg, not _next_count(_call_site()) % n, *args)
+    if not _next_count(_call_site()) % n:
+        _log(level, msg, args, {})
 
 
 def log_first_n(level, msg, n, *args):
     """Logs the first n calls from one line of code."""
-    log_if(level, msg, _next_count(_call_site()) < n, *args)
+    if _next_count(_call_site()) < n:
+        _log(level, msg, args, {})
 
 
 def flush():

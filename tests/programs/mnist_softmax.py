@@ -1,8 +1,8 @@
 """MNIST softmax regression, as the TF 1.x beginners' tutorial taught it, on the fake IDX files.
 
-Reads tests/fixtures/mnist/*-idx*-ubyte.gz with its own IDX reader, trains y = softmax(xW + b)
-with cross-entropy written out by hand (reduction_indices=, the TF 1.x spelling) and
-GradientDescent on minibatches, and prints loss and test accuracy along the way.
+Reads tests/fixtures/program_data/mnist/ (tools/make_program_data.py) with its own IDX
+reader, trains y = softmax(xW + b) with cross-entropy written out by hand (reduction_indices=,
+the TF 1.x spelling) and GradientDescent on minibatches, and prints loss and test accuracy.
 """
 # fixture threads: 1 2 4
 
@@ -14,7 +14,7 @@ import numpy as np
 
 import engine as tf
 
-DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "fixtures", "mnist")
+DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "fixtures", "program_data", "mnist")
 
 
 def read_idx(name):

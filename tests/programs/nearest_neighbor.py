@@ -13,7 +13,7 @@ import numpy as np
 
 import engine as tf
 
-DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "fixtures", "mnist")
+DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "fixtures", "program_data", "mnist")
 
 
 def read_idx(name):
