@@ -10,6 +10,8 @@ from engine.platform import app as _app, flags, gfile as _gfile, tf_logging as _
 from engine.proto.event_pb2 import Event, SessionLog
 from engine.proto.summary_pb2 import Summary
 from engine.summary.reader import summary_iterator as _summary_iterator
+from engine.training import basic_hooks as _hooks, monitored_session as _monitored
+from engine.training import session_run_hook as _run_hook
 from engine.summary.legacy import (audio_summary, histogram_summary, image_summary,
                                    scalar_summary)
 
@@ -39,5 +41,12 @@ metrics = Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy
 TRAIN_TF1 = {name: getattr(_decay, name) for name in (
     "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay",
     "piecewise_constant", "piecewise_constant_decay", "polynomial_decay")}
+TRAIN_TF1.update({name: getattr(_hooks, name) for name in (
+    "LoggingTensorHook", "NanLossDuringTrainingError", "NanTensorHook", "SecondOrStepTimer",
+    "StepCounterHook", "StopAtStepHook", "SummarySaverHook")})
+TRAIN_TF1.update({name: getattr(_run_hook, name) for name in (
+    "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues")})
+TRAIN_TF1.update({name: getattr(_monitored, name) for name in (
+    "MonitoredSession", "MonitoredTrainingSession", "Scaffold", "SingularMonitoredSession")})
 TRAIN_TF1["summary_iterator"] = _summary_iterator
 TRAIN_TF1["global_step"] = _train.global_step

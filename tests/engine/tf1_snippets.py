@@ -4,6 +4,12 @@ Run like api_snippets.py: on TensorFlow by tools/make_api_fixtures.py, on the en
 tests/engine/test_tf1_snippets.py; both the printed output and the GraphDef must match.
 """
 
+# Snippets whose printed output is compared but not their GraphDef, and why.
+OUTPUT_ONLY = {
+    "monitored_session_hooks": "TensorFlow's Scaffold also builds a Saver (tf.train.Saver is "
+                               "another issue's) and its ready ops",
+}
+
 SNIPPETS = {
     "renamed_keywords": """
 x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -165,6 +171,35 @@ before = tf.logging.get_verbosity()
 tf.logging.set_verbosity(tf.logging.INFO)
 print(tf.logging.get_verbosity())
 tf.logging.set_verbosity(before)
+""",
+    "monitored_session_hooks": """
+loss = tf.placeholder(tf.float32, [], name="loss")
+step = tf.train.get_or_create_global_step()
+advance = tf.assign_add(step, 2)
+hooks = [tf.train.StopAtStepHook(num_steps=5), tf.train.NanTensorHook(loss, False)]
+with tf.train.MonitoredSession(hooks=hooks) as sess:
+    while not sess.should_stop():
+        print(sess.run(advance, {loss: 1.0}))
+print(tf.get_default_graph().finalized)
+try:
+    tf.constant(1)
+except RuntimeError as e:
+    print(e)
+with tf.train.SingularMonitoredSession(hooks=[tf.train.NanTensorHook(loss, False)]) as sess:
+    print(sess.run(step, {loss: 0.5}), sess.should_stop())
+    print(sess.run(step, {loss: float("nan")}), sess.should_stop())
+try:
+    with tf.train.MonitoredSession(hooks=[tf.train.NanTensorHook(loss)]) as sess:
+        sess.run(advance, {loss: float("nan")})
+except tf.train.NanLossDuringTrainingError as e:
+    print(type(e).__name__, e)
+try:
+    with tf.train.MonitoredSession() as sess:
+        print(sess.run(step))
+        raise tf.errors.OutOfRangeError(None, None, "end of data")
+except tf.errors.OutOfRangeError:
+    print("not suppressed")
+print("after")
 """,
 }
 
