@@ -1,4 +1,4 @@
-"""tf.clip_by_global_norm, tf.global_norm and tf.clip_by_norm, built as TensorFlow 1.x builds them."""
+"""tf.clip_by_global_norm, tf.global_norm and tf.clip_by_norm, built as TensorFlow 1.x does."""
 
 from collections.abc import Sequence
 

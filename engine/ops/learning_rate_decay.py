@@ -32,7 +32,7 @@ def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase,
 
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
                       name=None):
-    """learning_rate * decay_rate ^ (global_step / decay_steps), the exponent floored if staircase."""
+    """learning_rate * decay_rate ^ (global_step / decay_steps), floored if staircase."""
     if global_step is None:
         raise ValueError("global_step is required for exponential_decay.")
     return _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name)

@@ -10,7 +10,8 @@ import logging
 import sys
 
 from absl.flags import *  # noqa: F401,F403 (tf.flags is absl.flags)
-from absl import app as _absl_app  # noqa: F401 (defines absl's flags, --log_dir..., as TF's import does)
+# absl.app defines absl's own flags (--log_dir, ...), as importing TensorFlow does.
+from absl import app as _absl_app  # noqa: F401
 from absl import flags as _absl_flags
 
 from engine.api_namespace import module_getattr as _module_getattr

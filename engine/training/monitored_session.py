@@ -125,8 +125,8 @@ class MonitoredSession:
                 merged_options.MergeFrom(request.options)
         if options is not None and merged_options is not None:
             merged_options.MergeFrom(options)
-        outputs = self._sess.run({"caller": fetches, **{id(h): f for h, f in hook_fetches.items()}},
-                                 feed_dict=feeds or None,
+        requests = {"caller": fetches, **{id(h): f for h, f in hook_fetches.items()}}
+        outputs = self._sess.run(requests, feed_dict=feeds or None,
                                  options=merged_options or options, run_metadata=run_metadata)
         for hook in self._hooks:
             hook.after_run(context, SessionRunValues(outputs.get(id(hook)), options,
