@@ -6,6 +6,7 @@ engine/api.py star-imports this module (`__all__` below) and adds TRAIN_TF1 to t
 from engine.api_namespace import Namespace, NotSupportedError
 from engine.ops import learning_rate_decay as _decay, metrics as _metrics, train as _train
 from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm
+from engine.ops.norm_ops import norm
 from engine.platform import app as _app, flags, gfile as _gfile, tf_logging as _logging
 from engine.proto.event_pb2 import Event, SessionLog
 from engine.proto.summary_pb2 import Summary
@@ -16,7 +17,7 @@ from engine.summary.legacy import (audio_summary, histogram_summary, image_summa
                                    scalar_summary)
 
 __all__ = ["app", "flags", "gfile", "logging", "metrics", "enable_eager_execution",
-           "clip_by_global_norm", "clip_by_norm", "global_norm", "TRAIN_TF1",
+           "clip_by_global_norm", "clip_by_norm", "global_norm", "norm", "TRAIN_TF1",
            "audio_summary", "histogram_summary", "image_summary", "scalar_summary",
            "Event", "SessionLog", "Summary"]
 

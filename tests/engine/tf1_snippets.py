@@ -35,6 +35,19 @@ with tf.Session() as sess:
     for value in sess.run(picked):
         print(value.dtype, (np.round(value, 5) if value.dtype.kind == "f" else value).tolist())
 """,
+    "norms": """
+x = tf.constant([[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]], name="x")
+results = [tf.norm(x), tf.norm(x, axis=1), tf.norm(x, axis=0, keep_dims=True),
+           tf.norm(x, ord=1, axis=1), tf.norm(x, ord=np.inf, axis=-1, keepdims=True),
+           tf.norm(x, ord=3, axis=1), tf.norm(x, ord="fro", axis=[0, 1]),
+           tf.norm(x, ord=1, axis=(0, 1)), tf.norm(x, ord=np.inf, axis=(0, 1), name="inf"),
+           tf.nn.l2_normalize(x, dim=1), tf.nn.l2_normalize(x, axis=0, epsilon=1.0),
+           tf.nn.l2_normalize(x)]
+print([r.name for r in results])
+with tf.Session() as sess:
+    for value in sess.run(results):
+        print(value.shape, np.round(value, 5).tolist())
+""",
     "empty_floor_division": """
 x = tf.constant(3.0)
 grad = tf.gradients(tf.reduce_sum(x), x)
