@@ -16,8 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from parsers.errors import InputError
 from views import outputs
-from parsers.vlog import VlogParser, follow_vlog, read_vlog
-from parsers.vlog.reader import finished_executions
+from parsers.vlog import VlogParser, finished_executions, follow_vlog, read_vlog
 
 LIST_LIMIT = 20
 SVG_LIMIT = 50        # dot takes 50 ms to seconds a dump; a log can hold thousands

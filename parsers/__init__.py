@@ -8,13 +8,27 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 
-from parsers import detect
 from parsers.errors import InputError
-from parsers.loaded import KINDS, LabeledGraph, Loaded, MetaGraph, Signature, TaggedRun
 
 __all__ = ["load", "InputError", "Loaded", "LabeledGraph", "TaggedRun", "MetaGraph", "Signature", "KINDS"]
+
+# The readers and their messages load on first use (PEP 562), so a command that needs none of
+# them (`vlog`, `--help`) starts without importing protobuf and every container reader.
+_LAZY = {"detect": "parsers.detect", **{name: "parsers.loaded" for name in (
+    "KINDS", "LabeledGraph", "Loaded", "MetaGraph", "Signature", "TaggedRun")}}
+
+
+def __getattr__(name):
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'parsers' has no attribute {name!r}")
+    module = importlib.import_module(module_name)
+    value = module if name == "detect" else getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 def load(path) -> Loaded:
@@ -24,6 +38,7 @@ def load(path) -> Loaded:
     events file. Directories: a SavedModel, a log directory of events files, a
     TF_DUMP_GRAPH_PREFIX dump. A VLOG log is recognised and refused (its reader is `vlog`).
     """
+    detect = __getattr__("detect")
     path = os.fspath(path)
     if os.path.isdir(path):
         return detect.load_directory(path)

@@ -5,10 +5,12 @@
 >>> log.graphs[0].graph_def(), log.step_stats(1)          # doctest: +SKIP
 """
 
+from parsers.vlog.follow import finished_executions, follow_vlog
 from parsers.vlog.model import DumpNode, Execution, ExecutedNode, GraphDump, LogEvent, VlogLog
-from parsers.vlog.reader import VlogParser, follow_vlog, name_dumps, read_lines, read_vlog
+from parsers.vlog.naming import name_dumps
+from parsers.vlog.reader import VlogParser, read_lines, read_vlog
 
 __all__ = [
-    "read_vlog", "read_lines", "follow_vlog", "name_dumps", "VlogParser",
+    "read_vlog", "read_lines", "follow_vlog", "finished_executions", "name_dumps", "VlogParser",
     "VlogLog", "GraphDump", "DumpNode", "Execution", "ExecutedNode", "LogEvent",
 ]

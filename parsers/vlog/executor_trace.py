@@ -20,6 +20,15 @@ from typing import NamedTuple
 
 PROCESS = re.compile(rb"Process node: (\d+) step (-?\d+) (.*)", re.S)
 DONE = re.compile(rb"(Synchronous|Async) kernel done: (\d+) step (-?\d+) ")
+# A 2.x prefix and an executor head in one match (the common case): month, day, h, m, s,
+# fraction, thread, then the node id, the step and (Process) the rest of the line.
+_ABSL_HEAD = rb"[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d+)\.(\d{6}) +"
+PROCESS_LINE = re.compile(
+    _ABSL_HEAD + rb"(?:(\d+) +)?[^\s\]]+:\d+\] Process node: (\d+) step (-?\d+) (.*)", re.S
+)
+DONE_LINE = re.compile(
+    _ABSL_HEAD + rb"(?:\d+ +)?[^\s\]]+:\d+\] (?:Synchronous|Async) kernel done: (\d+) step (-?\d+) "
+)
 SUMMARY = re.compile(
     r"(?P<op>[^\s\[\]()]+)(?:\[(?P<attrs>.*)\])?\((?P<inputs>[^()]*)\)\Z", re.S
 )

@@ -10,6 +10,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from parsers.vlog.events import event_fields
+from parsers.vlog.prefix import split_prefix
+
 DUMP_ID = re.compile(r"n(\d+)\Z")
 
 
@@ -43,6 +46,8 @@ class GraphDump:
     # n<id> -> the real name the executor trace gave that node id; empty until matched.
     real_names: dict[str, str] = field(default_factory=dict)
     names_from: tuple[int, str] | None = None  # (step, device) of the execution that named it
+    # returned node -> the name of the _Retval that execution ran for it
+    retval_names: dict[str, str] = field(default_factory=dict)
     _graph_def: object = None
 
     def rename(self, name: str) -> str:
@@ -76,7 +81,8 @@ class GraphDump:
     def graph_def(self):
         """This dump as a GraphDef (built once): args and rets become _Arg/_Retval nodes."""
         if self._graph_def is None:
-            from parsers.vlog.graph_dump import build_graph_def
+            # Loaded here, not at the top: reading a log and its JSON need no protobuf.
+            from parsers.vlog.graph_def import build_graph_def
 
             self._graph_def = build_graph_def(self)
         return self._graph_def
@@ -202,8 +208,6 @@ class LogEvent:
         self.raw = raw
 
     def _prefix(self):
-        from parsers.vlog.prefix import split_prefix
-
         return split_prefix(self.raw)
 
     @property
@@ -224,8 +228,6 @@ class LogEvent:
 
     @property
     def fields(self) -> dict:
-        from parsers.vlog.events import event_fields
-
         return event_fields(self.kind, self.text)
 
     def __repr__(self):

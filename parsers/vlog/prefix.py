@@ -65,6 +65,54 @@ def _fraction_micros(digits: bytes) -> int:
     return int(digits[:6].ljust(6, b"0"))
 
 
+def absl_micros(month, day, hours, minutes, seconds, frac) -> int:
+    """Microseconds since the epoch from an absl prefix's fields (bytes; a fraction of 6 digits).
+
+    >>> absl_micros(b"00", b"00", b"00", b"00", b"1795298310", b"598315")
+    1795298310598315
+    """
+    key = (month, day, hours, minutes)
+    base = _minute_micros.get(key)
+    if base is None:
+        if month == b"00" and day == b"00":
+            days = 0  # before absl::InitializeLog the "seconds" count from the epoch
+        else:
+            days = _days(1970, int(month), int(day))
+        base = ((days * 24 + int(hours)) * 60 + int(minutes)) * 60_000_000
+        if len(_minute_micros) > 100_000:
+            _minute_micros.clear()
+        _minute_micros[key] = base
+    return base + int(seconds) * 1_000_000 + int(frac)
+
+
+_minute_micros: dict[tuple, int] = {}
+
+
+def match_prefix(line: bytes, start: int = 0, end: int | None = None):
+    """The ABSL or GLOG_1X match of the prefix at line[start:], or None."""
+    end = len(line) if end is None else end
+    if start >= end:
+        return None
+    return (ABSL if line[start] in _ABSL_FIRST else GLOG_1X).match(line, start, end)
+
+
+def micros_thread(match) -> tuple[int, int | None]:
+    """Microseconds since the epoch and thread id of an ABSL or GLOG_1X match."""
+    if match.re is ABSL:
+        _sev, month, day, hours, minutes, seconds, frac, thread, _src = match.groups()
+        if month == b"00" and day == b"00":
+            days = 0  # absl before InitializeLog: "seconds" count from the epoch
+        else:
+            days = _days(1970, int(month), int(day))
+    else:
+        year, month, day, hours, minutes, seconds, frac, _sev, thread, _src = match.groups()
+        days = _days(int(year), int(month), int(day))
+    micros = (
+        ((days * 24 + int(hours)) * 60 + int(minutes)) * 60 + int(seconds)
+    ) * 1_000_000 + (int(frac) if len(frac) == 6 else _fraction_micros(frac))
+    return micros, int(thread) if thread is not None else None
+
+
 def split_prefix(line: bytes) -> Prefix | None:
     """The prefix of a TensorFlow log line and its message, or None for any other line.
 

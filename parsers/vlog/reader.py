@@ -20,32 +20,26 @@ keyed by (thread, source line), so blocks that two threads print at once stay ap
 
 from __future__ import annotations
 
-import bisect
 import gc
 import os
-import re
 import sys
-import time
 from typing import BinaryIO, Callable, Iterable
 
 from parsers.errors import InputError
 from parsers.vlog import prefix as _prefix
 from parsers.vlog.events import classify
-from parsers.vlog.executor_trace import DONE, PROCESS, parse_summary as _parse_summary
+from parsers.vlog.executor_trace import DONE, DONE_LINE, PROCESS, PROCESS_LINE, parse_summary as _parse_summary
 from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
 from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
+from parsers.vlog.naming import name_dumps
 
 # Caches of parsed repeated texts; cleared when they grow past this, so memory stays bounded.
 CACHE_LIMIT = 200_000
-# How far from a dump (in executions, each way) to look for the trace that names its nodes.
-MATCH_WINDOW = 16
 
 _NEWLINES = (10, 13)
 _INSTANTIATE = b"Instantiate function definition: name="
 _INSTANTIATE_LEN = len(_INSTANTIATE)
-_split_prefix = _prefix.split_prefix
-_ABSL = _prefix.ABSL
-_GLOG = _prefix.GLOG_1X
+_absl_micros = _prefix.absl_micros
 _ABSL_FIRST = _prefix._ABSL_FIRST
 _DIGITS = _prefix._DIGITS
 
@@ -87,6 +81,9 @@ class VlogParser:
         rows = self._event_sink
         blocks = self._blocks
         node_cache = self._node_cache
+        # Memory lines are most of a log's events: only counted, unless events are kept.
+        memory_rows = rows if self.keep_events else None
+        memory_lines = 0
         try:
             for raw in lines:
                 line_no += 1
@@ -128,7 +125,10 @@ class VlogParser:
                                 continue
                     ok = dump_line(raw, start, key, line_no)
                 elif tag == b"__" and raw.startswith(b"__LOG_MEMORY__ ", start):
-                    rows.append(("memory", line_no, raw))
+                    if memory_rows is None:
+                        memory_lines += 1
+                    else:
+                        memory_rows.append(("memory", line_no, raw))
                     continue
                 elif tag == b"Pr" and raw.startswith(b"Process node: ", start):
                     ok = process_line(raw, start, line_no)
@@ -141,6 +141,8 @@ class VlogParser:
         finally:
             self._line = line_no
             self._unparsed += unparsed
+            if memory_lines:
+                rows.counts["memory"] = rows.counts.get("memory", 0) + memory_lines
 
     def feed(self, line: bytes) -> None:
         self.feed_lines((line,))
@@ -209,37 +211,20 @@ class VlogParser:
 
     # -- executor trace -----------------------------------------------------------------------
 
-    @staticmethod
-    def _micros_thread(match) -> tuple[int, int | None]:
-        """Microseconds since the epoch and thread id of a matched prefix."""
-        if match.re is _ABSL:
-            _sev, month, day, hours, minutes, seconds, frac, thread, _src = match.groups()
-            if month == b"00" and day == b"00":
-                days = 0  # absl before InitializeLog: "seconds" count from the epoch
-            else:
-                days = _prefix._days(1970, int(month), int(day))
-        else:
-            year, month, day, hours, minutes, seconds, frac, _sev, thread, _src = match.groups()
-            days = _prefix._days(int(year), int(month), int(day))
-        micros = (
-            ((days * 24 + int(hours)) * 60 + int(minutes)) * 60 + int(seconds)
-        ) * 1_000_000 + (int(frac) if len(frac) == 6 else _prefix._fraction_micros(frac))
-        return micros, int(thread) if thread is not None else None
-
     def _process_line(self, raw: bytes, start: int, line_no: int) -> bool:
-        whole = _ABSL_PROCESS.match(raw)
+        whole = PROCESS_LINE.match(raw)
         if whole is not None:
             # The common case in one regex: a 2.x prefix and the Process node head.
             month, day, hours, minutes, seconds, frac, thread, node_id, step, rest = whole.groups()
-            micros = _micros(month, day, hours, minutes, seconds, frac)
+            micros = _absl_micros(month, day, hours, minutes, seconds, frac)
             thread = int(thread) if thread is not None else None
         else:
-            match = _match_prefix(raw)
+            match = _prefix.match_prefix(raw)
             head = PROCESS.match(raw, start)
             if match is None or head is None:
                 return False
             node_id, step, rest = head.groups()
-            micros, thread = self._micros_thread(match)
+            micros, thread = _prefix.micros_thread(match)
         parsed = self._process_cache.get(rest)
         if parsed is None:
             parsed = _parse_summary(rest)
@@ -268,22 +253,22 @@ class VlogParser:
         return True
 
     def _done_line(self, raw: bytes, start: int) -> bool:
-        whole = _ABSL_DONE.match(raw)
+        whole = DONE_LINE.match(raw)
         if whole is not None:
             month, day, hours, minutes, seconds, frac, node_id, step = whole.groups()
             node = self._pending.pop((int(step), int(node_id)), None)
             if node is not None:
-                node.end_us = _micros(month, day, hours, minutes, seconds, frac)
+                node.end_us = _absl_micros(month, day, hours, minutes, seconds, frac)
             return True
         done = DONE.match(raw, start)
         if done is None:
             return False
         node = self._pending.pop((int(done.group(3)), int(done.group(2))), None)
         if node is not None:
-            match = _match_prefix(raw)
+            match = _prefix.match_prefix(raw)
             if match is None:
                 return False
-            node.end_us, _ = self._micros_thread(match)
+            node.end_us, _ = _prefix.micros_thread(match)
         return True
 
     # -- everything else ----------------------------------------------------------------------
@@ -330,25 +315,6 @@ class VlogParser:
         return self.log
 
 
-# A 2.x prefix and an executor head in one match: month, day, h, m, s, fraction, thread, ...
-_ABSL_HEAD = rb"[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d+)\.(\d{6}) +"
-_ABSL_PROCESS = re.compile(
-    _ABSL_HEAD + rb"(?:(\d+) +)?[^\s\]]+:\d+\] Process node: (\d+) step (-?\d+) (.*)", re.S
-)
-_ABSL_DONE = re.compile(
-    _ABSL_HEAD + rb"(?:\d+ +)?[^\s\]]+:\d+\] (?:Synchronous|Async) kernel done: (\d+) step (-?\d+) "
-)
-
-
-def _micros(month, day, hours, minutes, seconds, frac) -> int:
-    """Microseconds since the epoch from an absl prefix's fields (bytes; fraction of 6 digits)."""
-    if month == b"00" and day == b"00":
-        days = 0  # before absl::InitializeLog the "seconds" count from the epoch
-    else:
-        days = _prefix._days(1970, int(month), int(day))
-    return (((days * 24 + int(hours)) * 60 + int(minutes)) * 60 + int(seconds)) * 1_000_000 + int(frac)
-
-
 class _KindCounter:
     """Stands in for the event list when events are only counted."""
 
@@ -361,11 +327,6 @@ class _KindCounter:
         self.counts[row[0]] = self.counts.get(row[0], 0) + 1
 
 
-def _match_prefix(raw: bytes):
-    """The full prefix match of a line that passed the cheap test, or None."""
-    return _ABSL.match(raw) if raw[0] in _ABSL_FIRST else _GLOG.match(raw)
-
-
 def _thread_key(key):
     """The thread id (bytes) in a prefix's `<thread> <source>` part; None for 1.x lines.
 
@@ -376,47 +337,6 @@ def _thread_key(key):
         return None
     parts = key.split()
     return parts[0] if len(parts) == 2 and parts[0].isdigit() else None
-
-
-def name_dumps(graphs: list[GraphDump], executions: list[Execution]) -> None:
-    """Give n<id> dumps their real names from the nearest execution that ran the same graph.
-
-    A dump matches an execution when every n<id> it prints ran there with the same op (args
-    as _Arg, rets as _Retval); the first such execution after the dump wins, else the last
-    one before it. Dumps of graphs no executor ran (before pruning, say) keep their n<id> names.
-    """
-    if not executions:
-        return
-    starts = [execution.first_line for execution in executions]
-    # Equal mappings are shared, so repeated dumps share their nodes' JSON too.
-    interned: dict[tuple, dict[str, str]] = {}
-    # Dumps repeat (every pass prints the graph again) with the very same DumpNode objects.
-    signatures: dict[tuple, frozenset] = {}
-    ran: dict[int, frozenset] = {}  # execution index -> {(id, op)} it ran
-    for graph in graphs:
-        if graph.kind != "graph" or graph.real_names:
-            continue
-        signature = (tuple(map(id, graph.nodes)), tuple(graph.args), tuple(graph.rets))
-        needed = signatures.get(signature)
-        if needed is None:
-            needed = signatures[signature] = frozenset(graph.node_ids().items())
-        if not needed:
-            continue
-        at = bisect.bisect_left(starts, graph.first_line)
-        candidates = list(range(at, min(len(executions), at + MATCH_WINDOW)))
-        candidates += list(range(at - 1, max(-1, at - 1 - MATCH_WINDOW), -1))
-        for index in candidates:
-            pairs = ran.get(index)
-            if pairs is None:
-                known = executions[index].id_names()
-                pairs = ran[index] = frozenset((i, op) for i, (_, op) in known.items())
-            if needed <= pairs:
-                execution = executions[index]
-                known = execution.id_names()
-                mapping = tuple(sorted((f"n{node_id}", known[node_id][0]) for node_id, _ in needed))
-                graph.real_names = interned.setdefault(mapping, dict(mapping))
-                graph.names_from = (execution.step, execution.device)
-                break
 
 
 def _lines_with_progress(stream: BinaryIO, total: int, progress: Callable) -> Iterable[bytes]:
@@ -484,77 +404,3 @@ def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bo
             lines = _lines_with_progress(stream, total, progress)
     parser.feed_lines(lines)
     return parser.close()
-
-
-def finished_executions(executions: list[Execution]) -> int:
-    """How many executions, from the first, are over: those before the latest step's runs.
-
-    >>> from parsers.vlog.model import Execution
-    >>> finished_executions([Execution(1, "a", 1), Execution(1, "b", 2), Execution(2, "a", 3)])
-    2
-    """
-    upto = len(executions)
-    if upto:
-        latest = executions[-1].step
-        while upto and executions[upto - 1].step == latest:
-            upto -= 1
-    return upto
-
-
-def follow_vlog(
-    path: str,
-    on_graph: Callable[[GraphDump], None],
-    on_execution: Callable[[Execution], None],
-    idle_timeout: float | None = None,
-    poll: float = 0.2,
-) -> VlogLog:
-    """Read a log that is still being written: report graphs as their blocks close and
-    executions once a later step starts or the log goes quiet.
-
-    Stops after idle_timeout seconds without growth (None: never; Ctrl-C stops it).
-    """
-    parser = VlogParser(path, on_graph=on_graph, keep_events=False)
-    reported = 0
-
-    def report(everything: bool) -> None:
-        nonlocal reported
-        executions = parser.log.executions
-        upto = len(executions) if everything else finished_executions(executions)
-        for execution in executions[reported:upto]:
-            name_dumps(parser.log.graphs, [execution])
-            on_execution(execution)
-        reported = max(reported, upto)
-
-    try:
-        stream = open(path, "rb")
-    except OSError as error:
-        raise InputError(path, error.strerror or str(error)) from None
-    partial = b""
-    quiet_since = time.monotonic()
-    idle_reported = False
-    try:
-        with stream:
-            while True:
-                chunk = stream.read(1 << 20)
-                if chunk:
-                    data = partial + chunk
-                    lines = data.split(b"\n")
-                    partial = lines.pop()
-                    parser.feed_lines(line.rstrip(b"\r") for line in lines)
-                    report(False)
-                    quiet_since = time.monotonic()
-                    idle_reported = False
-                    continue
-                if not idle_reported:
-                    report(True)
-                    idle_reported = True
-                if idle_timeout is not None and time.monotonic() - quiet_since >= idle_timeout:
-                    break
-                time.sleep(poll)
-    except KeyboardInterrupt:
-        pass
-    if partial:
-        parser.feed(partial.rstrip(b"\r"))
-    log = parser.close()
-    report(True)
-    return log

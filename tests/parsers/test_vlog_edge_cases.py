@@ -15,7 +15,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "vlog"
 MODULES = [
     "parsers.vlog", "parsers.vlog.prefix", "parsers.vlog.attr_text", "parsers.vlog.graph_dump",
     "parsers.vlog.executor_trace", "parsers.vlog.events", "parsers.vlog.reader",
-    "parsers.vlog.model", "inspector.cmd_vlog",
+    "parsers.vlog.model", "parsers.vlog.naming", "parsers.vlog.follow", "parsers.vlog.graph_def",
+    "inspector.cmd_vlog",
 ]
 
 
