@@ -31,12 +31,14 @@ def __getattr__(name):
     return value
 
 
-def load(path) -> Loaded:
+def load(path, progress=None) -> Loaded:
     """Everything in `path` (a file or directory), or InputError saying what is wrong and where.
 
     Files: GraphDef, MetaGraphDef, SavedModel or RunMetadata (binary or text), a TensorBoard
     events file. Directories: a SavedModel, a log directory of events files, a
     TF_DUMP_GRAPH_PREFIX dump. A VLOG log is recognised and refused (its reader is `vlog`).
+    progress(done, total) is called now and then while a big file is parsed (for a text
+    proto: characters).
     """
     detect = __getattr__("detect")
     path = os.fspath(path)
@@ -44,4 +46,4 @@ def load(path) -> Loaded:
         return detect.load_directory(path)
     if not os.path.exists(path):
         raise InputError(path, "no such file or directory")
-    return detect.load_file(path)
+    return detect.load_file(path, progress)

@@ -78,8 +78,11 @@ def describe_os_error(error):
     return error.strerror or str(error)
 
 
-def load_file(path):
-    """A Loaded for one file, whatever it holds."""
+def load_file(path, progress=None):
+    """A Loaded for one file, whatever it holds.
+
+    progress(done, total) is called now and then while a big text file is parsed.
+    """
     head = read_head(path)
     if not head:
         raise InputError(path, "empty file (0 bytes)")
@@ -97,20 +100,13 @@ def load_file(path):
             if kinds:  # it opens like a text proto of ours
                 raise InputError(path, f"not valid UTF-8 text at byte {error.start}") from None
         else:
-            if kinds or not _maybe_binary(data):
-                kind, message = protobuf_files.parse_text(path, text, kinds or None)
+            # A comment longer than the head hides the first field name: look past it.
+            kinds = kinds or protobuf_files.text_kinds(text)
+            if kinds or protobuf_files.binary_message(data) is None:
+                kind, message = protobuf_files.parse_text(path, text, kinds or None, progress)
                 return containers.from_message(path, kind, message)
     kind, message = protobuf_files.parse_binary(path, data)
     return containers.from_message(path, kind, message)
-
-
-def _maybe_binary(data):
-    """Printable bytes that are nonetheless a well-formed binary message (rare, but possible)."""
-    try:
-        protobuf_files.parse_binary("", data)
-    except InputError:
-        return False
-    return True
 
 
 def load_directory(path):
