@@ -191,9 +191,15 @@ def _skip(data, offset, end, number, wire_type, depth):
     if wire_type == START_GROUP:
         if depth > RECURSION_LIMIT:
             raise WireError(offset, f"groups nested deeper than {RECURSION_LIMIT} levels")
+        # The fields of a group, skipped in one loop (a text file read as binary can be a
+        # group of a million fixed-size fields): one-byte tags and fixed widths inline.
         while True:
             tag_offset = offset
-            key, offset = read_varint(data, offset, end)
+            if offset < end and data[offset] < 0x80:
+                key = data[offset]
+                offset += 1
+            else:
+                key, offset = read_varint(data, offset, end)
             inner_number, inner_type = key >> 3, key & 7
             if inner_type == END_GROUP:
                 if inner_number != number:
@@ -201,5 +207,9 @@ def _skip(data, offset, end, number, wire_type, depth):
                 return offset
             if inner_number == 0 or inner_type > FIXED32:
                 raise WireError(tag_offset, f"invalid tag in group {number}")
-            offset = _skip(data, offset, end, inner_number, inner_type, depth + 1)
+            width = 8 if inner_type == FIXED64 else 4 if inner_type == FIXED32 else 0
+            if width and offset + width <= end:
+                offset += width
+            else:
+                offset = _skip(data, offset, end, inner_number, inner_type, depth + 1)
     raise WireError(offset, f"unexpected end of group {number}")
