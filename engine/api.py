@@ -151,6 +151,8 @@ initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_
                           glorot_normal=glorot_normal_initializer,
                           variance_scaling=variance_scaling_initializer)
 io = _Namespace("tf.io", write_graph=_train.write_graph)
+# tf.math: only the ops the engine has under no other name yet.
+math = _Namespace("tf.math", in_top_k=nn.in_top_k)
 
 
 def _compat():

@@ -68,7 +68,7 @@ class Executor:
         for node in plan.kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
             if kernel is None and node.op_type in functions:
-                from engine.kernels.cpu_functional import function_call as kernel
+                from engine.kernels.cpu.functional import function_call as kernel
             if kernel is None:
                 raise _no_kernel_error(node, device_type)
             ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,

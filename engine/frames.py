@@ -19,7 +19,7 @@ import os
 import time
 from collections import deque
 
-from engine import errors
+from engine import errors, op_families
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
 
@@ -28,10 +28,10 @@ NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
 DEFAULT_MAX_LOOP_ITERATIONS = 1_000_000
 
 NORMAL, MERGE, SWITCH, ENTER, EXIT, NEXT, TRIGGER, ARG, RETVAL, CONST = range(10)
-_KINDS = {"Merge": MERGE, "RefMerge": MERGE, "Switch": SWITCH, "RefSwitch": SWITCH,
-          "Enter": ENTER, "RefEnter": ENTER, "Exit": EXIT, "RefExit": EXIT,
-          "NextIteration": NEXT, "RefNextIteration": NEXT, "ControlTrigger": TRIGGER}
-CONTROL_FLOW_OPS = frozenset(_KINDS) | {"LoopCond"}
+_KINDS = {op: kind for family, kind in (
+    (op_families.MERGE, MERGE), (op_families.SWITCH, SWITCH), (op_families.ENTER, ENTER),
+    (op_families.EXIT, EXIT), (op_families.NEXT_ITERATION, NEXT),
+    ({"ControlTrigger"}, TRIGGER)) for op in family}
 
 
 def max_loop_iterations(explicit=None):

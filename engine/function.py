@@ -11,7 +11,7 @@ outputs its fetches, and its stateful nodes and control outputs its targets, the
 (engine/plan.py) and binds an Executor for it once per library, that is per session.
 
 Function-call nodes (an op type naming a library function) and the functional ops
-(engine/kernels/cpu_functional.py: PartitionedCall, If, While, Case and their stateless
+(engine/kernels/cpu/functional.py: PartitionedCall, If, While, Case and their stateless
 forms) run bodies through `FunctionLibrary.call`.
 """
 

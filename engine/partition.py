@@ -19,12 +19,11 @@ Edge ids follow how TensorFlow numbers the client graph's edges (`edge_ids`).
 
 import heapq
 
-from engine import dtypes
+from engine import dtypes, op_families
 from engine.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
 from engine.step_stats import GpuStepStatsCollector, StepStatsCollector
 
-SEND_RECV_OPS = frozenset({"_Send", "_Recv", "_HostSend", "_HostRecv"})
 INCARNATION = 1  # DirectSession's devices keep one incarnation
 
 
@@ -230,7 +229,7 @@ def order_transfers(parts):
                 heapq.heappush(ready, key(consumer))
     for p in parts.values():
         p.transfer_controls = {}
-        transfers = sorted((n for n in p.order if p.nodes[n].op_type in SEND_RECV_OPS),
+        transfers = sorted((n for n in p.order if p.nodes[n].op_type in op_families.SEND_RECV),
                            key=position.get)
         last_send = None
         for name in transfers:
@@ -455,11 +454,11 @@ class _SkipTransfers:
     _skip = False
 
     def node_scheduled(self, node, *args):
-        if node.op_type not in SEND_RECV_OPS:
+        if node.op_type not in op_families.SEND_RECV:
             super().node_scheduled(node, *args)
 
     def node_started(self, node, *args):
-        self._skip = node.op_type in SEND_RECV_OPS
+        self._skip = node.op_type in op_families.SEND_RECV
         if not self._skip:
             super().node_started(node, *args)
 

@@ -17,14 +17,12 @@ import contextlib
 import functools
 import sys
 
-from engine import errors
+from engine import errors, op_families
 from engine.devices import DeviceSpec, local_name, matches, merge
 from engine.kernels import has_kernel
 
 CLIENT_DEVICE = local_name("CPU", 0)
 DEVICE_TYPE_PRIORITY = ("GPU", "CPU")  # TensorFlow's registered priorities, highest first
-METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank"})
-IDENTITY_OPS = frozenset({"Identity", "RefIdentity"})
 
 
 def cuda_device_count():
@@ -226,9 +224,10 @@ def _inherits_input(nodes, name, consumers):
     info = nodes[name]
     if info.device or not info.inputs:
         return False
-    if info.op_type in METADATA_OPS:
+    if info.op_type in op_families.METADATA:
         return True
-    return (info.op_type in IDENTITY_OPS and len(info.inputs) + len(info.control_inputs) == 1
+    return (info.op_type in op_families.IDENTITY
+            and len(info.inputs) + len(info.control_inputs) == 1
             and len(consumers.get(name, ())) == 1)
 
 

@@ -11,21 +11,11 @@ the i-th kernel node, so the executor can drop them as eval_jaxpr drops dead val
 
 from collections import deque
 
+from engine import op_families
 from engine.proto import graph_pb2, node_def_pb2, versions_pb2
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 PRODUCER_VERSION = 2474  # the GraphDef producer version TensorFlow 2.21 writes
-
-# Kernels TensorFlow marks inexpensive (OpKernel::IsExpensive() false): its executor runs
-# them inline before the expensive ones that became ready at the same time.
-INEXPENSIVE_OPS = frozenset({
-    "_Arg", "_Retval", "_SOURCE", "Const", "HostConst", "NoOp", "Identity", "RefIdentity",
-    "IdentityN", "StopGradient", "PreventGradient", "Snapshot", "Shape", "ShapeN", "Size",
-    "Rank", "Reshape", "ExpandDims", "Squeeze", "Switch", "RefSwitch", "Merge", "RefMerge",
-    "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration",
-    "LoopCond", "ControlTrigger",
-})
-
 
 class NodeInfo:
     """What planning needs of one graph node, independent of where the graph came from.
@@ -66,7 +56,7 @@ class PlanNode:
         self.input_slots, self.output_slots, self.deref = (), (), ()
         self.input_names, self.sources, self.consumers = [], [], []
         self.num_pending = 0
-        self.inexpensive = op_type in INEXPENSIVE_OPS
+        self.inexpensive = op_type in op_families.INEXPENSIVE
         self.index = 0  # retval/arg index
         self.output_dtypes = list(info.output_dtypes) if info is not None else []
         self.device = CPU0
@@ -102,7 +92,7 @@ class Plan:
         self.device = device
         self.roots = [i for i, node in enumerate(nodes) if node.num_pending == 0]
         self.retvals = {node.name: node for node in nodes if node.kind == "retval"}
-        self.has_control_flow = any(node.op_type in CONTROL_FLOW_OPS for node in nodes)
+        self.has_control_flow = any(node.op_type in op_families.CONTROL_FLOW for node in nodes)
 
     @property
     def kernel_nodes(self):
@@ -190,21 +180,13 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
             producer = plan_nodes[position[source]]
             producer.consumers.append(i)
             # A loop's back edge (NextIteration -> Merge) does not hold the Merge back.
-            if not (node.op_type in MERGE_OPS and producer.op_type in NEXT_ITERATION_OPS):
+            if not (node.op_type in op_families.MERGE
+                    and producer.op_type in op_families.NEXT_ITERATION):
                 node.num_pending += 1
 
     order = schedule(plan_nodes)
     frees = _last_uses(plan_nodes, order, set(fetch_slots.values()))
     return Plan(plan_nodes, order, feed_keys, feed_slots, fetch_slots, num_slots, frees, device)
-
-
-MERGE_OPS = frozenset({"Merge", "RefMerge"})
-NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
-# Ops whose plans run on the frame-aware loop (engine/frames.py): they make values dead or
-# move them between frames and iterations.
-CONTROL_FLOW_OPS = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
-                              "Exit", "RefExit", "NextIteration", "RefNextIteration",
-                              "LoopCond", "ControlTrigger"})
 
 
 def _prune(nodes, feed_set, fetch_tensors, targets):

@@ -8,7 +8,7 @@ import re
 import sys
 from collections import Counter
 
-from inspector import inputs
+from inspector import cmd_info_ops, inputs
 from parsers.attr_text import dtype_name, shape_text, summarize_attr
 
 TOP_OPS = 8
@@ -27,12 +27,16 @@ _KIND_TITLES = {
 
 
 def add_arguments(parser):
-    parser.add_argument("path", metavar="PATH", help="a graph, meta graph, SavedModel, events,"
+    parser.add_argument("path", metavar="PATH", nargs="?", help="a graph, meta graph, SavedModel, events,"
                         " run metadata, dump or VLOG log; - for stdin")
     parser.add_argument("--json", action="store_true", help="print everything as JSON (nodes, attrs, step stats)")
+    parser.add_argument("--ops", action="store_true", help="every op the engine knows and what it has (OpDef, kernels, "
+                        "shape function, gradient, families), instead of a file")
 
 
 def run(args):
+    if args.ops or args.path is None:
+        return cmd_info_ops.run(args)
     loaded = inputs.load(args.path)
     if args.json:
         text = json.dumps(to_json(loaded), indent=1) + "\n"

@@ -42,6 +42,8 @@ SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin
 ScalarSummary HistogramSummary MergeSummary
 ImageSummary AudioSummaryV2 TensorSummaryV2
 StackV2 StackPushV2 StackPopV2 StackCloseV2 Assert
+DynamicStitch ParallelDynamicStitch ListDiff ApplyCenteredRMSProp ResourceApplyCenteredRMSProp
+Snapshot EnsureShape InvGrad InTopKV2
 """.split()
 
 

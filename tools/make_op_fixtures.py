@@ -4,7 +4,9 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_op_fixtures.py`.
 Each family file holds a JSON manifest ("__manifest__") and, per case, the NodeDef TensorFlow
 built ("<case>/node_def", serialized bytes: attrs with TensorFlow's defaults filled in), the
 inputs in OpDef order ("<case>/in<i>") and the outputs ("<case>/out<i>") or the error class and
-message. Kernel cases feed every input through a placeholder of unknown shape, so errors come
+message. `--ops A,B` remakes only those ops' cases and keeps every other case of the files as
+it is (TensorFlow's float sums and some error texts vary from run to run in their last digits,
+so remaking everything churns the committed files). Kernel cases feed every input through a placeholder of unknown shape, so errors come
 from the kernel, not from graph building. Shape cases ("shapes.npz") record input static
 shapes, constant inputs, and TensorFlow's static output shapes.
 """
@@ -24,6 +26,23 @@ R = tf.raw_ops
 OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "ops"
 
 f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
+
+
+ONLY_OPS = set()  # --ops: remake only these ops' cases
+
+
+def write_npz(path, arrays):
+    """Writes a family file; with --ops, over the file's other cases as they were."""
+    if ONLY_OPS and path.exists():
+        old = np.load(path, allow_pickle=False)
+        new_cases = json.loads(str(arrays["__manifest__"]))
+        cases = [c for c in json.loads(str(old["__manifest__"])) if c["op"] not in ONLY_OPS]
+        kept = {c["name"] for c in cases}
+        merged = {k: old[k] for k in old.files if k.split("/")[0] in kept}
+        merged.update((k, v) for k, v in arrays.items() if k != "__manifest__")
+        merged["__manifest__"] = np.array(json.dumps(cases + new_cases))
+        arrays = merged
+    np.savez_compressed(path, **arrays)
 
 
 def a(values, dtype=f32):
@@ -48,6 +67,8 @@ class Family:
     def case(self, op, label, inputs, runs=1, **attrs):
         """One kernel case: `inputs` maps the raw op's arg names to arrays or lists."""
         name = f"{op}.{label}"
+        if ONLY_OPS and op not in ONLY_OPS:
+            return
         graph = tf.Graph()
         with graph.as_default():
             feeds, kwargs = {}, {}
@@ -90,7 +111,7 @@ class Family:
     def write(self):
         OUT.mkdir(parents=True, exist_ok=True)
         arrays = dict(self.arrays, __manifest__=np.array(json.dumps(self.cases)))
-        np.savez_compressed(OUT / f"{self.name}.npz", **arrays)
+        write_npz(OUT / f"{self.name}.npz", arrays)
         print(f"{self.name}: {len(self.cases)} cases", file=sys.stderr)
 
 
@@ -376,6 +397,27 @@ def nn_cases():
     fam.case("MaxPool", "i32", {"input": np.arange(32, dtype=i32).reshape(1, 4, 4, 2)},
              ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
     fam.case("TopKV2", "plain", {"input": a([[1, 3, 2, 3], [0, -1, 5, 4]]), "k": np.int32(3)})
+    scores = a([[0.1, 0.7, 0.2, 0.7], [0.5, 0.5, 0.5, 0.5], [3.0, -1.0, 2.0, 1.0]])
+    fam.case("InTopKV2", "k1_ties", {"predictions": scores, "targets": a([1, 2, 2], i32),
+                                     "k": np.int32(1)})
+    fam.case("InTopKV2", "k2", {"predictions": scores, "targets": a([2, 0, 3], i32),
+                                "k": np.int32(2)})
+    fam.case("InTopKV2", "k0", {"predictions": scores, "targets": a([1, 2, 0], i32),
+                                "k": np.int32(0)})
+    fam.case("InTopKV2", "k_past_classes", {"predictions": scores,
+                                            "targets": a([0, 1, 1], i64), "k": np.int64(9)})
+    fam.case("InTopKV2", "out_of_range_and_nan",
+             {"predictions": a([[0.1, np.nan, 0.3], [0.2, 0.1, np.inf], [1.0, 2.0, 3.0]]),
+              "targets": a([5, 1, -1], i32), "k": np.int32(3)})
+    fam.case("InTopKV2", "nan_elsewhere",
+             {"predictions": a([[np.nan, 0.5, 0.1], [np.inf, 0.5, 0.6]]),
+              "targets": a([1, 2], i32), "k": np.int32(1)})
+    fam.case("InTopKV2", "bad_batch", {"predictions": scores, "targets": a([0, 1], i32),
+                                       "k": np.int32(1)})
+    fam.case("InTopKV2", "bad_rank", {"predictions": a([0.1, 0.2]), "targets": a([0], i32),
+                                      "k": np.int32(1)})
+    fam.case("InTopKV2", "bad_k", {"predictions": scores, "targets": a([0, 1, 2], i32),
+                                   "k": a([1, 2], i32)})
     fam.write()
 
 
@@ -406,6 +448,8 @@ def shape_cases():
 
     def case(op, label, inputs, **attrs):
         name = f"{op}.{label}"
+        if ONLY_OPS and op not in ONLY_OPS:
+            return
         graph = tf.Graph()
         entry = {"name": name, "op": op, "inputs": [], "outputs": None, "error": None}
         with graph.as_default():
@@ -535,11 +579,49 @@ def shape_cases():
     case("SelectV2", "broadcast", {"condition": ph([3], tf.bool), "t": ph([2, 1]),
                                    "e": ph([])})
     case("Where", "plain", {"condition": ph([2, None], tf.bool)})
+    # Control flow v1, and the ops whose shape functions came with the op registry.
+    case("Switch", "plain", {"data": ph([None, 3]), "pred": ph([], tf.bool)})
+    case("Merge", "agree", {"inputs": [ph([2, 3]), ph([2, 3])]})
+    case("Merge", "differ", {"inputs": [ph([2, 3]), ph([2, 4]), ph([None, 3])]})
+    case("Merge", "ranks", {"inputs": [ph([2, 3]), ph([2])]})
+    case("Merge", "unknown", {"inputs": [ph(None), ph([2])]})
+    case("Enter", "plain", {"data": ph([2, 3])}, frame_name="f")
+    case("Enter", "constant", {"data": ph([2, 3])}, frame_name="f", is_constant=True)
+    case("Exit", "plain", {"data": ph([None, 3])})
+    case("NextIteration", "plain", {"data": ph([4])})
+    case("LoopCond", "plain", {"input": ph([], tf.bool)})
+    case("EnsureShape", "merge", {"input": ph([None, 3])}, shape=[2, None])
+    case("BroadcastArgs", "plain", {"s0": ph([3], tf.int32), "s1": ph([1], tf.int32)})
+    case("BroadcastArgs", "unknown", {"s0": ph([None], tf.int32), "s1": ph([1], tf.int32)})
+    case("ConcatOffset", "plain", {"concat_dim": c(np.int32(1)),
+                                   "shape": [ph([3], tf.int32), ph([3], tf.int32)]})
+    case("DynamicStitch", "const", {"indices": [c(a([0, 2], i32)), c(a([[1], [4]], i32))],
+                                    "data": [ph([2, 5]), ph([2, 1, 5])]})
+    case("DynamicStitch", "fed", {"indices": [ph([None], tf.int32)],
+                                  "data": [ph([None, 7])]})
+    case("ParallelDynamicStitch", "const", {"indices": [c(a([1, 0], i32))],
+                                            "data": [ph([2, None])]})
+    case("ListDiff", "plain", {"x": ph([5], tf.int32), "y": ph([2], tf.int32)})
+    case("TopKV2", "const_k", {"input": ph([None, 6]), "k": c(np.int32(2))})
+    case("TopKV2", "fed_k", {"input": ph([4, 6]), "k": ph([], tf.int32)})
+    case("MaxPoolV2", "const", {"input": ph([2, 8, 8, 3]), "ksize": c(a([1, 2, 2, 1], i32)),
+                                "strides": c(a([1, 2, 2, 1], i32))}, padding="VALID")
+    case("MaxPoolV2", "fed", {"input": ph([2, 8, 8, 3]), "ksize": ph([4], tf.int32),
+                              "strides": ph([4], tf.int32)}, padding="SAME")
+    case("InTopKV2", "plain", {"predictions": ph([None, 10]), "targets": ph([4], tf.int32),
+                               "k": c(np.int32(3))})
+    case("InTopKV2", "bad", {"predictions": ph([3, 10]), "targets": ph([4], tf.int32),
+                             "k": c(np.int32(3))})
+    case("StackPopV2", "unknown", {"handle": ph([2], tf.resource)}, elem_type=tf.float32)
+    case("ReadVariableOp", "unknown", {"resource": ph([], tf.resource)}, dtype=tf.float32)
+    case("TemporaryVariable", "plain", {}, shape=[3, None], dtype=tf.float32)
     arrays["__manifest__"] = np.array(json.dumps(cases))
-    np.savez_compressed(OUT / "shapes.npz", **arrays)
+    write_npz(OUT / "shapes.npz", arrays)
     print(f"shapes: {len(cases)} cases", file=sys.stderr)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--ops"]:
+        ONLY_OPS.update(sys.argv[2].split(","))
     for make in (math_cases, reduce_cases, array_cases, nn_cases, random_cases, shape_cases):
         make()

@@ -7,26 +7,12 @@ _Send paired with its _Recv across devices).
 
 from __future__ import annotations
 
+from engine import op_families
 from engine.proto import types_pb2
 from parsers import attr_text
 
 CONTROL = -1  # the output index of a control input, as TensorFlow's Graph uses it
 
-# Ops whose outputs are reference-typed (Ref(T) in their OpDefs).
-REF_PRODUCERS = frozenset({
-    "Variable", "VariableV2", "TemporaryVariable", "Assign", "AssignAdd", "AssignSub",
-    "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterNdUpdate",
-    "ScatterNdAdd", "ScatterNdSub", "RefIdentity", "RefEnter", "RefExit", "RefMerge",
-    "RefNextIteration", "RefSwitch", "RefSelect",
-})
-# Ops whose first output is a resource handle although their dtype attr names the value type.
-RESOURCE_PRODUCERS = frozenset({
-    "VarHandleOp", "_VarHandlesOp", "HashTableV2", "MutableHashTableV2",
-    "MutableHashTableOfTensorsV2", "MutableDenseHashTableV2", "IteratorV2", "Iterator",
-    "AnonymousIteratorV2", "MultiDeviceIterator", "StackV2", "TensorArrayV3",
-})
-NEXT_ITERATION = frozenset({"NextIteration", "RefNextIteration"})
-MERGE = frozenset({"Merge", "RefMerge"})
 # Attrs that name an op's output type, most specific first (Shape has both out_type and T).
 _DTYPE_ATTRS = ("out_type", "output_type", "DstT", "dtype", "tensor_type", "T")
 _DTYPE_LIST_ATTRS = ("Tout", "output_types", "out_types", "T", "dtypes")
@@ -78,7 +64,7 @@ def output_dtype(node_def, index):
     'float_ref'
     """
     attrs = node_def.attr
-    if node_def.op in RESOURCE_PRODUCERS and index == 0:
+    if node_def.op in op_families.RESOURCE_PRODUCERS and index == 0:
         return types_pb2.DT_RESOURCE
     dtype = 0
     for name in _DTYPE_LIST_ATTRS:
@@ -91,7 +77,7 @@ def output_dtype(node_def, index):
             if name in attrs and attrs[name].WhichOneof("value") == "type":
                 dtype = attrs[name].type
                 break
-    if dtype and node_def.op in REF_PRODUCERS and dtype < _REF_OFFSET:
+    if dtype and node_def.op in op_families.REF_PRODUCERS and dtype < _REF_OFFSET:
         dtype += _REF_OFFSET
     return dtype
 
@@ -123,12 +109,12 @@ def edge_kind(producer, consumer, index):
     """
     if index == CONTROL:
         return "control"
-    if producer.op in NEXT_ITERATION and consumer.op in MERGE:
+    if producer.op in op_families.NEXT_ITERATION and consumer.op in op_families.MERGE:
         return "back"
     dtype = output_dtype(producer, index)
     if dtype == types_pb2.DT_RESOURCE:
         return "resource"
-    if producer.op in REF_PRODUCERS or dtype > _REF_OFFSET:
+    if producer.op in op_families.REF_PRODUCERS or dtype > _REF_OFFSET:
         return "ref"
     return "data"
 

@@ -32,11 +32,10 @@ from collections import Counter
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from engine import op_families
 from parsers.containers import graph_device
 from views import graph_edges as edge_rules
 
-SEND_OPS = frozenset({"_Send", "_HostSend"})
-RECV_OPS = frozenset({"_Recv", "_HostRecv"})
 _AFTER_SLASH = chr(ord("/") + 1)  # "a0" sorts after every "a/..." name
 
 
@@ -384,9 +383,9 @@ class GraphIndex:
         if self._rendezvous is None:
             sends, receivers = [], {}
             for key, node in self.nodes.items():
-                if node.op in SEND_OPS:
+                if node.op in op_families.SEND:
                     sends.append((key, rendezvous(node.node_def)))
-                elif node.op in RECV_OPS:
+                elif node.op in op_families.RECV:
                     receivers.setdefault(rendezvous(node.node_def), []).append(key)
             self._rendezvous = sends, receivers
         return self._rendezvous

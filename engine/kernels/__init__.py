@@ -3,13 +3,14 @@
 A kernel is `fn(ctx, *inputs) -> output`, where inputs are NumPy arrays (CuPy arrays on a
 GPU; `Ref` objects for an OpDef input arg with is_ref; ResourceHandle values for DT_RESOURCE)
 and the result is one array for a one-output op, a tuple or list for several, None for none.
-Each CPU module registers its table at import (`engine/kernels/cpu*.py`, NumPy); the GPU's
-are registered by `engine.kernels.cuda.registry.load_kernels()` for the array module of the
-process's GPU backend (CuPy, or the simulated GPU: engine/kernels/cuda/backend.py), and none
+The CPU's are registered by `engine.kernels.cpu.load_kernels()` (NumPy: each module of
+engine/kernels/cpu/ registers its table at import); the GPU's by
+`engine.kernels.cuda.registry.load_kernels()` for the array module of the process's GPU backend (CuPy, or the simulated GPU: engine/kernels/cuda/backend.py), and none
 where there is no GPU. An op with no kernel for a device is placed on the CPU, as
 TensorFlow's soft placement does (the placer asks `has_kernel`).
 """
 
+import contextlib
 import importlib
 import threading
 from typing import Callable
@@ -18,16 +19,11 @@ Kernel = Callable[..., object]
 
 _KERNELS: dict[str, dict[str, Kernel]] = {}
 _DEVICE_MODULES = {
-    "CPU": ("engine.kernels.cpu_math", "engine.kernels.cpu_reduce", "engine.kernels.cpu_array",
-            "engine.kernels.cpu_nn",
-            "engine.kernels.cpu_state", "engine.kernels.cpu_random",
-            "engine.kernels.cpu_control_flow", "engine.kernels.cpu_functional",
-            "engine.kernels.cpu_grad", "engine.kernels.cpu_training",
-            "engine.kernels.cpu_sendrecv", "engine.kernels.cpu_stack",
-            "engine.kernels.cpu_assert"),
+    "CPU": ("engine.kernels.cpu",),
     "GPU": ("engine.kernels.cuda.registry",),
 }
 _loaded: set[str] = set()
+_collecting = threading.local()
 _load_lock = threading.RLock()
 
 
@@ -41,7 +37,22 @@ def register(op_type: str, device_type: str = "CPU"):
 
 def register_table(table: dict[str, Kernel], device_type: str = "CPU") -> None:
     """Register many kernels at once: `{"AddV2": add, "Mul": multiply, ...}`."""
+    sink = getattr(_collecting, "table", None)
+    if sink is not None:
+        sink.update(table)
+        return
     _KERNELS.setdefault(device_type, {}).update(table)
+
+
+@contextlib.contextmanager
+def collecting():
+    """Within the block, this thread's register_table calls fill the yielded dict instead of
+    the registry: what a device's modules would register, registering nothing."""
+    _collecting.table = table = {}
+    try:
+        yield table
+    finally:
+        _collecting.table = None
 
 
 def _load(device_type: str) -> None:

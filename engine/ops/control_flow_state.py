@@ -12,7 +12,7 @@ the "b_sync" ControlTrigger, before the next gradient iteration. `ControlFlowSta
 forward loop to its state and carries the hooks engine.ops.gradients calls.
 """
 
-from engine import dtypes
+from engine import dtypes, op_families
 from engine.graph import get_default_graph
 from engine.ops import array_ops, while_grad_loops
 from engine.ops.constant_op import constant, is_constant
@@ -22,13 +22,12 @@ from engine.ops.convert import convert_to_tensor
 from engine.ops.data_flow_ops import stack_pop_v2, stack_push_v2, stack_v2
 from engine.tensor_util import constant_value
 
-_IDENTITY_OPS = frozenset(["Switch", "RefSwitch", "Identity", "RefIdentity"])
 
 
 def _loop_constant_enter(value):
     """The constant Enter `value` reads through Switches and Identities, or None."""
     op = value.op
-    while op.type in _IDENTITY_OPS:
+    while op.type in op_families.SWITCH or op.type in op_families.IDENTITY:
         op = op.inputs[0].op
     if op.type in ("Enter", "RefEnter") and op.get_attr("is_constant"):
         return op

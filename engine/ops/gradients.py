@@ -15,76 +15,12 @@ from engine import dtypes
 from engine.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
+from engine.ops.gradient_registry import (  # noqa: F401  (tf.RegisterGradient, ...)
+    NoGradient, NotDifferentiable, RegisterGradient, get_gradient_function, no_gradient)
 from engine.ops.math_ops import add_n
 from engine.ops.op_def_library import apply_op
 from engine.operation import Operation
 from engine.tensor import Tensor
-
-def _register_extra_op_defs():
-    """TensorFlow's OpDefs of DynamicStitch, ListDiff, (Resource)ApplyCenteredRMSProp."""
-    import os
-
-    from google.protobuf import text_format
-
-    from engine import op_registry
-    from engine.proto import op_def_pb2
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "extra_op_defs.pbtxt")
-    with open(path, encoding="utf-8") as f:
-        op_list = text_format.Parse(f.read(), op_def_pb2.OpList())
-    for op_def in op_list.op:
-        if op_registry.lookup(op_def.name) is None:
-            op_registry.register(op_def)
-
-
-_register_extra_op_defs()
-
-# -- the registry --
-
-_GRADIENTS = {}
-
-
-class RegisterGradient:
-    """Decorator: `@tf.RegisterGradient("Op")` registers `fn(op, *out_grads)` for "Op"."""
-
-    def __init__(self, op_type):
-        if not isinstance(op_type, str):
-            raise TypeError("op_type must be a string")
-        self._op_type = op_type
-
-    def __call__(self, fn):
-        if self._op_type in _GRADIENTS:
-            raise KeyError(f"Registering two gradient with name '{self._op_type}'! "
-                           f"(Previous registration was in {_where(_GRADIENTS[self._op_type])})")
-        _GRADIENTS[self._op_type] = fn
-        return fn
-
-
-def _where(fn):
-    code = getattr(fn, "__code__", None)
-    return f"{code.co_name} {code.co_filename}:{code.co_firstlineno}" if code else "<none>"
-
-
-def no_gradient(op_type):
-    """Marks `op_type` as not differentiable: its inputs get None, no error."""
-    if not isinstance(op_type, str):
-        raise TypeError("op_type must be a string")
-    _GRADIENTS[op_type] = None
-
-
-NoGradient = NotDifferentiable = no_gradient
-
-
-def get_gradient_function(op):
-    """The gradient function of `op` (its `_gradient_op_type` override first), None for an op
-    without inputs or one marked not differentiable; LookupError when none is registered."""
-    if not op.inputs:
-        return None
-    attr = op._node_def.attr.get("_gradient_op_type")
-    op_type = attr.s.decode() if attr is not None else op.type
-    try:
-        return _GRADIENTS[op_type]
-    except KeyError:
-        raise LookupError(f"gradient registry has no entry for: {op_type}") from None
 
 
 # -- IndexedSlices: the sparse gradient of a gather --

@@ -235,6 +235,14 @@ def l2_loss(t, name=None):
     return apply_op("L2Loss", t=t, name=name)
 
 
+def in_top_k(predictions, targets, k, name=None):
+    """tf.nn.in_top_k (TF 1.x argument order): whether each row's target class is among
+    its k highest predictions (ties count for the target; a row with a non-finite
+    prediction or a target out of range says False)."""
+    with _scope(name, "in_top_k", [predictions, targets]):
+        return apply_op("InTopKV2", predictions=predictions, targets=targets, k=k, name=name)
+
+
 def _noise_shape(x, noise_shape):
     if noise_shape is None:
         return array_ops.shape(x)

@@ -9,25 +9,31 @@ Incompatible static shapes raise ShapeError (a ValueError), as TensorFlow's grap
 The shape functions live by kind of op: elementwise, reductions, nn (products, convolutions,
 pools), array; dims holds the helpers on dims lists and partial_values InputInfo and the
 shapes given as tensors. The gradient and training ops' functions are merged in from
-engine.shape_inference_training. Every name is also importable from here, as before the split.
+engine.shape_inference.training, control flow's and the unknown-output rule from
+engine.shape_inference.control_flow. Every name is also importable from here, as before the
+split.
 """
 
+from engine import op_families
 from engine.kernels import slicing
 from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
-    _concat, _unknown_slice_dims, broadcast_to, concat_offset, const, expand_dims, fill,
-    gather_v2, identity_n, one_hot, pack, pad, placeholder_with_default, random, range_,
-    reshape, shape_of, slice_, split, split_v, squeeze, strided_slice, tile, transpose, unpack,
-    where)
+    _concat, _unknown_slice_dims, broadcast_args, broadcast_to, concat_offset, const,
+    dynamic_stitch, ensure_shape, expand_dims, fill, gather_v2, identity_n, list_diff, one_hot,
+    pack, pad, placeholder_with_default, random, range_, reshape, shape_of, slice_, split,
+    split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
+from engine.shape_inference.control_flow import (  # noqa: F401
+    enter, if_or_case, merge_op, switch, unknown, while_)
 from engine.shape_inference.dims import (  # noqa: F401
     ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
 from engine.shape_inference.elementwise import (  # noqa: F401
     BINARY, SCALARS, UNARY, add_n, binary, scalar, select, select_v2, unchanged)
 from engine.shape_inference.nn import (  # noqa: F401
-    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, mat_mul, pool,
-    softmax_cross_entropy, sparse_softmax_cross_entropy)
+    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, in_top_k, mat_mul, max_pool_v2,
+    pool, softmax_cross_entropy, sparse_softmax_cross_entropy)
 from engine.shape_inference.partial_values import (  # noqa: F401
     InputInfo, _from_value, _from_value_rank, _ints, _value)
 from engine.shape_inference.reductions import REDUCTIONS, arg_reduction, reduction  # noqa: F401
+from engine.shape_inference.training import SHAPE_FUNCTIONS as _TRAINING
 from engine.tensor_shape import TensorShape
 
 
@@ -90,9 +96,20 @@ SHAPE_FUNCTIONS = {
     "SparseSoftmaxCrossEntropyWithLogits": sparse_softmax_cross_entropy,
     "StackV2": lambda attrs, inputs: [2],  # TensorFlow's TwoElementOutput, from the ref Stack
     "StackPushV2": lambda attrs, inputs: _dims(inputs[1]),
+    "TemporaryVariable": lambda attrs, inputs: _attr_shape(attrs),
+    "BroadcastArgs": broadcast_args, "ConcatOffset": concat_offset,
+    "DynamicStitch": dynamic_stitch, "ParallelDynamicStitch": dynamic_stitch,
+    "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
+    "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
+    **{op: switch for op in op_families.SWITCH},
+    **{op: merge_op for op in op_families.MERGE},
+    **{op: enter for op in op_families.ENTER},
+    **{op: unchanged for op in op_families.EXIT | op_families.NEXT_ITERATION | {"LoopCond"}},
+    "If": if_or_case, "StatelessIf": if_or_case, "Case": if_or_case,
+    "StatelessCase": if_or_case, "While": while_, "StatelessWhile": while_,
+    # TensorFlow's own shape function leaves these outputs unknown (UnknownShape, or a
+    # resource's handle data the engine does not track).
+    **{op: unknown for op in op_families.RECV | {"PartitionedCall", "StatefulPartitionedCall",
+                                                 "ReadVariableOp", "StackPopV2"}},
+    **_TRAINING,
 }
-
-# The gradient and training ops' shape functions live in their own module.
-from engine.shape_inference_training import SHAPE_FUNCTIONS as _TRAINING  # noqa: E402
-
-SHAPE_FUNCTIONS.update(_TRAINING)

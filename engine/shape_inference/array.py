@@ -263,3 +263,45 @@ def where(attrs, inputs):
 
 def concat_offset(attrs, inputs):
     return tuple(_dims(info) for info in inputs[1:])
+
+
+def broadcast_args(attrs, inputs):
+    """BroadcastArgs: a vector as long as the longer shape vector."""
+    lengths = [(_dims(info) or [None])[0] for info in inputs[:2]]
+    return [None if None in lengths else max(lengths)]
+
+
+def dynamic_stitch(attrs, inputs):
+    """DynamicStitch: [max index + 1] (when every index is a constant) + the data's inner
+    dims, which every data input must agree on past its indices' rank."""
+    count = len(inputs) // 2
+    indices, data = inputs[:count], inputs[count:]
+    inner, largest = None, -1
+    for index_info, data_info in zip(indices, data):
+        index_dims, data_dims = _dims(index_info), _dims(data_info)
+        if index_dims is not None and data_dims is not None:
+            inner = merge(inner, data_dims[len(index_dims):])
+        values = _ints(index_info)
+        largest = None if values is None or largest is None else max([largest] + values)
+    if inner is None:
+        return None
+    return [None if largest is None else largest + 1] + inner
+
+
+def ensure_shape(attrs, inputs):
+    return merge(_dims(inputs[0]), _attr_shape(attrs))
+
+
+def list_diff(attrs, inputs):
+    return ([None], [None])
+
+
+def top_k(attrs, inputs):
+    """TopKV2: values and indices shaped as the input with its last dim k."""
+    dims, k = _dims(inputs[0]), _ints(inputs[1])
+    if dims is None:
+        return (None, None)
+    if not dims:
+        raise ShapeError("Shape must be at least rank 1 but is rank 0")
+    out = dims[:-1] + [k[0] if k else None]
+    return (out, list(out))

@@ -1,6 +1,7 @@
 """Shape functions of the elementwise ops: unary ops keep their input's shape, binary ones
 broadcast, AddN and Select merge; scalar-valued ops."""
 
+from engine import op_families
 from engine.shape_inference.dims import _dims, broadcast, merge
 
 
@@ -31,23 +32,15 @@ def scalar(attrs, inputs):
     return []
 
 
-UNARY = ("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin",
-         "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf", "Erfc",
-         "Sigmoid", "Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Sign", "Round",
-         "Floor", "Ceil", "Reciprocal", "Inv", "IsNan", "IsInf", "IsFinite", "LogicalNot",
-         "LeakyRelu", "Cast", "Identity", "StopGradient", "PreventGradient", "Snapshot",
-         "CheckNumerics", "ZerosLike", "OnesLike", "Softmax", "LogSoftmax", "BiasAdd",
-         "BiasAddV1", "ReverseV2", "Cumsum", "Cumprod", "ClipByValue", "Assign", "AssignAdd",
-         "AssignSub", "InvertPermutation", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad",
-         "TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
-         "SoftplusGrad", "SoftsignGrad", "LeakyReluGrad", "RandomShuffle")
+# Ops whose one output has the shape of their first input: the elementwise unary ops and
+# activation gradients, and these.
+UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
+    "LeakyRelu", "Cast", "Identity", "StopGradient", "PreventGradient", "Snapshot",
+    "CheckNumerics", "ZerosLike", "OnesLike", "Softmax", "LogSoftmax", "BiasAdd", "BiasAddV1",
+    "ReverseV2", "Cumsum", "Cumprod", "ClipByValue", "Assign", "AssignAdd", "AssignSub",
+    "InvertPermutation", "RandomShuffle"}
 
-
-BINARY = ("Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "FloorDiv", "FloorMod", "Mod",
-          "TruncateDiv", "TruncateMod", "DivNoNan", "Maximum", "Minimum", "Pow",
-          "SquaredDifference", "Atan2", "Less", "LessEqual", "Greater", "GreaterEqual",
-          "Equal", "NotEqual", "LogicalAnd", "LogicalOr")
-
+BINARY = op_families.BINARY
 
 SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedOp",
            "VarHandleOp")

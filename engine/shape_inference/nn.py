@@ -1,7 +1,8 @@
 """Shape functions of the matrix products, convolutions, pools and cross-entropies."""
 
-from engine.kernels.cpu_nn import conv_output_size
+from engine.kernels.cpu.nn import conv_output_size
 from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge_dim
+from engine.shape_inference.partial_values import _ints
 
 
 def mat_mul(attrs, inputs):
@@ -80,3 +81,23 @@ def softmax_cross_entropy(attrs, inputs):
 def sparse_softmax_cross_entropy(attrs, inputs):
     logits = _dims(inputs[0]) or [None, None]
     return (logits[:-1], logits)
+
+
+def max_pool_v2(attrs, inputs):
+    """MaxPoolV2: MaxPool's shape once its ksize and strides inputs are constants, else
+    unknown (TensorFlow does not keep even the rank)."""
+    ksize, strides = _ints(inputs[1]), _ints(inputs[2])
+    if ksize is None or strides is None:
+        return None
+    return pool(dict(attrs, ksize=ksize, strides=strides), inputs)
+
+
+def in_top_k(attrs, inputs):
+    """InTopKV2: one bool per row of predictions [batch, classes], as targets [batch]."""
+    predictions, targets = _dims(inputs[0]), _dims(inputs[1])
+    if predictions is not None and len(predictions) != 2:
+        raise ShapeError(f"Shape must be rank 2 but is rank {len(predictions)}")
+    if targets is not None and len(targets) != 1:
+        raise ShapeError(f"Shape must be rank 1 but is rank {len(targets)}")
+    return [merge_dim(predictions[0] if predictions else None,
+                      targets[0] if targets else None)]

@@ -1,5 +1,6 @@
 """Shape functions of the reductions (Sum, Mean, ..., keep_dims) and ArgMax/ArgMin."""
 
+from engine import op_families
 from engine.shape_inference.dims import ShapeError, _dims, _unknown
 from engine.shape_inference.partial_values import _ints
 
@@ -30,4 +31,4 @@ def arg_reduction(attrs, inputs):
     return dims[:axis] + dims[axis + 1:]
 
 
-REDUCTIONS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any")
+REDUCTIONS = op_families.REDUCTIONS

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import time
 
+from engine import op_families
+
 STALL_SECONDS = 2.0
 
 STARTING, WAITING, HOLDING, KERNEL, RECEIVING, DONE = (
     "starting", "waiting", "holding", "in a kernel", "receiving", "done")
 
-SEND_OPS = frozenset({"_Send", "_HostSend"})
-RECV_OPS = frozenset({"_Recv", "_HostRecv"})
 
 
 class Lane:
@@ -99,17 +99,17 @@ class Turns:
 
     def kernel_starts(self, node, lane):
         """`lane` runs `node`'s kernel without the turn (a _Recv may wait for another lane)."""
-        if node.op_type in RECV_OPS:
+        if node.op_type in op_families.RECV:
             lane.key = transfer_key(node)
             self._release(lane, RECEIVING)
         else:
             self._release(lane, KERNEL)
 
     def kernel_ends(self, node, lane, check):
-        if node.op_type in SEND_OPS:
+        if node.op_type in op_families.SEND:
             key = transfer_key(node)
             self._in_flight[key] = self._in_flight.get(key, 0) + 1
-        elif node.op_type in RECV_OPS:
+        elif node.op_type in op_families.RECV:
             self._in_flight[lane.key] = self._in_flight.get(lane.key, 0) - 1
             lane.key = None
         if lane.state == KERNEL and self.holder is None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine.kernels.cpu_assert import summarize_value
+from engine.kernels.cpu.asserts import summarize_value
 
 
 def build_case(exclusive):

@@ -10,7 +10,10 @@ import platform
 import numpy as np
 import pytest
 
-from engine.kernels import cpu_math, cpu_random, cpu_reduce, lookup
+from engine.kernels import lookup
+from engine.kernels.cpu import math as cpu_math
+from engine.kernels.cpu import random as cpu_random
+from engine.kernels.cpu import reduce as cpu_reduce
 from engine.kernels.cuda import backend as gpu
 from engine.kernels.cuda import math as gpu_math
 from engine.kernels.cuda import random as gpu_random

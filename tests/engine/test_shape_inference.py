@@ -45,6 +45,7 @@ def test_incompatible_static_shapes_raise(entry):
         "AddV2.incompatible": ("AddV2", [[2, 3], [4]], [None, None]),
         "MatMul.bad": ("MatMul", [[2, 3], [4, 5]], [None, None]),
         "Reshape.bad": ("Reshape", [[2, 3], [2]], [None, np.array([4, 2], np.int32)]),
+        "InTopKV2.bad": ("InTopKV2", [[3, 10], [4], []], [None, None, np.int32(3)]),
     }
     op, shapes, values = cases[entry["name"]]
     inputs = [InputInfo(None, TensorShape(s), v) for s, v in zip(shapes, values)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from engine import op_families
+
 # Family -> ops. Names matter more than this table for two families: gradient (ops ending in
 # Grad, nodes under gradients/) and training (Apply*); see op_family.
 FAMILY_OPS = {
@@ -38,12 +40,8 @@ FAMILY_OPS = {
         "DestroyTemporaryVariable", "ScatterUpdate", "ScatterAdd", "ScatterSub", "CountUpTo",
         "ResourceGather", "ResourceScatterAdd", "ResourceScatterUpdate",
     },
-    "control": {
-        "Enter", "Exit", "Merge", "Switch", "NextIteration", "LoopCond", "RefEnter", "RefExit",
-        "RefMerge", "RefSwitch", "RefNextIteration", "NoOp", "ControlTrigger", "While",
-        "StatelessWhile", "If", "StatelessIf", "Case", "PartitionedCall",
-        "StatefulPartitionedCall", "_SwitchN",
-    },
+    # Control flow v1 and v2 (functional ops), and the no-ops that only order others.
+    "control": op_families.CONTROL_FLOW | op_families.FUNCTIONAL | {"NoOp", "_SwitchN"},
     "random": {
         "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal",
         "RandomShuffle", "Multinomial", "RandomGamma", "RandomPoisson",
@@ -56,7 +54,7 @@ FAMILY_OPS = {
         "ReaderReadV2", "FIFOQueueV2", "QueueEnqueueV2", "QueueDequeueV2", "QueueDequeueManyV2",
         "IteratorGetNext", "IteratorV2", "MakeIterator",
     },
-    "sendrecv": {"_Send", "_Recv", "_HostSend", "_HostRecv", "Send", "Recv"},
+    "sendrecv": op_families.SEND_RECV | {"Send", "Recv"},
 }
 _FAMILY_OF_OP = {op: family for family, ops in FAMILY_OPS.items() for op in ops}
 

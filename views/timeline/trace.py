@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from views.graph_index import RECV_OPS, SEND_OPS, rendezvous
+from engine import op_families
+from views.graph_index import rendezvous
 from views.timeline.labels import (duration_nanos, node_op_inputs, start_nanos,
                                    strip_partition_suffix)
 from views.timeline.layout import assign_lanes, occupied_end, run_offsets
@@ -221,10 +222,10 @@ def _send_recv_pairs(run, ops):
     keys = _rendezvous_keys(run.partition_graphs)
     sends, pairs = {}, []
     for op in ops:
-        if op.op in SEND_OPS and op.name in keys:
+        if op.op in op_families.SEND and op.name in keys:
             sends.setdefault(keys[op.name], op)
     for op in ops:
-        if op.op in RECV_OPS and op.name in keys:
+        if op.op in op_families.RECV and op.name in keys:
             send = sends.get(keys[op.name])
             if send is not None and send.device != op.device:
                 pairs.append((send, op, keys[op.name][0]))
@@ -236,7 +237,7 @@ def _rendezvous_keys(partition_graphs):
     keys = {}
     for graph in partition_graphs:
         for node in graph.node:
-            if node.op in SEND_OPS or node.op in RECV_OPS:
+            if node.op in op_families.SEND or node.op in op_families.RECV:
                 keys[node.name] = rendezvous(node)
     return keys
 

@@ -31,16 +31,21 @@ def nodedef_text(node_def):
 
 
 def opdef_text(op_type, file_op_defs):
-    """The OpDef of an op: the engine's registry, else the file's stripped_op_list."""
-    op_def = op_registry.lookup(op_type)
-    origin = "engine op registry"
-    if op_def is None:
-        op_def = file_op_defs.get(op_type)
-        origin = "the file's stripped_op_list"
+    """The OpDef of an op, under what else the engine has for it (engine.registry: kernels,
+    shape function, gradient, families); the file's stripped_op_list for an op the engine
+    does not know."""
+    if op_registry.lookup(op_type) is not None:
+        # engine.registry loads every kernel and gradient: on the tab's first use, not at start.
+        from engine import registry
+        from views import op_table
+        row = registry.describe(op_type)
+        return "\n".join(["# from the engine op registry", *op_table.summary_lines(row),
+                          str(row.op_def)])
+    op_def = file_op_defs.get(op_type)
     if op_def is None:
         return (f"no OpDef known for op {op_type} (not in the engine's registry nor in the"
                 " file's stripped_op_list)\n")
-    return f"# from the {origin}\n{op_def}"
+    return f"# from the file's stripped_op_list\n{op_def}"
 
 
 def graph_traces(graph_def):

@@ -1,6 +1,6 @@
 """GPU kernels: shapes and array manipulation (Reshape, ConcatV2, StridedSlice, Gather, ...).
 
-The checks are the CPU kernels' (engine/kernels/cpu_array.py), applied to shapes and to
+The checks are the CPU kernels' (engine/kernels/cpu/array.py), applied to shapes and to
 host copies of the shape-like arguments, so errors read the same on both devices. Ops whose
 outputs TensorFlow keeps in host memory (Shape, Size, Rank, BroadcastArgs, ...) compute on
 the host and return NumPy arrays.
@@ -8,9 +8,11 @@ the host and return NumPy arrays.
 
 import numpy as np
 
-from engine.kernels import cpu_array, cpu_grad, register_table
+from engine.kernels import register_table
+from engine.kernels.cpu import array as cpu_array
+from engine.kernels.cpu import grad as cpu_grad
 from engine.kernels.common import check_axis, invalid
-from engine.kernels.cpu_array import (_out_type, broadcast_to_error, concat_axis, expand_axis,
+from engine.kernels.cpu.array import (_out_type, broadcast_to_error, concat_axis, expand_axis,
                                       fill_dims, gather_batch_dims, index_error, one_hot_depth,
                                       pack_axis, pad_widths, reshape_dims, reverse_axes,
                                       slice_index, split_axis, split_v_sizes, squeeze_shape,

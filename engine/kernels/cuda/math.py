@@ -1,6 +1,6 @@
 """GPU kernels: elementwise math, comparisons, logic, AddN, Select, ClipByValue, Cast.
 
-The CPU tables of engine/kernels/cpu_math.py are the GPU's too: a NumPy ufunc there becomes
+The CPU tables of engine/kernels/cpu/math.py are the GPU's too: a NumPy ufunc there becomes
 CuPy's function of the same name, a helper gets `xp=cupy`. So both devices run one formula
 and raise one error text. Erf and Erfc have no GPU kernel: CuPy has them only in
 cupyx.scipy.special (not in its core API), so they soft-place to the CPU.
@@ -15,7 +15,9 @@ import functools
 
 import numpy as np
 
-from engine.kernels import cpu_math, register_table
+from engine import op_families
+from engine.kernels import register_table
+from engine.kernels.cpu import math as cpu_math
 
 NO_GPU_KERNEL = frozenset({"Erf", "Erfc"})
 
@@ -87,9 +89,10 @@ def _cast(xp):
 
 
 def register_all(xp):
-    register_table({op: _unary(_on(xp, fn)) for op, fn in cpu_math.UNARY.items()
-                    if op not in NO_GPU_KERNEL}, "GPU")
-    register_table({op: _binary(_on(xp, fn)) for op, fn in cpu_math.BINARY.items()}, "GPU")
+    register_table({op: _unary(_on(xp, cpu_math.UNARY[op]))
+                    for op in op_families.UNARY - NO_GPU_KERNEL}, "GPU")
+    register_table({op: _binary(_on(xp, cpu_math.BINARY[op])) for op in op_families.BINARY},
+                   "GPU")
     register_table({
         "LeakyRelu": functools.partial(cpu_math.leaky_relu, xp=xp),
         "ClipByValue": functools.partial(cpu_math.clip_by_value, xp=xp),

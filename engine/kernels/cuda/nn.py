@@ -2,17 +2,19 @@
 (im2col: CuPy has no cuDNN module, so a window view and one tensordot), their backprops, the
 activation *Grad ops and TopKV2.
 
-Checks and geometry are the CPU kernels' (cpu_nn.py, cpu_grad.py), so errors, paddings and
+Checks and geometry are the CPU kernels' (cpu/nn.py, cpu/grad.py), so errors, paddings and
 output sizes agree; only the arithmetic runs on the device.
 """
 
 import numpy as np
 
-from engine.kernels import cpu_grad, cpu_nn, register_table
+from engine.kernels import register_table
+from engine.kernels.cpu import grad as cpu_grad
+from engine.kernels.cpu import nn as cpu_nn
 from engine.kernels.common import invalid
-from engine.kernels.cpu_grad import (_backprop_geometry, _crop, _nhwc_shape, _offsets,
+from engine.kernels.cpu.grad import (_backprop_geometry, _crop, _nhwc_shape, _offsets,
                                      _padded_shape, activation_grads)
-from engine.kernels.cpu_nn import (_geometry, _hw, _lowest, batch_mat_mul_dtype,
+from engine.kernels.cpu.nn import (_geometry, _hw, _lowest, batch_mat_mul_dtype,
                                    check_batch_mat_mul, check_bias_add, check_conv2d_depth,
                                    check_conv2d_ranks, check_logits, check_mat_mul,
                                    check_pool_input, label_range_error, top_k_count,

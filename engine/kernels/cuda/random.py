@@ -9,7 +9,8 @@ bounds are read in host memory (common.host), as TensorFlow's GPU kernels take t
 
 import functools
 
-from engine.kernels import cpu_random, register_table
+from engine.kernels import register_table
+from engine.kernels.cpu import random as cpu_random
 from engine.kernels.cuda.common import with_host_inputs
 
 

@@ -6,7 +6,8 @@ The kernels are cpu_reduce's, given `xp=cupy`; their axis arguments are read in 
 
 import functools
 
-from engine.kernels import cpu_reduce, register_table
+from engine.kernels import register_table
+from engine.kernels.cpu import reduce as cpu_reduce
 from engine.kernels.cuda.common import with_host_inputs
 
 

@@ -3,6 +3,7 @@
 
 import importlib
 
+from engine import kernels
 from engine.kernels.cuda import backend
 
 # Each module has register_all(xp): its kernels, closures over the array module xp.
@@ -16,3 +17,13 @@ def load_kernels():
         return
     for name in KERNEL_MODULES:
         importlib.import_module(name).register_all(current.xp)
+
+
+def kernel_table():
+    """Op type -> GPU kernel as the CUDA modules provide them, on any machine (built over the
+    simulated backend's array module; nothing is registered)."""
+    with kernels.collecting() as table:
+        xp = backend.simulated_backend(1).xp
+        for name in KERNEL_MODULES:
+            importlib.import_module(name).register_all(xp)
+    return table

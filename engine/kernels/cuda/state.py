@@ -12,9 +12,9 @@ value_index in host memory on a GPU as well).
 import numpy as np
 
 from engine.kernels import register_table
-from engine.kernels.cpu_array import identity, placeholder
-from engine.kernels.cpu_control_flow import CONTROL_FLOW_KERNELS
-from engine.kernels.cpu_state import (Arrays, destroy_resource_op, ref_variable_kernels,
+from engine.kernels.cpu.array import identity, placeholder
+from engine.kernels.cpu.control_flow import CONTROL_FLOW_KERNELS
+from engine.kernels.cpu.state import (Arrays, destroy_resource_op, ref_variable_kernels,
                                       resource_variable_kernels, var_handle_op)
 from engine.kernels.cuda.backend import to_device
 from engine.kernels.cuda.common import device

@@ -1,12 +1,12 @@
 """GPU kernels: the optimizers' Apply* and ResourceApply* ops.
 
-The CPU kernels' own code (cpu_training.py) with the array module swapped: the updates run on
+The CPU kernels' own code (cpu/training.py) with the array module swapped: the updates run on
 the device arrays that the variables' Ref / resource buffers hold, the hyperparameters become
 0-d device arrays of the variable's dtype, and a ref form writes in place with `copyto`.
 """
 
 from engine.kernels import register_table
-from engine.kernels.cpu_training import UPDATES, ref_kernel, resource_kernel
+from engine.kernels.cpu.training import UPDATES, ref_kernel, resource_kernel
 from engine.kernels.cuda.common import device
 
 

@@ -1,6 +1,6 @@
 """GPU kernels of _Send and _Recv: a GPU _Recv copies a host value to the device.
 
-The copies happen on the receiving side (engine/kernels/cpu_sendrecv.py): a GPU _Send hands
+The copies happen on the receiving side (engine/kernels/cpu/sendrecv.py): a GPU _Send hands
 its device array to the rendezvous as it is, a CPU _Recv copies it to the host and a GPU
 _Recv copies a host value (a feed, a CPU result) to the device. A value the device cannot
 hold (strings, resource handles: NumPy object arrays) stays on the host, as TensorFlow keeps
@@ -9,7 +9,7 @@ value is not copied.
 """
 
 from engine.kernels import register_table
-from engine.kernels.cpu_sendrecv import received, send, sendrecv_kernels
+from engine.kernels.cpu.sendrecv import received, send, sendrecv_kernels
 from engine.kernels.cuda.backend import to_device
 
 

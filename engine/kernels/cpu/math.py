@@ -8,6 +8,7 @@ NumPy scalars (np.float32, ...), which carry .dtype and .shape as 0-d arrays do.
 
 import numpy as np
 
+from engine import op_families
 from engine.errors import InternalError
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
@@ -211,8 +212,9 @@ BINARY = {
     "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
 }
 
-register_table({op: _unary(fn) for op, fn in UNARY.items()})
-register_table({op: _binary(fn) for op, fn in BINARY.items()})
+# The tables name every op of their family (engine/op_families.py), no more and no fewer.
+register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
+register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
 
 
 # The kernels below take `xp` too (keyword): the GPU registers them with xp=cupy.

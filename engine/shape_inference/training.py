@@ -4,23 +4,25 @@ Backprop ops mostly rebuild a shape given as a tensor (Conv2DBackpropInput's inp
 StridedSliceGrad's shape); the apply ops return their variable.
 """
 
-from engine import shape_inference as _si
+from engine.shape_inference.dims import _dims
+from engine.shape_inference.elementwise import unchanged
+from engine.shape_inference.partial_values import _from_value, _ints
 
 
 def _shape_from(index):
-    return lambda attrs, inputs: _si._from_value(inputs[index])
+    return lambda attrs, inputs: _from_value(inputs[index])
 
 
 def _bias_add_grad(attrs, inputs):
-    dims = _si._dims(inputs[0])
+    dims = _dims(inputs[0])
     if dims is None:
         return [None]
     return [dims[1] if attrs.get("data_format") == b"NCHW" and len(dims) > 2 else dims[-1]]
 
 
 def _unsorted_segment_sum(attrs, inputs):
-    data, ids, count = (_si._dims(inputs[0]), _si._dims(inputs[1]),
-                        _si._ints(inputs[2]))
+    data, ids, count = (_dims(inputs[0]), _dims(inputs[1]),
+                        _ints(inputs[2]))
     if data is None or ids is None:
         return None
     return [count[0] if count else None] + data[len(ids):]
@@ -35,11 +37,11 @@ SHAPE_FUNCTIONS = {
     "Conv2DBackpropInput": _shape_from(0),
     "Conv2DBackpropFilter": _shape_from(1),
     "AvgPoolGrad": _shape_from(0),
-    "MaxPoolGrad": _si.unchanged,
+    "MaxPoolGrad": unchanged,
     "StridedSliceGrad": _shape_from(0),
     "BroadcastGradientArgs": _broadcast_gradient_args,
     "UnsortedSegmentSum": _unsorted_segment_sum,
-    **{f"{prefix}{name}": _si.unchanged
+    **{f"{prefix}{name}": unchanged
        for prefix in ("Apply", "ResourceApply")
        for name in ("GradientDescent", "Momentum", "Adam", "RMSProp", "CenteredRMSProp",
                     "Adagrad")},

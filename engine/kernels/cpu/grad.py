@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.kernels import register, register_table
 from engine.kernels.common import as_array, invalid, shape_str
-from engine.kernels.cpu_nn import (_channel_axis, _from_nhwc, _geometry, _hw, _lowest,
+from engine.kernels.cpu.nn import (_channel_axis, _from_nhwc, _geometry, _hw, _lowest,
                                    _nhwc, _windows)
 from engine.kernels.slicing import SliceError, resolve_shrinks, strided_slice_index
 

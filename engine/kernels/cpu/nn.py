@@ -311,3 +311,25 @@ def top_k_count(ctx, shape, k):
 
 def top_k_index_dtype(ctx):
     return ctx.attrs["index_type"].as_numpy_dtype if "index_type" in ctx.attrs else np.int32
+
+
+@register("InTopKV2")
+def in_top_k(ctx, predictions, targets, k):
+    """True where the target's prediction has fewer than k predictions above it; False for a
+    target out of [0, classes) and for a row holding a non-finite prediction."""
+    if np.ndim(k) != 0:
+        raise invalid(ctx, f"k must be 0-D, got shape {shape_str(np.shape(k))}")
+    if predictions.ndim != 2:
+        raise invalid(ctx, "predictions must be 2-dimensional")
+    if targets.ndim != 1:
+        raise invalid(ctx, "targets must be 1-dimensional")
+    batch, classes = predictions.shape
+    if batch != targets.shape[0]:
+        raise invalid(ctx, f"First dimension of predictions {batch} must match length of "
+                           f"targets {targets.shape[0]}")
+    in_range = (targets >= 0) & (targets < classes)
+    if not classes:
+        return in_range
+    target_scores = predictions[np.arange(batch), np.where(in_range, targets, 0)]
+    above = (predictions > target_scores[:, None]).sum(axis=1)
+    return in_range & np.isfinite(predictions).all(axis=1) & (above < int(k))

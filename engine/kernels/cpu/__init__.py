@@ -1,0 +1,16 @@
+"""The NumPy CPU kernels, one module per kind of op; each registers its table at import.
+
+engine.kernels calls `load_kernels` the first time a CPU kernel is looked up. A new module
+of CPU kernels is named in KERNEL_MODULES (see "How to add an op" in DESIGN.md).
+"""
+
+import importlib
+
+KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
+    "math", "reduce", "array", "nn", "state", "random", "control_flow", "functional", "grad",
+    "training", "sendrecv", "stack", "asserts"))
+
+
+def load_kernels():
+    for name in KERNEL_MODULES:
+        importlib.import_module(name)
