@@ -1,4 +1,4 @@
-"""The OpDefs the engine knows (engine/op_defs.pbtxt), loaded once on first use.
+"""The OpDefs the engine knows (every file of OP_DEF_FILES), loaded once on first use.
 
 get(op_type) gives the OpDef or raises NotFoundError as TensorFlow words it; the helpers
 fill default attrs into a NodeDef, validate one, and resolve its input and output dtypes.
@@ -16,7 +16,11 @@ import threading
 from engine import dtypes, errors
 from engine.proto import op_def_pb2
 
-_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_defs.pbtxt")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# TensorFlow's OpDefs, written by tools/extract_opdefs.py and tools/extract_program_opdefs.py;
+# an op is in one file only.
+OP_DEF_FILES = (os.path.join(_HERE, "op_defs.pbtxt"),
+                os.path.join(_HERE, "ops", "program_op_defs.pbtxt"))
 _lock = threading.Lock()
 _ops: dict | None = None
 
@@ -26,10 +30,12 @@ def _load():
     with _lock:
         if _ops is None:
             from google.protobuf import text_format
-            op_list = op_def_pb2.OpList()
-            with open(_PATH, encoding="utf-8") as f:
-                text_format.Parse(f.read(), op_list)
-            _ops = {op.name: op for op in op_list.op}
+            ops = {}
+            for path in OP_DEF_FILES:
+                with open(path, encoding="utf-8") as f:
+                    for op in text_format.Parse(f.read(), op_def_pb2.OpList()).op:
+                        ops.setdefault(op.name, op)
+            _ops = ops
     return _ops
 
 

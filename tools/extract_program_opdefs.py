@@ -2,7 +2,7 @@
 sampled losses, the recurrent nets and tf.data need beyond engine/op_defs.pbtxt.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_program_opdefs.py`.
-engine/ops/program_ops.py registers them when the API loads.
+engine/op_registry.py loads them with engine/op_defs.pbtxt (an op is in one of the two files).
 """
 
 import sys
@@ -14,7 +14,7 @@ import extract_opdefs  # noqa: E402
 
 PROGRAM_OPS = """
 FusedBatchNormV3 FusedBatchNormGradV3
-LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopKV2 InTopK SparseToDense
+LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopK SparseToDense
 ScatterSub ScatterAdd
 TensorArrayV3 TensorArrayReadV3 TensorArrayWriteV3 TensorArrayGatherV3 TensorArrayScatterV3
 TensorArraySizeV3 TensorArrayCloseV3 TensorArrayGradV3 TensorArrayConcatV3 TensorArraySplitV3

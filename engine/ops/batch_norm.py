@@ -2,14 +2,12 @@
 tf.nn.batch_normalization, as TensorFlow's nn_impl builds them."""
 
 from engine import dtypes
-from engine.kernels import cpu_batch_norm  # noqa: F401  (registers the kernels)
-from engine.ops import array_ops, math_ops, program_ops
+from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradients import RegisterGradient
 from engine.ops.math_ops import _scope
 from engine.ops.op_def_library import apply_op
-from engine.shape_inference.dims import _dims
 
 
 def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
@@ -64,28 +62,6 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
         scaled = x * math_ops.cast(inv, x.dtype)
         shift = offset - mean * inv if offset is not None else -mean * inv
         return scaled + math_ops.cast(shift, x.dtype)
-
-
-def _channel_axis(attrs, rank):
-    data_format = attrs.get("data_format", b"NHWC")
-    return 1 if data_format in (b"NCHW", "NCHW", b"NCDHW", "NCDHW") else rank - 1
-
-
-def _fused_batch_norm_shape(attrs, inputs):
-    x = _dims(inputs[0])
-    channels = None if x is None else x[_channel_axis(attrs, len(x))]
-    vector = [channels]
-    return x, vector, vector, vector, vector, None
-
-
-def _fused_batch_norm_grad_shape(attrs, inputs):
-    x = _dims(inputs[1])
-    channels = None if x is None else x[_channel_axis(attrs, len(x))]
-    return x, [channels], [channels], [0], [0]
-
-
-program_ops.register_shape_functions({"FusedBatchNormV3": _fused_batch_norm_shape,
-                                      "FusedBatchNormGradV3": _fused_batch_norm_grad_shape})
 
 
 @RegisterGradient("FusedBatchNormV3")

@@ -28,8 +28,9 @@ from engine.shape_inference.dims import (  # noqa: F401
 from engine.shape_inference.elementwise import (  # noqa: F401
     BINARY, SCALARS, UNARY, add_n, binary, scalar, select, select_v2, unchanged)
 from engine.shape_inference.nn import (  # noqa: F401
-    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, in_top_k, mat_mul, max_pool_v2,
-    pool, softmax_cross_entropy, sparse_softmax_cross_entropy)
+    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, fused_batch_norm,
+    fused_batch_norm_grad, in_top_k, mat_mul, max_pool_v2, pool, softmax_cross_entropy,
+    sparse_softmax_cross_entropy)
 from engine.shape_inference.partial_values import (  # noqa: F401
     InputInfo, _from_value, _from_value_rank, _ints, _value)
 from engine.shape_inference.reductions import REDUCTIONS, arg_reduction, reduction  # noqa: F401
@@ -101,6 +102,7 @@ SHAPE_FUNCTIONS = {
     "DynamicStitch": dynamic_stitch, "ParallelDynamicStitch": dynamic_stitch,
     "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
     "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
+    "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
     **{op: switch for op in op_families.SWITCH},
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},

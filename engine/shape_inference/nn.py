@@ -101,3 +101,23 @@ def in_top_k(attrs, inputs):
         raise ShapeError(f"Shape must be rank 1 but is rank {len(targets)}")
     return [merge_dim(predictions[0] if predictions else None,
                       targets[0] if targets else None)]
+
+
+def _batch_norm_channel_axis(attrs, rank):
+    data_format = attrs.get("data_format", b"NHWC")
+    return 1 if data_format in (b"NCHW", "NCHW", b"NCDHW", "NCDHW") else rank - 1
+
+
+def fused_batch_norm(attrs, inputs):
+    """FusedBatchNormV3: y as x; batch mean and variance, reserve spaces 1 and 2 per channel;
+    reserve space 3 unknown."""
+    x = _dims(inputs[0])
+    channels = None if x is None else x[_batch_norm_channel_axis(attrs, len(x))]
+    vector = [channels]
+    return x, vector, vector, vector, vector, None
+
+
+def fused_batch_norm_grad(attrs, inputs):
+    x = _dims(inputs[1])
+    channels = None if x is None else x[_batch_norm_channel_axis(attrs, len(x))]
+    return x, [channels], [channels], [0], [0]
