@@ -7,7 +7,8 @@ import pytest
 
 import engine as tf
 import inspector.debug
-from inspector.debug.turns import RECV_OPS, SEND_OPS, transfer_key
+from engine.op_families import RECV, SEND
+from inspector.debug.turns import transfer_key
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 CPU1 = "/job:localhost/replica:0/task:0/device:CPU:1"
@@ -76,8 +77,8 @@ def test_stepping_visits_every_node_of_both_partitions_once_in_dependency_order(
     for name in names:
         for source in nodes[name].sources:
             assert position[source] < position[name], f"{name} ran before its input {source}"
-    sends = {transfer_key(n): name for name, n in nodes.items() if n.op_type in SEND_OPS}
-    recvs = {transfer_key(n): name for name, n in nodes.items() if n.op_type in RECV_OPS}
+    sends = {transfer_key(n): name for name, n in nodes.items() if n.op_type in SEND}
+    recvs = {transfer_key(n): name for name, n in nodes.items() if n.op_type in RECV}
     assert len(sends) == len(recvs) == 2 and sends.keys() == recvs.keys()
     for key, recv in recvs.items():
         assert position[sends[key]] < position[recv], f"{recv} before its _Send"
