@@ -91,8 +91,8 @@ EXECUTOR_BUILTIN = frozenset({"_Arg", "_Retval"})
 # gets a kernel (tests/engine/test_op_registry.py fails until it does).
 GRAPH_ONLY = frozenset({
     "Abort", "Bitcast", "DestroyTemporaryVariable", "GatherNd", "HistogramSummary",
-    "MaxPoolGradV2", "MergeSummary", "MergeV2Checkpoints", "Multinomial", "Print", "PrintV2",
-    "RandomShuffle", "ResourceGather", "RestoreV2", "Reverse", "SaveV2", "ScalarSummary",
+    "MaxPoolGradV2", "MergeV2Checkpoints", "Multinomial", "Print", "PrintV2",
+    "RandomShuffle", "ResourceGather", "RestoreV2", "Reverse", "SaveV2",
     "ShardedFilename", "StringFormat", "StringJoin", "SymbolicGradient", "_ArrayToList",
     "_ListToArray",
     # engine/ops/program_op_defs.pbtxt: the real programs' ops, kernels to come.

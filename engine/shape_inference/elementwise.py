@@ -43,4 +43,4 @@ UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
 BINARY = op_families.BINARY
 
 SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedOp",
-           "VarHandleOp")
+           "VarHandleOp", "ScalarSummary", "MergeSummary")

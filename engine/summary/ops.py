@@ -1,4 +1,5 @@
-"""tf.summary.scalar / merge / merge_all: ScalarSummary and MergeSummary ops and their kernels.
+"""tf.summary.scalar / merge / merge_all: the ScalarSummary and MergeSummary ops (their kernels
+are engine/kernels/cpu/summary.py).
 
 As TensorFlow 1.x: scalar(name, tensor) opens a name scope `name` (uniquified), tags the value
 with that scope, names the op after it and adds it to GraphKeys.SUMMARIES; running it gives a
@@ -9,12 +10,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
-from engine import errors
-from engine.kernels import register
 from engine.ops.op_def_library import apply_op
-from engine.proto import summary_pb2
 
 SUMMARIES = "summaries"
 _INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w\.]")
@@ -67,49 +63,3 @@ def merge_all(key=SUMMARIES, scope=None, name=None):
     if not summaries:
         return None
     return merge(summaries, name=name)
-
-
-# ---- kernels ------------------------------------------------------------------------------------
-
-def _text(value):
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-
-def _serialized(summary):
-    return np.array(summary.SerializeToString(deterministic=True), dtype=object)
-
-
-@register("ScalarSummary")
-def scalar_summary(ctx, tags, values):
-    tags, values = np.asarray(tags, dtype=object), np.asarray(values)
-    if tags.shape != values.shape:
-        raise errors.InvalidArgumentError(
-            None, None, f"tags and values are not the same shape: {_shape(tags)} != "
-                        f"{_shape(values)}")
-    summary = summary_pb2.Summary()
-    for tag, value in zip(tags.reshape(-1), values.reshape(-1)):
-        summary.value.add(tag=_text(tag), simple_value=float(value))
-    return _serialized(summary)
-
-
-@register("MergeSummary")
-def merge_summary(ctx, *inputs):
-    merged, seen = summary_pb2.Summary(), set()
-    for item in inputs:
-        for serialized in np.asarray(item, dtype=object).reshape(-1):
-            try:
-                part = summary_pb2.Summary.FromString(bytes(serialized))
-            except Exception as error:  # noqa: BLE001 (protobuf's DecodeError and kin)
-                raise errors.InvalidArgumentError(
-                    None, None, "Could not parse one of the summary inputs") from error
-            for value in part.value:
-                if value.tag and value.tag in seen:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Duplicate tag {value.tag} found in summary inputs ")
-                seen.add(value.tag)
-                merged.value.add().CopyFrom(value)
-    return _serialized(merged)
-
-
-def _shape(array):
-    return "[" + ",".join(str(d) for d in array.shape) + "]"

@@ -131,7 +131,7 @@ def test_framing_matches_our_reader():
 
 
 def test_scalar_summary_kernel_checks_shapes():
-    from engine.summary.ops import scalar_summary
+    from engine.kernels.cpu.summary import scalar_summary
 
     out = scalar_summary(None, np.array([b"a", b"b"], dtype=object), np.array([1.0, 2.0]))
     summary = summary_pb2.Summary.FromString(out.item())
