@@ -90,14 +90,12 @@ EXECUTOR_BUILTIN = frozenset({"_Arg", "_Retval"})
 # run reaching one fails with TensorFlow's no-kernel error. An op leaves this set when it
 # gets a kernel (tests/engine/test_op_registry.py fails until it does).
 GRAPH_ONLY = frozenset({
-    "Abort", "Bitcast", "DestroyTemporaryVariable", "GatherNd", "HistogramSummary",
-    "MaxPoolGradV2", "MergeV2Checkpoints", "Multinomial", "Print", "PrintV2",
-    "RandomShuffle", "ResourceGather", "RestoreV2", "Reverse", "SaveV2",
-    "ShardedFilename", "StringFormat", "StringJoin", "SymbolicGradient", "_ArrayToList",
-    "_ListToArray",
+    "Abort", "Bitcast", "DestroyTemporaryVariable", "GatherNd", "MaxPoolGradV2",
+    "MergeV2Checkpoints", "Multinomial", "Print", "PrintV2", "RandomShuffle", "ResourceGather",
+    "RestoreV2", "Reverse", "SaveV2", "ShardedFilename", "StringFormat", "StringJoin",
+    "SymbolicGradient", "_ArrayToList", "_ListToArray",
     # engine/ops/program_op_defs.pbtxt: the real programs' ops, kernels to come.
-    "ComputeAccidentalHits", "InTopK", "LogUniformCandidateSampler", "UniformCandidateSampler",
-    "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
+    "InTopK", "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
     "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3",
     "TensorArrayConcatV3", "TensorArraySplitV3",
 })

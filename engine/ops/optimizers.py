@@ -275,7 +275,6 @@ class GradientDescentOptimizer(Optimizer):
 
     def _apply_sparse(self, grad, var):
         """The rows' updates scattered into the variable (ScatterSub), as TF 1.x does."""
-        from engine.kernels import cpu_scatter  # noqa: F401  (registers ScatterSub)
         values = grad.values * self._cast(self._learning_rate_tensor, var)
         return apply_op("ScatterSub", ref=var._ref(), indices=grad.indices, updates=values,
                         use_locking=self._use_locking)

@@ -134,7 +134,3 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
     return nn_ops.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
 
 
-def in_top_k(predictions, targets, k, name=None):
-    """Whether each target is among its row's k largest predictions."""
-    with _scope(name, "in_top_k"):
-        return apply_op("InTopKV2", predictions=predictions, targets=targets, k=k, name=name)

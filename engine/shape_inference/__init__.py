@@ -34,6 +34,8 @@ from engine.shape_inference.nn import (  # noqa: F401
 from engine.shape_inference.partial_values import (  # noqa: F401
     InputInfo, _from_value, _from_value_rank, _ints, _value)
 from engine.shape_inference.reductions import REDUCTIONS, arg_reduction, reduction  # noqa: F401
+from engine.shape_inference.sampling import (candidate_sampler, compute_accidental_hits,  # noqa: F401
+                                             sparse_to_dense)
 from engine.shape_inference.training import SHAPE_FUNCTIONS as _TRAINING
 from engine.tensor_shape import TensorShape
 
@@ -103,6 +105,11 @@ SHAPE_FUNCTIONS = {
     "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
     "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
+    "LogUniformCandidateSampler": candidate_sampler,
+    "UniformCandidateSampler": candidate_sampler,
+    "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
+    # Ref updates: the variable's shape.
+    "ScatterAdd": unchanged, "ScatterSub": unchanged,
     **{op: switch for op in op_families.SWITCH},
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},

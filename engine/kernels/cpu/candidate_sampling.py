@@ -129,18 +129,3 @@ def sparse_to_dense(ctx, sparse_indices, output_shape, sparse_values, default_va
             raise invalid(ctx, "indices is out of bounds")
         dense[tuple(indices.T)] = sparse_values
     return dense
-
-
-@register("InTopKV2")
-def in_top_k(ctx, predictions, targets, k):
-    """Whether each target's prediction is among the k largest (ties count for it); false
-    where the target is out of range or any prediction in its row is not finite."""
-    batch, classes = predictions.shape
-    targets = np.asarray(targets).astype(np.int64)
-    valid = (targets >= 0) & (targets < classes)
-    rows = np.arange(batch)
-    target_value = predictions[rows, np.where(valid, targets, 0)]
-    more = (predictions > target_value[:, None]).sum(axis=1)
-    finite = np.isfinite(predictions).all(axis=1)
-    return valid & finite & (more < int(k))
-
