@@ -5,13 +5,13 @@ import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
+from engine.kernels.cpu.state import uninitialized
 
 
 def _scatter(ufunc):
     def kernel(ctx, ref, indices, updates):
         current = ref.value
         if current is None:
-            from engine.kernels.cpu_state import uninitialized
             raise uninitialized(ctx, ref)
         indices = np.asarray(indices).reshape(-1)
         if ((indices < 0) | (indices >= current.shape[0])).any():
