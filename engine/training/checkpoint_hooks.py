@@ -39,7 +39,9 @@ def default_saver():
 
 def restore_latest(session, saver, checkpoint_dir):
     """Restores the newest checkpoint in checkpoint_dir; False when there is none."""
-    path = saver_module().latest_checkpoint(checkpoint_dir)
+    saver_module()
+    from engine.checkpoint.state import latest_checkpoint
+    path = latest_checkpoint(checkpoint_dir)
     if path is None:
         return False
     saver.restore(session, path)

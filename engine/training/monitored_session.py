@@ -111,7 +111,6 @@ class MonitoredSession:
         if self._scaffold.saver is None or not restore_latest(self._sess, self._scaffold.saver,
                                                               checkpoint_dir):
             return False
-        logging.info("Restored model from %s", checkpoint_dir)
         return True
 
     @property
@@ -124,6 +123,8 @@ class MonitoredSession:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs fetches with every hook's additions; returns the caller's fetches only."""
         from engine.session import RunOptions
+        if self.should_stop():
+            raise RuntimeError("Run called even after should_stop requested.")
         context = SessionRunContext((fetches, feed_dict, options, run_metadata), self._sess)
         hook_fetches, feeds, merged_options = {}, dict(feed_dict or {}), None
         for hook in self._hooks:
