@@ -7,6 +7,7 @@ from views.tui import InspectorApp
 from views.tui.screens.browser import BrowserScreen
 from views.tui.screens.pickers import ExportScreen, HelpScreen
 from views.tui.screens.runs import RunsScreen
+from views.tui.widgets.lazy_table import LazyTable
 from views.tui.widgets.scope_tree import ScopeTree
 
 from tests.views.tui_conftest import MLP_SGD, SIZE, TWO_CPU_RUN, run_async, screen_text, settle
@@ -99,17 +100,21 @@ async def test_sort_the_step_stats_and_select_a_row():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("2")
-        await pilot.pause()
+        await settle(app, pilot)
         runs = app.screen
         assert isinstance(runs, RunsScreen)
-        table = runs.query_one("#steps", DataTable)
+        table = runs.query_one("#steps", LazyTable)
         assert table.row_count == 11
-        await pilot.press("s", "r")   # start -> op time, reversed
+        await pilot.press("s")   # start -> op time: largest first
+        await settle(app, pilot)
         assert runs.sort_column == "op_us" and runs.reverse
         assert [row.op for row in runs.rows[:1]] == ["MatMul"]
-        assert str(table.get_row_at(0)[1]) == "product"
+        assert table.visible_texts()[0][1] == "product"
+        await pilot.press("r")                    # reversed: smallest first
+        await settle(app, pilot)
+        assert not runs.reverse and runs.rows[0].op_us <= runs.rows[len(runs.rows) - 1].op_us
         await pilot.press("slash", *"Const")
-        await pilot.pause()
+        await settle(app, pilot)
         assert table.row_count == 3
         await pilot.press("enter")
         table.focus()

@@ -62,8 +62,9 @@ def test_partitions_pair_send_and_recv():
 def test_filter_regex_substring_fallback_and_devices(mlp_index):
     lines = mlp_index.search_lines()
     assert len(search.find(lines, search.compile_query("ApplyGradientDescent"))) == 4
-    assert search.find(lines, search.compile_query("^loss$")) == []  # $ ends the whole line
-    assert search.find(lines, search.compile_query("^loss\t")) == ["loss"]
+    assert search.find(lines, search.compile_query("^loss$")) == ["loss"]  # anchors on the name
+    assert search.find(lines, search.compile_query("loss"))[0] == "loss"   # the exact name first
+    assert search.find(lines, search.compile_query("^layer1/MatMul$")) == ["layer1/MatMul"]
     broken = search.compile_query("weights[")
     assert broken.note.startswith("not a regular expression")
     assert search.find(lines, broken) == []

@@ -29,6 +29,11 @@ class InspectorCommands(Provider):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(app.show_view, view))
+        for number, run in enumerate(workspace.runs):
+            text = f"show run {run.label}"
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), partial(app.show_run, number))
         view = app.current_view()
         if view is not None and query:
             found = search.find(view.index.search_lines(), search.compile_query(query),

@@ -51,6 +51,11 @@ class RunView:
     run_metadata: object
     source: str
     partitions: GraphView | None = None
+    table: object = field(default=None, repr=False)   # stepstats.StepTable, made once, lazily
+
+    @property
+    def executions(self):
+        return sum(len(d.node_stats) for d in self.run_metadata.step_stats.dev_stats)
 
 
 @dataclass

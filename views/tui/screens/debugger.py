@@ -16,9 +16,10 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from views.tui import bindings
+from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import DebugUpdated
 from views.tui.widgets.debug_panels import FrontierPanel, NodeNeighbourhood, TensorPanel
 from views.tui.widgets.debug_tables import BreakpointsTable, HistoryTable
@@ -57,7 +58,7 @@ class DebuggerScreen(Screen):
                 yield Static("", id="debug-output")
         yield Input(placeholder="breakpoint: REGEX (node name), op=REGEX, device=REGEX or nan",
                     id="debug-input")
-        yield Footer()
+        yield InspectorFooter()
 
     def on_mount(self):
         if self.controller is not None:

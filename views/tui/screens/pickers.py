@@ -35,6 +35,34 @@ class GraphPicker(ModalScreen):
         self.dismiss(self.views[int(event.option.id)])
 
 
+class RunPicker(ModalScreen):
+    """Every run opened, with its executions and devices; Enter shows it on the runs screen."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
+
+    def __init__(self, runs, current=0):
+        super().__init__()
+        self.runs, self.current = runs, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Show a run", classes="dialog-title")
+            yield OptionList(*(Option(run_summary(run), id=str(n))
+                               for n, run in enumerate(self.runs)), id="run-list")
+
+    def on_mount(self):
+        self.query_one(OptionList).highlighted = self.current
+
+    def on_option_list_option_selected(self, event):
+        self.dismiss(int(event.option.id))
+
+
+def run_summary(run):
+    devices = len(run.run_metadata.step_stats.dev_stats)
+    return (f"{run.label}  ({run.executions:,} executions on {devices} "
+            f"device{'s' if devices != 1 else ''})")
+
+
 def default_export_name(view, key, suffix="svg"):
     """
     >>> class V: label = "mlp.pb"
