@@ -7,14 +7,16 @@ from textual.widgets import DataTable
 from views.tui.widgets.debug_panels import short_device
 from views.tui.widgets.lazy_table import Column, LazyTable
 
-HISTORY_COLUMNS = [Column("number", "#", numeric=True), Column("node", "node", flexible=True),
+HISTORY_COLUMNS = [Column("number", "#", numeric=True),
+                   Column("node", "node", flexible=True, min_width=14),
                    Column("op", "op"), Column("device", "device"),
-                   Column("where", "frame/iter"), Column("value", "value", flexible=True, cut_end=True)]
+                   Column("where", "frame/iter", min_width=8),
+                   Column("value", "value", flexible=True, min_width=14, cut_end=True)]
 
 
 def _cells(event):
     where = f"{event.frame}:{event.iteration}" if event.frame else ""
-    value = event.summaries[0] if event.summaries else ""
+    value = event.shown_summary
     return (str(event.number), event.name, event.op, short_device(event.device), where, value)
 
 

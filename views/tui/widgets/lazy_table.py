@@ -50,7 +50,7 @@ def cut_middle(text, width):
 
 def fit_widths(columns, natural, available):
     """Each column's width: its natural (widest) width, the widest flexible column shrunk one
-    cell at a time (not below min_width) until all fit `available` cells with one space
+    cell at a time (not below min_width nor its title) until all fit `available` cells with one space
     between columns; when even that does not fit, the other text columns shrink too.
 
     >>> cols = [Column("d", "device"), Column("n", "node", flexible=True), Column("t", "µs", True)]
@@ -65,7 +65,8 @@ def fit_widths(columns, natural, available):
     for flexible in (True, False):
         candidates = [n for n, c in enumerate(columns) if not c.numeric and c.flexible == flexible]
         while excess > 0:
-            shrinkable = [n for n in candidates if widths[n] > columns[n].min_width]
+            shrinkable = [n for n in candidates
+                          if widths[n] > max(columns[n].min_width, len(columns[n].title))]
             if not shrinkable:
                 break
             widest = max(shrinkable, key=lambda n: widths[n])
