@@ -204,7 +204,11 @@ async def test_demo_workspace_shows_values_and_engine_tracebacks():
         await pilot.press("v")
         assert "fetched from the engine's run" in screen_text(app)
         await pilot.press("t")
-        assert "cmd_demo.py" in screen_text(app)
+        text = screen_text(app)
+        first = text.index("▶ File ")      # the creating line comes first, with its source
+        assert "cmd_demo.py" in text[first:first + 200] and "counter_program" in text
+        assert "new_value = tf.add(state, one)" in text
+        assert text.index("tf.add(state, one)") < text.index("launched through")
 
 
 @run_async
