@@ -116,3 +116,17 @@ def test_T_numbers_the_trace_instead_of_overwriting(tmp_path, monkeypatch):
     body()
     assert (tmp_path / "trace.json").read_text() == "mine"
     assert (tmp_path / "trace-1.json").is_file() and (tmp_path / "trace-2.json").is_file()
+
+
+@run_async
+async def test_ctrl_p_lists_the_apps_own_commands_first():
+    app = InspectorApp([TWO_CPU_RUN])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        lines = [line.strip() for line in screen_lines(app)]
+        listed = [line for line in lines if line.startswith(("go to", "open", "show run",
+                                                             "Keys", "Quit"))]
+        assert listed[0] == "go to Graph browser" and "show run two_cpu.pb" in listed
+        assert listed.index("show run two_cpu.pb") < listed.index("Keys")
