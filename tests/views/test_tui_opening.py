@@ -45,3 +45,13 @@ def test_a_partial_failure_stays_listed_above_the_tree(tmp_path):
             assert "cannot open: " + bad[:40] in text.replace("\n", "")
             assert "layer1/ 16" in text        # the graph that read is there
     body()
+
+
+@run_async
+async def test_a_saved_model_shows_its_signatures():
+    app = InspectorApp(["tests/fixtures/containers/saved_model_mlp"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        text = screen_text(app).replace("\n", " ")
+        assert "signature 'serving_default' (predict): x=x:0 ->" in text
+        assert "probs=probs:0" in text

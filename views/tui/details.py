@@ -111,6 +111,25 @@ def _source_lines(frame, context):
     return []
 
 
+def signature_lines(signatures):
+    """A SavedModel's signatures, one line each: key, method, inputs -> outputs (tensor names).
+
+    >>> from engine.proto import meta_graph_pb2
+    >>> sig = meta_graph_pb2.SignatureDef(method_name="tensorflow/serving/predict",
+    ...     inputs={"x": {"name": "x:0"}}, outputs={"y": {"name": "logits:0"}})
+    >>> signature_lines({"serving_default": sig})
+    ["signature 'serving_default' (predict): x=x:0 -> y=logits:0"]
+    """
+    lines = []
+    for key in sorted(signatures):
+        signature = signatures[key]
+        method = signature.method_name.rpartition("/")[2] or "?"
+        inputs = ", ".join(f"{k}={signature.inputs[k].name}" for k in sorted(signature.inputs))
+        outputs = ", ".join(f"{k}={signature.outputs[k].name}" for k in sorted(signature.outputs))
+        lines.append(f"signature {key!r} ({method}): {inputs or '-'} -> {outputs or '-'}")
+    return lines
+
+
 def summary_lines(value):
     """Shape, dtype, min/max/mean and NaN/Inf counts of a tensor value."""
     array = np.asarray(value)

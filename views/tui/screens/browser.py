@@ -131,7 +131,11 @@ class BrowserScreen(Screen):
             Text.assemble(("Graph Inspector", "bold"), f"  {view.title}  ",
                           (f"{len(view.index)} nodes", "dim")))
         self.query_one("#breadcrumb", Breadcrumb).show(view)
-        self.query_one("#node-header", Static).update("select a node in the tree, or / to find one")
+        header = "select a node in the tree, or / to find one"
+        if view.signatures:
+            from views.tui.details import signature_lines
+            header = "\n".join(signature_lines(view.signatures)[:3] + [header])
+        self.query_one("#node-header", Static).update(header)
         self.query_one(NodeDetail).clear()
         tree = self.query_one(ScopeTree)
         tree.show_view(view)
