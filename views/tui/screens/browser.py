@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -43,6 +45,7 @@ class BrowserScreen(Screen):
         self.query_text = ""
         self.wanted_tree_width = None     # set by [ and ]; None follows the terminal
         self.narrow_on_submit = False     # the box was opened with f (filter), not / (find)
+        self.loading_what, self.loading_since, self.loading_timer = "", 0.0, None
 
     def compose(self) -> ComposeResult:
         yield Static("Graph Inspector", id="title", classes="screen-title")
@@ -100,8 +103,23 @@ class BrowserScreen(Screen):
     # ---- the workspace arrives (or was there) -----------------------------------------------
 
     def progress(self, done, total, what):
+        """A path is being read: the bar moves between paths, and while one file is read (the
+        readers report no progress inside a file) it pulses, with the seconds it has taken."""
+        self.loading_what, self.loading_since = what, time.monotonic()
         self.query_one("#loading-what", Static).update(what)
-        self.query_one("#loading-bar", ProgressBar).update(total=total, progress=done)
+        reading = what.startswith("reading")
+        self.query_one("#loading-bar", ProgressBar).update(total=None if reading else total,
+                                                           progress=done)
+        if self.loading_timer is None:
+            self.loading_timer = self.set_interval(0.5, self._tick_loading)
+
+    def _tick_loading(self):
+        if self.has_class("-ready"):
+            self.loading_timer.stop()
+            return
+        seconds = time.monotonic() - self.loading_since
+        if seconds >= 1:
+            self.query_one("#loading-what", Static).update(f"{self.loading_what}  {seconds:.0f} s")
 
     def workspace_ready(self):
         workspace = self.app.workspace
