@@ -12,6 +12,7 @@ from engine.proto.event_pb2 import Event, SessionLog
 from engine.proto.summary_pb2 import Summary
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, monitored_session as _monitored
+from engine.training import checkpoint_hooks as _checkpoint_hooks
 from engine.training import session_run_hook as _run_hook
 from engine.summary.legacy import (audio_summary, histogram_summary, image_summary,
                                    scalar_summary)
@@ -49,5 +50,6 @@ TRAIN_TF1.update({name: getattr(_run_hook, name) for name in (
     "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues")})
 TRAIN_TF1.update({name: getattr(_monitored, name) for name in (
     "MonitoredSession", "MonitoredTrainingSession", "Scaffold", "SingularMonitoredSession")})
+TRAIN_TF1["CheckpointSaverHook"] = _checkpoint_hooks.CheckpointSaverHook
 TRAIN_TF1["summary_iterator"] = _summary_iterator
 TRAIN_TF1["global_step"] = _train.global_step

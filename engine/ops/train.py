@@ -65,3 +65,28 @@ def get_or_create_global_step(graph=None):
 def global_step(sess, global_step_tensor):
     """The global step's value, as a Python int."""
     return int(sess.run(global_step_tensor))
+
+
+GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
+
+
+def get_or_create_global_step_read(graph=None):
+    """The global step read once per run, as TensorFlow's hooks read it (cond on initialized,
+    plus 0), made once per graph under the global step's name; None without a global step."""
+    from engine.graph import get_default_graph
+    from engine.ops.cond import cond
+    from engine.ops.state_ops import is_variable_initialized
+    graph = graph or get_default_graph()
+    cached = graph.get_collection(GLOBAL_STEP_READ_KEY)
+    if cached:
+        return cached[0]
+    global_step = get_global_step(graph)
+    if global_step is None:
+        return None
+    with graph.as_default(), graph.name_scope(None), \
+            graph.name_scope(global_step.op.name + "/"):
+        value = cond(is_variable_initialized(global_step), global_step.read_value,
+                     lambda: global_step.initial_value)
+        read = value + 0
+        graph.add_to_collection(GLOBAL_STEP_READ_KEY, read)
+    return read

@@ -48,8 +48,9 @@ class SecondOrStepTimer:
 
 
 def _global_step_tensor():
-    from engine.ops.train import get_global_step
-    step = get_global_step()
+    """The global step as the hooks fetch it: TensorFlow's global step read tensor."""
+    from engine.ops.train import get_or_create_global_step_read
+    step = get_or_create_global_step_read()
     if step is None:
         raise RuntimeError("Global step should be created to use StopAtStepHook.")
     return step
@@ -198,7 +199,7 @@ class SummarySaverHook(SessionRunHook):
             return
         from engine.proto.event_pb2 import SessionLog
         stale_global_step = run_values.results["global_step"]
-        global_step = -1
+        global_step = stale_global_step + 1
         if self._next_step is None or self._request_summary:
             global_step = int(run_context.session.run(self._global_step_tensor))
         if self._next_step is None:
@@ -208,7 +209,7 @@ class SummarySaverHook(SessionRunHook):
             self._timer.update_last_triggered_step(global_step)
             for summary in run_values.results.get("summary", ()):
                 self._summary_writer.add_summary(summary, global_step)
-        self._next_step = stale_global_step + 1
+        self._next_step = global_step + 1
 
     def end(self, session=None):
         if self._summary_writer:

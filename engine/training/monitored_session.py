@@ -5,13 +5,15 @@ initializers, merge_all summaries); the session runs them once, then every run()
 hook's before_run for extra fetches and feeds, runs them together with the caller's, and gives
 each hook its share in after_run; should_stop() is true once a hook requested it. Leaving the
 `with` block calls every hook's end(), and an OutOfRangeError ending the loop is not an error.
-Checkpoints (checkpoint_dir) need tf.train.Saver, which the engine does not have yet.
+With checkpoint_dir, the session restores the newest checkpoint there (else initializes) and a
+CheckpointSaverHook saves new ones (engine/training/checkpoint_hooks.py).
 """
 
 from engine import errors
 from engine.api_namespace import NotSupportedError
 from engine.platform import tf_logging as logging
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
+from engine.training.checkpoint_hooks import default_saver
 from engine.training.session_run_hook import SessionRunContext, SessionRunValues
 
 
@@ -57,6 +59,11 @@ class Scaffold:
             self._local_init_op, GraphKeys.LOCAL_INIT_OP,
             lambda: control_flow_ops.group(variables.local_variables_initializer()))
         self._summary_op = get_or_default(self._summary_op, GraphKeys.SUMMARY_OP, merge_all)
+        if self._saver is None:
+            try:
+                self._saver = default_saver()
+            except NotSupportedError:
+                pass  # no tf.train.Saver in this engine: no checkpoints
         graph.finalize()
         return self
 
@@ -72,7 +79,8 @@ class Scaffold:
 class MonitoredSession:
     """A Session that initializes itself and runs its hooks around every run()."""
 
-    def __init__(self, session_creator=None, hooks=None, config=None, scaffold=None):
+    def __init__(self, session_creator=None, hooks=None, config=None, scaffold=None,
+                 checkpoint_dir=None):
         from engine.session import Session
         self._hooks = list(hooks or [])
         self._scaffold = scaffold or Scaffold()
@@ -85,9 +93,10 @@ class MonitoredSession:
         self._scaffold.finalize()
         logging.info("Graph was finalized.")
         self._sess = Session(config=config)
-        self._sess.run(self._scaffold.init_op, feed_dict=self._scaffold.init_feed_dict)
-        if self._scaffold.init_fn is not None:
-            self._scaffold.init_fn(self._scaffold, self._sess)
+        if not (checkpoint_dir and self._restored(checkpoint_dir)):
+            self._sess.run(self._scaffold.init_op, feed_dict=self._scaffold.init_feed_dict)
+            if self._scaffold.init_fn is not None:
+                self._scaffold.init_fn(self._scaffold, self._sess)
         if self._scaffold.local_init_op is not None:
             logging.info("Running local_init_op.")
             self._sess.run(self._scaffold.local_init_op)
@@ -96,6 +105,13 @@ class MonitoredSession:
             hook.after_create_session(self._sess, None)
         self._stop_requested = False
         self._closed = False
+
+    def _restored(self, checkpoint_dir):
+        from engine.training.checkpoint_hooks import restore_latest
+        if self._scaffold.saver is None or not restore_latest(self._sess, self._scaffold.saver,
+                                                              checkpoint_dir):
+            return False
+        return True
 
     @property
     def graph(self):
@@ -107,6 +123,8 @@ class MonitoredSession:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs fetches with every hook's additions; returns the caller's fetches only."""
         from engine.session import RunOptions
+        if self.should_stop():
+            raise RuntimeError("Run called even after should_stop requested.")
         context = SessionRunContext((fetches, feed_dict, options, run_metadata), self._sess)
         hook_fetches, feeds, merged_options = {}, dict(feed_dict or {}), None
         for hook in self._hooks:
@@ -168,29 +186,42 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                              save_summaries_steps=USE_DEFAULT, save_summaries_secs=USE_DEFAULT,
                              config=None, stop_grace_period_secs=120, log_step_count_steps=100,
                              max_wait_secs=7200, save_checkpoint_steps=USE_DEFAULT,
-                             summary_dir=None):
-    """A MonitoredSession with TensorFlow 1.x's default hooks for a chief."""
+                             summary_dir=None, save_graph_def=True):
+    """A MonitoredSession with TensorFlow 1.x's default hooks for a chief, in its order:
+    chief-only hooks, step counter, summary saver, checkpoint saver, then the caller's."""
     if master:
         raise NotSupportedError("tf.train.MonitoredTrainingSession(master=...) is not "
                                 "supported by the engine yet")
-    if checkpoint_dir is not None:
-        raise NotSupportedError("tf.train.MonitoredTrainingSession(checkpoint_dir=...) needs "
-                                "tf.train.Saver, which is not supported by the engine yet")
+    if not is_chief:
+        raise NotSupportedError("tf.train.MonitoredTrainingSession(is_chief=False) is not "
+                                "supported by the engine yet")
+    save_summaries_steps, save_summaries_secs = _defaults(save_summaries_steps,
+                                                          save_summaries_secs, (100, None))
+    save_checkpoint_steps, save_checkpoint_secs = _defaults(save_checkpoint_steps,
+                                                            save_checkpoint_secs, (None, 600))
     scaffold = scaffold or Scaffold()
-    all_hooks = list(hooks or [])
-    if is_chief:
-        all_hooks.extend(chief_only_hooks or [])
-        if save_summaries_steps is USE_DEFAULT and save_summaries_secs is USE_DEFAULT:
-            save_summaries_steps, save_summaries_secs = 100, None
-        elif save_summaries_steps is USE_DEFAULT:
-            save_summaries_steps = None
-        elif save_summaries_secs is USE_DEFAULT:
-            save_summaries_secs = None
-        if summary_dir is not None and log_step_count_steps and log_step_count_steps > 0:
+    all_hooks = list(chief_only_hooks or [])
+    summary_dir = summary_dir or checkpoint_dir
+    if summary_dir:
+        if log_step_count_steps and log_step_count_steps > 0:
             all_hooks.append(StepCounterHook(output_dir=summary_dir,
                                              every_n_steps=log_step_count_steps))
-        if summary_dir is not None and (save_summaries_steps or save_summaries_secs):
+        if (save_summaries_steps or 0) > 0 or (save_summaries_secs or 0) > 0:
             all_hooks.append(SummarySaverHook(scaffold=scaffold, save_steps=save_summaries_steps,
                                               save_secs=save_summaries_secs,
                                               output_dir=summary_dir))
-    return MonitoredSession(hooks=all_hooks, config=config, scaffold=scaffold)
+    if checkpoint_dir and ((save_checkpoint_secs or 0) > 0 or (save_checkpoint_steps or 0) > 0):
+        from engine.training.checkpoint_hooks import CheckpointSaverHook
+        all_hooks.append(CheckpointSaverHook(checkpoint_dir, save_steps=save_checkpoint_steps,
+                                             save_secs=save_checkpoint_secs, scaffold=scaffold,
+                                             save_graph_def=save_graph_def))
+    all_hooks.extend(hooks or [])
+    return MonitoredSession(hooks=all_hooks, config=config, scaffold=scaffold,
+                            checkpoint_dir=checkpoint_dir)
+
+
+def _defaults(steps, secs, default):
+    """(steps, secs) with USE_DEFAULT resolved as TensorFlow resolves it."""
+    if steps is USE_DEFAULT and secs is USE_DEFAULT:
+        return default
+    return (None if steps is USE_DEFAULT else steps), (None if secs is USE_DEFAULT else secs)

@@ -22,6 +22,9 @@ class Frontier:
     total: int
 
 
+MERGE_OPS = ("Merge", "RefMerge")
+
+
 class PlanIndex:
     def __init__(self):
         self.plans = []
@@ -103,11 +106,19 @@ class PlanIndex:
         if name in self._finished:
             return "done"
         node = self.nodes.get(name)
-        if node is not None and all(s in self._finished for s in node.sources):
+        if node is not None and not self._missing(node):
             return "ready"  # its inputs are all there; the executor queues it next
         if node is not None and any(s in self._finished for s in node.sources):
             return "waiting"
         return "pending"
+
+    def _missing(self, node):
+        """The inputs `node` still waits for: a Merge waits for none once any has arrived (the
+        loop's Enter or its NextIteration, a cond's taken branch)."""
+        missing = [s for s in dict.fromkeys(node.sources) if s not in self._finished]
+        if node.op_type in MERGE_OPS and len(missing) < len(set(node.sources)):
+            return []
+        return missing
 
     def times_run(self, name):
         return self._finished.get(name, 0)
@@ -118,7 +129,7 @@ class PlanIndex:
             if name in self._finished or name in self._ready.values() or \
                     name in self._running.values():
                 continue
-            missing = [s for s in dict.fromkeys(node.sources) if s not in self._finished]
+            missing = self._missing(node)
             if not missing:
                 ready.append(name)  # about to be queued: the pause came before the executor did
             elif len(missing) < len(set(node.sources)):

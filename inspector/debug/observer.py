@@ -51,6 +51,15 @@ class NodeEvent:
     node: object = field(default=None, repr=False)
 
     @property
+    def shown_summary(self):
+        """The first output that carries a value, ":N summary" past output 0 (a Switch's
+        taken side is :1); "no value (dead)" when none does."""
+        for number, text in enumerate(self.summaries):
+            if text != DEAD:
+                return f":{number} {text}" if number else text
+        return DEAD if self.summaries else ""
+
+    @property
     def where(self):
         """'frame iteration' for a node inside a loop, else ''."""
         return f"{self.frame} iteration {self.iteration}" if self.frame else ""
@@ -305,8 +314,11 @@ class PartitionObserver:
             self.turns.done(self.lane)
 
 
+DEAD = "no value (dead)"
+
+
 def _summary(value):
-    return "no value (dead)" if value is None else tensors.summary(value)
+    return DEAD if value is None else tensors.summary(value)
 
 
 def _snapshot(value):

@@ -56,6 +56,20 @@ def describe(run):
     return "\n".join(lines)
 
 
+def current_values(run):
+    """What a bare `p` prints: every output of the node that just ran."""
+    event = run.current
+    if event is None:
+        return "nothing has run yet: p TENSOR[SLICE] prints a value (p x:0[0:2, :])"
+    lines = []
+    for tensor in event.outputs:
+        try:
+            lines.append(run.format(tensor))
+        except KeyError as error:
+            lines.append(f"{tensor}: {error.args[0]}")
+    return "\n".join(lines) or f"{event.name} has no outputs"
+
+
 def _device(device):
     return device.rpartition("device:")[2] or device or "?"
 
@@ -150,7 +164,7 @@ class Prompt:
         if word in ("b", "break"):
             return self.breakpoint(run, rest)
         if word in ("p", "print"):
-            return run.format(rest)
+            return run.format(rest) if rest.strip() else current_values(run)
         if word in ("w", "watch"):
             run.watch(rest)
             return f"watching {rest}"

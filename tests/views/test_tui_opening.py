@@ -45,3 +45,40 @@ def test_a_partial_failure_stays_listed_above_the_tree(tmp_path):
             assert "cannot open: " + bad[:40] in text.replace("\n", "")
             assert "layer1/ 16" in text        # the graph that read is there
     body()
+
+
+@run_async
+async def test_a_saved_model_shows_its_signatures():
+    app = InspectorApp(["tests/fixtures/containers/saved_model_mlp"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        text = screen_text(app).replace("\n", " ")
+        assert "signature 'serving_default' (predict): x=x:0 ->" in text
+        assert "probs=probs:0" in text
+
+
+def test_a_big_file_shows_its_size_and_a_moving_bar_while_it_reads(tmp_path, monkeypatch):
+    from google.protobuf import text_format
+
+    from bench.tui_large import large_graph
+    from views.tui.screens.browser import BrowserScreen
+
+    big = tmp_path / "big.pbtxt"
+    big.write_text(text_format.MessageToString(large_graph(12_000)))
+    shown = []
+    original = BrowserScreen.progress
+
+    def recorded(screen, done, total, what):
+        original(screen, done, total, what)
+        shown.append((what, screen.query_one("#loading-bar").total))
+    monkeypatch.setattr(BrowserScreen, "progress", recorded)
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(big)])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            assert "12000 nodes" in screen_text(app)
+    body()
+    size = big.stat().st_size / 1e6
+    assert (f"reading big.pbtxt ({size:.1f} MB)", None) in shown   # pulsing, not stuck at 0%

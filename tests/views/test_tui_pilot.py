@@ -7,6 +7,7 @@ from views.tui import InspectorApp
 from views.tui.screens.browser import BrowserScreen
 from views.tui.screens.pickers import ExportScreen, HelpScreen
 from views.tui.screens.runs import RunsScreen
+from views.tui.widgets.lazy_table import LazyTable
 from views.tui.widgets.scope_tree import ScopeTree
 
 from tests.views.tui_conftest import MLP_SGD, SIZE, TWO_CPU_RUN, run_async, screen_text, settle
@@ -99,17 +100,21 @@ async def test_sort_the_step_stats_and_select_a_row():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("2")
-        await pilot.pause()
+        await settle(app, pilot)
         runs = app.screen
         assert isinstance(runs, RunsScreen)
-        table = runs.query_one("#steps", DataTable)
+        table = runs.query_one("#steps", LazyTable)
         assert table.row_count == 11
-        await pilot.press("s", "r")   # start -> op time, reversed
+        await pilot.press("s")   # start -> op time: largest first
+        await settle(app, pilot)
         assert runs.sort_column == "op_us" and runs.reverse
         assert [row.op for row in runs.rows[:1]] == ["MatMul"]
-        assert str(table.get_row_at(0)[1]) == "product"
+        assert table.visible_texts()[0][1] == "product"
+        await pilot.press("r")                    # reversed: smallest first
+        await settle(app, pilot)
+        assert not runs.reverse and runs.rows[0].op_us <= runs.rows[len(runs.rows) - 1].op_us
         await pilot.press("slash", *"Const")
-        await pilot.pause()
+        await settle(app, pilot)
         assert table.row_count == 3
         await pilot.press("enter")
         table.focus()
@@ -167,9 +172,9 @@ async def test_help_palette_export_and_quit(tmp_path):
         await settle(app, pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert "Next match" in screen_text(app)
+        assert "Narrower tree" in screen_text(app) and "Prev" in screen_text(app)
         await pilot.press("escape")
-        await find(pilot, "^loss\\s")
+        await find(pilot, "^loss$")
         await pilot.press("x")
         assert isinstance(app.screen, ExportScreen)
         path_input = app.screen.query_one(Input)
@@ -199,7 +204,11 @@ async def test_demo_workspace_shows_values_and_engine_tracebacks():
         await pilot.press("v")
         assert "fetched from the engine's run" in screen_text(app)
         await pilot.press("t")
-        assert "cmd_demo.py" in screen_text(app)
+        text = screen_text(app)
+        first = text.index("▶ File ")      # the creating line comes first, with its source
+        assert "cmd_demo.py" in text[first:first + 200] and "counter_program" in text
+        assert "new_value = tf.add(state, one)" in text
+        assert text.index("tf.add(state, one)") < text.index("launched through")
 
 
 @run_async

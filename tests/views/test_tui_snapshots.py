@@ -87,3 +87,32 @@ def test_help_screen(snap_compare):
 def test_log_screen_replaying_a_step(snap_compare):
     assert snap_compare(InspectorApp(["sample_logs/counter.log"]), terminal_size=SIZE,
                         run_before=_before("4", "tab", "down", "enter", "space", "space"))
+
+
+# ---- a 100x30 terminal: every screen usable (issue 17, item 5) --------------------------------
+
+SMALL = (100, 30)
+
+
+def test_small_browser_picture_tab(snap_compare):
+    """The picture is clipped and scrolled, never wrapped; all seven tab titles show."""
+    assert snap_compare(InspectorApp(["tests/fixtures/graphs/cnn_train.pb"]), terminal_size=SMALL,
+                        run_before=_find("Conv2DBackpropFilter", "p", "plus"))
+
+
+def test_small_runs_screen(snap_compare):
+    """Every column of the step stats shows, sized to its content; the footer is whole."""
+    assert snap_compare(InspectorApp([TWO_CPU_GRAPH, TWO_CPU_RUN]), terminal_size=SMALL,
+                        run_before=_before("2", "s"))
+
+
+def test_small_browser_filtered(snap_compare):
+    """f narrows the tree to the matches and their scopes."""
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=SMALL,
+                        run_before=_before("f", *"ApplyGradientDescent", "enter"))
+
+
+def test_smallest_browser_nodedef(snap_compare):
+    """80x24: readable; the tab titles shorten rather than scroll away."""
+    assert snap_compare(InspectorApp([MLP_SGD]), terminal_size=(80, 24),
+                        run_before=_find("ApplyGradientDescent"))

@@ -11,7 +11,7 @@ from views.graph_index import GraphIndex
 from views.tui import loading, picture, search, stepstats
 from views.tui.details import summary_lines, value_table
 
-from tests.views.tui_conftest import MLP_SGD, TWO_CPU_RUN
+from tests.views.tui_conftest import MLP_SGD, ROOT, TWO_CPU_RUN
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +62,9 @@ def test_partitions_pair_send_and_recv():
 def test_filter_regex_substring_fallback_and_devices(mlp_index):
     lines = mlp_index.search_lines()
     assert len(search.find(lines, search.compile_query("ApplyGradientDescent"))) == 4
-    assert search.find(lines, search.compile_query("^loss$")) == []  # $ ends the whole line
-    assert search.find(lines, search.compile_query("^loss\t")) == ["loss"]
+    assert search.find(lines, search.compile_query("^loss$")) == ["loss"]  # anchors on the name
+    assert search.find(lines, search.compile_query("loss"))[0] == "loss"   # the exact name first
+    assert search.find(lines, search.compile_query("^layer1/MatMul$")) == ["layer1/MatMul"]
     broken = search.compile_query("weights[")
     assert broken.note.startswith("not a regular expression")
     assert search.find(lines, broken) == []
@@ -146,3 +147,26 @@ def test_step_rows_read_a_gpu_stream_as_node_and_op():
     assert [(r.short_device, r.node, r.op) for r in rows] == [
         ("GPU:0", "y", "MatMul"), ("GPU:0/stream:all", "y", "MatMul")]
     assert {t.op: t.count for t in stepstats.op_totals(rows)} == {"MatMul": 2}
+
+
+def test_traceback_puts_the_creating_line_first_and_the_launchers_last():
+    from types import SimpleNamespace as Frame
+    import runpy
+    from views.tui import details
+    script = str(ROOT / "tests" / "inspector" / "scripts" / "debug_small.py")
+    cli = str(ROOT / "inspector" / "cli.py")
+    engine_file = str(ROOT / "engine" / "math_ops.py")
+    trace = [Frame(filename=cli, lineno=57, name="main", line=""),
+             Frame(filename=runpy.__file__, lineno=291, name="run_path", line=""),
+             Frame(filename=script, lineno=21, name="<module>", line="main(sys.argv[1:])"),
+             Frame(filename=script, lineno=12, name="main", line=""),
+             Frame(filename=engine_file, lineno=5, name="add", line="")]
+    lines = details.traceback_lines(trace)
+    assert lines[0] == f'▶ File "{script}", line 12, in main'
+    marked = [line for line in lines if line.startswith("  >")]
+    assert marked[0].startswith("  >   12") and "tf.add(tf.multiply(x, 3.0" in marked[0]
+    assert any("def main(args):" in line for line in lines[1:8])     # source around it
+    assert lines.index("called from (innermost first):") < lines.index(
+        "launched through 2 frames (graph-inspector, Python):")
+    assert lines[-2:] == [f"  {runpy.__file__}:291 in run_path", f"  {cli}:57 in main"]
+    assert not any("math_ops" in line for line in lines)     # the engine's own frames

@@ -107,6 +107,11 @@ class InspectorApp(App):
     def go_to_scope(self, view, partition):
         self._to_browser(("scope", view, partition))
 
+    def show_run(self, number):
+        """The runs screen showing run `number` of the workspace (the palette's "show run")."""
+        self.switch_mode("runs")
+        self.screen.show_run(number)
+
     def show_view(self, view):
         self._to_browser(("view", view, None))
 

@@ -18,13 +18,17 @@ TAB_KEYS = {"nodedef": ("d", "NodeDef"), "opdef": ("o", "OpDef"), "traceback": (
             "picture": ("p", "Picture")}
 
 BROWSER = [
-    Binding("slash", "filter", "Filter", key_display="/"),
-    Binding("n", "match(1)", "Next match"),
-    Binding("N", "match(-1)", "Prev match", key_display="N"),
+    Binding("slash", "filter", "Find", key_display="/"),
+    Binding("f", "filter(True)", "Filter"),
+    Binding("n", "match(1)", "Next"),
+    Binding("N", "match(-1)", "Prev", key_display="N", show=False),
     Binding("g", "choose_graph", "Graphs"),
     Binding("plus", "depth(1)", "Depth+", key_display="+", show=False),
     Binding("minus", "depth(-1)", "Depth-", key_display="-", show=False),
     Binding("x", "export", "Export"),
+    Binding("left_square_bracket", "tree_width(-4)", "Narrower tree", key_display="[",
+            show=False),
+    Binding("right_square_bracket", "tree_width(4)", "Wider tree", key_display="]", show=False),
     Binding("escape", "close_filter", "Close filter", show=False),
     *(Binding(key, f"tab('{tab}')", f"{title} tab", show=False)
       for tab, (key, title) in TAB_KEYS.items()),
@@ -32,9 +36,10 @@ BROWSER = [
 
 RUNS = [
     Binding("slash", "filter", "Filter", key_display="/"),
-    Binding("s", "sort_next", "Sort column"),
+    Binding("s", "sort_next", "Sort"),
     Binding("r", "sort_reverse", "Reverse"),
     Binding("d", "next_device", "Device"),
+    Binding("g", "choose_run", "Runs"),
     Binding("T", "export_trace", "Export trace", key_display="T", show=False),
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
@@ -48,14 +53,17 @@ LOG = [
 DEBUGGER = [
     Binding("s", "step", "Step"),
     Binding("c", "cont", "Continue"),
-    Binding("b", "toggle_break", "Break here"),
-    Binding("a", "add_break", "Add break"),
+    Binding("b", "toggle_break", "Break"),
+    Binding("a", "add_break", "Break at"),
     Binding("n", "next_run", "Next run"),
     Binding("f", "finish", "Finish"),
     Binding("r", "rerun", "Rerun"),
     Binding("w", "watch", "Watch", show=False),
     Binding("g", "show_in_graph", "In graph"),
     Binding("escape", "close_input", "Close", show=False),
+    # The screen keys work here as everywhere; the footer has room only for the stepping keys.
+    *(Binding(b.key, f"app.{b.action}", b.description, show=False) for b in APP
+      if b.key in "1234"),
 ]
 
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
@@ -64,10 +72,14 @@ HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
     "Graph browser": [("enter", "on a tree node, input or consumer: go to that node"),
+                      ("/ f", "find, or filter the tree to the matches (escape: all)"),
+                      ("", "a regex over names, ops, devices; ^ $ anchor on the name"),
                       ("d o t i u v p", "tabs: NodeDef, OpDef, Traceback, Inputs, Outputs, "
                                         "Tensor, Picture"),
-                      ("+ -", "picture depth")],
-    "Runs": [("enter", "on a row: select that node in the graph browser")],
+                      ("+ -", "picture depth"),
+                      ("[ ]", "the tree panel narrower or wider")],
+    "Runs": [("enter", "on a row: select that node in the graph browser"),
+             ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
     "Debugger": [("enter", "on a breakpoint: turn it on or off"),
                  ("5", "the debugger screen, from any other")],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual.command import Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from views.tui import search
 
@@ -14,6 +14,19 @@ MAX_NODE_HITS = 20
 
 
 class InspectorCommands(Provider):
+    async def discover(self) -> Hits:
+        """What ctrl+p lists before anything is typed: this app's screens, graphs and runs."""
+        app = self.app
+        for mode, title in SCREENS.items():
+            yield DiscoveryHit(f"go to {title}", partial(app.switch_mode, mode))
+        workspace = app.workspace
+        if workspace is None:
+            return
+        for view in workspace.all_views():
+            yield DiscoveryHit(f"open {view.title}", partial(app.show_view, view))
+        for number, run in enumerate(workspace.runs):
+            yield DiscoveryHit(f"show run {run.label}", partial(app.show_run, number))
+
     async def search(self, query: str) -> Hits:
         app = self.app
         matcher = self.matcher(query)
@@ -29,6 +42,11 @@ class InspectorCommands(Provider):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(app.show_view, view))
+        for number, run in enumerate(workspace.runs):
+            text = f"show run {run.label}"
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), partial(app.show_run, number))
         view = app.current_view()
         if view is not None and query:
             found = search.find(view.index.search_lines(), search.compile_query(query),

@@ -14,6 +14,8 @@ no OpDef known for op NoSuchOp (not in the engine's registry nor in the file's s
 from __future__ import annotations
 
 import linecache
+import os
+import sysconfig
 
 import numpy as np
 
@@ -60,26 +62,76 @@ def graph_traces(graph_def):
     return traces
 
 
-def traceback_lines(trace, context=CONTEXT_LINES):
-    """A creation stack, outermost first, each frame with the source lines around it.
+def traceback_lines(trace, context=CONTEXT_LINES + 1):
+    """A creation stack, the line that created the node first (marked ▶, with the source
+    around it), then the program's other frames innermost first, then the frames of the tool
+    that launched the program (graph-inspector's own, runpy, threading), one line each.
 
     A file not on this machine shows the frame's own line as recorded (GraphDebugInfo keeps it).
     """
     if not trace:
         return []
+    defining = engine_traceback.defining_frame_index(trace)
+    outer = list(reversed(trace[:defining]))
+    program = [frame for frame in outer if not _is_launcher(frame.filename)]
+    launcher = [frame for frame in outer if _is_launcher(frame.filename)]
+    creator = trace[defining]
+    lines = [f'▶ File "{creator.filename}", line {creator.lineno}, in {creator.name}']
+    lines += _source_lines(creator, context)
+    if program:
+        lines.append("called from (innermost first):")
+        for frame in program:
+            lines.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}')
+            lines += _source_lines(frame, 0)
+    if launcher:
+        lines.append(f"launched through {len(launcher)} frames (graph-inspector, Python):")
+        lines += [f"  {frame.filename}:{frame.lineno} in {frame.name}" for frame in launcher]
+    return lines
+
+
+# Frames that started the program rather than being it: graph-inspector's own, the Python
+# library's (runpy, threading, asyncio) and installed packages'.
+_LAUNCHER_DIRS = (os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "inspector") + os.sep, sysconfig.get_paths()["stdlib"] + os.sep)
+_LAUNCHER_FILES = ("graph-inspector", "__main__.py")
+
+
+def _is_launcher(filename):
+    return (filename.startswith(_LAUNCHER_DIRS) or "site-packages" in filename
+            or os.path.basename(filename) in _LAUNCHER_FILES)
+
+
+def _source_lines(frame, context):
+    """The frame's line with `context` lines either side, its own marked with >."""
+    around = [(n, linecache.getline(frame.filename, n).rstrip())
+              for n in range(max(1, frame.lineno - context), frame.lineno + context + 1)]
+    # A file changed since the graph was made no longer holds the recorded line: trust the record.
+    changed = frame.line and linecache.getline(frame.filename, frame.lineno).strip() != \
+        frame.line.strip()
+    if any(text for _, text in around) and not changed:
+        return [f"  {'>' if number == frame.lineno else ' '}{number:5d}  {text}"
+                for number, text in around if text or number == frame.lineno]
+    if frame.line:
+        return [f"  >{frame.lineno:5d}  {frame.line}"]
+    return []
+
+
+def signature_lines(signatures):
+    """A SavedModel's signatures, one line each: key, method, inputs -> outputs (tensor names).
+
+    >>> from engine.proto import meta_graph_pb2
+    >>> sig = meta_graph_pb2.SignatureDef(method_name="tensorflow/serving/predict",
+    ...     inputs={"x": {"name": "x:0"}}, outputs={"y": {"name": "logits:0"}})
+    >>> signature_lines({"serving_default": sig})
+    ["signature 'serving_default' (predict): x=x:0 -> y=logits:0"]
+    """
     lines = []
-    for frame in trace:
-        lines.append(f'File "{frame.filename}", line {frame.lineno}, in {frame.name}')
-        around = [(n, linecache.getline(frame.filename, n).rstrip())
-                  for n in range(max(1, frame.lineno - context), frame.lineno + context + 1)]
-        # A file changed since the graph was made no longer holds the recorded line: trust the record.
-        changed = frame.line and linecache.getline(frame.filename, frame.lineno).strip() != frame.line.strip()
-        if any(text for _, text in around) and not changed:
-            for number, text in around:
-                marker = ">" if number == frame.lineno else " "
-                lines.append(f"  {marker}{number:5d}  {text}")
-        elif frame.line:
-            lines.append(f"  >{frame.lineno:5d}  {frame.line}")
+    for key in sorted(signatures):
+        signature = signatures[key]
+        method = signature.method_name.rpartition("/")[2] or "?"
+        inputs = ", ".join(f"{k}={signature.inputs[k].name}" for k in sorted(signature.inputs))
+        outputs = ", ".join(f"{k}={signature.outputs[k].name}" for k in sorted(signature.outputs))
+        lines.append(f"signature {key!r} ({method}): {inputs or '-'} -> {outputs or '-'}")
     return lines
 
 

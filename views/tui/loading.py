@@ -26,7 +26,7 @@ def read_paths(paths, report: Callable[[int, int, str], None] = lambda *a: None,
     for number, path in enumerate(paths):
         if cancelled():
             return workspace, failures
-        report(number, total, f"reading {os.path.basename(path) or path}")
+        report(number, total, f"reading {os.path.basename(path) or path}{_size_text(path)}")
         try:
             if _is_vlog(path):
                 add_vlog(workspace, read_vlog(path), os.path.basename(path))
@@ -66,6 +66,15 @@ def warm(workspace, cancelled=lambda: False):
         index.search_lines()
         if not cancelled() and index.nodes:
             index.consumers(next(iter(index.nodes)))
+
+
+def _size_text(path):
+    """ " (17.2 MB)" for a file big enough to take a while to read, else ""."""
+    try:
+        size = os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return ""
+    return f" ({size / 1e6:.1f} MB)" if size >= 1_000_000 else ""
 
 
 def _is_vlog(path):

@@ -65,3 +65,13 @@ class FilterChanged(Message):
 @dataclass
 class DebugUpdated(Message):
     """The debugger's controller has news: a run paused, ended or arrived; the program ended."""
+
+
+@dataclass
+class RowsReady(Message):
+    """The runs screen's worker has the rows to show (row numbers of `table`) and their totals."""
+
+    run: object
+    table: object
+    numbers: list
+    totals: list

@@ -70,7 +70,7 @@ def neighbourhood(index, key, depth):
 def draw(index, key, depth, use_dot=None):
     """The Picture of `key`'s neighbourhood; dot lays it out when present (use_dot=None)."""
     near = neighbourhood(index, key, depth)
-    keys = sorted(near, key=lambda k: (abs(near[k]), near[k], k))[:MAX_BOXES]
+    keys = sorted(near, key=lambda k: (abs(near[k]), near[k], k))[:MAX_BOXES]  # as x exports
     shown = set(keys)
     labels = {k: _label(index.nodes[k]) for k in keys}
     edges = [(e.src, e.dst, e.kind) for k in keys for e in index.inputs(k) if e.src in shown]

@@ -27,6 +27,7 @@ class GraphView:
     run: "RunView | None" = None
     traces: dict = field(default_factory=dict)     # node name -> StackTrace (debug_info, engine)
     values: dict = field(default_factory=dict)     # tensor name "op:0" -> ndarray (a live run)
+    signatures: dict = field(default_factory=dict)  # key -> SignatureDef (a SavedModel's)
     _index: GraphIndex | None = field(default=None, repr=False)
 
     @property
@@ -51,6 +52,11 @@ class RunView:
     run_metadata: object
     source: str
     partitions: GraphView | None = None
+    table: object = field(default=None, repr=False)   # stepstats.StepTable, made once, lazily
+
+    @property
+    def executions(self):
+        return sum(len(d.node_stats) for d in self.run_metadata.step_stats.dev_stats)
 
 
 @dataclass
@@ -89,7 +95,11 @@ class Workspace:
             kind = "vlog" if loaded.kind == "vlog" else "graph"
             label = name if labeled.label == name else f"{name}: {labeled.label}"
             self.graphs.append(GraphView(label, [labeled.graph_def], labeled.source, kind))
+        labels = {view.label: view for view in self.graphs}
         for meta in loaded.meta_graphs:
+            label = name if meta.label == name else f"{name}: {meta.label}"
+            if label in labels:
+                labels[label].signatures = dict(meta.meta_graph_def.signature_def)
             for op_def in meta.meta_graph_def.meta_info_def.stripped_op_list.op:
                 self.op_defs.setdefault(op_def.name, op_def)
 

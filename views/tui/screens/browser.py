@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, Static, TabbedContent
+from textual.widgets import ProgressBar, Static, TabbedContent
 
 from views.tui import bindings, search
+from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, FilterSubmitted, NodeChosen
 from views.tui.widgets.breadcrumb import Breadcrumb
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.node_detail import NodeDetail
-from views.tui.widgets.scope_tree import ScopeTree
+from views.tui.widgets.scope_tree import Narrowing, ScopeTree
 
 MAX_DEPTH = 4
+TREE_MIN, TREE_MAX = 20, 44   # the tree's width follows the terminal between these
+
+
+def tree_width(screen_width, wanted=None):
+    """The scope tree's width: a third of the screen within TREE_MIN..TREE_MAX, or `wanted`
+    (set with [ and ]) as long as the details keep 40 columns.
+
+    >>> tree_width(160), tree_width(100), tree_width(80), tree_width(100, 70), tree_width(80, 8)
+    (44, 34, 27, 60, 12)
+    """
+    width = wanted if wanted is not None else max(TREE_MIN, min(TREE_MAX, screen_width // 3 + 1))
+    return max(12, min(width, screen_width - 40))
 
 
 class BrowserScreen(Screen):
@@ -28,6 +43,9 @@ class BrowserScreen(Screen):
         self.matches = []
         self.match_position = -1
         self.query_text = ""
+        self.wanted_tree_width = None     # set by [ and ]; None follows the terminal
+        self.narrow_on_submit = False     # the box was opened with f (filter), not / (find)
+        self.loading_what, self.loading_since, self.loading_timer = "", 0.0, None
 
     def compose(self) -> ComposeResult:
         yield Static("Graph Inspector", id="title", classes="screen-title")
@@ -42,7 +60,7 @@ class BrowserScreen(Screen):
                 yield Static("", id="node-header")
                 yield NodeDetail(id="detail")
         yield FilterBar(id="filter-bar")
-        yield Footer()
+        yield InspectorFooter()
 
     def on_mount(self):
         self.app.browser = self
@@ -52,6 +70,19 @@ class BrowserScreen(Screen):
     def on_screen_resume(self):
         self.take_pending()
         self.workspace_ready()
+
+    def on_resize(self, event):
+        self._fit_tree()
+
+    def _fit_tree(self):
+        width = tree_width(self.size.width, self.wanted_tree_width)
+        self.query_one(ScopeTree).styles.width = width
+        self.query_one(NodeDetail).fit_tabs(self.size.width - width - 1)
+
+    def action_tree_width(self, step):
+        current = self.wanted_tree_width or tree_width(self.size.width)
+        self.wanted_tree_width = current + step
+        self._fit_tree()
 
     def take_pending(self):
         """Go where another screen or the palette asked (app.take_pending), if anywhere."""
@@ -72,8 +103,23 @@ class BrowserScreen(Screen):
     # ---- the workspace arrives (or was there) -----------------------------------------------
 
     def progress(self, done, total, what):
+        """A path is being read: the bar moves between paths, and while one file is read (the
+        readers report no progress inside a file) it pulses, with the seconds it has taken."""
+        self.loading_what, self.loading_since = what, time.monotonic()
         self.query_one("#loading-what", Static).update(what)
-        self.query_one("#loading-bar", ProgressBar).update(total=total, progress=done)
+        reading = what.startswith("reading")
+        self.query_one("#loading-bar", ProgressBar).update(total=None if reading else total,
+                                                           progress=done)
+        if self.loading_timer is None:
+            self.loading_timer = self.set_interval(0.5, self._tick_loading)
+
+    def _tick_loading(self):
+        if self.has_class("-ready"):
+            self.loading_timer.stop()
+            return
+        seconds = time.monotonic() - self.loading_since
+        if seconds >= 1:
+            self.query_one("#loading-what", Static).update(f"{self.loading_what}  {seconds:.0f} s")
 
     def workspace_ready(self):
         workspace = self.app.workspace
@@ -103,7 +149,11 @@ class BrowserScreen(Screen):
             Text.assemble(("Graph Inspector", "bold"), f"  {view.title}  ",
                           (f"{len(view.index)} nodes", "dim")))
         self.query_one("#breadcrumb", Breadcrumb).show(view)
-        self.query_one("#node-header", Static).update("select a node in the tree, or / to find one")
+        header = "select a node in the tree, or / to find one"
+        if view.signatures:
+            from views.tui.details import signature_lines
+            header = "\n".join(signature_lines(view.signatures)[:3] + [header])
+        self.query_one("#node-header", Static).update(header)
         self.query_one(NodeDetail).clear()
         tree = self.query_one(ScopeTree)
         tree.show_view(view)
@@ -137,14 +187,27 @@ class BrowserScreen(Screen):
 
     # ---- filter and matches ------------------------------------------------------------------
 
-    def action_filter(self):
-        self.query_one(FilterBar).open()
+    def action_filter(self, narrow=False):
+        """/ finds (Enter goes to the first match); f filters the tree down to the matches."""
+        self.narrow_on_submit = narrow
+        self.query_one(FilterBar).open(
+            "filter the tree: name, op or device (regex)" if narrow
+            else "find: name, op or device (regex)")
 
     def action_close_filter(self):
         bar = self.query_one(FilterBar)
         if bar.is_open:
             bar.close()
             self.query_one(ScopeTree).focus()
+        elif self.query_one(ScopeTree).narrowing is not None:
+            self.narrow_tree(None)
+
+    def narrow_tree(self, keys):
+        """The tree showing only `keys` and their scopes (the whole graph again when None)."""
+        tree = self.query_one(ScopeTree)
+        tree.show_view(self.view, Narrowing(self.view.index, keys) if keys else None)
+        if self.key is not None and (keys is None or self.key in keys):
+            tree.reveal(self.key)
 
     def on_filter_changed(self, message: FilterChanged):
         if self.view is None:
@@ -158,11 +221,15 @@ class BrowserScreen(Screen):
         bar = self.query_one(FilterBar)
         bar.close()
         self.query_one(ScopeTree).focus()
+        if self.view is not None and not message.text and self.narrow_on_submit:
+            self.narrow_tree(None)
         if self.view is None or not message.text:
             return
         query = search.compile_query(message.text)
         self.query_text = message.text
         self.matches = search.find(self.view.index.search_lines(), query)
+        if self.narrow_on_submit:
+            self.narrow_tree(self.matches or None)
         if query.note:
             self.notify(query.note, title="filter")
         if not self.matches:
@@ -182,7 +249,9 @@ class BrowserScreen(Screen):
         self.show_node(self.view, self.matches[self.match_position])
         self.query_one(ScopeTree).focus()
         self.query_one("#breadcrumb", Breadcrumb).show(self.view, self.key)
-        self.sub_title = f"match {self.match_position + 1}/{len(self.matches)} for {self.query_text!r}"
+        narrowed = self.query_one(ScopeTree).narrowing is not None
+        self.sub_title = (f"{'filter' if narrowed else 'match'} {self.match_position + 1}/"
+                          f"{len(self.matches)} for {self.query_text!r}")
         self.query_one("#title", Static).update(Text.assemble(
             ("Graph Inspector", "bold"), f"  {self.view.title}  ",
             (f"{len(self.view.index)} nodes", "dim"), "  ", (self.sub_title, "yellow")))

@@ -16,12 +16,16 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from views.tui import bindings
+from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import DebugUpdated
 from views.tui.widgets.debug_panels import FrontierPanel, NodeNeighbourhood, TensorPanel
 from views.tui.widgets.debug_tables import BreakpointsTable, HistoryTable
+
+
+BREAK_PROMPT = "breakpoint: REGEX (node name), op=REGEX, device=REGEX or nan"
 
 
 class DebuggerScreen(Screen):
@@ -31,6 +35,7 @@ class DebuggerScreen(Screen):
         super().__init__(**kwargs)
         self.busy = False
         self.shown_graph = set()
+        self.input_mode = "break"   # what the input line is asking for: "break" or "watch"
 
     @property
     def controller(self):
@@ -55,9 +60,8 @@ class DebuggerScreen(Screen):
                 yield BreakpointsTable(id="debug-breakpoints")
                 yield Static("program output", classes="section-title")
                 yield Static("", id="debug-output")
-        yield Input(placeholder="breakpoint: REGEX (node name), op=REGEX, device=REGEX or nan",
-                    id="debug-input")
-        yield Footer()
+        yield Input(placeholder=BREAK_PROMPT, id="debug-input")
+        yield InspectorFooter()
 
     def on_mount(self):
         if self.controller is not None:
@@ -157,8 +161,14 @@ class DebuggerScreen(Screen):
         self.refresh_all()
 
     def action_add_break(self):
-        self.query_one("#debug-input", Input).add_class("-open")
-        self.query_one("#debug-input", Input).focus()
+        self._open_input("break", BREAK_PROMPT, "")
+
+    def _open_input(self, mode, placeholder, value):
+        self.input_mode = mode
+        field = self.query_one("#debug-input", Input)
+        field.placeholder, field.value = placeholder, value
+        field.add_class("-open")
+        field.focus()
 
     def action_close_input(self):
         field = self.query_one("#debug-input", Input)
@@ -167,9 +177,13 @@ class DebuggerScreen(Screen):
 
     def on_input_submitted(self, event: Input.Submitted):
         event.stop()
-        if event.value.strip():
+        text = event.value.strip()
+        if text and self.input_mode == "watch":
+            self.controller.watch(text)
+            self.notify(f"watching {text}: its values show under the tensor as it is produced")
+        elif text:
             try:
-                self.notify(self.controller.add_breakpoint(event.value))
+                self.notify(self.controller.add_breakpoint(text))
             except ValueError as error:
                 self.notify(str(error), severity="error")
         event.input.value = ""
@@ -182,10 +196,12 @@ class DebuggerScreen(Screen):
             self.refresh_all()
 
     def action_watch(self):
+        """Asks what to watch (a tensor, or a node for all its outputs), the current node
+        offered."""
         run = self.controller.run if self.controller else None
-        if run is not None and run.current is not None:
-            self.controller.watch(run.current.name)
-            self.notify(f"watching {run.current.name}")
+        current = run.current.name if run is not None and run.current is not None else ""
+        self._open_input("watch", "watch: a tensor (name:0) or a node (all its outputs)",
+                         current)
 
     def action_show_in_graph(self):
         run = self.controller.run if self.controller else None

@@ -6,9 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from views.tui import bindings
+from views.tui.widgets.footer import InspectorFooter
 
 WINDOW = 12   # executed nodes shown either side of the replay position
 
@@ -31,7 +32,7 @@ class LogScreen(Screen):
                 yield Static("executions (Enter: replay)", classes="section-title")
                 yield DataTable(id="log-steps", cursor_type="row")
             yield Static("", id="replay")
-        yield Footer()
+        yield InspectorFooter()
 
     def on_mount(self):
         self.query_one("#log-graphs", DataTable).add_columns("#", "label", "nodes")

@@ -6,7 +6,9 @@ from collections import Counter
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
+
+from views.tui.widgets.footer import InspectorFooter
 
 
 class PartitionsScreen(Screen):
@@ -16,7 +18,7 @@ class PartitionsScreen(Screen):
         yield Static("Partition graphs", id="title", classes="screen-title")
         yield Static("", id="partitions-caption")
         yield DataTable(id="devices", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield InspectorFooter()
 
     def on_mount(self):
         table = self.query_one(DataTable)

@@ -35,6 +35,34 @@ class GraphPicker(ModalScreen):
         self.dismiss(self.views[int(event.option.id)])
 
 
+class RunPicker(ModalScreen):
+    """Every run opened, with its executions and devices; Enter shows it on the runs screen."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
+
+    def __init__(self, runs, current=0):
+        super().__init__()
+        self.runs, self.current = runs, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Show a run", classes="dialog-title")
+            yield OptionList(*(Option(run_summary(run), id=str(n))
+                               for n, run in enumerate(self.runs)), id="run-list")
+
+    def on_mount(self):
+        self.query_one(OptionList).highlighted = self.current
+
+    def on_option_list_option_selected(self, event):
+        self.dismiss(int(event.option.id))
+
+
+def run_summary(run):
+    devices = len(run.run_metadata.step_stats.dev_stats)
+    return (f"{run.label}  ({run.executions:,} executions on {devices} "
+            f"device{'s' if devices != 1 else ''})")
+
+
 def default_export_name(view, key, suffix="svg"):
     """
     >>> class V: label = "mlp.pb"
@@ -57,8 +85,12 @@ class ExportScreen(ModalScreen):
         self.view, self.key, self.depth = view, key, depth
 
     def compose(self) -> ComposeResult:
-        what = (f"the neighbourhood of {self.view.index.nodes[self.key].name} (depth {self.depth})"
-                if self.key else "the whole graph")
+        if self.key:
+            count = len(picture_keys(self.view.index, self.key, self.depth))
+            what = (f"the neighbourhood of {self.view.index.nodes[self.key].name} (depth "
+                    f"{self.depth}: the Picture tab's {count} nodes)")
+        else:
+            what = "the whole graph"
         with Vertical(classes="dialog"):
             yield Static(f"Export {what} to .svg, .png or .dot", classes="dialog-title")
             yield Input(default_export_name(self.view, self.key), id="export-path")
@@ -70,9 +102,10 @@ class ExportScreen(ModalScreen):
             return
         from views import dot
         graph = self.view.graph_defs if self.view.kind == "partitions" else self.view.graph_defs[0]
-        options = dot.DotOptions(title=self.view.label,
-                                 **({"focus": self.view.index.nodes[self.key].name,
-                                     "radius": self.depth} if self.key else {}))
+        if self.key:
+            graph = sub_graph(self.view.index, picture_keys(self.view.index, self.key,
+                                                             self.depth))
+        options = dot.DotOptions(title=self.view.label)
         try:
             size = dot.export(graph, path, options)
         except (OSError, ValueError, dot.RenderError) as error:
@@ -80,6 +113,27 @@ class ExportScreen(ModalScreen):
             return
         self.app.notify(f"wrote {os.path.basename(path)} ({size} bytes)", title="export")
         self.dismiss(path)
+
+
+def picture_keys(index, key, depth):
+    """The nodes the Picture tab draws for `key` at `depth` (what x exports, no more)."""
+    from views.tui.picture import MAX_BOXES, neighbourhood
+    near = neighbourhood(index, key, depth)
+    return sorted(near, key=lambda k: (abs(near[k]), near[k], k))[:MAX_BOXES]
+
+
+def sub_graph(index, keys):
+    """A GraphDef of just these nodes, their inputs from outside them dropped."""
+    from engine.proto import graph_pb2
+    names = {index.nodes[key].name for key in keys}
+    graph = graph_pb2.GraphDef()
+    for key in keys:
+        node = graph.node.add()
+        node.CopyFrom(index.nodes[key].node_def)
+        kept = [i for i in node.input if i.lstrip("^").partition(":")[0] in names]
+        del node.input[:]
+        node.input.extend(kept)
+    return graph
 
 
 class HelpScreen(ModalScreen):

@@ -1,4 +1,9 @@
-"""The runs screen: step stats per device, sortable and filterable, with totals per op type."""
+"""The runs screen: step stats per device, sortable and filterable, with totals per op type.
+
+Reading a run's rows, sorting and filtering them run in a worker (a run may hold 100,000
+executions); the table draws only the rows in view (widgets/lazy_table.py). Each action
+starts a new worker and the one before it is dropped, so typing in the filter never queues.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +13,27 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from views import timeline
 from views.tui import bindings, search, stepstats
-from views.tui.messages import FilterChanged, FilterSubmitted
+from views.tui.widgets.footer import InspectorFooter
+from views.tui.messages import FilterChanged, FilterSubmitted, RowsReady
 from views.tui.widgets.filter_bar import FilterBar
-from views.tui.widgets.stats_table import OpTotalsTable, StepStatsTable
+from views.tui.widgets.lazy_table import Column, LazyTable
+from views.tui.widgets.stats_table import OpTotalsTable
 
 SORT_ORDER = list(stepstats.COLUMNS)
 TRACE_FILE = "trace.json"  # `T` writes the current run's Chrome trace here (working directory)
+STEP_COLUMNS = [Column(key, title, numeric=key in ("start_us", "op_us", "all_us", "bytes"),
+                       flexible=key == "node", min_width=12 if key == "node" else 6)
+                for key, title in stepstats.COLUMNS.items()]
+
+
+def _cells(row):
+    return (row.short_device, row.node, row.op, str(row.start_us), stepstats.micros(row.op_us),
+            stepstats.micros(row.all_us), str(row.bytes))
 
 
 class RunsScreen(Screen):
@@ -28,19 +44,21 @@ class RunsScreen(Screen):
         self.run_number = 0
         self.device_number = 0        # 0: every device; n: the n-th device
         self.sort_column = "start_us"
-        self.reverse = False
+        self.reverse = False          # True: largest first
         self.pattern = None
-        self.rows = []
+        self.rows = []                # the StepRows shown, in order (a lazy sequence)
+        self.table = None             # the current run's StepTable, once read
+        self._totals = {}             # (run, device, pattern) -> op totals
 
     def compose(self) -> ComposeResult:
         yield Static("Runs", id="title", classes="screen-title")
         yield Static("", id="runs-caption")
         with Vertical(id="runs-body"):
-            yield StepStatsTable(id="steps")
+            yield LazyTable(STEP_COLUMNS, id="steps")
             yield Static("totals per op type", classes="section-title")
             yield OpTotalsTable(id="op-totals")
         yield FilterBar(id="filter-bar")
-        yield Footer()
+        yield InspectorFooter()
 
     def on_mount(self):
         self.refresh_rows()
@@ -53,9 +71,17 @@ class RunsScreen(Screen):
         workspace = self.app.workspace
         return workspace.runs if workspace else []
 
+    @property
+    def run(self):
+        return self.runs[self.run_number] if self.runs else None
+
     def devices(self):
-        run = self.runs[self.run_number]
-        return [d.device for d in run.run_metadata.step_stats.dev_stats]
+        return [d.device for d in self.run.run_metadata.step_stats.dev_stats]
+
+    def current_device(self):
+        return self.devices()[self.device_number - 1] if self.device_number else None
+
+    # ---- rows, made in a worker ---------------------------------------------------------------
 
     def refresh_rows(self):
         if not self.runs:
@@ -63,53 +89,118 @@ class RunsScreen(Screen):
                 "no run opened: open a RunMetadata (FULL_TRACE) with the graph, e.g."
                 " graph-inspector graph.pb run.pb")
             return
-        run = self.runs[self.run_number]
-        devices = self.devices()
-        rows = stepstats.step_rows(run.run_metadata.step_stats)
-        device = devices[self.device_number - 1] if self.device_number else None
-        if device:
-            rows = [r for r in rows if r.device == device]
-        rows = stepstats.filter_rows(rows, self.pattern)
-        self.rows = stepstats.sort_rows(rows, self.sort_column, self.reverse)
-        caption = Text.assemble((run.label, "bold"), "  device: ",
-                                (device or f"all {len(devices)} devices", "cyan"),
-                                f"  {len(self.rows)} executions")
+        if self.run.table is None:
+            self._caption(f"reading {self.run.executions:,} executions…")
+        run, device, pattern = self.run, self.current_device(), self.pattern
+        column, descending = self.sort_column, self.reverse
+        # run_worker, not @work: @work describes a worker by the repr of its arguments, and
+        # the repr of a run of 100,000 executions takes longer than the work.
+        self.run_worker(lambda: self.make_rows(run, device, pattern, column, descending),
+                        name="runs rows", group="runs", exclusive=True, thread=True)
+
+    def make_rows(self, run, device, pattern, column, descending):
+        """In a worker: the run's table (read once), the rows to show, their totals."""
+        worker = get_current_worker()
+        if run.table is None:
+            def report(done, total):
+                if not worker.is_cancelled:
+                    self.app.call_from_thread(self._caption,
+                                              f"reading {done:,} of {total:,} executions…")
+            run.table = stepstats.StepTable(stepstats.step_rows(run.run_metadata.step_stats,
+                                                                report))
+            run.table.natural = run.table.widths()
+        try:
+            numbers = run.table.select(device, pattern, column, descending,
+                                       lambda: worker.is_cancelled)
+            rows = run.table.rows
+            totals = self._totals.get((id(run), device, pattern))
+            if totals is None:
+                totals = stepstats.op_totals((rows[n] for n in numbers),
+                                             lambda: worker.is_cancelled)
+                self._totals[(id(run), device, pattern)] = totals
+        except stepstats.Cancelled:
+            return
+        if not worker.is_cancelled:
+            self.post_message(RowsReady(run, run.table, numbers, totals))
+
+    def on_rows_ready(self, message: RowsReady):
+        if message.run is not self.run:
+            return
+        self.table = message.table
+        self.rows = _Rows(message.table.rows, message.numbers)
+        device = self.current_device()
+        caption = Text.assemble((self.run.label, "bold"), f"  run {self.run_number + 1}/"
+                                f"{len(self.runs)}  device: ",
+                                (device or f"all {len(self.devices())} devices", "cyan"),
+                                f"  {len(self.rows):,} executions")
         if self.pattern is not None:
             caption.append(f"  filter {self.pattern.pattern!r}", style="yellow")
-        self.query_one("#runs-caption", Static).update(caption)
-        self.query_one(StepStatsTable).show(self.rows, self.sort_column, self.reverse)
-        self.query_one(OpTotalsTable).show(stepstats.op_totals(self.rows))
+        self._caption(caption)
+        arrow = " ▼" if self.reverse else " ▲"
+        titles = {self.sort_column: stepstats.COLUMNS[self.sort_column] + arrow}
+        self.query_one(LazyTable).show(self.rows, _cells, message.table.natural, titles)
+        self.query_one(OpTotalsTable).show(message.totals)
+        bar = self.query_one(FilterBar)
+        if bar.is_open and self.pattern is not None:
+            bar.status(f"{len(self.rows):,} rows")
+
+    def _caption(self, text):
+        self.query_one("#runs-caption", Static).update(text)
+
+    # ---- sorting, devices, runs ---------------------------------------------------------------
+
+    def sort_by(self, column):
+        """Sort by `column`: a new column starts largest first for times and bytes, else
+        smallest first; the same column again reverses."""
+        if column == self.sort_column:
+            self.reverse = not self.reverse
+        else:
+            self.sort_column, self.reverse = column, column in stepstats.DESCENDING_FIRST
+        self.refresh_rows()
 
     def action_sort_next(self):
         position = SORT_ORDER.index(self.sort_column)
-        self.sort_column = SORT_ORDER[(position + 1) % len(SORT_ORDER)]
-        self.refresh_rows()
+        self.sort_by(SORT_ORDER[(position + 1) % len(SORT_ORDER)])
 
     def action_sort_reverse(self):
-        self.reverse = not self.reverse
-        self.refresh_rows()
+        self.sort_by(self.sort_column)
 
-    def on_data_table_header_selected(self, event):
-        if event.data_table.id == "steps":
-            column = event.column_key.value
-            self.reverse = not self.reverse if column == self.sort_column else False
-            self.sort_column = column
-            self.refresh_rows()
+    def on_lazy_table_header_clicked(self, event: LazyTable.HeaderClicked):
+        self.sort_by(event.key)
 
     def action_next_device(self):
         if self.runs:
             self.device_number = (self.device_number + 1) % (len(self.devices()) + 1)
-            if self.device_number == 0 and len(self.runs) > 1:
-                self.run_number = (self.run_number + 1) % len(self.runs)
             self.refresh_rows()
 
+    def show_run(self, number):
+        if self.runs and number != self.run_number:
+            self.run_number, self.device_number = number, 0
+            self._totals = {}
+            self.query_one(LazyTable).cursor = 0
+        self.refresh_rows()
+
+    def action_choose_run(self):
+        from views.tui.screens.pickers import RunPicker
+        if not self.runs:
+            self.notify("no run opened", severity="warning")
+            return
+
+        def chosen(number):
+            if number is not None:
+                self.show_run(number)
+        self.app.push_screen(RunPicker(self.runs, self.run_number), chosen)
+
+    # ---- trace export ------------------------------------------------------------------------
+
     def action_export_trace(self):
-        """Writes the current run as a Chrome trace (views/timeline) and says where."""
+        """Writes the current run as a Chrome trace (views/timeline) to a file that does not
+        exist yet (trace.json, else trace-1.json, ...) and says where."""
         if not self.runs:
             self.notify("no run to export", severity="warning")
             return
-        run = self.runs[self.run_number]
-        path = os.path.abspath(TRACE_FILE)
+        run = self.run
+        path = free_path(os.path.abspath(TRACE_FILE))
         try:
             timeline.write_trace(path, [timeline.TraceRun.of_run_metadata(
                 run.run_metadata, run.label, source=run.source)])
@@ -118,12 +209,14 @@ class RunsScreen(Screen):
             return
         self.notify(f"trace written: {path} (open it in ui.perfetto.dev)")
 
+    # ---- filter and choosing a row ------------------------------------------------------------
+
     def action_filter(self):
         self.query_one(FilterBar).open()
 
     def action_close_filter(self):
         self.query_one(FilterBar).close()
-        self.query_one(StepStatsTable).focus()
+        self.query_one(LazyTable).focus()
 
     def on_filter_changed(self, message: FilterChanged):
         self.pattern = search.compile_query(message.text).pattern if message.text else None
@@ -132,9 +225,36 @@ class RunsScreen(Screen):
     def on_filter_submitted(self, message: FilterSubmitted):
         self.action_close_filter()
 
-    def on_data_table_row_selected(self, event):
-        if event.data_table.id != "steps":
-            return
-        name = event.row_key.value.partition(":")[2]
-        run = self.runs[self.run_number]
-        self.app.go_to_node(name, prefer=None if self.app.workspace.graphs else run.partitions)
+    def on_lazy_table_row_chosen(self, event: LazyTable.RowChosen):
+        run = self.run
+        self.app.go_to_node(event.row.node,
+                            prefer=None if self.app.workspace.graphs else run.partitions)
+
+
+class _Rows:
+    """The StepRows numbered `numbers`, as a sequence (no list of 100,000 rows is copied)."""
+
+    def __init__(self, rows, numbers):
+        self._rows, self._numbers = rows, numbers
+
+    def __len__(self):
+        return len(self._numbers)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._rows[n] for n in self._numbers[index]]
+        return self._rows[self._numbers[index]]
+
+
+def free_path(path):
+    """`path` when nothing is there, else the first of stem-1.ext, stem-2.ext, ... that is free.
+
+    >>> free_path("/nonexistent/trace.json")
+    '/nonexistent/trace.json'
+    """
+    stem, ext = os.path.splitext(path)
+    number = 0
+    while os.path.exists(path):
+        number += 1
+        path = f"{stem}-{number}{ext}"
+    return path

@@ -12,6 +12,10 @@ STATUS_STYLE = {"done": "green", "ready": "bold cyan", "running": "bold yellow",
                 "waiting": "yellow", "pending": "dim"}
 
 
+WATCH_LINES = 4   # the last productions of watched tensors shown under the tensor
+DEAD = "no value (dead)"   # what the debugger's summaries say of a dead output
+
+
 def short_device(device):
     return device.rpartition("device:")[2] or device or "?"
 
@@ -30,13 +34,24 @@ class TensorPanel(Static):
         for tensor in event.outputs:
             text.append(f"\n{tensor} = ", style="bold")
             try:
-                value = np.asarray(run.value(tensor))
-                text.append(np.array2string(value, threshold=60, edgeitems=3, max_line_width=56))
-                text.append(f"\n  {value.dtype.name}{list(value.shape)}", style="dim")
+                value = run.value(tensor)
             except (KeyError, ValueError, TypeError):
                 text.append("not held", style="dim")
+                continue
+            if value is None:   # a branch not taken, a loop's last NextIteration
+                text.append("no value (dead: nothing flowed on this output)", style="dim")
+                continue
+            value = np.asarray(value)
+            text.append(np.array2string(value, threshold=60, edgeitems=3, max_line_width=56))
+            text.append(f"\n  {value.dtype.name}{list(value.shape)}", style="dim")
         if not event.outputs:
             text.append("\n(no outputs)", style="dim")
+        watched = [entry for entry in getattr(run, "watch_log", []) if entry[3] != DEAD]
+        if watched:
+            text.append("\nwatched:", style="bold")
+            for number, tensor, _, summary in watched[-WATCH_LINES:]:
+                text.append(f"\n#{number} {tensor} = ")
+                text.append(summary, style="cyan")
         if event.created_at:
             text.append(f"\ncreated at {event.created_at}", style="dim")
         self.update(text)

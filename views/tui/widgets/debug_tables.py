@@ -5,34 +5,41 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from views.tui.widgets.debug_panels import short_device
+from views.tui.widgets.lazy_table import Column, LazyTable
+
+HISTORY_COLUMNS = [Column("number", "#", numeric=True),
+                   Column("node", "node", flexible=True, min_width=14),
+                   Column("op", "op"), Column("device", "device"),
+                   Column("where", "frame/iter", min_width=8),
+                   Column("value", "value", flexible=True, min_width=14, cut_end=True)]
 
 
-class HistoryTable(DataTable):
-    """One row per node execution; the last row (the current node) has the cursor."""
+def _cells(event):
+    where = f"{event.frame}:{event.iteration}" if event.frame else ""
+    value = event.shown_summary
+    return (str(event.number), event.name, event.op, short_device(event.device), where, value)
+
+
+class HistoryTable(LazyTable):
+    """One row per node execution, sized to the pane (names cut in the middle); the last row
+    (the current node) has the cursor."""
 
     def __init__(self, **kwargs):
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(HISTORY_COLUMNS, **kwargs)
         self.shown = 0
 
-    def on_mount(self):
-        self.add_columns("#", "node", "op", "device", "frame/iter", "value")
-
     def show(self, run):
-        events = run.history if run is not None and run.observer is not None else []
-        if not events or self.shown > events[-1].number or \
-                (self.row_count and events[0].number > self.shown):
-            self.clear()
-            self.shown = 0
+        events = list(run.history) if run is not None and run.observer is not None else []
+        natural = {"number": len(str(len(events))) + 1, "node": 4, "op": 2, "device": 6,
+                   "where": 10, "value": 5}
         for event in events:
-            if event.number <= self.shown:
-                continue
-            where = f"{event.frame}:{event.iteration}" if event.frame else ""
-            value = event.summaries[0] if event.summaries else ""
-            self.add_row(str(event.number), event.name, event.op, short_device(event.device),
-                         where, value[:40], key=str(event.number))
-            self.shown = event.number
-        if self.row_count:
-            self.move_cursor(row=self.row_count - 1)
+            for key, text in zip(natural, _cells(event)):
+                natural[key] = max(natural[key], len(text))
+        natural["value"] = min(natural["value"], 40)
+        super().show(events, _cells, natural)
+        self.shown = events[-1].number if events else 0
+        if events:
+            self.cursor = len(events) - 1
 
 
 class BreakpointsTable(DataTable):

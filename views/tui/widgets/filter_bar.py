@@ -20,7 +20,9 @@ class FilterBar(Horizontal):
     def input(self):
         return self.query_one("#filter-input", Input)
 
-    def open(self):
+    def open(self, placeholder=None):
+        if placeholder:
+            self.input.placeholder = placeholder
         self.add_class("-open")
         self.input.focus()
 

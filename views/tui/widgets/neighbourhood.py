@@ -24,7 +24,7 @@ class Neighbourhood(ScrollableContainer):
         if picture.truncated:
             caption += f", {picture.truncated} more not drawn"
         self.query_one("#picture-caption", Static).update(caption + "   x: export to .svg/.dot")
-        text = Text(picture.text)
+        text = Text(picture.text, no_wrap=True, overflow="ignore")
         if picture.focus_box:
             x, y, w, h = picture.focus_box
             lines = picture.text.split("\n")

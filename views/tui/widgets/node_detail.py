@@ -13,6 +13,10 @@ from views.tui.messages import NodeChosen
 from views.tui.widgets.neighbourhood import Neighbourhood
 
 TABS = {tab: title for tab, (_, title) in TAB_KEYS.items()}
+# The tab titles where the full ones do not fit (a pane under about 64 columns).
+SHORT_TABS = {"nodedef": "Node", "opdef": "Op", "traceback": "Trace", "inputs": "In",
+              "outputs": "Out", "tensor": "Tensor", "picture": "Picture"}
+TABS_WIDTH = sum(len(title) + 2 for title in TABS.values())
 
 
 class EdgeTable(DataTable):
@@ -82,6 +86,13 @@ class NodeDetail(Vertical):
             yield DataTable(id="tensor-table", zebra_stripes=True)
         with TabPane(TABS["picture"], id="picture"):
             yield Neighbourhood(id="picture-view")
+
+    def fit_tabs(self, width):
+        """Full tab titles when they fit in `width` columns, short ones otherwise."""
+        titles = TABS if width >= TABS_WIDTH + 2 else SHORT_TABS
+        tabs = self.query_one(TabbedContent)
+        for tab, title in titles.items():
+            tabs.get_tab(tab).label = title
 
     def clear(self):
         """Empty every tab (another graph is shown and no node chosen yet)."""

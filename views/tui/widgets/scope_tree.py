@@ -8,6 +8,32 @@ from textual.widgets import Tree
 from views.tui.messages import NodeChosen
 
 CHUNK = 400   # entries made per opening; the rest behind a "more" row
+OPEN_ALL_UNDER = 200   # a filter with fewer matches opens every scope down to them
+
+
+class Narrowing:
+    """What a filter leaves in the tree: the matching nodes, and per scope how many are under it.
+
+    Scopes are keyed (partition, path); the partition's root is (partition, "").
+    """
+
+    def __init__(self, index, keys):
+        self.keys = set(keys)
+        self.counts = {}
+        for key in keys:
+            partition = index.part_of(key)
+            parts = index.scope_path(key)
+            for depth in range(len(parts) + 1):
+                scope = (partition, "/".join(parts[:depth]))
+                self.counts[scope] = self.counts.get(scope, 0) + 1
+
+    def keeps(self, entry):
+        if entry.is_scope:
+            return (max(entry.partition, 0), entry.path) in self.counts
+        return entry.key in self.keys
+
+    def count(self, entry):
+        return self.counts.get((max(entry.partition, 0), entry.path), 0)
 
 
 class _More:
@@ -25,10 +51,13 @@ class ScopeTree(Tree):
         self.view = None
         self.show_root = False
         self.guide_depth = 2
+        self.narrowing = None     # a Narrowing while the tree is filtered
 
-    def show_view(self, view):
-        """Show `view`'s top level; everything below waits until opened."""
+    def show_view(self, view, narrowing=None):
+        """Show `view`'s top level (only what `narrowing` keeps, when given); everything below
+        waits until opened, except under a narrowing small enough to open whole."""
         self.view = view
+        self.narrowing = narrowing
         self.clear()
         self.root.data = view.index.root
         self.root.set_label(view.title)
@@ -41,7 +70,21 @@ class ScopeTree(Tree):
         self._add_entries(tree_node, self.view.index.children(entry))
 
     def _add_entries(self, tree_node, entries):
+        narrowing = self.narrowing
+        if narrowing is not None:
+            entries = [entry for entry in entries if narrowing.keeps(entry)]
+        open_all = narrowing is not None and len(narrowing.keys) < OPEN_ALL_UNDER
         for entry in entries[:CHUNK]:
+            if narrowing is not None and entry.is_scope:
+                count = narrowing.count(entry)
+                name = (entry.device.rpartition("device:")[2] or entry.device) \
+                    if not entry.path and entry.device else entry.name + "/"
+                child = tree_node.add(Text.assemble((name, "bold"), (f" {count} of {entry.count}",
+                                                                     "dim")), entry)
+                if open_all:
+                    self._fill(child)
+                    child.expand()
+                continue
             if entry.is_scope and not entry.path and entry.device:
                 short = entry.device.rpartition("device:")[2] or entry.device
                 label = Text.assemble((short, "bold cyan"), (f" {entry.count}", "dim"),

@@ -1,0 +1,69 @@
+"""The debugger screen on a loop and a cond: dead outputs say so, a Switch shows the side that
+carried the value, w asks what to watch and the watched values show, a Merge is not left
+waiting, and the run table keeps all its columns at 100x30."""
+
+import pytest
+
+from inspector.debug.launch import script_program
+from inspector.debug.tui import TuiController
+from views.tui import InspectorApp
+from views.tui.widgets.debug_tables import HistoryTable
+from views.tui.workspace import Workspace
+
+from tests.views.test_tui_debugger import press, until
+from tests.views.tui_conftest import ROOT, run_async, screen_lines, screen_text
+
+LOOP = str(ROOT / "tests" / "inspector" / "scripts" / "debug_loop.py")
+
+
+@pytest.fixture(autouse=True)
+def _no_run_left_paused():
+    yield
+    from inspector.debug.hook import abort_active
+    abort_active()
+
+
+def loop_app():
+    controller = TuiController(script_program(LOOP), "debug_loop.py")
+    app = InspectorApp(workspace=Workspace(), debugger=controller)
+    controller.start_program()
+    return app, controller
+
+
+async def type_line(app, pilot, text):
+    await pilot.press(*text)
+    await press(app, pilot, "enter")
+
+
+@run_async
+async def test_switch_watch_merge_and_dead_outputs_at_100x30():
+    app, controller = loop_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(app, pilot, lambda: "start of the run" in screen_text(app))
+        await press(app, pilot, "a")
+        await type_line(app, pilot, "^loop/Switch_1$")
+        await press(app, pilot, "c")
+        await until(app, pilot, lambda: controller.run.current is not None
+                    and controller.run.current.name == "loop/Switch_1")
+        table = app.screen.query_one(HistoryTable)
+        last = table.visible_texts()[-1]
+        assert last[1] == "loop/Switch_1" and last[4] == "loop/while_context:0"
+        assert last[5].startswith(":1 float32[2]")        # the body's side carried x
+        header = screen_lines(app)[table.region.y]
+        assert "frame/iter" in header and "value" in header
+        frontier = controller.run.frontier()
+        assert not [name for name, _ in frontier.waiting if "Merge" in name]
+
+        await press(app, pilot, "w")                      # offers the current node
+        await press(app, pilot, "enter")
+        assert "loop/Switch_1" in controller.debugger.watched
+        await press(app, pilot, "c")
+        await until(app, pilot, lambda: controller.run.current.iteration == 1)
+        text = screen_text(app)
+        assert "watched:" in text and "loop/Switch_1:1 = float32[2] min" in text
+        assert "loop/Switch_1:0 = no value (dead" in text
+
+        await press(app, pilot, "f")
+        text = await until(app, pilot, lambda: "debug_loop.py: finished" in screen_text(app))
+        assert "= None" not in text and "object[" not in text
+    assert controller.exit_code == 0

@@ -1,0 +1,132 @@
+"""The runs screen: a run picker and runs in the palette, time columns largest first, every
+column on a 100x30 screen with long names cut in the middle, a generated 10,000-execution run
+read in a worker, and `T` never overwriting a trace."""
+
+from bench.runs_large import write_run
+from views.tui import InspectorApp
+from views.tui.screens.pickers import RunPicker
+from views.tui.screens.runs import RunsScreen
+from views.tui.widgets.lazy_table import LazyTable
+
+from tests.views.tui_conftest import ROOT, TWO_CPU_RUN, run_async, screen_lines, settle
+
+SMALL = (100, 30)
+
+
+async def runs_screen(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("2")
+    await settle(app, pilot)
+    assert isinstance(app.screen, RunsScreen)
+    return app.screen
+
+
+def test_the_run_picker_and_the_palette_switch_runs(tmp_path):
+    generated = tmp_path / "generated.pb"
+    write_run(generated, 300)
+
+    @run_async
+    async def body():
+        app = InspectorApp([TWO_CPU_RUN, str(generated)])
+        async with app.run_test(size=SMALL) as pilot:
+            runs = await runs_screen(app, pilot)
+            assert runs.run_number == 0 and len(runs.rows) == 11
+            await pilot.press("g")
+            await pilot.pause()
+            assert isinstance(app.screen, RunPicker)
+            await pilot.press("down", "enter")
+            await settle(app, pilot)
+            assert app.screen is runs and runs.run_number == 1 and len(runs.rows) == 300
+            assert "run 2/2" in "\n".join(screen_lines(app))
+            await pilot.press("d", "d", "d", "d")      # devices cycle; the run stays
+            await settle(app, pilot)
+            assert runs.run_number == 1 and runs.device_number == 0
+            await pilot.press("1", "ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"show run two_cpu")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, RunsScreen) and app.screen.run_number == 0
+    body()
+
+
+@run_async
+async def test_time_columns_sort_largest_first_and_fit_100x30():
+    app = InspectorApp([TWO_CPU_RUN])
+    async with app.run_test(size=SMALL) as pilot:
+        runs = await runs_screen(app, pilot)
+        table = runs.query_one(LazyTable)
+        header = screen_lines(app)[table.region.y]
+        for title in ("device", "node", "op", "start µs", "op µs", "total µs", "output bytes"):
+            assert title in header
+        for column, descending in (("all_us", True), ("bytes", True), ("node", False)):
+            table.post_message(LazyTable.HeaderClicked(table, column))
+            await settle(app, pilot)
+            values = [getattr(row, column) for row in runs.rows[:len(runs.rows)]]
+            assert runs.sort_column == column and runs.reverse == descending
+            assert values == sorted(values, reverse=descending)
+        await pilot.press("r")
+        await settle(app, pilot)
+        nodes = [row.node for row in runs.rows[:len(runs.rows)]]
+        assert runs.reverse and nodes == sorted(nodes, reverse=True)
+
+
+def test_a_10k_run_reads_in_a_worker_and_names_are_cut_in_the_middle(tmp_path):
+    generated = tmp_path / "big.pb"
+    write_run(generated, 10_000)
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(generated)])
+        async with app.run_test(size=SMALL) as pilot:
+            runs = await runs_screen(app, pilot)
+            assert len(runs.rows) == 10_000
+            table = runs.query_one(LazyTable)
+            lines = screen_lines(app)
+            first = lines[table.region.y + 1]
+            # every column shows: device, a cut name, the op, four numbers
+            assert first.split()[0] == "CPU:0" and "…" in first and len(first.split()) == 7
+            assert "model/layer0000/matmul_00" in runs.rows[0].node
+            await pilot.press("end")
+            await pilot.pause()
+            assert table.cursor == 9_999
+            assert table.visible_texts()[-1][3] == str(runs.rows[9_999].start_us)
+            await pilot.press("slash", *"layer0042/")
+            await settle(app, pilot)
+            assert len(runs.rows) == 40 and all("layer0042/" in r.node for r in runs.rows[:40])
+    body()
+
+
+def test_T_numbers_the_trace_instead_of_overwriting(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "trace.json").write_text("mine")
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(ROOT / TWO_CPU_RUN)])
+        async with app.run_test(size=SMALL) as pilot:
+            await runs_screen(app, pilot)
+            await pilot.press("T")
+            await pilot.pause()
+            await pilot.press("T")
+            await pilot.pause()
+            notices = [n.message for n in app._notifications]
+            assert any(str(tmp_path / "trace-1.json") in notice for notice in notices)
+    body()
+    assert (tmp_path / "trace.json").read_text() == "mine"
+    assert (tmp_path / "trace-1.json").is_file() and (tmp_path / "trace-2.json").is_file()
+
+
+@run_async
+async def test_ctrl_p_lists_the_apps_own_commands_first():
+    app = InspectorApp([TWO_CPU_RUN])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        lines = [line.strip() for line in screen_lines(app)]
+        listed = [line for line in lines if line.startswith(("go to", "open", "show run",
+                                                             "Keys", "Quit"))]
+        assert listed[0] == "go to Graph browser" and "show run two_cpu.pb" in listed
+        assert listed.index("show run two_cpu.pb") < listed.index("Keys")
