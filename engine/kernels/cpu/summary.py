@@ -8,7 +8,7 @@ from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.proto import summary_pb2
 from engine.summary.encoders import png_bytes, wav_bytes
-from engine.summary.histogram import histogram_proto
+from engine.summary.histogram_buckets import histogram_proto
 from engine.tensor_util import make_tensor_proto
 
 
