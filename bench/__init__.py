@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.dot_large",
-             "bench.vlog_awk", "bench.tui_large", "bench.runs_large", "bench.while_loop",
-             "bench.gpu")
+             "bench.vlog_awk", "bench.pbtxt_large", "bench.tui_large", "bench.runs_large",
+             "bench.while_loop", "bench.gpu")
 
 
 class Skipped(Exception):

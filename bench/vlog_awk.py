@@ -4,7 +4,8 @@ The log is made at bench time from the real TensorFlow logs in sample_logs/, con
 until it passes 32 MiB (as logs of many runs appended to one file are); nothing is committed.
 The baseline is bench/awk/get_graph.sh: the seed article's three passes (awk for `||` lines,
 then two gawk scripts), re-typed. Both run as separate processes, interleaved, several times;
-`run()` reports the medians. The target: ours under half of awk's time. `cli_startup_s` is
+`run()` reports the medians. The target (issue 19): ours at least 3x faster than awk, a ratio
+of ours to awk at most 0.333. `cli_startup_s` is
 what any graph-inspector command costs before its own code runs (the imports behind
 inspector/cli.py), measured the same way, so the reading itself can be told apart.
 """
@@ -95,9 +96,16 @@ def run(repeats: int = REPEATS) -> dict:
         "ours_after_startup_s": round(ours_s - statistics.median(wall for wall, _ in startup_runs), 3),
         "awk_cpu_s": round(statistics.median(cpu for _, cpu in awk_runs), 3),
         "ratio": round(ours_s / awk_s, 3),
-        "target": "ratio < 0.5",
-        "met": ours_s < 0.5 * awk_s,
+        "speedup": round(awk_s / ours_s, 2),
+        "target": "ratio <= 0.333 (3x faster)",
+        "met": ours_s * 3 <= awk_s,
         "repeats": repeats,
+        "how": ("cheap byte tests per line (C line iteration); a chunked scan with one compiled "
+                "regex over 8 MB buffers measured 1.15x slower here (re's prefix matching costs "
+                "more per line than bytes.find), so it is not used"),
+        # These cores are shared: the load says how far wall times are from an idle machine's.
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average_1min": round(os.getloadavg()[0], 1),
     }
 
 

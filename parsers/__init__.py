@@ -1,4 +1,4 @@
-"""Readers for every graph container TensorFlow writes: `load(path)` decides what it holds by content.
+"""Readers for every graph container TensorFlow writes: `load(path)` tells what it holds by content.
 
 >>> import parsers
 >>> loaded = parsers.load("tests/fixtures/parsers/functions.pb")  # doctest: +SKIP
@@ -13,7 +13,8 @@ import os
 
 from parsers.errors import InputError
 
-__all__ = ["load", "InputError", "Loaded", "LabeledGraph", "TaggedRun", "MetaGraph", "Signature", "KINDS"]
+__all__ = ["load", "InputError", "Loaded", "LabeledGraph", "TaggedRun", "MetaGraph", "Signature",
+           "KINDS"]
 
 # The readers and their messages load on first use (PEP 562), so a command that needs none of
 # them (`vlog`, `--help`) starts without importing protobuf and every container reader.

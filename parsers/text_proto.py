@@ -89,8 +89,9 @@ def parse_fast(text: str, message_class, progress: Callable[[int, int], None] | 
 # ---- what the builder knows of a message type ---------------------------------------------
 
 _WIRE = {
-    FieldDescriptor.TYPE_DOUBLE: 1, FieldDescriptor.TYPE_FIXED64: 1, FieldDescriptor.TYPE_SFIXED64: 1,
-    FieldDescriptor.TYPE_FLOAT: 5, FieldDescriptor.TYPE_FIXED32: 5, FieldDescriptor.TYPE_SFIXED32: 5,
+    FieldDescriptor.TYPE_DOUBLE: 1, FieldDescriptor.TYPE_FIXED64: 1,
+    FieldDescriptor.TYPE_SFIXED64: 1, FieldDescriptor.TYPE_FLOAT: 5,
+    FieldDescriptor.TYPE_FIXED32: 5, FieldDescriptor.TYPE_SFIXED32: 5,
     FieldDescriptor.TYPE_STRING: 2, FieldDescriptor.TYPE_BYTES: 2, FieldDescriptor.TYPE_MESSAGE: 2,
 }
 # (signed, 64-bit) of each integer type, as text_format checks their range.
@@ -338,7 +339,8 @@ class _Builder:
                         # One plain string (a node's name, an input): encoded here, uncached.
                         data = strings[1:-1].encode("utf-8")
                         size = len(data)
-                        frame.parts.append(field.tag + (_SMALL[size] if size < 128 else _varint(size)) + data)
+                        size = _SMALL[size] if size < 128 else _varint(size)
+                        frame.parts.append(field.tag + size + data)
                         continue
             if worth:
                 key = (field, value)

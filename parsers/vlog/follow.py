@@ -1,4 +1,4 @@
-"""Follow a log that is still being written: graphs as their blocks close, steps once they are over."""
+"""Follow a log still being written: graphs as their blocks close, steps once they are over."""
 
 from __future__ import annotations
 

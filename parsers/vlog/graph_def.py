@@ -1,4 +1,4 @@
-"""A graph dump (parsers.vlog.model.GraphDump) as a GraphDef: _Arg and _Retval nodes, attrs as AttrValues.
+"""A graph dump (parsers.vlog.model.GraphDump) as a GraphDef: _Arg, _Retval, attrs as AttrValues.
 
 Built on demand (the reader and `vlog --json` never need protobuf), once per dump.
 """
@@ -81,7 +81,8 @@ def build_graph_def(dump):
     rename = dump.rename
     for index, (name, type_text) in enumerate(dump.args):
         dtype, device = _type_and_device(type_text)
-        node = graph.node.add(name=names.unique(rename(name)), op="_Arg", device=_device(device, full_device))
+        node = graph.node.add(name=names.unique(rename(name)), op="_Arg",
+                              device=_device(device, full_device))
         _set_type(node.attr["T"], dtype)
         node.attr["index"].i = index
     for item in dump.nodes:
@@ -104,7 +105,8 @@ def build_graph_def(dump):
         if dump.kind == "graph" and real in returned:
             source = real
             real = dump.retval_names.get(real) or f"_retval_{real}_0_{index}"
-        node = graph.node.add(name=names.unique(real), op="_Retval", device=_device(device, full_device))
+        node = graph.node.add(name=names.unique(real), op="_Retval",
+                              device=_device(device, full_device))
         if source is not None:
             node.input.append(source)
         _set_type(node.attr["T"], dtype)

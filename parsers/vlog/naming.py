@@ -67,5 +67,6 @@ def _match(needed, at, executions, ran, interned):
             mapping = tuple(sorted((f"n{node_id}", known[node_id][0]) for node_id, _ in needed))
             retvals = {node.inputs[0]: node.name for node in execution.nodes
                        if node.op == "_Retval" and len(node.inputs) == 1}
-            return interned.setdefault(mapping, dict(mapping)), (execution.step, execution.device), retvals
+            names = interned.setdefault(mapping, dict(mapping))
+            return names, (execution.step, execution.device), retvals
     return None

@@ -28,7 +28,8 @@ from typing import BinaryIO, Callable, Iterable
 from parsers.errors import InputError
 from parsers.vlog import prefix as _prefix
 from parsers.vlog.events import classify
-from parsers.vlog.executor_trace import DONE, DONE_LINE, PROCESS, PROCESS_LINE, parse_summary as _parse_summary
+from parsers.vlog.executor_trace import DONE, DONE_LINE, PROCESS, PROCESS_LINE
+from parsers.vlog.executor_trace import parse_summary as _parse_summary
 from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
 from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
 from parsers.vlog.naming import name_dumps

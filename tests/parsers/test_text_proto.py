@@ -21,7 +21,8 @@ TEXTS = sorted(FIXTURES.glob("**/*.pbtxt"))
 
 
 def _messages_of(text):
-    return [protobuf_files.MESSAGES[kind] for kind in protobuf_files.text_kinds(text)] or [graph_pb2.GraphDef]
+    kinds = protobuf_files.text_kinds(text)
+    return [protobuf_files.MESSAGES[kind] for kind in kinds] or [graph_pb2.GraphDef]
 
 
 def _both(text, message_class):
@@ -78,7 +79,8 @@ def fuzzed_texts(draw):
         elif lines:
             line = lines[min(at, len(lines) - 1)]
             cut = draw(st.integers(0, len(line)))
-            lines[min(at, len(lines) - 1)] = line[:cut] + draw(st.sampled_from(_PIECES)) + line[cut:]
+            piece = draw(st.sampled_from(_PIECES))
+            lines[min(at, len(lines) - 1)] = line[:cut] + piece + line[cut:]
     return "\n".join(lines)
 
 
@@ -90,7 +92,8 @@ def test_fuzzed_text_reads_as_text_format_reads_it(text, message_class):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40), st.sampled_from(["name", "op", "device"]))
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
+       st.sampled_from(["name", "op", "device"]))
 def test_any_string_value_reads_as_text_format_reads_it(value, field):
     quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
     for text in (f"node {{ {field}: {quoted} }}", f"node {{ {field}: '{value}' }}",
@@ -103,7 +106,8 @@ def _peak_rss_growth(function):
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     result = function()
-    return result, time.perf_counter() - start, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
+    return result, time.perf_counter() - start, grown
 
 
 def test_a_10_mb_string_costs_little_per_byte(tmp_path):
@@ -118,7 +122,8 @@ def test_a_10_mb_string_costs_little_per_byte(tmp_path):
 
 def test_a_long_leading_comment_does_not_hide_the_graph(tmp_path):
     path = tmp_path / "commented.pbtxt"
-    path.write_text("#" + "x" * (2 * 1024 * 1024) + '\nnode { name: "a" op: "NoOp" }\n', encoding="utf-8")
+    comment = "#" + "x" * (2 * 1024 * 1024)
+    path.write_text(comment + '\nnode { name: "a" op: "NoOp" }\n', encoding="utf-8")
     start = time.perf_counter()
     loaded = parsers.load(path)
     assert time.perf_counter() - start < 2  # was 2.6 s per MB, walked as binary
