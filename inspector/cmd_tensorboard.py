@@ -2,7 +2,7 @@
 
 Each input becomes a run directory `DIR/<input name>` holding one event file written by the
 engine's FileWriter: its graph (a run's partition graphs merged into one) and each of its runs
-as tagged run metadata. A RunMetadata given beside the graph it ran (`tensorboard graph.pb
+as tagged run metadata. A RunMetadata given with the graph it ran (`tensorboard graph.pb
 run_metadata.pb`, its step stats naming that graph's nodes) goes into the graph's run, as
 TensorFlow's FileWriter writes a graph and its add_run_metadata: TensorBoard's graph view
 then colours the graph by compute time and memory. An input with more graphs (a VLOG log's
@@ -35,7 +35,7 @@ MATCH_SHARE = 0.5
 def add_arguments(parser):
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="graphs, meta graphs, SavedModels, RunMetadata, events, VLOG logs;"
-                             " a RunMetadata after its graph joins the graph's run")
+                             " a RunMetadata given with the graph it ran joins the graph's run")
     parser.add_argument("--logdir", required=True, metavar="DIR",
                         help="the TensorBoard log directory to write (created if missing)")
 
@@ -107,34 +107,40 @@ def check_targets(logdir, paths):
 
 
 def plan(paths):
-    """RunDirectories for the inputs, in order: each input its own run, except a RunMetadata
-    file that ran a graph given before it, which joins that graph's run."""
-    directories, used = [], set()
-    for path in paths:
-        loaded = inputs.load(path)
-        runs = [(tagged.tag, tagged.run_metadata) for tagged in loaded.run_metadata]
-        if loaded.kind == "run_metadata":
-            host = _graph_run_of(directories, runs[-1][1])
-            if host is not None:
-                tag = slug(os.path.basename(os.path.normpath(path)))
-                host.runs.extend((t or tag, run_metadata) for t, run_metadata in runs)
-                host.sources.append(path)
-                continue
-            # Alone, its graphs are its partitions: one merged graph the run metadata lies over.
-            primary, extra = merged_partitions(runs[-1][1]), []
-        else:
-            # Partition graphs of runs travel inside their run metadata; the rest are graphs.
-            graphs = [g for g in loaded.graphs if not _RUN_GRAPH_LABEL.match(g.label)]
-            primary = graphs[0].graph_def if graphs else None
-            extra = [(g.label, g.graph_def) for g in graphs[1:]]
-        if primary is None and not runs:
-            raise InputError(path, f"nothing TensorBoard can show in this {loaded.kind}")
-        name = run_name(path)
+    """RunDirectories for the inputs, in input order: each input its own run, except a
+    RunMetadata file that ran one of the graphs given (before or after it), which joins that
+    graph's run."""
+    loaded = [(path, inputs.load(path)) for path in paths]
+    directories, alone = {}, []
+    for number, (path, found) in enumerate(loaded):
+        runs = [(tagged.tag, tagged.run_metadata) for tagged in found.run_metadata]
+        if found.kind == "run_metadata":
+            alone.append((number, path, runs))
+            continue
+        # Partition graphs of runs travel inside their run metadata; the rest are graphs.
+        graphs = [g for g in found.graphs if not _RUN_GRAPH_LABEL.match(g.label)]
+        if not graphs and not runs:
+            raise InputError(path, f"nothing TensorBoard can show in this {found.kind}")
+        directories[number] = RunDirectory(
+            "", graphs[0].graph_def if graphs else None, runs,
+            [(g.label, g.graph_def) for g in graphs[1:]], [path])
+    for number, path, runs in alone:
+        host = _graph_run_of(list(directories.values()), runs[-1][1])
+        if host is not None:
+            tag = slug(os.path.basename(os.path.normpath(path)))
+            host.runs.extend((t or tag, run_metadata) for t, run_metadata in runs)
+            host.sources.append(path)
+        else:  # its graphs are its partitions: one merged graph the run metadata lies over
+            directories[number] = RunDirectory("", merged_partitions(runs[-1][1]), runs, [],
+                                               [path])
+    used = set()
+    for _, directory in sorted(directories.items()):
+        name = run_name(directory.sources[0])
         while name in used:
             name += "_"
         used.add(name)
-        directories.append(RunDirectory(name, primary, runs, extra, [path]))
-    return directories
+        directory.name = name
+    return [directory for _, directory in sorted(directories.items())]
 
 
 def _graph_run_of(directories, run_metadata):

@@ -114,6 +114,10 @@ def test_a_graph_and_its_run_metadata_go_in_one_run(capsys, tmp_path):
     timed = {s.node_name for d in run_metadata.step_stats.dev_stats for s in d.node_stats}
     assert {n.name for n in one.graph.node} & timed  # the nodes it colours
     assert seen["counter.pb"].run_metadata == {}
+    # in either order
+    assert run(capsys, TWO_CPU_RUN, graph, "--logdir", tmp_path / "other")[0] == 0
+    again = read_logdir(tmp_path / "other")
+    assert list(again) == ["two_cpu.pb"] and list(again["two_cpu.pb"].run_metadata) == ["two_cpu.pb"]
 
 
 def test_scalars_from_the_engines_file_writer(tmp_path):
