@@ -16,7 +16,7 @@ What graph-inspector reads (decided by content, not by file name):
   graph dumps         a TF_DUMP_GRAPH_PREFIX directory of .pbtxt dumps
   VLOG logs           TensorFlow's stderr with TF_CPP_MAX_VLOG_LEVEL set (graph dumps,
                       executor traces, placement and memory lines); `vlog` reads them
-  -                   stdin, for info, dot and vlog
+  -                   stdin, for info, dot, vlog, trace and tensorboard
 
 What it writes:
   dot -o OUT          .dot/.gv (DOT text), .svg, .png or .pdf (rendered by Graphviz's dot)
