@@ -56,3 +56,25 @@ async def test_f_narrows_the_tree_and_escape_brings_it_back():
         text = tree_text(app, tree)
         assert "gradients/ 60" in text and "layer1/ 16" in text
         assert app.browser.key == "train/update_layer1/biases/ApplyGradientDescent"
+
+
+@run_async
+async def test_brackets_resize_the_tree_and_the_terminal_width_sets_its_default():
+    app = InspectorApp(["tests/fixtures/graphs/cnn_train.pb"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        tree = app.browser.query_one(ScopeTree)
+        assert tree.outer_size.width == 34                   # a third of 100 columns
+        await type_in(pilot, "slash", "Conv2DBackpropFilter$")
+        assert "Conv2DBackpropFilter  Conv2DBackpropFilter" not in tree_text(app, tree)
+        await pilot.press(*["right_square_bracket"] * 4)
+        await pilot.pause()
+        assert tree.outer_size.width == 50
+        assert "Conv2DBackpropFilter  Conv2DBackpropFilter" in tree_text(app, tree)  # not cut
+        for _ in range(20):
+            await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert tree.outer_size.width == 60                   # the details keep 40 columns
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert tree.outer_size.width == 56

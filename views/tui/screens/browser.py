@@ -80,7 +80,7 @@ class BrowserScreen(Screen):
         self.query_one(NodeDetail).fit_tabs(self.size.width - width - 1)
 
     def action_tree_width(self, step):
-        current = self.wanted_tree_width or tree_width(self.size.width)
+        current = tree_width(self.size.width, self.wanted_tree_width)   # as shown, clamped
         self.wanted_tree_width = current + step
         self._fit_tree()
 
