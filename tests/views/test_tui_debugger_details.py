@@ -59,7 +59,10 @@ async def test_switch_watch_merge_and_dead_outputs_at_100x30():
         assert "loop/Switch_1" in controller.debugger.watched
         await press(app, pilot, "c")
         await until(app, pilot, lambda: controller.run.current.iteration == 1)
+        await pilot.pause()
         text = screen_text(app)
+        assert table.visible_texts()[-1][1] == "loop/Switch_1"     # the current row in view
+        assert table.cursor == table.row_count - 1
         assert "watched:" in text and "loop/Switch_1:1 = float32[2] min" in text
         assert "loop/Switch_1:0 = no value (dead" in text
 

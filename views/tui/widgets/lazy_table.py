@@ -180,13 +180,19 @@ class LazyTable(ScrollView, can_focus=True):
     # ---- moving ------------------------------------------------------------------------------
 
     def watch_cursor(self, old, new):
+        self._scroll_to_cursor()
+        # Rows may have just arrived: scroll again once the new virtual size is laid out.
+        self.call_after_refresh(self._scroll_to_cursor)
+        self.refresh()
+
+    def _scroll_to_cursor(self):
+        new = self.cursor
         visible = max(1, self.scrollable_content_region.height - 1)
         top = round(self.scroll_y)
         if new < top:
             self.scroll_to(y=new, animate=False)
         elif new >= top + visible:
             self.scroll_to(y=new - visible + 1, animate=False)
-        self.refresh()
 
     def action_move(self, step):
         if self.rows:
