@@ -1,9 +1,9 @@
-"""Write tests/fixtures/layers/: what tf.layers, embedding_lookup, the candidate samplers and
-the sampled losses built and computed in TensorFlow.
+"""Write tests/fixtures/layers/: what tf.layers, embedding_lookup, the candidate samplers,
+the sampled losses and the recurrent cells built and computed in TensorFlow.
 
 Run with the TensorFlow venv (and tf-keras, whose legacy layers are tf.compat.v1.layers
 under Keras 3): `.venv-tf/bin/python tools/make_layers_fixtures.py`. The graphs are
-tests/engine/layers_cases.py's and sampled_cases.py's; per case `<case>.npz` holds the fetched values (initial
+tests/engine/layers_cases.py's, sampled_cases.py's and rnn_cases.py's; per case `<case>.npz` holds the fetched values (initial
 variables, outputs, gradients, variables after the update ops) and layers.json the node
 names and ops, the variables and the UPDATE_OPS per case.
 """
@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "engine"))
 import numpy as np  # noqa: E402
 
 import layers_cases as cases  # noqa: E402
+import rnn_cases  # noqa: E402
 import sampled_cases  # noqa: E402
 
 
@@ -39,6 +40,7 @@ def main():
     manifest = {}
     every = [(name, cases.CASES) for name in cases.CASES]
     every += [(name, sampled_cases.CASES) for name in sampled_cases.CASES]
+    every += [(name, rnn_cases.CASES) for name in rnn_cases.CASES]
     for name, table in every:
         values, description = cases.run_case(tf, name, table)
         np.savez(OUT / f"{name}.npz", **{npz_key(k): v for k, v in values.items()})

@@ -15,6 +15,8 @@ from engine.ops.embedding_ops import embedding_lookup  # noqa: F401,E402
 from engine.ops.sampled_losses import (nce_loss, sampled_softmax_loss,  # noqa: F401,E402
                                        sigmoid_cross_entropy_with_logits)
 from engine.ops.norm_ops import l2_normalize  # noqa: F401,E402
+from engine.layers import rnn_cell  # noqa: F401,E402
+from engine.layers.rnn import static_rnn  # noqa: F401,E402
 
 from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
 

@@ -218,10 +218,11 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     if parent.reuse is True:
         new_reuse = True
     if auxiliary_name_scope:
-        if name_scope:
-            ns = graph.name_scope(name_scope)
-        else:
-            ns = graph.name_scope(scope_name.split("/")[-1])
+        # A captured VariableScope re-entered opens a new name scope named as its last
+        # component (relative, uniquified), as TensorFlow's; its original_name_scope stays.
+        last = scope_name.split("/")[-1]
+        ns = graph.name_scope(last) if last else contextlib.nullcontext(
+            graph.get_name_scope() + "/" if graph.get_name_scope() else "")
     else:
         ns = contextlib.nullcontext(graph.get_name_scope() + "/" if graph.get_name_scope()
                                     else "")

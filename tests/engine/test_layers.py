@@ -1,5 +1,5 @@
 """tf.layers, embedding_lookup, the candidate samplers and the sampled losses against
-TensorFlow: variable names and seeded initial values, outputs, gradients, UPDATE_OPS and the
+TensorFlow, and the recurrent cells under static_rnn: variable names and seeded initial values, outputs, gradients, UPDATE_OPS and the
 variables after the updates, node names (tests/fixtures/layers/, written by
 tools/make_layers_fixtures.py)."""
 
@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import engine as tf
+import rnn_cases
 import sampled_cases
 from layers_cases import CASES, run_case
 
@@ -21,7 +22,8 @@ def _key(name):
 
 
 TABLES = {**{name: CASES for name in CASES},
-          **{name: sampled_cases.CASES for name in sampled_cases.CASES}}
+          **{name: sampled_cases.CASES for name in sampled_cases.CASES},
+          **{name: rnn_cases.CASES for name in rnn_cases.CASES}}
 
 
 @pytest.fixture(scope="module", params=sorted(TABLES))
