@@ -15,7 +15,7 @@ import extract_opdefs  # noqa: E402
 PROGRAM_OPS = """
 FusedBatchNormV3 FusedBatchNormGradV3
 LogUniformCandidateSampler UniformCandidateSampler ComputeAccidentalHits InTopK SparseToDense
-ScatterSub ScatterAdd
+ScatterSub ScatterAdd ReverseSequence
 TensorArrayV3 TensorArrayReadV3 TensorArrayWriteV3 TensorArrayGatherV3 TensorArrayScatterV3
 TensorArraySizeV3 TensorArrayCloseV3 TensorArrayGradV3 TensorArrayConcatV3 TensorArraySplitV3
 """.split()

@@ -7,3 +7,7 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
                                          average_pooling2d, conv2d, max_pooling2d)
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
+
+from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("tf.layers")

@@ -260,3 +260,8 @@ class MultiRNNCell(RNNCell):
                 new_states.append(new_state)
         return current, (tuple(new_states) if self._state_is_tuple
                          else array_ops.concat(new_states, 1))
+
+
+from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("tf.nn.rnn_cell")

@@ -225,3 +225,9 @@ RegisterGradient("PadV2")(_pad_grad)
 def _reverse_v2_grad(op, grad):
     return array_ops.reverse(grad, op.inputs[1]), None
 
+
+@RegisterGradient("ReverseSequence")
+def _reverse_sequence_grad(op, grad):
+    """A permutation: the gradient is permuted back."""
+    return [array_ops.reverse_sequence(grad, op.inputs[1], seq_axis=op.get_attr("seq_dim"),
+                                       batch_axis=op.get_attr("batch_dim")), None]

@@ -499,3 +499,11 @@ def _autopacking_conversion(value, dtype=None, name=None, as_ref=False):
 
 register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)
 Tensor.__getitem__ = _slice_helper
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002
+                     seq_dim=None, batch_dim=None):
+    seq_axis = seq_dim if seq_axis is None else seq_axis
+    batch_axis = (batch_dim if batch_dim is not None else 0) if batch_axis is None else batch_axis
+    return apply_op("ReverseSequence", input=input, seq_lengths=seq_lengths,
+                    seq_dim=seq_axis, batch_dim=batch_axis, name=name)

@@ -109,7 +109,7 @@ SHAPE_FUNCTIONS = {
     "UniformCandidateSampler": candidate_sampler,
     "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
     # Ref updates: the variable's shape.
-    "ScatterAdd": unchanged, "ScatterSub": unchanged,
+    "ScatterAdd": unchanged, "ScatterSub": unchanged, "ReverseSequence": unchanged,
     **{op: switch for op in op_families.SWITCH},
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},

@@ -26,8 +26,9 @@ def _unrolled(tf, cell, fed_batch=False, **kwargs):
     out.update({f"state{i}": s for i, s in enumerate(flat_state)})
     out["loss"] = loss
     variables = tf.trainable_variables()
-    for v, g in zip(variables, tf.gradients(loss, variables + inputs[:1])):
-        out["grad:" + v.op.name] = g
+    names = [v.op.name for v in variables] + ["step0"]
+    for name, g in zip(names, tf.gradients(loss, variables + inputs[:1])):
+        out["grad:" + name] = g
     feeds = {f"step{i}": STEPS[i] for i in range(3)} if fed_batch else {}
     return out, feeds, [tf.train.GradientDescentOptimizer(0.1).minimize(loss)]
 
@@ -54,5 +55,46 @@ def build_stacked(tf):
     return _unrolled(tf, tf.nn.rnn_cell.MultiRNNCell(cells))
 
 
+BATCH_MAJOR = np.transpose(STEPS, (1, 0, 2))
+LENGTHS = np.array([3, 2], np.int32)
+
+
+def _dynamic(tf, outputs, state, inputs, feeds):
+    flat_state = _flatten(state)
+    loss = tf.reduce_sum(tf.square(outputs)) + tf.add_n([tf.reduce_mean(s)
+                                                          for s in flat_state])
+    out = {"outputs": outputs, "loss": loss}
+    out.update({f"state{i}": s for i, s in enumerate(flat_state)})
+    variables = tf.trainable_variables()
+    names = [v.op.name for v in variables] + ["inputs"]
+    for name, g in zip(names, tf.gradients(loss, variables + [inputs])):
+        out["grad:" + name] = g
+    return out, feeds, [tf.train.GradientDescentOptimizer(0.1).minimize(loss)]
+
+
+def build_dynamic_lstm(tf):
+    """dynamic_rnn over [batch, time, depth] with sequence lengths (a row stops early)."""
+    tf.set_random_seed(16)
+    inputs = tf.placeholder(tf.float32, [2, 3, 4], name="inputs")
+    outputs, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(5), inputs,
+                                       sequence_length=LENGTHS, dtype=tf.float32)
+    return _dynamic(tf, outputs, state, inputs, {"inputs": BATCH_MAJOR})
+
+
+def build_bidirectional_gru(tf):
+    """bidirectional_dynamic_rnn: GRU forward, LSTM backward over reversed rows."""
+    tf.set_random_seed(17)
+    inputs = tf.constant(BATCH_MAJOR, name="inputs")
+    (fw, bw), states = tf.nn.bidirectional_dynamic_rnn(
+        tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.BasicLSTMCell(2), inputs,
+        sequence_length=LENGTHS, dtype=tf.float32)
+    return _dynamic(tf, tf.concat([fw, bw], 2), states, inputs, {})
+
+
 CASES = {"rnn_lstm": build_lstm, "rnn_gru": build_gru, "rnn_basic": build_basic_rnn,
-         "rnn_stacked": build_stacked}
+         "rnn_stacked": build_stacked,
+         # TensorFlow builds these as while loops over TensorArrays, the engine unrolls them:
+         # the same variables, values and gradients from other nodes (test_layers skips the
+         # node comparison for "unrolled_" cases)
+         "unrolled_dynamic_lstm": build_dynamic_lstm,
+         "unrolled_bidirectional": build_bidirectional_gru}
