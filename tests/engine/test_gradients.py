@@ -45,6 +45,8 @@ CASES = {
     "AddV2_unknown": (lambda x, y: x + y, [rand(3, 4), rand(1, 4)], [[None, 4], [None, 4]]),
     "AddLegacy": (lambda x, y: op("Add", x=x, y=y), [rand(2, 3), rand(2, 1)]),
     "Sub": (lambda x, y: x - y, [rand(2, 3), rand(3)]),
+    "ReverseSequence": (lambda x: tf.reverse_sequence(x, [2, 4, 1], seq_axis=1, batch_axis=0),
+                        [rand(3, 4)]),
     "Sub_same": (lambda x, y: x - y, [rand(2, 3), rand(2, 3)]),
     "Mul": (lambda x, y: x * y, [rand(2, 3, 4), rand(3, 1)]),
     "Mul_same": (lambda x, y: x * y, [rand(2, 3), rand(2, 3)]),
