@@ -40,7 +40,8 @@ def test_renamed_names_build_what_the_new_names_build():
 
 @pytest.mark.parametrize("name, message", [
     ("tf.train.Saver", "tf.train.Saver is not supported by the engine yet"),
-    ("tf.nn.rnn_cell", "tf.nn.rnn_cell is not supported by the engine yet"),
+    ("tf.nn.rnn_cell.LSTMCell", "tf.nn.rnn_cell.LSTMCell is not supported by the engine yet"),
+    ("tf.layers.conv1d", "tf.layers.conv1d is not supported by the engine yet"),
     ("tf.summary.get_summary_description",
      "tf.summary.get_summary_description is not supported by the engine yet"),
     ("tf.estimator", "tf.estimator is not supported by the engine yet"),
