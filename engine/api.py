@@ -16,7 +16,7 @@ from engine.graph import (Graph, GraphKeys, add_to_collection, add_to_collection
                           reset_default_graph)
 from engine.operation import Operation  # noqa: F401
 from engine.ops import nn, train as _train  # noqa: F401
-from engine.layers.dynamic_rnn import reverse_sequence  # noqa: F401,E402
+from engine.ops.array_ops import reverse_sequence  # noqa: F401,E402
 from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims,  # noqa: F401
                                   fill, gather, gather_nd, identity, identity_n,
                                   invert_permutation, newaxis, one_hot, ones, ones_like, pad,
