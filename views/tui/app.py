@@ -23,7 +23,7 @@ class InspectorApp(App):
     TITLE = "Graph Inspector"
     CSS_PATH = "app.tcss"
     BINDINGS = bindings.APP
-    COMMANDS = App.COMMANDS | {InspectorCommands}
+    COMMANDS = {InspectorCommands}  # it lists Textual's system commands too, after its own
     MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
              "log": LogScreen, "debugger": DebuggerScreen}
     DEFAULT_MODE = "browser"

@@ -20,12 +20,19 @@ class InspectorCommands(Provider):
         for mode, title in SCREENS.items():
             yield DiscoveryHit(f"go to {title}", partial(app.switch_mode, mode))
         workspace = app.workspace
-        if workspace is None:
-            return
-        for view in workspace.all_views():
+        views = workspace.all_views() if workspace is not None else ()
+        runs = workspace.runs if workspace is not None else ()
+        for view in views:
             yield DiscoveryHit(f"open {view.title}", partial(app.show_view, view))
-        for number, run in enumerate(workspace.runs):
+        for number, run in enumerate(runs):
             yield DiscoveryHit(f"show run {run.label}", partial(app.show_run, number))
+        for command in self._system_commands():
+            yield DiscoveryHit(command.title, command.callback, help=command.help)
+
+    def _system_commands(self):
+        """Textual's own commands (Keys, Quit, theme, ...), listed after this app's: this one
+        provider yields both, because hits from separate providers arrive in no fixed order."""
+        return list(self.app.get_system_commands(self.screen))
 
     async def search(self, query: str) -> Hits:
         app = self.app
@@ -35,18 +42,23 @@ class InspectorCommands(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(f"go to {title}"), partial(app.switch_mode, mode))
         workspace = app.workspace
-        if workspace is None:
-            return
-        for view in workspace.all_views():
+        views = workspace.all_views() if workspace is not None else ()
+        runs = workspace.runs if workspace is not None else ()
+        for view in views:
             text = f"open {view.title}"
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(app.show_view, view))
-        for number, run in enumerate(workspace.runs):
+        for number, run in enumerate(runs):
             text = f"show run {run.label}"
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(app.show_run, number))
+        for command in self._system_commands():
+            score = matcher.match(command.title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.title), command.callback,
+                          help=command.help)
         view = app.current_view()
         if view is not None and query:
             found = search.find(view.index.search_lines(), search.compile_query(query),
