@@ -22,6 +22,7 @@ ROOT_MESSAGES = [
     "tensorflow.RunMetadata", "tensorflow.ConfigProto", "tensorflow.MetaGraphDef",
     "tensorflow.SavedModel", "tensorflow.Event", "tensorflow.Summary",
     "tensorflow.TensorDescription", "tensorflow.ResourceHandleProto",
+    "tensorflow.BundleHeaderProto", "tensorflow.BundleEntryProto", "tensorflow.CheckpointState",
 ]
 
 SCALAR_TYPES = {
@@ -222,7 +223,9 @@ def main(out_dir, schema_path="tests/fixtures/proto_schema.json"):
     import tensorflow  # noqa: F401
     from tensorflow.core.framework import graph_pb2, op_def_pb2, step_stats_pb2  # noqa: F401
     from tensorflow.core.protobuf import config_pb2, meta_graph_pb2, saved_model_pb2  # noqa: F401
+    from tensorflow.core.protobuf import tensor_bundle_pb2  # noqa: F401
     from tensorflow.core.util import event_pb2  # noqa: F401
+    from tensorflow.python.training import checkpoint_state_pb2  # noqa: F401
     from google.protobuf import descriptor_pool
 
     files = collect_files(descriptor_pool.Default())
