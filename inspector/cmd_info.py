@@ -8,8 +8,9 @@ import re
 import sys
 from collections import Counter
 
-from inspector import cmd_info_ops, inputs
+from inspector import cmd_info_ops, info_checkpoint, inputs
 from parsers.attr_text import dtype_name, shape_text, summarize_attr
+from parsers.errors import InputError
 
 TOP_OPS = 8
 # NodeExecStats.timeline_label reads `name = Op(inputs)`; the op is what stands before "(".
@@ -23,22 +24,32 @@ _KIND_TITLES = {
     "run_metadata": "RunMetadata",
     "dump_dir": "graph dump directory (TF_DUMP_GRAPH_PREFIX)",
     "vlog": "VLOG log",
+    "checkpoint": "checkpoint",
 }
 
 
 def add_arguments(parser):
-    parser.add_argument("path", metavar="PATH", nargs="?", help="a graph, meta graph, SavedModel, events,"
-                        " run metadata, dump or VLOG log; - for stdin")
-    parser.add_argument("--json", action="store_true", help="print everything as JSON (nodes, attrs, step stats)")
+    parser.add_argument("path", metavar="PATH", nargs="?", help="a graph, meta graph, SavedModel, "
+                        "checkpoint, events, run metadata, dump or VLOG log; - for stdin")
+    parser.add_argument("--json", action="store_true",
+                        help="print everything as JSON (nodes, attrs, step stats, variables)")
     parser.add_argument("--ops", action="store_true", help="every op the engine knows and what it has (OpDef, kernels, "
                         "shape function, gradient, families), instead of a file")
+    parser.add_argument("--values", metavar="NAME", help="print one checkpoint variable's values")
 
 
 def run(args):
     if args.ops or args.path is None:
         return cmd_info_ops.run(args)
     loaded = inputs.load(args.path)
-    if args.json:
+    if args.values is not None:
+        if loaded.checkpoint is None:
+            raise InputError(args.path, "holds no checkpoint variables (--values needs one)")
+        if args.json:
+            text = json.dumps(info_checkpoint.values_json(loaded.checkpoint, args.values), indent=1) + "\n"
+        else:
+            text = info_checkpoint.values_text(loaded.checkpoint, args.values)
+    elif args.json:
         text = json.dumps(to_json(loaded), indent=1) + "\n"
     else:
         text = "\n".join(summary_lines(loaded)) + "\n"
@@ -112,6 +123,7 @@ def to_json(loaded):
         "kind": loaded.kind,
         "graphs": [graph_json(labeled) for labeled in loaded.graphs],
         "run_metadata": [run_json(tagged) for tagged in loaded.run_metadata],
+        "variables": info_checkpoint.variables_json(loaded.checkpoint) if loaded.checkpoint else [],
     }
 
 
@@ -133,7 +145,9 @@ def summary_lines(loaded):
         lines.extend(_graph_lines(labeled))
     for tagged in loaded.run_metadata:
         lines.extend(_run_lines(tagged))
-    if not (loaded.graphs or loaded.run_metadata or loaded.meta_graphs):
+    if loaded.checkpoint is not None:
+        lines.extend(info_checkpoint.variables_lines(loaded.checkpoint))
+    elif not (loaded.graphs or loaded.run_metadata or loaded.meta_graphs):
         lines.append("  no graphs, meta graphs or run metadata")
     return lines
 

@@ -18,7 +18,8 @@ __all__ = ["load", "InputError", "Loaded", "LabeledGraph", "TaggedRun", "MetaGra
 
 # The readers and their messages load on first use (PEP 562), so a command that needs none of
 # them (`vlog`, `--help`) starts without importing protobuf and every container reader.
-_LAZY = {"detect": "parsers.detect", **{name: "parsers.loaded" for name in (
+_MODULES = {"detect": "parsers.detect", "checkpoint": "parsers.checkpoint"}
+_LAZY = {**_MODULES, **{name: "parsers.loaded" for name in (
     "KINDS", "LabeledGraph", "Loaded", "MetaGraph", "Signature", "TaggedRun")}}
 
 
@@ -27,7 +28,7 @@ def __getattr__(name):
     if module_name is None:
         raise AttributeError(f"module 'parsers' has no attribute {name!r}")
     module = importlib.import_module(module_name)
-    value = module if name == "detect" else getattr(module, name)
+    value = module if name in _MODULES else getattr(module, name)
     globals()[name] = value
     return value
 
@@ -35,16 +36,48 @@ def __getattr__(name):
 def load(path, progress=None) -> Loaded:
     """Everything in `path` (a file or directory), or InputError saying what is wrong and where.
 
-    Files: GraphDef, MetaGraphDef, SavedModel or RunMetadata (binary or text), a TensorBoard
-    events file. Directories: a SavedModel, a log directory of events files, a
-    TF_DUMP_GRAPH_PREFIX dump. A VLOG log is recognised and refused (its reader is `vlog`).
-    progress(done, total) is called now and then while a big file is parsed (for a text
-    proto: characters).
+    Files: GraphDef, MetaGraphDef (with the checkpoint beside a .meta), SavedModel or
+    RunMetadata (binary or text), a TensorBoard events file, a checkpoint (its prefix, .index
+    or a .data shard). Directories: a SavedModel (with its variables), a log directory of
+    events files, a checkpoint directory (its `checkpoint` file's latest; with its events when
+    it has them), a TF_DUMP_GRAPH_PREFIX dump. A VLOG log is recognised and refused (its
+    reader is `vlog`). progress(done, total) is called now and then while a big file is
+    parsed (for a text proto: characters).
     """
-    detect = __getattr__("detect")
+    detect, checkpoint = __getattr__("detect"), __getattr__("checkpoint")
     path = os.fspath(path)
+    if checkpoint.is_checkpoint_path(path):
+        if not os.path.isdir(path):
+            return load_checkpoint(path)
+        try:  # a training directory: its events with its latest checkpoint
+            loaded = detect.load_directory(path)
+        except InputError:
+            return load_checkpoint(path)
+        return _with_checkpoint(loaded, path)
     if os.path.isdir(path):
-        return detect.load_directory(path)
+        loaded = detect.load_directory(path)
+        if loaded.kind == "saved_model" and os.path.isfile(
+                os.path.join(path, "variables", "variables.index")):
+            _with_checkpoint(loaded, path)
+        return loaded
     if not os.path.exists(path):
         raise InputError(path, "no such file or directory")
-    return detect.load_file(path, progress)
+    loaded = detect.load_file(path, progress)
+    if loaded.kind == "metagraph" and path.endswith(".meta") and os.path.isfile(
+            checkpoint.index_path(checkpoint.prefix_of(path))):
+        # A Saver's .meta sits beside the checkpoint it was written with: open both.
+        _with_checkpoint(loaded, checkpoint.prefix_of(path))
+    return loaded
+
+
+def _with_checkpoint(loaded, path):
+    loaded.checkpoint = __getattr__("checkpoint").Checkpoint(path)
+    loaded.files.extend(loaded.checkpoint.files())
+    return loaded
+
+
+def load_checkpoint(path) -> Loaded:
+    """A Loaded holding only a checkpoint's variables (index read; values read when asked)."""
+    opened = __getattr__("checkpoint").Checkpoint(path)
+    return __getattr__("Loaded")(path=os.fspath(path), kind="checkpoint", files=opened.files(),
+                                 checkpoint=opened)

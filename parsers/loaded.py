@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from engine.proto import config_pb2, graph_pb2, meta_graph_pb2
 
 # Every kind `parsers.load` answers with; `info --json` prints the same words.
-KINDS = ("graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir")
+KINDS = ("graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir",
+         "checkpoint")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,8 @@ class Loaded:
     partition graphs; for a meta graph or SavedModel, each meta graph's graph_def; for a dump
     directory, one per pass in pass order). run_metadata: every RunMetadata. meta_graphs: every
     MetaGraphDef. event_counts: for events, how many events of each kind ("graph_def",
-    "summary", ...). files: the files read, in order.
+    "summary", ...). files: the files read, in order. checkpoint: a checkpoint's variables
+    (parsers.checkpoint.Checkpoint), for a checkpoint or a SavedModel with variables.
     """
 
     path: str
@@ -73,6 +75,7 @@ class Loaded:
     meta_graphs: list[MetaGraph] = field(default_factory=list)
     event_counts: dict[str, int] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    checkpoint: object | None = None
 
     @property
     def signatures(self) -> list[Signature]:

@@ -157,6 +157,9 @@ def main():
         (out / part).mkdir(parents=True)
     prefixes = write_dtypes(out) + write_partitioned(out) + write_sharded(out) + write_saved_model(out)
     values = {prefix: read_back(out, prefix) for prefix in prefixes}
+    for part in ("partitioned", "sharded"):  # absolute paths, as if trained elsewhere and copied here
+        state = out / part / "checkpoint"
+        state.write_text(state.read_text().replace(str(out), "/home/user/train"))
     (out / "values.json").write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
     for path in sorted(out.rglob("*")):
         if path.is_file():

@@ -164,8 +164,10 @@ class BundleReader:
         return out
 
     def _read_entry(self, name, entry, shape, progress):
-        if not 0 <= entry.shard_id < self.header.num_shards or entry.offset < 0 or entry.size < 0:
-            raise BundleError(self.index_file, name, "bad shard, offset or size")
+        if not 0 <= entry.shard_id < self.header.num_shards:
+            raise BundleError(self.index_file, name, f"shard {entry.shard_id} of {self.header.num_shards}")
+        if entry.offset < 0 or entry.size < 0:
+            raise BundleError(self.index_file, name, f"negative offset {entry.offset} or size {entry.size}")
         path = data_path(self.prefix, entry.shard_id, self.header.num_shards)
         try:
             with open(path, "rb") as stream:

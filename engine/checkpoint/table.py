@@ -161,15 +161,15 @@ def _block(data, offset, size, what):
     """A block's contents after checking its place in the file, its type and its checksum."""
     end = offset + size + BLOCK_TRAILER_SIZE
     if end > len(data) - FOOTER_SIZE:
-        raise CorruptTable(f"{what} at byte {offset} (+{size}) runs past the end of the file "
+        raise CorruptTable(f"{what} (+{size} bytes) runs past the end of the file "
                            f"({len(data)} bytes; truncated?)")
     contents = data[offset:offset + size]
     block_type = data[offset + size]
     stored = struct.unpack_from("<I", data, offset + size + 1)[0]
     if masked_crc32c(data[offset:offset + size + 1]) != stored:
-        raise CorruptTable(f"{what} at byte {offset}: crc32c mismatch (stored {stored:#010x})")
+        raise CorruptTable(f"{what}: crc32c mismatch (stored {stored:#010x})")
     if block_type != 0:
-        raise CorruptTable(f"{what} at byte {offset}: compressed block (type {block_type}); "
+        raise CorruptTable(f"{what}: compressed block (type {block_type}); "
                            "TensorFlow writes checkpoint indexes uncompressed")
     return contents
 
@@ -212,12 +212,13 @@ def read_table(data, name="table"):
     except CorruptTable as error:
         raise CorruptTable(f"footer: {error}") from None
     entries, last_key = [], None
-    for separator, handle in _block_entries(_block(data, index_offset, index_size, "index block"),
-                                            "index block"):
+    index_what = f"index block at byte {index_offset}"
+    for separator, handle in _block_entries(_block(data, index_offset, index_size, index_what),
+                                            index_what):
         try:
             offset, size, _ = _read_handle(handle, 0, len(handle))
         except CorruptTable as error:
-            raise CorruptTable(f"index block: handle for {separator!r}: {error}") from None
+            raise CorruptTable(f"{index_what}: handle for {separator!r}: {error}") from None
         what = f"data block at byte {offset}"
         for key, value in _block_entries(_block(data, offset, size, what), what):
             if last_key is not None and key <= last_key:

@@ -12,12 +12,14 @@ from parsers_testing import FIXTURES, importable_commands
 ROOT = Path(__file__).resolve().parents[2]
 NODE_KEYS = {"name", "op", "inputs", "device", "attr"}
 STEP_KEYS = {"name", "op", "start_us", "op_us", "all_us"}
+VARIABLE_KEYS = {"name", "dtype", "shape", "size", "bytes", "min", "max", "mean", "nan", "inf"}
 
 
 def assert_info_shape(document):
     """Exactly the documented shape: no key more, no key less, the right types."""
-    assert set(document) == {"kind", "graphs", "run_metadata"}
-    assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir"}
+    assert set(document) == {"kind", "graphs", "run_metadata", "variables"}
+    assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog",
+                                "dump_dir", "checkpoint"}
     for graph in document["graphs"]:
         assert set(graph) == {"label", "nodes", "functions"}
         assert isinstance(graph["label"], str)
@@ -38,6 +40,13 @@ def assert_info_shape(document):
                 assert set(node) == STEP_KEYS
                 assert isinstance(node["name"], str) and isinstance(node["op"], str)
                 assert all(isinstance(node[key], int) for key in ("start_us", "op_us", "all_us"))
+    for variable in document["variables"]:
+        assert set(variable) == VARIABLE_KEYS
+        assert isinstance(variable["name"], str) and isinstance(variable["dtype"], str)
+        assert all(isinstance(d, int) for d in variable["shape"])
+        assert all(isinstance(variable[key], int) for key in ("size", "bytes", "nan", "inf"))
+        assert all(variable[key] is None or isinstance(variable[key], (int, float))
+                   for key in ("min", "max", "mean"))
 
 
 INPUTS = [
@@ -50,6 +59,8 @@ INPUTS = [
     "parsers/dump_dir",
     "containers/mlp.meta",
     "graphs/cond_v2.pbtxt",
+    "checkpoints/dtypes",
+    "checkpoints/saved_model",
 ]
 
 

@@ -1,0 +1,200 @@
+"""Checkpoints and SavedModel variables: find the prefix a path means, list its tensors, read them lazily.
+
+A path may be a prefix (`model.ckpt-1000`), its `.index` or a `.data-*` shard, its `.meta`, a
+directory with a `checkpoint` state file (its latest checkpoint), or a SavedModel directory
+(`variables/variables`). The format itself (TensorFlow's tensor bundle) is engine.checkpoint;
+here every failure becomes the one-line InputError naming the file and the tensor.
+
+>>> prefix_of("runs/model.ckpt-7.data-00000-of-00001"), prefix_of("runs/model.ckpt-7.index")
+('runs/model.ckpt-7', 'runs/model.ckpt-7')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from google.protobuf import text_format
+
+from engine import dtypes
+from engine.checkpoint.bundle import BundleError, BundleReader, index_path
+from engine.proto import checkpoint_state_pb2
+from parsers.errors import InputError
+
+_SUFFIX = re.compile(r"\.(index|meta|data-\d{5}-of-\d{5})$")
+STATE_FILE = "checkpoint"
+
+
+def prefix_of(path):
+    """The checkpoint prefix a file of it names (its .index, .meta or a .data shard)."""
+    return _SUFFIX.sub("", str(path))
+
+
+def is_checkpoint_path(path):
+    """Whether `path` names a checkpoint: a prefix with an .index, one of its files, or a state dir."""
+    path = str(path)
+    if os.path.isdir(path):
+        return os.path.isfile(os.path.join(path, STATE_FILE)) and not _is_saved_model(path)
+    if path.endswith(".meta"):
+        return False  # a .meta is a MetaGraphDef; its checkpoint opens beside it
+    return os.path.isfile(index_path(prefix_of(path)))
+
+
+def _is_saved_model(path):
+    return any(os.path.isfile(os.path.join(path, name)) for name in ("saved_model.pb", "saved_model.pbtxt"))
+
+
+def checkpoint_state(directory):
+    """The CheckpointState of a directory's `checkpoint` file (TensorFlow writes it as text)."""
+    path = os.path.join(directory, STATE_FILE)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        return text_format.Parse(text, checkpoint_state_pb2.CheckpointState())
+    except OSError as error:
+        raise InputError(path, error.strerror or str(error)) from None
+    except (text_format.ParseError, UnicodeDecodeError) as error:
+        raise InputError(path, f"not a CheckpointState: {error}") from None
+
+
+def latest_prefix(directory):
+    """The latest checkpoint a directory's state file names (relative paths join the directory;
+    an absolute one that is gone is looked for here, as after the directory was moved)."""
+    state = checkpoint_state(directory)
+    named = state.model_checkpoint_path
+    if not named:
+        raise InputError(os.path.join(directory, STATE_FILE), "names no model_checkpoint_path")
+    prefix = named if os.path.isabs(named) else os.path.join(directory, named)
+    if not os.path.isfile(index_path(prefix)):
+        moved = os.path.join(directory, os.path.basename(named))
+        if os.path.isfile(index_path(moved)):
+            return moved
+    return prefix
+
+
+def resolve_prefix(path):
+    """The prefix a user's path means: a SavedModel's variables, a state dir's latest, a file's prefix."""
+    path = str(path)
+    if os.path.isdir(path):
+        if _is_saved_model(path):
+            return os.path.join(path, "variables", "variables")
+        if os.path.isfile(os.path.join(path, STATE_FILE)):
+            return latest_prefix(path)
+        raise InputError(path, "directory holds no checkpoint (no `checkpoint` state file)")
+    return prefix_of(path)
+
+
+@dataclass(frozen=True)
+class VariableInfo:
+    """One tensor in a checkpoint, as its index describes it (no data read)."""
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    nbytes: int
+    partitioned: bool
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=object)) if self.shape else 1
+
+
+class Checkpoint:
+    """A checkpoint's index, read at once; each tensor's bytes read when asked."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        self.prefix = resolve_prefix(path)
+        try:
+            self._reader = BundleReader(self.prefix)
+        except BundleError as error:
+            raise _input_error(error) from None
+        self.variables = [self._info(name) for name in self._reader.names]
+        self._by_name = {info.name: info for info in self.variables}
+        self._cache = {}
+
+    @property
+    def num_shards(self):
+        return self._reader.header.num_shards
+
+    def files(self):
+        return [index_path(self.prefix)] + [f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
+                                            for shard in range(self.num_shards)]
+
+    def _info(self, name):
+        try:
+            entry = self._reader.entry(name)
+            shape = tuple(self._reader.shape_of(name))
+            return VariableInfo(name, dtypes.as_dtype(entry.dtype).name, shape,
+                                self._reader.nbytes(name), bool(entry.slices))
+        except BundleError as error:
+            raise _input_error(error) from None
+
+    def __contains__(self, name):
+        return name in self._by_name
+
+    def info(self, name):
+        if name not in self._by_name:
+            raise InputError(index_path(self.prefix), f"{name}: not in this checkpoint")
+        return self._by_name[name]
+
+    def value(self, name, progress=None):
+        """The tensor's value (NumPy; strings as bytes objects, bfloat16 widened to float32)."""
+        self.info(name)
+        if name not in self._cache:
+            try:
+                self._cache[name] = self._reader.read(name, progress)
+            except BundleError as error:
+                raise _input_error(error) from None
+        return self._cache[name]
+
+    def forget(self, name):
+        """Drop a cached value (large checkpoints: keep only what is shown)."""
+        self._cache.pop(name, None)
+
+
+def _input_error(error):
+    message = f"{error.entry}: {error.what}" if error.entry is not None else error.what
+    return InputError(error.file, message)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """min/max/mean over the finite values, NaN and Inf counts; None where a dtype has none."""
+
+    min: float | None
+    max: float | None
+    mean: float | None
+    nan: int
+    inf: int
+
+
+def stats(value):
+    """
+    >>> stats(np.array([1.0, np.nan, -np.inf, 3.0]))
+    Stats(min=1.0, max=3.0, mean=2.0, nan=1, inf=1)
+    >>> stats(np.array([b"a"], dtype=object))
+    Stats(min=None, max=None, mean=None, nan=0, inf=0)
+    """
+    array = np.asarray(value)
+    if not array.size or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
+        return Stats(None, None, None, 0, 0)
+    if np.iscomplexobj(array):
+        array = np.abs(array)  # magnitudes: what "how big are these weights" asks of complex values
+    numbers = array.astype(np.float64) if array.dtype == bool else array
+    if np.issubdtype(numbers.dtype, np.inexact):
+        nan, inf = int(np.isnan(numbers).sum()), int(np.isinf(numbers).sum())
+        numbers = numbers[np.isfinite(numbers)]
+    else:
+        nan = inf = 0
+    if not numbers.size:
+        return Stats(None, None, None, nan, inf)
+    return Stats(_plain(numbers.min()), _plain(numbers.max()),
+                 float(numbers.astype(np.float64).mean()), nan, inf)
+
+
+def _plain(x):
+    x = x.item()
+    return float(x) if isinstance(x, float) else int(x)
