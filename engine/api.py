@@ -166,6 +166,17 @@ compat = _compat()
 
 # tf.summary (FileWriter, scalar, merge, merge_all) and its TF 1.0 name tf.train.SummaryWriter.
 from engine import summary  # noqa: E402
+
+# tf.train's checkpoints: the Saver, the state file, meta graphs.
+from engine.checkpoint import state as _checkpoint_state  # noqa: E402
+from engine.ops import meta_graph as _meta_graph, saver as _saver  # noqa: E402
+train.Saver = _saver.Saver
+train.latest_checkpoint = _checkpoint_state.latest_checkpoint
+train.get_checkpoint_state = _checkpoint_state.get_checkpoint_state
+train.checkpoint_exists = _checkpoint_state.checkpoint_exists
+train.update_checkpoint_state = _checkpoint_state.update_checkpoint_state
+train.import_meta_graph = _meta_graph.import_meta_graph
+train.export_meta_graph = _meta_graph.export_meta_graph
 train.replica_device_setter = _replica_device_setter
 
 from engine.api_tf1 import *  # noqa: E402,F401,F403 (tf.app, tf.flags, tf.gfile, tf.logging, ...)

@@ -91,9 +91,8 @@ EXECUTOR_BUILTIN = frozenset({"_Arg", "_Retval"})
 # gets a kernel (tests/engine/test_op_registry.py fails until it does).
 GRAPH_ONLY = frozenset({
     "Abort", "Bitcast", "DestroyTemporaryVariable", "GatherNd", "MaxPoolGradV2",
-    "MergeV2Checkpoints", "Multinomial", "Print", "PrintV2", "RandomShuffle", "ResourceGather",
-    "RestoreV2", "Reverse", "SaveV2", "ShardedFilename", "StringFormat", "StringJoin",
-    "SymbolicGradient", "_ArrayToList", "_ListToArray",
+    "Multinomial", "Print", "PrintV2", "RandomShuffle", "ResourceGather",
+    "Reverse", "StringFormat", "SymbolicGradient", "_ArrayToList", "_ListToArray",
     # engine/ops/program_op_defs.pbtxt: the real programs' ops, kernels to come.
     "InTopK", "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
     "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3",

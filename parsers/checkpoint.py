@@ -17,15 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from google.protobuf import text_format
-
 from engine import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader, index_path
-from engine.proto import checkpoint_state_pb2
+from engine.checkpoint import state
 from parsers.errors import InputError
 
 _SUFFIX = re.compile(r"\.(index|meta|data-\d{5}-of-\d{5})$")
-STATE_FILE = "checkpoint"
+STATE_FILE = state.STATE_FILE
 
 
 def prefix_of(path):
@@ -47,31 +45,15 @@ def _is_saved_model(path):
     return any(os.path.isfile(os.path.join(path, name)) for name in ("saved_model.pb", "saved_model.pbtxt"))
 
 
-def checkpoint_state(directory):
-    """The CheckpointState of a directory's `checkpoint` file (TensorFlow writes it as text)."""
-    path = os.path.join(directory, STATE_FILE)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        return text_format.Parse(text, checkpoint_state_pb2.CheckpointState())
-    except OSError as error:
-        raise InputError(path, error.strerror or str(error)) from None
-    except (text_format.ParseError, UnicodeDecodeError) as error:
-        raise InputError(path, f"not a CheckpointState: {error}") from None
-
-
 def latest_prefix(directory):
-    """The latest checkpoint a directory's state file names (relative paths join the directory;
-    an absolute one that is gone is looked for here, as after the directory was moved)."""
-    state = checkpoint_state(directory)
-    named = state.model_checkpoint_path
-    if not named:
-        raise InputError(os.path.join(directory, STATE_FILE), "names no model_checkpoint_path")
-    prefix = named if os.path.isabs(named) else os.path.join(directory, named)
-    if not os.path.isfile(index_path(prefix)):
-        moved = os.path.join(directory, os.path.basename(named))
-        if os.path.isfile(index_path(moved)):
-            return moved
-    return prefix
+    """The latest checkpoint a directory's `checkpoint` file names (engine.checkpoint.state)."""
+    try:
+        latest = state.read_state(directory)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise InputError(os.path.join(directory, STATE_FILE), str(error).split(": ", 1)[-1]) from None
+    except OSError as error:
+        raise InputError(os.path.join(directory, STATE_FILE), error.strerror or str(error)) from None
+    return state.resolve(directory, latest.model_checkpoint_path)
 
 
 def resolve_prefix(path):

@@ -38,7 +38,7 @@ ApplyGradientDescent ApplyMomentum ApplyAdam ApplyRMSProp ApplyAdagrad
 ResourceApplyGradientDescent ResourceApplyMomentum ResourceApplyAdam ResourceApplyRMSProp
 ResourceApplyAdagrad
 _Send _Recv _HostSend _HostRecv
-SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin
+SaveV2 RestoreV2 MergeV2Checkpoints ShardedFilename StringJoin StaticRegexFullMatch
 ScalarSummary HistogramSummary MergeSummary
 ImageSummary AudioSummaryV2 TensorSummaryV2
 StackV2 StackPushV2 StackPopV2 StackCloseV2 Assert

@@ -6,11 +6,14 @@ Each directory holds what tf.compat.v1.train.Saver (or the SavedModel builder) w
   {prefix (relative to the fixtures dir): {tensor name: {"dtype", "shape", "values"}}}
 where values are flat lists (complex as [re, im] pairs, strings as latin-1 text, NaN and
 infinities as JSON's NaN/Infinity). Fixtures stay small (KBs).
+It also writes the graph TensorFlow's Saver builds for tests/programs/saver_checkpoints.py
+(saver_graph_{plain,sharded}.pbtxt) and that program's output (tests/fixtures/programs/).
 """
 
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,7 +24,19 @@ import tensorflow as tf1_root  # noqa: E402
 tf = tf1_root.compat.v1
 tf.disable_v2_behavior()  # TF1 programs: ref variables (VariableV2), save/Assign
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "checkpoints"
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "checkpoints"
+SAVER_PROGRAM = "tests/programs/saver_checkpoints.py"
+
+# Writes the GraphDef of saver_checkpoints.build(sharded) as text (run through tools/tf_shim).
+SAVER_GRAPH = """
+import sys
+sys.path = ["tests/programs"] + [p for p in sys.path if p not in ("", ".")]  # the shim's engine, not ours
+import engine as tf
+import saver_checkpoints
+saver_checkpoints.build(sharded=sys.argv[1] == "sharded")
+print(tf.get_default_graph().as_graph_def())
+"""
 
 # One variable per dtype the engine has; names are what a TF1 program would call them.
 DTYPE_VALUES = {
@@ -83,9 +98,9 @@ def write_dtypes(root):
 def write_partitioned(root):
     """Partitioned variables: three slices of [10, 3], two of [200, 2] (offset 100 needs two bytes)."""
     reset()
-    tf.get_variable("embedding", [10, 3], initializer=tf.random_normal_initializer(seed=1),
+    tf.get_variable("embedding", [10, 3], initializer=tf.random_normal_initializer(),  # seeded per op: slices differ
                     partitioner=tf.fixed_size_partitioner(3))
-    tf.get_variable("wide", [200, 2], initializer=tf.random_uniform_initializer(seed=2),
+    tf.get_variable("wide", [200, 2], initializer=tf.random_uniform_initializer(),
                     partitioner=tf.fixed_size_partitioner(2))
     tf.get_variable("plain", [2], initializer=tf.ones_initializer())
     saver = tf.train.Saver()
@@ -150,6 +165,19 @@ def read_back(root, prefix):
     return table
 
 
+def write_saver_program_fixtures(out):
+    """The Saver's graph (plain and sharded) and what saver_checkpoints.py prints, both by TensorFlow."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from make_fixtures import tf_env
+    for kind in ("plain", "sharded"):
+        graph = subprocess.run([sys.executable, "-c", SAVER_GRAPH, kind], cwd=REPO, env=tf_env(),
+                               capture_output=True, text=True, check=True).stdout
+        (out / f"saver_graph_{kind}.pbtxt").write_text(graph)
+    printed = subprocess.run([sys.executable, SAVER_PROGRAM], cwd=REPO, env=tf_env(),
+                             capture_output=True, text=True, check=True).stdout
+    (REPO / "tests" / "fixtures" / "programs" / "saver_checkpoints.stdout").write_text(printed)
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     for part in ("dtypes", "partitioned", "sharded", "saved_model"):
@@ -161,6 +189,7 @@ def main():
         state = out / part / "checkpoint"
         state.write_text(state.read_text().replace(str(out), "/home/user/train"))
     (out / "values.json").write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
+    write_saver_program_fixtures(out)
     for path in sorted(out.rglob("*")):
         if path.is_file():
             print(f"{path.stat().st_size:8d} {path.relative_to(out)}")

@@ -1,0 +1,39 @@
+"""Shape functions of the checkpoint ops (TensorFlow's io_ops.cc): RestoreV2's outputs from its slice specs."""
+
+from engine.shape_inference.dims import _dims, broadcast
+from engine.shape_inference.partial_values import _value
+
+
+def restore_v2(attrs, inputs):
+    """Each output's shape: the slice its shape_and_slices entry names, unknown for "" or unknown specs."""
+    count = len(attrs.get("dtypes") or ())
+    specs = _value(inputs[2])
+    if specs is None or specs.size != count:
+        return tuple(None for _ in range(count))
+    shapes = []
+    for spec in specs.ravel():
+        spec = spec.decode() if isinstance(spec, bytes) else str(spec)
+        if not spec:
+            shapes.append(None)
+            continue
+        *full, slices = spec.split(" ")
+        dims = []
+        for dim, part in zip(full, slices.split(":")):
+            dims.append(int(dim) if part == "-" else int(part.split(",")[1]))
+        shapes.append(dims)
+    return tuple(shapes)
+
+
+def string_join(attrs, inputs):
+    """Scalars broadcast against the one shape the other inputs share."""
+    result = []
+    for info in inputs:
+        dims = _dims(info)
+        if dims != []:
+            result = broadcast(result, dims) if result is not None else None
+    return result
+
+
+def no_outputs(attrs, inputs):
+    """SaveV2, MergeV2Checkpoints: nothing to shape."""
+    return ()

@@ -1,0 +1,121 @@
+"""tf.train.Saver builds TensorFlow's graph, and TensorFlow's checkpoints restore in the engine with its values."""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from google.protobuf import text_format
+
+import engine as tf
+from engine import dtypes
+from engine.proto import graph_pb2
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CHECKPOINTS = FIXTURES / "checkpoints"
+TF_VALUES = json.loads((CHECKPOINTS / "values.json").read_text())
+INTERNAL_ATTRS = {"_has_manual_control_dependencies", "_output_shapes"}
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "programs"))
+import saver_checkpoints  # noqa: E402
+
+
+def save_nodes(graph_def):
+    """{name: (op, inputs, device, attrs)} of the Saver's nodes; Const values as text."""
+    nodes = {}
+    for node in graph_def.node:
+        if node.name.startswith("save/"):
+            attrs = {key: text_format.MessageToString(value, as_one_line=True)
+                     for key, value in node.attr.items() if key not in INTERNAL_ATTRS}
+            nodes[node.name] = (node.op, list(node.input), node.device, attrs)
+    return nodes
+
+
+@pytest.mark.parametrize("kind", ["plain", "sharded"])
+def test_saver_graph_is_tensorflows(kind):
+    expected = text_format.Parse((CHECKPOINTS / f"saver_graph_{kind}.pbtxt").read_text(), graph_pb2.GraphDef())
+    with tf.Graph().as_default() as graph:
+        saver_checkpoints.build(sharded=kind == "sharded")
+        ours = save_nodes(graph.as_graph_def())
+    theirs = save_nodes(expected)
+    assert sorted(ours) == sorted(theirs)
+    for name in theirs:
+        assert ours[name] == theirs[name], name
+
+
+def expected_value(entry):
+    values = entry["values"]
+    if entry["dtype"] == "string":
+        values = [v.encode("latin-1") for v in values]
+    elif entry["dtype"].startswith("complex"):
+        values = [complex(re, im) for re, im in values]
+    return np.array(values, dtype=object if entry["dtype"] == "string" else None).reshape(entry["shape"])
+
+
+@pytest.mark.parametrize("prefix", ["partitioned/model.ckpt", "sharded/model.ckpt-3"])
+def test_tensorflows_meta_graph_and_checkpoint_restore(prefix):
+    """import_meta_graph of TensorFlow's .meta, then its restore op over its checkpoint."""
+    config = tf.ConfigProto(device_count={"CPU": 2})
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(str(CHECKPOINTS / f"{prefix}.meta"))
+        with tf.Session(config=config) as sess:
+            saver.restore(sess, str(CHECKPOINTS / prefix))
+            restored = {v.op.name: sess.run(v) for v in tf.global_variables()}
+    expected = TF_VALUES[prefix]
+    if prefix.startswith("partitioned"):
+        # Each part holds its rows of the full tensor TensorFlow read back.
+        full = {name: expected_value(entry) for name, entry in expected.items()}
+        offsets = {}
+        for name in sorted(restored):
+            base = name.split("/part_")[0]
+            start = offsets.get(base, 0)
+            part = restored[name]
+            np.testing.assert_array_equal(part, full[base][start:start + len(part)])
+            offsets[base] = start + len(part)
+        assert {b: o for b, o in offsets.items()} == {b: full[b].shape[0] for b in full}
+        return
+    assert sorted(restored) == sorted(expected)
+    for name, value in restored.items():
+        np.testing.assert_array_equal(value, expected_value(expected[name]))
+
+
+def test_every_engine_dtype_restores_from_tensorflows_checkpoint():
+    """var_list as a dict: engine variables of TensorFlow's dtypes take its saved values."""
+    entries = {name: entry for name, entry in TF_VALUES["dtypes/model.ckpt-7"].items()
+               if entry["dtype"] != "bfloat16"}  # the engine has no bfloat16 arrays
+    with tf.Graph().as_default():
+        variables = {}
+        for index, (name, entry) in enumerate(sorted(entries.items())):
+            dtype = dtypes.as_dtype(entry["dtype"])
+            zeros = (np.full(entry["shape"], b"", dtype=object) if dtype == dtypes.string
+                     else np.zeros(entry["shape"], dtype=dtype.as_numpy_dtype))
+            variables[name] = tf.Variable(zeros, dtype=dtype, name=f"v{index}")
+        saver = tf.train.Saver(variables)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.restore(sess, str(CHECKPOINTS / "dtypes" / "model.ckpt-7"))
+            for name, variable in variables.items():
+                np.testing.assert_array_equal(sess.run(variable), expected_value(entries[name]), err_msg=name)
+
+
+def test_restore_of_a_missing_checkpoint_says_so(tmp_path):
+    with tf.Graph().as_default():
+        tf.Variable(1.0, name="v")
+        saver = tf.train.Saver()
+        with tf.Session() as sess, pytest.raises(ValueError, match="not a valid checkpoint"):
+            saver.restore(sess, str(tmp_path / "nothing"))
+
+
+def test_restore_of_a_key_the_checkpoint_lacks_is_not_found():
+    with tf.Graph().as_default():
+        tf.Variable(1.0, name="not_saved")
+        saver = tf.train.Saver()
+        with tf.Session() as sess, pytest.raises(tf.errors.NotFoundError, match="Key not_saved not found"):
+            saver.restore(sess, str(CHECKPOINTS / "dtypes" / "model.ckpt-7"))
+
+
+def test_latest_checkpoint_follows_the_state_file():
+    assert tf.train.latest_checkpoint(str(CHECKPOINTS / "dtypes")) == str(CHECKPOINTS / "dtypes" / "model.ckpt-7")
+    state = tf.train.get_checkpoint_state(str(CHECKPOINTS / "sharded"))  # absolute paths, moved here
+    assert state.model_checkpoint_path == str(CHECKPOINTS / "sharded" / "model.ckpt-3")
