@@ -1,7 +1,8 @@
 """`graph-inspector run GRAPH --fetch T ...`: run a graph file in the engine, print what it computes.
 
 The graph is imported into a fresh engine Graph (names as written), the --before ops run one
-per Session.run, in order (an initializer, say), then the fetches and targets in one run,
+per Session.run, in order (an initializer, say), then --restore assigns a checkpoint's values
+to the variables (inspector.restore), then the fetches and targets in one run,
 traced with FULL_TRACE when --trace asks for the RunMetadata. Bad input is an InputError
 (exit 2); a graph that fails while running prints one line naming the node, its op and where
 it was created, and exits 1.
@@ -31,6 +32,8 @@ def add_arguments(parser):
     parser.add_argument("--trace", metavar="OUT", help="write the run's RunMetadata "
                         "(FULL_TRACE, partition graphs) to OUT.pb or OUT.pbtxt")
     parser.add_argument("--save", metavar="OUT.npz", help="save the fetched values")
+    parser.add_argument("--restore", metavar="CKPT", help="give the graph's variables a checkpoint's "
+                        "values first (a prefix, .index, checkpoint directory or SavedModel)")
     parser.add_argument("--debug", action="store_true", help="step through the run in the "
                         "debugger (TUI in a terminal, else a prompt); see graph-inspector debug")
     parser.add_argument("--cli", action="store_true", help="with --debug: the line prompt")
@@ -59,6 +62,10 @@ def run(args):
     for name in args.before + args.target:
         _check_element(graph, path, name, tensor=False)
 
+    restore = None
+    if args.restore:
+        from inspector.restore import build_restore
+        restore = build_restore(graph, args.restore)
     options = metadata = None
     if args.trace:
         options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE,
@@ -67,12 +74,12 @@ def run(args):
     if args.debug:  # the same runs, each Session.run through the debugger (inspector.debug)
         from inspector.debug.launch import debug_graph_run
         return debug_graph_run(
-            lambda: _run_and_print(args, graph, graph_def, feeds, options, metadata),
+            lambda: _run_and_print(args, graph, graph_def, feeds, options, metadata, restore),
             path, args.fetch + args.target, args.cli)
-    return _run_and_print(args, graph, graph_def, feeds, options, metadata)
+    return _run_and_print(args, graph, graph_def, feeds, options, metadata, restore)
 
 
-def _run_and_print(args, graph, graph_def, feeds, options, metadata):
+def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=None):
     import engine as tf
     from engine import errors
 
@@ -81,6 +88,8 @@ def _run_and_print(args, graph, graph_def, feeds, options, metadata):
         try:
             for name in args.before:
                 sess.run(name)
+            if restore is not None:  # after --before: an initializer must not undo it
+                sess.run(*restore)
             values = sess.run(args.fetch + args.target, feed_dict=feeds or None,
                               options=options, run_metadata=metadata)
         except errors.OpError as error:

@@ -132,6 +132,15 @@ class Checkpoint:
                 raise _input_error(error) from None
         return self._cache[name]
 
+    def slices(self, name):
+        """A partitioned tensor's slices, [(start, length) per dimension], ordered by position."""
+        from engine.checkpoint.slice_key import slice_extents
+        self.info(name)
+        extents = [slice_extents(s) for s in self._reader.entry(name).slices]
+        shape = self._by_name[name].shape
+        return sorted([[(start, dim if length == -1 else length) for (start, length), dim in zip(e, shape)]
+                       for e in extents])
+
     def forget(self, name):
         """Drop a cached value (large checkpoints: keep only what is shown)."""
         self._cache.pop(name, None)

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.checkpoint.table", "engine.checkpoint.slice_key", "engine.checkpoint.tensor_bytes",
-           "inspector.info_checkpoint"]
+           "inspector.info_checkpoint", "views.checkpoint_compare"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,6 +10,7 @@ from views.tui import bindings, loading
 from views.tui.commands import InspectorCommands
 from views.tui.messages import LoadFailed, LoadProgress, WorkspaceReady
 from views.tui.screens.browser import BrowserScreen
+from views.tui.screens.checkpoint import CheckpointScreen
 from views.tui.screens.debugger import DebuggerScreen
 from views.tui.screens.log import LogScreen
 from views.tui.screens.partitions import PartitionsScreen
@@ -25,7 +26,7 @@ class InspectorApp(App):
     BINDINGS = bindings.APP
     COMMANDS = {InspectorCommands}  # it lists Textual's system commands too, after its own
     MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
-             "log": LogScreen, "debugger": DebuggerScreen}
+             "log": LogScreen, "debugger": DebuggerScreen, "checkpoint": CheckpointScreen}
     DEFAULT_MODE = "browser"
 
     def __init__(self, paths=(), workspace=None, debugger=None, **kwargs):

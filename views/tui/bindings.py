@@ -10,6 +10,7 @@ APP = [
     Binding("3", "switch_mode('partitions')", "Partitions"),
     Binding("4", "switch_mode('log')", "Log"),
     Binding("5", "switch_mode('debugger')", "Debugger", show=False),
+    Binding("6", "switch_mode('checkpoint')", "Checkpoint"),
 ]
 
 # detail tab id -> (key that opens it, title)
@@ -66,8 +67,17 @@ DEBUGGER = [
       if b.key in "1234"),
 ]
 
+CHECKPOINTS = [
+    Binding("slash", "filter", "Filter", key_display="/"),
+    Binding("s", "sort_next", "Sort column"),
+    Binding("r", "sort_reverse", "Reverse"),
+    Binding("c", "compare", "Compare two"),
+    Binding("k", "next_checkpoint", "Next checkpoint"),
+    Binding("escape", "close_filter", "Close filter", show=False),
+]
+
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER}
+                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
@@ -81,6 +91,7 @@ HELP_EXTRA = {
     "Runs": [("enter", "on a row: select that node in the graph browser"),
              ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
+    "Checkpoint": [("enter", "on a variable: select its node in the graph browser")],
     "Debugger": [("enter", "on a breakpoint: turn it on or off"),
                  ("5", "the debugger screen, from any other")],
 }

@@ -75,6 +75,7 @@ class Workspace:
     executions: list[StepExecution] = field(default_factory=list)
     op_defs: dict = field(default_factory=dict)          # op type -> OpDef from stripped_op_list
     sources: list[str] = field(default_factory=list)     # the paths opened, as given
+    checkpoints: list = field(default_factory=list)      # (label, parsers.checkpoint.Checkpoint)
 
     def add_loaded(self, loaded, name):
         """Add everything a parsers.Loaded holds; `name` is how to call the path (no directory)."""
@@ -102,6 +103,8 @@ class Workspace:
                 labels[label].signatures = dict(meta.meta_graph_def.signature_def)
             for op_def in meta.meta_graph_def.meta_info_def.stripped_op_list.op:
                 self.op_defs.setdefault(op_def.name, op_def)
+        if loaded.checkpoint is not None:
+            self.checkpoints.append((name, loaded.checkpoint))
 
     def all_views(self):
         """Every browsable view: graphs first, then each run's partitions."""
@@ -121,6 +124,13 @@ class Workspace:
             if tensor in candidate.values:
                 return candidate.values[tensor]
         return None
+
+    def checkpoint_holding(self, node_name):
+        """(label, Checkpoint) of the first checkpoint opened that holds variable `node_name`."""
+        for label, checkpoint in self.checkpoints:
+            if node_name in checkpoint:
+                return label, checkpoint
+        return None, None
 
     def view_with_node(self, name, prefer=None):
         """The view (and key) holding node `name`: `prefer` first, then graphs, then partitions."""

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from parsers.errors import InputError
 from views.tui import details
 from views.tui.bindings import TAB_KEYS
 from views.tui.messages import NodeChosen
@@ -157,9 +158,37 @@ class NodeDetail(Vertical):
             value = details.const_value(node.node_def)
             origin = "the Const's value attr"
         if value is None:
+            label, checkpoint = self.workspace.checkpoint_holding(node.name)
+            if checkpoint is not None:
+                self._show_checkpoint_value(node, label, checkpoint)
+                return
+        if value is None:
             self.query_one("#tensor-summary", Static).update(self._ran_text(node))
             return
-        lines = [f"{node.name}:0 ({origin})", *details.summary_lines(value)]
+        self._fill_tensor(f"{node.name}:0 ({origin})", value)
+
+    def _show_checkpoint_value(self, node, label, checkpoint):
+        """A variable's value from an opened checkpoint, its bytes read in a worker (they can be big)."""
+        info = checkpoint.info(node.name)
+        self.query_one("#tensor-summary", Static).update(
+            f"{node.name}: reading {info.nbytes:,} bytes from checkpoint {label} …")
+        key = self.key
+
+        def read():
+            try:
+                value = checkpoint.value(node.name)
+            except InputError as error:  # a corrupt shard: say so in the tab, keep the UI
+                self.app.call_from_thread(self.query_one("#tensor-summary", Static).update, str(error))
+                return
+            if self.key == key:  # the user may have moved on meanwhile
+                self.app.call_from_thread(self._fill_tensor, f"{node.name} (checkpoint {label})", value)
+
+        self.run_worker(read, thread=True, exclusive=True, group="checkpoint-value")
+
+    def _fill_tensor(self, title, value):
+        table = self.query_one("#tensor-table", DataTable)
+        table.clear(columns=True)
+        lines = [title, *details.summary_lines(value)]
         self.query_one("#tensor-summary", Static).update("\n".join(lines))
         columns, rows = details.value_table(value)
         table.add_columns(*columns)
