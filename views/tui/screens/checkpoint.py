@@ -85,6 +85,9 @@ class CheckpointScreen(Screen):
                            "graph-inspector model.ckpt-1000.meta model.ckpt-1000")
             return
         if self.comparing and len(self.checkpoints) > 1:
+            self.query_one("#variable-stats", Static).update(
+                "max |b-a|: the largest change of one entry; ‖b-a‖/‖a‖: how far the whole tensor moved "
+                "(entries finite in both)")
             self._show_comparison(caption, table)
             return
         label, checkpoint = self.checkpoints[self.number]
