@@ -12,7 +12,7 @@ the masked crc32c of block + type. TensorFlow writes bundles' indexes uncompress
 
 import struct
 
-import crc32c
+import google_crc32c
 
 MAGIC = 0xDB4775248B80FB57
 FOOTER_SIZE = 48  # two block handles padded to 40 bytes, then the 8-byte magic
@@ -20,6 +20,7 @@ BLOCK_TRAILER_SIZE = 5  # type byte + masked crc32c
 BLOCK_SIZE = 262144  # TensorFlow's table::Options default
 RESTART_INTERVAL = 16
 _MASK_DELTA = 0xA282EAD8
+_CRC_CHUNK = 4 << 20
 
 
 class CorruptTable(Exception):
@@ -35,8 +36,19 @@ def mask(crc):
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
 
 
+def crc32c(data, crc=0):
+    """crc32c of `data` continuing from `crc`; a writable buffer is checksummed in read-only
+    chunks (google_crc32c takes only bytes), so a big tensor is never copied whole."""
+    if isinstance(data, bytes):
+        return google_crc32c.extend(crc, data)
+    view = memoryview(data).cast("B")
+    for start in range(0, len(view), _CRC_CHUNK):
+        crc = google_crc32c.extend(crc, bytes(view[start:start + _CRC_CHUNK]))
+    return crc
+
+
 def masked_crc32c(data):
-    return mask(crc32c.crc32c(data))
+    return mask(crc32c(data))
 
 
 def unmask(masked):

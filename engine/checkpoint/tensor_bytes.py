@@ -15,10 +15,9 @@ b"\\x02\\x00x'\\x0b4ab"
 
 import struct
 
-import crc32c
 import numpy as np
 
-from engine.checkpoint.table import CorruptTable, decode_varint, encode_varint, mask
+from engine.checkpoint.table import CorruptTable, crc32c, decode_varint, encode_varint, mask
 from engine.proto import types_pb2
 
 DT_STRING = types_pb2.DT_STRING
@@ -52,17 +51,17 @@ def encode(array, dtype):
         lengths = b"".join(encode_varint(len(item)) for item in elements)
         crc = 0
         for item in elements:
-            crc = crc32c.crc32c(struct.pack("<I", len(item) & 0xFFFFFFFF), crc)
+            crc = crc32c(struct.pack("<I", len(item) & 0xFFFFFFFF), crc)
         length_checksum = struct.pack("<I", mask(crc))
-        crc = crc32c.crc32c(length_checksum, crc)
+        crc = crc32c(length_checksum, crc)
         body = b"".join(elements)
-        crc = crc32c.crc32c(body, crc)
+        crc = crc32c(body, crc)
         return lengths + length_checksum + body, mask(crc)
     if dtype == DT_BFLOAT16:
         data = (np.ascontiguousarray(array, "<f4").view("<u4") >> 16).astype("<u2").tobytes()
     else:
         data = np.ascontiguousarray(array, NUMPY_TYPES[dtype]).tobytes()
-    return data, mask(crc32c.crc32c(data))
+    return data, mask(crc32c(data))
 
 
 def decode(data, dtype, shape, stored_crc, what):
@@ -70,7 +69,7 @@ def decode(data, dtype, shape, stored_crc, what):
     count = int(np.prod(shape, dtype=object)) if shape else 1
     if dtype == DT_STRING:
         return _decode_strings(data, count, shape, stored_crc, what)
-    _check_crc(mask(crc32c.crc32c(data)), stored_crc, what)
+    _check_crc(mask(crc32c(data)), stored_crc, what)
     size = item_size(dtype)
     if size is None:
         raise CorruptTable(f"{what}: dtype {types_pb2.DataType.Name(dtype)} cannot be read")
@@ -102,8 +101,8 @@ def _decode_strings(data, count, shape, stored_crc, what):
                            f"the entry holds {len(data)}")
     crc = 0
     for length in lengths:
-        crc = crc32c.crc32c(struct.pack("<I", length & 0xFFFFFFFF), crc)
-    _check_crc(mask(crc32c.crc32c(data[pos:], crc)), stored_crc, what)
+        crc = crc32c(struct.pack("<I", length & 0xFFFFFFFF), crc)
+    _check_crc(mask(crc32c(data[pos:], crc)), stored_crc, what)
     pos += 4  # the lengths' own checksum, covered by the tensor's
     out = np.empty(count, dtype=object)
     for index, length in enumerate(lengths):
