@@ -174,16 +174,17 @@ def stats(value):
         return Stats(None, None, None, 0, 0)
     if np.iscomplexobj(array):
         array = np.abs(array)  # magnitudes: what "how big are these weights" asks of complex values
-    numbers = array.astype(np.float64) if array.dtype == bool else array
+    numbers = array.view(np.uint8) if array.dtype == bool else array
+    nan = inf = 0
     if np.issubdtype(numbers.dtype, np.inexact):
-        nan, inf = int(np.isnan(numbers).sum()), int(np.isinf(numbers).sum())
-        numbers = numbers[np.isfinite(numbers)]
-    else:
-        nan = inf = 0
+        finite = np.isfinite(numbers)
+        if not finite.all():  # copy only when there is something to leave out
+            nan, inf = int(np.isnan(numbers).sum()), int(np.isinf(numbers).sum())
+            numbers = numbers[finite]
     if not numbers.size:
         return Stats(None, None, None, nan, inf)
     return Stats(_plain(numbers.min()), _plain(numbers.max()),
-                 float(numbers.astype(np.float64).mean()), nan, inf)
+                 float(numbers.mean(dtype=np.float64)), nan, inf)
 
 
 def _plain(x):

@@ -18,6 +18,7 @@ from engine.proto import tensor_bundle_pb2, tensor_shape_pb2, types_pb2
 
 BUNDLE_VERSION = 1  # kTensorBundleVersion: what TensorFlow 2.21 writes and reads
 _READ_CHUNK = 16 << 20  # long reads report progress every chunk
+MAX_INDEX_BYTES = 1 << 30  # an index holds ~100 bytes a tensor: a bigger one is not an index
 
 
 class BundleError(Exception):
@@ -41,6 +42,10 @@ def data_path(prefix, shard, num_shards):
 def _read_index_file(path):
     try:
         with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > MAX_INDEX_BYTES:
+                raise BundleError(path, None, f"{size} bytes: too big for a checkpoint index "
+                                  f"(the largest read is {MAX_INDEX_BYTES})")
             return stream.read()
     except FileNotFoundError:
         raise BundleError(path, None, "no such file (not a checkpoint prefix?)") from None

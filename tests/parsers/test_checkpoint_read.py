@@ -1,6 +1,7 @@
 """Checkpoints TensorFlow 2.21 wrote read back with TensorFlow's values; our writer rewrites them byte for byte."""
 
 import filecmp
+import shutil
 import json
 
 import numpy as np
@@ -115,3 +116,14 @@ def test_stats_skip_nan_and_inf_as_the_tensor_tab_does():
     assert (found.nan, found.inf) == (np.isnan(tf_values).sum(), np.isinf(tf_values).sum()) == (1, 1)
     assert (found.min, found.max) == (finite.min(), finite.max())
     assert found.mean == pytest.approx(finite.mean())
+
+
+def test_a_training_directory_gives_its_events_and_its_latest_checkpoint(tmp_path):
+    for path in (CHECKPOINTS / "dtypes").iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    events = sorted((FIXTURES / "parsers" / "events_dir").iterdir())
+    for path in events:
+        shutil.copy(path, tmp_path / path.name)
+    loaded = parsers.load(tmp_path)
+    assert loaded.kind == "events" and loaded.graphs
+    assert loaded.checkpoint.prefix == str(tmp_path / "model.ckpt-7")

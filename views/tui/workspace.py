@@ -103,8 +103,10 @@ class Workspace:
                 labels[label].signatures = dict(meta.meta_graph_def.signature_def)
             for op_def in meta.meta_graph_def.meta_info_def.stripped_op_list.op:
                 self.op_defs.setdefault(op_def.name, op_def)
-        if loaded.checkpoint is not None:
-            self.checkpoints.append((name, loaded.checkpoint))
+        if loaded.checkpoint is not None:  # beside a .meta: called by its own prefix
+            label = name if loaded.kind in ("checkpoint", "saved_model") else \
+                loaded.checkpoint.prefix.rsplit("/", 1)[-1]
+            self.checkpoints.append((label, loaded.checkpoint))
 
     def all_views(self):
         """Every browsable view: graphs first, then each run's partitions."""

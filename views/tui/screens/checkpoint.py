@@ -40,6 +40,14 @@ def _number(x):
     return "-" if x is None else f"{x:.4g}"
 
 
+def _fill(table, titles, rows, keys):
+    """Columns as wide as their widest cell (rows arrive after the columns), then the rows."""
+    for number, title in enumerate(titles):
+        table.add_column(title, width=max([len(title)] + [len(row[number]) for row in rows]))
+    for row, key in zip(rows, keys):
+        table.add_row(*row, key=key)
+
+
 class CheckpointScreen(Screen):
     BINDINGS = bindings.CHECKPOINTS
 
@@ -101,19 +109,16 @@ class CheckpointScreen(Screen):
         if len(self.checkpoints) > 1:
             text.append("  c: compare with the next checkpoint", style="dim")
         caption.update(text)
-        for column in COLUMNS:
-            table.add_column(COLUMNS[column][0], key=column)
-        for info in rows:
-            name = info.name + (" (partitioned)" if info.partitioned else "")
-            table.add_row(name, info.dtype, _shape(info.shape), f"{info.size:,}", f"{info.nbytes:,}",
-                          key=info.name)
+        cells = [(info.name + (" (partitioned)" if info.partitioned else ""), info.dtype,
+                  _shape(info.shape), f"{info.size:,}", f"{info.nbytes:,}") for info in rows]
+        _fill(table, [COLUMNS[column][0] for column in COLUMNS], cells, [info.name for info in rows])
 
     def _show_comparison(self, caption, table):
         (first_label, first) = self.checkpoints[self.number]
         (second_label, second) = self.checkpoints[(self.number + 1) % len(self.checkpoints)]
-        for title in COMPARE_COLUMNS:
-            table.add_column(title)
         if self.compared is None:
+            for title in COMPARE_COLUMNS:
+                table.add_column(title)
             caption.update(f"comparing {first_label} with {second_label}: reading …")
             self.compare_worker(first, second)
             return
@@ -122,14 +127,16 @@ class CheckpointScreen(Screen):
         caption.update(Text.assemble(("a ", "dim"), (first_label, "bold"), ("  b ", "dim"),
                                      (second_label, "bold"),
                                      f"  {moved} of {len(self.compared)} variables changed, most first"))
+        cells = []
         for row in rows:
             if row.change is None:
-                cells = (row.note, "")
+                change = (row.note, "")
             elif row.change.equal:
-                cells = ("unchanged", "")
+                change = ("unchanged", "")
             else:
-                cells = (_number(row.change.max_abs), _number(row.change.relative))
-            table.add_row(row.name, row.dtype, _shape(row.shape), *cells, key=row.name)
+                change = (_number(row.change.max_abs), _number(row.change.relative))
+            cells.append((row.name, row.dtype, _shape(row.shape), *change))
+        _fill(table, COMPARE_COLUMNS, cells, [row.name for row in rows])
 
     @work(thread=True, exclusive=True, group="checkpoint-compare")
     def compare_worker(self, first, second):
