@@ -10,7 +10,7 @@ APP = [
     Binding("3", "switch_mode('partitions')", "Partitions"),
     Binding("4", "switch_mode('log')", "Log"),
     Binding("5", "switch_mode('debugger')", "Debugger", show=False),
-    Binding("6", "switch_mode('checkpoint')", "Checkpoint"),
+    Binding("6", "switch_mode('checkpoint')", "Checkpoint", show=False),
 ]
 
 # detail tab id -> (key that opens it, title)
