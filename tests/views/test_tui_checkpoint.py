@@ -71,7 +71,7 @@ async def test_a_saved_models_variable_shows_its_value_in_the_tensor_tab():
     app = InspectorApp([str(CHECKPOINTS / "saved_model")])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("slash", *"^w\\sVariableV2", "enter")
+        await pilot.press("slash", *"^w$", "enter")
         await pilot.pause()
         assert app.browser.key == "w"
         await pilot.press("v")
