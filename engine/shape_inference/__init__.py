@@ -23,7 +23,7 @@ from engine.shape_inference.array import (  # noqa: F401  (the shape functions, 
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
     enter, if_or_case, merge_op, switch, unknown, while_)
-from engine.shape_inference.io import no_outputs, restore_v2, string_join  # noqa: F401
+from engine.shape_inference.io import restore_v2, string_join  # noqa: F401
 from engine.shape_inference.dims import (  # noqa: F401
     ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
 from engine.shape_inference.elementwise import (  # noqa: F401
@@ -121,8 +121,8 @@ SHAPE_FUNCTIONS = {
     # resource's handle data the engine does not track).
     **{op: unknown for op in op_families.RECV | {"PartitionedCall", "StatefulPartitionedCall",
                                                  "ReadVariableOp", "StackPopV2"}},
-    # Checkpoints (io.py): SaveV2 and MergeV2Checkpoints have no outputs.
+    # Checkpoints (io.py); SaveV2 and MergeV2Checkpoints have no outputs to shape.
     "RestoreV2": restore_v2, "StringJoin": string_join, "ShardedFilename": scalar,
-    "StaticRegexFullMatch": unchanged, "SaveV2": no_outputs, "MergeV2Checkpoints": no_outputs,
+    "StaticRegexFullMatch": unchanged,
     **_TRAINING,
 }

@@ -32,8 +32,3 @@ def string_join(attrs, inputs):
         if dims != []:
             result = broadcast(result, dims) if result is not None else None
     return result
-
-
-def no_outputs(attrs, inputs):
-    """SaveV2, MergeV2Checkpoints: nothing to shape."""
-    return ()
