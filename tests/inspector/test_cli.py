@@ -120,7 +120,8 @@ def readme_sections():
         heading = re.match(r"### `graph-inspector (\S+)", block)
         if heading:
             name = heading.group(1)
-            sections[name if name in cli.COMMANDS else "(top)"] = block
+            key = name if name in cli.COMMANDS else "(top)"
+            sections[key] = sections.get(key, "") + block  # `info PATH` and `info --ops`: one command
     return sections
 
 
