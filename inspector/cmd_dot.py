@@ -90,8 +90,9 @@ def output_format(args):
         return "dot"
     suffix = os.path.splitext(args.output)[1].lower().lstrip(".")
     if suffix not in OUTPUT_SUFFIXES:
-        raise InputError(args.output, f"unknown output format {('.' + suffix) if suffix else '(no suffix)'}"
-                                      f" (must be one of {', '.join('.' + s for s in OUTPUT_SUFFIXES)};"
+        named = f".{suffix}" if suffix else "(no suffix)"
+        known = ", ".join(f".{known}" for known in OUTPUT_SUFFIXES)
+        raise InputError(args.output, f"unknown output format {named} (must be one of {known};"
                                       f" or --format)")
     return suffix
 

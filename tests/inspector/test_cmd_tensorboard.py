@@ -64,7 +64,8 @@ EVERY_KIND = {
     "run metadata": TWO_CPU_RUN,
     "meta graph": ROOT / "tests/fixtures/containers/mlp.meta",
     "saved model": ROOT / "tests/fixtures/containers/saved_model_mlp",
-    "events file": ROOT / "tests/fixtures/containers/events/events.out.tfevents.1700000000.graph-inspector",
+    "events file":
+        ROOT / "tests/fixtures/containers/events/events.out.tfevents.1700000000.graph-inspector",
     "events directory": ROOT / "tests/fixtures/parsers/events_dir",
     "dump directory": ROOT / "tests/fixtures/containers/dump_dir",
     "vlog": LOG,
@@ -117,7 +118,8 @@ def test_a_graph_and_its_run_metadata_go_in_one_run(capsys, tmp_path):
     # in either order
     assert run(capsys, TWO_CPU_RUN, graph, "--logdir", tmp_path / "other")[0] == 0
     again = read_logdir(tmp_path / "other")
-    assert list(again) == ["two_cpu.pb"] and list(again["two_cpu.pb"].run_metadata) == ["two_cpu.pb"]
+    assert list(again) == ["two_cpu.pb"]
+    assert list(again["two_cpu.pb"].run_metadata) == ["two_cpu.pb"]
 
 
 def test_scalars_from_the_engines_file_writer(tmp_path):
