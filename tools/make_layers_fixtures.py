@@ -3,9 +3,10 @@ the sampled losses and the recurrent cells built and computed in TensorFlow.
 
 Run with the TensorFlow venv (and tf-keras, whose legacy layers are tf.compat.v1.layers
 under Keras 3): `.venv-tf/bin/python tools/make_layers_fixtures.py`. The graphs are
-tests/engine/layers_cases.py's, sampled_cases.py's and rnn_cases.py's; per case `<case>.npz` holds the fetched values (initial
-variables, outputs, gradients, variables after the update ops) and layers.json the node
-names and ops, the variables and the UPDATE_OPS per case.
+tests/engine/layers_cases.py's, sampled_cases.py's and rnn_cases.py's; per case
+`<case>.npz` holds the fetched values (initial variables, outputs, gradients, variables
+after the update ops) and layers.json the node names and ops, the variables and the
+UPDATE_OPS per case.
 """
 
 import json

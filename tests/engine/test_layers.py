@@ -1,7 +1,7 @@
-"""tf.layers, embedding_lookup, the candidate samplers and the sampled losses against
-TensorFlow, and the recurrent cells under static_rnn: variable names and seeded initial values, outputs, gradients, UPDATE_OPS and the
-variables after the updates, node names (tests/fixtures/layers/, written by
-tools/make_layers_fixtures.py)."""
+"""tf.layers, embedding_lookup, the candidate samplers, the sampled losses and the recurrent
+cells against TensorFlow: variable names and seeded initial values, outputs, gradients,
+UPDATE_OPS and the variables after the updates, node names (tests/fixtures/layers/, written
+by tools/make_layers_fixtures.py)."""
 
 import json
 from pathlib import Path
