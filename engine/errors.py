@@ -3,7 +3,12 @@
 import os
 
 # The engine's own directory: frames under it are the engine's, not the user's.
-_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def is_engine_file(filename):
+    """Whether a stack frame's file is the engine's own (not the user's program)."""
+    return os.path.abspath(filename).startswith(ENGINE_DIR)
 
 # error_codes.proto's Code values.
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
@@ -17,9 +22,12 @@ class OpError(Exception):
 
     `node_def` and `op` are those of the failing node (or None); `message` is TensorFlow's
     text. str() adds where the node was created, as TensorFlow 1.x appended "Caused by op ...".
+    An error from running a node (engine.node_run.node_error) also carries, as fields, the
+    node's name, its op type and the kernel's own message; None elsewhere.
     """
 
     error_code = UNKNOWN
+    node_name = op_type = kernel_message = None
 
     def __init__(self, node_def, op, message, error_code=None):
         super().__init__(message)
@@ -54,7 +62,7 @@ class OpError(Exception):
 def _user_frame(traceback):
     """The innermost creation frame outside the engine: the line of the user's program."""
     for frame in reversed(traceback):
-        if not os.path.abspath(frame[0]).startswith(_ENGINE_DIR):
+        if not is_engine_file(frame[0]):
             return frame
     return traceback[-1] if traceback else None
 

@@ -37,9 +37,11 @@ import numpy as np
 
 from engine import errors, frame_compiler, frames, function
 from engine.kernels import lookup
+from engine.kernels.context import KernelContext
+from engine.kernels.cpu.functional import function_call
+from engine.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
+                             outputs_list, raise_node_error, read_ref)
 from engine.resources import Ref
-
-_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 # Check every kernel output's dtype (and count) against the graph: off on the fast path.
 DEBUG_CHECKS = os.environ.get("GI_ENGINE_DEBUG", "") not in ("", "0")
@@ -49,10 +51,8 @@ class Executor:
     """A plan bound to a session: kernels looked up, contexts built, constants computed."""
 
     def __init__(self, plan, resources, rng_factory=None, session_state=None,
-                 make_context=None, device_type="CPU", kernel_lookup=lookup,
+                 make_context=KernelContext, device_type="CPU", kernel_lookup=lookup,
                  max_loop_iterations=None, library=None):
-        if make_context is None:
-            from engine.kernels.context import KernelContext as make_context
         functions = function.library_of(plan.kernel_nodes, library)
         if functions:
             session_state = _with_library(session_state, functions, resources, rng_factory,
@@ -68,9 +68,9 @@ class Executor:
         for node in plan.kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
             if kernel is None and node.op_type in functions:
-                from engine.kernels.cpu.functional import function_call as kernel
+                kernel = function_call
             if kernel is None:
-                raise _no_kernel_error(node, device_type)
+                raise no_kernel_error(node, device_type)
             ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,
                                rng_factory, session_state)
             self.contexts[node.name], self.kernels[node.name] = ctx, kernel
@@ -115,7 +115,7 @@ class Executor:
                 for slot in frees:
                     values[slot] = None
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
-            self._raise_node_error(self._node_of_step[id(step)], error)
+            raise_node_error(self._node_of_step[id(step)], error)
         return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
 
     # The traced path: TensorFlow's ready queue, with an observer around every node --------
@@ -143,7 +143,7 @@ class Executor:
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
             position = getattr(error, "_gi_position", -1)
             node = self.plan.nodes[position] if position >= 0 else self.plan.nodes[0]
-            self._raise_node_error(node, error)
+            raise_node_error(node, error)
         for slot, retval, _ in self._fetches:
             if values[slot] is frames.NO_VALUE:
                 raise node_error(retval, errors.InvalidArgumentError(
@@ -160,20 +160,8 @@ class Executor:
         try:
             return kernel(ctx, *inputs)
         except Exception as error:  # noqa: BLE001
-            self._raise_node_error(node, error)
+            raise_node_error(node, error)
 
-    def _raise_node_error(self, node, error):
-        """Raise `error` as the failure of `node`; an error already naming its node as it is
-        (chaining it to itself would make its __cause__ a cycle)."""
-        wrapped = self._node_error(node, error)
-        if wrapped is error:
-            raise error
-        raise wrapped from error
-
-    def _node_error(self, node, error):
-        if isinstance(error, errors.OpError) and getattr(error, "_executor_node", None):
-            return error
-        return node_error(node, error)
 
 
 def _with_library(session_state, functions, resources, rng_factory, max_loop_iterations):
@@ -183,7 +171,7 @@ def _with_library(session_state, functions, resources, rng_factory, max_loop_ite
     library = session_state.get(function.LIBRARY_KEY)
     if library is None or library.resources is not resources:
         session_state[function.LIBRARY_KEY] = function.FunctionLibrary(
-            functions, resources, rng_factory, session_state, max_loop_iterations)
+            functions, resources, rng_factory, session_state, max_loop_iterations, Executor)
     else:
         library.functions.update(functions)
     return session_state
@@ -196,9 +184,9 @@ def _bind_step(node, kernel, ctx):
         deref = node.deref
 
         def step(values):
-            result = kernel(ctx, *[_read_ref(values[i], node) if d else values[i]
+            result = kernel(ctx, *[read_ref(values[i], node) if d else values[i]
                                    for i, d in zip(ins, deref)])
-            for slot, value in zip(outs, _outputs_list(node, result)):
+            for slot, value in zip(outs, outputs_list(node, result)):
                 values[slot] = value
         return step
     if len(outs) == 1:
@@ -226,7 +214,7 @@ def _bind_step(node, kernel, ctx):
         return step
 
     def step(values):
-        for slot, value in zip(outs, _checked_outputs(node, kernel(ctx, *[values[i]
+        for slot, value in zip(outs, checked_outputs(node, kernel(ctx, *[values[i]
                                                                           for i in ins]))):
             values[slot] = value
     return step
@@ -237,51 +225,13 @@ def _bind_checked_step(node, kernel, ctx):
     ins, outs = node.input_slots, node.output_slots
 
     def step(values):
-        result = kernel(ctx, *[_read_ref(values[i], node) if d else values[i]
+        result = kernel(ctx, *[read_ref(values[i], node) if d else values[i]
                                for i, d in zip(ins, node.deref)])
-        outputs = _outputs_list(node, result)
+        outputs = outputs_list(node, result)
         for slot, value, dtype in zip(outs, outputs, node.output_dtypes):
             check_output(node, value, dtype)
             values[slot] = value
     return step
-
-
-def check_output(node, value, dtype):
-    """InternalError when a kernel's output is not of the dtype the graph promised."""
-    if isinstance(value, Ref) or dtype.base_dtype.as_numpy_dtype is np.object_:
-        return
-    got = getattr(value, "dtype", None)
-    if got is None or np.dtype(got) != np.dtype(dtype.base_dtype.as_numpy_dtype):
-        raise errors.InternalError(
-            None, None, f"kernel for {node.op_type} produced {got} where the graph has "
-                        f"{dtype.base_dtype.name}")
-
-
-def _read_ref(value, node):
-    """The value behind a ref input, read by a non-ref consumer (TensorFlow 1.x aliasing)."""
-    if isinstance(value, Ref):
-        if value.value is None:
-            raise errors.FailedPreconditionError(
-                None, None, f"Attempting to use uninitialized value {value.name}")
-        return value.value
-    return value
-
-
-def _outputs_list(node, result):
-    if not node.output_slots:
-        return []
-    if len(node.output_slots) == 1:
-        return [result]
-    return _checked_outputs(node, result)
-
-
-def _checked_outputs(node, result):
-    result = list(result)
-    if len(result) != len(node.output_slots):
-        raise errors.InternalError(
-            None, None, f"kernel for {node.op_type} returned {len(result)} outputs, "
-                        f"expected {len(node.output_slots)}")
-    return result
 
 
 def _fetched(value, retval, fed):
@@ -300,57 +250,3 @@ def _fetched(value, retval, fed):
 def _retvals_by_fetch(plan):
     return sorted((node for node in plan.nodes if node.kind == "retval"),
                   key=lambda node: node.index)
-
-
-def node_error(node, error):
-    """`error` from running `node`, as TensorFlow 2.x raises it from Session.run.
-
-    Keeps an OpError's class, maps Python errors from a kernel to InvalidArgumentError (bad
-    values) or InternalError (a bug), and words the message as TensorFlow does: where the
-    node was defined, the node, the kernel's message, and `[[{{node name}}]]`.
-    """
-    if isinstance(error, errors.OpError):
-        cls, text = type(error), error.message
-    elif isinstance(error, (ValueError, TypeError, IndexError, ArithmeticError)):
-        cls, text = errors.InvalidArgumentError, f"{type(error).__name__}: {error}"
-    else:
-        cls, text = errors.InternalError, f"{type(error).__name__}: {error}"
-    op = node.op
-    node_def = node.node_def
-    message = "Graph execution error:\n\n"
-    frames = _user_frames(op)
-    if frames:
-        message += f"Detected at node '{node.name}' defined at (most recent call last):\n"
-        message += "".join(f'    File "{f[0]}", line {f[1]}, in {f[2]}\n' for f in frames)
-        message += f"Node: '{node.name}'\n"
-    message += text
-    if "[[{{node " not in text:
-        message += f"\n\t [[{{{{node {node.name}}}}}]]"
-    wrapped = cls(node_def, op, message)
-    wrapped._executor_node = node.name
-    return wrapped
-
-
-def _user_frames(op):
-    traceback = getattr(op, "traceback", None) if op is not None else None
-    if not traceback:
-        return []
-    frames = [tuple(frame) for frame in traceback]
-    user = [f for f in frames if not str(f[0]).startswith(_ENGINE_DIR)]
-    return user or frames[-1:]
-
-
-def _no_kernel_error(node, device_type):
-    attrs = ", ".join(f"{key}={_attr_text(value)}" for key, value in
-                      sorted(node.node_def.attr.items()) if not key.startswith("_"))
-    return node_error(node, errors.NotFoundError(
-        None, None,
-        f"No OpKernel was registered to support Op '{node.op_type}' used by "
-        f"{{{{node {node.name}}}}} with these attrs: [{attrs}]\n"
-        f"Registered devices: [{device_type}]\nRegistered kernels:\n  <no registered kernels>"
-        f"\n\n\t [[{{{{node {node.name}}}}}]]"))
-
-
-def _attr_text(value):
-    which = value.WhichOneof("value")
-    return str(getattr(value, which)).strip() if which else ""

@@ -13,9 +13,12 @@ run); the gain is no per-node dispatch, no per-iteration bookkeeping.
 
 from collections import deque
 
+import numpy as np
+
 from engine import errors
 from engine.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
+from engine.node_run import read_ref
 
 
 class Unsupported(Exception):
@@ -248,9 +251,9 @@ class _Compiler:
             self.may_dead[item.pos] = all(self.may_dead.get(s.pos) for s, _ in sources)
             first, rest = ins[0], ins[1:]
             self.lines.append(f"{pad}{outs[0]}, {outs[1]} = {first}, I0")
-            self.env["I0"] = _int32(0)
+            self.env["I0"] = np.int32(0)
             for index, x in enumerate(rest, 1):
-                self.env[f"I{index}"] = _int32(index)
+                self.env[f"I{index}"] = np.int32(index)
                 self.lines.append(f"{pad}if {outs[0]} is DEAD: {outs[0]}, {outs[1]} = {x}, I{index}")
             self.lines.append(f"{pad}if {outs[0]} is DEAD: {outs[1]} = DEAD")
             self._flag_from(item, pad, f"{outs[0]} is DEAD")
@@ -304,7 +307,7 @@ class _Compiler:
         self.env[k], self.env[c] = item.kernel, item.ctx
         if item.deref is not None:
             self.env[f"n{item.pos}"] = node
-            self.env["rr"] = _read_ref
+            self.env["rr"] = read_ref
             ins = [f"rr({x}, n{item.pos})" if d else x for x, d in zip(ins, item.deref)]
         call = f"{k}({', '.join([c] + ins)})"
         self.lines.append(f"{pad}p = {item.pos}")
@@ -318,16 +321,6 @@ class _Compiler:
 
 class _Restart(Exception):
     """A control source needs a dead flag: emit again now that it has one."""
-
-
-def _int32(value):
-    import numpy as np
-    return np.int32(value)
-
-
-def _read_ref(value, node):
-    from engine.executor import _read_ref as read
-    return read(value, node)
 
 
 def _runaway(frame, limit):

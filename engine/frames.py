@@ -19,7 +19,10 @@ import os
 import time
 from collections import deque
 
+import numpy as np
+
 from engine import errors, op_families
+from engine.node_run import outputs_list, raise_node_error, read_ref
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
 
@@ -351,7 +354,7 @@ def run(executor, feed_values, observer=None, step_id=0):
                     outputs = list(replaced)
             propagate(item, it, outputs, is_dead)
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
-            executor._raise_node_error(node, error)
+            raise_node_error(node, error)
     return values
 
 
@@ -372,7 +375,6 @@ def _compute(executor, item, it, values, feeds, observer, info):
     if kind == MERGE:
         for index, value in enumerate(inputs):
             if value is not NO_VALUE:
-                import numpy as np
                 return [value, np.int32(index)]
     if kind == CONST:
         return [item.const]
@@ -384,8 +386,7 @@ def _compute(executor, item, it, values, feeds, observer, info):
         values[item.node.input_slots[0]] = inputs[0]
         return []
     if item.deref is not None:
-        from engine.executor import _read_ref
-        inputs = [_read_ref(v, item.node) if d else v for v, d in zip(inputs, item.deref)]
+        inputs = [read_ref(v, item.node) if d else v for v, d in zip(inputs, item.deref)]
     if kind == SWITCH:
         data, pred = inputs
         return [NO_VALUE, data] if bool(pred) else [data, NO_VALUE]
@@ -396,5 +397,4 @@ def _compute(executor, item, it, values, feeds, observer, info):
     result = item.kernel(item.ctx, *inputs)
     if observer is not None:
         observer.op_finished(item.node, info)
-    from engine.executor import _outputs_list
-    return _outputs_list(item.node, result)
+    return outputs_list(item.node, result)

@@ -26,8 +26,10 @@ class FunctionLibrary:
     """The functions one graph carries, instantiated on demand."""
 
     def __init__(self, functions, resources=None, rng_factory=None, session_state=None,
-                 max_loop_iterations=None):
+                 max_loop_iterations=None, executor_class=None):
         self.functions = dict(functions)
+        # The engine's Executor, handed in by it: a body runs on one as any plan does.
+        self.executor_class = executor_class
         self.resources, self.rng_factory = resources, rng_factory
         self.session_state = session_state if session_state is not None else {}
         self.max_loop_iterations = max_loop_iterations
@@ -59,7 +61,6 @@ class Instance:
     """One instantiated function body: its plan, bound executor and output order."""
 
     def __init__(self, library, function_def, call_attrs):
-        from engine.executor import Executor
         self.name = function_def.signature.name
         signature = function_def.signature
         attrs = _function_attrs(signature, call_attrs)
@@ -89,7 +90,7 @@ class Instance:
         self.output_positions = [position[name] for name in self.output_names]
         self.arg_tensors = arg_tensors
         self.plan = build(nodes, order, arg_tensors, fetches, sorted(set(targets)))
-        self.executor = Executor(self.plan, library.resources, library.rng_factory,
+        self.executor = library.executor_class(self.plan, library.resources, library.rng_factory,
                                  library.session_state,
                                  max_loop_iterations=library.max_loop_iterations,
                                  library=list(library.functions.values()))

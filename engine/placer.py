@@ -20,6 +20,9 @@ import sys
 from engine import errors, op_families
 from engine.devices import DeviceSpec, local_name, matches, merge
 from engine.kernels import has_kernel
+from engine.kernels.cuda import backend
+from engine.kernels.cuda.backend import device_description
+from engine.node_run import user_frames
 
 CLIENT_DEVICE = local_name("CPU", 0)
 DEVICE_TYPE_PRIORITY = ("GPU", "CPU")  # TensorFlow's registered priorities, highest first
@@ -28,7 +31,6 @@ DEVICE_TYPE_PRIORITY = ("GPU", "CPU")  # TensorFlow's registered priorities, hig
 def cuda_device_count():
     """How many GPUs the process has: CUDA devices CuPy sees, or simulated ones
     (engine/kernels/cuda/backend.py); 0 without CuPy or without a GPU."""
-    from engine.kernels.cuda import backend
     return backend.device_count()
 
 
@@ -53,7 +55,6 @@ def device_scope(device):
     index = _gpu_index(device)
     if index is None:
         return contextlib.nullcontext()
-    from engine.kernels.cuda import backend
     current = backend.current()
     return contextlib.nullcontext() if current is None else current.xp.cuda.Device(index)
 
@@ -264,15 +265,16 @@ def _placement_error(info, requested, devices, no_kernel=None):
                 f"valid device.")
         if DeviceSpec.from_string(requested).device_type == "GPU":
             text += " The requested device appears to be a GPU, but CUDA is not enabled."
-    return errors.InvalidArgumentError(info.node_def, info.op,
-                                       _graph_execution_message(info, text))
+    error = errors.InvalidArgumentError(info.node_def, info.op,
+                                        _graph_execution_message(info, text))
+    error.node_name, error.op_type, error.kernel_message = info.name, info.op_type, text
+    return error
 
 
 def _graph_execution_message(info, text):
     """TensorFlow's Session.run wording: where the node was defined, then `[[name]]`."""
-    from engine.executor import _user_frames
     message = "Graph execution error:\n\n"
-    frames = _user_frames(info.op)
+    frames = user_frames(info.op)
     if frames:
         message += f"Detected at node '{info.name}' defined at (most recent call last):\n"
         message += "".join(f'    File "{f[0]}", line {f[1]}, in {f[2]}\n' for f in frames)
@@ -285,7 +287,6 @@ def device_mapping_message(devices):
     gpus = [d for d in devices if device_type(d) == "GPU"]
     if not gpus:
         return "Device mapping: no known devices."
-    from engine.kernels.cuda.backend import device_description
     lines = []
     for d in gpus:
         index = DeviceSpec.from_string(d).device_index

@@ -12,14 +12,11 @@ File "a.py", line 3, in <module>
 """
 
 import linecache
-import os
 import sys
 from typing import NamedTuple
 
+from engine import errors
 from engine.proto import graph_debug_info_pb2
-
-_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
 
 class StackFrame(NamedTuple):
     """One frame: TensorFlow's StackFrame (filename, lineno, name, line)."""
@@ -66,7 +63,7 @@ def materialize(raw):
 
 
 def is_engine_file(filename):
-    return filename.startswith(_ENGINE_DIR)
+    return filename.startswith(errors.ENGINE_DIR)
 
 
 def defining_frame_index(trace):

@@ -14,7 +14,12 @@ import sys
 
 import numpy as np
 
+import engine as tf
 import parsers
+from engine import errors
+from engine.node_run import kernel_summary
+from engine.traceback import is_engine_file
+from inspector.debug.launch import debug_graph_run
 from parsers.errors import InputError
 from views import outputs
 
@@ -40,9 +45,6 @@ def add_arguments(parser):
 
 
 def run(args):
-    import engine as tf
-    from engine import errors
-
     path = args.graph
     if not args.fetch and not args.target:
         raise InputError(path, "nothing to run: give --fetch or --target")
@@ -72,7 +74,6 @@ def run(args):
                                 output_partition_graphs=True)
         metadata = tf.RunMetadata()
     if args.debug:  # the same runs, each Session.run through the debugger (inspector.debug)
-        from inspector.debug.launch import debug_graph_run
         return debug_graph_run(
             lambda: _run_and_print(args, graph, graph_def, feeds, options, metadata, restore),
             path, args.fetch + args.target, args.cli)
@@ -80,9 +81,6 @@ def run(args):
 
 
 def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=None):
-    import engine as tf
-    from engine import errors
-
     path = args.graph
     with tf.Session(graph=graph) as sess:
         try:
@@ -177,33 +175,13 @@ def write_run_metadata(out, metadata):
 def run_error_line(error, graph_def):
     """One line: the error class, node, its op, where it was defined, and what went wrong."""
     node = getattr(error, "node_def", None)
-    name = node.name if node is not None else _node_in_message(error.message)
-    op_type = node.op if node is not None else _op_type(graph_def, name)
+    name = error.node_name or (node.name if node is not None else "?")
+    op_type = error.op_type or (node.op if node is not None else _op_type(graph_def, name))
     where = _defined_at(getattr(error, "op", None), graph_def, name)
     text = f"{type(error).__name__}: node {name!r} ({op_type})"
     if where:
         text += f", defined at {where}"
-    return f"{text}: {kernel_message(error.message)}"
-
-
-def kernel_message(message):
-    """The kernel's own words from TensorFlow's "Graph execution error:" text."""
-    lines = [line for line in message.splitlines() if line.strip()]
-    if lines and lines[0] == "Graph execution error:":
-        lines = lines[1:]
-    for i, line in enumerate(lines):
-        if line.startswith("Node: '"):
-            lines = lines[i + 1:]
-            break
-    return lines[0].strip() if lines else message.strip()
-
-
-def _node_in_message(message):
-    marker = "[[{{node "
-    start = message.rfind(marker)
-    if start < 0:
-        return "?"
-    return message[start + len(marker):].split("}}", 1)[0]
+    return f"{text}: {kernel_summary(error)}"
 
 
 def _op_type(graph_def, name):
@@ -250,7 +228,6 @@ def _program_line(frames):
 
 
 def _is_library_file(filename):
-    from engine.traceback import is_engine_file
 
     path = filename.replace("\\", "/")
     return (is_engine_file(filename) or path.startswith("tensorflow/")

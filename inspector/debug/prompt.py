@@ -20,8 +20,10 @@ import sys
 
 import numpy as np
 
+from engine.node_run import kernel_summary
 from inspector.debug import tensors
 from inspector.debug.breakpoints import Breakpoint
+from inspector.debug.observer import creation_line
 
 HELP = __doc__.split("\n", 2)[2].rstrip()
 
@@ -79,14 +81,12 @@ def _indent(text):
 
 
 def _error_line(run):
-    from inspector.cmd_run import kernel_message
     error = run.error
-    node = getattr(error, "_executor_node", None)
-    message = kernel_message(getattr(error, "message", str(error)))
+    node = getattr(error, "node_name", None)
+    message = kernel_summary(error)
     if node is None:
         return f"{type(error).__name__}: {message}"
     plan_node = run.plan_nodes().get(node)
-    from inspector.debug.observer import creation_line
     created = creation_line(plan_node) if plan_node is not None else ""
     text = f"{type(error).__name__} at node {node}"
     if plan_node is not None:

@@ -228,3 +228,17 @@ def test_debug_checks_catch_a_kernel_returning_the_wrong_dtype(monkeypatch):
     with pytest.raises(errors.InternalError, match="produced float64 where the graph has "
                                                    "float32"):
         executor.run([np.float32(2.0)])
+
+
+def test_a_node_error_carries_node_op_and_kernel_message_as_fields():
+    import engine as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, name="x")
+        y = tf.add(x, tf.constant([1.0, 2.0, 3.0]), name="sum")
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError) as caught:
+            sess.run(y, {x: [1.0, 2.0]})
+    error = caught.value
+    assert (error.node_name, error.op_type) == ("sum", "AddV2")
+    assert error.kernel_message == "Incompatible shapes: [2] vs. [3]"
+    assert error.message.startswith("Graph execution error:")
+    assert error.message.endswith("\t [[{{node sum}}]]")
