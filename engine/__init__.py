@@ -7,6 +7,8 @@ alone (the messages) without paying for NumPy and the whole API at start-up.
 import importlib as _importlib
 import os as _os
 
+from engine.api_namespace import not_supported as _not_supported
+
 _HERE = _os.path.dirname(__file__)
 
 
@@ -35,8 +37,7 @@ def __getattr__(name):
     except AttributeError:
         if name.startswith("_"):
             raise AttributeError(f"module 'engine' has no attribute {name!r}") from None
-        from engine.api_namespace import not_supported
-        raise not_supported(f"tf.{name}") from None
+        raise _not_supported(f"tf.{name}") from None
 
 
 def __dir__():

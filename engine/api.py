@@ -14,6 +14,7 @@ from engine.graph import (Graph, GraphKeys, add_to_collection, add_to_collection
                           get_all_collection_keys, get_collection, get_collection_ref,
                           get_default_graph, get_default_session, init_scope,
                           reset_default_graph)
+from engine.default_graph import name_scope  # noqa: F401
 from engine.operation import Operation  # noqa: F401
 from engine.ops import nn, train as _train  # noqa: F401
 from engine.ops.array_ops import reverse_sequence  # noqa: F401,E402
@@ -25,10 +26,11 @@ from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dim
                                   split, squeeze, stack, stop_gradient, strided_slice, tile,
                                   transpose, unstack, where, where_v2, zeros, zeros_like)
 from engine.ops.constant_op import constant  # noqa: F401
-from engine.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
-from engine.ops.cond import case, cond  # noqa: F401
+from engine.ops.control_flow.ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
+from engine.ops.control_flow.case import case  # noqa: F401
+from engine.ops.control_flow.cond import cond  # noqa: F401
 from engine.ops.logging_ops import Assert  # noqa: F401
-from engine.ops.while_loop import while_loop  # noqa: F401
+from engine.ops.control_flow.while_loop import while_loop  # noqa: F401
 from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa: F401
                                 register_tensor_conversion_function)
 from engine.ops.importer import import_graph_def  # noqa: F401
@@ -78,16 +80,6 @@ from engine.tensor_util import make_tensor_proto  # noqa: F401
 from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
                             InteractiveSession, OptimizerOptions, RunMetadata, RunOptions,
                             Session)
-
-def name_scope(name, default_name=None, values=None):
-    """tf.name_scope (TF 1.x): a scope in the inputs' graph, uniquified; "a/" re-enters."""
-    from engine.graph import _get_graph_from_inputs
-    if name is None and values is not None and default_name is None:
-        raise ValueError(f"At least one of name ({name}) and default_name ({default_name}) must "
-                         f"be provided.")
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
-    return graph.name_scope(default_name if name is None else name)
-
 
 def device(device_name_or_function):
     return get_default_graph().device(device_name_or_function)

@@ -14,6 +14,8 @@ import numpy as np
 from engine import dtypes
 from engine.proto import attr_value_pb2
 from engine.tensor_shape import TensorShape, as_shape
+from engine.tensor_util import MakeNdarray
+from engine.tensor_util import make_tensor_proto
 
 AttrValue = attr_value_pb2.AttrValue
 
@@ -38,7 +40,6 @@ def _scalar_to_python(field, value):
     if field == "shape":
         return TensorShape(value)
     if field == "tensor":
-        from engine.tensor_util import MakeNdarray
         return MakeNdarray(value)
     return value
 
@@ -67,7 +68,6 @@ def _scalar_into(attr, field, value):
                             value is not None and hasattr(value, "dim")
                             else as_shape(value).as_proto())
     elif field == "tensor":
-        from engine.tensor_util import make_tensor_proto
         attr.tensor.CopyFrom(make_tensor_proto(value))
     elif field == "func":
         if isinstance(value, attr_value_pb2.NameAttrList):
@@ -101,7 +101,6 @@ def from_python(value, attr_type):
             elif field == "shape":
                 target.add().CopyFrom(as_shape(item).as_proto())
             elif field == "tensor":
-                from engine.tensor_util import make_tensor_proto
                 target.add().CopyFrom(make_tensor_proto(item))
             else:
                 target.add().CopyFrom(item)

@@ -133,7 +133,17 @@ def get_all_collection_keys():
     return get_default_graph().get_all_collection_keys()
 
 
-def _get_graph_from_inputs(op_input_list, graph=None):
+def name_scope(name, default_name=None, values=None):
+    """tf.name_scope (TF 1.x, ops.name_scope): a scope in the graph of `values` (else the
+    default graph), named `name` or else `default_name`, uniquified; "a/" re-enters."""
+    if name is None and values is not None and default_name is None:
+        raise ValueError(f"At least one of name ({name}) and default_name ({default_name}) must "
+                         f"be provided.")
+    graph = get_graph_from_inputs(values) if values else get_default_graph()
+    return graph.name_scope(default_name if name is None else name)
+
+
+def get_graph_from_inputs(op_input_list, graph=None):
     """The graph of the inputs (checking they share one), else the default graph."""
     original = None
     for op_input in op_input_list:

@@ -574,7 +574,7 @@ def _as_tensor_input(graph, value):
 
 # The default graph and session stacks, and the module-level helpers over them.
 from engine.default_graph import (  # noqa: E402,F401  (after Graph: they build one)
-    _default_graph_stack, _default_session_stack, _get_graph_from_inputs,
+    _default_graph_stack, _default_session_stack, get_graph_from_inputs,
     _run_using_default_session, add_to_collection, add_to_collections, default_session,
     get_all_collection_keys, get_collection, get_collection_ref, get_default_graph,
     get_default_session, init_scope, reset_default_graph)

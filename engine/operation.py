@@ -115,7 +115,7 @@ class Operation:
         op._traceback = traceback
         op._const_cache = None
         op._control_outputs = []
-        op._control_flow_context = None  # engine.ops.control_flow_v1: the cond/while it is in
+        op._control_flow_context = None  # engine.ops.control_flow.v1: the cond/while it is in
         op._id = 0
         names = [t._as_node_def_input() for t in inputs]
         if control_inputs:

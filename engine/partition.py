@@ -20,6 +20,7 @@ Edge ids follow how TensorFlow numbers the client graph's edges (`edge_ids`).
 import heapq
 
 from engine import dtypes, op_families
+from engine import op_registry
 from engine.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
 from engine.step_stats import GpuStepStatsCollector, StepStatsCollector
@@ -262,7 +263,6 @@ def canonical_slots(info):
 
 
 def _is_commutative(op_type):
-    from engine import op_registry
     op_def = op_registry.lookup(op_type)
     return bool(op_def is not None and op_def.is_commutative)
 

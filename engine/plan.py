@@ -12,6 +12,7 @@ the i-th kernel node, so the executor can drop them as eval_jaxpr drops dead val
 from collections import deque
 
 from engine import op_families
+from engine import op_registry
 from engine.proto import graph_pb2, node_def_pb2, versions_pb2
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -342,7 +343,6 @@ def input_ref_flags(op_def, node_def):
 
 def nodes_from_graph_def(graph_def):
     """(name -> NodeInfo, names in order) for a bare GraphDef, dtypes from the op registry."""
-    from engine import op_registry
     nodes, order = {}, []
     for node_def in graph_def.node:
         op_def = op_registry.get(node_def.op)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from engine import kernels, op_families, op_registry, shape_inference
 from engine.kernels.cuda import registry as cuda_registry
+from engine import api  # noqa: F401  (the whole API: every module registering a gradient)
 from engine.ops import gradient_registry
-from engine.ops import gradients  # noqa: F401  (imports the modules that register gradients)
 
 DEVICE_TYPES = ("CPU", "GPU")
 

@@ -19,6 +19,8 @@ import time
 import numpy as np
 
 from engine.devices import DeviceSpec
+from engine.kernels.cuda import backend
+from engine.kernels.cuda.backend import is_device_array
 from engine.proto import step_stats_pb2
 from engine.resources import Ref
 
@@ -150,7 +152,6 @@ class GpuStepStatsCollector(StepStatsCollector):
     def __init__(self, device, xp=None):
         super().__init__(device)
         if xp is None:
-            from engine.kernels.cuda import backend
             xp = backend.current().xp
         self._xp = xp
         self._pool = xp.get_default_memory_pool()
@@ -200,7 +201,6 @@ class GpuStepStatsCollector(StepStatsCollector):
         return [self.dev_stats, self._stream]
 
     def _allocator_of(self, value):
-        from engine.kernels.cuda.backend import is_device_array
         if isinstance(value, Ref):
             value = value.value
         return self.allocator if is_device_array(value) else ALLOCATOR

@@ -15,8 +15,11 @@ import numbers
 import numpy as np
 
 from engine import dtypes
+from engine.tensor import Tensor
 from engine.proto import tensor_pb2
 from engine.tensor_shape import Dimension, as_shape
+from engine.tensor_shape import TensorShape
+from engine.tensor_shape import TensorShape, unknown_shape
 
 # Dtypes whose arrays of more than one element go into tensor_content as raw bytes.
 _TENSOR_CONTENT_TYPES = frozenset(dtypes.as_dtype(name) for name in (
@@ -104,7 +107,6 @@ def _check_kind(dtype):
 
 def _assert_compatible(values, dtype):
     """TypeError as TensorFlow words it when a Python value does not fit `dtype`."""
-    from engine.graph import Tensor
     kind = None if dtype is None else _check_kind(dtype)
     for value in _flatten(values):
         if kind is None:
@@ -257,7 +259,6 @@ make_ndarray = MakeNdarray
 
 def constant_value(tensor, partial=False):
     """The tensor's value if it is statically known (Const, Shape of a full shape, ...)."""
-    from engine.graph import Tensor
     if not isinstance(tensor, Tensor):
         raise TypeError(f"{tensor!r} must be a Tensor, but got {type(tensor)}.")
     op = tensor.op
@@ -308,7 +309,6 @@ def constant_value(tensor, partial=False):
 
 def constant_value_as_shape(tensor):
     """A TensorShape from a 1-D shape tensor, with the parts known statically."""
-    from engine.tensor_shape import TensorShape, unknown_shape
     shape = tensor.shape.with_rank(1) if tensor.shape.ndims is not None else tensor.shape
     if shape == [0]:
         return TensorShape([])
@@ -342,7 +342,6 @@ def constant_value_as_shape(tensor):
 
 def _sliced_shape(op):
     """constant_value_as_shape of a 1-D StridedSlice of a shape tensor (shape[1:], ...)."""
-    from engine.tensor_shape import TensorShape
     parts = [constant_value(t) for t in op.inputs[1:4]]
     if any(p is None or np.size(p) != 1 for p in parts):
         return None

@@ -3,15 +3,11 @@
 import numpy as np
 
 from engine.errors import InvalidArgumentError
+from engine.tensor_shape import shape_text
 
 
-def shape_str(shape):
-    """A shape as TensorShape::DebugString writes it.
-
-    >>> shape_str((2, 3)), shape_str(())
-    ('[2,3]', '[]')
-    """
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+# A shape as TensorShape::DebugString writes it: `[2,3]`, `[]`.
+shape_str = shape_text
 
 
 def invalid(ctx, message):

@@ -1,6 +1,7 @@
 """What a kernel sees of the node it runs and of the session around it."""
 
 from engine.attr_value import to_python
+from engine.random_philox import node_generator
 
 
 class KernelContext:
@@ -43,8 +44,6 @@ class KernelContext:
         (session resources, node name) so it persists across runs and plans, as TensorFlow
         keeps a stateful kernel per session (engine.random_philox.node_generator)."""
         if self._rng is None:
-            factory = self._rng_factory
-            if factory is None:
-                from engine.random_philox import node_generator as factory
+            factory = self._rng_factory or node_generator
             self._rng = factory(self)
         return self._rng

@@ -5,7 +5,7 @@ import re
 
 from engine.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
 from engine.ops import variable_scope as vs
-from engine.ops.cond import cond
+from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor
 from engine.tensor import Tensor
 from engine.tensor_util import constant_value

@@ -3,18 +3,18 @@
 import functools
 import operator
 
+from engine.default_graph import name_scope
 from engine.layers.base import Layer, smart_cond
 from engine.ops import array_ops, math_ops, nn_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.init_ops import zeros_initializer
-from engine.ops.math_ops import _scope
 from engine.tensor_shape import TensorShape
 
 
 def tensordot(a, b, axes, name=None):
     """tf.tensordot for statically shaped operands (a Reshape, a MatMul, a Reshape)."""
-    with _scope(name, "Tensordot", [a, b, axes]) as name:
+    with name_scope(name, "Tensordot", [a, b, axes]) as name:
         a_axes, b_axes = axes
         a_shape, b_shape = a.shape.as_list(), b.shape.as_list()
         a_free = [i for i in range(len(a_shape)) if i not in a_axes]

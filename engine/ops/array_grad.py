@@ -1,8 +1,10 @@
 """Gradients of the array ops: reshape, transpose, concat, slices, gather, pack/unpack,
 split, expand_dims/squeeze, tile, pad, identity; ported from TensorFlow's array_grad.py."""
 
+from engine.graph import get_default_graph
 from engine.ops import array_ops, math_ops
-from engine.ops.gradients import IndexedSlices, NotDifferentiable, RegisterGradient, dense
+from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
+from engine.ops.indexed_slices import IndexedSlices, dense
 from engine.ops.op_def_library import apply_op
 from engine.tensor_util import constant_value
 
@@ -114,7 +116,6 @@ def _prevent_gradient_grad(op, _):
 @RegisterGradient("GatherV2")
 def _gather_v2_grad(op, grad):
     params, indices, axis = op.inputs
-    from engine.graph import get_default_graph
     with get_default_graph().colocate_with(params):
         params_shape = array_ops.shape(params)
     indices_size = array_ops.expand_dims(array_ops.size(indices), 0)

@@ -6,12 +6,16 @@ import numbers
 import numpy as np
 
 from engine import dtypes
+from engine.default_graph import name_scope
+from engine.deprecation import deprecated_argument_lookup
+from engine.graph import get_default_graph
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
-from engine.ops.math_ops import _deprecated, _scope, cast
+from engine.ops.cast import cast
 from engine.ops.op_def_library import apply_op
 from engine.tensor import Tensor
 from engine.tensor_shape import Dimension, TensorShape, as_shape
+from engine.tensor_util import constant_value
 
 newaxis = None
 
@@ -46,7 +50,7 @@ def reshape(tensor, shape, name=None):
 
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
-    with _scope(name, "transpose", [a]) as name:
+    with name_scope(name, "transpose", [a]) as name:
         if not isinstance(a, Tensor):
             a = convert_to_tensor(a, name="a")
         if perm is None:
@@ -63,7 +67,6 @@ def concat(values, axis, name="concat"):
     if not isinstance(values, (list, tuple)):
         values = [values]
     if len(values) == 1:
-        from engine.graph import get_default_graph
         with get_default_graph().name_scope(name):
             convert_to_tensor(axis, name="concat_dim", dtype=dtypes.int32)
             return identity(values[0], name=name)
@@ -85,7 +88,7 @@ def stack(values, axis=0, name="stack"):
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
-    with _scope(name, "unstack", [value]) as name:
+    with name_scope(name, "unstack", [value]) as name:
         value = convert_to_tensor(value)
         if num is None:
             shape = value.shape
@@ -193,7 +196,7 @@ def _slice_helper(tensor, slice_spec, var=None):
             else:
                 strides.append(1)
             shrink_axis_mask |= 1 << index
-    with _scope(None, "strided_slice", [tensor] + begin + end + strides) as name:
+    with name_scope(None, "strided_slice", [tensor] + begin + end + strides) as name:
         if begin:
             packed_begin, packed_end, packed_strides = stack(begin), stack(end), stack(strides)
             if dtypes.int64 in (packed_begin.dtype, packed_end.dtype, packed_strides.dtype):
@@ -210,8 +213,6 @@ def _slice_helper(tensor, slice_spec, var=None):
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
     """TF 1.x tf.boolean_mask: reshape the masked dims flat, Where, Squeeze, GatherV2."""
-    from engine.graph import get_default_graph
-    from engine.tensor_util import constant_value
     with get_default_graph().name_scope(name):
         tensor = convert_to_tensor(tensor, name="tensor")
         mask = convert_to_tensor(mask, name="mask")
@@ -242,14 +243,14 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
-    axis = _deprecated("axis", axis, "squeeze_dims", squeeze_dims)
+    axis = deprecated_argument_lookup("axis", axis, "squeeze_dims", squeeze_dims)
     if np.isscalar(axis):
         axis = [axis]
     return apply_op("Squeeze", input=input, squeeze_dims=list(axis or []), name=name)
 
 
 def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
-    axis = _deprecated("axis", axis, "dim", dim)
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
     return apply_op("ExpandDims", input=input, dim=axis, name=name)
@@ -284,7 +285,7 @@ def _zero_of(dtype):
 
 def _filled(shape, dtype, name, default_name, value):
     dtype = dtypes.as_dtype(dtype).base_dtype
-    with _scope(name, default_name, [shape]) as name:
+    with name_scope(name, default_name, [shape]) as name:
         if not isinstance(shape, Tensor):
             try:
                 if isinstance(shape, TensorShape):
@@ -317,7 +318,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
 
 
 def zeros_like(tensor, dtype=None, name=None, optimize=True):
-    with _scope(name, "zeros_like", [tensor]) as name:
+    with name_scope(name, "zeros_like", [tensor]) as name:
         tensor = convert_to_tensor(tensor, name="tensor")
         if optimize and tensor.shape.is_fully_defined() and tensor.dtype != dtypes.variant:
             return zeros(tensor.shape, dtype=dtype or tensor.dtype, name=name)
@@ -327,7 +328,7 @@ def zeros_like(tensor, dtype=None, name=None, optimize=True):
 
 
 def ones_like(tensor, dtype=None, name=None, optimize=True):
-    with _scope(name, "ones_like", [tensor]) as name:
+    with name_scope(name, "ones_like", [tensor]) as name:
         tensor = convert_to_tensor(tensor, name="tensor")
         ones_shape = shape_internal(tensor, optimize=optimize)
         result = ones(ones_shape, dtype=dtype or tensor.dtype, name=name)
@@ -336,7 +337,7 @@ def ones_like(tensor, dtype=None, name=None, optimize=True):
 
 
 def shape_internal(input, name=None, optimize=True, out_type=None):  # noqa: A002
-    with _scope(name, "Shape", [input]) as name:
+    with name_scope(name, "Shape", [input]) as name:
         input = convert_to_tensor(input)
         if optimize and input.shape.is_fully_defined():
             if not out_type:
@@ -356,7 +357,7 @@ def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
 
 
 def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
-    with _scope(name, "Size", [input]) as name:
+    with name_scope(name, "Size", [input]) as name:
         input = convert_to_tensor(input)
         input_shape = input.shape
         if input_shape.is_fully_defined():
@@ -367,7 +368,7 @@ def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
 
 
 def rank(input, name=None):  # noqa: A002
-    with _scope(name, "Rank", [input]) as name:
+    with name_scope(name, "Rank", [input]) as name:
         input = convert_to_tensor(input)
         if input.shape.ndims is not None:
             return constant(input.shape.ndims, dtypes.int32, name=name)
@@ -393,7 +394,7 @@ reverse_v2 = reverse
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    with _scope(name, "one_hot", [indices, depth, on_value, off_value, axis, dtype]) as name:
+    with name_scope(name, "one_hot", [indices, depth, on_value, off_value, axis, dtype]) as name:
         on_exists = on_value is not None
         off_exists = off_value is not None
         if on_exists:
@@ -426,7 +427,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 def where(condition, x=None, y=None, name=None):
     """TF 1.x tf.where: Where (coordinates) with one argument, Select with three."""
     if x is None and y is None:
-        with _scope(name, "Where", [condition]) as name:
+        with name_scope(name, "Where", [condition]) as name:
             condition = convert_to_tensor(condition, preferred_dtype=dtypes.bool,
                                           name="condition")
             return apply_op("Where", input=condition, name=name)
@@ -463,7 +464,6 @@ def _nested_dtype(values):
 
 
 def _autopacking_helper(values, dtype, name):
-    from engine.graph import get_default_graph
     must_pack = False
     converted = []
     with get_default_graph().name_scope(name) as scope:

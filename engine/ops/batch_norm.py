@@ -2,11 +2,11 @@
 tf.nn.batch_normalization, as TensorFlow's nn_impl builds them."""
 
 from engine import dtypes
+from engine.default_graph import name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
-from engine.ops.gradients import RegisterGradient
-from engine.ops.math_ops import _scope
+from engine.ops.gradient_registry import RegisterGradient
 from engine.ops.op_def_library import apply_op
 
 
@@ -38,7 +38,7 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
 def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
     """(mean, variance) of `x` over `axes`; the variance's mean is a StopGradient."""
     keep_dims = keepdims if keepdims is not None else bool(keep_dims)
-    with _scope(name, "moments", [x, axes]):
+    with name_scope(name, "moments", [x, axes]):
         x = convert_to_tensor(x, name="x")
         y = math_ops.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
         mean = math_ops.reduce_mean(y, axes, keepdims=True, name="mean")
@@ -55,7 +55,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) * scale / sqrt(variance + epsilon) + offset, in TensorFlow's node order."""
-    with _scope(name, "batchnorm", [x, mean, variance, scale, offset]):
+    with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
         inv = math_ops.rsqrt(variance + variance_epsilon)
         if scale is not None:
             inv *= scale

@@ -4,18 +4,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.default_graph import name_scope
 from engine.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
-from engine.ops.gradients import IndexedSlices
+from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.nn_ops import l2_loss
-
-
-def _scope(name, default, values):
-    from engine.graph import _get_graph_from_inputs
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
-    return graph.name_scope(default if name is None else name)
 
 
 def _check_sequence(t_list):
@@ -30,7 +25,7 @@ def _dense(t, name):
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """t * clip_norm / max(l2norm(t), clip_norm), the norm taken over `axes` (all by default)."""
-    with _scope(name, "clip_by_norm", [t, clip_norm]) as name:
+    with name_scope(name, "clip_by_norm", [t, clip_norm]) as name:
         values = _dense(t, "t")
         if np.isscalar(clip_norm):
             clip_norm = max(clip_norm, 0)
@@ -52,7 +47,7 @@ def global_norm(t_list, name=None):
     """sqrt(sum of every tensor's squared L2 norm); None entries are skipped."""
     t_list = _check_sequence(t_list)
     graph = get_default_graph()
-    with _scope(name, "global_norm", t_list):
+    with name_scope(name, "global_norm", t_list):
         values = [None if t is None else _dense(t, f"t_{i}") for i, t in enumerate(t_list)]
         half_squared_norms = []
         for v in values:
@@ -70,7 +65,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = global_norm(t_list, name)
     graph = get_default_graph()
-    with _scope(name, "clip_by_global_norm", t_list + [clip_norm]) as name:
+    with name_scope(name, "clip_by_global_norm", t_list + [clip_norm]) as name:
         # Where the norm is Inf or NaN, (use_norm - use_norm) makes every value NaN.
         scale_for_finite = clip_norm * math_ops.minimum(
             1.0 / use_norm, constant(1.0, dtype=use_norm.dtype) / clip_norm)

@@ -1,5 +1,6 @@
 """tf.constant: a Const node whose value attr is exactly the TensorProto TensorFlow writes."""
 
+from engine import dtypes
 from engine.graph import get_default_graph
 from engine.proto import attr_value_pb2
 from engine.tensor_shape import TensorShape
@@ -22,7 +23,6 @@ def _constant_impl(value, dtype, shape, name, verify_shape, allow_broadcast):
                                                    verify_shape=verify_shape,
                                                    allow_broadcast=allow_broadcast))
     dtype_value = attr_value_pb2.AttrValue(type=tensor_value.tensor.dtype)
-    from engine import dtypes
     out_dtype = dtypes.as_dtype(dtype_value.type)
     op = graph._create_op_internal(
         "Const", [], [out_dtype], attrs={"value": tensor_value, "dtype": dtype_value},

@@ -1,7 +1,9 @@
 """convert_to_tensor and the registry of conversion functions behind it."""
 
 from engine import dtypes
+from engine.ops.constant_op import constant
 from engine.tensor import Tensor
+from engine.tensor_shape import TensorShape
 
 # (base type, priority, function), sorted by priority then registration order.
 _CONVERSION_FUNCTIONS = []
@@ -74,7 +76,6 @@ def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
 
 
 def _constant_conversion(value, dtype=None, name=None, as_ref=False):
-    from engine.ops.constant_op import constant
     return constant(value, dtype=dtype, name=name or "Const")
 
 
@@ -83,7 +84,6 @@ def _tensor_conversion(value, dtype=None, name=None, as_ref=False):
 
 
 def _shape_conversion(value, dtype=None, name=None, as_ref=False):
-    from engine.ops.constant_op import constant
     if not value.is_fully_defined():
         raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
     values = value.as_list()
@@ -93,7 +93,6 @@ def _shape_conversion(value, dtype=None, name=None, as_ref=False):
 
 
 def _install():
-    from engine.tensor_shape import TensorShape
     register_tensor_conversion_function(Tensor, _tensor_conversion, 100)
     register_tensor_conversion_function(TensorShape, _shape_conversion, 100)
     for base in ((list, tuple), object):

@@ -1,10 +1,10 @@
 """tf.nn.embedding_lookup: a GatherV2 of the embedding rows, whose gradient is IndexedSlices,
 as TensorFlow's (one table; sharded tables are not supported yet)."""
 
+from engine.default_graph import name_scope
 from engine.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
-from engine.ops.math_ops import _scope
 
 
 def _clip(params, ids, max_norm):
@@ -21,7 +21,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         raise ValueError("Need at least one param")
     if not isinstance(params, (list, tuple)):
         params = [params]
-    with _scope(name, "embedding_lookup", list(params) + [ids]) as name:
+    with name_scope(name, "embedding_lookup", list(params) + [ids]) as name:
         ids = convert_to_tensor(ids, name="ids")
         if len(params) == 1:
             with get_default_graph().colocate_with(getattr(params[0], "op", None)):

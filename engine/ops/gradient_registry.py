@@ -3,8 +3,13 @@
 Gradient functions register with `@RegisterGradient("Op")` (engine/ops/*_grad.py, and user
 code through tf.RegisterGradient); `NotDifferentiable("Op")` records that an op has none.
 tf.gradients (engine/ops/gradients.py) asks `get_gradient_function`; engine.registry asks
-`gradient_status` what an op has.
+`gradient_status` what an op has. What gradient functions and the algorithm share lives here
+too: which tensors are built zeros (is_zeros_tensor) and which dtypes carry a gradient.
 """
+
+import weakref
+
+from engine import dtypes
 
 NOT_DIFFERENTIABLE = "not differentiable"
 REGISTERED = "registered"
@@ -72,3 +77,23 @@ def gradient_function(op_type):
 def registered_gradients():
     """Every op type the registry has an entry for, with a gradient or marked without."""
     return sorted(_GRADIENTS)
+
+
+# Tensors built as zeros for an output nobody differentiated (TF's `_is_zeros_tensor`).
+_ZEROS = weakref.WeakSet()
+
+
+def mark_zeros_tensor(tensor):
+    _ZEROS.add(tensor)
+
+
+def is_zeros_tensor(tensor):
+    return tensor in _ZEROS
+
+
+_TRAINABLE = frozenset([dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
+                        dtypes.complex128, dtypes.resource, dtypes.variant, dtypes.bfloat16])
+
+
+def is_trainable(tensor):
+    return tensor.dtype.base_dtype in _TRAINABLE

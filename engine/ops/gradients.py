@@ -4,77 +4,30 @@ The algorithm is gradients_util._GradientsHelper's: mark the ops reachable from 
 keep those between the xs and the ys, count for each how many of its consumers still owe it
 a gradient, then walk back from the ys, summing an output's gradients with AddN and calling
 the op's registered gradient function inside "<scope>/<op name>_grad". Gradient functions
-per family live in math_grad, nn_grad and array_grad.
+per family live in math_grad, nn_grad, array_grad and control_flow_grad, registered in
+engine/ops/gradient_registry.py.
 """
 
 import collections
 import contextlib
-import weakref
 
 from engine import dtypes
+from engine.graph import get_graph_from_inputs
 from engine.graph import get_default_graph
+# The gradient functions register themselves on import.
+from engine.ops import array_grad, math_grad, nn_grad
+from engine.ops.control_flow import grad as control_flow_grad  # noqa: F401
+from engine.ops.control_flow import state as control_flow_state
 from engine.ops import array_ops
-from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
+from engine.ops.control_flow.ops import tuple as _tuple
+from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import (  # noqa: F401  (tf.RegisterGradient, ...)
-    NoGradient, NotDifferentiable, RegisterGradient, get_gradient_function, no_gradient)
+    NoGradient, NotDifferentiable, RegisterGradient, get_gradient_function, is_trainable,
+    is_zeros_tensor, mark_zeros_tensor, no_gradient)
+from engine.ops.indexed_slices import IndexedSlices, dense  # noqa: F401
 from engine.ops.math_ops import add_n
-from engine.ops.op_def_library import apply_op
 from engine.operation import Operation
 from engine.tensor import Tensor
-
-
-# -- IndexedSlices: the sparse gradient of a gather --
-
-class IndexedSlices:
-    """values[i] belongs at row indices[i] of a dense tensor of dense_shape."""
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values, self.indices, self.dense_shape = values, indices, dense_shape
-
-    dtype = property(lambda self: self.values.dtype)
-    op = property(lambda self: self.values.op)
-    graph = property(lambda self: self.values.graph)
-    device = property(lambda self: self.values.device)
-    name = property(lambda self: self.values.name)
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
-
-
-def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):
-    if dtype is not None and not dtype.is_compatible_with(value.dtype):
-        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for IndexedSlices "
-                         f"with dtype {value.dtype.name}")
-    if value.dense_shape is None:
-        raise ValueError(f"Tensor conversion requested for IndexedSlices without "
-                         f"dense_shape: {value}")
-    return apply_op("UnsortedSegmentSum", data=value.values, segment_ids=value.indices,
-                    num_segments=value.dense_shape[0], name=name)
-
-
-register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor, 100)
-
-
-def dense(grad):
-    """A gradient as a Tensor (IndexedSlices summed into their dense shape)."""
-    return convert_to_tensor(grad) if isinstance(grad, IndexedSlices) else grad
-
-
-# Tensors built as zeros for an output nobody differentiated (TF's `_is_zeros_tensor`).
-_ZEROS = weakref.WeakSet()
-
-
-def is_zeros_tensor(tensor):
-    return tensor in _ZEROS
-
-
-_TRAINABLE = frozenset([dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
-                        dtypes.complex128, dtypes.resource, dtypes.variant, dtypes.bfloat16])
-
-
-def is_trainable(tensor):
-    return tensor.dtype.base_dtype in _TRAINABLE
 
 
 class AggregationMethod:
@@ -115,7 +68,7 @@ def _pending_count(to_ops, from_ops, colocate):
             reached_ops.remove(op)
             queue.extend(t._op for t in op._inputs)
     # The loop state adds every exit of a loop between the xs and ys to the between ops.
-    loop_state = control_flow_grad.maybe_create_control_flow_state(between_op_list,
+    loop_state = control_flow_state.maybe_create_control_flow_state(between_op_list,
                                                                    between_ops, colocate)
     pending_count = collections.defaultdict(int)
     for op in between_op_list:
@@ -232,9 +185,9 @@ def _zeros_like_output(op, index, loop_state):
     if loop_state is not None:
         zeros = loop_state.zeros_like(op, index)
     else:
-        zeros = control_flow_grad.zeros_like_output(op, index)
+        zeros = control_flow_state.zeros_like_output(op, index)
     if isinstance(zeros, Tensor):
-        _ZEROS.add(zeros)
+        mark_zeros_tensor(zeros)
     return zeros
 
 
@@ -242,7 +195,6 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
               gate_gradients=False, aggregation_method=None, stop_gradients=None,
               unconnected_gradients="none"):
     """Symbolic derivatives of sum(ys) with respect to each of xs (None when unconnected)."""
-    from engine.ops.control_flow_ops import tuple as _tuple
     ys = [y.value() if hasattr(y, "_as_graph_element") and hasattr(y, "value") else y
           for y in _as_list(ys)]
     xs = _as_list(xs)
@@ -252,8 +204,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     if unconnected not in ("none", "zero"):
         raise ValueError(f"Unknown value for unconnected_gradients: '{unconnected}'")
     values = [v for v in ys + xs + stop_gradients + grad_ys if v is not None]
-    from engine.graph import _get_graph_from_inputs
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
+    graph = get_graph_from_inputs(values) if values else get_default_graph()
     with graph.as_default(), graph.name_scope(name or "gradients"):
         graph.unique_name("uid")  # TensorFlow reserves a uid name per call
         ys = [convert_to_tensor(y, name="y") for y in ys]
@@ -377,9 +328,6 @@ def _get_grad(grads, t, unconnected):
         return array_ops.zeros_like(t)
     return t_grad
 
-
-# Gradient functions register themselves on import.
-from engine.ops import array_grad, control_flow_grad, math_grad, nn_grad  # noqa: E402,F401
 
 __all__ = ["gradients", "RegisterGradient", "NoGradient", "no_gradient", "NotDifferentiable",
            "IndexedSlices", "AggregationMethod", "Operation"]

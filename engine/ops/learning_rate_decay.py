@@ -7,19 +7,15 @@ scope named after the schedule ("ExponentialDecay", ...), the final op named as 
 import math
 
 from engine import dtypes
-from engine.graph import get_default_graph
+from engine.default_graph import name_scope
 from engine.ops import array_ops, math_ops
-from engine.ops.cond import case
+from engine.ops.control_flow.case import case
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 
 
-def _scope(name, default):
-    return get_default_graph().name_scope(name or default)
-
-
 def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name):
-    with _scope(name, "ExponentialDecay") as name:
+    with name_scope(name or None, "ExponentialDecay") as name:
         initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
         dtype = initial.dtype
         decay_steps = math_ops.cast(decay_steps, dtype)
@@ -53,7 +49,7 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
     """learning_rate / (1 + decay_rate * global_step / decay_steps)."""
     if global_step is None:
         raise ValueError("global_step is required for inverse_time_decay.")
-    with _scope(name, "InverseTimeDecay") as name:
+    with name_scope(name or None, "InverseTimeDecay") as name:
         initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
         dtype = initial.dtype
         decay_steps = math_ops.cast(decay_steps, dtype)
@@ -71,7 +67,7 @@ def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=
     """From learning_rate to end_learning_rate along (1 - step / decay_steps) ^ power."""
     if global_step is None:
         raise ValueError("global_step is required for polynomial_decay.")
-    with _scope(name, "PolynomialDecay") as name:
+    with name_scope(name or None, "PolynomialDecay") as name:
         initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
         dtype = initial.dtype
         end_learning_rate = math_ops.cast(end_learning_rate, dtype)
@@ -94,7 +90,7 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
     """learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * step / decay_steps)) + alpha)."""
     if global_step is None:
         raise ValueError("cosine decay requires global_step")
-    with _scope(name, "CosineDecay"):
+    with name_scope(name or None, "CosineDecay"):
         initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
         dtype = initial.dtype
         decay_steps = math_ops.cast(decay_steps, dtype)
@@ -123,7 +119,7 @@ def piecewise_constant(x, boundaries, values, name=None):
         if v.dtype.base_dtype != values[0].dtype.base_dtype:
             raise ValueError(f"Values must have elements all with the same dtype "
                              f"({values[0].dtype.base_dtype} vs {v.dtype.base_dtype}).")
-    with _scope(name, "PiecewiseConstant"):
+    with name_scope(name or None, "PiecewiseConstant"):
         boundaries = [convert_to_tensor(b) for b in boundaries]
         values = [convert_to_tensor(v) for v in values]
         x_recomp = convert_to_tensor(x)

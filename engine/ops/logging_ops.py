@@ -10,7 +10,8 @@ and the raw `data` is handed to the Assert op, which converts Python values agai
 
 from engine import dtypes
 from engine.graph import get_default_graph
-from engine.ops.control_flow_ops import no_op
+from engine.ops.control_flow.cond import cond
+from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor
 from engine.ops.op_def_library import apply_op
 
@@ -22,7 +23,6 @@ def _assert(condition, data, summarize, name):
 
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TensorFlow's name)
     """An Operation that raises InvalidArgumentError when run with `condition` false."""
-    from engine.ops.cond import cond
     with get_default_graph().name_scope(name or "Assert"):
         xs = convert_n_to_tensor(data)
         if all(x.dtype in (dtypes.string, dtypes.int32) for x in xs):

@@ -7,9 +7,10 @@ shapes) are made statically here where the shapes allow, and skipped otherwise.
 """
 
 from engine import dtypes
+from engine.default_graph import name_scope
 from engine.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
 from engine.ops import array_ops, math_ops
-from engine.ops.control_flow_ops import no_op
+from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_to_tensor
 from engine.tensor_util import constant_value
 from engine.ops.nn_ops import (softmax_cross_entropy_with_logits_v2,
@@ -35,19 +36,12 @@ class Reduction:
             raise ValueError(f"Invalid Reduction Key {key}. Key should be one of {cls.all()}.")
 
 
-def _scope(name, default, values):
-    from engine.graph import _get_graph_from_inputs
-    values = [v for v in values if hasattr(v, "graph")]
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
-    return graph.name_scope(default if name is None else name)
-
-
 def _assert_broadcastable(weights, values):
     """weights_broadcast_ops.assert_broadcastable: a NoOp when the static shapes show weights
     broadcast to values, ValueError when they show it cannot; unknown shapes are not checked
     at run time here (TensorFlow adds an Assert under a cond)."""
     graph = get_default_graph()
-    with _scope(None, "assert_broadcastable", [weights, values]):
+    with name_scope(None, "assert_broadcastable", [weights, values]):
         with graph.name_scope("weights") as weights_scope:
             weights = convert_to_tensor(weights, name=weights_scope)
             weights_shape = array_ops.shape(weights, name="shape")
@@ -80,7 +74,7 @@ _NOT_BROADCASTABLE = "weights can not be broadcast to values."
 
 
 def _broadcast_weights(weights, values):
-    with _scope(None, "broadcast_weights", [weights, values]) as scope:
+    with name_scope(None, "broadcast_weights", [weights, values]) as scope:
         values = convert_to_tensor(values, name="values")
         weights = convert_to_tensor(weights, dtype=values.dtype.base_dtype, name="weights")
         if weights.shape.is_fully_defined() and values.shape.is_fully_defined() \
@@ -92,14 +86,14 @@ def _broadcast_weights(weights, values):
 
 
 def _num_elements(losses):
-    with _scope(None, "num_elements", [losses]) as scope:
+    with name_scope(None, "num_elements", [losses]) as scope:
         return math_ops.cast(array_ops.size(losses, name=scope), dtype=losses.dtype)
 
 
 def _num_present(losses, weights):
     if isinstance(weights, float) and weights != 0.0:
         return _num_elements(losses)
-    with _scope(None, "num_present", [losses, weights]) as scope:
+    with name_scope(None, "num_present", [losses, weights]) as scope:
         weights = math_ops.cast(weights, dtype=dtypes.float32)
         present = array_ops.where(math_ops.equal(weights, 0.0), array_ops.zeros_like(weights),
                                   array_ops.ones_like(weights))
@@ -115,7 +109,7 @@ def _safe_mean(losses, num_present):
 def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     Reduction.validate(reduction)
-    with _scope(scope, "weighted_loss", [losses, weights]):
+    with name_scope(scope, "weighted_loss", [losses, weights]):
         with get_default_graph().control_dependencies([_assert_broadcastable(weights,
                                                                              losses)]):
             losses = convert_to_tensor(losses)
@@ -147,7 +141,7 @@ def mean_squared_error(labels, predictions, weights=1.0, scope=None,
         raise ValueError("Argument `labels` must not be None.")
     if predictions is None:
         raise ValueError("Argument `predictions` must not be None.")
-    with _scope(scope, "mean_squared_error", [predictions, labels, weights]) as scope:
+    with name_scope(scope, "mean_squared_error", [predictions, labels, weights]) as scope:
         predictions = math_ops.cast(predictions, dtype=dtypes.float32)
         labels = math_ops.cast(labels, dtype=dtypes.float32)
         predictions.shape.assert_is_compatible_with(labels.shape)
@@ -163,7 +157,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
         raise ValueError("Argument `onehot_labels` must not be None.")
     if logits is None:
         raise ValueError("Argument `logits` must not be None.")
-    with _scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as scope:
+    with name_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as scope:
         logits = convert_to_tensor(logits)
         onehot_labels = math_ops.cast(onehot_labels, logits.dtype)
         logits.shape.assert_is_compatible_with(onehot_labels.shape)
@@ -186,7 +180,7 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
         raise ValueError("Argument `labels` must not be None.")
     if logits is None:
         raise ValueError("Argument `logits` must not be None.")
-    with _scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
+    with name_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
         labels, logits = _remove_squeezable_dimensions(labels, logits, expected_rank_diff=1)
         weights = convert_to_tensor(weights)
         if weights.shape.ndims is not None and labels.shape.ndims is not None \
@@ -200,7 +194,7 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
 
 def _remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
     """confusion_matrix.remove_squeezable_dimensions where both ranks are static."""
-    with _scope(None, "remove_squeezable_dimensions", [labels, predictions]):
+    with name_scope(None, "remove_squeezable_dimensions", [labels, predictions]):
         predictions = convert_to_tensor(predictions)
         labels = convert_to_tensor(labels)
         p_shape, l_shape = predictions.shape, labels.shape

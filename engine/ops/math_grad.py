@@ -10,7 +10,8 @@ from engine import dtypes
 from engine.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
-from engine.ops.gradients import NotDifferentiable, RegisterGradient, dense, is_zeros_tensor
+from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
+from engine.ops.indexed_slices import dense
 from engine.ops.op_def_library import apply_op
 from engine.tensor_util import constant_value
 

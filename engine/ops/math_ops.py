@@ -3,17 +3,16 @@
 import numpy as np
 
 from engine import dtypes
+from engine.default_graph import name_scope
+from engine.deprecation import deprecated_argument_lookup
 from engine.graph import get_default_graph
+from engine.ops import array_ops
+from engine.ops.cast import cast
+from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
+from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.op_def_library import apply_op
 from engine.tensor import Tensor
-
-
-def _scope(name, default, values=()):
-    """TF's ops.name_scope(name, default_name, values) in graph mode."""
-    from engine.graph import _get_graph_from_inputs
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
-    return graph.name_scope(default if name is None else name)
 
 
 def _unary(op_type):
@@ -74,7 +73,7 @@ logical_or = _binary("LogicalOr")
 
 
 def add(x, y, name=None):
-    with _scope(name, "Add", [x]) as name:
+    with name_scope(name, "Add", [x]) as name:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
         op_type = "Add" if x.dtype == dtypes.string else "AddV2"
@@ -85,7 +84,6 @@ def add_n(inputs, name=None):
     if not inputs or not isinstance(inputs, (list, tuple)):
         raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
-    from engine.ops.gradients import IndexedSlices
     inputs = [t if isinstance(t, IndexedSlices) else convert_to_tensor(t) for t in inputs]
     if len(inputs) == 1:
         # TensorFlow returns a single input itself; an Identity only when a name is given.
@@ -95,7 +93,7 @@ def add_n(inputs, name=None):
 
 
 def abs(x, name=None):  # noqa: A001  (TensorFlow's name)
-    with _scope(name, "Abs", [x]) as name:
+    with name_scope(name, "Abs", [x]) as name:
         x = convert_to_tensor(x, name="x")
         if x.dtype.is_complex:
             return apply_op("ComplexAbs", x=x, Tout=x.dtype.real_dtype, name=name)
@@ -103,7 +101,7 @@ def abs(x, name=None):  # noqa: A001  (TensorFlow's name)
 
 
 def sigmoid(x, name=None):
-    with _scope(name, "Sigmoid", [x]) as name:
+    with name_scope(name, "Sigmoid", [x]) as name:
         x = convert_to_tensor(x, name="x")
         return apply_op("Sigmoid", x=x, name=name)
 
@@ -116,7 +114,7 @@ def round(x, name=None):  # noqa: A001
 
 
 def pow(x, y, name=None):  # noqa: A001
-    with _scope(name, "Pow", [x]) as name:
+    with name_scope(name, "Pow", [x]) as name:
         return apply_op("Pow", x=x, y=y, name=name)
 
 
@@ -129,7 +127,7 @@ _TRUEDIV_TABLE = {
 
 
 def _truediv_python3(x, y, name=None):
-    with _scope(name, "truediv", [x, y]) as name:
+    with name_scope(name, "truediv", [x, y]) as name:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
         x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
@@ -160,7 +158,7 @@ def divide(x, y, name=None):
 
 def div(x, y, name=None):
     """TF 1.x tf.div: RealDiv for floats, FloorDiv for integers."""
-    with _scope(name, "div", [x, y]) as name:
+    with name_scope(name, "div", [x, y]) as name:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
         if x.dtype.is_floating or x.dtype.is_complex:
@@ -169,7 +167,7 @@ def div(x, y, name=None):
 
 
 def floordiv(x, y, name=None):
-    with _scope(name, "floordiv", [x, y]) as name:
+    with name_scope(name, "floordiv", [x, y]) as name:
         return apply_op("FloorDiv", x=x, y=y, name=name)
 
 
@@ -179,18 +177,6 @@ def scalar_mul(scalar, x, name=None):
         raise ValueError(f"The input scalar must be a 0-D value. Received shape "
                          f"{scalar.shape}.")
     return apply_op("Mul", x=scalar, y=x, name=name)
-
-
-def cast(x, dtype, name=None):
-    """TF's cast: returns `x` itself when it already has `dtype`."""
-    base_type = dtypes.as_dtype(dtype).base_dtype
-    if isinstance(x, Tensor) and base_type == x.dtype.base_dtype:
-        return x
-    with _scope(name, "Cast", [x]) as name:
-        x = convert_to_tensor(x, name="x")
-        if x.dtype.base_dtype != base_type:
-            x = apply_op("Cast", x=x, DstT=base_type, Truncate=False, name=name)
-        return x
 
 
 def saturate_cast(value, dtype, name=None):
@@ -218,7 +204,7 @@ def logical_xor(x, y, name="LogicalXor"):
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    with _scope(name, "MatMul", [a, b]) as name:
+    with name_scope(name, "MatMul", [a, b]) as name:
         a = convert_to_tensor(a, name="a")
         b = convert_to_tensor(b, dtype_hint=a.dtype.base_dtype, name="b")
         a_rank, b_rank = a.shape.ndims, b.shape.ndims
@@ -240,9 +226,7 @@ def _reduction_dims(x, axis):
     x = convert_to_tensor(x)
     rank = x.shape.ndims
     if rank:  # TensorFlow's test: a rank-0 input, like an unknown rank, gets Rank + range
-        from engine.ops.constant_op import constant
         return constant(np.arange(rank, dtype=np.int32))
-    from engine.ops import array_ops
     return range(0, array_ops.rank(x), 1)
 
 
@@ -253,17 +237,11 @@ def _may_reduce_to_scalar(keepdims, axis, output):
     return output
 
 
-def _deprecated(new_name, new_value, old_name, old_value):
-    if new_value is not None and old_value is not None:
-        raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'.")
-    return new_value if new_value is not None else old_value
-
-
 def _reducer(op_type, input_name="input"):
     def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
            keep_dims=None):
-        axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
-        keepdims = bool(_deprecated("keepdims", keepdims, "keep_dims", keep_dims))
+        axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+        keepdims = bool(deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
         return _may_reduce_to_scalar(keepdims, axis, apply_op(
             op_type, input=input_tensor, reduction_indices=_reduction_dims(input_tensor, axis),
             keep_dims=keepdims, name=name))
@@ -282,11 +260,10 @@ reduce_any = _reducer("Any")
 
 def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None,
                   reduction_indices=None, keep_dims=None, input=None):  # noqa: A002
-    input_tensor = _deprecated("input", input, "input_tensor", input_tensor)
-    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
-    keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
-    from engine.ops import array_ops
-    with _scope(name, "count_nonzero", [input_tensor]):
+    input_tensor = deprecated_argument_lookup("input", input, "input_tensor", input_tensor)
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    with name_scope(name, "count_nonzero", [input_tensor]):
         input_tensor = convert_to_tensor(input_tensor, name="input")
         zero = array_ops.zeros([], dtype=input_tensor.dtype)
         return cast(reduce_sum(cast(apply_op("NotEqual", x=input_tensor, y=zero), dtypes.int64),
@@ -295,10 +272,9 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None,
                      reduction_indices=None, keep_dims=None):
-    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
-    keepdims = bool(_deprecated("keepdims", keepdims or None, "keep_dims", keep_dims))
-    from engine.ops import array_ops
-    with _scope(name, "ReduceLogSumExp", [input_tensor]) as name:
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = bool(deprecated_argument_lookup("keepdims", keepdims or None, "keep_dims", keep_dims))
+    with name_scope(name, "ReduceLogSumExp", [input_tensor]) as name:
         raw_max = reduce_max(input_tensor, axis=axis, keepdims=True)
         my_max = array_ops.stop_gradient(
             apply_op("SelectV2", condition=is_finite(raw_max), t=raw_max, e=0))
@@ -310,33 +286,33 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None,
 
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
-    axis = _deprecated("axis", axis, "dimension", dimension)
+    axis = deprecated_argument_lookup("axis", axis, "dimension", dimension)
     return apply_op("ArgMax", input=input, dimension=0 if axis is None else axis,
                     output_type=output_type, name=name)
 
 
 def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
-    axis = _deprecated("axis", axis, "dimension", dimension)
+    axis = deprecated_argument_lookup("axis", axis, "dimension", dimension)
     return apply_op("ArgMin", input=input, dimension=0 if axis is None else axis,
                     output_type=output_type, name=name)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    with _scope(name, "Cumsum", [x]) as name:
+    with name_scope(name, "Cumsum", [x]) as name:
         x = convert_to_tensor(x, name="x")
         return apply_op("Cumsum", x=x, axis=axis, exclusive=exclusive, reverse=reverse,
                         name=name)
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
-    with _scope(name, "Cumprod", [x]) as name:
+    with name_scope(name, "Cumprod", [x]) as name:
         x = convert_to_tensor(x, name="x")
         return apply_op("Cumprod", x=x, axis=axis, exclusive=exclusive, reverse=reverse,
                         name=name)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    with _scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
+    with name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
         values = convert_to_tensor(t, name="t")
         t_min = minimum(values, clip_value_max)
         return maximum(t_min, clip_value_min, name=name)
@@ -345,7 +321,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if limit is None:
         start, limit = 0, start
-    with _scope(name, "Range", [start, limit, delta]) as name:
+    with name_scope(name, "Range", [start, limit, delta]) as name:
         if not isinstance(start, Tensor):
             start = convert_to_tensor(start, dtype=dtype, name="start")
         if not isinstance(limit, Tensor):
@@ -362,7 +338,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    with _scope(name, "BiasAdd", [value, bias]) as name:
+    with name_scope(name, "BiasAdd", [value, bias]) as name:
         value = convert_to_tensor(value, name="input")
         bias = convert_to_tensor(bias, dtype=value.dtype, name="bias")
         return apply_op("BiasAdd", value=value, bias=bias, data_format=data_format or "NHWC",
@@ -373,7 +349,7 @@ def bias_add(value, bias, data_format=None, name=None):
 
 def _binary_operator(op_name, func):
     def binary(x, y):
-        with _scope(None, op_name, [x, y]) as name:
+        with name_scope(None, op_name, [x, y]) as name:
             try:
                 y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
             except TypeError:
@@ -381,7 +357,7 @@ def _binary_operator(op_name, func):
             return func(x, y, name=name)
 
     def r_binary(y, x):
-        with _scope(None, op_name, [x, y]) as name:
+        with name_scope(None, op_name, [x, y]) as name:
             x = convert_to_tensor(x, dtype_hint=y.dtype.base_dtype, name="x")
             return func(x, y, name=name)
 

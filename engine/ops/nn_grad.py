@@ -4,8 +4,7 @@ entropies, bias_add, conv2d and pooling, l2_loss; ported from TensorFlow's nn_gr
 from engine import dtypes
 from engine.graph import get_default_graph
 from engine.ops import array_ops, math_ops
-from engine.ops.gradient_registry import NotDifferentiable
-from engine.ops.gradients import RegisterGradient, is_zeros_tensor
+from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
 from engine.ops.op_def_library import apply_op
 
 # A bool per row: nothing to differentiate (TensorFlow registers nothing; its outputs carry

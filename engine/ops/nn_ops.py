@@ -1,11 +1,15 @@
 """tf.nn: activations, bias_add, softmax, conv2d and pooling, as TF 1.x builds them."""
 
 from engine import dtypes
+from engine.default_graph import name_scope
 from engine.ops import array_ops
+from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
-from engine.ops.math_ops import _scope, bias_add, cast, sigmoid, subtract, tanh  # noqa: F401
+from engine.ops.math_ops import bias_add, cast, sigmoid, subtract, tanh  # noqa: F401
 from engine.ops.math_ops import range as _range
 from engine.ops.op_def_library import apply_op
+from engine.ops.random_ops import random_uniform
+from engine.tensor import Tensor
 
 
 def relu(features, name=None):
@@ -13,7 +17,7 @@ def relu(features, name=None):
 
 
 def relu6(features, name=None):
-    with _scope(name, "Relu6", [features]) as name:
+    with name_scope(name, "Relu6", [features]) as name:
         features = convert_to_tensor(features, name="features")
         return apply_op("Relu6", features=features, name=name)
 
@@ -35,7 +39,7 @@ def softsign(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    with _scope(name, "LeakyRelu", [features, alpha]) as name:
+    with name_scope(name, "LeakyRelu", [features, alpha]) as name:
         features = convert_to_tensor(features, name="features")
         if features.dtype.is_integer:
             features = cast(features, dtypes.float32)
@@ -111,7 +115,7 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
 
 def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
     value = input if value is None else value
-    with _scope(name, "MaxPool", [value]) as name:
+    with name_scope(name, "MaxPool", [value]) as name:
         data_format = data_format or "NHWC"
         channel_index = 1 if data_format.startswith("NC") else 3
         return apply_op("MaxPool", input=value,
@@ -122,7 +126,7 @@ def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
 
 def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
     value = input if value is None else value
-    with _scope(name, "AvgPool", [value]) as name:
+    with name_scope(name, "AvgPool", [value]) as name:
         value = convert_to_tensor(value, name="input")
         data_format = data_format or "NHWC"
         channel_index = 1 if data_format.startswith("NC") else 3
@@ -158,7 +162,7 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     """Softmax cross entropy per example; gradients reach both logits and labels."""
     axis = dim if axis is None else axis
     axis = -1 if axis is None else axis
-    with _scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
+    with name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, name="labels")
         to_float32 = logits.dtype in (dtypes.float16, dtypes.bfloat16)
@@ -191,7 +195,7 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=Non
                          "(labels=..., logits=..., ...). Received unnamed argument: "
                          f"{_sentinel}")
     dim = axis if axis is not None else dim
-    with _scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as name:
+    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as name:
         labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
     return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim,
                                                 name=name)
@@ -203,7 +207,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named "
                          "arguments (labels=..., logits=..., ...). Received unnamed argument: "
                          f"{_sentinel}")
-    with _scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+    with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
         precise_logits = cast(logits, dtypes.float32) if logits.dtype == dtypes.float16 \
@@ -239,7 +243,7 @@ def in_top_k(predictions, targets, k, name=None):
     """tf.nn.in_top_k (TF 1.x argument order): whether each row's target class is among
     its k highest predictions (ties count for the target; a row with a non-finite
     prediction or a target out of range says False)."""
-    with _scope(name, "in_top_k", [predictions, targets]):
+    with name_scope(name, "in_top_k", [predictions, targets]):
         return apply_op("InTopKV2", predictions=predictions, targets=targets, k=k, name=name)
 
 
@@ -263,10 +267,7 @@ def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
     kept ones by 1 / (1 - rate), as TensorFlow's nodes do."""
     import numbers
 
-    from engine.ops.constant_op import constant
-    from engine.ops.random_ops import random_uniform
-    from engine.tensor import Tensor
-    with _scope(name, "dropout", [x]):
+    with name_scope(name, "dropout", [x]):
         is_rate_number = isinstance(rate, numbers.Real)
         if is_rate_number and (rate < 0 or rate >= 1):
             raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "

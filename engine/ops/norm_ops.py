@@ -3,21 +3,16 @@
 import numpy as np
 
 from engine.api_namespace import NotSupportedError
+from engine.deprecation import deprecated_argument_lookup
 from engine.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 
 
-def _deprecated(new_name, new_value, old_name, old_value):
-    if new_value is not None and old_value is not None:
-        raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'.")
-    return new_value if new_value is not None else old_value
-
-
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: A002
          keep_dims=None):
     """Vector norms (euclidean, 1, inf, p) and the matrix norms fro, 1 and inf."""
-    keepdims = bool(_deprecated("keepdims", keepdims, "keep_dims", keep_dims))
+    keepdims = bool(deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
     is_matrix_norm = isinstance(axis, (tuple, list)) and len(axis) == 2
     if is_matrix_norm:
         axis = tuple(axis)
@@ -66,7 +61,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
-    axis = _deprecated("axis", axis, "dim", dim)
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     with get_default_graph().name_scope(name or "l2_normalize") as name:
         x = convert_to_tensor(x, name="x")
         square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)

@@ -9,7 +9,7 @@ import contextlib
 
 from engine import dtypes, op_registry
 from engine.attr_value import from_python, to_python
-from engine.graph import _default_graph_stack, _get_graph_from_inputs
+from engine.graph import get_default_graph, get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
 from engine.proto import types_pb2
 from engine.tensor import Tensor
@@ -75,12 +75,12 @@ def apply_op_raw(op_type, name=None, **keywords):
     info = _info(op_type)
     op_def = info.op_def
     values_in = [keywords.get(arg.name, keywords.get(arg.name + "_")) for arg in op_def.input_arg]
-    graph = _get_graph_from_inputs(_flat(values_in))
+    graph = get_graph_from_inputs(_flat(values_in))
     attrs = {}
     inferred_from = {}
     inputs = []
     input_types = []
-    default = _default_graph_stack.get_default()
+    default = get_default_graph()
     with (graph.name_scope(name or op_type) if graph is default else
           _in_graph(graph, name or op_type)) as scope:
         for arg, values in zip(op_def.input_arg, values_in):

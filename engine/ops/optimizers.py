@@ -8,11 +8,17 @@ variable "<name>/update_<var>/Apply*" under the optimizer's name scope, grouped 
 
 from engine import dtypes
 from engine.graph import GraphKeys, get_collection, get_collection_ref, get_default_graph
+from engine.graph import init_scope
 from engine.ops import math_ops
-from engine.ops.control_flow_ops import group, tuple as _tuple
+from engine.ops.control_flow.ops import group, tuple as _tuple
 from engine.ops.convert import convert_to_tensor
-from engine.ops.gradients import IndexedSlices, gradients
+from engine.ops.gradients import gradients
+from engine.ops.indexed_slices import IndexedSlices
+from engine.ops.init_ops import constant_initializer
+from engine.ops.init_ops import ones_initializer
+from engine.ops.init_ops import zeros_initializer
 from engine.ops.op_def_library import apply_op
+from engine.ops.variable_scope import get_variable, variable_scope
 from engine.ops.variables import ResourceVariable, Variable, trainable_variables
 from engine.tensor import Tensor
 
@@ -100,7 +106,6 @@ class Optimizer:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[str(v) for _, v in grads_and_vars]}.")
         graph = get_default_graph()
-        from engine.graph import init_scope
         with init_scope():
             self._create_slots(var_list)
         update_ops = []
@@ -159,7 +164,6 @@ class Optimizer:
         return self._slots.setdefault(slot_name, {})
 
     def _make_slot(self, var, slot_name, op_name, initializer, shape, dtype):
-        from engine.ops.variable_scope import get_variable, variable_scope
         named_slots = self._slot_dict(slot_name)
         key = _var_key(var)
         if key not in named_slots:
@@ -172,7 +176,6 @@ class Optimizer:
         return named_slots[key]
 
     def _zeros_slot(self, var, slot_name, op_name):
-        from engine.ops.init_ops import zeros_initializer
         return self._make_slot(var, slot_name, op_name, zeros_initializer(), var.shape,
                                var.dtype.base_dtype)
 
@@ -370,7 +373,6 @@ class RMSPropOptimizer(Optimizer):
         self._momentum, self._epsilon, self._centered = momentum, epsilon, centered
 
     def _create_slots(self, var_list):
-        from engine.ops.init_ops import ones_initializer
         for v in var_list:
             self._get_or_make_slot_with_initializer(
                 v, ones_initializer(dtype=v.dtype.base_dtype), v.shape, v.dtype.base_dtype,
@@ -410,7 +412,6 @@ class AdagradOptimizer(Optimizer):
         self._initial_accumulator_value = initial_accumulator_value
 
     def _create_slots(self, var_list):
-        from engine.ops.init_ops import constant_initializer
         for v in var_list:
             dtype = v.dtype.base_dtype
             self._get_or_make_slot_with_initializer(

@@ -1,9 +1,10 @@
 """Random ops with TensorFlow's graph/op seeds (random_seed.get_seed of TF 2.21)."""
 
 from engine import dtypes
+from engine.default_graph import name_scope
 from engine.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
-from engine.ops.math_ops import _scope, add, multiply
+from engine.ops.math_ops import add, multiply
 from engine.ops.op_def_library import apply_op
 
 DEFAULT_GRAPH_SEED = 87654321
@@ -38,7 +39,7 @@ def _shape_tensor(shape):
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    with _scope(name, "random_normal", [shape, mean, stddev]) as name:
+    with name_scope(name, "random_normal", [shape, mean, stddev]) as name:
         shape_tensor = _shape_tensor(shape)
         mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
         stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
@@ -49,7 +50,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, 
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    with _scope(name, "truncated_normal", [shape, mean, stddev]) as name:
+    with name_scope(name, "truncated_normal", [shape, mean, stddev]) as name:
         shape_tensor = _shape_tensor(shape)
         mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
         stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
@@ -65,7 +66,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
         if dtype.is_integer:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         maxval = 1
-    with _scope(name, "random_uniform", [shape, minval, maxval]) as name:
+    with name_scope(name, "random_uniform", [shape, minval, maxval]) as name:
         shape = _shape_tensor(shape)
         minval_is_zero = isinstance(minval, int) and minval == 0
         maxval_is_one = isinstance(maxval, int) and maxval == 1

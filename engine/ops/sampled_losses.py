@@ -2,10 +2,10 @@
 by default), and tf.nn.sigmoid_cross_entropy_with_logits; TensorFlow's nn_impl node for node."""
 
 from engine import dtypes
+from engine.default_graph import name_scope
 from engine.ops import array_ops, candidate_sampling_ops, math_ops, nn_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.embedding_ops import embedding_lookup
-from engine.ops.math_ops import _scope
 from engine.ops.op_def_library import apply_op
 
 
@@ -17,7 +17,7 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
                          f"{_sentinel}")
     if labels is None or logits is None:
         raise ValueError("Both labels and logits must be provided.")
-    with _scope(name, "logistic_loss", [logits, labels]) as name:
+    with name_scope(name, "logistic_loss", [logits, labels]) as name:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, name="labels")
         if not labels.shape.is_compatible_with(logits.shape):
@@ -45,7 +45,7 @@ def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_cl
     """(logits, labels): the true classes' logits then the sampled ones', per row."""
     if not isinstance(weights, list):
         weights = [weights]
-    with _scope(name, "compute_sampled_logits", weights + [biases, inputs, labels]):
+    with name_scope(name, "compute_sampled_logits", weights + [biases, inputs, labels]):
         if not hasattr(labels, "dtype"):
             labels = convert_to_tensor(labels)
         if dtypes.as_dtype(labels.dtype) != dtypes.int64:

@@ -3,6 +3,11 @@
 import os
 
 from google.protobuf import text_format
+from engine import dtypes
+from engine.graph import GraphKeys, get_default_graph
+from engine.graph import get_default_graph
+from engine.ops.init_ops import zeros_initializer
+from engine.ops.variable_scope import get_variable
 
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True):
@@ -25,7 +30,6 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
 
 def get_global_step(graph=None):
     """The graph's global step variable (collection GLOBAL_STEP, else "global_step:0")."""
-    from engine.graph import GraphKeys, get_default_graph
     graph = graph or get_default_graph()
     collection = graph.get_collection(GraphKeys.GLOBAL_STEP)
     if len(collection) == 1:
@@ -40,10 +44,6 @@ def get_global_step(graph=None):
 
 def create_global_step(graph=None):
     """An int64 scalar "global_step" variable, zero, not trainable, in GLOBAL_STEP."""
-    from engine import dtypes
-    from engine.graph import GraphKeys, get_default_graph
-    from engine.ops.init_ops import zeros_initializer
-    from engine.ops.variable_scope import get_variable
     graph = graph or get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
@@ -54,7 +54,6 @@ def create_global_step(graph=None):
 
 
 def get_or_create_global_step(graph=None):
-    from engine.graph import get_default_graph
     graph = graph or get_default_graph()
     global_step = get_global_step(graph)
     if global_step is None:

@@ -3,8 +3,12 @@
 from engine import dtypes
 from engine.graph import (GraphKeys, add_to_collections, get_collection, get_default_graph,
                           init_scope)
+from engine.graph import get_default_session
+from engine.ops import array_ops, math_ops
 from engine.ops import state_ops
 from engine.ops.array_ops import identity
+from engine.ops.constant_op import constant
+from engine.ops.control_flow.ops import group, no_op
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
 from engine.ops.op_def_library import apply_op
 from engine.proto import attr_value_pb2
@@ -88,7 +92,6 @@ class Variable(metaclass=_VariableMeta):
         return self.value()
 
     def load(self, value, session=None):
-        from engine.graph import get_default_session
         session = session or get_default_session()
         if session is None:
             raise ValueError("Either session argument should be provided or default session "
@@ -396,7 +399,6 @@ def moving_average_variables(scope=None):
 
 
 def variables_initializer(var_list, name="init"):
-    from engine.ops.control_flow_ops import group, no_op
     if var_list:
         return group(*[v.initializer for v in var_list], name=name)
     return no_op(name=name)
@@ -417,8 +419,6 @@ def is_variable_initialized(variable):
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
     import os
 
-    from engine.ops import array_ops, math_ops
-    from engine.ops.constant_op import constant
     if var_list is None:
         var_list = global_variables() + local_variables()
         if not var_list:
@@ -439,7 +439,6 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
 
 
 def assert_variables_initialized(var_list=None):
-    from engine.ops import array_ops, math_ops
     if var_list is None:
         var_list = global_variables() + local_variables()
     ranks = [array_ops.rank(state_ops.is_variable_initialized(v)) for v in var_list]

@@ -6,13 +6,14 @@ files they make are the same.
 """
 
 from engine import dtypes
+from engine.graph import get_graph_from_inputs
+from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.summary.media import collect
 
 
 def _scope(name, default, values):
-    from engine.graph import _get_graph_from_inputs
-    return _get_graph_from_inputs(values).name_scope(name or default)
+    return get_graph_from_inputs(values).name_scope(name or default)
 
 
 def scalar_summary(tags, values, collections=None, name=None):
@@ -38,7 +39,6 @@ def image_summary(tag, tensor, max_images=3, collections=None, name=None):
 
 
 def audio_summary(tag, tensor, sample_rate, max_outputs=3, collections=None, name=None):
-    from engine.ops.convert import convert_to_tensor
     with _scope(name, "AudioSummary", [tag, tensor]) as scope:
         sample_rate = convert_to_tensor(sample_rate, dtype=dtypes.float32, name="sample_rate")
         summary = apply_op("AudioSummaryV2", tag=tag, tensor=tensor, max_outputs=max_outputs,

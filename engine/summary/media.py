@@ -9,6 +9,9 @@ Images are PNG, audio 16-bit WAV, text a string TensorProto under the "text" plu
 import contextlib
 
 from engine import dtypes
+from engine.default_graph import get_default_graph
+from engine.graph import get_graph_from_inputs
+from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.proto import summary_pb2
 from engine.summary.ops import SUMMARIES, clean_tag
@@ -17,10 +20,8 @@ from engine.summary.ops import SUMMARIES, clean_tag
 @contextlib.contextmanager
 def summary_scope(name, family=None, default_name=None, values=None):
     """(tag, scope) for a summary: the name scope `family/name` (uniquified) and its tag."""
-    from engine.default_graph import get_default_graph
-    from engine.graph import _get_graph_from_inputs
     name, family = clean_tag(name), clean_tag(family)
-    graph = _get_graph_from_inputs(values) if values else get_default_graph()
+    graph = get_graph_from_inputs(values) if values else get_default_graph()
     base = name if family is None else f"{family}/{name}"
     with graph.as_default(), graph.name_scope(base or default_name) as scope:
         tag = scope.rstrip("/") if family is None else f"{family}/{scope.rstrip('/')}"
@@ -51,7 +52,6 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
 
 def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
     """An AudioSummaryV2: up to max_outputs WAVs of a [batch, frames(, channels)] tensor."""
-    from engine.ops.convert import convert_to_tensor
     with summary_scope(name, family, values=[tensor]) as (tag, scope):
         sample_rate = convert_to_tensor(sample_rate, dtype=dtypes.float32, name="sample_rate")
         summary = apply_op("AudioSummaryV2", tag=tag, tensor=tensor, max_outputs=max_outputs,

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+from engine.default_graph import get_default_graph
+from engine.graph import get_graph_from_inputs
+from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 
 SUMMARIES = "summaries"
@@ -30,8 +33,6 @@ def clean_tag(name):
 
 def scalar(name, tensor, collections=None, family=None):
     """A ScalarSummary of `tensor` (a real scalar) tagged with its name scope."""
-    from engine.default_graph import get_default_graph
-    from engine.ops.convert import convert_to_tensor
     name, family = clean_tag(name), clean_tag(family)
     graph = getattr(tensor, "graph", None) or get_default_graph()
     base = name if family is None else f"{family}/{name}"
@@ -46,9 +47,8 @@ def scalar(name, tensor, collections=None, family=None):
 
 def merge(inputs, collections=None, name=None):
     """A MergeSummary of serialized Summary tensors: one Summary with all their values."""
-    from engine.graph import _get_graph_from_inputs
     inputs = list(inputs)
-    with _get_graph_from_inputs(inputs).name_scope(name or "Merge"):
+    with get_graph_from_inputs(inputs).name_scope(name or "Merge"):
         summary = apply_op("MergeSummary", inputs=inputs, name=name)
     if collections:
         for key in collections:
@@ -58,7 +58,6 @@ def merge(inputs, collections=None, name=None):
 
 def merge_all(key=SUMMARIES, scope=None, name=None):
     """merge() of every summary in collection `key` (and under `scope`), or None if none."""
-    from engine.default_graph import get_default_graph
     summaries = get_default_graph().get_collection(key, scope)
     if not summaries:
         return None

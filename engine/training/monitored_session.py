@@ -32,7 +32,8 @@ class Scaffold:
         freezes the graph, as TensorFlow's Scaffold does."""
         from engine.default_graph import get_default_graph
         from engine.graph_keys import GraphKeys
-        from engine.ops import control_flow_ops, variables
+        from engine.ops import variables
+        from engine.ops.control_flow import ops as control_flow_ops
         from engine.summary.ops import merge_all
         graph = get_default_graph()
 

@@ -128,7 +128,7 @@ def test_fetching_the_untaken_branch_fails_as_tensorflow_does():
 
 
 def _switch(data, pred):
-    from engine.ops.control_flow_v1 import switch
+    from engine.ops.control_flow.v1 import switch
     return switch(data, pred)
 
 

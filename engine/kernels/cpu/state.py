@@ -8,6 +8,7 @@ live in ctx.resources.variable(handle).
 
 import numpy as np
 
+from engine.dtypes import as_dtype
 from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, shape_str
@@ -119,7 +120,6 @@ def _existing(ctx, handle):
 
 
 def _dtype_name(np_dtype):
-    from engine.dtypes import as_dtype
     return datatype_string(as_dtype(np_dtype))
 
 

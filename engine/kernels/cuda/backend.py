@@ -19,6 +19,7 @@ import threading
 
 import numpy as np
 
+from engine import kernels
 from engine.kernels.cuda import simulated
 
 SIMULATED_ENV = "GRAPH_INSPECTOR_SIMULATED_GPUS"
@@ -106,7 +107,6 @@ def device_description(index):
 def use(backend):
     """Make `backend` (a Backend, or None for no GPU) current; returns the previous one."""
     global _current
-    from engine import kernels
     with _lock:
         previous, _current = _current, backend
     kernels.forget("GPU")

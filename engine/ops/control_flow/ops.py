@@ -2,10 +2,10 @@
 
 import builtins
 
+from engine.default_graph import name_scope
 from engine.graph import get_default_graph
 from engine.ops.array_ops import identity
 from engine.ops.convert import convert_to_tensor
-from engine.ops.math_ops import _scope
 from engine.ops.op_def_library import apply_op
 from engine.operation import Operation
 from engine.tensor import Tensor
@@ -39,7 +39,7 @@ def group(*inputs, **kwargs):
     name = kwargs.pop("name", None)
     if kwargs:
         raise ValueError(f"Unknown keyword arguments: {', '.join(kwargs)}")
-    with _scope(name, "group_deps", list(_flatten(inputs))) as name:
+    with name_scope(name, "group_deps", list(_flatten(inputs))) as name:
         if not inputs:
             return no_op(name=name)
         ops_on_device = {}
@@ -59,14 +59,14 @@ def group(*inputs, **kwargs):
 
 def with_dependencies(dependencies, output_tensor, name=None):
     graph = get_default_graph()
-    with _scope(name, "control_dependency", list(dependencies) + [output_tensor]) as name:
+    with name_scope(name, "control_dependency", list(dependencies) + [output_tensor]) as name:
         with graph.colocate_with(output_tensor):
             with graph.control_dependencies(dependencies):
                 return identity(convert_to_tensor(output_tensor), name=name)
 
 
 def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TensorFlow's name)
-    with _scope(name, "tuple", [t for t in tensors if t is not None]) as name:
+    with name_scope(name, "tuple", [t for t in tensors if t is not None]) as name:
         tensors = [t if isinstance(t, (Operation, Tensor)) or t is None
                    else convert_to_tensor(t) for t in tensors]
         gating_ops = [t if isinstance(t, Operation) else t.op for t in tensors if t is not None]

@@ -24,22 +24,22 @@ TensorFlow keeps them (the gradient code reads them to build gradients through l
   loop variable), `loop_exits` (their Exit outputs), `pivot` (the LoopCond output),
   `_pivot_for_pred` (the first Merge output), `_pivot_for_body` (the first body Identity).
   Outer tensors used inside enter as constant Enters (is_constant=True); `grad_state` is None
-  but on a gradient loop's context (engine.ops.control_flow_state), where a forward loop value
+  but on a gradient loop's context (engine.ops.control_flow.state), where a forward loop value
   read inside comes through its history stack and a Shape/Size/Rank of one is built in the
   forward loop, as TensorFlow's WhileContext.AddValue/AddOp do.
 """
 
 from engine import dtypes  # noqa: F401
-from engine.ops.cond_context import CondContext
-from engine.ops.control_flow_context import ControlFlowContext, _cleared  # noqa: F401
-from engine.ops.control_flow_util import (  # noqa: F401  (the helpers, re-exported)
+from engine.ops.control_flow.cond_context import CondContext
+from engine.ops.control_flow.context import ControlFlowContext, _cleared  # noqa: F401
+from engine.ops.control_flow.util import (  # noqa: F401  (the helpers, re-exported)
     is_context_in, is_loop_constant_enter, is_loop_enter, is_loop_exit, op_in_context,
     output_context, while_context_of)
-from engine.ops.control_flow_v1_ops import (  # noqa: F401  (the ops, re-exported)
+from engine.ops.control_flow.v1_ops import (  # noqa: F401  (the ops, re-exported)
     _enter, _identity, _is_ref, _next_iteration, _switch_ref_or_tensor, _with_shape,
     control_trigger, exit_, loop_cond, merge, switch)
 from engine.ops.nest import flatten, flatten_up_to, map_structure, pack_sequence_as  # noqa: F401
-from engine.ops.while_context import (  # noqa: F401
+from engine.ops.control_flow.while_context import (  # noqa: F401
     WhileContext, _enforce_shape_invariant, _shape_less_or_equal)
 __all__ = ["switch", "merge", "exit_", "loop_cond", "control_trigger", "CondContext",
            "WhileContext", "ControlFlowContext", "dtypes"]

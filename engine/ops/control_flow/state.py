@@ -14,12 +14,15 @@ forward loop to its state and carries the hooks engine.ops.gradients calls.
 
 from engine import dtypes, op_families
 from engine.graph import get_default_graph
-from engine.ops import array_ops, while_grad_loops
+from engine.ops import array_ops
 from engine.ops.constant_op import constant, is_constant
-from engine.ops.control_flow_v1 import (CondContext, _next_iteration, _switch_ref_or_tensor,
-                                        control_trigger, is_loop_exit, output_context)
+from engine.ops.control_flow import while_grad_loops
+from engine.ops.control_flow.v1 import (CondContext, WhileContext, _next_iteration,
+                                        _switch_ref_or_tensor, control_trigger, is_loop_exit,
+                                        output_context, switch)
 from engine.ops.convert import convert_to_tensor
 from engine.ops.data_flow_ops import stack_pop_v2, stack_push_v2, stack_v2
+from engine.ops.gradient_registry import is_trainable
 from engine.tensor_util import constant_value
 
 
@@ -106,7 +109,6 @@ class _GradLoopState:
             _exit(outer_forward_ctxt)
 
     def _new_grad_context(self, forward_ctxt):
-        from engine.ops.control_flow_v1 import WhileContext
         return WhileContext(maximum_iterations=forward_ctxt.maximum_iterations,
                             parallel_iterations=forward_ctxt.parallel_iterations,
                             back_prop=forward_ctxt.back_prop,
@@ -298,7 +300,6 @@ class ControlFlowState:
     def defer_exit(self, x, grads, queue, set_grad, has_any_not_none_grads):
         """An exit ready for backprop waits for all its loop's exits (TF's
         _UpdatePendingAndEnqueueReady)."""
-        from engine.ops.gradients import is_trainable
         grad_state = self.get_grad_state(x.op, before=False)
         grad_state.deferred_exits.append(x)
         grad_state.pending_exits_count -= 1
@@ -345,13 +346,12 @@ class ControlFlowState:
     def zeros_like(self, op, index):
         """Zeros for output `index` of `op`, built in its gradient loop (TF's
         ZerosLikeV1WhileLoop); None for a loop Switch."""
-        from engine.ops import control_flow_grad
         if is_loop_switch(op):
             return None
         dead_branch = is_switch(op)
         grad_state = self._map.get(_while_context(op))
         if grad_state is None:
-            return control_flow_grad.zeros_like_output(op, index)
+            return zeros_like_output(op, index)
         op_ctxt = op._get_control_flow_context()
         val = convert_to_tensor(op.outputs[index], name="tensor")
         shape = val.shape
@@ -405,6 +405,19 @@ class ControlFlowState:
                     next_grad_val = _next_iteration(grad_val)
                     grad_state.grad_context.Exit()
                 b_merge.op._update_input(1, next_grad_val)
+
+
+def zeros_like_output(op, index):
+    """ZerosLike for output `index` of `op` (TensorFlow's control_flow_state.ZerosLike)."""
+    val = op.outputs[index]
+    op_ctxt = op._get_control_flow_context()
+    if op.type in ("Switch", "RefSwitch") and isinstance(op_ctxt, CondContext):
+        switch_val = switch(op.inputs[0], op_ctxt.pred)[1 - op_ctxt.branch]
+        pivot = array_ops.identity(switch_val)
+        zeros_shape = array_ops.shape_internal(switch_val, optimize=False)
+        with get_default_graph().control_dependencies([pivot]):
+            return array_ops.zeros(zeros_shape, dtype=val.dtype)
+    return array_ops.zeros_like(val, optimize=False)
 
 
 def maybe_create_control_flow_state(between_op_list, between_ops, colocate):

@@ -7,7 +7,8 @@ names the frame (see control_flow_v1 for what the context records).
 """
 
 from engine.graph import get_default_graph
-from engine.ops import control_flow_v1 as cf
+from engine.ops import math_ops
+from engine.ops.control_flow import v1 as cf
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.tensor_shape import TensorShape
@@ -17,7 +18,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
     """Repeats `body` while `cond` is true; returns the loop variables' final values."""
-    from engine.ops import math_ops
     if not callable(cond):
         raise TypeError("'cond' must be callable.")
     if not callable(body):

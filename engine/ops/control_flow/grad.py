@@ -3,7 +3,7 @@
 Ported from TensorFlow's control_flow_grad.py. In a cond, a Merge sends its gradient back
 through a Switch on the cond's pred ("cond_grad"), its Switches merge the gradients of both
 branches, and an output nobody differentiated gets zeros built only on the branch that ran.
-In a while loop the gradient runs in a loop of its own (engine.ops.control_flow_state): a
+In a while loop the gradient runs in a loop of its own (engine.ops.control_flow.state): a
 loop Exit's gradient enters it ("b_exit"), a loop Switch's becomes its Merge ("b_switch", its
 back edge added on the Switch's second visit), a loop Merge's a Switch on the gradient loop's
 LoopCond, NextIteration's passes through, and an Enter's leaves the loop (an Exit), or for a
@@ -11,28 +11,16 @@ loop invariant, sums over the iterations ("b_acc").
 """
 
 from engine.graph import get_default_graph
-from engine.ops import array_ops, while_grad_loops
+from engine.ops import array_ops
+from engine.ops.control_flow import while_grad_loops
 # gradients.py asks this module for the loop state.
-from engine.ops.control_flow_state import maybe_create_control_flow_state  # noqa: F401
-from engine.ops.control_flow_v1 import (CondContext, WhileContext, _enter, _next_iteration,
+from engine.ops.control_flow.v1 import (CondContext, WhileContext, _enter, _next_iteration,
                                         _switch_ref_or_tensor, exit_, merge, output_context,
                                         switch)
-from engine.ops.gradients import IndexedSlices, NotDifferentiable, RegisterGradient
+from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
+from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.math_ops import equal
 from engine.tensor import Tensor
-
-
-def zeros_like_output(op, index):
-    """ZerosLike for output `index` of `op` (TensorFlow's control_flow_state.ZerosLike)."""
-    val = op.outputs[index]
-    op_ctxt = op._get_control_flow_context()
-    if op.type in ("Switch", "RefSwitch") and isinstance(op_ctxt, CondContext):
-        switch_val = switch(op.inputs[0], op_ctxt.pred)[1 - op_ctxt.branch]
-        pivot = array_ops.identity(switch_val)
-        zeros_shape = array_ops.shape_internal(switch_val, optimize=False)
-        with get_default_graph().control_dependencies([pivot]):
-            return array_ops.zeros(zeros_shape, dtype=val.dtype)
-    return array_ops.zeros_like(val, optimize=False)
 
 
 def _add_next_and_back_edge(merge_output, value):

@@ -7,8 +7,9 @@ per loop invariant a sum of its per-iteration gradients ("b_acc").
 
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
-from engine.ops.control_flow_v1 import (WhileContext, _enter, _next_iteration, exit_,
+from engine.ops.control_flow.v1 import (WhileContext, _enter, _next_iteration, exit_,
                                         loop_cond, merge, switch)
+from engine.ops.indexed_slices import IndexedSlices
 from engine.tensor_shape import TensorShape
 
 
@@ -125,7 +126,6 @@ def add_backprop_accumulator(ctxt, op, grad):
 def add_backprop_indexed_slices_accumulator(ctxt, op, grad):
     """The IndexedSlices gradient of loop invariant `op`: the slices of every iteration
     concatenated (indices, values) and the largest dense shape."""
-    from engine.ops.gradients import IndexedSlices
     values, indices, dense_shape = grad.values, grad.indices, grad.dense_shape
     ctxt.Exit()
     if ctxt.outer_context:

@@ -1,11 +1,11 @@
 """ControlFlowContext, the base of CondContext and WhileContext: its name, outer and nested
-contexts, the values that live in it, entering and leaving it (see engine.ops.control_flow_v1
+contexts, the values that live in it, entering and leaving it (see engine.ops.control_flow.v1
 for what the contexts record)."""
 
 import contextlib
 
 from engine.graph import get_default_graph
-from engine.ops.control_flow_util import output_context
+from engine.ops.control_flow.util import output_context
 from engine.ops.nest import flatten
 
 

@@ -1,11 +1,11 @@
 """WhileContext: one tf.while_loop, its frame, Enter/Merge/Switch/Exit structure and shape
-invariants (see engine.ops.control_flow_v1 for what the contexts record)."""
+invariants (see engine.ops.control_flow.v1 for what the contexts record)."""
 
 from engine.ops.array_ops import identity
-from engine.ops.control_flow_context import ControlFlowContext, _cleared
-from engine.ops.control_flow_util import (is_loop_constant_enter, is_loop_exit, output_context,
+from engine.ops.control_flow.context import ControlFlowContext, _cleared
+from engine.ops.control_flow.util import (is_loop_constant_enter, is_loop_exit, output_context,
                                           while_context_of)
-from engine.ops.control_flow_v1_ops import (_enter, _identity, _next_iteration,
+from engine.ops.control_flow.v1_ops import (_enter, _identity, _next_iteration,
                                             _switch_ref_or_tensor, exit_, loop_cond, merge)
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nest import flatten, flatten_up_to, pack_sequence_as

@@ -1,10 +1,11 @@
 """CondContext: one branch of a tf.cond, reading outer tensors through Switch (see
-engine.ops.control_flow_v1 for what the contexts record)."""
+engine.ops.control_flow.v1 for what the contexts record)."""
 
 from engine.graph import get_default_graph
-from engine.ops.control_flow_context import ControlFlowContext, _cleared
-from engine.ops.control_flow_util import op_in_context
-from engine.ops.control_flow_v1_ops import _switch_ref_or_tensor
+from engine.ops.control_flow.context import ControlFlowContext, _cleared
+from engine.ops.control_flow.ops import with_dependencies
+from engine.ops.control_flow.util import op_in_context
+from engine.ops.control_flow.v1_ops import _switch_ref_or_tensor
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nest import map_structure
 
@@ -101,7 +102,6 @@ class CondContext(ControlFlowContext):
 
     def BuildCondBranch(self, fn):
         """(fn's result, its tensors as seen from outside the branch), fn built in here."""
-        from engine.ops.control_flow_ops import with_dependencies
         original = fn()
         if original is None:
             return None, None
