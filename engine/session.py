@@ -24,15 +24,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import errors, kernels, vlog
+from engine import errors, graph, kernels, op_registry, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.executor import Executor
 from engine.fetches import FetchMapper
+from engine.graph import get_default_graph
 from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
 from engine.proto import config_pb2
+from engine.random_philox import node_generator
 from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
 from engine.resources import ResourceMgr
+from engine.session_feeds import feed_converter, feed_tensor, is_graph_tensor, is_operation
 
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
@@ -50,7 +53,6 @@ def get_default_session():
     The stack itself lives with the default graph's (engine.graph), which Tensor.eval and
     Operation.run read.
     """
-    from engine import graph
     return graph.get_default_session()
 
 
@@ -82,7 +84,6 @@ class BaseSession:
     """A session over one engine Graph: variables, plan cache, run()."""
 
     def __init__(self, target="", graph=None, config=None):
-        from engine.graph import get_default_graph
         if graph is None:
             graph = get_default_graph()
         if config is not None and not isinstance(config, config_pb2.ConfigProto):
@@ -128,7 +129,6 @@ class BaseSession:
         return self._resources
 
     def as_default(self):
-        from engine import graph
         return graph.default_session(self)
 
     def close(self):
@@ -215,7 +215,7 @@ class BaseSession:
         if cached is not None and cached[0] is fetches:
             return cached[1], cached[2]
         mapper = FetchMapper.for_fetch(fetches, self._graph)
-        key = tuple(("^" + e.name) if _is_operation(e) else e.name for e in mapper.elements)
+        key = tuple(("^" + e.name) if is_operation(e) else e.name for e in mapper.elements)
         if not isinstance(fetches, (list, tuple, dict, set)):  # containers may change
             if len(self._mappers) > 256:
                 self._mappers.clear()
@@ -233,8 +233,8 @@ class BaseSession:
                                 f"'{type(feed_dict).__name__}'.") from None
         named = {}
         for key, value in feed_dict.items():
-            tensor = _feed_tensor(self._graph, key)
-            if _is_graph_tensor(value):
+            tensor = feed_tensor(self._graph, key)
+            if is_graph_tensor(value):
                 raise TypeError(
                     "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                     "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
@@ -258,7 +258,7 @@ class BaseSession:
                                "before calling run().")
         fetch_names, target_names, element_names = [], [], []
         for element in mapper.elements:
-            if _is_operation(element):
+            if is_operation(element):
                 target_names.append(element.name)
                 element_names.append(None)
             else:
@@ -269,7 +269,7 @@ class BaseSession:
         sorted_fetches = sorted(set(fetch_names))
         index = {name: i for i, name in enumerate(sorted_fetches)}
         positions = [index[name] if name is not None else None for name in element_names]
-        converters = [_feed_converter(graph.get_tensor_by_name(name)) for name in feed_names]
+        converters = [feed_converter(graph.get_tensor_by_name(name)) for name in feed_names]
         feed_set = {plan_lib.parse_tensor_name(name) for name in feed_names}
         roots = [plan_lib.parse_tensor_name(f)[0] for f in fetch_names
                  if plan_lib.parse_tensor_name(f) not in feed_set] + target_names
@@ -391,7 +391,6 @@ class BaseSession:
     @staticmethod
     def _rng(ctx):
         """The Philox generator of a random node, kept per session so every plan shares it."""
-        from engine.random_philox import node_generator
         return node_generator(ctx)
 
     # Context managers ------------------------------------------------------------------------
@@ -437,7 +436,6 @@ class InteractiveSession(BaseSession):
 
 def node_info(op):
     """The plan's view of one engine Operation."""
-    from engine import op_registry
     node_def = op.node_def
     op_def = op_registry.lookup(op.type)
     ref_flags = plan_lib.input_ref_flags(op_def, node_def) if op_def is not None else None
@@ -448,59 +446,3 @@ def node_info(op):
         op.name, op.type, node_def, inputs, [c.name for c in op.control_inputs],
         [t.dtype for t in op.outputs], ref_flags, op=op, device=op.device,
         is_stateful=bool(op_def is not None and op_def.is_stateful))
-
-
-def _is_operation(element):
-    return hasattr(element, "outputs") and hasattr(element, "node_def")
-
-
-def _is_graph_tensor(value):
-    return hasattr(value, "value_index") and hasattr(value, "op") and hasattr(value, "graph")
-
-
-def _feed_tensor(graph, key):
-    try:
-        return graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
-    except Exception as error:  # noqa: BLE001  (TF reports every failure the same way)
-        detail = error.args[0] if error.args else str(error)
-        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {detail}") from None
-
-
-def _feed_converter(tensor):
-    """value -> ndarray of the tensor's dtype, with TensorFlow's checks (session.py)."""
-    np_dtype = tensor.dtype.base_dtype.as_numpy_dtype
-    name = tensor.name
-    shape = tensor.shape
-    dims = None if shape.ndims is None else tuple(shape.as_list())
-    feedable = getattr(tensor.graph, "is_feedable", None)
-    if feedable is not None and not feedable(tensor):
-        def refuse(value):
-            raise ValueError(f"Tensor {name} may not be fed.")
-        return refuse
-
-    def convert(value):
-        if value.__class__ is int and np_dtype is not np.object_:
-            converted = np.asarray(value, dtype=np_dtype) if _fits(value, np_dtype) else None
-            if converted is None or converted != value:
-                raise TypeError(
-                    f"Type of feed value {value} with type {type(value)} is not compatible "
-                    f"with Tensor type {np.dtype(np_dtype).name}. Try explicitly setting the "
-                    f"type of the feed tensor to a larger type (e.g. int64).")
-        else:
-            converted = np.asarray(value, dtype=np_dtype)
-        if dims is not None:
-            got = converted.shape
-            if len(got) != len(dims) or any(d is not None and d != g
-                                            for d, g in zip(dims, got)):
-                raise ValueError(f"Cannot feed value of shape {got} for Tensor {name}, "
-                                 f"which has shape {shape}")
-        return converted
-    return convert
-
-
-def _fits(value, np_dtype):
-    kind = np.dtype(np_dtype).kind
-    if kind in "iu":
-        info = np.iinfo(np_dtype)
-        return info.min <= value <= info.max
-    return True
