@@ -1,16 +1,9 @@
 """Tensor: one output of an Operation, named "op:i", with TF 1.x printing and operators."""
 
 from engine import dtypes as _dtypes
-from engine.tensor_shape import TensorShape, as_shape, unknown_shape
+from engine.tensor_shape import TensorShape, as_shape, shape_text, unknown_shape
 
 _UNKNOWN = unknown_shape()
-
-
-def _shape_text(shape):
-    """A shape as TensorFlow's C++ messages print it: [4,3], [?,3], <unknown>."""
-    if shape.ndims is None:
-        return "<unknown>"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
 
 
 class Tensor:
@@ -74,8 +67,8 @@ class Tensor:
             for index, (a, b) in enumerate(zip(current.as_list(), shape.as_list())):
                 if a is not None and b is not None and a != b:
                     raise ValueError(f"Dimension {index} in both shapes must be equal, but are "
-                                     f"{a} and {b}. Shapes are {_shape_text(current)} and "
-                                     f"{_shape_text(shape)}.")
+                                     f"{a} and {b}. Shapes are {shape_text(current)} and "
+                                     f"{shape_text(shape)}.")
         self._shape = current.merge_with(shape)
 
     @property

@@ -350,3 +350,26 @@ def vector(length):
 
 def matrix(rows, cols):
     return TensorShape([rows, cols])
+
+
+def shape_text(shape):
+    """A shape as TensorFlow's TensorShape::DebugString writes it: `[2,3]`, `[?,3]`, `[]`, or
+    `<unknown>` for an unknown rank. Takes a TensorShape, a TensorShapeProto or a sequence of
+    ints (an array's .shape).
+
+    >>> shape_text((2, 3)), shape_text(TensorShape([None, 3])), shape_text(TensorShape(None))
+    ('[2,3]', '[?,3]', '<unknown>')
+    >>> shape_text(tensor_shape_pb2.TensorShapeProto(dim=[{"size": -1}, {"size": 2}]))
+    '[?,2]'
+    """
+    if isinstance(shape, tensor_shape_pb2.TensorShapeProto):
+        if shape.unknown_rank:
+            return "<unknown>"
+        dims = [None if dim.size < 0 else dim.size for dim in shape.dim]
+    elif isinstance(shape, TensorShape):
+        if shape.ndims is None:
+            return "<unknown>"
+        dims = shape.as_list()
+    else:
+        dims = [int(d) for d in shape]
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"

@@ -35,8 +35,11 @@ import time
 import weakref
 
 import numpy as np
+from google.protobuf import text_encoding
 
 from engine.proto import attr_value_pb2, types_pb2
+from engine.tensor_shape import shape_text
+from engine.tensor_util import MakeNdarray
 
 EXECUTOR_LEVEL = 1      # Process node
 KERNEL_DONE_LEVEL = 2   # Synchronous kernel done
@@ -277,7 +280,7 @@ def node_attrs_text(node_def, style):
 def attr_text(value, style="dump"):
     which = value.WhichOneof("value")
     if which == "s":
-        return f'"{_c_escape(value.s)}"'
+        return f'"{text_encoding.CEscape(value.s, as_utf8=False)}"'
     if which == "i":
         return str(value.i)
     if which == "f":
@@ -287,7 +290,7 @@ def attr_text(value, style="dump"):
     if which == "type":
         return _type_text(value.type, style)
     if which == "shape":
-        return _shape_text(value.shape)
+        return shape_text(value.shape)
     if which == "tensor":
         return _tensor_text(value.tensor)
     if which == "func":
@@ -300,9 +303,10 @@ def attr_text(value, style="dump"):
 
 
 def _list_items(lst, style):
-    items = [f'"{_c_escape(s)}"' for s in lst.s] + [str(i) for i in lst.i]
+    items = ([f'"{text_encoding.CEscape(s, as_utf8=False)}"' for s in lst.s]
+             + [str(i) for i in lst.i])
     items += [_float_text(f) for f in lst.f] + ["true" if b else "false" for b in lst.b]
-    items += [_type_text(t, style) for t in lst.type] + [_shape_text(s) for s in lst.shape]
+    items += [_type_text(t, style) for t in lst.type] + [shape_text(s) for s in lst.shape]
     items += [_tensor_text(t) for t in lst.tensor] + [_func_text(f, style) for f in lst.func]
     return items
 
@@ -320,19 +324,12 @@ def _dtype_name(enum):
         return f"unknown dtype enum ({enum})"
 
 
-def _shape_text(shape):
-    if shape.unknown_rank:
-        return "<unknown>"
-    return "[" + ",".join("?" if d.size < 0 else str(d.size) for d in shape.dim) + "]"
-
-
 def _func_text(func, style):
     attrs = ", ".join(f"{k}={attr_text(func.attr[k], style)}" for k in sorted(func.attr))
     return f"{func.name}[{attrs}]" if attrs else func.name
 
 
 def _tensor_text(tensor):
-    from engine.tensor_util import MakeNdarray
     try:
         array = np.asarray(MakeNdarray(tensor))
     except Exception:  # noqa: BLE001 (an attr TensorFlow itself could not show either)
@@ -348,7 +345,7 @@ def _tensor_text(tensor):
 
 def _value_text(value):
     if isinstance(value, (bytes, np.bytes_)):
-        return _c_escape(bytes(value))
+        return text_encoding.CEscape(bytes(value), as_utf8=False)
     if isinstance(value, (bool, np.bool_)):
         return "1" if value else "0"
     if isinstance(value, (float, np.floating)):
@@ -364,21 +361,6 @@ def _float_text(value):
     return f"{value:g}"
 
 
-_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
-            ord("'"): "\\'", ord("\\"): "\\\\"}
-
-
-def _c_escape(data):
-    """absl::CEscape: C escapes, octal for the rest of what is not printable ASCII."""
-    out = []
-    for byte in data:
-        if byte in _ESCAPES:
-            out.append(_ESCAPES[byte])
-        elif 32 <= byte < 127:
-            out.append(chr(byte))
-        else:
-            out.append(f"\\{byte:03o}")
-    return "".join(out)
 
 
 def _attr(**fields):

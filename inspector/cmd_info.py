@@ -9,8 +9,8 @@ import sys
 from collections import Counter
 
 from inspector import cmd_info_ops, info_checkpoint, inputs
-from parsers.attr_text import dtype_name, shape_text, summarize_attr
 from parsers.errors import InputError
+from views.attr_text import dtype_name, shape_text, summarize_attr
 
 TOP_OPS = 8
 # NodeExecStats.timeline_label reads `name = Op(inputs)`; the op is what stands before "(".

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import op_families
 from engine.proto import types_pb2
-from parsers import attr_text
+from views import attr_text
 
 CONTROL = -1  # the output index of a control input, as TensorFlow's Graph uses it
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parsers.attr_text import summarize_attr
+from views.attr_text import summarize_attr
 from views.dot.styles import format_bytes, format_time
 
 TOOLTIP_ATTR_LIMIT = 60

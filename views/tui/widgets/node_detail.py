@@ -214,7 +214,7 @@ def _name(index, key):
 
 
 def _described(description):
-    from parsers.attr_text import dtype_name, shape_text
+    from views.attr_text import dtype_name, shape_text
     allocation = description.allocation_description
     size = allocation.allocated_bytes or allocation.requested_bytes
     return f"{dtype_name(description.dtype)} {shape_text(description.shape)} ({size} bytes)"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import struct
 
+from engine import tensor_shape
 from engine.proto import tensor_shape_pb2, types_pb2
 
 LIMIT = 80
@@ -83,9 +84,7 @@ def shape_text(shape):
     >>> shape_text(tensor_shape_pb2.TensorShapeProto(unknown_rank=True))
     '<unknown>'
     """
-    if shape.unknown_rank:
-        return "<unknown>"
-    return "[" + ",".join("?" if dim.size < 0 else str(dim.size) for dim in shape.dim) + "]"
+    return tensor_shape.shape_text(shape)
 
 
 def quote(data):
