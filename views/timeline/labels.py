@@ -65,8 +65,3 @@ def start_nanos(stats) -> int:
 def duration_nanos(stats) -> int:
     """All-end relative to start, in nanoseconds."""
     return stats.all_end_rel_nanos or stats.all_end_rel_micros * 1000
-
-
-def node_op(stats) -> str:
-    """The op of a node's stats: from its label; `_SOURCE` is a NoOp."""
-    return parse_label(stats.timeline_label)[1]

@@ -40,15 +40,6 @@ class NodeChosen(Message):
 
 
 @dataclass
-class ScopeChosen(Message):
-    """Show a scope of `view` in the browser (a device of a partition view, say)."""
-
-    view: object
-    path: str
-    partition: int
-
-
-@dataclass
 class FilterSubmitted(Message):
     """The filter box's text on Enter ("" when closed empty)."""
 
