@@ -3,10 +3,12 @@
 import os
 
 from google.protobuf import text_format
+
 from engine import dtypes
 from engine.graph import GraphKeys, get_default_graph
-from engine.graph import get_default_graph
+from engine.ops.control_flow.cond import cond
 from engine.ops.init_ops import zeros_initializer
+from engine.ops.state_ops import is_variable_initialized
 from engine.ops.variable_scope import get_variable
 
 
@@ -72,9 +74,6 @@ GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
 def get_or_create_global_step_read(graph=None):
     """The global step read once per run, as TensorFlow's hooks read it (cond on initialized,
     plus 0), made once per graph under the global step's name; None without a global step."""
-    from engine.graph import get_default_graph
-    from engine.ops.cond import cond
-    from engine.ops.state_ops import is_variable_initialized
     graph = graph or get_default_graph()
     cached = graph.get_collection(GLOBAL_STEP_READ_KEY)
     if cached:
