@@ -18,7 +18,7 @@ from engine.checkpoint import state as checkpoint_state
 from engine.ops import state_ops
 from engine.ops.array_ops import identity, placeholder_with_default, stack
 from engine.ops.constant_op import constant
-from engine.ops.control_flow_ops import group, with_dependencies
+from engine.ops.control_flow.ops import group, with_dependencies
 from engine.ops.op_def_library import apply_op
 from engine.ops.variables import RefVariable, ResourceVariable
 from engine.proto import saver_pb2
