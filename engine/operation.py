@@ -23,16 +23,7 @@ def _infer_shapes(op, attrs=None):
             _shape_inference = False
     if not _shape_inference:
         return None
-    from engine.tensor_util import constant_value
-    info_cls = getattr(_shape_inference, "InputInfo", None)
-    infos = []
-    for tensor in op._inputs:
-        kind = tensor._op._node_def.op
-        value = _static_value(tensor) if kind in _FOLDABLE else None
-        shape_value = _partial_shape_value(tensor) if value is None and kind in _SHAPE_OPS \
-            else None
-        infos.append(info_cls(tensor._dtype, tensor._shape, value, shape_value) if info_cls
-                     else (tensor._dtype, tensor._shape, value))
+    infos = [_LazyInputInfo(tensor) for tensor in op._inputs]
     if attrs is None:
         from engine.attr_value import to_python
         attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
@@ -72,6 +63,36 @@ def _static_value(tensor, depth=0):
                                  x.shape)]
     except (SliceError, IndexError, ValueError):
         return None
+
+
+class _LazyInputInfo:
+    """A shape function's InputInfo whose value and shape_value are worked out when first read.
+
+    Most shape functions never read them; working them out for every input of every new op
+    made a chain of n Identity ops cost n^2 to build.
+    """
+
+    __slots__ = ("dtype", "shape", "_tensor", "_value", "_shape_value")
+    _UNSET = object()
+
+    def __init__(self, tensor):
+        self.dtype, self.shape, self._tensor = tensor._dtype, tensor._shape, tensor
+        self._value = self._shape_value = self._UNSET
+
+    @property
+    def value(self):
+        if self._value is self._UNSET:
+            foldable = self._tensor._op._node_def.op in _FOLDABLE
+            self._value = _static_value(self._tensor) if foldable else None
+        return self._value
+
+    @property
+    def shape_value(self):
+        if self._shape_value is self._UNSET:
+            shape_op = self._tensor._op._node_def.op in _SHAPE_OPS
+            self._shape_value = _partial_shape_value(self._tensor) \
+                if shape_op and self.value is None else None
+        return self._shape_value
 
 
 def _partial_shape_value(tensor):

@@ -117,7 +117,7 @@ def tensor_name(node_name, index):
 def parse_tensor_name(name):
     """("op", 0) from "op:0" or "op"."""
     node, sep, index = name.rpartition(":")
-    if sep and index.isdigit():
+    if sep and index.isascii() and index.isdigit():  # not "²"
         return node, int(index)
     return name, 0
 

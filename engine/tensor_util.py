@@ -258,9 +258,54 @@ make_ndarray = MakeNdarray
 
 
 def constant_value(tensor, partial=False):
-    """The tensor's value if it is statically known (Const, Shape of a full shape, ...)."""
+    """The tensor's value if it is statically known (Const, Shape of a full shape, ...).
+
+    Walks the producers with a stack, not recursion: a graph can chain thousands of Identity
+    ops between a Const and its user.
+    """
     if not isinstance(tensor, Tensor):
         raise TypeError(f"{tensor!r} must be a Tensor, but got {type(tensor)}.")
+    known = {}  # (id(tensor), partial) -> value or None
+    pending = [(tensor, partial)]
+    on_stack = set()
+    while pending:
+        current, current_partial = pending[-1]
+        key = (id(current), current_partial)
+        if key in known:
+            pending.pop()
+            continue
+        needed = [(t, p) for t, p in _folded_inputs(current, current_partial)
+                  if (id(t), p) not in known]
+        if needed and key not in on_stack:
+            on_stack.add(key)
+            pending.extend(needed)
+            continue
+        pending.pop()
+        on_stack.discard(key)
+        inputs = [known.get((id(t), p)) for t, p in _folded_inputs(current, current_partial)]
+        known[key] = _fold(current, current_partial, inputs)
+    return known[(id(tensor), partial)]
+
+
+def _folded_inputs(tensor, partial):
+    """(input tensor, partial) pairs whose constant values fold into `tensor`'s."""
+    op = tensor.op
+    kind = op.type
+    if kind in ("Range", "ConcatV2"):
+        return [(t, False) for t in op.inputs]
+    if kind == "Cast":
+        return [(op.inputs[0], False)]
+    if kind == "Pack" and op.inputs and op.get_attr("axis") == 0:
+        return [(t, partial) for t in op.inputs]
+    if kind == "Fill":
+        return [(op.inputs[1], False)]
+    if kind in ("Identity", "StopGradient"):
+        return [(op.inputs[0], partial)]
+    return []
+
+
+def _fold(tensor, partial, parts):
+    """`tensor`'s constant value from its folded inputs' values (None where unknown)."""
     op = tensor.op
     kind = op.type
     if kind == "Const":
@@ -275,22 +320,18 @@ def constant_value(tensor, partial=False):
             return np.array(shape.num_elements(), tensor.dtype.as_numpy_dtype)
         return np.array(shape.as_list(), tensor.dtype.as_numpy_dtype)
     if kind == "Range":
-        parts = [constant_value(t) for t in op.inputs]
         if any(p is None for p in parts):
             return None
         return np.arange(*parts, dtype=tensor.dtype.as_numpy_dtype)
     if kind == "Cast":
-        value = constant_value(op.inputs[0])
-        return None if value is None else value.astype(tensor.dtype.as_numpy_dtype)
+        return None if parts[0] is None else parts[0].astype(tensor.dtype.as_numpy_dtype)
     if kind == "ConcatV2":
-        parts = [constant_value(t) for t in op.inputs]
         if any(p is None for p in parts):
             return None
         return np.concatenate(parts[:-1], axis=int(parts[-1]))
     if kind == "Pack":
         if not op.inputs or op.get_attr("axis") != 0:
             return None
-        parts = [constant_value(t, partial) for t in op.inputs]
         if any(p is None for p in parts) and not partial:
             return None
         try:
@@ -298,12 +339,11 @@ def constant_value(tensor, partial=False):
         except ValueError:
             return np.array(parts, dtype=object)
     if kind == "Fill":
-        value = constant_value(op.inputs[1])
-        if tensor.shape.is_fully_defined() and value is not None:
-            return np.full(tensor.shape.as_list(), value, dtype=value.dtype)
+        if tensor.shape.is_fully_defined() and parts[0] is not None:
+            return np.full(tensor.shape.as_list(), parts[0], dtype=parts[0].dtype)
         return None
     if kind in ("Identity", "StopGradient"):
-        return constant_value(op.inputs[0], partial)
+        return parts[0]
     return None
 
 

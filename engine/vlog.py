@@ -28,6 +28,7 @@ once and gives an executor observer, None when no executor line is wanted.
 from __future__ import annotations
 
 import fnmatch
+import re
 import os
 import sys
 import threading
@@ -56,7 +57,7 @@ def parse_vmodule(text):
     levels = {}
     for item in (text or "").split(","):
         pattern, equals, level = item.strip().partition("=")
-        if equals and pattern and level.strip().lstrip("-").isdigit():
+        if equals and pattern and re.fullmatch(r"-?[0-9]+", level.strip()):
             levels[pattern.strip()] = int(level)
     return levels
 

@@ -28,7 +28,7 @@ def parse_input(text):
     if text.startswith("^"):
         return text[1:], CONTROL
     name, colon, index = text.rpartition(":")
-    if colon and index.isdigit():
+    if colon and index.isascii() and index.isdigit():  # not "²"
         return name, int(index)
     return text, 0
 

@@ -113,7 +113,11 @@ class Scope:
     @property
     def count(self):
         if self._count is None:
-            self._count = len(self.leaves) + sum(child.count for child in self.children.values())
+            # Deepest scopes first, so each child's count is known before its parent's (no
+            # recursion: a name can have thousands of `/` levels).
+            for scope in reversed(list(self.walk())):
+                if scope._count is None:
+                    scope._count = len(scope.leaves) + sum(c._count for c in scope.children.values())
         return self._count
 
     @property
@@ -126,9 +130,11 @@ class Scope:
 
     def walk(self):
         """This scope and every scope under it, depth first, children in name order."""
-        yield self
-        for name in sorted(self.children):
-            yield from self.children[name].walk()
+        stack = [self]
+        while stack:
+            scope = stack.pop()
+            yield scope
+            stack.extend(scope.children[name] for name in sorted(scope.children, reverse=True))
 
     def dominant_ops(self, limit=3):
         """The most frequent ops under this scope, most first, ties by name.
@@ -278,11 +284,19 @@ class GraphIndex:
 
         def scope_at(top, path):
             scope = made.get((top.device, path))
-            if scope is None:
-                parent_path, sep, last = path.rpartition("/")
-                parent = scope_at(top, parent_path) if sep else top
-                scope = Scope(path, top.device, parent.depth + 1, nodes=self.nodes)
-                parent.children[last] = made[(top.device, path)] = scope
+            if scope is not None:
+                return scope
+            # The missing ancestors, innermost first, made outermost first (no recursion).
+            missing = [path]
+            parent_path, sep, _ = path.rpartition("/")
+            while sep and (top.device, parent_path) not in made:
+                missing.append(parent_path)
+                parent_path, sep, _ = parent_path.rpartition("/")
+            parent = made[(top.device, parent_path)] if sep else top
+            for scope_path in reversed(missing):
+                scope = Scope(scope_path, top.device, parent.depth + 1, nodes=self.nodes)
+                parent.children[scope_path.rpartition("/")[2]] = made[(top.device, scope_path)] = scope
+                parent = scope
             return scope
 
         for key, node in self.nodes.items():

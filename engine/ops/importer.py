@@ -10,11 +10,20 @@ from engine.tensor import Tensor
 
 
 def _parse_tensor_name(name):
-    """'x:1' -> ('x', 1); 'x' -> ('x', 0); '^x' -> ('x', -1)."""
+    """'x:1' -> ('x', 1); 'x' -> ('x', 0); '^x' -> ('x', -1).
+
+    As TensorFlow's ParseTensorName, only ASCII digits after the last ':' make an index;
+    anything else is part of the node name (so 'x:²' names a node 'x:²', found or not).
+
+    >>> _parse_tensor_name("x:²"), _parse_tensor_name("a:b:2")
+    (('x:²', 0), ('a:b', 2))
+    """
     if name.startswith("^"):
         return name[1:], -1
-    op_name, _, index = name.partition(":")
-    return op_name, int(index) if index else 0
+    op_name, sep, index = name.rpartition(":")
+    if sep and index.isascii() and index.isdigit():
+        return op_name, int(index)
+    return name, 0
 
 
 def _canonical(name):
@@ -120,7 +129,10 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
                                      f"{len(source._outputs)} outputs.")
                 inputs.append(source._outputs[index])
         if None in inputs:
-            stand_in = next(t for t in inputs if t is not None)
+            stand_in = next((t for t in inputs if t is not None), None)
+            if stand_in is None:
+                raise ValueError(f"Node '{node.name}': every input is a loop's NextIteration;"
+                                 f" a {node.op} needs one from outside the loop")
             inputs = [stand_in if t is None else t for t in inputs]
         if not node.input and control_deps:
             controls.extend(control_deps)
@@ -143,7 +155,11 @@ def _import(graph, graph_def, input_map, return_elements, prefix):
         for frame in graph._control_dependencies_stack:
             frame.seen.add(op)
     for node_name, position, source_name, index in back_edges:
-        created[node_name]._update_input(position, created[source_name]._outputs[index])
+        outputs = created[source_name]._outputs
+        if index >= len(outputs):
+            raise ValueError(f"Output {index} of node {source_name} does not exist. Node only "
+                             f"has {len(outputs)} outputs.")  # TensorFlow's words
+        created[node_name]._update_input(position, outputs[index])
     for node in pending:
         op = created[node.name]
         for group in op.colocation_groups():
@@ -238,11 +254,10 @@ def _topological(nodes):
                 child = by_name.get(name)
                 if child is None or state.get(name) == 2:
                     continue
-                if node.op in ("Merge", "RefMerge") and child.op in ("NextIteration",
-                                                                     "RefNextIteration"):
+                if _is_back_edge(node, child):
                     continue  # a loop's back edge: Merge is built first, then patched
                 if state.get(name) == 1:
-                    raise ValueError(f"Cycle in graph_def at node '{name}'")
+                    raise ValueError(f"{_unordered_count(nodes)} nodes in a cycle")
                 state[name] = 1
                 stack.append((child, iter(child.input)))
                 break
@@ -251,6 +266,32 @@ def _topological(nodes):
                 state[node.name] = 2
                 order.append(node)
     return order
+
+
+def _is_back_edge(node, child):
+    return node.op in ("Merge", "RefMerge") and child.op in ("NextIteration", "RefNextIteration")
+
+
+def _unordered_count(nodes):
+    """How many nodes no topological order reaches (a cycle and what hangs below it), as
+    TensorFlow counts them in its "N nodes in a cycle" error."""
+    by_name = {node.name: node for node in nodes}
+    waiting, consumers = {}, {}
+    for node in nodes:
+        producers = {name for name in (_parse_tensor_name(i)[0] for i in node.input)
+                     if name in by_name and not _is_back_edge(node, by_name[name])}
+        waiting[node.name] = len(producers)
+        for name in producers:
+            consumers.setdefault(name, []).append(node.name)
+    ready = [name for name, count in waiting.items() if count == 0]
+    done = 0
+    while ready:
+        done += 1
+        for consumer in consumers.get(ready.pop(), ()):
+            waiting[consumer] -= 1
+            if waiting[consumer] == 0:
+                ready.append(consumer)
+    return len(by_name) - done
 
 
 __all__ = ["import_graph_def", "errors"]

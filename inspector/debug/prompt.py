@@ -193,7 +193,7 @@ class Prompt:
         if not rest:
             return "\n".join(f"{b.number}: {b.label} ({'on' if b.enabled else 'off'}, "
                              f"{b.hits} hits)" for b in run.breakpoints) or "no breakpoints"
-        if rest.startswith("-") and rest[1:].isdigit():
+        if rest.startswith("-") and rest[1:].isascii() and rest[1:].isdigit():
             bp = run.toggle_breakpoint(int(rest[1:]))
             return f"breakpoint {bp.number} {'on' if bp.enabled else 'off'}"
         bp = Breakpoint.parse(rest)

@@ -33,7 +33,7 @@ class ExpressionError(ValueError):
 def tensor_name(name):
     """"op" -> "op:0"; "op:1" stays; "^op" is not a tensor."""
     node, sep, index = name.rpartition(":")
-    return name if sep and index.isdigit() else f"{name}:0"
+    return name if sep and index.isascii() and index.isdigit() else f"{name}:0"
 
 
 def parse_expression(text):

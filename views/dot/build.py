@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import graphviz
-
 from views.dot import collapse, legend, styles, tooltips
+from views.dot.quoting import Digraph, dot_text
 from views.dot.stats import NodeCost
 from views.graph_edges import aggregate_label
 from views.graph_index import find_scopes
@@ -114,11 +113,11 @@ class _Drawing:
         self.used = set()  # legend entries the drawn items use
 
     def digraph(self):
-        graph = graphviz.Digraph("graph_inspector", graph_attr=GRAPH_ATTRS,
+        graph = Digraph("graph_inspector", graph_attr=GRAPH_ATTRS,
                                  node_attr=NODE_ATTRS, edge_attr=EDGE_ATTRS)
         nodes = len(self.index.nodes)
         edges = len(self.index.links()) + len(self.index.sendrecv_edges())
-        title = f"{self.options.title}: " if self.options.title else ""
+        title = f"{dot_text(self.options.title)}: " if self.options.title else ""
         graph.attr(label=f"{title}{_count(nodes, 'node')}, {_count(edges, 'edge')};"
                          f" drawn as {_count(self.layout.size, 'box', 'boxes')}", labelloc="t")
         self._fill(graph, self.root.key)
@@ -145,15 +144,17 @@ class _Drawing:
     def _cluster_attrs(self, scope):
         if scope.is_device:
             line, fill = self.palette[scope.device]
-            return {"label": styles.short_device(scope.device), "id": f"device:{scope.device}",
+            return {"label": dot_text(styles.short_device(scope.device)),
+                    "id": dot_text(f"device:{scope.device}"),
                     "style": "filled", "fillcolor": fill, "color": line, "penwidth": "2",
-                    "tooltip": scope.device}
-        return {"label": scope.short_name, "id": f"cluster:{scope.key}", "style": "rounded",
-                "color": "#9e9e9e", "tooltip": f"{scope.name} ({scope.count} nodes)"}
+                    "tooltip": dot_text(scope.device)}
+        return {"label": dot_text(scope.short_name), "id": dot_text(f"cluster:{scope.key}"),
+                "style": "rounded", "color": "#9e9e9e",
+                "tooltip": f"{dot_text(scope.name)} ({scope.count} nodes)"}
 
     def _node(self, graph, node):
         cost = self.item_costs.get(node.key)
-        attrs = {"id": node.key, "tooltip": tooltips.node_tooltip(node.node_def, cost)}
+        attrs = {"id": dot_text(node.key), "tooltip": tooltips.node_tooltip(node.node_def, cost)}
         attrs.update(self._colours([node.key], node.key))
         if node.key in self.layout.focus:
             attrs["penwidth"] = "3" if node.name == self.options.focus else "2"
@@ -161,7 +162,7 @@ class _Drawing:
 
     def _box(self, graph, box):
         cost = self.item_costs.get(box.id)
-        attrs = {"id": box.id, "shape": "box3d" if box.kind == "series" else "box",
+        attrs = {"id": dot_text(box.id), "shape": "box3d" if box.kind == "series" else "box",
                  "style": "filled" if box.kind == "series" else "rounded,filled",
                  "tooltip": tooltips.box_tooltip(box.label, box.count, box.ops, cost)}
         attrs.update(self._colours(box.keys, box.id))
@@ -238,12 +239,13 @@ class _Drawing:
                 continue
             if src == edge.src and dst == edge.dst:
                 self._edge(graph, src, dst, edge.kind, edge.label,
-                           f"{edge.src}:{edge.index} -> {edge.dst}" if edge.index >= 0
-                           else f"^{edge.src} -> {edge.dst}")
+                           dot_text(f"{edge.src}:{edge.index} -> {edge.dst}" if edge.index >= 0
+                                    else f"^{edge.src} -> {edge.dst}"))
             else:
                 folded.setdefault((src, dst, edge.kind), []).append(edge.label)
         for (src, dst, kind), labels in folded.items():
-            self._edge(graph, src, dst, kind, aggregate_label(labels), f"{src} -> {dst}")
+            self._edge(graph, src, dst, kind, aggregate_label(labels),
+                       dot_text(f"{src} -> {dst}"))
 
     def _edge(self, graph, src, dst, kind, label, tooltip):
         attrs = dict(EDGE_STYLES[kind])

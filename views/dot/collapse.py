@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from views.dot import series as series_rules
 
 DEFAULT_BUDGET = 120  # boxes; a few hundred is where dot pictures stop being readable
+# Clusters nest at most this deep; deeper scopes fold into boxes even when forced open (a name
+# can have thousands of `/` levels, and Graphviz recurses per nesting level).
+MAX_NESTING = 64
 
 
 @dataclass(frozen=True)
@@ -107,15 +110,13 @@ def plan(index, root, budget=DEFAULT_BUDGET, max_depth=None, expand=(), focus=()
 
 
 def _ancestor_keys(root, keys):
+    """Keys of every scope above one of `keys` (no recursion: scopes can nest thousands deep)."""
+    parent_of = {child.key: scope.key for scope in root.walk() for child in scope.children.values()}
     result = set()
-
-    def visit(scope, trail):
-        if scope.key in keys:
-            result.update(trail)
-        for name in sorted(scope.children):
-            visit(scope.children[name], trail + [scope.key])
-
-    visit(root, [])
+    for key in keys:
+        while key in parent_of and parent_of[key] not in result:
+            key = parent_of[key]
+            result.add(key)
     return result
 
 
@@ -189,50 +190,64 @@ class _Planner:
         count = 0
         order = 0
 
+        max_depth = MAX_NESTING if max_depth is None else min(max_depth, MAX_NESTING)
+
         def open_unit(unit, is_root=False):
             nonlocal count, order
-            opened.add(unit.key)
-            shown = self.units(unit)
-            count += len(shown) - (0 if is_root else 1)
-            for child in shown:
-                if child.kind == "node":
-                    continue
-                if child.key in self.forced or (child.kind == "scope" and child.scope.is_device):
-                    open_unit(child)
-                else:
-                    order += 1
-                    heapq.heappush(heap, (child.depth, len(self.units(child)) - 1, order, child))
+            pending = [(unit, is_root)]  # forced units open at once, without recursion
+            while pending:
+                unit, is_root = pending.pop()
+                opened.add(unit.key)
+                shown = self.units(unit)
+                count += len(shown) - (0 if is_root else 1)
+                for child in reversed(shown):
+                    if child.kind == "node":
+                        continue
+                    forced = child.key in self.forced or (child.kind == "scope" and child.scope.is_device)
+                    if forced and child.depth <= MAX_NESTING:
+                        pending.append((child, False))
+                    else:
+                        order += 1
+                        heapq.heappush(heap, (child.depth, len(self.units(child)) - 1, order, child))
 
         open_unit(Unit("scope", root.key, 0, root), is_root=True)
         while heap:
             depth, cost, _, unit = heapq.heappop(heap)
-            if max_depth is not None and depth > max_depth:
+            if depth > max_depth:
                 continue
             if count + cost <= budget:
                 open_unit(unit)
         return opened
 
     def lay_out(self, root, opened, layout):
-        def place(unit, container):
-            items = layout.contents.setdefault(container, [])
-            for child in self.units(unit):
-                if child.kind == "node":
-                    items.append(child.key)
-                    layout.item_of[child.key] = child.key
-                elif child.key in opened and child.kind == "series":
-                    place(child, container)
-                elif child.key in opened:
-                    layout.clusters[child.key] = child.scope
-                    items.append("cluster:" + child.key)
-                    place(child, child.key)
-                else:
-                    box = self._box(child)
-                    layout.boxes[box.id] = box
-                    items.append(box.id)
-                    for key in box.keys:
-                        layout.item_of[key] = box.id
-
-        place(Unit("scope", root.key, 0, root), root.key)
+        # Depth first, in the order a recursive walk would place things, with a stack of
+        # (what is left to place of an open unit, the container it goes in).
+        root_unit = Unit("scope", root.key, 0, root)
+        stack = [(iter(self.units(root_unit)), root.key)]
+        layout.contents.setdefault(root.key, [])
+        while stack:
+            remaining, container = stack[-1]
+            child = next(remaining, None)
+            if child is None:
+                stack.pop()
+                continue
+            items = layout.contents[container]
+            if child.kind == "node":
+                items.append(child.key)
+                layout.item_of[child.key] = child.key
+            elif child.key in opened and child.kind == "series":
+                stack.append((iter(self.units(child)), container))
+            elif child.key in opened:
+                layout.clusters[child.key] = child.scope
+                items.append("cluster:" + child.key)
+                layout.contents.setdefault(child.key, [])
+                stack.append((iter(self.units(child)), child.key))
+            else:
+                box = self._box(child)
+                layout.boxes[box.id] = box
+                items.append(box.id)
+                for key in box.keys:
+                    layout.item_of[key] = box.id
 
     def _box(self, unit):
         if unit.kind == "scope":

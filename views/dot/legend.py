@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _html_escape
 
+from parsers.printable import printable
 from views.dot import styles
+from views.dot.quoting import Html
 
 TITLES = {"op": "op family", "device": "device", "time": "op time", "memory": "output memory"}
 
@@ -44,7 +46,12 @@ def table(title, rows):
     cells = [f'<tr><td colspan="2"><b>{escape(title)}</b></td></tr>']
     cells += [f'<tr><td bgcolor="{colour}" width="14"></td><td align="left">{escape(text)}</td></tr>'
               for colour, text in rows]
-    return '<<table border="0" cellborder="1" cellspacing="2">' + "".join(cells) + "</table>>"
+    return Html('<<table border="0" cellborder="1" cellspacing="2">' + "".join(cells) + "</table>>")
+
+
+def escape(text):
+    """Text for an HTML-like label: markup escaped, control characters visible."""
+    return _html_escape(printable(text))
 
 
 def add(graph, mode, used, palette, maximum):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from parsers.printable import printable
 from views.attr_text import summarize_attr
 from views.dot.styles import format_bytes, format_time
 
@@ -18,7 +19,7 @@ def node_label(name, op):
     ('MatMul', 'kernel\\\\nVariableV2')
     """
     short = name.rpartition("/")[2]
-    return short if short.split("_")[0] == op else f"{short}\\n{op}"
+    return _escape(short) if short.split("_")[0] == op else f"{_escape(short)}\\n{_escape(op)}"
 
 
 def cost_text(cost):
@@ -67,7 +68,7 @@ def box_label(title, count, dominant_ops):
     >>> print(box_label("block[000-399] x400", 20000, [("Conv2D", 800), ("Relu", 400)]))
     block[000-399] x400\\n20000 nodes\\n800 Conv2D, 400 Relu
     """
-    ops = ", ".join(f"{count_} {op}" for op, count_ in dominant_ops)
+    ops = ", ".join(f"{count_} {_escape(op)}" for op, count_ in dominant_ops)
     noun = "node" if count == 1 else "nodes"
     return "\\n".join(part for part in (_escape(title), f"{count} {noun}", ops) if part)
 
@@ -85,8 +86,9 @@ def box_tooltip(title, count, ops, cost=None, limit=12):
 
 
 def _escape(text):
-    """Backslashes doubled: dot reads backslash sequences in labels and tooltips."""
-    return text.replace("\\", "\\\\")
+    """Control characters visible, then backslashes doubled: dot reads backslash sequences in
+    labels and tooltips, and SVG cannot hold most control characters."""
+    return printable(text).replace("\\", "\\\\")
 
 
 def _escape_lines(lines):

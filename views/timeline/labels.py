@@ -52,7 +52,7 @@ def strip_partition_suffix(tensor: str) -> str:
     """A tensor name without the `/_N` partitioning adds to a _Recv's name (TF's timeline.py
     does the same, to draw data flow from the node that produced the value)."""
     index = tensor.rfind("/_")
-    if index > 0 and tensor[index + 2:].isdigit():
+    if index > 0 and tensor[index + 2:].isascii() and tensor[index + 2:].isdigit():
         return tensor[:index]
     return tensor
 

@@ -1,0 +1,57 @@
+"""Hostile GraphDefs (issue 18) import and run as TensorFlow does: same errors, same values, no
+RecursionError or IndexError, and no time quadratic in a chain's length."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from google.protobuf import text_format
+
+import engine as tf
+
+FIXTURES = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "imports.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_import_matches_tensorflow(name):
+    case = FIXTURES[name]
+    graph_def = tf.GraphDef()
+    text_format.Parse(case["graph_def"], graph_def)
+    with tf.Graph().as_default() as graph:
+        if "error" in case:
+            with pytest.raises(ValueError) as raised:
+                tf.import_graph_def(graph_def, name="")
+            assert type(raised.value).__name__ == case["error"]
+            assert str(raised.value) == case["message"]
+            return
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session(graph=graph) as sess:
+            assert sess.run(case["fetch"]).tolist() == case["value"]
+
+
+def test_python_identity_chain_folds_without_recursion():
+    """992 tf.identity calls broke constant folding (recursion) in graph building."""
+    with tf.Graph().as_default():
+        shape = tf.constant([2, 1])
+        for _ in range(3000):
+            shape = tf.identity(shape)
+        reshaped = tf.reshape(tf.constant([1.0, 2.0]), shape)
+        assert reshaped.shape.as_list() == [2, 1]  # the shape folded through the chain
+        with tf.Session() as sess:
+            assert sess.run(reshaped).tolist() == [[1.0], [2.0]]
+
+
+def test_identity_chain_builds_in_linear_time():
+    """Building a chain used to fold every input's constant value: n^2 in the chain length."""
+    def build(length):
+        start = time.perf_counter()
+        with tf.Graph().as_default():
+            value = tf.constant(1.0)
+            for _ in range(length):
+                value = tf.identity(value)
+        return time.perf_counter() - start
+
+    build(200)  # warm up
+    short, long = build(1000), build(4000)
+    assert long < 4 * short * 3, (short, long)  # 4x the nodes: well under 16x the time
