@@ -10,6 +10,7 @@ from collections import Counter
 
 from inspector import cmd_info_ops, info_checkpoint, inputs
 from parsers.errors import InputError
+from parsers.printable import printable
 from views.attr_text import dtype_name, shape_text, summarize_attr
 
 TOP_OPS = 8
@@ -52,7 +53,7 @@ def run(args):
     elif args.json:
         text = json.dumps(to_json(loaded), indent=1) + "\n"
     else:
-        text = "\n".join(summary_lines(loaded)) + "\n"
+        text = "\n".join(printable(line) for line in summary_lines(loaded)) + "\n"
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -60,8 +60,7 @@ def load(path, progress=None) -> Loaded:
                 os.path.join(path, "variables", "variables.index")):
             _with_checkpoint(loaded, path)
         return loaded
-    if not os.path.exists(path):
-        raise InputError(path, "no such file or directory")
+    detect.check_regular_file(path)
     loaded = detect.load_file(path, progress)
     if loaded.kind == "metagraph" and path.endswith(".meta") and os.path.isfile(
             checkpoint.index_path(checkpoint.prefix_of(path))):

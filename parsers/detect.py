@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from parsers import containers, dump_dir, events, protobuf_files, tfrecord
@@ -19,6 +20,8 @@ _LOG_LINE = re.compile(
 )
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _SNIFF_BYTES = 4096
+# A protobuf message cannot exceed 2 GiB; a bigger file is not one of ours (a log goes to vlog).
+MAX_FILE_BYTES = 2**31 - 1
 _SCAN_DEPTH = 4  # event files sit in run directories under a log directory, rarely deeper
 
 
@@ -39,13 +42,39 @@ def sniff(head):
     return "binary" if _BINARY_CONTROL.search(head) else "text"
 
 
-def read_bytes(path):
-    """A file's bytes, or InputError saying why it cannot be read."""
+def check_regular_file(path):
+    """InputError unless `path` is a regular file (after links).
+
+    A named pipe would block the reader forever and /dev/zero never ends: only regular files,
+    whose size is known before reading, are read.
+    """
     try:
-        with open(path, "rb") as stream:
-            return stream.read()
+        info = os.stat(path)
     except OSError as error:
         raise InputError(path, describe_os_error(error)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(path, f"not a regular file ({_file_type(info.st_mode)}); give a file or directory")
+
+
+def _file_type(mode):
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def read_bytes(path, limit=None):
+    """A file's bytes (at most `limit`), or InputError saying why it cannot be read."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise InputError(path, describe_os_error(error)) from None
+    if len(data) > limit:  # grew while read, or not what stat said
+        raise InputError(path, f"more than {limit} bytes: too large to read")
+    return data
 
 
 def read_head(path):
@@ -89,9 +118,12 @@ def load_file(path, progress=None):
     family = sniff(head)
     if family == "vlog":
         return load_vlog(path)  # streamed: a log can be gigabytes
-    data = read_bytes(path)
-    if family == "events":
+    if family == "events":  # streamed, record by record
         return events.load_events(path, [(path, Path(path).name)])
+    if os.path.getsize(path) > MAX_FILE_BYTES:
+        raise InputError(path, f"{os.path.getsize(path)} bytes: larger than the 2 GiB a protobuf"
+                               " message can hold")
+    data = read_bytes(path)
     if family == "text":
         kinds = protobuf_files.text_kinds(data[:_SNIFF_BYTES].decode("utf-8", "replace"))
         try:

@@ -14,6 +14,7 @@ from google.protobuf.message import DecodeError
 from engine.proto import config_pb2, graph_pb2, meta_graph_pb2, saved_model_pb2
 from parsers import text_proto, wire
 from parsers.errors import InputError
+from parsers.printable import excerpt, printable
 
 # kind -> the message a file of that kind holds, in the order ties are broken.
 MESSAGES = {
@@ -147,10 +148,10 @@ def parse_text(path, text, kinds=None, progress=None):
     if not kinds:
         match = _FIRST_NAME.match(text)
         if match:
-            found, offset = f"`{match.group(1)}`", match.start(1)
+            found, offset = f"`{excerpt(match.group(1))}`", match.start(1)
         else:
             offset = len(text) - len(text.lstrip())
-            found = f"{text[offset:offset + 12]!r}, no field name"
+            found = f"{printable(repr(text[offset:offset + 12]))}, no field name"
         line, column = _line_column(text, offset)
         raise InputError(
             path,

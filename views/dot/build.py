@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from views.dot import collapse, legend, styles, tooltips
-from views.dot.quoting import Digraph, dot_text
+from views.dot.quoting import ID_LIMIT, Digraph, dot_text
 from views.dot.stats import NodeCost
 from views.graph_edges import aggregate_label
 from views.graph_index import find_scopes
@@ -145,16 +145,16 @@ class _Drawing:
         if scope.is_device:
             line, fill = self.palette[scope.device]
             return {"label": dot_text(styles.short_device(scope.device)),
-                    "id": dot_text(f"device:{scope.device}"),
+                    "id": dot_text(f"device:{scope.device}", ID_LIMIT),
                     "style": "filled", "fillcolor": fill, "color": line, "penwidth": "2",
                     "tooltip": dot_text(scope.device)}
-        return {"label": dot_text(scope.short_name), "id": dot_text(f"cluster:{scope.key}"),
+        return {"label": dot_text(scope.short_name), "id": dot_text(f"cluster:{scope.key}", ID_LIMIT),
                 "style": "rounded", "color": "#9e9e9e",
                 "tooltip": f"{dot_text(scope.name)} ({scope.count} nodes)"}
 
     def _node(self, graph, node):
         cost = self.item_costs.get(node.key)
-        attrs = {"id": dot_text(node.key), "tooltip": tooltips.node_tooltip(node.node_def, cost)}
+        attrs = {"id": dot_text(node.key, ID_LIMIT), "tooltip": tooltips.node_tooltip(node.node_def, cost)}
         attrs.update(self._colours([node.key], node.key))
         if node.key in self.layout.focus:
             attrs["penwidth"] = "3" if node.name == self.options.focus else "2"
@@ -162,7 +162,7 @@ class _Drawing:
 
     def _box(self, graph, box):
         cost = self.item_costs.get(box.id)
-        attrs = {"id": dot_text(box.id), "shape": "box3d" if box.kind == "series" else "box",
+        attrs = {"id": dot_text(box.id, ID_LIMIT), "shape": "box3d" if box.kind == "series" else "box",
                  "style": "filled" if box.kind == "series" else "rounded,filled",
                  "tooltip": tooltips.box_tooltip(box.label, box.count, box.ops, cost)}
         attrs.update(self._colours(box.keys, box.id))

@@ -13,25 +13,40 @@ and only the legend's table (Html) is HTML.
 
 from __future__ import annotations
 
+import hashlib
+
 import graphviz
 from graphviz import quoting as _graphviz_quoting
 
-from parsers.printable import printable
+from parsers.printable import excerpt, printable
+
+# dot refuses a string longer than 16,384 bytes; names (and so ids) can be longer.
+ID_LIMIT = 1000
+TEXT_LIMIT = 500
 
 
 class Html(str):
     """An attribute value meant as a Graphviz HTML-like label (`<...>`)."""
 
 
-def dot_text(text):
-    """Raw text (a name, a path) as escString: controls visible, backslashes literal."""
-    return printable(text).replace("\\", "\\\\")
+def dot_text(text, limit=TEXT_LIMIT):
+    """Raw text (a name, a path) as escString: controls visible, backslashes literal, at most
+    an excerpt of `limit` characters."""
+    return excerpt(text, limit).replace("\\", "\\\\")
+
+
+def _short_id(name):
+    """`name`, or when too long for dot its start and a digest (still one id per name)."""
+    if len(name) <= ID_LIMIT:
+        return name
+    digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{name[:ID_LIMIT - 40]}…{digest}"
 
 
 def dot_id(name):
     """A DOT ID for a node, cluster or edge end: bare where DOT allows, else quoted, with a
     `:` part of the name (never a port) and a trailing backslash kept inside the quotes."""
-    name = str(name)
+    name = _short_id(str(name))
     if _graphviz_quoting.ID.match(name) and name.lower() not in _graphviz_quoting.KEYWORDS:
         return name
     return '"' + printable(name).replace("\\", "\\\\").replace('"', '\\"') + '"'

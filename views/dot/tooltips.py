@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from parsers.printable import printable
+from parsers.printable import excerpt
 from views.attr_text import summarize_attr
 from views.dot.styles import format_bytes, format_time
 
 TOOLTIP_ATTR_LIMIT = 60
+TEXT_LIMIT = 500  # characters of one line; dot refuses strings past 16 KB
+TOOLTIP_LINES = 24
 TOOLTIP_INPUTS = 8  # dot refuses strings past about 16 KB; an init op can have 10,000 inputs
 # Attrs the summary leaves out: long, and shown elsewhere (edge labels carry the shapes).
 _SKIPPED_ATTRS = frozenset({"_output_shapes"})
@@ -88,8 +90,10 @@ def box_tooltip(title, count, ops, cost=None, limit=12):
 def _escape(text):
     """Control characters visible, then backslashes doubled: dot reads backslash sequences in
     labels and tooltips, and SVG cannot hold most control characters."""
-    return printable(text).replace("\\", "\\\\")
+    return excerpt(text, TEXT_LIMIT).replace("\\", "\\\\")
 
 
 def _escape_lines(lines):
+    if len(lines) > TOOLTIP_LINES:
+        lines = lines[:TOOLTIP_LINES - 1] + [f"... {len(lines) - TOOLTIP_LINES + 1} more lines"]
     return "\\n".join(_escape(line) for line in lines)
