@@ -26,6 +26,7 @@ _KIND_TITLES = {
     "dump_dir": "graph dump directory (TF_DUMP_GRAPH_PREFIX)",
     "vlog": "VLOG log",
     "checkpoint": "checkpoint",
+    "directory": "directory (graphs, runs, models and logs, each named)",
 }
 
 
@@ -135,6 +136,10 @@ def summary_lines(loaded):
     lines = [f"{loaded.path}: {_KIND_TITLES.get(loaded.kind, loaded.kind)}"]
     if len(loaded.files) > 1:
         lines.append(f"  {len(loaded.files)} files")
+    if loaded.kind == "directory":
+        lines += [f"  read {_relative(loaded.path, name)}" for name in loaded.files]
+    lines += [f"  cut short: {note}" for note in loaded.notes]
+    lines += [f"  not read: {_relative(loaded.path, name)}: {why}" for name, why in loaded.skipped]
     if loaded.event_counts:
         counts = ", ".join(f"{kind} {count}" for kind, count in sorted(loaded.event_counts.items()))
         lines.append(f"  events: {counts}")
@@ -151,6 +156,12 @@ def summary_lines(loaded):
     elif not (loaded.graphs or loaded.run_metadata or loaded.meta_graphs):
         lines.append("  no graphs, meta graphs or run metadata")
     return lines
+
+
+def _relative(directory, name):
+    """`name` under `directory`, as given (the whole path when it is not under it)."""
+    relative = os.path.relpath(name, directory)
+    return name if relative.startswith("..") else relative
 
 
 def _graph_lines(labeled):

@@ -18,7 +18,8 @@ __all__ = ["load", "InputError", "Loaded", "LabeledGraph", "TaggedRun", "MetaGra
 
 # The readers and their messages load on first use (PEP 562), so a command that needs none of
 # them (`vlog`, `--help`) starts without importing protobuf and every container reader.
-_MODULES = {"detect": "parsers.detect", "checkpoint": "parsers.checkpoint"}
+_MODULES = {"detect": "parsers.detect", "checkpoint": "parsers.checkpoint",
+            "directories": "parsers.directories"}
 _LAZY = {**_MODULES, **{name: "parsers.loaded" for name in (
     "KINDS", "LabeledGraph", "Loaded", "MetaGraph", "Signature", "TaggedRun")}}
 
@@ -40,8 +41,8 @@ def load(path, progress=None) -> Loaded:
     RunMetadata (binary or text), a TensorBoard events file, a checkpoint (its prefix, .index
     or a .data shard). Directories: a SavedModel (with its variables), a log directory of
     events files, a checkpoint directory (its `checkpoint` file's latest; with its events when
-    it has them), a TF_DUMP_GRAPH_PREFIX dump. A VLOG log is recognised and refused (its
-    reader is `vlog`). progress(done, total) is called now and then while a big file is
+    it has them), a TF_DUMP_GRAPH_PREFIX dump, or any mix (kind "directory", each file named,
+    unreadable ones listed). A VLOG log is read too. progress(done, total) is called now and then while a big file is
     parsed (for a text proto: characters).
     """
     detect, checkpoint = __getattr__("detect"), __getattr__("checkpoint")
@@ -50,12 +51,12 @@ def load(path, progress=None) -> Loaded:
         if not os.path.isdir(path):
             return load_checkpoint(path)
         try:  # a training directory: its events with its latest checkpoint
-            loaded = detect.load_directory(path)
+            loaded = __getattr__("directories").load_directory(path)
         except InputError:
             return load_checkpoint(path)
         return _with_checkpoint(loaded, path)
     if os.path.isdir(path):
-        loaded = detect.load_directory(path)
+        loaded = __getattr__("directories").load_directory(path)
         if loaded.kind == "saved_model" and os.path.isfile(
                 os.path.join(path, "variables", "variables.index")):
             _with_checkpoint(loaded, path)

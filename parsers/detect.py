@@ -1,4 +1,4 @@
-"""What a path holds, by content: events framing, a VLOG log, text proto, binary proto, a directory."""
+"""What a file holds, by content: events framing, a VLOG log, text proto, binary proto."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import stat
 from pathlib import Path
 
-from parsers import containers, dump_dir, events, protobuf_files, tfrecord
+from parsers import containers, events, protobuf_files, tfrecord
 from parsers.errors import InputError
 from parsers.loaded import LabeledGraph, Loaded, TaggedRun
 
@@ -22,7 +22,6 @@ _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _SNIFF_BYTES = 4096
 # A protobuf message cannot exceed 2 GiB; a bigger file is not one of ours (a log goes to vlog).
 MAX_FILE_BYTES = 2**31 - 1
-_SCAN_DEPTH = 4  # event files sit in run directories under a log directory, rarely deeper
 
 
 def sniff(head):
@@ -139,64 +138,3 @@ def load_file(path, progress=None):
                 return containers.from_message(path, kind, message)
     kind, message = protobuf_files.parse_binary(path, data)
     return containers.from_message(path, kind, message)
-
-
-def load_directory(path):
-    """A Loaded for a SavedModel directory, a log directory of events files, or a graph dump."""
-    root = Path(path)
-    for name in ("saved_model.pb", "saved_model.pbtxt"):
-        if (root / name).is_file():
-            loaded = load_file(root / name)
-            if loaded.kind != "saved_model":
-                raise InputError(root / name, f"holds a {loaded.kind}, not a SavedModel")
-            loaded.path = str(path)
-            return loaded
-    top_files, event_files = _scan(root)
-    if event_files:
-        named = [(p, str(p.relative_to(root))) for p in event_files]
-        return events.load_events(path, named)
-    if not top_files:
-        raise InputError(path, "directory holds no graph, SavedModel, events or dump files")
-    return _load_dump_dir(path, top_files)
-
-
-def _scan(root):
-    """(regular files directly in root, events files anywhere below it), names sorted."""
-    top_files, event_files = [], []
-    try:
-        for directory, subdirectories, files in os.walk(root):
-            depth = len(Path(directory).relative_to(root).parts)
-            subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and depth < _SCAN_DEPTH)
-            for name in sorted(files):
-                file_path = Path(directory) / name
-                if name.startswith(".") or not file_path.is_file():
-                    continue
-                if depth == 0:
-                    top_files.append(file_path)
-                if _is_events_file(file_path):
-                    event_files.append(file_path)
-    except OSError as error:
-        raise InputError(root, describe_os_error(error)) from None
-    if not os.access(root, os.R_OK | os.X_OK):
-        raise InputError(root, "permission denied")
-    return top_files, event_files
-
-
-def _is_events_file(path):
-    try:
-        with open(path, "rb") as stream:
-            return tfrecord.looks_like_tfrecord(stream.read(tfrecord.HEADER))
-    except OSError:
-        return False
-
-
-def _load_dump_dir(path, files):
-    loaded = Loaded(path=str(path), kind="dump_dir")
-    for file_path in dump_dir.pass_order(files):
-        one = load_file(file_path)
-        if one.kind != "graphdef":
-            raise InputError(file_path, f"holds a {one.kind}; a graph dump directory holds only graphs")
-        graph = one.graphs[0].graph_def
-        loaded.graphs.append(LabeledGraph(dump_dir.pass_label(file_path.name), graph, str(file_path)))
-        loaded.files.append(str(file_path))
-    return loaded

@@ -21,6 +21,11 @@ def read_events_file(loaded, path, display):
             kind = event.WhichOneof("what") or "empty"
             counts[kind] += 1
             _add_event(loaded, path, display, where, event, kind)
+    except tfrecord.TruncatedRecord as error:
+        if error.index == 0:
+            raise InputError(path, f"{error}: no whole record to read") from None
+        # As TensorBoard does with a file still being written: keep the whole records.
+        loaded.notes.append(f"{display}: {error}; read the {error.index} whole records before it")
     except tfrecord.RecordError as error:
         raise InputError(path, str(error)) from None
     except OSError as error:

@@ -8,7 +8,7 @@ from engine.proto import config_pb2, graph_pb2, meta_graph_pb2
 
 # Every kind `parsers.load` answers with; `info --json` prints the same words.
 KINDS = ("graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir",
-         "checkpoint")
+         "directory", "checkpoint")
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,8 @@ class Loaded:
     MetaGraphDef. event_counts: for events, how many events of each kind ("graph_def",
     "summary", ...). files: the files read, in order. checkpoint: a checkpoint's variables
     (parsers.checkpoint.Checkpoint), for a checkpoint or a SavedModel with variables.
+    notes: what was cut short (the last, partly written record of an events file). skipped:
+    (file, why) for each file of a directory that could not be read as anything.
     """
 
     path: str
@@ -76,6 +78,8 @@ class Loaded:
     event_counts: dict[str, int] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     checkpoint: object | None = None
+    notes: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def signatures(self) -> list[Signature]:

@@ -20,6 +20,17 @@ class RecordError(Exception):
     """A TFRecord file that is not well framed: which record, at which byte, what is wrong."""
 
 
+class TruncatedRecord(RecordError):
+    """The file ends inside its last record (a writer still writing, or a copy cut short).
+
+    Raised after every whole record before it was yielded; `index` is how many there were.
+    """
+
+    def __init__(self, message, index):
+        super().__init__(message)
+        self.index = index
+
+
 def masked_crc(data):
     """TFRecord's masked CRC32C of `data`.
 
@@ -39,7 +50,8 @@ def looks_like_tfrecord(head):
 
 
 def read_records(path):
-    """Yield (index, byte offset, data) for each record; RecordError at the first bad one.
+    """Yield (index, byte offset, data) for each record; RecordError at the first bad one,
+    TruncatedRecord when the file ends inside a record whose length header is sound.
 
     Reads record by record, and never allocates a declared length the file cannot hold.
     """
@@ -50,17 +62,18 @@ def read_records(path):
             where = f"record {index} (byte {offset})"
             header = stream.read(HEADER)
             if len(header) < HEADER:
-                raise RecordError(f"{where}: truncated header, {len(header)} of {HEADER} bytes")
+                raise TruncatedRecord(f"{where}: cut off in its header, {len(header)} of {HEADER}"
+                                      " bytes", index)
             (length,) = struct.unpack_from("<Q", header)
             (length_crc,) = struct.unpack_from("<I", header, 8)
             if masked_crc(header[:8]) != length_crc:
                 raise RecordError(f"{where}: length CRC mismatch, header is corrupt")
             remaining = size - offset - HEADER
             if length + FOOTER > remaining:
-                raise RecordError(
+                raise TruncatedRecord(
                     f"{where}: declares {length} data bytes but only"
-                    f" {max(remaining - FOOTER, 0)} remain (truncated or corrupt)"
-                )
+                    f" {max(remaining - FOOTER, 0)} remain (cut off)",
+                    index)
             data = stream.read(length)
             footer = stream.read(FOOTER)
             if len(data) < length or len(footer) < FOOTER:

@@ -19,7 +19,7 @@ def assert_info_shape(document):
     """Exactly the documented shape: no key more, no key less, the right types."""
     assert set(document) == {"kind", "graphs", "run_metadata", "variables"}
     assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog",
-                                "dump_dir", "checkpoint"}
+                                "dump_dir", "directory", "checkpoint"}
     for graph in document["graphs"]:
         assert set(graph) == {"label", "nodes", "functions"}
         assert isinstance(graph["label"], str)

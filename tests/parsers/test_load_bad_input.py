@@ -148,10 +148,21 @@ def test_events_data_crc_checked(tmp_path):
     assert message == f"record 1 (byte {second}): data CRC mismatch, record is corrupt"
 
 
-def test_events_truncated(tmp_path):
+def test_events_truncated_reads_the_whole_records(tmp_path):
+    """A file still being written: TensorBoard reads its whole records, and so do we, saying
+    what was cut."""
     data = EVENTS.read_bytes()
-    message = error_of(write(tmp_path, "events.out.tfevents.3", data[:-5]))
-    assert "remain (truncated or corrupt)" in message and message.startswith("record ")
+    whole = parsers.load(EVENTS)
+    cut = parsers.load(write(tmp_path, "events.out.tfevents.3", data[:-5]))
+    assert sum(cut.event_counts.values()) == sum(whole.event_counts.values()) - 1
+    [note] = cut.notes
+    assert note.startswith("events.out.tfevents.3: record ") and "remain (cut off)" in note
+    assert note.endswith("whole records before it")
+
+
+def test_events_cut_inside_the_first_record(tmp_path):
+    message = error_of(write(tmp_path, "events.out.tfevents.5", EVENTS.read_bytes()[:20]))
+    assert message.startswith("record 0 (byte 0): declares ") and message.endswith("no whole record to read")
 
 
 def test_events_record_that_is_not_an_event(tmp_path):
@@ -165,21 +176,32 @@ def test_events_record_that_is_not_an_event(tmp_path):
 
 def test_bad_file_in_events_directory_is_named(tmp_path):
     shutil.copytree(FIXTURES / "parsers" / "events_dir", tmp_path / "logs")
-    victim = sorted((tmp_path / "logs").iterdir())[1]
-    victim.write_bytes(victim.read_bytes()[:-1])
-    with pytest.raises(parsers.InputError) as caught:
-        parsers.load(tmp_path / "logs")
-    assert caught.value.path == str(victim)
+    good, victim = sorted((tmp_path / "logs").iterdir())[:2]
+    data = bytearray(victim.read_bytes())
+    data[12 + 3] ^= 0x40  # inside the first record's data
+    victim.write_bytes(bytes(data))
+    loaded = parsers.load(tmp_path / "logs")
+    assert loaded.kind == "events" and loaded.files == [str(good)]
+    assert loaded.skipped == [(str(victim), "record 0 (byte 0): data CRC mismatch, record is corrupt")]
 
 
 def test_bad_file_in_dump_directory_is_named(tmp_path):
     shutil.copytree(FIXTURES / "parsers" / "dump_dir", tmp_path / "dump")
     victim = tmp_path / "dump" / "build_xla_ops.pbtxt"
     victim.write_text("node { name: ")
+    loaded = parsers.load(tmp_path / "dump")
+    assert loaded.kind == "dump_dir" and str(victim) not in loaded.files
+    [(path, why)] = loaded.skipped
+    assert path == str(victim) and why.startswith("line 1:")
+
+
+def test_a_directory_of_only_bad_files_is_an_error_naming_one(tmp_path):
+    (tmp_path / "a.pbtxt").write_text("node { name: ")
+    (tmp_path / "b.pb").write_bytes(b"\xff\xff")
     with pytest.raises(parsers.InputError) as caught:
-        parsers.load(tmp_path / "dump")
-    assert caught.value.path == str(victim)
-    assert caught.value.message.startswith("line 1:")
+        parsers.load(tmp_path)
+    assert caught.value.path == str(tmp_path)
+    assert caught.value.message.startswith("no file could be read (2 tried); first, a.pbtxt: line 1:")
 
 
 def _varint(value):
