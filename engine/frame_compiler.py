@@ -15,7 +15,7 @@ from collections import deque
 
 import numpy as np
 
-from engine import errors
+from engine import deadline, errors
 from engine.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
 from engine.node_run import read_ref
@@ -186,6 +186,7 @@ class _Compiler:
         self.lines.append(f"{pad3}{n} += 1")
         next_pos = merges[0][2].pos if merges else loop_cond.pos
         self.lines.append(f"{pad3}if {n} >= LIMIT: p = {next_pos}; runaway(NAME_{n}, LIMIT)")
+        self.lines.append(f"{pad3}if not {n} % {deadline.CHECK_EVERY}: p = {next_pos}; check_deadline()")
         for merge, _, next_item in merges:
             self.lines.append(f"{pad3}v[{self._slot(merge, 0)}] = v[{self._slot(next_item, 0)}]")
         for exit_item in info.exits:
@@ -193,6 +194,7 @@ class _Compiler:
             data, _ = self._data_sources(switch)
             self.lines.append(f"{pad2}v[{self._slot(exit_item, 0)}] = v[{self._slot(*data)}]")
         self.env["runaway"] = _runaway
+        self.env["check_deadline"] = deadline.check
 
     def _downstream(self, starts, units):
         unit_set = set(units)

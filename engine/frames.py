@@ -21,7 +21,7 @@ from collections import deque
 
 import numpy as np
 
-from engine import errors, op_families
+from engine import deadline, errors, op_families
 from engine.node_run import outputs_list, raise_node_error, read_ref
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
@@ -263,6 +263,8 @@ def run(executor, feed_values, observer=None, step_id=0):
 
     def new_iteration(frame, item):
         frame.count += 1
+        if not frame.count % deadline.CHECK_EVERY:
+            deadline.check()
         if frame.count > limit:
             raise errors.ResourceExhaustedError(
                 None, None, f"Loop frame '{frame.info.name}' ran more than {limit} iterations "

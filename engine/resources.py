@@ -1,5 +1,7 @@
 """State that outlives one step: ref variables (Ref) and resource variables (by handle)."""
 
+import threading
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,10 +15,11 @@ class Ref:
     aliasing (seed 002's a, a_i, b, b_i study). `.value` is None until initialised.
     """
 
-    __slots__ = ("name", "dtype", "value")
+    __slots__ = ("name", "dtype", "value", "lock")
 
     def __init__(self, name, dtype, value=None):
         self.name, self.dtype, self.value = name, dtype, value
+        self.lock = threading.Lock()  # the variable's mutex (TensorFlow's Var::mu)
 
     @property
     def initialized(self):
@@ -47,8 +50,8 @@ class ResourceMgr:
     def ref(self, name, dtype):
         """The buffer of the ref variable `name`, created (uninitialised) on first use."""
         ref = self.refs.get(name)
-        if ref is None:
-            ref = self.refs[name] = Ref(name, dtype)
+        if ref is None:  # setdefault: two runs creating it at once get the same buffer
+            ref = self.refs.setdefault(name, Ref(name, dtype))
         return ref
 
     def variable(self, handle: ResourceHandle) -> Ref:
@@ -56,12 +59,26 @@ class ResourceMgr:
         key = (handle.container, handle.name)
         buffer = self.variables.get(key)
         if buffer is None:
-            buffer = self.variables[key] = Ref(handle.name, handle.dtype)
+            buffer = self.variables.setdefault(key, Ref(handle.name, handle.dtype))
         return buffer
 
     def clear(self):
         self.refs.clear()
         self.variables.clear()
+
+
+@contextmanager
+def locked(buffers, use_locking=True):
+    """Hold the locks of `buffers` (Refs) while an update reads and writes them, taken in one
+    order so two updates of the same variables cannot deadlock (TensorFlow's
+    MaybeLockVariableInputMutexesInOrder); nothing when `use_locking` is false."""
+    if not use_locking:
+        yield
+        return
+    with ExitStack() as stack:
+        for buffer in sorted({id(b): b for b in buffers}.values(), key=id):
+            stack.enter_context(buffer.lock)
+        yield
 
 
 def as_array(value, dtype):

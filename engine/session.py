@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import errors, graph, kernels, op_registry, vlog
+from engine import deadline, errors, graph, kernels, op_registry, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.executor import Executor
@@ -174,10 +174,13 @@ class BaseSession:
             factories += (collectors,)
         if vlog.wanted():  # VLOG: an observer writing TF's lines (engine/vlog.py)
             factories += (vlog.run_observer,)
+        timeout_ms = (options.timeout_in_ms if options is not None and options.timeout_in_ms
+                      else self._config.operation_timeout_in_ms)
+        run_deadline = deadline.after_ms(timeout_ms)
         # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), deadline.running_until(run_deadline):
             if entry.parts is not None:
-                results = self._run_partitions(entry, values, factories, step_id)
+                results = self._run_partitions(entry, values, factories, step_id, run_deadline)
             elif factories:
                 plan = entry.executor.plan
                 observer = observers_lib.observer_for(factories, plan.device, step_id, plan)
@@ -338,7 +341,7 @@ class BaseSession:
 
     # Runs across devices -----------------------------------------------------------------------
 
-    def _run_partitions(self, entry, values, factories, step_id):
+    def _run_partitions(self, entry, values, factories, step_id, run_deadline=None):
         """Every partition's executor on its own thread (the client's on this one)."""
         if self._workers is None:
             self._workers = ThreadPoolExecutor(thread_name_prefix="partition")
@@ -351,7 +354,7 @@ class BaseSession:
         def run(part, feeds, observer):
             set_running_step(step_id)
             try:
-                with placer_lib.device_scope(part.device):
+                with placer_lib.device_scope(part.device), deadline.running_until(run_deadline):
                     return observers_lib.run(part.executor, feeds, observer, step_id)
             except BaseException as error:
                 rendezvous.start_abort(error)

@@ -71,6 +71,57 @@ def run_imports(tf):
     return results
 
 
+def _concurrent_assign_add(tf, resource, size, threads, steps, use_locking=None):
+    """The variable's value after `threads` threads each ran `steps` assign_add(v, 1)."""
+    with tf.Graph().as_default():
+        if resource:
+            variable = tf.get_variable("v", initializer=tf.zeros([size]), use_resource=True)
+            update = variable.assign_add(tf.ones([size]), read_value=False)
+        else:
+            variable = tf.Variable(tf.zeros([size]))
+            update = tf.assign_add(variable, tf.ones([size]), use_locking=use_locking)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+
+            def work():
+                for _ in range(steps):
+                    sess.run(update)
+            workers = [threading.Thread(target=work) for _ in range(threads)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+            value = sess.run(variable)
+            return [float(value.min()), float(value.max())]
+
+
+def run_probes(tf):
+    results = {"concurrent_assign_add": []}
+    for resource, size, threads, steps, use_locking in [
+            (True, 1, 8, 5000, None), (False, 1, 8, 5000, True),
+            (True, 200_000, 8, 200, None), (False, 200_000, 8, 200, True)]:
+        value = _concurrent_assign_add(tf, resource, size, threads, steps, use_locking)
+        results["concurrent_assign_add"].append(
+            {"resource": resource, "size": size, "threads": threads, "steps": steps,
+             "use_locking": use_locking, "min_max": value})
+        print("concurrent assign_add", results["concurrent_assign_add"][-1])
+    with tf.Graph().as_default():
+        loop = tf.while_loop(lambda i: i >= 0, lambda i: i + 1, [tf.constant(0)])
+        after = tf.constant(3) + 1
+        with tf.Session() as sess:
+            start = time.monotonic()
+            try:
+                sess.run(loop, options=tf.RunOptions(timeout_in_ms=500))
+                entry = {"error": None}
+            except Exception as error:  # noqa: BLE001  (what TF raised is the fixture)
+                entry = {"error": type(error).__name__, "message": str(error).splitlines()[0]}
+            entry["seconds_at_least"] = 0.5 if time.monotonic() - start >= 0.5 else 0
+            entry["run_after"] = int(sess.run(after))
+    results["timeout"] = entry
+    print("timeout", entry)
+    return results
+
+
 def main():
     import tensorflow.compat.v1 as tf
 
@@ -79,6 +130,8 @@ def main():
     only = sys.argv[1:] or ["imports", "runs"]
     if "imports" in only:
         (OUT / "imports.json").write_text(json.dumps(run_imports(tf), indent=1, sort_keys=True) + "\n")
+    if "runs" in only:
+        (OUT / "runs.json").write_text(json.dumps(run_probes(tf), indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
 
 

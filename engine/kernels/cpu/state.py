@@ -12,7 +12,7 @@ from engine.dtypes import as_dtype
 from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, shape_str
-from engine.resources import ResourceHandle
+from engine.resources import ResourceHandle, locked
 
 DEFAULT_CONTAINER = b"localhost"
 
@@ -69,7 +69,8 @@ def ref_variable_kernels(arrays):
                 ctx.node_def, None, f"Assign requires shapes of both tensors to match. lhs "
                                     f"shape= {shape_str(current.shape)} rhs shape= "
                                     f"{shape_str(shape_of(value))}")
-        store(ref, value)
+        with locked([ref], ctx.attrs.get("use_locking", True)):
+            store(ref, value)
         return ref
 
     def update(ufunc):
@@ -80,7 +81,8 @@ def ref_variable_kernels(arrays):
             if current.shape != shape_of(value):
                 raise InvalidArgumentError(ctx.node_def, None,
                                            "Parameters and update must be the same size")
-            ufunc(current, arrays.on_device(value), out=current)
+            with locked([ref], ctx.attrs.get("use_locking", False)):
+                ufunc(ref.value, arrays.on_device(value), out=ref.value)
             return ref
         return kernel
 
@@ -162,7 +164,9 @@ def resource_variable_kernels(arrays):
                 ctx.node_def, None, f"Trying to assign to variable with tensor with wrong "
                                     f"shape. Expected {shape_str(buffer.value.shape)} got "
                                     f"{shape_str(shape_of(value))}")
-        buffer.value = arrays.owned(value)
+        owned = arrays.owned(value)
+        with locked([buffer]):
+            buffer.value = owned
         return None
 
     def update_variable(ufunc):
@@ -177,7 +181,8 @@ def resource_variable_kernels(arrays):
                                         f"{shape_str(buffer.value.shape)} using a Tensor with "
                                         f"shape {shape_str(shape_of(value))}, shapes must be "
                                         f"equal.")
-            buffer.value = ufunc(buffer.value, arrays.on_device(value))
+            with locked([buffer]):  # TensorFlow always locks resource variable updates
+                buffer.value = ufunc(buffer.value, arrays.on_device(value))
             return None
         return kernel
 

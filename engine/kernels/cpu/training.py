@@ -13,6 +13,7 @@ import numpy as np
 from engine.errors import FailedPreconditionError, InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import shape_str
+from engine.resources import locked
 
 
 def _gradient_descent(xp, attrs, var, alpha, delta):
@@ -104,12 +105,13 @@ def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_
                 raise FailedPreconditionError(
                     ctx.node_def, None,
                     f"Attempting to use uninitialized value {ref.name}")
-        current = [ref.value for ref in refs]
-        dtype = current[0].dtype
-        values = current + operands(rest, dtype)
-        _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
-        for ref, new in zip(refs, update(xp, ctx.attrs, *values)):
-            store(ref, new)
+        with locked(refs, ctx.attrs.get("use_locking", False)):
+            current = [ref.value for ref in refs]
+            dtype = current[0].dtype
+            values = current + operands(rest, dtype)
+            _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
+            for ref, new in zip(refs, update(xp, ctx.attrs, *values)):
+                store(ref, new)
         return refs[0]
     return kernel
 
@@ -131,12 +133,13 @@ def resource_kernel(update, count, grad_index, xp=np, operands=_scalars):
                     f"message=Resource {handle.container}/{handle.name}/N10tensorflow3VarE "
                     f"does not exist.")
             buffers.append(buffer)
-        current = [b.value for b in buffers]
-        dtype = current[0].dtype
-        values = current + operands(rest, dtype)
-        _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
-        for buffer, new in zip(buffers, update(xp, ctx.attrs, *values)):
-            buffer.value = xp.asarray(new, dtype)
+        with locked(buffers, ctx.attrs.get("use_locking", False)):
+            current = [b.value for b in buffers]
+            dtype = current[0].dtype
+            values = current + operands(rest, dtype)
+            _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
+            for buffer, new in zip(buffers, update(xp, ctx.attrs, *values)):
+                buffer.value = xp.asarray(new, dtype)
         return None
     return kernel
 
