@@ -20,7 +20,9 @@ from engine import errors
 from engine.node_run import kernel_summary
 from engine.traceback import is_engine_file
 from inspector.debug.launch import debug_graph_run
+from inspector import run_setup
 from parsers.errors import InputError
+from parsers.printable import printable
 from views import outputs
 
 
@@ -42,6 +44,7 @@ def add_arguments(parser):
     parser.add_argument("--debug", action="store_true", help="step through the run in the "
                         "debugger (TUI in a terminal, else a prompt); see graph-inspector debug")
     parser.add_argument("--cli", action="store_true", help="with --debug: the line prompt")
+    run_setup.add_arguments(parser)
 
 
 def run(args):
@@ -49,14 +52,18 @@ def run(args):
     if not args.fetch and not args.target:
         raise InputError(path, "nothing to run: give --fetch or --target")
     check_outputs(args)
+    config = run_setup.session_config(args)
     graph_def = load_graph_def(path)
+    feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
+    run_setup.check_feeds(path, graph_def, feeds)
+    run_setup.progress(graph_def, "importing the graph")
     graph = tf.Graph()
     with graph.as_default():
         try:
             tf.import_graph_def(graph_def, name="")
         except (ValueError, TypeError, KeyError, errors.OpError) as error:
             raise InputError(path, f"cannot import the graph: {_first_line(error)}") from None
-    feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
+    args.config = config
     for name in feeds:
         _check_element(graph, path, name, tensor=True)
     for name in args.fetch:
@@ -82,7 +89,8 @@ def run(args):
 
 def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=None):
     path = args.graph
-    with tf.Session(graph=graph) as sess:
+    run_setup.progress(graph_def, "running")
+    with tf.Session(graph=graph, config=getattr(args, "config", None)) as sess:
         try:
             for name in args.before:
                 sess.run(name)
@@ -91,7 +99,7 @@ def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=Non
             values = sess.run(args.fetch + args.target, feed_dict=feeds or None,
                               options=options, run_metadata=metadata)
         except errors.OpError as error:
-            print(f"error: {run_error_line(error, graph_def)}", file=sys.stderr)
+            print(f"error: {printable(run_error_line(error, graph_def))}", file=sys.stderr)
             return 1
         except (TypeError, ValueError) as error:
             raise InputError(path, _first_line(error)) from None
@@ -138,6 +146,8 @@ def parse_feed(path, text):
     if ":" not in name:
         name += ":0"
     if value.endswith(".npy") or os.path.isfile(value):
+        if os.path.exists(value) and not os.path.isfile(value):  # a pipe would block np.load
+            raise InputError(value, f"cannot read the feed for {name}: not a regular file")
         try:
             return name, np.load(value, allow_pickle=False)
         except (OSError, ValueError) as error:
