@@ -61,6 +61,9 @@ def node_error(node, error):
         cls, text = type(error), error.message
     elif isinstance(error, (ValueError, TypeError, IndexError, ArithmeticError)):
         cls, text = errors.InvalidArgumentError, f"{type(error).__name__}: {error}"
+    elif isinstance(error, MemoryError):  # a tensor bigger than memory: TensorFlow's OOM
+        cls, text = errors.ResourceExhaustedError, str(error) if str(error).startswith("OOM") \
+            else f"OOM: {error or 'out of memory'}"
     else:
         cls, text = errors.InternalError, f"{type(error).__name__}: {error}"
     op = node.op

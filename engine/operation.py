@@ -26,8 +26,8 @@ def _infer_shapes(op, attrs=None):
     infos = [_LazyInputInfo(tensor) for tensor in op._inputs]
     if attrs is None:
         from engine.attr_value import to_python
-        attrs = {key: to_python(value) for key, value in op._node_def.attr.items()
-                 if not key.startswith("_")}
+        attrs = {key: _TensorAttrShape(value.tensor) if value.HasField("tensor") else to_python(value)
+                 for key, value in op._node_def.attr.items() if not key.startswith("_")}
     shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
 
@@ -63,6 +63,16 @@ def _static_value(tensor, depth=0):
                                  x.shape)]
     except (SliceError, IndexError, ValueError):
         return None
+
+
+class _TensorAttrShape:
+    """A tensor attr as a shape function sees it: only its shape (np.shape reads `.shape`), so
+    a Const declaring 10^12 elements is not built to infer its shape."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, tensor_proto):
+        self.shape = tuple(dim.size for dim in tensor_proto.tensor_shape.dim)
 
 
 class _LazyInputInfo:

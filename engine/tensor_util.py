@@ -11,6 +11,7 @@ float_val: 1
 """
 
 import numbers
+import os
 
 import numpy as np
 
@@ -209,11 +210,41 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
     return proto
 
 
+def _memory_bytes():
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 40
+
+
+# What one element costs at least: a string is a Python object (a pointer and a bytes object).
+_STRING_ELEMENT_BYTES = 64
+
+
+def check_allocatable(shape, tensor_dtype):
+    """MemoryError, worded as TensorFlow's OOM, when a tensor of `shape` could never fit in
+    this machine's memory (a GraphDef can declare 10^12 elements in a few bytes)."""
+    if any(d < 0 for d in shape):
+        raise ValueError(f"tensor shape {list(shape)} has a negative dimension")
+    num_elements = 1
+    for d in shape:
+        num_elements *= d  # Python ints: no overflow however absurd the dims
+    itemsize = _STRING_ELEMENT_BYTES if tensor_dtype == dtypes.string else \
+        np.dtype(tensor_dtype.as_numpy_dtype).itemsize
+    if num_elements * itemsize > _memory_bytes():
+        dims = ",".join(str(d) for d in shape)
+        type_name = {"float32": "float", "float64": "double"}.get(tensor_dtype.name, tensor_dtype.name)
+        raise MemoryError(f"OOM when allocating tensor with shape[{dims}] and type "
+                          f"{type_name} by allocator cpu")
+
+
 def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
-    """The NumPy array a TensorProto holds (repeated fields padded with their last value)."""
+    """The NumPy array a TensorProto holds (repeated fields padded with their last value);
+    MemoryError naming the shape when it could never fit in memory."""
     shape = [d.size for d in tensor.tensor_shape.dim]
-    num_elements = int(np.prod(shape, dtype=np.int64))
     tensor_dtype = dtypes.as_dtype(tensor.dtype)
+    check_allocatable(shape, tensor_dtype)
+    num_elements = int(np.prod(shape, dtype=np.int64))
     dtype = tensor_dtype.as_numpy_dtype
     if tensor.tensor_content:
         return np.frombuffer(tensor.tensor_content, dtype=dtype).copy().reshape(shape)

@@ -55,3 +55,37 @@ def test_identity_chain_builds_in_linear_time():
     build(200)  # warm up
     short, long = build(1000), build(4000)
     assert long < 4 * short * 3, (short, long)  # 4x the nodes: well under 16x the time
+
+
+def _absurd_const_graph(dtype, dims):
+    graph_def = tf.GraphDef()
+    const = graph_def.node.add(name="c", op="Const")
+    const.attr["dtype"].type = dtype.as_datatype_enum
+    tensor = const.attr["value"].tensor
+    tensor.dtype = dtype.as_datatype_enum
+    for size in dims:
+        tensor.tensor_shape.dim.add(size=size)
+    if dtype == tf.string:
+        tensor.string_val.append(b"x")
+    shape = graph_def.node.add(name="shape", op="Shape", input=["c"])
+    shape.attr["T"].type = dtype.as_datatype_enum
+    shape.attr["out_type"].type = tf.int32.as_datatype_enum
+    return graph_def
+
+
+@pytest.mark.parametrize("dtype,dims,words", [
+    (tf.float32, [10**6, 10**6], "shape[1000000,1000000] and type float"),
+    (tf.string, [10**9], "shape[1000000000] and type string")])
+def test_absurd_constants_stay_lazy_until_run_and_then_name_the_node(dtype, dims, words):
+    """A Const declaring 10^12 elements in a few bytes imports (its shape is known without its
+    values); running it is TensorFlow's OOM, naming the node, not a 3.6 TiB allocation."""
+    with tf.Graph().as_default() as graph:
+        tf.import_graph_def(_absurd_const_graph(dtype, dims), name="")
+        const = graph.get_tensor_by_name("c:0")
+        assert const.shape.as_list() == dims
+        assert graph.get_tensor_by_name("shape:0").shape.as_list() == [len(dims)]
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.ResourceExhaustedError) as raised:
+                sess.run(const)
+    assert raised.value.node_def.name == "c"
+    assert f"OOM when allocating tensor with {words} by allocator cpu" in str(raised.value)
