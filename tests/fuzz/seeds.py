@@ -1,0 +1,143 @@
+"""The fuzz seed corpus: every container kind, the text formats, and issue 18's hostile inputs.
+
+`build(directory, big)` writes the seeds and returns {name: path}. With big=True the bombs are
+full size (a 10 MB quoted string); otherwise they are scaled down for the default run.
+"""
+
+import os
+import shutil
+import struct
+from pathlib import Path
+
+from engine.proto import graph_pb2
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+# Real files TensorFlow wrote: one of every kind the tool reads.
+REAL = {
+    "graphdef.pb": FIXTURES / "graphs" / "cond.pb",
+    "graphdef.pbtxt": FIXTURES / "graphs" / "while_loop.pbtxt",
+    "functions.pb": FIXTURES / "parsers" / "functions.pb",
+    "metagraph.meta": FIXTURES / "containers" / "mlp.meta",
+    "run_metadata.pb": FIXTURES / "parsers" / "run_metadata.pb",
+    "run_metadata.pbtxt": FIXTURES / "parsers" / "run_metadata.pbtxt",
+    "two_cpu.pb": FIXTURES / "graphs" / "two_cpu.pb",
+    "events": sorted((FIXTURES / "parsers" / "events_dir").iterdir())[0],
+    "vlog.log": sorted((ROOT / "sample_logs").glob("*.log"))[0],
+}
+REAL_DIRECTORIES = {
+    "saved_model": FIXTURES / "containers" / "saved_model_mlp",
+    "dump_dir": FIXTURES / "parsers" / "dump_dir",
+    "events_dir": FIXTURES / "parsers" / "events_dir",
+}
+
+
+def _graph(nodes):
+    graph = graph_pb2.GraphDef()
+    for name, op, inputs in nodes:
+        graph.node.add(name=name, op=op, input=inputs)
+    return graph
+
+
+def _const(graph, name, dtype=1, dims=(), value=None):
+    node = graph.node.add(name=name, op="Const")
+    node.attr["dtype"].type = dtype
+    tensor = node.attr["value"].tensor
+    tensor.dtype = dtype
+    for size in dims:
+        tensor.tensor_shape.dim.add(size=size)
+    if value is not None:
+        (tensor.string_val if dtype == 7 else tensor.float_val).append(value)
+    return node
+
+
+def _identity(graph, name, source, dtype=1):
+    node = graph.node.add(name=name, op="Identity", input=[source])
+    node.attr["T"].type = dtype
+    return node
+
+
+def hostile_graphs(big):
+    """name -> GraphDef of each hostile class."""
+    depth = 3000 if big else 800
+    graphs = {}
+    deep = _graph([("/".join(f"s{i}" for i in range(depth)), "NoOp", []), ("top", "NoOp", [])])
+    graphs["deep_names.pb"] = deep
+    chain = graph_pb2.GraphDef()
+    _const(chain, "c", value=1.0)
+    for i in range(depth):
+        _identity(chain, f"id{i}", f"id{i - 1}" if i else "c")
+    graphs["identity_chain.pb"] = chain
+    loop = graph_pb2.GraphDef()
+    _const(loop, "c", value=0.0)
+    enter = _identity(loop, "while/Enter", "c")
+    enter.op = "Enter"
+    enter.attr["frame_name"].s = b"while/while_context"
+    merge = loop.node.add(name="while/Merge", op="Merge", input=["while/Enter", "while/NextIteration_1:7"])
+    merge.attr["T"].type, merge.attr["N"].i = 1, 2
+    _identity(loop, "while/NextIteration_1", "while/Merge").op = "NextIteration"
+    graphs["next_iteration_index.pb"] = loop
+    superscript = graph_pb2.GraphDef()
+    _const(superscript, "x", value=1.0)
+    _identity(superscript, "y", "x:\u00b2")
+    graphs["superscript_index.pb"] = superscript
+    absurd = graph_pb2.GraphDef()
+    _const(absurd, "c", dims=(10**6, 10**6))
+    _const(absurd, "s", dtype=7, dims=(10**9,), value=b"x")
+    graphs["absurd_consts.pb"] = absurd
+    names = graph_pb2.GraphDef()
+    for name in ["x\\", '<<IMG SRC="/etc/passwd"/>>', "esc\x1b[31mred", "new\nline", "nul\x00z", "a:b:c"]:
+        names.node.add(name=name, op="NoOp", device="/device:CPU:\x1b[2J0")
+    graphs["escape_names.pb"] = names
+    return graphs
+
+
+def _text_bombs(big):
+    size = 10_000_000 if big else 1_000_000
+    return {
+        "long_string.pbtxt": 'node { name: "' + "a" * size + '" op: "NoOp" }\n',
+        "long_comment.pbtxt": "#" + "c" * size + '\nnode { name: "n" op: "NoOp" }\n',
+        "long_word.pbtxt": "w" * size + " { }\n",
+    }
+
+
+def build(directory, big=False):
+    """Write every seed under `directory`; {name: path} (directories and special files too)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    seeds = {}
+    for name, source in REAL.items():
+        seeds[name] = directory / name
+        shutil.copy(source, seeds[name])
+    for name, source in REAL_DIRECTORIES.items():
+        seeds[name] = directory / name
+        shutil.copytree(source, seeds[name])
+    for name, graph in hostile_graphs(big).items():
+        seeds[name] = directory / name
+        seeds[name].write_bytes(graph.SerializeToString())
+    for name, text in _text_bombs(big).items():
+        seeds[name] = directory / name
+        seeds[name].write_text(text)
+    events = REAL["events"].read_bytes()
+    first = 12 + struct.unpack_from("<Q", events)[0] + 4
+    seeds["partial_events"] = directory / "partial.tfevents"
+    seeds["partial_events"].write_bytes(events[: first + 20])
+    mixed = directory / "mixed"
+    mixed.mkdir()
+    shutil.copy(REAL["graphdef.pbtxt"], mixed)
+    shutil.copy(REAL["run_metadata.pb"], mixed)
+    shutil.copy(REAL["metagraph.meta"], mixed)
+    shutil.copytree(REAL_DIRECTORIES["saved_model"], mixed / "model")
+    shutil.copy(REAL["events"], mixed)
+    (mixed / "notes.txt").write_text("hello\n")
+    os.symlink("/etc/passwd", mixed / "passwd.pbtxt")
+    seeds["mixed_dir"] = mixed
+    fifo = directory / "pipe.pb"
+    os.mkfifo(fifo)
+    seeds["fifo"] = fifo
+    seeds["dev_zero"] = Path("/dev/zero")
+    evil = directory / "evil\n\x1b[2Jname.pb"
+    shutil.copy(REAL["graphdef.pb"], evil)
+    seeds["evil_file_name"] = evil
+    return seeds
