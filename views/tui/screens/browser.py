@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static, TabbedContent
 
+from parsers.printable import printable
 from views.tui import bindings, search
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, FilterSubmitted, NodeChosen
@@ -173,11 +174,12 @@ class BrowserScreen(Screen):
             return
         self.key = key
         node = view.index.nodes[key]
-        header = Text.assemble((node.name, "bold"), "  ", (node.op, "cyan"))
+        # Names come from the file: control characters shown as escapes, never sent raw.
+        header = Text.assemble((printable(node.name), "bold"), "  ", (printable(node.op), "cyan"))
         device = node.node_def.device or node.partition
         if device:
-            header.append(f"  {device}", style="dim")
-        inputs = list(node.node_def.input)
+            header.append(f"  {printable(device)}", style="dim")
+        inputs = [printable(name) for name in node.node_def.input]
         header.append(f"\ninputs ({len(inputs)}): " + (", ".join(inputs) if inputs else "none"))
         self.query_one("#node-header", Static).update(header)
         self.query_one("#breadcrumb", Breadcrumb).show(view, key)

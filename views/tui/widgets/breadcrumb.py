@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from parsers.printable import printable
+
 
 class Breadcrumb(Static):
     def show(self, view, key=None):
@@ -18,4 +20,6 @@ class Breadcrumb(Static):
             parts.extend(Text(s) for s in scopes)
             if not scopes or "/".join(scopes) != name:
                 parts.append(Text(name.rpartition("/")[2], style="bold"))
+        for part in parts:  # names from the file: control characters as escapes
+            part.plain = printable(part.plain)
         self.update(Text(" › ").join(parts))

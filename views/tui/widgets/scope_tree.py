@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
+from parsers.printable import printable
 from views.tui.messages import NodeChosen
 
 CHUNK = 400   # entries made per opening; the rest behind a "more" row
@@ -87,14 +88,15 @@ class ScopeTree(Tree):
                 continue
             if entry.is_scope and not entry.path and entry.device:
                 short = entry.device.rpartition("device:")[2] or entry.device
-                label = Text.assemble((short, "bold cyan"), (f" {entry.count}", "dim"),
-                                      (f"  {entry.device}", "dim"))
+                label = Text.assemble((printable(short), "bold cyan"), (f" {entry.count}", "dim"),
+                                      (f"  {printable(entry.device)}", "dim"))
                 tree_node.add(label, entry)
             elif entry.is_scope:
-                label = Text.assemble((entry.name + "/", "bold"), (f" {entry.count}", "dim"))
+                label = Text.assemble((printable(entry.name) + "/", "bold"), (f" {entry.count}", "dim"))
                 tree_node.add(label, entry)
             else:
-                label = Text.assemble(entry.name, (f"  {self.view.index.nodes[entry.key].op}", "dim"))
+                op = printable(self.view.index.nodes[entry.key].op)
+                label = Text.assemble(printable(entry.name), (f"  {op}", "dim"))
                 tree_node.add_leaf(label, entry)
         rest = entries[CHUNK:]
         if rest:
