@@ -378,9 +378,17 @@ def _fold(tensor, partial, parts):
     return None
 
 
-def constant_value_as_shape(tensor):
+# How many ConcatV2/Cast/StridedSlice levels constant_value_as_shape looks through; past it
+# the shape is unknown (a hostile graph can chain thousands).
+_SHAPE_DEPTH = 64
+
+
+def constant_value_as_shape(tensor, _depth=0):
     """A TensorShape from a 1-D shape tensor, with the parts known statically."""
     shape = tensor.shape.with_rank(1) if tensor.shape.ndims is not None else tensor.shape
+    if _depth > _SHAPE_DEPTH:
+        return unknown_shape(shape[0].value) if shape.ndims == 1 and shape[0].value is not None \
+            else unknown_shape()
     if shape == [0]:
         return TensorShape([])
     op = tensor.op
@@ -395,12 +403,12 @@ def constant_value_as_shape(tensor):
     if op.type == "ConcatV2":
         result = TensorShape([])
         for part in op.inputs[:-1]:
-            result = result.concatenate(constant_value_as_shape(part))
+            result = result.concatenate(constant_value_as_shape(part, _depth + 1))
         return result
     if op.type == "Cast" and tensor.dtype.base_dtype.name in ("int32", "int64"):
-        return constant_value_as_shape(op.inputs[0])
+        return constant_value_as_shape(op.inputs[0], _depth + 1)
     if op.type == "StridedSlice":
-        sliced = _sliced_shape(op)
+        sliced = _sliced_shape(op, _depth)
         if sliced is not None:
             return sliced
     value = constant_value(tensor)
@@ -411,7 +419,7 @@ def constant_value_as_shape(tensor):
     return unknown_shape()
 
 
-def _sliced_shape(op):
+def _sliced_shape(op, _depth=0):
     """constant_value_as_shape of a 1-D StridedSlice of a shape tensor (shape[1:], ...)."""
     parts = [constant_value(t) for t in op.inputs[1:4]]
     if any(p is None or np.size(p) != 1 for p in parts):
@@ -422,7 +430,7 @@ def _sliced_shape(op):
     if masks["ellipsis_mask"] or masks["new_axis_mask"] or masks["shrink_axis_mask"] or \
             masks["begin_mask"] not in (0, 1) or masks["end_mask"] not in (0, 1):
         return None
-    dims = constant_value_as_shape(op.inputs[0])
+    dims = constant_value_as_shape(op.inputs[0], _depth + 1)
     if dims.ndims is None:
         return None
     return TensorShape(dims.as_list()[None if masks["begin_mask"] else begin:

@@ -89,3 +89,13 @@ def test_absurd_constants_stay_lazy_until_run_and_then_name_the_node(dtype, dims
                 sess.run(const)
     assert raised.value.node_def.name == "c"
     assert f"OOM when allocating tensor with {words} by allocator cpu" in str(raised.value)
+
+
+def test_a_long_cast_chain_into_a_shape_is_not_a_recursion():
+    with tf.Graph().as_default():
+        shape = tf.constant([2, 1])
+        for i in range(3000):
+            shape = tf.cast(shape, tf.int64 if i % 2 else tf.int32)
+        reshaped = tf.reshape(tf.constant([1.0, 2.0]), shape)
+        with tf.Session() as sess:
+            assert sess.run(reshaped).tolist() == [[1.0], [2.0]]
