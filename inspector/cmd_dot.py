@@ -7,6 +7,7 @@ import sys
 
 from inspector import inputs
 from parsers.errors import InputError
+from parsers.printable import printable
 from views import dot as views_dot
 from views import outputs
 
@@ -78,7 +79,7 @@ def run(args):
     outputs.write_bytes(args.output, data)
     with_stats = f", {matched} with step stats" if costs is not None else ""
     where = "stdout" if args.output == outputs.STDOUT else args.output
-    print(f"wrote {where}: {title}, {len(index.nodes)} nodes{with_stats}", file=sys.stderr)
+    print(printable(f"wrote {where}: {title}, {len(index.nodes)} nodes{with_stats}"), file=sys.stderr)
     return 0
 
 
@@ -124,8 +125,8 @@ def choose_graph(loaded, choice):
             count = len(runs[0].run_metadata.partition_graphs)
             return list(runs[0].run_metadata.partition_graphs), f"{count} partitions"
         if len(loaded.graphs) > 1:
-            print(f"note: {loaded.path} holds {len(loaded.graphs)} graphs; drawing 0"
-                  f" ({loaded.graphs[0].label}); choose with --graph", file=sys.stderr)
+            print(printable(f"note: {loaded.path} holds {len(loaded.graphs)} graphs; drawing 0"
+                            f" ({loaded.graphs[0].label}); choose with --graph"), file=sys.stderr)
         return loaded.graphs[0].graph_def, loaded.graphs[0].label
     for number, graph in enumerate(loaded.graphs):
         if choice == graph.label or choice == str(number):

@@ -14,6 +14,7 @@ import sys
 
 from inspector import inputs
 from parsers.errors import InputError
+from parsers.printable import printable
 from views import outputs, timeline
 
 _STEP = re.compile(r"(?:^|\D)(-?\d+)\s*$")
@@ -65,5 +66,5 @@ def run(args):
     runs = trace_runs(args.inputs)
     count = timeline.write_trace(args.output, runs)
     where = "stdout" if args.output == outputs.STDOUT else args.output
-    print(f"wrote {where}: {len(runs)} runs, {count} events", file=sys.stderr)
+    print(printable(f"wrote {where}: {len(runs)} runs, {count} events"), file=sys.stderr)
     return 0
