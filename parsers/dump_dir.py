@@ -65,11 +65,15 @@ def pass_order(paths):
     paths = [Path(p) for p in paths]
     ordered = sorted(paths, key=lambda p: (p.stat().st_mtime_ns, _name_key(p.name)))
     # A graph's numbered dumps keep their numbering even where mtimes disagree (coarse clocks).
+    # So do one pass's before/halfway/after dumps (a fresh checkout writes them in name order).
     slots = {}
     for position, path in enumerate(ordered):
         numbered = _NUMBERED.match(_stem(path.name))
         if numbered:
             slots.setdefault(numbered["graph"], []).append(position)
+        else:
+            core, count, _, _ = _name_key(path.name)
+            slots.setdefault(("phases", core, count), []).append(position)
     for positions in slots.values():
         files = sorted((ordered[i] for i in positions), key=lambda p: _name_key(p.name))
         for position, path in zip(positions, files):
