@@ -51,8 +51,10 @@ def load(path, progress=None) -> Loaded:
         if not os.path.isdir(path):
             return load_checkpoint(path)
         try:  # a training directory: its events with its latest checkpoint
-            loaded = __getattr__("directories").load_directory(path)
+            loaded = __getattr__("directories").load_directory(path, checkpoint_dir=True)
         except InputError:
+            return load_checkpoint(path)
+        if loaded.kind not in ("events", "dump_dir"):  # its .meta files belong to the checkpoints
             return load_checkpoint(path)
         return _with_checkpoint(loaded, path)
     if os.path.isdir(path):

@@ -25,8 +25,9 @@ _SAVED_MODEL_COMPANIONS = frozenset({"fingerprint.pb", "keras_metadata.pb"})
 _CHECKPOINT = re.compile(r"^checkpoint$|\.index$|\.data-\d+-of-\d+$")
 
 
-def load_directory(path):
-    """A Loaded for everything in directory `path` (see the module docstring)."""
+def load_directory(path, checkpoint_dir=False):
+    """A Loaded for everything in directory `path` (see the module docstring). In a checkpoint
+    directory (`checkpoint_dir`), a Saver's .meta files go with its checkpoints, not here."""
     root = Path(path)
     top_files, event_files, model_dirs, skipped = _scan(root)
     own_model = next((root / name for name in _SAVED_MODEL_FILES if (root / name) in top_files), None)
@@ -44,7 +45,7 @@ def load_directory(path):
     for file_path in others:
         if file_path in event_files:
             continue
-        if _CHECKPOINT.search(file_path.name):
+        if _CHECKPOINT.search(file_path.name) or (checkpoint_dir and file_path.suffix == ".meta"):
             continue  # the checkpoint reader's (parsers.checkpoint), not a graph
         readable.append(file_path)
     files = []
