@@ -86,6 +86,13 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
         def relative(path):
             return os.path.relpath(path, save_dir or ".") if os.path.isabs(path) else path
         model_checkpoint_path, paths = relative(model_checkpoint_path), [relative(p) for p in paths]
+    elif not os.path.isabs(save_dir):
+        # generate_checkpoint_state_proto: with a relative save_dir, relative paths are
+        # written relative to it, so a reader joining them to the directory finds them.
+        def under_save_dir(path):
+            return path if os.path.isabs(path) else os.path.relpath(path, save_dir or ".")
+        model_checkpoint_path = under_save_dir(model_checkpoint_path)
+        paths = [under_save_dir(p) for p in paths]
     state = checkpoint_state_pb2.CheckpointState(model_checkpoint_path=model_checkpoint_path,
                                                  all_model_checkpoint_paths=paths)
     path = os.path.join(save_dir, latest_filename or STATE_FILE)

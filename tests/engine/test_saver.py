@@ -119,3 +119,24 @@ def test_latest_checkpoint_follows_the_state_file():
     assert tf.train.latest_checkpoint(str(CHECKPOINTS / "dtypes")) == str(CHECKPOINTS / "dtypes" / "model.ckpt-7")
     state = tf.train.get_checkpoint_state(str(CHECKPOINTS / "sharded"))  # absolute paths, moved here
     assert state.model_checkpoint_path == str(CHECKPOINTS / "sharded" / "model.ckpt-3")
+
+
+def test_a_relative_save_dir_writes_paths_relative_to_it(tmp_path, monkeypatch):
+    # What TensorFlow 2.21 wrote for saver.save(sess, "ckpt/model.ckpt", global_step=...)
+    # from the directory holding ckpt/: names relative to ckpt/, so latest_checkpoint finds them.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ckpt").mkdir()
+    with tf.Graph().as_default():
+        step = tf.Variable(0, name="global_step")
+        bump = tf.assign_add(step, 10)
+        saver = tf.train.Saver(max_to_keep=2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(2):
+                sess.run(bump)
+                saver.save(sess, "ckpt/model.ckpt", global_step=step)
+    assert (tmp_path / "ckpt" / "checkpoint").read_text() == (
+        'model_checkpoint_path: "model.ckpt-20"\n'
+        'all_model_checkpoint_paths: "model.ckpt-10"\n'
+        'all_model_checkpoint_paths: "model.ckpt-20"\n')
+    assert tf.train.latest_checkpoint("ckpt") == "ckpt/model.ckpt-20"
