@@ -8,9 +8,9 @@ by `make bench` and written in BENCHMARKS.md.
 
 import time
 
-# Linear work at 10x the input takes about 10x; allow for noise and constant costs, and
-# still fail quadratic growth (100x) clearly.
-MAX_RATIO_FOR_TENFOLD = 35.0
+# Linear work at 10x the input takes about 10x (more with the garbage collector's passes over
+# a larger heap); allow for that and noise, and still fail quadratic growth (100x) clearly.
+MAX_RATIO_FOR_TENFOLD = 50.0
 
 
 def _best_seconds(work, size, repeats):
@@ -22,14 +22,14 @@ def _best_seconds(work, size, repeats):
     return best
 
 
-def assert_scales_linearly(work, small, repeats_small=3):
-    """`work(n)` at n = small and 10 * small: fail if the larger costs over 35x the smaller.
+def assert_scales_linearly(work, small, repeats_small=3, repeats_large=2):
+    """`work(n)` at n = small and 10 * small: fail if the larger costs over 50x the smaller.
 
-    The small size runs `repeats_small` times and the best counts, so a moment of load on
-    the short run cannot make the ratio look worse than it is.
+    Each size runs several times and its best counts, so a moment of load on either run
+    cannot make the ratio look worse than it is.
     """
     small_seconds = max(_best_seconds(work, small, repeats_small), 1e-4)
-    large_seconds = _best_seconds(work, 10 * small, 1)
+    large_seconds = _best_seconds(work, 10 * small, repeats_large)
     ratio = large_seconds / small_seconds
     assert ratio < MAX_RATIO_FOR_TENFOLD, (
         f"10x the input took {ratio:.0f}x the time ({small_seconds:.3f} s at {small}, "
