@@ -221,13 +221,24 @@ def order_transfers(parts):
     ready = [key(n) for n, count in pending.items() if count == 0]
     heapq.heapify(ready)
     position = {}
-    while ready:
-        name = heapq.heappop(ready)[2]
-        position[name] = len(position)
-        for consumer in consumers.get(name, ()):
-            pending[consumer] -= 1
-            if pending[consumer] == 0:
-                heapq.heappush(ready, key(consumer))
+    while len(position) < len(pending):
+        while ready:
+            name = heapq.heappop(ready)[2]
+            position[name] = len(position)
+            for consumer in consumers.get(name, ()):
+                pending[consumer] -= 1
+                if pending[consumer] == 0:
+                    heapq.heappush(ready, key(consumer))
+        if len(position) < len(pending):
+            # What is left waits on a cycle: a while loop's NextIteration -> Merge edge. As
+            # TensorFlow's executor enters a frame at a Merge whose Enter input is there, the
+            # order enters the cycle at its first Merge (any node, were there none).
+            stuck = [n for n in pending if n not in position and pending[n] > 0]
+            merges = [n for n in stuck
+                      if parts[owner[n]].nodes[n].op_type in op_families.MERGE] or stuck
+            start = min(merges, key=key)
+            pending[start] = 0
+            heapq.heappush(ready, key(start))
     for p in parts.values():
         p.transfer_controls = {}
         transfers = sorted((n for n in p.order if p.nodes[n].op_type in op_families.SEND_RECV),

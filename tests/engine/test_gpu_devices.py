@@ -331,6 +331,33 @@ def test_a_while_loop_runs_entirely_on_the_gpu(simulated_gpu):
         np.testing.assert_array_equal(sess.run(result), value)
 
 
+@pytest.mark.parametrize("backend_name", BACKENDS)
+def test_a_loop_placed_by_default_across_gpu_and_cpu(backend_name):
+    """No tf.device: ops with a GPU kernel go to the GPU, the int32 counter's to the CPU, so
+    the loop's cycle (NextIteration -> Merge) crosses partitions. Ordering the partitions'
+    transfers once failed on that cycle (TypeError), on the first while_loop run with a GPU."""
+    def build():
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf.placeholder(tf.float32, shape=[2], name="x")
+            _, doubled = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 2.0),
+                                       [tf.constant(0), x])
+            result = tf.cond(tf.reduce_sum(doubled) > 0, lambda: doubled + 1.0,
+                             lambda: doubled - 1.0)
+        return graph, x, result
+
+    feed = np.array([1.0, 2.0], np.float32)
+    with gpu_backend(backend_name):
+        graph, x, result = build()
+        with tf.Session(graph=graph, config=tf.ConfigProto(**GPU_CONFIG)) as sess:
+            on_gpu, metadata = sess.run(result, {x: feed}), tf.RunMetadata()
+            sess.run(result, {x: feed}, options=tf.RunOptions(output_partition_graphs=True),
+                     run_metadata=metadata)
+    devices = {n.device for g in metadata.partition_graphs for n in g.node}
+    assert GPU0 in devices and len(metadata.partition_graphs) >= 2
+    np.testing.assert_array_equal(on_gpu, [9.0, 17.0])
+
+
 def test_cli_runs_a_gpu_placed_graph_on_the_simulated_gpu(tmp_path):
     graph, t = _model("/device:GPU:0")
     path = tmp_path / "model.pbtxt"
