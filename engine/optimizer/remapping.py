@@ -5,10 +5,10 @@ _FusedConv2D), this pass replaces each tree of elementwise nodes (engine/kernels
 .FUSABLE) by one node that runs the whole chain in one loop (engine/kernels/cpu/fused.py):
 no temporaries, one pass over memory, the intra-op threads. A node joins the chain of its
 consumer when that consumer is its only reader (data or control), it is not kept (fetched,
-fed, named in keep), and both are on the same device, which is not a GPU (the fused op has
-only a CPU kernel). The fused node takes the chain's last node's name, so its readers and a
-fetch of it are unchanged; the chain's control inputs move onto it. Chains are cut at
-MAX_STEPS ops (what is left becomes a chain of its own).
+fed, named in keep), and both are on the same device (the fused op has a CPU kernel and,
+where there is a GPU, a CuPy one: engine/kernels/cuda/fused.py). The fused node takes the
+chain's last node's name, so its readers and a fetch of it are unchanged; the chain's control
+inputs move onto it. Chains are cut at MAX_STEPS ops (what is left becomes a chain of its own).
 
 It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
 (`graph-inspector optimize --passes remapping`). TensorFlow's remapper fuses no generic
@@ -21,6 +21,9 @@ from engine.kernels.fused_chain import COMPARISONS, FUSABLE, FUSED_OP, MAX_STEPS
 from engine.optimizer.report import Report
 from engine.proto import rewriter_config_pb2
 
+# Attrs a fused node may drop: T is in fused_types; the others only mark the graph's history
+# (colocation, TF's note that a control dependency was added by hand; the edges move over).
+_CARRIED_ATTRS = frozenset({"T", "_class", "_has_manual_control_dependencies"})
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
 
 
@@ -40,7 +43,7 @@ def _dtype_name(node, attr):
 def _signature(node):
     """(input dtype, output dtype) of a node that may be fused, else None."""
     allowed = FUSABLE.get(node.op)
-    if allowed is None or "GPU" in node.device.upper():
+    if allowed is None:
         return None
     if node.op == "Cast":
         src, dst = _dtype_name(node, "SrcT"), _dtype_name(node, "DstT")
@@ -48,7 +51,7 @@ def _signature(node):
         if src in allowed and dst in NUMBERS | {"bool"} and not (truncate and truncate.b):
             return src, dst
         return None
-    if set(node.attr) - {"T", "_class"}:
+    if set(node.attr) - _CARRIED_ATTRS:
         return None  # an attr the chain would not carry
     dtype = _dtype_name(node, "T") or ("bool" if node.op.startswith("Logical") else "")
     if dtype not in allowed:

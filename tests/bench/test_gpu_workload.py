@@ -24,8 +24,12 @@ def test_without_a_gpu_the_workload_is_skipped_with_the_reason():
 
 def test_on_a_simulated_gpu_both_sides_agree_and_say_simulated():
     with backend.simulated_gpus(1):
-        pi_case, matmul_case = gpu.cases(pi_size=20000, matmul_size=48)
-        assert "simulated" in pi_case.name and "simulated" in matmul_case.name
+        fused, op_by_op, pi_case, matmul_case = gpu.cases(
+            pi_size=20000, matmul_size=48, chain_size=1000, chain_length=7)
+        assert all("simulated" in case.name for case in (fused, op_by_op, pi_case, matmul_case))
+        # The chain fused (remapping on) and op by op gives CuPy's sum.
+        for chain_case in (fused, op_by_op):
+            np.testing.assert_allclose(float(chain_case.engine()), chain_case.numpy(), rtol=1e-5)
         # Different generators (Philox vs CuPy's), the same estimate of pi.
         assert abs(float(pi_case.engine()) - np.pi) < 0.1
         assert abs(pi_case.numpy() - np.pi) < 0.1

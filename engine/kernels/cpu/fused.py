@@ -51,7 +51,8 @@ class _Plan:
             types.append(dtype)
 
 
-def _plan(ctx):
+def plan_of(ctx):
+    """The node's decoded chain (made once per NodeDef; the GPU kernel's too)."""
     entry = _plans.get(id(ctx.node_def))
     if entry is not None and entry[0] is ctx.node_def:
         return entry[1]
@@ -63,12 +64,12 @@ def _plan(ctx):
     return plan
 
 
-def run_reference(plan, inputs):
-    """The chain step by step, each through its op's own CPU kernel."""
+def run_reference(plan, inputs, device_type="CPU"):
+    """The chain step by step, each through its op's own kernel on `device_type`."""
     values = []
     for (op, operands, _), step_ctx in zip(plan.chain.steps, plan.step_contexts):
         args = [inputs[n] if kind == "i" else values[n] for kind, n in operands]
-        values.append(kernels.lookup(op, "CPU")(step_ctx, *args))
+        values.append(kernels.lookup(op, device_type)(step_ctx, *args))
     return values[-1]
 
 
@@ -104,6 +105,6 @@ def run_compiled(plan, inputs, wait=False):
 
 @register(FUSED_OP)
 def fused_elementwise(ctx, *inputs):
-    plan = _plan(ctx)
+    plan = plan_of(ctx)
     result = run_compiled(plan, inputs)
     return result if result is not None else run_reference(plan, inputs)
