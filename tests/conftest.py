@@ -1,0 +1,36 @@
+"""Suite-wide: the tests run as on a machine without a GPU, unless marked `cuda`.
+
+Most tests compare the engine with fixtures TensorFlow wrote on the CPU, and a program that
+asks for /gpu:0 soft-places to the CPU there; on a machine with a CUDA GPU the same program
+would run on it and be compared with CPU numbers. So where CuPy sees a GPU, every test not
+marked `cuda` runs with no GPU backend (the `cuda` tests, tests/engine/cuda_twin.py, ask for
+CuPy themselves), and the programs the tests start as subprocesses see no GPU either
+(CUDA_VISIBLE_DEVICES is set empty once CUDA is initialised here). tools/gpu_checks.sh runs
+the `cuda` tests on a lent GPU machine.
+"""
+
+import os
+
+import pytest
+
+from engine.kernels.cuda import backend
+
+# Programs the tests run as subprocesses, not test modules: --doctest-modules would import
+# (so run) each of them while collecting, in the test process and on its backend.
+collect_ignore_glob = ["programs/*.py", "inspector/scripts/*.py"]
+
+_REAL_GPU = None if os.environ.get(backend.SIMULATED_ENV) else backend._cupy_backend()
+if _REAL_GPU is not None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # CUDA here is initialised already: children only
+
+
+@pytest.fixture(autouse=True)
+def _no_gpu_unless_marked_cuda(request):
+    if _REAL_GPU is None or request.node.get_closest_marker("cuda") is not None:
+        yield
+        return
+    previous = backend.use(None)
+    try:
+        yield
+    finally:
+        backend.use(previous)
