@@ -221,7 +221,10 @@ print("after")
 SUMMARY_SNIPPETS = {
     "histogram_summaries": """
 rng = np.random.RandomState(7)
-wide = tf.constant(np.concatenate([rng.standard_normal(500) * 10.0 ** rng.uniform(-14, 22, 500),
+# Python's float power (libm's), not NumPy's: NumPy's vectorised power rounds differently
+# from one release to the next, and the two venvs need not hold one release.
+scales = np.array([10.0 ** e for e in rng.uniform(-14, 22, 500).tolist()])
+wide = tf.constant(np.concatenate([rng.standard_normal(500) * scales,
                                    [0.0, 0.0, -0.0, 1e-12, -1e-12, 1.1e-12, 1e20, -1e20]]))
 h = [tf.summary.histogram("weights", tf.constant(rng.standard_normal((30, 4)).astype(np.float32))),
      tf.summary.histogram("wide", wide, family="spread"),
