@@ -5,6 +5,7 @@ engine/api.py star-imports this module (`__all__` below) and adds TRAIN_BREADTH 
 
 from engine.api_namespace import Namespace
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
+from engine.ops.functional_ops import foldl, foldr, map_fn, scan
 from engine.ops import linalg_ops as _linalg, nn_extra_ops as _nn_extra
 from engine.ops import optimizers_tf1 as _optimizers_tf1
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
@@ -82,5 +83,5 @@ TRAIN_BREADTH = {
 __all__ = ["Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
            "py_func", "debugging", "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
-           "random_shuffle",
+           "random_shuffle", "map_fn", "scan", "foldl", "foldr",
            *_ASSERTS, *_LINALG, *_SEGMENT]

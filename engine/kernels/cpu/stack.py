@@ -63,10 +63,18 @@ def stack_v2(ctx, max_size):
 @register("StackPushV2")
 def stack_push_v2(ctx, handle, elem):
     stack = _lookup(ctx, handle)
-    elem = np.asarray(elem)
-    if dtypes.as_dtype(elem.dtype) != stack.elem_type:
+    if isinstance(elem, np.ndarray) and elem.dtype == object and elem.size == 1:
+        elem = elem.item()
+    # A resource (the handle of a TensorArray read in an inner loop, which the gradient of
+    # nested loops keeps per iteration) is a ResourceHandle, not an array.
+    if isinstance(elem, ResourceHandle):
+        elem_type = dtypes.resource
+    else:
+        elem = np.asarray(elem)
+        elem_type = dtypes.as_dtype(elem.dtype)
+    if elem_type != stack.elem_type:
         raise invalid(ctx, f"Must have type {datatype_string(stack.elem_type)} but got "
-                           f"{datatype_string(dtypes.as_dtype(elem.dtype))}")
+                           f"{datatype_string(elem_type)}")
     if 0 <= stack.max_size <= len(stack.items):
         raise invalid(ctx, f"Stack[{stack.name}] overflowed its max_size ({stack.max_size})")
     stack.items.append(elem)
