@@ -7,6 +7,7 @@ from engine.api_namespace import Namespace
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops.functional_ops import foldl, foldr, map_fn, scan
 from engine.ops import linalg_ops as _linalg, nn_extra_ops as _nn_extra
+from engine.ops import nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import optimizers_tf1 as _optimizers_tf1
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
@@ -45,7 +46,10 @@ bincount = _segment.bincount_v1
 NN_BREADTH = {"top_k": _segment.top_k, "xw_plus_b": _nn_extra.xw_plus_b,
               "conv1d": _nn_extra.conv1d, "conv2d_transpose": _nn_extra.conv2d_transpose,
               "crelu": _nn_extra.crelu,
-              "weighted_cross_entropy_with_logits": _nn_extra.weighted_cross_entropy_with_logits}
+              "weighted_cross_entropy_with_logits": _nn_extra.weighted_cross_entropy_with_logits,
+              **{name: getattr(_nn_conv_norm, name) for name in (
+                  "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
+                  "local_response_normalization")}}
 LOSSES_BREADTH = {"huber_loss": _nn_extra.huber_loss,
                   "get_total_loss": _nn_extra.get_total_loss,
                   "get_regularization_losses": _nn_extra.get_regularization_losses}

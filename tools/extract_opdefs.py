@@ -51,6 +51,8 @@ DenseBincount ScatterNd FIFOQueueV2 RandomShuffleQueueV2 QueueEnqueueV2 QueueEnq
 QueueDequeueV2 QueueDequeueManyV2 QueueDequeueUpToV2 QueueCloseV2 QueueSizeV2 QueueIsClosedV2
 CountUpTo ApplyAdadelta ResourceApplyAdadelta ApplyProximalGradientDescent
 ResourceApplyProximalGradientDescent ApplyFtrl ResourceApplyFtrl ApplyFtrlV2 ResourceApplyFtrlV2
+DepthwiseConv2dNative DepthwiseConv2dNativeBackpropInput DepthwiseConv2dNativeBackpropFilter
+LRN LRNGrad
 """.split()
 
 

@@ -158,3 +158,48 @@ def _softplus_grad_grad(op, grad):
 
 
 __all__ = []
+
+
+def _depthwise_attrs(op):
+    return dict(dilations=op.get_attr("dilations"), strides=op.get_attr("strides"),
+                padding=op.get_attr("padding"),
+                explicit_paddings=op.get_attr("explicit_paddings"),
+                data_format=op.get_attr("data_format"))
+
+
+@RegisterGradient("DepthwiseConv2dNative")
+def _depthwise_conv2d_native_grad(op, grad):
+    attrs = _depthwise_attrs(op)
+    return [apply_op("DepthwiseConv2dNativeBackpropInput",
+                     input_sizes=array_ops.shape(op.inputs[0]), filter=op.inputs[1],
+                     out_backprop=grad, **attrs),
+            apply_op("DepthwiseConv2dNativeBackpropFilter", input=op.inputs[0],
+                     filter_sizes=array_ops.shape(op.inputs[1]), out_backprop=grad, **attrs)]
+
+
+@RegisterGradient("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_conv2d_native_backprop_input_grad(op, grad):
+    attrs = _depthwise_attrs(op)
+    return [None,
+            apply_op("DepthwiseConv2dNativeBackpropFilter", input=grad,
+                     filter_sizes=array_ops.shape(op.inputs[1]), out_backprop=op.inputs[2],
+                     **attrs),
+            apply_op("DepthwiseConv2dNative", input=grad, filter=op.inputs[1], **attrs)]
+
+
+@RegisterGradient("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_conv2d_native_backprop_filter_grad(op, grad):
+    attrs = _depthwise_attrs(op)
+    return [apply_op("DepthwiseConv2dNativeBackpropInput",
+                     input_sizes=array_ops.shape(op.inputs[0]), filter=grad,
+                     out_backprop=op.inputs[2], **attrs),
+            None,
+            apply_op("DepthwiseConv2dNative", input=op.inputs[0], filter=grad, **attrs)]
+
+
+@RegisterGradient("LRN")
+def _lrn_grad(op, grad):
+    return [apply_op("LRNGrad", input_grads=grad, input_image=op.inputs[0],
+                     output_image=op.outputs[0], depth_radius=op.get_attr("depth_radius"),
+                     bias=op.get_attr("bias"), alpha=op.get_attr("alpha"),
+                     beta=op.get_attr("beta"))]

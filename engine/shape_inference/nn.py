@@ -68,6 +68,32 @@ def conv2d(attrs, inputs):
     return _spatial(attrs, _dims(inputs[0]), filters[:2], filters[3])
 
 
+def depthwise_conv2d(attrs, inputs):
+    """DepthwiseConv2dNative: Conv2D's spatial dims, depth input depth * depth_multiplier."""
+    dims, filters = _dims(inputs[0]), _dims(inputs[1]) or [None] * 4
+    for value in (dims, filters):
+        if value is not None and len(value) != 4:
+            raise ShapeError(f"Shape must be rank 4 but is rank {len(value)}")
+    depth = merge_dim(_nhwc(attrs, dims)[3] if dims else None, filters[2])
+    out_depth = depth * filters[3] if depth is not None and filters[3] is not None else None
+    out = _spatial(attrs, dims, filters[:2], out_depth)
+    if out_depth is None:
+        out[1 if attrs.get("data_format") == b"NCHW" else 3] = None
+    return out
+
+
+def lrn(attrs, inputs):
+    """LRN and LRNGrad: the (rank 4) input's shape."""
+    dims = _dims(inputs[0])
+    if dims is not None and len(dims) != 4:
+        raise ShapeError(f"Shape must be rank 4 but is rank {len(dims)}")
+    for other in inputs[1:]:
+        other_dims = _dims(other)
+        if other_dims is not None and dims is not None:
+            dims = [merge_dim(a, b) for a, b in zip(dims, other_dims)]
+    return dims if dims is not None else [None] * 4
+
+
 def pool(attrs, inputs):
     return _spatial(dict(attrs, dilations=None), _dims(inputs[0]),
                     _hw(attrs, attrs.get("ksize")), None)

@@ -36,6 +36,8 @@ SHAPE_FUNCTIONS = {
     "BiasAddGrad": _bias_add_grad,
     "Conv2DBackpropInput": _shape_from(0),
     "Conv2DBackpropFilter": _shape_from(1),
+    "DepthwiseConv2dNativeBackpropInput": _shape_from(0),
+    "DepthwiseConv2dNativeBackpropFilter": _shape_from(1),
     "AvgPoolGrad": _shape_from(0),
     "MaxPoolGrad": unchanged,
     "StridedSliceGrad": _shape_from(0),

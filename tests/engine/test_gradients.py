@@ -200,6 +200,18 @@ CASES = {
         lambda w, dy: op("Conv2DBackpropInput", input_sizes=[1, 4, 4, 2], filter=w,
                          out_backprop=dy, strides=[1, 1, 1, 1], padding="SAME"),
         [rand(3, 3, 2, 3), rand(1, 4, 4, 3)]),
+    "DepthwiseConv2dNative": (
+        lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
+        [rand(1, 5, 4, 2), rand(2, 3, 2, 2)]),
+    "DepthwiseConv2dNativeBackpropInput": (
+        lambda w, dy: op("DepthwiseConv2dNativeBackpropInput", input_sizes=[1, 4, 4, 2],
+                         filter=w, out_backprop=dy, strides=[1, 1, 1, 1], padding="SAME"),
+        [rand(3, 3, 2, 2), rand(1, 4, 4, 4)]),
+    "DepthwiseConv2dNativeBackpropFilter": (
+        lambda x, dy: op("DepthwiseConv2dNativeBackpropFilter", input=x,
+                         filter_sizes=[2, 2, 2, 1], out_backprop=dy, strides=[1, 1, 1, 1],
+                         padding="VALID"),
+        [rand(1, 4, 3, 2), rand(1, 3, 2, 2)]),
 }
 CASES.update(BREADTH_CASES)
 
@@ -270,6 +282,9 @@ def test_every_differentiable_op_is_covered():
     # float32-only ops (no float64 finite differences): their gradients equal TensorFlow's
     # in tests/engine/test_layers.py.
     exempt |= {"FusedBatchNormV3"}
+    # LRN takes float32 and narrower only: its gradient equals TensorFlow's in
+    # tests/engine/test_conv_norm_ops.py.
+    exempt |= {"LRN"}
     # Gradients through a TensorArray resource (no single input to perturb): they equal
     # TensorFlow's in tests/engine/test_rnn_loops.py.
     exempt |= {f"TensorArray{kind}V3" for kind in ("Read", "Write", "Gather", "Scatter",

@@ -1,0 +1,166 @@
+"""NumPy CPU kernels of DepthwiseConv2dNative with its two backprops, and LRN with LRNGrad.
+
+Like TensorFlow's CPU kernels, the depthwise ones take NHWC only and no dilations (TensorFlow
+dilates a depthwise convolution by SpaceToBatchND around it, not by the attr), and say so
+with TensorFlow's UnimplementedError.
+"""
+
+import numpy as np
+
+from engine import errors
+from engine.kernels import register
+from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu.grad import (backprop_geometry, crop_padding, padded_shape,
+                                     tap_offsets)
+from engine.kernels.cpu.nn import _windows, spatial_hw, window_geometry
+
+
+def _check_attrs(ctx):
+    """(row and column strides, dilations): TensorFlow's kernel constructor's checks."""
+    strides = list(ctx.attrs.get("strides") or [1, 1, 1, 1])
+    nchw = ctx.attrs.get("data_format") == b"NCHW"
+    batch_stride, depth_stride = strides[0], strides[1 if nchw else 3]
+    if batch_stride != 1 or depth_stride != 1:
+        raise invalid(ctx, "Current implementation does not yet support strides in the batch "
+                           "and depth dimensions.")
+    stride = spatial_hw(ctx, strides)
+    if stride[0] != stride[1]:
+        raise invalid(ctx, "Current implementation only supports equal length strides in the "
+                           "row and column dimensions.")
+    dilations = list(ctx.attrs.get("dilations") or [1, 1, 1, 1])
+    if dilations != [1, 1, 1, 1]:
+        raise errors.UnimplementedError(
+            ctx.node_def, None, f"Current kernel implementation does not support dilations, "
+                                f"received [{' '.join(str(d) for d in dilations)}]")
+    return stride, (1, 1)
+
+
+def _check_nhwc(ctx):
+    if ctx.attrs.get("data_format") == b"NCHW":
+        raise errors.UnimplementedError(ctx.node_def, None, "Depthwise convolution on CPU is "
+                                        "only supported for NHWC format")
+
+
+def _check_depth(ctx, in_depth, filter_depth):
+    if in_depth != filter_depth:
+        raise invalid(ctx, f"input and filter must have the same depth: {in_depth} vs "
+                           f"{filter_depth}")
+
+
+@register("DepthwiseConv2dNative")
+def depthwise_conv2d_native(ctx, x, filters):
+    """out[n, h, w, c * M + m] = sum over the window of x[n, ., ., c] * filters[., ., c, m]."""
+    stride, dilation = _check_attrs(ctx)
+    if x.ndim != 4:
+        raise invalid(ctx, f"input must be 4-dimensional{shape_str(x.shape)}")
+    if filters.ndim != 4:
+        raise invalid(ctx, f"filter must be 4-dimensional: {shape_str(filters.shape)}")
+    depth_axis = 1 if ctx.attrs.get("data_format") == b"NCHW" else 3
+    _check_depth(ctx, x.shape[depth_axis], filters.shape[2])
+    _check_nhwc(ctx)
+    window = filters.shape[:2]
+    out_hw, pads = window_geometry(ctx, x, window, stride, dilation)
+    n, channels, multiplier = x.shape[0], x.shape[3], filters.shape[3]
+    if 0 in out_hw or x.size == 0:
+        return np.zeros((n, *out_hw, channels * multiplier), x.dtype)
+    padded = np.ascontiguousarray(np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))))
+    cols = _windows(padded, out_hw, window, stride, dilation)
+    result = np.einsum("nhwijc,ijcm->nhwcm", cols, filters, optimize=True)
+    return result.reshape(n, *out_hw, channels * multiplier).astype(x.dtype, copy=False)
+
+
+def _out_backprop(ctx, out_backprop, out_hw, channels, multiplier):
+    """out_backprop [N, OH, OW, C * M] as [N, OH, OW, C, M], its size checked."""
+    expected = (*out_hw, channels * multiplier)
+    if out_backprop.ndim != 4 or tuple(out_backprop.shape[1:]) != expected:
+        raise invalid(ctx, f"Depthwise conv2d backprop: out_backprop has shape "
+                           f"{shape_str(out_backprop.shape)}, but the input and filter give "
+                           f"[{out_backprop.shape[0] if out_backprop.ndim else '?'},"
+                           f"{','.join(str(d) for d in expected)}]")
+    return out_backprop.reshape(*out_backprop.shape[:3], channels, multiplier)
+
+
+@register("DepthwiseConv2dNativeBackpropInput")
+def depthwise_conv2d_native_backprop_input(ctx, input_sizes, filters, out_backprop):
+    shape = [int(d) for d in np.reshape(input_sizes, -1)]
+    if len(shape) != 4:
+        raise invalid(ctx, f"input_sizes must be 4-dimensional, got: {len(shape)}")
+    stride, dilation = _check_attrs(ctx)
+    _check_nhwc(ctx)
+    _check_depth(ctx, shape[3], filters.shape[2])
+    window = filters.shape[:2]
+    out_hw, pads = backprop_geometry(ctx, shape, window, stride, dilation)
+    dy = _out_backprop(ctx, out_backprop, out_hw, shape[3], filters.shape[3])
+    padded = np.zeros(padded_shape(shape, pads), out_backprop.dtype)
+    if 0 not in out_hw:
+        for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
+            padded[:, rows, cols, :] += np.einsum("nhwcm,cm->nhwc", dy, filters[i, j])
+    return np.ascontiguousarray(crop_padding(padded, shape, pads))
+
+
+@register("DepthwiseConv2dNativeBackpropFilter")
+def depthwise_conv2d_native_backprop_filter(ctx, x, filter_sizes, out_backprop):
+    fshape = [int(d) for d in np.reshape(filter_sizes, -1)]
+    if len(fshape) != 4:
+        raise invalid(ctx, f"filter_sizes must be 4-dimensional, got: {len(fshape)}")
+    stride, dilation = _check_attrs(ctx)
+    _check_nhwc(ctx)
+    _check_depth(ctx, x.shape[3], fshape[2])
+    window = fshape[:2]
+    out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
+    dy = _out_backprop(ctx, out_backprop, out_hw, fshape[2], fshape[3])
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    result = np.zeros(fshape, out_backprop.dtype)
+    if 0 not in out_hw:
+        for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
+            result[i, j] = np.einsum("nhwc,nhwcm->cm", padded[:, rows, cols, :], dy)
+    return result
+
+
+# --- local response normalization, across the last (depth) axis of NHWC ---
+
+def _band(depth, radius):
+    """[depth, depth]: 1 where |k - j| <= radius (which channels a channel's sum covers)."""
+    index = np.arange(depth)
+    return (np.abs(index[:, None] - index[None, :]) <= radius).astype(np.float64)
+
+
+def _lrn_input(ctx, name, value):
+    if value.ndim != 4:
+        raise invalid(ctx, f"{name} must be 4-dimensional")
+    return value
+
+
+def _lrn_norm(ctx, x):
+    """(bias + alpha * the sum of squares over each channel's window), computed in float64
+    at least: TensorFlow's float32 kernel sums in float32; the difference is rounding."""
+    radius, bias = int(ctx.attrs.get("depth_radius", 5)), ctx.attrs.get("bias", 1.0)
+    alpha = ctx.attrs.get("alpha", 1.0)
+    wide = x.astype(np.float64)
+    return bias + alpha * (wide * wide) @ _band(x.shape[-1], radius), wide
+
+
+@register("LRN")
+def lrn(ctx, x):
+    """x / (bias + alpha * sum(x[..., window] ** 2)) ** beta."""
+    x = _lrn_input(ctx, "input", x)
+    norm, wide = _lrn_norm(ctx, x)
+    return (wide * norm ** -ctx.attrs.get("beta", 0.5)).astype(x.dtype)
+
+
+@register("LRNGrad")
+def lrn_grad(ctx, input_grads, input_image, output_image):
+    """TensorFlow's LRNGradOp: for each channel j and each k in its window,
+    dx[k] += dy[j] * ([k == j] * norm[j] ** -beta - 2 * alpha * beta * x[k] * y[j] / norm[j])."""
+    dy = _lrn_input(ctx, "input_grads", input_grads)
+    x = _lrn_input(ctx, "input_image", input_image)
+    y = _lrn_input(ctx, "output_image", output_image)
+    if not dy.shape == x.shape == y.shape:
+        raise invalid(ctx, "input_grads, input_image, and out_image should have the same "
+                           "shape")
+    beta, alpha = ctx.attrs.get("beta", 0.5), ctx.attrs.get("alpha", 1.0)
+    norm, wide_x = _lrn_norm(ctx, x)
+    wide_dy = dy.astype(np.float64)
+    spread = (wide_dy * (-2.0 * alpha * beta) * y.astype(np.float64) / norm) @ _band(
+        x.shape[-1], int(ctx.attrs.get("depth_radius", 5)))
+    return (wide_dy * norm ** -beta + wide_x * spread).astype(x.dtype)
