@@ -191,6 +191,7 @@ train.__dict__.update(TRAIN_TF1)
 from engine import api_breadth as _api_breadth  # noqa: E402
 from engine.api_breadth import *  # noqa: E402,F401,F403 (asserts, tf.Print, tf.py_func, ...)
 train.__dict__.update(TRAIN_BREADTH)
+io.__dict__.update(IO_BREADTH)  # noqa: F405  (from api_breadth)
 losses.__dict__.update(LOSSES_BREADTH)
 random.shuffle = random_shuffle  # noqa: F405  (from api_breadth)
 linalg = _api_breadth.LINALG_BREADTH

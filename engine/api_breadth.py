@@ -11,6 +11,8 @@ from engine.ops import nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import optimizers_tf1 as _optimizers_tf1
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
+from engine.lib_io import tf_record as _tf_record
+from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import moving_averages as _moving_averages
 from engine.training import queue_runner as _queue_runner
@@ -68,8 +70,20 @@ QueueBase = _queue_ops.QueueBase
 queue = Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuffleQueue,
                   QueueBase=QueueBase)
 
+# TFRecord files: tf.python_io, and the same names in tf.io (added by engine/api.py).
+IO_BREADTH = {name: getattr(_tf_record, name) for name in (
+    "TFRecordWriter", "tf_record_iterator", "TFRecordOptions", "TFRecordCompressionType")}
+python_io = Namespace("tf.python_io", **IO_BREADTH)
+# tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
+_EXAMPLE_MESSAGES = {
+    **{name: getattr(_example_pb2, name) for name in ("Example", "SequenceExample")},
+    **{name: getattr(_feature_pb2, name) for name in (
+        "Features", "Feature", "FeatureList", "FeatureLists", "BytesList", "FloatList",
+        "Int64List")}}
+
 # Added to tf.train by engine/api.py.
 TRAIN_BREADTH = {
+    **_EXAMPLE_MESSAGES,
     "Coordinator": _coordinator.Coordinator, "QueueRunner": _queue_runner.QueueRunner,
     "add_queue_runner": _queue_runner.add_queue_runner,
     "start_queue_runners": _queue_runner.start_queue_runners,
@@ -84,7 +98,7 @@ TRAIN_BREADTH = {
         "slice_input_producer", "batch", "shuffle_batch")},
 }
 
-__all__ = ["Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
+__all__ = ["python_io", "IO_BREADTH", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
            "py_func", "debugging", "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",

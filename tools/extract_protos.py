@@ -23,6 +23,7 @@ ROOT_MESSAGES = [
     "tensorflow.SavedModel", "tensorflow.Event", "tensorflow.Summary",
     "tensorflow.TensorDescription", "tensorflow.ResourceHandleProto",
     "tensorflow.BundleHeaderProto", "tensorflow.BundleEntryProto", "tensorflow.CheckpointState",
+    "tensorflow.Example", "tensorflow.SequenceExample",
 ]
 
 SCALAR_TYPES = {

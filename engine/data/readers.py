@@ -1,6 +1,6 @@
 """tf.data.TextLineDataset and tf.data.TFRecordDataset as TensorFlow builds them: the file
 names as a TensorSliceDataset (is_files) flat-mapped through a function that reads one file
-with the TextLineDataset / TFRecordDataset op (compression "" only)."""
+with the TextLineDataset / TFRecordDataset op (TextLineDataset: compression "" only)."""
 
 from engine import dtypes
 from engine.data.dataset_ops import DatasetV1

@@ -7,8 +7,8 @@ import pytest
 from google.protobuf import descriptor_pool, text_format
 
 import engine.proto  # noqa: F401
-from engine.proto import (checkpoint_state_pb2, config_pb2, event_pb2, graph_pb2,  # noqa: F401
-                          meta_graph_pb2, op_def_pb2, saved_model_pb2, step_stats_pb2,
+from engine.proto import (checkpoint_state_pb2, config_pb2, event_pb2, example_pb2,  # noqa: F401
+                          graph_pb2, meta_graph_pb2, op_def_pb2, saved_model_pb2, step_stats_pb2,
                           tensor_bundle_pb2, types_pb2)
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "fixtures" / "proto_schema.json").read_text())

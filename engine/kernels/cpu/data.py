@@ -17,6 +17,7 @@ from engine import dtypes, errors
 from engine.function import LIBRARY_KEY
 from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar
+from engine.lib_io import tf_record
 from engine.random_philox import PhiloxRandom
 
 
@@ -294,27 +295,21 @@ class TextLines(Dataset):
 
 
 class TFRecords(Dataset):
-    """TFRecordDataset: each file's records (length, masked CRC, data, masked CRC)."""
+    """TFRecordDataset: each file's records (engine.lib_io.tf_record reads them: TensorFlow's
+    framing, CRC checks, GZIP/ZLIB streams and DataLossError messages)."""
 
-    def __init__(self, filenames, ctx):
+    def __init__(self, filenames, compression_type, ctx):
         self.filenames, self.node_def = filenames, ctx.node_def
+        self.compression_type = compression_type
 
     def elements(self, context):
         for name in self.filenames:
             with _open(self.node_def, name) as f:
-                while True:
-                    start = f.tell()
-                    header = f.read(12)
-                    if not header:
-                        break
-                    length = int.from_bytes(header[:8], "little")
-                    data = f.read(length) if len(header) == 12 else b""
-                    if len(header) < 12 or len(data) < length or len(f.read(4)) < 4:
-                        # TensorFlow's words, with the record's offset.
-                        raise errors.DataLossError(
-                            self.node_def, None, f"truncated record at {start}' failed with "
-                                                 f"Read less bytes than requested")
-                    yield [np.asarray(data, object)]
+                try:
+                    for data in tf_record.read_records(f, self.compression_type):
+                        yield [np.asarray(data, object)]
+                except tf_record.RecordError as error:
+                    raise errors.DataLossError(self.node_def, None, str(error)) from None
 
 
 def _open(node_def, name):
@@ -457,13 +452,18 @@ def text_line_dataset(ctx, filenames, compression_type, buffer_size):
 
 @register("TFRecordDataset")
 def tf_record_dataset(ctx, filenames, compression_type, buffer_size):
-    _uncompressed(ctx, compression_type)
-    return TFRecords(_filenames(ctx, filenames), ctx)
+    kind = _compression(compression_type)
+    # TensorFlow logs an unknown compression type and reads the files uncompressed.
+    return TFRecords(_filenames(ctx, filenames), kind if kind in ("ZLIB", "GZIP") else "", ctx)
+
+
+def _compression(compression_type):
+    kind = np.asarray(compression_type, object).item()
+    return kind.decode() if isinstance(kind, bytes) else kind
 
 
 def _uncompressed(ctx, compression_type):
-    kind = np.asarray(compression_type, object).item()
-    kind = kind.decode() if isinstance(kind, bytes) else kind
+    kind = _compression(compression_type)
     if kind:
         raise errors.UnimplementedError(ctx.node_def, None,
                                         f"compression_type {kind!r} is not supported by the "

@@ -1,0 +1,61 @@
+"""Write tests/fixtures/tf_record/: TFRecord files by TensorFlow, and what its readers make of
+damaged ones.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf_record_fixtures.py`.
+records.{plain,gzip,zlib}.tfrecord hold tests/engine/tf_record_cases.py's records (three
+tf.train.Examples, an empty record, a 10 KB one) written by tf.python_io.TFRecordWriter
+without compression, GZIP and ZLIB. errors.json holds, per damaged file of the cases module,
+what tf.python_io.tf_record_iterator and tf.data.TFRecordDataset read: the number of
+records before the error, and the error (class, message; the dataset's is the kernel's line);
+its "api" entry the errors of misused writers and options (cases.api_errors).
+"""
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
+
+import tf_record_cases as cases  # noqa: E402
+
+
+def main():
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    tf.get_logger().setLevel("ERROR")
+    cases.FIXTURES.mkdir(parents=True, exist_ok=True)
+    records = cases.records(tf)
+    for compression in cases.COMPRESSIONS:
+        options = tf.python_io.TFRecordOptions(compression)
+        with tf.python_io.TFRecordWriter(str(cases.fixture_path(compression)), options) as w:
+            for record in records:
+                w.write(record)
+    plain = cases.fixture_path("").read_bytes()
+    damaged = {**cases.damaged(plain),
+               **cases.damaged_compressed(cases.fixture_path("GZIP").read_bytes(),
+                                          cases.fixture_path("ZLIB").read_bytes())}
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (compression, data) in damaged.items():
+            path = Path(tmp) / f"{name}.tfrecord"
+            path.write_bytes(data)
+            got, error = cases.read_with_iterator(tf, path, compression)
+            assert got == records[:len(got)], name
+            got_ds, error_ds = cases.read_with_dataset(tf, path, compression)
+            assert got_ds == records[:len(got_ds)], name
+            results[name] = {"iterator": [len(got), error], "dataset": [len(got_ds), error_ds]}
+        results["api"] = cases.api_errors(tf, tmp)
+    text = json.dumps(results, indent=1).replace(str(tmp), "<tmp>")
+    (cases.FIXTURES / "errors.json").write_text(text + "\n")
+    print(f"wrote {len(cases.COMPRESSIONS)} record files and {len(results)} damaged-file "
+          f"results to {cases.FIXTURES}")
+
+
+if __name__ == "__main__":
+    main()
