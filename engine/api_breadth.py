@@ -12,6 +12,8 @@ from engine.ops import optimizers_tf1 as _optimizers_tf1
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
 from engine.lib_io import tf_record as _tf_record
+from engine.ops import parsing_ops as _parsing_ops
+from engine.sparse_tensor import SparseTensor, SparseTensorValue
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import moving_averages as _moving_averages
@@ -74,6 +76,11 @@ queue = Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuf
 IO_BREADTH = {name: getattr(_tf_record, name) for name in (
     "TFRecordWriter", "tf_record_iterator", "TFRecordOptions", "TFRecordCompressionType")}
 python_io = Namespace("tf.python_io", **IO_BREADTH)
+# tf.parse_example and its feature configurations, also under tf.io.
+_PARSING = {name: getattr(_parsing_ops, name) for name in (
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature")}
+globals().update(_PARSING)
+IO_BREADTH.update(_PARSING)
 # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
 _EXAMPLE_MESSAGES = {
     **{name: getattr(_example_pb2, name) for name in ("Example", "SequenceExample")},
@@ -98,7 +105,7 @@ TRAIN_BREADTH = {
         "slice_input_producer", "batch", "shuffle_batch")},
 }
 
-__all__ = ["python_io", "IO_BREADTH", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
+__all__ = ["python_io", "IO_BREADTH", *_PARSING, "SparseTensor", "SparseTensorValue", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
            "py_func", "debugging", "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",

@@ -1,12 +1,15 @@
 """Fetch structures as TensorFlow's session.py reads them: flatten to graph elements, rebuild.
 
 Session.run accepts a graph element (Tensor, Operation, name string, anything with
-`_as_graph_element`), or lists, tuples, namedtuples, dicts and attrs classes of those, nested.
+`_as_graph_element`), a SparseTensor (fetched as a SparseTensorValue), or lists, tuples,
+namedtuples, dicts and attrs classes of those, nested.
 `FetchMapper.for_fetch(fetch, graph)` flattens the structure once into unique elements; its
 `build(values)` puts the fetched values back into the same structure (None for an Operation).
 """
 
 import collections.abc
+
+from engine.sparse_tensor import SparseTensor, SparseTensorValue
 
 
 class FetchMapper:
@@ -65,6 +68,12 @@ def _mapper(fetch, graph, leaf_index):
             except TypeError:  # a Mapping that cannot be built from items
                 return dict(items)
         return build_mapping
+    if isinstance(fetch, SparseTensor):
+        # TensorFlow's session fetches a SparseTensor's three tensors and gives them back
+        # as a SparseTensorValue.
+        parts = [leaf_index(as_fetch_element(t, graph))
+                 for t in (fetch.indices, fetch.values, fetch.dense_shape)]
+        return lambda values: SparseTensorValue(*[values[p] for p in parts])
     attrs_fields = getattr(type(fetch), "__attrs_attrs__", None)
     if attrs_fields is not None:
         names = [field.name for field in attrs_fields]

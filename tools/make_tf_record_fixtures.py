@@ -8,6 +8,8 @@ without compression, GZIP and ZLIB. errors.json holds, per damaged file of the c
 what tf.python_io.tf_record_iterator and tf.data.TFRecordDataset read: the number of
 records before the error, and the error (class, message; the dataset's is the kernel's line);
 its "api" entry the errors of misused writers and options (cases.api_errors).
+parse_example.json holds, per cases.PARSE_CASES entry, what tf.parse_example or
+tf.parse_single_example built (nodes, static shapes) and gave (values, or the kernel's error).
 """
 
 import json
@@ -53,6 +55,8 @@ def main():
         results["api"] = cases.api_errors(tf, tmp)
     text = json.dumps(results, indent=1).replace(str(tmp), "<tmp>")
     (cases.FIXTURES / "errors.json").write_text(text + "\n")
+    parsed = {name: cases.run_parse_case(tf, name) for name in cases.PARSE_CASES}
+    (cases.FIXTURES / "parse_example.json").write_text(json.dumps(parsed, indent=0) + "\n")
     print(f"wrote {len(cases.COMPRESSIONS)} record files and {len(results)} damaged-file "
           f"results to {cases.FIXTURES}")
 

@@ -2,6 +2,7 @@
 
 from engine.shape_inference.dims import _dims, broadcast
 from engine.shape_inference.partial_values import _value
+from engine.tensor_shape import as_shape
 
 
 def restore_v2(attrs, inputs):
@@ -32,3 +33,19 @@ def string_join(attrs, inputs):
         if dims != []:
             result = broadcast(result, dims) if result is not None else None
     return result
+
+
+def parse_example_v2(attrs, inputs):
+    """ParseExampleV2 (TensorFlow's parsing_ops.cc): per sparse key indices [?, rank + 1],
+    values [?], dense_shape [rank + 1]; per dense key serialized's shape + the dense shape;
+    ragged values and row splits unknown in length."""
+    serialized = _dims(inputs[0])
+    num_sparse = int(attrs.get("num_sparse", 0))
+    rank = len(serialized) if serialized is not None else None
+    width = rank + 1 if rank is not None else None
+    dense = [serialized + as_shape(shape).as_list() if serialized is not None else None
+             for shape in attrs.get("dense_shapes") or []]
+    ragged = [[None]] * (len(attrs.get("ragged_value_types") or ())
+                         + len(attrs.get("ragged_split_types") or ()))
+    return tuple([[None, width]] * num_sparse + [[None]] * num_sparse + [[width]] * num_sparse
+                 + dense + ragged)

@@ -87,3 +87,23 @@ def test_dataset_reads_an_unknown_compression_as_none():
     # TensorFlow's TFRecordDataset logs "Unsupported compression_type" and reads on.
     got, error = cases.read_with_dataset(tf, cases.fixture_path(""), "BZ2")
     assert (got, error) == (RECORDS, None)
+
+
+TF_PARSED = json.loads((cases.FIXTURES / "parse_example.json").read_text())
+
+
+@pytest.mark.parametrize("name", list(cases.PARSE_CASES))
+def test_parse_example_equals_tensorflows(name):
+    # Nodes, static shapes, and the parsed values or the kernel's error, as TensorFlow's.
+    assert cases.run_parse_case(tf, name) == TF_PARSED[name]
+
+
+def test_parse_example_refuses_what_tensorflow_refuses():
+    with tf.Graph().as_default():
+        serialized = tf.placeholder(tf.string, [None])
+        with pytest.raises(ValueError, match="First dimension of shape for feature x unknown"):
+            tf.parse_example(serialized, {"x": tf.FixedLenFeature([None], tf.float32)})
+        with pytest.raises(ValueError, match="cannot be None or falsy"):
+            tf.parse_example(serialized, {})
+        with pytest.raises(ValueError, match="Input serialized must be a scalar"):
+            tf.parse_single_example(serialized, {"x": tf.VarLenFeature(tf.int64)})

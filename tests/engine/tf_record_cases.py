@@ -135,3 +135,86 @@ def api_errors(tf, tmp):
         "compression_strings": [tf.python_io.TFRecordOptions.get_compression_type_string(o)
                                 for o in (None, 1, 2, "GZIP", tf.python_io.TFRecordOptions("ZLIB"))],
     }
+
+
+# tf.parse_example / parse_single_example over the examples above: name -> (features(tf),
+# which records: "all" (a batch) or an index (one example), example names or None).
+def _mixed(tf):
+    return {"pixels": tf.FixedLenFeature([3], tf.float32),
+            "label": tf.FixedLenFeature([], tf.int64, default_value=0),
+            "name": tf.FixedLenFeature([], tf.string),
+            "tags": tf.VarLenFeature(tf.string)}
+
+
+PARSE_CASES = {
+    "batch_dense": (lambda tf: {"pixels": tf.FixedLenFeature([3], tf.float32),
+                                "label": tf.FixedLenFeature([], tf.int64, default_value=-1),
+                                "name": tf.FixedLenFeature((), tf.string)}, "all", None),
+    "batch_varlen": (lambda tf: {"tags": tf.VarLenFeature(tf.string),
+                                 "pixels": tf.VarLenFeature(tf.float32),
+                                 "label": tf.VarLenFeature(tf.int64)}, "all", None),
+    "batch_mixed": (_mixed, "all", None),
+    "single_0": (_mixed, 0, None),
+    "single_1": (_mixed, 1, None),
+    "single_2": (_mixed, 2, None),
+    "shapes_and_defaults": (lambda tf: {
+        "pixels": tf.FixedLenFeature([1, 3], tf.float32),
+        "missing": tf.FixedLenFeature([2], tf.float32, default_value=[1.5, 2.5]),
+        "missing_matrix": tf.FixedLenFeature([2, 1], tf.int64, default_value=[[4], [5]])},
+        "all", None),
+    "error_missing": (lambda tf: {"label": tf.FixedLenFeature([], tf.int64)}, "all", None),
+    "error_missing_named": (lambda tf: {"label": tf.FixedLenFeature([], tf.int64)}, "all",
+                            ["ex0", "ex1", "ex2"]),
+    "error_missing_single": (lambda tf: {"label": tf.FixedLenFeature([], tf.int64)}, 2, None),
+    "error_count": (lambda tf: {"pixels": tf.FixedLenFeature([2], tf.float32)}, "all", None),
+    "error_count_single": (lambda tf: {"tags": tf.FixedLenFeature([2], tf.string)}, 1, None),
+    "error_count_single_float": (lambda tf: {"pixels": tf.FixedLenFeature([4], tf.float32)},
+                                 0, None),
+    "error_count_single_int": (lambda tf: {"label": tf.FixedLenFeature([2], tf.int64)}, 0,
+                               None),
+    "error_count_bytes": (lambda tf: {"tags": tf.FixedLenFeature([2], tf.string)}, "all",
+                          None),
+    "error_type": (lambda tf: {"pixels": tf.FixedLenFeature([3], tf.int64)}, "all", None),
+    "error_type_single": (lambda tf: {"name": tf.FixedLenFeature([], tf.float32)}, 1, None),
+    "error_type_varlen": (lambda tf: {"label": tf.VarLenFeature(tf.string)}, "all", None),
+}
+
+
+def _jsonable(value):
+    """A fetched value as JSON: dtype, shape and values (bytes as latin-1 text)."""
+    if hasattr(value, "indices"):  # a SparseTensorValue
+        return {part: _jsonable(getattr(value, part))
+                for part in ("indices", "values", "dense_shape")}
+    import numpy as np
+    array = np.asarray(value)
+    values = array.ravel().tolist()
+    if array.dtype.kind in "SO":  # strings: TensorFlow gives a scalar as bytes
+        return {"dtype": "string", "shape": list(array.shape),
+                "values": [v.decode("latin-1") for v in values]}
+    return {"dtype": str(array.dtype), "shape": list(array.shape), "values": values}
+
+
+def run_parse_case(tf, name):
+    """{"nodes": [[name, op, inputs]...], "shapes": {key: static shape}, and "values" {key:
+    ...} or "error" [class, kernel message]} for PARSE_CASES[name]."""
+    build, which, example_names = PARSE_CASES[name]
+    serialized = records(tf)[:3]
+    with tf.Graph().as_default() as graph:
+        single = which != "all"
+        feed_value = serialized[which] if single else serialized
+        placeholder = tf.placeholder(tf.string, [] if single else [None], name="serialized")
+        parse = tf.parse_single_example if single else tf.parse_example
+        out = parse(placeholder, build(tf), example_names=example_names)
+        result = {"nodes": [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node],
+                  "shapes": {key: value.shape.as_list() if value.shape.ndims is not None
+                             else None for key, value in out.items()}}
+        with tf.Session() as sess:
+            try:
+                values = sess.run(out, {placeholder: feed_value})
+            except tf.errors.OpError as error:
+                lines = error.message.splitlines()
+                at = next(i for i, line in enumerate(lines) if line.startswith("Node: "))
+                result["error"] = [type(error).__name__, lines[at + 1]]
+            else:
+                result["values"] = {key: _jsonable(v) for key, v in sorted(values.items())}
+    return result

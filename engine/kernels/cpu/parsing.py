@@ -1,0 +1,142 @@
+"""NumPy CPU kernel of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
+into dense tensors (FixedLenFeature) and sparse triples (VarLenFeature), with TensorFlow's
+errors. Ragged keys are not supported yet."""
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from engine import dtypes
+from engine.kernels import register
+from engine.kernels.common import datatype_string, invalid
+from engine.proto import example_pb2
+from engine.tensor_shape import as_shape
+
+# The Feature oneof field each dtype reads, and the name TensorFlow's errors give that list.
+_KIND = {dtypes.float32: "float_list", dtypes.int64: "int64_list", dtypes.string: "bytes_list"}
+_KIND_NAME = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
+
+
+def _strings(value):
+    return [v.decode() if isinstance(v, bytes) else str(v) for v in np.reshape(value, -1)]
+
+
+def _values(feature_list, dtype):
+    values = list(feature_list.value) if feature_list is not None else []
+    if dtype == dtypes.string:
+        return np.array(values, object) if values else np.zeros(0, object)
+    return np.array(values, dtype.as_numpy_dtype)
+
+
+class _Where:
+    """How TensorFlow's messages name an example: with its name and index in a batch."""
+
+    def __init__(self, batched, name, index):
+        self.batched, self.name, self.index = batched, name, index
+
+    def missing(self, key, dtype):
+        prefix = f"Name: {self.name}, " if self.batched else ""
+        return (f"{prefix}Feature: {key} (data type: {datatype_string(dtype)}) is required "
+                f"but could not be found.")
+
+    def key(self, key):
+        return (f"Name: {self.name}, Key: {key}, Index: {self.index}." if self.batched
+                else f"Key: {key}.")
+
+
+def _feature_values(ctx, where, example, key, dtype, sparse=False):
+    """The values of `key` in `example` (None if absent), their kind checked (TensorFlow
+    words the mismatch one way for dense keys, another for sparse ones)."""
+    feature = example.features.feature.get(key)
+    if feature is None:
+        return None
+    kind = feature.WhichOneof("kind")
+    if kind is None:  # a Feature with no list set: no values
+        return _values(None, dtype)
+    if kind != _KIND[dtype]:
+        if sparse:
+            raise invalid(ctx, f"{where.key(key)}  Data types don't match. Expected type: "
+                               f"{datatype_string(dtype)}, Actual type: {_KIND_NAME[kind]}")
+        raise invalid(ctx, f"{where.key(key)}  Data types don't match. Data type: "
+                           f"{_KIND_NAME[kind]} but expected type: {datatype_string(dtype)}")
+    return _values(getattr(feature, kind), dtype)
+
+
+@register("ParseExampleV2")
+def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_keys,
+                     *dense_defaults):
+    attrs = ctx.attrs
+    sparse_types = [dtypes.as_dtype(t) for t in attrs.get("sparse_types") or []]
+    dense_types = [dtypes.as_dtype(t) for t in attrs.get("Tdense") or []]
+    dense_shapes = [as_shape(s).as_list() for s in attrs.get("dense_shapes") or []]
+    if np.size(ragged_keys):
+        raise invalid(ctx, "ragged_keys are not supported by the engine yet")
+    batched = np.ndim(serialized) == 1
+    if np.ndim(serialized) > 1:
+        raise invalid(ctx, f"Expected serialized to be a scalar or vector, got shape: "
+                           f"{list(np.shape(serialized))}")
+    records = list(np.reshape(serialized, -1))
+    example_names = _strings(names) if np.size(names) else []
+    examples = []
+    for index, record in enumerate(records):
+        example = example_pb2.Example()
+        try:
+            example.ParseFromString(bytes(record))
+        except DecodeError:
+            raise invalid(ctx, f"Could not parse example input, value: '{bytes(record)!r}'"
+                          ) from None
+        name = example_names[index] if example_names else "<unknown>"
+        examples.append((_Where(batched, name, index), example))
+
+    sparse_out = [_sparse(ctx, examples, key, dtype, batched)
+                  for key, dtype in zip(_strings(sparse_keys), sparse_types)]
+    dense_out = [_dense(ctx, examples, key, dtype, shape, default, batched)
+                 for key, dtype, shape, default in zip(_strings(dense_keys), dense_types,
+                                                       dense_shapes, dense_defaults)]
+    outputs = ([s[0] for s in sparse_out] + [s[1] for s in sparse_out]
+               + [s[2] for s in sparse_out] + dense_out)
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
+
+
+def _dense(ctx, examples, key, dtype, shape, default, batched):
+    size = int(np.prod(shape))
+    rows = []
+    for where, example in examples:
+        values = _feature_values(ctx, where, example, key, dtype)
+        if values is None:
+            if np.size(default) == 0:
+                raise invalid(ctx, where.missing(key, dtype))
+            values = np.reshape(np.asarray(default), -1)
+        elif values.size != size:
+            kind = _KIND[dtype]
+            if not batched:  # TensorFlow's single-example path fails while parsing
+                raise invalid(ctx, f"{where.key(key)}  Can't parse serialized Example: Some "
+                                   f"{kind} slice was not parsed.")
+            raise invalid(ctx, f"{where.key(key)}  Number of {kind[:-len('_list')]} values "
+                               f"!= expected.  Values size: {values.size} but output shape: "
+                               f"[{','.join(str(d) for d in shape)}]")
+        rows.append(np.reshape(values, shape).astype(dtype.as_numpy_dtype))
+    if batched:
+        empty = np.zeros([0] + shape, dtype.as_numpy_dtype)
+        return np.stack(rows) if rows else empty
+    return rows[0]
+
+
+def _sparse(ctx, examples, key, dtype, batched):
+    """(indices, values, dense_shape): [example, position] per value (position alone for one
+    example), dense_shape [examples, longest] (or [length])."""
+    indices, values, longest = [], [], 0
+    for batch, (where, example) in enumerate(examples):
+        found = _feature_values(ctx, where, example, key, dtype, sparse=True)
+        if found is None or found.size == 0:
+            continue
+        positions = np.arange(found.size, dtype=np.int64)
+        indices.append(np.stack([np.full(found.size, batch, np.int64), positions], axis=1)
+                       if batched else positions[:, None])
+        values.append(found)
+        longest = max(longest, found.size)
+    width = 2 if batched else 1
+    index_array = np.concatenate(indices) if indices else np.zeros((0, width), np.int64)
+    value_array = (np.concatenate(values) if values
+                   else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    shape = [len(examples), longest] if batched else [longest]
+    return index_array, value_array, np.array(shape, np.int64)

@@ -1,0 +1,148 @@
+"""tf.parse_example and tf.parse_single_example with FixedLenFeature and VarLenFeature, as
+TensorFlow builds them (parsing_ops.py, parsing_config.py): one ParseExampleV2 node fed the
+sorted keys and the dense defaults, its sparse outputs wrapped as SparseTensors.
+
+SparseFeature, FixedLenSequenceFeature and RaggedFeature are not supported yet.
+"""
+
+import collections
+import re
+
+from engine import dtypes
+from engine.default_graph import name_scope
+from engine.ops import array_ops, math_ops
+from engine.ops.constant_op import constant
+from engine.ops.control_flow.ops import with_dependencies
+from engine.ops.convert import convert_to_tensor
+from engine.ops.logging_ops import Assert
+from engine.ops.op_def_library import apply_op
+from engine.sparse_tensor import SparseTensor
+from engine.tensor import Tensor
+from engine.tensor_shape import as_shape
+
+
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """A feature of any length per example, parsed into a SparseTensor."""
+
+
+class FixedLenFeature(collections.namedtuple("FixedLenFeature",
+                                             ["shape", "dtype", "default_value"])):
+    """A feature of a fixed shape, parsed into a dense Tensor (default_value where missing)."""
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+class _ParseOpParams:
+    """The sparse and dense keys, types, shapes and defaults of a feature dict, keys sorted."""
+
+    def __init__(self):
+        self.sparse_keys, self.sparse_types = [], []
+        self.dense_keys, self.dense_types, self.dense_shapes = [], [], []
+        self.dense_defaults = {}
+
+    @classmethod
+    def from_features(cls, features):
+        params = cls()
+        for key in sorted(features):
+            feature = features[key]
+            if isinstance(feature, VarLenFeature):
+                params._add_varlen(key, feature)
+            elif isinstance(feature, FixedLenFeature):
+                params._add_fixed_len(key, feature)
+            else:
+                raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
+                                 f"'{key}'")
+        return params
+
+    def _add_varlen(self, key, feature):
+        if not feature.dtype:
+            raise ValueError(f"Missing type for feature {key}. Received feature={feature}")
+        self.sparse_keys.append(key)
+        self.sparse_types.append(dtypes.as_dtype(feature.dtype))
+
+    def _add_fixed_len(self, key, feature):
+        if not feature.dtype:
+            raise ValueError(f"Missing type for feature {key}. Received feature={feature}.")
+        if feature.shape is None:
+            raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+        shape = as_shape(feature.shape)
+        if feature.shape and shape.ndims and shape.dims[0].value is None:
+            raise ValueError(f"First dimension of shape for feature {key} unknown. Consider "
+                             f"using FixedLenSequenceFeature. Received feature={feature}.")
+        if not shape.is_fully_defined():
+            raise ValueError(f"All dimensions of shape for feature {key} need to be known "
+                             f"but received {feature.shape!s}.")
+        self.dense_keys.append(key)
+        self.dense_shapes.append(shape)
+        self.dense_types.append(dtypes.as_dtype(feature.dtype))
+        if feature.default_value is not None:
+            self.dense_defaults[key] = feature.default_value
+
+    def dense_defaults_vec(self):
+        """One tensor per dense key: its default reshaped to the feature's shape, or an empty
+        constant (the feature is required)."""
+        defaults = []
+        for key, shape, dtype in zip(self.dense_keys, self.dense_shapes, self.dense_types):
+            default = self.dense_defaults.get(key)
+            if default is None:
+                default = constant([], dtype=dtype)
+            elif not isinstance(default, Tensor):
+                key_name = "key_" + re.sub("[^A-Za-z0-9_.\\-/]", "_", key)
+                default = convert_to_tensor(default, dtype=dtype, name=key_name)
+                default = array_ops.reshape(default, shape)
+            defaults.append(default)
+        return defaults
+
+
+def parse_example(serialized, features, name=None, example_names=None):
+    """{key: Tensor (FixedLenFeature) or SparseTensor (VarLenFeature)} of a batch (vector) of
+    serialized tf.train.Examples."""
+    if not features:
+        raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
+    params = _ParseOpParams.from_features(features)
+    if not params.sparse_keys and not params.dense_keys:
+        raise ValueError("Must provide at least one feature key.")
+    with name_scope(name, "ParseExample", [serialized, example_names]):
+        names = [] if example_names is None else example_names
+        serialized = convert_to_tensor(serialized, name="serialized")
+        num_sparse, num_dense = len(params.sparse_keys), len(params.dense_keys)
+        outputs = apply_op("ParseExampleV2", serialized=serialized, names=names,
+                           sparse_keys=params.sparse_keys, dense_keys=params.dense_keys,
+                           ragged_keys=[], dense_defaults=params.dense_defaults_vec(),
+                           num_sparse=num_sparse, sparse_types=params.sparse_types,
+                           ragged_value_types=[], ragged_split_types=[],
+                           dense_shapes=params.dense_shapes, name=name)
+        if not isinstance(outputs, list):
+            outputs = [outputs]
+        indices = outputs[:num_sparse]
+        values = outputs[num_sparse:2 * num_sparse]
+        shapes = outputs[2 * num_sparse:3 * num_sparse]
+        dense = outputs[3 * num_sparse:3 * num_sparse + num_dense]
+        sparse = [SparseTensor(i, v, s) for i, v, s in zip(indices, values, shapes)]
+        return dict(zip(params.sparse_keys + params.dense_keys, sparse + dense))
+
+
+def _assert_scalar(value, name):
+    rank = value.shape.ndims
+    if rank is None:
+        check = Assert(math_ops.equal(array_ops.rank(value), 0),
+                       [f"Input {name} must be a scalar"], name=f"{name.capitalize()}IsScalar")
+        result = with_dependencies([check], value, name=f"{name}Dependencies")
+        result.set_shape([])
+        return result
+    if rank == 0:
+        return value
+    raise ValueError(f"Input {name} must be a scalar")
+
+
+def parse_single_example(serialized, features, name=None, example_names=None):
+    """parse_example of one serialized Example (a scalar): no batch dimension."""
+    if features is None:
+        raise ValueError("Invalid argument: features cannot be None.")
+    if not features:
+        raise ValueError("Invalid argument: features cannot be empty.")
+    with name_scope(name, "ParseSingleExample", [serialized, example_names]):
+        serialized = convert_to_tensor(serialized, name="serialized")
+        serialized = _assert_scalar(serialized, "serialized")
+        return parse_example(serialized, features, example_names=example_names)

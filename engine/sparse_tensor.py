@@ -1,0 +1,43 @@
+"""tf.SparseTensor (three tensors: indices [N, rank], values [N], dense_shape [rank]) and
+tf.SparseTensorValue, what Session.run gives for one (engine.fetches builds it).
+
+The engine has no sparse ops yet; SparseTensors come from tf.parse_example's VarLenFeatures.
+"""
+
+import collections
+
+
+class SparseTensorValue(collections.namedtuple("SparseTensorValue",
+                                               ["indices", "values", "dense_shape"])):
+    """A fetched SparseTensor: NumPy indices, values and dense_shape."""
+
+
+class SparseTensor:
+    """A sparse tensor in the graph: `values[i]` sits at `indices[i]` of `dense_shape`."""
+
+    def __init__(self, indices, values, dense_shape):
+        from engine import dtypes
+        from engine.default_graph import name_scope
+        from engine.ops.convert import convert_to_tensor
+        from engine.tensor_util import constant_value_as_shape
+        with name_scope(None, "SparseTensor", [indices, values, dense_shape]):
+            self._indices = convert_to_tensor(indices, dtypes.int64, name="indices")
+            self._values = convert_to_tensor(values, name="values")
+            self._dense_shape = convert_to_tensor(dense_shape, dtypes.int64,
+                                                  name="dense_shape")
+        self._shape = constant_value_as_shape(self._dense_shape)
+
+    indices = property(lambda self: self._indices)
+    values = property(lambda self: self._values)
+    dense_shape = property(lambda self: self._dense_shape)
+    dtype = property(lambda self: self._values.dtype)
+    op = property(lambda self: self._values.op)
+    graph = property(lambda self: self._values.graph)
+    shape = property(lambda self: self._shape)
+
+    def get_shape(self):
+        return self._shape
+
+    def __repr__(self):
+        return (f"SparseTensor(indices={self._indices}, values={self._values}, "
+                f"dense_shape={self._dense_shape})")
