@@ -54,6 +54,8 @@ NN_BREADTH = {"top_k": _segment.top_k, "xw_plus_b": _nn_extra.xw_plus_b,
               **{name: getattr(_nn_conv_norm, name) for name in (
                   "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
                   "local_response_normalization")}}
+space_to_batch_nd = _nn_conv_norm.space_to_batch_nd
+batch_to_space_nd = _nn_conv_norm.batch_to_space_nd
 LOSSES_BREADTH = {"huber_loss": _nn_extra.huber_loss,
                   "get_total_loss": _nn_extra.get_total_loss,
                   "get_regularization_losses": _nn_extra.get_regularization_losses}
@@ -105,7 +107,7 @@ TRAIN_BREADTH = {
         "slice_input_producer", "batch", "shuffle_batch")},
 }
 
-__all__ = ["python_io", "IO_BREADTH", *_PARSING, "SparseTensor", "SparseTensorValue", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
+__all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", *_PARSING, "SparseTensor", "SparseTensorValue", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
            "py_func", "debugging", "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",

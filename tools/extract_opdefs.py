@@ -52,7 +52,7 @@ QueueDequeueV2 QueueDequeueManyV2 QueueDequeueUpToV2 QueueCloseV2 QueueSizeV2 Qu
 CountUpTo ApplyAdadelta ResourceApplyAdadelta ApplyProximalGradientDescent
 ResourceApplyProximalGradientDescent ApplyFtrl ResourceApplyFtrl ApplyFtrlV2 ResourceApplyFtrlV2
 DepthwiseConv2dNative DepthwiseConv2dNativeBackpropInput DepthwiseConv2dNativeBackpropFilter
-LRN LRNGrad ParseExampleV2
+LRN LRNGrad ParseExampleV2 SpaceToBatchND BatchToSpaceND
 """.split()
 
 

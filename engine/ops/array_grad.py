@@ -239,3 +239,16 @@ def _reverse_sequence_grad(op, grad):
     """A permutation: the gradient is permuted back."""
     return [array_ops.reverse_sequence(grad, op.inputs[1], seq_axis=op.get_attr("seq_dim"),
                                        batch_axis=op.get_attr("batch_dim")), None]
+
+
+@RegisterGradient("SpaceToBatchND")
+def _space_to_batch_nd_grad(op, grad):
+    # Each one's gradient is the other op, with the same block shape and paddings / crops.
+    return [apply_op("BatchToSpaceND", input=grad, block_shape=op.inputs[1],
+                     crops=op.inputs[2]), None, None]
+
+
+@RegisterGradient("BatchToSpaceND")
+def _batch_to_space_nd_grad(op, grad):
+    return [apply_op("SpaceToBatchND", input=grad, block_shape=op.inputs[1],
+                     paddings=op.inputs[2]), None, None]

@@ -30,8 +30,9 @@ from engine.shape_inference.elementwise import (  # noqa: F401
     BINARY, SCALARS, UNARY, add_n, binary, fused_elementwise, scalar, select, select_v2,
     unchanged)
 from engine.shape_inference.nn import (  # noqa: F401
-    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, conv2d, depthwise_conv2d,
-    fused_batch_norm, fused_batch_norm_grad, in_top_k, lrn, mat_mul, max_pool_v2, pool, softmax_cross_entropy,
+    _from_nhwc, _hw, _nhwc, _spatial, batch_mat_mul, batch_to_space_nd, conv2d,
+    depthwise_conv2d, fused_batch_norm, fused_batch_norm_grad, in_top_k, lrn, mat_mul,
+    space_to_batch_nd, max_pool_v2, pool, softmax_cross_entropy,
     sparse_softmax_cross_entropy)
 from engine.shape_inference.partial_values import (  # noqa: F401
     InputInfo, _from_value, _from_value_rank, _ints, _value)
@@ -83,6 +84,7 @@ SHAPE_FUNCTIONS = {
     "BatchMatMulV3": batch_mat_mul,
     "Conv2D": conv2d, "MaxPool": pool, "AvgPool": pool,
     "DepthwiseConv2dNative": depthwise_conv2d, "LRN": lrn, "LRNGrad": lrn,
+    "SpaceToBatchND": space_to_batch_nd, "BatchToSpaceND": batch_to_space_nd,
     "Shape": shape_of, "ShapeN": lambda attrs, inputs: tuple(shape_of(attrs, [i])
                                                              for i in inputs),
     "Reshape": reshape, "Transpose": transpose,

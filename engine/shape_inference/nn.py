@@ -1,5 +1,7 @@
 """Shape functions of the matrix products, convolutions, pools and cross-entropies."""
 
+import numpy as np
+
 from engine.kernels.cpu.nn import conv_output_size
 from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge_dim
 from engine.shape_inference.partial_values import _ints
@@ -147,3 +149,35 @@ def fused_batch_norm_grad(attrs, inputs):
     x = _dims(inputs[1])
     channels = None if x is None else x[_batch_norm_channel_axis(attrs, len(x))]
     return x, [channels], [channels], [0], [0]
+
+
+def _block_shape_args(inputs):
+    """(input dims, block sizes, [before, after] pairs) as far as they are known."""
+    dims, block, pairs = _dims(inputs[0]), _ints(inputs[1]), _ints(inputs[2])
+    if pairs is not None:
+        pairs = [pairs[i:i + 2] for i in range(0, len(pairs), 2)]
+    return dims, block, pairs
+
+
+def space_to_batch_nd(attrs, inputs):
+    """[batch * prod(block), (padded spatial) / block..., rest...]."""
+    dims, block, pads = _block_shape_args(inputs)
+    if dims is None or block is None:
+        return None
+    m = len(block)
+    batch = dims[0] * int(np.prod(block)) if dims[0] is not None else None
+    spatial = [None if size is None or pads is None else (size + sum(pads[i])) // block[i]
+               for i, size in enumerate(dims[1:1 + m])]
+    return [batch] + spatial + dims[1 + m:]
+
+
+def batch_to_space_nd(attrs, inputs):
+    """[batch / prod(block), spatial * block - crops..., rest...]."""
+    dims, block, crops = _block_shape_args(inputs)
+    if dims is None or block is None:
+        return None
+    m = len(block)
+    batch = dims[0] // int(np.prod(block)) if dims[0] is not None else None
+    spatial = [None if size is None or crops is None else size * block[i] - sum(crops[i])
+               for i, size in enumerate(dims[1:1 + m])]
+    return [batch] + spatial + dims[1 + m:]

@@ -42,6 +42,25 @@ def dw_second_order(tf, x, f):
     return dx, df
 
 
+def dw_rate_same(tf, x, f):
+    # TensorFlow dilates through SpaceToBatchND / BatchToSpaceND around a VALID convolution.
+    return tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME", rate=[2, 3])
+
+
+def dw_rate_valid(tf, x, f):
+    return tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "VALID", rate=[2, 2], name="atrous")
+
+
+def dw_rate_explicit(tf, x, f):
+    return tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], [[0, 0], [2, 1], [0, 3], [0, 0]],
+                                  dilations=[3, 2])
+
+
+def space_batch_round_trip(tf, x, f):
+    blocks = tf.space_to_batch_nd(x, [2, 2], [[1, 0], [0, 1]])
+    return blocks, tf.batch_to_space_nd(blocks * 2.0, [2, 2], [[1, 0], [0, 1]])
+
+
 def lrn_default(tf, x, f):
     return tf.nn.lrn(x)
 
@@ -77,6 +96,12 @@ CASES = {
     "dw_native": (dw_native, _random(8, [3, 4, 4, 2]), _random(9, [2, 2, 2, 1])),
     "dw_second_order": (dw_second_order, _random(10, [1, 5, 6, 2], np.float64),
                         _random(11, [3, 3, 2, 2], np.float64)),
+    "dw_rate_same": (dw_rate_same, _random(23, [2, 7, 6, 3]), _random(24, [3, 2, 3, 2])),
+    "dw_rate_valid": (dw_rate_valid, _random(25, [1, 9, 8, 2], np.float64),
+                      _random(26, [2, 3, 2, 1], np.float64)),
+    "dw_rate_explicit": (dw_rate_explicit, _random(27, [1, 6, 5, 2], np.float64),
+                         _random(28, [2, 2, 2, 2], np.float64)),
+    "space_batch_round_trip": (space_batch_round_trip, _random(29, [2, 5, 3, 2]), None),
     "lrn_default": (lrn_default, _random(12, [2, 3, 4, 7]), None),
     "lrn_params": (lrn_params, _random(13, [2, 2, 3, 9]), None),
     "lrn_beta_one": (lrn_beta_one, _random(14, [1, 3, 3, 5]), None),

@@ -212,6 +212,10 @@ CASES = {
                          filter_sizes=[2, 2, 2, 1], out_backprop=dy, strides=[1, 1, 1, 1],
                          padding="VALID"),
         [rand(1, 4, 3, 2), rand(1, 3, 2, 2)]),
+    "SpaceToBatchND": (lambda x: tf.space_to_batch_nd(x, [2, 3], [[1, 0], [2, 1]]),
+                       [rand(2, 3, 3, 2)]),
+    "BatchToSpaceND": (lambda x: tf.batch_to_space_nd(x, [2, 2], [[0, 1], [1, 0]]),
+                       [rand(8, 2, 3, 1)]),
 }
 CASES.update(BREADTH_CASES)
 

@@ -1,4 +1,5 @@
-"""NumPy CPU kernels of DepthwiseConv2dNative with its two backprops, and LRN with LRNGrad.
+"""NumPy CPU kernels of DepthwiseConv2dNative with its two backprops, LRN with LRNGrad, and
+SpaceToBatchND / BatchToSpaceND (how TensorFlow dilates a depthwise convolution).
 
 Like TensorFlow's CPU kernels, the depthwise ones take NHWC only and no dilations (TensorFlow
 dilates a depthwise convolution by SpaceToBatchND around it, not by the attr), and say so
@@ -164,3 +165,69 @@ def lrn_grad(ctx, input_grads, input_image, output_image):
     spread = (wide_dy * (-2.0 * alpha * beta) * y.astype(np.float64) / norm) @ _band(
         x.shape[-1], int(ctx.attrs.get("depth_radius", 5)))
     return (wide_dy * norm ** -beta + wide_x * spread).astype(x.dtype)
+
+
+# --- SpaceToBatchND / BatchToSpaceND: how TensorFlow dilates a depthwise convolution ---
+
+def _block_args(ctx, x, block_shape, pairs, what):
+    block = [int(b) for b in np.reshape(block_shape, -1)]
+    pairs = np.reshape(np.asarray(pairs, np.int64), (-1, 2))
+    if len(pairs) != len(block):
+        raise invalid(ctx, f"{what} should have shape [{len(block)}, 2] instead of "
+                           f"{shape_str(np.shape(pairs))}")
+    if x.ndim < 1 + len(block):
+        raise invalid(ctx, f"input rank should be >= {1 + len(block)} instead of {x.ndim}")
+    if any(b < 1 for b in block):
+        raise invalid(ctx, f"All values in block_shape must be positive, got value, "
+                           f"{min(block)} instead.")
+    if (pairs < 0).any():
+        raise invalid(ctx, f"All values in {what} must be non-negative")
+    return block, pairs
+
+
+@register("SpaceToBatchND")
+def space_to_batch_nd(ctx, x, block_shape, paddings):
+    """Pads the block dims, then moves each block offset into the batch: the output's batch
+    is block offset major, input batch minor."""
+    block, pads = _block_args(ctx, x, block_shape, paddings, "paddings")
+    m = len(block)
+    padded = np.pad(x, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (x.ndim - 1 - m))
+    for i, b in enumerate(block):
+        if padded.shape[1 + i] % b:
+            raise invalid(ctx, f"padded_shape[{i}]={padded.shape[1 + i]} is not divisible by "
+                               f"block_shape[{i}]={b}")
+    batch, rest = x.shape[0], padded.shape[1 + m:]
+    split = [batch]
+    for i, b in enumerate(block):
+        split += [padded.shape[1 + i] // b, b]
+    view = padded.reshape(split + list(rest))
+    order = ([2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)]
+             + list(range(1 + 2 * m, view.ndim)))
+    out_spatial = [padded.shape[1 + i] // b for i, b in enumerate(block)]
+    return np.ascontiguousarray(np.transpose(view, order)).reshape(
+        [batch * int(np.prod(block))] + out_spatial + list(rest))
+
+
+@register("BatchToSpaceND")
+def batch_to_space_nd(ctx, x, block_shape, crops):
+    """SpaceToBatchND undone: block offsets from the batch back into the block dims, then
+    the crops cut away."""
+    block, crops = _block_args(ctx, x, block_shape, crops, "crops")
+    m, product = len(block), int(np.prod(block))
+    if x.shape[0] % product:
+        raise invalid(ctx, f"Input batch dimension ({x.shape[0]}) is not divisible by product "
+                           f"of block sizes ({product})")
+    batch, spatial, rest = x.shape[0] // product, x.shape[1:1 + m], x.shape[1 + m:]
+    view = x.reshape(block + [batch] + list(spatial) + list(rest))
+    order = [m] + [k for i in range(m) for k in (m + 1 + i, i)] + list(
+        range(2 * m + 1, view.ndim))
+    full = np.transpose(view, order).reshape(
+        [batch] + [s * b for s, b in zip(spatial, block)] + list(rest))
+    index = [slice(None)]
+    for i, (start, end) in enumerate(crops):
+        size = full.shape[1 + i]
+        if start + end > size:
+            raise invalid(ctx, f"Cropped size must be non-negative: start: {start} end: {end} "
+                               f"size {size}")
+        index.append(slice(int(start), size - int(end)))
+    return np.ascontiguousarray(full[tuple(index)])
