@@ -107,8 +107,10 @@ TRAIN_BREADTH = {
         "slice_input_producer", "batch", "shuffle_batch")},
 }
 
-__all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", *_PARSING, "SparseTensor", "SparseTensorValue", "Print", "check_numerics", "verify_tensor_all_finite", "add_check_numerics_ops",
-           "py_func", "debugging", "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
+__all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", *_PARSING,
+           "SparseTensor", "SparseTensorValue", "Print", "check_numerics",
+           "verify_tensor_all_finite", "add_check_numerics_ops", "py_func", "debugging",
+           "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",
            *_ASSERTS, *_LINALG, *_SEGMENT]

@@ -40,7 +40,8 @@ def main():
             cases.build_case(tf, name)
         nodes[name] = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
     np.savez_compressed(OUT / "values.npz", **values)
-    (OUT / "shapes.json").write_text("{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in shapes.items()) + "\n}\n")
+    lines = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in shapes.items()]
+    (OUT / "shapes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
     lines = [f"{json.dumps(name)}: [\n" + ",\n".join(json.dumps(n) for n in case) + "]"
              for name, case in nodes.items()]
     # gzip (no timestamp, so the bytes repeat), as tests/fixtures/functional's.

@@ -132,8 +132,9 @@ def api_errors(tf, tmp):
             lambda: tf.python_io.TFRecordWriter(str(Path(tmp) / "no" / "x.tfrecord"))),
         "missing_file": error_of(
             lambda: list(tf.python_io.tf_record_iterator(str(Path(tmp) / "none.tfrecord")))),
-        "compression_strings": [tf.python_io.TFRecordOptions.get_compression_type_string(o)
-                                for o in (None, 1, 2, "GZIP", tf.python_io.TFRecordOptions("ZLIB"))],
+        "compression_strings": [
+            tf.python_io.TFRecordOptions.get_compression_type_string(o)
+            for o in (None, 1, 2, "GZIP", tf.python_io.TFRecordOptions("ZLIB"))],
     }
 
 
