@@ -8,7 +8,12 @@ from contextlib import contextmanager
 
 from engine import errors
 
-_local = threading.local()
+class _ThreadDeadline(threading.local):
+    # A class default, so reading it on a thread that never set one costs no AttributeError.
+    deadline = None
+
+
+_local = _ThreadDeadline()
 # How often (in loop iterations) a loop looks at the clock: rarely enough to cost nothing.
 CHECK_EVERY = 64
 
@@ -21,16 +26,26 @@ def after_ms(timeout_in_ms):
 @contextmanager
 def running_until(deadline):
     """Run the body under `deadline` (a time.monotonic() value, or None for none)."""
-    previous = getattr(_local, "deadline", None)
-    _local.deadline = deadline
+    previous = swap(deadline)
     try:
         yield
     finally:
         _local.deadline = previous
 
 
+def swap(deadline):
+    """This thread's deadline set to `deadline`; the one it had, for swap() to put back.
+
+    Session.run's hot path uses this pair in a try/finally: a generator context manager costs
+    a microsecond per run, an eighth of a small graph's whole run.
+    """
+    previous = _local.deadline
+    _local.deadline = deadline
+    return previous
+
+
 def check():
     """DeadlineExceededError when this thread's run is past its deadline."""
-    deadline = getattr(_local, "deadline", None)
+    deadline = _local.deadline
     if deadline is not None and time.monotonic() > deadline:
         raise errors.DeadlineExceededError(None, None, "Timed out waiting for notification")

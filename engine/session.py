@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine import placement_log
-from engine import deadline, errors, graph, kernels, op_registry, vlog
+from engine import deadline, errors, fp_errors, graph, kernels, op_registry, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.executor import Executor
@@ -37,7 +37,7 @@ from engine.random_philox import node_generator
 from engine import threads
 from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
 from engine.resources import ResourceMgr
-from engine.session_feeds import feed_converter, feed_tensor, is_graph_tensor, is_operation
+from engine.session_feeds import feed_converter, feed_names_and_values, is_operation
 
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
@@ -61,13 +61,15 @@ def get_default_session():
 class _PlanEntry:
     """A cached executor and what a run needs around it, precomputed."""
 
-    __slots__ = ("executor", "feed_converters", "fetch_positions", "partition_graph", "parts",
-                 "client_results")
+    __slots__ = ("executor", "feed_converters", "fetch_positions", "results_in_order",
+                 "partition_graph", "parts", "client_results")
 
     def __init__(self, executor, feed_converters, fetch_positions, parts=None):
         self.executor = executor
         self.feed_converters = feed_converters  # in sorted feed-name order
         self.fetch_positions = fetch_positions  # element index -> executor result index
+        # The executor's results are the elements' values as they are (no op, no repeat).
+        self.results_in_order = fetch_positions == list(range(len(fetch_positions)))
         self.partition_graph = None
         self.parts = parts  # several devices: [_Part], the client's first
         self.client_results = None  # sorted fetch i -> index among the client's results
@@ -100,8 +102,9 @@ class BaseSession:
         self._session_state = {}
         self._entries = {}
         self._mappers = {}
+        self._feed_key_names = {}  # feed_dict key (a Tensor, a name) -> its tensor's name
         self._nodes, self._node_order, self._nodes_version = {}, [], None
-        self._step_id = 0
+        self._step_ids = itertools.count(1)  # next() on a count is atomic under the GIL
         self._devices = placer_lib.session_devices(self._config)
         self._client_device = placer_lib.CLIENT_DEVICE  # a cluster's: its master task's
         self._placement, self._placement_version = None, None
@@ -109,7 +112,7 @@ class BaseSession:
         self._rendezvous = self._session_state[RENDEZVOUS_KEY] = RendezvousMgr()
         self._workers = None
         self._run_observers = ()  # run observer factories (engine/observers.py)
-        self._step_lock, self._entry_lock = threading.Lock(), threading.RLock()
+        self._entry_lock = threading.RLock()
         kernels.registered_ops("CPU")  # load the kernel tables before any thread runs
         threads.configure(self._config.intra_op_parallelism_threads)
         if self._config.log_device_placement:
@@ -167,9 +170,7 @@ class BaseSession:
                 if entry is None:
                     entry = self._entries[key] = self._new_entry(mapper, feed_names)
         values = [convert(value) for convert, value in zip(entry.feed_converters, feed_values)]
-        with self._step_lock:
-            self._step_id += 1
-            step_id = self._step_id
+        step_id = next(self._step_ids)
         trace = options is not None and options.trace_level != _NO_TRACE
         factories = self._run_observers + observers_lib.this_thread.factories
         collectors = None
@@ -183,8 +184,11 @@ class BaseSession:
         timeout_ms = (options.timeout_in_ms if options is not None and options.timeout_in_ms
                       else self._config.operation_timeout_in_ms)
         run_deadline = deadline.after_ms(timeout_ms)
-        # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings.
-        with np.errstate(all="ignore"), deadline.running_until(run_deadline):
+        # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings. Both
+        # states are set and put back by hand: context managers cost a microsecond a run.
+        previous_deadline = deadline.swap(run_deadline)
+        ignoring = fp_errors.ignore()
+        try:
             if entry.parts is not None:
                 results = self._run_partitions(entry, values, factories, step_id, run_deadline)
             elif factories:
@@ -193,10 +197,15 @@ class BaseSession:
                 results = observers_lib.run(entry.executor, values, observer, step_id)
             else:
                 results = entry.executor.run(values, step_id)
+        finally:
+            fp_errors.restore(ignoring)
+            deadline.swap(previous_deadline)
         if run_metadata is not None and options is not None:
             self._fill_run_metadata(entry, options, run_metadata, collectors)
-        positions = entry.fetch_positions
-        return mapper.build([results[p] if p is not None else None for p in positions])
+        if entry.results_in_order:
+            return mapper.build(results)
+        return mapper.build([results[p] if p is not None else None
+                             for p in entry.fetch_positions])
 
     def _fill_run_metadata(self, entry, options, run_metadata, collectors):
         if collectors is not None:
@@ -233,25 +242,7 @@ class BaseSession:
 
     def _feeds(self, feed_dict):
         """(feed tensor names, raw values), sorted by name, keys resolved as TF resolves them."""
-        if not isinstance(feed_dict, dict):
-            try:
-                feed_dict = dict(feed_dict.items())
-            except AttributeError:
-                raise TypeError(f"FlattenDictItems: 'dict' must be a dictionary or "
-                                f"collection.Mapping type object, instead of "
-                                f"'{type(feed_dict).__name__}'.") from None
-        named = {}
-        for key, value in feed_dict.items():
-            tensor = feed_tensor(self._graph, key)
-            if is_graph_tensor(value):
-                raise TypeError(
-                    "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
-                    "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
-                    f"For reference, the tensor object was {value!r} which was passed to the "
-                    f"argument `feed_dict` with key {key!r}.")
-            named[tensor.name] = value
-        names = tuple(sorted(named))
-        return names, [named[name] for name in names]
+        return feed_names_and_values(self._graph, feed_dict, self._feed_key_names)
 
     def _graph_version(self):
         graph = self._graph

@@ -3,12 +3,27 @@ dtype and checked against its static shape, with TensorFlow's errors."""
 
 import numpy as np
 
+from engine.tensor import Tensor
+
+# feed_dict keys whose resolution Session.run remembers (exact classes: a subclass may
+# define equality otherwise), and how many it remembers before it starts again.
+_NAME_KEY_TYPES = frozenset({Tensor, str})
+_MAX_KNOWN_KEYS = 1024
+
 
 def is_operation(element):
     return hasattr(element, "outputs") and hasattr(element, "node_def")
 
 
+# Values that cannot be graph tensors: Session.run skips the duck-typed test for them (three
+# missing attributes, three AttributeErrors raised and caught, on every run).
+_PLAIN_VALUE_TYPES = frozenset({np.ndarray, int, float, bool, complex, str, bytes,
+                                *np.sctypeDict.values()})
+
+
 def is_graph_tensor(value):
+    if value.__class__ in _PLAIN_VALUE_TYPES:
+        return False
     return hasattr(value, "value_index") and hasattr(value, "op") and hasattr(value, "graph")
 
 
@@ -20,12 +35,51 @@ def feed_tensor(graph, key):
         raise TypeError(f"Cannot interpret feed_dict key as Tensor: {detail}") from None
 
 
+def feed_names_and_values(graph, feed_dict, known):
+    """(feed tensor names, raw values), sorted by name, keys resolved as TF resolves them.
+
+    known: a session's dict of keys resolved before, key -> tensor name. A Tensor or a name,
+    once resolved in the graph, names the same tensor for good (a graph only grows); other
+    keys (a Variable, anything with _as_graph_element) are resolved on every run.
+    """
+    if not isinstance(feed_dict, dict):
+        try:
+            feed_dict = dict(feed_dict.items())
+        except AttributeError:
+            raise TypeError(f"FlattenDictItems: 'dict' must be a dictionary or "
+                            f"collection.Mapping type object, instead of "
+                            f"'{type(feed_dict).__name__}'.") from None
+    named = {}
+    for key, value in feed_dict.items():
+        name = known.get(key) if key.__class__ in _NAME_KEY_TYPES else None
+        if name is None:
+            name = feed_tensor(graph, key).name
+            if key.__class__ in _NAME_KEY_TYPES:
+                if len(known) >= _MAX_KNOWN_KEYS:
+                    known.clear()
+                known[key] = name
+        if is_graph_tensor(value):
+            raise TypeError(
+                "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+                f"For reference, the tensor object was {value!r} which was passed to the "
+                f"argument `feed_dict` with key {key!r}.")
+        named[name] = value
+    if len(named) == 1:
+        ((name, value),) = named.items()
+        return (name,), (value,)
+    names = tuple(sorted(named))
+    return names, [named[name] for name in names]
+
+
 def feed_converter(tensor):
     """value -> ndarray of the tensor's dtype, with TensorFlow's checks (session.py)."""
     np_dtype = tensor.dtype.base_dtype.as_numpy_dtype
     name = tensor.name
     shape = tensor.shape
     dims = None if shape.ndims is None else tuple(shape.as_list())
+    # A fully known shape is checked with one tuple comparison (Session.run's hot path).
+    static = dims if dims is not None and None not in dims else None
     feedable = getattr(tensor.graph, "is_feedable", None)
     if feedable is not None and not feedable(tensor):
         def refuse(value):
@@ -42,7 +96,7 @@ def feed_converter(tensor):
                     f"type of the feed tensor to a larger type (e.g. int64).")
         else:
             converted = np.asarray(value, dtype=np_dtype)
-        if dims is not None:
+        if dims is not None and converted.shape != static:
             got = converted.shape
             if len(got) != len(dims) or any(d is not None and d != g
                                             for d, g in zip(dims, got)):
