@@ -170,6 +170,13 @@ def test_floating_point_errors_are_ignored_in_the_run_only():
     def handler(kind, flag):
         seen.append(kind)
 
+    def state():
+        errors = np.geterr()
+        return f"{errors['divide']} {errors['invalid']} {np.geterrcall() is handler}".encode()
+
+    with graph.as_default():
+        state_in_run = tf.py_func(state, [], tf.string)
+
     with tf.Session(graph=graph) as sess:
         for _ in range(2):  # the second time from the state remembered the first
             with np.errstate(all="raise"):
@@ -181,6 +188,8 @@ def test_floating_point_errors_are_ignored_in_the_run_only():
             with np.errstate(all="call", call=handler):
                 sess.run(log, {m: -1.0})
                 assert np.geterrcall() is handler and np.geterr()["invalid"] == "call"
+                # Inside the run every error is ignored, the caller's handler kept.
+                assert sess.run(state_in_run) == b"ignore ignore True"
                 np.log(np.float32(-1.0))
             assert seen == ["invalid value"]  # NumPy's own call only, none from the run
             seen.clear()
