@@ -40,6 +40,42 @@ class FetchMapper:
         return cls(unique, builder)
 
 
+def structure_key(fetch):
+    """A hashable key equal for every fetch of the same flat structure of the same elements,
+    so a session can reuse its FetchMapper; None for a structure it is not kept for.
+
+    Only a list, tuple or dict (string keys) of Tensors, Operations, Variables and names:
+    these compare by identity (names by value), and name the same graph element for good.
+    A namedtuple, an attrs class or a nesting is flattened again on every run.
+    """
+    cls = fetch.__class__
+    leaf_types = _LEAF_TYPES or _load_leaf_types()
+    if cls is list or cls is tuple:
+        for item in fetch:
+            if item.__class__ not in leaf_types:
+                return None
+        return cls, tuple(fetch)
+    if cls is dict:
+        for key, item in fetch.items():
+            if key.__class__ is not str or item.__class__ not in leaf_types:
+                return None
+        return cls, tuple(fetch.items())
+    return None
+
+
+_LEAF_TYPES = None
+
+
+def _load_leaf_types():
+    global _LEAF_TYPES
+    from engine.operation import Operation  # here: engine.ops imports the session's modules
+    from engine.ops.variables import RefVariable, ResourceVariable
+    from engine.tensor import Tensor
+    # Exact classes: a subclass may compare or convert otherwise.
+    _LEAF_TYPES = frozenset({Tensor, Operation, RefVariable, ResourceVariable, str})
+    return _LEAF_TYPES
+
+
 def _mapper(fetch, graph, leaf_index):
     """A function values -> structure for `fetch`, registering its leaves with leaf_index."""
     if fetch is None:

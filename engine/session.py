@@ -28,7 +28,7 @@ from engine import deadline, errors, fp_errors, graph, kernels, op_registry, vlo
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.executor import Executor
-from engine.fetches import FetchMapper
+from engine.fetches import FetchMapper, structure_key
 from engine.graph import get_default_graph
 from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
 from engine.optimizer import session_rewrite
@@ -228,15 +228,23 @@ class BaseSession:
         self._run_observers = tuple(f for f in self._run_observers if f is not factory)
 
     def _fetch_mapper(self, fetches):
-        """(FetchMapper, names key) for `fetches`; remembered for a fetch that cannot change."""
+        """(FetchMapper, names key) for `fetches`; remembered for a fetch that cannot change
+        (by identity) and for a flat list, tuple or dict of graph elements (by its elements)."""
         cached = self._mappers.get(id(fetches))
         if cached is not None and cached[0] is fetches:
             return cached[1], cached[2]
+        structure = structure_key(fetches)
+        if structure is not None:
+            cached = self._mappers.get(structure)
+            if cached is not None:
+                return cached[1], cached[2]
         mapper = FetchMapper.for_fetch(fetches, self._graph)
         key = tuple(("^" + e.name) if is_operation(e) else e.name for e in mapper.elements)
-        if not isinstance(fetches, (list, tuple, dict, set)):  # containers may change
-            if len(self._mappers) > 256:
-                self._mappers.clear()
+        if len(self._mappers) > 256:
+            self._mappers.clear()
+        if structure is not None:  # ints (ids) and tuples never collide as keys
+            self._mappers[structure] = (None, mapper, key)
+        elif not isinstance(fetches, (list, tuple, dict, set)):  # containers may change
             self._mappers[id(fetches)] = (fetches, mapper, key)
         return mapper, key
 

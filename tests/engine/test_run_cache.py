@@ -69,6 +69,30 @@ def test_feed_keys_resolved_before_still_follow_the_graph():
         assert sess.run(z, {z: 2.0}) == 2.0
 
 
+def test_fetch_structures_seen_before_follow_their_elements():
+    graph, x, y, p, q = scalar_graph()
+    with tf.Session(graph=graph) as sess:
+        fetches = [y]
+        assert sess.run(fetches, {x: 1.0}) == [2.0]
+        fetches.append(x)  # the same list, changed
+        assert sess.run(fetches, {x: 1.0}) == [2.0, 1.0]
+        assert sess.run([x, y], {x: 1.0}) == [1.0, 2.0]
+        assert sess.run((y, "x:0"), {x: 2.0}) == (3.0, 2.0)
+        first = sess.run([y], {x: 3.0})
+        assert sess.run([y], {x: 3.0}) is not first  # a new list every run
+        assert list(sess.run({"b": y, "a": x}, {x: 1.0}).items()) == [("b", 2.0), ("a", 1.0)]
+        assert list(sess.run({"a": x, "b": y}, {x: 1.0}).items()) == [("a", 1.0), ("b", 2.0)]
+        assert sess.run([y.op, y], {x: 1.0}) == [None, 2.0]
+        with pytest.raises(ValueError, match=r"^Argument `fetch` = w:0 cannot be interpreted as "
+                                             r"a Tensor. \(\"The name 'w:0' refers to a Tensor "
+                                             r"which does not exist. The operation, 'w', does "
+                                             r"not exist in the graph.\"\)$"):
+            sess.run([y, "w:0"], {x: 1.0})
+        with graph.as_default():
+            tf.multiply(x, 2.0, name="w")
+        assert sess.run([y, "w:0"], {x: 1.0}) == [2.0, 2.0]
+
+
 def test_feed_shapes_are_checked_on_every_run():
     graph, x, y, p, q = scalar_graph()
     with tf.Session(graph=graph) as sess:
