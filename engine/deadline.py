@@ -30,7 +30,7 @@ def running_until(deadline):
     try:
         yield
     finally:
-        _local.deadline = previous
+        swap(previous)
 
 
 def swap(deadline):

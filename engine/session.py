@@ -21,7 +21,6 @@ import itertools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
 
 from engine import placement_log
 from engine import deadline, errors, fp_errors, graph, kernels, op_registry, vlog
@@ -186,8 +185,8 @@ class BaseSession:
         run_deadline = deadline.after_ms(timeout_ms)
         # Kernels compute log(-1) = nan as TensorFlow does, without NumPy's warnings. Both
         # states are set and put back by hand: context managers cost a microsecond a run.
-        previous_deadline = deadline.swap(run_deadline)
         ignoring = fp_errors.ignore()
+        previous_deadline = deadline.swap(run_deadline)  # cannot fail: nothing left set
         try:
             if entry.parts is not None:
                 results = self._run_partitions(entry, values, factories, step_id, run_deadline)
