@@ -21,7 +21,6 @@ import itertools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-
 from engine import placement_log
 from engine import deadline, errors, fp_errors, graph, kernels, op_registry, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
