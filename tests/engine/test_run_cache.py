@@ -1,20 +1,19 @@
 """What Session.run keeps between runs follows what changed: the graph, the feeds, the options.
 
 A run of an already-seen (graph version, feeds, fetches, targets, rewrite override) reuses its
-plan, the feed keys it resolved before, and the NumPy error state it built before (engine/
-session.py, session_feeds.py, fp_errors.py). These tests change each of those between runs
-and check the answers. Values and messages are TensorFlow 2.21's (tf.compat.v1, graph mode),
+plan, its fetch structure's flattening and the feed keys it resolved before (engine/session.py,
+fetches.py, session_feeds.py); the deadline and NumPy's error state are set and put back
+around every run. These tests change each of those between runs and check the answers. Values and messages are TensorFlow 2.21's (tf.compat.v1, graph mode),
 checked by running the same code there; the rewrite override (original_graph) is the engine's.
 """
 
-import doctest
 import threading
 
 import numpy as np
 import pytest
 
 import engine as tf
-from engine import deadline, fp_errors
+from engine import deadline
 from engine.optimizer import session_rewrite
 
 
@@ -223,17 +222,26 @@ def test_floating_point_errors_are_ignored_in_the_run_only():
             assert np.geterr() == before
 
 
-def test_without_numpys_context_variable_errstate_does_the_same(monkeypatch):
-    monkeypatch.setattr(fp_errors, "_extobj_contextvar", None)
-    graph = tf.Graph()
-    with graph.as_default():
+
+def test_a_run_inside_a_run_puts_the_error_state_back():
+    """A py_func's own Session.run inside a run: each run sets and puts back its own state."""
+    inner_graph = tf.Graph()
+    with inner_graph.as_default():
         m = tf.placeholder(tf.float32, [], name="m")
         log = tf.log(m, name="log")
-    with tf.Session(graph=graph) as sess, np.errstate(all="raise"):
-        assert np.isnan(sess.run(log, {m: -1.0}))
-        assert np.geterr()["invalid"] == "raise"
+    inner = tf.Session(graph=inner_graph)
 
+    def nested():
+        value = inner.run(log, {m: -1.0})
+        return f"{np.isnan(value)} {np.geterr()['invalid']}".encode()
 
-def test_fp_errors_doctest():
-    result = doctest.testmod(fp_errors)
-    assert result.failed == 0 and result.attempted > 0
+    graph = tf.Graph()
+    with graph.as_default():
+        outer = tf.py_func(nested, [], tf.string)
+    before = np.geterr()
+    with tf.Session(graph=graph) as sess, inner:
+        with np.errstate(all="raise"):
+            assert sess.run(outer) == b"True ignore"
+            assert sess.run(outer) == b"True ignore"
+            assert np.geterr()["invalid"] == "raise"
+        assert np.geterr() == before
