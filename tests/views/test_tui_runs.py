@@ -1,14 +1,19 @@
 """The runs screen: a run picker and runs in the palette, time columns largest first, every
 column on a 100x30 screen with long names cut in the middle, a generated 10,000-execution run
-read in a worker, and `T` never overwriting a trace."""
+read in a worker (its progress shown at once), the filter narrowing and widening, a run read
+once however often it is shown, and `T` never overwriting a trace."""
 
-from bench.runs_large import write_run
-from views.tui import InspectorApp
+import threading
+
+from bench.runs_large import large_run, write_run
+from views.tui import InspectorApp, stepstats
+from views.tui.widgets.stats_table import OpTotalsTable
 from views.tui.screens.pickers import RunPicker
 from views.tui.screens.runs import RunsScreen
 from views.tui.widgets.lazy_table import LazyTable
 
-from tests.views.tui_conftest import ROOT, TWO_CPU_RUN, run_async, screen_lines, settle
+from tests.views.tui_conftest import (ROOT, TWO_CPU_RUN, run_async, screen_lines, screen_text,
+                                      settle)
 
 SMALL = (100, 30)
 
@@ -95,6 +100,105 @@ def test_a_10k_run_reads_in_a_worker_and_names_are_cut_in_the_middle(tmp_path):
             await pilot.press("slash", *"layer0042/")
             await settle(app, pilot)
             assert len(runs.rows) == 40 and all("layer0042/" in r.node for r in runs.rows[:40])
+    body()
+
+
+def test_the_filter_narrows_as_typed_and_widens_on_backspace(tmp_path):
+    generated = tmp_path / "generated.pb"
+    write_run(generated, 2_000)
+    executions = stepstats.step_rows(large_run(2_000).step_stats)
+
+    def expected(text):
+        """Rows whose name holds `text` (no op or device holds "layer"), by start time."""
+        return sorted((r for r in executions if text in r.node), key=lambda r: r.start_us)
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(generated)])
+        async with app.run_test(size=SMALL) as pilot:
+            runs = await runs_screen(app, pilot)
+            await pilot.press("slash")
+            typed = ""
+            for key in [*"layer0012/m"] + ["backspace"] * 3:
+                await pilot.press(key)
+                await settle(app, pilot)
+                typed = typed[:-1] if key == "backspace" else typed + key
+                rows = expected(typed)
+                assert runs.rows[:len(runs.rows)] == rows, typed
+                assert f"  {len(rows):,} executions  filter {typed!r}" in screen_text(app)
+                totals = runs.query_one(OpTotalsTable)
+                assert sum(int(totals.get_row_at(n)[1]) for n in range(totals.row_count)) == \
+                    len(rows)
+            assert typed == "layer001" and len(runs.rows) == 400
+            assert runs.query_one(LazyTable).visible_texts()[0][1] == rows[0].node
+    body()
+
+
+def test_switching_run_and_back_shows_the_first_runs_rows_each_run_read_once(
+        tmp_path, monkeypatch):
+    paths = [tmp_path / "first.pb", tmp_path / "second.pb"]
+    for seed, (path, executions) in enumerate(zip(paths, (300, 500))):
+        write_run(path, executions, seed=seed + 1)
+    reads, read_columns = [], stepstats.read_columns
+    monkeypatch.setattr(stepstats, "read_columns",
+                        lambda *args: reads.append(1) or read_columns(*args))
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(path) for path in paths])
+        async with app.run_test(size=SMALL) as pilot:
+            runs = await runs_screen(app, pilot)
+            await pilot.press("s")                       # by op time, largest first
+            await settle(app, pilot)
+            first = runs.rows[:len(runs.rows)]
+            assert runs.sort_column == "op_us" and len(first) == 300
+            await pilot.press("g", "down", "enter")
+            await settle(app, pilot)
+            assert runs.run_number == 1 and len(runs.rows) == 500
+            assert runs.rows[:500] != first[:500]
+            await pilot.press("g", "up", "enter")
+            await settle(app, pilot)
+            assert runs.run_number == 0 and runs.rows[:len(runs.rows)] == first
+            # Back and forth without waiting: the last run chosen is the one shown.
+            await pilot.press("g", "down", "enter", "g", "up", "enter")
+            await settle(app, pilot)
+            assert runs.run_number == 0 and runs.rows[:len(runs.rows)] == first
+            assert "run 1/2" in screen_text(app) and "300 executions" in screen_text(app)
+    body()
+    assert len(reads) == 2
+
+
+def test_the_screen_shows_a_run_being_read_at_once_and_answers_keys(tmp_path, monkeypatch):
+    generated = tmp_path / "generated.pb"
+    write_run(generated, 300)
+    release, read_columns = threading.Event(), stepstats.read_columns
+
+    def held(*args):
+        assert release.wait(30), "the test never let the reading finish"
+        return read_columns(*args)
+    monkeypatch.setattr(stepstats, "read_columns", held)
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(generated)])
+        async with app.run_test(size=SMALL) as pilot:
+            try:
+                await settle(app, pilot)
+                await pilot.press("2")
+                await pilot.pause()
+                runs = app.screen
+                assert isinstance(runs, RunsScreen) and len(runs.rows) == 0
+                assert "reading 300 executions…" in screen_text(app)
+                await pilot.press("1")                   # the graph browser, while it reads
+                await pilot.pause()
+                assert not isinstance(app.screen, RunsScreen)
+                await pilot.press("2")
+                await pilot.pause()
+                assert app.screen is runs and "reading 300 executions…" in screen_text(app)
+            finally:
+                release.set()
+            await settle(app, pilot)
+            assert len(runs.rows) == 300 and "300 executions" in screen_text(app)
     body()
 
 

@@ -60,9 +60,10 @@ class DebugUpdated(Message):
 
 @dataclass
 class RowsReady(Message):
-    """The runs screen's worker has the rows to show (row numbers of `table`) and their totals."""
+    """The runs screen's worker has the rows to show (row numbers of `table`, an array) and
+    their totals."""
 
     run: object
     table: object
-    numbers: list
+    numbers: object   # a NumPy array of row numbers
     totals: list

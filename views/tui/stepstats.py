@@ -1,9 +1,8 @@
 """Step-stats rows for the runs screen: one per node execution, sortable, with totals per op.
 
 Start times are relative to the run's first node (microseconds), so the table shows no clock.
-A StepTable holds a run's rows once and answers the screen's questions (which rows, in which
-order) as lists of row numbers, so that sorting and filtering 100,000 rows stay cheap and can
-run in a worker.
+A run is read once into StepColumns (arrays); views/tui/step_table.py indexes them for the
+screen's questions (which rows, in which order, their totals).
 
 >>> from engine.proto import step_stats_pb2 as s
 >>> stats = s.StepStats(dev_stats=[{"device": "/device:CPU:0", "node_stats": [
@@ -16,19 +15,18 @@ run in a worker.
 [('b', 'Add', 10, 5.0), ('a', 'Const', 0, 2.0)]
 >>> [(t.op, t.count, t.op_us) for t in op_totals(rows)]
 [('Add', 1, 5.0), ('Const', 1, 2.0)]
->>> table = StepTable(rows)
->>> table.select(column="op_us", descending=True)
-[1, 0]
->>> import re; table.select(pattern=re.compile("^a$", re.M))
-[0]
+>>> columns = read_columns(stats)
+>>> columns.ops, columns.op_us.tolist(), columns.row(1) == rows[1]
+(['Const', 'Add'], [2.0, 5.0], True)
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import NamedTuple
+
+import numpy as np
 
 from views.timeline.labels import is_gpu_stream
 
@@ -50,8 +48,12 @@ class StepRow(NamedTuple):     # a tuple: 100,000 of them are made in a second, 
 
     @property
     def short_device(self):
-        """The device's type and number: "CPU:0" for /job:localhost/.../device:CPU:0."""
-        return self.device.rpartition("device:")[2] or self.device
+        return short_device(self.device)
+
+
+def short_device(device):
+    """The device's type and number: "CPU:0" for /job:localhost/.../device:CPU:0."""
+    return device.rpartition("device:")[2] or device
 
 
 class Cancelled(Exception):
@@ -70,33 +72,85 @@ class OpTotal:
     bytes: int
 
 
-def step_rows(step_stats, report=None):
-    """Every node execution of every device, in recorded order; report(done, total) now and
-    then (a run of 100,000 executions takes seconds to read)."""
-    starts = [n.all_start_micros for d in step_stats.dev_stats for n in d.node_stats]
-    origin = min(starts) if starts else 0
-    total, rows = len(starts), []
+@dataclass
+class StepColumns:
+    """A run's node executions as columns, in recorded order (device by device): what
+    step_table.StepTable indexes. Times are NumPy arrays; names and ops stay strings."""
+
+    devices: list          # distinct device strings, in order of first appearance
+    device_codes: object   # int32 array: the row's device, a position in `devices`
+    names: list            # node name per row
+    ops: list              # distinct op types, in order of first appearance
+    op_codes: object       # int32 array: the row's op, a position in `ops`
+    start_us: object       # int64 array, relative to the run's first node
+    op_us: object          # float64 arrays
+    all_us: object
+    bytes: object          # int64 array
+
+    def __len__(self):
+        return len(self.names)
+
+    def row(self, number):
+        return StepRow(self.devices[self.device_codes[number]], self.names[number],
+                       self.ops[self.op_codes[number]], int(self.start_us[number]),
+                       float(self.op_us[number]), float(self.all_us[number]),
+                       int(self.bytes[number]))
+
+
+def read_columns(step_stats, report=None):
+    """Every node execution of every device as StepColumns; report(done, total) every 10,000
+    (a run of 100,000 executions takes about a second to read). Only the protobuf fields are
+    read per node in Python; the arithmetic is done on whole arrays afterwards."""
+    total = sum(len(d.node_stats) for d in step_stats.dev_stats)
+    devices, device_codes, names, op_index, op_codes = {}, [], [], {}, []
+    starts, sizes = [], []
+    op_nanos, op_micros, all_nanos, all_micros = [], [], [], []   # (start, end) pairs, flat
     for device_stats in step_stats.dev_stats:
-        device = device_stats.device
+        device, nodes = device_stats.device, device_stats.node_stats
+        if not nodes:
+            continue                 # a device is listed where it ran something
+        code = devices.setdefault(device, len(devices))
         stream = is_gpu_stream(device)
-        for node in device_stats.node_stats:
+        device_codes.append(np.full(len(nodes), code, dtype=np.int32))
+        for node in nodes:
             name, op = _node_and_op(node, stream)
-            # views.dot.stats' op_time_us and output_bytes, inline: this loop is the slow part
-            if node.op_end_rel_nanos or node.op_start_rel_nanos:
-                op_us = (node.op_end_rel_nanos - node.op_start_rel_nanos) / 1000
-            else:
-                op_us = float(node.op_end_rel_micros - node.op_start_rel_micros)
-            all_us = (node.all_end_rel_nanos / 1000 if node.all_end_rel_nanos
-                      else float(node.all_end_rel_micros))
+            names.append(name)
+            op_code = op_index.get(op)
+            if op_code is None:
+                op_code = op_index[op] = len(op_index)
+            op_codes.append(op_code)
+            starts.append(node.all_start_micros)
+            op_nanos += (node.op_start_rel_nanos, node.op_end_rel_nanos)
+            op_micros += (node.op_start_rel_micros, node.op_end_rel_micros)
+            all_nanos.append(node.all_end_rel_nanos)
+            all_micros.append(node.all_end_rel_micros)
             size = 0
             for output in node.output:
                 allocation = output.tensor_description.allocation_description
                 size += allocation.allocated_bytes or allocation.requested_bytes
-            rows.append(StepRow(device, name, op, node.all_start_micros - origin, op_us, all_us,
-                                size))
-            if report is not None and len(rows) % 10_000 == 0:
-                report(len(rows), total)
-    return rows
+            sizes.append(size)
+            if report is not None and len(names) % 10_000 == 0:
+                report(len(names), total)
+    starts = np.array(starts, dtype=np.int64)
+    # views.dot.stats' op_time_us and output_bytes: nanoseconds where the run has them
+    op_nanos = np.array(op_nanos, dtype=np.int64).reshape(-1, 2)
+    op_micros = np.array(op_micros, dtype=np.int64).reshape(-1, 2)
+    all_nanos = np.array(all_nanos, dtype=np.int64)
+    op_us = np.where(op_nanos.any(axis=1), (op_nanos[:, 1] - op_nanos[:, 0]) / 1000,
+                     (op_micros[:, 1] - op_micros[:, 0]).astype(np.float64))
+    all_us = np.where(all_nanos != 0, all_nanos / 1000,
+                      np.array(all_micros, dtype=np.int64).astype(np.float64))
+    return StepColumns(
+        list(devices), np.concatenate(device_codes) if device_codes else np.zeros(0, np.int32),
+        names, list(op_index), np.array(op_codes, dtype=np.int32),
+        starts - starts.min() if len(starts) else starts, op_us.reshape(-1), all_us,
+        np.array(sizes, dtype=np.int64))
+
+
+def step_rows(step_stats, report=None):
+    """Every node execution of every device as StepRows, in recorded order."""
+    columns = read_columns(step_stats, report)
+    return [columns.row(number) for number in range(len(columns))]
 
 
 def _node_and_op(node, stream):
@@ -118,90 +172,6 @@ def _node_and_op(node, stream):
 def sort_rows(rows, column, reverse=False):
     """Rows by one column, ties kept in recorded order."""
     return sorted(rows, key=lambda row: getattr(row, column), reverse=reverse)
-
-
-class StepTable:
-    """A run's rows, with orders and matches cached: select() is what the screen shows."""
-
-    def __init__(self, rows):
-        self.rows = rows
-        self.devices = list(dict.fromkeys(row.device for row in rows))
-        self._orders = {}
-        self._node_text = None
-
-    def __len__(self):
-        return len(self.rows)
-
-    def order(self, column, descending=False):
-        """Row numbers by `column` (ties in recorded order, either way)."""
-        key = (column, descending)
-        if key not in self._orders:
-            values = [getattr(row, column) for row in self.rows]
-            self._orders[key] = sorted(range(len(values)), key=values.__getitem__,
-                                       reverse=descending)
-        return self._orders[key]
-
-    def matching(self, pattern, cancelled=lambda: False):
-        """A bytearray, 1 for each row whose node name, op or device `pattern` finds. The
-        pattern runs over the node names one per line (MULTILINE), so ^ and $ anchor on the
-        name; ops and devices are few, each matched once."""
-        keep = bytearray(len(self.rows))
-        ops = {op for op in {row.op for row in self.rows} if pattern.search(op)}
-        devices = {d for d in self.devices if pattern.search(d)}
-        if ops or devices:
-            for number, row in enumerate(self.rows):
-                if row.op in ops or row.device in devices:
-                    keep[number] = 1
-        if self._node_text is None:
-            text = "\n".join(row.node for row in self.rows)
-            starts, position = [0], text.find("\n")
-            while position >= 0:
-                starts.append(position + 1)
-                position = text.find("\n", position + 1)
-            self._node_text = (text, starts)
-        text, starts = self._node_text
-        position, found = 0, 0
-        while True:
-            found += 1
-            if found % CHUNK == 0 and cancelled():
-                raise Cancelled()
-            match = pattern.search(text, position)
-            if match is None:
-                break
-            line = bisect_right(starts, match.start()) - 1
-            keep[line] = 1
-            if line + 1 >= len(starts):
-                break
-            position = starts[line + 1]
-        return keep
-
-    def select(self, device=None, pattern=None, column="start_us", descending=False,
-               cancelled=lambda: False):
-        """Row numbers on `device` (every device when None) that `pattern` finds, ordered;
-        raises Cancelled once cancelled() holds."""
-        order = self.order(column, descending)
-        if device is None and pattern is None:
-            return order
-        rows = self.rows
-        keep = self.matching(pattern, cancelled) if pattern is not None else None
-        if cancelled():
-            raise Cancelled()
-        if keep is None:
-            return [n for n in order if rows[n].device == device]
-        if device is None:
-            return [n for n in order if keep[n]]
-        return [n for n in order if keep[n] and rows[n].device == device]
-
-    def widths(self):
-        """The widest cell of each column over every row (the table fits its columns to them)."""
-        widths = {key: len(title) + 2 for key, title in COLUMNS.items()}
-        for key in ("short_device", "node", "op"):
-            values = {getattr(row, key) for row in self.rows}
-            widths[key] = max([widths[key]] + [len(value) for value in values])
-        for key in ("start_us", "op_us", "all_us", "bytes"):
-            largest = max((getattr(row, key) for row in self.rows), default=0)
-            widths[key] = max(widths[key], len(cell(key, largest)) + 1)
-        return widths
 
 
 def cell(key, value):

@@ -8,6 +8,7 @@ meta graph carried, creation stacks (GraphDebugInfo or the live engine) and tens
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 
 from views.graph_index import GraphIndex
@@ -56,7 +57,9 @@ class RunView:
     run_metadata: object
     source: str
     partitions: GraphView | None = None
-    table: object = field(default=None, repr=False)   # stepstats.StepTable, made once, lazily
+    table: object = field(default=None, repr=False)   # step_table.StepTable, made once, lazily
+    # held while `table` is read (workers of the runs screen), so that a run is read once
+    reading: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def executions(self):

@@ -1,8 +1,10 @@
 """The runs screen: step stats per device, sortable and filterable, with totals per op type.
 
-Reading a run's rows, sorting and filtering them run in a worker (a run may hold 100,000
-executions); the table draws only the rows in view (widgets/lazy_table.py). Each action
-starts a new worker and the one before it is dropped, so typing in the filter never queues.
+Reading a run, sorting and filtering its rows run in a worker (a run may hold 100,000
+executions); a run is read once into arrays (views/tui/step_table.py), kept on its RunView
+for switching back, and each later action is a few array operations. The table draws only
+the rows in view (widgets/lazy_table.py). Each action starts a new worker and the one before
+it is dropped, so typing in the filter never queues.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from textual.worker import get_current_worker
 
 from views import timeline
 from views.tui import bindings, search, stepstats
+from views.tui.step_table import StepTable
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, FilterSubmitted, RowsReady
 from views.tui.widgets.filter_bar import FilterBar
@@ -45,10 +48,10 @@ class RunsScreen(Screen):
         self.device_number = 0        # 0: every device; n: the n-th device
         self.sort_column = "start_us"
         self.reverse = False          # True: largest first
-        self.pattern = None
+        self.filter_query = None      # the filter's search.Query, None when empty
         self.rows = []                # the StepRows shown, in order (a lazy sequence)
         self.table = None             # the current run's StepTable, once read
-        self._totals = {}             # (run, device, pattern) -> op totals
+        self._totals = {}             # (run, device, regex, flags) -> op totals
 
     def compose(self) -> ComposeResult:
         yield Static("Runs", id="title", classes="screen-title")
@@ -91,33 +94,35 @@ class RunsScreen(Screen):
             return
         if self.run.table is None:
             self._caption(f"reading {self.run.executions:,} executions…")
-        run, device, pattern = self.run, self.current_device(), self.pattern
+        run, device, query = self.run, self.current_device(), self.filter_query
         column, descending = self.sort_column, self.reverse
         # run_worker, not @work: @work describes a worker by the repr of its arguments, and
         # the repr of a run of 100,000 executions takes longer than the work.
-        self.run_worker(lambda: self.make_rows(run, device, pattern, column, descending),
+        self.run_worker(lambda: self.make_rows(run, device, query, column, descending),
                         name="runs rows", group="runs", exclusive=True, thread=True)
 
-    def make_rows(self, run, device, pattern, column, descending):
+    def make_rows(self, run, device, query, column, descending):
         """In a worker: the run's table (read once), the rows to show, their totals."""
         worker = get_current_worker()
-        if run.table is None:
-            def report(done, total):
-                if not worker.is_cancelled:
-                    self.app.call_from_thread(self._caption,
-                                              f"reading {done:,} of {total:,} executions…")
-            run.table = stepstats.StepTable(stepstats.step_rows(run.run_metadata.step_stats,
-                                                                report))
-            run.table.natural = run.table.widths()
+        # One reading per run: a worker dropped while reading (the user switched run and
+        # back) finishes it, and the next one waits for it instead of reading again.
+        with run.reading:
+            if run.table is None:
+                def report(done, total):
+                    if not worker.is_cancelled:
+                        self.app.call_from_thread(self._caption,
+                                                  f"reading {done:,} of {total:,} executions…")
+                table = StepTable(stepstats.read_columns(run.run_metadata.step_stats, report))
+                table.natural = table.widths()
+                run.table = table
         try:
-            numbers = run.table.select(device, pattern, column, descending,
+            numbers = run.table.select(device, query, column, descending,
                                        lambda: worker.is_cancelled)
-            rows = run.table.rows
-            totals = self._totals.get((id(run), device, pattern))
+            key = (id(run), device) + ((query.pattern.pattern, query.pattern.flags)
+                                       if query is not None else (None, 0))
+            totals = self._totals.get(key)
             if totals is None:
-                totals = stepstats.op_totals((rows[n] for n in numbers),
-                                             lambda: worker.is_cancelled)
-                self._totals[(id(run), device, pattern)] = totals
+                totals = self._totals[key] = run.table.totals(numbers)
         except stepstats.Cancelled:
             return
         if not worker.is_cancelled:
@@ -133,15 +138,15 @@ class RunsScreen(Screen):
                                 f"{len(self.runs)}  device: ",
                                 (device or f"all {len(self.devices())} devices", "cyan"),
                                 f"  {len(self.rows):,} executions")
-        if self.pattern is not None:
-            caption.append(f"  filter {self.pattern.pattern!r}", style="yellow")
+        if self.filter_query is not None:
+            caption.append(f"  filter {self.filter_query.pattern.pattern!r}", style="yellow")
         self._caption(caption)
         arrow = " ▼" if self.reverse else " ▲"
         titles = {self.sort_column: stepstats.COLUMNS[self.sort_column] + arrow}
         self.query_one(LazyTable).show(self.rows, _cells, message.table.natural, titles)
         self.query_one(OpTotalsTable).show(message.totals)
         bar = self.query_one(FilterBar)
-        if bar.is_open and self.pattern is not None:
+        if bar.is_open and self.filter_query is not None:
             bar.status(f"{len(self.rows):,} rows")
 
     def _caption(self, text):
@@ -218,7 +223,7 @@ class RunsScreen(Screen):
         self.query_one(LazyTable).focus()
 
     def on_filter_changed(self, message: FilterChanged):
-        self.pattern = search.compile_query(message.text).pattern if message.text else None
+        self.filter_query = search.compile_query(message.text) if message.text else None
         self.refresh_rows()
 
     def on_filter_submitted(self, message: FilterSubmitted):

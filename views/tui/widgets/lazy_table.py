@@ -124,6 +124,7 @@ class LazyTable(ScrollView, can_focus=True):
         self.cells = lambda row: ()
         self.natural = [len(column.title) for column in self.columns]
         self.titles = {}          # key -> title shown (a sort arrow added)
+        self._widths = None       # ((natural, width), fit_widths of them)
 
     # ---- data --------------------------------------------------------------------------------
 
@@ -155,7 +156,11 @@ class LazyTable(ScrollView, can_focus=True):
     # ---- drawing -----------------------------------------------------------------------------
 
     def widths(self):
-        return fit_widths(self.columns, self.natural, max(1, self.scrollable_content_region.width))
+        # Asked once per line drawn; fit_widths shrinks a long name one cell at a time.
+        key = (tuple(self.natural), max(1, self.scrollable_content_region.width))
+        if self._widths is None or self._widths[0] != key:
+            self._widths = (key, fit_widths(self.columns, list(key[0]), key[1]))
+        return self._widths[1]
 
     def _line(self, texts, widths):
         parts = []
