@@ -168,38 +168,44 @@ def test_switching_run_and_back_shows_the_first_runs_rows_each_run_read_once(
     assert len(reads) == 2
 
 
-def test_the_screen_shows_a_run_being_read_at_once_and_answers_keys(tmp_path, monkeypatch):
-    generated = tmp_path / "generated.pb"
-    write_run(generated, 300)
-    release, read_columns = threading.Event(), stepstats.read_columns
+def test_a_run_being_read_shows_its_progress_at_once_and_the_screen_answers_keys(
+        tmp_path, monkeypatch):
+    paths = [tmp_path / "first.pb", tmp_path / "second.pb"]
+    for path, executions in zip(paths, (300, 500)):
+        write_run(path, executions)
+    release, read_columns, reads = threading.Event(), stepstats.read_columns, []
 
-    def held(*args):
-        assert release.wait(30), "the test never let the reading finish"
+    def second_held(*args):
+        reads.append(1)
+        if len(reads) == 2:
+            assert release.wait(30), "the test never let the reading finish"
         return read_columns(*args)
-    monkeypatch.setattr(stepstats, "read_columns", held)
+    monkeypatch.setattr(stepstats, "read_columns", second_held)
 
     @run_async
     async def body():
-        app = InspectorApp([str(generated)])
+        app = InspectorApp([str(path) for path in paths])
         async with app.run_test(size=SMALL) as pilot:
             try:
-                await settle(app, pilot)
-                await pilot.press("2")
+                runs = await runs_screen(app, pilot)
+                assert len(runs.rows) == 300
+                await pilot.press("g", "down", "enter")
                 await pilot.pause()
-                runs = app.screen
-                assert isinstance(runs, RunsScreen) and len(runs.rows) == 0
-                assert "reading 300 executions…" in screen_text(app)
+                # Progress, and none of the first run's rows under the second run's caption.
+                assert "reading 500 executions…" in screen_text(app)
+                assert len(runs.rows) == 0 and runs.query_one(LazyTable).visible_texts() == []
                 await pilot.press("1")                   # the graph browser, while it reads
                 await pilot.pause()
                 assert not isinstance(app.screen, RunsScreen)
                 await pilot.press("2")
                 await pilot.pause()
-                assert app.screen is runs and "reading 300 executions…" in screen_text(app)
+                assert app.screen is runs and "reading 500 executions…" in screen_text(app)
             finally:
                 release.set()
             await settle(app, pilot)
-            assert len(runs.rows) == 300 and "300 executions" in screen_text(app)
+            assert len(runs.rows) == 500 and "500 executions" in screen_text(app)
     body()
+    assert len(reads) == 2
 
 
 def test_T_numbers_the_trace_instead_of_overwriting(tmp_path, monkeypatch):

@@ -94,6 +94,10 @@ class RunsScreen(Screen):
             return
         if self.run.table is None:
             self._caption(f"reading {self.run.executions:,} executions…")
+            if self.rows:      # the run shown before: not this one's rows
+                self.rows = []
+                self.query_one(LazyTable).show(self.rows, _cells, titles=self._titles())
+                self.query_one(OpTotalsTable).show([])
         run, device, query = self.run, self.current_device(), self.filter_query
         column, descending = self.sort_column, self.reverse
         # run_worker, not @work: @work describes a worker by the repr of its arguments, and
@@ -141,13 +145,15 @@ class RunsScreen(Screen):
         if self.filter_query is not None:
             caption.append(f"  filter {self.filter_query.pattern.pattern!r}", style="yellow")
         self._caption(caption)
-        arrow = " ▼" if self.reverse else " ▲"
-        titles = {self.sort_column: stepstats.COLUMNS[self.sort_column] + arrow}
-        self.query_one(LazyTable).show(self.rows, _cells, message.table.natural, titles)
+        self.query_one(LazyTable).show(self.rows, _cells, message.table.natural, self._titles())
         self.query_one(OpTotalsTable).show(message.totals)
         bar = self.query_one(FilterBar)
         if bar.is_open and self.filter_query is not None:
             bar.status(f"{len(self.rows):,} rows")
+
+    def _titles(self):
+        arrow = " ▼" if self.reverse else " ▲"
+        return {self.sort_column: stepstats.COLUMNS[self.sort_column] + arrow}
 
     def _caption(self, text):
         self.query_one("#runs-caption", Static).update(text)
