@@ -59,6 +59,15 @@ class DebugUpdated(Message):
 
 
 @dataclass
+class RunReadProgress(Message):
+    """The runs screen's worker has read `done` of the `total` executions of `run`."""
+
+    run: object
+    done: int
+    total: int
+
+
+@dataclass
 class RowsReady(Message):
     """The runs screen's worker has the rows to show (row numbers of `table`, an array) and
     their totals."""

@@ -16,10 +16,9 @@ query kept. Matches are kept per query, so backspace finds them again.
 >>> table = StepTable(read_columns(stats))
 >>> table.select(column="op_us", descending=True).tolist()
 [1, 0]
->>> table.select(query=compile_query("^a/")).tolist(), table.select(query=compile_query("A/")).tolist()
-([0], [])
->>> table.select(query=compile_query("add")).tolist(), table.select(query=compile_query("b/x")).tolist()
-([1], [1])
+>>> found = lambda text: table.select(query=compile_query(text)).tolist()
+>>> found("^a/"), found("A/"), found("add"), found("b/x")      # "add": the op
+([0], [], [1], [1])
 >>> [(t.op, t.count, t.op_us) for t in table.totals(table.select())]
 [('Add', 1, 6.0), ('Const', 1, 2.0)]
 """

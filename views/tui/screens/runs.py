@@ -22,7 +22,7 @@ from views import timeline
 from views.tui import bindings, search, stepstats
 from views.tui.step_table import StepTable
 from views.tui.widgets.footer import InspectorFooter
-from views.tui.messages import FilterChanged, FilterSubmitted, RowsReady
+from views.tui.messages import FilterChanged, FilterSubmitted, RowsReady, RunReadProgress
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.lazy_table import Column, LazyTable
 from views.tui.widgets.stats_table import OpTotalsTable
@@ -113,9 +113,9 @@ class RunsScreen(Screen):
         with run.reading:
             if run.table is None:
                 def report(done, total):
+                    # A message, not call_from_thread: that waits for the UI each time.
                     if not worker.is_cancelled:
-                        self.app.call_from_thread(self._caption,
-                                                  f"reading {done:,} of {total:,} executions…")
+                        self.post_message(RunReadProgress(run, done, total))
                 table = StepTable(stepstats.read_columns(run.run_metadata.step_stats, report))
                 table.natural = table.widths()
                 run.table = table
@@ -131,6 +131,10 @@ class RunsScreen(Screen):
             return
         if not worker.is_cancelled:
             self.post_message(RowsReady(run, run.table, numbers, totals))
+
+    def on_run_read_progress(self, message: RunReadProgress):
+        if message.run is self.run and message.run.table is None:
+            self._caption(f"reading {message.done:,} of {message.total:,} executions…")
 
     def on_rows_ready(self, message: RowsReady):
         if message.run is not self.run:
