@@ -168,6 +168,7 @@ def run():
             for action, seconds in times.items():
                 results[f"{executions // 1000}k_{action}_ms"] = round(seconds * 1000, 1)
     results["load_average_after"] = round(os.getloadavg()[0], 2)
+    results["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     # The goal is about the actions on a run read once (the first reading shows its progress).
     worst_10k = max(v for k, v in results.items()
                     if k.startswith("10k_") and not k.startswith("10k_open_screen")

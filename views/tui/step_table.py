@@ -104,8 +104,7 @@ class StepTable:
             keep |= self._regex_names(pattern, cancelled)
         else:
             keep |= self._substring_names(*literal, self._narrowed(*literal))
-        if cancelled():
-            raise Cancelled()
+        # Kept even when this worker was dropped: the next keystroke likely extends it.
         with self._lock:
             self._matches[key] = (literal, keep)
             while len(self._matches) > MATCHES_KEPT:
@@ -177,7 +176,7 @@ class StepTable:
     def select(self, device=None, query=None, column="start_us", descending=False,
                cancelled=lambda: False):
         """Row numbers on `device` (every device when None) that `query` finds, ordered;
-        raises Cancelled once cancelled() holds."""
+        raises Cancelled when cancelled() holds during a regex scan (the slow filter)."""
         numbers = self.order(column, descending)
         if query is not None:
             numbers = numbers[self.matching(query, cancelled)[numbers]]
