@@ -71,6 +71,23 @@ class ResourceMgr:
             hook()
 
 
+_TABLES_LOCK = threading.Lock()
+
+
+def table(resources, kind):
+    """The dict of one kind of resource (queues, stacks, TensorArrays...) kept on `resources`
+    (a ResourceMgr, or any object a test passes), made once: two runs asking for it at once
+    get the same dict, never one each (the other's entries lost)."""
+    found = getattr(resources, kind, None)
+    if found is None:
+        with _TABLES_LOCK:
+            found = getattr(resources, kind, None)
+            if found is None:
+                found = {}
+                setattr(resources, kind, found)
+    return found
+
+
 @contextmanager
 def locked(buffers, use_locking=True):
     """Hold the locks of `buffers` (Refs) while an update reads and writes them, taken in one

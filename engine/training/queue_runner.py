@@ -96,9 +96,10 @@ class QueueRunner:
 
     def _close(self, sess, attempts=3):
         """Closes the queue once the last enqueue thread is done. TensorFlow ignores a close
-        that fails; a consumer then waits for ever on a queue nobody will close (seen once in
-        a whole-suite run, cause not found), so a failed close is retried and then logged
-        as a warning, not only at VLOG 1. Closing twice is harmless."""
+        that fails; a consumer then waits for ever on a queue nobody will close, so a failed
+        close is retried and then logged as a warning, not only at VLOG 1. Closing twice is
+        harmless. (A 300 s hang once seen here was two queues made by two runs at once, fixed
+        in engine/kernels/cpu/queues.py; tests/engine/test_resource_races.py.)"""
         for attempt in range(attempts):
             try:
                 sess.run(self._close_op)

@@ -21,7 +21,7 @@ from engine.deadline import check as check_deadline
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu.state import uninitialized
-from engine.resources import ResourceHandle
+from engine.resources import ResourceHandle, table
 
 _POLL_SECONDS = 0.05  # how often a blocked op looks at its run's deadline
 
@@ -59,14 +59,24 @@ class _Queue:
         return self.items.pop(int(self.rng.integers(len(self.items))))
 
 
+# Creating a queue is check-then-store: two runs reaching the queue's node at once (the
+# main thread's dequeue and a QueueRunner's first enqueue) would otherwise make one queue
+# each, the enqueues going to one while the dequeue waits on the other for ever.
+_CREATE_LOCK = threading.Lock()
+
+
 def _queues(resources):
-    queues = getattr(resources, "queues", None)
-    if queues is None:
-        queues = resources.queues = {}
-        resources.queue_ids = itertools.count()
-        hooks = getattr(resources, "clear_hooks", None)
-        if hooks is not None:
-            hooks.append(lambda: [queue.cancel() for queue in queues.values()])
+    """The session's queues by node name; `resources.queues_by_name` has them by queue name."""
+    queues = table(resources, "queues")
+    if getattr(resources, "queues_by_name", None) is not None:
+        return queues
+    with _CREATE_LOCK:
+        if getattr(resources, "queues_by_name", None) is None:
+            resources.queue_ids = itertools.count()
+            hooks = getattr(resources, "clear_hooks", None)
+            if hooks is not None:
+                hooks.append(lambda: [queue.cancel() for queue in list(queues.values())])
+            resources.queues_by_name = {}  # last: its presence says the rest is set
     return queues
 
 
@@ -74,23 +84,29 @@ def _create(ctx, kind, **extra):
     queues = _queues(ctx.resources)
     queue = queues.get(ctx.name)
     if queue is None:
-        shared = ctx.attr("shared_name", b"")
-        shared = shared.decode() if isinstance(shared, bytes) else shared
-        name = shared or f"_{next(ctx.resources.queue_ids)}_{ctx.name}"
-        queue = queues[ctx.name] = _Queue(
-            kind, name, int(ctx.attr("capacity", -1)), list(ctx.attr("component_types")),
-            [s.as_list() if s is not None and s.ndims is not None else None
-             for s in (ctx.attr("shapes") or [])], **extra)
+        with _CREATE_LOCK:
+            queue = queues.get(ctx.name)
+            if queue is None:
+                shared = ctx.attr("shared_name", b"")
+                shared = shared.decode() if isinstance(shared, bytes) else shared
+                name = shared or f"_{next(ctx.resources.queue_ids)}_{ctx.name}"
+                queue = _Queue(
+                    kind, name, int(ctx.attr("capacity", -1)),
+                    list(ctx.attr("component_types")),
+                    [s.as_list() if s is not None and s.ndims is not None else None
+                     for s in (ctx.attr("shapes") or [])], **extra)
+                ctx.resources.queues_by_name[name] = queues[ctx.name] = queue
     return ResourceHandle("", queue.name, ctx.device, None, ())
 
 
 def _lookup(ctx, handle):
     handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    for queue in _queues(ctx.resources).values():
-        if queue.name == handle.name:
-            return queue
-    raise errors.NotFoundError(ctx.node_def, None,
-                               f"Resource localhost/{handle.name} does not exist.")
+    _queues(ctx.resources)
+    queue = ctx.resources.queues_by_name.get(handle.name)
+    if queue is None:
+        raise errors.NotFoundError(ctx.node_def, None,
+                                   f"Resource localhost/{handle.name} does not exist.")
+    return queue
 
 
 @register("FIFOQueueV2")

@@ -17,7 +17,7 @@ import numpy as np
 from engine import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid, int_scalar
-from engine.resources import ResourceHandle
+from engine.resources import ResourceHandle, table
 
 _COUNTER = itertools.count()
 
@@ -31,10 +31,7 @@ class _Stack:
 
 
 def _stacks(resources):
-    stacks = getattr(resources, "stacks", None)
-    if stacks is None:
-        stacks = resources.stacks = {}
-    return stacks
+    return table(resources, "stacks")
 
 
 def _lookup(ctx, handle):

@@ -19,7 +19,7 @@ import numpy as np
 from engine import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, int_scalar, invalid
-from engine.resources import ResourceHandle
+from engine.resources import ResourceHandle, table
 from engine.tensor_shape import TensorShape, shape_text
 
 _COUNTER = itertools.count()
@@ -116,10 +116,7 @@ class _TensorArray:
 
 
 def _arrays(resources):
-    arrays = getattr(resources, "tensor_arrays", None)
-    if arrays is None:
-        arrays = resources.tensor_arrays = {}
-    return arrays
+    return table(resources, "tensor_arrays")
 
 
 def _lookup(ctx, handle):
