@@ -107,6 +107,22 @@ def _time(seconds):
     return f"{seconds:.2f} s"
 
 
+# What follows this line in BENCHMARKS.md is carried over by every run: figures measured on
+# machines `make bench` does not run on (a lent GPU), with their own dates.
+KEPT_MARKER = "<!-- kept by make bench: measured on other machines -->"
+
+
+def kept_section(path):
+    """The kept tail of the report at `path` (from KEPT_MARKER on), or ""."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    at = text.find(KEPT_MARKER)
+    return "" if at < 0 else "\n" + text[at:]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("-o", "--output", default="BENCHMARKS.md")
@@ -134,7 +150,7 @@ def main(argv=None):
             results.append(result)
             print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
                   f"= {result.ratio:.2f}x", flush=True)
-    text = report(results, measurements, machine(), skipped)
+    text = report(results, measurements, machine(), skipped) + kept_section(args.output)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.output}")
