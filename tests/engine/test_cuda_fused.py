@@ -15,10 +15,10 @@ from engine.kernels.cuda import fused as gpu_fused
 from engine.kernels.fused_chain import FUSABLE, FUSED_OP, Chain
 from engine.proto import node_def_pb2, rewriter_config_pb2
 from tests.engine.cuda_twin import BACKENDS, gpu_backend
+from tests.engine.fused_cases import UNARY_OPS
+from tests.engine.fused_cases import check as _check
+from tests.engine.fused_cases import values as _values
 
-INEXACT = {"Exp", "Log", "Tanh", "Sigmoid", "Rsqrt"}
-UNARY_OPS = ["Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu",
-             "Floor", "Ceil"]
 BINARY_OPS = ["Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
               "Less", "GreaterEqual", "Equal", "NotEqual"]
 COMPARE_OPS = {"Less", "GreaterEqual", "Equal", "NotEqual"}
@@ -48,24 +48,6 @@ def _gpu_and_cpu(backend_name, ops, args, types, inputs):
     return np.asarray(got), np.asarray(reference)
 
 
-def _values(dtype, size, rng):
-    if dtype in ("int32", "int64"):
-        big = np.iinfo(dtype).max
-        values = rng.integers(-1000, 1000, size).astype(dtype)
-        values[:4] = [big, -big - 1, 0, -1]  # overflow wraps as NumPy's
-        return values
-    values = rng.standard_normal(size).astype(dtype) * 10
-    values[:5] = [np.nan, np.inf, -np.inf, 0.0, -0.0]
-    return values
-
-
-def _check(got, reference, ops):
-    assert got.dtype == reference.dtype and got.shape == reference.shape
-    if got.dtype.kind == "f" and set(ops) & INEXACT:
-        np.testing.assert_allclose(got, reference, rtol=4 * np.finfo(got.dtype).eps,
-                                   equal_nan=True)
-    else:
-        np.testing.assert_array_equal(got, reference)
 
 
 @pytest.mark.parametrize("backend_name", BACKENDS)

@@ -15,15 +15,12 @@ from engine.kernels.context import KernelContext
 from engine.kernels.cpu import fused
 from engine.kernels.fused_chain import FUSABLE, FUSED_OP, Chain
 from engine.proto import node_def_pb2
+from tests.engine.fused_cases import BINARY_OPS, COMPARE_OPS, INEXACT, UNARY_OPS
+from tests.engine.fused_cases import check as _check
+from tests.engine.fused_cases import values as _values
 
 pytest.importorskip("numba")
 
-INEXACT = {"Exp", "Log", "Tanh", "Sigmoid", "Rsqrt"}  # libm vs NumPy's vectorised loops
-UNARY_OPS = ["Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu",
-             "Floor", "Ceil"]
-BINARY_OPS = ["Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum",
-              "SquaredDifference"]
-COMPARE_OPS = ["Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"]
 
 
 def _context(ops, args, types, tin):
@@ -45,24 +42,6 @@ def _both(ops, args, types, inputs):
     return np.asarray(got), np.asarray(reference)
 
 
-def _values(dtype, size, rng):
-    if dtype in ("int32", "int64"):
-        big = np.iinfo(dtype).max
-        values = rng.integers(-1000, 1000, size).astype(dtype)
-        values[:4] = [big, -big - 1, 0, -1][:size]  # overflow wraps as NumPy's
-        return values
-    values = rng.standard_normal(size).astype(dtype) * 10
-    values[:5] = [np.nan, np.inf, -np.inf, 0.0, -0.0][:size]
-    return values
-
-
-def _check(got, reference, ops):
-    assert got.dtype == reference.dtype and got.shape == reference.shape
-    if got.dtype.kind == "f" and set(ops) & INEXACT:
-        np.testing.assert_allclose(got, reference, rtol=4 * np.finfo(got.dtype).eps,
-                                   equal_nan=True)
-    else:
-        np.testing.assert_array_equal(got, reference)
 
 
 # Each case compiles a chain (about 0.5 s, once per machine: later runs load numba's cache),
