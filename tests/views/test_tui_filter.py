@@ -78,3 +78,23 @@ async def test_brackets_resize_the_tree_and_the_terminal_width_sets_its_default(
         await pilot.press("left_square_bracket")
         await pilot.pause()
         assert tree.outer_size.width == 56
+
+
+@run_async
+async def test_a_burst_after_slash_or_f_is_the_query_not_key_bindings():
+    """`/` or `f` and the query arriving together (a paste, tmux send-keys), before the box
+    has the focus: the keys are the query's (here `f` would filter, `q` quit)."""
+    from textual import events
+
+    app = InspectorApp([MLP_SGD])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        for opener, query in (("slash", "fq"), ("f", "qf")):
+            for key in [opener, *query]:
+                app.post_message(events.Key(key, "/" if key == "slash" else key))
+            await settle(app, pilot)
+            assert app.is_running and app.browser.query_one("#filter-input").value == query
+            await pilot.press("escape")
+            await settle(app, pilot)
+            app.browser.query_one("#filter-input").value = ""  # the box keeps its last query
+        assert app.browser.narrow_on_submit  # the second burst opened the filter, not find

@@ -240,3 +240,20 @@ async def test_ctrl_p_lists_the_apps_own_commands_first():
                                                              "Keys", "Quit"))]
         assert listed[0] == "go to Graph browser" and "show run two_cpu.pb" in listed
         assert listed.index("show run two_cpu.pb") < listed.index("Keys")
+
+
+@run_async
+async def test_keys_typed_in_one_burst_after_slash_go_to_the_filter():
+    """A paste, or tmux's send-keys: `/` and the query arrive before the filter box has taken
+    the focus. The keys are the query's, not the table's bindings (`r` would reverse)."""
+    from textual import events
+
+    app = InspectorApp([TWO_CPU_RUN])
+    async with app.run_test(size=SMALL) as pilot:
+        runs = await runs_screen(app, pilot)
+        for key in ["slash", *"prod"]:  # queued together: none is handled before the last
+            app.post_message(events.Key(key, "/" if key == "slash" else key))
+        await settle(app, pilot)
+        assert not runs.reverse and runs.sort_column != "op"
+        assert runs.query_one("#filter-input").value == "prod"
+        assert [row.node for row in runs.rows[:len(runs.rows)]] == ["product"]

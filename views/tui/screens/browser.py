@@ -80,6 +80,10 @@ class BrowserScreen(Screen):
         self.query_one(ScopeTree).styles.width = width
         self.query_one(NodeDetail).fit_tabs(self.size.width - width - 1)
 
+    def on_key(self, event) -> None:
+        self.query_one(FilterBar).route_key(
+            event, {"slash": self.action_filter, "f": lambda: self.action_filter(True)})
+
     def action_tree_width(self, step):
         current = tree_width(self.size.width, self.wanted_tree_width)   # as shown, clamped
         self.wanted_tree_width = current + step

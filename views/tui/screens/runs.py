@@ -225,6 +225,9 @@ class RunsScreen(Screen):
 
     # ---- filter and choosing a row ------------------------------------------------------------
 
+    def on_key(self, event) -> None:
+        self.query_one(FilterBar).route_key(event, {"slash": self.action_filter})
+
     def action_filter(self):
         self.query_one(FilterBar).open()
 
