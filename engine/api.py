@@ -184,6 +184,7 @@ train.export_meta_graph = _meta_graph.export_meta_graph
 train.replica_device_setter = _replica_device_setter
 train.ClusterSpec = _cluster_spec.ClusterSpec
 train.Server = _cluster_server.Server
+from engine.savedmodel import SAVED_MODEL as saved_model  # noqa: E402 (tf.saved_model, TF 1.x's)
 
 from engine.api_tf1 import *  # noqa: E402,F401,F403 (tf.app, tf.flags, tf.gfile, tf.logging, ...)
 

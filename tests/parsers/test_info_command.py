@@ -188,3 +188,28 @@ def test_python_dash_m_inspector_json():
         timeout=60,
     )
     assert bad.returncode == 2 and bad.stderr == f"error: {ROOT / 'nope.pb'}: no such file or directory\n"
+
+
+def test_info_on_saved_models_the_engine_and_tensorflow_wrote(run_info, tmp_path):
+    """The engine's SavedModel (tests/programs/saved_model_serving.py) reads as TensorFlow's does:
+    the same meta graphs, tags and signatures; a truncated saved_model.pb is one error line."""
+    import sys
+    sys.path.insert(0, str(FIXTURES.parent / "programs"))
+    import saved_model_serving
+    saved_model_serving.export(str(tmp_path))
+    outputs = []
+    for root in (tmp_path, FIXTURES / "saved_model"):
+        code, out, err = run_info(root / "builder")
+        assert (code, err) == (0, "")
+        outputs.append([line for line in out.splitlines() if line.startswith(("meta graph", "  signature",
+                                                                               "    input", "    output"))])
+    assert outputs[0] == outputs[1]
+    assert "meta graph 'serve': tags [serve]" in outputs[0]
+    assert "meta graph 'train': tags [train]" in outputs[0]
+    assert "  signature 'logits': tensorflow/serving/predict" in outputs[0]
+    assert "    input features: x:0 DT_FLOAT [?,3]" in outputs[0]
+    model = tmp_path / "builder" / "saved_model.pb"
+    model.write_bytes(model.read_bytes()[:500])
+    code, out, err = run_info(tmp_path / "builder")
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {model}: ") and err.count("\n") == 1 and "truncated" in err
