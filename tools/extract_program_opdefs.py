@@ -24,7 +24,8 @@ ResourceSparseApplyAdagrad Unique ResourceScatterAdd
 TensorSliceDataset TensorDataset RangeDataset MapDataset ParallelMapDatasetV2 BatchDatasetV2
 ShuffleDataset RepeatDataset TakeDataset SkipDataset PrefetchDataset ZipDataset FlatMapDataset
 TextLineDataset TFRecordDataset OneShotIterator IteratorV2 MakeIterator IteratorGetNext
-IteratorToStringHandle FilterDataset CacheDataset
+IteratorToStringHandle FilterDataset CacheDataset PaddedBatchDatasetV2 InterleaveDataset
+ConcatenateDataset
 """.split()
 
 if __name__ == "__main__":

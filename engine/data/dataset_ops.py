@@ -13,7 +13,8 @@ from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
 from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape
+from engine.tensor_shape import TensorShape, as_shape
+from engine.tensor_util import constant_value_as_shape
 
 
 class DatasetV1:
@@ -159,6 +160,83 @@ class DatasetV1:
                                                 "batch_size": size, "drop_remainder": drop},
                              specs, parallel_copy=False)
 
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        """PaddedBatchDatasetV2: each component padded to `padded_shapes` (None dims: the
+        batch's longest) with `padding_values` (zeros, "" for strings, by default)."""
+        size = convert_to_tensor(batch_size, dtypes.int64, name="batch_size")
+        if padded_shapes is None:
+            padded_shapes = self.output_shapes
+            for i, (_, shape) in enumerate(self._specs):
+                if shape.ndims is None:
+                    raise ValueError(f"You must provide `padded_shapes` argument because "
+                                     f"component {i} has unknown rank.")
+        flat_padded = _flatten_up_to(self._structure, padded_shapes, "padded_shapes")
+        shapes, static_shapes = [], []
+        for padded, (_, input_shape) in zip(flat_padded, self._specs):
+            tensor, static = _padded_shape_to_tensor(padded, input_shape)
+            shapes.append(tensor)
+            static_shapes.append(static)
+        if padding_values is None:
+            padding_values = structure.pack_as(self._structure, [_default_padding(dtype) for dtype, _ in self._specs])
+        flat_values = _flatten_up_to(self._structure, padding_values, "padding_values")
+        values = [_padding_value_to_tensor(value, dtype)
+                  for value, (dtype, _) in zip(flat_values, self._specs)]
+        drop = convert_to_tensor(drop_remainder, dtypes.bool, name="drop_remainder")
+        static_batch = _constant_int(batch_size) if _constant_bool(drop) else None
+        specs = [(dtype, TensorShape([static_batch]).concatenate(shape))
+                 for (dtype, _), shape in zip(self._specs, static_shapes)]
+        # Toutput_types comes from the padding values' dtypes.
+        variant = apply_op("PaddedBatchDatasetV2", input_dataset=self._variant_tensor,
+                           batch_size=size, padded_shapes=shapes, padding_values=values,
+                           drop_remainder=drop, parallel_copy=False,
+                           output_shapes=[s for _, s in specs])
+        return DatasetV1(variant, self._structure, specs)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """InterleaveDataset: `cycle_length` datasets made by `map_func` read `block_length`
+        elements at a time, in turn."""
+        if num_parallel_calls is not None:
+            raise NotImplementedError("Dataset.interleave(num_parallel_calls=...) "
+                                      "(ParallelInterleaveDatasetV4) is not supported by the "
+                                      "engine yet")
+        traced = tracing.trace(map_func, self._structure, self._specs, "interleave")
+        inner = traced.output_structure
+        if not isinstance(inner, DatasetV1):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                            f"{type(inner)}.")
+        cycle = convert_to_tensor(-1 if cycle_length is None else cycle_length, dtypes.int64,
+                                  name="cycle_length")
+        block = convert_to_tensor(1 if block_length is None else block_length, dtypes.int64,
+                                  name="block_length")
+        return self._derived("InterleaveDataset",
+                             {"input_dataset": self._variant_tensor,
+                              "other_arguments": traced.captured, "cycle_length": cycle,
+                              "block_length": block},
+                             inner._specs, inner._structure, f=_func_attr(traced))
+
+    def concatenate(self, dataset, name=None):
+        """ConcatenateDataset: this dataset's elements, then `dataset`'s; shapes where both
+        agree, others unknown."""
+        mismatch = TypeError(f"Incompatible dataset elements:\n  {_spec_repr(self)} vs.   "
+                             f"{_spec_repr(dataset)}")
+        try:
+            structure.assert_same_structure(self._structure, dataset._structure)
+        except ValueError:
+            raise mismatch from None
+        if len(self._specs) != len(dataset._specs):
+            raise mismatch
+        specs = []
+        for (dtype, shape), (other_dtype, other_shape) in zip(self._specs, dataset._specs):
+            if dtype != other_dtype:
+                raise mismatch
+            specs.append((dtype, _common_shape(shape, other_shape)))
+        variant = apply_op("ConcatenateDataset", input_dataset=self._variant_tensor,
+                           another_dataset=dataset._variant_tensor,
+                           output_types=[d for d, _ in specs], output_shapes=[s for _, s in specs])
+        return DatasetV1(variant, self._structure, specs)
+
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         size = convert_to_tensor(buffer_size, dtypes.int64, name="buffer_size")
         seed_t, seed2_t = _seed_tensors(seed)
@@ -226,6 +304,107 @@ def _normalize(tensors):
                 raise TypeError("A dataset is not a valid component of a dataset element")
             components.append(convert_to_tensor(value, name=f"component_{i}"))
     return tensors, components
+
+
+def _flatten_up_to(element_structure, values, what):
+    """`values` (padded_shapes, padding_values) flattened in the element's nesting: a shape
+    such as [None, 2] is one leaf, not two."""
+    if element_structure is None or not isinstance(element_structure, (tuple, dict)):
+        return [values]
+    if isinstance(element_structure, dict):
+        if not isinstance(values, dict) or sorted(values) != sorted(element_structure):
+            raise ValueError(f"The two structures don't have the same sequence of keys: "
+                             f"`{what}` and the dataset's elements")
+        return [x for key in sorted(element_structure)
+                for x in _flatten_up_to(element_structure[key], values[key], what)]
+    if not isinstance(values, (tuple, list)) or len(values) != len(element_structure):
+        raise ValueError(f"The two structures don't have the same nested structure: `{what}` "
+                         f"and the dataset's elements")
+    return [x for item, value in zip(element_structure, values)
+            for x in _flatten_up_to(item, value, what)]
+
+
+def _padded_shape_to_tensor(padded_shape, input_shape):
+    """(int64 tensor of the padded shape, -1 for unknown dims; its static TensorShape)."""
+    if isinstance(padded_shape, Tensor):
+        tensor = convert_to_tensor(padded_shape, dtypes.int64)
+        static = constant_value_as_shape(tensor)
+    else:
+        static = as_shape(padded_shape)
+        dims = [-1 if d is None else d for d in static.as_list()]
+        tensor = convert_to_tensor(np.array(dims, np.int64), dtypes.int64)
+    if not _padded_shape_compatible(static, input_shape):
+        raise ValueError(f"The padded shape {_shape_text(static)} is not compatible with the "
+                         f"shape {_shape_text(input_shape)} of the corresponding input component.")
+    return tensor, static
+
+
+def _padded_shape_compatible(padded, input_shape):
+    if padded.ndims is None or input_shape.ndims is None:
+        return True
+    if padded.ndims != input_shape.ndims:
+        return False
+    return all(p is None or i is None or p >= i
+               for p, i in zip(padded.as_list(), input_shape.as_list()))
+
+
+def _shape_text(shape):
+    """A TensorShape as TensorFlow 2 prints it: (2, None), (3,), <unknown>."""
+    if shape.ndims is None:
+        return "<unknown>"
+    dims = ["None" if d is None else str(d) for d in shape.as_list()]
+    return f"({dims[0]},)" if len(dims) == 1 else "(" + ", ".join(dims) + ")"
+
+
+def _default_padding(dtype):
+    if dtype == dtypes.string:
+        return ""
+    if dtype == dtypes.variant:
+        raise TypeError("Unable to create default padding for a component of type variant.")
+    if dtype == dtypes.bool:
+        return False
+    return np.zeros((), dtype.as_numpy_dtype)
+
+
+def _padding_value_to_tensor(value, output_type):
+    value = convert_to_tensor(value, name="padding_value")
+    if value.shape.ndims not in (None, 0):
+        raise ValueError(f"Invalid `padding_values`. `padding_values` values should be scalars, "
+                         f"but got {_shape_text(value.shape)}.")
+    if value.dtype != output_type:
+        raise TypeError(f"Invalid `padding_values`. `padding_values` values type "
+                        f"{value.dtype} does not match type {output_type} of the "
+                        f"corresponding input component.")
+    return value
+
+
+def _common_shape(a, b):
+    """The most specific shape both fit (TensorShape.most_specific_common_supertype)."""
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+def _spec_repr(dataset):
+    """A dataset's element_spec as TensorFlow prints it (TensorSpec(shape=..., dtype=tf....))."""
+    leaves = [f"TensorSpec(shape={_shape_text(shape)}, dtype=tf.{dtype.name}, name=None)"
+              for dtype, shape in dataset._specs]
+    return _nested_repr(structure.pack_as(dataset._structure, leaves))
+
+
+def _nested_repr(value):
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {_nested_repr(value[key])}" for key in value) + "}"
+    if isinstance(value, tuple):
+        inner = ", ".join(_nested_repr(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return value
+
+
+def _constant_bool(tensor):
+    if tensor.op.type != "Const":
+        return False
+    return bool(np.asarray(tensor.op._const_value()))
 
 
 def _constant_int(value):

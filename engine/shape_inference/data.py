@@ -5,7 +5,8 @@ DATASET_OPS = frozenset({
     "TensorSliceDataset", "TensorDataset", "RangeDataset", "MapDataset", "ParallelMapDatasetV2",
     "FlatMapDataset", "BatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
     "SkipDataset", "PrefetchDataset", "ZipDataset", "TextLineDataset", "TFRecordDataset",
-    "FilterDataset", "CacheDataset",
+    "FilterDataset", "CacheDataset", "PaddedBatchDatasetV2", "InterleaveDataset",
+    "ConcatenateDataset",
 })
 ITERATOR_HANDLES = frozenset({"OneShotIterator", "IteratorV2", "IteratorToStringHandle"})
 

@@ -221,6 +221,80 @@ def slices_of_unequal_lengths(tf):
     return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
 
 
+def padded_batch_unknown_dims(tf):
+    ds = tf.data.Dataset.range(1, 6).map(lambda n: (tf.range(n), tf.fill([n, 2], n)))
+    ds = ds.padded_batch(2, padded_shapes=([None], [None, 2]))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def padded_batch_values_drop_remainder(tf):
+    ds = tf.data.Dataset.range(1, 6).map(lambda n: {"ids": tf.range(n), "word": tf.fill([n], "w")})
+    ds = ds.padded_batch(2, padded_shapes={"ids": [5], "word": [None]},
+                         padding_values={"ids": np.int64(-1), "word": "<pad>"}, drop_remainder=True)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def padded_batch_default_shapes(tf):
+    ds = tf.data.Dataset.range(1, 6).map(lambda n: (tf.range(n), tf.cast(n, tf.float32)))
+    ds = ds.padded_batch(3)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def padded_batch_too_small(tf):
+    ds = tf.data.Dataset.range(1, 6).map(lambda n: tf.range(n)).padded_batch(2, padded_shapes=[3])
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def padded_batch_incompatible_shape(tf):
+    ds = tf.data.Dataset.from_tensor_slices(np.zeros([4, 3], np.float32)).padded_batch(2, [2, 2])
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def interleave_cycle_block(tf):
+    ds = tf.data.Dataset.range(1, 4).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(x + 1), cycle_length=2, block_length=2)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def interleave_ragged_files(tf):
+    # The classic use: one dataset per "file", several read at once; empty ones skipped.
+    lengths = tf.constant([3, 0, 5, 1, 2], tf.int64, name="lengths")
+    ds = tf.data.Dataset.range(5).interleave(
+        lambda i: tf.data.Dataset.range(i * 10, i * 10 + tf.gather(lengths, i)).map(
+            lambda v: (i, v)), cycle_length=3, block_length=1)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def concatenate_shapes(tf):
+    first = tf.data.Dataset.from_tensor_slices(([[1, 2], [3, 4]], [1.0, 2.0]))
+    second = tf.data.Dataset.from_tensor_slices(([[5, 6, 7]], [3.0])).repeat(2)
+    third = tf.data.Dataset.from_tensor_slices(([[8]], [4.0])).take(1)
+    ds = first.concatenate(second).concatenate(third)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def concatenate_mismatched_types(tf):
+    ds = tf.data.Dataset.range(3).concatenate(tf.data.Dataset.from_tensor_slices([1.0]))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def flat_map_ranges(tf):
+    ds = tf.data.Dataset.range(4).flat_map(
+        lambda x: tf.data.Dataset.range(x).map(lambda y: (x, y * 2)))
+    return tf.data.make_one_shot_iterator(ds.batch(3)).get_next(), None, ds
+
+
+def padded_batch_wrong_padding_type(tf):
+    ds = tf.data.Dataset.range(1, 4).map(lambda n: tf.range(n)).padded_batch(2, [None], 1.5)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def concatenate_mismatched_nesting(tf):
+    pairs = tf.data.Dataset.from_tensor_slices(({"a": [1, 2]}, [[1.0], [2.0]]))
+    ds = pairs.concatenate(tf.data.Dataset.from_tensor_slices(([1, 2], [[1.0], [2.0]])))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
 CASES = {fn.__name__: fn for fn in (
     slices_map_shuffle_batch_repeat, slices_dict_batch_drop_remainder, map_over_dict_parallel,
     map_single_component, from_tensors_repeat, range_forms, take_skip, take_all_skip_past_end,
@@ -230,7 +304,11 @@ CASES = {fn.__name__: fn for fn in (
     initializable_compat_function, zip_nested_strings, text_lines, tf_records,
     batch_unequal_shapes, get_next_before_initializer, map_capturing_outer_tensors,
     one_shot_over_placeholder, truncated_tf_records, missing_text_file, zero_sizes_and_steps,
-    slices_of_unequal_lengths, filter_shuffle_cache_repeat, reinitializable_from_structure)}
+    slices_of_unequal_lengths, filter_shuffle_cache_repeat, reinitializable_from_structure,
+    padded_batch_unknown_dims, padded_batch_values_drop_remainder, padded_batch_default_shapes,
+    padded_batch_too_small, padded_batch_incompatible_shape, interleave_cycle_block,
+    interleave_ragged_files, concatenate_shapes, concatenate_mismatched_types, flat_map_ranges,
+    padded_batch_wrong_padding_type, concatenate_mismatched_nesting)}
 
 
 def _nesting(value):
