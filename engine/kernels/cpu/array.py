@@ -347,9 +347,9 @@ def range_(ctx, start, limit, delta):
 def index_error(ctx, indices, limit):
     """TF's error naming the first of host `indices` outside [0, limit)."""
     bad = np.argwhere((indices < 0) | (indices >= limit))[0]
-    position = ",".join(str(int(i)) for i in bad)
-    raise invalid(ctx, f"indices[{position}] = {int(indices[tuple(bad)])} is not in "
-                       f"[0, {limit})")
+    # A scalar index is named without brackets: "indices = 5", as TensorFlow's SliceDebugString.
+    where = f"[{','.join(str(int(i)) for i in bad)}]" if len(bad) else ""
+    raise invalid(ctx, f"indices{where} = {int(indices[tuple(bad)])} is not in [0, {limit})")
 
 
 def _gather(ctx, params, indices, axis, batch_dims):

@@ -9,6 +9,7 @@ ShuffleDataset gives TensorFlow's order bit for bit (shuffle_dataset_op.cc): a P
 per iterator, an index drawn as `sample % buffered` from a buffer of `buffer_size` elements.
 """
 
+import functools
 import os
 
 import numpy as np
@@ -17,6 +18,7 @@ from engine import dtypes, errors
 from engine.function import LIBRARY_KEY
 from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar
+from engine.kernels.cpu import data_errors
 from engine.lib_io import tf_record
 from engine.random_philox import PhiloxRandom
 
@@ -61,17 +63,37 @@ class SingleSample:
 
 
 class Dataset:
-    """A dataset value; subclasses give `elements(context)`."""
+    """A dataset value; subclasses give `elements(context, prefix)`, `prefix` the iterator
+    prefix of the dataset reading it (engine/kernels/cpu/data_errors.py)."""
 
-    def elements(self, context):
+    name = ""            # "MapDataset:3", as TensorFlow names it in errors
+    eliminated = False   # dropped by TensorFlow's noop_elimination (take(-1), skip(0), ...)
+
+    def elements(self, context, prefix=data_errors.ROOT):
         raise NotImplementedError
+
+    def upstream(self):
+        """The datasets this one reads (not those its functions make)."""
+        return [self.input] if hasattr(self, "input") else []
+
+    def rewrite(self, library):
+        """TensorFlow's rewrites of an iterator's datasets, where they change this one."""
+
+    def is_async(self):
+        return False
+
+    def segment(self):
+        return type(self).__name__
+
+    def own_prefix(self, prefix):
+        return prefix if self.eliminated else f"{prefix}::{self.segment()}"
 
 
 class TensorSlices(Dataset):
     def __init__(self, components):
         self.components = components
 
-    def elements(self, context):
+    def elements(self, context, prefix=data_errors.ROOT):
         for i in range(self.components[0].shape[0]):
             yield [c[i] for c in self.components]
 
@@ -80,7 +102,7 @@ class Tensors(Dataset):
     def __init__(self, components):
         self.components = components
 
-    def elements(self, context):
+    def elements(self, context, prefix=data_errors.ROOT):
         yield list(self.components)
 
 
@@ -88,31 +110,74 @@ class Range(Dataset):
     def __init__(self, start, stop, step, dtype):
         self.start, self.stop, self.step, self.dtype = start, stop, step, dtype
 
-    def elements(self, context):
+    def elements(self, context, prefix=data_errors.ROOT):
         for value in range(self.start, self.stop, self.step):
             yield [np.asarray(value, self.dtype)]
 
 
 class Map(Dataset):
-    def __init__(self, input_dataset, func, captured):
-        self.input, self.func, self.captured = input_dataset, func, captured
+    """MapDataset (and ParallelMapDatasetV2, `parallel`): `func` on each element."""
 
-    def elements(self, context):
-        for element in self.input.elements(context):
-            yield context.call(self.func, list(element) + self.captured)
+    fused_into_batch = False  # TensorFlow's MapAndBatch: its errors go out unwrapped
+
+    def __init__(self, input_dataset, func, captured, parallel=False):
+        self.input, self.func, self.captured = input_dataset, func, captured
+        self.parallel = parallel
+
+    def rewrite(self, library):
+        # map_parallelization: a stateless function runs as ParallelMapV2.
+        if library is not None and self.func.name in library:
+            self.parallel = self.parallel or not library.signature(self.func.name).is_stateful
+
+    def is_async(self):
+        return self.parallel
+
+    def segment(self):
+        return "ParallelMapV2" if self.parallel else "Map"
+
+    def own_prefix(self, prefix):
+        return prefix if self.fused_into_batch else super().own_prefix(prefix)
+
+    def call(self, context, args, prefix):
+        """The function on `args`; its errors said as TensorFlow says them."""
+        try:
+            return context.call(self.func, list(args) + self.captured)
+        except errors.OpError as error:
+            if self.fused_into_batch or getattr(error, "from_dataset_function", False):
+                raise
+            raise data_errors.function_error(error, self.name, prefix) from None
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        for element in self.input.elements(context, own):
+            yield self.call(context, element, own)
 
 
 class FlatMap(Map):
-    def elements(self, context):
-        for element in self.input.elements(context):
-            (dataset,) = context.call(self.func, list(element) + self.captured)
-            yield from dataset.elements(context)
+    def segment(self):
+        return "FlatMap"
+
+    def rewrite(self, library):
+        pass
+
+    def is_async(self):
+        return False
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        for index, element in enumerate(self.input.elements(context, own)):
+            (dataset,) = self.call(context, element, own)
+            yield from dataset.elements(context, f"{own}[{index}]")
 
 
-class Filter(Map):
-    def elements(self, context):
-        for element in self.input.elements(context):
-            (keep,) = context.call(self.func, list(element) + self.captured)
+class Filter(FlatMap):
+    def segment(self):
+        return "Filter"
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        for element in self.input.elements(context, own):
+            (keep,) = self.call(context, element, own)
             if bool(np.asarray(keep)):
                 yield element
 
@@ -123,13 +188,16 @@ class Cache(Dataset):
     def __init__(self, input_dataset):
         self.input = input_dataset
 
-    def elements(self, context):
+    def segment(self):
+        return "MemoryCacheImpl"
+
+    def elements(self, context, prefix=data_errors.ROOT):
         cached = context.caches.get(id(self))
         if cached is not None:
             yield from cached
             return
         seen = []
-        for element in self.input.elements(context):
+        for element in self.input.elements(context, self.own_prefix(prefix)):
             seen.append(element)
             yield element
         context.caches[id(self)] = seen
@@ -139,10 +207,18 @@ class Batch(Dataset):
     def __init__(self, input_dataset, batch_size, drop_remainder, ctx):
         self.input, self.batch_size, self.drop_remainder = input_dataset, batch_size, drop_remainder
         self.node_def = ctx.node_def
+        if type(input_dataset) is Map:
+            input_dataset.fused_into_batch = True
 
-    def elements(self, context):
+    def segment(self):
+        return "MapAndBatch" if type(self.input) is Map else "BatchV2"
+
+    def is_async(self):
+        return type(self.input) is Map
+
+    def elements(self, context, prefix=data_errors.ROOT):
         batch = []
-        for element in self.input.elements(context):
+        for element in self.input.elements(context, self.own_prefix(prefix)):
             batch.append(element)
             if len(batch) == self.batch_size:
                 yield self._stack(batch)
@@ -194,6 +270,7 @@ class Shuffle(Dataset):
     def __init__(self, input_dataset, buffer_size, seed, seed2, reshuffle):
         self.input, self.buffer_size = input_dataset, buffer_size
         self.seed, self.seed2, self.reshuffle = seed, seed2, reshuffle
+        self.absorbed = False  # into the repeat after it: TensorFlow's ShuffleAndRepeat
 
     def _stream(self, context):
         if not self.reshuffle:
@@ -204,9 +281,12 @@ class Shuffle(Dataset):
         seed = seeds()
         return SingleSample(seed, seeds())
 
-    def elements(self, context):
+    def own_prefix(self, prefix):
+        return prefix if self.absorbed else super().own_prefix(prefix)
+
+    def elements(self, context, prefix=data_errors.ROOT):
         random = self._stream(context)
-        buffer, source, exhausted = [], self.input.elements(context), False
+        buffer, source, exhausted = [], self.input.elements(context, self.own_prefix(prefix)), False
         while True:
             while not exhausted and len(buffer) < self.buffer_size:
                 element = next(source, None)
@@ -228,12 +308,25 @@ class Shuffle(Dataset):
 class Repeat(Dataset):
     def __init__(self, input_dataset, count):
         self.input, self.count = input_dataset, count
+        self.fused = False  # shuffle then repeat: TensorFlow's ShuffleAndRepeat
 
-    def elements(self, context):
-        epoch = 0
+    def rewrite(self, library):
+        self.eliminated = self.count == 1
+        if isinstance(self.input, Shuffle):
+            self.fused = self.input.absorbed = True
+
+    def segment(self):
+        if self.fused:
+            return "ShuffleAndRepeat"
+        return "ForeverRepeat" if self.count < 0 else "EmptyRepeat" if self.count == 0 \
+            else "FiniteRepeat"
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own, epoch = self.own_prefix(prefix), 0
         while self.count < 0 or epoch < self.count:
             produced = False
-            for element in self.input.elements(context):
+            inner = own if self.fused or self.eliminated else f"{own}[{epoch}]"
+            for element in self.input.elements(context, inner):
                 produced = True
                 yield element
             if not produced and self.count < 0:
@@ -245,10 +338,16 @@ class Take(Dataset):
     def __init__(self, input_dataset, count):
         self.input, self.count = input_dataset, count
 
-    def elements(self, context):
+    def rewrite(self, library):
+        self.eliminated = self.count < 0
+
+    def segment(self):
+        return "EmptyTake" if self.count == 0 else "FiniteTake" if self.count > 0 else "Take"
+
+    def elements(self, context, prefix=data_errors.ROOT):
         if self.count == 0:
             return
-        for taken, element in enumerate(self.input.elements(context), 1):
+        for taken, element in enumerate(self.input.elements(context, self.own_prefix(prefix)), 1):
             yield element
             if taken == self.count:
                 return
@@ -258,8 +357,14 @@ class Skip(Dataset):
     def __init__(self, input_dataset, count):
         self.input, self.count = input_dataset, count
 
-    def elements(self, context):
-        for index, element in enumerate(self.input.elements(context)):
+    def rewrite(self, library):
+        self.eliminated = self.count == 0
+
+    def segment(self):
+        return "FiniteSkip" if self.count > 0 else "Skip"
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        for index, element in enumerate(self.input.elements(context, self.own_prefix(prefix))):
             if self.count < 0:
                 return
             if index >= self.count:
@@ -270,8 +375,12 @@ class Zip(Dataset):
     def __init__(self, inputs):
         self.inputs = inputs
 
-    def elements(self, context):
-        sources = [d.elements(context) for d in self.inputs]
+    def upstream(self):
+        return list(self.inputs)
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        sources = [d.elements(context, f"{own}[{i}]") for i, d in enumerate(self.inputs)]
         while True:
             element = []
             for source in sources:
@@ -288,7 +397,7 @@ class TextLines(Dataset):
     def __init__(self, filenames, ctx):
         self.filenames, self.node_def = filenames, ctx.node_def
 
-    def elements(self, context):
+    def elements(self, context, prefix=data_errors.ROOT):
         for name in self.filenames:
             for line in _open(self.node_def, name):
                 yield [np.asarray(line.rstrip(b"\n").rstrip(b"\r"), object)]
@@ -302,7 +411,7 @@ class TFRecords(Dataset):
         self.filenames, self.node_def = filenames, ctx.node_def
         self.compression_type = compression_type
 
-    def elements(self, context):
+    def elements(self, context, prefix=data_errors.ROOT):
         for name in self.filenames:
             with _open(self.node_def, name) as f:
                 try:
@@ -319,6 +428,18 @@ def _open(node_def, name):
     return open(path, "rb")
 
 
+def dataset_kernel(op_type):
+    """Register a dataset op's kernel; each dataset it makes is named as TensorFlow names it."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def kernel(ctx, *inputs):
+            dataset = fn(ctx, *inputs)
+            dataset.name = data_errors.next_name(op_type)
+            return dataset
+        return register(op_type)(kernel)
+    return decorate
+
+
 def _components(values):
     return [np.asarray(v) for v in values]
 
@@ -330,7 +451,7 @@ def _dataset(ctx, value):
     return value
 
 
-@register("TensorSliceDataset")
+@dataset_kernel("TensorSliceDataset")
 def tensor_slice_dataset(ctx, *components):
     components = _components(components)
     if any(c.ndim == 0 for c in components):
@@ -342,12 +463,12 @@ def tensor_slice_dataset(ctx, *components):
     return TensorSlices(components)
 
 
-@register("TensorDataset")
+@dataset_kernel("TensorDataset")
 def tensor_dataset(ctx, *components):
     return Tensors(_components(components))
 
 
-@register("RangeDataset")
+@dataset_kernel("RangeDataset")
 def range_dataset(ctx, start, stop, step):
     step = int_scalar(ctx, step, "step")
     if step == 0:
@@ -360,29 +481,29 @@ def _func(ctx):
     return ctx.node_def.attr["f"].func
 
 
-@register("MapDataset")
+@dataset_kernel("MapDataset")
 def map_dataset(ctx, input_dataset, *captured):
     return Map(_dataset(ctx, input_dataset), _func(ctx), list(captured))
 
 
-@register("ParallelMapDatasetV2")
+@dataset_kernel("ParallelMapDatasetV2")
 def parallel_map_dataset(ctx, input_dataset, *rest):
     # The last input is num_parallel_calls: elements are made in order, one at a time.
-    return Map(_dataset(ctx, input_dataset), _func(ctx), list(rest[:-1]))
+    return Map(_dataset(ctx, input_dataset), _func(ctx), list(rest[:-1]), parallel=True)
 
 
-@register("FlatMapDataset")
+@dataset_kernel("FlatMapDataset")
 def flat_map_dataset(ctx, input_dataset, *captured):
     return FlatMap(_dataset(ctx, input_dataset), _func(ctx), list(captured))
 
 
-@register("FilterDataset")
+@dataset_kernel("FilterDataset")
 def filter_dataset(ctx, input_dataset, *captured):
     return Filter(_dataset(ctx, input_dataset), ctx.node_def.attr["predicate"].func,
                   list(captured))
 
 
-@register("CacheDataset")
+@dataset_kernel("CacheDataset")
 def cache_dataset(ctx, input_dataset, filename):
     name = np.asarray(filename, object).item()
     if name:
@@ -391,7 +512,7 @@ def cache_dataset(ctx, input_dataset, filename):
     return Cache(_dataset(ctx, input_dataset))
 
 
-@register("BatchDatasetV2")
+@dataset_kernel("BatchDatasetV2")
 def batch_dataset(ctx, input_dataset, batch_size, drop_remainder):
     size = int_scalar(ctx, batch_size, "batch_size")
     if size <= 0:
@@ -399,7 +520,7 @@ def batch_dataset(ctx, input_dataset, batch_size, drop_remainder):
     return Batch(_dataset(ctx, input_dataset), size, bool(np.asarray(drop_remainder)), ctx)
 
 
-@register("ShuffleDataset")
+@dataset_kernel("ShuffleDataset")
 def shuffle_dataset(ctx, input_dataset, buffer_size, seed, seed2):
     size = int_scalar(ctx, buffer_size, "buffer_size")
     if size <= 0:
@@ -411,28 +532,40 @@ def shuffle_dataset(ctx, input_dataset, buffer_size, seed, seed2):
                    bool(ctx.attrs.get("reshuffle_each_iteration", True)))
 
 
-@register("RepeatDataset")
+@dataset_kernel("RepeatDataset")
 def repeat_dataset(ctx, input_dataset, count):
     return Repeat(_dataset(ctx, input_dataset), int_scalar(ctx, count, "count"))
 
 
-@register("TakeDataset")
+@dataset_kernel("TakeDataset")
 def take_dataset(ctx, input_dataset, count):
     return Take(_dataset(ctx, input_dataset), int_scalar(ctx, count, "count"))
 
 
-@register("SkipDataset")
+@dataset_kernel("SkipDataset")
 def skip_dataset(ctx, input_dataset, count):
     return Skip(_dataset(ctx, input_dataset), int_scalar(ctx, count, "count"))
 
 
-@register("PrefetchDataset")
+class Prefetch(Dataset):
+    """Prefetching changes when elements are made, not which: the input's, in order."""
+
+    def __init__(self, input_dataset):
+        self.input = input_dataset
+
+    def is_async(self):
+        return True
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        yield from self.input.elements(context, self.own_prefix(prefix))
+
+
+@dataset_kernel("PrefetchDataset")
 def prefetch_dataset(ctx, input_dataset, buffer_size):
-    # Prefetching changes when elements are made, not which: the input itself.
-    return _dataset(ctx, input_dataset)
+    return Prefetch(_dataset(ctx, input_dataset))
 
 
-@register("ZipDataset")
+@dataset_kernel("ZipDataset")
 def zip_dataset(ctx, *input_datasets):
     return Zip([_dataset(ctx, d) for d in input_datasets])
 
@@ -444,13 +577,13 @@ def _filenames(ctx, filenames):
     return names
 
 
-@register("TextLineDataset")
+@dataset_kernel("TextLineDataset")
 def text_line_dataset(ctx, filenames, compression_type, buffer_size):
     _uncompressed(ctx, compression_type)
     return TextLines(_filenames(ctx, filenames), ctx)
 
 
-@register("TFRecordDataset")
+@dataset_kernel("TFRecordDataset")
 def tf_record_dataset(ctx, filenames, compression_type, buffer_size):
     kind = _compression(compression_type)
     # TensorFlow logs an unknown compression type and reads the files uncompressed.

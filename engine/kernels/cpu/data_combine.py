@@ -11,9 +11,9 @@ import os
 import numpy as np
 
 from engine import dtypes, errors
-from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar
-from engine.kernels.cpu.data import Dataset, _dataset, _func
+from engine.kernels.cpu import data_errors
+from engine.kernels.cpu.data import Dataset, FlatMap, _dataset, _func, dataset_kernel
 
 
 class PaddedBatch(Dataset):
@@ -25,9 +25,12 @@ class PaddedBatch(Dataset):
         self.dtypes = [dtypes.as_dtype(t).as_numpy_dtype
                        for t in ctx.node_def.attr["Toutput_types"].list.type]
 
-    def elements(self, context):
+    def segment(self):
+        return "PaddedBatchV2"
+
+    def elements(self, context, prefix=data_errors.ROOT):
         batch = []
-        for element in self.input.elements(context):
+        for element in self.input.elements(context, self.own_prefix(prefix)):
             batch.append(element)
             if len(batch) == self.batch_size:
                 yield self._pad(batch)
@@ -60,13 +63,17 @@ class PaddedBatch(Dataset):
         return result
 
 
-class Interleave(Dataset):
+class Interleave(FlatMap):
     def __init__(self, input_dataset, func, captured, cycle_length, block_length):
-        self.input, self.func, self.captured = input_dataset, func, captured
+        super().__init__(input_dataset, func, captured)
         self.cycle_length, self.block_length = cycle_length, block_length
 
-    def elements(self, context):
-        source = self.input.elements(context)
+    def segment(self):
+        return "Interleave"
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        source = self.input.elements(context, own)
         current = [None] * self.cycle_length
         cycle_index = block_index = open_count = 0
         end_of_input = False
@@ -87,8 +94,8 @@ class Interleave(Dataset):
                 if args is None:
                     end_of_input = True
                     continue
-                (dataset,) = context.call(self.func, list(args) + self.captured)
-                current[cycle_index] = dataset.elements(context)
+                (dataset,) = self.call(context, args, own)
+                current[cycle_index] = dataset.elements(context, f"{own}[{cycle_index}]")
                 open_count += 1
             else:
                 cycle_index, block_index = (cycle_index + 1) % self.cycle_length, 0
@@ -98,12 +105,16 @@ class Concatenate(Dataset):
     def __init__(self, first, second):
         self.first, self.second = first, second
 
-    def elements(self, context):
-        yield from self.first.elements(context)
-        yield from self.second.elements(context)
+    def upstream(self):
+        return [self.first, self.second]
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        own = self.own_prefix(prefix)
+        yield from self.first.elements(context, f"{own}[0]")
+        yield from self.second.elements(context, f"{own}[1]")
 
 
-@register("PaddedBatchDatasetV2")
+@dataset_kernel("PaddedBatchDatasetV2")
 def padded_batch_dataset(ctx, input_dataset, batch_size, *rest):
     count = len(rest) // 2
     padded_shapes, padding_values, drop_remainder = rest[:count], rest[count:-1], rest[-1]
@@ -128,7 +139,7 @@ def padded_batch_dataset(ctx, input_dataset, batch_size, *rest):
                        bool(np.asarray(drop_remainder)), ctx)
 
 
-@register("InterleaveDataset")
+@dataset_kernel("InterleaveDataset")
 def interleave_dataset(ctx, input_dataset, *rest):
     captured, cycle_length, block_length = list(rest[:-2]), rest[-2], rest[-1]
     cycle = int_scalar(ctx, cycle_length, "cycle_length")
@@ -142,6 +153,6 @@ def interleave_dataset(ctx, input_dataset, *rest):
     return Interleave(_dataset(ctx, input_dataset), _func(ctx), captured, cycle, block)
 
 
-@register("ConcatenateDataset")
+@dataset_kernel("ConcatenateDataset")
 def concatenate_dataset(ctx, input_dataset, another_dataset):
     return Concatenate(_dataset(ctx, input_dataset), _dataset(ctx, another_dataset))

@@ -15,6 +15,7 @@ import numpy as np
 
 from engine import errors
 from engine.kernels import register
+from engine.kernels.cpu import data_errors
 from engine.kernels.cpu.data import Dataset, IteratorContext, library_of
 from engine.resources import ResourceHandle
 
@@ -31,7 +32,13 @@ class IteratorResource:
 
     def start(self, dataset, library, step_id):
         with self.lock:
-            self.elements = dataset.elements(IteratorContext(library, step_id))
+            self.elements = _iterate(dataset, library, step_id)
+
+
+def _iterate(dataset, library, step_id):
+    """The elements an iterator over `dataset` yields (its datasets rewritten as TensorFlow's)."""
+    return dataset.elements(IteratorContext(library, step_id),
+                            data_errors.root_prefix(dataset, library))
 
 
 def _iterators(resources):
@@ -89,7 +96,7 @@ def one_shot_iterator(ctx):
                 ctx.node_def, None, "The dataset_factory function did not return a dataset")
         with resource.lock:
             if resource.elements is None:  # a concurrent first run may have started it
-                resource.elements = dataset.elements(IteratorContext(library, ctx.step_id))
+                resource.elements = _iterate(dataset, library, ctx.step_id)
     return ResourceHandle("", name, ctx.device, None, ())
 
 
@@ -116,7 +123,13 @@ def iterator_get_next(ctx, iterator):
                 "GetNext() failed because the iterator has not been initialized. Ensure that "
                 "you have run the initializer operation for this iterator before getting the "
                 "next element.")
-        element = next(resource.elements, None)
+        try:
+            element = next(resource.elements, None)
+        except errors.OpError as error:
+            if getattr(error, "from_dataset_function", False):
+                # TensorFlow's trailer: the error came out of this node.
+                error._message += f"\n\t [[{ctx.name}]]"
+            raise
     if element is None:
         raise errors.OutOfRangeError(ctx.node_def, None, "End of sequence")
     values = []
