@@ -178,7 +178,8 @@ class DatasetV1:
             shapes.append(tensor)
             static_shapes.append(static)
         if padding_values is None:
-            padding_values = structure.pack_as(self._structure, [_default_padding(dtype) for dtype, _ in self._specs])
+            padding_values = structure.pack_as(
+                self._structure, [_default_padding(dtype) for dtype, _ in self._specs])
         flat_values = _flatten_up_to(self._structure, padding_values, "padding_values")
         values = [_padding_value_to_tensor(value, dtype)
                   for value, (dtype, _) in zip(flat_values, self._specs)]

@@ -112,7 +112,8 @@ def test_reserved_signature_key_and_second_variables_save(tmp_path):
         sess.run(tf.global_variables_initializer())
         builder = tf.saved_model.builder.SavedModelBuilder(str(tmp_path / "m"))
         with pytest.raises(KeyError, match="__saved_model_init_op"):
-            builder.add_meta_graph_and_variables(sess, ["serve"], {"__saved_model_init_op": tf.saved_model.build_signature_def()})
+            reserved = {"__saved_model_init_op": tf.saved_model.build_signature_def()}
+            builder.add_meta_graph_and_variables(sess, ["serve"], reserved)
         with pytest.raises(AssertionError, match="Please invoke `add_meta_graph_and_variables"):
             builder.add_meta_graph(["train"])
         builder.add_meta_graph_and_variables(sess, ["serve"])
