@@ -17,8 +17,6 @@ KNOWN_CIRCLES = [
     # Session("grpc://...") makes a ClusterSession (a subclass), imported when asked for, so
     # that a session without a cluster never imports Dask.
     ["engine.cluster.session", "engine.session"],
-    # tf.nn.rnn_cell shows LSTMCell and the wrappers, which subclass its RNNCell.
-    ["engine.layers.cell_wrappers", "engine.layers.lstm_cell", "engine.layers.rnn_cell"],
 ]
 
 

@@ -7,7 +7,7 @@ import hashlib
 import numbers
 
 from engine.default_graph import name_scope
-from engine.layers.rnn_cell import LSTMStateTuple, RNNCell
+from engine.layers.rnn_cell_base import LSTMStateTuple, RNNCell
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nest import flatten, pack_sequence_as

@@ -8,7 +8,7 @@ through the while loop's gradient and the TensorArray gradients.
 
 from engine import dtypes
 from engine.default_graph import get_default_graph, name_scope
-from engine.layers.rnn_cell import _concat
+from engine.layers.rnn_cell_base import concat_shape
 from engine.ops import array_ops, math_ops
 from engine.ops import variable_scope as vs
 from engine.ops.constant_op import constant
@@ -158,8 +158,9 @@ def _dynamic_rnn_loop(cell, inputs, initial_state, parallel_iterations, swap_mem
                              f"Received batch size={got_batch_size} for "
                              f"input={flat_input[i]}.")
     state_dtype = _infer_state_dtype(dtype, state)
-    # rnn_cell_impl._concat gives a shape tensor, which array_ops.stack passes through
-    flat_zero_output = tuple(array_ops.zeros(_concat(batch_size, size), state_dtype)
+    # rnn_cell_impl._concat (concat_shape here) gives a shape tensor, which array_ops.stack
+    # passes through
+    flat_zero_output = tuple(array_ops.zeros(concat_shape(batch_size, size), state_dtype)
                              for size in flat_output_size)
     if sequence_length is not None:
         min_sequence_length = math_ops.reduce_min(sequence_length)  # noqa: F841 (TF builds it)
@@ -205,7 +206,7 @@ def _dynamic_rnn_loop(cell, inputs, initial_state, parallel_iterations, swap_mem
         maximum_iterations=time_steps, swap_memory=swap_memory)
     final_outputs = tuple(ta.stack() for ta in output_final_ta)
     for output, output_size in zip(final_outputs, flat_output_size):
-        output.set_shape(_concat([const_time_steps, const_batch_size], output_size,
+        output.set_shape(concat_shape([const_time_steps, const_batch_size], output_size,
                                  static=True))
     return pack_sequence_as(cell.output_size, list(final_outputs)), final_state
 

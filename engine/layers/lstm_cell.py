@@ -3,7 +3,7 @@ projection clipping, forget_bias, tuple or concatenated state, with TensorFlow's
 names (kernel, bias, w_f_diag, w_i_diag, w_o_diag, projection/kernel) so checkpoints
 interchange."""
 
-from engine.layers.rnn_cell import LayerRNNCell, LSTMStateTuple
+from engine.layers.rnn_cell_base import LayerRNNCell, LSTMStateTuple
 from engine.ops import array_ops, math_ops
 from engine.ops.init_ops import zeros_initializer
 

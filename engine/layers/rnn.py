@@ -1,7 +1,7 @@
 """tf.nn.static_rnn: a cell unrolled over a list of inputs in the variable scope "rnn", its
 variables made at the first step and reused after, as TF 1.x's rnn.static_rnn."""
 
-from engine.layers.rnn_cell import _flatten
+from engine.layers.rnn_cell_base import flatten_state
 from engine.ops import array_ops
 from engine.ops import variable_scope as vs
 
@@ -18,8 +18,8 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
                                   "engine yet")
     outputs = []
     with vs.variable_scope(scope or "rnn") as varscope:
-        first_input = _flatten(inputs)[0]
-        for flat_input in _flatten(inputs):
+        first_input = flatten_state(inputs)[0]
+        for flat_input in flatten_state(inputs):
             for i, size in enumerate(flat_input.shape.as_list()[1:]):
                 if size is None:
                     raise ValueError(f"Input size (dimension {i} of input {flat_input}) must "

@@ -1,124 +1,18 @@
 """tf.nn.rnn_cell (TF 1.x's legacy cells): BasicRNNCell, GRUCell, BasicLSTMCell and
 MultiRNNCell, with TensorFlow's variable names (rnn/basic_lstm_cell/kernel, ...), seeded
-initializers and node order."""
-
-import collections
-
-import numpy as np
+initializers and node order; LSTMCell and the wrappers live in their own modules and are shown
+here, all of them built on rnn_cell_base.py."""
 
 from engine import dtypes
-from engine.layers.base import Layer
+from engine.layers.cell_wrappers import DropoutWrapper, ResidualWrapper  # noqa: F401
+from engine.layers.lstm_cell import LSTMCell  # noqa: F401
+from engine.layers.rnn_cell_base import (LayerRNNCell, LSTMStateTuple, RNNCell,  # noqa: F401
+                                         zero_state_tensors)
 from engine.ops import array_ops, math_ops
 from engine.ops import variable_scope as vs
 from engine.ops.constant_op import constant
 from engine.ops.init_ops import constant_initializer, zeros_initializer
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape
-from engine.tensor_util import constant_value
-
-
-class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):
-    """An LSTM's (cell state, output) pair."""
-
-    __slots__ = ()
-
-    @property
-    def dtype(self):
-        if self.c.dtype != self.h.dtype:
-            raise TypeError(f"Inconsistent dtypes for internal state: {self.c.dtype} vs "
-                            f"{self.h.dtype}")
-        return self.c.dtype
-
-
-def _flatten(structure):
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in _flatten(item)]
-    return [structure]
-
-
-def _map(fn, structure):
-    if isinstance(structure, LSTMStateTuple):
-        return LSTMStateTuple(*(_map(fn, s) for s in structure))
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(_map(fn, s) for s in structure)
-    return fn(structure)
-
-
-def _concat(prefix, suffix, static=False):
-    """[prefix..., suffix...] as a shape tensor, or as a static list with static=True."""
-    if isinstance(prefix, Tensor):
-        p, p_static = prefix, constant_value(prefix)
-        if p.shape.ndims == 0:
-            p = array_ops.expand_dims(p, 0)
-        p_static = None if p_static is None else np.atleast_1d(p_static).tolist()
-    else:
-        shape = TensorShape(prefix)
-        p_static = shape.as_list() if shape.ndims is not None else None
-        p = constant(shape.as_list(), dtype=dtypes.int32) if shape.is_fully_defined() else None
-    shape = TensorShape(suffix)
-    s_static = shape.as_list() if shape.ndims is not None else None
-    s = constant(shape.as_list(), dtype=dtypes.int32) if shape.is_fully_defined() else None
-    if static:
-        shape = TensorShape(p_static).concatenate(s_static)
-        return shape.as_list() if shape.ndims is not None else None
-    return array_ops.concat((p, s), 0)
-
-
-def _zero_state_tensors(state_size, batch_size, dtype):
-    def zeros_of(size):
-        shape = _concat(batch_size, size)
-        zeros = array_ops.zeros(shape, dtype=dtype)
-        zeros.set_shape(_concat(batch_size, size, static=True))
-        return zeros
-    return _map(zeros_of, state_size)
-
-
-class RNNCell(Layer):
-    """A cell: (output, new_state) = cell(inputs, state), its variables in its scope."""
-
-    def __call__(self, inputs, state, scope=None):
-        if scope is not None:
-            with vs.variable_scope(scope) as scope:
-                return super().__call__(inputs, state, scope=scope)
-        with vs.variable_scope(vs.get_variable_scope()):
-            return super().__call__(inputs, state)
-
-    @property
-    def state_size(self):
-        raise NotImplementedError("Abstract method")
-
-    @property
-    def output_size(self):
-        raise NotImplementedError("Abstract method")
-
-    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
-        if inputs is not None:
-            batch_size = array_ops.shape(inputs)[0]
-            dtype = inputs.dtype
-        return self.zero_state(batch_size, dtype)
-
-    def zero_state(self, batch_size, dtype):
-        with self._graph_name_scope(type(self).__name__ + "ZeroState"):
-            return _zero_state_tensors(self.state_size, batch_size, dtype)
-
-    @staticmethod
-    def _graph_name_scope(name):
-        from engine.graph import get_default_graph
-        return get_default_graph().name_scope(name)
-
-    def _depth(self, input_shape):
-        depth = TensorShape(input_shape).as_list()[-1]
-        if depth is None:
-            raise ValueError(f"Expected inputs.shape[-1] to be known, received shape: "
-                             f"{TensorShape(input_shape)}")
-        return depth
-
-
-class LayerRNNCell(RNNCell):
-    """A cell that is a layer: called without RNNCell's re-entry of the current scope."""
-
-    def __call__(self, inputs, state, scope=None):
-        return Layer.__call__(self, inputs, state, scope=scope)
+from engine.api_namespace import module_getattr as _module_getattr
 
 
 class BasicRNNCell(LayerRNNCell):
@@ -241,7 +135,7 @@ class MultiRNNCell(RNNCell):
         with self._graph_name_scope(type(self).__name__ + "ZeroState"):
             if self._state_is_tuple:
                 return tuple(cell.zero_state(batch_size, dtype) for cell in self._cells)
-            return _zero_state_tensors(self.state_size, batch_size, dtype)
+            return zero_state_tensors(self.state_size, batch_size, dtype)
 
     @property
     def trainable_weights(self):
@@ -261,10 +155,5 @@ class MultiRNNCell(RNNCell):
         return current, (tuple(new_states) if self._state_is_tuple
                          else array_ops.concat(new_states, 1))
 
-
-# LSTMCell and the wrappers live in their own modules; tf.nn.rnn_cell shows them here.
-from engine.layers.lstm_cell import LSTMCell  # noqa: E402,F401
-from engine.layers.cell_wrappers import DropoutWrapper, ResidualWrapper  # noqa: E402,F401
-from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("tf.nn.rnn_cell")
