@@ -7,6 +7,7 @@ from engine import tf1_renames as _tf1_renames
 from engine.devices import DeviceSpec  # noqa: F401
 from engine.devices import replica_device_setter as _replica_device_setter
 from engine.cluster import cluster_spec as _cluster_spec, server as _cluster_server
+from engine.cluster import session as _cluster_session  # noqa: F401 (tf.Session("grpc://..."))
 from engine.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128,  # noqa: F401,A004
                            double, float16, float32, float64, half, int8, int16, int32,
                            int64, qint8, qint32, quint8, resource, string, uint8, uint16,

@@ -442,13 +442,26 @@ class Session(BaseSession):
     """tf.Session(target="", graph=None, config=None).
 
     A target naming a cluster (`tcp://scheduler:8786`, `grpc://host:port` of a task) makes
-    a session whose partitions run on the cluster's tasks (engine/cluster/session.py).
+    a session whose partitions run on the cluster's tasks: the subclass declared with
+    `serves_cluster_targets=True` (engine/cluster/session.py, imported by engine/api.py), so
+    that this module knows nothing of clusters.
     """
+
+    _cluster_class = None
+
+    def __init_subclass__(cls, serves_cluster_targets=False, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if serves_cluster_targets:
+            Session._cluster_class = cls
 
     def __new__(cls, target="", graph=None, config=None):
         if cls is Session and _names_cluster(target):
-            from engine.cluster.session import ClusterSession
-            return super().__new__(ClusterSession)
+            if Session._cluster_class is None:
+                raise errors.UnimplementedError(
+                    None, None, f"Session target {target!r} names a cluster, and no cluster "
+                    f"session is loaded: import engine.cluster.session (`import engine as "
+                    f"tf` does)")
+            return super().__new__(Session._cluster_class)
         return super().__new__(cls)
 
 

@@ -10,17 +10,19 @@ are shared by every client of the cluster, as TensorFlow's.
 import time
 
 from engine import session as session_lib
-from engine.cluster import connection as connection_lib
 from engine.cluster.cluster_spec import task_name
 from engine.proto import graph_pb2
 
 
-class ClusterSession(session_lib.Session):
+class ClusterSession(session_lib.Session, serves_cluster_targets=True):
     """A Session whose target names a cluster (see engine/session.py's Session)."""
 
     _runs_in_process = False
 
     def __init__(self, target="", graph=None, config=None):
+        # Here, not at the top: the connection brings Dask, and engine/api.py imports this
+        # module for every `import engine as tf`, cluster or not.
+        from engine.cluster import connection as connection_lib
         target = target.decode() if isinstance(target, bytes) else target
         self._connection = connection_lib.Connection(target)
         super().__init__(target, graph, config)

@@ -3,6 +3,8 @@ cluster's tasks, against TensorFlow 2.21's answers (tests/fixtures/cluster/answe
 written by tools/make_cluster_fixtures.py). None of this needs Dask."""
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -85,3 +87,21 @@ def test_in_graph_program_placed_on_tasks_as_tensorflow():
               if name in placed}
     assert len(theirs) >= 60
     assert {name: placed[name] for name in theirs} == theirs
+
+
+def test_a_cluster_target_makes_a_cluster_session_and_the_engine_alone_never_imports_dask():
+    # engine/session.py knows no cluster: the cluster package's Session subclass declares that
+    # it serves cluster targets, and engine/api.py imports it without importing Dask.
+    script = (
+        "import sys\n"
+        "import engine as tf\n"
+        "from engine.cluster.session import ClusterSession\n"
+        "with tf.Session() as sess:\n"
+        "    assert type(sess) is tf.Session, type(sess)\n"
+        "    assert sess.run(tf.constant(2) + 3) == 5\n"
+        "for target in ('grpc://localhost:2222', b'tcp://scheduler:8786'):\n"
+        "    assert type(tf.Session.__new__(tf.Session, target)) is ClusterSession\n"
+        "assert 'distributed' not in sys.modules, 'Dask imported without a cluster'\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    assert done.returncode == 0, done.stderr
