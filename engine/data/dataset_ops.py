@@ -8,6 +8,7 @@ import numpy as np
 
 from engine import dtypes
 from engine.data import structure, tracing
+from engine.data.elements import Elements, flat_attrs
 from engine.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
@@ -17,7 +18,7 @@ from engine.tensor_shape import TensorShape, as_shape
 from engine.tensor_util import constant_value_as_shape
 
 
-class DatasetV1:
+class DatasetV1(Elements):
     """A dataset: its variant tensor and its elements' structure and component specs."""
 
     def __init__(self, variant_tensor, element_structure, specs):
@@ -25,33 +26,10 @@ class DatasetV1:
         self._structure = element_structure   # nesting of components (leaves unused)
         self._specs = list(specs)              # [(DType, TensorShape)] per flat component
 
-    # -- what the elements are --
-
-    @property
-    def output_types(self):
-        return structure.pack_as(self._structure, [dtype for dtype, _ in self._specs])
-
-    @property
-    def output_shapes(self):
-        return structure.pack_as(self._structure, [shape for _, shape in self._specs])
-
-    @property
-    def output_classes(self):
-        return structure.pack_as(self._structure, [Tensor for _ in self._specs])
-
-    @property
-    def element_spec(self):
-        return structure.pack_as(self._structure, list(self._specs))
-
-    def _flat_attrs(self):
-        return {"output_types": [dtype for dtype, _ in self._specs],
-                "output_shapes": [shape for _, shape in self._specs]}
-
     def _derived(self, op_type, inputs, specs=None, element_structure=None, **attrs):
         specs = self._specs if specs is None else specs
         element_structure = self._structure if element_structure is None else element_structure
-        flat = {"output_types": [d for d, _ in specs], "output_shapes": [s for _, s in specs]}
-        variant = apply_op(op_type, **inputs, **flat, **attrs)
+        variant = apply_op(op_type, **inputs, **flat_attrs(specs), **attrs)
         return DatasetV1(variant, element_structure, specs)
 
     # -- sources --
@@ -92,8 +70,7 @@ class DatasetV1:
         inputs = {key: convert_to_tensor(value, dtypes.int64, name=key)
                   for key, value in (("start", start), ("stop", stop), ("step", step))}
         specs = [(dtypes.as_dtype(output_type), TensorShape([]))]
-        variant = apply_op("RangeDataset", **inputs, output_types=[specs[0][0]],
-                           output_shapes=[specs[0][1]])
+        variant = apply_op("RangeDataset", **inputs, **flat_attrs(specs))
         return DatasetV1(variant, None, specs)
 
     @staticmethod
@@ -105,7 +82,7 @@ class DatasetV1:
         element = structure.pack_as(datasets, [d._structure for d in flat])
         specs = [spec for d in flat for spec in d._specs]
         variant = apply_op("ZipDataset", input_datasets=[d._variant_tensor for d in flat],
-                           output_types=[d for d, _ in specs], output_shapes=[s for _, s in specs])
+                           **flat_attrs(specs))
         return DatasetV1(variant, element, specs)
 
     # -- transformations --

@@ -7,14 +7,14 @@ dataset's element structure). Ops are colocated with the dataset, as TensorFlow'
 
 from engine import dtypes
 from engine.data import structure, tracing
+from engine.data.elements import Elements, flat_attrs
 from engine.graph import get_default_graph
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
-from engine.tensor import Tensor
 from engine.tensor_shape import TensorShape, as_shape
 
 
-class Iterator:
+class Iterator(Elements):
     """A TF 1.x iterator over a dataset's elements."""
 
     def __init__(self, iterator_resource, initializer, element_structure, specs):
@@ -36,7 +36,7 @@ class Iterator:
             shapes = [as_shape(s) for s in structure.flatten(output_shapes)]
         specs = [(dtypes.as_dtype(t), s) for t, s in zip(types, shapes)]
         resource = apply_op("IteratorV2", container="", shared_name=shared_name or "",
-                            **_flat_attrs(specs))
+                            **flat_attrs(specs))
         return Iterator(resource, None, output_types, specs)
 
     @property
@@ -59,7 +59,7 @@ class Iterator:
     def get_next(self, name=None):
         with get_default_graph().colocate_with(self._iterator_resource.op):
             flat = apply_op("IteratorGetNext", iterator=self._iterator_resource, name=name,
-                            **_flat_attrs(self._specs))
+                            **flat_attrs(self._specs))
         return structure.pack_as(self._structure, flat)
 
     def string_handle(self, name=None):
@@ -67,26 +67,6 @@ class Iterator:
             return self._string_handle
         return apply_op("IteratorToStringHandle", resource_handle=self._iterator_resource,
                         name=name)
-
-    @property
-    def output_types(self):
-        return structure.pack_as(self._structure, [d for d, _ in self._specs])
-
-    @property
-    def output_shapes(self):
-        return structure.pack_as(self._structure, [s for _, s in self._specs])
-
-    @property
-    def output_classes(self):
-        return structure.pack_as(self._structure, [Tensor for _ in self._specs])
-
-    @property
-    def element_spec(self):
-        return structure.pack_as(self._structure, list(self._specs))
-
-
-def _flat_attrs(specs):
-    return {"output_types": [d for d, _ in specs], "output_shapes": [s for _, s in specs]}
 
 
 def make_one_shot_iterator(dataset):
@@ -99,7 +79,7 @@ def make_one_shot_iterator(dataset):
     with get_default_graph().colocate_with(dataset._variant_tensor.op):
         resource = apply_op("OneShotIterator",
                             dataset_factory=attr_value_pb2.NameAttrList(name=factory),
-                            **_flat_attrs(dataset._specs))
+                            **flat_attrs(dataset._specs))
         return Iterator(resource, None, dataset._structure, dataset._specs)
 
 
@@ -107,7 +87,7 @@ def make_initializable_iterator(dataset, shared_name=None):
     """tf.compat.v1.data.make_initializable_iterator: run `iterator.initializer` first."""
     with get_default_graph().colocate_with(dataset._variant_tensor.op):
         resource = apply_op("IteratorV2", container="", shared_name=shared_name or "",
-                            **_flat_attrs(dataset._specs))
+                            **flat_attrs(dataset._specs))
         initializer = apply_op("MakeIterator", dataset=dataset._variant_tensor,
                                iterator=resource)
         return Iterator(resource, initializer, dataset._structure, dataset._specs)
