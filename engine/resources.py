@@ -47,6 +47,13 @@ class ResourceMgr:
         self.refs: dict[str, Ref] = {}
         self.variables: dict[tuple[str, str], Ref] = {}
         self.clear_hooks: list = []
+        self._tables: dict[str, dict] = {}
+
+    def table(self, kind):
+        """The resources of one kind that kernels keep by name (stacks, tensor_arrays,
+        iterators, ...), made on first use (setdefault: two kernels creating it at once get
+        the same table). clear() leaves them: each kind's kernels say when one goes."""
+        return self._tables.setdefault(kind, {})
 
     def ref(self, name, dtype):
         """The buffer of the ref variable `name`, created (uninitialised) on first use."""
@@ -69,23 +76,6 @@ class ResourceMgr:
         # Resources that threads may wait on (queues) are cancelled when the session closes.
         for hook in getattr(self, "clear_hooks", ()):
             hook()
-
-
-_TABLES_LOCK = threading.Lock()
-
-
-def table(resources, kind):
-    """The dict of one kind of resource (queues, stacks, TensorArrays...) kept on `resources`
-    (a ResourceMgr, or any object a test passes), made once: two runs asking for it at once
-    get the same dict, never one each (the other's entries lost)."""
-    found = getattr(resources, kind, None)
-    if found is None:
-        with _TABLES_LOCK:
-            found = getattr(resources, kind, None)
-            if found is None:
-                found = {}
-                setattr(resources, kind, found)
-    return found
 
 
 @contextmanager

@@ -15,6 +15,24 @@ def invalid(ctx, message):
     return InvalidArgumentError(getattr(ctx, "node_def", None), None, message)
 
 
+def resource_handle(value):
+    """The ResourceHandle a resource input holds: fed as itself, or as a 0-d object array."""
+    return value.item() if isinstance(value, np.ndarray) else value
+
+
+def open_resource(ctx, kind, handle):
+    """The resource of `kind` (a table of the session's resources, by name) that `handle`
+    names, with TensorFlow's error when there is none or it was closed (its `closed` flag;
+    its `label()` names it as TensorFlow's messages do)."""
+    handle = resource_handle(handle)
+    found = ctx.resources.table(kind).get(handle.name)
+    if found is None:
+        raise invalid(ctx, f"Resource {handle.container}/{handle.name} does not exist.")
+    if found.closed:
+        raise invalid(ctx, f"{found.label()} has already been closed.")
+    return found
+
+
 def int_scalar(ctx, value, what):
     """A 0-d or 1-element integer tensor's value as a Python int."""
     array = np.asarray(value)

@@ -10,7 +10,7 @@ import pytest
 import engine as tf
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
-from engine.resources import ResourceMgr, table
+from engine.resources import ResourceMgr
 
 
 @pytest.fixture
@@ -47,13 +47,13 @@ def test_a_queue_made_by_two_runs_at_once_is_one_queue(eager_thread_switches):
         resources = ResourceMgr()
         handles = _at_once(4, lambda: kernel(KernelContext(node, [tf.resource], resources)))
         assert len({h.name for h in handles}) == 1, handles
-        assert len(resources.queues) == len(resources.queues_by_name) == 1
+        assert len(resources.table("queues")) == len(resources.queues_by_name) == 1
 
 
 def test_a_resource_table_made_by_two_runs_at_once_is_one_table(eager_thread_switches):
     for _ in range(200):
         resources = ResourceMgr()
-        tables = _at_once(4, lambda: table(resources, "stacks"))
+        tables = _at_once(4, lambda: resources.table("stacks"))
         assert all(t is tables[0] for t in tables)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from engine import errors
 from engine.kernels import register
 from engine.kernels.cpu import data_errors
+from engine.kernels.common import resource_handle
 from engine.kernels.cpu.data import Dataset, IteratorContext, library_of
 from engine.resources import ResourceHandle
 
@@ -41,18 +42,8 @@ def _iterate(dataset, library, step_id):
                             data_errors.root_prefix(dataset, library))
 
 
-def _iterators(resources):
-    iterators = getattr(resources, "iterators", None)
-    if iterators is None:
-        with _CREATE_LOCK:
-            iterators = getattr(resources, "iterators", None)
-            if iterators is None:
-                iterators = resources.iterators = {}
-    return iterators
-
-
 def _resource(ctx, name):
-    iterators = _iterators(ctx.resources)
+    iterators = ctx.resources.table("iterators")
     with _CREATE_LOCK:
         resource = iterators.get(name)
         if resource is None:
@@ -67,11 +58,11 @@ def _handle_name(ctx):
 
 
 def _lookup(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
+    handle = resource_handle(handle)
     if not isinstance(handle, ResourceHandle):
         raise errors.InvalidArgumentError(ctx.node_def, None,
                                           "Expected a resource handle of an iterator")
-    resource = _iterators(ctx.resources).get(handle.name)
+    resource = ctx.resources.table("iterators").get(handle.name)
     if resource is None:
         raise errors.NotFoundError(ctx.node_def, None,
                                    f"Resource {handle.container}/{handle.name} does not exist.")
@@ -140,5 +131,5 @@ def iterator_get_next(ctx, iterator):
 
 @register("IteratorToStringHandle")
 def iterator_to_string_handle(ctx, iterator):
-    handle = iterator.item() if isinstance(iterator, np.ndarray) else iterator
+    handle = resource_handle(iterator)
     return np.asarray(f"{handle.container}/{handle.name}".encode(), object)

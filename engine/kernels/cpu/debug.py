@@ -21,19 +21,12 @@ from engine.kernels.cpu.asserts import summarize_value
 _COUNT_LOCK = threading.Lock()
 
 
-def _print_counts(resources):
-    counts = getattr(resources, "print_counts", None)
-    if counts is None:
-        counts = resources.print_counts = {}
-    return counts
-
-
 @register("Print")
 def print_(ctx, value, *data):
     first_n = ctx.attr("first_n", -1)
     if first_n >= 0:
         with _COUNT_LOCK:
-            counts = _print_counts(ctx.resources)
+            counts = ctx.resources.table("print_counts")
             if counts.get(ctx.name, 0) >= first_n:
                 return value
             counts[ctx.name] = counts.get(ctx.name, 0) + 1

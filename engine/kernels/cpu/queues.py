@@ -19,9 +19,9 @@ import numpy as np
 from engine import errors
 from engine.deadline import check as check_deadline
 from engine.kernels import register
-from engine.kernels.common import invalid, shape_str
+from engine.kernels.common import invalid, resource_handle, shape_str
 from engine.kernels.cpu.state import uninitialized
-from engine.resources import ResourceHandle, table
+from engine.resources import ResourceHandle
 
 _POLL_SECONDS = 0.05  # how often a blocked op looks at its run's deadline
 
@@ -67,7 +67,7 @@ _CREATE_LOCK = threading.Lock()
 
 def _queues(resources):
     """The session's queues by node name; `resources.queues_by_name` has them by queue name."""
-    queues = table(resources, "queues")
+    queues = resources.table("queues")
     if getattr(resources, "queues_by_name", None) is not None:
         return queues
     with _CREATE_LOCK:
@@ -100,7 +100,7 @@ def _create(ctx, kind, **extra):
 
 
 def _lookup(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
+    handle = resource_handle(handle)
     _queues(ctx.resources)
     queue = ctx.resources.queues_by_name.get(handle.name)
     if queue is None:

@@ -16,8 +16,9 @@ import numpy as np
 
 from engine import dtypes
 from engine.kernels import register
-from engine.kernels.common import datatype_string, invalid, int_scalar
-from engine.resources import ResourceHandle, table
+from engine.kernels.common import (datatype_string, int_scalar, invalid, open_resource,
+                                   resource_handle)
+from engine.resources import ResourceHandle
 
 _COUNTER = itertools.count()
 
@@ -29,24 +30,17 @@ class _Stack:
         self.name, self.elem_type, self.max_size = name, elem_type, max_size
         self.items, self.closed, self.step_id = [], False, step_id
 
-
-def _stacks(resources):
-    return table(resources, "stacks")
+    def label(self):
+        return f"Stack[{self.name}]"
 
 
 def _lookup(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    stack = _stacks(ctx.resources).get(handle.name)
-    if stack is None:
-        raise invalid(ctx, f"Resource {handle.container}/{handle.name} does not exist.")
-    if stack.closed:
-        raise invalid(ctx, f"Stack[{stack.name}] has already been closed.")
-    return stack
+    return open_resource(ctx, "stacks", handle)
 
 
 @register("StackV2")
 def stack_v2(ctx, max_size):
-    stacks = _stacks(ctx.resources)
+    stacks = ctx.resources.table("stacks")
     for key in [k for k, s in stacks.items() if s.step_id != ctx.step_id and not s.items]:
         del stacks[key]
     name = ctx.attrs.get("stack_name") or b""
@@ -73,7 +67,7 @@ def stack_push_v2(ctx, handle, elem):
         raise invalid(ctx, f"Must have type {datatype_string(stack.elem_type)} but got "
                            f"{datatype_string(elem_type)}")
     if 0 <= stack.max_size <= len(stack.items):
-        raise invalid(ctx, f"Stack[{stack.name}] overflowed its max_size ({stack.max_size})")
+        raise invalid(ctx, f"{stack.label()} overflowed its max_size ({stack.max_size})")
     stack.items.append(elem)
     return elem
 
@@ -82,11 +76,10 @@ def stack_push_v2(ctx, handle, elem):
 def stack_pop_v2(ctx, handle):
     stack = _lookup(ctx, handle)
     if not stack.items:
-        raise invalid(ctx, f"Stack[{stack.name}] is empty.")
+        raise invalid(ctx, f"{stack.label()} is empty.")
     return stack.items.pop()
 
 
 @register("StackCloseV2")
 def stack_close_v2(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    _stacks(ctx.resources).pop(handle.name, None)
+    ctx.resources.table("stacks").pop(resource_handle(handle).name, None)

@@ -11,7 +11,7 @@ import numpy as np
 from engine.dtypes import as_dtype
 from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
-from engine.kernels.common import datatype_string, shape_str
+from engine.kernels.common import datatype_string, resource_handle, shape_str
 from engine.resources import ResourceHandle, locked
 
 DEFAULT_CONTAINER = b"localhost"
@@ -104,10 +104,6 @@ def var_handle_op(ctx):
     return ResourceHandle(container, name, ctx.device, attrs.get("dtype"), attrs.get("shape"))
 
 
-def _handle(value):
-    return value.item() if isinstance(value, np.ndarray) else value
-
-
 def _not_found(ctx, handle):
     containers = {container for container, _ in ctx.resources.variables}
     where = f"{handle.container}/{handle.name}"
@@ -130,7 +126,7 @@ def resource_variable_kernels(arrays):
     (the handle ops, VarHandleOp and DestroyResourceOp, hold no array and are shared)."""
 
     def read_variable_op(ctx, resource):
-        handle = _handle(resource)
+        handle = resource_handle(resource)
         buffer = _existing(ctx, handle)
         if buffer is None:
             raise FailedPreconditionError(
@@ -149,7 +145,7 @@ def resource_variable_kernels(arrays):
         return buffer.value
 
     def assign_variable_op(ctx, resource, value):
-        handle = _handle(resource)
+        handle = resource_handle(resource)
         dtype = ctx.attrs.get("dtype")
         buffer = ctx.resources.variable(handle)
         if dtype is not None and buffer.value is not None \
@@ -171,7 +167,7 @@ def resource_variable_kernels(arrays):
 
     def update_variable(ufunc):
         def kernel(ctx, resource, value):
-            handle = _handle(resource)
+            handle = resource_handle(resource)
             buffer = _existing(ctx, handle)
             if buffer is None:
                 raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
@@ -187,7 +183,7 @@ def resource_variable_kernels(arrays):
         return kernel
 
     def var_is_initialized_op(ctx, resource):
-        return arrays.from_host(np.array(_existing(ctx, _handle(resource)) is not None))
+        return arrays.from_host(np.array(_existing(ctx, resource_handle(resource)) is not None))
 
     return {"ReadVariableOp": read_variable_op, "AssignVariableOp": assign_variable_op,
             "AssignAddVariableOp": update_variable(arrays.xp.add),
@@ -196,7 +192,7 @@ def resource_variable_kernels(arrays):
 
 
 def destroy_resource_op(ctx, resource):
-    handle = _handle(resource)
+    handle = resource_handle(resource)
     key = (handle.container, handle.name)
     if key not in ctx.resources.variables and not ctx.attrs.get("ignore_lookup_error", True):
         raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))

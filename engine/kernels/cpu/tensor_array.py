@@ -18,8 +18,8 @@ import numpy as np
 
 from engine import dtypes
 from engine.kernels import register
-from engine.kernels.common import datatype_string, int_scalar, invalid
-from engine.resources import ResourceHandle, table
+from engine.kernels.common import datatype_string, int_scalar, invalid, open_resource
+from engine.resources import ResourceHandle
 from engine.tensor_shape import TensorShape, shape_text
 
 _COUNTER = itertools.count()
@@ -115,18 +115,8 @@ class _TensorArray:
         return value
 
 
-def _arrays(resources):
-    return table(resources, "tensor_arrays")
-
-
 def _lookup(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    array = _arrays(ctx.resources).get(handle.name)
-    if array is None:
-        raise invalid(ctx, f"Resource {handle.container}/{handle.name} does not exist.")
-    if array.closed:
-        raise invalid(ctx, f"TensorArray {array.name} has already been closed.")
-    return array
+    return open_resource(ctx, "tensor_arrays", handle)
 
 
 def _check_dtype(ctx, array, value):
@@ -139,7 +129,7 @@ def _check_dtype(ctx, array, value):
 
 
 def _new(ctx, name, array):
-    arrays = _arrays(ctx.resources)
+    arrays = ctx.resources.table("tensor_arrays")
     for key in [k for k, a in arrays.items() if a.step_id < ctx.step_id - _STEPS_KEPT]:
         del arrays[key]
     arrays[name] = array
