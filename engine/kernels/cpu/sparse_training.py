@@ -10,9 +10,10 @@ where ApplyRMSProp divides by sqrt).
 
 import numpy as np
 
-from engine.errors import FailedPreconditionError, InvalidArgumentError
+from engine.errors import InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import shape_str
+from engine.kernels.cpu.training import check_initialized, variable_buffer
 from engine.resources import locked
 
 
@@ -105,35 +106,18 @@ def _sparse_ref_kernel(name):
 
     def kernel(ctx, *inputs):
         refs, rest = inputs[:count], inputs[count:]
-        for ref in refs:
-            if ref.value is None:
-                raise FailedPreconditionError(ctx.node_def, None,
-                                              f"Attempting to use uninitialized value "
-                                              f"{ref.name}")
+        check_initialized(ctx, refs)
         with locked(refs, ctx.attrs.get("use_locking", False)):
             _apply_rows(ctx, name, [ref.value for ref in refs], rest)
         return refs[0]
     return kernel
 
 
-def _buffer(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    buffer = ctx.resources.variables.get((handle.container, handle.name))
-    if buffer is None or buffer.value is None:
-        raise FailedPreconditionError(
-            ctx.node_def, None,
-            f"Could not find variable {handle.name}. This could mean that the variable has "
-            f"been deleted. In TF1, it can also mean the variable is uninitialized. Debug "
-            f"info: container={handle.container}, status error message=Resource "
-            f"{handle.container}/{handle.name}/N10tensorflow3VarE does not exist.")
-    return buffer
-
-
 def _sparse_resource_kernel(name):
     count = SPARSE_UPDATES[name][1]
 
     def kernel(ctx, *inputs):
-        buffers = [_buffer(ctx, h) for h in inputs[:count]]
+        buffers = [variable_buffer(ctx, h) for h in inputs[:count]]
         with locked(buffers, ctx.attrs.get("use_locking", False)):
             # a copy: a fetched value read before the update keeps what it read
             values = [np.array(b.value) for b in buffers]
@@ -166,7 +150,7 @@ def unique(ctx, x):
 
 @register("ResourceScatterAdd")
 def resource_scatter_add(ctx, resource, indices, updates):
-    buffer = _buffer(ctx, resource)
+    buffer = variable_buffer(ctx, resource)
     with locked([buffer], True):
         value = np.array(buffer.value)
         indices = np.asarray(indices)

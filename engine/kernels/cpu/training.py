@@ -12,7 +12,8 @@ import numpy as np
 
 from engine.errors import FailedPreconditionError, InvalidArgumentError
 from engine.kernels import register
-from engine.kernels.common import shape_str
+from engine.kernels.common import resource_handle, shape_str
+from engine.kernels.cpu.state import uninitialized
 from engine.resources import locked
 
 
@@ -95,16 +96,34 @@ def _copy_into(ref, new):
     np.copyto(ref.value, new, casting="unsafe")
 
 
+def check_initialized(ctx, refs):
+    """An update of ref variables refuses one that was never assigned."""
+    for ref in refs:
+        if ref.value is None:
+            raise uninitialized(ctx, ref)
+
+
+def variable_buffer(ctx, handle):
+    """The buffer behind a resource variable's handle, refused (with TensorFlow's words for a
+    resource update) when it does not exist or was never assigned."""
+    handle = resource_handle(handle)
+    buffer = ctx.resources.variables.get((handle.container, handle.name))
+    if buffer is None or buffer.value is None:
+        raise FailedPreconditionError(
+            ctx.node_def, None,
+            f"Could not find variable {handle.name}. This could mean that the variable has "
+            f"been deleted. In TF1, it can also mean the variable is uninitialized. Debug "
+            f"info: container={handle.container}, status error message=Resource "
+            f"{handle.container}/{handle.name}/N10tensorflow3VarE does not exist.")
+    return buffer
+
+
 def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_into):
     """The Apply* kernel: `operands(values, dtype)` converts the non-variable inputs,
     `store(ref, new)` writes a new value into a variable's buffer."""
     def kernel(ctx, *inputs):
         refs, rest = inputs[:count], inputs[count:]
-        for ref in refs:
-            if ref.value is None:
-                raise FailedPreconditionError(
-                    ctx.node_def, None,
-                    f"Attempting to use uninitialized value {ref.name}")
+        check_initialized(ctx, refs)
         with locked(refs, ctx.attrs.get("use_locking", False)):
             current = [ref.value for ref in refs]
             dtype = current[0].dtype
@@ -119,20 +138,8 @@ def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_
 def resource_kernel(update, count, grad_index, xp=np, operands=_scalars):
     """The ResourceApply* kernel; `operands` as for ref_kernel."""
     def kernel(ctx, *inputs):
-        handles, rest = inputs[:count], inputs[count:]
-        buffers = []
-        for handle in handles:
-            handle = handle.item() if isinstance(handle, np.ndarray) else handle
-            buffer = ctx.resources.variables.get((handle.container, handle.name))
-            if buffer is None or buffer.value is None:
-                raise FailedPreconditionError(
-                    ctx.node_def, None,
-                    f"Could not find variable {handle.name}. This could mean that the variable "
-                    f"has been deleted. In TF1, it can also mean the variable is "
-                    f"uninitialized. Debug info: container={handle.container}, status error "
-                    f"message=Resource {handle.container}/{handle.name}/N10tensorflow3VarE "
-                    f"does not exist.")
-            buffers.append(buffer)
+        buffers = [variable_buffer(ctx, handle) for handle in inputs[:count]]
+        rest = inputs[count:]
         with locked(buffers, ctx.attrs.get("use_locking", False)):
             current = [b.value for b in buffers]
             dtype = current[0].dtype
