@@ -11,14 +11,13 @@ semantics are engine/frames.py's (which runs everything this declines, and every
 run); the gain is no per-node dispatch, no per-iteration bookkeeping.
 """
 
-from collections import deque
-
 import numpy as np
 
 from engine import deadline, errors
 from engine.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
 from engine.node_run import read_ref
+from engine.topological import kahn_order
 
 
 class Unsupported(Exception):
@@ -92,20 +91,12 @@ class _Compiler:
 
     def _order(self, units, deps):
         """Kahn's order of `units` (items and child-frame names) given unit -> deps."""
-        pending = {u: len(deps[u]) for u in units}
-        users = {u: [] for u in units}
-        for u in units:
+        position = {u: i for i, u in enumerate(units)}
+        users = [[] for _ in units]
+        for i, u in enumerate(units):
             for d in deps[u]:
-                users[d].append(u)
-        ready = deque(u for u in units if pending[u] == 0)
-        order = []
-        while ready:
-            u = ready.popleft()
-            order.append(u)
-            for w in users[u]:
-                pending[w] -= 1
-                if pending[w] == 0:
-                    ready.append(w)
+                users[position[d]].append(i)
+        order = [units[i] for i in kahn_order(users, [len(deps[u]) for u in units])]
         if len(order) != len(units):
             raise Unsupported("a cycle other than a loop's back edge")
         return order

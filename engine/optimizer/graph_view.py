@@ -7,9 +7,9 @@ nodes after the node they replace. Inputs keep TensorFlow's spelling: "op" for o
 """
 
 import functools
-from collections import deque
 
 from engine import op_families
+from engine.topological import kahn_order
 
 BACK_EDGE_TARGETS = op_families.MERGE
 
@@ -83,7 +83,7 @@ class GraphView:
         nodes = self.nodes
         position = {name: i for i, name in enumerate(names)}
         pending = [0] * len(names)
-        edges = [[] for _ in names]
+        users = [[] for _ in names]
         for i, name in enumerate(names):
             node = nodes[name]
             inputs = node.input
@@ -94,17 +94,9 @@ class GraphView:
                 j = position.get(parse_input(text)[0])
                 if j is not None and not (is_merge and nodes[names[j]].op
                                           in op_families.NEXT_ITERATION):
-                    edges[j].append(i)
+                    users[j].append(i)
                     pending[i] += 1
-        ready = deque(i for i, count in enumerate(pending) if count == 0)
-        result = []
-        while ready:
-            i = ready.popleft()
-            result.append(i)
-            for consumer in edges[i]:
-                pending[consumer] -= 1
-                if pending[consumer] == 0:
-                    ready.append(consumer)
+        result = kahn_order(users, pending)
         if len(result) < len(names):
             seen = set(result)
             result.extend(i for i in range(len(names)) if i not in seen)
