@@ -13,16 +13,11 @@ import contextlib
 import importlib
 import io
 import json
-import os
 import sys
-from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+from fixture_common import FIXTURES, tf_v1
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "tests" / "fixtures" / "engine_api"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+OUT_DIR = FIXTURES / "engine_api"
 
 # Each snippet module and the fixture it writes.
 SNIPPET_MODULES = {"api_snippets": "snippets.json", "tf1_snippets": "tf1_snippets.json",
@@ -40,11 +35,9 @@ def run_snippet(tf, np, code):
 
 def main():
     import numpy as np
-    import tensorflow.compat.v1 as tf
     from google.protobuf import text_format  # noqa: F401
 
-    tf.disable_v2_behavior()
-    tf.logging.set_verbosity(tf.logging.ERROR)
+    tf = tf_v1()
     only = sys.argv[1:] or list(SNIPPET_MODULES)
     for module_name in only:
         snippets = importlib.import_module(module_name).SNIPPETS

@@ -8,28 +8,19 @@ shapes.json per case the outputs' static shapes; nodes.json.gz per case the grap
 ([name, op, inputs], in order: the loops, the loss and its gradients).
 """
 
-import gzip
 import json
-import os
-import sys
-from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "functional"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+from fixture_common import FIXTURES, gzip_bytes, node_list, nodes_json, tf_v1
 
-import numpy as np  # noqa: E402
+import functional_cases as cases  # tests/engine: on sys.path through fixture_common
 
-import functional_cases as cases  # noqa: E402
+OUT = FIXTURES / "functional"
 
 
 def main():
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
-    tf.get_logger().setLevel("ERROR")
+    tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
     values, shapes, nodes = {}, {}, {}
     for name in cases.CASES:
@@ -37,14 +28,11 @@ def main():
         values.update({f"{name}__{key}": np.asarray(v) for key, v in case_values.items()})
         with tf.Graph().as_default() as graph:
             cases.build_case(tf, name)
-        nodes[name] = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+        nodes[name] = node_list(graph)
     np.savez_compressed(OUT / "values.npz", **values)
     (OUT / "shapes.json").write_text(json.dumps(shapes, indent=0) + "\n")
-    lines = [f"{json.dumps(name)}: [\n" + ",\n".join(json.dumps(n) for n in case) + "]"
-             for name, case in nodes.items()]
-    # gzip (no timestamp, so the bytes repeat): the node lists are 480 KB as text, 22 KB so.
-    text = ("{\n" + ",\n".join(lines) + "\n}\n").encode()
-    (OUT / "nodes.json.gz").write_bytes(gzip.compress(text, compresslevel=9, mtime=0))
+    # gzipped: the node lists are 480 KB as text, 22 KB so.
+    (OUT / "nodes.json.gz").write_bytes(gzip_bytes(nodes_json(nodes)))
     print(f"wrote {len(cases.CASES)} cases to {OUT}")
 
 

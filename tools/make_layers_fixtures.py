@@ -11,32 +11,21 @@ UPDATE_OPS per case.
 
 import json
 import os
-import sys
-from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "layers"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+from fixture_common import FIXTURES, npz_key, tf_v1
 
-import numpy as np  # noqa: E402
+import layers_cases as cases  # tests/engine: on sys.path through fixture_common
+import rnn_cases
+import sampled_cases
 
-import layers_cases as cases  # noqa: E402
-import rnn_cases  # noqa: E402
-import sampled_cases  # noqa: E402
-
-
-def npz_key(key):
-    return key.replace(":", "__").replace("/", "--")
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers as TF 1.x built them
+OUT = FIXTURES / "layers"
 
 
 def main():
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
-    tf.logging.set_verbosity(tf.logging.ERROR)
+    tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
     manifest = {}
     every = [(name, cases.CASES) for name in cases.CASES]

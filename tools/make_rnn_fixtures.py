@@ -12,34 +12,24 @@ TensorArray programs that must fail. Named cases are rewritten alone.
 import json
 import os
 import sys
-from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "rnn"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+from fixture_common import FIXTURES, npz_key, tf_v1
 
-import numpy as np  # noqa: E402
+import dynamic_rnn_cases  # tests/engine: on sys.path through fixture_common
+import layers_cases
+import tensor_array_cases
 
-import dynamic_rnn_cases  # noqa: E402
-import layers_cases  # noqa: E402
-import tensor_array_cases  # noqa: E402
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers as TF 1.x built them
+OUT = FIXTURES / "rnn"
 
 TABLES = {**{name: tensor_array_cases.CASES for name in tensor_array_cases.CASES},
           **{name: dynamic_rnn_cases.CASES for name in dynamic_rnn_cases.CASES}}
 
 
-def npz_key(key):
-    return key.replace(":", "__").replace("/", "--")
-
-
 def main(only):
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
-    tf.logging.set_verbosity(tf.logging.ERROR)
+    tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
     manifest_path = OUT / "rnn.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}

@@ -5,25 +5,17 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_sparse_update_fixt
 The graphs are tests/engine/sparse_update_cases.py's; keys are `<case>__<step>[_<slot>]`.
 """
 
-import os
-import sys
-from pathlib import Path
+import numpy as np
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+from fixture_common import FIXTURES, tf_v1
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "sparse_updates"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+import sparse_update_cases as cases  # tests/engine: on sys.path through fixture_common
 
-import numpy as np  # noqa: E402
-
-import sparse_update_cases as cases  # noqa: E402
+OUT = FIXTURES / "sparse_updates"
 
 
 def main():
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
+    tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
     values = {}
     for case in cases.CASES:

@@ -13,24 +13,16 @@ tf.parse_single_example built (nodes, static shapes) and gave (values, or the ke
 """
 
 import json
-import os
-import sys
 import tempfile
 from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+from fixture_common import tf_v1
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
-
-import tf_record_cases as cases  # noqa: E402
+import tf_record_cases as cases  # tests/engine: on sys.path through fixture_common
 
 
 def main():
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
-    tf.get_logger().setLevel("ERROR")
+    tf = tf_v1()
     cases.FIXTURES.mkdir(parents=True, exist_ok=True)
     records = cases.records(tf)
     for compression in cases.COMPRESSIONS:

@@ -9,25 +9,18 @@ its values at x = 2.
 """
 
 import json
-import os
-import sys
-from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "fixtures" / "while_grad"
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
+from fixture_common import FIXTURES, node_list, nodes_json, tf_v1
 
-import numpy as np  # noqa: E402
+import while_grad_cases as cases  # tests/engine: on sys.path through fixture_common
 
-import while_grad_cases as cases  # noqa: E402
+OUT = FIXTURES / "while_grad"
 
 
 def main():
-    import tensorflow.compat.v1 as tf
-    tf.disable_v2_behavior()
+    tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
     values = {}
     for name in cases.CASES:
@@ -38,10 +31,8 @@ def main():
     for name in cases.CASES:
         with tf.Graph().as_default() as graph:
             cases.build_case(tf, name)
-        nodes[name] = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
-    lines = [f"{json.dumps(name)}: [\n" + ",\n".join(json.dumps(n) for n in case) + "]"
-             for name, case in nodes.items()]
-    (OUT / "nodes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
+        nodes[name] = node_list(graph)
+    (OUT / "nodes.json").write_text(nodes_json(nodes))
     graph = tf.Graph()
     with graph.as_default():
         x, y, grad = cases.build_simple(tf)

@@ -1,0 +1,50 @@
+"""What the fixture writers (tools/make_*_fixtures.py) share: TensorFlow quiet and in TF1
+graph mode, the case modules of tests/engine importable, and the forms the fixtures are
+written in (.npz keys, node lists one node a line, gzip that repeats its bytes).
+
+Import it before TensorFlow: the environment it sets is read when TensorFlow loads.
+"""
+
+import gzip
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")  # oneDNN's reordered sums round apart
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+# The case modules (tests/engine/*_cases.py) build each graph for TensorFlow and the engine.
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
+
+
+def tf_v1():
+    """tensorflow.compat.v1 in graph mode (ref variables, Session.run), its logger quiet."""
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    tf.get_logger().setLevel("ERROR")
+    return tf
+
+
+def npz_key(name):
+    """A tensor or variable name as an .npz key, which may hold neither ':' nor '/'."""
+    return name.replace(":", "__").replace("/", "--")
+
+
+def node_list(graph):
+    """[name, op, inputs] of each node of a tf.Graph, in graph order."""
+    return [[node.name, node.op, list(node.input)] for node in graph.as_graph_def().node]
+
+
+def nodes_json(nodes):
+    """{case: node list} as JSON text with one node a line, so a fixture's diff reads."""
+    lines = [f"{json.dumps(name)}: [\n" + ",\n".join(json.dumps(n) for n in case) + "]"
+             for name, case in nodes.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def gzip_bytes(text):
+    """`text` gzipped with no timestamp, so that the same fixture writes the same bytes."""
+    return gzip.compress(text.encode(), compresslevel=9, mtime=0)
