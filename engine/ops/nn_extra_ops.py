@@ -2,14 +2,13 @@
 weighted_cross_entropy_with_logits (nn_ops.py, nn_impl.py); tf.losses.huber_loss and
 get_total_loss (losses_impl.py, losses/util.py)."""
 
-import collections.abc
-
 from engine import dtypes
 from engine.default_graph import name_scope
 from engine.graph import GraphKeys, get_collection
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.losses import Reduction, compute_weighted_loss, get_losses
+from engine.ops.nn_ops import _get_sequence
 from engine.ops.op_def_library import apply_op
 
 
@@ -20,28 +19,6 @@ def xw_plus_b(x, weights, biases, name=None):
         biases = convert_to_tensor(biases, name="biases")
         mm = math_ops.matmul(x, weights)
         return apply_op("BiasAdd", value=mm, bias=biases, name=scope)
-
-
-def _get_sequence(value, n, channel_index, name):
-    """nn_ops._get_sequence: strides or dilations as a full list of n + 2."""
-    if value is None:
-        return [1] * (n + 2)
-    if isinstance(value, list):
-        pass
-    elif isinstance(value, tuple):
-        value = list(value)
-    elif isinstance(value, int) or not isinstance(value, collections.abc.Sized):
-        value = [value]
-    else:
-        value = list(value)
-    if len(value) == n + 2:
-        return value
-    if len(value) == 1:
-        value = value * n
-    elif len(value) != n:
-        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: "
-                         f"{name}={value} of length {len(value)}")
-    return [1, 1] + value if channel_index == 1 else [1] + value + [1]
 
 
 def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,

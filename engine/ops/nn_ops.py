@@ -1,5 +1,7 @@
 """tf.nn: activations, bias_add, softmax, conv2d and pooling, as TF 1.x builds them."""
 
+import collections.abc
+
 from engine import dtypes
 from engine.default_graph import name_scope
 from engine.ops import array_ops
@@ -80,11 +82,17 @@ def log_softmax(logits, axis=None, name=None, dim=None):
 
 
 def _get_sequence(value, n, channel_index, name):
+    """nn_ops._get_sequence: strides or dilations as a full list of n + 2."""
     if value is None:
-        value = [1]
-    elif isinstance(value, int):
+        return [1] * (n + 2)
+    if isinstance(value, list):
+        pass
+    elif isinstance(value, tuple):
+        value = list(value)
+    elif isinstance(value, int) or not isinstance(value, collections.abc.Sized):
         value = [value]
-    value = list(value)
+    else:
+        value = list(value)
     if len(value) == n + 2:
         return value
     if len(value) == 1:
@@ -92,9 +100,7 @@ def _get_sequence(value, n, channel_index, name):
     elif len(value) != n:
         raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: "
                          f"{name}={value} of length {len(value)}")
-    if channel_index == 1:
-        return [1, 1] + value
-    return [1] + value + [1]
+    return [1, 1] + value if channel_index == 1 else [1] + value + [1]
 
 
 def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
