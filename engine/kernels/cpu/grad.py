@@ -8,7 +8,7 @@ from engine.kernels import register, register_table
 from engine.kernels.common import as_array, invalid, shape_str
 from engine.kernels.cpu.nn import (_channel_axis, _from_nhwc, _nhwc, _windows, lowest_value,
                                    spatial_hw, window_geometry)
-from engine.kernels.slicing import SliceError, resolve_shrinks, strided_slice_index
+from engine.kernels.cpu.array import strided_slice_spec
 
 _SELU_SCALE = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -183,15 +183,7 @@ def avg_pool_grad(ctx, orig_input_shape, grad):
 @register("StridedSliceGrad")
 def strided_slice_grad(ctx, shape, begin, end, strides, dy):
     shape = tuple(int(d) for d in np.reshape(shape, -1))
-    attrs = ctx.attrs
-    try:
-        index = strided_slice_index(
-            len(shape), begin, end, strides, attrs.get("begin_mask", 0),
-            attrs.get("end_mask", 0), attrs.get("ellipsis_mask", 0),
-            attrs.get("new_axis_mask", 0), attrs.get("shrink_axis_mask", 0))
-        index = resolve_shrinks(index, shape)
-    except SliceError as error:
-        raise invalid(ctx, str(error)) from None
+    index = strided_slice_spec(ctx, shape, begin, end, strides)
     result = np.zeros(shape, np.asarray(dy).dtype)
     target = result[index]
     result[index] = np.reshape(dy, np.shape(target))
