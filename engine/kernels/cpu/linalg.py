@@ -113,6 +113,19 @@ def _align(ctx):
     return align.decode() if isinstance(align, bytes) else align
 
 
+def _diagonals(ctx, rows, cols, lower, upper, max_len):
+    """(row in the packed form, its slice there, the matrix's row and column indices) of each
+    diagonal from `upper` down to `lower` of a rows x cols matrix that has any element."""
+    align = _align(ctx)
+    for row, d in enumerate(range(upper, lower - 1, -1)):
+        length = _diag_len(rows, cols, d)
+        if length <= 0:
+            continue
+        start = _offset(align, d, max_len, length)
+        index = np.arange(length)
+        yield row, slice(start, start + length), index - min(d, 0), index + max(d, 0)
+
+
 @register("MatrixDiagV3")
 def matrix_diag_v3(ctx, diagonal, k, num_rows, num_cols, padding_value):
     diagonal = np.asarray(diagonal)
@@ -133,15 +146,8 @@ def matrix_diag_v3(ctx, diagonal, k, num_rows, num_cols, padding_value):
                            f"specified d_lower, d_upper, and diagonal.")
     batch = diagonal.shape[:-2]
     out = np.full(batch + (rows, cols), np.asarray(padding_value).item(), diagonal.dtype)
-    align = _align(ctx)
-    for row, d in enumerate(range(upper, lower - 1, -1)):
-        length = _diag_len(rows, cols, d)
-        if length <= 0:
-            continue
-        start = _offset(align, d, max_len, length)
-        index = np.arange(length)
-        out[..., index - min(d, 0), index + max(d, 0)] = diagonal[..., row,
-                                                                  start:start + length]
+    for row, packed, i, j in _diagonals(ctx, rows, cols, lower, upper, max_len):
+        out[..., i, j] = diagonal[..., row, packed]
     return out
 
 
@@ -153,14 +159,8 @@ def matrix_diag_part_v3(ctx, x, k, padding_value):
     max_len = max(_diag_len(rows, cols, d) for d in range(lower, upper + 1))
     out = np.full(x.shape[:-2] + (upper - lower + 1, max(max_len, 0)),
                   np.asarray(padding_value).item(), x.dtype)
-    align = _align(ctx)
-    for row, d in enumerate(range(upper, lower - 1, -1)):
-        length = _diag_len(rows, cols, d)
-        if length <= 0:
-            continue
-        start = _offset(align, d, max_len, length)
-        index = np.arange(length)
-        out[..., row, start:start + length] = x[..., index - min(d, 0), index + max(d, 0)]
+    for row, packed, i, j in _diagonals(ctx, rows, cols, lower, upper, max_len):
+        out[..., row, packed] = x[..., i, j]
     return out[..., 0, :] if lower == upper else out
 
 
@@ -172,14 +172,8 @@ def matrix_set_diag_v3(ctx, x, diagonal, k):
         diagonal = diagonal[..., None, :]
     rows, cols = x.shape[-2], x.shape[-1]
     max_len = diagonal.shape[-1]
-    align = _align(ctx)
-    for row, d in enumerate(range(upper, lower - 1, -1)):
-        length = _diag_len(rows, cols, d)
-        if length <= 0:
-            continue
-        start = _offset(align, d, max_len, length)
-        index = np.arange(length)
-        x[..., index - min(d, 0), index + max(d, 0)] = diagonal[..., row, start:start + length]
+    for row, packed, i, j in _diagonals(ctx, rows, cols, lower, upper, max_len):
+        x[..., i, j] = diagonal[..., row, packed]
     return x
 
 
