@@ -14,15 +14,23 @@ from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 
 
+def _progress(learning_rate, global_step, decay_steps, decay_rate, staircase):
+    """(the initial rate, the decay rate in its dtype, global_step / decay_steps, floored if
+    staircase): the ops that exponential and inverse-time decay start with, in their order."""
+    initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+    dtype = initial.dtype
+    decay_steps = math_ops.cast(decay_steps, dtype)
+    decay_rate = math_ops.cast(decay_rate, dtype)
+    p = math_ops.cast(global_step, dtype) / decay_steps
+    if staircase:
+        p = math_ops.floor(p)
+    return initial, decay_rate, p
+
+
 def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name):
     with name_scope(name or None, "ExponentialDecay") as name:
-        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
-        dtype = initial.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
+        initial, decay_rate, p = _progress(learning_rate, global_step, decay_steps, decay_rate,
+                                           staircase)
         return math_ops.multiply(initial, math_ops.pow(decay_rate, p), name=name)
 
 
@@ -50,14 +58,9 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
     if global_step is None:
         raise ValueError("global_step is required for inverse_time_decay.")
     with name_scope(name or None, "InverseTimeDecay") as name:
-        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
-        dtype = initial.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
-        const = math_ops.cast(constant(1), dtype)
+        initial, decay_rate, p = _progress(learning_rate, global_step, decay_steps, decay_rate,
+                                           staircase)
+        const = math_ops.cast(constant(1), initial.dtype)
         denom = math_ops.add(const, math_ops.multiply(decay_rate, p))
         return math_ops.divide(initial, denom, name=name)
 
