@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")  # oneDNN's reordered sums round apart
 
@@ -36,6 +38,19 @@ def npz_key(name):
 def node_list(graph):
     """[name, op, inputs] of each node of a tf.Graph, in graph order."""
     return [[node.name, node.op, list(node.input)] for node in graph.as_graph_def().node]
+
+
+def run_cases(tf, cases):
+    """({"<case>__<key>": array}, {case: static shapes}, {case: node list}) over a case module
+    whose run_case(tf, name) gives (values, shapes) and build_case(tf, name) the graph."""
+    values, shapes, nodes = {}, {}, {}
+    for name in cases.CASES:
+        case_values, shapes[name] = cases.run_case(tf, name)
+        values.update({f"{name}__{key}": np.asarray(v) for key, v in case_values.items()})
+        with tf.Graph().as_default() as graph:
+            cases.build_case(tf, name)
+        nodes[name] = node_list(graph)
+    return values, shapes, nodes
 
 
 def nodes_json(nodes):

@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-from fixture_common import FIXTURES, gzip_bytes, node_list, nodes_json, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, nodes_json, run_cases, tf_v1
 
 import conv_norm_cases as cases  # tests/engine: on sys.path through fixture_common
 
@@ -23,13 +23,7 @@ OUT = FIXTURES / "conv_norm"
 def main():
     tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
-    values, shapes, nodes = {}, {}, {}
-    for name in cases.CASES:
-        case_values, shapes[name] = cases.run_case(tf, name)
-        values.update({f"{name}__{key}": np.asarray(v) for key, v in case_values.items()})
-        with tf.Graph().as_default() as graph:
-            cases.build_case(tf, name)
-        nodes[name] = node_list(graph)
+    values, shapes, nodes = run_cases(tf, cases)
     np.savez_compressed(OUT / "values.npz", **values)
     lines = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in shapes.items()]
     (OUT / "shapes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")

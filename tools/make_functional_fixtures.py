@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from fixture_common import FIXTURES, gzip_bytes, node_list, nodes_json, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, nodes_json, run_cases, tf_v1
 
 import functional_cases as cases  # tests/engine: on sys.path through fixture_common
 
@@ -22,13 +22,7 @@ OUT = FIXTURES / "functional"
 def main():
     tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
-    values, shapes, nodes = {}, {}, {}
-    for name in cases.CASES:
-        case_values, shapes[name] = cases.run_case(tf, name)
-        values.update({f"{name}__{key}": np.asarray(v) for key, v in case_values.items()})
-        with tf.Graph().as_default() as graph:
-            cases.build_case(tf, name)
-        nodes[name] = node_list(graph)
+    values, shapes, nodes = run_cases(tf, cases)
     np.savez_compressed(OUT / "values.npz", **values)
     (OUT / "shapes.json").write_text(json.dumps(shapes, indent=0) + "\n")
     # gzipped: the node lists are 480 KB as text, 22 KB so.
