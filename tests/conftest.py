@@ -18,6 +18,8 @@ from engine.kernels.cuda import backend
 # Programs the tests run as subprocesses, not test modules: --doctest-modules would import
 # (so run) each of them while collecting, in the test process and on its backend.
 collect_ignore_glob = ["programs/*.py", "inspector/scripts/*.py"]
+# Helpers that assert for several test modules: their failures explained as a test's are.
+pytest.register_assert_rewrite("tests.engine.snippet_checks")
 
 _REAL_GPU = None if os.environ.get(backend.SIMULATED_ENV) else backend._cupy_backend()
 if _REAL_GPU is not None:

@@ -1,17 +1,12 @@
 """Issue 15's APIs (breadth_snippets.py) build the GraphDef and print what TensorFlow 2.21 did."""
 
-import json
-from pathlib import Path
-
 import pytest
-from google.protobuf import text_format
 
-from engine.proto import graph_pb2
 from tests.engine.breadth_snippets import OUTPUT_ONLY
-from tests.engine.test_api_snippets import diff_nodes, run_snippet
+from tests.engine.snippet_checks import (assert_graph_def_matches, assert_output_matches,
+                                         graph_cases, load)
 
-FIXTURES = json.loads((Path(__file__).parent.parent / "fixtures" / "engine_api" /
-                       "breadth_snippets.json").read_text())
+FIXTURES = load("breadth_snippets.json")
 
 # A PyFunc's token names its Python function in a process-wide registry ("pyfunc_<n>"): the
 # number depends on how many py_funcs the process made before, so it is left out.
@@ -26,21 +21,11 @@ def _without_process_dependent_attrs(graph_def):
     return graph_def
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.skip(reason=OUTPUT_ONLY[name]))
-    if name in OUTPUT_ONLY else name for name in sorted(FIXTURES)])
+@pytest.mark.parametrize("name", graph_cases(FIXTURES, OUTPUT_ONLY))
 def test_graph_def_matches_tensorflow(name):
-    fixture = FIXTURES[name]
-    want = graph_pb2.GraphDef()
-    text_format.Parse(fixture["graph_def"], want)
-    _, got = run_snippet(fixture["code"])
-    assert diff_nodes(_without_process_dependent_attrs(want),
-                      _without_process_dependent_attrs(got)) == []
-    assert [n.name for n in got.node] == [n.name for n in want.node]
+    assert_graph_def_matches(FIXTURES[name], _without_process_dependent_attrs)
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 def test_output_matches_tensorflow(name):
-    fixture = FIXTURES[name]
-    stdout, _ = run_snippet(fixture["code"])
-    assert stdout.splitlines() == fixture["stdout"].splitlines()
+    assert_output_matches(FIXTURES[name])
