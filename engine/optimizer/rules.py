@@ -66,6 +66,17 @@ def output_dtypes(node, definition=None):
     definition = definition or op_def(node.op)
     if definition is None:
         return None
+    # A graph repeats a few (op, dtype) pairs thousands of times, and the passes ask again for
+    # each copy of the graph they get: the answer is kept by the attrs the outputs depend on.
+    key = _dtype_key(node.attr, definition)
+    found = _DTYPES.get(key, _MISSING)
+    if found is _MISSING:
+        found = _resolve_output_dtypes(node, definition)
+        found = _DTYPES[key] = tuple(found) if found is not None else None
+    return list(found) if found is not None else None
+
+
+def _resolve_output_dtypes(node, definition):
     attrs = node.attr
     missing = [a for a in definition.attr if a.name not in attrs and a.HasField("default_value")]
     if missing:
@@ -78,11 +89,37 @@ def output_dtypes(node, definition=None):
         return None
 
 
+_MISSING = object()
+_DTYPES = {}  # (id(OpDef), the output-type attrs' bytes) -> output DTypes (a tuple) or None
+_OUTPUT_ATTRS = {}  # id(OpDef) -> (OpDef, names of the attrs its output types read, has a ref arg)
+
+
+def _output_attrs(definition):
+    found = _OUTPUT_ATTRS.get(id(definition))
+    if found is None or found[0] is not definition:
+        names = []
+        for arg in definition.output_arg:
+            for name in (arg.number_attr, arg.type_attr, arg.type_list_attr):
+                if name and name not in names:
+                    names.append(name)
+        ref = any(arg.is_ref for arg in list(definition.input_arg) + list(definition.output_arg))
+        found = _OUTPUT_ATTRS[id(definition)] = (definition, tuple(names), ref)
+    return found
+
+
+def _dtype_key(attrs, definition):
+    """What output_dtypes reads of a node: its OpDef and the bytes of the attrs named by the
+    output args (None where absent: the OpDef's default, or no answer, either way the same)."""
+    names = _output_attrs(definition)[1]
+    return (id(definition),) + tuple(attrs[name].SerializeToString() if name in attrs else None
+                                     for name in names)
+
+
 def has_ref_or_resource(node, definition=None):
     definition = definition or op_def(node.op)
     if definition is None:
         return True
-    if any(arg.is_ref for arg in list(definition.input_arg) + list(definition.output_arg)):
+    if _output_attrs(definition)[2]:
         return True
     types = output_dtypes(node, definition)
     return types is None or any(t.is_ref_dtype or t.base_dtype in (dtypes.resource,
@@ -141,8 +178,11 @@ _VALUES = {}  # id(NodeDef) -> (NodeDef, value): the NodeDef held so the id stay
 
 
 def forget_values():
-    """Drops the cached constant values (and the graphs their NodeDefs keep alive)."""
+    """Drops the cached constant values (and the graphs their NodeDefs keep alive) and output
+    types (an OpDef registered later may replace one)."""
     _VALUES.clear()
+    _DTYPES.clear()
+    _OUTPUT_ATTRS.clear()
 
 
 def const_node(name, value, dtype, device="", controls=()):
