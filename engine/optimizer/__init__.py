@@ -41,7 +41,7 @@ import importlib.util
 import os
 import time
 
-from engine.optimizer import rules
+from engine.optimizer import graph_view, rules
 from engine.optimizer.report import Report, Stage
 from engine.proto import rewriter_config_pb2
 
@@ -178,8 +178,9 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     rounds = 1 if options.meta_optimizer_iterations == RewriterConfig.ONE else 2
     stages = []
     try:
-        _run_rounds(current, chosen, context, rounds, stages,
-                    options.fail_on_optimizer_errors)
+        with graph_view.sharing():
+            _run_rounds(current, chosen, context, rounds, stages,
+                        options.fail_on_optimizer_errors)
     finally:
         rules.forget_values()
     current = stages[-1].graph_def if stages else current
@@ -200,6 +201,7 @@ def _run_rounds(current, chosen, context, rounds, stages, fail_on_errors):
             before = len(current.node)
             work = type(current)()
             work.CopyFrom(current)
+            graph_view.hand_over(current, work)
             pass_started = time.perf_counter()
             try:
                 current, report = fn(work, context)

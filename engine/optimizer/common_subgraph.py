@@ -22,9 +22,12 @@ def optimize(graph_def, context):
     seen = {}
     for name in view.topological_order():
         node = view.node(name)
-        if node is None or not _mergeable(node, context) or rules.reads_ref(view, node):
+        if node is None or not _mergeable(node, context):
             continue
-        key = _signature(node)
+        inputs = view.inputs(name)
+        if rules.reads_ref(view, node, inputs):
+            continue
+        key = _signature(node, inputs)
         first = seen.get(key)
         if first is None:
             seen[key] = name
@@ -44,12 +47,13 @@ def _mergeable(node, context):
     return node.op in rules.CONSTANTS or rules.is_pure(node)
 
 
-def _signature(node):
-    data = [i for i in node.input if not i.startswith("^")]
+def _signature(node, inputs):
+    """What makes two nodes the same computation (`inputs`: the node's input strings)."""
+    data = [i for i in inputs if not i.startswith("^")]
     if node.op in COMMUTATIVE:
         data = sorted(data)
     data = [input_text(*parse_input(i)) for i in data]
-    controls = tuple(sorted(i for i in node.input if i.startswith("^")))
+    controls = tuple(sorted(i for i in inputs if i.startswith("^")))
     attrs = tuple(sorted((key, value.SerializeToString(deterministic=True))
                          for key, value in node.attr.items() if not key.startswith("_")))
     return node.op, node.device, tuple(data), controls, attrs

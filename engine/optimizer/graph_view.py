@@ -4,9 +4,17 @@ Passes read and rewrite NodeDefs through this view (the GraphDef given to a pass
 pass's own copy), then `to_graph_def()` writes the nodes back in their original order, new
 nodes after the node they replace. Inputs keep TensorFlow's spelling: "op" for output 0,
 "op:1", "^op" for a control edge.
+
+Every edit of a node's inputs goes through the view (add, replace, remove, set_inputs): it
+keeps each node's inputs as a tuple of strings beside the NodeDef, so reading the topology
+costs no protobuf access. Inside `sharing()` (the optimizer's rounds) a view hands what it
+knows of the graph it returns (names, inputs, topological order) to the view of the next
+pass's copy of it (`hand_over`): each pass of a round no longer reads the whole graph again.
 """
 
+import contextlib
 import functools
+import threading
 
 from engine import op_families
 from engine.topological import kahn_order
@@ -32,25 +40,85 @@ def input_text(node, index):
     return node if index == 0 else f"{node}:{index}"
 
 
+class _Index:
+    """What a view knows of a graph: names in graph order, each node's inputs, and its
+    topological order when it was computed for exactly this graph (else None)."""
+
+    __slots__ = ("names", "inputs", "topological")
+
+    def __init__(self, names, inputs, topological):
+        self.names, self.inputs, self.topological = names, inputs, topological
+
+
+_shared = threading.local()  # per thread: sessions may optimize in several threads at once
+
+
+@contextlib.contextmanager
+def sharing():
+    """Within it, the graph a view returns (to_graph_def) keeps that view's index, for
+    `hand_over` to give to the view of a copy of it. Nested uses each keep their own."""
+    saved = getattr(_shared, "state", None)
+    _shared.state = {"result": None, "offered": None}
+    try:
+        yield
+    finally:
+        _shared.state = saved
+
+
+def hand_over(source, copy):
+    """`copy` (a CopyFrom of `source`, not yet edited) is read through the index of `source`
+    where `source` is the graph the last view returned inside sharing()."""
+    state = getattr(_shared, "state", None)
+    if state is None:
+        return
+    result = state["result"]
+    state["offered"] = (copy, result[1]) if result is not None and result[0] is source else None
+
+
 class GraphView:
     """Nodes by name in graph order, with each node's consumers, for editing in place."""
 
     def __init__(self, graph_def):
         self.graph_def = graph_def
-        self.nodes = {}
-        self.order = []
-        for node in graph_def.node:
-            self.nodes[node.name] = node
-            self.order.append(node.name)
+        index = self._offered_index(graph_def)
+        if index is not None:
+            self.order = list(index.names)
+            self.nodes = dict(zip(self.order, graph_def.node))
+            self._inputs = dict(index.inputs)
+            self._topological = index.topological
+        else:
+            nodes, order, inputs = {}, [], {}
+            for node in graph_def.node:
+                name = node.name
+                nodes[name] = node
+                order.append(name)
+                inputs[name] = tuple(node.input)
+            self.nodes, self.order, self._inputs = nodes, order, inputs
+            self._topological = None  # names, producers first, while no edit was made
         self._consumers = None
         self._placed = set(self.order)  # names with a place in the output order
         self._after = {}  # name -> names added after it
         self.dirty = False  # whether any edit was made
 
+    @staticmethod
+    def _offered_index(graph_def):
+        state = getattr(_shared, "state", None)
+        if state is None or state["offered"] is None or state["offered"][0] is not graph_def:
+            return None
+        index = state["offered"][1]
+        state["offered"] = None  # once: a second view of this graph may follow edits
+        if len(index.names) != len(graph_def.node):
+            return None
+        return index
+
     # Reading -----------------------------------------------------------------------------
 
     def node(self, name):
         return self.nodes.get(name)
+
+    def inputs(self, name):
+        """The input strings of node `name`, as node.input holds them (a tuple)."""
+        return self._inputs[name]
 
     def data_inputs(self, node):
         """[(producer, index)] of the node's data inputs, in order."""
@@ -64,11 +132,12 @@ class GraphView:
         """producer name -> set of consumer names (data or control), built on first use."""
         if self._consumers is None:
             consumers = {name: set() for name in self.nodes}
-            for node in self.nodes.values():
-                for text in node.input:
-                    producer = parse_input(text)[0]
-                    if producer in consumers:
-                        consumers[producer].add(node.name)
+            inputs = self._inputs
+            for name in self.nodes:
+                for text in inputs[name]:
+                    found = consumers.get(parse_input(text)[0])
+                    if found is not None:
+                        found.add(name)
             self._consumers = consumers
         return self._consumers
 
@@ -79,21 +148,26 @@ class GraphView:
     def topological_order(self):
         """Names, producers before consumers; a loop's NextIteration -> Merge edge is not
         followed, and whatever a cycle leaves unordered comes last in graph order."""
+        if self._topological is None:
+            self._topological = self._sort()
+        return list(self._topological)
+
+    def _sort(self):
         names = self.names()
         nodes = self.nodes
+        inputs_of = self._inputs
+        next_iteration = op_families.NEXT_ITERATION
         position = {name: i for i, name in enumerate(names)}
         pending = [0] * len(names)
         users = [[] for _ in names]
         for i, name in enumerate(names):
-            node = nodes[name]
-            inputs = node.input
+            inputs = inputs_of[name]
             if not inputs:
                 continue
-            is_merge = node.op in BACK_EDGE_TARGETS
+            is_merge = nodes[name].op in BACK_EDGE_TARGETS
             for text in inputs:
                 j = position.get(parse_input(text)[0])
-                if j is not None and not (is_merge and nodes[names[j]].op
-                                          in op_families.NEXT_ITERATION):
+                if j is not None and not (is_merge and nodes[names[j]].op in next_iteration):
                     users[j].append(i)
                     pending[i] += 1
         result = kahn_order(users, pending)
@@ -110,10 +184,11 @@ class GraphView:
 
     def add(self, node_def, after=None):
         """Adds `node_def` (a NodeDef this view now owns), placed after node `after`."""
-        self.dirty = True
+        self._edited()
         if node_def.name in self.nodes:
             raise ValueError(f"duplicate node name {node_def.name!r}")
         self.nodes[node_def.name] = node_def
+        self._inputs[node_def.name] = tuple(node_def.input)
         if node_def.name not in self._placed:
             self._placed.add(node_def.name)
             if after is not None and after in self._placed:
@@ -129,22 +204,24 @@ class GraphView:
 
     def replace(self, node_def):
         """Puts `node_def` in the place of the node of the same name."""
-        self.dirty = True
+        self._edited()
         old = self.nodes[node_def.name]
         self._forget_inputs(old)
         self.nodes[node_def.name] = node_def
+        self._inputs[node_def.name] = tuple(node_def.input)
         self._note_inputs(node_def)
 
     def remove(self, name):
-        self.dirty = True
+        self._edited()
         node = self.nodes.pop(name)
+        del self._inputs[name]
         self._forget_inputs(node)
         if self._consumers is not None:
             self._consumers.pop(name, None)
 
     def set_inputs(self, node, inputs):
         """Replaces the node's inputs (data first, then controls, controls deduplicated)."""
-        self.dirty = True
+        self._edited()
         self._forget_inputs(node)
         data = [i for i in inputs if not i.startswith("^")]
         controls = []
@@ -154,6 +231,8 @@ class GraphView:
                 controls.append(i)
         del node.input[:]
         node.input.extend(data + controls)
+        if self.nodes.get(node.name) is node:
+            self._inputs[node.name] = tuple(data + controls)
         self._note_inputs(node)
 
     def forward(self, name, replacements, extra_controls=()):
@@ -174,6 +253,10 @@ class GraphView:
                     new.append(replacements[index])
             self.set_inputs(node, new)
 
+    def _edited(self):
+        self.dirty = True
+        self._topological = None
+
     def _forget_inputs(self, node):
         if self._consumers is None:
             return
@@ -192,8 +275,10 @@ class GraphView:
 
     def to_graph_def(self):
         """The edited graph: nodes in order (removed ones gone), library and versions kept;
-        the GraphDef given when nothing was edited."""
+        the GraphDef given when nothing was edited. A pass returns it as it is (inside
+        sharing(), what the view knows of it goes with it)."""
         if not self.dirty:
+            self._keep_index(self.graph_def, self.order, self._inputs, self._topological)
             return self.graph_def
         graph_def = type(self.graph_def)()
         graph_def.versions.CopyFrom(self.graph_def.versions)
@@ -201,9 +286,17 @@ class GraphView:
             graph_def.library.CopyFrom(self.graph_def.library)
         if self.graph_def.HasField("debug_info"):
             graph_def.debug_info.CopyFrom(self.graph_def.debug_info)
-        graph_def.node.extend(self.nodes[name] for name in self._output_order()
-                              if name in self.nodes)
+        names = self.names()
+        graph_def.node.extend(self.nodes[name] for name in names)
+        inputs = self._inputs
+        self._keep_index(graph_def, names, {name: inputs[name] for name in names}, None)
         return graph_def
+
+    @staticmethod
+    def _keep_index(graph_def, names, inputs, topological):
+        state = getattr(_shared, "state", None)
+        if state is not None:
+            state["result"] = (graph_def, _Index(names, inputs, topological))
 
     def _output_order(self):
         if not self._after:

@@ -22,7 +22,7 @@ def optimize(graph_def, context):
         if name in needed or name not in view.nodes:
             continue
         needed.add(name)
-        stack.extend(parse_input(text)[0] for text in view.nodes[name].input)
+        stack.extend(parse_input(text)[0] for text in view.inputs(name))
     for name in view.names():
         if name in view.nodes and name not in needed:
             report.note("removed", f"{name} ({view.nodes[name].op}) not needed by the fetches")

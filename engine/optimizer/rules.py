@@ -127,10 +127,11 @@ def has_ref_or_resource(node, definition=None):
                                 for t in types)
 
 
-def reads_ref(view, node):
+def reads_ref(view, node, inputs=None):
     """Whether a data input of `node` is a reference (a variable read: its value depends on
-    when it runs, so two such reads are not the same computation)."""
-    for text in node.input:
+    when it runs, so two such reads are not the same computation). `inputs`: node.input, as
+    the view already holds it."""
+    for text in node.input if inputs is None else inputs:
         if text.startswith("^"):
             continue
         name, _, index = text.partition(":")
