@@ -16,6 +16,8 @@ import contextlib
 import functools
 import threading
 
+from google.protobuf.unknown_fields import UnknownFieldSet
+
 from engine import op_families
 from engine.topological import kahn_order
 
@@ -95,6 +97,8 @@ class GraphView:
                 inputs[name] = tuple(node.input)
             self.nodes, self.order, self._inputs = nodes, order, inputs
             self._topological = None  # names, producers first, while no edit was made
+        self._unique = len(self.nodes) == len(self.order)  # no two nodes of one name
+        self._reshaped = False  # a node added or replaced: the graph is written anew
         self._consumers = None
         self._placed = set(self.order)  # names with a place in the output order
         self._after = {}  # name -> names added after it
@@ -185,6 +189,7 @@ class GraphView:
     def add(self, node_def, after=None):
         """Adds `node_def` (a NodeDef this view now owns), placed after node `after`."""
         self._edited()
+        self._reshaped = True
         if node_def.name in self.nodes:
             raise ValueError(f"duplicate node name {node_def.name!r}")
         self.nodes[node_def.name] = node_def
@@ -205,6 +210,7 @@ class GraphView:
     def replace(self, node_def):
         """Puts `node_def` in the place of the node of the same name."""
         self._edited()
+        self._reshaped = True
         old = self.nodes[node_def.name]
         self._forget_inputs(old)
         self.nodes[node_def.name] = node_def
@@ -280,16 +286,37 @@ class GraphView:
         if not self.dirty:
             self._keep_index(self.graph_def, self.order, self._inputs, self._topological)
             return self.graph_def
-        graph_def = type(self.graph_def)()
-        graph_def.versions.CopyFrom(self.graph_def.versions)
-        if self.graph_def.HasField("library"):
-            graph_def.library.CopyFrom(self.graph_def.library)
-        if self.graph_def.HasField("debug_info"):
-            graph_def.debug_info.CopyFrom(self.graph_def.debug_info)
         names = self.names()
-        graph_def.node.extend(self.nodes[name] for name in names)
+        if self._unique and not self._reshaped and not UnknownFieldSet(self.graph_def):
+            graph_def = self._removed_in_place()
+        else:
+            graph_def = type(self.graph_def)()
+            graph_def.versions.CopyFrom(self.graph_def.versions)
+            if self.graph_def.HasField("library"):
+                graph_def.library.CopyFrom(self.graph_def.library)
+            if self.graph_def.HasField("debug_info"):
+                graph_def.debug_info.CopyFrom(self.graph_def.debug_info)
+            graph_def.node.extend(self.nodes[name] for name in names)
         inputs = self._inputs
         self._keep_index(graph_def, names, {name: inputs[name] for name in names}, None)
+        return graph_def
+
+    def _removed_in_place(self):
+        """The given GraphDef (this pass's own copy) with the removed nodes deleted: when
+        nodes were only removed and rewired, what a new GraphDef would hold, without copying
+        every node again."""
+        graph_def = self.graph_def
+        nodes = self.nodes
+        removed = [i for i, name in enumerate(self.order) if name not in nodes]
+        runs = []  # [start, end) of each run of removed nodes
+        for i in removed:
+            if runs and runs[-1][1] == i:
+                runs[-1][1] = i + 1
+            else:
+                runs.append([i, i + 1])
+        for start, end in reversed(runs):  # the last first: earlier indices stay right
+            del graph_def.node[start:end]
+        graph_def.ClearField("version")  # deprecated: a new GraphDef would not carry it
         return graph_def
 
     @staticmethod
