@@ -58,7 +58,7 @@ def _numeric(node):
 
 def _constant_operand(view, node, context):
     """(constant producer, other input text) of a two-input node with one constant input."""
-    data = [t for t in node.input if not t.startswith("^")]
+    data = [t for t in view.inputs_of(node) if not t.startswith("^")]
     if len(data) != 2:
         return None
     for mine, other in ((1, 0), (0, 1)):

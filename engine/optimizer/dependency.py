@@ -93,11 +93,14 @@ def _bypass_noop(view, node, report):
 
 
 def _drop_redundant_controls(view, node, report):
-    data_producers = {parse_input(t)[0] for t in node.input if not t.startswith("^")}
-    controls = [t for t in node.input if t.startswith("^")]
+    inputs = view.inputs_of(node)
+    controls = [t for t in inputs if t.startswith("^")]
+    if not controls:
+        return
+    data_producers = {parse_input(t)[0] for t in inputs if not t.startswith("^")}
     redundant = [t for t in controls if t[1:] in data_producers]
     duplicates = len(controls) - len(set(controls))
     if redundant or duplicates:
-        view.set_inputs(node, list(node.input))  # set_inputs drops both kinds
+        view.set_inputs(node, list(inputs))  # set_inputs drops both kinds
         report.note("changed", f"{node.name}: {len(redundant) + duplicates} redundant control "
                                f"edges dropped")

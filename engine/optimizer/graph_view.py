@@ -124,12 +124,18 @@ class GraphView:
         """The input strings of node `name`, as node.input holds them (a tuple)."""
         return self._inputs[name]
 
+    def inputs_of(self, node):
+        """node.input, read from the view's tuple where `node` is the view's node of its
+        name (no protobuf access), else from the NodeDef."""
+        name = node.name
+        return self._inputs[name] if self.nodes.get(name) is node else node.input
+
     def data_inputs(self, node):
         """[(producer, index)] of the node's data inputs, in order."""
-        return [parse_input(i) for i in node.input if not i.startswith("^")]
+        return [parse_input(i) for i in self.inputs_of(node) if not i.startswith("^")]
 
     def control_inputs(self, node):
-        return [i[1:] for i in node.input if i.startswith("^")]
+        return [i[1:] for i in self.inputs_of(node) if i.startswith("^")]
 
     @property
     def consumers(self):
@@ -161,7 +167,7 @@ class GraphView:
         nodes = self.nodes
         inputs_of = self._inputs
         next_iteration = op_families.NEXT_ITERATION
-        position = {name: i for i, name in enumerate(names)}
+        position = {name: i for i, name in enumerate(names)}.get
         pending = [0] * len(names)
         users = [[] for _ in names]
         for i, name in enumerate(names):
@@ -170,7 +176,7 @@ class GraphView:
                 continue
             is_merge = nodes[name].op in BACK_EDGE_TARGETS
             for text in inputs:
-                j = position.get(parse_input(text)[0])
+                j = position(parse_input(text)[0])
                 if j is not None and not (is_merge and nodes[names[j]].op in next_iteration):
                     users[j].append(i)
                     pending[i] += 1
@@ -235,10 +241,11 @@ class GraphView:
         for i in inputs:
             if i.startswith("^") and i not in controls and i[1:] not in data_producers:
                 controls.append(i)
+        new = data + controls
         del node.input[:]
-        node.input.extend(data + controls)
+        node.input.extend(new)
         if self.nodes.get(node.name) is node:
-            self._inputs[node.name] = tuple(data + controls)
+            self._inputs[node.name] = tuple(new)
         self._note_inputs(node)
 
     def forward(self, name, replacements, extra_controls=()):
@@ -249,7 +256,7 @@ class GraphView:
             if node is None:
                 continue
             new = []
-            for text in node.input:
+            for text in self.inputs_of(node):
                 producer, index = parse_input(text)
                 if producer != name:
                     new.append(text)
@@ -266,7 +273,7 @@ class GraphView:
     def _forget_inputs(self, node):
         if self._consumers is None:
             return
-        for text in node.input:
+        for text in self.inputs_of(node):
             producer = parse_input(text)[0]
             if producer in self._consumers:
                 self._consumers[producer].discard(node.name)
@@ -274,7 +281,7 @@ class GraphView:
     def _note_inputs(self, node):
         if self._consumers is None:
             return
-        for text in node.input:
+        for text in self.inputs_of(node):
             producer = parse_input(text)[0]
             if producer in self._consumers:
                 self._consumers[producer].add(node.name)

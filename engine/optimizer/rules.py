@@ -36,8 +36,8 @@ def is_pure(node):
     purity = _OP_PURITY.get(node.op, "unknown")
     if purity == "unknown":
         purity = _OP_PURITY[node.op] = _op_purity(node.op)
-    if purity is None:
-        return not has_ref_or_resource(node)
+    if purity is None:  # (an OpDef without ref args: _op_purity said so)
+        return not _ref_or_resource_output(node, op_def(node.op))
     return purity
 
 
@@ -121,10 +121,20 @@ def has_ref_or_resource(node, definition=None):
         return True
     if _output_attrs(definition)[2]:
         return True
-    types = output_dtypes(node, definition)
-    return types is None or any(t.is_ref_dtype or t.base_dtype in (dtypes.resource,
-                                                                   dtypes.variant)
-                                for t in types)
+    return _ref_or_resource_output(node, definition)
+
+
+def _ref_or_resource_output(node, definition):
+    key = _dtype_key(node.attr, definition)
+    found = _REF_OR_RESOURCE.get(key)
+    if found is None:
+        types = output_dtypes(node, definition)
+        found = _REF_OR_RESOURCE[key] = types is None or any(
+            t.is_ref_dtype or t.base_dtype in (dtypes.resource, dtypes.variant) for t in types)
+    return found
+
+
+_REF_OR_RESOURCE = {}  # _dtype_key -> whether an output is a reference, resource or variant
 
 
 def reads_ref(view, node, inputs=None):
@@ -184,6 +194,7 @@ def forget_values():
     _VALUES.clear()
     _DTYPES.clear()
     _OUTPUT_ATTRS.clear()
+    _REF_OR_RESOURCE.clear()
 
 
 def const_node(name, value, dtype, device="", controls=()):
