@@ -54,6 +54,7 @@ def _signature(node, inputs):
         data = sorted(data)
     data = [input_text(*parse_input(i)) for i in data]
     controls = tuple(sorted(i for i in inputs if i.startswith("^")))
-    attrs = tuple(sorted((key, value.SerializeToString(deterministic=True))
-                         for key, value in node.attr.items() if not key.startswith("_")))
+    attr = node.attr  # (keys, then values: a map's items() goes through Python per item)
+    attrs = tuple([(key, attr[key].SerializeToString(deterministic=True))
+                   for key in sorted(attr) if not key.startswith("_")])
     return node.op, node.device, tuple(data), controls, attrs
