@@ -3,8 +3,10 @@
 protobuf's text_format takes a Python call per token (seconds for a 17k-node GraphDef). Here a
 compiled regex reads one field at a time over the whole buffer, values are parsed by
 text_format's own functions (cached: a graph repeats its ops, dtypes and devices), identical
-sub-messages (a graph's `attr { ... }` entries) are encoded once, and the message is built by
-one ParseFromString of the wire bytes. What this path does not take (extensions, Any
+sub-messages (a graph's `attr { ... }` entries) are encoded once, and so are runs of them (a
+node's attrs, looked up as one text), the plain strings a block opens with (a node's name, op,
+inputs) are read in a tight loop, and the message is built by one ParseFromString of the wire
+bytes. What this path does not take (extensions, Any
 expansions, `[...]` lists, a field set twice, nesting past protobuf's limit, any error) goes
 to text_format itself, so results and error messages are protobuf's own.
 
@@ -53,7 +55,26 @@ _block = r"\{" + _BLOCK_BODY + r"\}"
 for _ in range(5):
     _block = r"\{(?:[^{}<>#\"']++|" + _STRING + r"|" + _block + r")*+\}"
 _BLOCK = re.compile(_block)
+# `name: "text"` (one double-quoted string, nothing escaped), then what may follow a value.
+# Whitespace only: at a comment, or a string that a second one continues, the plain reading
+# stops and the statement loop goes on from there.
+_PLAIN_ITEM = re.compile(r"([a-zA-Z_][0-9a-zA-Z_+-]*+)\s*+:\s*+\"([^\"\n\\]*+)\"\s*+[,;]?\s*+")
+_BLOCK_TEXT = _block
 _SEPARATOR = re.compile(_SKIP + r"[,;]?")
+RUN_LIMIT = 16384  # characters of a run of blocks looked up whole
+RUN_BLOCKS = 16  # blocks at most in a run (a miss costs a scan of this many blocks)
+_RUNS: dict[str, re.Pattern] = {}
+
+
+def _run_pattern(name: str) -> re.Pattern:
+    """2 to RUN_BLOCKS `name { ... }` blocks in a row (a node's attrs), each a cache
+    candidate."""
+    pattern = _RUNS.get(name)
+    if pattern is None:
+        one = (re.escape(name) + r"(?![0-9a-zA-Z_+-])" + _SKIP + r":?" + _SKIP + _BLOCK_TEXT
+               + _SKIP + r"[,;]?" + _SKIP)
+        pattern = _RUNS[name] = re.compile(r"(?:" + one + r"){2,%d}+" % RUN_BLOCKS)
+    return pattern
 
 
 class _Fallback(Exception):
@@ -251,6 +272,7 @@ class _Builder:
         self.progress = progress
         self.values: dict[tuple, bytes] = {}
         self.blocks: dict[tuple, bytes] = {}
+        self.runs: dict[tuple, bytes] = {}
 
     def build(self, root: _Schema) -> bytes:
         text = self.text
@@ -258,6 +280,14 @@ class _Builder:
         match_block = _BLOCK.match
         values = self.values
         blocks = self.blocks
+        runs = self.runs
+        find_blocks = _BLOCK.findall
+        # Per field, [found, missed, seen] for runs of blocks: attrs copied from node to node are
+        # looked up as one text; runs that keep missing (each Const's value) stop being tried.
+        run_tries: dict[_Field, list[int]] = {}
+        # Per message type, [found, missed, seen] for plain strings first in a block (a
+        # node's name, op, inputs and device), read in one match.
+        plain_tries: dict[_Schema, list[int]] = {}
         # Per field, [found, missed] in the caches: a field whose values or blocks are mostly
         # new (node names, whole nodes) stops being looked up, and costs nothing more.
         tries: dict[_Field, list[int]] = {}
@@ -312,6 +342,32 @@ class _Builder:
                 if not isinstance(field.message, _Schema):
                     field.message = _schema(field.message)
                 block = None
+                if (opener == "{" and worth and field.repeated
+                        and len(stack) + 6 <= RECURSION_LIMIT):
+                    ran = run_tries.get(field)
+                    if ran is None:
+                        ran = run_tries[field] = [0, 0, 0]
+                    ran[2] += 1
+                    # (Every 16th run is tried anyway: the first copies of a graph's attrs
+                    # miss, being new, and later ones find them.)
+                    if ran[1] < 64 or ran[0] * 2 >= ran[1] or ran[2] % 16 == 0:
+                        found = _run_pattern(name).match(text, match.start(1))
+                        if found is not None:
+                            run = found.group()
+                            known = runs.get((field, run))
+                            if known is None and len(run) <= RUN_LIMIT and "#" not in run:
+                                # (No comment: the blocks are exactly the {...} in the run.)
+                                parts = [blocks.get((field, one)) for one in find_blocks(run)]
+                                if None not in parts:
+                                    known = b"".join(parts)
+                                    if len(runs) < CACHE_LIMIT:
+                                        runs[(field, run)] = known
+                            if known is not None:
+                                ran[0] += 1
+                                frame.parts.append(known)
+                                position = found.end()
+                                continue
+                            ran[1] += 1
                 if opener == "{" and worth and len(stack) + 6 <= RECURSION_LIMIT:
                     # (A cached block nests up to 6 deep: not where that passes the limit.)
                     found = match_block(text, match.start(3))
@@ -328,6 +384,17 @@ class _Builder:
                 if len(stack) > RECURSION_LIMIT + 1:
                     raise _Fallback  # protobuf_files refuses it before text_format recurses
                 frame = stack[-1]
+                plain = plain_tries.get(frame.schema)
+                if plain is None:
+                    plain = plain_tries[frame.schema] = [0, 0, 0]
+                plain[2] += 1
+                if plain[1] < 64 or plain[0] * 2 >= plain[1] or plain[2] % 16 == 0:
+                    done = self._plain_strings(frame, text, position)
+                    if done:
+                        plain[0] += 1
+                        position = done
+                    else:
+                        plain[1] += 1
                 continue
             if colon is None or field.message is not None:
                 raise _Fallback
@@ -356,6 +423,36 @@ class _Builder:
             else:
                 encoded = field.tag + self._value(field, strings, value)
             frame.parts.append(encoded)
+
+    @staticmethod
+    def _plain_strings(frame: _Frame, text: str, position: int) -> int:
+        """Encodes the `name: "text"` statements at `position` (the start of a block) up to
+        the first that is not a plain string or bytes field this path takes as it stands;
+        the position after the last one encoded (0: none)."""
+        fields = frame.schema.fields
+        singular = frame.singular
+        parts = frame.parts
+        match_item = _PLAIN_ITEM.match
+        end = 0
+        while True:
+            item = match_item(text, position)
+            if item is None:
+                return end
+            name, body = item.group(1, 2)
+            field = fields.get(name)
+            if field is None or not field.text or field.oneof is not None:
+                return end  # the statement loop decides
+            if not field.repeated:
+                if field.number in singular:
+                    return end
+                singular.add(field.number)
+            try:
+                data = body.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _Fallback from None
+            size = len(data)
+            parts.append(field.tag + (_SMALL[size] if size < 128 else _varint(size)) + data)
+            position = end = item.end()
 
     @staticmethod
     def _value(field: _Field, strings: str | None, value: str) -> bytes:

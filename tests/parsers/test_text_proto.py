@@ -92,6 +92,69 @@ def test_fuzzed_text_reads_as_text_format_reads_it(text, message_class):
     assert ours == theirs
 
 
+@st.composite
+def repeated_texts(draw):
+    """A fixture's nodes three times over, pieces put into the later copies: the caches of
+    attr blocks, runs of attr blocks and plain strings are warm when the changes come."""
+    text = draw(st.sampled_from(TEXTS)).read_text(encoding="utf-8")
+    copies = [text] * 3
+    for _ in range(draw(st.integers(1, 4))):
+        copy = draw(st.integers(1, 2))
+        lines = copies[copy].splitlines()
+        at = draw(st.integers(0, max(0, len(lines) - 1)))
+        line = lines[at] if lines else ""
+        cut = draw(st.integers(0, len(line)))
+        lines[at:at + 1] = [line[:cut] + draw(st.sampled_from(_PIECES)) + line[cut:]]
+        copies[copy] = "\n".join(lines)
+    return "\n".join(copies)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=repeated_texts())
+def test_changes_among_repeated_nodes_read_as_text_format_reads_them(text):
+    for message_class in _messages_of(text):
+        theirs, ours, _ = _both(text, message_class)
+        assert ours == theirs
+
+
+_ATTRS = ('attr { key: "T" value { type: DT_FLOAT } } '
+          'attr { key: "shape" value { shape { dim { size: 2 } } } }')
+_WARM = f'node {{ name: "w" op: "Mul" input: "a" input: "b" {_ATTRS} }}\n' * 3
+
+
+@pytest.mark.parametrize("tail", [
+    'node { name: "a" name: "b" }',
+    'node { name: "a" op: "b" name: "c" }',
+    'node { name: "a", op: "b"; input: "c", }',
+    'node { name: "a" "b" op: "c" }',
+    "node { name: 'a' op: \"b\" }",
+    'node { name: "a" # a comment\n op: "b" }',
+    'node { name: "a\\x41" op: "b" }',
+    'node { name : "a" op:"b" input :"c" device: "d" device: "e" }',
+    'node { op: "b" experimental_type { } name: "a" }',
+    'node { name: "a" attr { key: "T" } attr { key: "T" } }',
+    f'node {{ name: "a" {_ATTRS} name: "b" }}',
+    f'node {{ name: "a" {_ATTRS}, op: "b" }}',
+    f'node {{ name: "a" {_ATTRS};; }}',
+    'node { name: "a" ' + _ATTRS.replace("} attr", "} # c\n attr") + " }",
+    'node { name: "a" ' + _ATTRS.replace("} attr", "}, attr") + " }",
+    f'node {{ name: "a" {_ATTRS} attr < key: "x" > }}',
+    f'node {{ name: "a" {_ATTRS} attribute {{ }} }}',
+    f'node {{ name: "a" {_ATTRS.replace("DT_FLOAT", "DT_NOPE")} }}',
+    f'node {{ name: "a" {_ATTRS.replace("attr {", "attr: {")} }}',
+    f'node {{ name: "a" {_ATTRS} {_ATTRS} {_ATTRS} }}',
+    f'node {{ {_ATTRS} }}',
+    'node { name: "a" op: "b" } versions { producer: 1 } versions { producer: 2 }',
+    'node { }',
+])
+def test_warm_caches_read_as_text_format_reads(tail):
+    """After nodes whose attrs, runs of attrs and plain strings are cached: texts that each
+    path must take as it stands, leave to the statement loop, or to text_format."""
+    for text in (_WARM + tail, _WARM + tail + "\n" + tail):
+        theirs, ours, _ = _both(text, graph_pb2.GraphDef)
+        assert ours == theirs
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
        st.sampled_from(["name", "op", "device"]))
