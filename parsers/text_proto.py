@@ -272,7 +272,7 @@ class _Builder:
         self.progress = progress
         self.values: dict[tuple, bytes] = {}
         self.blocks: dict[tuple, bytes] = {}
-        self.runs: dict[tuple, bytes] = {}
+        self.runs: dict[tuple, tuple[bytes, int]] = {}  # (encoded, blocks in the run)
 
     def build(self, root: _Schema) -> bytes:
         text = self.text
@@ -295,7 +295,8 @@ class _Builder:
         stack = [_Frame(root, "")]
         frame = stack[0]
         position = 0
-        statements = 0
+        statements = 0  # read so far (a cached block or a run's block: one each)
+        next_progress = PROGRESS_EVERY
         while True:
             match = match_statement(text, position)
             if match is None:
@@ -330,7 +331,8 @@ class _Builder:
                 if frame.oneofs.setdefault(field.oneof.name, field.number) != field.number:
                     raise _Fallback
             statements += 1
-            if progress is not None and statements % PROGRESS_EVERY == 0:
+            if progress is not None and statements >= next_progress:
+                next_progress += PROGRESS_EVERY
                 progress(position, len(text))
             tried = tries.get(field)
             if tried is None:
@@ -359,13 +361,14 @@ class _Builder:
                                 # (No comment: the blocks are exactly the {...} in the run.)
                                 parts = [blocks.get((field, one)) for one in find_blocks(run)]
                                 if None not in parts:
-                                    known = b"".join(parts)
+                                    known = (b"".join(parts), len(parts))
                                     if len(runs) < CACHE_LIMIT:
                                         runs[(field, run)] = known
                             if known is not None:
                                 ran[0] += 1
-                                frame.parts.append(known)
+                                frame.parts.append(known[0])
                                 position = found.end()
+                                statements += known[1] - 1  # (this one counted above)
                                 continue
                             ran[1] += 1
                 if opener == "{" and worth and len(stack) + 6 <= RECURSION_LIMIT:
@@ -389,10 +392,14 @@ class _Builder:
                     plain = plain_tries[frame.schema] = [0, 0, 0]
                 plain[2] += 1
                 if plain[1] < 64 or plain[0] * 2 >= plain[1] or plain[2] % 16 == 0:
-                    done = self._plain_strings(frame, text, position)
-                    if done:
+                    done, count = self._plain_strings(frame, text, position)
+                    if count:
                         plain[0] += 1
                         position = done
+                        statements += count
+                        if progress is not None and statements >= next_progress:
+                            next_progress += PROGRESS_EVERY
+                            progress(position, len(text))
                     else:
                         plain[1] += 1
                 continue
@@ -425,26 +432,26 @@ class _Builder:
             frame.parts.append(encoded)
 
     @staticmethod
-    def _plain_strings(frame: _Frame, text: str, position: int) -> int:
+    def _plain_strings(frame: _Frame, text: str, position: int) -> tuple[int, int]:
         """Encodes the `name: "text"` statements at `position` (the start of a block) up to
-        the first that is not a plain string or bytes field this path takes as it stands;
-        the position after the last one encoded (0: none)."""
+        the first that is not a plain string or bytes field this path takes as it stands.
+        (The position after the last one encoded, how many were.)"""
         fields = frame.schema.fields
         singular = frame.singular
         parts = frame.parts
         match_item = _PLAIN_ITEM.match
-        end = 0
+        count = 0
         while True:
             item = match_item(text, position)
             if item is None:
-                return end
+                return position, count
             name, body = item.group(1, 2)
             field = fields.get(name)
             if field is None or not field.text or field.oneof is not None:
-                return end  # the statement loop decides
+                return position, count  # the statement loop decides
             if not field.repeated:
                 if field.number in singular:
-                    return end
+                    return position, count
                 singular.add(field.number)
             try:
                 data = body.encode("utf-8")
@@ -452,7 +459,8 @@ class _Builder:
                 raise _Fallback from None
             size = len(data)
             parts.append(field.tag + (_SMALL[size] if size < 128 else _varint(size)) + data)
-            position = end = item.end()
+            position = item.end()
+            count += 1
 
     @staticmethod
     def _value(field: _Field, strings: str | None, value: str) -> bytes:
