@@ -5,6 +5,8 @@ addresses, or job -> {task index: address}), a ClusterDef or another ClusterSpec
 the order they were given in, a job's tasks are sorted by index.
 """
 
+import socket
+
 from engine.proto import cluster_pb2
 
 
@@ -118,7 +120,22 @@ class ClusterSpec:
             for index, candidate in tasks.items():
                 if candidate == address:
                     return f"/job:{job}/task:{index}"
+        # A worker listens where its host name resolves (localhost:2222 is 127.0.0.1:2222).
+        wanted = _resolved(address)
+        for job, tasks in self._cluster_spec.items():
+            for index, candidate in tasks.items():
+                if _resolved(candidate) == wanted:
+                    return f"/job:{job}/task:{index}"
         return None
+
+
+def _resolved(address):
+    """(IP address, port) of host:port, or the text itself where the host does not resolve."""
+    host, _, port = address.rpartition(":")
+    try:
+        return socket.gethostbyname(host.strip("[]")), port
+    except OSError:
+        return address
 
 
 def task_device(task, device_type="CPU", index=0):

@@ -61,10 +61,12 @@ class Server:
         return "grpc://" + self._address
 
     def start(self):
-        """Starts this task's Dask worker (joining the configured scheduler)."""
+        """Starts this task's Dask worker, or joins the one already serving the task
+        (engine/cluster/task_worker.py)."""
         if self._worker is None:
             from engine.cluster import task_worker
-            self._worker = task_worker.start(self._task, self._address)
+            single_task = len(self._cluster.task_names()) == 1
+            self._worker = task_worker.start(self._task, self._address, single_task)
 
     def join(self):
         """Blocks until the worker stops (a ps task serves its variables here)."""

@@ -187,14 +187,17 @@ class TaskPlugin(WorkerPlugin):
     name = PLUGIN_NAME
 
     def setup(self, worker):
-        state = TaskState(worker)
-        worker.graph_inspector_task = state
+        # Every client registers the plugin, and Dask replaces a plugin of the same name
+        # (teardown, then setup): the task's variables must outlive that.
+        state = getattr(worker, "graph_inspector_task", None)
+        if state is None:
+            state = worker.graph_inspector_task = TaskState(worker)
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
 
     def teardown(self, worker):
         state = getattr(worker, "graph_inspector_task", None)
-        if state is not None:
+        if state is not None and worker.status.name.startswith("clos"):
             state.pool.shutdown(wait=False)
 
 

@@ -9,6 +9,8 @@ With checkpoint_dir, the session restores the newest checkpoint there (else init
 CheckpointSaverHook saves new ones (engine/training/checkpoint_hooks.py).
 """
 
+import time
+
 from engine import errors
 from engine.api_namespace import NotSupportedError
 from engine.default_graph import get_default_graph
@@ -21,6 +23,9 @@ from engine.summary.ops import merge_all
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
 from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver, restore_latest
 from engine.training.session_run_hook import SessionRunContext, SessionRunValues
+
+
+READY_CHECK_SECS = 0.2  # how often a non-chief worker looks whether the chief is done
 
 
 class Scaffold:
@@ -82,7 +87,7 @@ class MonitoredSession:
     """A Session that initializes itself and runs its hooks around every run()."""
 
     def __init__(self, session_creator=None, hooks=None, config=None, scaffold=None,
-                 checkpoint_dir=None):
+                 checkpoint_dir=None, master="", is_chief=True, max_wait_secs=7200):
         self._hooks = list(hooks or [])
         self._scaffold = scaffold or Scaffold()
         self._graph = get_default_graph()
@@ -92,8 +97,10 @@ class MonitoredSession:
             hook.begin()
         self._scaffold.finalize()
         logging.info("Graph was finalized.")
-        self._sess = Session(config=config)
-        if not (checkpoint_dir and self._restored(checkpoint_dir)):
+        self._sess = Session(master, config=config)
+        if not is_chief:
+            self._wait_until_ready(max_wait_secs)
+        elif not (checkpoint_dir and self._restored(checkpoint_dir)):
             self._sess.run(self._scaffold.init_op, feed_dict=self._scaffold.init_feed_dict)
             if self._scaffold.init_fn is not None:
                 self._scaffold.init_fn(self._scaffold, self._sess)
@@ -105,6 +112,26 @@ class MonitoredSession:
             hook.after_create_session(self._sess, None)
         self._stop_requested = False
         self._closed = False
+
+    def _wait_until_ready(self, max_wait_secs):
+        """A non-chief worker waits for the chief to initialize the shared variables, as
+        TensorFlow's SessionManager.wait_for_session (which checks every 30 s; the engine
+        checks often, a check is one small run)."""
+        ready_op = self._scaffold.ready_op
+        give_up = time.monotonic() + max_wait_secs
+        while ready_op is not None:
+            not_ready = self._sess.run(ready_op)
+            if not_ready.size == 0:
+                return
+            if time.monotonic() >= give_up:
+                self._sess.close()
+                raise errors.DeadlineExceededError(
+                    None, None, f"Session was not ready after waiting {max_wait_secs} secs.")
+            logging.info("Waiting for model to be ready.  Ready_for_local_init_op:  None, "
+                         "ready: Variables not initialized: %s",
+                         ", ".join(v.decode() if isinstance(v, bytes) else str(v)
+                                   for v in not_ready))
+            time.sleep(READY_CHECK_SECS)
 
     def _restored(self, checkpoint_dir):
         if self._scaffold.saver is None or not restore_latest(self._sess, self._scaffold.saver,
@@ -187,12 +214,9 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                              summary_dir=None, save_graph_def=True):
     """A MonitoredSession with TensorFlow 1.x's default hooks for a chief, in its order:
     chief-only hooks, step counter, summary saver, checkpoint saver, then the caller's."""
-    if master:
-        raise NotSupportedError("tf.train.MonitoredTrainingSession(master=...) is not "
-                                "supported by the engine yet")
-    if not is_chief:
-        raise NotSupportedError("tf.train.MonitoredTrainingSession(is_chief=False) is not "
-                                "supported by the engine yet")
+    if not is_chief:  # TensorFlow gives a worker only the caller's hooks
+        return MonitoredSession(hooks=hooks, config=config, scaffold=scaffold or Scaffold(),
+                                master=master, is_chief=False, max_wait_secs=max_wait_secs)
     save_summaries_steps, save_summaries_secs = _defaults(save_summaries_steps,
                                                           save_summaries_secs, (100, None))
     save_checkpoint_steps, save_checkpoint_secs = _defaults(save_checkpoint_steps,
@@ -214,7 +238,7 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                                              save_graph_def=save_graph_def))
     all_hooks.extend(hooks or [])
     return MonitoredSession(hooks=all_hooks, config=config, scaffold=scaffold,
-                            checkpoint_dir=checkpoint_dir)
+                            checkpoint_dir=checkpoint_dir, master=master)
 
 
 def _defaults(steps, secs, default):
