@@ -84,10 +84,22 @@ def in_graph_run(servers):
             options = tf.RunOptions(output_partition_graphs=True)
             metadata = tf.RunMetadata()
             sess.run(g["train"], ps_in_graph.feeds(g), options=options, run_metadata=metadata)
+            # A traced step: which nodes each task's device reports in its step stats.
+            traced = tf.RunMetadata()
+            sess.run(g["train"], ps_in_graph.feeds(g),
+                     options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+                     run_metadata=traced)
     placement = {n.name: n.device for p in metadata.partition_graphs for n in p.node}
     for i, p in enumerate(sorted(metadata.partition_graphs, key=lambda p: p.node[0].device)):
         (OUT / f"in_graph_partition_{i}.pbtxt").write_text(str(p))
-    return {"steps": steps, "placement": placement}
+    trace, transfers = {}, {}
+    for dev_stats in traced.step_stats.dev_stats:
+        trace.setdefault(dev_stats.device, []).extend(n.node_name for n in dev_stats.node_stats)
+        transfers.setdefault(dev_stats.device, []).extend(
+            n.timeline_label for n in dev_stats.node_stats if n.node_name == "RecvTensor")
+    return {"steps": steps, "placement": placement,
+            "trace": {device: sorted(names) for device, names in trace.items()},
+            "trace_transfers": {device: sorted(labels) for device, labels in transfers.items()}}
 
 
 def between_graph_run(cluster, servers):

@@ -11,10 +11,11 @@ A step runs as one Dask task per TensorFlow task, pinned to that task's worker
 
 import itertools
 import threading
+import time
 import uuid
 
 from engine import errors
-from engine.cluster import local, task as task_lib
+from engine.cluster import local, task as task_lib, trace as trace_lib
 from engine.cluster.cluster_spec import task_device, task_name
 
 _clients, _clients_lock = {}, threading.Lock()
@@ -92,6 +93,7 @@ class Connection:
         self._session = uuid.uuid4().hex
         self._handles = itertools.count()
         self._registered = set()  # (handle, worker address)
+        self._offsets = {}  # (task, worker address) -> its clock minus ours, ns
 
     def new_handle(self):
         return f"{self._session}/graph{next(self._handles)}"
@@ -103,8 +105,21 @@ class Connection:
             out[str(worker.get("name", ""))] = address
         return out
 
-    def run_step(self, handle, specs_by_task, step_id, feeds, timeout_ms):
-        """One step: every task's partitions on its worker; the master's fetched values."""
+    def clock_offset(self, task, address):
+        """The task's clock minus this process's, in ns (measured once per worker)."""
+        key = (task, address)
+        if key not in self._offsets:
+            samples = []
+            for _ in range(3):
+                sent = time.time_ns()
+                task_ns = self.client.run(time.time_ns, workers=[address])[address]
+                samples.append((sent, task_ns, time.time_ns()))
+            self._offsets[key] = trace_lib.clock_offset(samples)
+        return self._offsets[key]
+
+    def run_step(self, handle, specs_by_task, step_id, feeds, timeout_ms, trace=False):
+        """One step: every task's partitions on its worker. (The master's fetched values,
+        every task's DeviceStepStats on this process's clock when `trace`.)"""
         distributed = _dask()
         workers = self.workers()
         step = f"{self._session}/{step_id}"
@@ -118,7 +133,7 @@ class Connection:
             first = (handle, address) not in self._registered
             futures[task] = self.client.submit(
                 task_lib.run_step, handle, specs if first else None, workers, step, step_id,
-                feeds if task == self.master else [], timeout_ms,
+                feeds if task == self.master else [], timeout_ms, trace,
                 workers=[address], allow_other_workers=False, pure=False, retries=0,
                 key=f"graph-inspector-{step}-{task}")
             self._registered.add((handle, address))
@@ -147,7 +162,12 @@ class Connection:
             except distributed.TimeoutError:
                 pass  # a task that does not answer the abort: report the cause anyway
             raise self._failure(futures, failed, workers)
-        return futures[self.master].result() if self.master in futures else []
+        if not trace:
+            return (futures[self.master].result()[0] if self.master in futures else []), []
+        answers = dict(zip(futures, self.client.gather(list(futures.values()))))
+        stats = [trace_lib.shifted(dev_stats, self.clock_offset(task, workers[task]))
+                 for task, (_, recorded) in answers.items() for dev_stats in recorded]
+        return (answers[self.master][0] if self.master in answers else []), stats
 
     def _task_gone(self, futures, gone, workers, step):
         """A task's worker left mid-step: the step fails with UnavailableError naming it;

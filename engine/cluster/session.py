@@ -9,7 +9,8 @@ are shared by every client of the cluster, as TensorFlow's.
 
 import time
 
-from engine import session as session_lib
+from engine import session as session_lib, step_stats
+from engine.cluster import trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.proto import graph_pb2
 
@@ -44,19 +45,39 @@ class ClusterSession(session_lib.Session, serves_cluster_targets=True):
                 list(feed_names) if is_client else [], sorted(set(part.fetches.values())),
                 list(part.targets), is_client)
         by_task.setdefault(task_name(part.device), []).append(spec)
+        bound.graph_def = trace_lib.as_master_names(bound.graph_def, self._client_device)
         return bound
+
+    def _new_edge_name(self, prefix):
+        """A _Send/_Recv name as a TensorFlow master makes it (DirectSession's `prefix/_N`)."""
+        return f"{prefix}_S{next(self._edge_names)}"
 
     def _run_partitions(self, entry, values, factories, step_id, run_deadline=None):
         handle, by_task = self._shipped[id(entry)]
         timeout_ms = 0 if run_deadline is None else \
             max(1, int((run_deadline - time.monotonic()) * 1000))
-        results = self._connection.run_step(handle, by_task, step_id, list(values),
-                                            timeout_ms)
+        # FULL_TRACE: the tasks record their step stats; other observers (the debugger, VLOG)
+        # see only runs in this process.
+        collectors = next((f for f in factories if isinstance(f, step_stats.Collectors)), None)
+        results, stats = self._connection.run_step(handle, by_task, step_id, list(values),
+                                                   timeout_ms, trace=collectors is not None)
+        if collectors is not None:
+            collectors.collectors.extend(_Recorded(dev_stats) for dev_stats in stats)
         return [results[i] for i in entry.client_results]
 
     def close(self):
         super().close()
         self._shipped.clear()
+
+
+class _Recorded:
+    """A task's DeviceStepStats where the session expects a collector's."""
+
+    def __init__(self, dev_stats):
+        self.dev_stats = dev_stats
+
+    def device_step_stats(self):
+        return [self.dev_stats]
 
 
 def _partition_graph_bytes(part):

@@ -13,7 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from engine import deadline, errors, placer as placer_lib, plan as plan_lib
+from engine import deadline, errors, observers as observers_lib, placer as placer_lib
+from engine import plan as plan_lib
+from engine.cluster import trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.executor import Executor
 from engine.proto import graph_pb2
@@ -63,10 +65,11 @@ class BoundPartition:
     """A registered partition: its device, its executor, whether it holds the client's
     feeds and fetches."""
 
-    __slots__ = ("device", "executor", "is_client")
+    __slots__ = ("device", "executor", "is_client", "remote_recvs")
 
-    def __init__(self, device, executor, is_client):
+    def __init__(self, device, executor, is_client, remote_recvs):
         self.device, self.executor, self.is_client = device, executor, is_client
+        self.remote_recvs = remote_recvs
 
 
 class TaskState:
@@ -133,24 +136,29 @@ class TaskState:
             node.device = device
         executor = Executor(plan, self.resources, node_generator, self.session_state,
                             device_type=placer_lib.device_type(device))
-        return BoundPartition(device, executor, is_client)
+        return BoundPartition(device, executor, is_client,
+                              trace_lib.remote_recvs(graph_def, device))
 
-    def run(self, parts, step, step_id, feeds, timeout_ms):
-        """Every partition of this task for one step, each on its own thread; the client
-        partition's fetched values."""
+    def run(self, parts, step, step_id, feeds, timeout_ms, trace=False):
+        """Every partition of this task for one step, each on its own thread: (the client
+        partition's fetched values, each partition's serialized DeviceStepStats if `trace`)."""
         rendezvous = self.rendezvous.find(step)
         run_deadline = deadline.after_ms(timeout_ms)
+        collectors = [trace_lib.TaskCollector(part.device, part.remote_recvs) if trace else None
+                      for part in parts]
 
-        def run_one(part):
+        def run_one(part, collector):
             set_running_step(step)
             try:
                 with deadline.running_until(run_deadline):
-                    return part.executor.run(feeds if part.is_client else [], step_id)
+                    return observers_lib.run(part.executor, feeds if part.is_client else [],
+                                             collector, step_id)
             except BaseException as error:
                 rendezvous.start_abort(error)
                 raise
 
-        futures = [self.pool.submit(run_one, part) for part in parts]
+        futures = [self.pool.submit(run_one, part, collector)
+                   for part, collector in zip(parts, collectors)]
         results, failures = None, []
         for part, future in zip(parts, futures):
             try:
@@ -165,7 +173,7 @@ class TaskState:
             raise _on_task(next((e for e in failures
                                  if not isinstance(e, errors.CancelledError)), failures[0]),
                            self.task)
-        return results
+        return results, [c.dev_stats.SerializeToString() for c in collectors if c is not None]
 
 
 def _on_task(error, task):
@@ -211,13 +219,13 @@ def task_state():
     return state
 
 
-def run_step(handle, specs, peers, step, step_id, feeds, timeout_ms):
+def run_step(handle, specs, peers, step, step_id, feeds, timeout_ms, trace=False):
     """A Dask task on a task's worker: run its partitions of one step (registering them
-    first when `specs` come along); the client partition's values, or None."""
+    first when `specs` come along); (the client partition's values or None, step stats)."""
     state = task_state()
     state.peers = peers
     parts = state.bind(handle, specs)
-    return state.run(parts, step, step_id, feeds, timeout_ms)
+    return state.run(parts, step, step_id, feeds, timeout_ms, trace)
 
 
 def abort_step(step, message, dask_worker=None):

@@ -4,7 +4,9 @@ TensorFlow 2.21 cluster of tf.train.Servers (tests/fixtures/cluster/answers.json
 in_graph_partition_*.pbtxt, written by tools/make_cluster_fixtures.py)."""
 
 import json
+import re
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +123,97 @@ def test_in_graph_partitions_cross_tasks_as_tensorflows(cluster):
     for partition in metadata.partition_graphs:
         for node in partition.node:
             assert node.device == partition.node[0].device
+
+
+# What TensorFlow's Grappler changed in its partitions, which the engine's session does not:
+# truediv by a constant became Mul by a folded reciprocal, and of two equal constants one was
+# kept (its name an input of the other's consumers); commutative inputs were sorted.
+GRAPPLER_ONLY = {"ConstantFolding/truediv_1_recip", "truediv", "truediv_1", "truediv/y"}
+GRAPPLER_KEPT = {f"tower_{i}/gradients/tower_{i}/add_grad/Sum/reduction_indices":
+                 f"tower_{i}/gradients/tower_{i}/loss_grad/Const" for i in range(2)}
+
+
+def without_edge_number(name):
+    """`w/read_S28` -> `w/read` (a master numbers its _Send/_Recv by every graph it cut)."""
+    return re.sub(r"_S\d+$", "", name)
+
+
+def partition_table(partition):
+    """(name, op) -> (device, sorted inputs, transfer attrs) of a partition graph."""
+    out = {}
+    for node in partition.node:
+        name = GRAPPLER_KEPT.get(node.name, without_edge_number(node.name))
+        if name in GRAPPLER_ONLY:
+            continue
+        inputs = sorted(GRAPPLER_KEPT.get(n, without_edge_number(n))
+                        for n in (i.split(":")[0] for i in node.input))
+        attrs = {key: node.attr[key].SerializeToString() for key in
+                 ("send_device", "recv_device", "client_terminated", "T", "tensor_type")
+                 if key in node.attr}
+        if "tensor_name" in node.attr:
+            attrs["tensor_name"] = re.sub(r"^edge_\d+_", "edge_",
+                                          node.attr["tensor_name"].s.decode())
+        out[name, node.op] = (node.device, inputs, attrs)
+    return out
+
+
+def traced_train_step(cluster):
+    graph = tf.Graph()
+    with graph.as_default():
+        g = ps_in_graph.build()
+        with tf.Session(cluster.scheduler_address) as sess:
+            sess.run(g["init"])
+            metadata = tf.RunMetadata()
+            before = time.time_ns() // 1000
+            sess.run(g["train"], ps_in_graph.feeds(g),
+                     options=tf.RunOptions(output_partition_graphs=True,
+                                           trace_level=tf.RunOptions.FULL_TRACE),
+                     run_metadata=metadata)
+            after = time.time_ns() // 1000
+    return metadata, before, after
+
+
+def test_in_graph_partition_graphs_are_tensorflows(cluster):
+    """Node by node: names (client feeds as a master's client-terminated `_recv_<tensor>_0`,
+    _Send/_Recv `<tensor>_S<n>`), ops, devices, inputs, and the _Send/_Recv attrs that name
+    the tasks, against TensorFlow's partition graphs."""
+    metadata, _, _ = traced_train_step(cluster)
+    theirs = [text_format.Parse(p.read_text(), graph_pb2.GraphDef())
+              for p in sorted(FIXTURES.glob("in_graph_partition_*.pbtxt"))]
+    ours = sorted(metadata.partition_graphs, key=lambda p: p.node[0].device)
+    assert [p.node[0].device for p in ours] == [p.node[0].device for p in theirs]
+    for our_partition, their_partition in zip(ours, theirs):
+        our_table, their_table = partition_table(our_partition), partition_table(their_partition)
+        assert sorted(our_table) == sorted(their_table)
+        for key in their_table:
+            assert our_table[key] == their_table[key], key
+    transfers = sum(n.op in ("_Send", "_Recv") for p in ours for n in p.node)
+    assert transfers == 24  # 10 tensors cross tasks, 2 feeds come from the client
+
+
+def test_full_trace_reports_every_task_as_tensorflow(cluster):
+    """Step stats per task device with TensorFlow's nodes (a RecvTensor for each tensor
+    that came from another task, labelled as TensorFlow's), on the client's clock."""
+    metadata, before, after = traced_train_step(cluster)
+    theirs = ANSWERS["in_graph"]["trace"]
+    ours = {}
+    for dev_stats in metadata.step_stats.dev_stats:
+        ours.setdefault(dev_stats.device, []).extend(
+            GRAPPLER_KEPT.get(n.node_name, n.node_name) for n in dev_stats.node_stats)
+        for stats in dev_stats.node_stats:
+            assert before <= stats.all_start_micros <= after
+    assert sorted(ours) == sorted(theirs)
+    for device, names in theirs.items():
+        expected = sorted(GRAPPLER_KEPT.get(n, n) for n in names if n not in GRAPPLER_ONLY)
+        assert sorted(n for n in ours[device] if n not in GRAPPLER_ONLY) == expected, device
+
+    def transfer(label):  # "[8B] [0.1Mb/s] edge_5_w/read from A to B" without rate and id
+        size, _, rest = label.split(" ", 2)
+        return size, re.sub(r"^edge_\d+_", "edge_", rest)
+    for device, labels in ANSWERS["in_graph"]["trace_transfers"].items():
+        our_labels = [n.timeline_label for d in metadata.step_stats.dev_stats
+                      if d.device == device for n in d.node_stats if n.node_name == "RecvTensor"]
+        assert sorted(map(transfer, our_labels)) == sorted(map(transfer, labels)), device
 
 
 def test_error_names_the_task(cluster):
