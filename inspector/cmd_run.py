@@ -20,7 +20,7 @@ from engine import errors
 from engine.node_run import kernel_summary
 from engine.traceback import is_engine_file
 from inspector.debug.launch import debug_graph_run
-from inspector import run_setup
+from inspector import run_cluster, run_setup
 from parsers.errors import InputError
 from parsers.printable import printable
 from views import outputs
@@ -45,6 +45,7 @@ def add_arguments(parser):
                         "debugger (TUI in a terminal, else a prompt); see graph-inspector debug")
     parser.add_argument("--cli", action="store_true", help="with --debug: the line prompt")
     run_setup.add_arguments(parser)
+    run_cluster.add_arguments(parser)
 
 
 def run(args):
@@ -52,6 +53,7 @@ def run(args):
     if not args.fetch and not args.target:
         raise InputError(path, "nothing to run: give --fetch or --target")
     check_outputs(args)
+    run_cluster.check(args)
     config = run_setup.session_config(args)
     graph_def = load_graph_def(path)
     feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
@@ -91,19 +93,21 @@ def run(args):
 def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=None):
     path = args.graph
     run_setup.progress(graph_def, "running")
-    with tf.Session(graph=graph, config=getattr(args, "config", None)) as sess:
-        try:
+    try:
+        with run_cluster.session_target(args) as target, \
+                tf.Session(target, graph=graph, config=getattr(args, "config", None)) as sess:
             for name in args.before:
                 sess.run(name)
             if restore is not None:  # after --before: an initializer must not undo it
                 sess.run(*restore)
             values = sess.run(args.fetch + args.target, feed_dict=feeds or None,
                               options=options, run_metadata=metadata)
-        except errors.OpError as error:
-            print(f"error: {printable(run_error_line(error, graph_def))}", file=sys.stderr)
-            return 1
-        except (TypeError, ValueError) as error:
-            raise InputError(path, _first_line(error)) from None
+    except errors.OpError as error:
+        line = run_cluster.error_line(error) or run_error_line(error, graph_def)
+        print(f"error: {printable(line)}", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as error:
+        raise InputError(path, _first_line(error)) from None
 
     fetched = dict(zip(args.fetch, values))
     for name, value in fetched.items():
@@ -199,6 +203,8 @@ def run_error_line(error, graph_def):
     op_type = error.op_type or (node.op if node is not None else _op_type(graph_def, name))
     where = _defined_at(getattr(error, "op", None), graph_def, name)
     text = f"{type(error).__name__}: node {name!r} ({op_type})"
+    if getattr(error, "task", None):  # on a cluster (engine/cluster)
+        text += f" on task {error.task}"
     if where:
         text += f", defined at {where}"
     return f"{text}: {kernel_summary(error)}"

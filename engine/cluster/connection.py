@@ -10,6 +10,7 @@ A step runs as one Dask task per TensorFlow task, pinned to that task's worker
 """
 
 import itertools
+import socket
 import threading
 import time
 import uuid
@@ -47,6 +48,8 @@ def scheduler_of(target):
     """(scheduler address, master task address or None) for a session target."""
     if target.startswith("grpc://"):
         address = "tcp://" + target[len("grpc://"):]
+        if not listening(target[len("grpc://"):]):
+            raise errors.UnavailableError(None, None, f"No task listens at {target}")
         distributed = _dask()
         from distributed.utils import sync
 
@@ -66,7 +69,20 @@ def scheduler_of(target):
         finally:
             loop_runner.stop()
         return info["scheduler"], address
+    if target.startswith("tcp://") and not listening(target[len("tcp://"):]):
+        raise errors.UnavailableError(None, None, f"No Dask scheduler listens at {target}")
     return target, None
+
+
+def listening(address):
+    """Whether anything accepts connections at host:port (Dask's own connect retries a
+    refused address until its timeout)."""
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=2):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 class Connection:

@@ -15,6 +15,7 @@ import socket
 import threading
 
 from engine import errors
+from engine.cluster.connection import listening
 
 START_TIMEOUT_S = 30
 
@@ -28,17 +29,6 @@ def free_port():
 def configured_scheduler():
     import dask
     return dask.config.get("scheduler-address", None)
-
-
-def _listening(address):
-    """Whether anything accepts connections at host:port (Dask's own connect retries a
-    refused address until its timeout)."""
-    host, _, port = address.rpartition(":")
-    try:
-        with socket.create_connection((host, int(port)), timeout=2):
-            return True
-    except OSError:
-        return False
 
 
 class _LoopThread:
@@ -155,7 +145,7 @@ def start(task, address, single_task=False, nthreads=2):
     except ImportError:
         raise ImportError("tf.train.Server runs its task on Dask distributed: "
                           "pip install 'graph-inspector[cluster]'") from None
-    if not _listening(address):
+    if not listening(address):
         return _start_here(task, address, single_task, nthreads)
     probe = _LoopThread(f"probe {task}")
     try:

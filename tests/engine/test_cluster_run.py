@@ -6,6 +6,7 @@ in_graph_partition_*.pbtxt, written by tools/make_cluster_fixtures.py)."""
 import json
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -269,3 +270,43 @@ def test_in_graph_replication_across_processes():
 def _exit_process():
     import os
     os._exit(1)
+
+
+def test_a_task_that_dies_mid_run_is_unavailable_until_it_is_back():
+    """The ps's process dies while a step waits on it: UnavailableError naming the task (as
+    TensorFlow's); its Nanny starts a new worker for the task, and the same session runs
+    again once that worker is there (its variables initialized anew, as a restarted ps's)."""
+    with local.local_cluster({"ps": 1, "worker": 1}, processes=True,
+                             threads_per_task=1) as procs:
+        client = connection.client_for(procs.scheduler_address)
+        graph = tf.Graph()
+        with graph.as_default():
+            with tf.device("/job:ps/task:0"):
+                v = tf.Variable(1.0, name="v")
+                queue = tf.FIFOQueue(1, tf.float32, name="never_filled")
+                waiting = queue.dequeue() + v
+            with tf.device("/job:worker/task:0"):
+                out = waiting * 2.0
+                doubled = v * 2.0
+            with tf.Session(procs.scheduler_address) as sess:
+                sess.run(v.initializer)
+                ps_before = ps_address(client)
+                killer = threading.Timer(0.5, client.run, (_exit_process,),
+                                         {"workers": [ps_before], "on_error": "ignore"})
+                killer.start()
+                started = time.monotonic()
+                with pytest.raises(errors.UnavailableError, match="/job:ps/task:0"):
+                    sess.run(out)
+                killer.join()
+                assert time.monotonic() - started < 20
+                deadline = time.monotonic() + 30
+                while ps_address(client) in (None, ps_before):
+                    assert time.monotonic() < deadline, "the Nanny did not restart the ps"
+                    time.sleep(0.1)
+                sess.run(v.initializer)
+                assert sess.run(doubled) == 2.0
+
+
+def ps_address(client):
+    return next((a for a, w in client.scheduler_info(n_workers=-1)["workers"].items()
+                 if w["name"] == "/job:ps/task:0"), None)
