@@ -26,7 +26,8 @@ def local_cluster(jobs, processes=False, threads_per_task=2):
     workers = {f"/job:{job}/task:{i}": {"cls": Nanny if processes else Worker,
                                          "options": {"nthreads": threads_per_task,
                                                      "host": "127.0.0.1",
-                                                     "dashboard_address": ":0"}}
+                                                     "dashboard_address": ":0",
+                                                     "silence_logs": logging.ERROR}}
                for job, count in jobs.items() for i in range(count)}
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard": False,
                                                "dashboard_address": None}}
