@@ -96,12 +96,9 @@ def run(steps=STEPS, repeats=TRANSFER_REPEATS):
     from engine.cluster import connection, local
     with local.local_cluster({"ps": 1, "worker": 2}, processes=True,
                              threads_per_task=2) as cluster:
-        client = connection.client_for(cluster.scheduler_address)
-        try:
-            local_s, cluster_s = step_overhead(tf, cluster, steps)
-            engine_s, dask_s = transfer(tf, cluster, client, repeats)
-        finally:
-            client.close()
+        client = connection.client_for(cluster.scheduler_address)  # closed with the cluster
+        local_s, cluster_s = step_overhead(tf, cluster, steps)
+        engine_s, dask_s = transfer(tf, cluster, client, repeats)
     ratio = engine_s / dask_s
     return {"step_one_process_ms": round(local_s * 1e3, 2),
             "step_local_cluster_ms": round(cluster_s * 1e3, 2),

@@ -44,6 +44,14 @@ def client_for(scheduler):
         return client
 
 
+def close_client(scheduler):
+    """Closes this process's client of `scheduler`, if it has one."""
+    with _clients_lock:
+        client = _clients.pop(scheduler, None)
+    if client is not None:
+        client.close()
+
+
 def scheduler_of(target):
     """(scheduler address, master task address or None) for a session target."""
     if target.startswith("grpc://"):

@@ -31,8 +31,19 @@ def local_cluster(jobs, processes=False, threads_per_task=2):
                for job, count in jobs.items() for i in range(count)}
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard": False,
                                                "dashboard_address": None}}
-    return SpecCluster(workers=workers, scheduler=scheduler, asynchronous=False,
-                       name="graph-inspector", silence_logs=logging.ERROR)
+    cluster = SpecCluster(workers=workers, scheduler=scheduler, asynchronous=False,
+                          name="graph-inspector", silence_logs=logging.ERROR)
+    address = cluster.scheduler_address
+    closing = cluster.close
+
+    def close(*args, **kwargs):
+        # The sessions' shared client first: left connected, it reports the closing
+        # scheduler's comms with tracebacks.
+        from engine.cluster import connection
+        connection.close_client(address)
+        return closing(*args, **kwargs)
+    cluster.close = close
+    return cluster
 
 
 def cluster_spec(client):
