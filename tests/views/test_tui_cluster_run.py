@@ -1,5 +1,6 @@
 """A run on a cluster (engine/cluster) in the TUI: the partitions screen lists each task's
-device, and a _Send on one task finds its _Recv on another (Pilot)."""
+device, a _Send on one task finds its _Recv on another, the runs screen has every task's
+nodes (Pilot)."""
 
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from textual.widgets import DataTable
 import engine as tf
 from views.tui import InspectorApp
 from views.tui.screens.browser import BrowserScreen
+from views.tui.screens.runs import RunsScreen
+from views.tui.widgets.lazy_table import LazyTable
 
 from tests.views.tui_conftest import SIZE, run_async, settle
 
@@ -65,3 +68,11 @@ async def test_partitions_screen_shows_each_task_and_sends_find_their_recvs(clus
         for send in sends:
             recv = index.nodes[index.twin(send)]
             assert recv.op == "_Recv" and recv.partition.startswith("/job:worker/")
+
+        await pilot.press("2")  # the runs screen: every task's nodes, its RecvTensors too
+        await settle(app, pilot)
+        runs = app.screen
+        assert isinstance(runs, RunsScreen)
+        assert runs.query_one("#steps", LazyTable).row_count == 78  # as in TensorFlow's trace
+        assert sum(row.node == "RecvTensor" for row in runs.rows) == 10
+        assert {row.device for row in runs.rows} == set(shown)
