@@ -138,6 +138,17 @@ def _resolved(address):
         return address
 
 
+def of_client(client):
+    """The ClusterSpec of the tasks a Dask client's scheduler knows: each task's address is
+    its worker's (host:port)."""
+    jobs = {}
+    for address, worker in client.scheduler_info(n_workers=-1)["workers"].items():
+        job, index = task_of(str(worker.get("name", "")))
+        if job is not None:
+            jobs.setdefault(job, {})[index] = address.split("://", 1)[-1]
+    return ClusterSpec({job: dict(sorted(tasks.items())) for job, tasks in sorted(jobs.items())})
+
+
 def task_device(task, device_type="CPU", index=0):
     """The full device name of a task's device.
 

@@ -5,8 +5,9 @@ TensorFlow, by a task (`grpc://host:port`, the address of that task in the Clust
 its Dask worker listens): the worker there tells the scheduler's address, and that task is the
 session's master (its CPU:0 holds feeds, fetches and unconstrained nodes). With a scheduler
 target the master is /job:worker/task:0 where there is one, else the first task.
-A step runs as one Dask task per TensorFlow task, pinned to that task's worker
-(engine/cluster/task.py); a failure anywhere aborts the step on the other tasks.
+A step calls every task's worker at once, straight over Dask's comms (a handler the task
+plugin adds, engine/cluster/task.py), not as scheduler tasks: a scheduled task costs several
+scheduler round trips a step. A failure anywhere aborts the step on the other tasks.
 """
 
 import itertools
@@ -16,8 +17,8 @@ import time
 import uuid
 
 from engine import errors
-from engine.cluster import local, task as task_lib, trace as trace_lib
-from engine.cluster.cluster_spec import task_device, task_name
+from engine.cluster import task as task_lib, trace as trace_lib
+from engine.cluster.cluster_spec import of_client, task_device, task_name
 
 _clients, _clients_lock = {}, threading.Lock()
 LIVENESS_CHECK_S = 1.0  # how often a waiting step looks whether its tasks' workers are alive
@@ -99,7 +100,7 @@ class Connection:
     def __init__(self, target):
         scheduler, master_address = scheduler_of(target)
         self.client = client_for(scheduler)
-        self.cluster = local.cluster_spec(self.client)
+        self.cluster = of_client(self.client)
         tasks = self.cluster.task_names()
         if not tasks:
             raise errors.UnavailableError(None, None, f"No TensorFlow task among the Dask "
@@ -144,10 +145,9 @@ class Connection:
     def run_step(self, handle, specs_by_task, step_id, feeds, timeout_ms, trace=False):
         """One step: every task's partitions on its worker. (The master's fetched values,
         every task's DeviceStepStats on this process's clock when `trace`.)"""
-        distributed = _dask()
         workers = self.workers()
         step = f"{self._session}/{step_id}"
-        futures = {}
+        calls = {}
         for task, specs in specs_by_task.items():
             address = workers.get(task)
             if address is None:
@@ -155,72 +155,72 @@ class Connection:
                     None, None, f"Task {task} is unavailable: no Dask worker named {task} "
                                 f"is connected to the scheduler")
             first = (handle, address) not in self._registered
-            futures[task] = self.client.submit(
-                task_lib.run_step, handle, specs if first else None, workers, step, step_id,
-                feeds if task == self.master else [], timeout_ms, trace,
-                workers=[address], allow_other_workers=False, pure=False, retries=0,
-                key=f"graph-inspector-{step}-{task}")
+            calls[task] = (handle, specs if first else None, workers, step, step_id,
+                           feeds if task == self.master else [], timeout_ms, trace)
             self._registered.add((handle, address))
-        pending = set(futures.values())
-        with self.client.as_current():
-            while pending:  # until all are done, one failed, or a task's worker went away
-                try:
-                    done, pending = distributed.wait(pending, timeout=LIVENESS_CHECK_S,
-                                                     return_when="FIRST_COMPLETED")
-                except distributed.TimeoutError:
-                    done = ()
-                    now = self.workers()
-                    gone = [t for t in futures if now.get(t) != workers.get(t)]
-                    if gone:
-                        return self._task_gone(futures, gone, workers, step)
-                if any(f.status != "finished" for f in done):
-                    break
-        failed = [t for t, f in futures.items() if f.status in ("error", "lost", "cancelled")]
-        if failed:
-            self.client.run(task_lib.abort_step, step, f"Step aborted: {failed[0]} failed",
-                            workers=[workers[t] for t in futures if t not in failed
-                                     and t in workers], on_error="ignore")
-            try:
-                with self.client.as_current():
-                    distributed.wait(list(futures.values()), timeout=30)
-            except distributed.TimeoutError:
-                pass  # a task that does not answer the abort: report the cause anyway
-            raise self._failure(futures, failed, workers)
-        if not trace:
-            return (futures[self.master].result()[0] if self.master in futures else []), []
-        answers = dict(zip(futures, self.client.gather(list(futures.values()))))
-        stats = [trace_lib.shifted(dev_stats, self.clock_offset(task, workers[task]))
-                 for task, (_, recorded) in answers.items() for dev_stats in recorded]
+        answers, failures = self.client.sync(self._call_tasks, workers, calls, step)
+        if failures:
+            raise self._failure(failures, workers)
+        stats = []
+        if trace:
+            stats = [trace_lib.shifted(dev_stats, self.clock_offset(task, workers[task]))
+                     for task, (_, recorded) in answers.items() for dev_stats in recorded]
         return (answers[self.master][0] if self.master in answers else []), stats
 
-    def _task_gone(self, futures, gone, workers, step):
-        """A task's worker left mid-step: the step fails with UnavailableError naming it;
-        the others' pending recvs are cancelled, and its partitions are registered again
-        when a worker of that name is back."""
-        self.client.cancel(list(futures.values()), force=True)
-        self.client.run(task_lib.abort_step, step, f"Step aborted: {gone[0]} is unavailable",
-                        workers=[workers[t] for t in futures if t not in gone],
-                        on_error="ignore")
-        self._registered = {r for r in self._registered
-                            if r[1] not in {workers[t] for t in gone}}
-        error = errors.UnavailableError(None, None, f"Task {gone[0]} is unavailable: its "
-                                                    f"Dask worker left during the step")
-        error.task = gone[0]
-        raise error
+    async def _call_tasks(self, workers, calls, step):
+        """Calls every task's worker at once (engine/cluster/task.py's run handler), until
+        all answer, one fails or a task's worker leaves the scheduler; then the others'
+        pending recvs are aborted. ({task: answer}, {task: error})."""
+        import asyncio
+        from distributed.protocol import to_serialize
 
-    def _failure(self, futures, failed, workers):
-        """The first cause among the failed tasks (a cancelled recv is a consequence)."""
+        async def call(task):
+            rpc = self.client.rpc(workers[task])
+            return await getattr(rpc, task_lib.RUN_HANDLER)(payload=to_serialize(calls[task]))
+        pending = {asyncio.ensure_future(call(task)): task for task in calls}
+        answers, failures = {}, {}
+        while pending and not failures:
+            done, _ = await asyncio.wait(pending, timeout=LIVENESS_CHECK_S,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                task = pending.pop(future)
+                try:
+                    answers[task] = future.result()
+                except Exception as error:  # noqa: BLE001  (sorted out by _failure)
+                    failures[task] = error
+            if not done:
+                identity = await self.client.scheduler.identity(n_workers=-1)
+                now = {str(w.get("name", "")): a for a, w in identity["workers"].items()}
+                for task in [t for t in pending.values() if now.get(t) != workers[t]]:
+                    failures[task] = errors.UnavailableError(
+                        None, None, f"Task {task} is unavailable: its Dask worker left "
+                                    f"during the step")
+        if pending:
+            cause = next(iter(failures))
+            await asyncio.gather(*(getattr(self.client.rpc(workers[t]), task_lib.ABORT_HANDLER)(
+                step=step, message=f"Step aborted: {cause} failed")
+                for t in pending.values() if t not in failures), return_exceptions=True)
+            done, still = await asyncio.wait(pending, timeout=30)
+            for future in still:  # a task that does not answer the abort: report the cause
+                future.cancel()
+            for future in done:
+                if future.exception() is not None and pending[future] not in failures:
+                    failures[pending[future]] = future.exception()
+        return answers, failures
+
+    def _failure(self, failures, workers):
+        """The first cause among the failed tasks (a cancelled recv is a consequence); a task
+        that failed otherwise than with an OpError (its worker died, the comm broke) is
+        UnavailableError naming it, and its partitions are registered again next time."""
         causes = []
-        for task in failed:
-            future = futures[task]
-            try:
-                error = future.exception()
-            except Exception as caught:  # noqa: BLE001  (a lost worker, a cancelled future)
-                error = caught
-            if not isinstance(error, errors.OpError):
+        for task, error in failures.items():
+            if not isinstance(error, errors.OpError) or isinstance(error,
+                                                                    errors.UnavailableError):
                 self._registered = {r for r in self._registered if r[1] != workers.get(task)}
+            if not isinstance(error, errors.OpError):
                 error = errors.UnavailableError(
                     None, None, f"Task {task} is unavailable: {type(error).__name__}: {error}")
+            if getattr(error, "task", None) is None:
                 error.task = task
             causes.append(error)
         return next((e for e in causes if not isinstance(e, errors.CancelledError)), causes[0])

@@ -4,6 +4,8 @@ own (each worker then in a Nanny, as Dask's LocalCluster starts them)."""
 
 import logging
 
+from engine.cluster.cluster_spec import of_client
+
 
 def parse_jobs(text):
     """{"ps": 1, "worker": 2} from "ps=1,worker=2" (graph-inspector run --local-cluster).
@@ -46,13 +48,4 @@ def local_cluster(jobs, processes=False, threads_per_task=2):
     return cluster
 
 
-def cluster_spec(client):
-    """The tf.train.ClusterSpec of the tasks a Dask client's scheduler knows: each task's
-    address is its worker's (host:port)."""
-    from engine.cluster.cluster_spec import ClusterSpec, task_of
-    jobs = {}
-    for address, worker in client.scheduler_info(n_workers=-1)["workers"].items():
-        job, index = task_of(str(worker.get("name", "")))
-        if job is not None:
-            jobs.setdefault(job, {})[index] = address.split("://", 1)[-1]
-    return ClusterSpec({job: dict(sorted(tasks.items())) for job, tasks in sorted(jobs.items())})
+cluster_spec = of_client  # the ClusterSpec of a client's scheduler (tests, bench)

@@ -3,9 +3,9 @@
 A worker plugin gives every Dask worker a TaskState: one ResourceMgr, so variables live on
 their task between runs and across the sessions of every client (as in a tf.train.Server);
 the partitions clients registered there, bound to executors; and a rendezvous per step.
+Clients run a step by calling a handler this plugin adds on every task's worker at once.
 A _Send whose _Recv sits on another task pushes the tensor to that task's worker over Dask's
-own worker-to-worker comms (a handler this plugin adds), never through the client or the
-scheduler. Clients call `run_step` as a Dask task pinned to the task's worker.
+own worker-to-worker comms (another handler), never through the client or the scheduler.
 """
 
 import threading
@@ -25,6 +25,7 @@ from engine.resources import ResourceMgr
 
 SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"
+RUN_HANDLER = "graph_inspector_run"
 PLUGIN_NAME = "graph-inspector-task"
 
 
@@ -56,6 +57,13 @@ class TaskRendezvousMgr:
                 rendezvous = self._steps[step] = TaskRendezvous(self._state, step)
             return rendezvous
 
+    def abort_running(self, step, error):
+        """Aborts `step` where it still runs here (a late failed send finds it finished)."""
+        with self._lock:
+            rendezvous = self._steps.get(step)
+        if rendezvous is not None:
+            rendezvous.start_abort(error)
+
     def cleanup(self, step):
         with self._lock:
             self._steps.pop(step, None)
@@ -85,13 +93,20 @@ class TaskState:
         self.peers = {}  # task name -> worker address
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(thread_name_prefix=f"partition{self.task}")
+        # A step's call waits on its partitions (on `pool`): its own threads, so a step
+        # never waits for a thread that one of its partitions holds.
+        self.steps = ThreadPoolExecutor(thread_name_prefix=f"step{self.task}")
 
     # Comms -------------------------------------------------------------------------------
 
     def push(self, receiver, step, key, value, is_dead):
-        """Sends one tensor to `receiver`'s worker (from a partition thread)."""
+        """Sends one tensor to `receiver`'s worker (from a partition thread) without waiting
+        for it to arrive, as TensorFlow's _Send does not wait for its _Recv: a chain of
+        sends across tasks would otherwise wait a round trip each. A send that fails aborts
+        this task's step. The value goes by reference until the comm writes it, as a
+        TensorFlow tensor waits in its rendezvous until the receiver asks: a variable updated
+        in place meanwhile, by a node that does not wait for the receiver, races as there."""
         from distributed.protocol import to_serialize
-        from distributed.utils import sync
         address = self.peers.get(receiver)
         if address is None:
             raise errors.UnavailableError(None, None, f"No worker for task {receiver} (is its "
@@ -99,17 +114,30 @@ class TaskState:
         rpc = self.worker.rpc(address)
 
         async def deliver():
-            return await getattr(rpc, SEND_HANDLER)(step=step, key=key, is_dead=is_dead,
-                                                   value=to_serialize(value))
-        try:
-            sync(self.worker.loop, deliver)
-        except (OSError, EnvironmentError) as error:
-            raise errors.UnavailableError(
-                None, None, f"Task {receiver} is unavailable ({address}): {error}") from None
+            try:
+                await getattr(rpc, SEND_HANDLER)(step=step, key=key, is_dead=is_dead,
+                                                 value=to_serialize(value))
+            except Exception as error:  # noqa: BLE001  (the comm's errors, whatever they are)
+                self.rendezvous.abort_running(step, errors.UnavailableError(
+                    None, None, f"Task {receiver} is unavailable ({address}): "
+                                f"{type(error).__name__}: {error}"))
+        self.worker.loop.add_callback(deliver)
 
     def receive(self, step=None, key=None, value=None, is_dead=False):
         """The handler a peer's push calls: the tensor joins this step's rendezvous."""
         Rendezvous.send(self.rendezvous.find(step), key, value, is_dead)
+
+    async def run_handler(self, payload=None):
+        """A client's call for one step (see connection.Connection.run_step)."""
+        import asyncio
+        from distributed.protocol import to_serialize
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(self.steps, self.run_step, *payload)
+        return to_serialize(answer)
+
+    def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace):
+        self.peers = peers
+        return self.run(self.bind(handle, specs), step, step_id, feeds, timeout_ms, trace)
 
     def abort(self, step=None, message=None):
         """The client's word that the step failed elsewhere: pending recvs fail too."""
@@ -202,39 +230,11 @@ class TaskPlugin(WorkerPlugin):
             state = worker.graph_inspector_task = TaskState(worker)
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
+        worker.handlers[RUN_HANDLER] = state.run_handler
 
     def teardown(self, worker):
         state = getattr(worker, "graph_inspector_task", None)
         if state is not None and worker.status.name.startswith("clos"):
             state.pool.shutdown(wait=False)
+            state.steps.shutdown(wait=False)
 
-
-def task_state():
-    from distributed import get_worker
-    worker = get_worker()
-    state = getattr(worker, "graph_inspector_task", None)
-    if state is None:
-        TaskPlugin().setup(worker)
-        state = worker.graph_inspector_task
-    return state
-
-
-def run_step(handle, specs, peers, step, step_id, feeds, timeout_ms, trace=False):
-    """A Dask task on a task's worker: run its partitions of one step (registering them
-    first when `specs` come along); (the client partition's values or None, step stats)."""
-    state = task_state()
-    state.peers = peers
-    parts = state.bind(handle, specs)
-    return state.run(parts, step, step_id, feeds, timeout_ms, trace)
-
-
-def abort_step(step, message, dask_worker=None):
-    """Run through Client.run on the tasks of a failed step: their pending recvs fail."""
-    state = getattr(dask_worker, "graph_inspector_task", None)
-    if state is not None:
-        state.abort(step, message)
-
-
-def is_registered(handle, dask_worker=None):
-    state = getattr(dask_worker, "graph_inspector_task", None)
-    return state is not None and handle in state.graphs
