@@ -342,6 +342,54 @@ with tf.Session() as sess:
     error(sess, take)
     print(sess.run(single.dequeue()), sess.run(single.size()))
 """,
+    # A shuffle queue's draws in TensorFlow's Philox order; a dequeue_many that waits takes
+    # what is there beyond min_after_dequeue and the rest as enqueues arrive, and a close
+    # puts back what it took (a thread holds the waiting dequeue; the sleeps let it wait).
+    "shuffle_queue": SHOW_VALUES + """
+import threading, time
+q = tf.RandomShuffleQueue(10, 2, [tf.int32, tf.float32], shapes=[[], [2]], seed=5)
+ids = tf.placeholder(tf.int32, [None])
+enq = q.enqueue_many([ids, tf.stack([tf.cast(ids, tf.float32)] * 2, axis=1)])
+deq, deq3, deq5, upto = q.dequeue(), q.dequeue_many(3), q.dequeue_many(5), q.dequeue_up_to(4)
+size, close = q.size(), q.close()
+print(q.name, deq3[0].shape, upto[0].shape)
+
+def waiting(fetch, result):
+    thread = threading.Thread(target=lambda: result.append(run(fetch)))
+    thread.start()
+    time.sleep(0.5)
+    return thread
+
+def run(fetch):
+    try:
+        return sess.run(fetch)[0].tolist()
+    except tf.errors.OutOfRangeError as e:
+        # The queue's name is left out: its "_<id>_" counts queues per process in TensorFlow.
+        text = [line for line in e.message.split("\\n") if "insufficient" in line][0]
+        return text.split("' ", 1)[1]
+
+with tf.Session() as sess:
+    sess.run(enq, {ids: list(range(8))})
+    values(sess, deq3)
+    values(sess, deq)
+    print(sess.run(size))
+    result = []
+    thread = waiting(deq3, result)
+    for i in (100, 101, 102):
+        sess.run(enq, {ids: [i]})
+    thread.join()
+    print(result, sess.run(size))
+    result = []
+    thread = waiting(deq5, result)
+    print(sess.run(size))
+    sess.run(close)
+    thread.join()
+    print(result, sess.run(size))
+    values(sess, upto)
+    print(run(deq3))
+    print(run(upto))
+    print(run(deq))
+""",
     "queue_pipeline": SHOW_VALUES + """
 features = tf.constant(np.arange(12, dtype=np.float32).reshape(6, 2), name="features")
 labels = tf.constant([0, 1, 0, 1, 1, 0], name="labels")

@@ -6,12 +6,19 @@ A queue lives in the session's resources, created by the first run of its node a
 as TensorFlow names an unshared one ("_<id>_<node name>", ids counted per session). Enqueue
 blocks while the queue is full and Dequeue while it has too few elements, each waking when
 another run (a QueueRunner's thread) changes the queue, when it is closed (then
-OutOfRangeError / CancelledError with TensorFlow's texts) or when the session closes. The
-shuffle queue draws with NumPy's generator seeded from its seeds, not TensorFlow's Philox
-stream: its order differs from TensorFlow's.
+OutOfRangeError / CancelledError with TensorFlow's texts) or when the session closes.
+
+The shuffle queue is TensorFlow's (random_shuffle_queue_op.cc), draw for draw: each draw is
+the next uint32 of Philox(seed, seed2) read one at a time (SingleSampleAdapter) modulo the
+queue's size, and the drawn slot is refilled with the last element. A dequeue is an attempt
+that takes an element whenever the queue holds more than min_after_dequeue, also while its
+batch is incomplete, and it is served by whoever changes the queue (the enqueue that made
+the queue big enough), as QueueBase::FlushUnlocked serves it; so the elements a batch is
+drawn from are those TensorFlow's would be drawn from.
 """
 
 import itertools
+import os
 import threading
 
 import numpy as np
@@ -21,6 +28,7 @@ from engine.deadline import check as check_deadline
 from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle, shape_str
 from engine.kernels.cpu.state import uninitialized
+from engine.random_philox import PhiloxRandom
 from engine.resources import ResourceHandle
 
 _POLL_SECONDS = 0.05  # how often a blocked op looks at its run's deadline
@@ -34,8 +42,9 @@ class _Queue:
         self.kind, self.name, self.capacity = kind, name, capacity
         self.component_types, self.shapes = component_types, shapes
         self.min_after_dequeue = min_after_dequeue
-        self.rng = np.random.default_rng(seed) if kind == "RandomShuffleQueue" else None
+        self.draws = _Draws(*seed) if kind == "RandomShuffleQueue" else None
         self.items, self.closed, self.cancelled = [], False, False
+        self.attempts = []  # the shuffle queue's waiting dequeues, served in order
         self.condition = threading.Condition()
 
     def describe(self):
@@ -54,9 +63,74 @@ class _Queue:
             self.condition.notify_all()
 
     def take(self):
-        if self.rng is None:
+        if self.draws is None:
             return self.items.pop(0)
-        return self.items.pop(int(self.rng.integers(len(self.items))))
+        index = self.draws.next() % len(self.items)
+        element = self.items[index]
+        self.items[index] = self.items[-1]
+        self.items.pop()
+        return element
+
+
+class _Draws:
+    """RandomShuffleQueue's generator: Philox(seed, seed2) one uint32 at a time; both seeds 0
+    mean seeds from the OS, as random::New64 gives them."""
+
+    def __init__(self, seed, seed2):
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        self.philox, self.words = PhiloxRandom(seed, seed2), []
+
+    def next(self):
+        if not self.words:
+            self.words = [int(w) for w in self.philox.next_blocks(1)[0]]
+        return self.words.pop(0)
+
+
+class _Attempt:
+    """A waiting dequeue of the shuffle queue: what it has taken, how many it still wants."""
+
+    def __init__(self, count, up_to):
+        self.wanted, self.up_to, self.taken = count, up_to, []
+        self.done, self.error = False, None
+
+
+def _advance(queue, attempt):
+    """One attempt's progress, as RandomShuffleQueue::TryDequeueMany's callback makes it."""
+    size = len(queue.items)
+    if queue.closed and size < attempt.wanted:
+        # Too few for the rest of the batch: what it took goes back, last taken first.
+        queue.items.extend(reversed(attempt.taken))
+        attempt.taken = []
+        if attempt.up_to and queue.items:
+            attempt.wanted = size = len(queue.items)
+        else:
+            attempt.error = (f"{queue.describe()} is closed and has insufficient elements "
+                             f"(requested {attempt.wanted}, current size {size})")
+            attempt.done = True
+            return
+    available = size if queue.closed else size - queue.min_after_dequeue
+    while available > 0:
+        attempt.taken.append(queue.take())
+        attempt.wanted -= 1
+        available -= 1
+        if attempt.wanted == 0:
+            attempt.done = True
+            return
+
+
+def _serve(queue):
+    """Serves the shuffle queue's waiting dequeues in order; the first unfinished one blocks
+    those behind it. Called, holding the queue's lock, by every change to the queue."""
+    if queue.draws is None:
+        return
+    while queue.attempts:
+        attempt = queue.attempts[0]
+        _advance(queue, attempt)
+        if not attempt.done:
+            break
+        queue.attempts.pop(0)
+        queue.condition.notify_all()
 
 
 # Creating a queue is check-then-store: two runs reaching the queue's node at once (the
@@ -118,7 +192,7 @@ def fifo_queue_v2(ctx):
 def random_shuffle_queue_v2(ctx):
     seed, seed2 = int(ctx.attr("seed", 0)), int(ctx.attr("seed2", 0))
     return _create(ctx, "RandomShuffleQueue", min_after_dequeue=int(ctx.attr(
-        "min_after_dequeue", 0)), seed=None if seed == seed2 == 0 else (seed, seed2))
+        "min_after_dequeue", 0)), seed=(seed, seed2))
 
 
 def _check_components(ctx, queue, components, many):
@@ -146,6 +220,7 @@ def _enqueue(ctx, queue, elements):
                     break
                 queue.wait()
             queue.items.append(element)
+            _serve(queue)
             queue.condition.notify_all()
 
 
@@ -170,6 +245,8 @@ def _dequeue(ctx, queue, count, up_to=False, many=False):
     if many and not queue.shapes:
         raise invalid(ctx, f"{queue.kind}'s DequeueMany and DequeueUpTo require the "
                            "components to have specified shapes.")
+    if queue.draws is not None:
+        return _dequeue_shuffled(ctx, queue, count, up_to) if count else []
     with queue.condition:
         while True:
             available = len(queue.items) - (0 if queue.closed else queue.min_after_dequeue)
@@ -187,6 +264,23 @@ def _dequeue(ctx, queue, count, up_to=False, many=False):
         taken = [queue.take() for _ in range(count)]
         queue.condition.notify_all()
     return taken
+
+
+def _dequeue_shuffled(ctx, queue, count, up_to):
+    with queue.condition:
+        attempt = _Attempt(count, up_to)
+        queue.attempts.append(attempt)
+        _serve(queue)
+        try:
+            while not attempt.done:
+                queue.wait()
+        finally:
+            if not attempt.done:
+                queue.attempts.remove(attempt)
+        queue.condition.notify_all()
+    if attempt.error:
+        raise errors.OutOfRangeError(ctx.node_def, None, attempt.error)
+    return attempt.taken
 
 
 def _outputs(values):
@@ -229,6 +323,7 @@ def queue_close_v2(ctx, handle):
         queue.closed = True
         if ctx.attr("cancel_pending_enqueues", False):
             queue.cancelled_enqueues = True
+        _serve(queue)
         queue.condition.notify_all()
 
 
