@@ -9,6 +9,7 @@ from engine.ops.functional_ops import foldl, foldr, map_fn, scan
 from engine.ops import linalg_ops as _linalg, nn_extra_ops as _nn_extra
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import optimizers_tf1 as _optimizers_tf1
+from engine.ops import io_ops as _io_ops
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
 from engine.lib_io import tf_record as _tf_record
@@ -74,13 +75,18 @@ QueueBase = _queue_ops.QueueBase
 queue = Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuffleQueue,
                   QueueBase=QueueBase)
 
+# Readers of the queue pipelines: records of the files a queue of names gives.
+ReaderBase = _io_ops.ReaderBase
+TFRecordReader = _io_ops.TFRecordReader
+TextLineReader = _io_ops.TextLineReader
+
 # TFRecord files: tf.python_io, and the same names in tf.io (added by engine/api.py).
 IO_BREADTH = {name: getattr(_tf_record, name) for name in (
     "TFRecordWriter", "tf_record_iterator", "TFRecordOptions", "TFRecordCompressionType")}
 python_io = Namespace("tf.python_io", **IO_BREADTH)
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
-    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature")}
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature", "decode_raw")}
 globals().update(_PARSING)
 IO_BREADTH.update(_PARSING)
 # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
@@ -112,5 +118,6 @@ __all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", 
            "verify_tensor_all_finite", "add_check_numerics_ops", "py_func", "debugging",
            "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
+           "ReaderBase", "TFRecordReader", "TextLineReader",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",
            *_ASSERTS, *_LINALG, *_SEGMENT]

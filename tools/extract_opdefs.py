@@ -53,6 +53,8 @@ CountUpTo ApplyAdadelta ResourceApplyAdadelta ApplyProximalGradientDescent
 ResourceApplyProximalGradientDescent ApplyFtrl ResourceApplyFtrl ApplyFtrlV2 ResourceApplyFtrlV2
 DepthwiseConv2dNative DepthwiseConv2dNativeBackpropInput DepthwiseConv2dNativeBackpropFilter
 LRN LRNGrad ParseExampleV2 SpaceToBatchND BatchToSpaceND
+TFRecordReaderV2 TextLineReaderV2 ReaderReadV2 ReaderReadUpToV2 ReaderNumRecordsProducedV2
+ReaderNumWorkUnitsCompletedV2 ReaderResetV2 DecodeRaw
 """.split()
 
 

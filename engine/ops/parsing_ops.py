@@ -14,6 +14,7 @@ from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.convert import convert_to_tensor
+from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.logging_ops import Assert
 from engine.ops.op_def_library import apply_op
 from engine.sparse_tensor import SparseTensor
@@ -134,6 +135,17 @@ def _assert_scalar(value, name):
     if rank == 0:
         return value
     raise ValueError(f"Input {name} must be a scalar")
+
+
+def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # noqa: A002
+    """Each string's bytes as numbers of out_type: one more dimension, the count per string."""
+    if input_bytes is None:
+        input_bytes = bytes
+    return apply_op("DecodeRaw", bytes=input_bytes, out_type=out_type,
+                    little_endian=little_endian, name=name)
+
+
+NotDifferentiable("DecodeRaw")
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):

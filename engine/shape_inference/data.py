@@ -1,5 +1,8 @@
 """Shape functions of the tf.data ops (TensorFlow's dataset_ops.cc): a dataset or an iterator
-is a scalar handle; IteratorGetNext's outputs have the shapes its output_shapes attr names."""
+is a scalar handle; IteratorGetNext's outputs have the shapes its output_shapes attr names.
+Also TF 1.x's readers and DecodeRaw."""
+
+from engine.shape_inference.dims import _dims
 
 DATASET_OPS = frozenset({
     "TensorSliceDataset", "TensorDataset", "RangeDataset", "MapDataset", "ParallelMapDatasetV2",
@@ -21,7 +24,22 @@ def iterator_get_next(attrs, inputs):
     return tuple(None if shape.ndims is None else list(shape.as_list()) for shape in shapes)
 
 
+def decode_raw(attrs, inputs):
+    """The input's shape and one more, unknown dimension (the numbers in each string)."""
+    dims = _dims(inputs[0])
+    return None if dims is None else dims + [None]
+
+
+# TF 1.x's readers (kernels/cpu/readers.py): a scalar handle; a read gives a scalar key and
+# value, read_up_to a vector of each; the counters are scalars (a reset has no output).
+READER_HANDLES = frozenset({"TFRecordReaderV2", "TextLineReaderV2"})
+
 SHAPE_FUNCTIONS = {
-    **{op: scalar_handle for op in DATASET_OPS | ITERATOR_HANDLES},
+    **{op: scalar_handle for op in DATASET_OPS | ITERATOR_HANDLES | READER_HANDLES},
     "IteratorGetNext": iterator_get_next,
+    "ReaderReadV2": lambda attrs, inputs: ([], []),
+    "ReaderReadUpToV2": lambda attrs, inputs: ([None], [None]),
+    "ReaderNumRecordsProducedV2": scalar_handle,
+    "ReaderNumWorkUnitsCompletedV2": scalar_handle,
+    "DecodeRaw": decode_raw,
 }

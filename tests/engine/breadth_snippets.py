@@ -390,6 +390,66 @@ with tf.Session() as sess:
     print(run(upto))
     print(run(deq))
 """,
+    # TF 1.x's readers over a queue of file names (a missing file among them), then
+    # decode_raw's endianness and its errors. Keys name the temporary directory: shown as D.
+    "readers": SHOW_VALUES + """
+import os, tempfile
+d = tempfile.mkdtemp()
+def shown(value):
+    return [v.replace(d.encode(), b"D") for v in np.atleast_1d(value).tolist()]
+for name, options in (("a.tfr", None), ("b.tfr.gz", tf.python_io.TFRecordOptions(
+        tf.python_io.TFRecordCompressionType.GZIP))):
+    with tf.python_io.TFRecordWriter(os.path.join(d, name), options) as writer:
+        for i in range(3):
+            writer.write(("%s-%d" % (name, i)).encode() * (i + 1))
+with open(os.path.join(d, "t.csv"), "wb") as f:
+    f.write(b"x,y\\r\\n1,2\\r\\n\\n3,4")
+names = tf.placeholder(tf.string, [None])
+files = tf.FIFOQueue(10, tf.string, shapes=[[]])
+put, close = files.enqueue_many([names]), files.close()
+plain, gzipped = tf.TFRecordReader(), tf.TFRecordReader(name="gz", options=tf.python_io.TFRecordOptions(
+    tf.python_io.TFRecordCompressionType.GZIP))
+lines = tf.TextLineReader(skip_header_lines=1)
+key, value = plain.read(files)
+up_keys, up_values = plain.read_up_to(files, 2)
+gz_key, gz_value = gzipped.read(files.queue_ref)
+line_key, line = lines.read(files)
+produced, completed = plain.num_records_produced(), plain.num_work_units_completed()
+reset = plain.reset()
+raw = tf.constant([b"\\x01\\x00\\x02\\x00", b"\\xff\\xff\\x00\\x01"])
+little, big = tf.decode_raw(raw, tf.int16), tf.decode_raw(raw, tf.uint16, little_endian=False)
+floats = tf.decode_raw(tf.constant([[b"\\x00\\x00\\x80\\x3f"]]), tf.float32)
+odd, unequal = tf.decode_raw(tf.constant([b"abc"]), tf.int16, name="odd"), tf.io.decode_raw(tf.constant([b"ab", b"abcd"]), tf.uint8)
+print(plain.reader_ref.name, plain.supports_serialize, key.shape, up_keys.shape, little.shape, floats.shape)
+print(gzipped.reader_ref.op.name, lines.reader_ref.op.name, reset.name, produced.dtype)
+with tf.Session() as sess:
+    sess.run(put, {names: [os.path.join(d, n) for n in ("a.tfr", "a.tfr", "b.tfr.gz", "t.csv", "t.csv")]})
+    for _ in range(4):
+        print(*[shown(v) for v in sess.run([key, value])])
+    print(*[shown(v) for v in sess.run([up_keys, up_values])], sess.run([produced, completed]))
+    print(*[shown(v) for v in sess.run([gz_key, gz_value])])
+    for _ in range(4):
+        print(*[shown(v) for v in sess.run([line_key, line])])
+    sess.run(put, {names: [os.path.join(d, "a.tfr"), os.path.join(d, "missing.tfr")]})
+    sess.run(close)
+    print(*[shown(v) for v in sess.run([up_keys, up_values])], sess.run([produced, completed]))
+    sess.run(reset)
+    print(sess.run([produced, completed]))
+    try:
+        sess.run(key)
+    except tf.errors.NotFoundError as e:
+        print(type(e).__name__, [line.replace(d, "D") for line in e.message.split("\\n")
+                                 if "No such file" in line][0])
+    try:
+        sess.run(key)
+    except tf.errors.OutOfRangeError as e:
+        # Not the queue's name: its "_<id>_" counts queues per process in TensorFlow.
+        print(type(e).__name__, [line.split("' ", 1)[1] for line in e.message.split("\\n")
+                                 if "insufficient" in line][0])
+    values(sess, [little, big, floats])
+    error(sess, odd)
+    error(sess, unequal)
+""",
     "queue_pipeline": SHOW_VALUES + """
 features = tf.constant(np.arange(12, dtype=np.float32).reshape(6, 2), name="features")
 labels = tf.constant([0, 1, 0, 1, 1, 0], name="labels")

@@ -140,3 +140,21 @@ def _sparse(ctx, examples, key, dtype, batched):
                    else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
     shape = [len(examples), longest] if batched else [longest]
     return index_array, value_array, np.array(shape, np.int64)
+
+
+@register("DecodeRaw")
+def decode_raw(ctx, data):
+    """Each string's bytes as out_type numbers (little- or big-endian): one more dimension."""
+    out_type = ctx.attr("out_type").as_numpy_dtype
+    wire = np.dtype(out_type).newbyteorder("<" if ctx.attr("little_endian", True) else ">")
+    strings = [bytes(s) for s in np.asarray(data, dtype=object).ravel()]
+    size = len(strings[0]) if strings else 0
+    if size % wire.itemsize:
+        raise invalid(ctx, f"Input to DecodeRaw has length {size} that is not a multiple of "
+                           f"{wire.itemsize}, the size of {datatype_string(ctx.attr('out_type'))}")
+    for i, string in enumerate(strings):
+        if len(string) != size:
+            raise invalid(ctx, f"DecodeRaw requires input strings to all be the same size, "
+                               f"but element {i} has size {size} != {len(string)}")
+    values = np.frombuffer(b"".join(strings), wire).astype(out_type)
+    return values.reshape(np.shape(data) + (size // wire.itemsize,))

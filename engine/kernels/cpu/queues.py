@@ -183,6 +183,16 @@ def _lookup(ctx, handle):
     return queue
 
 
+def lookup(ctx, handle):
+    """The queue a handle names (for the readers, which dequeue file names themselves)."""
+    return _lookup(ctx, handle)
+
+
+def dequeue(ctx, queue, count):
+    """`count` elements, blocking as a QueueDequeue op blocks."""
+    return _dequeue(ctx, queue, count)
+
+
 @register("FIFOQueueV2")
 def fifo_queue_v2(ctx):
     return _create(ctx, "FIFOQueue")
