@@ -137,7 +137,8 @@ def _assert_scalar(value, name):
     raise ValueError(f"Input {name} must be a scalar")
 
 
-def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # noqa: A002
+def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None,
+               bytes=None):  # noqa: A002
     """Each string's bytes as numbers of out_type: one more dimension, the count per string."""
     if input_bytes is None:
         input_bytes = bytes

@@ -397,8 +397,8 @@ import os, tempfile
 d = tempfile.mkdtemp()
 def shown(value):
     return [v.replace(d.encode(), b"D") for v in np.atleast_1d(value).tolist()]
-for name, options in (("a.tfr", None), ("b.tfr.gz", tf.python_io.TFRecordOptions(
-        tf.python_io.TFRecordCompressionType.GZIP))):
+gzip = tf.python_io.TFRecordOptions(tf.python_io.TFRecordCompressionType.GZIP)
+for name, options in (("a.tfr", None), ("b.tfr.gz", gzip)):
     with tf.python_io.TFRecordWriter(os.path.join(d, name), options) as writer:
         for i in range(3):
             writer.write(("%s-%d" % (name, i)).encode() * (i + 1))
@@ -407,8 +407,7 @@ with open(os.path.join(d, "t.csv"), "wb") as f:
 names = tf.placeholder(tf.string, [None])
 files = tf.FIFOQueue(10, tf.string, shapes=[[]])
 put, close = files.enqueue_many([names]), files.close()
-plain, gzipped = tf.TFRecordReader(), tf.TFRecordReader(name="gz", options=tf.python_io.TFRecordOptions(
-    tf.python_io.TFRecordCompressionType.GZIP))
+plain, gzipped = tf.TFRecordReader(), tf.TFRecordReader(name="gz", options=gzip)
 lines = tf.TextLineReader(skip_header_lines=1)
 key, value = plain.read(files)
 up_keys, up_values = plain.read_up_to(files, 2)
@@ -419,11 +418,14 @@ reset = plain.reset()
 raw = tf.constant([b"\\x01\\x00\\x02\\x00", b"\\xff\\xff\\x00\\x01"])
 little, big = tf.decode_raw(raw, tf.int16), tf.decode_raw(raw, tf.uint16, little_endian=False)
 floats = tf.decode_raw(tf.constant([[b"\\x00\\x00\\x80\\x3f"]]), tf.float32)
-odd, unequal = tf.decode_raw(tf.constant([b"abc"]), tf.int16, name="odd"), tf.io.decode_raw(tf.constant([b"ab", b"abcd"]), tf.uint8)
-print(plain.reader_ref.name, plain.supports_serialize, key.shape, up_keys.shape, little.shape, floats.shape)
+odd = tf.decode_raw(tf.constant([b"abc"]), tf.int16, name="odd")
+unequal = tf.io.decode_raw(tf.constant([b"ab", b"abcd"]), tf.uint8)
+print(plain.reader_ref.name, plain.supports_serialize, key.shape, up_keys.shape)
+print(little.shape, floats.shape)
 print(gzipped.reader_ref.op.name, lines.reader_ref.op.name, reset.name, produced.dtype)
 with tf.Session() as sess:
-    sess.run(put, {names: [os.path.join(d, n) for n in ("a.tfr", "a.tfr", "b.tfr.gz", "t.csv", "t.csv")]})
+    order = ("a.tfr", "a.tfr", "b.tfr.gz", "t.csv", "t.csv")
+    sess.run(put, {names: [os.path.join(d, n) for n in order]})
     for _ in range(4):
         print(*[shown(v) for v in sess.run([key, value])])
     print(*[shown(v) for v in sess.run([up_keys, up_values])], sess.run([produced, completed]))

@@ -96,8 +96,8 @@ def main():
         print('generated mean %.3f stddev %.3f' % (samples.mean(), samples.std()))
         print('histogram', np.histogram(samples, bins=8, range=(2.0, 6.0))[0].tolist())
         grid = np.linspace(2.0, 6.0, 5).reshape(-1, 1)
-        print('D(x) on 2..6:', ' '.join('%.4f' % p for p in
-                                          sess.run(disc_real, {disc_input: (grid - MU) / 2.0})[:, 0]))
+        belief = sess.run(disc_real, {disc_input: (grid - MU) / 2.0})[:, 0]
+        print('D(x) on 2..6:', ' '.join('%.4f' % p for p in belief))
 
 
 if __name__ == '__main__':
