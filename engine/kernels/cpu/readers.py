@@ -15,10 +15,10 @@ import numpy as np
 
 from engine import errors
 from engine.kernels import register
-from engine.kernels.common import invalid
+from engine.kernels.common import invalid, resource_handle
 from engine.kernels.cpu import queues as queue_kernels
 from engine.lib_io import tf_record
-from engine.resources import ResourceHandle, table
+from engine.resources import ResourceHandle
 
 _CREATE_LOCK = threading.Lock()
 
@@ -72,20 +72,20 @@ def _text_lines(ctx, skip_header_lines):
 
 
 def _create(ctx, records_of):
-    readers = table(ctx.resources, "readers")
+    readers = ctx.resources.table("readers")
     with _CREATE_LOCK:
         reader = readers.get(ctx.name)
         if reader is None:
             shared = ctx.attr("shared_name", b"")
             shared = shared.decode() if isinstance(shared, bytes) else shared
             reader = readers[ctx.name] = _Reader(shared or ctx.name, records_of)
-            table(ctx.resources, "readers_by_name")[reader.name] = reader
+            ctx.resources.table("readers_by_name")[reader.name] = reader
     return ResourceHandle("", reader.name, ctx.device, None, ())
 
 
 def _lookup(ctx, handle):
-    handle = handle.item() if isinstance(handle, np.ndarray) else handle
-    reader = table(ctx.resources, "readers_by_name").get(handle.name)
+    handle = resource_handle(handle)
+    reader = ctx.resources.table("readers_by_name").get(handle.name)
     if reader is None:
         raise errors.NotFoundError(ctx.node_def, None,
                                    f"Resource localhost/{handle.name} does not exist.")
