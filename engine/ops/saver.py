@@ -11,7 +11,7 @@ beyond max_to_keep, so TensorFlow reads what the engine saves and the other way 
 import os
 import time
 
-from engine import dtypes
+from engine import dtypes, errors
 from engine.checkpoint import state as checkpoint_state
 from engine.checkpoint.bundle import data_path, index_path
 from engine.devices import DeviceSpec
@@ -190,12 +190,18 @@ class Saver:
         else:
             checkpoint_file = save_path
         save_dir = os.path.dirname(save_path)
-        if save_dir and not os.path.isdir(save_dir):
-            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         model_checkpoint_path = checkpoint_file
         if not self._is_empty:
-            result = sess.run(self.saver_def.save_tensor_name,
-                              {self.saver_def.filename_tensor_name: checkpoint_file})
+            # SaveV2 makes the prefix's directory, as TensorFlow's BundleWriter does; a save
+            # that fails where there is no such directory says so, as TensorFlow's Saver.
+            try:
+                result = sess.run(self.saver_def.save_tensor_name,
+                                  {self.saver_def.filename_tensor_name: checkpoint_file})
+            except (errors.FailedPreconditionError, errors.NotFoundError) as error:
+                if save_dir and not os.path.isdir(save_dir):
+                    raise ValueError(
+                        f"Parent directory of {save_path} doesn't exist, can't save.") from error
+                raise
             model_checkpoint_path = result.decode() if isinstance(result, bytes) else str(result)
             if write_state:
                 self._record(model_checkpoint_path)

@@ -140,3 +140,20 @@ def test_a_relative_save_dir_writes_paths_relative_to_it(tmp_path, monkeypatch):
         'all_model_checkpoint_paths: "model.ckpt-10"\n'
         'all_model_checkpoint_paths: "model.ckpt-20"\n')
     assert tf.train.latest_checkpoint("ckpt") == "ckpt/model.ckpt-20"
+
+
+def test_save_makes_the_missing_directory_as_tensorflow_does(tmp_path):
+    """TensorFlow 2.21's v1 Saver saves into a directory that does not exist yet (its
+    BundleWriter makes it); seen failing here with "Parent directory ... doesn't exist"."""
+    import engine as tf
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = str(tmp_path / "new" / "deeper" / "model")
+            path = saver.save(sess, prefix, global_step=3)
+    assert path == prefix + "-3"
+    assert tf.train.latest_checkpoint(str(tmp_path / "new" / "deeper")) == path
+    assert (tmp_path / "new" / "deeper" / "model-3.meta").exists()
