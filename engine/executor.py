@@ -38,6 +38,7 @@ import numpy as np
 from engine import errors, frame_compiler, frames, function
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
+from engine.kernels.cuda import memory_types
 from engine.kernels.cpu.functional import function_call
 from engine.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
                              outputs_list, raise_node_error, read_ref)
@@ -65,12 +66,15 @@ class Executor:
         template = [None] * plan.num_slots
         steps = []
         self.stateful_contexts = []
+        producers = {node.name: node for node in plan.nodes}
         for node in plan.kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
             if kernel is None and node.op_type in functions:
                 kernel = function_call
             if kernel is None:
                 raise no_kernel_error(node, device_type)
+            if device_type == "GPU":  # int32 in host memory, other values on the device
+                kernel = memory_types.adapt(node, kernel, _input_dtypes(node, producers))
             ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,
                                rng_factory, session_state)
             self.contexts[node.name], self.kernels[node.name] = ctx, kernel
@@ -162,6 +166,16 @@ class Executor:
         except Exception as error:  # noqa: BLE001
             raise_node_error(node, error)
 
+
+
+def _input_dtypes(node, producers):
+    """The dtypes of `node`'s data inputs (None where the producer's is not known)."""
+    dtypes = []
+    for producer, output in node.info.inputs:
+        source = producers.get(producer)
+        known = source is not None and output < len(source.output_dtypes)
+        dtypes.append(source.output_dtypes[output] if known else None)
+    return dtypes
 
 
 def _with_library(session_state, functions, resources, rng_factory, max_loop_iterations):
