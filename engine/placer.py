@@ -90,7 +90,52 @@ def colocation_groups(nodes, order):
         for (producer, output), is_ref in zip(info.inputs, info.ref_inputs):
             if producer in parent and _reference_edge(nodes[producer], output, is_ref):
                 union(producer, name)
+    _join_control_flow(nodes, order, parent, union)
     return {name: find(name) for name in order}
+
+
+def _join_control_flow(nodes, order, parent, union):
+    """Joins each outermost tf.cond and tf.while_loop into one group (with the Switches it
+    reads through and the Merges and Exits it ends in).
+
+    TensorFlow's partitioner cuts a loop or a cond across devices (dead tensors travel through
+    the rendezvous, and AddControlFlow gives every partition its own copy of a loop's frame);
+    the engine's does not, so a construct is placed whole: on the GPU where every node of it
+    has a GPU kernel, else on the CPU. The values are the same on either.
+    """
+    first_of = {}
+    for name in order:
+        key = _outermost_context(nodes[name])
+        if key is None:
+            continue
+        if key in first_of:
+            union(first_of[key], name)
+        else:
+            first_of[key] = name
+    for name in order:
+        info = nodes[name]
+        inside = _outermost_context(info) is not None
+        producers = [p for p, _ in info.inputs] + list(info.control_inputs)
+        for producer in producers:
+            if producer not in parent:
+                continue
+            source = nodes[producer]
+            if (inside and source.op_type in op_families.SWITCH) or (
+                    info.op_type in op_families.MERGE | op_families.EXIT
+                    and _outermost_context(source) is not None):
+                union(producer, name)
+
+
+def _outermost_context(info):
+    """The outermost control-flow context `info`'s op was built in (None at top level, or
+    for a graph imported from a GraphDef, which has no contexts)."""
+    op = info.op
+    context = getattr(op, "_control_flow_context", None) if op is not None else None
+    if context is None:
+        return None
+    while getattr(context, "outer_context", None) is not None:
+        context = context.outer_context
+    return id(context)
 
 
 def _reference_edge(producer, output, consumer_takes_ref):
