@@ -91,6 +91,7 @@ def colocation_groups(nodes, order):
             if producer in parent and _reference_edge(nodes[producer], output, is_ref):
                 union(producer, name)
     _join_control_flow(nodes, order, parent, union)
+    _join_frames(nodes, order, parent, union)
     return {name: find(name) for name in order}
 
 
@@ -124,6 +125,27 @@ def _join_control_flow(nodes, order, parent, union):
                     info.op_type in op_families.MERGE | op_families.EXIT
                     and _outermost_context(source) is not None):
                 union(producer, name)
+
+
+def _join_frames(nodes, order, parent, union):
+    """Joins the nodes of each while loop's frame, read from the graph itself (an imported
+    graph has no contexts): from every Enter, forward to the Exits of its frame."""
+    consumers = _consumers(nodes, order)
+    for name in order:
+        if nodes[name].op_type not in op_families.ENTER:
+            continue
+        seen, stack = {name}, [(name, 1)]
+        while stack:
+            current, depth = stack.pop()
+            for consumer in consumers.get(current, ()):
+                if consumer in seen or consumer not in parent:
+                    continue
+                seen.add(consumer)
+                union(name, consumer)
+                kind = nodes[consumer].op_type
+                inner = depth + (kind in op_families.ENTER) - (kind in op_families.EXIT)
+                if inner > 0:
+                    stack.append((consumer, inner))
 
 
 def _outermost_context(info):
