@@ -211,6 +211,14 @@ def order_transfers(parts):
             deps[name] = sources
             for source in sources:
                 consumers.setdefault(source, []).append(name)
+    for p in parts.values():
+        # A loop's Exit fires after its last iteration, so after the body: G orders it after
+        # the frame's NextIterations, not as soon as the Switch it reads from.
+        for exits, next_iterations in _loop_ends(p):
+            for name in exits:
+                for source in next_iterations - deps[name]:
+                    deps[name].add(source)
+                    consumers.setdefault(source, []).append(name)
     rank = {"_Send": 0, "_HostSend": 0, "_Recv": 2, "_HostRecv": 2}
     sequence = {name: i for i, name in enumerate(owner)}
 
@@ -233,9 +241,14 @@ def order_transfers(parts):
             # What is left waits on a cycle: a while loop's NextIteration -> Merge edge. As
             # TensorFlow's executor enters a frame at a Merge whose Enter input is there, the
             # order enters the cycle at its first Merge (any node, were there none).
+            # A Merge is entered only once all but its back edges have run: one whose Enter
+            # waits on a _Recv would order that loop's sends before what the recv waits for.
             stuck = [n for n in pending if n not in position and pending[n] > 0]
             merges = [n for n in stuck
-                      if parts[owner[n]].nodes[n].op_type in op_families.MERGE] or stuck
+                      if parts[owner[n]].nodes[n].op_type in op_families.MERGE]
+            merges = [n for n in merges if all(
+                s in position or parts[owner[s]].nodes[s].op_type in op_families.NEXT_ITERATION
+                for s in deps[n])] or merges or stuck
             start = min(merges, key=key)
             pending[start] = 0
             heapq.heappush(ready, key(start))
@@ -251,6 +264,39 @@ def order_transfers(parts):
                 p.transfer_controls.setdefault(name, set()).add("^" + last_send)
             if info.op_type in ("_Send", "_HostSend"):
                 last_send = name
+
+
+def _loop_ends(p):
+    """(Exits, NextIterations) of each while loop frame in partition `p`, found forward
+    from its Enters (a nested loop's own are its own frame's)."""
+    consumers = {}
+    for name in p.order:
+        info = p.nodes[name]
+        for source in [s for s, _ in info.inputs] + list(info.control_inputs):
+            consumers.setdefault(source, []).append(name)
+    frames = {}
+    for name in p.order:
+        info = p.nodes[name]
+        if info.op_type not in op_families.ENTER:
+            continue
+        frame = info.node_def.attr["frame_name"].s
+        exits, next_iterations = frames.setdefault(frame, (set(), set()))
+        seen, stack = {name}, [(name, 1)]
+        while stack:
+            current, depth = stack.pop()
+            for consumer in consumers.get(current, ()):
+                if consumer in seen or consumer not in p.nodes:
+                    continue
+                seen.add(consumer)
+                kind = p.nodes[consumer].op_type
+                if depth == 1 and kind in op_families.EXIT:
+                    exits.add(consumer)
+                    continue
+                if depth == 1 and kind in op_families.NEXT_ITERATION:
+                    next_iterations.add(consumer)
+                inner = depth + (kind in op_families.ENTER) - (kind in op_families.EXIT)
+                stack.append((consumer, inner))
+    return list(frames.values())
 
 
 def _transfer_key(info):
