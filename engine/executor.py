@@ -42,7 +42,7 @@ from engine.kernels.cuda import memory_types
 from engine.kernels.cpu.functional import function_call
 from engine.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
                              outputs_list, raise_node_error, read_ref)
-from engine.resources import Ref
+from engine.resources import ReceivedRef, Ref
 
 # Check every kernel output's dtype (and count) against the graph: off on the fast path.
 DEBUG_CHECKS = os.environ.get("GI_ENGINE_DEBUG", "") not in ("", "0")
@@ -251,6 +251,8 @@ def _bind_checked_step(node, kernel, ctx):
 def _fetched(value, retval, fed):
     """A fetched value as Session.run returns it: a Ref read (copied), a computed 0-d array
     as a NumPy scalar; a fed value comes back as fed."""
+    if isinstance(value, ReceivedRef):
+        return value  # a variable on another device: read when its partition has finished
     if isinstance(value, Ref):
         if value.value is None:
             raise node_error(retval, errors.FailedPreconditionError(
@@ -259,6 +261,19 @@ def _fetched(value, retval, fed):
     if not fed and isinstance(value, np.ndarray) and value.ndim == 0:
         return value[()]
     return value
+
+
+def fetched_ref(value):
+    """A fetched value, a variable of another device (ReceivedRef) read now: a copy of its
+    value as the run left it, as a fetched ref of this device reads (`_fetched`)."""
+    if not isinstance(value, ReceivedRef):
+        return value
+    read = value.value
+    if read is None:
+        raise errors.FailedPreconditionError(
+            None, None, f"Attempting to use uninitialized value {value.name}")
+    read = read.copy() if hasattr(read, "copy") else read
+    return read[()] if isinstance(read, np.ndarray) and read.ndim == 0 else read
 
 
 def _retvals_by_fetch(plan):

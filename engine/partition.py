@@ -126,7 +126,7 @@ def partition(nodes, order, placement, feeds, fetches, targets, client, new_name
             src, src_output = source_of(producer, output)
             carrier = f"{src}:{src_output}"
             if where[src] != client:
-                dtype = nodes[producer].output_dtypes[output].base_dtype
+                dtype = nodes[producer].output_dtypes[output]
                 recv = cut(src, src_output, dst, client, ids[("retval", fetch)], dtype, False)
                 carrier = f"{recv}:0"
             part(client).fetches[fetch] = fetch if where[src] == client else carrier
@@ -472,16 +472,20 @@ def _send(name, input_name, src, dst, send_device, recv_device, tensor_name, dty
     """A _Send of `input_name`; of a feed's _Arg, the plan reads `fed_tensor` (it makes the
     _Arg itself)."""
     node_def = _transfer_def(name, "_Send", src, dst, send_device, recv_device, tensor_name)
-    node_def.attr["T"].type = dtype.as_datatype_enum
+    node_def.attr["T"].type = dtype.base_dtype.as_datatype_enum
     node_def.input.append(input_name)
     source = fed_tensor or parse_tensor_name(input_name)
-    return NodeInfo(name, "_Send", node_def, [source], [], [], (False,), device=send_device,
-                    is_stateful=True)
+    # A fetched ref (a variable) goes as the Ref itself, read once the run has finished, as
+    # a fetch of it on its own device is: TensorFlow 1.x's aliasing, so a fetched variable
+    # shows the value the run left in it, wherever the variable lives. Other consumers get
+    # its value as the _Send reads it.
+    return NodeInfo(name, "_Send", node_def, [source], [], [], (dtype.is_ref_dtype,),
+                    device=send_device, is_stateful=True)
 
 
 def _recv(name, src, dst, send_device, recv_device, tensor_name, dtype):
     node_def = _transfer_def(name, "_Recv", src, dst, send_device, recv_device, tensor_name)
-    node_def.attr["tensor_type"].type = dtype.as_datatype_enum
+    node_def.attr["tensor_type"].type = dtype.base_dtype.as_datatype_enum
     return NodeInfo(name, "_Recv", node_def, [], [], [dtype], device=recv_device,
                     is_stateful=True)
 

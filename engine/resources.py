@@ -29,6 +29,23 @@ class Ref:
         return f"<Ref {self.name} {'uninitialized' if self.value is None else self.value!r}>"
 
 
+class ReceivedRef(Ref):
+    """A variable sent from another device (engine/partition.py sends a ref as the Ref):
+    reading it reads the variable then, copied into the receiving device's memory. A fetched
+    one is read once every partition of the run has finished (engine/session.py)."""
+
+    __slots__ = ("source", "copy_in")
+
+    def __init__(self, source, copy_in):
+        self.name, self.dtype, self.lock = source.name, source.dtype, source.lock
+        self.source, self.copy_in = source, copy_in
+
+    @property
+    def value(self):
+        value = self.source.value
+        return None if value is None else self.copy_in(value)
+
+
 @dataclass(frozen=True)
 class ResourceHandle:
     """The value of a DT_RESOURCE tensor: which resource, where (ResourceHandleProto)."""

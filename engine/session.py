@@ -28,7 +28,7 @@ from engine import placement_log
 from engine import deadline, errors, graph, kernels, op_registry, vlog
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
-from engine.executor import Executor
+from engine.executor import Executor, fetched_ref
 from engine.fetches import FetchMapper, structure_key
 from engine.graph import get_default_graph
 from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
@@ -404,7 +404,7 @@ class BaseSession:
         if failures:
             raise next((e for e in failures if not isinstance(e, errors.CancelledError)),
                        failures[0])
-        return [results[i] for i in entry.client_results]
+        return [fetched_ref(results[i]) for i in entry.client_results]
 
     def _graph_nodes(self):
         """NodeInfo for every op in the graph (incrementally, as the graph grows)."""

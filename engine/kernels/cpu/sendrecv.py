@@ -11,6 +11,7 @@ values to the device, is in engine/kernels/cuda/transfers.py).
 
 from engine.kernels import register_table
 from engine.kernels.cuda.backend import to_host
+from engine.resources import ReceivedRef, Ref
 from engine.rendezvous import RENDEZVOUS_KEY, create_key, running_step
 
 
@@ -43,6 +44,8 @@ def sendrecv_kernels(copy_in):
     `copy_in(value)`."""
     def recv(ctx):
         value = received(ctx)
+        if isinstance(value, Ref):
+            return ReceivedRef(value, copy_in)
         return None if value is None else copy_in(value)
     return {"_Send": send, "_HostSend": send, "_Recv": recv, "_HostRecv": recv}
 
