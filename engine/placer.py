@@ -92,6 +92,7 @@ def colocation_groups(nodes, order):
                 union(producer, name)
     _join_control_flow(nodes, order, parent, union)
     _join_frames(nodes, order, parent, union)
+    _join_dead_regions(nodes, order, parent, union)
     return {name: find(name) for name in order}
 
 
@@ -146,6 +147,32 @@ def _join_frames(nodes, order, parent, union):
                 inner = depth + (kind in op_families.ENTER) - (kind in op_families.EXIT)
                 if inner > 0:
                     stack.append((consumer, inner))
+
+
+def _join_dead_regions(nodes, order, parent, union):
+    """Joins every node that may be dead (downstream of a Switch, before a Merge) with the
+    producers it may be dead through: the region a Switch starts, whether or not the graph
+    recorded a context for it (a gradient's Switch is built outside any; an imported graph
+    has none), so no dead tensor has to cross devices."""
+    may_be_dead = set()
+    for name in order:
+        info = nodes[name]
+        if info.op_type in op_families.MERGE:
+            continue
+        producers = [p for p, _ in info.inputs] + list(info.control_inputs)
+        for producer in producers:
+            if producer in parent and (producer in may_be_dead
+                                       or nodes[producer].op_type in op_families.SWITCH):
+                may_be_dead.add(name)
+                union(producer, name)
+        if info.op_type in op_families.SWITCH:
+            may_be_dead.add(name)
+    for name in order:  # a Merge ends the regions it joins
+        info = nodes[name]
+        if info.op_type in op_families.MERGE:
+            for producer, _ in info.inputs:
+                if producer in may_be_dead:
+                    union(producer, name)
 
 
 def _outermost_context(info):
