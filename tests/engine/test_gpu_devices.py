@@ -435,3 +435,59 @@ def test_gpu_variables_fail_and_update_as_cpu_ones(simulated_gpu):
                 np.testing.assert_array_equal(g, w)
     np.testing.assert_array_equal(on_gpu[-1][0], [4.0, 5.0])
     np.testing.assert_array_equal(on_gpu[-1][1], [6.0, 7.0])
+
+
+# Control flow, int32 and fetched variables across CPU and GPU ----------------------------------
+
+def _control_flow_graph(body_op):
+    """A cond and a while loop whose bodies apply `body_op`, and an int32 shape sum."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [4, 3], name="x")
+        picked = tf.cond(tf.reduce_sum(x) > 0, lambda: body_op(x) * 2.0, lambda: x - 1.0)
+        _, looped = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, body_op(v) + 1.0),
+                                  [tf.constant(0), x])
+        sizes = tf.shape(x) + tf.shape(picked)  # int32 arithmetic on the GPU
+        total = tf.reduce_sum(picked) + tf.reduce_sum(looped) + tf.cast(
+            tf.reduce_sum(sizes), tf.float32)
+    return graph, x, total
+
+
+def _devices_of(metadata):
+    return {n.name: n.device for g in metadata.partition_graphs for n in g.node}
+
+
+@pytest.mark.parametrize("body_op, where", [(tf.tanh, GPU0), (tf.erf, CPU0)])
+def test_a_cond_and_a_while_loop_are_placed_whole(simulated_gpu, body_op, where):
+    """Each on the GPU where all its ops have GPU kernels, else on the CPU (Erf has none):
+    the partitioner cuts no control flow across devices. Values as on the CPU alone."""
+    graph, x, total = _control_flow_graph(body_op)
+    with tf.Session(graph=graph, config=tf.ConfigProto(**GPU_CONFIG)) as sess:
+        value, metadata = _traced_run(sess, total, {x: X})
+    devices = _devices_of(metadata)
+    # cond/pred_id (the pred's Identity, built before the branches) is live: it may go anywhere.
+    loop_and_cond = {n: d for n, d in devices.items() if n.startswith(("cond/", "while/"))
+                     and "/_" not in n and n != "cond/pred_id"}
+    assert loop_and_cond and set(loop_and_cond.values()) == {where}
+    previous = backend.use(None)  # the same graph on the CPU alone
+    try:
+        graph, x, total = _control_flow_graph(body_op)
+        with tf.Session(graph=graph) as sess:
+            expected = sess.run(total, {x: X})
+    finally:
+        backend.use(previous)
+    np.testing.assert_allclose(value, expected, rtol=1e-6)
+
+
+def test_a_fetched_gpu_variable_shows_the_value_the_run_left(simulated_gpu):
+    """A ref fetched from another device is read once the run has finished, as on one
+    device: the step counter fetched with the step that increments it is the new count."""
+    graph = tf.Graph()
+    with graph.as_default(), tf.device("/gpu:0"):
+        step = tf.Variable(np.int64(0), name="step")
+        increment = tf.assign_add(step, np.int64(1))
+    with tf.Session(graph=graph, config=tf.ConfigProto(**GPU_CONFIG)) as sess:
+        sess.run(step.initializer)
+        fetched = [sess.run([increment.op, step])[1] for _ in range(3)]
+    assert fetched == [1, 2, 3]
+    assert all(isinstance(v, np.integer) for v in fetched)
