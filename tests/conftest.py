@@ -5,25 +5,23 @@ asks for /gpu:0 soft-places to the CPU there; on a machine with a CUDA GPU the s
 would run on it and be compared with CPU numbers. So where CuPy sees a GPU, every test not
 marked `cuda` runs with no GPU backend (the `cuda` tests, tests/engine/cuda_twin.py, ask for
 CuPy themselves), and the programs the tests start as subprocesses see no GPU either
-(CUDA_VISIBLE_DEVICES is set empty once CUDA is initialised here). tools/gpu_checks.sh runs
+(tests/gpu_env.py sets CUDA_VISIBLE_DEVICES empty once CUDA is initialised here, keeping
+the first value for the `cuda` tests that start programs on the GPU). tools/gpu_checks.sh runs
 the `cuda` tests on a lent GPU machine.
 """
-
-import os
 
 import pytest
 
 from engine.kernels.cuda import backend
+from tests import gpu_env
 
 # Programs the tests run as subprocesses, not test modules: --doctest-modules would import
 # (so run) each of them while collecting, in the test process and on its backend.
-collect_ignore_glob = ["programs/*.py", "inspector/scripts/*.py"]
+collect_ignore_glob = ["programs/*.py", "inspector/scripts/*.py", "gpu_env.py"]
 # Helpers that assert for several test modules: their failures explained as a test's are.
 pytest.register_assert_rewrite("tests.engine.snippet_checks")
 
-_REAL_GPU = None if os.environ.get(backend.SIMULATED_ENV) else backend._cupy_backend()
-if _REAL_GPU is not None:
-    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # CUDA here is initialised already: children only
+_REAL_GPU = gpu_env.REAL_GPU
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,8 @@ import sys
 
 import pytest
 
+from tests.gpu_env import real_gpu_env
+from tests.engine.cuda_twin import BACKENDS
 from tests.engine.test_programs import EXPECTED, PROGRAMS, REPO, normalise, same_within_spread
 
 ON_GPU = ["linear_regression", "logistic_regression", "layers_mnist", "dynamic_rnn_lengths",
@@ -29,9 +31,11 @@ ON_GPU = ["linear_regression", "logistic_regression", "layers_mnist", "dynamic_r
           "monitored_training", "monitored_checkpoints"]
 
 
-def run_on_simulated_gpu(name):
+def run_on_simulated_gpu(name, backend_name="simulated"):
     env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONHASHSEED="0",
                GRAPH_INSPECTOR_SIMULATED_GPUS="1")
+    if backend_name == "cupy":  # the machine's real GPU (a `cuda` test)
+        env = real_gpu_env(env)
     # A run takes seconds: a deadlock between partitions fails here, not at the suite's limit.
     result = subprocess.run([sys.executable, str(PROGRAMS / f"{name}.py")], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=90)
@@ -44,9 +48,11 @@ def expected(name):
     return [normalise(v.read_text()) for v in variants]
 
 
+@pytest.mark.parametrize("backend_name", BACKENDS)
 @pytest.mark.parametrize("name", ON_GPU)
-def test_program_on_the_simulated_gpu_prints_tensorflows_numbers(name):
-    ours, theirs = normalise(run_on_simulated_gpu(name)), expected(name)
+def test_program_on_the_simulated_gpu_prints_tensorflows_numbers(name, backend_name):
+    """On the simulated GPU everywhere; on CuPy too where a CUDA GPU is present."""
+    ours, theirs = normalise(run_on_simulated_gpu(name, backend_name)), expected(name)
     if ours != theirs[0]:
         assert same_within_spread(ours, theirs), (ours, theirs[0])
 
