@@ -75,7 +75,8 @@ def _absurd_const_graph(dtype, dims):
 
 @pytest.mark.parametrize("dtype,dims,words", [
     (tf.float32, [10**6, 10**6], "shape[1000000,1000000] and type float"),
-    (tf.string, [10**9], "shape[1000000000] and type string")])
+    # 10^10 strings: at least 640 GB (10^9 fitted in the 128 GB of a GPU machine, and ran)
+    (tf.string, [10**10], "shape[10000000000] and type string")])
 def test_absurd_constants_stay_lazy_until_run_and_then_name_the_node(dtype, dims, words):
     """A Const declaring 10^12 elements in a few bytes imports (its shape is known without its
     values); running it is TensorFlow's OOM, naming the node, not a 3.6 TiB allocation."""
