@@ -24,6 +24,13 @@ pytest.register_assert_rewrite("tests.engine.snippet_checks")
 _REAL_GPU = gpu_env.REAL_GPU
 
 
+def pytest_configure(config):
+    controller = getattr(config, "workerinput", None) is None and (
+        config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None))
+    if not controller:
+        gpu_env.hide_from_children()
+
+
 @pytest.fixture(autouse=True)
 def _no_gpu_unless_marked_cuda(request):
     if _REAL_GPU is None or request.node.get_closest_marker("cuda") is not None:

@@ -11,8 +11,13 @@ from engine.kernels.cuda import backend
 
 REAL_GPU = None if os.environ.get(backend.SIMULATED_ENV) else backend._cupy_backend()
 VISIBLE_DEVICES = os.environ.get("CUDA_VISIBLE_DEVICES")  # None: unset
-if REAL_GPU is not None:
-    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # CUDA here is initialised already: children only
+
+
+def hide_from_children():
+    """The programs tests start see no GPU (CUDA here is initialised already, so this process
+    keeps it). Not in pytest-xdist's controller: its workers are children that run tests."""
+    if REAL_GPU is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = ""
 
 
 def real_gpu_env(env):
