@@ -116,3 +116,31 @@ async def test_without_a_controller_the_screen_says_how_to_start_one():
         await pilot.pause()
         await press(app, pilot, "5")
         assert "graph-inspector debug SCRIPT.py" in screen_text(app)
+
+
+
+@run_async
+async def test_n_stops_at_the_start_of_the_next_run():
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None)
+        await press(app, pilot, "s", "n")
+        await until(app, pilot, lambda: controller.run.label.startswith("Session.run #2")
+                    and controller.run.state == "paused")
+        assert controller.run.current is None             # at its start: nothing run yet
+    controller.quit()
+
+
+@run_async
+async def test_f_finishes_this_run_and_the_program_goes_on_unstopped():
+    # With no breakpoint set, run 2 has no reason to stop: f ends run 1 and the program ends.
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None)
+        await press(app, pilot, "s", "f")
+        text = await until(app, pilot, lambda: "finished" in controller.status)
+        assert "z = [1.3862944" in text and controller.debugger.runs == 2
+        assert controller.run.label.startswith("Session.run #1")   # run 2 was never shown
+        assert "f Finish run" in text and "n Next run" in text
+    controller.quit()
+    assert controller.exit_code == 0

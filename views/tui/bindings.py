@@ -60,8 +60,10 @@ DEBUGGER = [
     Binding("c", "cont", "Continue"),
     Binding("b", "toggle_break", "Break"),
     Binding("a", "add_break", "Break at"),
+    # n and f both end this Session.run without stopping again in it; they differ in the next:
+    # n stops at its start, f only where a breakpoint fires (as the line prompt's n and f).
     Binding("n", "next_run", "Next run"),
-    Binding("f", "finish", "Finish"),
+    Binding("f", "finish", "Finish run"),
     Binding("r", "rerun", "Rerun"),
     Binding("w", "watch", "Watch", show=False),
     Binding("g", "show_in_graph", "In graph"),
@@ -100,6 +102,9 @@ HELP_EXTRA = {
              ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
     "Checkpoint": [("enter", "on a variable: select its node in the graph browser")],
-    "Debugger": [("enter", "on a breakpoint: turn it on or off"),
+    "Debugger": [("n", "next run: finish this Session.run, stop at the start of the next"),
+                 ("f", "finish run: end this Session.run without stopping; the program goes "
+                       "on, stopping again only at a breakpoint"),
+                 ("enter", "on a breakpoint: turn it on or off"),
                  ("5", "the debugger screen, from any other")],
 }

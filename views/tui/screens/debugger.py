@@ -142,9 +142,12 @@ class DebuggerScreen(Screen):
         self._move("cont")
 
     def action_finish(self):
+        """Ends this Session.run without stopping again in it; later runs stop only at a
+        breakpoint (the prompt's f)."""
         self._move("finish")
 
     def action_next_run(self):
+        """Ends this Session.run without stopping and stops at the start of the next."""
         self._move("next")
 
     def action_rerun(self):
