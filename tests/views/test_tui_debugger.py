@@ -9,6 +9,7 @@ from inspector.debug.launch import script_program
 from inspector.debug.tui import TuiController
 from views.tui import InspectorApp
 from views.tui.screens.debugger import DebuggerScreen
+from views.tui.widgets.debug_panels import FrontierPanel
 from views.tui.widgets.debug_tables import HistoryTable
 from views.tui.workspace import Workspace
 
@@ -60,7 +61,8 @@ async def test_step_three_nodes_shows_each_value_and_the_frontier():
         text = await until(app, pilot, lambda: controller.run.current.number == 3)
         assert app.screen.query_one("#debug-history", HistoryTable).row_count == 3
         assert "_arg_x_0_0 (_Arg) on CPU:0" in text and "x:0 = [ 1. -1.  3.]" in text
-        assert "ready: scaled" in text and "waiting: y on scaled" in text
+        frontier = str(app.screen.query_one(FrontierPanel).content)   # one node a line
+        assert "ready:\n  scaled\n" in frontier and "waiting:\n  y on scaled" in frontier
         assert " >>   _arg_x_0_0 (_Arg)" in text and "out scaled  ready" in text
         assert "paused (stepped)" in text
     controller.quit()

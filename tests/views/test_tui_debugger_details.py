@@ -7,6 +7,7 @@ import pytest
 from inspector.debug.launch import script_program
 from inspector.debug.tui import TuiController
 from views.tui import InspectorApp
+from views.tui.widgets.debug_panels import FrontierPanel, NamePanel, TensorPanel
 from views.tui.widgets.debug_tables import HistoryTable
 from views.tui.workspace import Workspace
 
@@ -70,3 +71,22 @@ async def test_switch_watch_merge_and_dead_outputs_at_100x30():
         text = await until(app, pilot, lambda: "debug_loop.py: finished" in screen_text(app))
         assert "= None" not in text and "object[" not in text
     assert controller.exit_code == 0
+
+
+@run_async
+async def test_side_panels_cut_long_names_in_the_middle_not_wrap_them_at_100x30():
+    app, controller = loop_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(app, pilot, lambda: "start of the run" in screen_text(app))
+        await press(app, pilot, *"s" * 12)                # at loop/Switch: Switch_1 is ready
+        await until(app, pilot, lambda: controller.run.current.name == "loop/Switch")
+        for panel in app.screen.query(NamePanel):
+            width = panel.content_size.width
+            assert all(len(line) <= width for line in str(panel.content).splitlines()
+                       if "created at" not in line and " = " not in line), panel.id
+        frontier = str(app.screen.query_one(FrontierPanel).content).splitlines()
+        assert "  loop/Switch_1 (lo…/while_context:0)" in frontier   # one entry, one line
+        tensor = str(app.screen.query_one(TensorPanel).content).splitlines()
+        place = tensor[tensor.index("created at") + 1]     # the script's path, cut in its middle
+        assert "…" in place and place.endswith("/debug_loop.py:11:"), place
+    controller.quit()

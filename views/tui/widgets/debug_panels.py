@@ -8,6 +8,8 @@ import numpy as np
 from rich.text import Text
 from textual.widgets import Static
 
+from views.tui.widgets.lazy_table import cut_middle
+
 STATUS_STYLE = {"done": "green", "ready": "bold cyan", "running": "bold yellow",
                 "waiting": "yellow", "pending": "dim"}
 
@@ -20,19 +22,42 @@ def short_device(device):
     return device.rpartition("device:")[2] or device or "?"
 
 
-class TensorPanel(Static):
+class NamePanel(Static):
+    """A panel whose names are cut in the middle to its width, never wrapped inside a name
+    (a wrapped "loop/Switch_1 (loop/while_context:0)" reads as two nodes); drawn again from
+    the last run when its width changes."""
+
+    _last = None
+
+    def fit(self, name, room=0):
+        """`name` in the panel's width less `room` cells (uncut before the first layout)."""
+        width = self.content_size.width
+        return cut_middle(name, max(8, width - room)) if width else name
+
+    def on_resize(self):
+        if self._last is not None:
+            self.show(*self._last)
+
+    def show(self, *args):
+        self._last = args
+        self.draw(*args)
+
+
+class TensorPanel(NamePanel):
     """The values the current node produced (what `p` prints), and where it was created."""
 
-    def show(self, run):
+    def draw(self, run):
         event = run.current if run is not None else None
         if event is None:
             self.update(Text("no node has run yet: s steps one node", style="dim"))
             return
-        text = Text.assemble((event.name, "bold"), f" ({event.op}) on {short_device(event.device)}")
+        placed = f" ({event.op}) on {short_device(event.device)}"
+        # The name gets the first line; what and where wrap to the next when it is long.
+        text = Text.assemble((self.fit(event.name, min(len(placed), 12)), "bold"), placed)
         if event.where:
-            text.append(f"\n{event.where}", style="magenta")
+            text.append(f"\n{self.fit(event.where)}", style="magenta")
         for tensor in event.outputs:
-            text.append(f"\n{tensor} = ", style="bold")
+            text.append(f"\n{self.fit(tensor, 3)} = ", style="bold")
             try:
                 value = run.value(tensor)
             except (KeyError, ValueError, TypeError):
@@ -50,41 +75,57 @@ class TensorPanel(Static):
         if watched:
             text.append("\nwatched:", style="bold")
             for number, tensor, _, summary in watched[-WATCH_LINES:]:
-                text.append(f"\n#{number} {tensor} = ")
+                text.append(f"\n#{number} {self.fit(tensor, len(str(number)) + 5)} = ")
                 text.append(summary, style="cyan")
         if event.created_at:
-            text.append(f"\ncreated at {event.created_at}", style="dim")
+            # "FILE:LINE: code": the place on a line of its own, cut; the code wraps by words.
+            place, colon, code = event.created_at.partition(": ")
+            text.append(f"\ncreated at\n{self.fit(place + colon.rstrip())}", style="dim")
+            if code:
+                text.append(f"\n{code}", style="dim")
         self.update(text)
 
 
-class FrontierPanel(Static):
-    """Which nodes are ready, running, and waiting on which inputs."""
+class FrontierPanel(NamePanel):
+    """Which nodes are ready, running, and waiting on which inputs: one node a line."""
 
-    def show(self, run, limit=12):
+    def draw(self, run, limit=4):
         if run is None or run.observer is None:
             self.update("")
             return
         frontier = run.frontier()
-        text = Text(f"{frontier.done} of {frontier.total} nodes done\n", style="dim")
-        text.append("ready: ", style="bold cyan")
-        text.append(", ".join(frontier.ready[:limit]) or "-")
-        if len(frontier.ready) > limit:
-            text.append(f" +{len(frontier.ready) - limit}")
-        for name in frontier.running:
-            text.append("\nrunning: ", style="bold yellow")
-            text.append(name)
-        for name, missing in frontier.waiting[:limit]:
-            text.append("\nwaiting: ", style="yellow")
-            text.append(f"{name} on {', '.join(missing)}")
-        if len(frontier.waiting) > limit:
-            text.append(f"\n... {len(frontier.waiting) - limit} more waiting", style="dim")
+        text = Text(f"{frontier.done} of {frontier.total} nodes done", style="dim")
+        sections = [("ready", "bold cyan", [(name, "") for name in frontier.ready]),
+                    ("running", "bold yellow", [(name, "") for name in frontier.running]),
+                    ("waiting", "yellow", [(name, ", ".join(missing))
+                                           for name, missing in frontier.waiting])]
+        for title, style, entries in sections:
+            if not entries and title != "ready":
+                continue
+            text.append(f"\n{title}:", style=style)
+            if not entries:
+                text.append(" -")
+            for name, missing in entries[:limit]:
+                text.append(f"\n  {self._entry(name, missing)}")
+            if len(entries) > limit:
+                text.append(f"\n  +{len(entries) - limit} more", style="dim")
         self.update(text)
 
+    def _entry(self, name, missing):
+        """`name` (and "on" what it waits for) in one line, each cut in its middle."""
+        if not missing:
+            return self.fit(name, 2)
+        room = self.content_size.width - 2 - len(" on ")
+        if self.content_size.width == 0 or len(name) + len(missing) <= room:
+            return f"{name} on {missing}"
+        own = max(8, min(len(name), room - min(len(missing), room // 2)))
+        return f"{cut_middle(name, own)} on {cut_middle(missing, max(8, room - own))}"
 
-class NodeNeighbourhood(Static):
+
+class NodeNeighbourhood(NamePanel):
     """The current node in its graph: inputs -> [node] -> consumers, each with its state."""
 
-    def show(self, run):
+    def draw(self, run):
         event = run.current if run is not None else None
         if event is None or event.node is None:
             self.update(Text("the current node and its neighbours show here", style="dim"))
@@ -94,16 +135,16 @@ class NodeNeighbourhood(Static):
         for source in sources:
             self._line(text, "  in  ", source, run)
         text.append("  >>  ", style="bold")
-        text.append(f" {event.name} ({event.op}) ", style="reverse bold")
+        own = f" ({event.op}) "
+        text.append(f" {self.fit(event.name, 7 + len(own))}{own}", style="reverse bold")
         text.append("\n")
         for consumer in consumers:
             self._line(text, "  out ", consumer, run)
         self.update(text)
 
-    @staticmethod
-    def _line(text, arrow, name, run):
+    def _line(self, text, arrow, name, run):
         status = run.node_status(name)
         text.append(arrow, style="dim")
-        text.append(name)
+        text.append(self.fit(name, len(arrow) + len(status) + 2))
         text.append(f"  {status}\n", style=STATUS_STYLE.get(status, ""))
 

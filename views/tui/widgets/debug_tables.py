@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from views.tui.widgets.debug_panels import short_device
-from views.tui.widgets.lazy_table import Column, LazyTable
+from views.tui.widgets.lazy_table import Column, LazyTable, cut_middle
 
 HISTORY_COLUMNS = [Column("number", "#", numeric=True),
                    Column("node", "node", flexible=True, min_width=14),
@@ -50,12 +50,21 @@ class BreakpointsTable(DataTable):
 
     def on_mount(self):
         self.add_columns("#", "on", "where", "hits")
+        self._last = None
+
+    def on_resize(self):
+        if self._last is not None:
+            self.show(self._last)
 
     def show(self, breakpoints):
+        self._last = breakpoints
         row = self.cursor_row
         self.clear()
+        # The label is cut in its middle to what the other columns (and their padding) leave.
+        room = max(8, self.size.width - 17) if self.size.width else None
         for bp in breakpoints:
-            self.add_row(str(bp.number), "on" if bp.enabled else "off", bp.label, str(bp.hits),
+            label = cut_middle(bp.label, room) if room else bp.label
+            self.add_row(str(bp.number), "on" if bp.enabled else "off", label, str(bp.hits),
                          key=str(bp.number))
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
