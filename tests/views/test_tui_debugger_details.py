@@ -90,3 +90,23 @@ async def test_side_panels_cut_long_names_in_the_middle_not_wrap_them_at_100x30(
         place = tensor[tensor.index("created at") + 1]     # the script's path, cut in its middle
         assert "…" in place and place.endswith("/debug_loop.py:11:"), place
     controller.quit()
+
+
+@pytest.mark.parametrize("size, node, op", [((100, 30), 14, 12), ((80, 24), 10, 8)])
+@run_async
+async def test_run_table_keeps_op_names_whole(size, node, op):
+    # At 100 columns an op name up to 12 cells ("LoopCond", "Identity") is never cut; at 80
+    # the node keeps 10 cells and the op 8 while frame and value give way.
+    app, controller = loop_app()
+    async with app.run_test(size=size) as pilot:
+        await until(app, pilot, lambda: controller.run is not None
+                    and controller.run.state == "paused")
+        await press(app, pilot, *"s" * 22)
+        await until(app, pilot, lambda: controller.run.current.number == 22)
+        table = app.screen.query_one(HistoryTable)
+        widths = table.widths()
+        assert widths[1] >= node and widths[2] >= op, widths
+        lines = screen_lines(app)[table.region.y:table.region.bottom]
+        assert any(" Identity " in line for line in lines)
+        assert sum(widths) + len(widths) - 1 <= table.scrollable_content_region.width
+    controller.quit()

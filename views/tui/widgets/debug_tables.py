@@ -7,11 +7,15 @@ from textual.widgets import DataTable
 from views.tui.widgets.debug_panels import short_device
 from views.tui.widgets.lazy_table import Column, LazyTable, cut_middle
 
+# What a row must keep whole at 100 columns (a 60-cell pane): op names to 12 cells
+# ("NextIteration" is the one longer op a loop has), 14 of the node's name; the value,
+# also in the tensor panel beside, gives up its width first and the frame's name next.
+# Narrower (80 columns), the node and op keep 10 and 8 cells while the others go to 5.
 HISTORY_COLUMNS = [Column("number", "#", numeric=True),
-                   Column("node", "node", flexible=True, min_width=14),
-                   Column("op", "op"), Column("device", "device"),
+                   Column("node", "node", flexible=True, min_width=14, keep=10),
+                   Column("op", "op", min_width=12, keep=8), Column("device", "device"),
                    Column("where", "frame/iter", min_width=8),
-                   Column("value", "value", flexible=True, min_width=14, cut_end=True)]
+                   Column("value", "value", flexible=True, min_width=8, cut_end=True)]
 
 
 def _cells(event):
@@ -23,6 +27,8 @@ def _cells(event):
 class HistoryTable(LazyTable):
     """One row per node execution, sized to the pane (names cut in the middle); the last row
     (the current node) has the cursor."""
+
+    TITLE_ROOM = 0   # not sorted by a click: no arrow to make room for
 
     def __init__(self, **kwargs):
         super().__init__(HISTORY_COLUMNS, **kwargs)

@@ -32,6 +32,7 @@ class Column:
     flexible: bool = False    # takes the width left over; cut in the middle when too long
     min_width: int = 6
     cut_end: bool = False     # cut a long text at its end (values), not in its middle (names)
+    keep: int = LAST_RESORT_WIDTH   # past every min_width, the cells it keeps while others shrink
 
 
 def cut_middle(text, width):
@@ -64,22 +65,29 @@ def fit_widths(columns, natural, available):
     [25, 25]
     >>> fit_widths(cols, [8, 60, 6], 18)      # past every minimum: titles cut, nothing lost
     [5, 5, 6]
+    >>> kept = [Column("d", "device"), Column("n", "node", flexible=True, min_width=12, keep=9)]
+    >>> fit_widths(kept, [8, 14], 16), fit_widths(kept, [8, 14], 12)
+    ([5, 10], [5, 6])
     """
     widths = [natural[n] for n in range(len(columns))]
     excess = sum(widths) + len(columns) - 1 - available
     text_columns = [n for n, c in enumerate(columns) if not c.numeric]
     # Flexible columns to their minimum, then the others; then, rather than push the last
-    # columns off the screen, any text column down to LAST_RESORT_WIDTH (its title cut too).
-    passes = [([n for n in text_columns if columns[n].flexible], False),
-              ([n for n in text_columns if not columns[n].flexible], False), (text_columns, True)]
-    for candidates, last_resort in passes:
+    # columns off the screen, the text columns to what each must keep (the one with the most
+    # to spare first), and last any down to LAST_RESORT_WIDTH (its title cut too).
+    passes = [([n for n in text_columns if columns[n].flexible],
+               lambda c: max(c.min_width, len(c.title))),
+              ([n for n in text_columns if not columns[n].flexible],
+               lambda c: max(c.min_width, len(c.title))),
+              (text_columns, lambda c: max(c.keep, LAST_RESORT_WIDTH)),
+              (text_columns, lambda c: LAST_RESORT_WIDTH)]
+    for candidates, floor in passes:
         while excess > 0:
-            shrinkable = [n for n in candidates if widths[n] > (
-                LAST_RESORT_WIDTH if last_resort
-                else max(columns[n].min_width, len(columns[n].title)))]
+            spare = {n: widths[n] - floor(columns[n]) for n in candidates}
+            shrinkable = [n for n in candidates if spare[n] > 0]
             if not shrinkable:
                 break
-            widest = max(shrinkable, key=lambda n: widths[n])
+            widest = max(shrinkable, key=lambda n: spare[n])
             widths[widest] -= 1
             excess -= 1
     return widths
@@ -89,7 +97,7 @@ class LazyTable(ScrollView, can_focus=True):
     """Rows from `show(rows, cells, natural)`; the cursor row is chosen with Enter or a click."""
 
     DEFAULT_CSS = """
-    LazyTable { background: $surface; }
+    LazyTable { background: $surface; overflow-x: hidden; }
     LazyTable > .lazy-table--header { text-style: bold; background: $panel; }
     LazyTable > .lazy-table--cursor { background: $block-cursor-background;
                                       color: $block-cursor-foreground; text-style: bold; }
@@ -106,6 +114,7 @@ class LazyTable(ScrollView, can_focus=True):
     ]
 
     cursor = reactive(0, always_update=True)
+    TITLE_ROOM = 2   # cells past a title, for the sort arrow a click on it adds
 
     @dataclass
     class RowChosen(Message):
@@ -132,7 +141,8 @@ class LazyTable(ScrollView, can_focus=True):
         """Show `rows` (any sequence); cells(row) gives a row's texts, one per column."""
         self.rows, self.cells = rows, cells
         if natural is not None:
-            self.natural = [max(natural.get(c.key, 0), len(c.title) + 2) for c in self.columns]
+            self.natural = [max(natural.get(c.key, 0), len(c.title) + self.TITLE_ROOM)
+                            for c in self.columns]
         self.titles = titles or {}
         size = Size(self.size.width, len(rows) + 1)
         if size != self.virtual_size:     # a new virtual size lays the screen out again
