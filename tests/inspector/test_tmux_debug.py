@@ -30,8 +30,11 @@ def test_debug_a_script_step_three_times_and_continue(terminal):
         terminal.keys("s")
         shown.append(terminal.wait_for(lambda text: expected in text))
     third = shown[-1]
-    assert "_arg_x_0_0 (_Arg) on CPU:0" in third and "ready: scaled" in third
-    assert "waiting: y on scaled" in third
+    # The frontier lists one node a line, under its heading.
+    lines = [line.rpartition("│")[2].rstrip() for line in third.splitlines()]
+    assert "_arg_x_0_0 (_Arg) on CPU:0" in third
+    assert lines[lines.index(" ready:") + 1] == "   scaled"
+    assert lines[lines.index(" waiting:") + 1] == "   y on scaled"
 
     terminal.keys("c")
     ended = terminal.wait_for(lambda text: "debug_small.py: finished" in text)
