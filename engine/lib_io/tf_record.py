@@ -92,8 +92,28 @@ def _as_options(options):
     return TFRecordOptions(TFRecordOptions.get_compression_type_string(options))
 
 
-def _not_found(path):
-    return errors.NotFoundError(None, None, f"{path}; No such file or directory")
+# TensorFlow's IOError(): the OS error's errno picks the status code, the message is
+# "PATH; STRERROR" (a directory given as a file: FailedPrecondition "PATH; Is a directory").
+_OS_ERROR_CLASSES = {
+    FileNotFoundError: errors.NotFoundError,
+    IsADirectoryError: errors.FailedPreconditionError,
+    NotADirectoryError: errors.FailedPreconditionError,
+    PermissionError: errors.PermissionDeniedError,
+}
+
+
+def open_input(path, node_def=None):
+    """`path` opened for binary reading; an OS error becomes TensorFlow's error for it, naming
+    the file ("PATH; Is a directory"), instead of escaping as a bare OSError."""
+    return _opened(path, "rb", node_def)
+
+
+def _opened(path, mode, node_def=None):
+    try:
+        return open(path, mode)
+    except OSError as error:
+        cls = _OS_ERROR_CLASSES.get(type(error), errors.UnknownError)
+        raise cls(node_def, None, f"{path}; {error.strerror or error}") from None
 
 
 class TFRecordWriter:
@@ -102,10 +122,7 @@ class TFRecordWriter:
     def __init__(self, path, options=None):
         self._path = os.fspath(path)
         self._options = _as_options(options)
-        try:
-            self._file = open(self._path, "wb")
-        except FileNotFoundError:
-            raise _not_found(self._path) from None
+        self._file = _opened(self._path, "wb")
         self._deflate = None
         if self._options.compression_type:
             level = self._options.compression_level
@@ -213,11 +230,7 @@ def tf_record_iterator(path, options=None):
     DataLossError with TensorFlow's message and the file's name."""
     path = os.fspath(path)
     compression_type = TFRecordOptions.get_compression_type_string(options)
-    try:
-        stream = open(path, "rb")
-    except FileNotFoundError:
-        raise _not_found(path) from None
-    with stream:
+    with open_input(path) as stream:
         try:
             yield from read_records(stream, compression_type)
         except RecordError as error:

@@ -107,3 +107,15 @@ def test_parse_example_refuses_what_tensorflow_refuses():
             tf.parse_example(serialized, {})
         with pytest.raises(ValueError, match="Input serialized must be a scalar"):
             tf.parse_single_example(serialized, {"x": tf.VarLenFeature(tf.int64)})
+
+
+def test_a_directory_given_as_a_file_fails_as_tensorflows(tmp_path):
+    # TensorFlow 2.21 (checked by hand): writer, iterator and TFRecordDataset all raise
+    # FailedPreconditionError "PATH; Is a directory", not an OSError of Python's.
+    directory = tmp_path / "records.tfrecord"
+    directory.mkdir()
+    expected = ("FailedPreconditionError", f"{directory}; Is a directory")
+    assert cases.read_with_iterator(tf, directory, "") == ([], expected)
+    assert cases.read_with_dataset(tf, directory, "") == ([], expected)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="; Is a directory$"):
+        tf.python_io.TFRecordWriter(str(directory))

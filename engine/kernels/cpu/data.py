@@ -423,9 +423,7 @@ class TFRecords(Dataset):
 
 def _open(node_def, name):
     path = name.decode() if isinstance(name, bytes) else str(name)
-    if not os.path.exists(path):
-        raise errors.NotFoundError(node_def, None, f"{path}; No such file or directory")
-    return open(path, "rb")
+    return tf_record.open_input(path, node_def)
 
 
 def dataset_kernel(op_type):

@@ -40,15 +40,12 @@ def _tf_records(ctx, compression_type):
     def records_of(path):
         offset = 0
         try:
-            with open(path, "rb") as stream:
+            with tf_record.open_input(path, ctx.node_def) as stream:
                 for data in tf_record.read_records(stream, compression_type):
                     yield f"{path}:{offset}".encode(), data
                     # A record's offset in the (uncompressed) stream: 12 bytes of length
                     # and its CRC before the data, a 4-byte CRC after.
                     offset += len(data) + 16
-        except FileNotFoundError:
-            raise errors.NotFoundError(ctx.node_def, None,
-                                       f"{path}; No such file or directory") from None
         except tf_record.RecordError as error:
             raise errors.DataLossError(ctx.node_def, None, str(error)) from None
     return records_of
@@ -56,18 +53,14 @@ def _tf_records(ctx, compression_type):
 
 def _text_lines(ctx, skip_header_lines):
     def records_of(path):
-        try:
-            with open(path, "rb") as stream:
-                for number, line in enumerate(stream, 1):
-                    if number <= skip_header_lines:
-                        continue
-                    # InputBuffer::ReadLine drops the '\n' and a '\r' before it.
-                    line = line[:-1] if line.endswith(b"\n") else line
-                    line = line[:-1] if line.endswith(b"\r") else line
-                    yield f"{path}:{number}".encode(), line
-        except FileNotFoundError:
-            raise errors.NotFoundError(ctx.node_def, None,
-                                       f"{path}; No such file or directory") from None
+        with tf_record.open_input(path, ctx.node_def) as stream:
+            for number, line in enumerate(stream, 1):
+                if number <= skip_header_lines:
+                    continue
+                # InputBuffer::ReadLine drops the '\n' and a '\r' before it.
+                line = line[:-1] if line.endswith(b"\n") else line
+                line = line[:-1] if line.endswith(b"\r") else line
+                yield f"{path}:{number}".encode(), line
     return records_of
 
 
