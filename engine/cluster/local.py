@@ -3,8 +3,11 @@ by their tasks (`/job:ps/task:0`, ...), in threads of this process or in process
 own (each worker then in a Nanny, as Dask's LocalCluster starts them)."""
 
 import logging
+import re
 
 from engine.cluster.cluster_spec import of_client
+
+_JOB_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def parse_jobs(text):
@@ -12,12 +15,28 @@ def parse_jobs(text):
 
     >>> parse_jobs("ps=1,worker=2")
     {'ps': 1, 'worker': 2}
+    >>> parse_jobs("ps=1,ps=2")
+    Traceback (most recent call last):
+    ...
+    ValueError: job 'ps' given twice in 'ps=1,ps=2'
+    >>> parse_jobs("a/b=1")
+    Traceback (most recent call last):
+    ...
+    ValueError: job name 'a/b' is not a letter then letters, digits or '_' (as in /job:NAME)
     """
     jobs = {}
     for item in text.split(","):
         job, sep, count = item.strip().partition("=")
-        if not sep or not job or not count.isdigit() or int(count) < 1:
+        # ASCII digits only: str.isdigit() also takes '²', which int() refuses.
+        if not sep or not job or not re.fullmatch(r"[0-9]+", count) or int(count) < 1:
             raise ValueError(f"expected JOB=N[,JOB=N...] (as ps=1,worker=2), got {text!r}")
+        # A job name becomes part of each task's device name (/job:NAME/task:N); TensorFlow's
+        # DeviceNameUtils takes only these.
+        if not _JOB_NAME.fullmatch(job):
+            raise ValueError(f"job name {job!r} is not a letter then letters, digits or '_' "
+                             f"(as in /job:NAME)")
+        if job in jobs:
+            raise ValueError(f"job {job!r} given twice in {text!r}")
         jobs[job] = int(count)
     return jobs
 

@@ -102,6 +102,10 @@ def test_no_scheduler_at_the_address_is_unavailable(capsys, in_graph_program):
 
 @pytest.mark.parametrize("argv,message", [
     (["--local-cluster", "ps=one"], "--local-cluster: expected JOB=N"),
+    (["--local-cluster", "ps=\u00b2"], "--local-cluster: expected JOB=N"),
+    (["--local-cluster", "ps=1,ps=2"], "--local-cluster: job 'ps' given twice"),
+    (["--local-cluster", "a/b=1"], "--local-cluster: job name 'a/b' is not a letter"),
+    (["--local-cluster", "job:x=1"], "--local-cluster: job name 'job:x' is not a letter"),
     (["--local-cluster", "ps=1", "--cluster", "tcp://h:1"], "not both"),
     (["--cluster", "h:8786"], "expected tcp://host:port"),
     (["--local-cluster", "ps=1", "--debug"], "does not step a cluster"),
