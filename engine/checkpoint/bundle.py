@@ -13,6 +13,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from engine.checkpoint import table, tensor_bytes
+from engine.lib_io import file_io
 from engine.checkpoint.slice_key import encode_tensor_name_slice, slice_extents
 from engine.proto import tensor_bundle_pb2, tensor_shape_pb2, types_pb2
 
@@ -254,13 +255,8 @@ def write_index(prefix, entries, num_shards):
 
 
 def _write_atomically(path, data):
-    directory = os.path.dirname(path)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    temporary = f"{path}.tempstate{os.getpid()}"
-    with open(temporary, "wb") as stream:
-        stream.write(data)
-    os.replace(temporary, path)
+    # A full disk leaves the old file whole, no temporary behind, and an error naming `path`.
+    file_io.write_atomically(path, data)
 
 
 def merge_bundles(prefixes, destination, delete_old_dirs=True):

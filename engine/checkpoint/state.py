@@ -11,6 +11,7 @@ import os
 from google.protobuf import text_format
 
 from engine.checkpoint.bundle import index_path
+from engine.lib_io import file_io
 from engine.proto import checkpoint_state_pb2
 
 STATE_FILE = "checkpoint"
@@ -96,7 +97,4 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     state = checkpoint_state_pb2.CheckpointState(model_checkpoint_path=model_checkpoint_path,
                                                  all_model_checkpoint_paths=paths)
     path = os.path.join(save_dir, latest_filename or STATE_FILE)
-    temporary = f"{path}.tmp{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as stream:
-        stream.write(text_format.MessageToString(state))
-    os.replace(temporary, path)
+    file_io.write_atomically(path, text_format.MessageToString(state))

@@ -27,6 +27,7 @@ import struct
 import zlib
 
 from engine import errors
+from engine.lib_io import file_io
 from engine.summary.record_writer import frame, masked_crc32c
 
 _HEADER = 12
@@ -92,37 +93,16 @@ def _as_options(options):
     return TFRecordOptions(TFRecordOptions.get_compression_type_string(options))
 
 
-# TensorFlow's IOError(): the OS error's errno picks the status code, the message is
-# "PATH; STRERROR" (a directory given as a file: FailedPrecondition "PATH; Is a directory").
-_OS_ERROR_CLASSES = {
-    FileNotFoundError: errors.NotFoundError,
-    IsADirectoryError: errors.FailedPreconditionError,
-    NotADirectoryError: errors.FailedPreconditionError,
-    PermissionError: errors.PermissionDeniedError,
-}
-
-
-def open_input(path, node_def=None):
-    """`path` opened for binary reading; an OS error becomes TensorFlow's error for it, naming
-    the file ("PATH; Is a directory"), instead of escaping as a bare OSError."""
-    return _opened(path, "rb", node_def)
-
-
-def _opened(path, mode, node_def=None):
-    try:
-        return open(path, mode)
-    except OSError as error:
-        cls = _OS_ERROR_CLASSES.get(type(error), errors.UnknownError)
-        raise cls(node_def, None, f"{path}; {error.strerror or error}") from None
-
-
 class TFRecordWriter:
     """Writes records to a TFRecord file (created, or emptied, at once)."""
 
     def __init__(self, path, options=None):
         self._path = os.fspath(path)
         self._options = _as_options(options)
-        self._file = _opened(self._path, "wb")
+        try:
+            self._file = open(self._path, "wb")
+        except OSError as error:
+            raise file_io.os_error(error, self._path) from None
         self._deflate = None
         if self._options.compression_type:
             level = self._options.compression_level
@@ -230,7 +210,7 @@ def tf_record_iterator(path, options=None):
     DataLossError with TensorFlow's message and the file's name."""
     path = os.fspath(path)
     compression_type = TFRecordOptions.get_compression_type_string(options)
-    with open_input(path) as stream:
+    with file_io.open_input(path) as stream:
         try:
             yield from read_records(stream, compression_type)
         except RecordError as error:

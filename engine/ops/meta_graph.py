@@ -7,13 +7,12 @@ TensorFlow does with a warning). Importing rebuilds the variables over the impor
 saver.import_meta_graph returns a Saver over the imported SaverDef.
 """
 
-import os
-
 from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
 from engine import op_registry
 from engine.graph import GraphKeys, get_default_graph
+from engine.lib_io import file_io
 from engine.operation import Operation
 from engine.ops.importer import import_graph_def
 from engine.ops.variables import RefVariable, ResourceVariable, Variable
@@ -104,13 +103,8 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
         if collection is not None:
             meta.collection_def[key].CopyFrom(collection)
     if filename:
-        directory = os.path.dirname(filename)
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-        temporary = f"{filename}.tmp{os.getpid()}"
-        with open(temporary, "w" if as_text else "wb") as stream:
-            stream.write(text_format.MessageToString(meta) if as_text else meta.SerializeToString())
-        os.replace(temporary, filename)
+        file_io.write_atomically(
+            filename, text_format.MessageToString(meta) if as_text else meta.SerializeToString())
     return meta
 
 

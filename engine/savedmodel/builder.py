@@ -10,6 +10,7 @@ import os
 
 from google.protobuf import text_format
 
+from engine.lib_io import file_io
 from engine.graph import GraphKeys, get_default_graph
 from engine.operation import Operation
 from engine.ops.control_flow.ops import group, no_op
@@ -21,12 +22,9 @@ from engine.savedmodel.signatures import predict_signature_def
 from engine.tensor import Tensor
 
 
-def _write(path, data, mode):
+def _write(path, data):
     """Write to a temporary file and rename it into place (no half-written saved_model.pb)."""
-    temporary = f"{path}.tmp{os.getpid()}"
-    with open(temporary, mode) as stream:
-        stream.write(data)
-    os.replace(temporary, path)
+    file_io.write_atomically(path, data)
 
 
 def _validate_tensor_info(tensor_info):
@@ -152,10 +150,10 @@ class SavedModelBuilder:
         os.makedirs(self._export_dir, exist_ok=True)
         if as_text:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
-            _write(path, text_format.MessageToString(self._saved_model), "w")
+            _write(path, text_format.MessageToString(self._saved_model))
         else:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PB)
-            _write(path, self._saved_model.SerializeToString(deterministic=True), "wb")
+            _write(path, self._saved_model.SerializeToString(deterministic=True))
         return path.encode()
 
 

@@ -1,5 +1,7 @@
 """tf.train.Saver builds TensorFlow's graph, and TensorFlow's checkpoints restore in the engine with its values."""
 
+import builtins
+import errno
 import json
 import sys
 from pathlib import Path
@@ -157,3 +159,58 @@ def test_save_makes_the_missing_directory_as_tensorflow_does(tmp_path):
     assert path == prefix + "-3"
     assert tf.train.latest_checkpoint(str(tmp_path / "new" / "deeper")) == path
     assert (tmp_path / "new" / "deeper" / "model-3.meta").exists()
+
+
+class _FullDisk:
+    """A file that takes 10 bytes, then fails as a full disk does (ENOSPC)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, data):
+        self._stream.write(data[:10])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self._stream.close()
+
+
+@pytest.mark.parametrize("full_at", ["model-2.data-00000-of-00001", "model-2.index",
+                                     "checkpoint", "model-2.meta"])
+def test_a_save_to_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(
+        tmp_path, monkeypatch, full_at):
+    # TensorFlow's IOError for ENOSPC: ResourceExhaustedError "PATH; No space left on device".
+    # Seen before: InternalError "OSError: [Errno 28] ..." naming no file, a .tempstate file
+    # left behind filling the disk, a bare OSError from the state file and the .meta.
+    real_open = builtins.open
+
+    def open_on_a_full_disk(path, mode="r", *args, **kwargs):
+        stream = real_open(path, mode, *args, **kwargs)
+        return _FullDisk(stream) if Path(path).name.startswith(f"{full_at}.") else stream
+
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        bump = tf.assign_add(v, [1.0, 1.0])
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first = saver.save(sess, str(tmp_path / "model"), global_step=1)
+            before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+            sess.run(bump)
+            monkeypatch.setattr(builtins, "open", open_on_a_full_disk)
+            with pytest.raises(tf.errors.ResourceExhaustedError) as raised:
+                saver.save(sess, str(tmp_path / "model"), global_step=2)
+            monkeypatch.undo()
+            assert f"{tmp_path / full_at}; No space left on device" in raised.value.message
+            assert not [p.name for p in tmp_path.iterdir() if ".tempstate" in p.name]
+            after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+            # The state file moves on only once model-2's .data and .index are whole (a .meta
+            # that fails comes after it, as in TensorFlow's Saver.save).
+            kept = [name for name in before if name != "checkpoint" or full_at != "model-2.meta"]
+            assert {name: after.get(name) for name in kept} == {n: before[n] for n in kept}
+            saver.restore(sess, first)
+            np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])
+            saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path)))

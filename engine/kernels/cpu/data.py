@@ -19,7 +19,7 @@ from engine.function import LIBRARY_KEY
 from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar
 from engine.kernels.cpu import data_errors
-from engine.lib_io import tf_record
+from engine.lib_io import file_io, tf_record
 from engine.random_philox import PhiloxRandom
 
 
@@ -423,7 +423,7 @@ class TFRecords(Dataset):
 
 def _open(node_def, name):
     path = name.decode() if isinstance(name, bytes) else str(name)
-    return tf_record.open_input(path, node_def)
+    return file_io.open_input(path, node_def)
 
 
 def dataset_kernel(op_type):

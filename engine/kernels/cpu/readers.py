@@ -17,7 +17,7 @@ from engine import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle
 from engine.kernels.cpu import queues as queue_kernels
-from engine.lib_io import tf_record
+from engine.lib_io import file_io, tf_record
 from engine.resources import ResourceHandle
 
 _CREATE_LOCK = threading.Lock()
@@ -40,7 +40,7 @@ def _tf_records(ctx, compression_type):
     def records_of(path):
         offset = 0
         try:
-            with tf_record.open_input(path, ctx.node_def) as stream:
+            with file_io.open_input(path, ctx.node_def) as stream:
                 for data in tf_record.read_records(stream, compression_type):
                     yield f"{path}:{offset}".encode(), data
                     # A record's offset in the (uncompressed) stream: 12 bytes of length
@@ -53,7 +53,7 @@ def _tf_records(ctx, compression_type):
 
 def _text_lines(ctx, skip_header_lines):
     def records_of(path):
-        with tf_record.open_input(path, ctx.node_def) as stream:
+        with file_io.open_input(path, ctx.node_def) as stream:
             for number, line in enumerate(stream, 1):
                 if number <= skip_header_lines:
                     continue
