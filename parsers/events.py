@@ -19,6 +19,10 @@ def read_events_file(loaded, path, display):
             where = f"record {index} (byte {offset})"
             event = parse_message(path, data, event_pb2.Event, where)
             kind = event.WhichOneof("what") or "empty"
+            if index == 0 and not _looks_like_an_event(event, kind):
+                raise InputError(path, f"{where}: a TFRecord file, but not TensorBoard events "
+                                       "(its first record has no wall_time, file_version or "
+                                       "event: tf.train.Examples?)")
             counts[kind] += 1
             _add_event(loaded, path, display, where, event, kind)
     except tfrecord.TruncatedRecord as error:
@@ -32,6 +36,13 @@ def read_events_file(loaded, path, display):
         raise InputError(path, error.strerror or str(error)) from None
     loaded.event_counts = dict(counts)
     loaded.files.append(str(path))
+
+
+def _looks_like_an_event(event, kind):
+    """Whether a first record is an Event: a writer's first event has its wall_time and
+    file_version. Other records (a tf.train.Example) often parse as an Event too, all their
+    fields unknown to it, and would be counted as empty events."""
+    return bool(event.wall_time or event.step or event.file_version or kind != "empty")
 
 
 def _add_event(loaded, path, display, where, event, kind):

@@ -174,6 +174,16 @@ def test_events_record_that_is_not_an_event(tmp_path):
     assert message.startswith("record 0 (byte 0): not a valid Event")
 
 
+@pytest.mark.parametrize("records", ["all", "first four"])
+def test_a_tfrecord_of_examples_is_not_taken_for_events(tmp_path, records):
+    # TensorFlow wrote these tf.train.Examples; the first four parse as Events (every field
+    # unknown to Event) and were shown as "TensorBoard events: empty 4".
+    data = (FIXTURES / "tf_record" / "records.plain.tfrecord").read_bytes()
+    message = error_of(write(tmp_path, "records.tfrecord", data if records == "all" else data[:297]))
+    assert message == ("record 0 (byte 0): a TFRecord file, but not TensorBoard events (its first "
+                       "record has no wall_time, file_version or event: tf.train.Examples?)")
+
+
 def test_bad_file_in_events_directory_is_named(tmp_path):
     shutil.copytree(FIXTURES / "parsers" / "events_dir", tmp_path / "logs")
     good, victim = sorted((tmp_path / "logs").iterdir())[:2]
