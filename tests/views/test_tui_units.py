@@ -114,6 +114,16 @@ def test_read_paths_reports_a_bad_file_and_opens_the_rest(tmp_path):
     assert workspace.graphs[0].traces["layer1/MatMul"]  # from the graph's debug_info
 
 
+def test_read_paths_names_the_bad_file_inside_a_directory_escaped(tmp_path):
+    # Was (the directory, "empty file (0 bytes)"): which file? And a raw newline or terminal
+    # code in a name reached cmd_tui's error line.
+    saved_model = tmp_path / "model\n\x1b[31m"
+    saved_model.mkdir()
+    (saved_model / "saved_model.pb").write_bytes(b"")
+    _, failures = loading.read_paths([str(saved_model)])
+    assert failures == [(f"{tmp_path}/model\\n\\x1b[31m/saved_model.pb", "empty file (0 bytes)")]
+
+
 def large_graph(nodes=100_000, per_scope=50):
     """A generated graph of scopes block00000/..., each a chain of `per_scope` nodes."""
     graph = graph_pb2.GraphDef()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import parsers
 from parsers.errors import InputError
+from parsers.printable import printable
 from views.tui import details
 from parsers.detect import sniff
 from parsers.vlog import read_vlog
@@ -39,10 +40,13 @@ def read_paths(paths, report: Callable[[int, int, str], None] = lambda *a: None,
                 continue
             loaded = parsers.load(path, _parse_progress(report, number, total, what))
         except InputError as error:
-            failures.append((path, error.message if hasattr(error, "message") else str(error)))
+            # The file the error is about (a SavedModel's saved_model.pb, not its directory),
+            # escaped as `info` prints it: a name can hold newlines and terminal codes.
+            failures.append((printable(error.path), error.message))
             continue
         except Exception as error:  # noqa: BLE001  (a reader's bug must not take the UI down)
-            failures.append((path, f"cannot read: {type(error).__name__}: {error}"))
+            failures.append((printable(path),
+                             printable(f"cannot read: {type(error).__name__}: {error}")))
             continue
         workspace.add_loaded(loaded, os.path.basename(os.path.normpath(path)) or path)
     report(len(paths) * STEPS_PER_PATH, total, "indexing")
