@@ -6,6 +6,7 @@ from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
 from engine.graph import GraphKeys
+from engine.lib_io import file_io
 from engine.ops.saver import import_meta_graph
 from engine.proto import saved_model_pb2
 from engine.savedmodel import constants
@@ -13,20 +14,21 @@ from engine.savedmodel.signatures import get_tensor_from_tensor_info
 
 
 def parse_saved_model(export_dir):
-    """The SavedModel message in saved_model.pb (else saved_model.pbtxt); OSError as TensorFlow's."""
+    """The SavedModel message in saved_model.pb (else saved_model.pbtxt); OSError as TensorFlow's,
+    and TensorFlow's error naming the file where it cannot be read (a directory, unreadable)."""
     export_dir = os.fspath(export_dir)
     path_to_pb = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB)
     path_to_pbtxt = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
     saved_model = saved_model_pb2.SavedModel()
     if os.path.exists(path_to_pb):
-        with open(path_to_pb, "rb") as stream:
+        with file_io.open_input(path_to_pb) as stream:
             content = stream.read()
         try:
             saved_model.ParseFromString(content)
         except DecodeError as error:
             raise OSError(f"Cannot parse file {path_to_pb}: {error}.") from error
     elif os.path.exists(path_to_pbtxt):
-        with open(path_to_pbtxt, "rb") as stream:
+        with file_io.open_input(path_to_pbtxt) as stream:
             content = stream.read()
         try:
             text_format.Parse(content.decode("utf-8"), saved_model)

@@ -124,3 +124,13 @@ def test_reserved_signature_key_and_second_variables_save(tmp_path):
 def test_missing_saved_model_api_names_itself():
     with pytest.raises(AttributeError, match="tf.saved_model.experimental is not supported by the engine yet"):
         tf.saved_model.experimental  # noqa: B018
+
+
+def test_a_saved_model_pb_that_is_a_directory_fails_as_tensorflows(tmp_path):
+    # TensorFlow 2.21 (checked by hand): FailedPreconditionError "DIR/saved_model.pb; Is a
+    # directory"; the engine let Python's IsADirectoryError out.
+    (tmp_path / "saved_model.pb").mkdir()
+    with tf.Graph().as_default(), tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError) as raised:
+            tf.saved_model.loader.load(sess, ["serve"], str(tmp_path))
+    assert raised.value.message == f"{tmp_path}/saved_model.pb; Is a directory"
