@@ -155,6 +155,10 @@ def _scan(root):
             here = Path(directory)
             depth = len(here.relative_to(root).parts)
             subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and depth < _SCAN_DEPTH)
+            # A saved_model.pb that is a directory: say so, rather than "holds no graph".
+            for name in [d for d in subdirectories if d in _SAVED_MODEL_FILES]:
+                skipped.append((str(here / name), "a directory, not a SavedModel file"))
+                subdirectories.remove(name)
             if depth and any((here / name).is_file() for name in _SAVED_MODEL_FILES):
                 model_dirs.append(next(here / n for n in _SAVED_MODEL_FILES if (here / n).is_file()))
                 subdirectories[:] = []  # its variables/ and assets/ are its own

@@ -184,6 +184,14 @@ def test_a_tfrecord_of_examples_is_not_taken_for_events(tmp_path, records):
                        "record has no wall_time, file_version or event: tf.train.Examples?)")
 
 
+def test_a_saved_model_pb_that_is_a_directory_is_named(tmp_path):
+    # Was "directory holds no graph, SavedModel, events or dump files".
+    (tmp_path / "model" / "saved_model.pb").mkdir(parents=True)
+    with pytest.raises(parsers.InputError) as caught:
+        parsers.load(tmp_path / "model")
+    assert str(caught.value) == f"{tmp_path}/model/saved_model.pb: a directory, not a SavedModel file"
+
+
 def test_bad_file_in_events_directory_is_named(tmp_path):
     shutil.copytree(FIXTURES / "parsers" / "events_dir", tmp_path / "logs")
     good, victim = sorted((tmp_path / "logs").iterdir())[:2]
