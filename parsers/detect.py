@@ -20,6 +20,7 @@ _LOG_LINE = re.compile(
 )
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _SNIFF_BYTES = 4096
+_GZIP_MAGIC = b"\x1f\x8b"
 # A protobuf message cannot exceed 2 GiB; a bigger file is not one of ours (a log goes to vlog).
 MAX_FILE_BYTES = 2**31 - 1
 
@@ -114,6 +115,9 @@ def load_file(path, progress=None):
     head = read_head(path)
     if not head:
         raise InputError(path, "empty file (0 bytes)")
+    if head.startswith(_GZIP_MAGIC):  # never a protobuf (wire type 7), nor text
+        raise InputError(path, "gzip-compressed (a GZIP TFRecord or a .gz file?): "
+                               "graph-inspector reads uncompressed files; gunzip it first")
     family = sniff(head)
     if family == "vlog":
         return load_vlog(path)  # streamed: a log can be gigabytes

@@ -184,6 +184,14 @@ def test_a_tfrecord_of_examples_is_not_taken_for_events(tmp_path, records):
                        "record has no wall_time, file_version or event: tf.train.Examples?)")
 
 
+def test_a_gzip_file_says_so(tmp_path):
+    # A GZIP TFRecord TensorFlow wrote; was "not a GraphDef, ...: invalid wire type 7 at byte 0".
+    data = (FIXTURES / "tf_record" / "records.gzip.tfrecord").read_bytes()
+    assert error_of(write(tmp_path, "records.tfrecord", data)) == (
+        "gzip-compressed (a GZIP TFRecord or a .gz file?): graph-inspector reads uncompressed "
+        "files; gunzip it first")
+
+
 def test_a_saved_model_pb_that_is_a_directory_is_named(tmp_path):
     # Was "directory holds no graph, SavedModel, events or dump files".
     (tmp_path / "model" / "saved_model.pb").mkdir(parents=True)
