@@ -3,8 +3,6 @@ LRNGrad) against TensorFlow 2.21 (tf.compat.v1): values, gradients (second order
 the backprops too), static shapes, graphs node for node and the kernels' errors
 (tests/engine/conv_norm_cases.py; fixtures by tools/make_conv_norm_fixtures.py)."""
 
-import gzip
-import json
 import sys
 from pathlib import Path
 
@@ -13,16 +11,14 @@ import pytest
 
 import engine as tf
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "tests" / "fixtures" / "conv_norm"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import conv_norm_cases as cases  # noqa: E402
+import tf_fixture_set  # noqa: E402
 
-TF_VALUES = np.load(FIXTURES / "values.npz")
-TF_SHAPES = json.loads((FIXTURES / "shapes.json").read_text())
-TF_NODES = json.loads(gzip.decompress((FIXTURES / "nodes.json.gz").read_bytes()))
-TF_ERRORS = json.loads((FIXTURES / "errors.json").read_text())
+TF = tf_fixture_set.load("conv_norm")
+TF_VALUES, TF_SHAPES, TF_NODES = TF.values, TF.shapes, TF.nodes
+TF_ERRORS = TF.errors
 # TensorFlow's float kernels sum in another order (and LRN's in float32, the engine's in
 # float64); float16 LRN rounds each step to half in TensorFlow, once in the engine.
 TOLERANCE = {np.dtype(np.float64): dict(rtol=1e-12, atol=1e-12),

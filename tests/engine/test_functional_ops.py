@@ -6,8 +6,6 @@ scan; tests/fixtures/functional/ holds TensorFlow's outputs, gradients with resp
 inputs and a variable, static shapes and graphs (tools/make_functional_fixtures.py).
 """
 
-import gzip
-import json
 import sys
 from pathlib import Path
 
@@ -16,15 +14,13 @@ import pytest
 
 import engine as tf
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "tests" / "fixtures" / "functional"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import functional_cases as cases  # noqa: E402
+import tf_fixture_set  # noqa: E402
 
-TF_VALUES = np.load(FIXTURES / "values.npz")
-TF_SHAPES = json.loads((FIXTURES / "shapes.json").read_text())
-TF_NODES = json.loads(gzip.decompress((FIXTURES / "nodes.json.gz").read_bytes()))
+TF = tf_fixture_set.load("functional")
+TF_VALUES, TF_SHAPES, TF_NODES = TF.values, TF.shapes, TF.nodes
 
 
 @pytest.mark.parametrize("name", list(cases.CASES))
