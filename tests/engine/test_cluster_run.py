@@ -33,6 +33,13 @@ import ps_in_graph  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture
+def optimizer_on(monkeypatch):
+    """TensorFlow's partition graphs are Grappler's: the optimizer on even in a
+    GRAPH_INSPECTOR_REWRITE=off run."""
+    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """One in-process cluster (threads) for the module: Dask workers are slow to start."""
@@ -174,7 +181,7 @@ def traced_train_step(cluster):
     return metadata, before, after
 
 
-def test_in_graph_partition_graphs_are_tensorflows(cluster):
+def test_in_graph_partition_graphs_are_tensorflows(cluster, optimizer_on):
     """Node by node: names (client feeds as a master's client-terminated `_recv_<tensor>_0`,
     _Send/_Recv `<tensor>_S<n>`), ops, devices, inputs, and the _Send/_Recv attrs that name
     the tasks, against TensorFlow's partition graphs."""
@@ -192,7 +199,7 @@ def test_in_graph_partition_graphs_are_tensorflows(cluster):
     assert transfers == 24  # 10 tensors cross tasks, 2 feeds come from the client
 
 
-def test_full_trace_reports_every_task_as_tensorflow(cluster):
+def test_full_trace_reports_every_task_as_tensorflow(cluster, optimizer_on):
     """Step stats per task device with TensorFlow's nodes (a RecvTensor for each tensor
     that came from another task, labelled as TensorFlow's), on the client's clock."""
     metadata, before, after = traced_train_step(cluster)

@@ -12,6 +12,13 @@ pytest.importorskip("engine.optimizer.report")
 from engine.optimizer import remapping  # noqa: E402
 
 
+
+@pytest.fixture(autouse=True)
+def _optimizer_on(monkeypatch):
+    """These tests are about the remapping pass: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
+    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+
+
 class _Context:
     def __init__(self, *preserved):
         self.preserved = set(preserved)
