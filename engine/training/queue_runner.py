@@ -94,21 +94,17 @@ class QueueRunner:
                 with self._lock:
                     self._runs_per_session[sess] -= 1
 
-    def _close(self, sess, attempts=3):
+    def _close(self, sess):
         """Closes the queue once the last enqueue thread is done. TensorFlow ignores a close
-        that fails; a consumer then waits for ever on a queue nobody will close, so a failed
-        close is retried and then logged as a warning, not only at VLOG 1. Closing twice is
-        harmless. (A 300 s hang once seen here was two queues made by two runs at once, fixed
-        in engine/kernels/cpu/queues.py; tests/engine/test_resource_races.py.)"""
-        for attempt in range(attempts):
-            try:
-                sess.run(self._close_op)
-                return
-            except Exception as e:  # noqa: BLE001  (ignored after the retries, as TensorFlow)
-                logging.vlog(1, "Ignored exception: %s", str(e))
-                if attempt == attempts - 1:
-                    logging.warning("QueueRunner could not close %s: %s: %s", self.name,
-                                    type(e).__name__, e)
+        that fails (at VLOG 1); a consumer then waits for ever on a queue nobody will close,
+        so the failure is also a warning here. (A 300 s hang once seen was two queues made
+        by two runs at once: engine/kernels/cpu/queues.py, tests/engine/test_resource_races.py.)"""
+        try:
+            sess.run(self._close_op)
+        except Exception as e:  # noqa: BLE001  (ignored, as TensorFlow)
+            logging.vlog(1, "Ignored exception: %s", str(e))
+            logging.warning("QueueRunner could not close %s: %s: %s", self.name,
+                            type(e).__name__, e)
 
     def _close_on_stop(self, sess, cancel_op, coord):
         coord.wait_for_stop()
