@@ -413,10 +413,11 @@ def _run_update(op, attrs, slots, rest, xp, resource):
         handles = [ResourceHandle("", f"slot{i}") for i in range(len(slots))]
         buffers = [resources.variable(h) for h in handles]
         for buffer, value in zip(buffers, slots):
-            buffer.value = xp.asarray(value)
+            buffer.value = xp.array(value)  # a copy: the CPU run must not move the GPU's start
         variables = [np.array(h, dtype=object) for h in handles]
     else:
-        buffers = variables = [Ref(f"slot{i}", None, xp.asarray(v)) for i, v in enumerate(slots)]
+        # copies: a ref update writes in place, and np.asarray would hand it `slots` itself
+        buffers = variables = [Ref(f"slot{i}", None, xp.array(v)) for i, v in enumerate(slots)]
     ctx = KernelContext(make_node_def(op, attrs), [], resources)
     kernel = lookup(op, device_type)
     try:
@@ -469,3 +470,17 @@ def test_ref_update_writes_the_device_buffer_in_place(backend_name):
         with pytest.raises(errors.FailedPreconditionError):
             lookup("ApplyGradientDescent", "GPU")(ctx, uninitialized, xp.asarray(F32(0.5)),
                                                   xp.asarray(np.ones(4, F32)))
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("value", [np.float32(-0.0), np.array(-0.0), np.array(np.nan, F32)],
+                         ids=["f32 scalar", "0-d f64", "0-d nan"])
+def test_a_0d_upload_keeps_its_bits(backend_name, value):
+    """CuPy fills a 0-d array from the scalar and a zero fill is a memset (-0.0 became +0.0 on
+    an H200, and a divide by it gave +inf where TensorFlow gives -inf): to_device copies bits."""
+    with gpu_backend(backend_name) as current:
+        uploaded = gpu.to_device(current.xp, value)
+        assert gpu.is_device_array(uploaded) and uploaded.shape == ()
+        back = gpu.to_host(uploaded)
+        assert back.dtype == np.asarray(value).dtype
+        assert np.asarray(back).tobytes() == np.asarray(value).tobytes()

@@ -9,6 +9,7 @@ import pytest
 import engine as tf
 from engine import dtypes
 from engine.kernels import lookup
+from engine.kernels.cuda import backend as gpu
 from engine.kernels.context import KernelContext
 from engine.kernels.cpu import fused as cpu_fused
 from engine.kernels.cuda import fused as gpu_fused
@@ -49,7 +50,8 @@ def _gpu_and_cpu(backend_name, ops, args, types, inputs):
         reference = cpu_fused.run_reference(cpu_fused.plan_of(ctx), inputs)
         with gpu_backend(backend_name) as current:
             kernel = lookup(FUSED_OP, "GPU")
-            got = kernel(ctx, *[current.xp.asarray(x) for x in inputs])
+            # uploaded as the engine uploads (to_device keeps a 0-d -0.0, CuPy's asarray not)
+            got = kernel(ctx, *[gpu.to_device(current.xp, x) for x in inputs])
             assert type(got).__module__.split(".")[0] in ("cupy", "engine"), type(got)
             got = got.get()
     return np.asarray(got), np.asarray(reference)

@@ -97,7 +97,12 @@ def floor_div(x, y, xp=np):
 
 
 def floor_mod(x, y, xp=np):
-    return xp.mod(x, y)
+    """TensorFlow's floor_fmod for floats: fmod, moved by y when the signs differ. NumPy's mod
+    agrees but for the sign of a zero result; CuPy's gives NaN for a finite x mod an infinity."""
+    if not np.issubdtype(x.dtype, np.floating):
+        return xp.mod(x, y)
+    truncated = xp.fmod(x, y)
+    return xp.where((truncated != 0) & ((y < 0) != (truncated < 0)), truncated + y, truncated)
 
 
 def truncate_mod(x, y, xp=np):

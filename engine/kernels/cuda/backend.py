@@ -147,6 +147,9 @@ def to_device(xp, value):
     array = np.asarray(value)
     if array.dtype == object:
         return array
+    if array.ndim == 0:  # CuPy fills a 0-d array from the scalar, and a zero fill is a
+        # memset: -0.0 arrived as +0.0 (seen on an H200, CuPy 14). A 1-element copy keeps bits.
+        return xp.array(array.reshape(1)).reshape(())
     return xp.array(array)
 
 

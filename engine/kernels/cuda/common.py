@@ -8,7 +8,7 @@ such an argument may arrive as a device array (a GPU Const) or a host one (a fee
 
 import numpy as np
 
-from engine.kernels.cuda.backend import is_device_array
+from engine.kernels.cuda.backend import is_device_array, to_device
 
 
 def host(value):
@@ -20,7 +20,7 @@ def host(value):
 
 def device(xp, value, dtype=None):
     """`value` (host or device) as a device array of `dtype` when given."""
-    array = value if is_device_array(value) else xp.asarray(value)
+    array = value if is_device_array(value) else to_device(xp, value)
     if dtype is not None and array.dtype != dtype:
         array = array.astype(dtype)
     return array
