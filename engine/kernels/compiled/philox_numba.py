@@ -16,34 +16,62 @@ _W0, _W1 = np.uint32(0x9E3779B9), np.uint32(0xBB67AE85)
 _MASK = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
 _MIN_BLOCKS_PER_PIECE = 1 << 12
-# Blocks computed together: the rounds run over word arrays of this length (structure of
-# arrays), which LLVM vectorises (vpmuludq: 32x32->64 multiplies), about 2x a block at a time.
+# Blocks computed together: each block's ten rounds run in registers, and the loop over the
+# blocks of a chunk is what LLVM vectorises (vpmuludq: 32x32->64 multiplies, 8 or 16 lanes);
+# the words land in four arrays (structure of arrays) for the caller's conversion loop.
+# Measured on this AMD EPYC (AVX-512): 0.88 ms per 10^6 float32 on one thread, where
+# rounds over word arrays in memory (ten passes over the chunk) took 1.21 ms.
 _CHUNK = 512
 _JIT = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 
 
 @numba.njit(inline="always", nogil=True)
+def _round(x0, x1, x2, x3, a0, a1):
+    p0 = np.uint64(x0) * _M0
+    p1 = np.uint64(x2) * _M1
+    return (np.uint32(p1 >> _SHIFT) ^ x1 ^ a0, np.uint32(p1),
+            np.uint32(p0 >> _SHIFT) ^ x3 ^ a1, np.uint32(p0))
+
+
+@numba.njit(inline="always", nogil=True)
+def _round_keys(k0, k1):
+    """The ten rounds' keys: (k0, k1) bumped by the Weyl constants after each round."""
+    keys0, keys1 = np.empty(10, np.uint32), np.empty(10, np.uint32)
+    a0, a1 = np.uint32(k0), np.uint32(k1)
+    for r in range(10):
+        keys0[r], keys1[r] = a0, a1
+        a0 = np.uint32(a0 + _W0)
+        a1 = np.uint32(a1 + _W1)
+    return keys0, keys1
+
+
+@numba.njit(inline="always", nogil=True)
 def _chunk(k0, k1, c0, c1, c2, c3, first, n, x0, x1, x2, x3):
     """x0..x3[:n] = the words of blocks first .. first+n-1 (counter + b, 128-bit)."""
+    keys0, keys1 = _round_keys(k0, k1)
+    # scalars, so the rounds below read registers (unrolled by hand: LLVM keeps them there)
+    a0, a1, b0, b1, d0, d1 = keys0[0], keys1[0], keys0[1], keys1[1], keys0[2], keys1[2]
+    e0, e1, f0, f1, g0, g1 = keys0[3], keys1[3], keys0[4], keys1[4], keys0[5], keys1[5]
+    h0, h1, i0, i1, j0, j1 = keys0[6], keys1[6], keys0[7], keys1[7], keys0[8], keys1[8]
+    l0, l1 = keys0[9], keys1[9]
     for j in range(n):
         b = np.uint64(first + j)
         w0 = c0 + (b & _MASK)
         w1 = c1 + (b >> _SHIFT) + (w0 >> _SHIFT)
         w2 = c2 + (w1 >> _SHIFT)
         w3 = c3 + (w2 >> _SHIFT)
-        x0[j], x1[j], x2[j], x3[j] = np.uint32(w0), np.uint32(w1), np.uint32(w2), np.uint32(w3)
-    a0, a1 = np.uint32(k0), np.uint32(k1)
-    for _ in range(10):
-        for j in range(n):
-            p0 = np.uint64(x0[j]) * _M0
-            p1 = np.uint64(x2[j]) * _M1
-            y1, y3 = x1[j], x3[j]
-            x0[j] = np.uint32(p1 >> _SHIFT) ^ y1 ^ a0
-            x1[j] = np.uint32(p1)
-            x2[j] = np.uint32(p0 >> _SHIFT) ^ y3 ^ a1
-            x3[j] = np.uint32(p0)
-        a0 = np.uint32(a0 + _W0)
-        a1 = np.uint32(a1 + _W1)
+        y0, y1, y2, y3 = np.uint32(w0), np.uint32(w1), np.uint32(w2), np.uint32(w3)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, a0, a1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, b0, b1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, d0, d1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, e0, e1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, f0, f1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, g0, g1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, h0, h1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, i0, i1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, j0, j1)
+        y0, y1, y2, y3 = _round(y0, y1, y2, y3, l0, l1)
+        x0[j], x1[j], x2[j], x3[j] = y0, y1, y2, y3
 
 
 @numba.njit(inline="always", nogil=True)
