@@ -30,6 +30,12 @@ class KernelContext:
         self._rng = None
         self.session_state = session_state
 
+    def for_node(self, node_def, output_dtypes):
+        """A context for another node run inside this one (a fused chain's steps): the same
+        session, device and random-state factory."""
+        return KernelContext(node_def, output_dtypes, self.resources, self.device,
+                             self._rng_factory, self.session_state)
+
     @property
     def attrs(self):
         if self._attrs is None:

@@ -8,6 +8,12 @@ _FusedConv2D). Its attrs describe the chain step by step:
   value of step k;
 - fused_types: each step's output dtype (Cast's DstT, bool for comparisons, else T);
 - Tin: the inputs' dtypes; T: the output's.
+- fused_random: for each RandomUniform step, in step order, the name of the node it stands for
+  (its Philox stream is that node's, kept per session by name: a run of the fused graph draws
+  what the unfused graph draws); fused_seeds: those nodes' seed and seed2, two per step.
+A RandomUniform step's operand is the node's shape input (a vector, not an elementwise
+operand); the values it draws are the chain's inputs as the other inputs are, but are never
+materialised when the chain runs compiled.
 The CPU kernel (engine/kernels/cpu/fused.py) runs the chain compiled (compiled/fused_numba.py)
 or, as the reference, step by step through each op's own kernel.
 
@@ -36,6 +42,9 @@ FUSABLE = {
     "LogicalNot": frozenset({"bool"}),
     "Cast": NUMBERS | {"bool"},
 }
+# Random sources a chain may start from (on the CPU: the compiled loop draws TensorFlow's Philox
+# words in registers, four values per block, where the unfused graph writes and reads arrays).
+RANDOM_OPS = {"RandomUniform": frozenset({"float32"})}
 COMPARISONS = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"})
 # A longer chain compiles slowly (numba's time grows with the body); it is cut there.
 MAX_STEPS = 64
@@ -51,13 +60,23 @@ def parse_operand(text):
 class Chain:
     """A fused chain decoded from the node's attrs (dtype names as NumPy spells them)."""
 
-    __slots__ = ("steps",)
+    __slots__ = ("steps", "random_steps", "shape_inputs")
 
     def __init__(self, ops, args, types):
         if not (len(ops) == len(args) == len(types)) or not ops:
             raise ValueError("fused_ops, fused_args and fused_types must be of one length")
         self.steps = [(op, tuple(parse_operand(a) for a in operands.split(",")), str(dtype))
                       for op, operands, dtype in zip(ops, args, types)]
+        # the random steps, and the inputs that are their shapes (not elementwise operands)
+        self.random_steps = [k for k, step in enumerate(self.steps) if step[0] in RANDOM_OPS]
+        self.shape_inputs = frozenset(self.steps[k][1][0][1] for k in self.random_steps)
+        for k in self.random_steps:
+            if len(self.steps[k][1]) != 1 or self.steps[k][1][0][0] != "i":
+                raise ValueError(f"a {self.steps[k][0]} step reads one input, its shape")
+        for op, operands, _ in self.steps:
+            if op not in RANDOM_OPS and any(kind == "i" and n in self.shape_inputs
+                                            for kind, n in operands):
+                raise ValueError("a random step's shape input is read as a value")
 
     @classmethod
     def of_attrs(cls, attrs):

@@ -9,6 +9,8 @@ fed, named in keep), and both are on the same device (the fused op has a CPU ker
 where there is a GPU, a CuPy one: engine/kernels/cuda/fused.py). The fused node takes the
 chain's last node's name, so its readers and a fetch of it are unchanged; the chain's control
 inputs move onto it. Chains are cut at MAX_STEPS ops (what is left becomes a chain of its own).
+A RandomUniform on the CPU may start a chain (fused_chain.RANDOM_OPS): the compiled loop draws
+its values in registers from the node's own stream, so nothing changes but the memory traffic.
 
 It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
 (`graph-inspector optimize --passes remapping`). TensorFlow's remapper fuses no generic
@@ -17,13 +19,15 @@ elementwise chains on the CPU, so by default partition graphs stay node for node
 """
 
 from engine import dtypes
-from engine.kernels.fused_chain import COMPARISONS, FUSABLE, FUSED_OP, MAX_STEPS, NUMBERS
+from engine.kernels.fused_chain import (COMPARISONS, FUSABLE, FUSED_OP, MAX_STEPS, NUMBERS,
+                                        RANDOM_OPS)
 from engine.optimizer.report import Report
 from engine.proto import rewriter_config_pb2
 
 # Attrs a fused node may drop: T is in fused_types; the others only mark the graph's history
 # (colocation, TF's note that a control dependency was added by hand; the edges move over).
 _CARRIED_ATTRS = frozenset({"T", "_class", "_has_manual_control_dependencies"})
+_RANDOM_ATTRS = frozenset({"dtype", "T", "seed", "seed2", "_class"})
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
 
 
@@ -42,6 +46,8 @@ def _dtype_name(node, attr):
 
 def _signature(node):
     """(input dtype, output dtype) of a node that may be fused, else None."""
+    if node.op in RANDOM_OPS:
+        return _random_signature(node)
     allowed = FUSABLE.get(node.op)
     if allowed is None:
         return None
@@ -57,6 +63,16 @@ def _signature(node):
     if dtype not in allowed:
         return None
     return dtype, ("bool" if node.op in COMPARISONS else dtype)
+
+
+def _random_signature(node):
+    """(shape dtype, value dtype) of a random op that may start a chain: on the CPU only (the
+    GPU's fused kernel has no Philox of its own), of a dtype the compiled loop draws."""
+    dtype, shape_dtype = _dtype_name(node, "dtype"), _dtype_name(node, "T")
+    if ("GPU" in node.device.upper() or set(node.attr) - _RANDOM_ATTRS
+            or dtype not in RANDOM_OPS[node.op] or shape_dtype not in ("int32", "int64")):
+        return None
+    return shape_dtype, dtype
 
 
 def _split(text):
@@ -180,6 +196,13 @@ def _fused_node(root, members, nodes, signatures):
     fused.attr["fused_args"].list.s.extend(a.encode() for a in args)
     fused.attr["fused_types"].list.type.extend(dtypes.as_dtype(t).as_datatype_enum
                                                for t in types)
+    randoms = [nodes[name] for name in order if nodes[name].op in RANDOM_OPS]
+    if randoms:  # each keeps its own Philox stream, found by its node's name
+        fused.attr["fused_random"].list.s.extend(node.name.encode() for node in randoms)
+        for node in randoms:
+            fused.attr["fused_seeds"].list.i.extend(
+                [node.attr["seed"].i if "seed" in node.attr else 0,
+                 node.attr["seed2"].i if "seed2" in node.attr else 0])
     return fused
 
 

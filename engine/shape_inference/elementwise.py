@@ -2,7 +2,9 @@
 broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine import op_families
+from engine.kernels.fused_chain import RANDOM_OPS
 from engine.shape_inference.dims import _dims, broadcast, merge
+from engine.shape_inference.partial_values import _from_value
 
 
 def unchanged(attrs, inputs):
@@ -14,11 +16,20 @@ def binary(attrs, inputs):
 
 
 def fused_elementwise(attrs, inputs):
-    """_FusedElementwise: every input broadcast together, as its chain of elementwise ops."""
+    """_FusedElementwise: every input broadcast together, as its chain of elementwise ops; a
+    random step's shape input counts as the shape it asks for (its value, where known)."""
+    shape_inputs = _random_shape_inputs(attrs)
     result = []
-    for info in inputs:
-        result = broadcast(result, _dims(info))
+    for index, info in enumerate(inputs):
+        result = broadcast(result, _from_value(info) if index in shape_inputs else _dims(info))
     return result
+
+
+def _random_shape_inputs(attrs):
+    def text(value):
+        return value.decode() if isinstance(value, bytes) else str(value)
+    ops, args = attrs.get("fused_ops") or (), attrs.get("fused_args") or ()
+    return {int(text(a)[1:]) for op, a in zip(ops, args) if text(op) in RANDOM_OPS}
 
 
 def add_n(attrs, inputs):

@@ -11,6 +11,7 @@ The cache directory: $GRAPH_INSPECTOR_CACHE_DIR, else $XDG_CACHE_HOME/graph-insp
 
 import hashlib
 import importlib.util
+import inspect
 import os
 import sys
 import tempfile
@@ -21,6 +22,7 @@ import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
 from engine import threads
+from engine.kernels.fused_chain import RANDOM_OPS
 
 _MIN_ITEMS_PER_PIECE = 1 << 15
 _ready = {}        # chain key -> compiled function, or None when it failed
@@ -87,6 +89,8 @@ def _expr(op, a, b, dtype, in_dtype):
 
 def source(chain, input_dtypes, scalar_inputs):
     """The Python source of a chain's numba kernel."""
+    if chain.random_steps:
+        return _random_source(chain, input_dtypes, scalar_inputs)
     names = [f"i{k}" for k in range(len(input_dtypes))]
     lines = [f"def kernel(out, {', '.join(names)}, start, end):"]
     for k, scalar in enumerate(scalar_inputs):
@@ -105,6 +109,66 @@ def source(chain, input_dtypes, scalar_inputs):
         types.append(dtype)
     lines.append(f"        out[j] = t{len(chain.steps) - 1}")
     return _HEADER + "\n".join(lines) + "\n"
+
+
+def _philox_source():
+    """philox_numba's block function and constants as source text, written into each random
+    chain's file: that file alone is what numba's on-disk cache depends on, and an edit of the
+    Philox code changes the file's hash (so no stale cached kernel survives it)."""
+    from engine.kernels.compiled import philox_numba as philox
+    constants = [f"{name} = np.{type(getattr(philox, name)).__name__}({int(getattr(philox, name))})"
+                 for name in ("_M0", "_M1", "_W0", "_W1", "_MASK", "_SHIFT")]
+    functions = [inspect.getsource(getattr(philox, name).py_func)
+                 for name in ("_round", "_round_keys", "_chunk")]
+    return "\n".join(constants) + "\n\n\n" + "\n\n".join(functions) + "\n\n"
+
+
+_WORDS_PER_BLOCK = 4  # float32 values per Philox block
+_CHUNK_BLOCKS = 512   # blocks drawn at once: their words stay in L1 between the two loops
+
+
+def _random_source(chain, input_dtypes, scalar_inputs):
+    """A chain drawing random values. Per chunk of Philox blocks, each random step's words are
+    drawn (vectorised over blocks, rounds in registers: philox_numba._chunk) and laid out in
+    element order in a small buffer; then the chain's loop runs over the chunk's elements as
+    any chain's does, reading a random value where it would read an input. Nothing of size
+    `size` is written but the output. start/end count blocks."""
+    values = [k for k in range(len(input_dtypes)) if k not in chain.shape_inputs]
+    count = len(chain.random_steps)
+    random_index = {k: s for s, k in enumerate(chain.random_steps)}
+    streams = [f"r{s}k0, r{s}k1, r{s}c0, r{s}c1, r{s}c2, r{s}c3" for s in range(count)]
+    lines = [f"def kernel(out, {', '.join([f'i{k}' for k in values] + streams)}, start, end):",
+             "    size = out.shape[0]",
+             f"    x0, x1 = np.empty({_CHUNK_BLOCKS}, np.uint32), np.empty({_CHUNK_BLOCKS}, np.uint32)",
+             f"    x2, x3 = np.empty({_CHUNK_BLOCKS}, np.uint32), np.empty({_CHUNK_BLOCKS}, np.uint32)"]
+    lines += [f"    w{s} = np.empty({_WORDS_PER_BLOCK * _CHUNK_BLOCKS}, np.uint32)"
+              for s in range(count)]
+    lines += [f"    v{k} = i{k}[0]" for k in values if scalar_inputs[k]]
+    lines += [f"    for first in range(start, end, {_CHUNK_BLOCKS}):",
+              f"        n = min({_CHUNK_BLOCKS}, end - first)"]
+    for s, stream in enumerate(streams):
+        lines += [f"        _chunk({stream}, first, n, x0, x1, x2, x3)",
+                  "        for b in range(n):",
+                  f"            w{s}[4 * b], w{s}[4 * b + 1] = x0[b], x1[b]",
+                  f"            w{s}[4 * b + 2], w{s}[4 * b + 3] = x2[b], x3[b]"]
+    lines += [f"        base = {_WORDS_PER_BLOCK} * first",
+              f"        for e in range(min({_WORDS_PER_BLOCK} * n, size - base)):",
+              "            j = base + e"]
+    lines += [f"            v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
+    types = []
+    for index, (op, operands, dtype) in enumerate(chain.steps):
+        if index in random_index:  # RandomUniform float32: exactly m * 2^-23 from 23 bits
+            s = random_index[index]
+            expr = f"np.float32(np.int32(w{s}[e] & np.uint32(0x7FFFFF))) * np.float32({2.0 ** -23!r})"
+        else:
+            refs = [f"v{n}" if kind == "i" else f"t{n}" for kind, n in operands]
+            in_dtypes = [input_dtypes[n] if kind == "i" else types[n] for kind, n in operands]
+            expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0])
+        lines.append(f"            t{index} = {expr}")
+        types.append(dtype)
+    lines.append(f"            out[j] = t{len(chain.steps) - 1}")
+    return (_HEADER.replace("@numba.njit", _philox_source() + "@numba.njit", 1)
+            + "\n".join(lines) + "\n")
 
 
 def cache_dir():
@@ -130,9 +194,13 @@ def _compile(key, text):
     # Registered by name: numba's cached code refers to its module by that name.
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    _, input_dtypes, _ = key
-    out_dtype = key[0][-1][2]
-    sample = [np.zeros(1, dtype) for dtype in input_dtypes]
+    steps, input_dtypes, _ = key
+    out_dtype = steps[-1][2]
+    random_steps = [k for k, step in enumerate(steps) if step[0] in RANDOM_OPS]
+    shape_inputs = {steps[k][1][0][1] for k in random_steps}
+    sample = [np.zeros(1, dtype) for k, dtype in enumerate(input_dtypes)
+              if k not in shape_inputs]
+    sample += [np.uint64(0)] * (6 * len(random_steps))  # each stream's key and counter words
     module.kernel(np.zeros(1, out_dtype), *sample, 0, 1)  # compile, or load from the cache
     return module.kernel
 
@@ -167,10 +235,21 @@ def kernel(chain, input_dtypes, scalar_inputs, wait=False):
     return _ready.get(key)
 
 
-def run(function, out, inputs):
-    """Fill `out` (flat) from the flat inputs over the intra-op threads."""
-    threads.parallel_for(lambda start, end: function(out, *inputs, start, end), out.shape[0],
-                         _MIN_ITEMS_PER_PIECE)
+def run(function, out, inputs, streams=()):
+    """Fill `out` (flat) from the flat inputs over the intra-op threads; `streams`: each random
+    step's PhiloxRandom, positioned where this run's values start."""
+    if not streams:
+        threads.parallel_for(lambda start, end: function(out, *inputs, start, end),
+                             out.shape[0], _MIN_ITEMS_PER_PIECE)
+        return out
+    words = []
+    for stream in streams:
+        counter = stream.counter
+        words += [np.uint64(stream.key[0]), np.uint64(stream.key[1])]
+        words += [np.uint64((counter >> (32 * i)) & 0xFFFFFFFF) for i in range(4)]
+    blocks = -(-out.shape[0] // _WORDS_PER_BLOCK)
+    threads.parallel_for(lambda start, end: function(out, *inputs, *words, start, end), blocks,
+                         _MIN_ITEMS_PER_PIECE // _WORDS_PER_BLOCK)
     return out
 
 

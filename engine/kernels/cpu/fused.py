@@ -13,7 +13,7 @@ import numpy as np
 from engine import dtypes, kernels
 from engine.kernels import compiled, register
 from engine.kernels.context import KernelContext
-from engine.kernels.fused_chain import FUSED_OP, Chain
+from engine.kernels.fused_chain import FUSED_OP, RANDOM_OPS, Chain
 from engine.proto import node_def_pb2
 
 _CACHE_LIMIT = 4096
@@ -35,12 +35,18 @@ class _Plan:
         self.chain = Chain.of_attrs(ctx.attrs)
         self.out_dtype = np.dtype(self.chain.steps[-1][2])
         tin = [t.as_numpy_dtype for t in ctx.attrs["Tin"]]
+        randoms = iter(_random_nodes(ctx))
         types, self.step_contexts = [], []
         for op, operands, dtype in self.chain.steps:
             kind, n = operands[0]
             first = np.dtype(tin[n] if kind == "i" else types[n])
             node = node_def_pb2.NodeDef(name=ctx.name, op=op, device=ctx.node_def.device)
-            if op == "Cast":
+            if op in RANDOM_OPS:  # the node it stands for: its name keys its Philox stream
+                node.name, seed, seed2 = next(randoms)
+                node.attr["dtype"].type = dtypes.as_dtype(dtype).as_datatype_enum
+                node.attr["T"].type = dtypes.as_dtype(first).as_datatype_enum
+                node.attr["seed"].i, node.attr["seed2"].i = seed, seed2
+            elif op == "Cast":
                 node.attr["SrcT"].type = dtypes.as_dtype(first).as_datatype_enum
                 node.attr["DstT"].type = dtypes.as_dtype(dtype).as_datatype_enum
                 node.attr["Truncate"].b = False
@@ -49,6 +55,25 @@ class _Plan:
             self.step_contexts.append(KernelContext(node, [dtypes.as_dtype(dtype)],
                                                     ctx.resources, ctx.device))
             types.append(dtype)
+
+    def contexts(self, ctx=None):
+        """The steps' contexts for a run of the fused node in `ctx`: a random step's made in
+        ctx's session, so its stream is the session's (a plan is shared by sessions)."""
+        if ctx is None or not self.chain.random_steps:
+            return self.step_contexts
+        result = list(self.step_contexts)
+        for k in self.chain.random_steps:
+            result[k] = ctx.for_node(result[k].node_def, result[k].output_dtypes)
+        return result
+
+
+def _random_nodes(ctx):
+    """(name, seed, seed2) of each random step's node, in step order."""
+    names = [n.decode() if isinstance(n, bytes) else n for n in ctx.attrs.get("fused_random", ())]
+    seeds = list(ctx.attrs.get("fused_seeds", ()))
+    if len(seeds) != 2 * len(names):
+        raise ValueError("fused_seeds must hold a seed and a seed2 for each fused_random node")
+    return [(name, seeds[2 * k], seeds[2 * k + 1]) for k, name in enumerate(names)]
 
 
 def plan_of(ctx):
@@ -64,23 +89,32 @@ def plan_of(ctx):
     return plan
 
 
-def run_reference(plan, inputs, device_type="CPU"):
-    """The chain step by step, each through its op's own kernel on `device_type`."""
+def run_reference(plan, inputs, device_type="CPU", ctx=None):
+    """The chain step by step, each through its op's own kernel on `device_type` (in the
+    session of `ctx`, the fused node's context, where given)."""
     values = []
-    for (op, operands, _), step_ctx in zip(plan.chain.steps, plan.step_contexts):
+    for (op, operands, _), step_ctx in zip(plan.chain.steps, plan.contexts(ctx)):
         args = [inputs[n] if kind == "i" else values[n] for kind, n in operands]
         values.append(kernels.lookup(op, device_type)(step_ctx, *args))
     return values[-1]
 
 
-def run_compiled(plan, inputs, wait=False):
+def run_compiled(plan, inputs, wait=False, ctx=None):
     """The chain in one compiled loop, or None where that cannot serve these inputs now
-    (wait: compile it now, whatever its size)."""
+    (wait: compile it now, whatever its size; ctx: the fused node's context, as for
+    run_reference)."""
+    chain = plan.chain
     arrays = [np.asarray(x) for x in inputs]
+    random_dims = [_random_dims(arrays[chain.steps[k][1][0][1]]) for k in chain.random_steps]
+    if any(dims is None for dims in random_dims):
+        return None  # the random op's own kernel says what is wrong with its shape
+    values = [a for k, a in enumerate(arrays) if k not in chain.shape_inputs]
     try:
-        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        shape = np.broadcast_shapes(*(a.shape for a in values), *random_dims)
     except ValueError:
         return None  # the reference raises TensorFlow's error
+    if any(dims != shape for dims in random_dims):
+        return None  # random values broadcast: the reference draws them as the op does
     size = int(np.prod(shape, dtype=np.int64))
     plan.runs += 1
     if not wait and size < COMPILE_MIN_SIZE and plan.runs < COMPILE_MIN_RUNS:
@@ -89,22 +123,36 @@ def run_compiled(plan, inputs, wait=False):
     if fused is None:
         return None
     scalars = []
-    for a in arrays:
-        if a.shape != shape and a.size != 1:
+    for k, a in enumerate(arrays):
+        if k in chain.shape_inputs:
+            scalars.append(False)
+        elif a.shape != shape and a.size != 1:
             return None  # a partial broadcast: the reference handles it
-        scalars.append(a.shape != shape or size == 1)
-    function = fused.kernel(plan.chain, [a.dtype.name for a in arrays], scalars, wait=wait)
+        else:
+            scalars.append(a.shape != shape or size == 1)
+    function = fused.kernel(chain, [a.dtype.name for a in arrays], scalars, wait=wait)
     if function is None:
         return None
-    flat = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
+    flat = [np.ascontiguousarray(a).reshape(-1) for k, a in enumerate(arrays)
+            if k not in chain.shape_inputs]
+    # each random step's stream moves on as its own kernel's would, drawn or not
+    contexts = plan.contexts(ctx)
+    streams = [contexts[k].rng().reserve_random_outputs(size) for k in chain.random_steps]
     out = np.empty(size, plan.out_dtype)
     if size:
-        fused.run(function, out, flat)
+        fused.run(function, out, flat, streams)
     return out.reshape(shape)
+
+
+def _random_dims(shape):
+    """A random op's shape input as a shape tuple, or None where its kernel would refuse it."""
+    if shape.ndim != 1 or shape.dtype.kind not in "iu" or (shape < 0).any():
+        return None
+    return tuple(int(d) for d in shape)
 
 
 @register(FUSED_OP)
 def fused_elementwise(ctx, *inputs):
     plan = plan_of(ctx)
-    result = run_compiled(plan, inputs)
-    return result if result is not None else run_reference(plan, inputs)
+    result = run_compiled(plan, inputs, ctx=ctx)
+    return result if result is not None else run_reference(plan, inputs, ctx=ctx)

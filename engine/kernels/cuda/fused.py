@@ -128,12 +128,12 @@ def register_all(xp):
     def fused_elementwise(ctx, *inputs):
         plan = cpu_fused.plan_of(ctx)
         arrays = [device(xp, value) for value in inputs]
-        if not compiles:
-            return cpu_fused.run_reference(plan, arrays, device_type="GPU")
+        if not compiles or plan.chain.random_steps:  # (no Philox in the CUDA body yet)
+            return cpu_fused.run_reference(plan, arrays, device_type="GPU", ctx=ctx)
         try:
             np.broadcast_shapes(*(a.shape for a in arrays))
         except ValueError:  # the step that fails raises TensorFlow's error
-            return cpu_fused.run_reference(plan, arrays, device_type="GPU")
+            return cpu_fused.run_reference(plan, arrays, device_type="GPU", ctx=ctx)
         kernel = elementwise_kernel(xp, plan.chain, [a.dtype.name for a in arrays])
         return kernel(*arrays)
 
