@@ -11,6 +11,9 @@ _FusedConv2D). Its attrs describe the chain step by step:
 - fused_random: for each RandomUniform step, in step order, the name of the node it stands for
   (its Philox stream is that node's, kept per session by name: a run of the fused graph draws
   what the unfused graph draws); fused_seeds: those nodes' seed and seed2, two per step.
+A chain may end in a reduction (REDUCTIONS: an integer Sum, keep_dims false): its operands are
+the step it sums and the node's axes input (not an elementwise operand); the node's output is
+then the sum, and a compiled loop never writes the summed values out.
 A RandomUniform step's operand is the node's shape input (a vector, not an elementwise
 operand); the values it draws are the chain's inputs as the other inputs are, but are never
 materialised when the chain runs compiled.
@@ -45,6 +48,9 @@ FUSABLE = {
 # Random sources a chain may start from (on the CPU: the compiled loop draws TensorFlow's Philox
 # words in registers, four values per block, where the unfused graph writes and reads arrays).
 RANDOM_OPS = {"RandomUniform": frozenset({"float32"})}
+# Reductions a chain may end in: integer sums only, whose order of addition cannot change them
+# (a float sum would round apart from the unfused Sum's pairwise order).
+REDUCTIONS = {"Sum": INTS}
 COMPARISONS = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"})
 # A longer chain compiles slowly (numba's time grows with the body); it is cut there.
 MAX_STEPS = 64
@@ -60,7 +66,7 @@ def parse_operand(text):
 class Chain:
     """A fused chain decoded from the node's attrs (dtype names as NumPy spells them)."""
 
-    __slots__ = ("steps", "random_steps", "shape_inputs")
+    __slots__ = ("steps", "random_steps", "shape_inputs", "axes_input")
 
     def __init__(self, ops, args, types):
         if not (len(ops) == len(args) == len(types)) or not ops:
@@ -73,10 +79,32 @@ class Chain:
         for k in self.random_steps:
             if len(self.steps[k][1]) != 1 or self.steps[k][1][0][0] != "i":
                 raise ValueError(f"a {self.steps[k][0]} step reads one input, its shape")
-        for op, operands, _ in self.steps:
-            if op not in RANDOM_OPS and any(kind == "i" and n in self.shape_inputs
-                                            for kind, n in operands):
-                raise ValueError("a random step's shape input is read as a value")
+        # the input holding the reduction's axes, when the chain ends in one
+        self.axes_input = None
+        last_op, last_operands, _ = self.steps[-1]
+        if last_op in REDUCTIONS:
+            if [kind for kind, _ in last_operands] != ["t", "i"]:
+                raise ValueError(f"a {last_op} step reads a step's values and an axes input")
+            self.axes_input = last_operands[1][1]
+        if any(op in REDUCTIONS for op, _, _ in self.steps[:-1]):
+            raise ValueError("a reduction can only end a chain")
+        side_inputs = self.side_inputs
+        for index, (op, operands, _) in enumerate(self.steps):
+            values = operands[:1] if index == len(self.steps) - 1 and self.reduces else operands
+            if op not in RANDOM_OPS and any(kind == "i" and n in side_inputs
+                                            for kind, n in values):
+                raise ValueError("a shape or axes input is read as a value")
+
+    @property
+    def reduces(self):
+        return self.axes_input is not None
+
+    @property
+    def side_inputs(self):
+        """The inputs that are not elementwise operands: random shapes, reduction axes."""
+        if self.axes_input is None:
+            return self.shape_inputs
+        return self.shape_inputs | {self.axes_input}
 
     @classmethod
     def of_attrs(cls, attrs):

@@ -9,7 +9,8 @@ fed, named in keep), and both are on the same device (the fused op has a CPU ker
 where there is a GPU, a CuPy one: engine/kernels/cuda/fused.py). The fused node takes the
 chain's last node's name, so its readers and a fetch of it are unchanged; the chain's control
 inputs move onto it. Chains are cut at MAX_STEPS ops (what is left becomes a chain of its own).
-A RandomUniform on the CPU may start a chain (fused_chain.RANDOM_OPS): the compiled loop draws
+An integer Sum on the CPU may end a chain (fused_chain.REDUCTIONS): the compiled loop adds the
+values up as it makes them. A RandomUniform on the CPU may start a chain (fused_chain.RANDOM_OPS): the compiled loop draws
 its values in registers from the node's own stream, so nothing changes but the memory traffic.
 
 It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
@@ -20,7 +21,7 @@ elementwise chains on the CPU, so by default partition graphs stay node for node
 
 from engine import dtypes
 from engine.kernels.fused_chain import (COMPARISONS, FUSABLE, FUSED_OP, MAX_STEPS, NUMBERS,
-                                        RANDOM_OPS)
+                                        RANDOM_OPS, REDUCTIONS)
 from engine.optimizer.report import Report
 from engine.proto import rewriter_config_pb2
 
@@ -28,6 +29,7 @@ from engine.proto import rewriter_config_pb2
 # (colocation, TF's note that a control dependency was added by hand; the edges move over).
 _CARRIED_ATTRS = frozenset({"T", "_class", "_has_manual_control_dependencies"})
 _RANDOM_ATTRS = frozenset({"dtype", "T", "seed", "seed2", "_class"})
+_REDUCTION_ATTRS = frozenset({"T", "Tidx", "keep_dims", "_class"})
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
 
 
@@ -48,6 +50,8 @@ def _signature(node):
     """(input dtype, output dtype) of a node that may be fused, else None."""
     if node.op in RANDOM_OPS:
         return _random_signature(node)
+    if node.op in REDUCTIONS:
+        return _reduction_signature(node)
     allowed = FUSABLE.get(node.op)
     if allowed is None:
         return None
@@ -75,6 +79,16 @@ def _random_signature(node):
     return shape_dtype, dtype
 
 
+def _reduction_signature(node):
+    """(dtype, dtype) of a reduction that may end a chain: on the CPU, keep_dims false."""
+    dtype = _dtype_name(node, "T")
+    keep = node.attr.get("keep_dims")
+    if ("GPU" in node.device.upper() or set(node.attr) - _REDUCTION_ATTRS
+            or dtype not in REDUCTIONS[node.op] or (keep is not None and keep.b)):
+        return None
+    return dtype, dtype
+
+
 def _split(text):
     if text.startswith("^"):
         return text[1:], -1
@@ -99,6 +113,7 @@ def optimize(graph_def, context):
         """Whether `producer` can be folded into the chain ending at `consumer`."""
         node = nodes.get(producer)
         return (node is not None and signatures[producer] is not None
+                and node.op not in REDUCTIONS  # a sum is not an elementwise operand
                 and not context.is_preserved(producer) and readers[producer] == {consumer}
                 and node.device == nodes[consumer].device
                 and not any(_split(t)[0] == producer and t.startswith("^")
@@ -139,9 +154,10 @@ def _grow(root, nodes, signatures, joins, roots):
     members, frontier = {root}, [root]
     while frontier:
         consumer = frontier.pop(0)
-        for text in nodes[consumer].input:
+        for position, text in enumerate(nodes[consumer].input):
             producer, index = _split(text)
-            if index < 0 or producer in members or not joins(producer, consumer):
+            if (index < 0 or producer in members or not joins(producer, consumer)
+                    or not _elementwise_operand(nodes[consumer].op, position)):
                 continue
             if len(members) >= MAX_STEPS:
                 roots.append(producer)
@@ -149,6 +165,14 @@ def _grow(root, nodes, signatures, joins, roots):
             members.add(producer)
             frontier.append(producer)
     return members
+
+
+def _elementwise_operand(op, position):
+    """Whether input `position` of an `op` node is a value of the chain (a random op's shape
+    and a reduction's axes are not: they stay inputs of the fused node)."""
+    if op in RANDOM_OPS:
+        return False
+    return position == 0 if op in REDUCTIONS else True
 
 
 def _fused_node(root, members, nodes, signatures):
@@ -165,12 +189,19 @@ def _fused_node(root, members, nodes, signatures):
 
     visit(root)
     step_of = {name: k for k, name in enumerate(order)}
+    def dtype_of(node, position):
+        """The dtype of a member's input at `position`: a reduction's axes are Tidx, any other
+        input is what the member reads (its signature's input dtype)."""
+        if node.op in REDUCTIONS and position == 1:
+            return _dtype_name(node, "Tidx") or "int32"
+        return signatures[node.name][0]
+
     inputs, input_of, controls = [], {}, []
     ops, args, types = [], [], []
     for name in order:
         node = nodes[name]
         operands = []
-        for text in node.input:
+        for position, text in enumerate(node.input):
             producer, index = _split(text)
             if index < 0:
                 if text not in controls:
@@ -179,17 +210,20 @@ def _fused_node(root, members, nodes, signatures):
                 operands.append(f"t{step_of[producer]}")
             else:
                 key = producer if index == 0 else f"{producer}:{index}"
-                if key not in input_of:
-                    input_of[key] = len(inputs)
-                    inputs.append(key)
-                operands.append(f"i{input_of[key]}")
+                # a shape or axes input gets a slot of its own, even where the same tensor
+                # is also a value of the chain (the kernel reads the two differently)
+                slot = (key, _elementwise_operand(node.op, position), dtype_of(node, position))
+                if slot not in input_of:
+                    input_of[slot] = len(inputs)
+                    inputs.append(slot)
+                operands.append(f"i{input_of[slot]}")
         ops.append(node.op)
         args.append(",".join(operands))
         types.append(signatures[name][1])
     fused = type(nodes[root])()
     fused.name, fused.op, fused.device = root, FUSED_OP, nodes[root].device
-    fused.input.extend(inputs + controls)
-    tin = [_input_dtype(key, order, nodes, signatures) for key in inputs]
+    fused.input.extend([key for key, _, _ in inputs] + controls)
+    tin = [dtype for _, _, dtype in inputs]
     fused.attr["Tin"].list.type.extend(dtypes.as_dtype(t).as_datatype_enum for t in tin)
     fused.attr["T"].type = dtypes.as_dtype(types[-1]).as_datatype_enum
     fused.attr["fused_ops"].list.s.extend(op.encode() for op in ops)
@@ -204,12 +238,3 @@ def _fused_node(root, members, nodes, signatures):
                 [node.attr["seed"].i if "seed" in node.attr else 0,
                  node.attr["seed2"].i if "seed2" in node.attr else 0])
     return fused
-
-
-def _input_dtype(key, order, nodes, signatures):
-    """An external input's dtype: the input dtype of the first step reading it."""
-    for name in order:
-        for text in nodes[name].input:
-            if text == key or text == key + ":0":
-                return signatures[name][0]
-    raise ValueError(f"no step reads {key}")

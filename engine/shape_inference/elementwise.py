@@ -2,9 +2,9 @@
 broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine import op_families
-from engine.kernels.fused_chain import RANDOM_OPS
+from engine.kernels.fused_chain import RANDOM_OPS, REDUCTIONS
 from engine.shape_inference.dims import _dims, broadcast, merge
-from engine.shape_inference.partial_values import _from_value
+from engine.shape_inference.partial_values import _from_value, _ints
 
 
 def unchanged(attrs, inputs):
@@ -18,18 +18,27 @@ def binary(attrs, inputs):
 def fused_elementwise(attrs, inputs):
     """_FusedElementwise: every input broadcast together, as its chain of elementwise ops; a
     random step's shape input counts as the shape it asks for (its value, where known)."""
-    shape_inputs = _random_shape_inputs(attrs)
+    ops, args = _texts(attrs.get("fused_ops")), _texts(attrs.get("fused_args"))
+    shape_inputs = {int(a[1:]) for op, a in zip(ops, args) if op in RANDOM_OPS}
+    axes_input = int(args[-1].split(",")[1][1:]) if ops and ops[-1] in REDUCTIONS else None
     result = []
     for index, info in enumerate(inputs):
-        result = broadcast(result, _from_value(info) if index in shape_inputs else _dims(info))
-    return result
+        if index != axes_input:
+            result = broadcast(result, _from_value(info) if index in shape_inputs
+                               else _dims(info))
+    if axes_input is None:
+        return result
+    # a chain ending in a Sum (keep_dims false): the axes, where known, remove their dims
+    axes = _ints(inputs[axes_input])
+    if result is None or axes is None:
+        return None
+    rank = len(result)
+    removed = {a % rank for a in axes} if rank else set()
+    return [d for i, d in enumerate(result) if i not in removed]
 
 
-def _random_shape_inputs(attrs):
-    def text(value):
-        return value.decode() if isinstance(value, bytes) else str(value)
-    ops, args = attrs.get("fused_ops") or (), attrs.get("fused_args") or ()
-    return {int(text(a)[1:]) for op, a in zip(ops, args) if text(op) in RANDOM_OPS}
+def _texts(values):
+    return [v.decode() if isinstance(v, bytes) else str(v) for v in values or ()]
 
 
 def add_n(attrs, inputs):

@@ -22,7 +22,7 @@ import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
 from engine import threads
-from engine.kernels.fused_chain import RANDOM_OPS
+from engine.kernels.fused_chain import Chain
 
 _MIN_ITEMS_PER_PIECE = 1 << 15
 _ready = {}        # chain key -> compiled function, or None when it failed
@@ -88,27 +88,56 @@ def _expr(op, a, b, dtype, in_dtype):
 
 
 def source(chain, input_dtypes, scalar_inputs):
-    """The Python source of a chain's numba kernel."""
+    """The Python source of a chain's numba kernel: `kernel(out, inputs..., start, end)` fills
+    out[start:end]; a reducing chain's `kernel(size, inputs..., start, end)` returns the sum
+    of its values over [start, end) instead of writing them."""
     if chain.random_steps:
         return _random_source(chain, input_dtypes, scalar_inputs)
-    names = [f"i{k}" for k in range(len(input_dtypes))]
-    lines = [f"def kernel(out, {', '.join(names)}, start, end):"]
-    for k, scalar in enumerate(scalar_inputs):
-        if scalar:
-            lines.append(f"    v{k} = i{k}[0]")
+    values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
+    lines = [f"def kernel({_signature(chain, values)}, start, end):"]
+    lines += _prologue(chain, values, scalar_inputs)
     lines.append("    for j in range(start, end):")
-    for k, scalar in enumerate(scalar_inputs):
-        if not scalar:
-            lines.append(f"        v{k} = i{k}[j]")
-    types = []
-    for index, (op, operands, dtype) in enumerate(chain.steps):
-        refs = [f"v{n}" if kind == "i" else f"t{n}" for kind, n in operands]
-        in_dtypes = [input_dtypes[n] if kind == "i" else types[n] for kind, n in operands]
-        expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0])
-        lines.append(f"        t{index} = {expr}")
-        types.append(dtype)
-    lines.append(f"        out[j] = t{len(chain.steps) - 1}")
+    lines += [f"        v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
+    lines += _steps(chain, input_dtypes, "        ", {})
+    lines += _epilogue(chain)
     return _HEADER + "\n".join(lines) + "\n"
+
+
+def _signature(chain, values, streams=()):
+    first = "size" if chain.reduces else "out"
+    return ", ".join([first] + [f"i{k}" for k in values] + list(streams))
+
+
+def _prologue(chain, values, scalar_inputs):
+    lines = [f"    v{k} = i{k}[0]" for k in values if scalar_inputs[k]]
+    if chain.reduces:
+        lines.append(f"    acc = {_TYPES[chain.steps[-1][2]]}(0)")
+    return lines
+
+
+def _steps(chain, input_dtypes, pad, random_values):
+    """The loop body's lines: each step's value t<k> of element j (a random step's from
+    `random_values`: step -> expression); a reduction accumulates instead of storing."""
+    lines, types = [], []
+    last = len(chain.steps) - 1
+    for index, (op, operands, dtype) in enumerate(chain.steps):
+        if index in random_values:
+            expr = random_values[index]
+        elif index == last and chain.reduces:
+            lines.append(f"{pad}acc = {_TYPES[dtype]}(acc + t{operands[0][1]})")
+            return lines
+        else:
+            refs = [f"v{n}" if kind == "i" else f"t{n}" for kind, n in operands]
+            in_dtypes = [input_dtypes[n] if kind == "i" else types[n] for kind, n in operands]
+            expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0])
+        lines.append(f"{pad}t{index} = {expr}")
+        types.append(dtype)
+    lines.append(f"{pad}out[j] = t{last}")
+    return lines
+
+
+def _epilogue(chain):
+    return ["    return acc"] if chain.reduces else []
 
 
 def _philox_source():
@@ -132,41 +161,35 @@ def _random_source(chain, input_dtypes, scalar_inputs):
     drawn (vectorised over blocks, rounds in registers: philox_numba._chunk) and laid out in
     element order in a small buffer; then the chain's loop runs over the chunk's elements as
     any chain's does, reading a random value where it would read an input. Nothing of size
-    `size` is written but the output. start/end count blocks."""
-    values = [k for k in range(len(input_dtypes)) if k not in chain.shape_inputs]
+    `size` is written but the output (and not that when the chain sums). start/end count
+    blocks."""
+    values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
     count = len(chain.random_steps)
-    random_index = {k: s for s, k in enumerate(chain.random_steps)}
     streams = [f"r{s}k0, r{s}k1, r{s}c0, r{s}c1, r{s}c2, r{s}c3" for s in range(count)]
-    lines = [f"def kernel(out, {', '.join([f'i{k}' for k in values] + streams)}, start, end):",
-             "    size = out.shape[0]",
-             f"    x0, x1 = np.empty({_CHUNK_BLOCKS}, np.uint32), np.empty({_CHUNK_BLOCKS}, np.uint32)",
-             f"    x2, x3 = np.empty({_CHUNK_BLOCKS}, np.uint32), np.empty({_CHUNK_BLOCKS}, np.uint32)"]
-    lines += [f"    w{s} = np.empty({_WORDS_PER_BLOCK * _CHUNK_BLOCKS}, np.uint32)"
-              for s in range(count)]
-    lines += [f"    v{k} = i{k}[0]" for k in values if scalar_inputs[k]]
-    lines += [f"    for first in range(start, end, {_CHUNK_BLOCKS}):",
-              f"        n = min({_CHUNK_BLOCKS}, end - first)"]
+    chunk, per_block = _CHUNK_BLOCKS, _WORDS_PER_BLOCK
+    lines = [f"def kernel({_signature(chain, values, streams)}, start, end):"]
+    if not chain.reduces:
+        lines.append("    size = out.shape[0]")
+    lines += [f"    x0, x1 = np.empty({chunk}, np.uint32), np.empty({chunk}, np.uint32)",
+              f"    x2, x3 = np.empty({chunk}, np.uint32), np.empty({chunk}, np.uint32)"]
+    lines += [f"    w{s} = np.empty({per_block * chunk}, np.uint32)" for s in range(count)]
+    lines += _prologue(chain, values, scalar_inputs)
+    lines += [f"    for first in range(start, end, {chunk}):",
+              f"        n = min({chunk}, end - first)"]
     for s, stream in enumerate(streams):
         lines += [f"        _chunk({stream}, first, n, x0, x1, x2, x3)",
                   "        for b in range(n):",
                   f"            w{s}[4 * b], w{s}[4 * b + 1] = x0[b], x1[b]",
                   f"            w{s}[4 * b + 2], w{s}[4 * b + 3] = x2[b], x3[b]"]
-    lines += [f"        base = {_WORDS_PER_BLOCK} * first",
-              f"        for e in range(min({_WORDS_PER_BLOCK} * n, size - base)):",
+    lines += [f"        base = {per_block} * first",
+              f"        for e in range(min({per_block} * n, size - base)):",
               "            j = base + e"]
     lines += [f"            v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
-    types = []
-    for index, (op, operands, dtype) in enumerate(chain.steps):
-        if index in random_index:  # RandomUniform float32: exactly m * 2^-23 from 23 bits
-            s = random_index[index]
-            expr = f"np.float32(np.int32(w{s}[e] & np.uint32(0x7FFFFF))) * np.float32({2.0 ** -23!r})"
-        else:
-            refs = [f"v{n}" if kind == "i" else f"t{n}" for kind, n in operands]
-            in_dtypes = [input_dtypes[n] if kind == "i" else types[n] for kind, n in operands]
-            expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0])
-        lines.append(f"            t{index} = {expr}")
-        types.append(dtype)
-    lines.append(f"            out[j] = t{len(chain.steps) - 1}")
+    # RandomUniform float32: the low 23 bits as the mantissa, exactly m * 2^-23
+    uniform = "np.float32(np.int32(w{} & np.uint32(0x7FFFFF))) * np.float32(" + repr(2.0 ** -23) + ")"
+    lines += _steps(chain, input_dtypes, "            ",
+                    {k: uniform.format(f"{s}[e]") for s, k in enumerate(chain.random_steps)})
+    lines += _epilogue(chain)
     return (_HEADER.replace("@numba.njit", _philox_source() + "@numba.njit", 1)
             + "\n".join(lines) + "\n")
 
@@ -175,6 +198,14 @@ def cache_dir():
     base = os.environ.get("GRAPH_INSPECTOR_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "graph-inspector")
     return os.path.join(base, "fused-kernels")
+
+
+def chain_of(key):
+    """The Chain a kernel key was made from."""
+    steps = key[0]
+    return Chain([op for op, _, _ in steps],
+                 [",".join(f"{kind}{n}" for kind, n in operands) for _, operands, _ in steps],
+                 [dtype for _, _, dtype in steps])
 
 
 def _compile(key, text):
@@ -194,14 +225,12 @@ def _compile(key, text):
     # Registered by name: numba's cached code refers to its module by that name.
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    steps, input_dtypes, _ = key
-    out_dtype = steps[-1][2]
-    random_steps = [k for k, step in enumerate(steps) if step[0] in RANDOM_OPS]
-    shape_inputs = {steps[k][1][0][1] for k in random_steps}
+    chain, input_dtypes = chain_of(key), key[1]
     sample = [np.zeros(1, dtype) for k, dtype in enumerate(input_dtypes)
-              if k not in shape_inputs]
-    sample += [np.uint64(0)] * (6 * len(random_steps))  # each stream's key and counter words
-    module.kernel(np.zeros(1, out_dtype), *sample, 0, 1)  # compile, or load from the cache
+              if k not in chain.side_inputs]
+    sample += [np.uint64(0)] * (6 * len(chain.random_steps))  # each stream's key and counter
+    first = 1 if chain.reduces else np.zeros(1, chain.steps[-1][2])  # size, or out
+    module.kernel(first, *sample, 0, 1)  # compile, or load from the cache
     return module.kernel
 
 
@@ -242,15 +271,39 @@ def run(function, out, inputs, streams=()):
         threads.parallel_for(lambda start, end: function(out, *inputs, start, end),
                              out.shape[0], _MIN_ITEMS_PER_PIECE)
         return out
+    words = _stream_words(streams)
+    threads.parallel_for(lambda start, end: function(out, *inputs, *words, start, end),
+                         -(-out.shape[0] // _WORDS_PER_BLOCK),
+                         _MIN_ITEMS_PER_PIECE // _WORDS_PER_BLOCK)
+    return out
+
+
+def reduce(function, size, dtype, inputs, streams=()):
+    """A reducing chain's sum over `size` elements, its pieces summed over the intra-op threads
+    and then together, in `dtype` (integers: the order cannot change the sum)."""
+    words = _stream_words(streams)
+    total = size if not streams else -(-size // _WORDS_PER_BLOCK)
+    minimum = _MIN_ITEMS_PER_PIECE // (_WORDS_PER_BLOCK if streams else 1)
+    partial, lock = [], threading.Lock()
+
+    def piece(start, end):
+        value = function(size, *inputs, *words, start, end)
+        with lock:
+            partial.append(value)
+
+    threads.parallel_for(piece, total, minimum)
+    with np.errstate(over="ignore"):
+        return np.sum(np.array(partial, dtype), dtype=dtype)
+
+
+def _stream_words(streams):
+    """Each PhiloxRandom's key and counter as the six uint64 arguments a kernel takes."""
     words = []
     for stream in streams:
         counter = stream.counter
         words += [np.uint64(stream.key[0]), np.uint64(stream.key[1])]
         words += [np.uint64((counter >> (32 * i)) & 0xFFFFFFFF) for i in range(4)]
-    blocks = -(-out.shape[0] // _WORDS_PER_BLOCK)
-    threads.parallel_for(lambda start, end: function(out, *inputs, *words, start, end), blocks,
-                         _MIN_ITEMS_PER_PIECE // _WORDS_PER_BLOCK)
-    return out
+    return words
 
 
 def warm():

@@ -13,7 +13,7 @@ import numpy as np
 from engine import dtypes, kernels
 from engine.kernels import compiled, register
 from engine.kernels.context import KernelContext
-from engine.kernels.fused_chain import FUSED_OP, RANDOM_OPS, Chain
+from engine.kernels.fused_chain import FUSED_OP, RANDOM_OPS, REDUCTIONS, Chain
 from engine.proto import node_def_pb2
 
 _CACHE_LIMIT = 4096
@@ -46,6 +46,10 @@ class _Plan:
                 node.attr["dtype"].type = dtypes.as_dtype(dtype).as_datatype_enum
                 node.attr["T"].type = dtypes.as_dtype(first).as_datatype_enum
                 node.attr["seed"].i, node.attr["seed2"].i = seed, seed2
+            elif op in REDUCTIONS:
+                node.attr["T"].type = dtypes.as_dtype(first).as_datatype_enum
+                node.attr["Tidx"].type = dtypes.as_dtype(tin[operands[1][1]]).as_datatype_enum
+                node.attr["keep_dims"].b = False
             elif op == "Cast":
                 node.attr["SrcT"].type = dtypes.as_dtype(first).as_datatype_enum
                 node.attr["DstT"].type = dtypes.as_dtype(dtype).as_datatype_enum
@@ -108,13 +112,15 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
     random_dims = [_random_dims(arrays[chain.steps[k][1][0][1]]) for k in chain.random_steps]
     if any(dims is None for dims in random_dims):
         return None  # the random op's own kernel says what is wrong with its shape
-    values = [a for k, a in enumerate(arrays) if k not in chain.shape_inputs]
+    values = [a for k, a in enumerate(arrays) if k not in chain.side_inputs]
     try:
         shape = np.broadcast_shapes(*(a.shape for a in values), *random_dims)
     except ValueError:
         return None  # the reference raises TensorFlow's error
     if any(dims != shape for dims in random_dims):
         return None  # random values broadcast: the reference draws them as the op does
+    if chain.reduces and not _reduces_everything(arrays[chain.axes_input], len(shape)):
+        return None  # a partial reduction (or bad axes): the Sum kernel's own work
     size = int(np.prod(shape, dtype=np.int64))
     plan.runs += 1
     if not wait and size < COMPILE_MIN_SIZE and plan.runs < COMPILE_MIN_RUNS:
@@ -124,7 +130,7 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
         return None
     scalars = []
     for k, a in enumerate(arrays):
-        if k in chain.shape_inputs:
+        if k in chain.side_inputs:
             scalars.append(False)
         elif a.shape != shape and a.size != 1:
             return None  # a partial broadcast: the reference handles it
@@ -134,14 +140,26 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
     if function is None:
         return None
     flat = [np.ascontiguousarray(a).reshape(-1) for k, a in enumerate(arrays)
-            if k not in chain.shape_inputs]
+            if k not in chain.side_inputs]
     # each random step's stream moves on as its own kernel's would, drawn or not
     contexts = plan.contexts(ctx)
     streams = [contexts[k].rng().reserve_random_outputs(size) for k in chain.random_steps]
+    if chain.reduces:
+        return np.asarray(fused.reduce(function, size, plan.out_dtype, flat, streams))
     out = np.empty(size, plan.out_dtype)
     if size:
         fused.run(function, out, flat, streams)
     return out.reshape(shape)
+
+
+def _reduces_everything(axes, rank):
+    """Whether a Sum's axes name every dimension of a rank-`rank` value, each once."""
+    if axes.ndim > 1 or axes.dtype.kind not in "iu":
+        return False
+    named = [int(a) for a in axes.reshape(-1)]
+    if any(not -rank <= a < rank for a in named):
+        return False
+    return len(named) == rank and len({a % rank for a in named}) == rank
 
 
 def _random_dims(shape):

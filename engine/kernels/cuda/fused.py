@@ -128,7 +128,9 @@ def register_all(xp):
     def fused_elementwise(ctx, *inputs):
         plan = cpu_fused.plan_of(ctx)
         arrays = [device(xp, value) for value in inputs]
-        if not compiles or plan.chain.random_steps:  # (no Philox in the CUDA body yet)
+        if not compiles or plan.chain.random_steps or plan.chain.reduces:
+            # (the CUDA body has no Philox and no reduction yet: the remapper fuses neither
+            # on a GPU, but a GraphDef written elsewhere may hold one)
             return cpu_fused.run_reference(plan, arrays, device_type="GPU", ctx=ctx)
         try:
             np.broadcast_shapes(*(a.shape for a in arrays))
