@@ -48,6 +48,12 @@ FUSABLE = {
 # Random sources a chain may start from (on the CPU: the compiled loop draws TensorFlow's Philox
 # words in registers, four values per block, where the unfused graph writes and reads arrays).
 RANDOM_OPS = {"RandomUniform": frozenset({"float32"})}
+# A Fill step (operands: its dims input, its scalar value input) is a value broadcast to the
+# chain's shape; the remapper makes one of a large constant whose elements are all one value
+# (a folded tf.ones([n])), so the loop reads a scalar where it would read n copies of it.
+FILL = "Fill"
+# Steps whose first operand is a shape (a dims input, not an elementwise operand).
+SOURCES = frozenset(RANDOM_OPS) | {FILL}
 # Reductions a chain may end in: integer sums only, whose order of addition cannot change them
 # (a float sum would round apart from the unfused Sum's pairwise order).
 REDUCTIONS = {"Sum": INTS}
@@ -73,12 +79,15 @@ class Chain:
             raise ValueError("fused_ops, fused_args and fused_types must be of one length")
         self.steps = [(op, tuple(parse_operand(a) for a in operands.split(",")), str(dtype))
                       for op, operands, dtype in zip(ops, args, types)]
-        # the random steps, and the inputs that are their shapes (not elementwise operands)
+        # the random steps; the inputs that are sources' shapes (not elementwise operands)
         self.random_steps = [k for k, step in enumerate(self.steps) if step[0] in RANDOM_OPS]
-        self.shape_inputs = frozenset(self.steps[k][1][0][1] for k in self.random_steps)
-        for k in self.random_steps:
-            if len(self.steps[k][1]) != 1 or self.steps[k][1][0][0] != "i":
-                raise ValueError(f"a {self.steps[k][0]} step reads one input, its shape")
+        sources = [k for k, step in enumerate(self.steps) if step[0] in SOURCES]
+        self.shape_inputs = frozenset(self.steps[k][1][0][1] for k in sources)
+        for k in sources:
+            op, operands, _ = self.steps[k]
+            wanted = "its dims and its value" if op == FILL else "one input, its shape"
+            if [kind for kind, _ in operands] != ["i"] * (2 if op == FILL else 1):
+                raise ValueError(f"a {op} step reads {wanted}")
         # the input holding the reduction's axes, when the chain ends in one
         self.axes_input = None
         last_op, last_operands, _ = self.steps[-1]
@@ -91,8 +100,8 @@ class Chain:
         side_inputs = self.side_inputs
         for index, (op, operands, _) in enumerate(self.steps):
             values = operands[:1] if index == len(self.steps) - 1 and self.reduces else operands
-            if op not in RANDOM_OPS and any(kind == "i" and n in side_inputs
-                                            for kind, n in values):
+            values = values[1:] if op in SOURCES else values
+            if any(kind == "i" and n in side_inputs for kind, n in values):
                 raise ValueError("a shape or axes input is read as a value")
 
     @property
@@ -101,7 +110,7 @@ class Chain:
 
     @property
     def side_inputs(self):
-        """The inputs that are not elementwise operands: random shapes, reduction axes."""
+        """The inputs that are not elementwise operands: sources' shapes, reduction axes."""
         if self.axes_input is None:
             return self.shape_inputs
         return self.shape_inputs | {self.axes_input}

@@ -12,6 +12,8 @@ inputs move onto it. Chains are cut at MAX_STEPS ops (what is left becomes a cha
 An integer Sum on the CPU may end a chain (fused_chain.REDUCTIONS): the compiled loop adds the
 values up as it makes them. A RandomUniform on the CPU may start a chain (fused_chain.RANDOM_OPS): the compiled loop draws
 its values in registers from the node's own stream, so nothing changes but the memory traffic.
+So may a Fill, and a large constant of one value (a folded tf.ones([n])) as a Fill of it: the
+loop reads the scalar.
 
 It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
 (`graph-inspector optimize --passes remapping`). TensorFlow's remapper fuses no generic
@@ -19,9 +21,12 @@ elementwise chains on the CPU, so by default partition graphs stay node for node
 (RunMetadata, the step stats, the tests that compare them with TensorFlow's own).
 """
 
+import numpy as np
+
 from engine import dtypes
-from engine.kernels.fused_chain import (COMPARISONS, FUSABLE, FUSED_OP, MAX_STEPS, NUMBERS,
-                                        RANDOM_OPS, REDUCTIONS)
+from engine.kernels.fused_chain import (COMPARISONS, FILL, FUSABLE, FUSED_OP, MAX_STEPS,
+                                        NUMBERS, RANDOM_OPS, REDUCTIONS)
+from engine.optimizer import rules
 from engine.optimizer.report import Report
 from engine.proto import rewriter_config_pb2
 
@@ -30,6 +35,9 @@ from engine.proto import rewriter_config_pb2
 _CARRIED_ATTRS = frozenset({"T", "_class", "_has_manual_control_dependencies"})
 _RANDOM_ATTRS = frozenset({"dtype", "T", "seed", "seed2", "_class"})
 _REDUCTION_ATTRS = frozenset({"T", "Tidx", "keep_dims", "_class"})
+# A constant of this many elements or more, all one value, joins a chain as a Fill of that
+# value (read as a scalar, where the Const's array would be read element by element).
+SPLAT_MIN_ELEMENTS = 1 << 12
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
 
 
@@ -52,6 +60,8 @@ def _signature(node):
         return _random_signature(node)
     if node.op in REDUCTIONS:
         return _reduction_signature(node)
+    if node.op == FILL:
+        return _fill_signature(node)
     allowed = FUSABLE.get(node.op)
     if allowed is None:
         return None
@@ -89,6 +99,30 @@ def _reduction_signature(node):
     return dtype, dtype
 
 
+def _fill_signature(node):
+    """(dims dtype, value dtype) of a Fill that may join a chain (on the CPU)."""
+    dtype, index = _dtype_name(node, "T"), _dtype_name(node, "index_type") or "int32"
+    if ("GPU" in node.device.upper() or set(node.attr) - {"T", "index_type", "_class"}
+            or dtype not in NUMBERS | {"bool"} or index not in ("int32", "int64")):
+        return None
+    return index, dtype
+
+
+def _splat_signature(node):
+    """("", dtype) of a large CPU constant whose elements are all one value, else None."""
+    dtype = _dtype_name(node, "dtype")
+    tensor = node.attr["value"].tensor if "value" in node.attr else None
+    if tensor is None or "GPU" in node.device.upper() or dtype not in NUMBERS | {"bool"}:
+        return None
+    count = int(np.prod([d.size for d in tensor.tensor_shape.dim], dtype=np.int64))
+    if count < SPLAT_MIN_ELEMENTS:
+        return None
+    value = rules.constant_value(node).reshape(-1)
+    if not (value == value[0]).all():  # (NaN never equals: such a constant stays a Const)
+        return None
+    return "", dtype
+
+
 def _split(text):
     if text.startswith("^"):
         return text[1:], -1
@@ -108,6 +142,10 @@ def optimize(graph_def, context):
             if producer in readers:
                 readers[producer].add(node.name)
     signatures = {name: _signature(node) for name, node in nodes.items()}
+    for name, node in nodes.items():  # constants last: only those a fusable op reads
+        if (node.op == "Const" and len(readers[name]) == 1
+                and signatures.get(next(iter(readers[name]))) is not None):
+            signatures[name] = _splat_signature(node)
 
     def joins(producer, consumer):
         """Whether `producer` can be folded into the chain ending at `consumer`."""
@@ -123,13 +161,14 @@ def optimize(graph_def, context):
              and not (len(readers[name]) == 1 and joins(name, next(iter(readers[name])))
                       and signatures[next(iter(readers[name]))] is not None)]
     absorbed = set()
-    replacements = {}
+    replacements, added = {}, []
     while roots:
         root = roots.pop()
         members = _grow(root, nodes, signatures, joins, roots)
         if len(members) < 2:
             continue
-        replacements[root] = _fused_node(root, members, nodes, signatures)
+        replacements[root], extra = _fused_node(root, members, nodes, signatures)
+        added.extend(extra)
         absorbed.update(members - {root})
         steps = [op.decode() for op in replacements[root].attr["fused_ops"].list.s]
         report.note("fused", f"{root}: {len(members)} ops ({', '.join(steps[:8])}"
@@ -141,6 +180,7 @@ def optimize(graph_def, context):
         if node.name in absorbed:
             continue
         kept.append(replacements.get(node.name, node))
+    kept.extend(added)
     result = type(graph_def)()
     result.CopyFrom(graph_def)
     del result.node[:]
@@ -172,6 +212,8 @@ def _elementwise_operand(op, position):
     and a reduction's axes are not: they stay inputs of the fused node)."""
     if op in RANDOM_OPS:
         return False
+    if op == FILL:
+        return position == 1
     return position == 0 if op in REDUCTIONS else True
 
 
@@ -194,12 +236,36 @@ def _fused_node(root, members, nodes, signatures):
         input is what the member reads (its signature's input dtype)."""
         if node.op in REDUCTIONS and position == 1:
             return _dtype_name(node, "Tidx") or "int32"
+        if node.op == FILL and position == 1:
+            return signatures[node.name][1]  # the value; the dims are the signature's input
         return signatures[node.name][0]
 
     inputs, input_of, controls = [], {}, []
     ops, args, types = [], [], []
+    extra = []  # the Const nodes of splat members' dims and values
+
+    def slot_of(slot):
+        if slot not in input_of:
+            input_of[slot] = len(inputs)
+            inputs.append(slot)
+        return f"i{input_of[slot]}"
+
     for name in order:
         node = nodes[name]
+        if node.op == "Const":  # a splat: Fill(dims, value)
+            controls += [t for t in node.input if t.startswith("^") and t not in controls]
+            value = rules.constant_value(node)
+            dtype = signatures[name][1]
+            dims = rules.const_node(_free_name(f"{name}/fill_dims", nodes), np.array(
+                value.shape, np.int32), dtypes.int32, node.device)
+            scalar = rules.const_node(_free_name(f"{name}/fill_value", nodes),
+                                      value.reshape(-1)[0], dtype, node.device)
+            extra += [dims, scalar]
+            ops.append(FILL)
+            args.append(f"{slot_of((dims.name, False, 'int32'))},"
+                        f"{slot_of((scalar.name, True, dtype))}")
+            types.append(dtype)
+            continue
         operands = []
         for position, text in enumerate(node.input):
             producer, index = _split(text)
@@ -212,11 +278,8 @@ def _fused_node(root, members, nodes, signatures):
                 key = producer if index == 0 else f"{producer}:{index}"
                 # a shape or axes input gets a slot of its own, even where the same tensor
                 # is also a value of the chain (the kernel reads the two differently)
-                slot = (key, _elementwise_operand(node.op, position), dtype_of(node, position))
-                if slot not in input_of:
-                    input_of[slot] = len(inputs)
-                    inputs.append(slot)
-                operands.append(f"i{input_of[slot]}")
+                operands.append(slot_of((key, _elementwise_operand(node.op, position),
+                                         dtype_of(node, position))))
         ops.append(node.op)
         args.append(",".join(operands))
         types.append(signatures[name][1])
@@ -237,4 +300,13 @@ def _fused_node(root, members, nodes, signatures):
             fused.attr["fused_seeds"].list.i.extend(
                 [node.attr["seed"].i if "seed" in node.attr else 0,
                  node.attr["seed2"].i if "seed2" in node.attr else 0])
-    return fused
+    return fused, extra
+
+
+def _free_name(name, nodes):
+    """`name`, or name_1, name_2, ... where the graph has it already."""
+    candidate, suffix = name, 0
+    while candidate in nodes:
+        suffix += 1
+        candidate = f"{name}_{suffix}"
+    return candidate

@@ -2,7 +2,7 @@
 broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine import op_families
-from engine.kernels.fused_chain import RANDOM_OPS, REDUCTIONS
+from engine.kernels.fused_chain import REDUCTIONS, SOURCES
 from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.partial_values import _from_value, _ints
 
@@ -17,9 +17,10 @@ def binary(attrs, inputs):
 
 def fused_elementwise(attrs, inputs):
     """_FusedElementwise: every input broadcast together, as its chain of elementwise ops; a
-    random step's shape input counts as the shape it asks for (its value, where known)."""
+    source's (RandomUniform's, Fill's) shape input counts as the shape it asks for (its value,
+    where known)."""
     ops, args = _texts(attrs.get("fused_ops")), _texts(attrs.get("fused_args"))
-    shape_inputs = {int(a[1:]) for op, a in zip(ops, args) if op in RANDOM_OPS}
+    shape_inputs = {int(a.split(",")[0][1:]) for op, a in zip(ops, args) if op in SOURCES}
     axes_input = int(args[-1].split(",")[1][1:]) if ops and ops[-1] in REDUCTIONS else None
     result = []
     for index, info in enumerate(inputs):

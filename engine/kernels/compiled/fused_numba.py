@@ -22,7 +22,7 @@ import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
 from engine import threads
-from engine.kernels.fused_chain import Chain
+from engine.kernels.fused_chain import FILL, Chain
 
 _MIN_ITEMS_PER_PIECE = 1 << 15
 _ready = {}        # chain key -> compiled function, or None when it failed
@@ -123,6 +123,8 @@ def _steps(chain, input_dtypes, pad, random_values):
     for index, (op, operands, dtype) in enumerate(chain.steps):
         if index in random_values:
             expr = random_values[index]
+        elif op == FILL:  # the scalar value, everywhere
+            expr = f"{_TYPES[dtype]}(v{operands[1][1]})"
         elif index == last and chain.reduces:
             lines.append(f"{pad}acc = {_TYPES[dtype]}(acc + t{operands[0][1]})")
             return lines

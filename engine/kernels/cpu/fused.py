@@ -13,7 +13,7 @@ import numpy as np
 from engine import dtypes, kernels
 from engine.kernels import compiled, register
 from engine.kernels.context import KernelContext
-from engine.kernels.fused_chain import FUSED_OP, RANDOM_OPS, REDUCTIONS, Chain
+from engine.kernels.fused_chain import FILL, FUSED_OP, RANDOM_OPS, REDUCTIONS, SOURCES, Chain
 from engine.proto import node_def_pb2
 
 _CACHE_LIMIT = 4096
@@ -46,6 +46,9 @@ class _Plan:
                 node.attr["dtype"].type = dtypes.as_dtype(dtype).as_datatype_enum
                 node.attr["T"].type = dtypes.as_dtype(first).as_datatype_enum
                 node.attr["seed"].i, node.attr["seed2"].i = seed, seed2
+            elif op == FILL:
+                node.attr["T"].type = dtypes.as_dtype(dtype).as_datatype_enum
+                node.attr["index_type"].type = dtypes.as_dtype(first).as_datatype_enum
             elif op in REDUCTIONS:
                 node.attr["T"].type = dtypes.as_dtype(first).as_datatype_enum
                 node.attr["Tidx"].type = dtypes.as_dtype(tin[operands[1][1]]).as_datatype_enum
@@ -109,16 +112,19 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
     run_reference)."""
     chain = plan.chain
     arrays = [np.asarray(x) for x in inputs]
-    random_dims = [_random_dims(arrays[chain.steps[k][1][0][1]]) for k in chain.random_steps]
-    if any(dims is None for dims in random_dims):
-        return None  # the random op's own kernel says what is wrong with its shape
+    source_dims = [_source_dims(arrays[operands[0][1]])
+                   for op, operands, _ in chain.steps if op in SOURCES]
+    if any(dims is None for dims in source_dims):
+        return None  # the op's own kernel says what is wrong with its shape
     values = [a for k, a in enumerate(arrays) if k not in chain.side_inputs]
     try:
-        shape = np.broadcast_shapes(*(a.shape for a in values), *random_dims)
+        shape = np.broadcast_shapes(*(a.shape for a in values), *source_dims)
     except ValueError:
         return None  # the reference raises TensorFlow's error
-    if any(dims != shape for dims in random_dims):
-        return None  # random values broadcast: the reference draws them as the op does
+    if any(dims != shape for dims in source_dims):
+        return None  # a source's values broadcast further: the reference makes them so
+    if any(arrays[operands[1][1]].size != 1 for op, operands, _ in chain.steps if op == FILL):
+        return None  # not a scalar: the Fill kernel's error
     if chain.reduces and not _reduces_everything(arrays[chain.axes_input], len(shape)):
         return None  # a partial reduction (or bad axes): the Sum kernel's own work
     size = int(np.prod(shape, dtype=np.int64))
@@ -162,8 +168,9 @@ def _reduces_everything(axes, rank):
     return len(named) == rank and len({a % rank for a in named}) == rank
 
 
-def _random_dims(shape):
-    """A random op's shape input as a shape tuple, or None where its kernel would refuse it."""
+def _source_dims(shape):
+    """A source's (RandomUniform's, Fill's) shape input as a tuple, or None where its kernel
+    would refuse it."""
     if shape.ndim != 1 or shape.dtype.kind not in "iu" or (shape < 0).any():
         return None
     return tuple(int(d) for d in shape)
