@@ -160,11 +160,11 @@ _CHUNK_BLOCKS = 512   # blocks drawn at once: their words stay in L1 between the
 
 def _random_source(chain, input_dtypes, scalar_inputs):
     """A chain drawing random values. Per chunk of Philox blocks, each random step's words are
-    drawn (vectorised over blocks, rounds in registers: philox_numba._chunk) and laid out in
-    element order in a small buffer; then the chain's loop runs over the chunk's elements as
-    any chain's does, reading a random value where it would read an input. Nothing of size
-    `size` is written but the output (and not that when the chain sums). start/end count
-    blocks."""
+    drawn into four arrays, one per word of a block (vectorised over blocks, the rounds in
+    registers: philox_numba._chunk); then the chain's loop runs over the chunk's blocks, four
+    elements each, reading word k of block b where element 4b + k reads its random value, and
+    the last, partial block element by element. Nothing of size `size` is written but the
+    output (and not that when the chain sums). start/end count blocks."""
     values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
     count = len(chain.random_steps)
     streams = [f"r{s}k0, r{s}k1, r{s}c0, r{s}c1, r{s}c2, r{s}c3" for s in range(count)]
@@ -172,28 +172,48 @@ def _random_source(chain, input_dtypes, scalar_inputs):
     lines = [f"def kernel({_signature(chain, values, streams)}, start, end):"]
     if not chain.reduces:
         lines.append("    size = out.shape[0]")
-    lines += [f"    x0, x1 = np.empty({chunk}, np.uint32), np.empty({chunk}, np.uint32)",
-              f"    x2, x3 = np.empty({chunk}, np.uint32), np.empty({chunk}, np.uint32)"]
-    lines += [f"    w{s} = np.empty({per_block * chunk}, np.uint32)" for s in range(count)]
+    for s in range(count):
+        lines += [f"    x{s}w{k} = np.empty({chunk}, np.uint32)" for k in range(per_block)]
     lines += _prologue(chain, values, scalar_inputs)
     lines += [f"    for first in range(start, end, {chunk}):",
               f"        n = min({chunk}, end - first)"]
-    for s, stream in enumerate(streams):
-        lines += [f"        _chunk({stream}, first, n, x0, x1, x2, x3)",
-                  "        for b in range(n):",
-                  f"            w{s}[4 * b], w{s}[4 * b + 1] = x0[b], x1[b]",
-                  f"            w{s}[4 * b + 2], w{s}[4 * b + 3] = x2[b], x3[b]"]
+    lines += [f"        _chunk({stream}, first, n, x{s}w0, x{s}w1, x{s}w2, x{s}w3)"
+              for s, stream in enumerate(streams)]
     lines += [f"        base = {per_block} * first",
-              f"        for e in range(min({per_block} * n, size - base)):",
-              "            j = base + e"]
-    lines += [f"            v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
+              f"        full = min(n, (size - base) // {per_block})",
+              "        for b in range(full):"]
     # RandomUniform float32: the low 23 bits as the mantissa, exactly m * 2^-23
-    uniform = "np.float32(np.int32(w{} & np.uint32(0x7FFFFF))) * np.float32(" + repr(2.0 ** -23) + ")"
+    uniform = ("np.float32(np.int32({} & np.uint32(0x7FFFFF))) * np.float32("
+               + repr(2.0 ** -23) + ")")
+    for k in range(per_block):
+        lines.append(f"            j = base + {per_block} * b + {k}")
+        lines += [f"            v{i} = i{i}[j]" for i in values if not scalar_inputs[i]]
+        lines += _steps(chain, input_dtypes, "            ",
+                        {step: uniform.format(f"x{s}w{k}[b]")
+                         for s, step in enumerate(chain.random_steps)})
+    lines += [f"        for e in range({per_block} * full, min({per_block} * n, size - base)):",
+              "            j = base + e",
+              f"            b, k = e // {per_block}, e % {per_block}"]
+    lines += [f"            v{i} = i{i}[j]" for i in values if not scalar_inputs[i]]
     lines += _steps(chain, input_dtypes, "            ",
-                    {k: uniform.format(f"{s}[e]") for s, k in enumerate(chain.random_steps)})
+                    {step: uniform.format(f"_word(x{s}w0, x{s}w1, x{s}w2, x{s}w3, b, k)")
+                     for s, step in enumerate(chain.random_steps)})
     lines += _epilogue(chain)
-    return (_HEADER.replace("@numba.njit", _philox_source() + "@numba.njit", 1)
+    return (_HEADER.replace("@numba.njit", _philox_source() + _WORD + "@numba.njit", 1)
             + "\n".join(lines) + "\n")
+
+
+_WORD = '''@numba.njit(inline="always", nogil=True)
+def _word(w0, w1, w2, w3, b, k):
+    """Word k of block b, from the four word arrays."""
+    if k == 0:
+        return w0[b]
+    if k == 1:
+        return w1[b]
+    return w2[b] if k == 2 else w3[b]
+
+
+'''
 
 
 def cache_dir():
