@@ -139,3 +139,52 @@ def test_fused_random_attrs_must_pair_names_and_seeds():
     del node.attr["fused_seeds"].list.i[-1]
     with pytest.raises(ValueError, match="seed and a seed2"):
         cpu_fused.plan_of(KernelContext(node, [tf.int32], None))
+
+
+@pytest.mark.parametrize("size", [4096 * 4 + 3, 4096 * 8])
+def test_a_summing_random_chain_compiled_equals_its_reference(size):
+    """The pi graph's chain (two streams, a Fill of the folded ones, the int32 Sum), compiled
+    with a last block cut short, against the step-by-step reference, three runs each."""
+    from engine.kernels.context import KernelContext
+    from engine.optimizer import rules
+    from engine.resources import ResourceMgr
+    graph, hits = _pi(size)
+    _, fused = _sessions(graph)
+    metadata = tf.RunMetadata()
+    fused.run(hits, options=tf.RunOptions(output_partition_graphs=True), run_metadata=metadata)
+    nodes = {n.name: n for g in metadata.partition_graphs for n in g.node}
+    node = nodes["hits"]
+    assert node.op == FUSED_OP
+    ops = [s.decode() for s in node.attr["fused_ops"].list.s]
+    assert ops.count("RandomUniform") == 2 and "Fill" in ops and ops[-1] == "Sum"
+    inputs = [rules.constant_value(nodes[name]) for name in node.input]
+    compiled_ctx = KernelContext(node, [tf.int32], ResourceMgr())
+    reference_ctx = KernelContext(node, [tf.int32], ResourceMgr())
+    plan = cpu_fused.plan_of(compiled_ctx)
+    for _ in range(3):
+        got = cpu_fused.run_compiled(plan, inputs, wait=True, ctx=compiled_ctx)
+        assert got is not None and got.shape == () and got.dtype == np.int32
+        assert got == cpu_fused.run_reference(plan, inputs, ctx=reference_ctx)
+
+
+def test_a_random_chain_reading_a_full_array_compiled_equals_its_reference():
+    from engine.kernels.context import KernelContext
+    from engine.resources import ResourceMgr
+    size = 4096 * 5 + 2
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [size], name="x")
+        out = tf.subtract(tf.random_uniform([size], seed=5, name="r") * 2.0, x, name="out")
+    feed = np.linspace(-1, 1, size, dtype=np.float32)
+    _, fused = _sessions(graph)
+    node, = _fused_nodes(fused, out.name, {x: feed})
+    compiled_ctx = KernelContext(node, [tf.float32], ResourceMgr())
+    reference_ctx = KernelContext(node, [tf.float32], ResourceMgr())
+    plan = cpu_fused.plan_of(compiled_ctx)
+    assert list(node.input) == ["r/shape", "mul/y", "_arg_x_0_0"]  # (x arrives as an _Arg)
+    inputs = [np.array([size], np.int32), np.float32(2.0), feed]
+    for _ in range(2):
+        got = cpu_fused.run_compiled(plan, inputs, wait=True, ctx=compiled_ctx)
+        assert got is not None and got.shape == (size,)
+        np.testing.assert_array_equal(got, cpu_fused.run_reference(plan, inputs,
+                                                                   ctx=reference_ctx))
