@@ -11,6 +11,7 @@ from engine.kernels.fused_chain import FUSED_OP
 from engine.optimizer import remapping
 from engine.proto import rewriter_config_pb2
 from engine.resources import ResourceMgr
+from tests.engine.test_remapping import _run
 
 pytest.importorskip("numba")
 
@@ -24,14 +25,6 @@ class _Context:
 
     def is_preserved(self, name):
         return name in self.preserved
-
-
-def _run(graph_def, fetches, feeds):
-    graph = tf.Graph()
-    with graph.as_default():
-        tf.import_graph_def(graph_def, name="")
-    with tf.Session(graph=graph) as sess:
-        return sess.run(fetches, feeds)
 
 
 def _ops(node):
