@@ -117,7 +117,10 @@ def _splat_signature(node):
     count = int(np.prod([d.size for d in tensor.tensor_shape.dim], dtype=np.int64))
     if count < SPLAT_MIN_ELEMENTS:
         return None
-    value = rules.constant_value(node).reshape(-1)
+    if tensor.tensor_content:  # read in place: no copy of what may be a large weight
+        value = np.frombuffer(tensor.tensor_content, dtypes.as_dtype(tensor.dtype).as_numpy_dtype)
+    else:
+        value = rules.constant_value(node).reshape(-1)
     if not (value == value[0]).all():  # (NaN never equals: such a constant stays a Const)
         return None
     return "", dtype
