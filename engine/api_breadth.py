@@ -79,6 +79,10 @@ queue = Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuf
 ReaderBase = _io_ops.ReaderBase
 TFRecordReader = _io_ops.TFRecordReader
 TextLineReader = _io_ops.TextLineReader
+FixedLengthRecordReader = _io_ops.FixedLengthRecordReader
+WholeFileReader = _io_ops.WholeFileReader
+read_file = _io_ops.read_file
+write_file = _io_ops.write_file
 
 # TFRecord files: tf.python_io, and the same names in tf.io (added by engine/api.py).
 IO_BREADTH = {name: getattr(_tf_record, name) for name in (
@@ -86,9 +90,10 @@ IO_BREADTH = {name: getattr(_tf_record, name) for name in (
 python_io = Namespace("tf.python_io", **IO_BREADTH)
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
-    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature", "decode_raw")}
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature", "decode_raw",
+    "decode_csv")}
 globals().update(_PARSING)
-IO_BREADTH.update(_PARSING)
+IO_BREADTH.update(_PARSING, read_file=read_file, write_file=write_file)
 # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
 _EXAMPLE_MESSAGES = {
     **{name: getattr(_example_pb2, name) for name in ("Example", "SequenceExample")},
@@ -118,6 +123,7 @@ __all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", 
            "verify_tensor_all_finite", "add_check_numerics_ops", "py_func", "debugging",
            "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
-           "ReaderBase", "TFRecordReader", "TextLineReader",
+           "ReaderBase", "TFRecordReader", "TextLineReader", "FixedLengthRecordReader",
+           "WholeFileReader", "read_file", "write_file",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",
            *_ASSERTS, *_LINALG, *_SEGMENT]

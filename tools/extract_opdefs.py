@@ -54,7 +54,8 @@ ResourceApplyProximalGradientDescent ApplyFtrl ResourceApplyFtrl ApplyFtrlV2 Res
 DepthwiseConv2dNative DepthwiseConv2dNativeBackpropInput DepthwiseConv2dNativeBackpropFilter
 LRN LRNGrad ParseExampleV2 SpaceToBatchND BatchToSpaceND
 TFRecordReaderV2 TextLineReaderV2 ReaderReadV2 ReaderReadUpToV2 ReaderNumRecordsProducedV2
-ReaderNumWorkUnitsCompletedV2 ReaderResetV2 DecodeRaw
+ReaderNumWorkUnitsCompletedV2 ReaderResetV2 DecodeRaw FixedLengthRecordReaderV2 WholeFileReaderV2
+ReadFile WriteFile DecodeCSV
 """.split()
 
 

@@ -179,11 +179,19 @@ def _checked(data, crc_bytes, offset):
         raise RecordError(f"corrupted record at {offset}")
 
 
+def inflated(stream, compression_type):
+    """The bytes of `stream` inflated when compression_type is "GZIP" or "ZLIB" (a read of a
+    stream that is not one raises RecordError with zlib's words as TensorFlow's); any other
+    type reads the stream as it is, as TensorFlow's readers do."""
+    if compression_type not in ("GZIP", "ZLIB"):
+        return stream
+    bits = _ZLIB_WINDOW_BITS + (_GZIP_EXTRA_BITS if compression_type == "GZIP" else 0)
+    return _Inflating(stream, bits)
+
+
 def read_records(stream, compression_type=""):
     """Yields each record's data from the binary `stream` (RecordError on a bad record)."""
-    if compression_type:
-        bits = _ZLIB_WINDOW_BITS + (_GZIP_EXTRA_BITS if compression_type == "GZIP" else 0)
-        stream = _Inflating(stream, bits)
+    stream = inflated(stream, compression_type)
     offset = 0
     while True:
         header = stream.read(_HEADER)

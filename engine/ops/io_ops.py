@@ -1,13 +1,15 @@
-"""tf.TFRecordReader and tf.TextLineReader as TF 1.x builds them (io_ops.ReaderBase): the
-reader op and its read/read_up_to/num_records_produced/num_work_units_completed/reset ops,
-each fed the reader's handle; read takes the queue of file names (a QueueBase or its
-handle) that the reader dequeues from when it finishes a file."""
+"""tf.TFRecordReader, tf.TextLineReader, tf.FixedLengthRecordReader and tf.WholeFileReader as
+TF 1.x builds them (io_ops.ReaderBase): the reader op and its read/read_up_to/
+num_records_produced/num_work_units_completed/reset ops, each fed the reader's handle; read
+takes the queue of file names (a QueueBase or its handle) that the reader dequeues from when
+it finishes a file. Also tf.read_file and tf.write_file (whole files, ReadFile/WriteFile)."""
 
 from engine.lib_io.tf_record import TFRecordOptions
 from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
 
-_READER_OPS = ("TFRecordReaderV2", "TextLineReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
+_READER_OPS = ("TFRecordReaderV2", "TextLineReaderV2", "FixedLengthRecordReaderV2",
+               "WholeFileReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
                "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2")
 for _op_type in _READER_OPS:
     NotDifferentiable(_op_type)
@@ -69,3 +71,33 @@ class TextLineReader(ReaderBase):
     def __init__(self, skip_header_lines=None, name=None):
         super().__init__(apply_op("TextLineReaderV2", skip_header_lines=skip_header_lines or 0,
                                   name=name))
+
+
+class FixedLengthRecordReader(ReaderBase):
+    """Reads records of record_bytes bytes after header_bytes, hop_bytes apart when given
+    (records may overlap), from files whose last footer_bytes are no record; encoding "GZIP"
+    or "ZLIB" reads compressed files. A record cut short at a file's end is dropped."""
+
+    def __init__(self, record_bytes, header_bytes=None, footer_bytes=None, hop_bytes=None,
+                 name=None, encoding=None):
+        super().__init__(apply_op("FixedLengthRecordReaderV2", record_bytes=record_bytes,
+                                  header_bytes=header_bytes or 0,
+                                  footer_bytes=footer_bytes or 0, hop_bytes=hop_bytes or 0,
+                                  encoding=encoding or "", name=name))
+
+
+class WholeFileReader(ReaderBase):
+    """Reads each file whole: the key is its name, the value its contents."""
+
+    def __init__(self, name=None):
+        super().__init__(apply_op("WholeFileReaderV2", name=name), supports_serialize=True)
+
+
+def read_file(filename, name=None):
+    """The contents of the file `filename` names (a scalar string)."""
+    return apply_op("ReadFile", filename=filename, name=name)
+
+
+def write_file(filename, contents, name=None):
+    """An op writing `contents` to `filename`, making the directories above it."""
+    return apply_op("WriteFile", filename=filename, contents=contents, name=name)

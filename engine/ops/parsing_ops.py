@@ -149,6 +149,22 @@ def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None,
 NotDifferentiable("DecodeRaw")
 
 
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None):
+    """One tensor per column of the CSV records, each of the records' shape; a column's
+    record_defaults entry is its type and the value of an empty field ([] if required)."""
+    if select_cols is not None and any(select_cols[i] >= select_cols[i + 1]
+                                       for i in range(len(select_cols) - 1)):
+        raise ValueError("select_cols is not strictly increasing.")
+    if select_cols is not None and select_cols[0] < 0:
+        raise ValueError("select_cols contains negative values.")
+    if select_cols is not None and len(select_cols) != len(record_defaults):
+        raise ValueError("Length of select_cols and record_defaults do not match.")
+    return apply_op("DecodeCSV", records=records, record_defaults=record_defaults,
+                    field_delim=field_delim, use_quote_delim=use_quote_delim,
+                    na_value=na_value, select_cols=select_cols, name=name)
+
+
 def parse_single_example(serialized, features, name=None, example_names=None):
     """parse_example of one serialized Example (a scalar): no batch dimension."""
     if features is None:

@@ -1,8 +1,8 @@
 """Shape functions of the tf.data ops (TensorFlow's dataset_ops.cc): a dataset or an iterator
 is a scalar handle; IteratorGetNext's outputs have the shapes its output_shapes attr names.
-Also TF 1.x's readers and DecodeRaw."""
+Also TF 1.x's readers, ReadFile, DecodeRaw and DecodeCSV."""
 
-from engine.shape_inference.dims import _dims
+from engine.shape_inference.dims import ShapeError, _dims
 
 DATASET_OPS = frozenset({
     "TensorSliceDataset", "TensorDataset", "RangeDataset", "MapDataset", "ParallelMapDatasetV2",
@@ -30,9 +30,32 @@ def decode_raw(attrs, inputs):
     return None if dims is None else dims + [None]
 
 
+def decode_csv(attrs, inputs):
+    """Each output has the records' shape; a default is a scalar or a vector of at most one."""
+    for info in inputs[1:]:
+        dims = _dims(info)
+        if dims is None:
+            continue
+        if len(dims) > 1:
+            raise ShapeError(f"Shape must be at most rank 1 but is rank {len(dims)}")
+        if dims and dims[0] is not None and dims[0] > 1:
+            raise ShapeError("Shape of a default must be a length-0 or length-1 vector, or a "
+                             "scalar.")
+    return tuple(_dims(inputs[0]) for _ in attrs.get("OUT_TYPE") or ())
+
+
+def read_file(attrs, inputs):
+    """The contents of one file: a scalar, from a scalar file name."""
+    dims = _dims(inputs[0])
+    if dims is not None and dims:
+        raise ShapeError(f"Shape must be rank 0 but is rank {len(dims)}")
+    return []
+
+
 # TF 1.x's readers (kernels/cpu/readers.py): a scalar handle; a read gives a scalar key and
 # value, read_up_to a vector of each; the counters are scalars (a reset has no output).
-READER_HANDLES = frozenset({"TFRecordReaderV2", "TextLineReaderV2"})
+READER_HANDLES = frozenset({"TFRecordReaderV2", "TextLineReaderV2",
+                            "FixedLengthRecordReaderV2", "WholeFileReaderV2"})
 
 SHAPE_FUNCTIONS = {
     **{op: scalar_handle for op in DATASET_OPS | ITERATOR_HANDLES | READER_HANDLES},
@@ -42,4 +65,6 @@ SHAPE_FUNCTIONS = {
     "ReaderNumRecordsProducedV2": scalar_handle,
     "ReaderNumWorkUnitsCompletedV2": scalar_handle,
     "DecodeRaw": decode_raw,
+    "DecodeCSV": decode_csv,
+    "ReadFile": read_file,
 }
