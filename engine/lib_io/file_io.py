@@ -39,6 +39,9 @@ def open_input(path, node_def=None):
         return open(path, "rb")
     except OSError as error:
         raise os_error(error, path, node_def) from None
+    except ValueError:  # a NUL in the name: no file has that name
+        raise errors.NotFoundError(node_def, None, f"{path!r}; No such file or directory") \
+            from None
 
 
 def write_atomically(path, data, node_def=None):

@@ -172,6 +172,10 @@ def apply_op_raw(op_type, name=None, **keywords):
                 value = dtypes.as_dtype(value)
                 if attr_name not in inferred_from:
                     _check_allowed(info, attr_name, value, attr_name)
+            if (attr.type.startswith("list(") and attr.has_minimum
+                    and isinstance(value, (list, tuple)) and len(value) < attr.minimum):
+                raise ValueError(f"Attr '{attr_name}' of '{op_type}' Op passed list of length "
+                                 f"{len(value)} less than minimum {attr.minimum}.")
             attr_protos[attr_name] = from_python(value, attr.type)
             decoded[attr_name] = _decoded(value, attr.type)
         if keywords:

@@ -45,10 +45,12 @@ def decode_csv(attrs, inputs):
 
 
 def read_file(attrs, inputs):
-    """The contents of one file: a scalar, from a scalar file name."""
-    dims = _dims(inputs[0])
-    if dims is not None and dims:
-        raise ShapeError(f"Shape must be rank 0 but is rank {len(dims)}")
+    """The contents of one file: a scalar, from a scalar file name (WriteFile: scalars in,
+    nothing out)."""
+    for info in inputs:
+        dims = _dims(info)
+        if dims is not None and dims:
+            raise ShapeError(f"Shape must be rank 0 but is rank {len(dims)}")
     return []
 
 
@@ -67,4 +69,5 @@ SHAPE_FUNCTIONS = {
     "DecodeRaw": decode_raw,
     "DecodeCSV": decode_csv,
     "ReadFile": read_file,
+    "WriteFile": read_file,
 }

@@ -74,6 +74,7 @@ READ_CASES = {
     "fixed_up_to_more_than_file": (_fixed(record_bytes=4), ["fixed.bin", "fixed.bin"], 10, 4),
     "fixed_up_to_empty_between": (_fixed(record_bytes=8),
                                   ["fixed.bin", "empty.bin", "empty.bin", "fixed.bin"], 3, 6),
+    "whole_file_up_to_none": (lambda tf: tf.WholeFileReader(), ["fixed.bin"], 0, 2),
     "whole_file": (lambda tf: tf.WholeFileReader(), ["fixed.bin", "empty.bin", "text.txt"],
                    "read", 4),
     "whole_file_up_to": (lambda tf: tf.WholeFileReader(), ["fixed.bin", "text.txt",
@@ -219,6 +220,8 @@ CSV_CASES = {
     "select_cols_negative": (["1,2"], lambda tf: [[0], [0]], {"select_cols": [-1, 0]}),
     "select_cols_length": (["1,2"], lambda tf: [[0], [0]], {"select_cols": [0]}),
     "two_defaults": (["1"], lambda tf: [[1, 2]], {}),
+    "no_defaults": (["1"], lambda tf: [], {}),
+    "bool_default": (["1"], lambda tf: [[True]], {}),
     "matrix_default": (["1"], lambda tf: [[[1]]], {}),
 }
 

@@ -82,3 +82,24 @@ def test_a_fixed_length_record_reader_pipeline_reads_every_record_once(tmp_path)
             coord.request_stop()
             coord.join(threads)
     assert got == [list(range(5)), list(range(5, 10))] * 4
+
+
+def test_a_file_name_with_a_nul_is_no_file(tmp_path):
+    # TensorFlow cuts the name at the NUL (its C string) and says NotFound; Python's open
+    # raises ValueError, which must not reach the user as a Python error.
+    with tf.Graph().as_default():
+        path = str(tmp_path / "a\x00b")
+        with tf.Session() as sess:
+            for op in (tf.read_file(path), tf.write_file(path, "x")):
+                with pytest.raises(tf.errors.NotFoundError, match="No such file or directory"):
+                    sess.run(op)
+
+
+def test_read_up_to_a_negative_count_is_refused(tmp_path):
+    # TensorFlow's kernel aborts the whole process here (std::length_error in reserve).
+    with tf.Graph().as_default():
+        queue = tf.FIFOQueue(2, tf.string)
+        _, values = tf.WholeFileReader().read_up_to(queue, -1)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"\(-1\) must be >= 0"):
+                sess.run(values)

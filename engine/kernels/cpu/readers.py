@@ -289,8 +289,8 @@ def reader_read_v2(ctx, reader_handle, queue_handle):
 @register("ReaderReadUpToV2")
 def reader_read_up_to_v2(ctx, reader_handle, queue_handle, num_records):
     count = int(num_records)
-    if count <= 0:
-        raise invalid(ctx, f"num_records ({count}) must be > 0")
+    if count < 0:  # TensorFlow's kernel aborts the process reserving a negative count
+        raise invalid(ctx, f"num_records ({count}) must be >= 0")
     reader = _lookup(ctx, reader_handle)
     with reader.lock:
         keys, values = _read_up_to(ctx, reader, queue_handle, count)
@@ -330,6 +330,8 @@ def read_file(ctx, filename):
 def write_file(ctx, filename, contents):
     """The contents written whole, the directories above made (as TensorFlow's WriteFile)."""
     path = _path(filename)
+    if "\x00" in path:  # no file can have the name: as a read of it, NotFound
+        raise errors.NotFoundError(ctx.node_def, None, f"{path!r}; No such file or directory")
     contents = np.asarray(contents, dtype=object).item()
     directory = os.path.dirname(path)
     if directory and os.path.exists(directory) and not os.path.isdir(directory):
