@@ -30,6 +30,11 @@ def write_inputs(directory):
         "short.bin": b"\x01\x02",
         "text.txt": b"first line\nsecond\r\nno end",
     }
+    # TFRecord files TensorFlow wrote (tests/fixtures/tf_record/), whole and cut short.
+    records = FIXTURES.parent / "tf_record"
+    plain = (records / "records.plain.tfrecord").read_bytes()
+    files.update({"records.tfrecord": plain, "truncated.tfrecord": plain[:120],
+                  "records.gz.tfrecord": (records / "records.gzip.tfrecord").read_bytes()})
     for name, data in files.items():
         (directory / name).write_bytes(data)
     (directory / "subdir").mkdir(exist_ok=True)
@@ -83,6 +88,17 @@ READ_CASES = {
                                                                "text.txt"], "read", 4),
     "whole_file_missing": (lambda tf: tf.WholeFileReader(), ["missing.bin"], "read", 2),
     "text_line_up_to": (lambda tf: tf.TextLineReader(), ["text.txt", "text.txt"], 2, 5),
+    "text_line_directory": (lambda tf: tf.TextLineReader(), ["subdir", "text.txt"], "read", 3),
+    "text_line_missing": (lambda tf: tf.TextLineReader(), ["missing.txt", "text.txt"], "read",
+                          3),
+    "tfrecord_up_to": (lambda tf: tf.TFRecordReader(), ["records.tfrecord",
+                                                        "records.tfrecord"], 3, 5),
+    "tfrecord_truncated": (lambda tf: tf.TFRecordReader(), ["truncated.tfrecord",
+                                                            "records.tfrecord"], "read", 4),
+    "tfrecord_gzip": (lambda tf: tf.TFRecordReader(options=tf.python_io.TFRecordOptions(
+        tf.python_io.TFRecordCompressionType.GZIP)), ["records.gz.tfrecord"], "read", 6),
+    "tfrecord_directory": (lambda tf: tf.TFRecordReader(), ["subdir", "records.tfrecord"],
+                           "read", 2),
 }
 
 
@@ -101,9 +117,17 @@ def _text(value, directory):
     """A fetched string (or array of them) as latin-1 text, the directory as <tmp>."""
     import numpy as np
     array = np.asarray(value, dtype=object)
-    texts = [bytes(v).decode("latin-1").replace(str(directory), "<tmp>")
+    texts = [_short(bytes(v)).decode("latin-1").replace(str(directory), "<tmp>")
              for v in array.ravel()]
     return texts if array.ndim else texts[0]
+
+
+def _short(data):
+    """`data`, or for a long value its length and digest (keeps the fixture small)."""
+    if len(data) <= 256:
+        return data
+    import hashlib
+    return f"<{len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}>".encode()
 
 
 def run_read_case(tf, name, directory):
