@@ -12,8 +12,9 @@ gradients of shape arithmetic (linear_regression), a cond in training (logistic_
 piecewise_constant; layers_mnist: batch normalization's cond and its gradient), while loops
 (dynamic_rnn_lengths: bidirectional dynamic_rnn and their gradients; resume_training: a
 dynamic_rnn restored from a checkpoint with import_meta_graph, which has no contexts), tf.data
-(data_pipeline_mlp), queues and a frozen graph (queue_freeze_pipeline), and hooks reading the
-global step of a GPU variable (monitored_training, monitored_checkpoints).
+(data_pipeline_mlp), queues and a frozen graph (queue_freeze_pipeline), file readers on the CPU
+feeding decode_raw and the image ops on the GPU (cifar10_input_pipeline), and hooks reading
+the global step of a GPU variable (monitored_training, monitored_checkpoints).
 """
 
 import os
@@ -28,7 +29,7 @@ from tests.engine.test_programs import EXPECTED, PROGRAMS, REPO, normalise, same
 
 ON_GPU = ["linear_regression", "logistic_regression", "layers_mnist", "dynamic_rnn_lengths",
           "resume_training", "data_pipeline_mlp", "queue_freeze_pipeline",
-          "monitored_training", "monitored_checkpoints"]
+          "cifar10_input_pipeline", "monitored_training", "monitored_checkpoints"]
 
 
 def run_on_simulated_gpu(name, backend_name="simulated"):
