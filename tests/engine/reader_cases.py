@@ -206,6 +206,11 @@ CSV_CASES = {
                     lambda tf: [[0.0]], {}),
     "double_words": (["-inf", "NaN", "0x1p-150", "4e-46", "16777217"],
                      lambda tf: [tf.constant(0.0, tf.float64)], {}),
+    # Decimals whose nearest double is halfway between two float32s: read as a double and
+    # rounded again they would round the wrong way.
+    "float_double_rounding": (["1.0000000596046448", "1.0000000596046447",
+                               "1.00000005960464477539062500001", "-3.0000001788139343"],
+                              lambda tf: [[0.0]], {}),
     "bad_float_word": (["infin"], lambda tf: [[0.0]], {}),
     "bad_float_bare_hex": (["0x"], lambda tf: [[0.0]], {}),
     "bad_float_dot": (["."], lambda tf: [[0.0]], {}),

@@ -9,6 +9,7 @@ empty or na_value field taking its column's default, TensorFlow's errors word fo
 """
 
 import re
+from fractions import Fraction
 
 import numpy as np
 
@@ -90,7 +91,7 @@ def parse_number(text, kind):
         low, high = _INT_RANGES[kind]
         return value if low <= value <= high else None
     if _DECIMAL.fullmatch(text):
-        return float(text)
+        return _nearest_float32(text, float(text)) if kind == "float" else float(text)
     if _HEX.fullmatch(text):
         return float.fromhex(text.decode())
     infinity = _INFINITY.fullmatch(text)
@@ -99,6 +100,25 @@ def parse_number(text, kind):
     if _NAN.fullmatch(text):
         return float("nan")
     return None
+
+
+def _nearest_float32(text, value):
+    """The float32 nearest the decimal `text`, given `value`, the double nearest it. Rounding
+    that double again goes wrong where it lies halfway between two float32s and the decimal
+    does not: there the exact decimal decides, as TensorFlow's parse straight to float."""
+    with np.errstate(over="ignore"):
+        single = np.float32(value)
+    if float(single) == value or not np.isfinite(single):
+        return float(single)
+    # float(single): against a NumPy float32 a Python float would be cast to float32 first.
+    other = np.nextafter(single, np.float32(np.inf if value > float(single) else -np.inf))
+    if abs(value - float(single)) != abs(float(other) - value):
+        return float(single)
+    exact, double = Fraction(text.decode()), Fraction(value)
+    if exact == double:
+        return float(single)  # a true tie: NumPy's cast rounded it to even, as TensorFlow
+    upper, lower = max(single, other), min(single, other)
+    return float(upper if exact > double else lower)
 
 
 def _as_bytes(value):
