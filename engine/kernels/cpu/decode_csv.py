@@ -39,6 +39,12 @@ def split_fields(record, delim, use_quote_delim, select_cols):
     size, quote = len(record), ord('"')
     if not record:
         return fields
+    if not (use_quote_delim and b'"' in record) and b"\n" not in record and b"\r" not in record:
+        # Nothing quoted and no line ends: the fields are what lies between delimiters (the
+        # loop below gives the same, a character at a time).
+        fields = record.split(bytes([delim]))
+        return fields if select_cols is None else [fields[i] for i in select_cols
+                                                   if i < len(fields)]
     while at < size:
         if record[at] in b"\n\r":  # line ends between fields are skipped
             at += 1
