@@ -64,6 +64,11 @@ class Rendezvous:
                         None, None, f"Timed out waiting for {key}")
             return self._table.pop(key)
 
+    @property
+    def error(self):
+        """The error the step was aborted with, or None while it goes on."""
+        return self._error
+
     def start_abort(self, error):
         """Fails every pending and later recv and send with `error`."""
         with self._cond:

@@ -20,9 +20,6 @@ def check(args):
     """--cluster and --local-cluster, checked before the graph is read."""
     if args.cluster and args.local_cluster:
         raise InputError(args.graph, "give --cluster or --local-cluster, not both")
-    if (args.cluster or args.local_cluster) and getattr(args, "debug", False):
-        raise InputError(args.graph, "--debug steps a run in this process; it does not step "
-                                     "a cluster's tasks yet")
     if args.cluster and not args.cluster.startswith(("tcp://", "grpc://")):
         raise InputError(args.cluster, "--cluster: expected tcp://host:port (a Dask "
                                        "scheduler) or grpc://host:port (a task)")

@@ -142,9 +142,11 @@ class Connection:
             self._offsets[key] = trace_lib.clock_offset(samples)
         return self._offsets[key]
 
-    def run_step(self, handle, specs_by_task, step_id, feeds, timeout_ms, trace=False):
+    def run_step(self, handle, specs_by_task, step_id, feeds, timeout_ms, trace=False,
+                 relay=None):
         """One step: every task's partitions on its worker. (The master's fetched values,
-        every task's DeviceStepStats on this process's clock when `trace`.)"""
+        every task's DeviceStepStats on this process's clock when `trace`.) `relay`: a
+        relay.ClientRelay whose observers see the tasks' partitions."""
         workers = self.workers()
         step = f"{self._session}/{step_id}"
         calls = {}
@@ -156,9 +158,11 @@ class Connection:
                                 f"is connected to the scheduler")
             first = (handle, address) not in self._registered
             calls[task] = (handle, specs if first else None, workers, step, step_id,
-                           feeds if task == self.master else [], timeout_ms, trace)
+                           feeds if task == self.master else [], timeout_ms, trace,
+                           None if relay is None else relay.spec())
             self._registered.add((handle, address))
-        answers, failures = self.client.sync(self._call_tasks, workers, calls, step)
+        failed = relay.task_failed if relay is not None else None
+        answers, failures = self.client.sync(self._call_tasks, workers, calls, step, failed)
         if failures:
             raise self._failure(failures, workers)
         stats = []
@@ -167,16 +171,20 @@ class Connection:
                      for task, (_, recorded) in answers.items() for dev_stats in recorded]
         return (answers[self.master][0] if self.master in answers else []), stats
 
-    async def _call_tasks(self, workers, calls, step):
+    async def _call_tasks(self, workers, calls, step, failed=None):
         """Calls every task's worker at once (engine/cluster/task.py's run handler), until
         all answer, one fails or a task's worker leaves the scheduler; then the others'
-        pending recvs are aborted. ({task: answer}, {task: error})."""
+        pending recvs are aborted, and `failed(task)` hears of each failed task (a relayed
+        observer may be waiting on it). ({task: answer}, {task: error})."""
         import asyncio
         from distributed.protocol import to_serialize
 
         async def call(task):
             rpc = self.client.rpc(workers[task])
-            return await getattr(rpc, task_lib.RUN_HANDLER)(payload=to_serialize(calls[task]))
+            answer = await getattr(rpc, task_lib.RUN_HANDLER)(payload=to_serialize(calls[task]))
+            if isinstance(answer, task_lib.StepFailed):
+                raise answer.error
+            return answer
         pending = {asyncio.ensure_future(call(task)): task for task in calls}
         answers, failures = {}, {}
         while pending and not failures:
@@ -195,6 +203,8 @@ class Connection:
                     failures[task] = errors.UnavailableError(
                         None, None, f"Task {task} is unavailable: its Dask worker left "
                                     f"during the step")
+        for task in failures if failed is not None else ():
+            failed(task)
         if pending:
             cause = next(iter(failures))
             await asyncio.gather(*(getattr(self.client.rpc(workers[t]), task_lib.ABORT_HANDLER)(

@@ -7,9 +7,10 @@ on threads of this process. Variables live on their tasks, so they outlive the s
 are shared by every client of the cluster, as TensorFlow's.
 """
 
+import contextlib
 import time
 
-from engine import session as session_lib, step_stats
+from engine import observers as observers_lib, session as session_lib, step_stats
 from engine.cluster import trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.proto import graph_pb2
@@ -30,6 +31,7 @@ class ClusterSession(session_lib.Session, serves_cluster_targets=True):
         self._client_device = self._connection.client_device
         self._devices = list(self._connection.devices)
         self._shipped = {}  # id(entry) -> (handle, {task: [partition spec]})
+        self._plans = {}    # id(entry) -> {device: the partition's plan}, for relayed observers
 
     @property
     def cluster_spec(self):
@@ -56,18 +58,51 @@ class ClusterSession(session_lib.Session, serves_cluster_targets=True):
         handle, by_task = self._shipped[id(entry)]
         timeout_ms = 0 if run_deadline is None else \
             max(1, int((run_deadline - time.monotonic()) * 1000))
-        # FULL_TRACE: the tasks record their step stats; other observers (the debugger, VLOG)
-        # see only runs in this process.
+        # FULL_TRACE: the tasks record their step stats. Factories marked relays_from_tasks
+        # (the debugger's) observe every task's partitions from here (engine/cluster/relay.py);
+        # the others (VLOG) see only runs in this process.
         collectors = next((f for f in factories if isinstance(f, step_stats.Collectors)), None)
-        results, stats = self._connection.run_step(handle, by_task, step_id, list(values),
-                                                   timeout_ms, trace=collectors is not None)
+        relayed = [f for f in factories if getattr(f, "relays_from_tasks", False)]
+        relay = self._relay(entry, relayed, step_id) if relayed else contextlib.nullcontext()
+        with relay:
+            try:
+                results, stats = self._connection.run_step(
+                    handle, by_task, step_id, list(values), timeout_ms,
+                    trace=collectors is not None, relay=relay if relayed else None)
+            except Exception as error:
+                # An observer that stopped the run (the debugger's quit) is why it failed.
+                if relayed and relay.error is not None:
+                    raise relay.error from error
+                raise
         if collectors is not None:
             collectors.collectors.extend(_Recorded(dev_stats) for dev_stats in stats)
         return [results[i] for i in entry.client_results]
 
+    def _relay(self, entry, factories, step_id):
+        """The client's end of a relayed step: an observer per partition from `factories`,
+        made here for every partition (client's first) before any task runs."""
+        from engine.cluster import relay as relay_lib, task as task_lib
+        _, by_task = self._shipped[id(entry)]
+        plans = self._plans.get(id(entry))
+        if plans is None:
+            specs = {spec[0]: spec for specs in by_task.values() for spec in specs}
+            plans = self._plans[id(entry)] = {
+                part.device: task_lib.partition_plan(
+                    part.device, graph_pb2.GraphDef.FromString(specs[part.device][1]),
+                    *specs[part.device][2:5])
+                for part in entry.parts}
+        observers = {}
+        for device, plan in plans.items():
+            observer = observers_lib.observer_for(factories, device, step_id, plan)
+            if observer is not None:
+                observers[device] = (observer, plan)
+        limit = min(f.max_value_bytes for f in factories)
+        return relay_lib.ClientRelay(self._connection.client, observers, limit)
+
     def close(self):
         super().close()
         self._shipped.clear()
+        self._plans.clear()
 
 
 class _Recorded:

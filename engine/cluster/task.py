@@ -15,7 +15,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from engine import deadline, errors, observers as observers_lib, placer as placer_lib
 from engine import plan as plan_lib
-from engine.cluster import trace as trace_lib
+from engine.cluster import relay as relay_lib, trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.executor import Executor
 from engine.proto import graph_pb2
@@ -80,6 +80,13 @@ class BoundPartition:
         self.remote_recvs = remote_recvs
 
 
+class StepFailed:
+    """A task's answer to a step that failed there: the error, named by its task."""
+
+    def __init__(self, error):
+        self.error = error
+
+
 class TaskState:
     """What a TensorFlow task keeps on its Dask worker."""
 
@@ -132,12 +139,19 @@ class TaskState:
         import asyncio
         from distributed.protocol import to_serialize
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.steps, self.run_step, *payload)
+        try:
+            answer = await loop.run_in_executor(self.steps, self.run_step, *payload)
+        except errors.OpError as error:
+            # Answered, not raised: Dask logs a raising handler's traceback on the task's
+            # stderr (over the debugger's screen, for a run quit part-way).
+            answer = StepFailed(error)
         return to_serialize(answer)
 
-    def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace):
+    def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace,
+                 relay=None):
         self.peers = peers
-        return self.run(self.bind(handle, specs), step, step_id, feeds, timeout_ms, trace)
+        return self.run(self.bind(handle, specs), step, step_id, feeds, timeout_ms, trace,
+                        relay)
 
     def abort(self, step=None, message=None):
         """The client's word that the step failed elsewhere: pending recvs fail too."""
@@ -157,33 +171,37 @@ class TaskState:
 
     def _bind(self, device, graph_bytes, feeds, fetches, targets, is_client):
         graph_def = graph_pb2.GraphDef.FromString(graph_bytes)
-        nodes, order = plan_lib.nodes_from_graph_def(graph_def)
-        plan = plan_lib.build(nodes, order, list(feeds), list(fetches), list(targets),
-                              device=device)
-        for node in plan.nodes:
-            node.device = device
+        plan = partition_plan(device, graph_def, feeds, fetches, targets)
         executor = Executor(plan, self.resources, node_generator, self.session_state,
                             device_type=placer_lib.device_type(device))
         return BoundPartition(device, executor, is_client,
                               trace_lib.remote_recvs(graph_def, device))
 
-    def run(self, parts, step, step_id, feeds, timeout_ms, trace=False):
+    def run(self, parts, step, step_id, feeds, timeout_ms, trace=False, relay=None):
         """Every partition of this task for one step, each on its own thread: (the client
-        partition's fetched values, each partition's serialized DeviceStepStats if `trace`)."""
+        partition's fetched values, each partition's serialized DeviceStepStats if `trace`).
+        `relay`: the client's observers see these partitions (engine/cluster/relay.py)."""
         rendezvous = self.rendezvous.find(step)
         run_deadline = deadline.after_ms(timeout_ms)
         collectors = [trace_lib.TaskCollector(part.device, part.remote_recvs) if trace else None
                       for part in parts]
+        relayed = {} if relay is None else relay_lib.task_observers(
+            self.worker._get_client(), relay, parts, lambda: rendezvous.error)
 
         def run_one(part, collector):
             set_running_step(step)
+            # The relay first: an injected value it returns is what the collector records.
+            observer = observers_lib.tee(relayed.get(part.device), collector)
             try:
                 with deadline.running_until(run_deadline):
                     return observers_lib.run(part.executor, feeds if part.is_client else [],
-                                             collector, step_id)
+                                             observer, step_id)
             except BaseException as error:
                 rendezvous.start_abort(error)
                 raise
+            finally:
+                if part.device in relayed:
+                    relay_lib.close_queues(relayed[part.device])
 
         futures = [self.pool.submit(run_one, part, collector)
                    for part, collector in zip(parts, collectors)]
@@ -202,6 +220,17 @@ class TaskState:
                                  if not isinstance(e, errors.CancelledError)), failures[0]),
                            self.task)
         return results, [c.dev_stats.SerializeToString() for c in collectors if c is not None]
+
+
+def partition_plan(device, graph_def, feeds, fetches, targets):
+    """The plan of a partition as its task runs it (the client rebuilds it for its relayed
+    observers, engine/cluster/relay.py: the same nodes, by the same names)."""
+    nodes, order = plan_lib.nodes_from_graph_def(graph_def)
+    plan = plan_lib.build(nodes, order, list(feeds), list(fetches), list(targets),
+                          device=device)
+    for node in plan.nodes:
+        node.device = device
+    return plan
 
 
 def _on_task(error, task):

@@ -7,6 +7,10 @@ the executor really used. Runs on other threads are not touched: debugged runs o
 sessions may execute at once, each on its own thread; a session has one at a time (two would
 step through the same variables, each pausing the other's effects out of view).
 
+On a cluster (engine/cluster) the partitions run on their tasks, and each one's executor
+asks this debugger over Dask queues (engine/cluster/relay.py): the same observers, the same
+turns, events naming the task.
+
 A debugged run executes the graph as the user wrote it (engine/optimizer/session_rewrite.py
 original_graph: no folded, merged or removed nodes), unless `optimized` (or
 `step_optimized`, set by `graph-inspector debug --optimized`) asks for the optimized one.
@@ -17,8 +21,10 @@ from __future__ import annotations
 import contextlib
 import threading
 
+from engine.cluster.relay import FromTasks
 from engine.optimizer import session_rewrite
 from engine.session import observe_runs
+from inspector.debug import dump
 
 _lock = threading.Condition()
 _active = {}   # DebugObserver -> its session, while its debugged run executes
@@ -40,8 +46,11 @@ def observing(debugger, session=None, optimized=None):
         _active[debugger] = session
     optimized = step_optimized if optimized is None else optimized
     graph = session_rewrite.optimized_graph if optimized else session_rewrite.original_graph
+    # Marked to see a cluster run's partitions on their tasks too (engine/cluster/relay.py),
+    # each value that crosses bounded as a dump is.
+    limit = getattr(debugger.control, "max_value_bytes", dump.DEFAULT_LIMIT)
     try:
-        with observe_runs(debugger.observer_for), graph():
+        with observe_runs(FromTasks(debugger.observer_for, limit)), graph():
             yield
     finally:
         with _lock:

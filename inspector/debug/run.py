@@ -23,6 +23,7 @@ import threading
 
 import numpy as np
 
+from engine.cluster.relay import Withheld
 from engine.proto import config_pb2
 from engine.session import BaseSession
 
@@ -51,6 +52,8 @@ class DebugRun:
         self.watched = watched if watched is not None else set()
         self.injected = {}
         self.keep_all = False      # True: keep every value (no bound), as a full dump would
+        # On a cluster: a task's output past this many bytes stays there (value() refuses it).
+        self.max_value_bytes = dumps.DEFAULT_LIMIT
         self.dumper = None
         self.number = 0            # 1 for the first execution, 2 after a rerun, ...
         self.label = "run"
@@ -90,7 +93,9 @@ class DebugRun:
                 outcome, error = "aborted", None
         with self.observer.cond:
             self._finished, self._outcome, self._result, self.error = True, outcome, result, error
-            self.observer.cond.notify_all()
+            # Whatever still waits on the debugger (a cluster task's partition that failed
+            # while paused, engine/cluster/relay.py) has nothing left to wait for.
+            self.observer.abort()
 
     def _wait(self, pauses_before, timeout=None):
         obs = self.observer
@@ -248,6 +253,10 @@ class DebugRun:
             value = self.observer.value(name)
         if not held:
             raise KeyError(self._not_held(name))
+        if isinstance(value, Withheld):
+            raise dumps.DumpTooLarge(
+                f"{name} is {value.description}: over the {value.limit}-byte limit on values "
+                f"a cluster task sends the debugger (max_value_bytes)")
         selected = tensors.select(value, index)
         # A copy: a variable's buffer read through Identity changes when Assign runs later.
         return selected.copy() if isinstance(selected, np.ndarray) else selected

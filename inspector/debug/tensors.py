@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from engine.cluster.relay import Withheld
 from engine.kernels.cuda.backend import to_host
 from engine.resources import Ref
 
@@ -62,10 +63,11 @@ def _index_item(part, text):
 
 
 def plain(value):
-    """The array behind a value: a Ref's buffer, a NumPy scalar as a 0-d array."""
+    """The array behind a value: a Ref's buffer, a NumPy scalar as a 0-d array (None for one
+    left on its cluster task)."""
     if isinstance(value, Ref):
         value = value.value
-    if value is None:
+    if value is None or isinstance(value, Withheld):
         return None
     value = to_host(value)  # a GPU tensor (CuPy's or the simulated GPU's), copied to the host
     return np.asarray(value)
@@ -92,6 +94,8 @@ def select(value, index):
 
 def summary(value):
     """One line: dtype[shape] and min/max/mean, or the value itself when it is small."""
+    if isinstance(value, Withheld):
+        return value.description
     array = plain(value)
     if array is None:
         return "uninitialized" if isinstance(value, Ref) else "no value (dead)"

@@ -108,7 +108,6 @@ def test_no_scheduler_at_the_address_is_unavailable(capsys, in_graph_program):
     (["--local-cluster", "job:x=1"], "--local-cluster: job name 'job:x' is not a letter"),
     (["--local-cluster", "ps=1", "--cluster", "tcp://h:1"], "not both"),
     (["--cluster", "h:8786"], "expected tcp://host:port"),
-    (["--local-cluster", "ps=1", "--debug"], "does not step a cluster"),
 ])
 def test_bad_cluster_options_are_exit_2(capsys, in_graph_program, argv, message):
     path, _ = in_graph_program
