@@ -178,3 +178,17 @@ def task_name(device):
     """`/job:J/task:T` of a full device name."""
     job, task = task_of(device)
     return f"/job:{job}/task:{task}"
+
+
+def device_label(device):
+    """A device as the debugger shows it: the device alone in this process, with its task
+    on a cluster (a node event names where it ran).
+
+    >>> device_label("/job:localhost/replica:0/task:0/device:CPU:1")
+    'CPU:1'
+    >>> device_label("/job:ps/replica:0/task:0/device:CPU:0")
+    '/job:ps/task:0/CPU:0'
+    """
+    short = device.rpartition("device:")[2] or device or "?"
+    job, _ = task_of(device or "")
+    return short if job in (None, "localhost") else f"{task_name(device)}/{short}"

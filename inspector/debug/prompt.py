@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 
+from engine.cluster.cluster_spec import device_label
 from engine.node_run import kernel_summary
 from inspector.debug import tensors
 from inspector.debug.breakpoints import Breakpoint
@@ -73,7 +74,7 @@ def current_values(run):
 
 
 def _device(device):
-    return device.rpartition("device:")[2] or device or "?"
+    return device_label(device)
 
 
 def _indent(text):

@@ -2,7 +2,9 @@
 graph run on Dask tasks, against TensorFlow's answers for the same program
 (tests/fixtures/cluster/answers.json, tools/make_cluster_fixtures.py)."""
 
+import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -113,3 +115,23 @@ def test_bad_cluster_options_are_exit_2(capsys, in_graph_program, argv, message)
     path, _ = in_graph_program
     status, _, err = run(capsys, "run", path, "--fetch", "w", *argv)
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_local_cluster_run_debugged_at_the_prompt(capsys, monkeypatch, in_graph_program):
+    """--debug steps the run on its tasks: events name the task, a breakpoint stops on the
+    ps, values computed on a worker are TensorFlow's, and the run ends with its fetches."""
+    path, feeds = in_graph_program
+    commands = "s 2\nw tower_1/loss:0\nb op=ApplyGradientDescent\nc\np tower_1/loss:0\nc\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(commands))
+    status, out, err = run(capsys, "run", path, "--local-cluster", "ps=1,worker=2",
+                           "--before", "init", "--fetch", "tower_0/loss",
+                           "--fetch", "tower_1/loss", "--target", "train", *feeds, "--debug")
+    assert status == 0, err
+    assert re.search(r"#2 \S+ \(\w+\) on /job:(ps|worker)/task:\d/CPU:0  -- stepped", out)
+    assert re.search(r"\(ApplyGradientDescent\) on /job:ps/task:0/CPU:0  -- breakpoint 1", out)
+    theirs = ANSWERS["in_graph"]["steps"][0][0]
+    held = float(re.search(r"\(gi-debug\) tower_1/loss:0 = (\S+)", out).group(1))
+    np.testing.assert_allclose(held, theirs[1], rtol=1e-6)
+    fetched = [float(line.split(" = ")[1]) for line in out.splitlines()
+               if line.startswith("tower_")]
+    np.testing.assert_allclose(fetched, theirs, rtol=1e-6)

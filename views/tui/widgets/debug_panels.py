@@ -8,6 +8,7 @@ import numpy as np
 from rich.text import Text
 from textual.widgets import Static
 
+from engine.cluster.cluster_spec import device_label
 from views.tui.widgets.lazy_table import cut_middle
 
 STATUS_STYLE = {"done": "green", "ready": "bold cyan", "running": "bold yellow",
@@ -18,8 +19,7 @@ WATCH_LINES = 4   # the last productions of watched tensors shown under the tens
 DEAD = "no value (dead)"   # what the debugger's summaries say of a dead output
 
 
-def short_device(device):
-    return device.rpartition("device:")[2] or device or "?"
+short_device = device_label  # "CPU:0" here, "/job:ps/task:0/CPU:0" on a cluster task
 
 
 class NamePanel(Static):
