@@ -1,0 +1,93 @@
+"""The debugger screen stepping a run on a local cluster: nodes paused on their tasks, named
+by them; quitting the app mid-run leaves the cluster usable."""
+
+import numpy as np
+import pytest
+
+import engine as tf
+from inspector.debug.tui import TuiController
+from views.tui import InspectorApp
+from views.tui.widgets.debug_tables import HistoryTable
+from views.tui.workspace import Workspace
+
+from tests.views.test_tui_debugger import press, until
+from tests.views.tui_conftest import SIZE, run_async, screen_text
+
+pytest.importorskip("distributed")
+
+from engine.cluster import local  # noqa: E402
+
+pytestmark = pytest.mark.slow
+V, X = [1.0, 2.0], [0.5, -1.0]
+
+
+@pytest.fixture(autouse=True)
+def _no_run_left_paused():
+    yield
+    from inspector.debug.hook import abort_active
+    abort_active()
+
+
+@pytest.fixture(scope="module")
+def session():
+    """A session on a ps and a worker (threads of this process), v initialized."""
+    with local.local_cluster({"ps": 1, "worker": 1}) as cluster:
+        graph = tf.Graph()
+        with graph.as_default():
+            with tf.device("/job:ps/task:0"):
+                v = tf.Variable(V, name="v")
+                scaled = tf.multiply(v, 3.0, name="scaled")
+            with tf.device("/job:worker/task:0"):
+                x = tf.placeholder(tf.float32, [2], name="x")
+                total = tf.reduce_sum(tf.add(scaled, x, name="y"), name="total")
+        with tf.Session(cluster.scheduler_address, graph=graph) as sess:
+            sess.run(v.initializer)
+            yield sess, {"x": x, "total": total}
+
+
+def make_app(sess, t):
+    def program(debugger):
+        with debugger.installed():
+            print("total =", sess.run(t["total"], {t["x"]: X}))
+    controller = TuiController(program, "cluster run")
+    app = InspectorApp(workspace=Workspace(), debugger=controller)
+    controller.start_program()
+    return app, controller
+
+
+@run_async
+async def test_stepping_shows_each_node_on_its_task_and_continue_ends_the_run(session):
+    sess, t = session
+    app, controller = make_app(sess, t)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None and
+                    controller.run.state == "paused")
+        await press(app, pilot, *"s" * 5)
+        text = await until(app, pilot, lambda: controller.run.current is not None and
+                           controller.run.current.number == 5)
+        table = app.screen.query_one("#debug-history", HistoryTable)
+        assert table.row_count == 5
+        devices = {event.device for event in controller.run.history}
+        assert "/job:ps/replica:0/task:0/device:CPU:0" in devices
+        assert "/job:ps/task:0/CPU:0" in text and "/job:worker/task:0/CPU:0" in text
+        await press(app, pilot, "c")
+        await until(app, pilot, lambda: "finished" in controller.status, timeout=20)
+        assert "total = 8.5" in controller.printed.all()
+    controller.quit()
+    assert controller.exit_code == 0
+
+
+@run_async
+async def test_quitting_mid_run_releases_the_tasks(session):
+    sess, t = session
+    app, controller = make_app(sess, t)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: controller.run is not None and
+                    controller.run.state == "paused")
+        await press(app, pilot, "s", "s", "s")
+        await until(app, pilot, lambda: controller.run.current is not None and
+                    controller.run.current.number == 3)
+    controller.quit()   # what closing the app does
+    assert controller.run.state == "aborted"
+    np.testing.assert_allclose(sess.run(t["total"], {t["x"]: X}), 8.5)
+    assert not any(line.startswith("total =") for line in controller.printed.all())
