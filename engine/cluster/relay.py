@@ -4,15 +4,18 @@ and waits for its answer (how the stepping debugger steps a cluster run, node by
 The client makes its observers as for a run in this process: one per partition, from the
 partition's plan rebuilt here as its task builds it (task.partition_plan), every one before
 any task runs. On its task, each relayed partition's executor gets a RelayObserver: a
-callback becomes a message on the step's events queue and waits for the answer on the
-partition's replies queue. Here a pump thread takes the messages and hands each to its
-partition's lane thread, which calls the client's observer (it may block there: the debugger
-pauses, partitions wait for their turn) and puts back what it returned or that it raised.
+callback becomes a message on the step's events queue, and the executor waits for the
+answer. Here a pump thread takes the messages and hands each to its partition's lane thread,
+which calls the client's observer (it may block there: the debugger pauses, partitions wait
+for their turn) and sends back what it returned or that it raised.
 
-The queues are distributed.Queue, held by the scheduler: a round trip costs about 3 ms on
-one machine, and nothing is lost when one side is not listening yet (Pub/Sub drops what is
-published before its subscribers are known). Values cross bounded: an output over the
-factory's `max_value_bytes` stays on its task and a Withheld stands for it here.
+Questions go on a distributed.Queue (held by the scheduler: a client cannot be called, and
+nothing is lost while it is not listening yet, as Pub/Sub loses what is published before
+its subscribers are known). Answers go straight to the task's worker through a handler of
+the task plugin, as the step's call and abort do: a task waiting on a scheduler's queue with
+a timeout would have the scheduler log a traceback each time it expired. A round trip costs
+about 2 ms on one machine. Values cross bounded: an output over the factory's
+`max_value_bytes` stays on its task and a Withheld stands for it here.
 """
 
 import itertools
@@ -98,20 +101,21 @@ def _info_tuple(info):
 
 class RelayObserver:
     """A partition's executor observer on its task: each callback asks the client's observer
-    (see the module docstring). `stopped()` gives the step's abort error or None."""
+    (see the module docstring). Answers arrive in `inbox` (the task plugin's answer handler
+    puts them there); `stopped()` gives the step's abort error or None."""
 
-    def __init__(self, events, replies, device, limit, stopped):
-        self._events, self._replies, self._device = events, replies, device
-        self._limit, self._stopped = limit, stopped
+    def __init__(self, events, inbox, device, address, limit, stopped):
+        self._events, self.inbox, self._device = events, inbox, device
+        self._address, self._limit, self._stopped = address, limit, stopped
         self._numbers = itertools.count(1)
 
     def _ask(self, callback, *args):
         number = next(self._numbers)
-        self._events.put((self._device, number, callback, args))
+        self._events.put((self._device, self._address, number, callback, args))
         while True:
             try:
-                answered, raised, answer = self._replies.get(timeout=WAIT_S)
-            except TimeoutError:
+                answered, raised, answer = self.inbox.get(timeout=WAIT_S)
+            except queue.Empty:
                 error = self._stopped()
                 if error is not None:
                     raise error from None
@@ -153,26 +157,21 @@ class RelayObserver:
     def executor_done(self, error=None):
         # Told, not asked: the executor has ended whatever the client answers.
         text = None if error is None else f"{type(error).__name__}: {error}"
-        self._events.put((self._device, None, "executor_done", (text,)))
+        self._events.put((self._device, self._address, None, "executor_done", (text,)))
+
+    def close(self):
+        self._events.close()
 
 
-def task_observers(client, relay, parts, stopped):
-    """{device: RelayObserver} for the partitions of `parts` that the client relays, each with
-    its queues (close them with close_queues). `relay`: what ClientRelay.spec gave."""
+def task_observers(client, address, relay, parts, stopped):
+    """{device: RelayObserver} for the partitions of `parts` that the client relays (close
+    each when its executor is done). `relay`: what ClientRelay.spec gave; `address`: this
+    task's worker, where the answers come."""
     from distributed import Queue
-    events_name, replies, limit = relay
-    out = {}
-    for part in parts:
-        if part.device in replies:
-            out[part.device] = RelayObserver(Queue(events_name, client=client),
-                                             Queue(replies[part.device], client=client),
-                                             part.device, limit, stopped)
-    return out
-
-
-def close_queues(observer):
-    for each in (observer._events, observer._replies):
-        each.close()
+    events_name, devices, limit = relay
+    return {part.device: RelayObserver(Queue(events_name, client=client), queue.SimpleQueue(),
+                                       part.device, address, limit, stopped)
+            for part in parts if part.device in devices}
 
 
 # The client's end ---------------------------------------------------------------------------
@@ -183,10 +182,10 @@ class _Remote:
 
 class _Lane:
     """The client's thread for one relayed partition: calls its observer, one message at a
-    time in the order the task sent them, and puts the answers on its replies queue."""
+    time in the order the task sent them, and sends the answers back to the task."""
 
-    def __init__(self, relay, device, observer, plan, replies):
-        self.relay, self.device, self.observer, self.replies = relay, device, observer, replies
+    def __init__(self, relay, device, observer, plan):
+        self.relay, self.device, self.observer = relay, device, observer
         self.nodes = {node.name: node for node in plan.nodes}
         self.done = False
         self.inbox = queue.SimpleQueue()
@@ -195,14 +194,14 @@ class _Lane:
 
     def _serve(self):
         while (message := self.inbox.get()) is not None:
-            number, callback, args = message
+            address, number, callback, args = message
             try:
                 answer, raised = self._call(callback, args), False
             except BaseException as error:  # noqa: BLE001  (the task raises in its place)
                 self.relay.note_error(error)
                 answer, raised = f"{type(error).__name__}: {error}", True
             if number is not None:
-                self.replies.put((number, raised, answer))
+                self.relay.answer(address, self.device, (number, raised, answer))
 
     def _call(self, callback, args):
         from engine.frames import ExecInfo, NO_VALUE
@@ -244,32 +243,45 @@ class ClientRelay:
 
     def __init__(self, client, observers, limit):
         from distributed import Queue
+        self.client, self.limit = client, limit
         self.name = f"graph-inspector-relay/{uuid.uuid4().hex}"
-        self.limit = limit
         self.error = None   # the first error a client observer raised (DebugAborted, say)
         self._events = Queue(self.name, client=client)
-        self._lanes = {device: _Lane(self, device, observer, plan,
-                                     Queue(f"{self.name}{device}", client=client))
+        self._lanes = {device: _Lane(self, device, observer, plan)
                        for device, (observer, plan) in observers.items()}
         self._pump = threading.Thread(target=self._take_events, daemon=True,
                                       name=f"relay {self.name}")
         self._lock = threading.Lock()
 
     def spec(self):
-        """What each task is told: (events queue, {device: replies queue}, value limit)."""
-        return self.name, {d: lane.replies.name for d, lane in self._lanes.items()}, self.limit
+        """What each task is told: (events queue, relayed devices, value limit)."""
+        return self.name, sorted(self._lanes), self.limit
 
     def note_error(self, error):
         with self._lock:
             if self.error is None:
                 self.error = error
 
+    def answer(self, address, device, reply):
+        """Sends `reply` to the partition on `device`, whose task's worker is at `address`
+        (a task that has gone fails the step on its own: its answer is dropped)."""
+        from engine.cluster.task import ANSWER_HANDLER
+        from distributed.protocol import to_serialize
+
+        async def send():  # not `reply=`: that key of a Dask message says whether to answer
+            await getattr(self.client.rpc(address), ANSWER_HANDLER)(
+                relay=self.name, device=device, answer=to_serialize(reply))
+        try:
+            self.client.sync(send)
+        except Exception:  # noqa: BLE001  (a comm error: the step's liveness check reports it)
+            pass
+
     def task_failed(self, task):
         """`task` failed or left: its partitions that have not said so are done (a lane of
         a dead task would keep its turn from the others)."""
         for lane in self._lanes.values():
             if task_name(lane.device) == task and not lane.done:
-                lane.inbox.put((None, "executor_done", (f"task {task} failed",)))
+                lane.inbox.put((None, None, "executor_done", (f"task {task} failed",)))
 
     def _take_events(self):
         while True:
@@ -279,8 +291,8 @@ class ClientRelay:
                 return
             if message is None:
                 return
-            device, number, callback, args = message
-            self._lanes[device].inbox.put((number, callback, args))
+            device, address, number, callback, args = message
+            self._lanes[device].inbox.put((address, number, callback, args))
 
     def __enter__(self):
         for lane in self._lanes.values():
@@ -293,6 +305,5 @@ class ClientRelay:
         self._pump.join(10)
         for lane in self._lanes.values():
             lane.inbox.put(None)
-            lane.replies.close()
         self._events.close()
         return False

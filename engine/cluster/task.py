@@ -6,6 +6,8 @@ the partitions clients registered there, bound to executors; and a rendezvous pe
 Clients run a step by calling a handler this plugin adds on every task's worker at once.
 A _Send whose _Recv sits on another task pushes the tensor to that task's worker over Dask's
 own worker-to-worker comms (another handler), never through the client or the scheduler.
+A debugged step's partitions wait for the client's debugger, whose answers come through a
+third handler (engine/cluster/relay.py).
 """
 
 import threading
@@ -26,6 +28,7 @@ from engine.resources import ResourceMgr
 SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"
 RUN_HANDLER = "graph_inspector_run"
+ANSWER_HANDLER = "graph_inspector_answer"
 PLUGIN_NAME = "graph-inspector-task"
 
 
@@ -98,6 +101,7 @@ class TaskState:
         self.session_state = {RENDEZVOUS_KEY: self.rendezvous}
         self.graphs = {}  # handle -> [BoundPartition]
         self.peers = {}  # task name -> worker address
+        self.relay_inboxes = {}  # (relay, device) -> a relayed partition's answers
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(thread_name_prefix=f"partition{self.task}")
         # A step's call waits on its partitions (on `pool`): its own threads, so a step
@@ -153,6 +157,13 @@ class TaskState:
         return self.run(self.bind(handle, specs), step, step_id, feeds, timeout_ms, trace,
                         relay)
 
+    def answer(self, relay=None, device=None, answer=None):
+        """The handler a client's relayed observer answers through (engine/cluster/relay.py):
+        the answer goes to the partition thread waiting for it (none: its step has ended)."""
+        inbox = self.relay_inboxes.get((relay, device))
+        if inbox is not None:
+            inbox.put(answer)
+
     def abort(self, step=None, message=None):
         """The client's word that the step failed elsewhere: pending recvs fail too."""
         self.rendezvous.find(step).start_abort(errors.CancelledError(None, None, message))
@@ -186,7 +197,10 @@ class TaskState:
         collectors = [trace_lib.TaskCollector(part.device, part.remote_recvs) if trace else None
                       for part in parts]
         relayed = {} if relay is None else relay_lib.task_observers(
-            self.worker._get_client(), relay, parts, lambda: rendezvous.error)
+            self.worker._get_client(), self.worker.address, relay, parts,
+            lambda: rendezvous.error)
+        for device, observer in relayed.items():
+            self.relay_inboxes[relay[0], device] = observer.inbox
 
         def run_one(part, collector):
             set_running_step(step)
@@ -201,7 +215,8 @@ class TaskState:
                 raise
             finally:
                 if part.device in relayed:
-                    relay_lib.close_queues(relayed[part.device])
+                    relayed[part.device].close()
+                    self.relay_inboxes.pop((relay[0], part.device), None)
 
         futures = [self.pool.submit(run_one, part, collector)
                    for part, collector in zip(parts, collectors)]
@@ -259,6 +274,7 @@ class TaskPlugin(WorkerPlugin):
             state = worker.graph_inspector_task = TaskState(worker)
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
+        worker.handlers[ANSWER_HANDLER] = state.answer
         worker.handlers[RUN_HANDLER] = state.run_handler
 
     def teardown(self, worker):

@@ -117,10 +117,10 @@ def test_stepping_visits_each_tasks_nodes_once_in_dependency_order(two_tasks):
 def test_a_breakpoint_on_a_ps_op_stops_on_the_ps_and_its_value_came_from_there(two_tasks):
     sess, t = two_tasks
     run = start(sess, t)
-    run.add_breakpoint(op="Mul")
+    breakpoint = run.add_breakpoint(op="Mul")
     within(20, run.cont)
     assert run.current.name == "scaled" and run.current.device == PS
-    assert "breakpoint 1" in run.stop_reason
+    assert f"breakpoint {breakpoint.number} (op~Mul)" in run.stop_reason
     np.testing.assert_array_equal(run.value("scaled:0"), np.float32(V) * np.float32(3.0))
     np.testing.assert_array_equal(run.value("scaled:0[1]"), np.float32(6.0))
     assert float(within(20, run.result)) == pytest.approx(expected_total())
