@@ -180,15 +180,24 @@ def task_name(device):
     return f"/job:{job}/task:{task}"
 
 
-def device_label(device):
+def device_label(device, compact=False):
     """A device as the debugger shows it: the device alone in this process, with its task
-    on a cluster (a node event names where it ran).
+    on a cluster (a node event names where it ran); `compact` for a table's column: the
+    task, and the device only when it is not the task's CPU:0.
 
     >>> device_label("/job:localhost/replica:0/task:0/device:CPU:1")
     'CPU:1'
     >>> device_label("/job:ps/replica:0/task:0/device:CPU:0")
     '/job:ps/task:0/CPU:0'
+    >>> device_label("/job:worker/replica:0/task:1/device:CPU:0", compact=True)
+    'worker:1'
+    >>> device_label("/job:worker/replica:0/task:1/device:GPU:0", compact=True)
+    'worker:1/GPU:0'
     """
     short = device.rpartition("device:")[2] or device or "?"
-    job, _ = task_of(device or "")
-    return short if job in (None, "localhost") else f"{task_name(device)}/{short}"
+    job, task = task_of(device or "")
+    if job in (None, "localhost"):
+        return short
+    if compact:
+        return f"{job}:{task}" if short == "CPU:0" else f"{job}:{task}/{short}"
+    return f"{task_name(device)}/{short}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from views.tui.widgets.debug_panels import short_device
+from engine.cluster.cluster_spec import device_label
 from views.tui.widgets.lazy_table import Column, LazyTable, cut_middle
 
 # What a row must keep whole at 100 columns (a 60-cell pane): op names to 12 cells
@@ -21,7 +21,8 @@ HISTORY_COLUMNS = [Column("number", "#", numeric=True),
 def _cells(event):
     where = f"{event.frame}:{event.iteration}" if event.frame else ""
     value = event.shown_summary
-    return (str(event.number), event.name, event.op, short_device(event.device), where, value)
+    device = device_label(event.device, compact=True)   # "worker:1" on a cluster
+    return (str(event.number), event.name, event.op, device, where, value)
 
 
 class HistoryTable(LazyTable):
