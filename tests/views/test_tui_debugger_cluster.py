@@ -69,7 +69,10 @@ async def test_stepping_shows_each_node_on_its_task_and_continue_ends_the_run(se
         assert table.row_count == 5
         devices = {event.device for event in controller.run.history}
         assert "/job:ps/replica:0/task:0/device:CPU:0" in devices
-        assert "/job:ps/task:0/CPU:0" in text and "/job:worker/task:0/CPU:0" in text
+        # The table names each row's task; the tensor panel the current node's device.
+        assert " worker:0 " in text and " ps:0 " in text
+        assert controller.run.current.device == "/job:ps/replica:0/task:0/device:CPU:0"
+        assert "/job:ps/task:0/CPU:0" in text
         await press(app, pilot, "c")
         await until(app, pilot, lambda: "finished" in controller.status, timeout=20)
         assert "total = 8.5" in controller.printed.all()
