@@ -8,7 +8,7 @@ sessions may execute at once, each on its own thread; a session has one at a tim
 step through the same variables, each pausing the other's effects out of view).
 
 On a cluster (engine/cluster) the partitions run on their tasks, and each one's executor
-asks this debugger over Dask queues (engine/cluster/relay.py): the same observers, the same
+asks this debugger through Dask (engine/cluster/relay.py): the same observers, the same
 turns, events naming the task.
 
 A debugged run executes the graph as the user wrote it (engine/optimizer/session_rewrite.py

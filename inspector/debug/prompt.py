@@ -24,6 +24,7 @@ from engine.cluster.cluster_spec import device_label
 from engine.node_run import kernel_summary
 from inspector.debug import tensors
 from inspector.debug.breakpoints import Breakpoint
+from inspector.debug.dump import DumpTooLarge
 from inspector.debug.observer import creation_line
 
 HELP = __doc__.split("\n", 2)[2].rstrip()
@@ -51,6 +52,8 @@ def describe(run):
                                                                           threshold=20)))
         except KeyError:
             lines.append(f"  {tensor}: not held")
+        except DumpTooLarge as error:   # left on its cluster task
+            lines.append(f"  {error}")
     if event.dead:
         lines.append("  (dead: this branch was not taken)")
     created = event.created_at
@@ -70,6 +73,8 @@ def current_values(run):
             lines.append(run.format(tensor))
         except KeyError as error:
             lines.append(f"{tensor}: {error.args[0]}")
+        except DumpTooLarge as error:
+            lines.append(str(error))
     return "\n".join(lines) or f"{event.name} has no outputs"
 
 

@@ -254,9 +254,10 @@ class DebugRun:
         if not held:
             raise KeyError(self._not_held(name))
         if isinstance(value, Withheld):
-            raise dumps.DumpTooLarge(
-                f"{name} is {value.description}: over the {value.limit}-byte limit on values "
-                f"a cluster task sends the debugger (max_value_bytes)")
+            why = (f"over the {value.limit}-byte limit on values a cluster task sends the "
+                   "debugger (max_value_bytes)" if value.nbytes is not None else
+                   "not a value that leaves its cluster task")
+            raise dumps.DumpTooLarge(f"{name} is {value.description}: {why}")
         selected = tensors.select(value, index)
         # A copy: a variable's buffer read through Identity changes when Assign runs later.
         return selected.copy() if isinstance(selected, np.ndarray) else selected

@@ -17,7 +17,7 @@ import engine as tf
 import inspector.debug
 from engine import errors
 from engine.op_families import RECV, SEND
-from inspector.debug import DebugAborted, DumpTooLarge
+from inspector.debug import DebugAborted, DumpTooLarge, prompt
 from inspector.debug.run import DebugRun
 from inspector.debug.turns import transfer_key
 
@@ -144,6 +144,8 @@ def test_value_past_the_limit_stays_on_its_task(two_tasks):
     assert run.current.summaries == ["float32[2] (8 bytes, left on /job:ps/task:0)"]
     with pytest.raises(DumpTooLarge, match="over the 4-byte limit"):
         run.value("scaled:0")
+    assert "scaled:0 is float32[2] (8 bytes, left on /job:ps/task:0): over the 4-byte" in \
+        prompt.describe(run)
     within(20, lambda: run.run_to("total"))
     assert float(run.value("total:0")) == pytest.approx(expected_total())
     assert float(within(20, run.result)) == pytest.approx(expected_total())

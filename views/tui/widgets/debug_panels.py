@@ -60,8 +60,11 @@ class TensorPanel(NamePanel):
             text.append(f"\n{self.fit(tensor, 3)} = ", style="bold")
             try:
                 value = run.value(tensor)
-            except (KeyError, ValueError, TypeError):
+            except (KeyError, TypeError):
                 text.append("not held", style="dim")
+                continue
+            except ValueError as error:   # too large to have left its cluster task, say
+                text.append(str(error), style="dim")
                 continue
             if value is None:   # a branch not taken, a loop's last NextIteration
                 text.append("no value (dead: nothing flowed on this output)", style="dim")
