@@ -29,8 +29,6 @@ from engine import errors
 from engine.cluster.cluster_spec import task_name
 
 WAIT_S = 1.0   # how often a task waiting for the client looks whether its step was aborted
-_CALLBACKS = ("source", "node_scheduled", "node_started", "op_started", "op_finished",
-              "node_finished", "executor_done")
 
 
 class Withheld:
@@ -47,10 +45,10 @@ class Withheld:
     def description(self):
         """'float32[1000,1000] (4000000 bytes, left on /job:ps/task:0)'."""
         where = f"left on {task_name(self.device)}"
+        shape = f"[{','.join(str(d) for d in self.shape)}]" if self.shape else ""
         if self.nbytes is None:
-            return f"{self.dtype} ({where})"
-        shape = ",".join(str(d) for d in self.shape)
-        return f"{self.dtype}[{shape}] ({self.nbytes} bytes, {where})"
+            return f"{self.dtype}{shape} ({where})"
+        return f"{self.dtype}{shape or '[]'} ({self.nbytes} bytes, {where})"
 
     def __repr__(self):
         return f"<Withheld {self.description}>"
@@ -73,7 +71,16 @@ class FromTasks:
 
 def portable(value, device, limit):
     """`value` as it crosses to the client: a Ref's buffer now, a GPU array on the host,
-    a Withheld past `limit` bytes or for a value that is no tensor of numbers or strings."""
+    a Withheld past `limit` bytes or for a value that is no tensor of numbers or strings.
+
+    >>> ps = "/job:ps/replica:0/task:0/device:CPU:0"
+    >>> portable(np.zeros(2, np.float32), ps, 8)
+    array([0., 0.], dtype=float32)
+    >>> portable(np.zeros(4, np.float32), ps, 8)
+    <Withheld float32[4] (16 bytes, left on /job:ps/task:0)>
+    >>> portable(np.array([object()]), ps, 8)
+    <Withheld object[1] (left on /job:ps/task:0)>
+    """
     from engine.kernels.cuda.backend import to_host
     from engine.resources import Ref
     if isinstance(value, Ref):
@@ -204,20 +211,20 @@ class _Lane:
                 self.relay.answer(address, self.device, (number, raised, answer))
 
     def _call(self, callback, args):
+        """The observer's `callback` for a message's args (node names resolved in the plan);
+        what goes back: None, or the inputs and outputs it replaced, by position."""
         from engine.frames import ExecInfo, NO_VALUE
-        observer = self.observer
-        if callback == "source":
-            return observer.source(*args)
+        method = getattr(self.observer, callback, None)
         if callback == "executor_done":
             self.done = True
-            done = getattr(observer, "executor_done", None)
-            if done is not None:
+            if method is not None:
                 text = args[0]
-                done(None if text is None else errors.UnavailableError(None, None, text))
+                method(None if text is None else errors.UnavailableError(None, None, text))
             return None
+        if callback == "source":
+            return method(*args) if method is not None else None
         name, *rest, info = args
         node, info = self.nodes[name], (None if info is None else ExecInfo(*info))
-        method = getattr(observer, callback, None)
         if callback == "op_started":
             inputs = [_Remote] * rest[0]
             if method is not None:

@@ -11,7 +11,7 @@ from views.tui.widgets.debug_tables import HistoryTable
 from views.tui.workspace import Workspace
 
 from tests.views.test_tui_debugger import press, until
-from tests.views.tui_conftest import SIZE, run_async, screen_text
+from tests.views.tui_conftest import SIZE, run_async
 
 pytest.importorskip("distributed")
 
