@@ -29,6 +29,7 @@ from engine import errors
 from engine.cluster.cluster_spec import task_name
 
 WAIT_S = 1.0   # how often a task waiting for the client looks whether its step was aborted
+ANSWER_HANDLER = "graph_inspector_answer"   # the task plugin's handler the answers go to
 
 
 class Withheld:
@@ -272,7 +273,6 @@ class ClientRelay:
     def answer(self, address, device, reply):
         """Sends `reply` to the partition on `device`, whose task's worker is at `address`
         (a task that has gone fails the step on its own: its answer is dropped)."""
-        from engine.cluster.task import ANSWER_HANDLER
         from distributed.protocol import to_serialize
 
         async def send():  # not `reply=`: that key of a Dask message says whether to answer

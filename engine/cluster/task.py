@@ -28,7 +28,6 @@ from engine.resources import ResourceMgr
 SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"
 RUN_HANDLER = "graph_inspector_run"
-ANSWER_HANDLER = "graph_inspector_answer"
 PLUGIN_NAME = "graph-inspector-task"
 
 
@@ -274,7 +273,7 @@ class TaskPlugin(WorkerPlugin):
             state = worker.graph_inspector_task = TaskState(worker)
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
-        worker.handlers[ANSWER_HANDLER] = state.answer
+        worker.handlers[relay_lib.ANSWER_HANDLER] = state.answer
         worker.handlers[RUN_HANDLER] = state.run_handler
 
     def teardown(self, worker):
