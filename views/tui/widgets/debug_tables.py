@@ -8,12 +8,14 @@ from engine.cluster.cluster_spec import device_label
 from views.tui.widgets.lazy_table import Column, LazyTable, cut_middle
 
 # What a row must keep whole at 100 columns (a 60-cell pane): op names to 12 cells
-# ("NextIteration" is the one longer op a loop has), 14 of the node's name; the value,
-# also in the tensor panel beside, gives up its width first and the frame's name next.
+# ("NextIteration" is the one longer op a loop has), 14 of the node's name, 8 of the
+# device ("worker:1", a cluster task's); the value, also in the tensor panel beside, gives
+# up its width first and the frame's name next.
 # Narrower (80 columns), the node and op keep 10 and 8 cells while the others go to 5.
 HISTORY_COLUMNS = [Column("number", "#", numeric=True),
                    Column("node", "node", flexible=True, min_width=14, keep=10),
-                   Column("op", "op", min_width=12, keep=8), Column("device", "device"),
+                   Column("op", "op", min_width=12, keep=8),
+                   Column("device", "device", min_width=8),
                    Column("where", "frame/iter", min_width=8),
                    Column("value", "value", flexible=True, min_width=8, cut_end=True)]
 
