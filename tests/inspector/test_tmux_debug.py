@@ -61,3 +61,17 @@ def test_debug_a_script_that_resets_the_default_graph():
         print(opened, ended, after, sep="\n")
     finally:
         term.close()
+
+
+def test_a_breakpoint_typed_in_one_burst_with_the_keys_around_it(terminal):
+    """tmux sends `a`, the breakpoint, Enter and `c` in one write, as a paste or a fast typist
+    does: the keys after `a` are the breakpoint (g would open the graph browser), and the `c`
+    after Enter continues the program to it."""
+    terminal.wait_for(lambda text: "paused (start of the run" in text)
+    terminal.keys("a", "op=Log", "Enter", "c")
+    stopped = terminal.wait_for(lambda text: "log_y (Log) on CPU:0" in text)
+    assert "Session.run #2: log_y:0: paused (breakpoint" in stopped and "op~Log" in stopped
+    terminal.keys("c")
+    terminal.wait_for(lambda text: "debug_small.py: finished" in text)
+    terminal.keys("q")
+    terminal.wait_for(lambda text: "EXITED 0" in text)

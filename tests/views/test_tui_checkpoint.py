@@ -12,7 +12,7 @@ from views import checkpoint_compare
 from views.tui import InspectorApp
 from views.tui.screens.checkpoint import CheckpointScreen
 
-from tests.views.tui_conftest import FIXTURES, SIZE, run_async, screen_text, settle
+from tests.views.tui_conftest import FIXTURES, SIZE, burst, run_async, screen_text, settle
 
 CHECKPOINTS = FIXTURES / "checkpoints"
 TF_VALUES = json.loads((CHECKPOINTS / "values.json").read_text())
@@ -64,6 +64,27 @@ async def test_checkpoint_screen_lists_sorts_filters_and_compares():
         a, b = tf_array(SIX, "dense/kernel"), tf_array(SEVEN, "dense/kernel")
         finite = np.isfinite(a) & np.isfinite(b)
         assert float(rows["dense/kernel"][3]) == float(f"{np.abs(b - a)[finite].max():.4g}")
+
+
+@run_async
+async def test_keys_typed_in_one_burst_after_slash_are_the_filter_then_bindings_again():
+    """/, the query, Enter and r arriving together (tmux send-keys, a paste): the query's s is
+    not the sort key, and the r after Enter reverses the sort of the filtered table."""
+    app = InspectorApp([str(CHECKPOINTS / SIX)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("6")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, CheckpointScreen) and screen.reverse
+        burst(app, "slash", "^dense", "enter", "r")
+        await settle(app, pilot)
+        table = screen.query_one("#variables", DataTable)
+        names = [table.get_row_at(r)[0] for r in range(table.row_count)]
+        assert sorted(names) == ["dense/bias", "dense/kernel"]
+        assert screen.sort_column == "bytes" and not screen.reverse   # smallest first now
+        sizes = {info.name: info.nbytes for info in Checkpoint(CHECKPOINTS / SIX).variables}
+        assert names == sorted(names, key=sizes.get)
 
 
 @run_async

@@ -5,15 +5,14 @@ import time
 import pytest
 from textual.widgets import DataTable, Input
 
-from inspector.debug.launch import script_program
-from inspector.debug.tui import TuiController
 from views.tui import InspectorApp
 from views.tui.screens.debugger import DebuggerScreen
 from views.tui.widgets.debug_panels import FrontierPanel
 from views.tui.widgets.debug_tables import HistoryTable
 from views.tui.workspace import Workspace
 
-from tests.views.tui_conftest import ROOT, SIZE, run_async, screen_text
+from tests.views.tui_conftest import (ROOT, SIZE, burst, debugged_app,
+                                      end_debugged_programs, run_async, screen_text)
 
 SMALL = str(ROOT / "tests" / "inspector" / "scripts" / "debug_small.py")
 
@@ -23,16 +22,15 @@ def _no_run_left_paused():
     yield
     from inspector.debug.hook import abort_active
     abort_active()
+    end_debugged_programs()
 
 
 def make_app(*args):
-    controller = TuiController(script_program(SMALL, list(args)), "debug_small.py")
-    app = InspectorApp(workspace=Workspace(), debugger=controller)
-    controller.start_program()
-    return app, controller
+    return debugged_app(SMALL, *args)
 
 
-async def until(app, pilot, predicate, timeout=10.0):
+async def until(app, pilot, predicate, timeout=30.0):
+    """The screen once `predicate()` holds: a deadline, not a pause (a loaded machine is slow)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await app.workers.wait_for_complete()
@@ -49,50 +47,85 @@ async def press(app, pilot, *keys):
         await pilot.pause(0.02)
 
 
+def idle(app):
+    """The debugger screen has carried out every command typed and shows where they left."""
+    screen = app.screen
+    return isinstance(screen, DebuggerScreen) and not screen.busy and not screen.queued
+
+
 @run_async
 async def test_step_three_nodes_shows_each_value_and_the_frontier():
     app, controller = make_app("1", "-1", "3")
     async with app.run_test(size=SIZE) as pilot:
-        text = await until(app, pilot, lambda: "paused at" in screen_text(app) or
-                           "start of the run" in screen_text(app))
+        text = await until(app, pilot, lambda: "start of the run" in screen_text(app))
         assert isinstance(app.screen, DebuggerScreen)
         assert "Session.run #1: y:0: paused (start of the run" in text
         await press(app, pilot, "s", "s", "s")
-        text = await until(app, pilot, lambda: controller.run.current.number == 3)
+        text = await until(app, pilot, lambda: idle(app) and controller.run.current.number == 3)
         assert app.screen.query_one("#debug-history", HistoryTable).row_count == 3
         assert "_arg_x_0_0 (_Arg) on CPU:0" in text and "x:0 = [ 1. -1.  3.]" in text
         frontier = str(app.screen.query_one(FrontierPanel).content)   # one node a line
         assert "ready:\n  scaled\n" in frontier and "waiting:\n  y on scaled" in frontier
         assert " >>   _arg_x_0_0 (_Arg)" in text and "out scaled  ready" in text
         assert "paused (stepped)" in text
-    controller.quit()
 
 
 @run_async
 async def test_breakpoints_toggle_add_and_continue_to_the_next_run():
     app, controller = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await until(app, pilot, lambda: controller.run is not None)
-        await press(app, pilot, "s", "b")
+        await until(app, pilot, lambda: "start of the run" in screen_text(app))
+        await press(app, pilot, "s")
+        await until(app, pilot, lambda: idle(app) and controller.run.current is not None)
+        await press(app, pilot, "b")
         table = app.screen.query_one("#debug-breakpoints", DataTable)
-        assert table.row_count == 1 and "name~^scaled/y$" in screen_text(app)
+        await until(app, pilot, lambda: "name~^scaled/y$" in screen_text(app))
+        assert table.row_count == 1
         table.focus()
+        await until(app, pilot, lambda: table.has_focus)
         await press(app, pilot, "enter")
-        assert not controller.breakpoints[0].enabled and "off" in screen_text(app)
-        await press(app, pilot, "a")
-        assert app.screen.query_one(Input).has_focus
-        await press(app, pilot, *"op=Log", "enter")
-        assert "op~Log" in screen_text(app)
+        await until(app, pilot, lambda: not controller.breakpoints[0].enabled and
+                    "off" in screen_text(app))
+        await press(app, pilot, "a", *"op=Log", "enter")
+        await until(app, pilot, lambda: "op~Log" in screen_text(app))
+        assert not app.screen.query_one(Input).has_class("-open")
         await press(app, pilot, "c")                        # run 1 ends; run 2 stops at Log
-        text = await until(app, pilot, lambda: controller.run.label.startswith(
-            "Session.run #2") and controller.run.state == "paused")
-        assert "log_y (Log) on CPU:0" in text and "breakpoint" in text
+        text = await until(app, pilot, lambda: "log_y (Log) on CPU:0" in screen_text(app))
+        assert "Session.run #2: log_y:0: paused (breakpoint" in text
         assert "y = [ 4.  7. 10.]" in text                  # the program's output so far
         await press(app, pilot, "c")
-        text = await until(app, pilot, lambda: "finished" in controller.status)
-        assert "debug_small.py: finished" in text and "z = [1.3862944" in text
+        text = await until(app, pilot, lambda: "debug_small.py: finished" in screen_text(app))
+        assert "z = [1.3862944" in text
     controller.quit()
     assert controller.exit_code == 0
+
+
+@run_async
+async def test_a_burst_after_a_is_the_breakpoint_and_c_after_it_continues_to_it():
+    """`a`, the breakpoint, Enter and `c` arriving together (tmux send-keys, a paste, a fast
+    typist), before the input has the focus: the keys are the breakpoint's, not bindings (g
+    would leave for the graph browser, n end the run), and c continues to the breakpoint."""
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "start of the run" in screen_text(app))
+        burst(app, "a", "op=Log", "enter", "c")
+        text = await until(app, pilot, lambda: "log_y (Log) on CPU:0" in screen_text(app))
+        assert isinstance(app.screen, DebuggerScreen) and "op~Log" in text
+        assert [bp.label for bp in controller.breakpoints] == ["op~Log"]
+        burst(app, "w", "y:0", "enter", "c")    # y:0 replaces the node offered, as typed slowly
+        await until(app, pilot, lambda: "debug_small.py: finished" in screen_text(app))
+        assert controller.debugger.watched == {"y:0"}
+
+
+@run_async
+async def test_steps_typed_faster_than_they_run_are_each_carried_out():
+    """s typed while a step is running is queued, not dropped: each steps one node on."""
+    app, controller = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(app, pilot, lambda: "start of the run" in screen_text(app))
+        burst(app, "sssss")
+        await until(app, pilot, lambda: idle(app) and controller.run.current.number == 5)
+        assert app.screen.query_one("#debug-history", HistoryTable).row_count == 5
 
 
 @run_async

@@ -4,15 +4,12 @@ waiting, and the run table keeps all its columns at 100x30."""
 
 import pytest
 
-from inspector.debug.launch import script_program
-from inspector.debug.tui import TuiController
-from views.tui import InspectorApp
 from views.tui.widgets.debug_panels import FrontierPanel, NamePanel, TensorPanel
 from views.tui.widgets.debug_tables import HistoryTable
-from views.tui.workspace import Workspace
 
-from tests.views.test_tui_debugger import press, until
-from tests.views.tui_conftest import ROOT, run_async, screen_lines, screen_text
+from tests.views.test_tui_debugger import idle, press, until
+from tests.views.tui_conftest import (ROOT, debugged_app, end_debugged_programs, run_async,
+                                      screen_lines, screen_text)
 
 LOOP = str(ROOT / "tests" / "inspector" / "scripts" / "debug_loop.py")
 
@@ -22,13 +19,11 @@ def _no_run_left_paused():
     yield
     from inspector.debug.hook import abort_active
     abort_active()
+    end_debugged_programs()
 
 
 def loop_app():
-    controller = TuiController(script_program(LOOP), "debug_loop.py")
-    app = InspectorApp(workspace=Workspace(), debugger=controller)
-    controller.start_program()
-    return app, controller
+    return debugged_app(LOOP)
 
 
 async def type_line(app, pilot, text):
@@ -44,7 +39,7 @@ async def test_switch_watch_merge_and_dead_outputs_at_100x30():
         await press(app, pilot, "a")
         await type_line(app, pilot, "^loop/Switch_1$")
         await press(app, pilot, "c")
-        await until(app, pilot, lambda: controller.run.current is not None
+        await until(app, pilot, lambda: idle(app) and controller.run.current is not None
                     and controller.run.current.name == "loop/Switch_1")
         table = app.screen.query_one(HistoryTable)
         last = table.visible_texts()[-1]
@@ -57,11 +52,10 @@ async def test_switch_watch_merge_and_dead_outputs_at_100x30():
 
         await press(app, pilot, "w")                      # offers the current node
         await press(app, pilot, "enter")
-        assert "loop/Switch_1" in controller.debugger.watched
+        await until(app, pilot, lambda: "loop/Switch_1" in controller.debugger.watched)
         await press(app, pilot, "c")
-        await until(app, pilot, lambda: controller.run.current.iteration == 1)
-        await pilot.pause()
-        text = screen_text(app)
+        text = await until(app, pilot, lambda: idle(app) and
+                           controller.run.current.iteration == 1)
         assert table.visible_texts()[-1][1] == "loop/Switch_1"     # the current row in view
         assert table.cursor == table.row_count - 1
         assert "watched:" in text and "loop/Switch_1:1 = float32[2] min" in text
@@ -79,7 +73,8 @@ async def test_side_panels_cut_long_names_in_the_middle_not_wrap_them_at_100x30(
     async with app.run_test(size=(100, 30)) as pilot:
         await until(app, pilot, lambda: "start of the run" in screen_text(app))
         await press(app, pilot, *"s" * 12)                # at loop/Switch: Switch_1 is ready
-        await until(app, pilot, lambda: controller.run.current.name == "loop/Switch")
+        await until(app, pilot, lambda: idle(app) and
+                    controller.run.current.name == "loop/Switch")
         for panel in app.screen.query(NamePanel):
             width = panel.content_size.width
             assert all(len(line) <= width for line in str(panel.content).splitlines()
@@ -102,7 +97,7 @@ async def test_run_table_keeps_op_names_whole(size, node, op):
         await until(app, pilot, lambda: controller.run is not None
                     and controller.run.state == "paused")
         await press(app, pilot, *"s" * 22)
-        await until(app, pilot, lambda: controller.run.current.number == 22)
+        await until(app, pilot, lambda: idle(app) and controller.run.current.number == 22)
         table = app.screen.query_one(HistoryTable)
         widths = table.widths()
         assert widths[1] >= node and widths[2] >= op, widths

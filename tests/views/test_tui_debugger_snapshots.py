@@ -6,12 +6,7 @@ import time
 
 import pytest
 
-from inspector.debug.launch import script_program
-from inspector.debug.tui import TuiController
-from views.tui import InspectorApp
-from views.tui.workspace import Workspace
-
-from tests.views.tui_conftest import ROOT, SIZE, screen_text
+from tests.views.tui_conftest import ROOT, SIZE, debugged_app, end_debugged_programs, screen_text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SCRIPT = str(ROOT / "tests" / "inspector" / "scripts" / "debug_small.py")
@@ -22,9 +17,10 @@ def _no_run_left_paused():
     yield
     from inspector.debug.hook import abort_active
     abort_active()
+    end_debugged_programs()
 
 
-async def _until(app, pilot, predicate, timeout=10.0):
+async def _until(app, pilot, predicate, timeout=30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await app.workers.wait_for_complete()
@@ -36,9 +32,7 @@ async def _until(app, pilot, predicate, timeout=10.0):
 
 @pytest.mark.parametrize("size", [SIZE, (100, 30), (80, 24)], ids=["160x48", "100x30", "80x24"])
 def test_debugger_after_three_steps(snap_compare, size):
-    controller = TuiController(script_program(SCRIPT, ["1", "-1", "3"]), "debug_small.py")
-    app = InspectorApp(workspace=Workspace(), debugger=controller)
-    controller.start_program()
+    app, controller = debugged_app(SCRIPT, "1", "-1", "3")
 
     async def run_before(pilot):
         await _until(app, pilot, lambda: "start of the run" in screen_text(app))
@@ -46,11 +40,9 @@ def test_debugger_after_three_steps(snap_compare, size):
             await pilot.press(key)
             await app.workers.wait_for_complete()
             await pilot.pause(0.02)
-        await _until(app, pilot, lambda: controller.run.current.number == 3
+        await _until(app, pilot, lambda: not app.screen.busy and not app.screen.queued
+                     and controller.run.current.number == 3
                      and "paused (stepped)" in screen_text(app))
         app.clear_notifications()
         await pilot.pause()
-    try:
-        assert snap_compare(app, terminal_size=size, run_before=run_before)
-    finally:
-        controller.quit()
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -12,7 +12,7 @@ from views.tui.screens.pickers import RunPicker
 from views.tui.screens.runs import RunsScreen
 from views.tui.widgets.lazy_table import LazyTable
 
-from tests.views.tui_conftest import (ROOT, TWO_CPU_RUN, run_async, screen_lines, screen_text,
+from tests.views.tui_conftest import (ROOT, TWO_CPU_RUN, burst, run_async, screen_lines, screen_text,
                                       settle)
 
 SMALL = (100, 30)
@@ -256,4 +256,25 @@ async def test_keys_typed_in_one_burst_after_slash_go_to_the_filter():
         await settle(app, pilot)
         assert not runs.reverse and runs.sort_column != "op"
         assert runs.query_one("#filter-input").value == "prod"
+        assert [row.node for row in runs.rows[:len(runs.rows)]] == ["product"]
+
+
+@run_async
+async def test_keys_after_a_burst_are_added_and_keys_after_its_enter_are_bindings():
+    """What is typed after the burst (the box has the focus by then) goes on the end of the
+    query, not over it; and keys in one burst after the Enter that ends it are the screen's
+    again (r reverses the table), not more of the query."""
+    app = InspectorApp([TWO_CPU_RUN])
+    async with app.run_test(size=SMALL) as pilot:
+        runs = await runs_screen(app, pilot)
+        burst(app, "slash", "pro")
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        assert runs.query_one("#filter-input").value == "prod"
+        reverse = runs.reverse
+        burst(app, "enter", "r")
+        await settle(app, pilot)
+        assert runs.query_one("#filter-input").value == "prod"
+        assert not runs.query_one("#filter-bar").is_open and runs.reverse != reverse
         assert [row.node for row in runs.rows[:len(runs.rows)]] == ["product"]

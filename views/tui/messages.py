@@ -40,13 +40,6 @@ class NodeChosen(Message):
 
 
 @dataclass
-class FilterSubmitted(Message):
-    """The filter box's text on Enter ("" when closed empty)."""
-
-    text: str
-
-
-@dataclass
 class FilterChanged(Message):
     """The filter box's text on each keystroke."""
 
@@ -56,6 +49,11 @@ class FilterChanged(Message):
 @dataclass
 class DebugUpdated(Message):
     """The debugger's controller has news: a run paused, ended or arrived; the program ended."""
+
+
+@dataclass
+class DebugCommandDone(Message):
+    """The debugger screen's worker has carried out one command (step, cont, ...)."""
 
 
 @dataclass

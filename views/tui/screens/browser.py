@@ -13,7 +13,7 @@ from textual.widgets import ProgressBar, Static, TabbedContent
 from parsers.printable import printable
 from views.tui import bindings, diffs, search
 from views.tui.widgets.footer import InspectorFooter
-from views.tui.messages import FilterChanged, FilterSubmitted, NodeChosen
+from views.tui.messages import FilterChanged, NodeChosen
 from views.tui.widgets.breadcrumb import Breadcrumb
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.node_detail import NodeDetail
@@ -60,7 +60,7 @@ class BrowserScreen(Screen):
             with Vertical(id="detail-pane"):
                 yield Static("", id="node-header")
                 yield NodeDetail(id="detail")
-        yield FilterBar(id="filter-bar")
+        yield FilterBar(self.filter_submitted, id="filter-bar")
         yield InspectorFooter()
 
     def on_mount(self):
@@ -241,23 +241,24 @@ class BrowserScreen(Screen):
         count = f"{len(found)}{'+' if len(found) == 10_000 else ''} matches" if message.text else ""
         self.query_one(FilterBar).status(f"{query.note}  {count}" if query.note else count)
 
-    def on_filter_submitted(self, message: FilterSubmitted):
+    def filter_submitted(self, text):
+        """Enter in the filter box ("" when closed empty): find, or filter the tree."""
         bar = self.query_one(FilterBar)
         bar.close()
         self.query_one(ScopeTree).focus()
-        if self.view is not None and not message.text and self.narrow_on_submit:
+        if self.view is not None and not text and self.narrow_on_submit:
             self.narrow_tree(None)
-        if self.view is None or not message.text:
+        if self.view is None or not text:
             return
-        query = search.compile_query(message.text)
-        self.query_text = message.text
+        query = search.compile_query(text)
+        self.query_text = text
         self.matches = search.find(self.view.index.search_lines(), query)
         if self.narrow_on_submit:
             self.narrow_tree(self.matches or None)
         if query.note:
             self.notify(query.note, title="filter")
         if not self.matches:
-            self.notify(f"no node matches {message.text!r}", severity="warning")
+            self.notify(f"no node matches {text!r}", severity="warning")
             return
         self.match_position = 0
         self._go_to_match()

@@ -18,7 +18,7 @@ from textual.worker import get_current_worker
 
 from views import checkpoint_compare
 from views.tui import bindings, details, search
-from views.tui.messages import FilterChanged, FilterSubmitted
+from views.tui.messages import FilterChanged
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.footer import InspectorFooter
 
@@ -65,7 +65,7 @@ class CheckpointScreen(Screen):
         yield Static("", id="checkpoint-caption")
         yield DataTable(id="variables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="variable-stats")
-        yield FilterBar(id="filter-bar")
+        yield FilterBar(self.filter_submitted, id="filter-bar")
         yield InspectorFooter()
 
     def on_mount(self):
@@ -194,6 +194,9 @@ class CheckpointScreen(Screen):
         self.comparing = not self.comparing
         self.refresh_rows()
 
+    def on_key(self, event) -> None:
+        self.query_one(FilterBar).route_key(event, {"slash": self.action_filter})
+
     def action_filter(self):
         self.query_one(FilterBar).open()
 
@@ -205,7 +208,7 @@ class CheckpointScreen(Screen):
         self.pattern = search.compile_query(message.text).pattern if message.text else None
         self.refresh_rows()
 
-    def on_filter_submitted(self, message: FilterSubmitted):
+    def filter_submitted(self, text):
         self.action_close_filter()
 
     def on_data_table_row_selected(self, event):

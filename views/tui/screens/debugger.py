@@ -11,18 +11,21 @@ rerun (blocking: called from a thread worker), `toggle_node_breakpoint(name)`,
 
 from __future__ import annotations
 
+from collections import deque
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
-from views.tui.messages import DebugUpdated
+from views.tui.messages import DebugCommandDone, DebugUpdated
 from views.tui.widgets.debug_panels import FrontierPanel, NodeNeighbourhood, TensorPanel
 from views.tui.widgets.debug_tables import BreakpointsTable, HistoryTable
+from views.tui.widgets.typeahead import TypeAheadInput
 
 
 BREAK_PROMPT = "breakpoint: REGEX (node name), op=REGEX, device=REGEX or nan"
@@ -33,7 +36,8 @@ class DebuggerScreen(Screen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.busy = False
+        self.busy = False           # a command is being carried out
+        self.queued = deque()       # the commands typed meanwhile, carried out in turn
         self.shown_graph = set()
         self.input_mode = "break"   # what the input line is asking for: "break" or "watch"
 
@@ -60,7 +64,7 @@ class DebuggerScreen(Screen):
                 yield BreakpointsTable(id="debug-breakpoints")
                 yield Static("program output", classes="section-title")
                 yield Static("", id="debug-output")
-        yield Input(placeholder=BREAK_PROMPT, id="debug-input")
+        yield TypeAheadInput(self._submit_input, placeholder=BREAK_PROMPT, id="debug-input")
         yield InspectorFooter()
 
     def on_mount(self):
@@ -111,19 +115,24 @@ class DebuggerScreen(Screen):
             self.shown_graph.add(id(run.session))
             workspace.graphs.append(view)
 
-    # Commands that move the run: in a thread, one at a time ---------------------------------
+    # Commands that move the run: in a thread, one at a time, in the order typed --------------
 
     def _move(self, name):
         controller = self.controller
         if controller is None or controller.run is None:
             self.notify("no run to drive yet", severity="warning")
             return
-        if self.busy:
-            self.notify("still running the last command", severity="warning")
-            return
-        self.busy = True
+        # Keys typed while a command runs (s s s, fast or in one burst) are queued, not
+        # dropped: each acts on where the one before it left the run, as at the prompt.
+        self.queued.append(name)
+        if not self.busy:
+            self._next_command()
+
+    def _next_command(self):
+        self.busy = bool(self.queued)
         self.refresh_all()
-        self._command(name)
+        if self.queued:
+            self._command(self.queued.popleft())
 
     @work(thread=True, group="debug")
     def _command(self, name):
@@ -132,8 +141,10 @@ class DebuggerScreen(Screen):
         except Exception as error:  # noqa: BLE001  (shown, never fatal to the UI)
             self.app.call_from_thread(self.notify, str(error), severity="error")
         finally:
-            self.busy = False
-            self.post_message(DebugUpdated())
+            self.post_message(DebugCommandDone())
+
+    def on_debug_command_done(self, message: DebugCommandDone):
+        self._next_command()
 
     def action_step(self):
         self._move("step")
@@ -166,21 +177,28 @@ class DebuggerScreen(Screen):
     def action_add_break(self):
         self._open_input("break", BREAK_PROMPT, "")
 
+    def on_key(self, event) -> None:
+        # a, or w, and what follows typed in one burst: the breakpoint (or tensor) is the
+        # keys after it, not the bindings they name (o, g, n, ...).
+        field = self.query_one("#debug-input", TypeAheadInput)
+        field.route_key(event, {"a": self.action_add_break, "w": self.action_watch},
+                        closed=not field.has_class("-open"))
+
     def _open_input(self, mode, placeholder, value):
         self.input_mode = mode
-        field = self.query_one("#debug-input", Input)
+        field = self.query_one("#debug-input", TypeAheadInput)
         field.placeholder, field.value = placeholder, value
         field.add_class("-open")
-        field.focus()
+        field.open()
 
     def action_close_input(self):
-        field = self.query_one("#debug-input", Input)
+        field = self.query_one("#debug-input", TypeAheadInput)
         field.remove_class("-open")
+        field.close()
         self.query_one(HistoryTable).focus()
 
-    def on_input_submitted(self, event: Input.Submitted):
-        event.stop()
-        text = event.value.strip()
+    def _submit_input(self, value):
+        text = value.strip()
         if text and self.input_mode == "watch":
             self.controller.watch(text)
             self.notify(f"watching {text}: its values show under the tensor as it is produced")
@@ -189,7 +207,7 @@ class DebuggerScreen(Screen):
                 self.notify(self.controller.add_breakpoint(text))
             except ValueError as error:
                 self.notify(str(error), severity="error")
-        event.input.value = ""
+        self.query_one("#debug-input", TypeAheadInput).value = ""
         self.action_close_input()
         self.refresh_all()
 

@@ -22,7 +22,7 @@ from views import timeline
 from views.tui import bindings, search, stepstats
 from views.tui.step_table import StepTable
 from views.tui.widgets.footer import InspectorFooter
-from views.tui.messages import FilterChanged, FilterSubmitted, RowsReady, RunReadProgress
+from views.tui.messages import FilterChanged, RowsReady, RunReadProgress
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.lazy_table import Column, LazyTable
 from views.tui.widgets.stats_table import OpTotalsTable
@@ -60,7 +60,7 @@ class RunsScreen(Screen):
             yield LazyTable(STEP_COLUMNS, id="steps")
             yield Static("totals per op type", classes="section-title")
             yield OpTotalsTable(id="op-totals")
-        yield FilterBar(id="filter-bar")
+        yield FilterBar(self.filter_submitted, id="filter-bar")
         yield InspectorFooter()
 
     def on_mount(self):
@@ -239,7 +239,7 @@ class RunsScreen(Screen):
         self.filter_query = search.compile_query(message.text) if message.text else None
         self.refresh_rows()
 
-    def on_filter_submitted(self, message: FilterSubmitted):
+    def filter_submitted(self, text):
         self.action_close_filter()
 
     def on_lazy_table_row_chosen(self, event: LazyTable.RowChosen):

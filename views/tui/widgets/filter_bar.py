@@ -6,62 +6,45 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from views.tui.messages import FilterChanged, FilterSubmitted
+from views.tui.messages import FilterChanged
+from views.tui.widgets.typeahead import TypeAheadInput
 
 
 class FilterBar(Horizontal):
-    """Hidden until opened (class -open); Enter submits, each keystroke reports the text.
+    """Hidden until opened (class -open); each keystroke reports the text, Enter hands it to
+    the screen's `submitted`.
 
-    Keys typed in one burst after `/` (a paste, tmux send-keys) all reach the focused widget
-    and its screen before the binding opening the bar runs (bindings run once a key has
-    bubbled up to the app), and the input takes the focus only once the bar is shown. So the
-    screen hands each key to `route_key` first: the key that opens the bar opens it at once,
-    and the keys after it go into the input, not to the table's bindings.
+    The screen hands each key to `route_key` first, so that the keys typed in one burst
+    after `/` are the query (views/tui/widgets/typeahead.py).
     """
 
-    focus_pending = False
+    def __init__(self, submitted, **kwargs):
+        super().__init__(**kwargs)
+        self.submitted = submitted  # the screen's: called with the text on Enter
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="name, op or device (regex)", id="filter-input")
+        yield TypeAheadInput(self.submitted, placeholder="name, op or device (regex)",
+                             id="filter-input")
         yield Static("", id="filter-status")
 
     @property
     def input(self):
-        return self.query_one("#filter-input", Input)
+        return self.query_one("#filter-input", TypeAheadInput)
 
     def open(self, placeholder=None):
         if placeholder:
             self.input.placeholder = placeholder
         self.add_class("-open")
-        self.focus_pending = True
-        self.input.focus()
+        self.input.open()
 
     def close(self):
         self.remove_class("-open")
-        self.focus_pending = False
-
-    def on_descendant_focus(self, event) -> None:
-        self.focus_pending = False
+        self.input.close()
 
     def route_key(self, event, openers) -> bool:
         """Open the bar for a key of `openers` (key -> the screen's action opening it), or put
         a key typed before the input had the focus into the input; whether it took the key."""
-        if not self.is_open and event.key in openers:
-            event.stop()
-            event.prevent_default()
-            openers[event.key]()
-            return True
-        return self.forward_key(event)
-
-    def forward_key(self, event) -> bool:
-        """A printable key that came before the input had the focus goes into the input
-        (the event stopped, so no binding sees it); whether it did."""
-        if not (self.focus_pending and self.is_open and event.is_printable and event.character):
-            return False
-        self.input.insert_text_at_cursor(event.character)
-        event.stop()
-        event.prevent_default()
-        return True
+        return self.input.route_key(event, openers, closed=not self.is_open)
 
     @property
     def is_open(self):
@@ -73,7 +56,3 @@ class FilterBar(Horizontal):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.post_message(FilterChanged(event.value))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.post_message(FilterSubmitted(event.value))
