@@ -9,6 +9,13 @@ from engine.cluster.cluster_spec import of_client
 
 _JOB_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
+# Every task is a Dask worker in this process: its own listening port, event-loop comms and
+# heartbeats with the scheduler, and threads_per_task threads. 64 (128 threads) start in
+# seconds on one machine; thousands would exhaust threads and ports before the run began.
+# TF1 clusters on one machine are a few ps and workers; a fixed bound keeps the error the
+# same on every machine.
+MAX_LOCAL_TASKS = 64
+
 
 def parse_jobs(text):
     """{"ps": 1, "worker": 2} from "ps=1,worker=2" (graph-inspector run --local-cluster).
@@ -23,6 +30,10 @@ def parse_jobs(text):
     Traceback (most recent call last):
     ...
     ValueError: job name 'a/b' is not a letter then letters, digits or '_' (as in /job:NAME)
+    >>> parse_jobs("ps=1,worker=99999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 100000 tasks in 'ps=1,worker=99999': a local cluster runs at most 64 (...)
     """
     jobs = {}
     for item in text.split(","):
@@ -38,6 +49,10 @@ def parse_jobs(text):
         if job in jobs:
             raise ValueError(f"job {job!r} given twice in {text!r}")
         jobs[job] = int(count)
+    tasks = sum(jobs.values())
+    if tasks > MAX_LOCAL_TASKS:
+        raise ValueError(f"{tasks} tasks in {text!r}: a local cluster runs at most "
+                         f"{MAX_LOCAL_TASKS} (each task is a Dask worker of this process)")
     return jobs
 
 

@@ -105,6 +105,9 @@ def test_no_scheduler_at_the_address_is_unavailable(capsys, in_graph_program):
 @pytest.mark.parametrize("argv,message", [
     (["--local-cluster", "ps=one"], "--local-cluster: expected JOB=N"),
     (["--local-cluster", "ps=\u00b2"], "--local-cluster: expected JOB=N"),
+    (["--local-cluster", "worker=99999"],
+     "--local-cluster: 99999 tasks in 'worker=99999': a local cluster runs at most 64"),
+    (["--local-cluster", "ps=32,worker=33"], "--local-cluster: 65 tasks in"),
     (["--local-cluster", "ps=1,ps=2"], "--local-cluster: job 'ps' given twice"),
     (["--local-cluster", "a/b=1"], "--local-cluster: job name 'a/b' is not a letter"),
     (["--local-cluster", "job:x=1"], "--local-cluster: job name 'job:x' is not a letter"),
