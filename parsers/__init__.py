@@ -1,8 +1,8 @@
 """Readers for every graph container TensorFlow writes: `load(path)` tells what it holds by content.
 
 >>> import parsers
->>> loaded = parsers.load("tests/fixtures/parsers/functions.pb")  # doctest: +SKIP
->>> loaded.kind, [g.label for g in loaded.graphs]                  # doctest: +SKIP
+>>> loaded = parsers.load("tests/fixtures/parsers/functions.pb")
+>>> loaded.kind, [g.label for g in loaded.graphs]
 ('graphdef', ['functions.pb'])
 """
 

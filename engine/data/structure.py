@@ -1,10 +1,11 @@
 """Nested elements of a dataset, as tf.data's nest sees them: tuples, namedtuples and dicts hold
-components (dict keys in sorted order); a list is one component, a tensor made from it.
+components (dict keys in sorted order); a list is one component, a tensor made from it. A dict
+packed keeps its own key order, the values going in by sorted key (tf.nest.pack_sequence_as).
 
 >>> flatten(({"b": 1, "a": 2}, 3))
 [2, 1, 3]
 >>> pack_as(({"b": 0, "a": 0}, 0), [7, 8, 9])
-({'a': 7, 'b': 8}, 9)
+({'b': 8, 'a': 7}, 9)
 """
 
 

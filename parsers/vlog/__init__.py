@@ -1,8 +1,11 @@
 """TensorFlow VLOG output (1.x and 2.x) into GraphDefs and StepStats: `read_vlog(path) -> VlogLog`.
 
 >>> from parsers.vlog import read_vlog
->>> log = read_vlog("sample_logs/counter.log")           # doctest: +SKIP
->>> log.graphs[0].graph_def(), log.step_stats(1)          # doctest: +SKIP
+>>> log = read_vlog("sample_logs/counter.log")
+>>> log.graphs[0].label, len(log.graphs[0].graph_def().node)
+('Before running MklLayoutRewritePass', 4)
+>>> [node.node_name for node in log.step_stats(1).dev_stats[0].node_stats]
+['_SOURCE', 'counter/initial_value', 'counter', 'counter/Assign', 'init']
 """
 
 from parsers.vlog.follow import finished_executions, follow_vlog

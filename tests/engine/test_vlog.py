@@ -183,11 +183,6 @@ def test_attr_values_as_tensorflow_prints_them():
     assert vlog.attr_text(attr_value_pb2.AttrValue(s=b"a\nb\x01")) == '"a\\nb\\001"'
 
 
-def test_doctests():
-    import doctest
-
-    assert doctest.testmod(vlog).failed == 0
-
 
 def test_attr_values_print_floats_and_long_strings_as_tensorflow():
     # TensorFlow 2.21's own executor lines (TF_CPP_VMODULE=executor=1) for LeakyRelu with
