@@ -58,16 +58,19 @@ NAMED_KEYS = {"enter": "\r", "escape": "\x1b", "backspace": "\x7f", "slash": "/"
 def burst(app, *keys):
     """Queue `keys` all at once, none handled before the last is queued, as a paste, tmux
     send-keys or a fast typist deliver them (Pilot's press lets the app settle after each).
-    A key is one of NAMED_KEYS or a run of characters typed ("op=Log")."""
+    A key is one of NAMED_KEYS or a run of characters typed ("op=Log"; "/" as "slash")."""
+    import unicodedata
+
     from textual import events
-    from textual.keys import _character_to_key
 
     for item in keys:
         if item in NAMED_KEYS:
             app.post_message(events.Key(item, NAMED_KEYS[item]))
             continue
         for character in item:
-            key = character if character.isalnum() else _character_to_key(character)
+            # Textual's names for the others: "=" is equals_sign, "^" circumflex_accent.
+            key = (character if character.isalnum() else
+                   unicodedata.name(character).lower().replace("-", "_").replace(" ", "_"))
             app.post_message(events.Key(key, character))
 
 
