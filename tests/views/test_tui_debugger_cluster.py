@@ -5,13 +5,10 @@ import numpy as np
 import pytest
 
 import engine as tf
-from inspector.debug.tui import TuiController
-from views.tui import InspectorApp
 from views.tui.widgets.debug_tables import HistoryTable
-from views.tui.workspace import Workspace
 
-from tests.views.test_tui_debugger import press, until
-from tests.views.tui_conftest import SIZE, run_async
+from tests.views.test_tui_debugger import idle, press, until
+from tests.views.tui_conftest import SIZE, debugged_app, end_debugged_programs, run_async
 
 pytest.importorskip("distributed")
 
@@ -26,6 +23,7 @@ def _no_run_left_paused():
     yield
     from inspector.debug.hook import abort_active
     abort_active()
+    end_debugged_programs()
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +47,7 @@ def make_app(sess, t):
     def program(debugger):
         with debugger.installed():
             print("total =", sess.run(t["total"], {t["x"]: X}))
-    controller = TuiController(program, "cluster run")
-    app = InspectorApp(workspace=Workspace(), debugger=controller)
-    controller.start_program()
-    return app, controller
+    return debugged_app(program, label="cluster run")
 
 
 @run_async
@@ -63,8 +58,8 @@ async def test_stepping_shows_each_node_on_its_task_and_continue_ends_the_run(se
         await until(app, pilot, lambda: controller.run is not None and
                     controller.run.state == "paused")
         await press(app, pilot, *"s" * 5)
-        text = await until(app, pilot, lambda: controller.run.current is not None and
-                           controller.run.current.number == 5)
+        text = await until(app, pilot, lambda: idle(app) and controller.run.current is not None
+                           and controller.run.current.number == 5)
         table = app.screen.query_one("#debug-history", HistoryTable)
         assert table.row_count == 5
         devices = {event.device for event in controller.run.history}
@@ -88,7 +83,7 @@ async def test_quitting_mid_run_releases_the_tasks(session):
         await until(app, pilot, lambda: controller.run is not None and
                     controller.run.state == "paused")
         await press(app, pilot, "s", "s", "s")
-        await until(app, pilot, lambda: controller.run.current is not None and
+        await until(app, pilot, lambda: idle(app) and controller.run.current is not None and
                     controller.run.current.number == 3)
     controller.quit()   # what closing the app does
     assert controller.run.state == "aborted"

@@ -77,15 +77,18 @@ def burst(app, *keys):
 _debugged = []  # the controllers of the programs debugged_app started, until they end
 
 
-def debugged_app(script, *args):
-    """An app with the debugger screen in front of `script` (given `args`), running on its
-    thread; end_debugged_programs() ends it after the test, passed or failed."""
+def debugged_app(program, *args, label=None):
+    """An app with the debugger screen in front of `program` (a script's path, run with `args`,
+    or a callable program(debugger)), running on its thread; end_debugged_programs() ends it
+    after the test, passed or failed."""
     from inspector.debug.launch import script_program
     from inspector.debug.tui import TuiController
     from views.tui import InspectorApp
     from views.tui.workspace import Workspace
 
-    controller = TuiController(script_program(str(script), list(args)), Path(script).name)
+    if not callable(program):
+        program, label = script_program(str(program), list(args)), Path(program).name
+    controller = TuiController(program, label)
     app = InspectorApp(workspace=Workspace(), debugger=controller)
     controller.start_program()
     _debugged.append(controller)
