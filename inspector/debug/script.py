@@ -14,6 +14,7 @@ import os
 import re
 import runpy
 import sys
+import threading
 
 from engine import session as session_lib
 from engine.fetches import FetchMapper
@@ -66,17 +67,13 @@ class ScriptDebugger:
 
     @contextlib.contextmanager
     def installed(self):
-        """Session.run replaced by session_run inside the block."""
-        original = session_lib.BaseSession.run
-
-        def run(session, fetches, feed_dict=None, options=None, run_metadata=None):
-            return self.session_run(original, session, fetches, feed_dict, options,
-                                    run_metadata)
-        session_lib.BaseSession.run = run
+        """Session.run replaced by session_run inside the block (see _Installed: blocks of
+        two debuggers may overlap, and Session.run comes back as it was)."""
+        _INSTALLED.push(self)
         try:
             yield self
         finally:
-            session_lib.BaseSession.run = original
+            _INSTALLED.remove(self)
 
     def run_script(self, path, args=()):
         """Runs the program at `path` as __main__ with sys.argv = [path, *args]."""
@@ -90,6 +87,45 @@ class ScriptDebugger:
                 runpy.run_path(path, run_name="__main__")
         finally:
             sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+class _Installed:
+    """The debuggers whose programs run now, newest last. BaseSession.run is replaced once, by
+    the first, and put back by the last to leave: each debugger saving and restoring
+    Session.run itself let two overlapping programs (one still ending while the next starts,
+    as in a test run under load) leave the second undebugged and Session.run wrapped for good.
+    A run goes to the newest debugger."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._debuggers = []
+        self._original = None
+
+    def push(self, debugger):
+        with self._lock:
+            if not self._debuggers:
+                self._original = session_lib.BaseSession.run
+
+                def run(session, fetches, feed_dict=None, options=None, run_metadata=None):
+                    return self._dispatch(session, fetches, feed_dict, options, run_metadata)
+                session_lib.BaseSession.run = run  # a function: bound to each session
+            self._debuggers.append(debugger)
+
+    def remove(self, debugger):
+        with self._lock:
+            self._debuggers.remove(debugger)
+            if not self._debuggers:
+                session_lib.BaseSession.run = self._original
+
+    def _dispatch(self, session, fetches, feed_dict=None, options=None, run_metadata=None):
+        debuggers, original = self._debuggers, self._original
+        if not debuggers:  # (a run that began as the last debugger left)
+            return original(session, fetches, feed_dict, options, run_metadata)
+        return debuggers[-1].session_run(original, session, fetches, feed_dict, options,
+                                         run_metadata)
+
+
+_INSTALLED = _Installed()
 
 
 def fetch_names(session, fetches):
