@@ -9,7 +9,7 @@ from engine.proto import attr_value_pb2
 from engine.tensor import Tensor, _UNKNOWN
 from engine.tensor_shape import TensorShape
 
-_shape_inference = None  # engine.shape_inference once importable; False while it is not
+_shape_inference = None  # engine.shape_inference once imported
 
 
 def _infer_shapes(op, attrs=None):
@@ -18,11 +18,14 @@ def _infer_shapes(op, attrs=None):
     if _shape_inference is None:
         try:
             from engine import shape_inference as module
-            _shape_inference = module
-        except ImportError:
-            _shape_inference = False
-    if not _shape_inference:
-        return None
+        except ImportError as error:
+            # An op made while engine.shape_inference is itself being imported (the import
+            # circle at start-up) has unknown shapes, and the next op tries again; any other
+            # import error is a bug to see, not a reason for every shape to be unknown.
+            if "circular import" in str(error) or "partially initialized" in str(error):
+                return None
+            raise
+        _shape_inference = module
     infos = [_LazyInputInfo(tensor) for tensor in op._inputs]
     if attrs is None:
         from engine.attr_value import to_python
