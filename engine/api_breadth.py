@@ -9,7 +9,7 @@ from engine.ops.functional_ops import foldl, foldr, map_fn, scan
 from engine.ops import linalg_ops as _linalg, nn_extra_ops as _nn_extra
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import optimizers_tf1 as _optimizers_tf1
-from engine.ops import io_ops as _io_ops
+from engine.ops import io_ops as _io_ops, string_ops as _string_ops
 from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
 from engine.lib_io import tf_record as _tf_record
@@ -83,6 +83,8 @@ FixedLengthRecordReader = _io_ops.FixedLengthRecordReader
 WholeFileReader = _io_ops.WholeFileReader
 read_file = _io_ops.read_file
 write_file = _io_ops.write_file
+string_join = _string_ops.string_join
+strings = Namespace("tf.strings", join=string_join)
 
 # TFRecord files: tf.python_io, and the same names in tf.io (added by engine/api.py).
 IO_BREADTH = {name: getattr(_tf_record, name) for name in (
@@ -124,6 +126,6 @@ __all__ = ["space_to_batch_nd", "batch_to_space_nd", "python_io", "IO_BREADTH", 
            "TRAIN_BREADTH", "NN_BREADTH", "LOSSES_BREADTH",
            "lin_space", "bincount", "FIFOQueue", "RandomShuffleQueue", "QueueBase", "queue",
            "ReaderBase", "TFRecordReader", "TextLineReader", "FixedLengthRecordReader",
-           "WholeFileReader", "read_file", "write_file",
+           "WholeFileReader", "read_file", "write_file", "string_join", "strings",
            "random_shuffle", "map_fn", "scan", "foldl", "foldr",
            *_ASSERTS, *_LINALG, *_SEGMENT]

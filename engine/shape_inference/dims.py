@@ -30,7 +30,16 @@ def merge(a, b):
         return a
     if len(a) != len(b):
         raise ShapeError(f"Shapes must be equal rank, but are {len(a)} and {len(b)}")
+    for index, (x, y) in enumerate(zip(a, b)):  # TensorFlow's words for shapes that differ
+        if x is not None and y is not None and x != y:
+            raise ShapeError(f"Dimension {index} in both shapes must be equal, but are {x} and "
+                             f"{y}. Shapes are {_text(a)} and {_text(b)}.")
     return [merge_dim(x, y) for x, y in zip(a, b)]
+
+
+def _text(dims):
+    """A partial shape as TensorFlow's DebugString writes it: [?,3]."""
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def broadcast(a, b):

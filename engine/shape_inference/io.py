@@ -1,6 +1,6 @@
 """Shape functions of the checkpoint ops (TensorFlow's io_ops.cc): RestoreV2's outputs from its slice specs."""
 
-from engine.shape_inference.dims import _dims, broadcast
+from engine.shape_inference.dims import _dims, merge
 from engine.shape_inference.partial_values import _value
 from engine.tensor_shape import as_shape
 
@@ -26,13 +26,16 @@ def restore_v2(attrs, inputs):
 
 
 def string_join(attrs, inputs):
-    """Scalars broadcast against the one shape the other inputs share."""
-    result = []
+    """The one shape the non-scalar inputs share (merged, as TensorFlow's StringJoin shape
+    function: no broadcasting but of scalars); a scalar when all are."""
+    result, known = None, True
     for info in inputs:
         dims = _dims(info)
-        if dims != []:
-            result = broadcast(result, dims) if result is not None else None
-    return result
+        if dims is None:
+            known = False
+        elif dims != []:
+            result = merge(result, dims)
+    return result if result is not None else ([] if known else None)
 
 
 def parse_example_v2(attrs, inputs):

@@ -562,4 +562,24 @@ with tf.Session() as sess:
     coord.request_stop()
     coord.join(threads)
 """,
+    "string_join": """
+names = tf.constant([b"train", b"test", b"eval"], name="names")
+joined = tf.string_join([b"/data/", names, tf.constant(b".tfrecord")], separator="", name="joined")
+pairs = tf.strings.join([names, names], separator="-")
+grid = tf.string_join([tf.constant([[b"a", b"b"], [b"c", b"d"]]), b"!"])
+fed = tf.placeholder(tf.string, [None], name="fed")
+loose = tf.string_join([names, fed], separator=":", name="loose")
+print(joined.shape, pairs.shape, grid.shape, loose.shape)
+try:
+    tf.string_join([names, tf.constant([b"x", b"y"])])
+except ValueError as error:
+    print("ValueError", str(error).split(" for ")[0])
+with tf.Session() as sess:
+    print(sess.run([joined, pairs, grid]))
+    print(sess.run(loose, {fed: [b"1", b"2", b"3"]}))
+    try:
+        sess.run(loose, {fed: [b"1", b"2"]})
+    except tf.errors.InvalidArgumentError as error:
+        print(type(error).__name__, [line for line in error.message.splitlines() if "shapes" in line])
+""",
 }

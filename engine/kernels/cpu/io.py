@@ -14,6 +14,7 @@ from engine import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader, BundleWriter, merge_bundles
 from engine.errors import DataLossError, InvalidArgumentError, NotFoundError
 from engine.kernels import register_table
+from engine.kernels.common import invalid, shape_str
 
 
 def _text(value):
@@ -110,7 +111,14 @@ def sharded_filename(ctx, basename, shard, num_shards):
 
 
 def string_join(ctx, *inputs):
+    """TensorFlow's StringJoinOp: the non-scalar inputs share one shape (no other
+    broadcasting), scalars join every element."""
     separator = _text(ctx.attrs.get("separator", b""))
+    shapes = [np.shape(item) for item in inputs if np.ndim(item)]
+    for shape in shapes[1:]:
+        if shape != shapes[0]:
+            raise invalid(ctx, f"Input shapes do not match: {shape_str(shapes[0])} vs. "
+                               f"{shape_str(shape)}")
     arrays = np.broadcast_arrays(*[np.asarray(item, dtype=object) for item in inputs])
     out = np.empty(arrays[0].shape, dtype=object)
     for index in np.ndindex(out.shape):
