@@ -34,7 +34,7 @@ import ps_in_graph  # noqa: E402
 pytestmark = pytest.mark.slow
 PS = "/job:ps/replica:0/task:0/device:CPU:0"
 WORKER = "/job:worker/replica:0/task:0/device:CPU:0"
-V, X = [1.0, 2.0], [0.5, -1.0]
+from tests.cluster_cases import V, X, ps_worker_session  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -54,17 +54,8 @@ def _no_run_left_paused():
 @pytest.fixture
 def two_tasks(cluster):
     """v lives on the ps, which scales it; the worker adds the fed x and sums."""
-    graph = tf.Graph()
-    with graph.as_default():
-        with tf.device("/job:ps/task:0"):
-            v = tf.Variable(V, name="v")
-            scaled = tf.multiply(v, 3.0, name="scaled")
-        with tf.device("/job:worker/task:0"):
-            x = tf.placeholder(tf.float32, [2], name="x")
-            total = tf.reduce_sum(tf.add(scaled, x, name="y"), name="total")
-    with tf.Session(cluster.scheduler_address, graph=graph) as sess:
-        sess.run(v.initializer)
-        yield sess, {"x": x, "total": total}
+    with ps_worker_session(cluster.scheduler_address) as session:
+        yield session
 
 
 def within(seconds, action):

@@ -4,7 +4,6 @@ by them; quitting the app mid-run leaves the cluster usable."""
 import numpy as np
 import pytest
 
-import engine as tf
 from views.tui.widgets.debug_tables import HistoryTable
 
 from tests.views.test_tui_debugger import idle, press, until
@@ -14,8 +13,9 @@ pytest.importorskip("distributed")
 
 from engine.cluster import local  # noqa: E402
 
+from tests.cluster_cases import X, ps_worker_session  # noqa: E402
+
 pytestmark = pytest.mark.slow
-V, X = [1.0, 2.0], [0.5, -1.0]
 
 
 @pytest.fixture(autouse=True)
@@ -30,17 +30,8 @@ def _no_run_left_paused():
 def session():
     """A session on a ps and a worker (threads of this process), v initialized."""
     with local.local_cluster({"ps": 1, "worker": 1}) as cluster:
-        graph = tf.Graph()
-        with graph.as_default():
-            with tf.device("/job:ps/task:0"):
-                v = tf.Variable(V, name="v")
-                scaled = tf.multiply(v, 3.0, name="scaled")
-            with tf.device("/job:worker/task:0"):
-                x = tf.placeholder(tf.float32, [2], name="x")
-                total = tf.reduce_sum(tf.add(scaled, x, name="y"), name="total")
-        with tf.Session(cluster.scheduler_address, graph=graph) as sess:
-            sess.run(v.initializer)
-            yield sess, {"x": x, "total": total}
+        with ps_worker_session(cluster.scheduler_address) as session:
+            yield session
 
 
 def make_app(sess, t):
