@@ -22,6 +22,7 @@ import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
 from engine import threads
+from engine.kernels.compiled import philox_numba as philox
 from engine.kernels.fused_chain import FILL, Chain
 
 _MIN_ITEMS_PER_PIECE = 1 << 15
@@ -146,7 +147,6 @@ def _philox_source():
     """philox_numba's block function and constants as source text, written into each random
     chain's file: that file alone is what numba's on-disk cache depends on, and an edit of the
     Philox code changes the file's hash (so no stale cached kernel survives it)."""
-    from engine.kernels.compiled import philox_numba as philox
     constants = [f"{name} = np.{type(getattr(philox, name)).__name__}({int(getattr(philox, name))})"
                  for name in ("_M0", "_M1", "_W0", "_W1", "_MASK", "_SHIFT")]
     functions = [inspect.getsource(getattr(philox, name).py_func)
@@ -320,12 +320,7 @@ def reduce(function, size, dtype, inputs, streams=()):
 
 def _stream_words(streams):
     """Each PhiloxRandom's key and counter as the six uint64 arguments a kernel takes."""
-    words = []
-    for stream in streams:
-        counter = stream.counter
-        words += [np.uint64(stream.key[0]), np.uint64(stream.key[1])]
-        words += [np.uint64((counter >> (32 * i)) & 0xFFFFFFFF) for i in range(4)]
-    return words
+    return [word for stream in streams for word in philox.stream_args(stream.key, stream.counter)]
 
 
 def warm():

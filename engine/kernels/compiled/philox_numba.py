@@ -136,14 +136,15 @@ def _uniform_f64(k0, k1, c0, c1, c2, c3, out, start, end):
                                                  | np.uint64(x3[j]))) * scale
 
 
-def _stream_args(key, counter):
+def stream_args(key, counter):
+    """A stream's key and 128-bit counter as the six uint64 arguments the kernels take."""
     k0, k1 = key
     words = [np.uint64((counter >> (32 * i)) & 0xFFFFFFFF) for i in range(4)]
     return (np.uint64(k0), np.uint64(k1), *words)
 
 
 def _run(kernel, key, counter, out, blocks):
-    args = _stream_args(key, counter)
+    args = stream_args(key, counter)
     threads.parallel_for(lambda start, end: kernel(*args, out, start, end), blocks,
                          _MIN_BLOCKS_PER_PIECE)
     return out
