@@ -9,11 +9,11 @@ fed, named in keep), and both are on the same device (the fused op has a CPU ker
 where there is a GPU, a CuPy one: engine/kernels/cuda/fused.py). The fused node takes the
 chain's last node's name, so its readers and a fetch of it are unchanged; the chain's control
 inputs move onto it. Chains are cut at MAX_STEPS ops (what is left becomes a chain of its own).
-An integer Sum on the CPU may end a chain (fused_chain.REDUCTIONS): the compiled loop adds the
-values up as it makes them. A RandomUniform on the CPU may start a chain (fused_chain.RANDOM_OPS): the compiled loop draws
-its values in registers from the node's own stream, so nothing changes but the memory traffic.
-So may a Fill, and a large constant of one value (a folded tf.ones([n])) as a Fill of it: the
-loop reads the scalar.
+On the CPU a chain may also end in an integer Sum (fused_chain.REDUCTIONS: the compiled loop
+adds the values up as it makes them) and start from a RandomUniform (fused_chain.RANDOM_OPS:
+the loop draws its values in registers from the node's own stream, so nothing changes but the
+memory traffic), a Fill, or a large constant of one value (a folded tf.ones([n]), made a Fill
+of it: the loop reads the scalar).
 
 It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
 (`graph-inspector optimize --passes remapping`). TensorFlow's remapper fuses no generic
@@ -114,16 +114,26 @@ def _splat_signature(node):
     tensor = node.attr["value"].tensor if "value" in node.attr else None
     if tensor is None or "GPU" in node.device.upper() or dtype not in NUMBERS | {"bool"}:
         return None
-    count = int(np.prod([d.size for d in tensor.tensor_shape.dim], dtype=np.int64))
-    if count < SPLAT_MIN_ELEMENTS:
+    if int(np.prod(_dims(tensor), dtype=np.int64)) < SPLAT_MIN_ELEMENTS:
         return None
-    if tensor.tensor_content:  # read in place: no copy of what may be a large weight
-        value = np.frombuffer(tensor.tensor_content, dtypes.as_dtype(tensor.dtype).as_numpy_dtype)
-    else:
-        value = rules.constant_value(node).reshape(-1)
+    value = _flat_values(node)
     if not (value == value[0]).all():  # (NaN never equals: such a constant stays a Const)
         return None
     return "", dtype
+
+
+def _dims(tensor):
+    return [d.size for d in tensor.tensor_shape.dim]
+
+
+def _flat_values(node):
+    """A Const's elements, flat; read in place where they are bytes (no copy of what may be a
+    large weight)."""
+    tensor = node.attr["value"].tensor
+    if tensor.tensor_content:
+        return np.frombuffer(tensor.tensor_content,
+                             dtypes.as_dtype(tensor.dtype).as_numpy_dtype)
+    return rules.constant_value(node).reshape(-1)
 
 
 def _split(text):
@@ -234,6 +244,7 @@ def _fused_node(root, members, nodes, signatures):
 
     visit(root)
     step_of = {name: k for k, name in enumerate(order)}
+
     def dtype_of(node, position):
         """The dtype of a member's input at `position`: a reduction's axes are Tidx, any other
         input is what the member reads (its signature's input dtype)."""
@@ -257,12 +268,11 @@ def _fused_node(root, members, nodes, signatures):
         node = nodes[name]
         if node.op == "Const":  # a splat: Fill(dims, value)
             controls += [t for t in node.input if t.startswith("^") and t not in controls]
-            value = rules.constant_value(node)
             dtype = signatures[name][1]
             dims = rules.const_node(_free_name(f"{name}/fill_dims", nodes), np.array(
-                value.shape, np.int32), dtypes.int32, node.device)
+                _dims(node.attr["value"].tensor), np.int32), dtypes.int32, node.device)
             scalar = rules.const_node(_free_name(f"{name}/fill_value", nodes),
-                                      value.reshape(-1)[0], dtype, node.device)
+                                      _flat_values(node)[0], dtype, node.device)
             extra += [dims, scalar]
             ops.append(FILL)
             args.append(f"{slot_of((dims.name, False, 'int32'))},"

@@ -2,7 +2,7 @@
 broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine import op_families
-from engine.kernels.fused_chain import REDUCTIONS, SOURCES
+from engine.kernels.fused_chain import Chain
 from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.partial_values import _from_value, _ints
 
@@ -18,28 +18,24 @@ def binary(attrs, inputs):
 def fused_elementwise(attrs, inputs):
     """_FusedElementwise: every input broadcast together, as its chain of elementwise ops; a
     source's (RandomUniform's, Fill's) shape input counts as the shape it asks for (its value,
-    where known)."""
-    ops, args = _texts(attrs.get("fused_ops")), _texts(attrs.get("fused_args"))
-    shape_inputs = {int(a.split(",")[0][1:]) for op, a in zip(ops, args) if op in SOURCES}
-    axes_input = int(args[-1].split(",")[1][1:]) if ops and ops[-1] in REDUCTIONS else None
+    where known); a chain ending in a Sum (keep_dims false) loses the dims its axes name."""
+    try:
+        chain = Chain.of_attrs(attrs)
+    except (KeyError, TypeError, ValueError):
+        return None  # a damaged chain: its kernel says what is wrong when it runs
     result = []
     for index, info in enumerate(inputs):
-        if index != axes_input:
-            result = broadcast(result, _from_value(info) if index in shape_inputs
+        if index != chain.axes_input:
+            result = broadcast(result, _from_value(info) if index in chain.shape_inputs
                                else _dims(info))
-    if axes_input is None:
+    if not chain.reduces:
         return result
-    # a chain ending in a Sum (keep_dims false): the axes, where known, remove their dims
-    axes = _ints(inputs[axes_input])
+    axes = _ints(inputs[chain.axes_input])
     if result is None or axes is None:
         return None
     rank = len(result)
     removed = {a % rank for a in axes} if rank else set()
     return [d for i, d in enumerate(result) if i not in removed]
-
-
-def _texts(values):
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in values or ()]
 
 
 def add_n(attrs, inputs):
