@@ -187,9 +187,8 @@ def _create(ctx, start):
     with _CREATE_LOCK:
         reader = readers.get(ctx.name)
         if reader is None:
-            shared = ctx.attr("shared_name", b"")
-            shared = shared.decode() if isinstance(shared, bytes) else shared
-            reader = readers[ctx.name] = _Reader(shared or ctx.name, start)
+            reader = readers[ctx.name] = _Reader(_text_attr(ctx, "shared_name") or ctx.name,
+                                                 start)
             ctx.resources.table("readers_by_name")[reader.name] = reader
     return ResourceHandle("", reader.name, ctx.device, None, ())
 
