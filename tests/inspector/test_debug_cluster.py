@@ -6,7 +6,6 @@ answers.json, written by tools/make_cluster_fixtures.py)."""
 
 import json
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -35,6 +34,7 @@ pytestmark = pytest.mark.slow
 PS = "/job:ps/replica:0/task:0/device:CPU:0"
 WORKER = "/job:worker/replica:0/task:0/device:CPU:0"
 from tests.cluster_cases import V, X, ps_worker_session  # noqa: E402
+from tests.inspector.test_debug_devices import within  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -56,16 +56,6 @@ def two_tasks(cluster):
     """v lives on the ps, which scales it; the worker adds the fed x and sums."""
     with ps_worker_session(cluster.scheduler_address) as session:
         yield session
-
-
-def within(seconds, action):
-    """action() on a helper thread; fails (instead of hanging) if it does not return in time."""
-    outcome = []
-    worker = threading.Thread(target=lambda: outcome.append(action()), daemon=True)
-    worker.start()
-    worker.join(seconds)
-    assert outcome, f"no answer in {seconds} s: a task left blocked?"
-    return outcome[0]
 
 
 def start(sess, t):

@@ -45,7 +45,7 @@ def within(seconds, action):
     worker = threading.Thread(target=lambda: outcome.append(action()), daemon=True)
     worker.start()
     worker.join(seconds)
-    assert outcome, f"no answer in {seconds} s: a deadlock?"
+    assert outcome, f"no answer in {seconds} s: a deadlock, or a task left blocked?"
     return outcome[0]
 
 

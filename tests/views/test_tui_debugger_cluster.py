@@ -41,16 +41,22 @@ def make_app(sess, t):
     return debugged_app(program, label="cluster run")
 
 
+async def step(app, pilot, controller, count):
+    """Once the run is paused at its start, `count` presses of s; the screen's text when the
+    debugger stands at node `count`."""
+    await until(app, pilot, lambda: controller.run is not None and
+                controller.run.state == "paused")
+    await press(app, pilot, *"s" * count)
+    return await until(app, pilot, lambda: idle(app) and controller.run.current is not None
+                       and controller.run.current.number == count)
+
+
 @run_async
 async def test_stepping_shows_each_node_on_its_task_and_continue_ends_the_run(session):
     sess, t = session
     app, controller = make_app(sess, t)
     async with app.run_test(size=SIZE) as pilot:
-        await until(app, pilot, lambda: controller.run is not None and
-                    controller.run.state == "paused")
-        await press(app, pilot, *"s" * 5)
-        text = await until(app, pilot, lambda: idle(app) and controller.run.current is not None
-                           and controller.run.current.number == 5)
+        text = await step(app, pilot, controller, 5)
         table = app.screen.query_one("#debug-history", HistoryTable)
         assert table.row_count == 5
         devices = {event.device for event in controller.run.history}
@@ -71,11 +77,7 @@ async def test_quitting_mid_run_releases_the_tasks(session):
     sess, t = session
     app, controller = make_app(sess, t)
     async with app.run_test(size=SIZE) as pilot:
-        await until(app, pilot, lambda: controller.run is not None and
-                    controller.run.state == "paused")
-        await press(app, pilot, "s", "s", "s")
-        await until(app, pilot, lambda: idle(app) and controller.run.current is not None and
-                    controller.run.current.number == 3)
+        await step(app, pilot, controller, 3)
     controller.quit()   # what closing the app does
     assert controller.run.state == "aborted"
     np.testing.assert_allclose(sess.run(t["total"], {t["x"]: X}), 8.5)
