@@ -15,10 +15,19 @@ the loop draws its values in registers from the node's own stream, so nothing ch
 memory traffic), a Fill, or a large constant of one value (a folded tf.ones([n]), made a Fill
 of it: the loop reads the scalar).
 
-It fuses only when asked: rewrite_options.remapping ON (or AGGRESSIVE), or the pass named
-(`graph-inspector optimize --passes remapping`). TensorFlow's remapper fuses no generic
-elementwise chains on the CPU, so by default partition graphs stay node for node TensorFlow's
-(RunMetadata, the step stats, the tests that compare them with TensorFlow's own).
+What it fuses depends on rewrite_options.remapping:
+- ON (or AGGRESSIVE), or the pass named (`graph-inspector optimize --passes remapping`):
+  every chain of two ops or more.
+- DEFAULT: only large chains on the CPU, of at least DEFAULT_MIN_ELEMENTS elements known from
+  the graph alone (static_size.py: constants, placeholders' and variables' shapes, a random
+  op's constant shape, `_output_shapes`). Measured (BENCHMARKS.md, "Fusion by default"), a
+  compiled chain overtakes NumPy's op-by-op kernels only past a few hundred thousand elements:
+  below that the call and its checks cost more than the temporaries they save. A small graph
+  therefore keeps TensorFlow's own partition graph node for node (TensorFlow's remapper fuses
+  no generic elementwise chains), and a large one runs fused, its partition graph and step
+  stats showing the _FusedElementwise nodes (their fused_ops say what each stands for). GPU
+  chains are fused only when asked.
+- OFF: nothing.
 """
 
 import numpy as np
@@ -28,6 +37,7 @@ from engine.kernels.fused_chain import (COMPARISONS, FILL, FUSABLE, FUSED_OP, MA
                                         NUMBERS, RANDOM_OPS, REDUCTIONS)
 from engine.optimizer import rules
 from engine.optimizer.report import Report
+from engine.optimizer.static_size import StaticSizes
 from engine.proto import rewriter_config_pb2
 
 # Attrs a fused node may drop: T is in fused_types; the others only mark the graph's history
@@ -39,13 +49,22 @@ _REDUCTION_ATTRS = frozenset({"T", "Tidx", "keep_dims", "_class"})
 # value (read as a scalar, where the Const's array would be read element by element).
 SPLAT_MIN_ELEMENTS = 1 << 12
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
+# Under remapping DEFAULT, a chain is fused when it has at least this many elements (1 MiB of
+# float32): about where the compiled loop overtakes NumPy (see the module's doc).
+DEFAULT_MIN_ELEMENTS = 1 << 18
 
 
 def asked(context):
-    """Whether this run asked for fusion (see the module's doc)."""
+    """Whether this run asked for every chain to be fused (see the module's doc)."""
     options = getattr(context, "rewrite_options", None)
     return ("remapping" in getattr(context, "passes", ())
             or (options is not None and options.remapping in _ASKED))
+
+
+def _by_default(context):
+    """Whether remapping is left on DEFAULT (large CPU chains fused)."""
+    options = getattr(context, "rewrite_options", None)
+    return options is None or options.remapping == rewriter_config_pb2.RewriterConfig.DEFAULT
 
 
 def _dtype_name(node, attr):
@@ -145,9 +164,11 @@ def _split(text):
 
 def optimize(graph_def, context):
     report = Report()
-    if not asked(context):
+    every_chain = asked(context)
+    if not (every_chain or _by_default(context)):
         return graph_def, report
     nodes = {node.name: node for node in graph_def.node}
+    sizes = None if every_chain else StaticSizes(nodes)
     readers = {name: set() for name in nodes}
     for node in graph_def.node:
         for text in node.input:
@@ -175,10 +196,14 @@ def optimize(graph_def, context):
                       and signatures[next(iter(readers[name]))] is not None)]
     absorbed = set()
     replacements, added = {}, []
+    small = 0  # chains left as they are under DEFAULT
     while roots:
         root = roots.pop()
         members = _grow(root, nodes, signatures, joins, roots)
         if len(members) < 2:
+            continue
+        if sizes is not None and not _large_cpu_chain(members, nodes, sizes):
+            small += 1
             continue
         replacements[root], extra = _fused_node(root, members, nodes, signatures)
         added.extend(extra)
@@ -186,6 +211,10 @@ def optimize(graph_def, context):
         steps = [op.decode() for op in replacements[root].attr["fused_ops"].list.s]
         report.note("fused", f"{root}: {len(members)} ops ({', '.join(steps[:8])}"
                              f"{', ...' if len(steps) > 8 else ''})", count=len(members))
+    if small:
+        report.changes.append(f"left {small} chain{'s' if small != 1 else ''} unfused: fewer "
+                              f"than {DEFAULT_MIN_ELEMENTS:,} elements known, or on a GPU "
+                              "(remapping ON fuses every chain)")
     if not replacements:
         return graph_def, report
     kept = []
@@ -199,6 +228,19 @@ def optimize(graph_def, context):
     del result.node[:]
     result.node.extend(kept)
     return result, report
+
+
+def _large_cpu_chain(members, nodes, sizes):
+    """Whether a chain is one DEFAULT fuses: on the CPU, with at least DEFAULT_MIN_ELEMENTS
+    elements known (the largest member's; a reduction's is its summed input's)."""
+    if any("GPU" in nodes[name].device.upper() for name in members):
+        return False
+    largest = 0
+    for name in members:
+        node = nodes[name]
+        target = _split(node.input[0])[0] if node.op in REDUCTIONS and node.input else name
+        largest = max(largest, sizes.elements(target) or 0)
+    return largest >= DEFAULT_MIN_ELEMENTS
 
 
 def _grow(root, nodes, signatures, joins, roots):

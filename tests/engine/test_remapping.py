@@ -34,12 +34,23 @@ def _on():
     return rewriter_config_pb2.RewriterConfig(remapping=rewriter_config_pb2.RewriterConfig.ON)
 
 
-def test_nothing_is_fused_unless_asked():
+def test_small_chains_are_not_fused_by_default():
     context = _Context("x", "y", "hits")
     context.rewrite_options.remapping = context.rewrite_options.DEFAULT
     graph_def = _pi_graph(10)
     result, report = remapping.optimize(graph_def, context)
     assert report.fused == 0 and result == graph_def
+    assert report.changes == [f"left 1 chain unfused: fewer than "
+                              f"{remapping.DEFAULT_MIN_ELEMENTS:,} elements known, or on a GPU "
+                              "(remapping ON fuses every chain)"]
+
+
+def test_nothing_is_fused_when_remapping_is_off():
+    context = _Context("x", "y", "hits")
+    context.rewrite_options.remapping = context.rewrite_options.OFF
+    graph_def = _pi_graph(remapping.DEFAULT_MIN_ELEMENTS)
+    result, report = remapping.optimize(graph_def, context)
+    assert report.fused == 0 and report.changes == [] and result == graph_def
 
 
 def test_a_session_fuses_when_remapping_is_on():

@@ -282,8 +282,13 @@ def kernel(chain, input_dtypes, scalar_inputs, wait=False):
         if wait:
             future.result()
     elif wait:
-        _compiler.submit(lambda: None).result()  # the single compiler thread: wait our turn
+        wait_idle()  # the single compiler thread: wait our turn
     return _ready.get(key)
+
+
+def wait_idle():
+    """Returns once every chain requested so far is compiled (or has failed to)."""
+    _compiler.submit(lambda: None).result()
 
 
 def run(function, out, inputs, streams=()):
