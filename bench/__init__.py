@@ -19,7 +19,7 @@ from typing import Callable
 WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.add_chain", "bench.dot_large",
              "bench.vlog_awk", "bench.pbtxt_large", "bench.tui_large", "bench.runs_large",
              "bench.while_loop", "bench.two_processes", "bench.optimizer_cost",
-             "bench.compiled_kernels", "bench.gpu", "bench.cluster")
+             "bench.fusion_default", "bench.compiled_kernels", "bench.gpu", "bench.cluster")
 
 
 class Skipped(Exception):
