@@ -1,5 +1,6 @@
 """State that outlives one step: ref variables (Ref) and resource variables (by handle)."""
 
+import itertools
 import threading
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -57,6 +58,20 @@ class ResourceHandle:
     shape: object = None
 
 
+# TensorFlow's ResourceMgr::GenerateUniqueId: one counter for the whole process, so the second
+# session of a graph names its queue "_1_fifo_queue" where the first named it "_0_fifo_queue".
+_unique_ids = itertools.count()
+_unique_lock = threading.Lock()
+
+
+def restart_unique_names():
+    """Numbers resources from 0 again, as a fresh process would (for tests that compare names
+    with what TensorFlow printed in a process of its own)."""
+    global _unique_ids
+    with _unique_lock:
+        _unique_ids = itertools.count()
+
+
 class ResourceMgr:
     """A session's resources: ref-variable buffers by node name, resource variables by handle."""
 
@@ -65,6 +80,22 @@ class ResourceMgr:
         self.variables: dict[tuple[str, str], Ref] = {}
         self.clear_hooks: list = []
         self._tables: dict[str, dict] = {}
+        self._unique_names: dict[str, str] = {}
+
+    def resource_name(self, node_name, shared_name=""):
+        """The name of the resource a kernel makes, as TensorFlow's ContainerInfo::Init names
+        it: `shared_name` where given, else "_N_<node name>", N the process's next number,
+        taken the first time the node's kernel runs here (later runs keep it). Queues,
+        readers and iterators are named so; variables, stacks and tensor arrays are not."""
+        if shared_name:
+            return shared_name
+        name = self._unique_names.get(node_name)
+        if name is None:
+            with _unique_lock:
+                name = self._unique_names.get(node_name)
+                if name is None:
+                    name = self._unique_names[node_name] = f"_{next(_unique_ids)}_{node_name}"
+        return name
 
     def table(self, kind):
         """The resources of one kind that kernels keep by name (stacks, tensor_arrays,

@@ -12,6 +12,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
+from engine import resources
 from engine.proto import graph_pb2
 
 FIXTURES_DIR = Path(__file__).parent.parent / "fixtures" / "engine_api"
@@ -30,6 +31,10 @@ def graph_cases(fixtures, output_only=()):
 
 def run_snippet(code):
     tf.reset_default_graph()
+    # queues, readers and iterators numbered from 0, as where TensorFlow printed the names
+    # (its fixture writer ran every snippet in one process: a name a snippet prints after an
+    # earlier snippet's numbered resource would show a larger number there)
+    resources.restart_unique_names()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "<snippet>", "exec"), {"tf": tf, "np": np})

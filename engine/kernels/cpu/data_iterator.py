@@ -54,7 +54,7 @@ def _resource(ctx, name):
 def _handle_name(ctx):
     shared = ctx.attrs.get("shared_name") or b""
     shared = shared.decode() if isinstance(shared, bytes) else shared
-    return shared or ctx.name
+    return ctx.resources.resource_name(ctx.name, shared)
 
 
 def _lookup(ctx, handle):

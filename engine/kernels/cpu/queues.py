@@ -17,7 +17,6 @@ the queue big enough), as QueueBase::FlushUnlocked serves it; so the elements a 
 drawn from are those TensorFlow's would be drawn from.
 """
 
-import itertools
 import os
 import threading
 
@@ -146,7 +145,6 @@ def _queues(resources):
         return queues
     with _CREATE_LOCK:
         if getattr(resources, "queues_by_name", None) is None:
-            resources.queue_ids = itertools.count()
             hooks = getattr(resources, "clear_hooks", None)
             if hooks is not None:
                 hooks.append(lambda: [queue.cancel() for queue in list(queues.values())])
@@ -163,7 +161,7 @@ def _create(ctx, kind, **extra):
             if queue is None:
                 shared = ctx.attr("shared_name", b"")
                 shared = shared.decode() if isinstance(shared, bytes) else shared
-                name = shared or f"_{next(ctx.resources.queue_ids)}_{ctx.name}"
+                name = ctx.resources.resource_name(ctx.name, shared)
                 queue = _Queue(
                     kind, name, int(ctx.attr("capacity", -1)),
                     list(ctx.attr("component_types")),

@@ -187,8 +187,8 @@ def _create(ctx, start):
     with _CREATE_LOCK:
         reader = readers.get(ctx.name)
         if reader is None:
-            reader = readers[ctx.name] = _Reader(_text_attr(ctx, "shared_name") or ctx.name,
-                                                 start)
+            reader = readers[ctx.name] = _Reader(
+                ctx.resources.resource_name(ctx.name, _text_attr(ctx, "shared_name")), start)
             ctx.resources.table("readers_by_name")[reader.name] = reader
     return ResourceHandle("", reader.name, ctx.device, None, ())
 
