@@ -42,12 +42,16 @@ def int_scalar(ctx, value, what):
 
 
 def reduction_axes(ctx, axes, ndims):
-    """reduction_indices normalised as TensorFlow's ReductionHelper: sorted, unique, >= 0."""
+    """reduction_indices normalised as TensorFlow's ReductionHelper: sorted, >= 0; an axis out
+    of range or named twice (as -1 and 1, say) is TensorFlow's error."""
     result = set()
     for axis in np.asarray(axes).reshape(-1).tolist():
         if not -ndims <= axis < ndims:
             raise invalid(ctx, f"Invalid reduction dimension ({axis} for input with "
                                f"{ndims} dimension(s)")
+        if axis % ndims in result:
+            raise invalid(ctx, "Invalid reduction arguments: Axes contains duplicate "
+                               f"dimension: {axis % ndims}")
         result.add(axis % ndims)
     return tuple(sorted(result))
 
