@@ -28,10 +28,11 @@ _lock = threading.Lock()
 class _Plan:
     """A fused node's chain and the contexts its steps' own kernels run with."""
 
-    __slots__ = ("chain", "step_contexts", "out_dtype", "runs")
+    __slots__ = ("chain", "step_contexts", "out_dtype", "runs", "calls")
 
     def __init__(self, ctx):
         self.runs = 0
+        self.calls = {}  # input signature -> _Call, or _REFERENCE where the loop cannot serve
         self.chain = Chain.of_attrs(ctx.attrs)
         self.out_dtype = np.dtype(self.chain.steps[-1][2])
         tin = [t.as_numpy_dtype for t in ctx.attrs["Tin"]]
@@ -106,27 +107,83 @@ def run_reference(plan, inputs, device_type="CPU", ctx=None):
     return values[-1]
 
 
+class _Call:
+    """What run_compiled works out once per input signature: the compiled function, the
+    output's shape and size, the elementwise inputs' positions, the compiled module."""
+
+    __slots__ = ("function", "shape", "size", "values", "module")
+
+    def __init__(self, function, shape, size, values, module):
+        self.function, self.shape, self.size = function, shape, size
+        self.values, self.module = values, module
+
+
+_REFERENCE = object()  # a signature the compiled loop never serves (the reference does)
+_CALLS_PER_PLAN = 16   # signatures remembered per node (a node fed many shapes keeps going)
+
+
+def _signature(chain, arrays):
+    """The inputs' shapes and dtypes, and the values of the side inputs (shapes, axes): all a
+    prepared call depends on."""
+    side = chain.side_inputs
+    return tuple((a.shape, a.dtype, a.tobytes() if k in side else None)
+                 for k, a in enumerate(arrays))
+
+
 def run_compiled(plan, inputs, wait=False, ctx=None):
     """The chain in one compiled loop, or None where that cannot serve these inputs now
     (wait: compile it now, whatever its size; ctx: the fused node's context, as for
-    run_reference)."""
-    chain = plan.chain
+    run_reference). The checks run once per input signature: a node run again with inputs
+    of the same shapes goes straight to its loop (the small chains of a training step pay
+    microseconds, not the tens a fresh check costs)."""
     arrays = [np.asarray(x) for x in inputs]
+    signature = _signature(plan.chain, arrays)
+    call = plan.calls.get(signature)
+    if call is None:
+        call = _prepare(plan, arrays, wait)
+        if call is None:
+            return None  # not now (compiling, or not yet worth it): asked again next run
+        if len(plan.calls) < _CALLS_PER_PLAN:
+            plan.calls[signature] = call
+    if call is _REFERENCE:
+        return None
+    chain = plan.chain
+    flat = [np.ascontiguousarray(arrays[k]).reshape(-1) for k in call.values]
+    # each random step's stream moves on as its own kernel's would, drawn or not
+    streams = []
+    if chain.random_steps:
+        contexts = plan.contexts(ctx)
+        streams = [contexts[k].rng().reserve_random_outputs(call.size)
+                   for k in chain.random_steps]
+    if chain.reduces:
+        return np.asarray(call.module.reduce(call.function, call.size, plan.out_dtype, flat,
+                                             streams))
+    out = np.empty(call.size, plan.out_dtype)
+    if call.size:
+        call.module.run(call.function, out, flat, streams)
+    return out.reshape(call.shape)
+
+
+def _prepare(plan, arrays, wait):
+    """The _Call for these inputs; _REFERENCE where the loop never serves them (the op's own
+    kernels raise TensorFlow's error, or broadcast as the loop does not); None where it
+    cannot yet (compiling, numba loading, or a small chain not yet run often enough)."""
+    chain = plan.chain
     source_dims = [_source_dims(arrays[operands[0][1]])
                    for op, operands, _ in chain.steps if op in SOURCES]
     if any(dims is None for dims in source_dims):
-        return None  # the op's own kernel says what is wrong with its shape
+        return _REFERENCE  # the op's own kernel says what is wrong with its shape
     values = [a for k, a in enumerate(arrays) if k not in chain.side_inputs]
     try:
         shape = np.broadcast_shapes(*(a.shape for a in values), *source_dims)
     except ValueError:
-        return None  # the reference raises TensorFlow's error
+        return _REFERENCE  # the reference raises TensorFlow's error
     if any(dims != shape for dims in source_dims):
-        return None  # a source's values broadcast further: the reference makes them so
+        return _REFERENCE  # a source's values broadcast further: the reference makes them so
     if any(arrays[operands[1][1]].size != 1 for op, operands, _ in chain.steps if op == FILL):
-        return None  # not a scalar: the Fill kernel's error
+        return _REFERENCE  # not a scalar: the Fill kernel's error
     if chain.reduces and not _reduces_everything(arrays[chain.axes_input], len(shape)):
-        return None  # a partial reduction (or bad axes): the Sum kernel's own work
+        return _REFERENCE  # a partial reduction (or bad axes): the Sum kernel's own work
     size = int(np.prod(shape, dtype=np.int64))
     plan.runs += 1
     if not wait and size < COMPILE_MIN_SIZE and plan.runs < COMPILE_MIN_RUNS:
@@ -139,23 +196,14 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
         if k in chain.side_inputs:
             scalars.append(False)
         elif a.shape != shape and a.size != 1:
-            return None  # a partial broadcast: the reference handles it
+            return _REFERENCE  # a partial broadcast: the reference handles it
         else:
             scalars.append(a.shape != shape or size == 1)
     function = fused.kernel(chain, [a.dtype.name for a in arrays], scalars, wait=wait)
     if function is None:
         return None
-    flat = [np.ascontiguousarray(a).reshape(-1) for k, a in enumerate(arrays)
-            if k not in chain.side_inputs]
-    # each random step's stream moves on as its own kernel's would, drawn or not
-    contexts = plan.contexts(ctx)
-    streams = [contexts[k].rng().reserve_random_outputs(size) for k in chain.random_steps]
-    if chain.reduces:
-        return np.asarray(fused.reduce(function, size, plan.out_dtype, flat, streams))
-    out = np.empty(size, plan.out_dtype)
-    if size:
-        fused.run(function, out, flat, streams)
-    return out.reshape(shape)
+    return _Call(function, shape, size,
+                 [k for k in range(len(arrays)) if k not in chain.side_inputs], fused)
 
 
 def _reduces_everything(axes, rank):
