@@ -20,9 +20,9 @@ What it fuses depends on rewrite_options.remapping:
   every chain of two ops or more.
 - DEFAULT: only large chains on the CPU, of at least DEFAULT_MIN_ELEMENTS elements known from
   the graph alone (static_size.py: constants, placeholders' and variables' shapes, a random
-  op's constant shape, `_output_shapes`). Measured (BENCHMARKS.md, "Fusion by default"), a
-  compiled chain overtakes NumPy's op-by-op kernels only past a few hundred thousand elements:
-  below that the call and its checks cost more than the temporaries they save. A small graph
+  op's constant shape, `_output_shapes`). Measured (BENCHMARKS.md, bench.fusion_default), a
+  compiled chain runs level with NumPy's op-by-op kernels at 4k elements, 1.4x faster at 65k
+  and 7x at 262k (where each temporary no longer fits in a cache). A small graph
   therefore keeps TensorFlow's own partition graph node for node (TensorFlow's remapper fuses
   no generic elementwise chains), and a large one runs fused, its partition graph and step
   stats showing the _FusedElementwise nodes (their fused_ops say what each stands for). GPU
@@ -49,9 +49,10 @@ _REDUCTION_ATTRS = frozenset({"T", "Tidx", "keep_dims", "_class"})
 # value (read as a scalar, where the Const's array would be read element by element).
 SPLAT_MIN_ELEMENTS = 1 << 12
 _ASKED = (rewriter_config_pb2.RewriterConfig.ON, rewriter_config_pb2.RewriterConfig.AGGRESSIVE)
-# Under remapping DEFAULT, a chain is fused when it has at least this many elements (1 MiB of
-# float32): about where the compiled loop overtakes NumPy (see the module's doc).
-DEFAULT_MIN_ELEMENTS = 1 << 18
+# Under remapping DEFAULT, a chain is fused when it has at least this many elements (256 KiB
+# of float32): where fusing clearly pays (see the module's doc), and far above the small graphs
+# people compare with TensorFlow's node for node.
+DEFAULT_MIN_ELEMENTS = 1 << 16
 
 
 def asked(context):

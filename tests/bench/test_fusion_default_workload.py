@@ -10,4 +10,4 @@ def test_one_small_size(monkeypatch):
     values = fusion_default.run(repeats=1)
     assert values["fused_us_4096"] > 0 and values["unfused_us_4096"] > 0
     assert values["fused_over_unfused_4096"] > 0
-    assert values["threshold_elements"] == 1 << 18
+    assert values["threshold_elements"] == 1 << 16
