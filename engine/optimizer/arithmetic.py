@@ -7,8 +7,11 @@
   constant folding writes it: `x + 0` is how TF1 code reads a variable's value now);
 - Neg(Neg(x)) and LogicalNot(LogicalNot(x)) -> Identity(x);
 - Cast to its own type, and a lossless widening Cast cast back -> Identity(x);
-- Transpose by the identity permutation, and two Transposes that cancel -> Identity(x).
-A rewritten node keeps its name (its consumers and fetches still find it); dependency
+- Transpose by the identity permutation, and two Transposes that cancel -> Identity(x);
+- Mul(x, x) -> Square(x), as TensorFlow's ReplaceMulWithSquare: a new node named
+  <scope>/ArithmeticOptimizer/ReplaceMulWithSquare_<name> takes the Mul's place (TensorFlow's
+  partition graphs show that name), unless the Mul is kept.
+Any other rewritten node keeps its name (its consumers and fetches still find it); dependency
 optimization then removes the Identity where it can.
 """
 
@@ -45,7 +48,8 @@ def optimize(graph_def, context):
         node = view.node(name)
         if node is None or node.name in context.feeds:
             continue
-        for rewrite in (_neutral_element, _involution, _redundant_cast, _redundant_transpose):
+        for rewrite in (_neutral_element, _involution, _redundant_cast, _redundant_transpose,
+                        _mul_to_square):
             if rewrite(view, node, context, report):
                 break
     return view.to_graph_def(), report
@@ -218,6 +222,33 @@ def _redundant_transpose(view, node, context, report):
     _become_identity(view, node, inner.input[0], view.control_inputs(inner), report,
                      "two Transposes that cancel")
     _remove_if_unused(view, inner, context, report)
+    return True
+
+
+_COMPLEX = frozenset({dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum})
+
+
+def _mul_to_square(view, node, context, report):
+    """Mul(x, x) -> Square(x) in a new node (see the module's doc); its readers, control
+    readers too, move to it. Complex squares only on the CPU, as TensorFlow's stage."""
+    if (node.op != "Mul" or len(node.input) < 2 or node.input[0] != node.input[1]
+            or node.input[0].startswith("^") or context.is_preserved(node.name)):
+        return False
+    if node.attr["T"].type in _COMPLEX and "CPU" not in node.device.upper():
+        return False
+    scope, _, base = node.name.rpartition("/")
+    name = f"{scope}/" * bool(scope) + f"ArithmeticOptimizer/ReplaceMulWithSquare_{base}"
+    if name in view.nodes:
+        return False
+    square = node_def_pb2.NodeDef()
+    square.CopyFrom(node)
+    square.name, square.op = name, "Square"
+    del square.input[:]
+    view.add(square, after=node.name)
+    view.set_inputs(square, [node.input[0]] + list(node.input[2:]))
+    view.forward(node.name, {0: name}, extra_controls=[name])
+    view.remove(node.name)
+    report.note("changed", f"{node.name}: Mul of {node.input[0]} by itself -> {name} (Square)")
     return True
 
 

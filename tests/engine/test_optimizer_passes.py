@@ -99,6 +99,44 @@ def test_arithmetic_removes_casts_transposes_and_negations_that_cancel():
                 {"x:0": [[1, 200, -3], [4, 5, 300]]})
 
 
+def test_mul_by_itself_becomes_square_named_as_tensorflow_names_it():
+    """TensorFlow 2.21's partition graph of this program, node for node (name, op, inputs):
+    a kept (fetched) Mul stays, a control reader of a squared Mul waits for the Square."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [4], name="x")
+        with tf.name_scope("scope"):
+            square = tf.multiply(x, x, name="mul")
+        z = tf.add(square, 1.0, name="z")
+        fetched = tf.multiply(x, x, name="fetched_mul")
+        i = tf.placeholder(tf.int32, [4], name="i")
+        total = tf.multiply(i, i, name="imul") + 1
+        with tf.control_dependencies([square]):
+            after = tf.identity(x, name="after")
+    config = tf.ConfigProto()
+    config.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+    with tf.Session(graph=graph, config=config) as sess:
+        metadata = tf.RunMetadata()
+        values = sess.run([z, fetched, total, after], {x: [1, 2, 3, 4], i: [1, 2, 3, 4]},
+                          options=tf.RunOptions(output_partition_graphs=True),
+                          run_metadata=metadata)
+    assert [v.tolist() for v in values] == [[2, 5, 10, 17], [1, 4, 9, 16], [2, 5, 10, 17],
+                                            [1, 2, 3, 4]]
+    square_x, square_i = ("scope/ArithmeticOptimizer/ReplaceMulWithSquare_mul",
+                          "ArithmeticOptimizer/ReplaceMulWithSquare_imul")
+    assert sorted((n.name, n.op, tuple(n.input))
+                  for g in metadata.partition_graphs for n in g.node) == [
+        (square_i, "Square", ("_arg_i_0_0",)), ("_arg_i_0_0", "_Arg", ()),
+        ("_arg_x_0_1", "_Arg", ()), ("_retval_add_0_0", "_Retval", ("add",)),
+        ("_retval_after_0_1", "_Retval", ("after",)),
+        ("_retval_fetched_mul_0_2", "_Retval", ("fetched_mul",)),
+        ("_retval_z_0_3", "_Retval", ("z",)), ("add", "AddV2", (square_i, "add/y")),
+        ("add/y", "Const", ()), ("after", "Identity", ("_arg_x_0_1", "^" + square_x)),
+        ("fetched_mul", "Mul", ("_arg_x_0_1", "_arg_x_0_1")),
+        (square_x, "Square", ("_arg_x_0_1",)), ("z", "AddV2", (square_x, "z/y")),
+        ("z/y", "Const", ())]
+
+
 def test_dependency_optimization_bypasses_identity_and_noop_and_keeps_effects():
     graph = tf.Graph()
     with graph.as_default():
