@@ -48,7 +48,8 @@ def report(results, measurements, info, skipped=()):
              "rewrites this file.", "",
              f"- date: {info['date']}", f"- machine: {info['machine']}", f"- CPU: {info['cpu']}",
              f"- GPU: {info['gpu']}",
-             f"- Python {info['python']}, NumPy {info['numpy']}", "",
+             f"- Python {info['python']}, NumPy {info['numpy']}",
+             f"- malloc: {info.get('malloc', 'the default')}", "",
              "GPU cases compare against plain CuPy on the same device instead of NumPy.", "",
              f"- load average when it started: {info['load']} (2 cores shared with other "
              "sessions: compare ratios within one run, not absolute times across runs)", ""]
@@ -129,6 +130,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=31)
     parser.add_argument("--only", help="run only workloads whose module name contains this")
     args = parser.parse_args(argv)
+    malloc = bench.steady_malloc()
     results, measurements, skipped = [], [], []
     for module_name in bench.WORKLOADS:
         if args.only and args.only not in module_name:
@@ -150,7 +152,8 @@ def main(argv=None):
             results.append(result)
             print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
                   f"= {result.ratio:.2f}x", flush=True)
-    text = report(results, measurements, machine(), skipped) + kept_section(args.output)
+    text = (report(results, measurements, dict(machine(), malloc=malloc), skipped)
+            + kept_section(args.output))
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.output}")
