@@ -34,12 +34,19 @@ _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 RESERVED_SAMPLES_PER_OUTPUT = 256
 # Below this many blocks a stream is cheaper in NumPy than a compiled call plus its threads.
 FAST_MIN_BLOCKS = 1 << 10
+# numba is loaded for Philox (compiled/__init__.py: it costs the caller while it loads) for a
+# stream of 2^16 blocks (256k float32) or more, or at the 32nd stream of FAST_MIN_BLOCKS or
+# more: a model's initializers alone (a few tensors of thousands of values) do not load it.
+_DEMAND = compiled.Demand(large=1 << 16, often=32)
 
 
 def _fast(blocks, xp):
     """The compiled Philox module when it serves a stream of `blocks` blocks, else None."""
     if xp is not np or blocks < FAST_MIN_BLOCKS:
         return None
+    module = compiled.loaded("philox")
+    if module is not None or not _DEMAND.worth_loading(blocks):
+        return module
     return compiled.module("philox")
 
 
