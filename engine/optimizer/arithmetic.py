@@ -8,6 +8,11 @@
 - Neg(Neg(x)) and LogicalNot(LogicalNot(x)) -> Identity(x);
 - Cast to its own type, and a lossless widening Cast cast back -> Identity(x);
 - Transpose by the identity permutation, and two Transposes that cancel -> Identity(x);
+- Pow(x, c), c a constant of one value, as TensorFlow's ConvertPow: 2 -> Square(x),
+  0.5 -> Sqrt, -0.5 -> Rsqrt, -1 -> Reciprocal (the node keeps its name, c becomes a control
+  input), and on the CPU 3 -> Mul(x, Square(x)) with the Square a new node
+  <scope>/ArithmeticOptimizer/ConvertPow_<name>_inner; 1 and 0, which TensorFlow rewrites
+  only where static shapes show no broadcast, stay Pow;
 - Mul(x, x) -> Square(x), as TensorFlow's ReplaceMulWithSquare: a new node named
   <scope>/ArithmeticOptimizer/ReplaceMulWithSquare_<name> takes the Mul's place (TensorFlow's
   partition graphs show that name), unless the Mul is kept.
@@ -49,7 +54,7 @@ def optimize(graph_def, context):
         if node is None or node.name in context.feeds:
             continue
         for rewrite in (_neutral_element, _involution, _redundant_cast, _redundant_transpose,
-                        _mul_to_square):
+                        _convert_pow, _mul_to_square):
             if rewrite(view, node, context, report):
                 break
     return view.to_graph_def(), report
@@ -226,6 +231,45 @@ def _redundant_transpose(view, node, context, report):
 
 
 _COMPLEX = frozenset({dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum})
+
+
+_POW_AS = {2.0: "Square", 0.5: "Sqrt", -0.5: "Rsqrt", -1.0: "Reciprocal"}
+
+
+def _convert_pow(view, node, context, report):
+    """Pow by a constant of one value as a cheaper op (see the module's doc)."""
+    if node.op != "Pow" or len(node.input) < 2 or node.input[1].startswith("^"):
+        return False
+    exponent = view.node(parse_input(node.input[1])[0])
+    if exponent is None or exponent.op != "Const" or parse_input(node.input[1])[1] != 0:
+        return False
+    values = rules.constant_value(exponent).reshape(-1)
+    if values.size == 0 or values.dtype.kind not in "iuf" or not (values == values[0]).all():
+        return False
+    power = float(values[0])
+    controls = list(node.input[2:]) + ["^" + exponent.name]
+    if power in _POW_AS:
+        why = f"Pow by {values[0]!r}"
+        node.op = _POW_AS[power]
+        view.set_inputs(node, [node.input[0]] + controls)
+        report.note("changed", f"{node.name}: {why} -> {node.op}")
+        return True
+    if power != 3.0 or "CPU" not in node.device.upper():
+        return False
+    scope, _, base = node.name.rpartition("/")
+    name = f"{scope}/" * bool(scope) + f"ArithmeticOptimizer/ConvertPow_{base}_inner"
+    if name in view.nodes:
+        return False
+    inner = node_def_pb2.NodeDef()
+    inner.CopyFrom(node)
+    inner.name, inner.op = name, "Square"
+    del inner.input[:]
+    view.add(inner, after=node.name)
+    view.set_inputs(inner, [node.input[0]] + list(node.input[2:]))
+    node.op = "Mul"
+    view.set_inputs(node, [node.input[0], name] + controls)
+    report.note("changed", f"{node.name}: Pow by 3 -> Mul({node.input[0]}, {name} (Square))")
+    return True
 
 
 def _mul_to_square(view, node, context, report):

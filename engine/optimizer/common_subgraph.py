@@ -1,24 +1,39 @@
 """common_subgraph_elimination: identical nodes computed once, as Grappler's CSE.
 
-Two nodes are the same computation when they have the same op, attrs, device, data inputs
-(after earlier merges; in any order for a commutative op) and control inputs: the later one
-is removed and its consumers read the first. Only pure nodes merge (rules.is_pure) and
-constants of equal value; nothing that reads a variable's reference (two reads at different
-times differ); a kept node (fetched, fed, `keep`) is never the one removed.
+First every node's inputs are put in Grappler's canonical order (CanonicalizeGraph): the data
+inputs of a commutative op (its OpDef's is_commutative: AddV2, Mul, Equal, ...) sorted, and
+every node's control inputs sorted; TensorFlow's partition graphs show them so (`1.0 + x`
+written as `x + 1.0` reads ["add/y", "x"] there). Two nodes are the same computation when
+they have the same op, attrs, device, data inputs (after earlier merges) and control inputs:
+the later one is removed and its consumers read the first. Only pure nodes merge
+(rules.is_pure) and constants of equal value; nothing that reads a variable's reference (two
+reads at different times differ); a kept node (fetched, fed, `keep`) is never the one removed.
 """
 
+from engine import op_registry
 from engine.optimizer import rules
 from engine.optimizer.graph_view import GraphView, input_text, parse_input
 from engine.optimizer.report import Report
 
-COMMUTATIVE = frozenset({"Add", "AddV2", "Mul", "Maximum", "Minimum", "Equal", "NotEqual",
-                         "LogicalAnd", "LogicalOr", "SquaredDifference", "BitwiseAnd",
-                         "BitwiseOr", "BitwiseXor", "AddN"})
+
+def is_commutative(op):
+    """The OpDef's is_commutative (False for an op the registry does not know)."""
+    op_def = op_registry.lookup(op)
+    return op_def is not None and op_def.is_commutative
+
+
+def canonical_inputs(node, inputs):
+    """`inputs` in Grappler's canonical order (see the module's doc)."""
+    data = [i for i in inputs if not i.startswith("^")]
+    if is_commutative(node.op):
+        data.sort()
+    return data + sorted(set(i for i in inputs if i.startswith("^")))
 
 
 def optimize(graph_def, context):
     view = GraphView(graph_def)
     report = Report()
+    _canonicalize(view)
     seen = {}
     for name in view.topological_order():
         node = view.node(name)
@@ -38,7 +53,17 @@ def optimize(graph_def, context):
         view.forward(name, [input_text(first, i) for i in range(count)], extra_controls=[first])
         view.remove(name)
         report.note("removed", f"{name} ({node.op}) same as {first}")
+    _canonicalize(view)  # the readers of merged nodes, as Grappler re-canonicalizes them
     return view.to_graph_def(), report
+
+
+def _canonicalize(view):
+    for name in list(view.names()):
+        node = view.node(name)
+        inputs = list(view.inputs(name))
+        canonical = canonical_inputs(node, inputs)
+        if canonical != inputs:
+            view.set_inputs(node, canonical)
 
 
 def _mergeable(node, context):
@@ -50,7 +75,7 @@ def _mergeable(node, context):
 def _signature(node, inputs):
     """What makes two nodes the same computation (`inputs`: the node's input strings)."""
     data = [i for i in inputs if not i.startswith("^")]
-    if node.op in COMMUTATIVE:
+    if is_commutative(node.op):
         data = sorted(data)
     data = [input_text(*parse_input(i)) for i in data]
     controls = tuple(sorted(i for i in inputs if i.startswith("^")))

@@ -7,7 +7,9 @@ As Grappler's dependency optimizer:
   is bypassed: consumers read its input, and its control inputs move to them;
 - a NoOp that is not kept, with few enough edges (inputs x outputs <= inputs + outputs, TF's
   rule), is bypassed: each control consumer waits for its control inputs directly;
-- a control edge that duplicates a data edge from the same node is dropped.
+- a control edge that duplicates a data edge from the same node is dropped;
+- a control edge from a Const with no inputs is dropped (it runs first whatever waits for
+  it), and the Const, read by nothing else and not kept, goes (ConvertPow leaves such edges).
 """
 
 from engine import op_families
@@ -29,6 +31,8 @@ def optimize(graph_def, context):
             _bypass_identity(view, node, report)
         elif node.op == "NoOp":
             _bypass_noop(view, node, report)
+        elif node.op == "Const" and not node.input:
+            _drop_constant_controls(view, node, report)
     for name in view.names():
         node = view.node(name)
         if node is not None:
@@ -90,6 +94,23 @@ def _bypass_noop(view, node, report):
     view.remove(node.name)
     report.note("removed", f"{node.name} (NoOp) bypassed: {len(consumers)} consumers wait for "
                            f"its {len(inputs)} control inputs")
+
+
+def _drop_constant_controls(view, node, report):
+    """Control edges from a Const without inputs go; the Const too once nothing reads it."""
+    waiting = [view.node(c) for c in sorted(view.consumers.get(node.name, ()))]
+    for consumer in waiting:
+        if consumer is None:
+            continue
+        inputs = list(view.inputs_of(consumer))
+        kept = [t for t in inputs if t != "^" + node.name]
+        if len(kept) != len(inputs):
+            view.set_inputs(consumer, kept)
+            report.note("removed", f"{consumer.name}: control edge from constant {node.name}",
+                        count=0)
+    if not view.consumers.get(node.name):
+        view.remove(node.name)
+        report.note("removed", f"{node.name} (Const) no longer used")
 
 
 def _drop_redundant_controls(view, node, report):

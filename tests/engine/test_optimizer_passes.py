@@ -137,6 +137,42 @@ def test_mul_by_itself_becomes_square_named_as_tensorflow_names_it():
         ("z/y", "Const", ())]
 
 
+def test_pow_by_constants_and_canonical_input_order_as_tensorflow():
+    """TensorFlow 2.21's partition graph of this program, node for node: ConvertPow (2, 3,
+    0.5, -0.5, -1; 4 stays a Pow), the exponent constants gone with their control edges, the
+    Square of x*x merged with Pow(x, 2)'s, and commutative inputs sorted."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [4], name="x")
+        powers = [("p2", 2.0), ("p3", 3.0), ("ph", 0.5), ("pmh", -0.5), ("pm1", -1.0),
+                  ("p4", 4.0)]
+        outs = [tf.add(tf.pow(x, e, name=n), 10.0 + k, name="out_" + n)
+                for k, (n, e) in enumerate(powers)]
+        outs.append(tf.add(7.0, tf.multiply(x, x, name="sq"), name="out_sq"))
+    config = tf.ConfigProto()
+    config.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+    with tf.Session(graph=graph, config=config) as sess:
+        metadata = tf.RunMetadata()
+        values = sess.run(outs, {x: [1.0, 4.0, 9.0, 0.25]},
+                          options=tf.RunOptions(output_partition_graphs=True),
+                          run_metadata=metadata)
+    np.testing.assert_array_equal(values, np.float32([  # TensorFlow's values
+        [11, 26, 91, 10.0625], [12, 75, 740, 11.015625], [13, 14, 15, 12.5],
+        [14, 13.5, 13.333333015441895, 15], [15, 14.25, 14.11111068725586, 18],
+        [16, 271, 6576, 15.00390625], [8, 23, 88, 7.0625]]))
+    got = sorted((n.name, n.op, tuple(n.input)) for g in metadata.partition_graphs for n in g.node)
+    arg = "_arg_x_0_0"
+    retvals = [(f"_retval_out_{n}_0_{k}", "_Retval", (f"out_{n}",))
+               for k, n in enumerate(["p2", "p3", "p4", "ph", "pm1", "pmh", "sq"])]
+    adds = [(f"out_{n}", "AddV2", (f"out_{n}/y", n)) for n in ["p2", "p3", "p4", "ph", "pm1", "pmh"]]
+    consts = [(f"out_{n}/y", "Const", ()) for n in ["p2", "p3", "p4", "ph", "pm1", "pmh"]]
+    assert got == sorted([(arg, "_Arg", ())] + retvals + adds + consts + [
+        ("out_sq", "AddV2", ("out_sq/x", "p2")), ("out_sq/x", "Const", ()),
+        ("p2", "Square", (arg,)), ("p3", "Mul", ("p2", arg)),
+        ("p4", "Pow", (arg, "p4/y")), ("p4/y", "Const", ()), ("ph", "Sqrt", (arg,)),
+        ("pm1", "Reciprocal", (arg,)), ("pmh", "Rsqrt", (arg,))])
+
+
 def test_dependency_optimization_bypasses_identity_and_noop_and_keeps_effects():
     graph = tf.Graph()
     with graph.as_default():
