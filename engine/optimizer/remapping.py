@@ -21,8 +21,8 @@ What it fuses depends on rewrite_options.remapping:
 - DEFAULT: only large chains on the CPU, of at least DEFAULT_MIN_ELEMENTS elements known from
   the graph alone (static_size.py: constants, placeholders' and variables' shapes, a random
   op's constant shape, `_output_shapes`). Measured (BENCHMARKS.md, bench.fusion_default), a
-  compiled chain runs level with NumPy's op-by-op kernels at 4k elements, 1.4x faster at 65k
-  and 7x at 262k (where each temporary no longer fits in a cache). A small graph
+  compiled chain runs level with NumPy's op-by-op kernels at 4k elements, 1.5x faster at 65k
+  and 2.2x at 1M. A small graph
   therefore keeps TensorFlow's own partition graph node for node (TensorFlow's remapper fuses
   no generic elementwise chains), and a large one runs fused, its partition graph and step
   stats showing the _FusedElementwise nodes (their fused_ops say what each stands for). GPU
