@@ -15,6 +15,7 @@ import os
 import sys
 
 from engine import optimizer
+from engine.optimizer.report import MAX_CHANGES
 from inspector import inputs
 from parsers.errors import InputError
 from parsers.printable import printable
@@ -137,6 +138,8 @@ def _text_report(path, label, graph_def, result):
                      f"{report.nodes_before} -> {report.nodes_after} nodes")
         for change in report.changes[:5]:
             lines.append(f"      {change}")
-        if len(report.changes) > 5 or report.total > len(report.changes):
-            lines.append(f"      ... {max(report.total - 5, 0)} more")
+        hidden = len(report.changes) - 5  # lines, not nodes: one line may fuse eight
+        if hidden > 0:
+            kept_all = len(report.changes) < MAX_CHANGES  # else the report stopped keeping
+            lines.append(f"      ... {hidden}{'' if kept_all else '+'} more")
     return lines

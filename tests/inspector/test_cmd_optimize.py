@@ -98,3 +98,17 @@ def test_not_a_graph_is_exit_2(capsys, tmp_path):
     status, _, err = run(capsys, "optimize", bad, "-o", tmp_path / "out.pb")
     assert status == 2 and err.startswith(f"error: {bad}: ")
     assert not (tmp_path / "out.pb").exists()
+
+
+def test_more_counts_hidden_lines_not_nodes(capsys, tmp_path):
+    """One remapping line stands for a chain of many nodes: '... N more' counts lines."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [8], name="x")
+        for k in range(7):  # seven chains of four ops each (Mul, Abs, AddV2, Sqrt)
+            tf.sqrt(tf.abs(x * float(k + 2)) + 1.0, name=f"out{k}")
+    path = tmp_path / "chains.pb"
+    path.write_bytes(graph.as_graph_def().SerializeToString())
+    status, stdout, _ = run(capsys, "optimize", path, "--passes", "remapping")
+    assert status == 0
+    assert "remapping: 28 fused" in stdout and "      ... 2 more" in stdout  # 4 ops each
