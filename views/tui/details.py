@@ -28,8 +28,31 @@ MAX_TABLE_COLUMNS = 32
 
 
 def nodedef_text(node_def):
-    """A NodeDef as TensorFlow prints `operation.node_def` (protobuf text format)."""
-    return str(node_def)
+    """A NodeDef as TensorFlow prints `operation.node_def` (protobuf text format); a fused
+    node (the remapper's _FusedElementwise) under a line saying what it stands for.
+
+    >>> from engine.proto import node_def_pb2
+    >>> fused = node_def_pb2.NodeDef(name="hits", op="_FusedElementwise")
+    >>> fused.attr["fused_ops"].list.s.extend([b"RandomUniform", b"Square", b"Sum"])
+    >>> fused.attr["fused_random"].list.s.append(b"x/RandomUniform")
+    >>> print(nodedef_text(fused).splitlines()[0])
+    # fuses 3 ops: RandomUniform(x/RandomUniform) Square Sum
+    """
+    line = fused_chain_line(node_def)
+    return f"# {line}\n{node_def}" if line else str(node_def)
+
+
+def fused_chain_line(node_def):
+    """What a _FusedElementwise node stands for, in one line ("" for any other node): its
+    steps in order, a random step with the node whose Philox stream it draws."""
+    if node_def.op != "_FusedElementwise" or "fused_ops" not in node_def.attr:
+        return ""
+    ops = [op.decode("utf-8", "replace") for op in node_def.attr["fused_ops"].list.s]
+    randoms = iter([name.decode("utf-8", "replace")
+                    for name in node_def.attr["fused_random"].list.s]
+                   if "fused_random" in node_def.attr else [])
+    steps = [f"{op}({next(randoms, '?')})" if op == "RandomUniform" else op for op in ops]
+    return f"fuses {len(ops)} op{'s' if len(ops) != 1 else ''}: " + " ".join(steps)
 
 
 def opdef_text(op_type, file_op_defs):
