@@ -254,6 +254,42 @@ def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
         if padding > 0:
             values.extend([values[-1] if values else b""] * padding)
         return np.array(values, dtype=object).reshape(shape)
+    values = _stored_values(tensor, tensor_dtype)
+    if values.size == 0:
+        return np.zeros(shape, dtype)
+    if values.size != num_elements:
+        values = np.pad(values, (0, num_elements - values.size), "edge")
+    return values.reshape(shape)
+
+
+def splat_value(tensor):
+    """The one value every element of a numeric TensorProto holds (a NumPy scalar), else None
+    (values that differ, no elements, strings). Read from what is stored, never the padded
+    array: a folded tf.ones([10**9]) is one float_val, and stays one."""
+    tensor_dtype = dtypes.as_dtype(tensor.dtype)
+    if tensor_dtype == dtypes.string:
+        return None
+    count = 1
+    for d in tensor.tensor_shape.dim:
+        count *= d.size
+    if count <= 0:
+        return None
+    if tensor.tensor_content:
+        itemsize = np.dtype(tensor_dtype.as_numpy_dtype).itemsize
+        if len(tensor.tensor_content) != count * itemsize:
+            return None  # malformed: MakeNdarray says what is wrong with it
+        values = np.frombuffer(tensor.tensor_content, tensor_dtype.as_numpy_dtype)
+    else:
+        values = _stored_values(tensor, tensor_dtype)
+    if values.size == 0:
+        return tensor_dtype.as_numpy_dtype(0)  # no values stored: all zeros
+    first = values[0]
+    return first if (values == first).all() else None
+
+
+def _stored_values(tensor, tensor_dtype):
+    """The typed values a TensorProto stores (not padded to its shape), as an array."""
+    dtype = tensor_dtype.as_numpy_dtype
     if tensor_dtype in (dtypes.float16, dtypes.bfloat16):
         values = np.array(list(tensor.half_val), dtype=np.uint16).view(np.float16)
     elif tensor_dtype == dtypes.float32:
@@ -278,11 +314,7 @@ def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
         raise TypeError(f"Unsupported tensor type: {tensor.dtype}. See "
                         f"https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
                         f"TF dtypes.")
-    if values.size == 0:
-        return np.zeros(shape, dtype)
-    if values.size != num_elements:
-        values = np.pad(values, (0, num_elements - values.size), "edge")
-    return values.reshape(shape)
+    return values
 
 
 make_ndarray = MakeNdarray

@@ -22,7 +22,7 @@ optimization then removes the Identity where it can.
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, tensor_util
 from engine.optimizer import rules
 from engine.optimizer.constant_folding import MAX_CONSTANT_SIZE_IN_BYTES
 from engine.optimizer.graph_view import GraphView, parse_input
@@ -243,16 +243,15 @@ def _convert_pow(view, node, context, report):
     exponent = view.node(parse_input(node.input[1])[0])
     if exponent is None or exponent.op != "Const" or parse_input(node.input[1])[1] != 0:
         return False
-    values = rules.constant_value(exponent).reshape(-1)
-    if values.size == 0 or values.dtype.kind not in "iuf" or not (values == values[0]).all():
+    value = tensor_util.splat_value(exponent.attr["value"].tensor)  # (never the full array)
+    if value is None or np.asarray(value).dtype.kind not in "iuf":
         return False
-    power = float(values[0])
+    power = float(value)
     controls = list(node.input[2:]) + ["^" + exponent.name]
     if power in _POW_AS:
-        why = f"Pow by {values[0]!r}"
         node.op = _POW_AS[power]
         view.set_inputs(node, [node.input[0]] + controls)
-        report.note("changed", f"{node.name}: {why} -> {node.op}")
+        report.note("changed", f"{node.name}: Pow by {power:g} -> {node.op}")
         return True
     if power != 3.0 or "CPU" not in node.device.upper():
         return False

@@ -52,7 +52,11 @@ def evaluate(view, node):
     types = rules.output_dtypes(node)
     if kernel is None or types is None:
         return None
-    inputs = [rules.constant_value(view.node(producer)) for producer, _ in view.data_inputs(node)]
+    producers = [view.node(producer) for producer, _ in view.data_inputs(node)]
+    if any(rules.constant_nbytes(p) > MAX_CONSTANT_SIZE_IN_BYTES for p in producers
+           if p.op in rules.CONSTANTS):
+        return None  # too big to read in, as TensorFlow leaves it (and a file may claim 1 TB)
+    inputs = [rules.constant_value(p) for p in producers]
     ctx = KernelContext(node, types, None)
     try:
         with np.errstate(all="ignore"):

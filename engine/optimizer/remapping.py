@@ -30,9 +30,11 @@ What it fuses depends on rewrite_options.remapping:
 - OFF: nothing.
 """
 
+import math
+
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, tensor_util
 from engine.kernels.fused_chain import (COMPARISONS, FILL, FUSABLE, FUSED_OP, MAX_STEPS,
                                         NUMBERS, RANDOM_OPS, REDUCTIONS)
 from engine.optimizer import rules
@@ -134,26 +136,15 @@ def _splat_signature(node):
     tensor = node.attr["value"].tensor if "value" in node.attr else None
     if tensor is None or "GPU" in node.device.upper() or dtype not in NUMBERS | {"bool"}:
         return None
-    if int(np.prod(_dims(tensor), dtype=np.int64)) < SPLAT_MIN_ELEMENTS:
-        return None
-    value = _flat_values(node)
-    if not (value == value[0]).all():  # (NaN never equals: such a constant stays a Const)
+    if math.prod(_dims(tensor)) < SPLAT_MIN_ELEMENTS or max(_dims(tensor)) >= 1 << 31:
+        return None  # (the Fill's dims are int32)
+    if tensor_util.splat_value(tensor) is None:  # (NaN never equals: it stays a Const)
         return None
     return "", dtype
 
 
 def _dims(tensor):
     return [d.size for d in tensor.tensor_shape.dim]
-
-
-def _flat_values(node):
-    """A Const's elements, flat; read in place where they are bytes (no copy of what may be a
-    large weight)."""
-    tensor = node.attr["value"].tensor
-    if tensor.tensor_content:
-        return np.frombuffer(tensor.tensor_content,
-                             dtypes.as_dtype(tensor.dtype).as_numpy_dtype)
-    return rules.constant_value(node).reshape(-1)
 
 
 def _split(text):
@@ -315,7 +306,8 @@ def _fused_node(root, members, nodes, signatures):
             dims = rules.const_node(_free_name(f"{name}/fill_dims", nodes), np.array(
                 _dims(node.attr["value"].tensor), np.int32), dtypes.int32, node.device)
             scalar = rules.const_node(_free_name(f"{name}/fill_value", nodes),
-                                      _flat_values(node)[0], dtype, node.device)
+                                      tensor_util.splat_value(node.attr["value"].tensor),
+                                      dtype, node.device)
             extra += [dims, scalar]
             ops.append(FILL)
             args.append(f"{slot_of((dims.name, False, 'int32'))},"

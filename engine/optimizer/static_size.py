@@ -13,7 +13,7 @@ when fully defined, and the constant shape input of a random op or a Fill. An el
 its largest known input; Identity-like ops pass theirs on. Anything else is unknown.
 """
 
-import numpy as np
+import math
 
 from engine.kernels.fused_chain import FUSABLE
 from engine.optimizer import rules
@@ -22,6 +22,7 @@ _SHAPE_ATTR_OPS = frozenset({"Placeholder", "PlaceholderWithDefault", "VariableV
                              "VarHandleOp", "TemporaryVariable"})
 _SHAPE_INPUT_OPS = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                               "RandomUniformInt", "Fill", "Zeros", "Ones"})
+_MAX_RANK = 254  # TensorFlow's largest rank: a longer "shape" vector is no shape
 _PASS_THROUGH = frozenset({"Identity", "Snapshot", "StopGradient", "PreventGradient",
                            "CheckNumerics", "ReadVariableOp"})
 
@@ -39,7 +40,7 @@ def _product(dims):
     dims = list(dims)
     if any(d < 0 for d in dims):
         return None
-    return int(np.prod(dims, dtype=np.int64))
+    return math.prod(dims)  # Python ints: exact however absurd a file's dims
 
 
 def _shape_proto_elements(shape):
@@ -121,8 +122,10 @@ class StaticSizes:
         """The element count a constant shape input names (a 1-D integer Const), else None."""
         name, index = _producer(text)
         node = self._nodes.get(name) if name else None
-        if node is None or index != 0 or node.op != "Const":
+        if node is None or index != 0 or node.op != "Const" or "value" not in node.attr:
             return None
+        if (_shape_proto_elements(node.attr["value"].tensor.tensor_shape) or 0) > _MAX_RANK:
+            return None  # not a shape: never read (a file's Const may claim any size)
         try:
             dims = rules.constant_value(node)
         except Exception:  # noqa: BLE001  (an unreadable constant says nothing)
