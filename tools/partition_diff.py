@@ -56,9 +56,9 @@ def _capture(python, program, args, pythonpath, folder):
     """Runs the program under `python`; its partition graphs land in `folder`."""
     env = dict(os.environ, GI_PARTITIONS=str(folder), PYTHONPATH=pythonpath,
                TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run([python, "-c", BOOTSTRAP, program, *args], env=env,
-                          cwd=str(Path(program).resolve().parent), capture_output=True,
-                          text=True)
+    path = Path(program).resolve()  # the program runs in its own folder (its data files)
+    done = subprocess.run([python, "-c", BOOTSTRAP, str(path), *args], env=env,
+                          cwd=str(path.parent), capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join(done.stderr.strip().splitlines()[-5:])
         raise SystemExit(f"error: {program} failed under {python}:\n{tail}")
