@@ -1,6 +1,6 @@
 """What a program's partition graphs look like on TensorFlow and on the engine, run by run.
 
-    .venv/bin/python tools/partition_diff.py PROGRAM.py [ARGS...] [--attrs] [--all]
+    .venv/bin/python tools/partition_diff.py [--attrs] [--all] PROGRAM.py [ARGS...]
 
 PROGRAM is written `import engine as tf` (as tests/programs/ are). It runs twice, each in its
 own process: on the engine, and on TensorFlow through tools/tf_shim (the interpreter of

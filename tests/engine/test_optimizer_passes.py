@@ -190,8 +190,11 @@ def test_dependency_optimization_bypasses_identity_and_noop_and_keeps_effects():
     after = {n.name: n for n in result.graph_def.node}
     assert "inner" not in after and "gate" not in after
     assert "read" in after  # an Identity of a variable's reference stays
-    # the NoOp's control input moved to the consumers of what it gated
-    assert "^bump" in after["mul"].input
+    # the NoOp's control input moved to what it gated: mul's constant (made under the same
+    # control_dependencies) waits for bump, and so mul does, through it (the direct edge
+    # bump -> mul is then redundant: transitive reduction drops it)
+    assert "^bump" in after["mul/y"].input and "mul/y" in after["mul"].input
+    assert "^bump" not in after["mul"].input
     g2 = tf.Graph()
     with g2.as_default():
         tf.import_graph_def(result.graph_def, name="")
@@ -229,3 +232,36 @@ def test_model_pruning_drops_what_the_fetches_do_not_need():
         tf.cos(x, name="wanted")
     _, result = optimized(graph, ["pruning"], ["wanted"])
     assert set(ops(result.graph_def)) == {"x", "wanted"}
+
+
+def test_gradients_nobody_applies_are_pruned_as_tensorflow_prunes_them():
+    """The classic linear regression's training step. tf.gradients builds both gradients of
+    Pow, Sub, Mul and RealDiv and joins each pair in a tuple (group_deps); only the ones
+    reaching a variable are applied. TensorFlow 2.21's partition graph of the step holds none
+    of the others (tools/partition_diff.py on tests/programs/linear_regression.py): the
+    dependency optimizer makes what is only waited on a NoOp and drops it."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder("float", name="X")
+        y = tf.placeholder("float", name="Y")
+        w = tf.Variable([0.5], name="weight")
+        b = tf.Variable([0.1], name="bias")
+        cost = tf.reduce_sum(tf.pow(tf.add(tf.multiply(x, w), b) - y, 2)) / 34
+        train = tf.train.GradientDescentOptimizer(0.01).minimize(cost)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=graph) as sess:
+        sess.run(init)
+        metadata = tf.RunMetadata()
+        sess.run(train, {x: 2.0, y: 1.5}, options=tf.RunOptions(output_partition_graphs=True),
+                 run_metadata=metadata)
+        assert sess.run(w)[0] == pytest.approx(0.5 - 0.01 * 2 * (2.0 * 0.5 + 0.1 - 1.5) * 2 / 34)
+    names = {n.name for g in metadata.partition_graphs for n in g.node}
+    dead = {"gradients/Pow_grad/" + n for n in ("Greater", "Log", "Select", "Select_1",
+                                                "mul_2", "mul_3", "Sum_1", "Reshape_1")}
+    dead |= {"gradients/sub_grad/Neg", "gradients/sub_grad/Sum_1", "gradients/Mul_grad/Mul",
+             "gradients/Mul_grad/Sum", "gradients/truediv_grad/Neg",
+             "gradients/truediv_grad/RealDiv_1", "gradients/truediv_grad/RealDiv_2"}
+    assert not dead & names
+    assert {"gradients/Pow_grad/Pow", "gradients/Mul_grad/Mul_1",
+            "GradientDescent/update_weight/ApplyGradientDescent",
+            "GradientDescent/update_bias/ApplyGradientDescent"} <= names
