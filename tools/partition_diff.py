@@ -104,12 +104,14 @@ def main(argv=None):
         engine_runs, tf_runs = _runs(ours), _runs(theirs)
     print(f"{options.program}: {len(tf_runs)} Session.runs on TensorFlow, "
           f"{len(engine_runs)} on the engine")
-    shown = same = 0
+    shown = same = differing = total = 0
     for index in sorted(set(tf_runs) & set(engine_runs)):
         theirs_graph, ours_graph = tf_runs[index], engine_runs[index]
         if not options.attrs:
             theirs_graph, ours_graph = _without_attrs(theirs_graph), _without_attrs(ours_graph)
         change = graph_diff.diff(theirs_graph, ours_graph)
+        total += len(theirs_graph.node)
+        differing += len(change.added) + len(change.removed) + len(change.changed)
         if change.empty:
             same += 1
             continue
@@ -123,7 +125,8 @@ def main(argv=None):
             print(f"  + {name} ({_op(ours_graph, name)}): only the engine's")
         for node_change in change.changed:
             print(f"  ~ {node_change.name}: " + "; ".join(node_change.details))
-    print(f"{same} of {len(set(tf_runs) & set(engine_runs))} runs node for node the same")
+    print(f"{same} of {len(set(tf_runs) & set(engine_runs))} runs node for node the same; "
+          f"{differing} nodes differ (added, removed or changed) over {total} of TensorFlow's")
     return 0
 
 
