@@ -255,20 +255,31 @@ def _convert_pow(view, node, context, report):
         return True
     if power != 3.0 or "CPU" not in node.device.upper():
         return False
-    scope, _, base = node.name.rpartition("/")
-    name = f"{scope}/" * bool(scope) + f"ArithmeticOptimizer/ConvertPow_{base}_inner"
+    name = _optimized_name(node.name, "ConvertPow", "_inner")
     if name in view.nodes:
         return False
-    inner = node_def_pb2.NodeDef()
-    inner.CopyFrom(node)
-    inner.name, inner.op = name, "Square"
-    del inner.input[:]
-    view.add(inner, after=node.name)
-    view.set_inputs(inner, [node.input[0]] + list(node.input[2:]))
+    _add_square_of_input(view, node, name)
     node.op = "Mul"
     view.set_inputs(node, [node.input[0], name] + controls)
     report.note("changed", f"{node.name}: Pow by 3 -> Mul({node.input[0]}, {name} (Square))")
     return True
+
+
+def _optimized_name(name, stage, suffix=""):
+    """Grappler's OptimizedNodeName: <scope>/ArithmeticOptimizer/<stage>_<name><suffix>."""
+    scope, _, base = name.rpartition("/")
+    return f"{scope}/" * bool(scope) + f"ArithmeticOptimizer/{stage}_{base}{suffix}"
+
+
+def _add_square_of_input(view, node, name):
+    """A Square of the node's first input, named `name`, with its attrs, device and control
+    inputs (as Grappler's AddCopyNode made into a Square)."""
+    square = node_def_pb2.NodeDef()
+    square.CopyFrom(node)
+    square.name, square.op = name, "Square"
+    del square.input[:]
+    view.add(square, after=node.name)
+    view.set_inputs(square, [node.input[0]] + [t for t in node.input if t.startswith("^")])
 
 
 def _mul_to_square(view, node, context, report):
@@ -279,16 +290,10 @@ def _mul_to_square(view, node, context, report):
         return False
     if node.attr["T"].type in _COMPLEX and "CPU" not in node.device.upper():
         return False
-    scope, _, base = node.name.rpartition("/")
-    name = f"{scope}/" * bool(scope) + f"ArithmeticOptimizer/ReplaceMulWithSquare_{base}"
+    name = _optimized_name(node.name, "ReplaceMulWithSquare")
     if name in view.nodes:
         return False
-    square = node_def_pb2.NodeDef()
-    square.CopyFrom(node)
-    square.name, square.op = name, "Square"
-    del square.input[:]
-    view.add(square, after=node.name)
-    view.set_inputs(square, [node.input[0]] + list(node.input[2:]))
+    _add_square_of_input(view, node, name)
     view.forward(node.name, {0: name}, extra_controls=[name])
     view.remove(node.name)
     report.note("changed", f"{node.name}: Mul of {node.input[0]} by itself -> {name} (Square)")
