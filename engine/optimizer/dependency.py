@@ -37,12 +37,15 @@ def optimize(graph_def, context):
     view = GraphView(graph_def)
     report = Report()
     for _ in range(ROUNDS):
+        edits = view.edits
         _transitive_reduction(view, report)
         _simplify(view, context, report)
         for name in view.names():
             node = view.node(name)
             if node is not None:
                 _drop_redundant_controls(view, node, report)
+        if view.edits == edits:
+            break  # a round that changed nothing: the next would change nothing either
     return view.to_graph_def(), report
 
 
@@ -99,10 +102,12 @@ def _simplify(view, context, report):
             stack.append(name)
             on_stack.add(name)
 
+    read_as_data = {parse_input(text)[0] for name in view.names()
+                    for text in view.inputs(name) if not text.startswith("^")}
     for name in view.names():
         node = view.node(name)
         if (node.op == "NoOp" or node.op in FORWARDING or node.op in rules.CONSTANTS
-                or _convertible(view, node, context)):
+                or (name not in read_as_data and _convertible(view, node, context))):
             push(name)
     while stack:
         name = stack.pop()

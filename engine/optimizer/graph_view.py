@@ -103,6 +103,7 @@ class GraphView:
         self._placed = set(self.order)  # names with a place in the output order
         self._after = {}  # name -> names added after it
         self.dirty = False  # whether any edit was made
+        self.edits = 0  # how many (a pass that loops stops when a loop made none)
 
     @staticmethod
     def _offered_index(graph_def):
@@ -268,6 +269,7 @@ class GraphView:
 
     def _edited(self):
         self.dirty = True
+        self.edits += 1
         self._topological = None
 
     def _forget_inputs(self, node):
