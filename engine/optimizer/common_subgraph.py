@@ -33,7 +33,7 @@ def canonical_inputs(node, inputs):
 def optimize(graph_def, context):
     view = GraphView(graph_def)
     report = Report()
-    _canonicalize(view)
+    _canonicalize(view, report)
     seen = {}
     for name in view.topological_order():
         node = view.node(name)
@@ -53,17 +53,24 @@ def optimize(graph_def, context):
         view.forward(name, [input_text(first, i) for i in range(count)], extra_controls=[first])
         view.remove(name)
         report.note("removed", f"{name} ({node.op}) same as {first}")
-    _canonicalize(view)  # the readers of merged nodes, as Grappler re-canonicalizes them
+    _canonicalize(view, report)  # the readers of merged nodes, as Grappler re-canonicalizes
     return view.to_graph_def(), report
 
 
-def _canonicalize(view):
+def _canonicalize(view, report):
+    """Puts every node's inputs in canonical order; one report line says how many moved
+    (a change like any other: the session runs the graph as the optimizer left it)."""
+    moved = 0
     for name in list(view.names()):
         node = view.node(name)
         inputs = list(view.inputs(name))
         canonical = canonical_inputs(node, inputs)
         if canonical != inputs:
             view.set_inputs(node, canonical)
+            moved += 1
+    if moved:
+        report.note("changed", f"{moved} node{'s' if moved != 1 else ''}' inputs put in "
+                               "canonical order", count=moved)
 
 
 def _mergeable(node, context):
