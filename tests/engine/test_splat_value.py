@@ -2,6 +2,7 @@
 claim to be of any size: read from what is stored, never materialised."""
 
 import numpy as np
+import pytest
 
 import engine as tf
 from engine import tensor_util
@@ -9,6 +10,12 @@ from engine.optimizer import optimize
 from engine.proto import tensor_pb2, types_pb2
 
 HUGE = 10 ** 12  # elements no machine holds: a materialising read would fail or swap
+
+
+@pytest.fixture(autouse=True)
+def _optimizer_on(monkeypatch):
+    """About the optimizer's passes: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
+    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
 
 
 def _tensor(dims, dtype=types_pb2.DT_FLOAT, **stored):
