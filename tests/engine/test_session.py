@@ -206,7 +206,7 @@ def test_full_trace_fills_step_stats_and_partition_graphs(graph):
     # TensorFlow 2.21's order and labels for this graph.
     assert [(s.node_name, s.timeline_label) for s in device.node_stats] == [
         ("_SOURCE", "_SOURCE = NoOp()"), ("c", "c = Const()"), ("_arg_x_0_0", "_arg_x_0_0 = _Arg()"),
-        ("y", "y = AddV2(_arg_x_0_0, c)"), ("z", "z = Square(y)"),
+        ("y", "y = AddV2(c, _arg_x_0_0)"), ("z", "z = Square(y)"),
         ("_retval_z_0_0", "_retval_z_0_0 = _Retval(z)")]
     z_stats = device.node_stats[4]
     description = z_stats.output[0].tensor_description
@@ -217,7 +217,7 @@ def test_full_trace_fills_step_stats_and_partition_graphs(graph):
     assert z_stats.HasField("memory_stats")
     (partition,) = metadata.partition_graphs
     assert [(n.name, n.op, list(n.input)) for n in partition.node] == [
-        ("c", "Const", []), ("y", "AddV2", ["_arg_x_0_0", "c"]), ("z", "Square", ["y"]),
+        ("c", "Const", []), ("y", "AddV2", ["c", "_arg_x_0_0"]), ("z", "Square", ["y"]),
         ("_arg_x_0_0", "_Arg", []), ("_retval_z_0_0", "_Retval", ["z"])]
 
 
