@@ -191,7 +191,8 @@ def test_session_properties(graph):
     sess.close()
 
 
-def test_full_trace_fills_step_stats_and_partition_graphs(graph):
+def test_full_trace_fills_step_stats_and_partition_graphs(graph, monkeypatch):
+    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)  # TensorFlow's graph: optimized
     x = tf.placeholder(tf.float32, shape=[2], name="x")
     c = tf.constant([1.0, 2.0], name="c")
     y = tf.add(x, c, name="y")
