@@ -10,6 +10,7 @@ float_val: 1
 [1, 2, 2, 2]
 """
 
+import math
 import numbers
 import os
 
@@ -262,17 +263,21 @@ def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
     return values.reshape(shape)
 
 
+def shape_elements(shape):
+    """The element count of a TensorShapeProto as an exact Python int (a file may declare
+    10^12 elements in a few bytes); None for an unknown rank or an unknown (-1) dimension."""
+    if shape.unknown_rank or any(d.size < 0 for d in shape.dim):
+        return None
+    return math.prod(d.size for d in shape.dim)
+
+
 def splat_value(tensor):
     """The one value every element of a numeric TensorProto holds (a NumPy scalar), else None
     (values that differ, no elements, strings). Read from what is stored, never the padded
     array: a folded tf.ones([10**9]) is one float_val, and stays one."""
     tensor_dtype = dtypes.as_dtype(tensor.dtype)
-    if tensor_dtype == dtypes.string:
-        return None
-    count = 1
-    for d in tensor.tensor_shape.dim:
-        count *= d.size
-    if count <= 0:
+    count = shape_elements(tensor.tensor_shape)
+    if tensor_dtype == dtypes.string or not count:
         return None
     if tensor.tensor_content:
         itemsize = np.dtype(tensor_dtype.as_numpy_dtype).itemsize

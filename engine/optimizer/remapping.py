@@ -30,8 +30,6 @@ What it fuses depends on rewrite_options.remapping:
 - OFF: nothing.
 """
 
-import math
-
 import numpy as np
 
 from engine import dtypes, tensor_util
@@ -136,7 +134,8 @@ def _splat_signature(node):
     tensor = node.attr["value"].tensor if "value" in node.attr else None
     if tensor is None or "GPU" in node.device.upper() or dtype not in NUMBERS | {"bool"}:
         return None
-    if math.prod(_dims(tensor)) < SPLAT_MIN_ELEMENTS or max(_dims(tensor)) >= 1 << 31:
+    if ((tensor_util.shape_elements(tensor.tensor_shape) or 0) < SPLAT_MIN_ELEMENTS
+            or max(_dims(tensor)) >= 1 << 31):
         return None  # (the Fill's dims are int32)
     if tensor_util.splat_value(tensor) is None:  # (NaN never equals: it stays a Const)
         return None

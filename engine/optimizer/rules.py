@@ -170,9 +170,7 @@ def constant_nbytes(node):
     """The bytes a Const's value would take as an array, from its shape and dtype alone (a
     file's Const may claim any shape over one stored value): exact Python ints."""
     tensor = node.attr["value"].tensor
-    count = 1
-    for d in tensor.tensor_shape.dim:
-        count *= max(d.size, 0)
+    count = tensor_util.shape_elements(tensor.tensor_shape) or 0
     dtype = dtypes.as_dtype(tensor.dtype)
     itemsize = 8 if dtype == dtypes.string else np.dtype(dtype.as_numpy_dtype).itemsize
     return count * itemsize

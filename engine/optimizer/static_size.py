@@ -15,6 +15,7 @@ its largest known input; Identity-like ops pass theirs on. Anything else is unkn
 
 import math
 
+from engine import tensor_util
 from engine.kernels.fused_chain import FUSABLE
 from engine.optimizer import rules
 
@@ -41,12 +42,6 @@ def _product(dims):
     if any(d < 0 for d in dims):
         return None
     return math.prod(dims)  # Python ints: exact however absurd a file's dims
-
-
-def _shape_proto_elements(shape):
-    if shape.unknown_rank:
-        return None
-    return _product(d.size for d in shape.dim)
 
 
 class StaticSizes:
@@ -107,13 +102,13 @@ class StaticSizes:
         """What the node says of itself (its attrs, or a constant shape input)."""
         shapes = node.attr.get("_output_shapes")
         if shapes is not None and shapes.list.shape:
-            known = _shape_proto_elements(shapes.list.shape[0])
+            known = tensor_util.shape_elements(shapes.list.shape[0])
             if known is not None:
                 return known
         if node.op == "Const" and "value" in node.attr:
-            return _shape_proto_elements(node.attr["value"].tensor.tensor_shape)
+            return tensor_util.shape_elements(node.attr["value"].tensor.tensor_shape)
         if node.op in _SHAPE_ATTR_OPS and "shape" in node.attr:
-            return _shape_proto_elements(node.attr["shape"].shape)
+            return tensor_util.shape_elements(node.attr["shape"].shape)
         if node.op in _SHAPE_INPUT_OPS and node.input:
             return self._constant_dims(node.input[0])
         return None
@@ -124,7 +119,7 @@ class StaticSizes:
         node = self._nodes.get(name) if name else None
         if node is None or index != 0 or node.op != "Const" or "value" not in node.attr:
             return None
-        if (_shape_proto_elements(node.attr["value"].tensor.tensor_shape) or 0) > _MAX_RANK:
+        if (tensor_util.shape_elements(node.attr["value"].tensor.tensor_shape) or 0) > _MAX_RANK:
             return None  # not a shape: never read (a file's Const may claim any size)
         try:
             dims = rules.constant_value(node)
