@@ -31,6 +31,14 @@ def pytest_configure(config):
         gpu_env.hide_from_children()
 
 
+@pytest.fixture
+def optimizer_on(monkeypatch):
+    """The graph optimizer on, even in a GRAPH_INSPECTOR_REWRITE=off run of the suite (it
+    runs both ways): for tests about the passes, or that compare with TensorFlow's optimized
+    graphs. A module asks with `pytestmark = pytest.mark.usefixtures("optimizer_on")`."""
+    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+
+
 @pytest.fixture(autouse=True)
 def _no_gpu_unless_marked_cuda(request):
     if _REAL_GPU is None or request.node.get_closest_marker("cuda") is not None:

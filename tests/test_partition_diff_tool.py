@@ -21,8 +21,7 @@ with tf.Session() as sess:
 """
 
 
-def test_runs_are_caught_and_compared(tmp_path, monkeypatch, capsys):
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)  # the graphs as optimized
+def test_runs_are_caught_and_compared(tmp_path, monkeypatch, capsys, optimizer_on):
     program = tmp_path / "prog.py"
     program.write_text(PROGRAM)
     real = partition_diff._capture

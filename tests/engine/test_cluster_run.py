@@ -33,13 +33,6 @@ import ps_in_graph  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def optimizer_on(monkeypatch):
-    """TensorFlow's partition graphs are Grappler's: the optimizer on even in a
-    GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
-
-
 @pytest.fixture(scope="module")
 def cluster():
     """One in-process cluster (threads) for the module: Dask workers are slow to start."""

@@ -21,10 +21,8 @@ from tests.engine.fused_cases import check as _check
 from tests.engine.fused_cases import values as _values
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """These tests are about the remapping pass: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# these tests are about the remapping pass
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 BINARY_OPS = ["Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",

@@ -12,9 +12,7 @@ from engine.proto import rewriter_config_pb2
 BIG = 1 << 15  # compiled at once (COMPILE_MIN_SIZE), below it after 64 runs
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 def _session(graph):

@@ -18,9 +18,7 @@ GRAPHS = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
 ON = rewriter_config_pb2.RewriterConfig.ON
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 def _fresh(graph_def):

@@ -16,10 +16,8 @@ import engine as tf
 from engine.optimizer import rules
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """These tests are about the optimizer: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# these tests are about the optimizer
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "optimizer"

@@ -13,10 +13,8 @@ from engine.optimizer import remapping  # noqa: E402
 
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """These tests are about the remapping pass: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# these tests are about the remapping pass
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 class _Context:

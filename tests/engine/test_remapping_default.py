@@ -14,10 +14,8 @@ from engine.proto import rewriter_config_pb2
 LARGE = remapping.DEFAULT_MIN_ELEMENTS
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """About the optimizer's default: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# about the optimizer's default
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 def _partition_ops(graph, fetch, feeds=None, remapping_mode=None):

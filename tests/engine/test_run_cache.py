@@ -17,10 +17,8 @@ from engine import deadline
 from engine.optimizer import session_rewrite
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """The rewrite test needs the optimizer: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# the rewrite test needs the optimizer
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 def scalar_graph():

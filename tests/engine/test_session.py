@@ -191,8 +191,7 @@ def test_session_properties(graph):
     sess.close()
 
 
-def test_full_trace_fills_step_stats_and_partition_graphs(graph, monkeypatch):
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)  # TensorFlow's graph: optimized
+def test_full_trace_fills_step_stats_and_partition_graphs(graph, optimizer_on):
     x = tf.placeholder(tf.float32, shape=[2], name="x")
     c = tf.constant([1.0, 2.0], name="c")
     y = tf.add(x, c, name="y")

@@ -12,10 +12,8 @@ from engine.proto import tensor_pb2, types_pb2
 HUGE = 10 ** 12  # elements no machine holds: a materialising read would fail or swap
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """About the optimizer's passes: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# about the optimizer's passes
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 def _tensor(dims, dtype=types_pb2.DT_FLOAT, **stored):

@@ -85,8 +85,7 @@ def test_nothing_is_written_unless_asked(vlog_env, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_executor_lines_read_back_as_executions(vlog_env, capsys, monkeypatch):
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)  # optimized, as TF's
+def test_executor_lines_read_back_as_executions(vlog_env, capsys, optimizer_on):
     vlog_env.setenv("TF_CPP_VMODULE", "executor=2")
     assert run_counter() == [0, 1, 2, 3]
     err, log = logged(capsys)

@@ -11,10 +11,8 @@ from engine.proto.rewriter_config_pb2 import RewriterConfig
 from inspector.cli import main
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """These tests are about the optimizer: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# these tests are about the optimizer
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -7,10 +7,8 @@ import engine as tf
 import inspector.debug
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """These tests are about the optimizer: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# these tests are about the optimizer
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 @pytest.fixture(autouse=True)

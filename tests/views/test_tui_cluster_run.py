@@ -29,10 +29,9 @@ PS = "/job:ps/replica:0/task:0/device:CPU:0"
 
 
 @pytest.fixture
-def cluster_run(tmp_path, monkeypatch):
+def cluster_run(tmp_path, optimizer_on):
     """The in-graph ps program's training step, traced on a local cluster, as a .pb (the
-    optimizer on even in a GRAPH_INSPECTOR_REWRITE=off run: the counts are its graphs')."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+    optimizer on: the counts are its graphs')."""
     with local.local_cluster({"ps": 1, "worker": 2}) as cluster, tf.Graph().as_default():
         g = ps_in_graph.build()
         with tf.Session(cluster.scheduler_address) as sess:

@@ -11,10 +11,8 @@ from tests.views.tui_conftest import SIZE, run_async, screen_text, settle
 optimizer = pytest.importorskip("engine.optimizer", reason="engine.optimizer not in this build")
 
 
-@pytest.fixture(autouse=True)
-def _optimizer_on(monkeypatch):
-    """The passes are what is shown: on even in a GRAPH_INSPECTOR_REWRITE=off run."""
-    monkeypatch.delenv("GRAPH_INSPECTOR_REWRITE", raising=False)
+# the passes are what is shown
+pytestmark = pytest.mark.usefixtures("optimizer_on")
 
 
 ADAM = "tests/fixtures/graphs/mlp_train_adam.pb"
