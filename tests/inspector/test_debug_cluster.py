@@ -15,10 +15,8 @@ import pytest
 import engine as tf
 import inspector.debug
 from engine import errors
-from engine.op_families import RECV, SEND
 from inspector.debug import DebugAborted, DumpTooLarge, prompt
 from inspector.debug.run import DebugRun
-from inspector.debug.turns import transfer_key
 
 pytest.importorskip("distributed")
 
@@ -34,7 +32,8 @@ pytestmark = pytest.mark.slow
 PS = "/job:ps/replica:0/task:0/device:CPU:0"
 WORKER = "/job:worker/replica:0/task:0/device:CPU:0"
 from tests.cluster_cases import V, X, ps_worker_session  # noqa: E402
-from tests.inspector.test_debug_devices import within  # noqa: E402
+from tests.inspector.test_debug_devices import (  # noqa: E402
+    order_checked, transfers, within)
 
 
 @pytest.fixture(scope="module")
@@ -76,15 +75,10 @@ def test_stepping_visits_each_tasks_nodes_once_in_dependency_order(two_tasks):
         events.append(run.current)
         assert run.state == "paused"
     names = [event.name for event in events]
-    assert sorted(names) == sorted(nodes) and len(names) == len(set(names))
+    position = order_checked(names, nodes)
     assert {event.device for event in events} == {PS, WORKER}
     assert all(event.device == nodes[event.name].device for event in events)
-    position = {name: i for i, name in enumerate(names)}
-    for name in names:
-        for source in nodes[name].sources:
-            assert position[source] < position[name], f"{name} ran before its input {source}"
-    sends = {transfer_key(n): name for name, n in nodes.items() if n.op_type in SEND}
-    recvs = {transfer_key(n): name for name, n in nodes.items() if n.op_type in RECV}
+    sends, recvs = transfers(nodes)
     crossing = [key for key in sends if key in recvs and
                 nodes[sends[key]].device != nodes[recvs[key]].device]
     assert crossing, "no tensor crossed from the ps to the worker"

@@ -65,20 +65,30 @@ def start(sess, t):
     return inspector.debug(sess).start_run(t["e"], {t["a"]: A})
 
 
+def order_checked(names, nodes):
+    """{node name: its step} once every planned node ran exactly once, after its inputs."""
+    assert sorted(names) == sorted(nodes) and len(names) == len(set(names))
+    position = {name: i for i, name in enumerate(names)}
+    for name in names:
+        for source in nodes[name].sources:
+            assert position[source] < position[name], f"{name} ran before its input {source}"
+    return position
+
+
+def transfers(nodes):
+    """({transfer key: _Send node}, {transfer key: _Recv node}) of a run's plan."""
+    return ({transfer_key(n): name for name, n in nodes.items() if n.op_type in SEND},
+            {transfer_key(n): name for name, n in nodes.items() if n.op_type in RECV})
+
+
 def test_stepping_visits_every_node_of_both_partitions_once_in_dependency_order(two_cpus):
     sess, t = two_cpus
     run = start(sess, t)
     nodes = run.plan_nodes()
     assert {node.device for node in nodes.values()} == {CPU0, CPU1}
     events = step_to_the_end(run)
-    names = [event.name for event, _ in events]
-    assert sorted(names) == sorted(nodes) and len(names) == len(set(names))
-    position = {name: i for i, name in enumerate(names)}
-    for name in names:
-        for source in nodes[name].sources:
-            assert position[source] < position[name], f"{name} ran before its input {source}"
-    sends = {transfer_key(n): name for name, n in nodes.items() if n.op_type in SEND}
-    recvs = {transfer_key(n): name for name, n in nodes.items() if n.op_type in RECV}
+    position = order_checked([event.name for event, _ in events], nodes)
+    sends, recvs = transfers(nodes)
     assert len(sends) == len(recvs) == 2 and sends.keys() == recvs.keys()
     for key, recv in recvs.items():
         assert position[sends[key]] < position[recv], f"{recv} before its _Send"
