@@ -7,7 +7,7 @@ alone (the messages) without paying for NumPy and the whole API at start-up.
 import importlib as _importlib
 import os as _os
 
-from engine.api_namespace import not_supported as _not_supported
+from engine.framework.api_namespace import not_supported as _not_supported
 
 _HERE = _os.path.dirname(__file__)
 

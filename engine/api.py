@@ -1,23 +1,23 @@
 """The TF1 API that `import engine as tf` gives (engine/__init__.py loads it on first use)."""
 
-from engine.api_namespace import Namespace as _Namespace
+from engine.framework.api_namespace import Namespace as _Namespace
 
-from engine import dtypes, errors  # noqa: F401
+from engine.framework import dtypes, errors  # noqa: F401
 from engine import tf1_renames as _tf1_renames
-from engine.devices import DeviceSpec  # noqa: F401
-from engine.devices import replica_device_setter as _replica_device_setter
+from engine.framework.devices import DeviceSpec  # noqa: F401
+from engine.framework.devices import replica_device_setter as _replica_device_setter
 from engine.cluster import cluster_spec as _cluster_spec, server as _cluster_server
 from engine.cluster import session as _cluster_session  # noqa: F401 (tf.Session("grpc://..."))
-from engine.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128,  # noqa: F401,A004
-                           double, float16, float32, float64, half, int8, int16, int32,
-                           int64, qint8, qint32, quint8, resource, string, uint8, uint16,
-                           uint32, uint64, variant)
-from engine.graph import (Graph, GraphKeys, add_to_collection, add_to_collections,  # noqa: F401
-                          get_all_collection_keys, get_collection, get_collection_ref,
-                          get_default_graph, get_default_session, init_scope,
-                          reset_default_graph)
-from engine.default_graph import name_scope  # noqa: F401
-from engine.operation import Operation  # noqa: F401
+from engine.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex64,  # noqa: F401,A004
+                                     complex128, double, float16, float32, float64, half, int8,
+                                     int16, int32, int64, qint8, qint32, quint8, resource, string,
+                                     uint8, uint16, uint32, uint64, variant)
+from engine.framework.graph import (Graph, GraphKeys, add_to_collection,  # noqa: F401
+                                    add_to_collections, get_all_collection_keys, get_collection,
+                                    get_collection_ref, get_default_graph, get_default_session,
+                                    init_scope, reset_default_graph)
+from engine.framework.default_graph import name_scope  # noqa: F401
+from engine.framework.operation import Operation  # noqa: F401
 from engine.ops import nn, train as _train  # noqa: F401
 from engine.ops.array_ops import reverse_sequence  # noqa: F401,E402
 from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims,  # noqa: F401
@@ -42,20 +42,19 @@ from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer
                                  random_normal_initializer, random_uniform_initializer,
                                  truncated_normal_initializer, variance_scaling_initializer,
                                  zeros_initializer)
-from engine.ops.math_ops import (abs, acos, add, add_n, argmax, argmin, asin, atan,  # noqa: F401,A004
-                                 atan2, cast, ceil, clip_by_value, cos, cosh, count_nonzero,
-                                 cumprod, cumsum, div, div_no_nan, divide, equal, erf, erfc,
-                                 exp, expm1, floor, floor_div, floordiv, floormod, greater,
-                                 greater_equal, is_finite, is_inf, is_nan, less, less_equal,
-                                 log, log1p, logical_and, logical_not, logical_or, logical_xor,
-                                 matmul, maximum, minimum, mod, multiply, negative, not_equal,
-                                 pow, range, realdiv, reciprocal, reduce_all, reduce_any,
-                                 reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
-                                 reduce_prod, reduce_sum, round, rsqrt, saturate_cast,
-                                 scalar_mul, sigmoid, sign, sin, sinh, sqrt, square,
-                                 squared_difference, subtract, tan, tanh, to_bfloat16,
-                                 to_complex64, to_double, to_float, to_int32, to_int64,
-                                 truediv, truncatediv, truncatemod)
+from engine.ops.math_ops import (abs, acos, add, add_n, argmax, argmin, asin,  # noqa: F401,A004
+                                 atan, atan2, cast, ceil, clip_by_value, cos, cosh, count_nonzero,
+                                 cumprod, cumsum, div, div_no_nan, divide, equal, erf, erfc, exp,
+                                 expm1, floor, floor_div, floordiv, floormod, greater,
+                                 greater_equal, is_finite, is_inf, is_nan, less, less_equal, log,
+                                 log1p, logical_and, logical_not, logical_or, logical_xor, matmul,
+                                 maximum, minimum, mod, multiply, negative, not_equal, pow, range,
+                                 realdiv, reciprocal, reduce_all, reduce_any, reduce_logsumexp,
+                                 reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+                                 round, rsqrt, saturate_cast, scalar_mul, sigmoid, sign, sin, sinh,
+                                 sqrt, square, squared_difference, subtract, tan, tanh, to_bfloat16,
+                                 to_complex64, to_double, to_float, to_int32, to_int64, truediv,
+                                 truncatediv, truncatemod)
 from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
                                    set_random_seed, truncated_normal)
 from engine.ops.state_ops import assign, assign_add, assign_sub  # noqa: F401
@@ -75,10 +74,10 @@ from engine.proto.graph_pb2 import GraphDef  # noqa: F401
 from engine.proto.meta_graph_pb2 import MetaGraphDef  # noqa: F401
 from engine.proto.node_def_pb2 import NodeDef  # noqa: F401
 from engine.proto.tensor_pb2 import TensorProto  # noqa: F401
-from engine.tensor import Tensor  # noqa: F401
-from engine.tensor_shape import Dimension, TensorShape  # noqa: F401
-from engine.tensor_util import MakeNdarray, constant_value, make_ndarray  # noqa: F401
-from engine.tensor_util import make_tensor_proto  # noqa: F401
+from engine.framework.tensor import Tensor  # noqa: F401
+from engine.framework.tensor_shape import Dimension, TensorShape  # noqa: F401
+from engine.framework.tensor_util import MakeNdarray, constant_value, make_ndarray  # noqa: F401
+from engine.framework.tensor_util import make_tensor_proto  # noqa: F401
 
 from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
                             InteractiveSession, OptimizerOptions, RunMetadata, RunOptions,
@@ -135,7 +134,7 @@ losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
                     softmax_cross_entropy=_losses.softmax_cross_entropy,
                     sparse_softmax_cross_entropy=_losses.sparse_softmax_cross_entropy,
                     get_losses=_losses.get_losses, add_loss=_losses.add_loss)
-from engine import graph_util_impl as _graph_util  # noqa: E402
+from engine.framework import graph_util as _graph_util  # noqa: E402
 graph_util = _Namespace("tf.graph_util", import_graph_def=import_graph_def, **{
     name: getattr(_graph_util, name) for name in (
         "convert_variables_to_constants", "extract_sub_graph", "remove_training_nodes",

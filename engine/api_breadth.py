@@ -3,7 +3,7 @@
 engine/api.py star-imports this module (`__all__` below) and adds TRAIN_BREADTH to tf.train.
 """
 
-from engine.api_namespace import Namespace
+from engine.framework.api_namespace import Namespace
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops.functional_ops import foldl, foldr, map_fn, scan
 from engine.ops import linalg_ops as _linalg, nn_extra_ops as _nn_extra
@@ -14,7 +14,7 @@ from engine.ops import queue_ops as _queue_ops, segment_ops as _segment
 from engine.ops.shuffle_ops import random_shuffle
 from engine.lib_io import tf_record as _tf_record
 from engine.ops import parsing_ops as _parsing_ops
-from engine.sparse_tensor import SparseTensor, SparseTensorValue
+from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import moving_averages as _moving_averages

@@ -3,7 +3,7 @@
 engine/api.py star-imports this module (`__all__` below) and adds TRAIN_TF1 to tf.train.
 """
 
-from engine.api_namespace import Namespace, NotSupportedError
+from engine.framework.api_namespace import Namespace, NotSupportedError
 from engine.ops import learning_rate_decay as _decay, metrics as _metrics, train as _train
 from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm
 from engine.ops.norm_ops import norm

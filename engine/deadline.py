@@ -6,7 +6,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from engine import errors
+from engine.framework import errors
 
 class _ThreadDeadline(threading.local):
     # A class default, so reading it on a thread that never set one costs no AttributeError.

@@ -35,7 +35,8 @@ stops a frame running more iterations with ResourceExhaustedError naming the fra
 import os
 import numpy as np
 
-from engine import errors, frame_compiler, frames, function
+from engine import frame_compiler, frames, function
+from engine.framework import errors
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import memory_types

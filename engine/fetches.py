@@ -9,7 +9,7 @@ namedtuples, dicts and attrs classes of those, nested.
 
 import collections.abc
 
-from engine.sparse_tensor import SparseTensor, SparseTensorValue
+from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
 
 
 class FetchMapper:
@@ -68,9 +68,10 @@ _LEAF_TYPES = None
 
 def _load_leaf_types():
     global _LEAF_TYPES
-    from engine.operation import Operation  # here: engine.ops imports the session's modules
+    # here: engine.ops imports the session's modules
+    from engine.framework.operation import Operation
     from engine.ops.variables import RefVariable, ResourceVariable
-    from engine.tensor import Tensor
+    from engine.framework.tensor import Tensor
     # Exact classes: a subclass may compare or convert otherwise.
     _LEAF_TYPES = frozenset({Tensor, Operation, RefVariable, ResourceVariable, str})
     return _LEAF_TYPES

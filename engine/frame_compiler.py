@@ -13,11 +13,12 @@ run); the gain is no per-node dispatch, no per-iteration bookkeeping.
 
 import numpy as np
 
-from engine import deadline, errors
+from engine import deadline
+from engine.framework import errors
 from engine.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
 from engine.node_run import read_ref
-from engine.topological import kahn_order
+from engine.framework.topological import kahn_order
 
 
 class Unsupported(Exception):

@@ -21,7 +21,8 @@ from collections import deque
 
 import numpy as np
 
-from engine import deadline, errors, op_families
+from engine import deadline
+from engine.framework import errors, op_families
 from engine.node_run import outputs_list, raise_node_error, read_ref
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()

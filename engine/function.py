@@ -15,7 +15,7 @@ Function-call nodes (an op type naming a library function) and the functional op
 forms) run bodies through `FunctionLibrary.call`.
 """
 
-from engine import dtypes, errors, op_registry
+from engine.framework import dtypes, errors, op_registry
 from engine.plan import NodeInfo, build, input_ref_flags
 from engine.proto import attr_value_pb2, node_def_pb2
 

@@ -8,7 +8,7 @@ its text: `node_name`, `op_type` and `kernel_message` (the kernel's own words).
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.resources import Ref
 
 

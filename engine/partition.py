@@ -19,8 +19,8 @@ Edge ids follow how TensorFlow numbers the client graph's edges (`edge_ids`).
 
 import heapq
 
-from engine import dtypes, op_families
-from engine import op_registry
+from engine.framework import dtypes, op_families
+from engine.framework import op_registry
 from engine.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
 from engine.step_stats import GpuStepStatsCollector, StepStatsCollector

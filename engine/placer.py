@@ -16,8 +16,9 @@ Rank) and lone Identities follow their input.
 import contextlib
 import functools
 
-from engine import errors, op_families, placement_log
-from engine.devices import DeviceSpec, local_name, matches, merge
+from engine import placement_log
+from engine.framework import errors, op_families
+from engine.framework.devices import DeviceSpec, local_name, matches, merge
 from engine.kernels import has_kernel
 from engine.kernels.cuda import backend
 from engine.kernels.cuda.backend import device_description

@@ -11,8 +11,8 @@ the i-th kernel node, so the executor can drop them as eval_jaxpr drops dead val
 
 from collections import deque
 
-from engine import op_families
-from engine import op_registry
+from engine.framework import op_families
+from engine.framework import op_registry
 from engine.proto import graph_pb2, node_def_pb2, versions_pb2
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"

@@ -1,6 +1,6 @@
 """What is op X: its OpDef, kernel per device, shape function, gradient and families, in one row.
 
-`describe("Softplus")` answers from the tables that hold each part (engine/op_defs.pbtxt
+`describe("Softplus")` answers from the tables that hold each part (engine/framework/op_defs.pbtxt
 through op_registry, engine/kernels/cpu/ and cuda/, engine/shape_inference, the gradient
 registry, engine/op_families); `all_ops()` gives a row for every op any of them knows.
 The op_def tab of the TUI, `graph-inspector info --ops` and tests/engine/test_op_registry.py
@@ -15,7 +15,8 @@ import functools
 import threading
 from dataclasses import dataclass, field
 
-from engine import kernels, op_families, op_registry, shape_inference
+from engine import kernels, shape_inference
+from engine.framework import op_families, op_registry
 from engine.kernels.cuda import registry as cuda_registry
 from engine import api  # noqa: F401  (the whole API: every module registering a gradient)
 from engine.ops import gradient_registry

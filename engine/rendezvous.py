@@ -8,7 +8,7 @@ incarnation as 16 hex digits. A recv blocks until its send arrives or the step i
 
 import threading
 
-from engine import errors
+from engine.framework import errors
 
 RENDEZVOUS_KEY = "__rendezvous__"  # where a session keeps its RendezvousMgr (session_state)
 

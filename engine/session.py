@@ -25,12 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine import placement_log
-from engine import deadline, errors, graph, kernels, op_registry, vlog
+from engine import deadline, kernels, vlog
+from engine.framework import errors, graph, op_registry
 from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine import observers as observers_lib, step_stats
 from engine.executor import Executor, fetched_ref
 from engine.fetches import FetchMapper, structure_key
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
@@ -68,7 +69,7 @@ def _ignoring_fp_errors(fn):
 def get_default_session():
     """The innermost session entered with `with sess:` / `sess.as_default()`, or None.
 
-    The stack itself lives with the default graph's (engine.graph), which Tensor.eval and
+    The stack itself lives with the default graph's (engine.framework.graph), which Tensor.eval and
     Operation.run read.
     """
     return graph.get_default_session()

@@ -3,7 +3,7 @@ dtype and checked against its static shape, with TensorFlow's errors."""
 
 import numpy as np
 
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 # feed_dict keys whose resolution Session.run remembers (exact classes: a subclass may
 # define equality otherwise), and how many it remembers before it starts again.

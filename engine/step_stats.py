@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from engine.devices import DeviceSpec
+from engine.framework.devices import DeviceSpec
 from engine.kernels.cuda import backend
 from engine.kernels.cuda.backend import is_device_array
 from engine.proto import step_stats_pb2

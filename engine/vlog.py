@@ -31,8 +31,8 @@ import threading
 import time
 import weakref
 
-from engine.text_formats import dtype_text
-from engine.text_formats import summarize_attr_value as attr_text
+from engine.framework.text_formats import dtype_text
+from engine.framework.text_formats import summarize_attr_value as attr_text
 
 EXECUTOR_LEVEL = 1      # Process node
 KERNEL_DONE_LEVEL = 2   # Synchronous kernel done
@@ -255,7 +255,7 @@ def _short_device(device):
     return device.rsplit("device:", 1)[-1] if "device:" in device else device.lstrip("/")
 
 
-# ---- attr values, as SummarizeAttrValue prints them (engine/text_formats.py) --------------------
+# ---- attr values, as SummarizeAttrValue prints them (engine/framework/text_formats.py) ---
 
 def node_attrs_text(node_def, style):
     """`key=value, ...` sorted by key; the executor's form leaves out a Const's value (the

@@ -69,7 +69,7 @@ def mlp_program(tf):
 
 def run_program(tf, name, program):
     """(GraphView, RunView) of one traced run, with the values its tensors had."""
-    from engine.traceback import useful_frames
+    from engine.framework.traceback import useful_frames
     from views.tui.workspace import GraphView, RunView
 
     graph, init_op, fetch, feed, steps, targets = program(tf)

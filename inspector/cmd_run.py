@@ -16,9 +16,9 @@ import numpy as np
 
 import engine as tf
 import parsers
-from engine import errors
+from engine.framework import errors
 from engine.node_run import kernel_summary
-from engine.traceback import is_engine_file
+from engine.framework.traceback import is_engine_file
 from inspector.debug.launch import debug_graph_run
 from inspector import run_cluster, run_setup
 from parsers.errors import InputError

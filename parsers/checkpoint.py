@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from engine import dtypes
+from engine.framework import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader, index_path
 from engine.checkpoint import state
 from parsers.errors import InputError

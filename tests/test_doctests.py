@@ -33,7 +33,7 @@ MODULES = modules_with_examples()
 
 
 def test_the_packages_have_examples():
-    assert len(MODULES) > 50 and "engine.devices" in MODULES and "parsers" in MODULES
+    assert len(MODULES) > 50 and "engine.framework.devices" in MODULES and "parsers" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

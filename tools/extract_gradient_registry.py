@@ -1,7 +1,7 @@
 """Write tests/fixtures/ops/gradients.json: what TensorFlow's gradient registry says of each op.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_gradient_registry.py`. For
-every op of engine/op_defs.pbtxt: "registered" (a gradient function), "not differentiable"
+every op of engine/framework/op_defs.pbtxt: "registered" (a gradient function), "not differentiable"
 (ops.NotDifferentiable) or "missing" (no entry: tf.gradients through it raises LookupError).
 tests/engine/test_op_registry.py holds the engine's gradient registry to it.
 """
@@ -28,7 +28,7 @@ def status(op_type):
 
 
 def main():
-    text = (ROOT / "engine" / "op_defs.pbtxt").read_text()
+    text = (ROOT / "engine" / "framework" / "op_defs.pbtxt").read_text()
     names = sorted(set(re.findall(r'^  name: "([^"]+)"$', text, re.M)))
     OUT.write_text(json.dumps({name: status(name) for name in names}, indent=0) + "\n")
     print(f"{OUT}: {len(names)} ops")

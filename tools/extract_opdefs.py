@@ -1,4 +1,4 @@
-"""Write engine/op_defs.pbtxt: TensorFlow's OpDefs for every op the engine knows.
+"""Write engine/framework/op_defs.pbtxt: TensorFlow's OpDefs for every op the engine knows.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_opdefs.py`. The OpDefs are
 TensorFlow's registered signatures (inputs, outputs, attrs with defaults and allowed values,
@@ -59,7 +59,7 @@ ReadFile WriteFile DecodeCSV
 """.split()
 
 
-def main(out_path="engine/op_defs.pbtxt"):
+def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)
     from google.protobuf import text_format
     from tensorflow.core.framework import op_def_pb2

@@ -1,8 +1,9 @@
 """Write engine/ops/program_op_defs.pbtxt: TensorFlow's OpDefs of the ops tf.layers, the
-sampled losses, the recurrent nets and tf.data need beyond engine/op_defs.pbtxt.
+sampled losses, the recurrent nets and tf.data need beyond engine/framework/op_defs.pbtxt.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/extract_program_opdefs.py`.
-engine/op_registry.py loads them with engine/op_defs.pbtxt (an op is in one of the two files).
+engine/framework/op_registry.py loads them with engine/framework/op_defs.pbtxt (an op is in one of
+the two files).
 """
 
 import sys

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 
-from engine import tensor_shape
+from engine.framework import tensor_shape
 from engine.proto import tensor_shape_pb2, types_pb2
 
 LIMIT = 80

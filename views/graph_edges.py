@@ -7,7 +7,7 @@ _Send paired with its _Recv across devices).
 
 from __future__ import annotations
 
-from engine import op_families
+from engine.framework import op_families
 from engine.proto import types_pb2
 from views import attr_text
 

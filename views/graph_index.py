@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from engine import op_families
+from engine.framework import op_families
 from parsers.containers import graph_device
 from views import graph_edges as edge_rules
 

@@ -8,10 +8,10 @@ checkpoint, as in TensorFlow.
 
 import os
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader
 from engine.checkpoint.state import latest_checkpoint
-from engine.errors import DataLossError, NotFoundError
+from engine.framework.errors import DataLossError, NotFoundError
 from engine.proto import types_pb2
 
 

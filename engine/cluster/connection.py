@@ -16,7 +16,7 @@ import threading
 import time
 import uuid
 
-from engine import errors
+from engine.framework import errors
 from engine.cluster import task as task_lib, trace as trace_lib
 from engine.cluster.cluster_spec import of_client, task_device, task_name
 

@@ -25,7 +25,7 @@ import uuid
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.cluster.cluster_spec import task_name
 
 WAIT_S = 1.0   # how often a task waiting for the client looks whether its step was aborted

@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from engine import deadline, errors, observers as observers_lib, placer as placer_lib
+from engine import deadline, observers as observers_lib, placer as placer_lib
+from engine.framework import errors
 from engine import plan as plan_lib
 from engine.cluster import relay as relay_lib, trace as trace_lib
 from engine.cluster.cluster_spec import task_name

@@ -14,7 +14,7 @@ import logging
 import socket
 import threading
 
-from engine import errors
+from engine.framework import errors
 from engine.cluster.connection import listening
 
 START_TIMEOUT_S = 30

@@ -2,7 +2,7 @@
 (engine.data.dataset_ops), iterators too (engine.data.iterator_ops), files through
 TextLineDataset and TFRecordDataset (engine.data.readers)."""
 
-from engine.api_namespace import module_getattr
+from engine.framework.api_namespace import module_getattr
 from engine.data.dataset_ops import Dataset, DatasetV1
 from engine.data.iterator_ops import (Iterator, get_output_classes, get_output_shapes,
                                       get_output_types, make_initializable_iterator,

@@ -6,16 +6,16 @@ op's DT_VARIANT output. Elements are nested tuples/dicts of components (engine.d
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.data import structure, tracing
 from engine.data.elements import Elements, flat_attrs
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape, as_shape
-from engine.tensor_util import constant_value_as_shape
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_util import constant_value_as_shape
 
 
 class DatasetV1(Elements):

@@ -3,7 +3,7 @@ their components and a (DType, TensorShape) spec per flat component, and the out
 output_shapes attrs of the ops that make or read them."""
 
 from engine.data import structure
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def flat_attrs(specs):

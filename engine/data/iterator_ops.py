@@ -5,13 +5,13 @@ a MakeIterator per dataset), and get_next (IteratorGetNext, its outputs packed i
 dataset's element structure). Ops are colocated with the dataset, as TensorFlow's are.
 """
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.data import structure, tracing
 from engine.data.elements import Elements, flat_attrs
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
-from engine.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_shape import TensorShape, as_shape
 
 
 class Iterator(Elements):

@@ -2,12 +2,12 @@
 names as a TensorSliceDataset (is_files) flat-mapped through a function that reads one file
 with the TextLineDataset / TFRecordDataset op (TextLineDataset: compression "" only)."""
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.data.dataset_ops import DatasetV1
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 _TEXT_LINE_BUFFER = 256 * 1024  # TextLineDataset's default buffer size in TensorFlow
 

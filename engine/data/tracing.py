@@ -10,11 +10,11 @@ import hashlib
 import itertools
 
 from engine.data import structure
-from engine.graph import Graph, get_default_graph
+from engine.framework.graph import Graph, get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.proto import function_pb2
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 _UIDS = itertools.count(1)
 # Ops that cannot be copied into a dataset factory: their values live outside the function.

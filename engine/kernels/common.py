@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from engine.errors import InvalidArgumentError
-from engine.tensor_shape import shape_text
+from engine.framework.errors import InvalidArgumentError
+from engine.framework.tensor_shape import shape_text
 
 
 # A shape as TensorShape::DebugString writes it: `[2,3]`, `[]`.

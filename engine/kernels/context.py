@@ -1,13 +1,14 @@
 """What a kernel sees of the node it runs and of the session around it."""
 
-from engine.attr_value import to_python
+from engine.framework.attr_value import to_python
 from engine.random_philox import node_generator
 
 
 class KernelContext:
     """Built once per node per execution plan by the executor, reused every step.
 
-    name, op_type, node_def, device: the node. attrs: its attrs decoded (engine.attr_value).
+    name, op_type, node_def, device: the node. attrs: its attrs decoded
+    (engine.framework.attr_value).
     output_dtypes: the resolved DTypes of its outputs. resources: the session's ResourceMgr.
     step_id: the current step (the executor sets it before each run). rng(): this node's
     stateful generator, seeded as TensorFlow seeds it, persisting across runs of a session.

@@ -8,6 +8,6 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
 
-from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("tf.layers")

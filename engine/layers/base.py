@@ -3,12 +3,12 @@ variable scope ("dense", "dense_1", or its name), its ops in that scope's name s
 
 import re
 
-from engine.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
+from engine.framework.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
 from engine.ops import variable_scope as vs
 from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor
-from engine.tensor import Tensor
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_util import constant_value
 
 
 def snake_case(name):

@@ -6,7 +6,7 @@ per sequence); plus ResidualWrapper. The wrapped cell's variables keep their nam
 import hashlib
 import numbers
 
-from engine.default_graph import name_scope
+from engine.framework.default_graph import name_scope
 from engine.layers.rnn_cell_base import LSTMStateTuple, RNNCell
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
@@ -14,8 +14,8 @@ from engine.ops.nest import flatten, pack_sequence_as
 from engine.ops.nn_ops import dropout_v2
 from engine.ops.random_ops import random_uniform
 from engine.ops.tensor_array_ops import TensorArray
-from engine.tensor_shape import TensorShape
-from engine.tensor_util import constant_value
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_util import constant_value
 
 
 def _default_dropout_state_filter_visitor(substate):

@@ -3,7 +3,7 @@
 from engine.layers.base import Layer
 from engine.ops import math_ops, nn_ops
 from engine.ops.init_ops import zeros_initializer
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 def _pair(value, name):

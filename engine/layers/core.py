@@ -3,13 +3,13 @@
 import functools
 import operator
 
-from engine.default_graph import name_scope
+from engine.framework.default_graph import name_scope
 from engine.layers.base import Layer, smart_cond
 from engine.ops import array_ops, math_ops, nn_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.init_ops import zeros_initializer
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 def tensordot(a, b, axes, name=None):

@@ -6,8 +6,8 @@ the loop. With sequence_length, rows past their length get zero outputs and keep
 through the while loop's gradient and the TensorArray gradients.
 """
 
-from engine import dtypes
-from engine.default_graph import get_default_graph, name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import get_default_graph, name_scope
 from engine.layers.rnn_cell_base import concat_shape
 from engine.ops import array_ops, math_ops
 from engine.ops import variable_scope as vs
@@ -17,9 +17,9 @@ from engine.ops.convert import convert_to_tensor
 from engine.ops.logging_ops import Assert
 from engine.ops.nest import flatten, map_structure, pack_sequence_as
 from engine.ops.tensor_array_ops import TensorArray
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape, as_shape
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_util import constant_value
 
 
 def _transpose_batch_time(x):

@@ -1,15 +1,15 @@
 """tf.layers.BatchNormalization: FusedBatchNormV3 for 4-D inputs, moments otherwise; the
 moving averages' AssignSub ops go to UPDATE_OPS, as TF 1.x's legacy layer builds them."""
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.layers.base import Layer, smart_cond
 from engine.ops import array_ops, batch_norm, math_ops, state_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.init_ops import ones_initializer, zeros_initializer
-from engine.tensor_shape import TensorShape
-from engine.tensor_util import constant_value
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_util import constant_value
 
 
 class BatchNormalization(Layer):

@@ -3,7 +3,7 @@ MultiRNNCell, with TensorFlow's variable names (rnn/basic_lstm_cell/kernel, ...)
 initializers and node order; LSTMCell and the wrappers live in their own modules and are shown
 here, all of them built on rnn_cell_base.py."""
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.layers.cell_wrappers import DropoutWrapper, ResidualWrapper  # noqa: F401
 from engine.layers.lstm_cell import LSTMCell  # noqa: F401
 from engine.layers.rnn_cell_base import (LayerRNNCell, LSTMStateTuple, RNNCell,  # noqa: F401
@@ -12,7 +12,7 @@ from engine.ops import array_ops, math_ops
 from engine.ops import variable_scope as vs
 from engine.ops.constant_op import constant
 from engine.ops.init_ops import constant_initializer, zeros_initializer
-from engine.api_namespace import module_getattr as _module_getattr
+from engine.framework.api_namespace import module_getattr as _module_getattr
 
 
 class BasicRNNCell(LayerRNNCell):

@@ -6,14 +6,14 @@ import collections
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.layers.base import Layer
 from engine.ops import array_ops
 from engine.ops import variable_scope as vs
 from engine.ops.constant_op import constant
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_util import constant_value
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):
@@ -102,7 +102,7 @@ class RNNCell(Layer):
 
     @staticmethod
     def _graph_name_scope(name):
-        from engine.graph import get_default_graph
+        from engine.framework.graph import get_default_graph
         return get_default_graph().name_scope(name)
 
     def _depth(self, input_shape):

@@ -10,7 +10,7 @@ FailedPreconditionError('records; Is a directory')
 import errno
 import os
 
-from engine import errors
+from engine.framework import errors
 
 # TensorFlow's ErrnoToCode (tsl/platform/errors.cc), for the errnos a file operation meets.
 _CODES = {

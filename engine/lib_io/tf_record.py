@@ -26,7 +26,7 @@ import re
 import struct
 import zlib
 
-from engine import errors
+from engine.framework import errors
 from engine.lib_io import file_io
 from engine.summary.record_writer import frame, masked_crc32c
 

@@ -1,14 +1,14 @@
 """Gradients of the array ops: reshape, transpose, concat, slices, gather, pack/unpack,
 split, expand_dims/squeeze, tile, pad, identity; ported from TensorFlow's array_grad.py."""
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
 from engine.ops.indexed_slices import IndexedSlices, dense
 from engine.ops.op_def_library import apply_op
 from engine.ops.constant_op import constant, is_constant
 from engine.ops.control_flow.util import output_context
-from engine.tensor_util import constant_value
+from engine.framework.tensor_util import constant_value
 
 for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient",
                  "InvertPermutation", "Shape", "ShapeN", "Rank", "Size",

@@ -5,10 +5,10 @@ import numbers
 
 import numpy as np
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.deprecation import deprecated_argument_lookup
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.deprecation import deprecated_argument_lookup
+from engine.framework.graph import get_default_graph
 from engine.ops import autopacking  # noqa: F401  (registers list/tuple -> Pack conversion)
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
@@ -16,9 +16,9 @@ from engine.ops.cast import cast
 from engine.ops.fill_ops import fill, ones, ones_like, zeros, zeros_like  # noqa: F401
 from engine.ops.op_def_library import apply_op
 from engine.ops.shape_ops import rank, shape, shape_internal, shape_n, size  # noqa: F401
-from engine.tensor import Tensor
-from engine.tensor_shape import Dimension, TensorShape, as_shape
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import Dimension, TensorShape, as_shape
+from engine.framework.tensor_util import constant_value
 
 newaxis = None
 

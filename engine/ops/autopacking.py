@@ -1,10 +1,10 @@
 """TensorFlow's autopacking: a list or tuple holding tensors converts to one Pack of them."""
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.constant_op import constant
 from engine.ops.convert import register_tensor_conversion_function
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _nested_dtype(values):

@@ -1,8 +1,8 @@
 """tf.nn.fused_batch_norm (FusedBatchNormV3 and its gradient), tf.nn.moments and
 tf.nn.batch_normalization, as TensorFlow's nn_impl builds them."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor

@@ -1,10 +1,10 @@
 """tf.cast, on its own: array_ops and math_ops both build on it."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def cast(x, dtype, name=None):

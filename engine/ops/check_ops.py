@@ -8,15 +8,15 @@ InvalidArgumentError at once, its message the data joined by newlines, as Tensor
 
 import numpy as np
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.errors import InvalidArgumentError
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.errors import InvalidArgumentError
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import no_op, with_dependencies
 from engine.ops.convert import convert_to_tensor
 from engine.ops.logging_ops import Assert
-from engine.tensor import Tensor
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_util import constant_value
 
 
 def _message_prefix(message):

@@ -4,8 +4,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.default_graph import name_scope
-from engine.graph import get_default_graph
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor

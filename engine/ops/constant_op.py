@@ -1,10 +1,10 @@
 """tf.constant: a Const node whose value attr is exactly the TensorProto TensorFlow writes."""
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.proto import attr_value_pb2
-from engine.tensor_shape import TensorShape
-from engine.tensor_util import make_tensor_proto
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_util import make_tensor_proto
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):

@@ -1,9 +1,9 @@
 """convert_to_tensor and the registry of conversion functions behind it."""
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.ops.constant_op import constant
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape
 
 # (base type, priority, function), sorted by priority then registration order.
 _CONVERSION_FUNCTIONS = []

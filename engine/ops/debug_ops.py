@@ -6,15 +6,15 @@ tf.py_func keeps the Python function in a process-wide registry under a token
 finds it there and calls it in-process with the inputs as NumPy arrays.
 """
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.py_funcs import insert_function
 from engine.ops.control_flow.ops import group, with_dependencies
 from engine.ops.convert import convert_to_tensor
-from engine.default_graph import name_scope
+from engine.framework.default_graph import name_scope
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 _CHECKED_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 

@@ -1,8 +1,8 @@
 """tf.nn.embedding_lookup: a GatherV2 of the embedding rows, whose gradient is IndexedSlices,
 as TensorFlow's (one table; sharded tables are not supported yet)."""
 
-from engine.default_graph import name_scope
-from engine.graph import get_default_graph
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
 

@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.shape_ops import shape_internal
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape, as_shape
 
 
 def fill(dims, value, name=None):

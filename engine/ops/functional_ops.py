@@ -9,13 +9,13 @@ TensorFlow also sets the variable scope's caching device for the loop (so variab
 placer decides alone, so it is left out.
 """
 
-from engine.default_graph import name_scope
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, nest
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.while_loop import while_loop
 from engine.ops.convert import convert_to_tensor
 from engine.ops.tensor_array_ops import TensorArray
-from engine.tensor_shape import Dimension, TensorShape, dimension_value
+from engine.framework.tensor_shape import Dimension, TensorShape, dimension_value
 
 
 def _check_callable(fn, message):

@@ -9,7 +9,7 @@ too: which tensors are built zeros (is_zeros_tensor) and which dtypes carry a gr
 
 import weakref
 
-from engine import dtypes
+from engine.framework import dtypes
 
 NOT_DIFFERENTIABLE = "not differentiable"
 REGISTERED = "registered"

@@ -11,9 +11,9 @@ engine/ops/gradient_registry.py.
 import collections
 import contextlib
 
-from engine import dtypes
-from engine.graph import get_graph_from_inputs
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_graph_from_inputs
+from engine.framework.graph import get_default_graph
 # The gradient functions register themselves on import.
 from engine.ops import array_grad, math_grad, nn_grad
 from engine.ops import debug_ops, linalg_grad, segment_grad, shuffle_ops  # noqa: F401
@@ -28,8 +28,8 @@ from engine.ops.gradient_registry import (  # noqa: F401  (tf.RegisterGradient, 
     is_zeros_tensor, mark_zeros_tensor, no_gradient)
 from engine.ops.indexed_slices import IndexedSlices, dense  # noqa: F401
 from engine.ops.math_ops import add_n
-from engine.operation import Operation
-from engine.tensor import Tensor
+from engine.framework.operation import Operation
+from engine.framework.tensor import Tensor
 
 
 class AggregationMethod:

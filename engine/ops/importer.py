@@ -1,12 +1,12 @@
 """tf.import_graph_def: a GraphDef into the default graph, prefixed, remapped, validated."""
 
-from engine.devices import canonical as _canonical_device
-from engine import errors, op_registry
-from engine import traceback as _traceback
-from engine.graph import get_default_graph
-from engine.operation import Operation
+from engine.framework.devices import canonical as _canonical_device
+from engine.framework import errors, op_registry
+from engine.framework import traceback as _traceback
+from engine.framework.graph import get_default_graph
+from engine.framework.operation import Operation
 from engine.proto import graph_pb2, node_def_pb2
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _parse_tensor_name(name):

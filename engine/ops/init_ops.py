@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.ops import array_ops, random_ops
 from engine.ops.constant_op import constant
 

@@ -6,8 +6,8 @@ scope named after the schedule ("ExponentialDecay", ...), the final op named as 
 
 import math
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.case import case
 from engine.ops.constant_op import constant

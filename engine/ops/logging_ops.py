@@ -8,8 +8,8 @@ and the raw `data` is handed to the Assert op, which converts Python values agai
 (`<scope>/Assert/data_0`, ...).
 """
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.ops.control_flow.cond import cond
 from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor

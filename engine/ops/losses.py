@@ -6,13 +6,13 @@ Shape checks TensorFlow makes at run time (assert_broadcastable with partly unkn
 shapes) are made statically here where the shapes allow, and skipped otherwise.
 """
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_to_tensor
-from engine.tensor_util import constant_value
+from engine.framework.tensor_util import constant_value
 from engine.ops.nn_ops import (softmax_cross_entropy_with_logits_v2,
                                sparse_softmax_cross_entropy_with_logits)
 

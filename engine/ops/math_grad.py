@@ -6,15 +6,15 @@ training graph built here names its gradient nodes as TensorFlow's does.
 
 import numpy as np
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
 from engine.ops.indexed_slices import dense
 from engine.ops.op_def_library import apply_op
-from engine.tensor_util import constant_value
+from engine.framework.tensor_util import constant_value
 
 
 def _shape_tuple(t):

@@ -2,17 +2,17 @@
 
 import numpy as np
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.deprecation import deprecated_argument_lookup
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.deprecation import deprecated_argument_lookup
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.cast import cast
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _unary(op_type):

@@ -10,14 +10,14 @@ saver.import_meta_graph returns a Saver over the imported SaverDef.
 from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
-from engine import op_registry
-from engine.graph import GraphKeys, get_default_graph
+from engine.framework import op_registry
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.lib_io import file_io
-from engine.operation import Operation
+from engine.framework.operation import Operation
 from engine.ops.importer import import_graph_def
 from engine.ops.variables import RefVariable, ResourceVariable, Variable
 from engine.proto import meta_graph_pb2, op_def_pb2, variable_pb2
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 _VARIABLE_KEYS = {GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES, GraphKeys.GLOBAL_STEP,
                   GraphKeys.LOCAL_VARIABLES, GraphKeys.MODEL_VARIABLES, GraphKeys.MOVING_AVERAGE_VARIABLES}

@@ -5,8 +5,8 @@ METRIC_VARIABLES) and gives the new mean; value reads the mean so far. Run
 tf.local_variables_initializer() first, as with TensorFlow.
 """
 
-from engine import dtypes
-from engine.graph import GraphKeys, get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.ops import array_ops, math_ops, state_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.variable_scope import variable_scope

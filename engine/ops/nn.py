@@ -19,6 +19,6 @@ from engine.layers import rnn_cell  # noqa: F401,E402
 from engine.layers.rnn import static_rnn  # noqa: F401,E402
 from engine.layers.dynamic_rnn import bidirectional_dynamic_rnn, dynamic_rnn  # noqa: F401,E402
 
-from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("tf.nn")

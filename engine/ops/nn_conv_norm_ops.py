@@ -2,14 +2,14 @@
 tf.space_to_batch_nd and batch_to_space_nd as TF 1.x builds them (nn_impl.py, nn_ops.py's
 with_space_to_batch, gen_nn_ops, gen_array_ops)."""
 
-from engine.default_graph import name_scope
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.tensor_util import constant_value
+from engine.framework.tensor_util import constant_value
 
 
 def _padding_attrs(padding):

@@ -2,9 +2,9 @@
 weighted_cross_entropy_with_logits (nn_ops.py, nn_impl.py); tf.losses.huber_loss and
 get_total_loss (losses_impl.py, losses/util.py)."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.graph import GraphKeys, get_collection
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import GraphKeys, get_collection
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.losses import Reduction, compute_weighted_loss, get_losses

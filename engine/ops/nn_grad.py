@@ -1,8 +1,8 @@
 """Gradients of the nn ops: activations (through their *Grad ops), softmax and the cross
 entropies, bias_add, conv2d and pooling, l2_loss; ported from TensorFlow's nn_grad.py."""
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
 from engine.ops.op_def_library import apply_op

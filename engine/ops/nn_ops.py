@@ -2,8 +2,8 @@
 
 import collections.abc
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
@@ -11,7 +11,7 @@ from engine.ops.math_ops import bias_add, cast, sigmoid, subtract, tanh  # noqa:
 from engine.ops.math_ops import range as _range
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import random_uniform
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def relu(features, name=None):

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from engine.api_namespace import NotSupportedError
-from engine.deprecation import deprecated_argument_lookup
-from engine.graph import get_default_graph
+from engine.framework.api_namespace import NotSupportedError
+from engine.framework.deprecation import deprecated_argument_lookup
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 

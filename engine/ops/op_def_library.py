@@ -7,13 +7,13 @@ raise TypeError with TensorFlow's words.
 
 import contextlib
 
-from engine import dtypes, op_registry
-from engine.attr_value import from_python, to_python
-from engine.graph import get_default_graph, get_graph_from_inputs
+from engine.framework import dtypes, op_registry
+from engine.framework.attr_value import from_python, to_python
+from engine.framework.graph import get_default_graph, get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
 from engine.proto import types_pb2
-from engine.tensor import Tensor
-from engine.tensor_shape import as_shape
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import as_shape
 
 _INFO = {}
 

@@ -6,9 +6,9 @@ non-slot accumulators colocated with the first variable by name ("beta1_power"),
 variable "<name>/update_<var>/Apply*" under the optimizer's name scope, grouped into one NoOp.
 """
 
-from engine import dtypes
-from engine.graph import GraphKeys, get_collection, get_collection_ref, get_default_graph
-from engine.graph import init_scope
+from engine.framework import dtypes
+from engine.framework.graph import GraphKeys, get_collection, get_collection_ref, get_default_graph
+from engine.framework.graph import init_scope
 from engine.ops import math_ops, sparse_updates
 from engine.ops.control_flow.ops import group, tuple as _tuple
 from engine.ops.convert import convert_to_tensor
@@ -20,7 +20,7 @@ from engine.ops.init_ops import zeros_initializer
 from engine.ops.op_def_library import apply_op
 from engine.ops.variable_scope import get_variable, variable_scope
 from engine.ops.variables import ResourceVariable, Variable, trainable_variables
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _var_key(var):

@@ -8,8 +8,8 @@ SparseFeature, FixedLenSequenceFeature and RaggedFeature are not supported yet.
 import collections
 import re
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.ops import with_dependencies
@@ -17,9 +17,9 @@ from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.logging_ops import Assert
 from engine.ops.op_def_library import apply_op
-from engine.sparse_tensor import SparseTensor
-from engine.tensor import Tensor
-from engine.tensor_shape import as_shape
+from engine.framework.sparse_tensor import SparseTensor
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import as_shape
 
 
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):

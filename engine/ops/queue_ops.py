@@ -4,15 +4,15 @@ named as TensorFlow names them ("fifo_queue_enqueue", "fifo_queue_Dequeue", ...)
 
 import hashlib
 
-from engine import dtypes as dtypes_lib
-from engine.default_graph import name_scope
-from engine.default_graph import init_scope
-from engine.graph import get_default_graph
+from engine.framework import dtypes as dtypes_lib
+from engine.framework.default_graph import name_scope
+from engine.framework.default_graph import init_scope
+from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
-from engine.tensor_shape import Dimension, TensorShape, unknown_shape
-from engine.tensor_util import constant_value
+from engine.framework.tensor_shape import Dimension, TensorShape, unknown_shape
+from engine.framework.tensor_util import constant_value
 
 
 def _as_type_list(dtypes):

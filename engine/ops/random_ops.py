@@ -1,8 +1,8 @@
 """Random ops with TensorFlow's graph/op seeds (random_seed.get_seed of TF 2.21)."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.math_ops import add, multiply
 from engine.ops.op_def_library import apply_op

@@ -1,8 +1,8 @@
 """tf.nn.nce_loss and tf.nn.sampled_softmax_loss over candidates a sampler draws (log-uniform
 by default), and tf.nn.sigmoid_cross_entropy_with_logits; TensorFlow's nn_impl node for node."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, candidate_sampling_ops, math_ops, nn_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.embedding_ops import embedding_lookup

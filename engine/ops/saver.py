@@ -11,11 +11,11 @@ beyond max_to_keep, so TensorFlow reads what the engine saves and the other way 
 import os
 import time
 
-from engine import dtypes, errors
+from engine.framework import dtypes, errors
 from engine.checkpoint import state as checkpoint_state
 from engine.checkpoint.bundle import data_path, index_path
-from engine.devices import DeviceSpec
-from engine.graph import GraphKeys, get_default_graph
+from engine.framework.devices import DeviceSpec
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.ops import state_ops
 from engine.ops.array_ops import identity, placeholder_with_default, stack
 from engine.ops.constant_op import constant

@@ -2,7 +2,7 @@
 math_grad.py, nn_grad.py and array_grad.py (SegmentProd's and UnsortedSegmentProd's are not
 written yet)."""
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.ops import array_ops, math_ops, segment_ops
 from engine.ops.gradient_registry import RegisterGradient
 from engine.ops.indexed_slices import IndexedSlices

@@ -4,8 +4,8 @@ and scatter_nd as TF 1.x builds them (math_ops.py, array_ops.py, bincount_ops.py
 
 import collections
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor

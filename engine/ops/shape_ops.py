@@ -1,7 +1,7 @@
 """A tensor's shape, size and rank as tensors (tf.shape, tf.size, tf.rank): constants when known."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op

@@ -7,7 +7,7 @@ rows in (its _apply_sparse_shared). Each function is the method of the optimizer
 its name, bound in engine.ops.optimizers.
 """
 
-from engine.default_graph import get_default_graph
+from engine.framework.default_graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import group
 from engine.ops.indexed_slices import IndexedSlices

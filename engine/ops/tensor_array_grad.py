@@ -5,7 +5,7 @@ tf.gradients call, found by the "gradients" prefix of the incoming gradient's na
 write's gradient reads it back. Gather and scatter, concat and split pair the same way.
 """
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
 from engine.ops.tensor_array_ops import TensorArray

@@ -11,14 +11,14 @@ into a gradient array made by TensorArrayGradV3 for each tf.gradients call.
 import contextlib
 import logging
 
-from engine import dtypes
-from engine.default_graph import get_default_graph, name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import get_default_graph, name_scope
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.tensor import Tensor
-from engine.tensor_shape import TensorShape, as_shape, unknown_shape
-from engine.tensor_util import constant_value
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from engine.framework.tensor_util import constant_value
 
 
 class TensorArray:

@@ -4,8 +4,8 @@ import os
 
 from google.protobuf import text_format
 
-from engine import dtypes
-from engine.graph import GraphKeys, get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.ops.control_flow.cond import cond
 from engine.ops.init_ops import zeros_initializer
 from engine.ops.state_ops import is_variable_initialized

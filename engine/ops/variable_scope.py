@@ -3,11 +3,11 @@
 import contextlib
 import threading
 
-from engine import dtypes
-from engine.graph import get_default_graph, init_scope
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph, init_scope
 from engine.ops import init_ops
 from engine.ops.variables import Variable, resource_variables_enabled
-from engine.tensor_shape import as_shape
+from engine.framework.tensor_shape import as_shape
 
 AUTO_REUSE = object()
 _local = threading.local()

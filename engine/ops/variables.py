@@ -1,9 +1,9 @@
 """tf.Variable: ref variables (VariableV2, TF 1.x's default) and resource variables (VarHandleOp)."""
 
-from engine import dtypes
-from engine.graph import (GraphKeys, add_to_collections, get_collection, get_default_graph,
-                          init_scope)
-from engine.graph import get_default_session
+from engine.framework import dtypes
+from engine.framework.graph import (GraphKeys, add_to_collections, get_collection,
+                                    get_default_graph, init_scope)
+from engine.framework.graph import get_default_session
 from engine.ops import array_ops, math_ops
 from engine.ops import state_ops
 from engine.ops.array_ops import identity
@@ -12,8 +12,8 @@ from engine.ops.control_flow.ops import group, no_op
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
 from engine.ops.op_def_library import apply_op
 from engine.proto import attr_value_pb2
-from engine.tensor import Tensor
-from engine.tensor_shape import as_shape, unknown_shape
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import as_shape, unknown_shape
 
 _USE_RESOURCE = [False]
 

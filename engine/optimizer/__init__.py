@@ -104,7 +104,8 @@ class OptimizeResult:
 def preload():
     """Loads the OpDefs and CPU kernels the passes consult (about a second, once per process)
     so that the per-pass times in a report are the passes' own."""
-    from engine import kernels, op_registry
+    from engine import kernels
+    from engine.framework import op_registry
 
     op_registry.registered_ops()
     kernels.registered_ops("CPU")

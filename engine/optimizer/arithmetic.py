@@ -22,7 +22,7 @@ optimization then removes the Identity where it can.
 
 import numpy as np
 
-from engine import dtypes, tensor_util
+from engine.framework import dtypes, tensor_util
 from engine.optimizer import rules
 from engine.optimizer.constant_folding import MAX_CONSTANT_SIZE_IN_BYTES
 from engine.optimizer.graph_view import GraphView, parse_input

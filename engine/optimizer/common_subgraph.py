@@ -10,7 +10,7 @@ the later one is removed and its consumers read the first. Only pure nodes merge
 reads at different times differ); a kept node (fetched, fed, `keep`) is never the one removed.
 """
 
-from engine import op_registry
+from engine.framework import op_registry
 from engine.optimizer import rules
 from engine.optimizer.graph_view import GraphView, input_text, parse_input
 from engine.optimizer.report import Report

@@ -9,7 +9,7 @@ Exit, NextIteration) or a stateful op (its effects would be lost), or when a Mer
 left with no input.
 """
 
-from engine import op_families
+from engine.framework import op_families
 from engine.optimizer import rules
 from engine.optimizer.graph_view import GraphView, parse_input
 from engine.optimizer.report import Report

@@ -19,7 +19,7 @@ As Grappler's dependency optimizer, twice over (as it runs its steps twice):
 3. Control inputs deduplicated, and dropped where the same node is a data input.
 """
 
-from engine import op_families
+from engine.framework import op_families
 from engine.optimizer import rules
 from engine.optimizer.graph_view import GraphView, parse_input
 from engine.optimizer.report import Report

@@ -18,8 +18,8 @@ import threading
 
 from google.protobuf.unknown_fields import UnknownFieldSet
 
-from engine import op_families
-from engine.topological import kahn_order
+from engine.framework import op_families
+from engine.framework.topological import kahn_order
 
 BACK_EDGE_TARGETS = op_families.MERGE
 

@@ -32,7 +32,7 @@ What it fuses depends on rewrite_options.remapping:
 
 import numpy as np
 
-from engine import dtypes, tensor_util
+from engine.framework import dtypes, tensor_util
 from engine.kernels.fused_chain import (COMPARISONS, FILL, FUSABLE, FUSED_OP, MAX_STEPS,
                                         NUMBERS, RANDOM_OPS, REDUCTIONS)
 from engine.optimizer import rules

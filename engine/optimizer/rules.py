@@ -7,7 +7,7 @@ Send/Recv, placeholders, function calls, or an op whose outputs are references o
 
 import numpy as np
 
-from engine import dtypes, op_families, op_registry, tensor_util
+from engine.framework import dtypes, op_families, op_registry, tensor_util
 from engine.proto import node_def_pb2
 
 PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderV2", "PlaceholderWithDefault"})

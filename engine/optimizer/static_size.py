@@ -15,7 +15,7 @@ its largest known input; Identity-like ops pass theirs on. Anything else is unkn
 
 import math
 
-from engine import tensor_util
+from engine.framework import tensor_util
 from engine.kernels.fused_chain import FUSABLE
 from engine.optimizer import rules
 

@@ -14,7 +14,7 @@ from absl.flags import *  # noqa: F401,F403 (tf.flags is absl.flags)
 from absl import app as _absl_app  # noqa: F401
 from absl import flags as _absl_flags
 
-from engine.api_namespace import module_getattr as _module_getattr
+from engine.framework.api_namespace import module_getattr as _module_getattr
 
 # Flags defined through this module belong to the module that called it (absl's --help lists
 # them under the program's name, as TensorFlow's).

@@ -10,7 +10,7 @@ import os
 import shutil
 from collections import namedtuple
 
-from engine import errors
+from engine.framework import errors
 
 
 def _not_found(path):

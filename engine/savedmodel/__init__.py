@@ -4,7 +4,7 @@ engine/api.py binds `tf.saved_model` to SAVED_MODEL below (a namespace, not this
 submodules are not the API's: tf.saved_model.builder is a namespace of one class).
 """
 
-from engine.api_namespace import Namespace
+from engine.framework.api_namespace import Namespace
 from engine.savedmodel import builder as _builder, constants as _constants, loader as _loader
 from engine.savedmodel import signatures as _signatures
 

@@ -11,15 +11,15 @@ import os
 from google.protobuf import text_format
 
 from engine.lib_io import file_io
-from engine.graph import GraphKeys, get_default_graph
-from engine.operation import Operation
+from engine.framework.graph import GraphKeys, get_default_graph
+from engine.framework.operation import Operation
 from engine.ops.control_flow.ops import group, no_op
 from engine.ops.saver import Saver
 from engine.ops.variables import global_variables_initializer, local_variables_initializer
 from engine.proto import saved_model_pb2, saver_pb2, types_pb2
 from engine.savedmodel import constants
 from engine.savedmodel.signatures import predict_signature_def
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _write(path, data):

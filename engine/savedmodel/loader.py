@@ -5,7 +5,7 @@ import os
 from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
-from engine.graph import GraphKeys
+from engine.framework.graph import GraphKeys
 from engine.lib_io import file_io
 from engine.ops.saver import import_meta_graph
 from engine.proto import saved_model_pb2

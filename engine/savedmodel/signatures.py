@@ -1,10 +1,10 @@
 """SignatureDefs and TensorInfos (tf.saved_model.signature_def_utils, tf.saved_model.utils), as TF 1.x builds them."""
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.proto import meta_graph_pb2, types_pb2
 from engine.savedmodel import constants
-from engine.sparse_tensor import SparseTensor
+from engine.framework.sparse_tensor import SparseTensor
 
 
 def build_tensor_info(tensor):

@@ -14,7 +14,7 @@ engine.shape_inference.control_flow. Every name is also importable from here, as
 split.
 """
 
-from engine import op_families
+from engine.framework import op_families
 from engine.kernels import slicing
 from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
     _concat, _unknown_slice_dims, broadcast_args, broadcast_to, concat_offset, const,
@@ -37,13 +37,13 @@ from engine.shape_inference.nn import (  # noqa: F401
 from engine.shape_inference.partial_values import (  # noqa: F401
     InputInfo, _from_value, _from_value_rank, _ints, _value)
 from engine.shape_inference.reductions import REDUCTIONS, arg_reduction, reduction  # noqa: F401
-from engine.shape_inference.sampling import (candidate_sampler, compute_accidental_hits,  # noqa: F401
-                                             sparse_to_dense)
+from engine.shape_inference.sampling import (candidate_sampler,  # noqa: F401
+                                             compute_accidental_hits, sparse_to_dense)
 from engine.shape_inference.tensor_array import SHAPE_FUNCTIONS as _TENSOR_ARRAY
 from engine.shape_inference.training import SHAPE_FUNCTIONS as _TRAINING
 from engine.shape_inference.data import SHAPE_FUNCTIONS as _DATA
 from engine.shape_inference.linalg import SHAPE_FUNCTIONS as _LINALG
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 def num_outputs(op_def, attrs):

@@ -1,7 +1,7 @@
 """Shapes as lists of int-or-None (None for the whole list when the rank is unknown): reading
 them from an input, merging and broadcasting them, and ShapeError for the incompatible ones."""
 
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 class ShapeError(ValueError):

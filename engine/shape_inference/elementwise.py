@@ -1,7 +1,7 @@
 """Shape functions of the elementwise ops: unary ops keep their input's shape, binary ones
 broadcast, AddN and Select merge; scalar-valued ops."""
 
-from engine import op_families
+from engine.framework import op_families
 from engine.kernels.fused_chain import Chain
 from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.partial_values import _from_value, _ints

@@ -2,7 +2,7 @@
 
 from engine.shape_inference.dims import _dims, merge
 from engine.shape_inference.partial_values import _value
-from engine.tensor_shape import as_shape
+from engine.framework.tensor_shape import as_shape
 
 
 def restore_v2(attrs, inputs):

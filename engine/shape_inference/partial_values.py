@@ -6,7 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.shape_inference.dims import _dims
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 class InputInfo(NamedTuple):

@@ -1,6 +1,6 @@
 """Shape functions of the reductions (Sum, Mean, ..., keep_dims) and ArgMax/ArgMin."""
 
-from engine import op_families
+from engine.framework import op_families
 from engine.shape_inference.dims import ShapeError, _dims, _unknown
 from engine.shape_inference.partial_values import _ints
 

@@ -12,6 +12,6 @@ from engine.summary.ops import merge, merge_all, scalar  # noqa: F401
 from engine.summary.writer import FileWriter, SummaryWriter  # noqa: F401
 from engine.summary.writer_cache import FileWriterCache  # noqa: F401
 
-from engine.api_namespace import module_getattr as _module_getattr  # noqa: E402
+from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("tf.summary")

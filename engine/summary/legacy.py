@@ -5,8 +5,8 @@ tensor) where tf.summary.scalar(name, ...) tags with its name scope; the ops and
 files they make are the same.
 """
 
-from engine import dtypes
-from engine.default_graph import name_scope
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.summary.media import collect

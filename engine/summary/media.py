@@ -8,9 +8,9 @@ Images are PNG, audio 16-bit WAV, text a string TensorProto under the "text" plu
 
 import contextlib
 
-from engine import dtypes
-from engine.default_graph import get_default_graph
-from engine.graph import get_graph_from_inputs
+from engine.framework import dtypes
+from engine.framework.default_graph import get_default_graph
+from engine.framework.graph import get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.proto import summary_pb2

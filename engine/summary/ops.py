@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from engine.default_graph import get_default_graph
-from engine.graph import get_graph_from_inputs
+from engine.framework.default_graph import get_default_graph
+from engine.framework.graph import get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 

@@ -2,7 +2,7 @@
 
 import os
 
-from engine.default_graph import get_default_graph
+from engine.framework.default_graph import get_default_graph
 from engine.summary.writer import FileWriter
 
 

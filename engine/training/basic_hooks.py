@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from engine.default_graph import get_default_graph
+from engine.framework.default_graph import get_default_graph
 from engine.ops.train import get_or_create_global_step_read
 from engine.platform import tf_logging as logging
 from engine.proto import summary_pb2

@@ -10,8 +10,8 @@ instead of running the initializers. The Saver is tf.train.Saver (engine/ops/sav
 import os
 
 from engine.checkpoint.state import get_checkpoint_state, latest_checkpoint
-from engine.default_graph import get_default_graph
-from engine.graph_keys import GraphKeys
+from engine.framework.default_graph import get_default_graph
+from engine.framework.graph_keys import GraphKeys
 from engine.ops.saver import Saver
 from engine.ops.train import write_graph
 from engine.platform import tf_logging as logging

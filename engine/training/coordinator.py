@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from engine import errors
+from engine.framework import errors
 from engine.platform import tf_logging as logging
 
 

@@ -3,9 +3,9 @@ limit_epochs, input_producer, range_input_producer, slice_input_producer,
 string_input_producer, batch and shuffle_batch, each a queue fed by a QueueRunner, with the
 "fraction_of_N_full" summaries TensorFlow adds."""
 
-from engine import dtypes
-from engine.default_graph import name_scope
-from engine.graph import GraphKeys, get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor
@@ -15,8 +15,8 @@ from engine.ops.queue_ops import FIFOQueue, RandomShuffleQueue
 from engine.ops.shuffle_ops import random_shuffle
 from engine.ops.variables import Variable
 from engine.summary import ops as summary
-from engine.tensor_shape import TensorShape, as_shape
-from engine.tensor_util import constant_value
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_util import constant_value
 from engine.training.queue_runner import QueueRunner, add_queue_runner
 
 

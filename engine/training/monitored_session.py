@@ -11,10 +11,10 @@ CheckpointSaverHook saves new ones (engine/training/checkpoint_hooks.py).
 
 import time
 
-from engine import errors
-from engine.api_namespace import NotSupportedError
-from engine.default_graph import get_default_graph
-from engine.graph_keys import GraphKeys
+from engine.framework import errors
+from engine.framework.api_namespace import NotSupportedError
+from engine.framework.default_graph import get_default_graph
+from engine.framework.graph_keys import GraphKeys
 from engine.ops import variables
 from engine.ops.control_flow import ops as control_flow_ops
 from engine.platform import tf_logging as logging

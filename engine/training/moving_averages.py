@@ -3,9 +3,9 @@
 "<var>/ExponentialMovingAverage" per variable, initialised from the variable's value (a cond
 on IsVariableInitialized), updated by shadow -= (shadow - var) * (1 - decay)."""
 
-from engine import dtypes
-from engine.default_graph import init_scope, name_scope
-from engine.graph import GraphKeys, add_to_collection, get_default_graph
+from engine.framework import dtypes
+from engine.framework.default_graph import init_scope, name_scope
+from engine.framework.graph import GraphKeys, add_to_collection, get_default_graph
 from engine.ops import math_ops, state_ops
 from engine.ops.control_flow.cond import cond
 from engine.ops.control_flow.ops import group

@@ -5,8 +5,8 @@ Coordinator stops them, then close the queue (the last thread) or cancel it (on 
 import threading
 import weakref
 
-from engine import errors
-from engine.graph import GraphKeys, add_to_collection, get_default_session
+from engine.framework import errors
+from engine.framework.graph import GraphKeys, add_to_collection, get_default_session
 from engine.platform import tf_logging as logging
 
 

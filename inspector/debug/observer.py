@@ -75,7 +75,7 @@ def creation_line(node):
     trace = getattr(op, "traceback", None) if op is not None else None
     if not trace:
         return ""
-    from engine.traceback import defining_frame_index
+    from engine.framework.traceback import defining_frame_index
     frame = trace[defining_frame_index(trace)]
     text = f"{frame.filename}:{frame.lineno}"
     return f"{text}: {frame.line}" if getattr(frame, "line", "") else text

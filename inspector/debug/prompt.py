@@ -238,7 +238,7 @@ def program_frames(trace, num=6):
     """The frames of the debugged program: not the engine's, the debugger's or runpy's."""
     import os
     ours = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,)
-    from engine.traceback import is_engine_file
+    from engine.framework.traceback import is_engine_file
     frames = [f for f in trace if not is_engine_file(f.filename)
               and not f.filename.startswith(ours) and not f.filename.startswith("<frozen")]
     return frames[-num:]

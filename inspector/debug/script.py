@@ -18,7 +18,7 @@ import threading
 
 from engine import session as session_lib
 from engine.fetches import FetchMapper
-from engine.default_graph import fresh_default_graph
+from engine.framework.default_graph import fresh_default_graph
 
 from inspector.debug.breakpoints import Breakpoint
 from inspector.debug.run import DebugRun

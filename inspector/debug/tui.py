@@ -142,7 +142,7 @@ class TuiController:
         self.debugger.watched.add(tensor)
 
     def graph_view(self, run):
-        from engine.traceback import useful_frames
+        from engine.framework.traceback import useful_frames
         from views.tui.workspace import GraphView
         graph = run.session.graph
         view = GraphView(f"{self.script} graph", [graph.as_graph_def()], "engine")

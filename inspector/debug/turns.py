@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 
-from engine import op_families
+from engine.framework import op_families
 
 STALL_SECONDS = 2.0
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from engine.proto import attr_value_pb2, tensor_pb2, tensor_shape_pb2, types_pb2
-from engine.text_formats import summarize_attr_value
+from engine.framework.text_formats import summarize_attr_value
 from parsers.vlog.tokens import split_top_level
 
 AttrValue = attr_value_pb2.AttrValue

@@ -5,7 +5,7 @@ Built on demand (the reader and `vlog --json` never need protobuf), once per dum
 
 from __future__ import annotations
 
-from engine import op_registry
+from engine.framework import op_registry
 from engine.proto import graph_pb2
 from parsers.vlog.attr_text import DTYPES, parse_attr_value
 

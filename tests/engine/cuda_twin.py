@@ -35,9 +35,9 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from engine import errors
-from engine.attr_value import from_python, infer_type
-from engine.dtypes import DType, as_dtype
+from engine.framework import errors
+from engine.framework.attr_value import from_python, infer_type
+from engine.framework.dtypes import DType, as_dtype
 from engine.kernels import lookup, registered_ops
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import backend as gpu

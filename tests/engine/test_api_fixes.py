@@ -113,7 +113,7 @@ def test_gradient_sums_use_add_n():
 # -- Graph.gradient_override_map -------------------------------------------------------------
 
 def test_gradient_override_map_is_a_graph_method():
-    assert "gradient_override_map" in tf.Graph.__dict__  # defined in engine/graph.py
+    assert "gradient_override_map" in tf.Graph.__dict__  # defined in engine/framework/graph.py
     graph = tf.Graph()
     with graph.as_default():
         x = tf.constant(1.0)

@@ -15,7 +15,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
-from engine import errors
+from engine.framework import errors
 from engine.proto import graph_pb2
 
 pytest.importorskip("distributed")

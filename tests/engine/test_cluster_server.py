@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import errors
+from engine.framework import errors
 
 pytest.importorskip("distributed")
 

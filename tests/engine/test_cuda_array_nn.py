@@ -10,8 +10,8 @@ CuPy where a CUDA GPU is present (the `cuda` marker).
 import numpy as np
 import pytest
 
-from engine import errors
-from engine.dtypes import as_dtype
+from engine.framework import errors
+from engine.framework.dtypes import as_dtype
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import backend as gpu

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import lookup
 from engine.kernels.cuda import backend as gpu
 from engine.kernels.context import KernelContext

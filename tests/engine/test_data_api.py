@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine.api_namespace import NotSupportedError
+from engine.framework.api_namespace import NotSupportedError
 
 
 def _first(next_element):

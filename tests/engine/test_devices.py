@@ -5,7 +5,7 @@ import pytest
 
 import engine as tf
 from engine import placer
-from engine.devices import (DeviceSpec, canonical, local_name, matches, merge,
+from engine.framework.devices import (DeviceSpec, canonical, local_name, matches, merge,
                            replica_device_setter)
 
 

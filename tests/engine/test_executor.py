@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from engine import dtypes, errors, plan as plan_lib
+from engine import plan as plan_lib
+from engine.framework import dtypes, errors
 from engine.executor import Executor
 from engine.plan import NodeInfo
 from engine.proto import node_def_pb2

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import compiled
 from engine.kernels.context import KernelContext
 from engine.kernels.cpu import fused

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import errors, kernels, observers
+from engine import kernels, observers
+from engine.framework import errors
 from engine.kernels.cuda import backend
 from engine.proto.rewriter_config_pb2 import RewriterConfig
 from engine.step_stats import STREAM_ALL

@@ -9,7 +9,7 @@ import pytest
 
 import engine as tf
 from tests.scaling import assert_scales_linearly
-from engine import errors
+from engine.framework import errors
 from engine.proto import attr_value_pb2
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import engine as tf
-from engine import op_registry
+from engine.framework import op_registry
 
 GRAPHS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "graphs").glob("*.pb"))
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import errors
-from engine.dtypes import as_dtype
+from engine.framework import errors
+from engine.framework.dtypes import as_dtype
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef

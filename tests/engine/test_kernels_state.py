@@ -7,14 +7,14 @@ tools' TensorFlow venv; see tools/make_op_fixtures.py for the value fixtures).
 import numpy as np
 import pytest
 
-from engine import dtypes
-from engine.attr_value import from_python
-from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from engine.framework import dtypes
+from engine.framework.attr_value import from_python
+from engine.framework.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef
 from engine.resources import ResourceHandle, ResourceMgr
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 ATTR_TYPES = {bool: "bool", int: "int", float: "float", bytes: "string"}
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import dtypes, op_families, op_registry, registry, shape_inference
+from engine import registry, shape_inference
+from engine.framework import dtypes, op_families, op_registry
 from engine.kernels.cpu import math as cpu_math
 from engine.kernels.cpu import reduce as cpu_reduce
 from engine.ops import gradient_registry
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TF_GRADIENTS = json.loads((ROOT / "tests" / "fixtures" / "ops" / "gradients.json").read_text())

@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
-from engine import dtypes
+from engine.framework import dtypes
 from engine.proto import graph_pb2
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import errors
+from engine.framework import errors
 from engine.session import get_default_session
 
 

@@ -7,18 +7,18 @@ import numpy as np
 import pytest
 from google.protobuf import text_format
 
-from engine.attr_value import to_python
-from engine.dtypes import as_dtype
+from engine.framework.attr_value import to_python
+from engine.framework.dtypes import as_dtype
 from engine.proto.node_def_pb2 import NodeDef
 from engine.proto.op_def_pb2 import OpList
 from engine.shape_inference import InputInfo, ShapeError, infer_shapes
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = np.load(ROOT / "tests" / "fixtures" / "ops" / "shapes.npz", allow_pickle=False)
 MANIFEST = json.loads(str(DATA["__manifest__"]))
 OP_DEFS = {op.name: op for op in text_format.Parse(
-    (ROOT / "engine" / "op_defs.pbtxt").read_text(), OpList()).op}
+    (ROOT / "engine" / "framework" / "op_defs.pbtxt").read_text(), OpList()).op}
 
 
 def _as_list(shape):

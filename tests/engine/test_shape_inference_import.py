@@ -7,7 +7,7 @@ import pytest
 
 import engine
 import engine as tf
-from engine import operation
+from engine.framework import operation
 
 
 def test_a_broken_shape_inference_import_is_raised_not_hidden(monkeypatch):

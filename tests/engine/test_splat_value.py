@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import tensor_util
+from engine.framework import tensor_util
 from engine.optimizer import optimize
 from engine.proto import tensor_pb2, types_pb2
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine.api_namespace import NotSupportedError
+from engine.framework.api_namespace import NotSupportedError
 from engine.tf1_renames import RENAMED
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,5 +75,5 @@ def test_a_program_using_a_missing_api_fails_naming_it(tmp_path):
                             env={"PYTHONPATH": str(REPO)}, timeout=60)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
-        "engine.api_namespace.NotSupportedError: tf.contrib is not supported: the engine has "
-        "TensorFlow 1.x's core API, not tf.contrib")
+        "engine.framework.api_namespace.NotSupportedError: tf.contrib is not supported: "
+        "the engine has TensorFlow 1.x's core API, not tf.contrib")

@@ -169,7 +169,7 @@ def test_the_engine_sample_log_reads_back():
 
 def test_attr_values_as_tensorflow_prints_them():
     from engine.proto import attr_value_pb2, tensor_shape_pb2
-    from engine.tensor_util import make_tensor_proto
+    from engine.framework.tensor_util import make_tensor_proto
     import numpy as np
 
     shape = tensor_shape_pb2.TensorShapeProto(dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=2),

@@ -14,7 +14,7 @@ import pytest
 
 import engine as tf
 import inspector.debug
-from engine import errors
+from engine.framework import errors
 from inspector.debug import DebugAborted, DumpTooLarge, prompt
 from inspector.debug.run import DebugRun
 

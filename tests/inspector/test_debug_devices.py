@@ -7,7 +7,7 @@ import pytest
 
 import engine as tf
 import inspector.debug
-from engine.op_families import RECV, SEND
+from engine.framework.op_families import RECV, SEND
 from inspector.debug.turns import transfer_key
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"

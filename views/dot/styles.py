@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from engine import op_families
+from engine.framework import op_families
 
 # Family -> ops. Names matter more than this table for two families: gradient (ops ending in
 # Grad, nodes under gradients/) and training (Apply*); see op_family.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from engine import op_families
+from engine.framework import op_families
 from views.graph_index import rendezvous
 from views.timeline.labels import (duration_nanos, node_op_inputs, start_nanos,
                                    strip_partition_suffix)

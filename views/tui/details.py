@@ -19,8 +19,8 @@ import sysconfig
 
 import numpy as np
 
-from engine import op_registry
-from engine import traceback as engine_traceback
+from engine.framework import op_registry
+from engine.framework import traceback as engine_traceback
 
 CONTEXT_LINES = 2        # source lines shown either side of a frame's line
 MAX_TABLE_ROWS = 500
@@ -209,7 +209,7 @@ def const_value(node_def):
     if node_def.op != "Const" or "value" not in node_def.attr:
         return None
     try:
-        from engine import tensor_util
+        from engine.framework import tensor_util
         return tensor_util.MakeNdarray(node_def.attr["value"].tensor)
     except Exception:  # noqa: BLE001  (a tensor the engine cannot read: show no values)
         return None

@@ -10,11 +10,11 @@ as absl::Utf8SafeCEscape writes them, and `?` for types it has no printer for (c
 
 import numpy as np
 
-from engine import dtypes
-from engine.errors import InvalidArgumentError
+from engine.framework import dtypes
+from engine.framework.errors import InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import shape_str
-from engine.text_formats import c_escape, float_text
+from engine.framework.text_formats import c_escape, float_text
 
 _FLOAT32_LIKE = {"float32", "float16", "bfloat16"}
 _REGULAR = {"float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64",

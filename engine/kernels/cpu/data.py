@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from engine import dtypes, errors
+from engine.framework import dtypes, errors
 from engine.function import LIBRARY_KEY
 from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar

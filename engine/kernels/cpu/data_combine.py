@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from engine import dtypes, errors
+from engine.framework import dtypes, errors
 from engine.kernels.common import invalid, int_scalar
 from engine.kernels.cpu import data_errors
 from engine.kernels.cpu.data import Dataset, FlatMap, _dataset, _func, dataset_kernel

@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.cpu import data_errors
 from engine.kernels.common import resource_handle

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import invalid
 

@@ -7,7 +7,7 @@ planned once per (function, attrs) and then run on its own bound executor.
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.frames import max_loop_iterations
 from engine.function import LIBRARY_KEY
 from engine.kernels import register_table

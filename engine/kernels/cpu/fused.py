@@ -10,7 +10,8 @@ import threading
 
 import numpy as np
 
-from engine import dtypes, kernels
+from engine import kernels
+from engine.framework import dtypes
 from engine.kernels import compiled, register
 from engine.kernels.context import KernelContext
 from engine.kernels.fused_chain import FILL, FUSED_OP, RANDOM_OPS, REDUCTIONS, SOURCES, Chain

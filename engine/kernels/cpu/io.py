@@ -10,9 +10,9 @@ import re
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader, BundleWriter, merge_bundles
-from engine.errors import DataLossError, InvalidArgumentError, NotFoundError
+from engine.framework.errors import DataLossError, InvalidArgumentError, NotFoundError
 from engine.kernels import register_table
 from engine.kernels.common import invalid, shape_str
 

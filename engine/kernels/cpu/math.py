@@ -8,8 +8,8 @@ NumPy scalars (np.float32, ...), which carry .dtype and .shape as 0-d arrays do.
 
 import numpy as np
 
-from engine import op_families
-from engine.errors import InternalError
+from engine.framework import op_families
+from engine.framework.errors import InternalError
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
 
@@ -217,7 +217,7 @@ BINARY = {
     "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
 }
 
-# The tables name every op of their family (engine/op_families.py), no more and no fewer.
+# The tables name every op of their family (engine/framework/op_families.py), no more and no fewer.
 register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
 register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
 

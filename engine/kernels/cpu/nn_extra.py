@@ -8,7 +8,7 @@ with TensorFlow's UnimplementedError.
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu.grad import (backprop_geometry, crop_padding, padded_shape,

@@ -5,11 +5,11 @@ errors. Ragged keys are not supported yet."""
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid
 from engine.proto import example_pb2
-from engine.tensor_shape import as_shape
+from engine.framework.tensor_shape import as_shape
 
 # The Feature oneof field each dtype reads, and the name TensorFlow's errors give that list.
 _KIND = {dtypes.float32: "float_list", dtypes.int64: "int64_list", dtypes.string: "bytes_list"}

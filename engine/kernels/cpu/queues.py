@@ -22,7 +22,7 @@ import threading
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.deadline import check as check_deadline
 from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle, shape_str

@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle
 from engine.kernels.cpu import queues as queue_kernels

@@ -6,7 +6,7 @@ registers the same kernels with xp=cupy, so both devices compute with one formul
 
 import numpy as np
 
-from engine import op_families
+from engine.framework import op_families
 from engine.kernels import register_table
 from engine.kernels.common import check_axis, invalid, reduction_axes, shape_str
 

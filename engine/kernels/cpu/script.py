@@ -11,7 +11,8 @@ import traceback
 
 import numpy as np
 
-from engine import dtypes, errors, py_funcs
+from engine import py_funcs
+from engine.framework import dtypes, errors
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid
 

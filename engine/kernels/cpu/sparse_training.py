@@ -10,7 +10,7 @@ where ApplyRMSProp divides by sqrt).
 
 import numpy as np
 
-from engine.errors import InvalidArgumentError
+from engine.framework.errors import InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import shape_str
 from engine.kernels.cpu.training import check_initialized, variable_buffer

@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import (datatype_string, int_scalar, invalid, open_resource,
                                    resource_handle)

@@ -8,8 +8,8 @@ live in ctx.resources.variable(handle).
 
 import numpy as np
 
-from engine.dtypes import as_dtype
-from engine.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from engine.framework.dtypes import as_dtype
+from engine.framework.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, resource_handle, shape_str
 from engine.resources import ResourceHandle, locked

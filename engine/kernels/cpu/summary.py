@@ -3,13 +3,13 @@ serialized Summary protos, as TensorFlow's summary kernels write them (a 0-d str
 
 import numpy as np
 
-from engine import errors
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.proto import summary_pb2
 from engine.summary.encoders import png_bytes, wav_bytes
 from engine.summary.histogram_buckets import histogram_proto
-from engine.tensor_util import make_tensor_proto
+from engine.framework.tensor_util import make_tensor_proto
 
 
 def _text(value):

@@ -16,11 +16,11 @@ import itertools
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, int_scalar, invalid, open_resource
 from engine.resources import ResourceHandle
-from engine.tensor_shape import TensorShape, shape_text
+from engine.framework.tensor_shape import TensorShape, shape_text
 
 _COUNTER = itertools.count()
 _STEPS_KEPT = 16

@@ -10,7 +10,7 @@ module `xp` (NumPy here, CuPy for engine/kernels/cuda/training.py, which reuses 
 
 import numpy as np
 
-from engine.errors import FailedPreconditionError, InvalidArgumentError
+from engine.framework.errors import FailedPreconditionError, InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import resource_handle, shape_str
 from engine.kernels.cpu.state import uninitialized

@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from engine import op_families
+from engine.framework import op_families
 from engine.kernels import register_table
 from engine.kernels.cpu import math as cpu_math
 

@@ -21,7 +21,7 @@ Here a GPU node is bound to its kernel in one of two ways (`adapt`):
 
 import numpy as np
 
-from engine import op_families
+from engine.framework import op_families
 from engine.kernels import lookup
 from engine.kernels.cpu import random as cpu_random
 from engine.kernels.cpu import reduce as cpu_reduce

@@ -3,14 +3,14 @@ control_flow_case), with its run-time Assert checks."""
 
 import functools
 
-from engine import dtypes
-from engine.graph import get_default_graph
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
 from engine.ops.array_ops import stack
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.cond import cond
 from engine.ops.logging_ops import Assert
 from engine.ops.math_ops import cast, less_equal, reduce_sum
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

@@ -5,7 +5,7 @@ cond/switch_t, cond/switch_f, cond/pred_id, each branch in its CondContext (oute
 read through `<consumer scope>/Switch`), and one cond/Merge per output (false input first).
 """
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.control_flow import v1 as cf
 from engine.ops.array_ops import identity
 from engine.ops.convert import convert_to_tensor

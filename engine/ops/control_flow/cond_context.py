@@ -1,7 +1,7 @@
 """CondContext: one branch of a tf.cond, reading outer tensors through Switch (see
 engine.ops.control_flow.v1 for what the contexts record)."""
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.control_flow.context import ControlFlowContext, _cleared
 from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.control_flow.util import op_in_context

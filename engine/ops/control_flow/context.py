@@ -4,7 +4,7 @@ for what the contexts record)."""
 
 import contextlib
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.control_flow.util import output_context
 from engine.ops.nest import flatten
 

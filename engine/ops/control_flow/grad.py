@@ -10,7 +10,7 @@ LoopCond, NextIteration's passes through, and an Enter's leaves the loop (an Exi
 loop invariant, sums over the iterations ("b_acc").
 """
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.control_flow import while_grad_loops
 # gradients.py asks this module for the loop state.
@@ -20,7 +20,7 @@ from engine.ops.control_flow.v1 import (CondContext, WhileContext, _enter, _next
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
 from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.math_ops import equal
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 def _add_next_and_back_edge(merge_output, value):

@@ -2,13 +2,13 @@
 
 import builtins
 
-from engine.default_graph import name_scope
-from engine.graph import get_default_graph
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.ops.array_ops import identity
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.operation import Operation
-from engine.tensor import Tensor
+from engine.framework.operation import Operation
+from engine.framework.tensor import Tensor
 
 
 def no_op(name=None):

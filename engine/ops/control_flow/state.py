@@ -12,8 +12,8 @@ the "b_sync" ControlTrigger, before the next gradient iteration. `ControlFlowSta
 forward loop to its state and carries the hooks engine.ops.gradients calls.
 """
 
-from engine import dtypes, op_families
-from engine.graph import get_default_graph
+from engine.framework import dtypes, op_families
+from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.constant_op import constant, is_constant
 from engine.ops.control_flow import while_grad_loops
@@ -23,7 +23,7 @@ from engine.ops.control_flow.v1 import (CondContext, WhileContext, _next_iterati
 from engine.ops.convert import convert_to_tensor
 from engine.ops.data_flow_ops import stack_pop_v2, stack_push_v2, stack_v2
 from engine.ops.gradient_registry import is_trainable
-from engine.tensor_util import constant_value
+from engine.framework.tensor_util import constant_value
 
 
 

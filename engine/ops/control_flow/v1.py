@@ -29,7 +29,7 @@ TensorFlow keeps them (the gradient code reads them to build gradients through l
   forward loop, as TensorFlow's WhileContext.AddValue/AddOp do.
 """
 
-from engine import dtypes  # noqa: F401
+from engine.framework import dtypes  # noqa: F401
 from engine.ops.control_flow.cond_context import CondContext
 from engine.ops.control_flow.context import ControlFlowContext, _cleared  # noqa: F401
 from engine.ops.control_flow.util import (  # noqa: F401  (the helpers, re-exported)

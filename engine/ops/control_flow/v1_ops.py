@@ -3,10 +3,10 @@ _enter, exit_, _next_iteration, loop_cond, control_trigger (Ref* forms for ref t
 the static shapes TensorFlow's shape functions give these forwarding ops."""
 
 from engine.ops.array_ops import identity
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.tensor_shape import as_shape
+from engine.framework.tensor_shape import as_shape
 
 
 def _is_ref(tensor):

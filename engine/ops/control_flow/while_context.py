@@ -10,7 +10,7 @@ from engine.ops.control_flow.v1_ops import (_enter, _identity, _next_iteration,
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nest import flatten, flatten_up_to, pack_sequence_as
 from engine.ops.tensor_array_ops import TensorArray, build_ta_with_new_flow
-from engine.tensor_shape import as_shape
+from engine.framework.tensor_shape import as_shape
 
 
 class WhileContext(ControlFlowContext):

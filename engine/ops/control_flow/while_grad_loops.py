@@ -10,7 +10,7 @@ from engine.ops.constant_op import constant
 from engine.ops.control_flow.v1 import (WhileContext, _enter, _next_iteration, exit_,
                                         loop_cond, merge, switch)
 from engine.ops.indexed_slices import IndexedSlices
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 def _loop_enter(ctxt, value, name, use_input_shape=True):

@@ -6,12 +6,12 @@ variable), the condition ends in while/LoopCond, and the WhileContext "while/whi
 names the frame (see control_flow_v1 for what the context records).
 """
 
-from engine.graph import get_default_graph
+from engine.framework.graph import get_default_graph
 from engine.ops import math_ops
 from engine.ops.control_flow import v1 as cf
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,

@@ -4,13 +4,13 @@ import contextlib
 import re
 import threading
 
-from engine import op_registry
-from engine import traceback as _traceback
-from engine.attr_value import from_python
-from engine.graph_scopes import GraphScopes
-from engine.operation import Operation
+from engine.framework import op_registry
+from engine.framework import traceback as _traceback
+from engine.framework.attr_value import from_python
+from engine.framework.graph_scopes import GraphScopes
+from engine.framework.operation import Operation
 from engine.proto import attr_value_pb2, graph_pb2, node_def_pb2
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 NodeDef = node_def_pb2.NodeDef
 GRAPH_DEF_VERSION = 2474  # TensorFlow 2.21's producer version.
@@ -429,9 +429,9 @@ def _as_tensor_input(graph, value):
 
 
 # The default graph and session stacks, and the module-level helpers over them.
-from engine.default_graph import (  # noqa: E402,F401  (after Graph: they build one)
+from engine.framework.default_graph import (  # noqa: E402,F401  (after Graph: they build one)
     _default_graph_stack, _default_session_stack, get_graph_from_inputs,
     _run_using_default_session, add_to_collection, add_to_collections, default_session,
     get_all_collection_keys, get_collection, get_collection_ref, get_default_graph,
     get_default_session, init_scope, reset_default_graph)
-from engine.graph_keys import GraphKeys  # noqa: E402,F401
+from engine.framework.graph_keys import GraphKeys  # noqa: E402,F401

@@ -2,12 +2,12 @@
 
 import numpy as np
 
-from engine import dtypes as _dtypes
-from engine import op_registry
-from engine import traceback as _traceback
+from engine.framework import dtypes as _dtypes
+from engine.framework import op_registry
+from engine.framework import traceback as _traceback
 from engine.proto import attr_value_pb2
-from engine.tensor import Tensor, _UNKNOWN
-from engine.tensor_shape import TensorShape
+from engine.framework.tensor import Tensor, _UNKNOWN
+from engine.framework.tensor_shape import TensorShape
 
 _shape_inference = None  # engine.shape_inference once imported
 
@@ -28,7 +28,7 @@ def _infer_shapes(op, attrs=None):
         _shape_inference = module
     infos = [_LazyInputInfo(tensor) for tensor in op._inputs]
     if attrs is None:
-        from engine.attr_value import to_python
+        from engine.framework.attr_value import to_python
         attrs = {key: _TensorAttrShape(value.tensor) if value.HasField("tensor") else to_python(value)
                  for key, value in op._node_def.attr.items() if not key.startswith("_")}
     shapes = _shape_inference.infer_shapes(op._op_def, attrs, infos)
@@ -39,7 +39,7 @@ def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
     cases, and a StridedSlice, Pack, ConcatV2 or ExpandDims of small constants (a shape's dims, mostly), which
     TensorFlow's shape inference evaluates as a small constant subgraph."""
-    from engine.tensor_util import constant_value
+    from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op
     if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims"):
         return constant_value(tensor) if kind in _FOLDABLE else None
@@ -112,7 +112,7 @@ def _partial_shape_value(tensor):
     """A 1-D int tensor's value as far as known, as dims (TF's constant_value_as_shape)."""
     if tensor._dtype.base_dtype.name not in ("int32", "int64") or tensor._shape.ndims != 1:
         return None
-    from engine.tensor_util import constant_value_as_shape
+    from engine.framework.tensor_util import constant_value_as_shape
     try:
         shape = constant_value_as_shape(tensor)
     except (ValueError, TypeError):
@@ -289,7 +289,7 @@ class Operation:
     def _const_value(self):
         """The NumPy value of a Const op, decoded once."""
         if self._const_cache is None:
-            from engine.tensor_util import MakeNdarray
+            from engine.framework.tensor_util import MakeNdarray
             self._const_cache = MakeNdarray(self._node_def.attr["value"].tensor)
         return self._const_cache
 
@@ -359,7 +359,7 @@ class Operation:
         self._graph._version += 1
 
     def run(self, feed_dict=None, session=None):
-        from engine.graph import _run_using_default_session
+        from engine.framework.graph import _run_using_default_session
         _run_using_default_session(self, feed_dict, self._graph, session)
 
     def __repr__(self):

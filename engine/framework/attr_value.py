@@ -11,11 +11,11 @@ b'VALID'
 
 import numpy as np
 
-from engine import dtypes
+from engine.framework import dtypes
 from engine.proto import attr_value_pb2
-from engine.tensor_shape import TensorShape, as_shape
-from engine.tensor_util import MakeNdarray
-from engine.tensor_util import make_tensor_proto
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_util import MakeNdarray
+from engine.framework.tensor_util import make_tensor_proto
 
 AttrValue = attr_value_pb2.AttrValue
 

@@ -2,8 +2,9 @@
 
 import os
 
-# The engine's own directory: frames under it are the engine's, not the user's.
-ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# The engine's own directory (the parent of framework/): frames under it are the engine's, not
+# the user's.
+ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def is_engine_file(filename):

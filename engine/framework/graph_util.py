@@ -11,7 +11,7 @@ import copy
 import re
 
 from engine.proto import graph_pb2, node_def_pb2
-from engine.tensor_util import make_tensor_proto
+from engine.framework.tensor_util import make_tensor_proto
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 

@@ -17,8 +17,8 @@ import numpy as np
 from google.protobuf import text_encoding
 
 from engine.proto import types_pb2
-from engine.tensor_shape import shape_text
-from engine.tensor_util import MakeNdarray
+from engine.framework.tensor_shape import shape_text
+from engine.framework.tensor_util import MakeNdarray
 
 MAX_STRING_SUMMARY = 80  # attr_value_util.cc's kMaxStringSummarySize
 MAX_TENSOR_VALUES = 10

@@ -3,8 +3,8 @@
 import contextlib
 import threading
 
-from engine.operation import Operation
-from engine.tensor import Tensor
+from engine.framework.operation import Operation
+from engine.framework.tensor import Tensor
 
 
 class _DefaultStack(threading.local):
@@ -35,7 +35,7 @@ class _DefaultGraphStack(_DefaultStack):
         if top is not None:
             return top
         if _DefaultGraphStack._global_default_graph is None:
-            from engine.graph import Graph
+            from engine.framework.graph import Graph
             _DefaultGraphStack._global_default_graph = Graph()
         return _DefaultGraphStack._global_default_graph
 

@@ -13,15 +13,16 @@ import os
 import socket
 import threading
 
-from engine import dtypes, errors
+from engine.framework import dtypes, errors
 from engine.proto import op_def_pb2
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_ENGINE = os.path.dirname(_HERE)
 # TensorFlow's OpDefs, written by tools/extract_opdefs.py and tools/extract_program_opdefs.py,
 # and the engine's internal ops' (hand-written: TensorFlow has none); an op is in one file only.
 OP_DEF_FILES = (os.path.join(_HERE, "op_defs.pbtxt"),
-                os.path.join(_HERE, "ops", "program_op_defs.pbtxt"),
-                os.path.join(_HERE, "ops", "internal_op_defs.pbtxt"))
+                os.path.join(_ENGINE, "ops", "program_op_defs.pbtxt"),
+                os.path.join(_ENGINE, "ops", "internal_op_defs.pbtxt"))
 _lock = threading.Lock()
 _ops: dict | None = None
 

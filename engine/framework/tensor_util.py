@@ -16,12 +16,12 @@ import os
 
 import numpy as np
 
-from engine import dtypes
-from engine.tensor import Tensor
+from engine.framework import dtypes
+from engine.framework.tensor import Tensor
 from engine.proto import tensor_pb2
-from engine.tensor_shape import Dimension, as_shape
-from engine.tensor_shape import TensorShape
-from engine.tensor_shape import TensorShape, unknown_shape
+from engine.framework.tensor_shape import Dimension, as_shape
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_shape import TensorShape, unknown_shape
 
 # Dtypes whose arrays of more than one element go into tensor_content as raw bytes.
 _TENSOR_CONTENT_TYPES = frozenset(dtypes.as_dtype(name) for name in (

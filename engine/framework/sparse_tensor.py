@@ -16,10 +16,10 @@ class SparseTensor:
     """A sparse tensor in the graph: `values[i]` sits at `indices[i]` of `dense_shape`."""
 
     def __init__(self, indices, values, dense_shape):
-        from engine import dtypes
-        from engine.default_graph import name_scope
+        from engine.framework import dtypes
+        from engine.framework.default_graph import name_scope
         from engine.ops.convert import convert_to_tensor
-        from engine.tensor_util import constant_value_as_shape
+        from engine.framework.tensor_util import constant_value_as_shape
         with name_scope(None, "SparseTensor", [indices, values, dense_shape]):
             self._indices = convert_to_tensor(indices, dtypes.int64, name="indices")
             self._values = convert_to_tensor(values, name="values")

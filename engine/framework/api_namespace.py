@@ -7,7 +7,7 @@ meet a bare AttributeError. The error is still an AttributeError, so hasattr() s
 >>> train.Saver
 Traceback (most recent call last):
 ...
-engine.api_namespace.NotSupportedError: tf.train.Saver is not supported by the engine yet
+engine.framework.api_namespace.NotSupportedError: tf.train.Saver is not supported by the engine yet
 >>> hasattr(train, "Saver"), hasattr(train, "Optimizer")
 (False, True)
 """

@@ -15,7 +15,7 @@ import linecache
 import sys
 from typing import NamedTuple
 
-from engine import errors
+from engine.framework import errors
 from engine.proto import graph_debug_info_pb2
 
 class StackFrame(NamedTuple):

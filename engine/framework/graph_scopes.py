@@ -2,10 +2,10 @@
 
 import contextlib
 
-from engine import devices as _device
-from engine.operation import Operation
+from engine.framework import devices as _device
+from engine.framework.operation import Operation
 from engine.proto import attr_value_pb2
-from engine.tensor import Tensor
+from engine.framework.tensor import Tensor
 
 
 class _ControlDependencies:

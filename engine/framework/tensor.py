@@ -1,7 +1,7 @@
 """Tensor: one output of an Operation, named "op:i", with TF 1.x printing and operators."""
 
-from engine import dtypes as _dtypes
-from engine.tensor_shape import TensorShape, as_shape, shape_text, unknown_shape
+from engine.framework import dtypes as _dtypes
+from engine.framework.tensor_shape import TensorShape, as_shape, shape_text, unknown_shape
 
 _UNKNOWN = unknown_shape()
 
@@ -85,7 +85,7 @@ class Tensor:
         return self._op, self._value_index
 
     def eval(self, feed_dict=None, session=None):
-        from engine.graph import _run_using_default_session
+        from engine.framework.graph import _run_using_default_session
         return _run_using_default_session(self, feed_dict, self.graph, session)
 
     def __str__(self):
