@@ -47,7 +47,7 @@ def run():
         from randomgen import Philox
     except ImportError as error:
         raise bench.Skipped(f"the candidates are not all installed ({error.name})") from None
-    from engine import random_philox, threads
+    from engine.runtime import random_philox, threads
     from engine.kernels import compiled
     from engine.kernels.fused_chain import Chain
 

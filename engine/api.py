@@ -79,7 +79,7 @@ from engine.framework.tensor_shape import Dimension, TensorShape  # noqa: F401
 from engine.framework.tensor_util import MakeNdarray, constant_value, make_ndarray  # noqa: F401
 from engine.framework.tensor_util import make_tensor_proto  # noqa: F401
 
-from engine.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
+from engine.runtime.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
                             InteractiveSession, OptimizerOptions, RunMetadata, RunOptions,
                             Session)
 

@@ -17,7 +17,7 @@ import numpy as np
 import engine as tf
 import parsers
 from engine.framework import errors
-from engine.node_run import kernel_summary
+from engine.runtime.node_run import kernel_summary
 from engine.framework.traceback import is_engine_file
 from inspector.debug.launch import debug_graph_run
 from inspector import run_cluster, run_setup

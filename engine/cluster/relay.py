@@ -57,7 +57,7 @@ class Withheld:
 
 class FromTasks:
     """A run observer factory whose observers also see a cluster step's partitions on their
-    tasks (engine/observers.py); other factories see only runs in this process."""
+    tasks (engine/runtime/observers.py); other factories see only runs in this process."""
 
     relays_from_tasks = True
 
@@ -83,7 +83,7 @@ def portable(value, device, limit):
     <Withheld object[1] (left on /job:ps/task:0)>
     """
     from engine.kernels.cuda.backend import to_host
-    from engine.resources import Ref
+    from engine.runtime.resources import Ref
     if isinstance(value, Ref):
         value = None if value.value is None else value.value.copy()
     if value is None:
@@ -153,7 +153,7 @@ class RelayObserver:
         self._ask("op_finished", node.name, _info_tuple(info))
 
     def node_finished(self, node, outputs, info=None):
-        from engine.frames import NO_VALUE
+        from engine.runtime.frames import NO_VALUE
         from engine.kernels.cuda.backend import placed
         sent = [portable(value, self._device, self._limit) for value in outputs]
         replaced = self._ask("node_finished", node.name, sent, _info_tuple(info))
@@ -214,7 +214,7 @@ class _Lane:
     def _call(self, callback, args):
         """The observer's `callback` for a message's args (node names resolved in the plan);
         what goes back: None, or the inputs and outputs it replaced, by position."""
-        from engine.frames import ExecInfo, NO_VALUE
+        from engine.runtime.frames import ExecInfo, NO_VALUE
         method = getattr(self.observer, callback, None)
         if callback == "executor_done":
             self.done = True

@@ -1,7 +1,7 @@
 """tf.Session on a cluster: the graph placed on the cluster's tasks, cut per task and device,
 each partition run on its task's Dask worker (engine/cluster/connection.py, task.py).
 
-Planning is the engine's own (engine/session.py): this subclass gives it the cluster's
+Planning is the engine's own (engine/runtime/session.py): this subclass gives it the cluster's
 devices and master, and ships each run's partitions to their tasks instead of running them
 on threads of this process. Variables live on their tasks, so they outlive the session and
 are shared by every client of the cluster, as TensorFlow's.
@@ -10,14 +10,14 @@ are shared by every client of the cluster, as TensorFlow's.
 import contextlib
 import time
 
-from engine import observers as observers_lib, session as session_lib, step_stats
+from engine.runtime import observers as observers_lib, session as session_lib, step_stats
 from engine.cluster import trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.proto import graph_pb2
 
 
 class ClusterSession(session_lib.Session, serves_cluster_targets=True):
-    """A Session whose target names a cluster (see engine/session.py's Session)."""
+    """A Session whose target names a cluster (see engine/runtime/session.py's Session)."""
 
     _runs_in_process = False
 

@@ -15,16 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from engine import deadline, observers as observers_lib, placer as placer_lib
+from engine.runtime import deadline, observers as observers_lib, placer as placer_lib
 from engine.framework import errors
-from engine import plan as plan_lib
+from engine.runtime import plan as plan_lib
 from engine.cluster import relay as relay_lib, trace as trace_lib
 from engine.cluster.cluster_spec import task_name
-from engine.executor import Executor
+from engine.runtime.executor import Executor
 from engine.proto import graph_pb2
-from engine.random_philox import node_generator
-from engine.rendezvous import RENDEZVOUS_KEY, Rendezvous, set_running_step
-from engine.resources import ResourceMgr
+from engine.runtime.random_philox import node_generator
+from engine.runtime.rendezvous import RENDEZVOUS_KEY, Rendezvous, set_running_step
+from engine.runtime.resources import ResourceMgr
 
 SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"

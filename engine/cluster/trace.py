@@ -11,9 +11,9 @@ The client puts every task's DeviceStepStats on its own clock (`clock_offsets`).
 import time
 
 from engine.cluster.cluster_spec import task_name
-from engine.partition import TransferlessCollector
+from engine.runtime.partition import TransferlessCollector
 from engine.proto import graph_pb2, step_stats_pb2
-from engine.step_stats import describe_tensor
+from engine.runtime.step_stats import describe_tensor
 
 NOT_RECORDED = frozenset(("_Arg", "_Retval"))
 

@@ -2,7 +2,8 @@
 make a dataset copied into one (a one-shot iterator's `dataset_factory`).
 
 A FunctionDef names tensors as TensorFlow's function library does: an argument by its name,
-another node's output as `node:output_arg:index` (engine/function.py reads them back).
+another node's output as `node:output_arg:index` (engine/runtime/function_library.py reads them
+back).
 """
 
 import base64

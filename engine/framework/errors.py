@@ -23,7 +23,7 @@ class OpError(Exception):
 
     `node_def` and `op` are those of the failing node (or None); `message` is TensorFlow's
     text. str() adds where the node was created, as TensorFlow 1.x appended "Caused by op ...".
-    An error from running a node (engine.node_run.node_error) also carries, as fields, the
+    An error from running a node (engine.runtime.node_run.node_error) also carries, as fields, the
     node's name, its op type and the kernel's own message; None elsewhere.
     """
 

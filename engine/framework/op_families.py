@@ -44,7 +44,7 @@ RECV = frozenset({"_Recv", "_HostRecv"})
 SEND_RECV = SEND | RECV
 
 # Control flow v1: the ops that make values dead or move them between frames and iterations
-# (plans holding any run on the frame-aware loop, engine/frames.py).
+# (plans holding any run on the frame-aware loop, engine/runtime/frames.py).
 SWITCH = frozenset({"Switch", "RefSwitch"})
 MERGE = frozenset({"Merge", "RefMerge"})
 ENTER = frozenset({"Enter", "RefEnter"})

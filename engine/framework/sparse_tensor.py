@@ -1,5 +1,5 @@
 """tf.SparseTensor (three tensors: indices [N, rank], values [N], dense_shape [rank]) and
-tf.SparseTensorValue, what Session.run gives for one (engine.fetches builds it).
+tf.SparseTensorValue, what Session.run gives for one (engine.runtime.fetches builds it).
 
 The engine has no sparse ops yet; SparseTensors come from tf.parse_example's VarLenFeatures.
 """

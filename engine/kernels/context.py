@@ -1,7 +1,7 @@
 """What a kernel sees of the node it runs and of the session around it."""
 
 from engine.framework.attr_value import to_python
-from engine.random_philox import node_generator
+from engine.runtime.random_philox import node_generator
 
 
 class KernelContext:
@@ -49,7 +49,7 @@ class KernelContext:
     def rng(self):
         """The node's random state; by default TensorFlow's seeded Philox stream, kept per
         (session resources, node name) so it persists across runs and plans, as TensorFlow
-        keeps a stateful kernel per session (engine.random_philox.node_generator)."""
+        keeps a stateful kernel per session (engine.runtime.random_philox.node_generator)."""
         if self._rng is None:
             factory = self._rng_factory or node_generator
             self._rng = factory(self)

@@ -8,7 +8,7 @@ finds it there and calls it in-process with the inputs as NumPy arrays.
 
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
-from engine.py_funcs import insert_function
+from engine.runtime.py_funcs import insert_function
 from engine.ops.control_flow.ops import group, with_dependencies
 from engine.ops.convert import convert_to_tensor
 from engine.framework.default_graph import name_scope

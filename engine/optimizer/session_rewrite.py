@@ -14,7 +14,7 @@ errors and tracebacks); rewritten ones are planned from their new NodeDef.
 import contextlib
 import threading
 
-from engine import plan as plan_lib
+from engine.runtime import plan as plan_lib
 from engine.framework import op_registry
 from engine.optimizer import enabled_passes, optimize
 from engine.proto import graph_pb2

@@ -18,7 +18,7 @@ from engine.framework.graph_keys import GraphKeys
 from engine.ops import variables
 from engine.ops.control_flow import ops as control_flow_ops
 from engine.platform import tf_logging as logging
-from engine.session import RunOptions, Session
+from engine.runtime.session import RunOptions, Session
 from engine.summary.ops import merge_all
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
 from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver, restore_latest

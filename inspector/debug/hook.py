@@ -1,11 +1,11 @@
 """How a debugged Session.run reaches the debugger: a run observer factory, on its thread.
 
 Inside `observing(debugger)` every Session.run made on the calling thread hands each of its
-partitions' executors an observer from `debugger.observer_for` (engine.session.observe_runs);
-the session's own observers (the step-stats collector, VLOG) follow it, so they record what
-the executor really used. Runs on other threads are not touched: debugged runs of different
-sessions may execute at once, each on its own thread; a session has one at a time (two would
-step through the same variables, each pausing the other's effects out of view).
+partitions' executors an observer from `debugger.observer_for`
+(engine.runtime.session.observe_runs); the session's own observers (the step-stats collector, VLOG)
+follow it, so they record what the executor really used. Runs on other threads are not touched:
+debugged runs of different sessions may execute at once, each on its own thread; a session has one
+at a time (two would step through the same variables, each pausing the other's effects out of view).
 
 On a cluster (engine/cluster) the partitions run on their tasks, and each one's executor
 asks this debugger through Dask (engine/cluster/relay.py): the same observers, the same
@@ -23,7 +23,7 @@ import threading
 
 from engine.cluster.relay import FromTasks
 from engine.optimizer import session_rewrite
-from engine.session import observe_runs
+from engine.runtime.session import observe_runs
 from inspector.debug import dump
 
 _lock = threading.Condition()

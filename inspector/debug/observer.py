@@ -1,6 +1,6 @@
 """The executor side of a debugged run: observers that record, retain and pause.
 
-The session (engine/observers.py) asks `DebugObserver.observer_for` for an observer per
+The session (engine/runtime/observers.py) asks `DebugObserver.observer_for` for an observer per
 partition's executor; each reports to the one DebugObserver of the run. Every callback takes
 its condition's lock and the turn (inspector/debug/turns.py): one partition thread moves at a
 time, the others wait at their next callback, and while the one with the turn is paused
@@ -25,7 +25,7 @@ HISTORY = 10_000   # node events remembered per run (names and summaries, no val
 
 # What a dead output is to the frame-aware executor (None in what observers are shown).
 try:
-    from engine.frames import NO_VALUE as _NO_VALUE
+    from engine.runtime.frames import NO_VALUE as _NO_VALUE
 except ImportError:  # the executor before control flow
     _NO_VALUE = None
 
@@ -122,7 +122,7 @@ class DebugObserver:
         self.started_source = False
         self._armed = set()       # injected tensors to replace at their next production
 
-    # The run observer factory (engine/observers.py) ------------------------------------------
+    # The run observer factory (engine/runtime/observers.py) ---------------------------------------
 
     def observer_for(self, device, step_id, plan):
         """The observer of one partition's executor; called for every one before any runs."""
@@ -270,7 +270,7 @@ class DebugObserver:
 
 
 class PartitionObserver:
-    """The executor observer of one partition (engine/executor.py's protocol): takes the
+    """The executor observer of one partition (engine/runtime/executor.py's protocol): takes the
     turn at each callback, gives it up around kernels and hands the rest to the run's
     DebugObserver."""
 
@@ -323,7 +323,7 @@ def _summary(value):
 
 def _snapshot(value):
     """A Ref's buffer as it is now (the variable changes later); other values as they are."""
-    from engine.resources import Ref
+    from engine.runtime.resources import Ref
     if isinstance(value, Ref):
         return None if value.value is None else value.value.copy()
     return value

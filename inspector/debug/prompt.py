@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 from engine.cluster.cluster_spec import device_label
-from engine.node_run import kernel_summary
+from engine.runtime.node_run import kernel_summary
 from inspector.debug import tensors
 from inspector.debug.breakpoints import Breakpoint
 from inspector.debug.dump import DumpTooLarge

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.cluster.relay import Withheld
 from engine.proto import config_pb2
-from engine.session import BaseSession
+from engine.runtime.session import BaseSession
 
 from inspector.debug import dump as dumps, hook, tensors
 from inspector.debug.breakpoints import Breakpoint

@@ -1,7 +1,7 @@
 """Debugging a whole program: every Session.run it makes goes through the debugger.
 
 As tfdbg's LocalCLIDebugWrapperSession, from the outside: while the program runs,
-engine.session.BaseSession.run is replaced (and put back afterwards) by one that decides per
+engine.runtime.session.BaseSession.run is replaced (and put back afterwards) by one that decides per
 run whether to stop at its start (the first run; runs whose fetches match --run-filter; the
 next run when the user asked for it), only on a breakpoint (--break-on-nan, or breakpoints
 set earlier), or not at all (the plain fast path).
@@ -16,8 +16,8 @@ import runpy
 import sys
 import threading
 
-from engine import session as session_lib
-from engine.fetches import FetchMapper
+from engine.runtime import session as session_lib
+from engine.runtime.fetches import FetchMapper
 from engine.framework.default_graph import fresh_default_graph
 
 from inspector.debug.breakpoints import Breakpoint

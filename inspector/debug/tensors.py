@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.cluster.relay import Withheld
 from engine.kernels.cuda.backend import to_host
-from engine.resources import Ref
+from engine.runtime.resources import Ref
 
 _NAME = re.compile(r"^\s*([^\[\s]+)\s*(?:\[(.*)\])?\s*$")
 _INDEX = re.compile(r"^-?\d+$")

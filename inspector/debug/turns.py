@@ -1,6 +1,6 @@
 """Whose turn it is: the partition threads of a debugged run move one at a time, in a fixed order.
 
-A run over several devices has one executor thread per partition (engine/session.py). The
+A run over several devices has one executor thread per partition (engine/runtime/session.py). The
 debugger gives one of them the turn at a time; the others wait at their next observer
 callback, so stepping shows one order of nodes, and the same order every time for one run:
 

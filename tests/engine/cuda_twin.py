@@ -42,7 +42,7 @@ from engine.kernels import lookup, registered_ops
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import backend as gpu
 from engine.proto.node_def_pb2 import NodeDef
-from engine.resources import ResourceMgr
+from engine.runtime.resources import ResourceMgr
 from tests.engine.test_kernels_fixtures import BOX_MULLER_FLOAT, FAMILIES, _arrays, _load
 
 # Ops whose outputs TensorFlow keeps in host memory even on a GPU (HostMemory("output")).

@@ -12,7 +12,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
-from engine import resources
+from engine.runtime import resources
 from engine.proto import graph_pb2
 
 FIXTURES_DIR = Path(__file__).parent.parent / "fixtures" / "engine_api"

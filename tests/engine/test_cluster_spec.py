@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import engine as tf
-from engine import placer as placer_lib
+from engine.runtime import placer as placer_lib
 from engine.cluster.cluster_spec import task_device
-from engine.session import node_info
+from engine.runtime.session import node_info
 
 REPO = Path(__file__).resolve().parents[2]
 ANSWERS = json.loads((REPO / "tests" / "fixtures" / "cluster" / "answers.json").read_text())
@@ -90,8 +90,8 @@ def test_in_graph_program_placed_on_tasks_as_tensorflow():
 
 
 def test_a_cluster_target_makes_a_cluster_session_and_the_engine_alone_never_imports_dask():
-    # engine/session.py knows no cluster: the cluster package's Session subclass declares that
-    # it serves cluster targets, and engine/api.py imports it without importing Dask.
+    # engine/runtime/session.py knows no cluster: the cluster package's Session subclass declares
+    # that it serves cluster targets, and engine/api.py imports it without importing Dask.
     script = (
         "import sys\n"
         "import engine as tf\n"

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from engine import random_philox, threads
+from engine.runtime import random_philox, threads
 from engine.kernels import compiled
 
 pytest.importorskip("numba")

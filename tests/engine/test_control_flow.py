@@ -3,8 +3,8 @@
 Graphs are compared node for node with the GraphDefs TensorFlow 2.21 wrote for the seed
 programs (tests/fixtures/graphs); values with what TensorFlow computed (the fixtures, and the
 numbers in TF_VALUES, printed by TensorFlow 2.21 for the same graph-building code). Every
-graph runs three ways: the compiled fast path (engine/frame_compiler.py), the frame loop
-(engine/frames.py) and the traced frame loop, which must agree.
+graph runs three ways: the compiled fast path (engine/runtime/frame_compiler.py), the frame loop
+(engine/runtime/frames.py) and the traced frame loop, which must agree.
 """
 
 import collections
@@ -16,7 +16,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
-from engine import frames
+from engine.runtime import frames
 from engine.proto import graph_pb2
 
 REPO = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from engine.framework.dtypes import as_dtype
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import backend as gpu
-from engine.resources import Ref, ResourceHandle, ResourceMgr
+from engine.runtime.resources import Ref, ResourceHandle, ResourceMgr
 from tests.engine.cuda_twin import (BACKENDS, assert_fixture_twin, assert_twin, fixture_cases,
                                     gpu_backend, make_node_def, run_kernel)
 

@@ -4,7 +4,7 @@ functions, replica_device_setter, and a session's devices from its ConfigProto."
 import pytest
 
 import engine as tf
-from engine import placer
+from engine.runtime import placer
 from engine.framework.devices import (DeviceSpec, canonical, local_name, matches, merge,
                            replica_device_setter)
 

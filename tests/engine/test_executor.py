@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from engine import plan as plan_lib
+from engine.runtime import plan as plan_lib
 from engine.framework import dtypes, errors
-from engine.executor import Executor
-from engine.plan import NodeInfo
+from engine.runtime.executor import Executor
+from engine.runtime.plan import NodeInfo
 from engine.proto import node_def_pb2
-from engine.resources import Ref, ResourceMgr
-from engine.step_stats import StepStatsCollector
+from engine.runtime.resources import Ref, ResourceMgr
+from engine.runtime.step_stats import StepStatsCollector
 
 
 class FakeContext:
@@ -222,7 +222,7 @@ def test_ref_value_isolation_on_fetch():
 
 
 def test_debug_checks_catch_a_kernel_returning_the_wrong_dtype(monkeypatch):
-    from engine import executor as executor_module
+    from engine.runtime import executor as executor_module
     monkeypatch.setattr(executor_module, "DEBUG_CHECKS", True)
     monkeypatch.setitem(KERNELS, "Square", lambda ctx, x: np.square(x).astype(np.float64))
     _, executor = make(chain(), feeds=["x:0"], fetches=["z:0"])

@@ -14,7 +14,7 @@ import pytest
 from google.protobuf import text_format
 
 import engine as tf
-from engine import function
+from engine.runtime import function_library as function
 from engine.proto import graph_pb2
 
 LIBRARY_GRAPH = r"""

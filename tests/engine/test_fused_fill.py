@@ -10,7 +10,7 @@ from engine.kernels.cpu import fused as cpu_fused
 from engine.kernels.fused_chain import FUSED_OP
 from engine.optimizer import remapping
 from engine.proto import rewriter_config_pb2
-from engine.resources import ResourceMgr
+from engine.runtime.resources import ResourceMgr
 from tests.engine.test_remapping import _run
 
 pytest.importorskip("numba")

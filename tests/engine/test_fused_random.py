@@ -62,7 +62,7 @@ def test_fused_random_chain_equals_the_unfused_graph_run_after_run(size):
 @pytest.mark.parametrize("size", [4096 * 3 + 1, 4096 * 4])
 def test_the_compiled_loop_and_the_reference_draw_the_same_values(size):
     from engine.kernels.context import KernelContext
-    from engine.resources import ResourceMgr
+    from engine.runtime.resources import ResourceMgr
     graph = tf.Graph()
     with graph.as_default():
         tf.set_random_seed(3)
@@ -145,7 +145,7 @@ def test_a_summing_random_chain_compiled_equals_its_reference(size):
     with a last block cut short, against the step-by-step reference, three runs each."""
     from engine.kernels.context import KernelContext
     from engine.optimizer import rules
-    from engine.resources import ResourceMgr
+    from engine.runtime.resources import ResourceMgr
     graph, hits = _pi(size)
     _, fused = _sessions(graph)
     metadata = tf.RunMetadata()
@@ -167,7 +167,7 @@ def test_a_summing_random_chain_compiled_equals_its_reference(size):
 
 def test_a_random_chain_reading_a_full_array_compiled_equals_its_reference():
     from engine.kernels.context import KernelContext
-    from engine.resources import ResourceMgr
+    from engine.runtime.resources import ResourceMgr
     size = 4096 * 5 + 2
     graph = tf.Graph()
     with graph.as_default():

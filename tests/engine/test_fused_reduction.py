@@ -9,7 +9,7 @@ from engine.kernels.context import KernelContext
 from engine.kernels.cpu import fused as cpu_fused
 from engine.kernels.fused_chain import FUSED_OP, Chain
 from engine.proto import rewriter_config_pb2
-from engine.resources import ResourceMgr
+from engine.runtime.resources import ResourceMgr
 
 pytest.importorskip("numba")
 

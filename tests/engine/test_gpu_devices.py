@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import kernels, observers
+from engine import kernels
+from engine.runtime import observers
 from engine.framework import errors
 from engine.kernels.cuda import backend
 from engine.proto.rewriter_config_pb2 import RewriterConfig
-from engine.step_stats import STREAM_ALL
+from engine.runtime.step_stats import STREAM_ALL
 from tests.engine.cuda_twin import BACKENDS, gpu_backend
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"

@@ -16,7 +16,7 @@ from engine.framework.dtypes import as_dtype
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef
-from engine.resources import ResourceMgr
+from engine.runtime.resources import ResourceMgr
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ops"
 FAMILIES = ("math", "reduce", "array", "nn", "random")

@@ -13,7 +13,7 @@ from engine.framework.errors import FailedPreconditionError, InvalidArgumentErro
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef
-from engine.resources import ResourceHandle, ResourceMgr
+from engine.runtime.resources import ResourceHandle, ResourceMgr
 from engine.framework.tensor_shape import TensorShape
 
 ATTR_TYPES = {bool: "bool", int: "int", float: "float", bytes: "string"}

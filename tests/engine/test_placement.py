@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import placer
-from engine.plan import nodes_from_graph_def
+from engine.runtime import placer
+from engine.runtime.plan import nodes_from_graph_def
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 CPU1 = "/job:localhost/replica:0/task:0/device:CPU:1"

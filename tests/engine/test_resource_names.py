@@ -7,7 +7,7 @@ import re
 import pytest
 
 import engine as tf
-from engine import resources
+from engine.runtime import resources
 
 
 @pytest.fixture(autouse=True)

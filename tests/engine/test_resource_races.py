@@ -10,7 +10,7 @@ import pytest
 import engine as tf
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
-from engine.resources import ResourceMgr
+from engine.runtime.resources import ResourceMgr
 
 
 @pytest.fixture

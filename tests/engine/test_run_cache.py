@@ -1,10 +1,11 @@
 """What Session.run keeps between runs follows what changed: the graph, the feeds, the options.
 
 A run of an already-seen (graph version, feeds, fetches, targets, rewrite override) reuses its
-plan, its fetch structure's flattening and the feed keys it resolved before (engine/session.py,
-fetches.py, session_feeds.py); the deadline and NumPy's error state are set and put back
-around every run. These tests change each of those between runs and check the answers. Values and messages are TensorFlow 2.21's (tf.compat.v1, graph mode),
-checked by running the same code there; the rewrite override (original_graph) is the engine's.
+plan, its fetch structure's flattening and the feed keys it resolved before
+(engine/runtime/session.py, fetches.py, session_feeds.py); the deadline and NumPy's error state are
+set and put back around every run. These tests change each of those between runs and check the
+answers. Values and messages are TensorFlow 2.21's (tf.compat.v1, graph mode), checked by running
+the same code there; the rewrite override (original_graph) is the engine's.
 """
 
 import threading
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine import deadline
+from engine.runtime import deadline
 from engine.optimizer import session_rewrite
 
 

@@ -1,4 +1,4 @@
-"""Observing Session.run through run observer factories (engine/observers.py)."""
+"""Observing Session.run through run observer factories (engine/runtime/observers.py)."""
 
 import threading
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine.executor import Executor
-from engine.session import observe_runs
+from engine.runtime.executor import Executor
+from engine.runtime.session import observe_runs
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 CPU1 = "/job:localhost/replica:0/task:0/device:CPU:1"

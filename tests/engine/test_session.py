@@ -11,7 +11,7 @@ import pytest
 
 import engine as tf
 from engine.framework import errors
-from engine.session import get_default_session
+from engine.runtime.session import get_default_session
 
 
 @pytest.fixture

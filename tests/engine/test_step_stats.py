@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 from google.protobuf import text_format
 
-from engine import plan as plan_lib
-from engine.executor import Executor
+from engine.runtime import plan as plan_lib
+from engine.runtime.executor import Executor
 from engine.proto import config_pb2, graph_pb2
-from engine.resources import ResourceMgr
-from engine.step_stats import StepStatsCollector
+from engine.runtime.resources import ResourceMgr
+from engine.runtime.step_stats import StepStatsCollector
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -1,4 +1,4 @@
-"""engine/vlog.py: TF 2.x VLOG lines from the engine, and parsers/vlog reading them back."""
+"""engine/runtime/vlog.py: TF 2.x VLOG lines from the engine, and parsers/vlog reading them back."""
 
 import io
 import os
@@ -6,7 +6,7 @@ import os
 import pytest
 
 import engine as tf
-from engine import vlog
+from engine.runtime import vlog
 from parsers.vlog import read_lines, read_vlog
 
 from tests.views.tui_conftest import ROOT

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 
 import engine as tf
-from engine import session as session_lib
+from engine.runtime import session as session_lib
 from inspector.debug.script import ScriptDebugger
 
 

@@ -49,7 +49,7 @@ def test_a_wrong_feed_shape_is_reported_before_the_import(capsys, monkeypatch):
         raise AssertionError("imported before the feeds were checked")
     monkeypatch.setattr(engine, "import_graph_def", no_import)
     status, _, err = run(capsys, "run", TWO_CPU, "--feed", "a=[1, 2, 3]", "--fetch", "total:0")
-    # Session.run's own words (engine/session.py, as TensorFlow's).
+    # Session.run's own words (engine/runtime/session.py, as TensorFlow's).
     assert (status, err) == (2, f"error: {TWO_CPU}: Cannot feed value of shape (3,) for Tensor a:0,"
                                 " which has shape (2, 2)\n")
     status, _, err = run(capsys, "run", TWO_CPU, "--feed", "nope=[1]", "--fetch", "total:0")

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
-from engine import threads
+from engine.runtime import threads
 from engine.kernels.compiled import philox_numba as philox
 from engine.kernels.fused_chain import FILL, Chain
 

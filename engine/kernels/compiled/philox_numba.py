@@ -1,15 +1,16 @@
-"""TensorFlow's Philox4x32-10 (engine.random_philox) compiled with numba, split over threads.
+"""TensorFlow's Philox4x32-10 (engine.runtime.random_philox) compiled with numba, split over
+threads.
 
 Each function fills blocks [start, end) of a stream from its key (k0, k1) and 128-bit
 counter (four 32-bit words c0..c3): block b is Philox4x32-10 of counter + b, as
-PhiloxRandom's outputs. They release the GIL, so engine.threads.parallel_for runs pieces of
+PhiloxRandom's outputs. They release the GIL, so engine.runtime.threads.parallel_for runs pieces of
 one stream at once; compiled once per machine and cached on disk (numba's cache=True).
 """
 
 import numpy as np
 import numba
 
-from engine import threads
+from engine.runtime import threads
 
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = np.uint32(0x9E3779B9), np.uint32(0xBB67AE85)

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
-from engine.random_philox import uint64_to_double
+from engine.runtime.random_philox import uint64_to_double
 
 
 class SimplePhilox:

@@ -1,6 +1,6 @@
 """CPU kernels of the control-flow v1 ops.
 
-The frame loop (engine/frames.py) routes Switch, Merge, Enter, Exit and NextIteration itself
+The frame loop (engine/runtime/frames.py) routes Switch, Merge, Enter, Exit and NextIteration itself
 (it owns deadness, frames and iterations); these kernels are what those ops compute on their
 own, for a kernel lookup and for callers outside the frame loop. LoopCond forwards its
 input; ControlTrigger does nothing. They only move values, never look inside them (a

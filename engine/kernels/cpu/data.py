@@ -15,12 +15,12 @@ import os
 import numpy as np
 
 from engine.framework import dtypes, errors
-from engine.function import LIBRARY_KEY
+from engine.runtime.function_library import LIBRARY_KEY
 from engine.kernels import register
 from engine.kernels.common import invalid, int_scalar
 from engine.kernels.cpu import data_errors
 from engine.lib_io import file_io, tf_record
-from engine.random_philox import PhiloxRandom
+from engine.runtime.random_philox import PhiloxRandom
 
 
 class IteratorContext:

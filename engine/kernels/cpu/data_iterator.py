@@ -18,7 +18,7 @@ from engine.kernels import register
 from engine.kernels.cpu import data_errors
 from engine.kernels.common import resource_handle
 from engine.kernels.cpu.data import Dataset, IteratorContext, library_of
-from engine.resources import ResourceHandle
+from engine.runtime.resources import ResourceHandle
 
 _CREATE_LOCK = threading.Lock()
 

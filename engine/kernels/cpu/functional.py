@@ -1,15 +1,15 @@
 """CPU kernels of the functional ops: function calls, If, While and Case (and stateless forms).
 
-Each runs library functions (engine/function.py) through the session's FunctionLibrary,
-which the Executor puts in the kernel context's session_state; a body is instantiated and
-planned once per (function, attrs) and then run on its own bound executor.
+Each runs library functions (engine/runtime/function_library.py) through the session's
+FunctionLibrary, which the Executor puts in the kernel context's session_state; a body is
+instantiated and planned once per (function, attrs) and then run on its own bound executor.
 """
 
 import numpy as np
 
 from engine.framework import errors
-from engine.frames import max_loop_iterations
-from engine.function import LIBRARY_KEY
+from engine.runtime.frames import max_loop_iterations
+from engine.runtime.function_library import LIBRARY_KEY
 from engine.kernels import register_table
 
 

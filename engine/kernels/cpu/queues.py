@@ -23,12 +23,12 @@ import threading
 import numpy as np
 
 from engine.framework import errors
-from engine.deadline import check as check_deadline
+from engine.runtime.deadline import check as check_deadline
 from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle, shape_str
 from engine.kernels.cpu.state import uninitialized
-from engine.random_philox import PhiloxRandom
-from engine.resources import ResourceHandle
+from engine.runtime.random_philox import PhiloxRandom
+from engine.runtime.resources import ResourceHandle
 
 _POLL_SECONDS = 0.05  # how often a blocked op looks at its run's deadline
 

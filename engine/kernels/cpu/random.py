@@ -1,6 +1,6 @@
 """NumPy CPU kernels: seeded random ops, bit-for-bit TensorFlow's Philox streams.
 
-ctx.rng() is the node's GuardedPhiloxRandom (engine.random_philox); each run reserves
+ctx.rng() is the node's GuardedPhiloxRandom (engine.runtime.random_philox); each run reserves
 256 blocks per output element, so run k of a session gives TensorFlow's run k. The kernels
 take the array module as keyword `xp`: engine/kernels/cuda/random.py runs them with xp=cupy,
 drawing the same counters from the same node generator, so a GPU gives the CPU's values.
@@ -8,7 +8,7 @@ drawing the same counters from the same node generator, so a GPU gives the CPU's
 
 import numpy as np
 
-from engine import random_philox
+from engine.runtime import random_philox
 from engine.kernels import register_table
 from engine.kernels.common import invalid, shape_str
 

@@ -25,7 +25,7 @@ from engine.kernels import register
 from engine.kernels.common import invalid, resource_handle
 from engine.kernels.cpu import queues as queue_kernels
 from engine.lib_io import file_io, tf_record
-from engine.resources import ResourceHandle
+from engine.runtime.resources import ResourceHandle
 
 _CREATE_LOCK = threading.Lock()
 _CHUNK = 1 << 20  # reads in pieces: a huge record_bytes allocates what the file has, no more

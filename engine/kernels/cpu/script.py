@@ -1,5 +1,6 @@
 """PyFunc and PyFuncStateless: the Python function registered under the node's token, called
-in-process (engine/py_funcs.py), as TensorFlow's PyFuncOp (tensorflow/python/lib/core/py_func.cc).
+in-process (engine/runtime/py_funcs.py), as TensorFlow's PyFuncOp
+(tensorflow/python/lib/core/py_func.cc).
 
 Inputs reach the function as NumPy arrays (strings as object arrays of bytes). A Python error
 becomes TensorFlow's status: ValueError and TypeError InvalidArgumentError, StopIteration
@@ -11,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from engine import py_funcs
+from engine.runtime import py_funcs
 from engine.framework import dtypes, errors
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid

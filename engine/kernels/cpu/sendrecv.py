@@ -11,8 +11,8 @@ values to the device, is in engine/kernels/cuda/transfers.py).
 
 from engine.kernels import register_table
 from engine.kernels.cuda.backend import to_host
-from engine.resources import ReceivedRef, Ref
-from engine.rendezvous import RENDEZVOUS_KEY, create_key, running_step
+from engine.runtime.resources import ReceivedRef, Ref
+from engine.runtime.rendezvous import RENDEZVOUS_KEY, create_key, running_step
 
 
 def _key(ctx):

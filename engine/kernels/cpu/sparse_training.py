@@ -14,7 +14,7 @@ from engine.framework.errors import InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import shape_str
 from engine.kernels.cpu.training import check_initialized, variable_buffer
-from engine.resources import locked
+from engine.runtime.resources import locked
 
 
 def _rsqrt(x):

@@ -18,7 +18,7 @@ from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import (datatype_string, int_scalar, invalid, open_resource,
                                    resource_handle)
-from engine.resources import ResourceHandle
+from engine.runtime.resources import ResourceHandle
 
 _COUNTER = itertools.count()
 

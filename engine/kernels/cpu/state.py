@@ -12,7 +12,7 @@ from engine.framework.dtypes import as_dtype
 from engine.framework.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, resource_handle, shape_str
-from engine.resources import ResourceHandle, locked
+from engine.runtime.resources import ResourceHandle, locked
 
 DEFAULT_CONTAINER = b"localhost"
 

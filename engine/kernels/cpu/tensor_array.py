@@ -19,7 +19,7 @@ import numpy as np
 from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, int_scalar, invalid, open_resource
-from engine.resources import ResourceHandle
+from engine.runtime.resources import ResourceHandle
 from engine.framework.tensor_shape import TensorShape, shape_text
 
 _COUNTER = itertools.count()

@@ -14,7 +14,7 @@ from engine.framework.errors import FailedPreconditionError, InvalidArgumentErro
 from engine.kernels import register
 from engine.kernels.common import resource_handle, shape_str
 from engine.kernels.cpu.state import uninitialized
-from engine.resources import locked
+from engine.runtime.resources import locked
 
 
 def _gradient_descent(xp, attrs, var, alpha, delta):

@@ -21,9 +21,9 @@ from collections import deque
 
 import numpy as np
 
-from engine import deadline
+from engine.runtime import deadline
 from engine.framework import errors, op_families
-from engine.node_run import outputs_list, raise_node_error, read_ref
+from engine.runtime.node_run import outputs_list, raise_node_error, read_ref
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
 

@@ -14,8 +14,8 @@ TF_CPP_MIN_VLOG_LEVEL) is the level for every source file; TF_CPP_VMODULE
 parsers/vlog reads these lines back like TensorFlow's own.
 
 The session asks `wanted()` on every run (one global read while VLOG is off) and, when it is,
-uses `run_observer` as one more run observer factory (engine/observers.py): it dumps each plan
-once and gives an executor observer, None when no executor line is wanted.
+uses `run_observer` as one more run observer factory (engine/runtime/observers.py): it dumps each
+plan once and gives an executor observer, None when no executor line is wanted.
 
 >>> parse_vmodule("executor=2, function_utils=5,bad")
 {'executor': 2, 'function_utils': 5}

@@ -21,9 +21,9 @@ import heapq
 
 from engine.framework import dtypes, op_families
 from engine.framework import op_registry
-from engine.plan import NodeInfo, parse_tensor_name, prune
+from engine.runtime.plan import NodeInfo, parse_tensor_name, prune
 from engine.proto import node_def_pb2
-from engine.step_stats import GpuStepStatsCollector, StepStatsCollector
+from engine.runtime.step_stats import GpuStepStatsCollector, StepStatsCollector
 
 INCARNATION = 1  # DirectSession's devices keep one incarnation
 

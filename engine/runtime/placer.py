@@ -16,13 +16,13 @@ Rank) and lone Identities follow their input.
 import contextlib
 import functools
 
-from engine import placement_log
+from engine.runtime import placement_log
 from engine.framework import errors, op_families
 from engine.framework.devices import DeviceSpec, local_name, matches, merge
 from engine.kernels import has_kernel
 from engine.kernels.cuda import backend
 from engine.kernels.cuda.backend import device_description
-from engine.node_run import user_frames
+from engine.runtime.node_run import user_frames
 
 CLIENT_DEVICE = local_name("CPU", 0)
 DEVICE_TYPE_PRIORITY = ("GPU", "CPU")  # TensorFlow's registered priorities, highest first
@@ -393,5 +393,5 @@ def device_mapping_message(devices):
 
 def log_placement(entries, stream=None):
     """`name: (Op): device` per node, as TensorFlow's placer prints (stdout) and logs them
-    (stderr): engine/placement_log.py."""
+    (stderr): engine/runtime/placement_log.py."""
     placement_log.log_placement(entries, stream)

@@ -1,6 +1,6 @@
 """What running one node needs, in every loop that runs nodes (the executor's fast path,
-engine/frames.py, engine/frame_compiler.py): a ref input read, a kernel's outputs as a list,
-and the one writer of a node's error as TensorFlow words it from Session.run.
+engine/runtime/frames.py, engine/runtime/frame_compiler.py): a ref input read, a kernel's outputs as
+a list, and the one writer of a node's error as TensorFlow words it from Session.run.
 
 An error from a node carries what the CLI and the debugger show as fields, so nobody parses
 its text: `node_name`, `op_type` and `kernel_message` (the kernel's own words).
@@ -9,7 +9,7 @@ its text: `node_name`, `op_type` and `kernel_message` (the kernel's own words).
 import numpy as np
 
 from engine.framework import errors
-from engine.resources import Ref
+from engine.runtime.resources import Ref
 
 
 def check_output(node, value, dtype):

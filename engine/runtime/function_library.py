@@ -8,7 +8,7 @@ AttrValue.placeholder) filled from the call's attrs. Instantiation rewrites the 
 GraphDef of plain tensor names (`node:k`, k the flat output index), each argument a
 Placeholder the plan feeds (an _Arg, as TensorFlow's InstantiateFunction makes), the
 outputs its fetches, and its stateful nodes and control outputs its targets, then plans it
-(engine/plan.py) and binds an Executor for it once per library, that is per session.
+(engine/runtime/plan.py) and binds an Executor for it once per library, that is per session.
 
 Function-call nodes (an op type naming a library function) and the functional ops
 (engine/kernels/cpu/functional.py: PartitionedCall, If, While, Case and their stateless
@@ -16,7 +16,7 @@ forms) run bodies through `FunctionLibrary.call`.
 """
 
 from engine.framework import dtypes, errors, op_registry
-from engine.plan import NodeInfo, build, input_ref_flags
+from engine.runtime.plan import NodeInfo, build, input_ref_flags
 from engine.proto import attr_value_pb2, node_def_pb2
 
 LIBRARY_KEY = "function_library"  # where a session's library lives in its session_state

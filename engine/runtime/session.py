@@ -1,18 +1,18 @@
 """tf.Session: run fetches given feeds, with an executor cached per (feeds, fetches, targets).
 
 As TensorFlow's DirectSession: each distinct (graph version, feeds, fetches, targets) gets a
-plan (pruned, rewritten with _Arg/_Retval, placed, ordered; engine/plan.py) bound to this
-session's kernels and variables (engine/executor.py), built once and reused. Variables and
+plan (pruned, rewritten with _Arg/_Retval, placed, ordered; engine/runtime/plan.py) bound to this
+session's kernels and variables (engine/runtime/executor.py), built once and reused. Variables and
 the random generators of stateful ops live in the session, so every plan shares them.
 
-The graph is placed on the session's devices (engine/placer.py: ConfigProto device_count,
+The graph is placed on the session's devices (engine/runtime/placer.py: ConfigProto device_count,
 allow_soft_placement, log_device_placement). A run whose nodes all sit on the client device
 (CPU:0) keeps the one-executor path; otherwise it is cut into one graph per device
-(engine/partition.py), each with its own plan and executor, run concurrently, one thread per
-device, exchanging tensors through the step's rendezvous (engine/rendezvous.py).
+(engine/runtime/partition.py), each with its own plan and executor, run concurrently, one thread per
+device, exchanging tensors through the step's rendezvous (engine/runtime/rendezvous.py).
 
-A run can be observed (engine/observers.py): factories given to `observe_runs(factory)` on the
-calling thread or to `session._add_run_observer(factory)` hand each partition's executor an
+A run can be observed (engine/runtime/observers.py): factories given to `observe_runs(factory)` on
+the calling thread or to `session._add_run_observer(factory)` hand each partition's executor an
 observer, and the run takes the traced path; the step-stats collector (FULL_TRACE) and the
 VLOG writer come in the same way, after them.
 """
@@ -24,22 +24,22 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engine import placement_log
-from engine import deadline, kernels, vlog
+from engine import kernels
 from engine.framework import errors, graph, op_registry
-from engine import partition as partition_lib, placer as placer_lib, plan as plan_lib
-from engine import observers as observers_lib, step_stats
-from engine.executor import Executor, fetched_ref
-from engine.fetches import FetchMapper, structure_key
 from engine.framework.graph import get_default_graph
-from engine.observers import observe_runs  # noqa: F401  (engine.session.observe_runs)
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
-from engine.random_philox import node_generator
-from engine import threads
-from engine.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
-from engine.resources import ResourceMgr
-from engine.session_feeds import feed_converter, feed_names_and_values, is_operation
+from engine.runtime import deadline, placement_log, threads, vlog
+from engine.runtime import observers as observers_lib, step_stats
+from engine.runtime import partition as partition_lib, placer as placer_lib, plan as plan_lib
+from engine.runtime.executor import Executor, fetched_ref
+from engine.runtime.fetches import FetchMapper, structure_key
+# observe_runs is also engine.runtime.session.observe_runs
+from engine.runtime.observers import observe_runs  # noqa: F401
+from engine.runtime.random_philox import node_generator
+from engine.runtime.rendezvous import RENDEZVOUS_KEY, RendezvousMgr, set_running_step
+from engine.runtime.resources import ResourceMgr
+from engine.runtime.session_feeds import feed_converter, feed_names_and_values, is_operation
 
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
@@ -128,7 +128,7 @@ class BaseSession:
         self._edge_names = itertools.count()  # TF's edge_name_counter_: <node>/_<n>
         self._rendezvous = self._session_state[RENDEZVOUS_KEY] = RendezvousMgr()
         self._workers = None
-        self._run_observers = ()  # run observer factories (engine/observers.py)
+        self._run_observers = ()  # run observer factories (engine/runtime/observers.py)
         self._entry_lock = threading.RLock()
         kernels.registered_ops("CPU")  # load the kernel tables before any thread runs
         threads.configure(self._config.intra_op_parallelism_threads)
@@ -196,7 +196,7 @@ class BaseSession:
                           step_stats.Collectors(partition_lib.TransferlessCollector,
                                                 partition_lib.GpuTransferlessCollector))
             factories += (collectors,)
-        if vlog.wanted():  # VLOG: an observer writing TF's lines (engine/vlog.py)
+        if vlog.wanted():  # VLOG: an observer writing TF's lines (engine/runtime/vlog.py)
             factories += (vlog.run_observer,)
         timeout_ms = (options.timeout_in_ms if options is not None and options.timeout_in_ms
                       else self._config.operation_timeout_in_ms)
@@ -238,7 +238,8 @@ class BaseSession:
                 run_metadata.partition_graphs.add().CopyFrom(graph_def)
 
     def _add_run_observer(self, factory):
-        """Every later run of this session is observed through `factory` (engine/observers.py)."""
+        """Every later run of this session is observed through `factory`
+        (engine/runtime/observers.py)."""
         self._run_observers += (factory,)
 
     def _remove_run_observer(self, factory):
@@ -373,7 +374,7 @@ class BaseSession:
         if self._workers is None:
             self._workers = ThreadPoolExecutor(thread_name_prefix="partition")
         rendezvous = self._rendezvous.find(step_id)
-        # Every observer is made before any executor runs (engine/observers.py).
+        # Every observer is made before any executor runs (engine/runtime/observers.py).
         observers = [observers_lib.observer_for(factories, part.device, step_id,
                                                 part.executor.plan) if factories else None
                      for part in entry.parts]

@@ -4,7 +4,7 @@ A run observer factory is `factory(device, step_id, plan) -> observer or None`. 
 calls it once per executor a run uses (one per device's partition, the client's first), on the
 thread that called Session.run and before any executor starts, so a factory learns every
 partition of the run before a node runs. The observer it returns follows the executor's
-protocol (engine/executor.py) and is called on that executor's thread; it may also define
+protocol (engine/runtime/executor.py) and is called on that executor's thread; it may also define
 `executor_done(error)`, which the session calls on the same thread when the executor returns
 (error None) or fails. While any factory is in force a run takes the traced path on every
 partition; otherwise Session.run's fast path is untouched.

@@ -7,7 +7,7 @@ TF_CPP_MIN_LOG_LEVEL is 1 or more, as TensorFlow's logging decides."""
 import os
 import sys
 
-from engine import vlog
+from engine.runtime import vlog
 
 
 def info_enabled(environ=os.environ):

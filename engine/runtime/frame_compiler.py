@@ -7,17 +7,17 @@ straight-line code over the plan's value slots: a frame is a `while True:` loop 
 condition part, a break when LoopCond is false, its body, the Merges taking the
 NextIteration values), a nested frame is a loop inside the body, and dead tensors are the
 frames.NO_VALUE sentinel in a slot, checked only where a cond's Switch can make one. The
-semantics are engine/frames.py's (which runs everything this declines, and every traced
+semantics are engine/runtime/frames.py's (which runs everything this declines, and every traced
 run); the gain is no per-node dispatch, no per-iteration bookkeeping.
 """
 
 import numpy as np
 
-from engine import deadline
+from engine.runtime import deadline
 from engine.framework import errors
-from engine.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
+from engine.runtime.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
-from engine.node_run import read_ref
+from engine.runtime.node_run import read_ref
 from engine.framework.topological import kahn_order
 
 

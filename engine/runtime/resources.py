@@ -31,9 +31,9 @@ class Ref:
 
 
 class ReceivedRef(Ref):
-    """A variable sent from another device (engine/partition.py sends a ref as the Ref):
+    """A variable sent from another device (engine/runtime/partition.py sends a ref as the Ref):
     reading it reads the variable then, copied into the receiving device's memory. A fetched
-    one is read once every partition of the run has finished (engine/session.py)."""
+    one is read once every partition of the run has finished (engine/runtime/session.py)."""
 
     __slots__ = ("source", "copy_in")
 

@@ -4,7 +4,7 @@ Two loops over the same bound plan. `run` is the hot path: constants are compute
 bind time, feeds are written into their slots, then each node reads its input slots, calls
 its kernel, writes its output slots and clears the slots it was the last reader of. A plan
 with control flow (Switch, Merge, Enter, Exit, NextIteration, ...) runs instead on the
-frame-aware loop of engine/frames.py: TensorFlow's ready queue with (frame, iteration) tags
+frame-aware loop of engine/runtime/frames.py: TensorFlow's ready queue with (frame, iteration) tags
 and dead tensors. `run_traced` always runs on that loop, with an observer around each node.
 
 The observer protocol (step_stats.StepStatsCollector, the stepping debugger, the VLOG writer):
@@ -27,23 +27,23 @@ kernel's outputs downstream and in the fetches (the debugger's inject_value).
 (0 at top level), .dead (the node is dead: no kernel ran, every output is None) and
 .frame_id (which instance of the frame: a loop inside a loop gets one per outer iteration).
 A node inside a loop is reported once per iteration; a function body (If, While,
-PartitionedCall: engine/function.py) runs untraced inside its node. The runaway-loop limit
-(frames.DEFAULT_MAX_LOOP_ITERATIONS, GI_MAX_LOOP_ITERATIONS or Executor(max_loop_iterations=))
+PartitionedCall: engine/runtime/function_library.py) runs untraced inside its node. The runaway-loop
+limit (frames.DEFAULT_MAX_LOOP_ITERATIONS, GI_MAX_LOOP_ITERATIONS or Executor(max_loop_iterations=))
 stops a frame running more iterations with ResourceExhaustedError naming the frame.
 """
 
 import os
 import numpy as np
 
-from engine import frame_compiler, frames, function
+from engine.runtime import frame_compiler, frames, function_library as function
 from engine.framework import errors
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import memory_types
 from engine.kernels.cpu.functional import function_call
-from engine.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
+from engine.runtime.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
                              outputs_list, raise_node_error, read_ref)
-from engine.resources import ReceivedRef, Ref
+from engine.runtime.resources import ReceivedRef, Ref
 
 # Check every kernel output's dtype (and count) against the graph: off on the fast path.
 DEBUG_CHECKS = os.environ.get("GI_ENGINE_DEBUG", "") not in ("", "0")

@@ -22,7 +22,7 @@ from engine.framework.devices import DeviceSpec
 from engine.kernels.cuda import backend
 from engine.kernels.cuda.backend import is_device_array
 from engine.proto import step_stats_pb2
-from engine.resources import Ref
+from engine.runtime.resources import Ref
 
 ALLOCATOR = "cpu"
 STREAM_ALL = "/stream:all"
@@ -227,7 +227,7 @@ class GpuStepStatsCollector(StepStatsCollector):
 
 
 class Collectors:
-    """A run observer factory (engine/observers.py): one `collector_class` per executor
+    """A run observer factory (engine/runtime/observers.py): one `collector_class` per executor
     (`gpu_collector_class` for a GPU's)."""
 
     def __init__(self, collector_class=StepStatsCollector,
