@@ -1,7 +1,9 @@
 """The embedded engine: `import engine as tf` gives TensorFlow 1.x's graph-building API.
 
-The API itself is engine/api.py, loaded on first use: the readers import `engine.proto`
-alone (the messages) without paying for NumPy and the whole API at start-up.
+The API itself is engine/api/, loaded on first use: the readers import `engine.proto` alone (the
+messages) without paying for NumPy and the whole API at start-up. The engine's own layers are
+engine/framework/ (what a graph is), engine/runtime/ (what runs it) and engine/api/ (the
+namespace); docs/ARCHITECTURE.md draws them.
 """
 
 import importlib as _importlib
@@ -12,10 +14,19 @@ from engine.framework.api_namespace import not_supported as _not_supported
 _HERE = _os.path.dirname(__file__)
 
 
+def _is_api_part(value):
+    # engine/api/core.py and its siblings are how the namespace is written, not names in it.
+    return isinstance(value, type(_os)) and value.__name__.startswith("engine.api.")
+
+
+def _api_names(api):
+    return {name: value for name, value in vars(api).items()
+            if not (name.startswith("__") and name.endswith("__")) and not _is_api_part(value)}
+
+
 def _load_api():
     api = _importlib.import_module("engine.api")
-    globals().update({name: value for name, value in vars(api).items()
-                      if not (name.startswith("__") and name.endswith("__"))})
+    globals().update(_api_names(api))
     return api
 
 
@@ -26,19 +37,19 @@ def _is_submodule(name):
 
 def __getattr__(name):
     if name == "__all__":  # `from engine import *`
-        return [key for key in vars(_load_api()) if not key.startswith("_")]
+        return [key for key in _api_names(_load_api()) if not key.startswith("_")]
     if (name.startswith("__") and name.endswith("__")) or name == "api":
         raise AttributeError(name)
     if _is_submodule(name):
         # `from engine import dtypes` inside the engine: the module alone, not the whole API.
         return _importlib.import_module(f"engine.{name}")
-    try:
-        return getattr(_load_api(), name)
-    except AttributeError:
-        if name.startswith("_"):
-            raise AttributeError(f"module 'engine' has no attribute {name!r}") from None
-        raise _not_supported(f"tf.{name}") from None
+    names = _api_names(_load_api())
+    if name in names:
+        return names[name]
+    if name.startswith("_"):
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    raise _not_supported(f"tf.{name}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(dir(_load_api())))
+    return sorted(set(globals()) | set(_api_names(_load_api())))

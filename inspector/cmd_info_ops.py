@@ -1,6 +1,6 @@
 """`graph-inspector info --ops [--json]`: every op the engine knows and what it has.
 
-One row per op of engine.registry: its OpDef, CPU and GPU kernels, shape function, gradient
+One row per op of engine.api.registry: its OpDef, CPU and GPU kernels, shape function, gradient
 and families, and where those tables disagree (none, while tests/engine/test_op_registry.py
 passes).
 """
@@ -17,7 +17,7 @@ def run(args):
         sys.stderr.write("error: info: give a PATH, or --ops for the engine's ops\n")
         return 2
     # The engine's kernels and gradients load only here, not for `info PATH`.
-    from engine import registry
+    from engine.api import registry
     from views import op_table
     rows = registry.all_ops()
     if args.json:

@@ -1,7 +1,10 @@
 """The import rules, checked over the source with ast (nothing is imported):
-no `from x import _private` across packages, and no import circle between modules outside the
-graph core (graph, operation, tensor, default_graph may import each other and, inside
-functions, what is built over them)."""
+- the layers (docs/ARCHITECTURE.md): inspector -> views -> parsers -> engine; inside the engine,
+  engine.framework (what a graph is) imports nothing of engine.runtime (what runs it), and
+  nothing but engine.api itself imports engine.api (the TF1 namespace);
+- no `from x import _private` across packages;
+- no import circle between modules outside the graph core (graph, operation, tensor,
+  default_graph may import each other and, inside functions, what is built over them)."""
 
 import ast
 import functools
@@ -13,6 +16,15 @@ PACKAGES = ("engine", "parsers", "views", "inspector", "bench")
 PRIVATE_CHECKED = PACKAGES + ("tools", "tests")
 GRAPH_CORE = {"engine.framework.graph", "engine.framework.operation", "engine.framework.tensor",
               "engine.framework.default_graph"}
+# (importer, what it must not import): a module under the first never imports one under the
+# second, at any depth, unless it is under the second itself. Imports inside functions count.
+LAYER_RULES = (
+    ("engine.framework", "engine.runtime"),
+    ("engine", "engine.api"),
+    ("engine", "parsers"), ("engine", "views"), ("engine", "inspector"),
+    ("parsers", "views"), ("parsers", "inspector"),
+    ("views", "inspector"),
+)
 # None is left: a circle found fails. One listed here would need its reason and an owner to cut it.
 KNOWN_CIRCLES = []
 
@@ -78,6 +90,28 @@ def private_imports_across_packages(root, tops=PRIVATE_CHECKED):
     return found
 
 
+def _under(module, prefix):
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def layer_violations(root, tops=PACKAGES, rules=LAYER_RULES):
+    """`path:line: importer imports target (importer -> forbidden)` for each import that crosses
+    a layer the wrong way."""
+    modules = _modules(root, tops)
+    found = []
+    for module, path in sorted(modules.items()):
+        for line, target, names in _imports(module, path):
+            targets = [f"{target}.{name}" for name in names if name != "*"] + [target]
+            for importer, forbidden in rules:
+                if not _under(module, importer) or _under(module, forbidden):
+                    continue
+                crossing = next((t for t in targets if _under(t, forbidden)), None)
+                if crossing:
+                    found.append(f"{path.relative_to(root)}:{line}: {module} imports {crossing}"
+                                 f" ({importer} must not import {forbidden})")
+    return found
+
+
 def import_circles(root, tops=PACKAGES, core=GRAPH_CORE):
     """The sets of modules outside `core` that import each other in a loop (imports inside
     functions count; importing a.b.c counts as importing the packages a and a.b too)."""
@@ -136,6 +170,10 @@ def _strongly_connected(nodes, edges):
     return circles
 
 
+def test_no_import_crosses_a_layer_the_wrong_way():
+    assert layer_violations(ROOT) == []
+
+
 def test_no_private_import_across_packages():
     assert private_imports_across_packages(ROOT) == []
 
@@ -180,4 +218,30 @@ def test_the_checks_catch_planted_violations(tmp_path):
     assert sorted(import_circles(tmp_path, ("engine",))) == [
         ["engine.a", "engine.b", "engine.c"],
         ["engine.summary", "engine.training.hooks"],
+    ]
+
+
+def test_the_layer_check_catches_planted_crossings(tmp_path):
+    _plant(tmp_path, {
+        "engine/__init__.py": "",
+        "engine/framework/__init__.py": "",
+        "engine/framework/tensor.py": "def f():\n    from engine.runtime import session\n",
+        "engine/framework/graph.py": "from engine.framework import tensor\nimport engine.ops\n",
+        "engine/runtime/__init__.py": "",
+        "engine/runtime/session.py": "from engine.framework.graph import Graph\n",
+        "engine/ops/__init__.py": "from engine import api\n",
+        "engine/api/__init__.py": "from engine.api.core import *\n",
+        "engine/api/core.py": "from engine.runtime.session import Session\nimport engine.ops\n",
+        "parsers/__init__.py": "",
+        "parsers/reader.py": "import engine.framework\nfrom views import drawing\n",
+        "views/__init__.py": "",
+        "views/drawing.py": "from parsers import reader\n",
+    })
+    assert layer_violations(tmp_path, ("engine", "parsers", "views")) == [
+        "engine/framework/tensor.py:2: engine.framework.tensor imports engine.runtime.session"
+        " (engine.framework must not import engine.runtime)",
+        "engine/ops/__init__.py:1: engine.ops imports engine.api"
+        " (engine must not import engine.api)",
+        "parsers/reader.py:2: parsers.reader imports views.drawing"
+        " (parsers must not import views)",
     ]

@@ -1,7 +1,7 @@
 """The engine's ops as rows to read: what each has (OpDef, kernels, shape function, gradient,
-families), for `graph-inspector info --ops` and the TUI's OpDef tab (engine.registry rows).
+families), for `graph-inspector info --ops` and the TUI's OpDef tab (engine.api.registry rows).
 
->>> from engine.registry import OpRow
+>>> from engine.api.registry import OpRow
 >>> row = OpRow("Foo", kernels={"CPU": len}, shape="inferred", families=("unary",))
 >>> row_json(row)["kernels"], row_json(row)["problems"]
 (['CPU'], ['kernel without OpDef'])
@@ -11,7 +11,7 @@ families), for `graph-inspector info --ops` and the TUI's OpDef tab (engine.regi
 
 from __future__ import annotations
 
-from engine import registry
+from engine.api import registry
 
 COLUMNS = ("OP", "OPDEF", "CPU", "GPU", "SHAPE", "GRADIENT", "FAMILIES")
 

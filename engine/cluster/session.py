@@ -22,7 +22,7 @@ class ClusterSession(session_lib.Session, serves_cluster_targets=True):
     _runs_in_process = False
 
     def __init__(self, target="", graph=None, config=None):
-        # Here, not at the top: the connection brings Dask, and engine/api.py imports this
+        # Here, not at the top: the connection brings Dask, and engine/api/core.py imports this
         # module for every `import engine as tf`, cluster or not.
         from engine.cluster import connection as connection_lib
         target = target.decode() if isinstance(target, bytes) else target

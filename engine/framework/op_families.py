@@ -3,7 +3,7 @@
 Kernels, shape inference, planning, placement, frames, partitioning and the views ask these
 sets whether an op belongs to a family; nothing else lists op names by family. This module
 imports nothing, so any module of any package may read it. FAMILIES names them all, for
-engine.registry (what is op X) and `graph-inspector info --ops`.
+engine.api.registry (what is op X) and `graph-inspector info --ops`.
 
 >>> "Relu" in UNARY, "AddV2" in BINARY, "RefEnter" in CONTROL_FLOW
 (True, True, True)

@@ -2,7 +2,7 @@
 
 Gradient functions register with `@RegisterGradient("Op")` (engine/ops/*_grad.py, and user
 code through tf.RegisterGradient); `NotDifferentiable("Op")` records that an op has none.
-tf.gradients (engine/ops/gradients.py) asks `get_gradient_function`; engine.registry asks
+tf.gradients (engine/ops/gradients.py) asks `get_gradient_function`; engine.api.registry asks
 `gradient_status` what an op has. What gradient functions and the algorithm share lives here
 too: which tensors are built zeros (is_zeros_tensor) and which dtypes carry a gradient.
 """

@@ -445,7 +445,7 @@ class Session(BaseSession):
 
     A target naming a cluster (`tcp://scheduler:8786`, `grpc://host:port` of a task) makes
     a session whose partitions run on the cluster's tasks: the subclass declared with
-    `serves_cluster_targets=True` (engine/cluster/session.py, imported by engine/api.py), so
+    `serves_cluster_targets=True` (engine/cluster/session.py, imported by engine/api/core.py), so
     that this module knows nothing of clusters.
     """
 

@@ -1,7 +1,7 @@
 """tf.saved_model as TF 1.x had it: SavedModelBuilder, simple_save, loader.load, signature helpers.
 
-engine/api.py binds `tf.saved_model` to SAVED_MODEL below (a namespace, not this package, whose
-submodules are not the API's: tf.saved_model.builder is a namespace of one class).
+engine/api/input_output.py binds `tf.saved_model` to SAVED_MODEL below (a namespace, not this
+package, whose submodules are not the API's: tf.saved_model.builder is a namespace of one class).
 """
 
 from engine.framework.api_namespace import Namespace

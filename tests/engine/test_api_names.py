@@ -30,6 +30,13 @@ def _bound_names(module_file, package):
     return names
 
 
+def _api_parts():
+    """The modules engine/api/__init__.py star-imports: together they bind the tf namespace."""
+    tree = ast.parse((ENGINE / "api" / "__init__.py").read_text(encoding="utf-8"))
+    return [node.module.rpartition(".")[2] for node in tree.body
+            if isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["*"]]
+
+
 def _packages():
     yield "engine", ENGINE
     for info in pkgutil.walk_packages([str(ENGINE)], "engine."):
@@ -37,12 +44,19 @@ def _packages():
             yield info.name, ENGINE.joinpath(*info.name.split(".")[1:])
 
 
+def test_the_api_parts_are_found():
+    assert _api_parts() == ["core", "math_and_nn", "training", "input_output", "platform"]
+
+
 def test_no_submodule_shadows_a_name_its_package_binds():
     clashes = []
     for package, folder in _packages():
         bound = _bound_names(folder / "__init__.py", package)
-        if package == "engine":  # the lazy top level hands out engine/api.py's names
-            bound |= _bound_names(folder / "api.py", package)
+        if package in ("engine", "engine.api"):
+            # engine/api/__init__.py star-imports its parts; the lazy top level hands out the
+            # names they bind.
+            for part in _api_parts():
+                bound |= _bound_names(ENGINE / "api" / f"{part}.py", package)
         submodules = {info.name for info in pkgutil.iter_modules([str(folder)])}
         clashes += [f"{package}.{name}" for name in sorted(bound & submodules)]
     assert clashes == []

@@ -91,7 +91,7 @@ def test_in_graph_program_placed_on_tasks_as_tensorflow():
 
 def test_a_cluster_target_makes_a_cluster_session_and_the_engine_alone_never_imports_dask():
     # engine/runtime/session.py knows no cluster: the cluster package's Session subclass declares
-    # that it serves cluster targets, and engine/api.py imports it without importing Dask.
+    # that it serves cluster targets, and engine/api/core.py imports it without importing Dask.
     script = (
         "import sys\n"
         "import engine as tf\n"

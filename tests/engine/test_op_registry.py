@@ -1,5 +1,5 @@
 """The op tables kept in step: every op's OpDef, kernels, shape function, gradient and families
-agree (engine.registry), and the gradient registry agrees with TensorFlow's
+agree (engine.api.registry), and the gradient registry agrees with TensorFlow's
 (fixtures/ops/gradients.json, made by tools/extract_gradient_registry.py)."""
 
 import json
@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import registry, shape_inference
+from engine import shape_inference
+from engine.api import registry
 from engine.framework import dtypes, op_families, op_registry
 from engine.kernels.cpu import math as cpu_math
 from engine.kernels.cpu import reduce as cpu_reduce

@@ -9,7 +9,7 @@ import pytest
 
 import engine as tf
 from engine.framework.api_namespace import NotSupportedError
-from engine.tf1_renames import RENAMED
+from engine.api.renames import RENAMED
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,8 +1,8 @@
-"""`graph-inspector info --ops`: the engine's ops from engine.registry, as a table and JSON."""
+"""`graph-inspector info --ops`: the engine's ops from engine.api.registry, as a table and JSON."""
 
 import json
 
-from engine import registry
+from engine.api import registry
 from inspector import cli
 
 

@@ -56,12 +56,12 @@ def fused_chain_line(node_def):
 
 
 def opdef_text(op_type, file_op_defs):
-    """The OpDef of an op, under what else the engine has for it (engine.registry: kernels,
+    """The OpDef of an op, under what else the engine has for it (engine.api.registry: kernels,
     shape function, gradient, families); the file's stripped_op_list for an op the engine
     does not know."""
     if op_registry.lookup(op_type) is not None:
-        # engine.registry loads every kernel and gradient: on the tab's first use, not at start.
-        from engine import registry
+        # engine.api.registry loads every kernel and gradient: on the tab's first use, not at start.
+        from engine.api import registry
         from views import op_table
         row = registry.describe(op_type)
         return "\n".join(["# from the engine op registry", *op_table.summary_lines(row),

@@ -1,7 +1,7 @@
 """The NumPy CPU kernels, one module per kind of op; each registers its table at import.
 
 engine.kernels calls `load_kernels` the first time a CPU kernel is looked up. A new module
-of CPU kernels is named in KERNEL_MODULES (see engine/HOW_TO_ADD_AN_OP.md).
+of CPU kernels is named in KERNEL_MODULES (see docs/ARCHITECTURE.md, "How to add an op").
 """
 
 import importlib

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from engine import kernels, shape_inference
 from engine.framework import op_families, op_registry
 from engine.kernels.cuda import registry as cuda_registry
-from engine import api  # noqa: F401  (the whole API: every module registering a gradient)
+import engine.api  # noqa: F401  (the whole API: every module registering a gradient)
 from engine.ops import gradient_registry
 
 DEVICE_TYPES = ("CPU", "GPU")

@@ -1,7 +1,7 @@
 """TensorFlow 1.x names that later releases renamed: one table, old name -> current name.
 
 Each old name is the current object itself (tf.mul is tf.multiply), installed into the
-namespace the old name lived in when engine/api.py loads. Functions whose behaviour changed
+namespace the old name lived in when engine/api/ loads. Functions whose behaviour changed
 with the rename (tf.scalar_summary's verbatim tags) are not here: engine/summary/legacy.py.
 """
 

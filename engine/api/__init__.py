@@ -1,0 +1,25 @@
+"""The TF1 API that `import engine as tf` gives (engine/__init__.py loads it on first use).
+
+Each module here holds one part of the namespace; this one joins them, adds tf.compat and
+binds the names TensorFlow 1.x renamed (engine/api/renames.py):
+- core.py: graphs, sessions, dtypes, the core ops, variables, gradients, debugging;
+- math_and_nn.py: tf.nn, tf.losses, tf.linalg, tf.math, tf.metrics;
+- training.py: tf.train;
+- input_output.py: tf.io, tf.gfile, readers, queues, parsing, tf.data, tf.saved_model,
+  tf.summary;
+- platform.py: tf.app, tf.flags, tf.logging, the eager-execution switches.
+engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
+"""
+
+import sys as _sys
+
+from engine.framework.api_namespace import Namespace as _Namespace
+from engine.api import renames as _renames
+from engine.api.core import *  # noqa: F401,F403
+from engine.api.math_and_nn import *  # noqa: F401,F403
+from engine.api.training import *  # noqa: F401,F403
+from engine.api.input_output import *  # noqa: F401,F403
+from engine.api.platform import *  # noqa: F401,F403
+
+compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__name__])
+_renames.install(_sys.modules[__name__])

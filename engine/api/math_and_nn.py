@@ -1,0 +1,37 @@
+"""tf.nn, tf.losses, tf.linalg, tf.math and tf.metrics: the namespaces of layers' math."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+
+from engine.ops import nn  # noqa: F401
+from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
+from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
+from engine.ops import segment_ops as _segment
+
+# tf.nn is the module engine.ops.nn; these members live in other op modules.
+for _name, _value in {
+        "top_k": _segment.top_k, "xw_plus_b": _nn_extra.xw_plus_b,
+        "conv1d": _nn_extra.conv1d, "conv2d_transpose": _nn_extra.conv2d_transpose,
+        "crelu": _nn_extra.crelu,
+        "weighted_cross_entropy_with_logits": _nn_extra.weighted_cross_entropy_with_logits,
+        **{name: getattr(_nn_conv_norm, name) for name in (
+            "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
+            "local_response_normalization")}}.items():
+    setattr(nn, _name, _value)
+
+losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
+                    compute_weighted_loss=_losses.compute_weighted_loss,
+                    mean_squared_error=_losses.mean_squared_error,
+                    softmax_cross_entropy=_losses.softmax_cross_entropy,
+                    sparse_softmax_cross_entropy=_losses.sparse_softmax_cross_entropy,
+                    get_losses=_losses.get_losses, add_loss=_losses.add_loss,
+                    huber_loss=_nn_extra.huber_loss,
+                    get_total_loss=_nn_extra.get_total_loss,
+                    get_regularization_losses=_nn_extra.get_regularization_losses)
+linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_determinant,
+                    cholesky=_linalg.cholesky, einsum=_linalg.einsum,
+                    tensordot=_linalg.tensordot, trace=_linalg.trace,
+                    diag=_linalg.matrix_diag, diag_part=_linalg.matrix_diag_part,
+                    set_diag=_linalg.matrix_set_diag, band_part=_linalg.matrix_band_part)
+# tf.math: only the ops the engine has under no other name yet.
+math = _Namespace("tf.math", in_top_k=nn.in_top_k)
+metrics = _Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy)

@@ -1,0 +1,72 @@
+"""tf.train: optimizers, the Saver and checkpoints, hooks and monitored sessions, queue runners
+and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+
+from engine.checkpoint import reader as _checkpoint_reader, state as _checkpoint_state
+from engine.cluster import cluster_spec as _cluster_spec, server as _cluster_server
+from engine.framework.devices import replica_device_setter as _replica_device_setter
+from engine.ops import learning_rate_decay as _decay, meta_graph as _meta_graph
+from engine.ops import optimizers as _optimizers, optimizers_tf1 as _optimizers_tf1
+from engine.ops import saver as _saver, train as _train
+from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
+from engine.summary.reader import summary_iterator as _summary_iterator
+from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
+from engine.training import coordinator as _coordinator, input as _input
+from engine.training import monitored_session as _monitored
+from engine.training import moving_averages as _moving_averages
+from engine.training import queue_runner as _queue_runner
+from engine.training import session_run_hook as _run_hook
+
+
+def _members(module, names):
+    return {name: getattr(module, name) for name in names}
+
+
+train = _Namespace(
+    "tf.train", write_graph=_train.write_graph, global_step=_train.global_step,
+    get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
+    get_or_create_global_step=_train.get_or_create_global_step,
+    # Optimizers.
+    **_members(_optimizers, ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
+                             "AdamOptimizer", "RMSPropOptimizer", "AdagradOptimizer")),
+    **_members(_optimizers_tf1, ("AdadeltaOptimizer", "FtrlOptimizer",
+                                 "ProximalGradientDescentOptimizer")),
+    ExponentialMovingAverage=_moving_averages.ExponentialMovingAverage,
+    **_members(_decay, ("cosine_decay", "exponential_decay", "inverse_time_decay",
+                        "natural_exp_decay", "piecewise_constant", "piecewise_constant_decay",
+                        "polynomial_decay")),
+    # Checkpoints and meta graphs.
+    Saver=_saver.Saver, import_meta_graph=_saver.import_meta_graph,
+    export_meta_graph=_meta_graph.export_meta_graph,
+    **_members(_checkpoint_state, ("latest_checkpoint", "get_checkpoint_state",
+                                   "checkpoint_exists", "update_checkpoint_state")),
+    **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
+                                    "load_variable")),
+    # Hooks and monitored sessions.
+    **_members(_hooks, ("LoggingTensorHook", "NanLossDuringTrainingError", "NanTensorHook",
+                        "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook",
+                        "SummarySaverHook")),
+    CheckpointSaverHook=_checkpoint_hooks.CheckpointSaverHook,
+    **_members(_run_hook, ("SessionRunArgs", "SessionRunContext", "SessionRunHook",
+                           "SessionRunValues")),
+    **_members(_monitored, ("MonitoredSession", "MonitoredTrainingSession", "Scaffold",
+                            "SingularMonitoredSession")),
+    summary_iterator=_summary_iterator,
+    # Queue runners and the input producers built on them.
+    Coordinator=_coordinator.Coordinator, QueueRunner=_queue_runner.QueueRunner,
+    add_queue_runner=_queue_runner.add_queue_runner,
+    start_queue_runners=_queue_runner.start_queue_runners,
+    queue_runner=_Namespace("tf.train.queue_runner", QueueRunner=_queue_runner.QueueRunner,
+                            add_queue_runner=_queue_runner.add_queue_runner,
+                            start_queue_runners=_queue_runner.start_queue_runners),
+    **_members(_input, ("limit_epochs", "input_producer", "string_input_producer",
+                        "range_input_producer", "slice_input_producer", "batch",
+                        "shuffle_batch")),
+    # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
+    **_members(_example_pb2, ("Example", "SequenceExample")),
+    **_members(_feature_pb2, ("Features", "Feature", "FeatureList", "FeatureLists",
+                              "BytesList", "FloatList", "Int64List")),
+    # Clusters.
+    replica_device_setter=_replica_device_setter, ClusterSpec=_cluster_spec.ClusterSpec,
+    Server=_cluster_server.Server)
