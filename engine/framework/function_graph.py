@@ -37,12 +37,14 @@ class FunctionGraphError(ValueError):
     """A FunctionDef whose body cannot be read as a graph; the message says what and where."""
 
 
-def function_body_graph(function_def, library=None, call_attrs=None):
+def function_body_graph(function_def, library=None, call_attrs=None, op_defs=None):
     """The GraphDef of `function_def`'s body: `_Arg` and `_Retval` nodes around the body's
     nodes, every input flat. `library` (name -> FunctionDef) gives the signatures of the
     functions the body calls by op name; `call_attrs` (name -> AttrValue) fills a polymorphic
-    function's attrs (`$T` placeholders) as a call instantiates it."""
-    return _Instantiation(function_def, library or {}, call_attrs or {}).graph()
+    function's attrs (`$T` placeholders) as a call instantiates it; `op_defs` (op name ->
+    OpDef, e.g. a meta graph's stripped_op_list) gives the OpDefs of ops the engine does not
+    know, so that their outputs resolve exactly."""
+    return _Instantiation(function_def, library or {}, call_attrs or {}, op_defs or {}).graph()
 
 
 def called_functions(node_def, library_names=()):
@@ -60,8 +62,8 @@ def called_functions(node_def, library_names=()):
 
 
 class _Instantiation:
-    def __init__(self, function_def, library, call_attrs):
-        self.function_def, self.library = function_def, library
+    def __init__(self, function_def, library, call_attrs, op_defs):
+        self.function_def, self.library, self.op_defs = function_def, library, op_defs
         self.signature = function_def.signature
         self.attrs = dict(call_attrs)
         for attr in self.signature.attr:
@@ -165,7 +167,7 @@ class _Instantiation:
     def _op_def(self, op_type):
         if op_type in self.library:
             return self.library[op_type].signature
-        return op_registry.lookup(op_type)
+        return self.op_defs.get(op_type) or op_registry.lookup(op_type)
 
     def _dtypes(self, arg, attrs):
         """The dtypes (DataType enums, None where unknown) of one argument's tensors."""
