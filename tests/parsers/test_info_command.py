@@ -12,7 +12,7 @@ from parsers_testing import FIXTURES, importable_commands
 ROOT = Path(__file__).resolve().parents[2]
 NODE_KEYS = {"name", "op", "inputs", "device", "attr"}
 STEP_KEYS = {"name", "op", "start_us", "op_us", "all_us"}
-VARIABLE_KEYS = {"name", "dtype", "shape", "size", "bytes", "min", "max", "mean", "nan", "inf"}
+VARIABLE_KEYS = {"name", "key", "dtype", "shape", "size", "bytes", "min", "max", "mean", "nan", "inf"}
 
 
 def assert_info_shape(document):
@@ -42,7 +42,7 @@ def assert_info_shape(document):
                 assert all(isinstance(node[key], int) for key in ("start_us", "op_us", "all_us"))
     for variable in document["variables"]:
         assert set(variable) == VARIABLE_KEYS
-        assert isinstance(variable["name"], str) and isinstance(variable["dtype"], str)
+        assert all(isinstance(variable[key], str) for key in ("name", "key", "dtype"))
         assert all(isinstance(d, int) for d in variable["shape"])
         assert all(isinstance(variable[key], int) for key in ("size", "bytes", "nan", "inf"))
         assert all(variable[key] is None or isinstance(variable[key], (int, float))
