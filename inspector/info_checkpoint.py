@@ -65,6 +65,8 @@ def variables_lines(checkpoint):
     shards = checkpoint.num_shards
     lines = [f"checkpoint {checkpoint.prefix}: {len(checkpoint.variables)} variables, "
              f"{_bytes_text(total)} in {shards} shard{'s' if shards != 1 else ''}"]
+    if not checkpoint.variables:
+        return lines
     rows = [("name", "dtype", "shape", "size", "min", "max", "mean", "NaN", "Inf")]
     for info, value in _reading(checkpoint):
         found = stats(value)
