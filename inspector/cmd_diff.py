@@ -93,4 +93,4 @@ def _dot_args(args):
 
     return Namespace(path=[args.before, args.after], diff=True, output=args.output, format=None,
                      graph=None, collapse=None, expand=[], focus=None, radius=1, stats=None,
-                     color=None, budget=DotOptions.budget)
+                     color=None, budget=DotOptions.budget, expand_calls=False)

@@ -99,11 +99,10 @@ def _choose_graph(loaded, choice):
         raise InputError(loaded.path, f"no graph in this {loaded.kind}")
     if choice is None:
         return loaded.graphs[0].graph_def, loaded.graphs[0].label
-    for number, graph in enumerate(loaded.graphs):
-        if choice in (graph.label, str(number)):
-            return graph.graph_def, graph.label
-    labels = "; ".join(f"{n}: {g.label}" for n, g in enumerate(loaded.graphs))
-    raise InputError(loaded.path, f"no graph {choice!r}; graphs here are {labels}")
+    found = inputs.find_graph(loaded, choice)
+    if found is None:
+        raise InputError(loaded.path, f"no graph {choice!r}; {inputs.graphs_here(loaded)}")
+    return found
 
 
 def _write(path, graph_def):
