@@ -78,9 +78,11 @@ def fresh(path):
 
 # ---------------------------------------------------------------- the models
 
-def make_while_cond(path):
+def make_while_cond(path, decay=None):
     """tf.Module, one tf.function: tf.while_loop over a float vector, a tf.cond in its body,
-    a tf.TensorArray written each step and stacked (TensorList ops under control flow v2)."""
+    a tf.TensorArray written each step and stacked (TensorList ops under control flow v2).
+    With `decay`, the running total is scaled by it each step (one more Mul in the loop body:
+    while_cond_changed, the other side of a diff)."""
     tf = tf_quiet()
 
     class WhileCond(tf.Module):
@@ -92,7 +94,7 @@ def make_while_cond(path):
             def body(i, total, steps):
                 value = x[i]
                 value = tf.cond(value > 0.0, lambda: value * 2.0, lambda: 1.0 - value)
-                total = total + value
+                total = (total if decay is None else total * decay) + value
                 return i + 1, total, steps.write(i, total)
 
             _, total, steps = tf.while_loop(lambda i, total, steps: i < n, body,
@@ -102,6 +104,15 @@ def make_while_cond(path):
     module = WhileCond()
     tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
     return {"serving_default": {"x": np.array([1.5, -2.0, 0.25], np.float32)}}
+
+
+def write_while_cond_changed(name):
+    """while_cond with a changed loop body (the total decays by half each step), the
+    SavedModel alone: `diff while_cond while_cond_changed` shows the body's new nodes."""
+    path = fresh(OUT / name)
+    make_while_cond(path, decay=0.5)
+    if (path / "assets").is_dir():
+        (path / "assets").rmdir()  # empty: git keeps no empty directory
 
 
 def make_train_step(path):
@@ -508,7 +519,8 @@ MAKERS = {"while_cond": make_while_cond, "train_step": make_train_step,
           "transformer": make_transformer, "tf_keras_mlp": make_tf_keras_mlp}
 WRITERS = {**{name: write_saved_model for name in SAVED_MODELS},
            "logdir_trace": write_logdir_trace, "logdir_fit": write_logdir_fit,
-           "logdir_fit_tf_keras": write_logdir_fit_tf_keras, "keras_cnn_files": write_keras_cnn_files}
+           "logdir_fit_tf_keras": write_logdir_fit_tf_keras, "keras_cnn_files": write_keras_cnn_files,
+           "while_cond_changed": write_while_cond_changed}
 
 
 def main():
