@@ -51,7 +51,7 @@ def graph_function_lines(labeled, library):
         lines.append("  calls:")
         for depth, site, function in tree[:TREE_LIMIT]:
             lines.append(f"  {'  ' * depth}{site.node} ({site.attr}) -> {function.name}:"
-                         f" {function.node_count} nodes")
+                         f" {_plural(function.node_count, 'node')}")
         if len(tree) > TREE_LIMIT:
             lines.append(f"    ... {len(tree) - TREE_LIMIT} more functions"
                          f" (info --json lists every one)")

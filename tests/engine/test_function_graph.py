@@ -108,3 +108,34 @@ def test_a_missing_return_is_named():
     function_def = _function('signature { name: "h" output_arg { name: "y" type: DT_FLOAT } }')
     with pytest.raises(FunctionGraphError, match="function h: return y missing"):
         function_body_graph(function_def)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_body_graph_writes_back_to_the_same_function_def(model):
+    from engine.framework.function_from_graph import function_def_from_graph
+    library = _library(model)
+    for name, function_def in library.items():
+        graph = function_body_graph(function_def, library)
+        back = function_def_from_graph(graph, function_def, library)
+        assert back == function_def, name
+
+
+def test_a_rewritten_body_writes_its_new_edges_in_function_def_syntax():
+    from engine.framework.function_from_graph import function_def_from_graph
+    function_def = _function('''
+        signature { name: "f" input_arg { name: "x" type: DT_FLOAT }
+                    output_arg { name: "parts" type: DT_FLOAT number_attr: "num_split" } }
+        node_def { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                   attr { key: "value" value { tensor { dtype: DT_INT32 int_val: 0 } } } }
+        node_def { name: "split" op: "Split" input: "axis:output:0" input: "x"
+                   attr { key: "num_split" value { i: 2 } }
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        node_def { name: "neg" op: "Neg" input: "split:output:0"
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        ret { key: "parts" value: "split:output:0" }''')
+    function_def.signature.output_arg[0].number_attr = ""
+    graph = function_body_graph(function_def)
+    [neg] = [n for n in graph.node if n.name == "neg"]
+    neg.input[0] = "split:1"  # a rewrite reads the second piece
+    back = function_def_from_graph(graph, function_def)
+    assert list(back.node_def[2].input) == ["split:output:1"]
