@@ -56,9 +56,7 @@ def graph_function_lines(labeled, library):
             lines.append(f"    ... {len(tree) - TREE_LIMIT} more functions"
                          f" (info --json lists every one)")
     reached = {f.label for _, _, f in tree}
-    uncalled = [library.resolve(labeled.label, fdef.signature.name)
-                for fdef in labeled.graph_def.library.function]
-    uncalled = [f for f in uncalled if f is not None and f.label not in reached]
+    uncalled = [f for f in library.functions_of(labeled.label) if f.label not in reached]
     if uncalled:
         names = ", ".join(f.name for f in uncalled[:TOP_OPS])
         more = ", ..." if len(uncalled) > TOP_OPS else ""

@@ -136,6 +136,18 @@ class Function:
                 op_defs=self._library.op_defs)
         return self._graph_def
 
+    def node_rows(self):
+        """(name, op, device) of each node of graph_def, in its order: read off the FunctionDef
+        (no conversion) unless an argument or output is a list, whose `_Arg`/`_Retval` names
+        depend on counts its attrs give."""
+        signature = self.function_def.signature
+        args = list(signature.input_arg) + list(signature.output_arg)
+        if self._graph_def is not None or any(a.number_attr or a.type_list_attr for a in args):
+            return [(node.name, node.op, node.device) for node in self.graph_def.node]
+        return ([(arg.name, "_Arg", "") for arg in signature.input_arg]
+                + [(node.name, node.op, node.device) for node in self.function_def.node_def]
+                + [(f"{arg.name}_RetVal", "_Retval", "") for arg in signature.output_arg])
+
     @property
     def node_count(self):
         """The body's nodes, as TensorFlow counts them (no _Arg or _Retval)."""
@@ -222,6 +234,10 @@ class FunctionLibrary:
         """The Function that a call to `name` from graph (or function) label `graph` reaches."""
         owner = self._owner(graph)
         return self._names.get(owner, {}).get(name)
+
+    def functions_of(self, graph):
+        """The Functions of the library graph (or function) `graph` calls into, in its order."""
+        return list(self._names.get(self._owner(graph), {}).values())
 
     def definitions(self, graph):
         """Function name -> FunctionDef of the library graph (or function) `graph` calls into."""

@@ -91,6 +91,7 @@ class SavedObjects:
         self.graph_def = graph_def
         self.paths = _first_paths(object_graph_def)
         self._load_order = None
+        self._functions = None
 
     @property
     def objects(self):
@@ -113,12 +114,17 @@ class SavedObjects:
     def functions(self, root_only=False):
         """Every saved function by path (sorted), or only the root object's, as
         saved_model_cli lists them (its `Function Name`s)."""
+        if self._functions is None:
+            self._functions = self._saved_functions()
+        return [f for f in self._functions if not (root_only and "." in f.path)]
+
+    def _saved_functions(self):
         found = []
         ids = {path: node_id for node_id, path in self.paths.items()}
         for node_id, path in self.paths.items():
             node = self.proto.nodes[node_id]
             kind = node.WhichOneof("kind")
-            if kind not in ("function", "bare_concrete_function") or (root_only and "." in path):
+            if kind not in ("function", "bare_concrete_function"):
                 continue
             parent = ids.get(path.rpartition(".")[0]) if "." in path else None
             if (kind == "bare_concrete_function" and parent is not None

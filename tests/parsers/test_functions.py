@@ -56,6 +56,7 @@ def test_each_function_is_a_graph_named_as_tensorflow_names_it(model):
         assert [n.op for n in graph.node[len(args):len(graph.node) - len(rets)]] == [
             op for _, op in record["nodes"]]
         assert function.calls == record["calls"], function.name
+        assert function.node_rows() == [(n.name, n.op, n.device) for n in graph.node]
 
 
 @pytest.mark.parametrize("model", MODELS)
