@@ -35,7 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.framework import dtypes
-from engine.framework.function_graph import function_body_graph
+from engine.framework.function_graph import (ARG_OP, RET_OP, FunctionGraphError,
+                                             function_body_graph)
+from engine.proto import graph_pb2
 
 LABEL_PREFIX = "function "
 
@@ -123,17 +125,25 @@ class Function:
         self._library = library       # the FunctionLibrary: signatures of what it calls
         self._graph_def = None
         self._call_sites = None
+        self.error = ""               # why the body could not be instantiated ("" if it could)
 
     def __repr__(self):
         return f"Function({self.label!r}, {self.node_count} nodes)"
 
     @property
     def graph_def(self):
-        """The body as a GraphDef (_Arg, body, _Retval), converted once, on first use."""
+        """The body as a GraphDef (_Arg, body, _Retval), converted once, on first use. A body
+        TensorFlow could not instantiate either (an input naming nothing, a return missing)
+        comes as written (an `_Arg` per argument, a `_Retval` per output, inputs untouched) and
+        `error` says what is wrong."""
         if self._graph_def is None:
-            self._graph_def = function_body_graph(
-                self.function_def, self._library.definitions(self.owner),
-                op_defs=self._library.op_defs)
+            try:
+                self._graph_def = function_body_graph(
+                    self.function_def, self._library.definitions(self.owner),
+                    op_defs=self._library.op_defs)
+            except FunctionGraphError as error:
+                self.error = str(error)
+                self._graph_def = _as_written(self.function_def)
         return self._graph_def
 
     def node_rows(self):
@@ -172,6 +182,23 @@ class Function:
     def calls(self):
         """The functions this body calls directly, by name, first call first."""
         return list(dict.fromkeys(site.callee for site in self.call_sites()))
+
+
+def _as_written(function_def):
+    """A body that does not instantiate, as a graph all the same: an `_Arg` per argument, the
+    nodes and a `_Retval` per output with their inputs as the FunctionDef writes them (edges
+    a view cannot follow)."""
+    graph = graph_pb2.GraphDef()
+    for index, arg in enumerate(function_def.signature.input_arg):
+        node = graph.node.add(name=arg.name, op=ARG_OP)
+        node.attr["index"].i = index
+    graph.node.extend(function_def.node_def)
+    for index, arg in enumerate(function_def.signature.output_arg):
+        node = graph.node.add(name=f"{arg.name}_RetVal", op=RET_OP)
+        node.attr["index"].i = index
+        if arg.name in function_def.ret:
+            node.input.append(function_def.ret[arg.name])
+    return graph
 
 
 class FunctionLibrary:

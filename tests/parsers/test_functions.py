@@ -124,3 +124,21 @@ def test_a_function_calling_itself_is_reached_once():
     library = FunctionLibrary([LabeledGraph("g", graph, "g.pb")])
     assert [(depth, f.name) for depth, _, f in library.call_tree("g")] == [(1, "f")]
     assert [s.graph for s in library.callers("f")] == ["g", "function f"]
+
+
+def test_a_body_that_does_not_instantiate_comes_as_written_with_its_error(tmp_path, run_info):
+    graph = _graph_with("f", "Identity")
+    function = graph.library.function[0]
+    function.node_def[0].input.append("nowhere:output:0")
+    function.signature.output_arg.add(name="y", type=1)
+    function.ret["y"] = "inner:output:0"
+    library = FunctionLibrary([LabeledGraph("g", graph, "g.pb")])
+    body = library.get("f")
+    assert [(n.name, n.op, list(n.input)) for n in body.graph_def.node] == [
+        ("inner", "Identity", ["nowhere:output:0"]), ("y_RetVal", "_Retval", ["inner:output:0"])]
+    assert body.error == "function f, node inner: input nowhere:output:0 is not found"
+    assert body.node_rows() == [("inner", "Identity", ""), ("y_RetVal", "_Retval", "")]
+    path = tmp_path / "broken.pb"
+    path.write_bytes(graph.SerializeToString())
+    code, out, err = run_info(path, "--json")
+    assert (code, err) == (0, "")
