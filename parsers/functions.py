@@ -219,19 +219,22 @@ class FunctionLibrary:
         self._definitions = {}   # graph label -> {function name -> FunctionDef}
         self._callers = None
         by_name = {}
-        for labeled in labeled_graphs:
-            self._graphs.setdefault(labeled.label, labeled.graph_def)
-            names = self._names.setdefault(labeled.label, {})
+        for number, labeled in enumerate(labeled_graphs):
+            # A label two graphs share names the first; the other's library still counts.
+            graph = labeled.label if labeled.label not in self._graphs else \
+                f"{labeled.label} #{number}"
+            self._graphs[graph] = labeled.graph_def
+            names = self._names[graph] = {}
             for function_def in labeled.graph_def.library.function:
                 name = function_def.signature.name
                 if name in names:
-                    continue
+                    continue  # a name twice in one library (TensorFlow refuses it): the first
                 function = next((f for f in by_name.get(name, ())
                                  if f.function_def == function_def), None)
                 if function is None:
                     taken = name in by_name
-                    label = function_label(name) + (f" (in {labeled.label})" if taken else "")
-                    function = Function(function_def, label, labeled.label, self)
+                    label = function_label(name) + (f" (in {graph})" if taken else "")
+                    function = Function(function_def, label, graph, self)
                     self.functions[label] = function
                     by_name.setdefault(name, []).append(function)
                 names[name] = function

@@ -53,6 +53,7 @@ class SavedVariables:
         self.checkpoint = loaded.checkpoint
         self._nodes = {}        # graph label -> {node name: NodeDef}
         self._restored = None   # (graph label, variable node) -> checkpoint key
+        self._sources = {}      # (graph label, node name) -> its variable nodes, once found
 
     def key_of(self, graph, node):
         """The checkpoint key of the variable node `node` of graph `graph`, or of the variable a
@@ -128,7 +129,14 @@ class SavedVariables:
 
     def _variable_nodes(self, label, name, depth):
         """(graph label, node name) of each variable node `name` of graph `label` is, reads or
-        writes (its first data input followed back)."""
+        writes (its first data input followed back); remembered, so that functions called
+        from many places are followed once."""
+        key = (label, name, depth == 0)
+        if key not in self._sources:
+            self._sources[key] = self._follow(label, name, depth)
+        return self._sources[key]
+
+    def _follow(self, label, name, depth):
         nodes = self._graph_nodes(label)
         node = nodes.get(name)
         if node is None or depth > _MAX_DEPTH:

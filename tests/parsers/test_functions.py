@@ -142,3 +142,10 @@ def test_a_body_that_does_not_instantiate_comes_as_written_with_its_error(tmp_pa
     path.write_bytes(graph.SerializeToString())
     code, out, err = run_info(path, "--json")
     assert (code, err) == (0, "")
+
+
+def test_graphs_sharing_a_label_keep_both_libraries():
+    first, second = _graph_with("f", "NoOp"), _graph_with("f", "Const")
+    library = FunctionLibrary([LabeledGraph("g", first, "a.pb"), LabeledGraph("g", second, "b.pb")])
+    assert [(f.label, f.owner) for f in library] == [("function f", "g"), ("function f (in g #1)", "g #1")]
+    assert library.graph_labels == ["g", "g #1"]
