@@ -39,13 +39,15 @@ def histogram_proto(values):
     bucket = np.minimum(np.searchsorted(BUCKET_LIMITS, values, side="right"), _LAST)
     counts = np.bincount(bucket, minlength=len(BUCKET_LIMITS)).astype(np.float64)
     keep = _kept_buckets(counts > 0.0)
+    with np.errstate(over="ignore"):  # squares past DBL_MAX are inf, as in TensorFlow's doubles
+        squares = values * values
     return histogram_pb2.HistogramProto(
         min=float(values.min()) if values.size else DBL_MAX,
         max=float(values.max()) if values.size else -DBL_MAX,
         num=float(values.size),
         # TensorFlow adds one value at a time; cumsum keeps that order (np.sum is pairwise).
         sum=float(np.cumsum(values)[-1]) if values.size else 0.0,
-        sum_squares=float(np.cumsum(values * values)[-1]) if values.size else 0.0,
+        sum_squares=float(np.cumsum(squares)[-1]) if values.size else 0.0,
         bucket_limit=BUCKET_LIMITS[keep].tolist(), bucket=counts[keep].tolist())
 
 
