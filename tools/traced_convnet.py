@@ -56,21 +56,33 @@ def build(size):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-o", "--output", required=True, help="the RunMetadata file to write")
+    parser.add_argument("-o", "--output", required=True,
+                        help="the RunMetadata file to write; with --runs N, an events directory")
     parser.add_argument("--size", choices=sorted(SIZES), default="small")
     parser.add_argument("--warmup", type=int, default=5, help="untraced steps first")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="traced steps: more than one are written as tagged run metadata of"
+                             " an events file in the directory -o names (diff --stats takes"
+                             " their mean, steadier than one step)")
     args = parser.parse_args()
     loss, train, feed = build(args.size)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for _ in range(args.warmup):
             sess.run([loss, train], feed)
-        metadata = tf.RunMetadata()
         options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
-        value, _ = sess.run([loss, train], feed, options=options, run_metadata=metadata)
-    with open(args.output, "wb") as f:
-        f.write(metadata.SerializeToString())
-    print(f"loss {value:.4f}; wrote {args.output}: {len(metadata.step_stats.dev_stats)} devices")
+        writer = tf.summary.FileWriter(args.output) if args.runs > 1 else None
+        for step in range(args.runs):
+            metadata = tf.RunMetadata()
+            value, _ = sess.run([loss, train], feed, options=options, run_metadata=metadata)
+            if writer is not None:
+                writer.add_run_metadata(metadata, f"step {step}")
+    if writer is not None:
+        writer.close()
+    else:
+        with open(args.output, "wb") as f:
+            f.write(metadata.SerializeToString())
+    print(f"loss {value:.4f}; wrote {args.output}: {args.runs} traced step(s)")
 
 
 if __name__ == "__main__":
