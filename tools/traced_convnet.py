@@ -4,6 +4,12 @@ program on TensorFlow or on the engine, for `graph-inspector diff --stats TF.pb 
   engine:      .venv/bin/python tools/traced_convnet.py -o engine.pb
   TensorFlow:  PYTHONPATH=tools/tf_shim .venv-tf/bin/python tools/traced_convnet.py -o tf.pb
 
+bench/convnet_program.py's net, the mean of ten traced steps after twenty untraced ones:
+  .venv/bin/python tools/traced_convnet.py --size bench --warmup 20 --runs 10 -o engine_runs
+  PYTHONPATH=tools/tf_shim .venv-tf/bin/python tools/traced_convnet.py --size bench \
+      --warmup 20 --runs 10 -o tf_runs
+  graph-inspector diff --stats tf_runs engine_runs
+
 `--size small` is tests/fixtures/runs' program (2 images of 6x6: a small file); `--size bench`
 is bench/convnet_program.py's (32 images of 16x16, two conv layers, Adam). The traced step
 comes after --warmup untraced ones, so neither side is timed compiling or allocating.
