@@ -1,4 +1,5 @@
-"""`graph-inspector diff A B [--json] [-o OUT.dot|.svg|.png]`: which nodes two graphs add, remove, change."""
+"""`graph-inspector diff A B [--json] [-o OUT.dot|.svg|.png]`: which nodes two graphs add, remove, change;
+`diff --stats A B [--top N] [--json]`: where two runs' time went, op by op (inspector/diff_stats.py)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,18 @@ def add_arguments(parser):
                              " tree and the Picture tab); without a terminal, print it")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="also draw the diff (as `dot --diff A B -o OUT`): .dot, .svg or .png")
+    parser.add_argument("--stats", action="store_true",
+                        help="compare the two runs' step stats instead: time per op type and"
+                             " per node in A and B, B/A, by cost (RunMetadata, events with run"
+                             " metadata, VLOG logs with executor lines)")
+    parser.add_argument("--top", type=int, default=20, metavar="N",
+                        help="with --stats: the N costliest nodes (default 20; 0: all)")
 
 
 def run(args):
+    if args.stats:
+        from inspector import diff_stats
+        return diff_stats.run(args)
     if args.output:  # first: a bad output path fails before anything is printed
         from inspector import cmd_dot
         cmd_dot.run(_dot_args(args))

@@ -23,6 +23,7 @@ import numba  # noqa: F401  (imported here, in the loader's thread, not by the g
 
 from engine.runtime import threads
 from engine.kernels.compiled import philox_numba as philox
+from engine.kernels.compiled import warm_cache
 from engine.kernels.fused_chain import FILL, Chain
 
 # A chain is split over the intra-op threads in pieces of at least this many elements. Handing
@@ -221,9 +222,7 @@ def _word(w0, w1, w2, w3, b, k):
 
 
 def cache_dir():
-    base = os.environ.get("GRAPH_INSPECTOR_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "graph-inspector")
-    return os.path.join(base, "fused-kernels")
+    return os.path.join(warm_cache.cache_root(), "fused-kernels")
 
 
 def chain_of(key):
