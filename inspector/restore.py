@@ -80,18 +80,20 @@ def saver_restore(graph, saver_def, prefix):
     return [restore], {filename: prefix}
 
 
-def build_restore(graph, path, saver_def=None):
+def build_restore(graph, path, saver_def=None, through_saver=False):
     """(ops to run, {tensor: value} to feed) restoring every variable of `graph` the
-    checkpoint holds: a TF2 checkpoint through the graph's own saver when `saver_def` names
-    one in it, else each variable assigned from the tensor found by its name."""
+    checkpoint holds: through the graph's own saver when `saver_def` names one in it and
+    `through_saver` asks for it (a SavedModel's loader) or the checkpoint is a TF2 one, else
+    each variable assigned from the tensor found by its name."""
     import engine as tf
     from engine.ops.op_def_library import apply_op
 
     checkpoint = Checkpoint(path)
+    if through_saver or OBJECT_GRAPH_KEY in checkpoint:
+        by_saver = saver_restore(graph, saver_def, checkpoint.prefix)
+        if by_saver is not None:
+            return by_saver
     object_keys = _object_keys(checkpoint)
-    by_saver = saver_restore(graph, saver_def, checkpoint.prefix) if object_keys else None
-    if by_saver is not None:
-        return by_saver
     assigns, feeds = [], {}
     with graph.as_default(), graph.name_scope("restore_from_checkpoint"):
         for op in graph.get_operations():

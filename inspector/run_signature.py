@@ -182,7 +182,7 @@ def _restore(path, restore_path, graph, saver_def):
         if not os.path.isfile(variables + ".index"):
             return None
         restore_path = variables
-    return build_restore(graph, restore_path, saver_def)
+    return build_restore(graph, restore_path, saver_def, through_saver=True)
 
 
 def run(args, parse_feed, error_line):
