@@ -36,6 +36,7 @@ from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa:
                                 register_tensor_conversion_function)
 from engine.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: F401
 from engine.ops.importer import import_graph_def  # noqa: F401
+from engine.ops.raw_ops import raw_ops  # noqa: F401
 from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer,  # noqa: F401
                                  glorot_uniform_initializer, ones_initializer,
                                  random_normal_initializer, random_uniform_initializer,

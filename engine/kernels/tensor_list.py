@@ -120,3 +120,30 @@ def with_set_elements(ctx, shape, tensors):
 def dims_of(shape):
     """A fully defined TensorShape as a tuple of ints."""
     return tuple(shape.as_list())
+
+
+def add_lists(ctx, first, second, add):
+    """Two lists added element by element (TensorListBinaryAdd): how AddN sums the gradient
+    lists of a list read twice; `add` adds two element tensors."""
+    if first.element_dtype != second.element_dtype:
+        raise invalid(ctx, f"Trying to add two lists of tensors of different dtypes. One is "
+                           f"{datatype_string(first.element_dtype)} and the other is "
+                           f"{datatype_string(second.element_dtype)}")
+    if not first.element_shape.is_compatible_with(second.element_shape):
+        raise invalid(ctx, f"Trying to add two lists of tensors with incompatible element "
+                           f"shapes. One is {shape_text(first.element_shape)} and the other is "
+                           f"{shape_text(second.element_shape)}")
+    if len(first.tensors) != len(second.tensors):
+        raise invalid(ctx, f"Trying to add two lists of tensors with different lengths. One is "
+                           f"{len(first.tensors)} and the other is {len(second.tensors)}")
+    shape = merge_shapes(ctx, first.element_shape, second.element_shape)
+    tensors = [a if b is None else b if a is None else add(a, b)
+               for a, b in zip(first.tensors, second.tensors)]
+    return TensorList(first.element_dtype, shape, tensors, first.max_num_elements)
+
+
+def zeros_like_list(tensor_list, zeros_like):
+    """A list of zeros shaped as the elements that are set (TensorListZerosLike)."""
+    return TensorList(tensor_list.element_dtype, tensor_list.element_shape,
+                      [None if t is None else zeros_like(t) for t in tensor_list.tensors],
+                      tensor_list.max_num_elements)

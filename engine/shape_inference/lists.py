@@ -37,7 +37,9 @@ def _get_item(attrs, inputs):
 
 
 def _pop_back(attrs, inputs):
-    return ([], _element_shape(inputs[1]))
+    """The element's shape comes only from the list's handle data in TensorFlow (its
+    element_shape input is not read), so without it the shape is unknown."""
+    return ([], None)
 
 
 def _stack(attrs, inputs):
