@@ -205,8 +205,8 @@ def find(ctx, handle, keys, default_value):
     table = _table(ctx, handle)
     _match_signature(ctx, table, ctx.attrs["Tin"], ctx.attrs["Tout"])
     if np.ndim(default_value) != 0 and np.shape(default_value) != np.shape(keys):
-        raise invalid(ctx, f"Expected shape [] or {shape_text(np.shape(keys))} for argument "
-                           f"'default_value', got {shape_text(np.shape(default_value))}")
+        raise invalid(ctx, f"Expected shape [] or {shape_text(np.shape(keys))} for default "
+                           f"value, got {shape_text(np.shape(default_value))}")
     return table.find(ctx, keys, default_value)
 
 
