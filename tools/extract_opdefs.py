@@ -62,7 +62,7 @@ TensorListGather TensorListScatter TensorListScatterV2 TensorListScatterIntoExis
 TensorListConcat TensorListConcatV2 TensorListSplit TensorListResize
 HashTableV2 MutableHashTableV2 LookupTableImportV2 LookupTableFindV2 LookupTableInsertV2
 LookupTableSizeV2 LookupTableExportV2 LookupTableRemoveV2 InitializeTableV2
-InitializeTableFromTextFileV2 DisableCopyOnRead
+InitializeTableFromTextFileV2 DisableCopyOnRead VariableShape
 """.split()
 
 

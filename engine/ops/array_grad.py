@@ -16,7 +16,7 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "BroadcastGradientArgs", "OneHot", "Placeholder", "VariableV2",
                  "VarHandleOp", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                  "RandomUniformInt", "IsVariableInitialized", "VarIsInitializedOp",
-                 "Where", "Assign", "AssignAdd", "AssignSub", "DynamicStitch",
+                 "Where", "Assign", "AssignAdd", "AssignSub", "DynamicStitch", "VariableShape",
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
 

@@ -1,5 +1,5 @@
-"""Static shapes of the TensorList ops, the lookup-table ops and ResourceGather (list_ops.cc,
-lookup_ops.cc, resource_variable_ops.cc).
+"""Static shapes of the TensorList ops, the lookup-table ops, ResourceGather and VariableShape
+(list_ops.cc, lookup_ops.cc, resource_variable_ops.cc).
 
 A list handle is a scalar variant. TensorFlow also learns a list's element shape from the
 handle's shape data; the engine does not track that, so an element's shape here is what the
@@ -95,4 +95,6 @@ SHAPE_FUNCTIONS = {
     "TensorListElementShape": _element_shape_of,
     "TensorListScatter": _scatter, "TensorListScatterV2": _scatter,
     "LookupTableFindV2": unknown, "LookupTableExportV2": _export, "ResourceGather": unknown,
+    # A vector as long as the variable's rank, which only its handle data would know.
+    "VariableShape": lambda attrs, inputs: [None],
 }

@@ -234,3 +234,50 @@ def test_debug_steps_a_signature_run():
     assert "-- stepped" in done.stdout
     assert done.stdout.endswith(_printed("while_cond", "serving_default",
                                          ("cumulative", "total")))
+
+
+RUN_MODELS = ROOT / "tests" / "fixtures" / "tf2_run"
+
+
+def _run_model_signatures():
+    keys = np.load(RUN_MODELS / "expected.npz").files
+    return sorted({tuple(key.split("/")[:2]) for key in keys})
+
+
+@pytest.mark.parametrize("model, signature", _run_model_signatures())
+def test_models_a_user_would_make_give_tensorflows_outputs(capsys, tmp_path, model, signature):
+    """A dynamic TensorArray in a loop, a GradientTape step through a loop (TensorList
+    accumulators), BatchNormalization and Dropout, a StringLookup with a mask token."""
+    expected = np.load(RUN_MODELS / "expected.npz")
+    saved = saved_model_pb2.SavedModel.FromString(
+        (RUN_MODELS / model / "saved_model.pb").read_bytes())
+    signature_def = saved.meta_graphs[0].signature_def[signature]
+    feeds = []
+    for key in signature_def.inputs:
+        np.save(tmp_path / f"{key}.npy", expected[f"{model}/{signature}/{key}"])
+        feeds += ["--feed", f"{key}={tmp_path / f'{key}.npy'}"]
+    status, _, err = run(capsys, "run", RUN_MODELS / model, "--signature", signature, *feeds,
+                         "--save", tmp_path / "out.npz")
+    assert (status, err) == (0, "")
+    got = np.load(tmp_path / "out.npz")
+    assert sorted(got.files) == sorted(signature_def.outputs)
+    for key in signature_def.outputs:
+        np.testing.assert_allclose(got[key], expected[f"{model}/{signature}/{key}"],
+                                   rtol=1e-5, atol=1e-6, err_msg=f"{model} {key}")
+
+
+def test_a_tf2_models_save_function_writes_its_checkpoint(capsys, tmp_path):
+    """The saver's save op (DisableCopyOnRead, SaveV2 under object-path keys, merged shards)
+    writes what the model restored."""
+    from parsers.checkpoint import Checkpoint
+    model = TF2 / "keras_cnn"
+    prefix = tmp_path / "saved" / "ckpt"
+    status, _, err = run(capsys, "run", model, "--restore", model, "--fetch",
+                         "StatefulPartitionedCall_2", "--feed", f'saver_filename="{prefix}"')
+    assert (status, err) == (0, "")
+    original, written = Checkpoint(model), Checkpoint(prefix)
+    keys = [info.name for info in original.variables if info.name != "_CHECKPOINTABLE_OBJECT_GRAPH"]
+    assert sorted(info.name for info in written.variables) == sorted(
+        info.name for info in original.variables)
+    for key in keys:
+        np.testing.assert_array_equal(written.value(key), original.value(key))

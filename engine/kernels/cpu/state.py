@@ -210,6 +210,11 @@ def resource_variable_kernels(arrays):
                                     f"dimensions but it has shape {shape_str(shape_of(params))}")
         return gather_rows(ctx, arrays.xp, params, indices, batch_dims)
 
+    def variable_shape(ctx, resource):
+        """The variable's shape (in host memory on a GPU too, as TensorFlow's)."""
+        value = existing_or_not_found(ctx, resource).value
+        return np.array(shape_of(value), ctx.attrs.get("out_type").as_numpy_dtype)
+
     def disable_copy_on_read(ctx, resource):
         # The engine never copies a variable for a read (its updates replace the buffer), so
         # there is no mode to change; the variable must exist, as TensorFlow looks it up.
@@ -219,7 +224,7 @@ def resource_variable_kernels(arrays):
             "AssignAddVariableOp": update_variable(arrays.xp.add),
             "AssignSubVariableOp": update_variable(arrays.xp.subtract),
             "VarIsInitializedOp": var_is_initialized_op, "ResourceGather": resource_gather,
-            "DisableCopyOnRead": disable_copy_on_read}
+            "DisableCopyOnRead": disable_copy_on_read, "VariableShape": variable_shape}
 
 
 def gather_rows(ctx, xp, params, indices, batch_dims):
