@@ -78,6 +78,9 @@ class SignaturePlan:
 def plan(args, parse_feed):
     """The SignaturePlan of `args`, or InputError for anything wrong with the input."""
     path = args.graph
+    if args.signature is None and args.before:
+        raise InputError(path, "--before runs a graph's ops: give --fetch or --target to run "
+                               "the SavedModel's graph, or no --before to run a signature")
     if args.fetch or args.target or args.before:
         raise InputError(path, "--signature runs what the signature names: give it without "
                                "--fetch, --target or --before")

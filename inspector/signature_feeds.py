@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.framework import dtypes
-from engine.proto import meta_graph_pb2, types_pb2
+from engine.proto import meta_graph_pb2, types_pb2  # noqa: F401  (meta_graph_pb2: the doctests)
 from parsers.errors import InputError
 
 
@@ -68,7 +68,11 @@ def convert_feed(path, key, input_key, info, value):
     if info.WhichOneof("encoding") != "name":
         raise InputError(path, f"signature {key!r} input {input_key!r} is not a dense tensor "
                                f"({info.WhichOneof('encoding')}); the engine feeds dense ones")
-    dtype = dtypes.as_dtype(info.dtype)
+    try:
+        dtype = dtypes.as_dtype(info.dtype)
+    except TypeError:
+        raise InputError(path, f"signature {key!r} input {input_key!r} has no dtype the engine "
+                               f"can feed ({spec_text(info)})") from None
     array = _as_dtype(path, input_key, info, dtype, value)
     if not info.tensor_shape.unknown_rank:
         wanted = [dim.size for dim in info.tensor_shape.dim]
@@ -80,7 +84,11 @@ def convert_feed(path, key, input_key, info, value):
 
 
 def _as_dtype(path, input_key, info, dtype, value):
-    source = np.asarray(value)
+    try:
+        source = np.asarray(value)
+    except ValueError:  # JSON lists of different lengths
+        raise InputError(path, f"--feed {input_key}: not a rectangular array (rows of "
+                               f"different lengths)") from None
     refused = InputError(path, f"--feed {input_key}: {_kind(source)} values for an input of "
                                f"{spec_text(info)}")
     if dtype == dtypes.string:
