@@ -2,6 +2,7 @@
 command line give TensorFlow 2.21's outputs (tests/fixtures/tf2/reference/*/expected.npz), and
 bad input is one line, exit 2."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -285,3 +286,31 @@ def test_a_tf2_models_save_function_writes_its_checkpoint(capsys, tmp_path):
         info.name for info in original.variables)
     for key in keys:
         np.testing.assert_array_equal(written.value(key), original.value(key))
+
+
+TF1_MODELS = ROOT / "tests" / "fixtures" / "saved_model"
+
+
+@pytest.mark.parametrize("model, signature", [("simple", "serving_default"),
+                                              ("builder", "serving_default"),
+                                              ("builder", "logits")])
+def test_tf1_saved_models_restore_through_their_saver(capsys, tmp_path, model, signature):
+    """SavedModelBuilder and simple_save exports (save/restore_all, a main op) give what
+    TensorFlow served (tests/fixtures/saved_model/expected.json)."""
+    sys.path.insert(0, str(ROOT / "tests" / "programs"))
+    import saved_model_serving
+    expected = json.loads((TF1_MODELS / "expected.json").read_text())[model]["serve"]["outputs"]
+    saved = saved_model_pb2.SavedModel.FromString(
+        (TF1_MODELS / model / "saved_model.pb").read_bytes())
+    signature_def = next(m for m in saved.meta_graphs
+                         if list(m.meta_info_def.tags) == ["serve"]).signature_def[signature]
+    np.save(tmp_path / "x.npy", saved_model_serving.INPUTS)
+    feeds = [a for key in signature_def.inputs for a in ("--feed", f"{key}={tmp_path / 'x.npy'}")]
+    status, _, err = run(capsys, "run", TF1_MODELS / model, "--signature", signature, *feeds,
+                         "--save", tmp_path / "out.npz")
+    assert (status, err) == (0, "")
+    got = np.load(tmp_path / "out.npz")
+    for key in signature_def.outputs:
+        entry = expected[f"{signature}/{key}"]
+        want = np.array(entry["values"], entry["dtype"]).reshape(entry["shape"])
+        np.testing.assert_allclose(got[key], want, rtol=1e-5)
