@@ -8,7 +8,8 @@ feeds are checked against the signature's TensorSpecs (inspector.signature_feeds
 tensors the signature names against the graph, and the functions the run would call against
 the library (inspector.function_calls). The variables come back through the SavedModel's own
 saver (a TF2 model's restore function, which reads its object-path keys; a TF1 model's
-save/restore_all), from its variables/ or --restore CKPT. Each output is printed, and saved
+save/restore_all), from its variables/ or --restore CKPT; the init op is fed the model's
+asset files (assets/, a vocabulary a table reads). Each output is printed, and saved
 with --save, under its signature key. A node failing is one line naming it, its op and the
 function it ran in (exit 1).
 """
@@ -24,6 +25,7 @@ import numpy as np
 import engine as tf
 import parsers
 from engine.framework import errors
+from engine.proto import meta_graph_pb2
 from engine.savedmodel import constants
 from inspector import function_calls, run_cluster, run_setup
 from inspector.restore import build_restore
@@ -66,6 +68,7 @@ class SignaturePlan:
     outputs: dict                    # output key -> tensor name
     inputs: dict                     # input key -> tensor name
     init_op: str | None = None
+    assets: dict = field(default_factory=dict)  # asset tensor name -> its file
     graph: object = None
     restore: tuple | None = None     # (ops, {tensor: value}) or None
     fetch_names: list = field(default_factory=list)
@@ -96,7 +99,7 @@ def plan(args, parse_feed):
         path, key, meta_graph_def, feeds,
         outputs={k: info.name for k, info in sorted(signature_def.outputs.items())},
         inputs={k: info.name for k, info in signature_def.inputs.items()},
-        init_op=_init_op_name(meta_graph_def))
+        init_op=_init_op_name(meta_graph_def), assets=_assets(path, meta_graph_def))
     for what, tensors in (("output", result.outputs), ("input", result.inputs)):
         for name, tensor in tensors.items():
             if not tensor:
@@ -152,6 +155,26 @@ def _init_op_name(meta_graph_def):
     return None
 
 
+def _assets(path, meta_graph_def):
+    """{asset tensor: its file under assets/}: what TensorFlow's loader feeds the init op (a
+    vocabulary file a table is initialized from). A file name leaving assets/ is bad input."""
+    definitions = list(meta_graph_def.asset_file_def)
+    legacy = meta_graph_def.collection_def.get(constants.ASSETS_KEY)
+    if legacy is not None:
+        for packed in legacy.any_list.value:
+            definition = meta_graph_pb2.AssetFileDef()
+            if packed.Unpack(definition):
+                definitions.append(definition)
+    assets = {}
+    directory = os.path.join(path, constants.ASSETS_DIRECTORY)
+    for definition in definitions:
+        name = definition.filename
+        if not name or os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+            raise InputError(path, f"asset file name {name!r} leaves the assets directory")
+        assets[definition.tensor_info.name] = os.path.join(directory, name)
+    return assets
+
+
 def _import(path, result):
     run_setup.progress(result.graph_def, "importing the graph")
     graph = tf.Graph()
@@ -173,6 +196,11 @@ def _import(path, result):
         except (KeyError, ValueError):
             raise InputError(path, f"the init op {result.init_op!r} is not in the "
                                    f"graph") from None
+    for tensor in result.assets:
+        try:
+            graph.get_tensor_by_name(tensor)
+        except (KeyError, ValueError, TypeError):
+            raise InputError(path, f"asset tensor {tensor!r} is not in the graph") from None
     return graph
 
 
@@ -216,7 +244,7 @@ def _run_and_print(args, signature_plan, options, metadata, error_line):
             if signature_plan.restore is not None:
                 sess.run(*signature_plan.restore)
             if signature_plan.init_op:
-                sess.run(signature_plan.init_op)
+                sess.run(signature_plan.init_op, feed_dict=signature_plan.assets or None)
             values = sess.run(signature_plan.fetch_names, feed_dict=feed_dict,
                               options=options, run_metadata=metadata)
     except errors.OpError as error:

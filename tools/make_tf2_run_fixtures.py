@@ -9,7 +9,9 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_run_fixtures.p
   gradient asks VariableShape) that updates two variables and returns their gradients;
 - bn_cnn: Keras 3 Conv2D, BatchNormalization, MaxPooling2D, Dropout and Dense, exported;
 - masked_lookup: Keras 3 StringLookup with a mask token and an out-of-vocabulary word, then
-  Embedding, pooling and Dense, exported.
+  Embedding, pooling and Dense, exported;
+- file_vocabulary: a tf.Module's StaticHashTable read from a vocabulary file, which the
+  SavedModel keeps in assets/ and its init op is fed.
 expected.npz holds `<model>/<signature>/<input key>` (the inputs) and
 `<model>/<signature>/<output key>` (what the model's own Python call returned, before it was
 saved; string inputs as bytes arrays). Each SavedModel is as TensorFlow wrote it, less an
@@ -107,6 +109,30 @@ def masked_lookup(tf, path, expected):
            {"output_0": model(tf.constant(text))})
 
 
+def file_vocabulary(tf, path, expected):
+    import tempfile
+    with tempfile.TemporaryDirectory() as directory:
+        words = os.path.join(directory, "words.txt")
+        with open(words, "w") as out:
+            out.write("red\ngreen\nblue\n")
+
+        class Vocabulary(tf.Module):
+            def __init__(self):
+                self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+                    words, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                    tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+            def ids(self, words):
+                return {"ids": self.table.lookup(words)}
+
+        module = Vocabulary()
+        tf.saved_model.save(module, str(path), signatures={"serving_default": module.ids})
+    text = np.array([b"blue", b"pink", b"red"])
+    record(expected, "file_vocabulary/serving_default", {"words": text},
+           module.ids(tf.constant(text)))
+
+
 def record(expected, prefix, inputs, outputs):
     for key, value in inputs.items():
         expected[f"{prefix}/{key}"] = np.asarray(value)
@@ -119,7 +145,7 @@ def main():
     import tensorflow as tf
     tf.random.set_seed(0)
     expected = {}
-    for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup):
+    for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup, file_vocabulary):
         path = OUT / make.__name__
         shutil.rmtree(path, ignore_errors=True)
         make(tf, path, expected)

@@ -314,3 +314,14 @@ def test_tf1_saved_models_restore_through_their_saver(capsys, tmp_path, model, s
         entry = expected[f"{signature}/{key}"]
         want = np.array(entry["values"], entry["dtype"]).reshape(entry["shape"])
         np.testing.assert_allclose(got[key], want, rtol=1e-5)
+
+
+def test_an_asset_named_outside_assets_is_refused(capsys, tmp_path):
+    copy = tmp_path / "model"
+    shutil.copytree(RUN_MODELS / "file_vocabulary", copy)
+    saved = saved_model_pb2.SavedModel.FromString((copy / "saved_model.pb").read_bytes())
+    saved.meta_graphs[0].asset_file_def[0].filename = "../../secrets.txt"
+    (copy / "saved_model.pb").write_bytes(saved.SerializeToString())
+    status, out, err = run(capsys, "run", copy, "--feed", 'words=["red"]')
+    assert (status, out) == (2, "")
+    assert err == f"error: {copy}: asset file name '../../secrets.txt' leaves the assets directory\n"
