@@ -25,8 +25,8 @@ import numpy as np
 import engine as tf
 import parsers
 from engine.framework import errors
-from engine.proto import meta_graph_pb2
 from engine.savedmodel import constants
+from engine.savedmodel.loader import asset_files
 from inspector import function_calls, run_cluster, run_setup
 from inspector.restore import build_restore
 from inspector.run_report import format_value, write_run_metadata
@@ -158,20 +158,13 @@ def _init_op_name(meta_graph_def):
 def _assets(path, meta_graph_def):
     """{asset tensor: its file under assets/}: what TensorFlow's loader feeds the init op (a
     vocabulary file a table is initialized from). A file name leaving assets/ is bad input."""
-    definitions = list(meta_graph_def.asset_file_def)
-    legacy = meta_graph_def.collection_def.get(constants.ASSETS_KEY)
-    if legacy is not None:
-        for packed in legacy.any_list.value:
-            definition = meta_graph_pb2.AssetFileDef()
-            if packed.Unpack(definition):
-                definitions.append(definition)
-    assets = {}
+    assets = asset_files(meta_graph_def, path)
     directory = os.path.join(path, constants.ASSETS_DIRECTORY)
-    for definition in definitions:
-        name = definition.filename
-        if not name or os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+    for tensor, file in assets.items():
+        name = os.path.relpath(file, directory)
+        if os.path.isabs(name) or name.startswith(os.pardir) or file.endswith(os.sep) \
+                or os.path.normpath(file) == os.path.normpath(directory):
             raise InputError(path, f"asset file name {name!r} leaves the assets directory")
-        assets[definition.tensor_info.name] = os.path.join(directory, name)
     return assets
 
 
