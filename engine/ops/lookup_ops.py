@@ -20,7 +20,15 @@ from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape
 from engine.ops.control_flow.ops import group, no_op
 from engine.ops.convert import convert_to_tensor
+from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
+
+# As TensorFlow's data_flow_ops.py marks them (the import, export and remove ops it leaves
+# without an entry).
+for _op_type in ("HashTableV2", "MutableHashTableV2", "InitializeTableV2",
+                 "InitializeTableFromTextFileV2", "LookupTableFindV2", "LookupTableInsertV2",
+                 "LookupTableSizeV2"):
+    NotDifferentiable(_op_type)
 
 
 class TextFileIndex:
