@@ -27,6 +27,7 @@ _KIND_TITLES = {
     "vlog": "VLOG log",
     "checkpoint": "checkpoint",
     "directory": "directory (graphs, runs, models and logs, each named)",
+    "keras": "Keras model (layer graph and weights)",
 }
 
 
