@@ -1,5 +1,5 @@
-"""What a file holds, by content: events framing, a VLOG log, text proto, binary proto, a Keras
-model (zip or HDF5), a TFLite model (named, not read)."""
+"""What a file holds, by content: events framing, a VLOG log, text proto, binary proto, or a
+model file of another kind (parsers/model_files.py: Keras zip or HDF5, TFLite)."""
 
 from __future__ import annotations
 
@@ -22,13 +22,6 @@ _LOG_LINE = re.compile(
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _SNIFF_BYTES = 4096
 _GZIP_MAGIC = b"\x1f\x8b"
-_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a first member, or an empty archive
-_HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
-_TFLITE_IDENTIFIER = b"TFL3"  # a FlatBuffer's file identifier sits at bytes 4-8
-_TFLITE_WHAT_TO_DO = ("a TensorFlow Lite model (.tflite FlatBuffer): graph-inspector does not "
-                      "read TFLite models yet; open the SavedModel or Keras model it was converted "
-                      "from, or list its ops with TensorFlow's "
-                      "tf.lite.experimental.Analyzer.analyze(model_path=...)")
 # A protobuf message cannot exceed 2 GiB; a bigger file is not one of ours (a log goes to vlog).
 MAX_FILE_BYTES = 2**31 - 1
 
@@ -48,41 +41,6 @@ def sniff(head):
     if _LOG_LINE.search(head):
         return "vlog"
     return "binary" if _BINARY_CONTROL.search(head) else "text"
-
-
-def is_hdf5(head):
-    """Whether a file's first bytes hold HDF5's signature (at 0, or after a user block).
-
-    >>> is_hdf5(b"\\x89HDF\\r\\n\\x1a\\n\\x00"), is_hdf5(b"PK\\x03\\x04")
-    (True, False)
-    """
-    return any(head[offset:offset + 8] == _HDF5_MAGIC for offset in (0, 512, 1024, 2048))
-
-
-def is_tflite(head, size):
-    """Whether a file is a TFLite FlatBuffer: its identifier, after a root offset inside it.
-
-    >>> is_tflite(b"\\x1c\\x00\\x00\\x00TFL3" + bytes(40), 48), is_tflite(b"\\n\\x06\\n\\x04TFL3", 8)
-    (True, False)
-    """
-    if len(head) < 8 or head[4:8] != _TFLITE_IDENTIFIER:
-        return False
-    root = int.from_bytes(head[:4], "little")
-    return 8 <= root < size and root % 4 == 0
-
-
-def load_model_file(path, head):
-    """A Loaded for a Keras model file (a .keras zip, an HDF5 .h5), InputError for a TFLite
-    model, None for anything else."""
-    if head.startswith(_ZIP_MAGIC):
-        from parsers.keras_files import load_keras_zip  # h5py and zipfile only for these
-        return load_keras_zip(path)
-    if is_hdf5(head):
-        from parsers.keras_files import load_keras_h5
-        return load_keras_h5(path)
-    if is_tflite(head, os.path.getsize(path)):
-        raise InputError(path, _TFLITE_WHAT_TO_DO)
-    return None
 
 
 def check_regular_file(path):
@@ -161,6 +119,8 @@ def load_file(path, progress=None):
     if head.startswith(_GZIP_MAGIC):  # never a protobuf (wire type 7), nor text
         raise InputError(path, "gzip-compressed (a GZIP TFRecord or a .gz file?): "
                                "graph-inspector reads uncompressed files; gunzip it first")
+    from parsers.model_files import load_model_file  # what it needs loads only for those
+
     model = load_model_file(path, head)
     if model is not None:
         return model

@@ -57,7 +57,7 @@ def load_keras_zip(path):
         return loaded
     open_file = _zip_member_opener(path, weights_member)
     loaded.checkpoint = _weights(path, f"{Path(path).name}/{WEIGHTS}", open_file, config,
-                                 keras_weights.saved_weights)
+                                 keras_weights.saved_weights, loaded.graphs[0].graph_def)
     return loaded
 
 
@@ -82,8 +82,9 @@ def load_keras_h5(path):
         loaded = _keras_loaded(path, config, version, "model_config")
     else:
         config, loaded = {}, Loaded(path=str(path), kind="keras", files=[str(path)])
+    graph = loaded.graphs[0].graph_def if loaded.graphs else None
     loaded.checkpoint = _weights(path, Path(path).name, lambda: h5py.File(path, "r"), config,
-                                 _h5_weights)
+                                 _h5_weights, graph)
     return loaded
 
 
@@ -105,8 +106,9 @@ def _keras_loaded(path, config, version, member):
                   graphs=[LabeledGraph(label, graph, f"{path} {member}")])
 
 
-def _weights(path, prefix, open_file, config, list_weights):
-    """The KerasWeights of an HDF5 weights file, listed now through `list_weights`."""
+def _weights(path, prefix, open_file, config, list_weights, graph):
+    """The KerasWeights of an HDF5 weights file, listed now through `list_weights`, in the
+    order of their layers in `graph` (the file's order is by attribute name)."""
     inner = config.get("config") if isinstance(config, dict) else None
     model_name = inner.get("name") if isinstance(inner, dict) and isinstance(inner.get("name"), str) else ""
     layer_names = keras_weights.config_layer_names(config) if config else {}
@@ -115,7 +117,24 @@ def _weights(path, prefix, open_file, config, list_weights):
             variables = list_weights(path, h5file, model_name, layer_names)
     except _HDF5_ERRORS as error:
         raise keras_weights.hdf5_error(path, error) from None
+    if graph is not None:
+        variables = _in_graph_order(variables, graph)
     return keras_weights.KerasWeights(path, prefix, open_file, variables)
+
+
+def _in_graph_order(variables, graph):
+    """Weights sorted by the position of their layer's node (the longest node name their name
+    starts with); the optimizer's and others after them, in file order."""
+    order = {node.name: number for number, node in enumerate(graph.node)}
+
+    def position(info):
+        scope = info.name
+        while "/" in scope:
+            scope = scope.rsplit("/", 1)[0]
+            if scope in order:
+                return order[scope]
+        return len(order)
+    return sorted(variables, key=position)
 
 
 def _parse(path, member, text):
@@ -141,7 +160,8 @@ def _metadata(path, archive):
 def _read_member(path, archive, name, limit=JSON_LIMIT):
     """A member's bytes, refusing one that inflates past `limit` (whatever its header says)."""
     with archive.open(name) as stream:
-        data = stream.read(limit + 1)
+        # No more than the member says it holds: read(n) may set n bytes aside first.
+        data = stream.read(min(archive.getinfo(name).file_size, limit) + 1)
     if len(data) > limit:
         raise InputError(path, f"{name}: inflates past {limit} bytes: not a Keras model's")
     return data
