@@ -60,7 +60,13 @@ def model_label(config):
 def model_graph(config):
     """The GraphDef of a model config (a dict): see the module docstring. ConfigError when a
     part of it is not what a Keras config holds."""
-    return _GraphBuilder().build(config)
+    try:
+        return _GraphBuilder().build(config)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as error:
+        if isinstance(error, ConfigError):
+            raise
+        # A shape this walk does not expect (each part it reads is checked; this is the net).
+        raise ConfigError(f"not a Keras model config: {type(error).__name__}: {error}") from None
 
 
 class _GraphBuilder:
@@ -113,10 +119,11 @@ class _GraphBuilder:
             self.model_outputs[name] = [(_scoped(name, layer_name), index)
                                         for layer_name, _, index in output_layers]
         else:
-            layers = config.get("layers")
+            layers = _layers(config, name)
             if not layers:
-                raise ConfigError(f"{where}: a model without layers")
-            last = _name(_layer_config(layers[-1], f"{where} layer {len(layers) - 1}"), where)
+                raise ConfigError(f"{name}: a model without layers")
+            last_where = f"{name} layer {len(layers) - 1}"
+            last = _name(_layer_config(layers[-1], last_where), last_where)
             self.model_outputs[name] = [(_scoped(name, last), 0)]
 
     def _add_layer(self, scope, layer, where):
@@ -170,16 +177,22 @@ def _walk(layer, scope, where, depth):
     nested model's layers are scoped by its name."""
     if depth > MAX_DEPTH:
         raise ConfigError(f"{where}: models nested more than {MAX_DEPTH} deep")
-    yield scope, layer, where
     config = _layer_config(layer, where)
-    layers = config.get("layers")
+    layers = _layers(config, _name(config, where) if config.get("layers") is not None else where)
+    yield scope, layer, where
     if not layers:
         return
-    if not isinstance(layers, list):
-        raise ConfigError(f"{where}: layers is a {type(layers).__name__}, not a list")
     inner = _scoped(scope, _name(config, where))
     for number, sublayer in enumerate(layers):
         yield from _walk(sublayer, inner, f"{inner} layer {number}", depth + 1)
+
+
+def _layers(config, where):
+    """A model config's layers (a list), [] when it has none."""
+    layers = config.get("layers")
+    if layers is not None and not isinstance(layers, list):
+        raise ConfigError(f"{where}: layers is a {type(layers).__name__}, not a list")
+    return layers or []
 
 
 def _layer_config(layer, where):

@@ -4,7 +4,7 @@ layer graph (parsers/keras_config.py) with its weights as the checkpoint (keras_
 
 A zip's members are read with bounds (a zip bomb inflates no further than the limit); its
 model.weights.h5 is read in place when stored, as Keras writes it, and into memory when
-compressed. Without h5py a .keras still opens as its graph, with a note that its weights need
+compressed; every read of HDF5 runs in a child process (parsers/isolated_call.py). Without h5py a .keras still opens as its graph, with a note that its weights need
 the `keras` extra.
 """
 
@@ -19,7 +19,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from parsers import keras_config, keras_weights
+from parsers import isolated_call, keras_config, keras_weights
 from parsers.errors import InputError
 from parsers.loaded import LabeledGraph, Loaded
 
@@ -65,14 +65,16 @@ def load_keras_h5(path):
     """A Loaded of kind "keras" for an HDF5 file: a legacy .h5 model (its model_config as the
     graph, model_weights as the checkpoint) or Keras weights alone (no graph)."""
     h5py = keras_weights.import_h5py(path)
-    try:
-        with h5py.File(path, "r") as h5file:
-            config_text = h5file.attrs.get("model_config")
-            version = h5file.attrs.get("keras_version")
-            is_weights = any(name in h5file for name in ("model_weights", "layers", "vars")) \
-                or "layer_names" in h5file.attrs
-    except _HDF5_ERRORS as error:
-        raise keras_weights.hdf5_error(path, error) from None
+
+    def read_head():
+        try:
+            with h5py.File(path, "r") as h5file:
+                is_weights = any(name in h5file for name in ("model_weights", "layers", "vars")) \
+                    or "layer_names" in h5file.attrs
+                return h5file.attrs.get("model_config"), h5file.attrs.get("keras_version"), is_weights
+        except _HDF5_ERRORS as error:
+            raise keras_weights.hdf5_error(path, error) from None
+    config_text, version, is_weights = isolated_call.call(path, read_head)
     if config_text is None and not is_weights:
         raise InputError(path, "an HDF5 file, but not a Keras model: no model_config attribute "
                                "and no Keras weights")
@@ -112,11 +114,14 @@ def _weights(path, prefix, open_file, config, list_weights, graph):
     inner = config.get("config") if isinstance(config, dict) else None
     model_name = inner.get("name") if isinstance(inner, dict) and isinstance(inner.get("name"), str) else ""
     layer_names = keras_weights.config_layer_names(config) if config else {}
-    try:
-        with open_file() as h5file:
-            variables = list_weights(path, h5file, model_name, layer_names)
-    except _HDF5_ERRORS as error:
-        raise keras_weights.hdf5_error(path, error) from None
+
+    def listed():
+        try:
+            with open_file() as h5file:
+                return list_weights(path, h5file, model_name, layer_names)
+        except _HDF5_ERRORS as error:
+            raise keras_weights.hdf5_error(path, error) from None
+    variables = isolated_call.call(path, listed)
     if graph is not None:
         variables = _in_graph_order(variables, graph)
     return keras_weights.KerasWeights(path, prefix, open_file, variables)
@@ -157,8 +162,9 @@ def _metadata(path, archive):
     return metadata if isinstance(metadata, dict) else {}
 
 
-def _read_member(path, archive, name, limit=JSON_LIMIT):
-    """A member's bytes, refusing one that inflates past `limit` (whatever its header says)."""
+def _read_member(path, archive, name, limit=None):
+    """A member's bytes, refusing one that inflates past `limit` (JSON_LIMIT by default)."""
+    limit = JSON_LIMIT if limit is None else limit
     with archive.open(name) as stream:
         # No more than the member says it holds: read(n) may set n bytes aside first.
         data = stream.read(min(archive.getinfo(name).file_size, limit) + 1)

@@ -9,7 +9,8 @@ is called by the layer node it belongs to in the Keras graph (parsers/keras_conf
 keeps its HDF5 path as its key.
 
 h5py reads the HDF5 (the `keras` extra): it is imported only for these files (about 0.1 s).
-Only hard links are followed (an external link would open another file), external and
+libhdf5 crashes on some damaged files, so every read of a file's content runs in a forked
+child (parsers/isolated_call.py): a crash is an error naming the file. Only hard links are followed (an external link would open another file), external and
 virtual datasets are refused, and a dataset that would inflate past what its file holds
 (a compression bomb, a huge shape with no data) is refused when its value is asked for.
 """
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from parsers import isolated_call
 from parsers.errors import InputError
 
 EXTRA = "pip install 'graph-inspector[keras]'"
@@ -29,6 +31,7 @@ MAX_OBJECTS = 200_000
 # A dataset may hold this much more than its file stores (compression) before it is refused.
 MAX_INFLATION = 1024
 SMALL_BYTES = 64 << 20  # below this no dataset is too inflated to read
+PREFETCH_BYTES = 32 << 20  # read with the weight asked for: the ones after it, up to this
 
 
 def import_h5py(path):
@@ -86,28 +89,53 @@ class KerasWeights:
         return self._by_name[name]
 
     def value(self, name, progress=None):
-        """The weight's value as a NumPy array, read from the file now (and kept)."""
+        """The weight's value as a NumPy array, read from the file now (and kept). The weights
+        after it are read too, up to PREFETCH_BYTES, in the same child process (a reader of
+        every value, as `info`, then forks once per batch, not per weight)."""
         info = self.info(name)
         if info.key not in self._cache:
-            self._cache[info.key] = self._read(info)
+            batch = self._batch_from(info)
+            self._cache.update(isolated_call.call(self.path, lambda: self._read_values(batch)))
         if progress is not None:
             progress(info.nbytes, info.nbytes)
         return self._cache[info.key]
 
-    def _read(self, info):
+    def _batch_from(self, first):
+        batch, total = [first], first.nbytes
+        for info in self.variables[self.variables.index(first) + 1:]:
+            if info.key in self._cache or any(info.key == b.key for b in batch):
+                continue
+            if total + info.nbytes > PREFETCH_BYTES:
+                break
+            batch.append(info)
+            total += info.nbytes
+        return batch
+
+    def _read_values(self, batch):
+        """{key: value} of the batch (run in the child): the first weight or its error; a later
+        one that fails is left out, to be read (and fail) alone when asked for."""
+        values = {}
         with self._open_file() as h5file:
-            dataset = h5file.get(info.key)
-            if dataset is None:
-                raise InputError(self.path, f"{info.key}: gone from the file")
-            stored = dataset.id.get_storage_size()
-            if info.nbytes > SMALL_BYTES and info.nbytes > stored * MAX_INFLATION:
-                raise InputError(self.path, f"{info.key}: {info.nbytes} bytes from {stored} stored: "
-                                            "inflates more than any weight file does; not read")
-            try:
-                value = dataset[()]
-            except (OSError, ValueError, TypeError) as error:
-                raise InputError(self.path, f"{info.key}: {_reason(error)}") from None
-        value = np.asarray(value)
+            for number, info in enumerate(batch):
+                try:
+                    values[info.key] = self._read(h5file, info)
+                except InputError:
+                    if not number:
+                        raise
+        return values
+
+    def _read(self, h5file, info):
+        dataset = _member(self.path, h5file, info.key)
+        if dataset is None or not hasattr(dataset, "shape"):
+            raise InputError(self.path, f"{info.key}: gone from the file")
+        stored = dataset.id.get_storage_size()
+        if info.nbytes > SMALL_BYTES and info.nbytes > stored * MAX_INFLATION:
+            raise InputError(self.path, f"{info.key}: {info.nbytes} bytes from {stored} stored: "
+                                        "inflates more than any weight file does; not read")
+        try:
+            value = np.asarray(dataset[()])
+        except (OSError, ValueError, TypeError) as error:
+            raise InputError(self.path, f"{info.key}: {_reason(error)}") from None
         return value.astype(object) if value.dtype.kind in "SU" else value
 
     def slices(self, name):

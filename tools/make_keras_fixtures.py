@@ -4,8 +4,8 @@ what Keras itself says of each (its layers, their inbound layers, their weights 
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_keras_fixtures.py` (about 30 s).
 
-Each model is written by a process of its own (Keras's name counters start fresh), and the
-.keras zip's metadata.json carries no save date, so writing again gives the same files.
+Each model is written by a process of its own (Keras's name counters start fresh); the .keras
+zip's metadata.json carries no save date (HDF5 still stamps its objects' times).
 `reference/<model>.json` is Keras's account, walked as TensorBoard's graph plugin walks a
 model config (the model and the models nested in it as name scopes, `model/block/layer`):
 
@@ -16,6 +16,7 @@ model config (the model and the models nested in it as name scopes, `model/block
   the order the layer saves them (trainable, then non-trainable: a .keras file's `vars/<i>`);
 - `optimizer`: [[variable path, shape, dtype], ...] of the optimizer's variables, or [];
 and `reference/<model>.npz` the values, keyed `<scoped layer>--<index>` (npz keys hold no '/').
+`tiny.tflite` is a TFLite model, for the one line that names the format.
 """
 
 import argparse
@@ -195,8 +196,18 @@ def write_tf_keras_mlp(name):
     save(model, name, keras2=True)
 
 
+def write_tflite(name):
+    """tiny.tflite: a Dense layer converted by TFLiteConverter (a FlatBuffer, identifier TFL3),
+    which graph-inspector names and does not read."""
+    import keras
+    import tensorflow as tf
+    keras.utils.set_random_seed(SEED)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="dense")], name="tiny")
+    (OUT / f"{name}.tflite").write_bytes(tf.lite.TFLiteConverter.from_keras_model(model).convert())
+
+
 WRITERS = {"two_inputs": write_keras3, "sequential_cnn": write_keras3, "nested": write_keras3,
-           "tf_keras_mlp": write_tf_keras_mlp}
+           "tf_keras_mlp": write_tf_keras_mlp, "tiny": write_tflite}
 
 
 def main():
