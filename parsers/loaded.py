@@ -81,6 +81,17 @@ class Loaded:
     checkpoint: object | None = None
     notes: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    _functions: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def functions(self):
+        """The FunctionLibrary of every graph's library (parsers/functions.py), made once."""
+        if self._functions is None:
+            from parsers.functions import FunctionLibrary
+            op_defs = {op.name: op for meta in self.meta_graphs
+                       for op in meta.meta_graph_def.meta_info_def.stripped_op_list.op}
+            self._functions = FunctionLibrary(self.graphs, op_defs)
+        return self._functions
 
     @property
     def signatures(self) -> list[Signature]:

@@ -57,7 +57,8 @@ OUT = fixture_common.FIXTURES / "tf2"
 REFERENCE = OUT / "reference"  # beside the SavedModels: a SavedModel directory holds only itself
 CLI = Path(sys.executable).with_name("saved_model_cli")
 SEED = 0
-SAVED_MODELS = ("while_cond", "train_step", "text_model", "keras_cnn", "transformer")
+SAVED_MODELS = ("while_cond", "train_step", "text_model", "keras_cnn", "transformer",
+                "tf_keras_mlp")
 LOGDIRS = ("logdir_trace", "logdir_fit", "logdir_fit_tf_keras")
 EVENTS_NAME = "events.out.tfevents.1700000000.graph-inspector.v2"
 
@@ -77,9 +78,11 @@ def fresh(path):
 
 # ---------------------------------------------------------------- the models
 
-def make_while_cond(path):
+def make_while_cond(path, decay=None):
     """tf.Module, one tf.function: tf.while_loop over a float vector, a tf.cond in its body,
-    a tf.TensorArray written each step and stacked (TensorList ops under control flow v2)."""
+    a tf.TensorArray written each step and stacked (TensorList ops under control flow v2).
+    With `decay`, the running total is scaled by it each step (one more Mul in the loop body:
+    while_cond_changed, the other side of a diff)."""
     tf = tf_quiet()
 
     class WhileCond(tf.Module):
@@ -91,7 +94,7 @@ def make_while_cond(path):
             def body(i, total, steps):
                 value = x[i]
                 value = tf.cond(value > 0.0, lambda: value * 2.0, lambda: 1.0 - value)
-                total = total + value
+                total = (total if decay is None else total * decay) + value
                 return i + 1, total, steps.write(i, total)
 
             _, total, steps = tf.while_loop(lambda i, total, steps: i < n, body,
@@ -101,6 +104,15 @@ def make_while_cond(path):
     module = WhileCond()
     tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
     return {"serving_default": {"x": np.array([1.5, -2.0, 0.25], np.float32)}}
+
+
+def write_while_cond_changed(name):
+    """while_cond with a changed loop body (the total decays by half each step), the
+    SavedModel alone: `diff while_cond while_cond_changed` shows the body's new nodes."""
+    path = fresh(OUT / name)
+    make_while_cond(path, decay=0.5)
+    if (path / "assets").is_dir():
+        (path / "assets").rmdir()  # empty: git keeps no empty directory
 
 
 def make_train_step(path):
@@ -223,6 +235,29 @@ def make_transformer(path):
     model.export(str(path), verbose=False)
     ids = np.random.RandomState(SEED + 3).randint(0, vocab, [2, length]).astype(np.int32)
     return {key: {"ids": ids} for key in ("serve", "serving_default")}
+
+
+def make_tf_keras_mlp(path):
+    """tf_keras (Keras 2): Dense(4, relu), Dropout, BatchNormalization, Dense(2), trained one
+    step with the legacy Adam, saved with tf.saved_model.save: Keras 2 saves each layer's call
+    functions in training=True and training=False variants (the concrete functions
+    saved_model_cli lists as options), and the optimizer's slots in the checkpoint
+    (`.OPTIMIZER_SLOT` keys)."""
+    tf_quiet()
+    import tensorflow as tf
+    import tf_keras
+    tf_keras.utils.set_random_seed(SEED)
+    x = tf_keras.Input((3,), name="x")
+    h = tf_keras.layers.Dense(4, activation="relu", name="hidden")(x)
+    h = tf_keras.layers.Dropout(0.5, name="drop")(h)
+    h = tf_keras.layers.BatchNormalization(name="norm")(h)
+    model = tf_keras.Model(x, tf_keras.layers.Dense(2, name="logits")(h), name="mlp")
+    model.compile(optimizer=tf_keras.optimizers.legacy.Adam(0.01), loss="mse")
+    rng = np.random.RandomState(SEED + 5)
+    model.fit(rng.uniform(-1, 1, [4, 3]).astype(np.float32),
+              rng.uniform(-1, 1, [4, 2]).astype(np.float32), epochs=1, batch_size=4, verbose=0)
+    tf.saved_model.save(model, str(path))
+    return {"serving_default": {"x": rng.uniform(-1, 1, [2, 3]).astype(np.float32)}}
 
 
 # ------------------------------------------------------- what TensorFlow says of a SavedModel
@@ -481,10 +516,11 @@ def rename_event_files(logdir):
 
 MAKERS = {"while_cond": make_while_cond, "train_step": make_train_step,
           "text_model": make_text_model, "keras_cnn": make_keras_cnn,
-          "transformer": make_transformer}
+          "transformer": make_transformer, "tf_keras_mlp": make_tf_keras_mlp}
 WRITERS = {**{name: write_saved_model for name in SAVED_MODELS},
            "logdir_trace": write_logdir_trace, "logdir_fit": write_logdir_fit,
-           "logdir_fit_tf_keras": write_logdir_fit_tf_keras, "keras_cnn_files": write_keras_cnn_files}
+           "logdir_fit_tf_keras": write_logdir_fit_tf_keras, "keras_cnn_files": write_keras_cnn_files,
+           "while_cond_changed": write_while_cond_changed}
 
 
 def main():

@@ -36,6 +36,8 @@ from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa:
                                 register_tensor_conversion_function)
 from engine.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: F401
 from engine.ops.importer import import_graph_def  # noqa: F401
+from engine.ops.raw_ops import raw_ops  # noqa: F401
+from engine.ops import lookup_ops as _lookup_ops
 from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer,  # noqa: F401
                                  glorot_uniform_initializer, ones_initializer,
                                  random_normal_initializer, random_uniform_initializer,
@@ -127,7 +129,17 @@ initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_
                           truncated_normal=truncated_normal_initializer,
                           glorot_uniform=glorot_uniform_initializer,
                           glorot_normal=glorot_normal_initializer,
-                          variance_scaling=variance_scaling_initializer)
+                          variance_scaling=variance_scaling_initializer,
+                          tables_initializer=_lookup_ops.tables_initializer)
+
+# Hash tables (tf.lookup) and the op that initializes them all.
+lookup = _Namespace(
+    "tf.lookup", **{name: getattr(_lookup_ops, name) for name in (
+        "StaticHashTable", "KeyValueTensorInitializer", "TextFileInitializer",
+        "TextFileIndex")},
+    experimental=_Namespace("tf.lookup.experimental",
+                            MutableHashTable=_lookup_ops.MutableHashTable))
+tables_initializer = initialize_all_tables = _lookup_ops.tables_initializer
 
 # Debugging: tf.Print, numeric checks, tf.py_func and the asserts.
 Print = _debug_ops.Print

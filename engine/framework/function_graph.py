@@ -25,7 +25,7 @@ Readers, views and the engine's inliner all see function bodies through this one
 [('x', '_Arg', []), ('double', 'AddV2', ['x', 'x']), ('y_RetVal', '_Retval', ['double'])]
 """
 
-from engine.framework import op_registry
+from engine.framework import op_registry, tensorflow_op_list
 from engine.proto import attr_value_pb2, graph_pb2
 
 ARG_OP, RET_OP = "_Arg", "_Retval"
@@ -37,12 +37,14 @@ class FunctionGraphError(ValueError):
     """A FunctionDef whose body cannot be read as a graph; the message says what and where."""
 
 
-def function_body_graph(function_def, library=None, call_attrs=None):
+def function_body_graph(function_def, library=None, call_attrs=None, op_defs=None):
     """The GraphDef of `function_def`'s body: `_Arg` and `_Retval` nodes around the body's
     nodes, every input flat. `library` (name -> FunctionDef) gives the signatures of the
     functions the body calls by op name; `call_attrs` (name -> AttrValue) fills a polymorphic
-    function's attrs (`$T` placeholders) as a call instantiates it."""
-    return _Instantiation(function_def, library or {}, call_attrs or {}).graph()
+    function's attrs (`$T` placeholders) as a call instantiates it; `op_defs` (op name ->
+    OpDef, e.g. a meta graph's stripped_op_list) gives OpDefs first; then the engine's, then
+    TensorFlow's (tensorflow_op_list), so that any op's outputs resolve exactly."""
+    return _Instantiation(function_def, library or {}, call_attrs or {}, op_defs or {}).graph()
 
 
 def called_functions(node_def, library_names=()):
@@ -60,8 +62,8 @@ def called_functions(node_def, library_names=()):
 
 
 class _Instantiation:
-    def __init__(self, function_def, library, call_attrs):
-        self.function_def, self.library = function_def, library
+    def __init__(self, function_def, library, call_attrs, op_defs):
+        self.function_def, self.library, self.op_defs = function_def, library, op_defs
         self.signature = function_def.signature
         self.attrs = dict(call_attrs)
         for attr in self.signature.attr:
@@ -138,8 +140,9 @@ class _Instantiation:
         body = self.bodies[node_name]
         op_def = self._op_def(body.op)
         if op_def is None:
-            # An op this build does not know (a custom op): its outputs' sizes are unknown, so
-            # each output argument is taken as one tensor, in the order the body names them.
+            # An op TensorFlow does not know either (a custom op): its outputs' sizes are
+            # unknown, so each output argument is taken as one tensor, in the order the body
+            # names them.
             return self._unknown_op_offset(node_name, out_name)
         attrs = {key: self._substitute(value, body) for key, value in body.attr.items()}
         for attr in op_def.attr:
@@ -165,7 +168,8 @@ class _Instantiation:
     def _op_def(self, op_type):
         if op_type in self.library:
             return self.library[op_type].signature
-        return op_registry.lookup(op_type)
+        return (self.op_defs.get(op_type) or op_registry.lookup(op_type)
+                or tensorflow_op_list.lookup(op_type))
 
     def _dtypes(self, arg, attrs):
         """The dtypes (DataType enums, None where unknown) of one argument's tensors."""

@@ -108,3 +108,54 @@ def test_a_missing_return_is_named():
     function_def = _function('signature { name: "h" output_arg { name: "y" type: DT_FLOAT } }')
     with pytest.raises(FunctionGraphError, match="function h: return y missing"):
         function_body_graph(function_def)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_body_graph_writes_back_to_the_same_function_def(model):
+    from engine.framework.function_from_graph import function_def_from_graph
+    library = _library(model)
+    for name, function_def in library.items():
+        graph = function_body_graph(function_def, library)
+        back = function_def_from_graph(graph, function_def, library)
+        assert back == function_def, name
+
+
+def test_a_rewritten_body_writes_its_new_edges_in_function_def_syntax():
+    from engine.framework.function_from_graph import function_def_from_graph
+    function_def = _function('''
+        signature { name: "f" input_arg { name: "x" type: DT_FLOAT }
+                    output_arg { name: "parts" type: DT_FLOAT number_attr: "num_split" } }
+        node_def { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                   attr { key: "value" value { tensor { dtype: DT_INT32 int_val: 0 } } } }
+        node_def { name: "split" op: "Split" input: "axis:output:0" input: "x"
+                   attr { key: "num_split" value { i: 2 } }
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        node_def { name: "neg" op: "Neg" input: "split:output:0"
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        ret { key: "parts" value: "split:output:0" }''')
+    function_def.signature.output_arg[0].number_attr = ""
+    graph = function_body_graph(function_def)
+    [neg] = [n for n in graph.node if n.name == "neg"]
+    neg.input[0] = "split:1"  # a rewrite reads the second piece
+    back = function_def_from_graph(graph, function_def)
+    assert list(back.node_def[2].input) == ["split:output:1"]
+
+
+def test_an_op_the_engine_does_not_run_resolves_by_tensorflows_op_def():
+    """SparseSplit's outputs are three lists of num_split tensors: `output_values:1` of a
+    two-way split is its fourth output. The engine has no SparseSplit; TensorFlow's op list
+    (engine/framework/tensorflow_op_list.py) says where each output starts."""
+    from engine.framework import op_registry
+    assert op_registry.lookup("SparseSplit") is None
+    function_def = _function('''
+        signature { name: "f" input_arg { name: "i" type: DT_INT64 }
+                    input_arg { name: "v" type: DT_FLOAT } input_arg { name: "s" type: DT_INT64 }
+                    input_arg { name: "axis" type: DT_INT64 }
+                    output_arg { name: "y" type: DT_FLOAT } }
+        node_def { name: "split" op: "SparseSplit" input: "axis" input: "i" input: "v" input: "s"
+                   attr { key: "num_split" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+        node_def { name: "neg" op: "Neg" input: "split:output_values:1"
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        ret { key: "y" value: "neg:y:0" }''')
+    graph = function_body_graph(function_def)
+    assert [list(n.input) for n in graph.node if n.name == "neg"] == [["split:3"]]

@@ -4,6 +4,7 @@ import numpy as np
 
 from engine.kernels import register, register_table
 from engine.kernels.common import check_axis, datatype_string, invalid, shape_str
+from engine.kernels.tensor_list import TensorList, zeros_like_list
 from engine.kernels.slicing import (SliceError, resolve_shrinks, slice_bounds,
                                     strided_slice_index)
 
@@ -27,7 +28,8 @@ register_table({
     "NoOp": lambda ctx: None,
     "IdentityN": lambda ctx, *inputs: tuple(inputs),
     "Const": lambda ctx: ctx.attrs["value"],
-    "ZerosLike": lambda ctx, x: np.zeros_like(x),
+    "ZerosLike": lambda ctx, x: zeros_like_list(x, np.zeros_like) if isinstance(x, TensorList)
+    else np.zeros_like(x),
     "OnesLike": lambda ctx, x: np.ones_like(x),
     "Shape": lambda ctx, x: np.array(np.shape(x), out_dtype(ctx)),
     "ShapeN": lambda ctx, *xs: tuple(np.array(np.shape(x), out_dtype(ctx)) for x in xs),

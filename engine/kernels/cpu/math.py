@@ -10,6 +10,7 @@ import numpy as np
 
 from engine.framework import op_families
 from engine.framework.errors import InternalError
+from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
 
@@ -245,6 +246,10 @@ def clip_by_value(ctx, t, clip_min, clip_max, xp=np):
 @register("AddN")
 def add_n(ctx, *inputs, xp=np):
     total = inputs[0]
+    if isinstance(total, TensorList):  # gradients of a list read twice, summed per element
+        for x in inputs[1:]:
+            total = add_lists(ctx, total, x, xp.add)
+        return total
     for x in inputs[1:]:
         total = xp.add(total, x)
     return total if len(inputs) > 1 else xp.array(total, copy=True)
