@@ -44,6 +44,7 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
                 f"True. Received: m={m} and n={n} from op input={a} with shape={a_shape}.")
         s_mat = linalg_ops.matrix_diag(s)
         s2 = math_ops.square(s)
+        array_ops.shape(s)  # TensorFlow's graph has it (its complex case reads it)
         f = linalg_ops.matrix_set_diag(
             _safe_reciprocal(array_ops.expand_dims(s2, -2) - array_ops.expand_dims(s2, -1)),
             array_ops.zeros_like(s))

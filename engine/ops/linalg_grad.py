@@ -1,7 +1,6 @@
 """Gradients of the linear-algebra and diagonal ops, ported from TensorFlow's linalg_grad.py,
 math_grad.py (Cross) and array_grad.py; Svd's and MatrixSolveLs's are in
-engine/ops/decomposition_grad.py. Einsum's is not written yet (tf.gradients through it raises
-LookupError, as through any op without one)."""
+engine/ops/decomposition_grad.py, Einsum's in engine/ops/einsum_grad.py."""
 
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, linalg_ops, math_ops

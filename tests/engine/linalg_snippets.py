@@ -15,6 +15,19 @@ except ModuleNotFoundError:  # run by tools/make_api_fixtures.py, tests/engine o
 
 OUTPUT_ONLY = {}
 
+# Decompositions print to 3 decimals: Eigen's float32 rounding and LAPACK's differ in the
+# seventh digit, which a fourth decimal can show. Singular vectors print each pair with its
+# largest right-vector entry positive: the engine's SVD is LAPACK's, whose signs may differ
+# from the ones Eigen's JacobiSVD arrives at (the values are the same).
+SHOW_DECOMPOSITIONS = SHOW_VALUES.replace("np.round(value, 4)", "np.round(value, 3)") + """
+def signed(u, v):
+    k = min(u.shape[-1], v.shape[-1])
+    u, v = u[..., :k], v[..., :k]
+    pick = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    sign = np.sign(np.take_along_axis(v, pick, axis=-2))
+    return u * sign, v * sign
+"""
+
 SNIPPETS = {
     "self_adjoint_eig": SHOW_VALUES + """
 a = tf.constant([[4.0, 1.0, -2.0], [1.0, 2.0, 0.5], [-2.0, 0.5, 3.0]], name="a")
@@ -33,7 +46,7 @@ with tf.Session() as sess:
     values(sess, results + grads, {p: [[2.0, 1.0], [1.0, 2.0]]})
     error(sess, tf.self_adjoint_eig(p), {p: np.ones((2, 3))})
 """,
-    "svd": SHOW_VALUES + """
+    "svd": SHOW_DECOMPOSITIONS + """
 rng = np.random.RandomState(2)
 tall = tf.constant(rng.uniform(-1, 1, (5, 3)).astype(np.float32), name="tall")
 wide = tf.constant(rng.uniform(-1, 1, (2, 4)), name="wide")
@@ -46,9 +59,14 @@ grads = tf.gradients(tf.reduce_sum(s * [1.0, 0.5, 0.25]), tall) + tf.gradients(
 print([t.name for t in results + grads])
 print([str(t.shape) for t in results + grads])
 with tf.Session() as sess:
-    values(sess, results + grads)
+    s, u, v, s1, u1, v1, s2, s3, u3, v3, u4 = sess.run(results)
+    print(np.round(s, 3).tolist(), np.round(s1, 3).tolist(), np.round(s2, 3).tolist())
+    for left, right in [(u, v), (u1, v1), (u3, v3), (u4[:, :3], v)]:
+        left, right = signed(left, right)
+        print(np.round(left, 3).tolist(), np.round(right, 3).tolist())
+    values(sess, grads)
 """,
-    "qr": SHOW_VALUES + """
+    "qr": SHOW_DECOMPOSITIONS + """
 rng = np.random.RandomState(3)
 tall = tf.constant(rng.uniform(-1, 1, (4, 3)).astype(np.float32), name="tall")
 wide = tf.constant(rng.uniform(-1, 1, (2, 3)), name="wide")
@@ -91,7 +109,9 @@ with tf.Session() as sess:
     error(sess, tf.linalg.slogdet(p), {p: np.ones((2, 3))})
     values(sess, [*tf.linalg.slogdet(p), tf.matrix_determinant(p)], {p: [[1.0, 2.0], [2.0, 4.0]]})
     values(sess, [tf.matrix_triangular_solve(p, q)], {p: [[0.0, 0.0], [1.0, 1.0]], q: [[1.0], [1.0]]})
-    values(sess, [tf.cholesky(p)], {p: [[1.0, 2.0], [2.0, 1.0]]})
+    # not positive definite: NaN on and below the diagonal (above it, TensorFlow leaves
+    # whatever its buffer held)
+    values(sess, [tf.matrix_band_part(tf.cholesky(p), -1, 0)], {p: [[1.0, 2.0], [2.0, 1.0]]})
 """,
     "least_squares": SHOW_VALUES + """
 rng = np.random.RandomState(4)

@@ -77,7 +77,7 @@ def matrix_triangular_solve(ctx, matrix, rhs):
                            f"{matrix.ndim if matrix.ndim < 2 else rhs.ndim}")
     if matrix.shape[-1] != matrix.shape[-2]:
         raise invalid(ctx, f"In[0] matrices in the last dimensions must be square "
-                           f"({matrix.shape[-2]} =/= {matrix.shape[-1]})")
+                           f"({matrix.shape[-1]} =/= {matrix.shape[-2]})")
     try:
         np.broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2])
     except ValueError:
