@@ -51,12 +51,18 @@ def _flush(x):
     return x * _ZERO if abs(x) < _TINY else x
 
 
+# 2**k for k in [-_POW2_OFFSET, _POW2_OFFSET): exp's and sigmoid's m lies in [-151, 129]
+_POW2_OFFSET = 160
+_POW2 = np.ldexp(1.0, np.arange(-_POW2_OFFSET, _POW2_OFFSET))
+
+
 @numba.njit(inline="always", nogil=True)
 def _times_power_of_two(y, m):
-    """y * 2**m rounded once to float32 (NaN m: y is NaN too)."""
+    """y * 2**m rounded once to float32 (NaN m: y is NaN too): exact in float64, then one
+    rounding, as Eigen's pldexp (a table lookup, where math.ldexp is a library call)."""
     if m != m:
         return y
-    return np.float32(math.ldexp(np.float64(y), int(m)))
+    return np.float32(np.float64(y) * _POW2[int(m) + _POW2_OFFSET])
 
 
 @numba.njit(inline="always", nogil=True)
@@ -167,5 +173,7 @@ def source_of():
     imports numpy, numba and math."""
     constants = [f"{name} = np.float32({float(value)!r})" for name, value in globals().items()
                  if name.startswith("_") and isinstance(value, np.float32)]
+    constants += [f"_POW2_OFFSET = {_POW2_OFFSET}",
+                  "_POW2 = np.ldexp(1.0, np.arange(-_POW2_OFFSET, _POW2_OFFSET))"]
     functions = [inspect.getsource(globals()[name].py_func) for name in _FUNCTIONS]
     return "\n".join(constants) + "\n\n\n" + "\n\n".join(functions) + "\n\n"
