@@ -4,7 +4,7 @@ sigmoid and softplus on the CPU, on the inputs of tests/engine/eigen_math_cases.
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_eigen_math_fixtures.py`.
 For each function: its outputs on a sample grid (Eigen's packet path), a digest of its outputs
 on a dense grid, its outputs on values run one at a time (the scalar path) and on a tensor
-with a tail.
+with a tail; SigmoidGrad's and SoftplusGrad's on a tensor with a tail.
 
 `--exhaustive [NAME...]` instead compares TensorFlow with engine/kernels/cpu/eigen_float32.py
 on every float32 of each function's range, packet path and scalar path, and prints how many
@@ -59,6 +59,11 @@ def write_fixtures(tf):
             arrays[f"{name}__scalar"] = run.one_at_a_time(cases.scalar_inputs(name))
             arrays[f"{name}__mixed"] = run.packet(cases.mixed_inputs(name))
         print(name)
+    for name, (y, dy) in cases.GRAD_INPUTS.items():
+        with tf.Graph().as_default(), tf.Session() as session:
+            op = getattr(tf.raw_ops, name)
+            arrays[f"{name}__mixed"] = session.run(
+                op(y=y, dy=dy) if name == "SigmoidGrad" else op(gradients=dy, features=y))
     np.savez_compressed(OUT, **arrays)
     print(f"wrote {OUT}")
 

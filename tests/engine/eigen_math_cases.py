@@ -30,6 +30,14 @@ SCALAR_SAMPLE_SIZE = 256  # the grid run one value at a time (Eigen's scalar pat
 MIXED_SIZE = 21           # a tensor of two packets and a tail of five
 
 
+# The gradient kernels whose float32 order is Eigen's: (y or features, dy) of 21 elements.
+_GRAD_RNG = np.random.RandomState(21)
+GRAD_INPUTS = {"SigmoidGrad": (_GRAD_RNG.uniform(0, 1, 21).astype(np.float32),
+                               _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32)),
+               "SoftplusGrad": (_GRAD_RNG.uniform(-20, 20, 21).astype(np.float32),
+                                _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32))}
+
+
 def _ordered(x):
     """float32 -> int64 keeping the order (negative floats are sign and magnitude)."""
     bits = np.asarray(x, np.float32).view(np.int32).astype(np.int64)

@@ -70,6 +70,20 @@ def test_the_kernel_computes_as_tensorflow(name):
     assert_same_bits(value.reshape(-1), FIXTURE[f"{name}__mixed"], x.reshape(-1))
 
 
+@pytest.mark.parametrize("op", sorted(cases.GRAD_INPUTS))
+def test_the_gradient_kernels_multiply_in_tensorflows_order(op):
+    from engine.ops.op_def_library import apply_op
+    y, dy = cases.GRAD_INPUTS[op]
+    with tf.Graph().as_default():
+        if op == "SigmoidGrad":
+            out = apply_op(op, y=tf.constant(y), dy=tf.constant(dy))
+        else:
+            out = apply_op(op, gradients=tf.constant(dy), features=tf.constant(y))
+        with tf.Session() as sess:
+            value = sess.run(out)
+    assert_same_bits(value, FIXTURE[f"{op}__mixed"], y)
+
+
 def test_the_scalar_path_rounds_sigmoid_as_tensorflow_prints_it():
     with tf.Graph().as_default(), tf.Session() as sess:
         assert repr(sess.run(tf.sigmoid(-1.0))) == "np.float32(0.26894143)"
