@@ -13,6 +13,9 @@ graph), in a module of this package, registered in PASSES, the one ordered table
 Grappler's meta optimizer orders its optimizers), keyed by its RewriterConfig field:
 
     pruning                      model_pruner.py       nodes the fetches do not need
+    function_optimization        function_optimizer.py calls inlined, If/Case/While lowered
+                                                       to frames (function_inlining.py,
+                                                       control_flow_lowering.py)
     common_subgraph_elimination  common_subgraph.py    identical nodes computed once
     constant_folding             constant_folding.py   nodes of constants become Const
     arithmetic_optimization      arithmetic.py         x+0, x*1, --x, casts, transposes,
@@ -51,6 +54,7 @@ RewriterConfig = rewriter_config_pb2.RewriterConfig
 # the order Grappler's meta optimizer runs them (meta_optimizer.cc InitializeOptimizers).
 PASSES = (
     ("pruning", "engine.optimizer.model_pruner", "pruning"),
+    ("function_optimization", "engine.optimizer.function_optimizer", "function"),
     ("common_subgraph_elimination", "engine.optimizer.common_subgraph",
      "common_subgraph_elimination"),
     ("constant_folding", "engine.optimizer.constant_folding", "constfold"),

@@ -13,9 +13,10 @@ As Grappler's dependency optimizer, twice over (as it runs its steps twice):
      bypassed where that adds no edges (inputs x outputs <= inputs + outputs, TensorFlow's
      rule) and no device crossings: consumers read the Identity's input, and wait for the
      node's control inputs themselves; a NoOp nothing waits for just goes. An Identity is
-     safe to remove when it is not kept, its input is not a reference (a variable's read
-     stays), it does not come out of control flow (an Identity after a Switch is a branch's
-     pivot) and no consumer is a Merge or NextIteration.
+     safe to remove when it is not kept, its input is not a reference nor a variable
+     (a VarHandleOp, a ReadVariableOp: a variable's handle or read stays), it does not
+     come out of control flow (an Identity after a Switch is a branch's pivot) and no
+     consumer is a Merge or NextIteration.
 3. Control inputs deduplicated, and dropped where the same node is a data input.
 """
 
@@ -31,6 +32,10 @@ _KEEP_OPS = frozenset({"Assert", "CheckNumerics", "_Retval", "_Arg", "_ParallelC
 _FRAME_OPS = (op_families.ENTER | op_families.EXIT | op_families.NEXT_ITERATION
               | op_families.MERGE | op_families.SWITCH)
 ROUNDS = 2
+# What an Identity reading it must stay for (TensorFlow's IsVariable): the Identity is the
+# handle or value a function's inlined argument, or a user's read, hands on.
+_VARIABLES = frozenset({"Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp",
+                        "ReadVariableOp", "_VarHandlesOp", "_ReadVariablesOp"})
 
 
 def optimize(graph_def, context):
@@ -182,7 +187,7 @@ def _identity_removable(view, node, context):
         return False
     producer_name, index = data[0]
     producer = view.node(producer_name)
-    if (producer is None or producer.op in op_families.CONTROL_FLOW
+    if (producer is None or producer.op in op_families.CONTROL_FLOW or producer.op in _VARIABLES
             or producer.op in rules.UNTOUCHABLE - rules.PLACEHOLDERS):
         return False
     types = rules.output_dtypes(producer)
