@@ -161,12 +161,15 @@ def enabled_passes(rewrite_options=None, passes=None):
     return result
 
 
-def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None):
+def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None,
+             graph_size=None):
     """Runs the enabled passes over a copy of `graph_def`; an OptimizeResult.
 
     fetches: node or tensor names ("y", "y:0") read after the run (none: the nodes nothing
     reads are the outputs, and keep their names); feeds: fed tensor or node
     names; keep: node names that must stay. `passes` (names of PASS_NAMES) runs only those.
+    graph_size: how many nodes the whole graph has when `graph_def` is the part of it a run
+    needs (a session's): Grappler is given the whole graph, and skips only a small one.
     The input GraphDef is not changed.
     """
     started = time.perf_counter()
@@ -178,13 +181,13 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     current.CopyFrom(graph_def)
     chosen = enabled_passes(options, passes)
     minimum = options.min_graph_nodes or DEFAULT_MIN_GRAPH_NODES
-    if 0 <= minimum and len(current.node) < minimum:
+    if 0 <= minimum and (graph_size if graph_size is not None else len(current.node)) < minimum:
         chosen = []
     rounds = 1 if options.meta_optimizer_iterations == RewriterConfig.ONE else 2
     stages = []
     try:
         with graph_view.sharing():
-            _run_rounds(current, chosen, context, rounds, stages,
+            _run_rounds(current, chosen, context, rounds, stages, minimum,
                         options.fail_on_optimizer_errors)
     finally:
         rules.forget_values()
@@ -192,7 +195,7 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     return OptimizeResult(current, stages, time.perf_counter() - started)
 
 
-def _run_rounds(current, chosen, context, rounds, stages, fail_on_errors):
+def _run_rounds(current, chosen, context, rounds, stages, minimum, fail_on_errors):
     """Runs the passes in order, `rounds` times; a pass is not run again on a graph no pass
     has changed since it last ran (it would change nothing), so a quiet second round costs
     nothing. A pass that raises is skipped, its graph left as it was, as Grappler's meta
@@ -200,6 +203,8 @@ def _run_rounds(current, chosen, context, rounds, stages, fail_on_errors):
     changes = 0  # how many stages so far changed the graph
     seen_at = {}  # pass name -> `changes` when it last ran
     for iteration in range(rounds):
+        if iteration and len(current.node) < minimum:
+            break  # Grappler: "Stopping after iteration 1, graph is tiny"
         for name, fn in chosen:
             if seen_at.get(name) == changes:
                 continue

@@ -26,18 +26,22 @@ from engine.runtime.placer import CLIENT_DEVICE
 from engine.savedmodel.loader import parse_saved_model
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "tf2"
-MODELS = ("while_cond", "train_step", "text_model", "keras_cnn", "transformer")
+MODELS = ("while_cond", "train_step", "text_model", "keras_cnn", "transformer", "while_scalar")
 SIGNATURES = [(model, signature) for model in MODELS for signature in json.loads(
     (FIXTURES / "reference" / model / "run_metadata.json").read_text())]
-# Nodes TensorFlow merges into others that the engine keeps, and why. while_cond: TensorFlow's
-# partition-time CSE (common_runtime/optimizer_cse.cc, after Grappler) merges the loop
-# counter's Enter into the equal Enter of `i`; it keeps the one first in the order its
-# toposorts (tfg-toposort, Grappler's TopologicalSort) leave, which the engine's passes do not
-# reproduce, so the engine runs one Enter more. Every pass before it is TensorFlow's, node for
+# Nodes TensorFlow merges into others that the engine keeps, and why. A lowered tf.while_loop
+# starting from a constant 0: TensorFlow's partition-time CSE (common_runtime/optimizer_cse.cc,
+# after Grappler) merges the loop counter's Enter into the equal Enter of `i`; it keeps the
+# one first in the order its toposorts (the model pruner's, tfg-toposort, Grappler's
+# TopologicalSort) leave, which the engine's passes do not reproduce, so the engine runs one
+# Enter more. Every pass before it is TensorFlow's, node for
 # node (checked against TensorFlow's per-pass dumps, TF_CPP_VMODULE=meta_optimizer=4).
-MERGED_BY_TENSORFLOW = {("while_cond", "serving_default"): {
-    "PartitionedCall/PartitionedCall/while/enter/_9":
-        "PartitionedCall/PartitionedCall/while/enter/_11"}}
+MERGED_BY_TENSORFLOW = {
+    ("while_cond", "serving_default"): {"PartitionedCall/PartitionedCall/while/enter/_9":
+                                        "PartitionedCall/PartitionedCall/while/enter/_11"},
+    ("while_scalar", "serving_default"): {"PartitionedCall/PartitionedCall/while/enter/_7":
+                                          "PartitionedCall/PartitionedCall/while/enter/_9"},
+}
 
 
 def reference(model, signature):
