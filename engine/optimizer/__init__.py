@@ -44,6 +44,7 @@ import importlib.util
 import os
 import time
 
+from engine.framework import errors
 from engine.optimizer import graph_view, rules
 from engine.optimizer.report import Report, Stage
 from engine.proto import rewriter_config_pb2
@@ -199,7 +200,9 @@ def _run_rounds(current, chosen, context, rounds, stages, minimum, fail_on_error
     """Runs the passes in order, `rounds` times; a pass is not run again on a graph no pass
     has changed since it last ran (it would change nothing), so a quiet second round costs
     nothing. A pass that raises is skipped, its graph left as it was, as Grappler's meta
-    optimizer does unless RewriterConfig.fail_on_optimizer_errors."""
+    optimizer does unless RewriterConfig.fail_on_optimizer_errors; but an OpError says the
+    graph cannot run at all (function_optimization: a call of a function the library lacks, a
+    function that calls itself) and fails the run."""
     changes = 0  # how many stages so far changed the graph
     seen_at = {}  # pass name -> `changes` when it last ran
     for iteration in range(rounds):
@@ -215,6 +218,8 @@ def _run_rounds(current, chosen, context, rounds, stages, minimum, fail_on_error
             pass_started = time.perf_counter()
             try:
                 current, report = fn(work, context)
+            except errors.OpError:
+                raise  # the graph cannot run (a call of a missing function, a recursive one)
             except Exception as error:  # noqa: BLE001  (a pass's bug must not fail a run)
                 if fail_on_errors:
                     raise

@@ -21,7 +21,7 @@ overflows its stack on such a graph).
 """
 
 from engine.framework import errors, op_families
-from engine.framework.function_graph import called_functions
+from engine.framework.function_graph import called_functions, recursion_message
 from engine.optimizer.control_flow_lowering import lower, lowers_using_switch_merge
 from engine.optimizer.editable_graph import EditableGraph
 from engine.optimizer.function_inlining import (
@@ -87,11 +87,8 @@ def optimize(graph_def, context):
                 None, None, f'Failed to find function "{function_name}" in function library '
                             f"(called by node {node.name})")
         if function_name in chain:
-            raise errors.InvalidArgumentError(
-                None, None, f"Function {function_name} calls itself: "
-                            f"{' -> '.join(chain[chain.index(function_name):])} -> "
-                            f"{function_name} (node {node.name}); a recursive function can "
-                            f"be neither inlined nor run")
+            cycle = list(chain[chain.index(function_name):]) + [function_name]
+            raise errors.InvalidArgumentError(None, None, recursion_message(cycle))
         body = _body(bodies, function_def, library, attrs)
         forced = _marked(node, LOWER_AS_MULTI_DEVICE)
         multi_device = node.op in PARTITIONED_CALLS or forced
