@@ -3,7 +3,8 @@
 A MatMul or Conv2D, then the ops its `fused_ops` attr lists: BiasAdd (of `args`[0]), then an
 activation (Relu, Relu6, Elu, LeakyRelu with `leakyrelu_alpha`), as TensorFlow's CPU kernels
 compute them after the remapper (engine/optimizer/contraction_fusion.py) made the node. The
-contraction is the unfused op's own kernel, so the values are the unfused graph's.
+contraction is the unfused op's own kernel, so the values are the unfused graph's; the bias
+is added in the contraction's fresh buffer.
 """
 
 import numpy as np
@@ -39,7 +40,10 @@ def _fused_ops(ctx, value, args):
         raise errors.UnimplementedError(ctx.node_def, None, f"Fusion is not implemented: "
                                                            f"[{', '.join(ops)}]")
     check_bias_add(ctx, value, args[0])
-    value = value + args[0]
+    if value.flags.writeable and value.dtype == np.result_type(value, args[0]):
+        np.add(value, args[0], out=value)  # (the contraction's own buffer)
+    else:
+        value = value + args[0]
     if len(ops) == 2:
         activation = ACTIVATIONS.get(ops[1])
         if activation is None:
