@@ -180,12 +180,18 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     context.passes = frozenset(passes or ())  # passes named on purpose (remapping asks)
     current = type(graph_def)()
     current.CopyFrom(graph_def)
+    stages = []
+    if not rewrites_disabled_by_environment() and (passes is None or
+                                                   "function_optimization" in passes):
+        lowered = _lower_before_placement(current, stages)
+        if graph_size is not None:
+            graph_size += len(lowered.node) - len(current.node)
+        current = lowered
     chosen = enabled_passes(options, passes)
     minimum = options.min_graph_nodes or DEFAULT_MIN_GRAPH_NODES
     if 0 <= minimum and (graph_size if graph_size is not None else len(current.node)) < minimum:
         chosen = []
     rounds = 1 if options.meta_optimizer_iterations == RewriterConfig.ONE else 2
-    stages = []
     try:
         with graph_view.sharing():
             _run_rounds(current, chosen, context, rounds, stages, minimum,
@@ -194,6 +200,25 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
         rules.forget_values()
     current = stages[-1].graph_def if stages else current
     return OptimizeResult(current, stages, time.perf_counter() - started)
+
+
+def _lower_before_placement(graph_def, stages):
+    """TensorFlow's LowerFunctionalOpsPass, which runs before placement and Grappler whatever
+    Grappler's options (engine/optimizer/function_optimizer.py): a stage of its own,
+    `lower_functional_ops`, when the graph has a marked If/Case/While of its own."""
+    from engine.optimizer.function_optimizer import lower_functional_ops, needs_lowering
+
+    if not needs_lowering(graph_def):
+        return graph_def
+    started = time.perf_counter()
+    lowered, report = lower_functional_ops(graph_def)
+    report.seconds = time.perf_counter() - started
+    report.nodes_before, report.nodes_after = len(graph_def.node), len(lowered.node)
+    stages.append(Stage(LOWER_BEFORE_PLACEMENT, lowered, report, 0))
+    return lowered
+
+
+LOWER_BEFORE_PLACEMENT = "lower_functional_ops"
 
 
 def _run_rounds(current, chosen, context, rounds, stages, minimum, fail_on_errors):

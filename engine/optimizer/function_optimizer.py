@@ -15,14 +15,23 @@ Before either, a call or op taking a resource and no control input waits for its
 inputs (strict input semantics), and one inside a TF1 loop without a control input waits for
 its frame (frame forwarding), as TensorFlow adds those edges.
 
+A marked If/Case/While of the graph itself (a TF1 graph built with control flow v2) is lowered
+before any pass, as TensorFlow's LowerFunctionalOpsPass does before placement
+(`lower_functional_ops`, which engine.optimizer.optimize runs as a stage of its own), keeping
+its name fetchable; its names follow that pass's order over the part of the graph the run
+needs (TensorFlow's runs over the whole graph, so with other lowered ops outside the run its
+`/_N` numbers can differ).
+
 What cannot run fails here with TensorFlow's classes: a call of a function the library does
 not have, and a function that calls itself (inlining would never end; TensorFlow 2.21 itself
 overflows its stack on such a graph).
 """
 
 from engine.framework import errors, op_families
-from engine.framework.function_graph import called_functions, recursion_message
-from engine.optimizer.control_flow_lowering import lower, lowers_using_switch_merge
+from engine.framework.function_graph import (called_functions, recursion_message,
+                                             recursive_call)
+from engine.optimizer.control_flow_lowering import (LOWER_USING_SWITCH_MERGE, lower,
+                                                    lowers_using_switch_merge)
 from engine.optimizer.editable_graph import EditableGraph
 from engine.optimizer.function_inlining import (
     DO_NOT_KEEP, FETCHABLE, LOWER_AS_MULTI_DEVICE, PARTITIONED_CALLS, TARGETABLE,
@@ -122,6 +131,54 @@ def optimize(graph_def, context):
 
 _LOWERED_OPS = frozenset({"If", "StatelessIf", "Case", "StatelessCase", "While",
                           "StatelessWhile"})
+
+
+def needs_lowering(graph_def):
+    """Whether the graph itself holds an If/Case/While marked `_lower_using_switch_merge`."""
+    return bool(graph_def.library.function) and any(
+        node.op in _LOWERED_OPS and _marked(node, LOWER_USING_SWITCH_MERGE)
+        for node in graph_def.node)
+
+
+def lower_functional_ops(graph_def):
+    """TensorFlow's LowerFunctionalOpsPass, which runs on the session's graph before placement
+    (and so before Grappler's passes, with a counter of its own): a marked If/Case/While of
+    the graph itself is lowered keeping its name fetchable (an IdentityN of its outputs), and
+    the calls its lowering makes (`_lower_as_multi_device_function`) are inlined at once, each
+    leaving an IdentityN (or NoOp) of its name; other calls wait for Grappler. Returns
+    (GraphDef, Report)."""
+    report = Report()
+    library = {f.signature.name: f for f in graph_def.library.function}
+    graph = EditableGraph(graph_def, library)
+    number = 0
+    while number < graph.num_node_ids():
+        node = graph.node(number)
+        number += 1
+        if node is None:
+            continue
+        if is_function_call(node, library) and _marked(node, LOWER_AS_MULTI_DEVICE):
+            function_name, attrs = called_function(node)
+            function_def = library.get(function_name)
+            if function_def is None:
+                raise errors.InvalidArgumentError(
+                    None, None, f'Failed to find function "{function_name}" in function '
+                                f"library (called by node {node.name})")
+            chain = recursive_call(function_name, library)
+            if chain:
+                raise errors.InvalidArgumentError(None, None, recursion_message(chain))
+            name = node.name
+            try:
+                inline_function_body(graph, node, FunctionBody(function_def, library, attrs),
+                                     InlineOptions(keep_caller=FETCHABLE))
+            except NotInlinable as why:
+                report.note("changed", f"{name} stays a call of {function_name}: {why}", 0)
+                continue
+            report.note("added", f"{name}: {function_name} inlined", 0)
+        elif node.op in _LOWERED_OPS and lowers_using_switch_merge(node):
+            name, op = node.name, node.op
+            lower(graph, node, keep_fetchable=True)
+            report.note("changed", f"{name} ({op}) lowered to frames")
+    return graph.to_graph_def(graph_def.versions, graph_def.library), report
 
 
 def _body(bodies, function_def, library, attrs):

@@ -177,3 +177,33 @@ def test_an_unknown_function_attr_placeholder_is_an_error():
     with tf.Session(graph=graph) as sess:
         with pytest.raises(tf.errors.InvalidArgumentError, match="Attr T is not defined"):
             sess.run("double:0", {"x:0": 1.0})
+
+
+def lowered_library_graph():
+    """LIBRARY_GRAPH with its StatelessIf, StatelessWhile and StatelessCase marked
+    `_lower_using_switch_merge`, as TF2 marks the ops tf.cond, tf.while_loop and
+    tf.switch_case make."""
+    graph_def = text_format.Parse(LIBRARY_GRAPH, graph_pb2.GraphDef())
+    for node in graph_def.node:
+        if node.op in ("StatelessIf", "StatelessWhile", "StatelessCase"):
+            node.attr["_lower_using_switch_merge"].b = True
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.import_graph_def(graph_def, name="")
+    return graph
+
+
+@pytest.mark.parametrize("x,n", sorted(TF_VALUES))
+def test_lowered_if_while_and_case_compute_tensorflows_values(x, n):
+    # n = 0 takes the case's first branch, 3 and 7 are out of range: the last (TensorFlow's
+    # SwitchN too), as the unlowered Case does.
+    with tf.Session(graph=lowered_library_graph()) as sess:
+        metadata = tf.RunMetadata()
+        got = sess.run(FETCHES, {"x:0": x, "n:0": n},
+                       options=tf.RunOptions(output_partition_graphs=True),
+                       run_metadata=metadata)
+    for name, value, want in zip(FETCHES, got, TF_VALUES[(x, n)]):
+        np.testing.assert_allclose(value, want, err_msg=name)
+    ops = {node.op for graph in metadata.partition_graphs for node in graph.node}
+    assert not ops & {"StatelessIf", "StatelessWhile", "StatelessCase", "PartitionedCall"}
+    assert {"Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration", "LoopCond"} <= ops
