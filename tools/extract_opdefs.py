@@ -64,6 +64,7 @@ HashTableV2 MutableHashTableV2 LookupTableImportV2 LookupTableFindV2 LookupTable
 LookupTableSizeV2 LookupTableExportV2 LookupTableRemoveV2 InitializeTableV2
 InitializeTableFromTextFileV2 DisableCopyOnRead VariableShape
 SelfAdjointEigV2 Svd Qr MatrixSolve MatrixTriangularSolve MatrixSolveLs LogMatrixDeterminant Cross
+_FusedMatMul _FusedConv2D _SwitchN
 """.split()
 
 
