@@ -3,8 +3,9 @@ disk, so that no later run waits for them (`make setup` runs it).
 
 A fresh install's first large run otherwise takes the NumPy path while numba compiles in the
 background (a Monte-Carlo pi of 10^6 points ran at 7.6x NumPy so). What is compiled: every
-Philox kernel (engine/kernels/compiled/philox_numba.py) and the fused chains of
-WARM_PROGRAMS, the chain shapes remapping makes most often. Once done it writes a stamp
+Philox kernel (engine/kernels/compiled/philox_numba.py), the unfused float kernels' loops
+(exp, log, tanh, sigmoid, Erf, ...: engine/kernels/compiled/eigen_arrays.py) and the fused
+chains of WARM_PROGRAMS, the chain shapes remapping makes most often. Once done it writes a stamp
 (engine/kernels/compiled/warm_cache.py); while the stamp is current, `warm` only says so.
 """
 
@@ -51,9 +52,10 @@ def run(args):
         print(f"compiled kernels: not available ({compiled.why_not('philox')}); the NumPy "
               f"kernels serve", file=sys.stderr)
         return 0
+    eigen = "Eigen's float functions, " if compiled.module("eigen", wait=True) else ""
     chains = _warm_chains(compiled)
     warm_cache.write_stamp()
-    print(f"compiled kernels: Philox and {chains} fused chains cached in {where} "
+    print(f"compiled kernels: Philox, {eigen}{chains} fused chains cached in {where} "
           f"({time.perf_counter() - started:.1f} s)")
     return 0
 

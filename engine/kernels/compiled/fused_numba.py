@@ -9,12 +9,7 @@ The cache directory: $GRAPH_INSPECTOR_CACHE_DIR, else $XDG_CACHE_HOME/graph-insp
 ~/.cache/graph-inspector (a subfolder fused-kernels).
 """
 
-import hashlib
-import importlib.util
 import inspect
-import os
-import sys
-import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,7 +19,7 @@ import numba  # noqa: F401  (imported here, in the loader's thread, not by the g
 from engine.runtime import threads
 from engine.kernels.compiled import eigen_numba
 from engine.kernels.compiled import philox_numba as philox
-from engine.kernels.compiled import warm_cache
+from engine.kernels.compiled import numba_source
 from engine.kernels.fused_chain import FILL, Chain
 
 # A chain is split over the intra-op threads in pieces of at least this many elements. Handing
@@ -36,6 +31,7 @@ _ready = {}        # chain key -> compiled function, or None when it failed
 _pending = set()
 _lock = threading.Lock()
 _compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuse-compile")
+_FOLDER = "fused-kernels"  # under the cache root
 
 _HEADER = ('"""A fused elementwise chain; written by engine/kernels/compiled/fused_numba.py."""\n'
            "import numpy as np\nimport numba\n\n\n"
@@ -259,7 +255,7 @@ def _word(w0, w1, w2, w3, b, k):
 
 
 def cache_dir():
-    return os.path.join(warm_cache.cache_root(), "fused-kernels")
+    return numba_source.cache_dir(_FOLDER)
 
 
 def chain_of(key):
@@ -272,21 +268,7 @@ def chain_of(key):
 
 def _compile(key, text):
     """Write the source where numba can cache it, import it, compile for the key's types."""
-    folder = cache_dir()
-    os.makedirs(folder, exist_ok=True)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    path = os.path.join(folder, f"fused_{digest}.py")
-    if not os.path.exists(path):  # never rewritten: numba's cache is keyed on its mtime
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    name = f"_graph_inspector_fused_{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    # Registered by name: numba's cached code refers to its module by that name.
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    module = numba_source.import_text(text, _FOLDER, "fused")
     chain, input_dtypes = chain_of(key), key[1]
     sample = [np.zeros(1, dtype) for k, dtype in enumerate(input_dtypes)
               if k not in chain.side_inputs]

@@ -18,7 +18,8 @@ import threading
 
 # Below this many elements the NumPy path costs too little for a note to be worth reading.
 NOTICE_MIN_ITEMS = 1 << 18
-_SOURCES = ("philox_numba.py", "fused_numba.py")
+_SOURCES = ("philox_numba.py", "fused_numba.py", "eigen_numba.py", "eigen_erf_numba.py",
+            "eigen_arrays.py")
 _noticed = threading.Event()
 _key = None
 
