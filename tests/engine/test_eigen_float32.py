@@ -171,3 +171,29 @@ def test_a_read_only_strided_input_takes_the_loop(loops):
     x = np.linspace(-5, 5, 64, dtype=np.float32)[::2]
     x.flags.writeable = False
     assert_same_bits(eigen_float32.exp(x), function("exp")(x), x)
+
+
+def test_small_tensors_do_not_load_numba_a_large_one_does():
+    """In a fresh process: a few exps of 4k values leave numba unloaded; one of 2^18 values
+    starts loading the compiled loops."""
+    import os
+    import subprocess
+    import sys
+    program = (
+        "import sys, numpy as np, engine as tf\n"
+        "from engine.kernels import compiled\n"
+        "small = tf.exp(tf.constant(np.ones([64, 64], np.float32)))\n"
+        "big = tf.erfc(tf.constant(np.ones([1 << 18], np.float32)))\n"
+        "with tf.Session() as sess:\n"
+        "    for _ in range(3):\n"
+        "        sess.run(small)\n"
+        "    print('numba' in sys.modules, compiled._loading.get('eigen') is not None)\n"
+        "    sess.run(big)\n"
+        "    print(compiled._loading.get('eigen') is not None)\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            timeout=120, cwd=root,
+                            env={**os.environ, "GRAPH_INSPECTOR_COMPILED": "1",
+                                 "GRAPH_INSPECTOR_REWRITE": "off"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False", "True"]
