@@ -106,9 +106,20 @@ def test_the_compiled_loop_gives_the_packet_paths_bits(loops, name, dtype):
 
 
 @pytest.mark.parametrize("name, dtype", cases.CASES)
+def test_the_compiled_tail_gives_the_scalar_paths_bits(loops, name, dtype):
+    x = np.concatenate([cases.scalar_inputs(name, dtype), cases.value_grid(name, dtype, 1 << 14)])
+    out = np.empty_like(x)
+    loops.run(f"{name}_{dtype}", out, [x], 0)  # every element on the scalar path
+    assert_same_bits(out, PATHS[name, dtype][1](x), x)
+
+
+@pytest.mark.parametrize("name, dtype", cases.CASES)
 def test_the_kernels_through_the_compiled_loops_match_tensorflow(loops, name, dtype):
     function = getattr(eigen_erf, name)
     x = cases.sample_inputs(name, dtype)
     assert_same_bits(function(x), FIXTURE[f"{name}_{dtype}__sample"], x)
     x = cases.mixed_inputs(name, dtype)
     assert_same_bits(function(x), FIXTURE[f"{name}_{dtype}__mixed"], x)
+    x = cases.scalar_inputs(name, dtype)
+    assert_same_bits(np.concatenate([function(x[i:i + 1]) for i in range(x.size)]),
+                     FIXTURE[f"{name}_{dtype}__scalar"], x)

@@ -157,12 +157,24 @@ def test_the_compiled_loop_gives_the_packet_paths_bits(loops, name):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_tail_gives_the_scalar_paths_bits(loops, name):
+    x = np.concatenate([cases.scalar_inputs(name), cases.grid(name, 1 << 14)])
+    out = np.empty_like(x)
+    loops.run(name, out, [x], 0)  # every element on the scalar path
+    scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+    assert_same_bits(out, scalar(x), x)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_the_kernels_through_the_compiled_loops_match_tensorflow(loops, name):
     through_loops = getattr(eigen_float32, name)
     x = cases.sample_inputs(name)
     assert_same_bits(through_loops(x), FIXTURE[f"{name}__sample"], x)
     x = cases.mixed_inputs(name)
     assert_same_bits(through_loops(x), FIXTURE[f"{name}__mixed"], x)
+    x = cases.scalar_inputs(name)
+    assert_same_bits(np.concatenate([through_loops(x[i:i + 1]) for i in range(x.size)]),
+                     FIXTURE[f"{name}__scalar"], x)
     x = cases.grid(name, cases.DIGEST_SIZE)
     assert cases.digest(through_loops(x)) == str(FIXTURE[f"{name}__digest"])
 

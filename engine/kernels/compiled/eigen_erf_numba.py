@@ -1,13 +1,17 @@
 """TensorFlow's Erf and Erfc (engine/kernels/cpu/eigen_erf.py, the reference) as numba functions
-of one value, the packet path's lane: the same float32 and float64 operations in the same
-order, written so a loop over them vectorises (engine/kernels/compiled/eigen_arrays.py holds
-the loops; the tails take the reference's scalar path)."""
+of one value: `packet_*` the packet path's lane, the same float32 and float64 operations in
+the same order, written so a loop over them vectorises; `scalar_*` the scalar path of a
+tensor's last elements (glibc's expf and exp through numba's math.exp). The loops are in
+engine/kernels/compiled/eigen_arrays.py."""
+
+import math
 
 import numpy as np
 import numba
 
 from engine.kernels.compiled.eigen_numba import (_FLOAT64_BIAS, _FLOAT64_MANTISSA_BITS,
-                                                 _ONE, _ZERO, _flush, _maximum, packet_exp)
+                                                 _ONE, _ZERO, _flush, _maximum, packet_exp,
+                                                 scalar_exp)
 from engine.kernels.cpu import eigen_erf
 from engine.kernels.cpu.x86_reciprocal import TABLE_BITS
 
@@ -77,18 +81,35 @@ def _reciprocal_newton(a):
 
 
 @numba.njit(inline="always", nogil=True)
-def packet_erfc_float32(x):
-    x = _flush(x)
-    x = -_ERFC_CLAMP if x < -_ERFC_CLAMP else x
-    x = _ERFC_CLAMP if _ERFC_CLAMP < x else x
+def _erfc_float32(x, e, q2):
+    """generic_fast_erfc<float> given x, exp(-x^2) and 1 / x^2 as its path computes them."""
     x2 = _flush(x * x)
     small = x * _polevl(x2, _ERFC_S) + _ONE
-    e = packet_exp(-x2)
     z = e - _flush(e * _square_low(x, x2, _VELTKAMP32))
-    q2 = _reciprocal_newton(x2)
     r = _polevl(q2, _ERFC_P) / (x * _polevl(q2, _ERFC_Q))
     large = _flush(_flush(z * r) + (_TWO if x < _ZERO else _ZERO))
     return large if _ONE < x2 else small
+
+
+@numba.njit(inline="always", nogil=True)
+def _erfc_clamp(x):
+    x = _flush(x)
+    x = -_ERFC_CLAMP if x < -_ERFC_CLAMP else x
+    return _ERFC_CLAMP if _ERFC_CLAMP < x else x
+
+
+@numba.njit(inline="always", nogil=True)
+def packet_erfc_float32(x):
+    x = _erfc_clamp(x)
+    x2 = _flush(x * x)
+    return _erfc_float32(x, packet_exp(-x2), _reciprocal_newton(x2))
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_erfc_float32(x):
+    x = _erfc_clamp(x)
+    x2 = _flush(x * x)
+    return _erfc_float32(x, scalar_exp(-x2), _ONE / x2)
 
 
 @numba.njit(inline="always", nogil=True)
@@ -125,8 +146,14 @@ def packet_exp_float64(x):
 
 
 @numba.njit(inline="always", nogil=True)
-def _erfc_float64_large(x, x2):
-    e = packet_exp_float64(-x2)
+def scalar_exp_float64(x):
+    """glibc's exp (numba's math.exp of a float64 calls it), under FTZ/DAZ."""
+    return _flush64(math.exp(_flush64(x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def _erfc_float64_large(x, x2, e):
+    """erfc for 1 < |x| <= 28 given e = exp(-x^2) as its path computes it."""
     z = e - _flush64(e * _square_low(x, x2, _VELTKAMP64))
     q2 = 1.0 / x2
     r = _polevl(q2, _ERFC_P64) / (x * _polevl(q2, _ERFC_Q64))
@@ -134,27 +161,57 @@ def _erfc_float64_large(x, x2):
 
 
 @numba.njit(inline="always", nogil=True)
-def packet_erf_float64(x):
-    x = _flush64(x)
+def _erf_float64(x, e):
+    """generic_fast_erf<double> of a flushed x given e = exp(-x^2) as its path computes it."""
     x2 = _flush64(x * x)
     small = _flush64(x * (_polevl(x2, _ERF_S) / _polevl(x2, _ERF_T)))
-    large = 1.0 - _erfc_float64_large(x, x2)
+    large = 1.0 - _erfc_float64_large(x, x2, e)
     return large if 1.0 < x2 else small
 
 
 @numba.njit(inline="always", nogil=True)
-def packet_erfc_float64(x):
+def packet_erf_float64(x):
     x = _flush64(x)
-    x = -_ERFC_CLAMP64 if x < -_ERFC_CLAMP64 else x
-    x = _ERFC_CLAMP64 if x > _ERFC_CLAMP64 else x
+    return _erf_float64(x, packet_exp_float64(-_flush64(x * x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_erf_float64(x):
+    x = _flush64(x)
+    return _erf_float64(x, scalar_exp_float64(-_flush64(x * x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def _erfc_float64(x, e):
+    """generic_fast_erfc<double> of a clamped x given e = exp(-x^2) as its path computes it."""
     x2 = _flush64(x * x)
     small = 1.0 - _flush64(x * (_polevl(x2, _ERF_S) / _polevl(x2, _ERF_T)))
-    large = _erfc_float64_large(x, x2)
+    large = _erfc_float64_large(x, x2, e)
     return large if 1.0 < x2 else small
 
 
+@numba.njit(inline="always", nogil=True)
+def _erfc_clamp64(x):
+    x = _flush64(x)
+    x = -_ERFC_CLAMP64 if x < -_ERFC_CLAMP64 else x
+    return _ERFC_CLAMP64 if x > _ERFC_CLAMP64 else x
+
+
+@numba.njit(inline="always", nogil=True)
+def packet_erfc_float64(x):
+    x = _erfc_clamp64(x)
+    return _erfc_float64(x, packet_exp_float64(-_flush64(x * x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_erfc_float64(x):
+    x = _erfc_clamp64(x)
+    return _erfc_float64(x, scalar_exp_float64(-_flush64(x * x)))
+
+
 # What a generated file takes of this module: its constants, then these functions.
-FUNCTIONS = ("_polevl", "_square_low", "erf_float32", "_reciprocal_newton",
-             "packet_erfc_float32", "_flush64", "_power_of_two64", "_ldexp64",
-             "packet_exp_float64", "_erfc_float64_large", "packet_erf_float64",
-             "packet_erfc_float64")
+FUNCTIONS = ("_polevl", "_square_low", "erf_float32", "_reciprocal_newton", "_erfc_float32",
+             "_erfc_clamp", "packet_erfc_float32", "scalar_erfc_float32", "_flush64",
+             "_power_of_two64", "_ldexp64", "packet_exp_float64", "scalar_exp_float64",
+             "_erfc_float64_large", "_erf_float64", "packet_erf_float64", "scalar_erf_float64",
+             "_erfc_float64", "_erfc_clamp64", "packet_erfc_float64", "scalar_erfc_float64")

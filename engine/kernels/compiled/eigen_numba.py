@@ -5,8 +5,9 @@
 (numba, without fastmath, neither fuses a multiply-add nor reorders). They read and build
 float bits with `.view` and take no branch a compiler cannot turn into a select, so a loop
 over them vectorises (engine/kernels/compiled/eigen_arrays.py: the unfused kernels' loops).
-`scalar_*` is Eigen's scalar path, the last n % 8 elements of a tensor: math.exp and math.log
-of a float32 are the C library's expf and logf there, as in TensorFlow. Fused chains and the
+`scalar_*` is Eigen's scalar path, the last n % 8 elements of a tensor: math.exp, math.log,
+math.log1p and math.expm1 of a float32 are the C library's expf, logf, log1pf and expm1f
+there, as in TensorFlow. Fused chains and the
 unfused loops are generated files that hold these functions' source (`source_of`), as fused
 chains hold Philox's, so numba's on-disk cache of each depends on nothing else.
 """
@@ -133,6 +134,13 @@ def packet_log1p(x):
 
 
 @numba.njit(inline="always", nogil=True)
+def scalar_log1p(x):
+    if x != _ZERO and abs(x) < _TINY:
+        return x  # glibc returns a tiny argument as it is
+    return _flush(np.float32(math.log1p(x)))
+
+
+@numba.njit(inline="always", nogil=True)
 def packet_expm1(x):
     u = packet_exp(x)
     u_minus_1 = u - _ONE
@@ -140,6 +148,11 @@ def packet_expm1(x):
     y = u if log_u == u else u_minus_1 * (_flush(x) / log_u)
     y = -_ONE if u_minus_1 == -_ONE else y
     return x if u == _ONE else y
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_expm1(x):
+    return _flush(np.float32(math.expm1(_flush(x))))
 
 
 @numba.njit(inline="always", nogil=True)
@@ -189,10 +202,20 @@ def packet_softplus(x):
     return x if x > -_SOFTPLUS_THRESHOLD else y
 
 
+@numba.njit(inline="always", nogil=True)
+def scalar_softplus(x):
+    x = _flush(x)
+    e = scalar_exp(x)
+    if x > -_SOFTPLUS_THRESHOLD:
+        return x
+    return e if x < _SOFTPLUS_THRESHOLD else scalar_log1p(e)
+
+
 # What source_of writes into a generated file: the constants, then these functions.
 FUNCTIONS = ("_flush", "_times_power_of_two", "_maximum", "packet_exp", "scalar_exp",
-              "packet_log", "scalar_log", "packet_log1p", "packet_expm1", "tanh_float",
-              "packet_sigmoid", "scalar_sigmoid", "packet_softplus")
+              "packet_log", "scalar_log", "packet_log1p", "scalar_log1p", "packet_expm1",
+              "scalar_expm1", "tanh_float", "packet_sigmoid", "scalar_sigmoid",
+              "packet_softplus", "scalar_softplus")
 
 
 def source_of():

@@ -275,25 +275,23 @@ def scalar_softplus(x):
 
 def packets_and_tail(packet, scalar, compiled=None, lanes=PACKET, dtype=np.float32):
     """A function of tensors of one shape, as an Eigen expression evaluates it: `packet` on
-    all but the last n % lanes elements (flat), `scalar` on those. `compiled` names the loop
-    of engine/kernels/compiled/eigen_arrays.py that gives `packet`'s values faster, taken
-    once it is loaded (compiled_loops)."""
+    all but the last n % lanes elements (flat), `scalar` on those. `compiled` names the loops
+    of engine/kernels/compiled/eigen_arrays.py that give both paths' values faster, taken
+    once they are loaded (compiled_loops)."""
     def apply(*tensors):
         tensors = [np.asarray(x, dtype) for x in tensors]
         shape = tensors[0].shape
         flat = [x.reshape(-1) for x in tensors]
         size = flat[0].size
         end = size - size % lanes
-        loops = compiled_loops(size) if compiled is not None and end else None
-        if end == size and loops is None:
+        loops = compiled_loops(size) if compiled is not None and size else None
+        if loops is not None:
+            return loops.run(compiled, np.empty_like(flat[0]), flat, end).reshape(shape)
+        if end == size:
             return packet(*flat).reshape(shape)
         out = np.empty_like(flat[0])
-        if loops is not None:
-            loops.run(compiled, out, flat, end)
-        else:
-            out[:end] = packet(*(x[:end] for x in flat))
-        if end < size:
-            out[end:] = scalar(*(x[end:] for x in flat))
+        out[:end] = packet(*(x[:end] for x in flat))
+        out[end:] = scalar(*(x[end:] for x in flat))
         return out.reshape(shape)
     apply.__name__ = packet.__name__.replace("packet_", "")
     apply.__doc__ = f"TensorFlow's {apply.__name__} on the CPU, bit for bit."
@@ -301,8 +299,8 @@ def packets_and_tail(packet, scalar, compiled=None, lanes=PACKET, dtype=np.float
 
 
 # numba is loaded for these functions (compiled/__init__.py: it costs the caller while it
-# loads) for a tensor of LOAD_AT_ONCE elements or more, or at the LOAD_WHEN_OFTEN-th tensor
-# of a packet or more; once loaded, every tensor of a packet or more takes the compiled loop.
+# loads) for a tensor of LOAD_AT_ONCE elements or more, or at the LOAD_WHEN_OFTEN-th tensor;
+# once loaded, every tensor takes the compiled loops.
 LOAD_AT_ONCE, LOAD_WHEN_OFTEN = 1 << 18, 256
 _DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
 
