@@ -53,19 +53,22 @@ def _uses_eigen(chain):
     return any(op in _EIGEN_FLOAT32 and dtype == "float32" for op, _, dtype in chain.steps)
 
 
-def _eigen_expr(op, a, single):
+def _eigen_expr(op, a, single, path):
     packet, scalar = _EIGEN_FLOAT32[op]
-    if single or packet == scalar:
+    if single or packet == scalar or path == "scalar":
         return f"{scalar}({a})"
+    if path == "packet":
+        return f"{packet}({a})"
     return f"({packet}({a}) if j < tail else {scalar}({a}))"
 
 
-def _expr(op, a, b, dtype, in_dtype, single=False):
+def _expr(op, a, b, dtype, in_dtype, single=False, path=None):
     """The scalar expression of one step (a, b: operand names; dtype: its output; single:
-    whether its operands are all single values)."""
+    whether its operands are all single values; path: "packet" or "scalar" where the loop
+    runs over one of Eigen's paths only, None where the element index j decides)."""
     t = _TYPES[dtype]
     if op in _EIGEN_FLOAT32 and dtype == "float32":
-        return _eigen_expr(op, a, single)
+        return _eigen_expr(op, a, single, path)
     if op in ("Add", "AddV2"):
         return f"{t}({a} + {b})"
     if op == "Sub":
@@ -119,11 +122,21 @@ def source(chain, input_dtypes, scalar_inputs):
     if chain.random_steps:
         return _random_source(chain, input_dtypes, scalar_inputs)
     values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
+    arrays = [k for k in values if not scalar_inputs[k]]
     lines = [f"def kernel({_signature(chain, values)}, start, end):"]
     lines += _prologue(chain, values, scalar_inputs)
-    lines.append("    for j in range(start, end):")
-    lines += [f"        v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
-    lines += _steps(chain, input_dtypes, "        ", {}, scalar_inputs)
+    # indices from 0 over slices: loads and stores LLVM sees as consecutive, so it vectorises
+    lines += [f"    i{k} = i{k}[start:end]" for k in arrays]
+    if not chain.reduces:
+        lines.append("    out = out[start:end]")
+    loops = [("range(end - start)", None)]
+    if _uses_eigen(chain):  # Eigen's packet path up to the tail, its scalar path from there
+        lines.append("    split = min(max(tail - start, 0), end - start)")
+        loops = [("range(split)", "packet"), ("range(split, end - start)", "scalar")]
+    for bounds, path in loops:
+        lines.append(f"    for j in {bounds}:")
+        lines += [f"        v{k} = i{k}[j]" for k in arrays]
+        lines += _steps(chain, input_dtypes, "        ", {}, scalar_inputs, path)
     lines += _epilogue(chain)
     return _header(chain) + "\n".join(lines) + "\n"
 
@@ -150,9 +163,10 @@ def _prologue(chain, values, scalar_inputs):
     return lines
 
 
-def _steps(chain, input_dtypes, pad, random_values, scalar_inputs):
+def _steps(chain, input_dtypes, pad, random_values, scalar_inputs, path=None):
     """The loop body's lines: each step's value t<k> of element j (a random step's from
-    `random_values`: step -> expression); a reduction accumulates instead of storing."""
+    `random_values`: step -> expression; path: as _expr's); a reduction accumulates instead
+    of storing."""
     lines, types, singles = [], [], []
     last = len(chain.steps) - 1
     for index, (op, operands, dtype) in enumerate(chain.steps):
@@ -170,7 +184,7 @@ def _steps(chain, input_dtypes, pad, random_values, scalar_inputs):
             single = all(scalar_inputs[n] if kind == "i" else singles[n]
                          for kind, n in operands)
             expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0],
-                         single)
+                         single, path)
         lines.append(f"{pad}t{index} = {expr}")
         types.append(dtype)
         singles.append(single)
