@@ -24,6 +24,7 @@ every float32 of a range, and writes the sample tests/engine/test_eigen_float32.
 """
 
 import ctypes
+import sys
 
 import numpy as np
 
@@ -298,10 +299,13 @@ def packets_and_tail(packet, scalar, compiled=None, lanes=PACKET, dtype=np.float
     return apply
 
 
-# numba is loaded for these functions (compiled/__init__.py: it costs the caller while it
-# loads) for a tensor of LOAD_AT_ONCE elements or more, or at the LOAD_WHEN_OFTEN-th tensor;
-# once loaded, every tensor takes the compiled loops.
-LOAD_AT_ONCE, LOAD_WHEN_OFTEN = 1 << 18, 256
+# numba is loaded for these functions (compiled/__init__.py: importing it costs the caller's
+# thread about 0.4 s) for a tensor of LOAD_AT_ONCE elements or more, on which the NumPy
+# reference spends half a millisecond more than the loops, or at the LOAD_WHEN_OFTEN-th tensor
+# of COUNTED_MIN or more (a training loop's); where numba is loaded already (for Philox or a
+# fused chain) the loops load in about 0.07 s, at the first tensor. Once they are loaded every
+# tensor takes them (a few microseconds where the reference takes 15 or more).
+LOAD_AT_ONCE, LOAD_WHEN_OFTEN, COUNTED_MIN = 1 << 16, 256, 1 << 10
 _DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
 
 
@@ -309,8 +313,10 @@ def compiled_loops(size):
     """The compiled loops (engine/kernels/compiled/eigen_arrays.py) when loaded, else None;
     asks for them where a tensor of `size` elements makes loading them worth it."""
     loops = compiled.loaded("eigen")
-    if loops is not None or not _DEMAND.worth_loading(size):
+    if loops is not None:
         return loops
+    if "numba" not in sys.modules and (size < COUNTED_MIN or not _DEMAND.worth_loading(size)):
+        return None
     loops = compiled.module("eigen")
     if loops is None and compiled.enabled():
         note_cold_fallback(size)
