@@ -22,7 +22,9 @@ import os
 import threading
 
 _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
-            "fused": "engine.kernels.compiled.fused_numba"}
+            "fused": "engine.kernels.compiled.fused_numba",
+            "conv": "engine.kernels.compiled.conv_numba",
+            "pool": "engine.kernels.compiled.pool_numba"}
 _loaded = {}      # name -> module, or None where it could not be loaded
 _loading = {}     # name -> threading.Event set when loading finished
 _errors = {}      # name -> why it could not be loaded
