@@ -43,8 +43,9 @@ _TYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32",
           "int64": "np.int64", "bool": "np.bool_"}
 
 
-def _expr(op, a, b, dtype, in_dtype):
-    """The scalar expression of one step (a, b: operand names; dtype: its output)."""
+def scalar_expression(op, a, b, dtype, in_dtype):
+    """The scalar expression of one step (a, b: operand names; dtype: its output): also the
+    body of a compiled while loop's steps (compiled/loop_numba.py)."""
     t = _TYPES[dtype]
     if op in ("Add", "AddV2"):
         return f"{t}({a} + {b})"
@@ -136,7 +137,8 @@ def _steps(chain, input_dtypes, pad, random_values):
         else:
             refs = [f"v{n}" if kind == "i" else f"t{n}" for kind, n in operands]
             in_dtypes = [input_dtypes[n] if kind == "i" else types[n] for kind, n in operands]
-            expr = _expr(op, refs[0], refs[1] if len(refs) > 1 else None, dtype, in_dtypes[0])
+            expr = scalar_expression(op, refs[0], refs[1] if len(refs) > 1 else None, dtype,
+                                     in_dtypes[0])
         lines.append(f"{pad}t{index} = {expr}")
         types.append(dtype)
     lines.append(f"{pad}out[j] = t{last}")
