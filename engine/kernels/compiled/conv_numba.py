@@ -23,7 +23,7 @@ import numpy as np
 from engine.runtime import threads
 
 PIXELS_PER_BLOCK = 24
-SUM_CHUNK = 512
+SUM_CHUNK = 1024
 FILTER_PIXELS = 256
 # Windows shorter than this (taps x channels: 25 for a 5x5 filter over one channel) are too
 # short for dot products across vector lanes; their im2col blocks go to BLAS instead, which
@@ -124,6 +124,14 @@ def _store1(out, row, j, s, accumulate):
 
 
 
+@numba.njit(inline="always", nogil=True, boundscheck=False)
+def _copy(source, target, count):
+    # an element loop over the two views: five times faster here than the slice assignment
+    # `target[:] = source`, which numba copies through its generic strided path
+    for q in range(count):
+        target[q] = source[q]
+
+
 @numba.njit(**JIT)
 def _pack_windows(xf, hp, wp, c, geometry, p, count, a):
     """a[i] = the window of output pixel p + i, taps then channels (im2col's row)."""
@@ -136,11 +144,11 @@ def _pack_windows(xf, hp, wp, c, geometry, p, count, a):
         for ki in range(kh):
             base = ((n * hp + row * sh + ki * dh) * wp + col * sw) * c
             if dw == 1:  # the window's row is one contiguous run of kw * c values
-                dst[ki * run:(ki + 1) * run] = xf[base:base + run]
+                _copy(xf[base:base + run], dst[ki * run:(ki + 1) * run], run)
             else:
                 for kj in range(kw):
                     at = base + kj * dw * c
-                    dst[ki * run + kj * c:ki * run + (kj + 1) * c] = xf[at:at + c]
+                    _copy(xf[at:at + c], dst[ki * run + kj * c:ki * run + (kj + 1) * c], c)
         col += 1
         if col == ow:
             col = 0
@@ -183,17 +191,40 @@ def _filter_gradient(xp, dy, geometry, grad, start, end):
     xf = xp.reshape(-1)
     length, k = grad.shape
     a = np.empty((FILTER_PIXELS, length), xp.dtype)
-    cols = np.empty((length, FILTER_PIXELS), xp.dtype)
-    dyt = np.empty((k, FILTER_PIXELS), xp.dtype)
+    # rows a little longer than the block: a power-of-two row length would send the
+    # transposes' column writes to the same few cache sets
+    cols = np.empty((length, FILTER_PIXELS + 16), xp.dtype)
+    dyt = np.empty((k, FILTER_PIXELS + 16), xp.dtype)
     zero = xp.dtype.type(0)
     p = start
     while p < end:
         count = min(FILTER_PIXELS, end - p)
         _pack_windows(xf, hp, wp, c, geometry, p, count, a)
-        cols[:, :count] = a[:count].T
-        dyt[:, :count] = dy[p:p + count].T
+        _transpose(a, count, length, cols)
+        _transpose(dy[p:p + count], count, k, dyt)
         dots(cols, length, dyt, k, 0, count, grad, 0, True, zero)
         p += count
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False)
+def _transpose(source, rows, cols, target):
+    """target[:cols, :rows] = source[:rows, :cols].T, eight source rows at a time: each
+    target line gets eight neighbouring values at once (measured: 3.8 ms for 256x800 x 98,
+    where 16x16 tiles indexed two-dimensionally took 12.5 and numpy's copy 6.2)."""
+    i = 0
+    while i + 8 <= rows:
+        s0, s1, s2, s3 = source[i], source[i + 1], source[i + 2], source[i + 3]
+        s4, s5, s6, s7 = source[i + 4], source[i + 5], source[i + 6], source[i + 7]
+        for j in range(cols):
+            line = target[j]
+            line[i], line[i + 1], line[i + 2], line[i + 3] = s0[j], s1[j], s2[j], s3[j]
+            line[i + 4], line[i + 5], line[i + 6], line[i + 7] = s4[j], s5[j], s6[j], s7[j]
+        i += 8
+    while i < rows:
+        line = source[i]
+        for j in range(cols):
+            target[j, i] = line[j]
+        i += 1
 
 
 def _geometry(filter_hw, stride, dilation, out_hw):

@@ -1,15 +1,16 @@
 """While loops compiled with numba: a loop's condition and body as one function.
 
 engine/runtime/loop_compiler.py describes a loop frame whose every op has a compiled form as
-a LoopBody (engine/kernels/loop_body.py); `kernel(body, arrays)` compiles it for one pattern of scalar and array values and
-returns `loop(stop, s0, s1, ..., c0, c1, ...) -> (finished, iterations, s0, s1, ...)`: the
-loop variables s (the Merges' values) and the loop invariants c (constant Enters and the
-frame's Consts) in, the loop variables out, after the condition turned false (finished) or
-`stop` iterations ran (the caller checks the runaway limit and the deadline between calls).
+a LoopBody (engine/kernels/loop_body.py); `kernel(body, arrays)` compiles it for one pattern
+of scalar and array values and returns
+`loop(stop, s0, s1, ..., c0, c1, ...) -> (finished, iterations, s0, s1, ...)`: the loop
+variables s (the Merges' values) and the loop invariants c (constant Enters and the frame's
+Consts) in, the loop variables out, after the condition turned false (finished) or `stop`
+iterations ran (the caller checks the runaway limit and the deadline between calls).
 Arrays travel flattened; each elementwise step of an array allocates its result and fills it
 element by element with engine.kernels.compiled.fused_numba's scalar expressions, which give
-the NumPy kernels' values bit for bit for the ops loop_body.LOOP_OPS lists (IEEE arithmetic and
-comparisons, no fast-math, no fused multiply-add: the reference's roundings, step by step).
+the NumPy kernels' values bit for bit for the ops loop_body.LOOP_OPS lists (IEEE arithmetic
+and comparisons, no fast-math, no fused multiply-add: the reference's roundings, step by step).
 
 As fused chains are, the source is written to a file in the cache directory named by its
 hash, so numba's on-disk cache serves a second process, and compiled on one background thread.

@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.kernels import register, register_table
 from engine.kernels.common import as_array, invalid, shape_str
-from engine.kernels.cpu import compiled_spatial
+from engine.kernels.cpu import compiled_forms
 from engine.kernels.cpu.nn import (_channel_axis, _from_nhwc, _nhwc, _windows, lowest_value,
                                    spatial_hw, window_geometry)
 from engine.kernels.cpu.array import strided_slice_spec
@@ -55,7 +55,7 @@ def bias_add_grad(ctx, out_backprop, xp=np):
                            f"{shape_str(out_backprop.shape)}")
     axis = _channel_axis(ctx, out_backprop.ndim)
     if xp is np and axis == out_backprop.ndim - 1 and out_backprop.size:
-        fast = compiled_spatial.module("pool", out_backprop.dtype, out_backprop.size)
+        fast = compiled_forms.module("pool", out_backprop.dtype, out_backprop.size)
         if fast is not None:
             return fast.bias_add_grad(out_backprop)
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
@@ -126,7 +126,7 @@ def conv2d_backprop_input(ctx, input_sizes, filters, out_backprop):
         raise invalid(ctx, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match "
                            f"computed: actual = {dy.shape[1]}, computed = {out_hw[0]}")
     fast = None if 0 in shape or 0 in dy.shape or filters.dtype != dy.dtype else \
-        compiled_spatial.module("conv", dy.dtype, dy.size * filters[..., 0].size)
+        compiled_forms.module("conv", dy.dtype, dy.size * filters[..., 0].size)
     if fast is not None:
         return _from_nhwc(ctx, fast.conv2d_backprop_input(dy, filters, shape[1:3], pads,
                                                           stride, dilation))
@@ -146,7 +146,7 @@ def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     fast = None if 0 in x.shape or 0 in dy.shape or 0 in fshape or x.dtype != dy.dtype else \
-        compiled_spatial.module("conv", x.dtype, dy.size * fshape[0] * fshape[1] * fshape[2])
+        compiled_forms.module("conv", x.dtype, dy.size * fshape[0] * fshape[1] * fshape[2])
     if fast is not None and tuple(out_hw) == dy.shape[1:3]:
         return fast.conv2d_backprop_filter(padded, dy, fshape, stride, dilation)
     result = np.zeros(fshape, out_backprop.dtype)
@@ -161,7 +161,7 @@ def max_pool_grad(ctx, orig_input, orig_output, grad):
     window, stride = spatial_hw(ctx, ctx.attrs["ksize"]), spatial_hw(ctx, ctx.attrs["strides"])
     out_hw, pads = window_geometry(ctx, x, window, stride, (1, 1))
     fast = None if 0 in x.shape or 0 in out_hw or dy.shape[1:3] != tuple(out_hw) \
-        or x.dtype != dy.dtype else compiled_spatial.module("pool", x.dtype, x.size)
+        or x.dtype != dy.dtype else compiled_forms.module("pool", x.dtype, x.size)
     if fast is not None:
         return _from_nhwc(ctx, fast.max_pool_grad(x, dy, window, stride, pads))
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=lowest_value(x.dtype))
@@ -187,7 +187,7 @@ def avg_pool_grad(ctx, orig_input_shape, grad):
     window, stride = spatial_hw(ctx, ctx.attrs["ksize"]), spatial_hw(ctx, ctx.attrs["strides"])
     out_hw, pads = backprop_geometry(ctx, shape, window, stride, (1, 1))
     fast = None if 0 in shape or dy.shape[1:3] != tuple(out_hw) or dy.shape[0] != shape[0] \
-        or dy.shape[3] != shape[3] else compiled_spatial.module("pool", dy.dtype, dy.size)
+        or dy.shape[3] != shape[3] else compiled_forms.module("pool", dy.dtype, dy.size)
     if fast is not None:
         return _from_nhwc(ctx, fast.avg_pool_grad(dy, shape, window, stride, pads))
     ones = np.pad(np.ones((1, shape[1], shape[2], 1), grad.dtype),

@@ -5,7 +5,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_spatial
+from engine.kernels.cpu import compiled_forms
 
 
 @register("MatMul")
@@ -227,7 +227,7 @@ def conv2d(ctx, x, filters):
     out_hw, pads = window_geometry(ctx, x, window, stride, dilation)
     x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))) if any(map(any, pads)) else x
     empty = 0 in out_hw or 0 in x.shape or 0 in filters.shape
-    fast = None if empty or filters.dtype != x.dtype else compiled_spatial.module(
+    fast = None if empty or filters.dtype != x.dtype else compiled_forms.module(
         "conv", x.dtype, x.shape[0] * out_hw[0] * out_hw[1] * filters[..., 0].size)
     if empty:
         result = np.zeros((x.shape[0], *out_hw, filters.shape[3]), np.result_type(x, filters))
@@ -287,7 +287,7 @@ def _fast_pool(x, out_hw):
     """The compiled pooling kernels when they serve `x` (NHWC), else None."""
     if 0 in out_hw or 0 in x.shape:
         return None
-    return compiled_spatial.module("pool", x.dtype, x.size)
+    return compiled_forms.module("pool", x.dtype, x.size)
 
 
 def _avg_pool(ctx, x, ksize, strides):

@@ -1,4 +1,5 @@
-"""When the convolution and pooling kernels take their compiled forms (engine/kernels/compiled).
+"""When a CPU kernel takes its compiled form (engine/kernels/compiled): the convolutions,
+pooling and training updates that have one.
 
 Float32 and float64 only (the other dtypes stay NumPy's). numba is loaded for them
 (compiled/__init__.py: loading costs the caller's thread while it runs) at once for a piece
@@ -18,7 +19,7 @@ _DEMAND = {}
 
 
 def module(name, dtype, work):
-    """The compiled module `name` ("conv", "pool", "depthwise") when it serves `work` items
+    """The compiled module `name` ("conv", "pool", "training") when it serves `work` items
     in `dtype` now, else None (the caller runs the NumPy reference)."""
     if np.dtype(dtype) not in _FLOATS or not compiled.enabled():
         return None
