@@ -114,6 +114,26 @@ def test_every_step_kind_gives_the_python_loops_bits(compiled_runs, monkeypatch)
     assert np.isnan(fast[1][3]) and fast[0] == 40
 
 
+def _signed_zero_loop():
+    """Maximum, Minimum and Relu of 0.0 and -0.0 (NumPy gives the second of two equal values,
+    and 0.0 for Relu of -0.0) and of NaN."""
+    x = tf.placeholder(tf.float32, [6], name="x")
+
+    def body(i, a, b, c):
+        return i + 1, tf.maximum(a, -a), tf.minimum(b, -b), tf.nn.relu(c) * -1.0
+
+    results = tf.while_loop(lambda i, *_: i < 3, body, [tf.constant(0), x, x, x])
+    return x, list(results)
+
+
+def test_signed_zeros_and_nan_give_the_python_loops_bits(compiled_runs, monkeypatch):
+    values = np.array([0.0, -0.0, np.nan, -np.nan, 1.5, -2.0], np.float32)
+    fast, python, traced, _ = three_ways(_signed_zero_loop, lambda x: {x: values},
+                                         monkeypatch)
+    assert compiled_runs == ["while/while_context"]
+    assert_same_bits(fast, python, traced)
+
+
 def _integer_loop():
     """int32 arithmetic that wraps around, a vector and a scalar mixed."""
     start = tf.placeholder(tf.int32, [3], name="start")
@@ -213,11 +233,12 @@ def test_the_runaway_limit_stops_the_same_iteration(compiled_runs, monkeypatch):
 def test_a_deadline_stops_a_compiled_loop(compiled_runs):
     graph = tf.Graph()
     with graph.as_default():
-        i, _ = tf.while_loop(lambda i, a: i >= 0, lambda i, a: (i + 1, a + 1.0),
-                             [tf.constant(0), tf.zeros([1 << 12])])
+        loop = tf.while_loop(lambda i, a: i >= 0, lambda i, a: (i + 1, a + 1.0),
+                             [tf.constant(0), tf.zeros([1 << 16])])
         with tf.Session() as sess:
             with pytest.raises(tf.errors.DeadlineExceededError):
-                sess.run(i, options=tf.RunOptions(timeout_in_ms=200))
+                sess.run(loop, options=tf.RunOptions(timeout_in_ms=200))
+    assert compiled_runs == [("raised in", "while/while_context")]
 
 
 def test_the_python_loop_asks_for_compiling_once_it_has_run_enough(monkeypatch):

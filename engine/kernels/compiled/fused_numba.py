@@ -58,8 +58,9 @@ def scalar_expression(op, a, b, dtype, in_dtype):
     if op == "SquaredDifference":
         return f"{t}(({a} - {b}) * ({a} - {b}))"
     if op in ("Maximum", "Minimum"):
-        pick = ">=" if op == "Maximum" else "<="
-        if in_dtype in ("float32", "float64"):  # NaN wins, as np.maximum/np.minimum
+        # np.maximum/np.minimum: NaN wins, and of two equal values (0.0 and -0.0) the second
+        pick = ">" if op == "Maximum" else "<"
+        if in_dtype in ("float32", "float64"):
             return f"({a} if ({a} != {a} or {a} {pick} {b}) else {b})"
         return f"({a} if {a} {pick} {b} else {b})"
     if op == "Neg":
@@ -74,8 +75,8 @@ def scalar_expression(op, a, b, dtype, in_dtype):
         return f"{t}({t}(1) / np.sqrt({a}))"
     if op == "Sigmoid":
         return f"{t}({t}(1) / ({t}(1) + np.exp(-{a})))"
-    if op == "Relu":
-        return f"({a} if not ({a} < {t}(0)) else {t}(0))"
+    if op == "Relu":  # np.maximum(x, 0): NaN stays, -0.0 becomes 0.0
+        return f"({a} if ({a} != {a} or {a} > {t}(0)) else {t}(0))"
     comparisons = {"Less": "<", "LessEqual": "<=", "Greater": ">", "GreaterEqual": ">=",
                    "Equal": "==", "NotEqual": "!="}
     if op in comparisons:

@@ -44,13 +44,15 @@ def _max_pool(x, geometry, lowest, out, start, end):
         for j in range(ow):
             w0, w1 = _clip(j * sw - pl, kw, w)
             o = out[n, i, j]
-            o[:] = lowest
+            for ch in range(c):
+                o[ch] = lowest
             for y in range(h0, h1):
                 for z in range(w0, w1):
                     v = x[n, y, z]
                     for ch in range(c):
-                        if v[ch] > o[ch] or v[ch] != v[ch]:  # NaN wins and stays
-                            o[ch] = v[ch]
+                        a, b = v[ch], o[ch]
+                        # NaN wins and stays; `|` (not `or`): a select LLVM vectorises
+                        o[ch] = a if (a > b) | (a != a) else b
 
 
 @numba.njit(**JIT)
@@ -74,10 +76,10 @@ def _max_pool_grad(x, dy, geometry, dx, start, end):
                     for z in range(w0, w1):
                         v = x[n, y, z]
                         for ch in range(c):
-                            if v[ch] > best[ch]:
-                                best[ch] = v[ch]
-                                at_y[ch] = y
-                                at_z[ch] = z
+                            greater = v[ch] > best[ch]
+                            best[ch] = v[ch] if greater else best[ch]
+                            at_y[ch] = y if greater else at_y[ch]
+                            at_z[ch] = z if greater else at_z[ch]
                 g = dy[n, i, j]
                 for ch in range(c):
                     dx[n, at_y[ch], at_z[ch], ch] += g[ch]

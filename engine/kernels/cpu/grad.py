@@ -46,6 +46,19 @@ def activation_grads(xp, typed):
 
 
 register_table(activation_grads(np, _typed))
+_relu_grad_reference = activation_grads(np, _typed)["ReluGrad"]
+
+
+@register("ReluGrad")
+def relu_grad(ctx, gradients, features):
+    """ReluGrad, compiled where that serves its inputs (engine/kernels/cpu/compiled_forms.py)."""
+    if isinstance(gradients, np.ndarray) and isinstance(features, np.ndarray) \
+            and gradients.shape == features.shape and gradients.dtype == features.dtype \
+            and gradients.ndim and gradients.size:
+        fast = compiled_forms.module("activation", gradients.dtype, gradients.size)
+        if fast is not None:
+            return fast.relu_grad(gradients, features)
+    return _relu_grad_reference(ctx, gradients, features)
 
 
 @register("BiasAddGrad")
