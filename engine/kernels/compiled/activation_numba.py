@@ -16,10 +16,14 @@ JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _MIN_ITEMS_PER_PIECE = 1 << 18
 
 
+# Each loop runs over views of [start, end) indexed from 0: indexed from `start`, LLVM
+# did not vectorise it (a relu of 3.2M values took 3.5 ms; over views, 0.4).
+
 @numba.njit(**JIT)
 def _relu(x, out, start, end):
     zero = x.dtype.type(0)
-    for i in range(start, end):
+    x, out = x[start:end], out[start:end]
+    for i in range(end - start):
         v = x[i]
         out[i] = v if (v > zero) | (v != v) else zero
 
@@ -27,7 +31,8 @@ def _relu(x, out, start, end):
 @numba.njit(**JIT)
 def _relu_grad(g, f, out, start, end):
     zero, one = g.dtype.type(0), g.dtype.type(1)
-    for i in range(start, end):
+    g, f, out = g[start:end], f[start:end], out[start:end]
+    for i in range(end - start):
         out[i] = g[i] * (one if f[i] > zero else zero)
 
 

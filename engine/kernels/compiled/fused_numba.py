@@ -103,7 +103,13 @@ def source(chain, input_dtypes, scalar_inputs):
     values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
     lines = [f"def kernel({_signature(chain, values)}, start, end):"]
     lines += _prologue(chain, values, scalar_inputs)
-    lines.append("    for j in range(start, end):")
+    # The loop runs over views of [start, end) indexed from 0: indexed from `start`, LLVM
+    # did not vectorise it (measured: the pi chain over 10^6 values took 1.9 ms so).
+    arrays = [f"i{k}" for k in values if not scalar_inputs[k]]
+    if not chain.reduces:
+        arrays.insert(0, "out")
+    lines += [f"    {name} = {name}[start:end]" for name in arrays]
+    lines.append("    for j in range(end - start):")
     lines += [f"        v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
     lines += _steps(chain, input_dtypes, "        ", {})
     lines += _epilogue(chain)

@@ -123,7 +123,7 @@ def _column_sums(x, start, end, sums):
     """sums += the sum of rows [start, end) of the 2-D `x`, in sums' (wider) dtype."""
     for r in range(start, end):
         row = x[r]
-        for ch in range(x.shape[1]):
+        for ch in range(row.shape[0]):
             sums[ch] += row[ch]
 
 

@@ -21,7 +21,9 @@ _MIN_ITEMS_PER_PIECE = 1 << 16
 @numba.njit(**JIT)
 def _adam(var, m, v, grad, alpha, one_minus_beta1, one_minus_beta2, beta1, epsilon, nesterov,
           start, end):
-    for i in range(start, end):
+    # over views of [start, end) indexed from 0, which LLVM vectorises (activation_numba.py)
+    var, m, v, grad = var[start:end], m[start:end], v[start:end], grad[start:end]
+    for i in range(end - start):
         g = grad[i]
         m_i = m[i] + (g - m[i]) * one_minus_beta1
         v_i = v[i] + (g * g - v[i]) * one_minus_beta2
