@@ -27,6 +27,7 @@ from engine.runtime import threads
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _MIN_ITEMS_PER_PIECE = 1 << 16
+_SUM_BLOCK = 64  # BiasAddGrad's rows summed in the input's dtype before a float64 total
 
 
 @numba.njit(**JIT)
@@ -41,14 +42,16 @@ def _max_pool(x, geometry, lowest, out, start, end):
     for row in range(start, end):
         n, i = divmod(row, oh)
         h0, h1 = _clip(i * sh - pt, kh, h)
-        for j in range(ow):
-            w0, w1 = _clip(j * sw - pl, kw, w)
-            o = out[n, i, j]
-            for ch in range(c):
-                o[ch] = lowest
-            for y in range(h0, h1):
+        results = out[n, i].reshape(-1)  # the output row, (ow, c) flat
+        for q in range(results.shape[0]):
+            results[q] = lowest
+        for y in range(h0, h1):  # a window row of every output of the row at once
+            inputs = x[n, y].reshape(-1)
+            for j in range(ow):
+                w0, w1 = _clip(j * sw - pl, kw, w)
+                o = results[j * c:(j + 1) * c]
                 for z in range(w0, w1):
-                    v = x[n, y, z]
+                    v = inputs[z * c:(z + 1) * c]
                     for ch in range(c):
                         a, b = v[ch], o[ch]
                         # NaN wins and stays; `|` (not `or`): a select LLVM vectorises
@@ -120,11 +123,17 @@ def _avg_pool_grad(dy, geometry, dx, start, end):
 
 @numba.njit(**JIT)
 def _column_sums(x, start, end, sums):
-    """sums += the sum of rows [start, end) of the 2-D `x`, in sums' (wider) dtype."""
-    for r in range(start, end):
-        row = x[r]
-        for ch in range(row.shape[0]):
-            sums[ch] += row[ch]
+    """sums += the sum of rows [start, end) of the 2-D `x`: each block of _SUM_BLOCK rows
+    summed in x's dtype (all the vector lanes of float32), the blocks in sums' (float64)."""
+    block = np.empty(x.shape[1], x.dtype)
+    for first in range(start, end, _SUM_BLOCK):
+        block[:] = x[first]
+        for r in range(first + 1, min(end, first + _SUM_BLOCK)):
+            row = x[r]
+            for ch in range(row.shape[0]):
+                block[ch] += row[ch]
+        for ch in range(block.shape[0]):
+            sums[ch] += block[ch]
 
 
 def _geometry(window, stride, pads, out_hw):
@@ -176,8 +185,8 @@ def avg_pool_grad(dy, input_shape, window, stride, pads):
 
 
 def bias_add_grad(dy):
-    """BiasAddGrad of a channels-last `dy`: the sum over every axis but the last, summed in
-    float64 (more exact than TensorFlow's float32 tree; the same to its tolerance)."""
+    """BiasAddGrad of a channels-last `dy`: the sum over every axis but the last, in blocks
+    of _SUM_BLOCK rows added in float64 (as exact as TensorFlow's float32 tree, or more)."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
     partials = {}
 
