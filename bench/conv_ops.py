@@ -1,6 +1,6 @@
 """Convolution-family ops one by one on the engine against TensorFlow 2.21: Conv2D, both its
 backprops, MaxPool, MaxPoolGrad, BiasAdd, BiasAddGrad, Relu, ReluGrad at the shapes of the two
-CNN programs (bench/programs/conv_ops.py, which runs the same graphs on either). TensorFlow
+CNN programs, and DepthwiseConv2dNative with its backprops (bench/programs/conv_ops.py, which runs the same graphs on either). TensorFlow
 runs as a server process (bench/tensorflow_side.py) and the engine in this one, their samples
 interleaved; each figure is the median seconds per run of the op (`sess.run(op)`, inputs in
 Variables), wall and CPU: "engine / TF ms (wall): ratio wall, ratio CPU". At 1 intra-op thread and at the default (every core), the engine's
@@ -50,7 +50,7 @@ def run():
     if tensorflow_side.python() is None:
         raise bench.Skipped(tensorflow_side.NOT_MEASURED)
     from engine.kernels import compiled
-    for name in ("conv", "pool"):
+    for name in ("conv", "pool", "depthwise", "activation"):
         if compiled.module(name, wait=True) is None:
             raise bench.Skipped(f"numba kernels unavailable: {compiled.why_not(name)}")
     from bench.programs import conv_ops

@@ -17,7 +17,8 @@ import engine as tf
 
 def _cases():
     """(name, op, inputs as name -> shape or constant value, attrs): the ops of the two CNN
-    programs (bench/programs) at their shapes, batch 128 (the raw conv net) and 50."""
+    programs (bench/programs) at their shapes, batch 128 (the raw conv net) and 50, and a
+    depthwise convolution's three ops."""
     cases = []
     same = {"padding": "SAME", "data_format": "NHWC"}
     pool = dict(same, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
@@ -45,6 +46,14 @@ def _cases():
                           {"data_format": "NHWC"}))
             cases.append((f"Relu {tag}", "Relu", {"features": y}, {}))
             cases.append((f"ReluGrad {tag}", "ReluGrad", {"gradients": y, "features": y}, {}))
+    # A depthwise layer as MobileNet has them: 3x3, one filter per channel.
+    x, f = [32, 28, 28, 64], [3, 3, 64, 1]
+    op, tag = "DepthwiseConv2dNative", "32x28x28x64 3x3"
+    cases.append((f"{op} {tag}", op, {"input": x, "filter": f}, conv))
+    cases.append((f"{op}BackpropInput {tag}", op + "BackpropInput",
+                  {"input_sizes": np.array(x, np.int32), "filter": f, "out_backprop": x}, conv))
+    cases.append((f"{op}BackpropFilter {tag}", op + "BackpropFilter",
+                  {"input": x, "filter_sizes": np.array(f, np.int32), "out_backprop": x}, conv))
     return cases
 
 

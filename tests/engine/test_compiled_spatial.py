@@ -1,8 +1,9 @@
 """The compiled convolution and pooling kernels (engine/kernels/compiled/conv_numba.py,
-pool_numba.py) against TensorFlow's fixtures and against the NumPy reference kernels they
-stand in for, on every geometry the kernels take: strides, dilations, SAME, VALID and explicit
-padding, NHWC and NCHW, float32 and float64, several threads. Max pooling and its gradient
-equal the reference exactly; sums (convolutions, averages) to float rounding."""
+pool_numba.py, depthwise_numba.py) against TensorFlow's fixtures and against the NumPy
+reference kernels they stand in for, on every geometry the kernels take: strides, dilations,
+SAME, VALID and explicit padding, NHWC and NCHW, float32 and float64, several threads. Max
+pooling and its gradient equal the reference exactly; sums (convolutions, averages) to float
+rounding."""
 
 import itertools
 
@@ -12,7 +13,7 @@ import pytest
 from engine.framework import dtypes
 from engine.kernels import compiled
 from engine.kernels.context import KernelContext
-from engine.kernels.cpu import grad, nn
+from engine.kernels.cpu import grad, nn, nn_extra
 from engine.proto.node_def_pb2 import NodeDef
 from engine.runtime import threads
 from engine.runtime.resources import ResourceMgr
@@ -27,7 +28,7 @@ TOLERANCE = {np.dtype(np.float32): dict(rtol=2e-5, atol=2e-5),
 
 @pytest.fixture(scope="module")
 def loaded():
-    modules = {name: compiled.module(name, wait=True) for name in ("conv", "pool")}
+    modules = {name: compiled.module(name, wait=True) for name in ("conv", "pool", "depthwise")}
     for name, module in modules.items():
         if module is None:
             pytest.skip(f"numba kernels unavailable: {compiled.why_not(name)}")
@@ -99,6 +100,47 @@ def test_convolutions_equal_the_reference(loaded, monkeypatch, shape, stride, di
         got = kernel(ctx, *inputs)
         assert got.dtype == want.dtype and got.shape == want.shape, op
         np.testing.assert_allclose(got, want, err_msg=op, **TOLERANCE[np.dtype(dtype)])
+
+
+@pytest.mark.parametrize("shape", [(2, 7, 6, 3, 1, 3, 2), (1, 9, 9, 4, 2, 5, 5),
+                                   (3, 5, 8, 1, 3, 1, 1), (2, 10, 7, 6, 1, 3, 3)])
+@pytest.mark.parametrize("stride", [1, 2, 3])
+@pytest.mark.parametrize("padding", [b"SAME", b"VALID", b"EXPLICIT"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_depthwise_convolutions_equal_the_reference(loaded, monkeypatch, shape, stride, padding,
+                                                    dtype):
+    n, h, w, c, multiplier, kh, kw = shape
+    rng = np.random.RandomState(sum(shape) + stride)
+    x = rng.standard_normal((n, h, w, c)).astype(dtype)
+    filters = rng.standard_normal((kh, kw, c, multiplier)).astype(dtype)
+    attrs = dict(strides=[1, stride, stride, 1], padding=padding)
+    if padding == b"EXPLICIT":
+        attrs["explicit_paddings"] = [0, 0, 2, 1, 0, 1, 0, 0]
+    op = "DepthwiseConv2dNative"
+    forward = reference(monkeypatch, nn_extra.depthwise_conv2d_native,
+                        context(op, dtype, **attrs), x, filters)
+    if forward.size == 0:
+        pytest.skip("no output")
+    dy = rng.standard_normal(forward.shape).astype(dtype)
+    cases = [(op, nn_extra.depthwise_conv2d_native, (x, filters)),
+             (op + "BackpropInput", nn_extra.depthwise_conv2d_native_backprop_input,
+              (np.array(x.shape, np.int32), filters, dy)),
+             (op + "BackpropFilter", nn_extra.depthwise_conv2d_native_backprop_filter,
+              (x, np.array(filters.shape, np.int32), dy))]
+    for name, kernel, inputs in cases:
+        ctx = context(name, dtype, **attrs)
+        want = reference(monkeypatch, kernel, ctx, *inputs)
+        got = kernel(ctx, *inputs)
+        assert got.dtype == want.dtype and got.shape == want.shape, name
+        np.testing.assert_allclose(got, want, err_msg=name, **TOLERANCE[np.dtype(dtype)])
+
+
+def test_depthwise_fixtures_of_tensorflow_hold_with_compiled_kernels(loaded):
+    """tests/engine/test_conv_norm_ops.py's TensorFlow values, the compiled kernels loaded."""
+    from tests.engine import test_conv_norm_ops as conv_norm
+    for name in conv_norm.cases.CASES:
+        if name.startswith("dw_"):
+            conv_norm.test_values_and_gradients_equal_tensorflows(name)
 
 
 def _pool_geometries():

@@ -27,7 +27,8 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "pool": "engine.kernels.compiled.pool_numba",
             "loops": "engine.kernels.compiled.loop_numba",
             "training": "engine.kernels.compiled.training_numba",
-            "activation": "engine.kernels.compiled.activation_numba"}
+            "activation": "engine.kernels.compiled.activation_numba",
+            "depthwise": "engine.kernels.compiled.depthwise_numba"}
 _loaded = {}      # name -> module, or None where it could not be loaded
 _loading = {}     # name -> threading.Event set when loading finished
 _errors = {}      # name -> why it could not be loaded
