@@ -35,6 +35,16 @@ _errors = {}      # name -> why it could not be loaded
 _lock = threading.Lock()
 
 
+def names():
+    """Every compiled module's name (what `graph-inspector warm` loads and compiles)."""
+    return tuple(_MODULES)
+
+
+def source_files():
+    """The file of each compiled module: what its cached machine code depends on."""
+    return tuple(_MODULES[name].rsplit(".", 1)[1] + ".py" for name in _MODULES)
+
+
 def enabled():
     return os.environ.get("GRAPH_INSPECTOR_COMPILED", "1").lower() not in ("0", "off", "no")
 
