@@ -24,9 +24,13 @@ BROWSER = [
     Binding("n", "match(1)", "Next"),
     Binding("N", "match(-1)", "Prev", key_display="N", show=False),
     Binding("g", "choose_graph", "Graphs"),
+    # Shown in the footer only inside a body (BrowserScreen.check_action).
+    Binding("backspace", "back", "Back", key_display="⌫"),
+    Binding("e", "expand_calls", "Expand call", show=False),
     Binding("plus", "depth(1)", "Depth+", key_display="+", show=False),
     Binding("minus", "depth(-1)", "Depth-", key_display="-", show=False),
     Binding("x", "export", "Export"),
+    Binding("X", "export(True)", "Export the whole graph", key_display="X", show=False),
     Binding("D", "diff", "Diff", key_display="D", show=False),
     Binding("O", "optimize", "Optimize", key_display="O", show=False),
     Binding("less_than_sign", "stage(-1)", "Previous pass", key_display="<", show=False),
@@ -93,8 +97,15 @@ HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
     "Graph browser": [("enter", "on a tree node, input or consumer: go to that node"),
+                      ("enter", "on a call node (→ in the tree), or a call in the NodeDef tab:"
+                                " open the function's body"),
+                      ("⌫", "back out of a body to the call node (the path is shown above)"),
+                      ("g", "graphs, with the functions their calls reach under them"),
                       ("/ f", "find, or filter the tree to the matches (escape: all)"),
-                      ("", "a regex over names, ops, devices; ^ $ anchor on the name"),
+                      ("", "a regex over names, ops, devices; ^ $ anchor on the name;"
+                           " / finds in every function body too"),
+                      ("e", "in the Picture tab: a call's body drawn inside it, or folded"),
+                      ("x X", "export the picture's nodes, or the whole graph or body"),
                       ("d o t i u v p", "tabs: NodeDef, OpDef, Traceback, Inputs, Outputs, "
                                         "Tensor, Picture"),
                       ("+ -", "picture depth"),
