@@ -11,6 +11,7 @@ APP = [
     Binding("4", "switch_mode('log')", "Log"),
     Binding("5", "switch_mode('debugger')", "Debugger", show=False),
     Binding("6", "switch_mode('checkpoint')", "Checkpoint", show=False),
+    Binding("7", "switch_mode('objects')", "SavedModel objects", show=False),
 ]
 
 # detail tab id -> (key that opens it, title)
@@ -86,13 +87,16 @@ CHECKPOINTS = [
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
 
+SAVED_OBJECTS = []   # the tree's own keys: enter, space, arrows (HELP_EXTRA says what they do)
+
 STATS_DIFF = [
     Binding("s", "sort_next", "Sort"),
     Binding("r", "sort_reverse", "Reverse"),
 ]
 
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF}
+                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
+                 "SavedModel objects": SAVED_OBJECTS}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
@@ -118,6 +122,10 @@ HELP_EXTRA = {
              ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
     "Checkpoint": [("enter", "on a variable: select its node in the graph browser")],
+    "SavedModel objects": [("7", "a TF2 SavedModel's signatures, concrete functions and objects,"
+                                 " as saved_model_cli show --all lists them"),
+                           ("enter", "on a concrete function: its body in the graph browser"),
+                           ("space", "open or close a row (an object's attributes)")],
     "Stats diff": [("s", "sort by cost (the larger of A's and B's time), by B/A, by name"),
                    ("", "graph-inspector diff --stats A B --tui opens it")],
     "Debugger": [("n", "next run: finish this Session.run, stop at the start of the next"),

@@ -107,6 +107,8 @@ class BrowserScreen(Screen):
         if kind == "node":
             self.show_node(view, target)
             self.query_one(ScopeTree).focus()
+        elif kind == "trail":      # a body, entered through the calls of `target`
+            self.show_view(view, target)
         else:
             if view is not self.view:
                 self.show_view(view)
@@ -170,7 +172,7 @@ class BrowserScreen(Screen):
             header = "\n".join(function_header_lines(function, view.functions.library)
                                 + [header + (" (⌫ back out)" if self.trail else "")])
         if view.diff is not None:
-            first = view.steps[0].caption(view.steps[1]) if view.steps else view.diff.summary()
+            first = view.steps[0].caption(view.steps[1]) if view.steps else diffs.summary(view)
             header = (f"{first}\nthe tree shows the nodes that differ (escape: every node)"
                       if not view.diff.empty else f"{first}\nthe two graphs have the same nodes")
         if view.signatures:

@@ -4,7 +4,8 @@ node's body folded in its box, or drawn open inside the picture (e)."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.containers import ScrollableContainer
+from textual.geometry import Region
+from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
 from views.tui import diffs
@@ -28,10 +29,13 @@ def picture_source(view, key, opened=False):
     return view, (), notes
 
 
-class Neighbourhood(ScrollableContainer):
+class Neighbourhood(Vertical):
+    """The caption (depth, keys) above the picture, which scrolls under it."""
+
     def compose(self):
         yield Static("", id="picture-caption")
-        yield Static("", id="picture-canvas")
+        with ScrollableContainer(id="picture-scroll"):
+            yield Static("", id="picture-canvas")
 
     def clear(self):
         self.query_one("#picture-caption", Static).update("")
@@ -60,6 +64,10 @@ class Neighbourhood(ScrollableContainer):
         if picture.focus_box:
             _stylize_box(text, lines, picture.focus_box, "bold yellow")
         self.query_one("#picture-canvas", Static).update(text)
+        if picture.focus_box:   # a big picture (a body drawn open) scrolls to the node
+            x, y, width, height = picture.focus_box
+            self.call_after_refresh(self.query_one("#picture-scroll").scroll_to_region,
+                                    Region(x, y, width, height), animate=False)
 
 
 def _stylize_box(text, lines, box, style):
