@@ -118,13 +118,21 @@ class NodeDetail(Vertical):
         node = view.index.nodes[key]
         self._show_calls(view, key)
         self.query_one("#nodedef-text", Static).update(Text(details.nodedef_text(node.node_def)))
-        self.query_one("#opdef-text", Static).update(
-            Text(details.opdef_text(node.op, workspace.op_defs)))
+        if self.active == "opdef":
+            self.show_opdef()
         self._show_traceback(node)
         self._show_edges(view, key)
         self._show_tensor(node)
         if self.active == "picture":
             self.show_picture()
+
+    def show_opdef(self):
+        """The OpDef tab, filled when it shows: the engine's registry behind it loads every
+        kernel and gradient the first time (a second), not wanted for a node only passed."""
+        if self.view is not None:
+            op = self.view.index.nodes[self.key].op
+            self.query_one("#opdef-text", Static).update(
+                Text(details.opdef_text(op, self.workspace.op_defs)))
 
     def show_picture(self):
         if self.view is not None:
@@ -178,6 +186,8 @@ class NodeDetail(Vertical):
     def on_tabbed_content_tab_activated(self, event):
         if event.pane.id == "picture":
             self.show_picture()
+        elif event.pane.id == "opdef":
+            self.show_opdef()
 
     def _show_traceback(self, node):
         trace = self.workspace.trace_of(self.view, node.name)
