@@ -47,11 +47,13 @@ class FileFunctions:
     name: how the workspace calls the file (the views' label prefix); library: its
     parsers.functions.FunctionLibrary; saved_objects: meta graph label -> SavedObjects (a TF2
     SavedModel's SavedObjectGraph); variables: its SavedVariables when it has a checkpoint.
+    view_type makes the views (workspace.GraphView, which imports this module).
     """
 
-    def __init__(self, name, loaded, source=""):
+    def __init__(self, name, loaded, view_type, source=""):
         self.name = name
         self.source = source
+        self.view_type = view_type
         self.library = loaded.functions
         self.saved_objects = {
             meta.label: SavedObjects(meta.meta_graph_def.object_graph_def,
@@ -74,12 +76,12 @@ class FileFunctions:
             return self.graph_views[label]
         view = self._views.get(label)
         if view is None:
-            from views.tui.workspace import GraphView
             function = self.library.get(label)
             if function is None:
                 return None
-            view = GraphView(f"{self.name}: {function.name}", [function.graph_def],
-                             self.source, "function", functions=self, graph_label=function.label)
+            view = self.view_type(f"{self.name}: {function.name}", [function.graph_def],
+                                  self.source, "function", functions=self,
+                                  graph_label=function.label)
             self._views[label] = view
         return view
 
@@ -116,16 +118,17 @@ class FileFunctions:
         return {key: self.calls_of(view, key) for key in keys if key is not None}
 
     def opened_call(self, view, key):
-        """(GraphView, keys of its body nodes): `view` with the bodies node `key` calls drawn
-        inside it, under its name (views/call_expansion.py, one level); made once."""
+        """(GraphView, {key of a body node: the body's scope}): `view` with the bodies node
+        `key` calls drawn inside it, under its name (views/call_expansion.py, one level:
+        `while/while_body_13/...`); made once."""
         cache_key = (view.graph_label, key)
         if cache_key not in self._opened:
             from views.call_expansion import expand_calls
-            from views.tui.workspace import GraphView
             name = view.index.nodes[key].name
             graph_def = expand_calls(self.library, view.graph_label, nodes={name}, levels=1)
-            opened = GraphView(f"{view.label} ({name} open)", [graph_def], view.source)
-            inner = [k for k in opened.index.nodes if k not in view.index.nodes]
+            opened = self.view_type(f"{view.label} ({name} open)", [graph_def], view.source)
+            inner = {k: k[len(name) + 1:].partition("/")[0] for k in opened.index.nodes
+                     if k not in view.index.nodes}
             self._opened[cache_key] = (opened, inner)
         return self._opened[cache_key]
 

@@ -75,7 +75,8 @@ def draw(index, key, depth, use_dot=None, marks=None, notes=None, inner=()):
     """The Picture of `key`'s neighbourhood; dot lays it out when present (use_dot=None).
     marks: key -> a mark put before the node's name (a diff's + - ~); notes: key -> lines
     under its op; inner: keys of an opened body, drawn whatever their distance, before the
-    rest of the neighbourhood when boxes run short."""
+    rest of the neighbourhood when boxes run short; a dict of them (key -> the body it is
+    in) keeps each body's boxes together."""
     near, keys = pictured(index, key, depth, inner)
     shown = set(keys)
     marks, notes = marks or {}, notes or {}
@@ -85,7 +86,8 @@ def draw(index, key, depth, use_dot=None, marks=None, notes=None, inner=()):
         use_dot = shutil.which("dot") is not None
     boxes = None
     if use_dot:
-        boxes = _dot_layout(keys, labels, edges)
+        groups = inner if isinstance(inner, dict) else {}
+        boxes = _dot_layout(keys, labels, edges, {k: groups[k] for k in keys if k in groups})
     if boxes is None:
         boxes = _layered_layout(keys, labels, near)
     text, focus = _render(boxes, labels, edges, key, set(inner))
@@ -161,10 +163,16 @@ def _layered_layout(keys, labels, near):
     return boxes
 
 
-def _dot_layout(keys, labels, edges):
+def _dot_layout(keys, labels, edges, groups=None):
+    """Boxes laid out by dot; `groups` (key -> group) are kept together as clusters."""
     ids = {k: f"n{i}" for i, k in enumerate(keys)}
     lines = ["digraph G {", "rankdir=TB; nodesep=0.2; ranksep=0.2;",
              "node [shape=box fixedsize=true height=0.4];"]
+    clusters = {}
+    for k, group in (groups or {}).items():
+        clusters.setdefault(group, []).append(k)
+    for number, members in enumerate(clusters.values()):
+        lines.append(f"subgraph cluster_{number} {{ " + " ".join(ids[k] for k in members) + " }")
     for k in keys:
         lines.append(f'{ids[k]} [width={_box_width(labels[k]) / _PER_INCH:.2f}];')
     for src, dst, _ in edges:

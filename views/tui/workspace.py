@@ -105,7 +105,7 @@ class Workspace:
         functions = None
         if any(labeled.graph_def.library.function for labeled in loaded.graphs):
             from views.tui.function_views import FileFunctions
-            functions = FileFunctions(name, loaded, loaded.path)
+            functions = FileFunctions(name, loaded, GraphView, loaded.path)
             self.functions.append(functions)
         for number, labeled in enumerate(loaded.graphs):
             if loaded.run_metadata and _RUN_GRAPH_LABEL.match(labeled.label):

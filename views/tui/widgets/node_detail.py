@@ -175,7 +175,10 @@ class NodeDetail(Vertical):
         """Put the focus on the calls above the NodeDef; whether there are any."""
         if not self.has_class("-calls"):
             return False
-        self.query_one("#nodedef-calls", OptionList).focus()
+        calls = self.query_one("#nodedef-calls", OptionList)
+        if calls.highlighted is None:
+            calls.highlighted = 0     # Enter opens the first at once
+        calls.focus()
         return True
 
     def on_option_list_option_selected(self, event):
