@@ -309,3 +309,63 @@ def test_the_pickers_call_tree_and_counts_are_tensorflows():
         caller = site.graph.removeprefix("function ")
         calls = meta["graph_calls"] if depth == 1 else functions[caller]["calls"]
         assert function.name in calls
+
+
+def _hostile_library(path):
+    """A graph whose calls reach a function calling itself, a body that does not instantiate
+    (an input naming nothing, a list argument without its count, an op name with a terminal
+    escape) and a function the library lacks."""
+    from engine.proto import graph_pb2
+    graph = graph_pb2.GraphDef()
+    graph.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+    for name, callee in (("call", "loop"), ("call2", "bad"), ("call3", "missing")):
+        graph.node.add(name=name, op="PartitionedCall", input=["x"]).attr["f"].func.name = callee
+    loop = graph.library.function.add()
+    loop.signature.name = "loop"
+    loop.signature.input_arg.add(name="a", type=1)
+    loop.signature.output_arg.add(name="b", type=1)
+    loop.node_def.add(name="again", op="PartitionedCall", input=["a"]).attr["f"].func.name = "loop"
+    loop.ret["b"] = "again:output:0"
+    bad = graph.library.function.add()
+    bad.signature.name = "bad"
+    bad.signature.input_arg.add(name="xs", type=1, number_attr="N")
+    bad.signature.output_arg.add(name="y", type=1)
+    bad.node_def.add(name="n1", op="Neg", input=["nothing:y:0"])
+    bad.node_def.add(name="n2", op="NoSuchOp\x1b[31m", input=["n1:y:0", "^ghost"])
+    bad.ret["y"] = "n9:y:0"
+    path.write_bytes(graph.SerializeToString())
+
+
+def test_hostile_bodies_open_draw_and_find_without_taking_the_ui_down(tmp_path):
+    _hostile_library(tmp_path / "hostile.pb")
+
+    @run_async
+    async def body():
+        app = InspectorApp([str(tmp_path / "hostile.pb")])
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(app, pilot)
+            browser = app.browser
+            await choose_in_tree(app, pilot, "call3")
+            await press(pilot, "p", "e", "enter")      # its callee is missing: no body
+            assert browser.view.label == "hostile.pb"
+            for name in ("call", "call2"):
+                browser.show_view(app.workspace.graphs[0])
+                await choose_in_tree(app, pilot, name)
+                await press(pilot, "p", "e", "enter")
+            assert browser.view.label == "hostile.pb: bad"
+            text = screen_text(app)
+            assert "shown as written:" in text and "input nothing:y:0 is not found" in text
+            assert "\x1b" not in text and "NoSuchOp\\x1b[31m" in text
+            await press(pilot, "backspace")
+            await choose_in_tree(app, pilot, "call")
+            await press(pilot, "enter")
+            await choose_in_tree(app, pilot, "again")
+            await press(pilot, "enter")               # loop's own call of loop: the same body
+            assert browser.view.label == "hostile.pb: loop"
+            assert screen_text(app).splitlines()[1].strip() == "hostile.pb › call › loop ›" \
+                " again › loop"
+            await press(pilot, "slash", *"n2", "enter")
+            assert (browser.view.label, browser.key) == ("hostile.pb: bad", "n2")
+            await press(pilot, "g")
+            assert "loop  1 node  ← call (f)" in screen_text(app)
+    body()

@@ -225,7 +225,7 @@ def function_header_lines(function, library):
     def counted(args, noun):
         return f"{len(args)} {noun}{'' if len(args) == 1 else 's'}"
 
-    lines = [f"function body: {function.node_count} nodes,"
+    lines = [f"function body: {counted(function.function_def.node_def, 'node')},"
              f" {counted(function.inputs, 'input')} -> {counted(function.outputs, 'output')}"]
     if function.error:
         lines[0] += f"; shown as written: {printable(function.error)}"

@@ -8,6 +8,7 @@ from textual.geometry import Region
 from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
+from views.call_expansion import ExpansionTooLarge
 from views.tui import diffs
 from views.tui.function_views import folded_lines
 from views.tui.picture import draw
@@ -23,7 +24,11 @@ def picture_source(view, key, opened=False):
     calls = functions.call_nodes(view)
     notes = {call: folded_lines(found) for call, found in calls.items()}
     if opened and calls.get(key):
-        drawn, inner = functions.opened_call(view, key)
+        try:
+            drawn, inner = functions.opened_call(view, key)
+        except ExpansionTooLarge:     # past call_expansion's NODE_LIMIT: stays folded
+            notes[key] = notes[key] + ["too large to open here"]
+            return view, (), notes
         notes[key] = [f"▾ {len(calls[key])} bod{'y' if len(calls[key]) == 1 else 'ies'} open (e)"]
         return drawn, inner, notes
     return view, (), notes
