@@ -15,6 +15,7 @@ import os
 import sys
 
 from engine import optimizer
+from engine.framework import errors
 from engine.optimizer.report import MAX_CHANGES
 from inspector import inputs
 from parsers.errors import InputError
@@ -58,9 +59,12 @@ def run(args):
             if name.split(":")[0].lstrip("^") not in names:
                 raise InputError(args.path, f"{option} {name!r}: no such node in {label}")
     optimizer.preload()
-    result = optimizer.optimize(graph_def, fetches=args.fetch, feeds=args.feed, keep=args.keep,
-                                passes=passes, rewrite_options=optimizer.RewriterConfig(
-                                    min_graph_nodes=-1))
+    try:
+        result = optimizer.optimize(graph_def, fetches=args.fetch, feeds=args.feed,
+                                    keep=args.keep, passes=passes,
+                                    rewrite_options=optimizer.RewriterConfig(min_graph_nodes=-1))
+    except errors.InvalidArgumentError as error:  # a graph the optimizer refuses (a cycle)
+        raise InputError(args.path, error.message) from None
     if args.output:
         _write(args.output, result.graph_def)
     if args.json:

@@ -41,6 +41,7 @@ import importlib.util
 import os
 import time
 
+from engine.framework import topological
 from engine.optimizer import graph_view, rules
 from engine.optimizer.report import Report, Stage
 from engine.proto import rewriter_config_pb2
@@ -157,15 +158,21 @@ def enabled_passes(rewrite_options=None, passes=None):
     return result
 
 
-def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None):
+def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None,
+             check_cycles=True):
     """Runs the enabled passes over a copy of `graph_def`; an OptimizeResult.
 
     fetches: node or tensor names ("y", "y:0") read after the run (none: the nodes nothing
     reads are the outputs, and keep their names); feeds: fed tensor or node
     names; keep: node names that must stay. `passes` (names of PASS_NAMES) runs only those.
-    The input GraphDef is not changed.
+    The input GraphDef is not changed. A graph whose non-loop nodes form a cycle is refused
+    before any pass, with TensorFlow's InvalidArgumentError ("Graph is invalid, contains a
+    cycle with N nodes, including: ...", as a session run raises it); a session, which
+    checked its whole graph already, passes check_cycles=False.
     """
     started = time.perf_counter()
+    if check_cycles:
+        topological.check_no_cycle(graph_def)
     options = rewrite_options or RewriterConfig()
     fetches = _node_names(fetches) or _sinks(graph_def)
     context = Context(fetches, _node_names(feeds), _node_names(keep), options)

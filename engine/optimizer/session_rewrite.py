@@ -77,7 +77,8 @@ def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_nam
             node_def.CopyFrom(nodes[name].node_def)
             node_def.device = placement.get(name) or client
     result = optimize(graph_def, fetches=[plan_lib.parse_tensor_name(f)[0] for f in fetch_names],
-                      feeds=fed_nodes, keep=target_names, rewrite_options=rewrite_options(config))
+                      feeds=fed_nodes, keep=target_names, rewrite_options=rewrite_options(config),
+                      check_cycles=False)  # the session checked its whole graph
     if not result.changed:
         return nodes, order, placement, result
     new_nodes, new_placement = dict(nodes), dict(placement)
