@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from inspector import inputs
@@ -46,12 +45,7 @@ def run(args):
         output = json.dumps(result, indent=1) + "\n"
     else:
         output = text(found, before, after, before_title, after_title)
-    try:
-        sys.stdout.write(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # A reader such as `head` left early: not an error of ours.
-        sys.stdout = open(os.devnull, "w")
+    sys.stdout.write(output)
     return 0
 
 

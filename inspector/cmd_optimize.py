@@ -75,11 +75,8 @@ def run(args):
         text = "".join(printable(line) + "\n"
                        for line in _text_report(args.path, label, graph_def, result))
     stream = sys.stderr if args.output == outputs.STDOUT else sys.stdout
-    try:
-        stream.write(text)
-        stream.flush()
-    except BrokenPipeError:  # a reader such as `head` left early: not an error of ours
-        sys.stdout = open(os.devnull, "w")
+    stream.write(text)
+    stream.flush()
     return 0
 
 
@@ -121,11 +118,8 @@ def _write(path, graph_def):
     else:
         data = message.SerializeToString(deterministic=True)
     if path == outputs.STDOUT:
-        try:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        except BrokenPipeError:  # a reader such as `head` left early
-            sys.stdout = open(os.devnull, "w")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
     else:
         outputs.write_bytes(path, data)
 
