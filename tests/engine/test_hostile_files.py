@@ -130,3 +130,29 @@ def test_record_headers_are_read_as_tensorflow_frames_them():
 
     assert cases.record(b"abc") == frame(b"abc")
     assert struct.unpack("<Q", cases.header_claiming(7)[:8]) == (7,)
+
+
+@pytest.mark.timeout(60)
+def test_flag_files_that_are_no_regular_files_are_refused_unread(tmp_path):
+    # absl reads a --flagfile whole with readlines(): a named pipe blocks, /dev/zero fills
+    # memory. The engine refuses them first, with absl's own error for an unreadable file.
+    import os
+
+    from absl.flags import CantOpenFlagFileError
+
+    from engine.platform import flags
+
+    pipe = tmp_path / "flags.fifo"
+    os.mkfifo(pipe)
+    outer = tmp_path / "outer.flags"
+    outer.write_text(f"--steps=4\n--flagfile={pipe}\n")
+    for argv, refused in ([["prog", f"--flagfile={pipe}"], pipe],
+                          [["prog", "--flagfile", "/dev/zero"], "/dev/zero"],
+                          [["prog", f"-flagfile={outer}"], pipe]):
+        with pytest.raises(CantOpenFlagFileError) as raised:
+            flags.check_flag_files(argv)
+        assert str(raised.value).startswith(
+            f"ERROR:: Unable to open flagfile: {refused}; not a regular file (a ")
+    good = tmp_path / "good.flags"
+    good.write_text("--steps=4\n")
+    flags.check_flag_files(["prog", f"--flagfile={good}"])  # a flag file as absl reads it
