@@ -48,7 +48,9 @@ def read_bytes(path, limit=None):
     limit = MAX_FILE_BYTES if limit is None else limit
     try:
         with open_file(path) as stream:
-            data = stream.read(limit + 1)
+            # What the file holds, not the limit: read(n) allocates n bytes before reading.
+            size = os.fstat(stream.fileno()).st_size
+            data = stream.read(min(size, limit) + 1)
     except OSError as error:
         raise InputError(path, describe_os_error(error)) from None
     if len(data) > limit:  # grew while read, or not what stat said
