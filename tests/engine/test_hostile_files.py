@@ -156,3 +156,39 @@ def test_flag_files_that_are_no_regular_files_are_refused_unread(tmp_path):
     good = tmp_path / "good.flags"
     good.write_text("--steps=4\n")
     flags.check_flag_files(["prog", f"--flagfile={good}"])  # a flag file as absl reads it
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_readers_refuse_what_is_not_a_regular_file_without_blocking(kind, tmp_path):
+    # A named pipe nobody writes blocks TensorFlow's readers forever, /dev/zero never ends:
+    # the engine's refuse both, FailedPreconditionError naming the file and what it is.
+    import os
+
+    if kind == "pipe":
+        path, what = str(tmp_path / "records.pipe"), "a named pipe"
+        os.mkfifo(path)
+    else:
+        path, what = "/dev/zero", "a character device"
+    expected = ["FailedPreconditionError", f"{path}; not a regular file ({what})"]
+    got, error = cases.tf_record_cases.read_with_iterator(tf, path, "")
+    assert (got, list(error)) == ([], expected)
+    assert cases.tf_record_cases.read_with_dataset(tf, path, "") == ([], tuple(expected))
+    with tf.Graph().as_default():
+        contents = tf.read_file(path)
+        with tf.Session() as sess, pytest.raises(tf.errors.FailedPreconditionError) as raised:
+            sess.run(contents)
+    assert expected[1] in raised.value.message
+
+
+def test_a_text_line_past_the_limit_is_refused_unread_further(tmp_path):
+    from engine.lib_io import file_io
+
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"short\n" + b"x" * 100 + b"\nnever read\n")
+    with open(path, "rb") as stream:
+        lines = file_io.read_lines(stream, str(path), limit=64)
+        assert next(lines) == b"short\n"
+        with pytest.raises(tf.errors.ResourceExhaustedError) as raised:
+            next(lines)
+    assert raised.value.message == f"{path}; line 2 is longer than 64 bytes"
