@@ -207,3 +207,17 @@ def test_a_spool_that_does_not_fit_is_one_line_and_leaves_nothing(tmp_path):
     assert done.returncode == 2
     assert done.stderr.decode() == f"error: -: cannot keep stdin in {spool}: File too large\n"
     assert os.listdir(spool) == []
+
+
+def test_a_map_key_that_is_not_utf8_is_refused_not_written_as_text(capsys, tmp_path):
+    # The protobuf runtime lets a bad key through in GraphDebugInfo's map<string, fixed64>
+    # (and no other map of ours); written as text it was a TypeError in protobuf's printer.
+    graph = graph_pb2.GraphDef()
+    graph.node.add(name="x", op="NoOp")
+    graph.debug_info.name_to_trace_id["kk"] = 1
+    path = tmp_path / "bad_key.pb"
+    path.write_bytes(graph.SerializeToString().replace(b"kk", b"k\xff"))
+    status, out, err = run(capsys, "optimize", path, "-o", tmp_path / "out.pbtxt")
+    assert (status, out) == (2, "")
+    assert err.startswith(f"error: {path}: not a GraphDef") and "is not valid UTF-8" in err
+    assert sorted(os.listdir(tmp_path)) == ["bad_key.pb"]
