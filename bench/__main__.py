@@ -144,8 +144,10 @@ def main(argv=None):
             print(f"{module_name}: skipped: {reason}", flush=True)
             continue
         if cases is None:
-            measurements.append((module_name, values))
-            print(f"{module_name}: {values}", flush=True)
+            # A workload may measure several rows: a list of dicts, one per row.
+            for one in values if isinstance(values, list) else [values]:
+                measurements.append((module_name, one))
+                print(f"{module_name}: {one}", flush=True)
             continue
         for case in cases:
             result = bench.measure(case, repeats=args.repeats)

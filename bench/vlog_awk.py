@@ -1,13 +1,19 @@
-"""Benchmark: `graph-inspector vlog LOG --json` against the seed's awk pipeline on a 32 MB real log.
+"""Benchmark: `graph-inspector vlog LOG --json` against the seed's awk pipeline on 32 MB logs.
 
-The log is made at bench time from the real TensorFlow logs in sample_logs/, concatenated
-until it passes 32 MiB (as logs of many runs appended to one file are); nothing is committed.
+Four logs, each made at bench time by writing real logs from sample_logs/ end to end until
+it passes 32 MiB (as logs of many runs appended to one file are); nothing is committed:
+- graph dumps: mlp_train_dumps.log (TensorFlow, function_utils=5, function=5, executor=1;
+  most lines `||` dumps);
+- executor trace: engine_counter.log (the engine's Process node / kernel done lines);
+- level 5: counter_level5.log (TensorFlow at TF_CPP_MAX_VLOG_LEVEL=5: most lines are
+  Grappler's prefix-less text-format GraphDefs and NodeDefs, `node {`, `attr {`, `}`);
+- sample logs: the other seven logs of sample_logs/ (issue 19's row).
 The baseline is bench/awk/get_graph.sh: the seed article's three passes (awk for `||` lines,
 then two gawk scripts), re-typed. Both run as separate processes, interleaved, several times;
-`run()` reports the medians. The target (issue 19): ours at least 3x faster than awk, a ratio
-of ours to awk at most 0.333. `cli_startup_s` is
-what any graph-inspector command costs before its own code runs (the imports behind
-inspector/cli.py), measured the same way, so the reading itself can be told apart.
+`run()` reports the medians, one row per log. Issue 35's target: ours at least 5x faster than
+awk on each; issue 19's: 3x on the sample logs. `cli_startup_s` is what any graph-inspector
+command costs before its own code runs (the imports behind inspector/cli.py), measured the
+same way, so the reading itself can be told apart.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from parsers.vlog.prefix import is_log_line
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 PIPELINE = ROOT / "bench" / "awk" / "get_graph.sh"
@@ -30,9 +38,23 @@ TARGET_BYTES = 32 * 1024 * 1024
 REPEATS = 5
 
 
-def make_log(path: Path, target_bytes: int = TARGET_BYTES) -> int:
-    """Write real logs end to end into `path` until it holds target_bytes; its size."""
-    logs = [p.read_bytes() for p in sorted(SAMPLES.glob("*.log"))]
+# mix name -> (the sample logs it repeats, the target speed-up over awk, whose target)
+MIXES = {
+    "graph dumps": (("mlp_train_dumps.log",), 5, "issue 35"),
+    "executor trace": (("engine_counter.log",), 5, "issue 35"),
+    "level 5": (("counter_level5.log",), 5, "issue 35"),
+    "sample logs": (None, 3, "issue 19"),
+}
+# The mixes' own logs stay out of "sample logs", which stays issue 19's mix of seven.
+MIX_ONLY = {"counter_level5.log", "mlp_train_dumps.log"}
+
+
+def make_log(path: Path, target_bytes: int = TARGET_BYTES, names=None) -> int:
+    """Write real logs (`names` of sample_logs/, else all) end to end into `path` until it
+    holds target_bytes; its size."""
+    paths = ([p for p in sorted(SAMPLES.glob("*.log")) if p.name not in MIX_ONLY]
+             if names is None else [SAMPLES / n for n in names])
+    logs = [p.read_bytes() for p in paths]
     if not logs:
         raise RuntimeError(f"no sample logs in {SAMPLES}")
     size = 0
@@ -42,6 +64,25 @@ def make_log(path: Path, target_bytes: int = TARGET_BYTES) -> int:
                 out.write(data if data.endswith(b"\n") else data + b"\n")
                 size += len(data) + (0 if data.endswith(b"\n") else 1)
     return size
+
+
+def line_shares(path: Path) -> dict:
+    """How the log's lines split: `||` dumps, executor lines, other log lines, and lines with
+    no log prefix (what a level-5 log is mostly made of)."""
+    counts = {"dump": 0, "executor": 0, "prefixed": 0, "no_prefix": 0}
+    total = 0
+    with open(path, "rb") as f:
+        for line in f:
+            total += 1
+            if b"] || " in line[:100] or line.startswith(b"||"):
+                counts["dump"] += 1
+            elif b"Process node: " in line or b"kernel done: " in line:
+                counts["executor"] += 1
+            elif is_log_line(line):
+                counts["prefixed"] += 1
+            else:
+                counts["no_prefix"] += 1
+    return {f"lines_{kind}_pct": round(100 * n / max(total, 1), 1) for kind, n in counts.items()}
 
 
 def _timed(command, **kwargs) -> tuple[float, float]:
@@ -55,15 +96,20 @@ def _timed(command, **kwargs) -> tuple[float, float]:
     return wall, cpu
 
 
-def run(repeats: int = REPEATS) -> dict:
-    """Time both on the same 32 MB file; medians of `repeats` interleaved runs each."""
+def run(repeats: int = REPEATS) -> list[dict]:
+    """One row per mix: both timed on the same 32 MB file, medians of `repeats` runs each."""
     gawk = shutil.which("gawk")
     if gawk is None:
         return {"skipped": "gawk is not installed (the seed's scripts need it: apt-get install gawk)"}
+    return [run_mix(name, gawk, repeats) for name in MIXES]
+
+
+def run_mix(mix: str, gawk: str, repeats: int) -> dict:
+    names, target, whose = MIXES[mix]
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder) / "big"
         log = base.with_suffix(".log")
-        size = make_log(log)
+        size = make_log(log, names=names)
         json_path = Path(folder) / "ours.json"
         ours = [sys.executable, "-m", "inspector", "vlog", str(log), "--json"]
         awk = ["sh", str(PIPELINE), str(base)]
@@ -79,12 +125,16 @@ def run(repeats: int = REPEATS) -> dict:
         with open(json_path, encoding="utf-8") as f:
             document = json.load(f)
         dot_bytes = (Path(folder) / "big_rough.dot").stat().st_size
-        lines = sum(1 for _ in open(log, "rb"))
+        shares = line_shares(log)
     ours_s = statistics.median(wall for wall, _ in ours_runs)
     awk_s = statistics.median(wall for wall, _ in awk_runs)
+    startup_s = statistics.median(wall for wall, _ in startup_runs)
     return {
+        "mix": mix,
+        "logs": ", ".join(names) if names else "the seven sample logs",
         "log_bytes": size,
-        "log_lines": lines,
+        "log_lines": document["lines"],
+        **shares,
         "graphs_found": len(document["graphs"]),
         "executions_found": len(document["executions"]),
         "unparsed_lines": document["unparsed_lines"],
@@ -92,23 +142,29 @@ def run(repeats: int = REPEATS) -> dict:
         "ours_s": round(ours_s, 3),
         "awk_s": round(awk_s, 3),
         "ours_cpu_s": round(statistics.median(cpu for _, cpu in ours_runs), 3),
-        "cli_startup_s": round(statistics.median(wall for wall, _ in startup_runs), 3),
-        "ours_after_startup_s": round(ours_s - statistics.median(wall for wall, _ in startup_runs), 3),
+        "cli_startup_s": round(startup_s, 3),
+        "ours_after_startup_s": round(ours_s - startup_s, 3),
         "awk_cpu_s": round(statistics.median(cpu for _, cpu in awk_runs), 3),
         "ratio": round(ours_s / awk_s, 3),
         "speedup": round(awk_s / ours_s, 2),
-        "target": "≥ 3x faster (ratio ≤ 0.333)",
-        "met": ours_s * 3 <= awk_s,
+        "target": f"≥ {target}x faster ({whose})",
+        "met": ours_s * target <= awk_s,
         "repeats": repeats,
-        "how": ("cheap byte tests per line (C line iteration); a chunked scan with one compiled "
-                "regex over 8 MB buffers measured 1.15x slower here (re's prefix matching costs "
-                "more per line than bytes.find), so it is not used"),
+        "how": HOW,
         # These cores are shared: the load says how far wall times are from an idle machine's.
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "load_average_1min": round(os.getloadavg()[0], 1),
-        "row": "VLOG: vlog LOG --json on a 32 MB real log, vs the seed's awk pipeline",
+        "row": f"VLOG, {mix}: vlog LOG --json on a 32 MB log, vs the seed's awk pipeline",
         "value": f"{awk_s / ours_s:.2f}x faster", "tensorflow": "",
     }
+
+
+HOW = ("C line iteration under a bounded reader, cheap byte tests per line; measured "
+       "2026-11-28 on 32 MB (CPU s, ours vs alternatives): one Hyperscan pass reporting the "
+       "lines to read and counting the rest 0.45 vs 0.46 line by line on the level-5 mix "
+       "(it must report every log line, ~0.25-0.9 µs a report, to count the others "
+       "exactly); Python's re over the buffer 0.39 s for the markers alone; "
+       "ahocorasick_rs 0.18 s, pyahocorasick 0.49 s, so none is used")
 
 
 if __name__ == "__main__":

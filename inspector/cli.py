@@ -25,6 +25,7 @@ COMMANDS = {
     "trace": ("inspector.cmd_trace", "step stats of any runs as one Chrome trace (Perfetto)"),
     "tensorboard": ("inspector.cmd_tensorboard", "any input as a TensorBoard log directory"),
     "debug": ("inspector.cmd_debug", "run a Python program, stepping through its Session.runs"),
+    "warm": ("inspector.cmd_warm", "compile and cache the engine's numba kernels once"),
     "help": ("inspector.cmd_help", "topics: formats, keys, environment, outputs"),
 }
 

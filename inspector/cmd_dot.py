@@ -27,9 +27,12 @@ def add_arguments(parser):
                              " - for stdout (DOT unless --format)")
     parser.add_argument("--format", choices=OUTPUT_SUFFIXES,
                         help="the output format when the name does not say (e.g. with -o -)")
-    parser.add_argument("--graph", metavar="N|LABEL",
-                        help="which graph in PATH (number or label; default: a run's partitions"
-                             " together, else the first graph)")
+    parser.add_argument("--graph", metavar="N|LABEL|FUNCTION",
+                        help="which graph in PATH (number or label, or a library function by"
+                             " name; default: a run's partitions together, else the first graph)")
+    parser.add_argument("--expand-calls", action="store_true",
+                        help="draw the body of every function a call reaches inside the call,"
+                             " as a cluster (nested calls too)")
     parser.add_argument("--collapse", type=number_arguments.count, metavar="DEPTH",
                         help="fold every scope deeper than DEPTH (0: fold all top-level scopes)")
     parser.add_argument("--expand", action="append", default=[], metavar="SCOPE",
@@ -62,6 +65,8 @@ def run(args):
     else:
         loaded = inputs.load(args.path)
         graph, title = choose_graph(loaded, args.graph)
+        if args.expand_calls:
+            graph, title = _expanded(loaded, graph, title, args)
     costs = stats_for(loaded, args)
     color = args.color or ("diff" if args.diff else "time" if args.stats else "op")
     if color == "diff" and graph_diff is None:
@@ -131,6 +136,21 @@ def over_budget_warning(args, boxes):
             f" --focus NODE --radius 1, or --collapse DEPTH")
 
 
+def _expanded(loaded, graph, label, args):
+    """The graph labelled `label` with its calls' bodies inlined (views/call_expansion.py)."""
+    from views.call_expansion import ExpansionTooLarge, expand_calls
+
+    if isinstance(graph, list):
+        raise InputError(args.path, "--expand-calls draws one graph's calls, not a run's"
+                                    " partitions; choose one with --graph")
+    if not any(g.graph_def.library.function for g in loaded.graphs):
+        return graph, label
+    try:
+        return expand_calls(loaded.functions, label), f"{label}, calls expanded"
+    except ExpansionTooLarge as error:
+        raise InputError(args.path, str(error)) from None
+
+
 def _diff_graph(args, before, after):
     """(None: no Loaded to take step stats from, the merged graph, its title, the GraphDiff)
     for dot --diff A B."""
@@ -138,6 +158,8 @@ def _diff_graph(args, before, after):
 
     if args.graph is not None:
         raise InputError(after, "--graph does not go with --diff: address graphs as PATH#N")
+    if args.expand_calls:
+        raise InputError(after, "--expand-calls does not go with --diff")
     old, old_title = inputs.load_graph(before)
     new, new_title = inputs.load_graph(after)
     found = graph_diff.diff(old, new)

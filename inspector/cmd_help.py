@@ -50,7 +50,11 @@ Environment variables:
       partitioning look as on a GPU machine
   GRAPH_INSPECTOR_CACHE_DIR, XDG_CACHE_HOME
       where compiled fused chains are cached: GRAPH_INSPECTOR_CACHE_DIR, else
-      $XDG_CACHE_HOME/graph-inspector, else ~/.cache/graph-inspector
+      $XDG_CACHE_HOME/graph-inspector, else ~/.cache/graph-inspector (`graph-inspector warm`
+      fills it once and stamps it)
+  NUMBA_CACHE_DIR
+      numba's own: where the Philox kernels are cached when set (else next to their source);
+      part of the warm stamp's key
   TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING
       as in TensorFlow: the device of report_uninitialized_variables
 """

@@ -8,7 +8,7 @@ import re
 import sys
 from collections import Counter
 
-from inspector import cmd_info_ops, info_checkpoint, inputs
+from inspector import cmd_info_ops, info_checkpoint, info_functions, inputs
 from parsers.errors import InputError
 from parsers.printable import printable
 from views.attr_text import dtype_name, shape_text, summarize_attr
@@ -27,12 +27,14 @@ _KIND_TITLES = {
     "vlog": "VLOG log",
     "checkpoint": "checkpoint",
     "directory": "directory (graphs, runs, models and logs, each named)",
+    "keras": "Keras model (layer graph and weights)",
 }
 
 
 def add_arguments(parser):
     parser.add_argument("path", metavar="PATH", nargs="?", help="a graph, meta graph, SavedModel, "
-                        "checkpoint, events, run metadata, dump or VLOG log; - for stdin")
+                        "checkpoint, events, run metadata, dump, VLOG log or Keras model "
+                        "(.keras, .h5); - for stdin")
     parser.add_argument("--json", action="store_true",
                         help="print everything as JSON (nodes, attrs, step stats, variables)")
     parser.add_argument("--ops", action="store_true", help="every op the engine knows and what it has (OpDef, kernels, "
@@ -115,12 +117,18 @@ def run_json(tagged):
 
 
 def to_json(loaded):
-    """The `info --json` document for a Loaded."""
+    """The `info --json` document for a Loaded: every graph, then every function of their
+    libraries as a graph entry of its own (labelled `function NAME`, with "function")."""
+    library = loaded.functions
+    functions = [info_functions.function_json(function, library, node_json)
+                 for function in library]
+    saved_objects = [info_functions.saved_objects_json(meta) for meta in loaded.meta_graphs]
     return {
         "kind": loaded.kind,
-        "graphs": [graph_json(labeled) for labeled in loaded.graphs],
+        "graphs": [graph_json(labeled) for labeled in loaded.graphs] + functions,
         "run_metadata": [run_json(tagged) for tagged in loaded.run_metadata],
         "variables": info_checkpoint.variables_json(loaded.checkpoint) if loaded.checkpoint else [],
+        "saved_objects": [entry for entry in saved_objects if entry is not None],
     }
 
 
@@ -142,8 +150,9 @@ def summary_lines(loaded):
         lines.append("  run tags: " + ", ".join(tagged.tag for tagged in loaded.run_metadata))
     for meta in loaded.meta_graphs:
         lines.extend(_meta_graph_lines(meta))
+    library = loaded.functions if any(g.graph_def.library.function for g in loaded.graphs) else None
     for labeled in loaded.graphs:
-        lines.extend(_graph_lines(labeled))
+        lines.extend(_graph_lines(labeled, library))
     for tagged in loaded.run_metadata:
         lines.extend(_run_lines(tagged))
     if loaded.checkpoint is not None:
@@ -159,13 +168,9 @@ def _relative(directory, name):
     return name if relative.startswith("..") else relative
 
 
-def _graph_lines(labeled):
+def _graph_lines(labeled, library):
     graph_def = labeled.graph_def
-    functions = [function.signature.name for function in graph_def.library.function]
-    head = f"graph {labeled.label!r}: {len(graph_def.node)} nodes"
-    if functions:
-        head += f", {len(functions)} functions"
-    lines = [head]
+    lines = [info_functions.graph_head(labeled, library)]
     ops = Counter(node.op for node in graph_def.node)
     if ops:
         top = ", ".join(f"{op} {count}" for op, count in ops.most_common(TOP_OPS))
@@ -174,10 +179,7 @@ def _graph_lines(labeled):
     devices = Counter(node.device or "(unplaced)" for node in graph_def.node)
     if devices and set(devices) != {"(unplaced)"}:
         lines.append("  devices: " + ", ".join(f"{d} ({n})" for d, n in devices.most_common()))
-    if functions:
-        shown = ", ".join(functions[:TOP_OPS]) + (", ..." if len(functions) > TOP_OPS else "")
-        lines.append(f"  functions: {shown}")
-    return lines
+    return lines + info_functions.graph_function_lines(labeled, library)
 
 
 def _tensor_info(info):
@@ -190,12 +192,18 @@ def _meta_graph_lines(meta):
     version = meta_graph_def.meta_info_def.tensorflow_version
     if version:
         lines.append(f"  written by TensorFlow {version}")
+    objects = info_functions.saved_objects_of(meta)
     for key in sorted(meta_graph_def.signature_def):
         signature = meta_graph_def.signature_def[key]
         lines.append(f"  signature {key!r}: {signature.method_name}")
         for direction, tensors in (("input", signature.inputs), ("output", signature.outputs)):
             for name in sorted(tensors):
                 lines.append(f"    {direction} {name}: {_tensor_info(tensors[name])}")
+        calls = info_functions.signature_call_line(objects, key) if objects else None
+        if calls:
+            lines.append(f"    {calls}")
+    if objects is not None:
+        lines.extend(info_functions.saved_object_lines(objects))
     return lines
 
 

@@ -5,7 +5,9 @@ The passes are the session's (engine.optimizer, Grappler's meta optimizer): prun
 --fetch), common_subgraph_elimination, constant_folding, arithmetic_optimization, remapping,
 loop_optimization, dependency_optimization. Without --fetch every node nothing reads counts
 as an output and keeps its name; --fetch and --keep name more nodes to keep (and let
-pruning drop what the fetches do not need).
+pruning drop what the fetches do not need). A graph whose calls reach library functions has
+each of them optimized too, as a graph of its own (inspector/optimize_functions.py), and -o
+writes them back into the library; --graph FUNCTION optimizes one function's body.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from engine import optimizer
 from engine.framework import errors
 from engine.optimizer.report import MAX_CHANGES
-from inspector import inputs
+from inspector import inputs, optimize_functions
 from parsers.errors import InputError
 from parsers.printable import printable
 from views import outputs
@@ -40,8 +42,9 @@ def add_arguments(parser):
                         help="a node that must stay as it is; repeatable")
     parser.add_argument("--feed", action="append", default=[], metavar="NODE",
                         help="a node whose value is fed (never a constant); repeatable")
-    parser.add_argument("--graph", metavar="N|LABEL",
-                        help="which graph in GRAPH (number or label; default the first)")
+    parser.add_argument("--graph", metavar="N|LABEL|FUNCTION",
+                        help="which graph in GRAPH (number or label, or a library function by"
+                             " name; default the first)")
     parser.add_argument("--json", action="store_true",
                         help="print the per-pass report as JSON on stdout")
 
@@ -59,21 +62,29 @@ def run(args):
             if name.split(":")[0].lstrip("^") not in names:
                 raise InputError(args.path, f"{option} {name!r}: no such node in {label}")
     optimizer.preload()
+    rewrite_options = optimizer.RewriterConfig(min_graph_nodes=-1)
     try:
         result = optimizer.optimize(graph_def, fetches=args.fetch, feeds=args.feed,
                                     keep=args.keep, passes=passes,
-                                    rewrite_options=optimizer.RewriterConfig(min_graph_nodes=-1))
+                                    rewrite_options=rewrite_options)
+        functions = []
+        if graph_def.library.function and label in loaded.functions.graph_labels:
+            functions = optimize_functions.optimize_functions(loaded, label, passes,
+                                                              rewrite_options)
     except errors.InvalidArgumentError as error:  # a graph the optimizer refuses (a cycle)
         raise InputError(args.path, error.message) from None
     if args.output:
-        _write(args.output, result.graph_def)
+        _write(args.output, optimize_functions.with_functions(result.graph_def, functions))
     if args.json:
         report = result.as_dict()
-        report.update(path=args.path, graph=label, output=args.output)
+        report.update(path=args.path, graph=label, output=args.output,
+                      functions=[found.as_dict() for found in functions])
         text = json.dumps(report, indent=1) + "\n"
     else:
-        text = "".join(printable(line) + "\n"
-                       for line in _text_report(args.path, label, graph_def, result))
+        lines = _text_report(args.path, label, graph_def, result)
+        if functions:
+            lines += optimize_functions.report_lines(functions)
+        text = "".join(printable(line) + "\n" for line in lines)
     stream = sys.stderr if args.output == outputs.STDOUT else sys.stdout
     stream.write(text)
     stream.flush()
@@ -100,11 +111,10 @@ def _choose_graph(loaded, choice):
         raise InputError(loaded.path, f"no graph in this {loaded.kind}")
     if choice is None:
         return loaded.graphs[0].graph_def, loaded.graphs[0].label
-    for number, graph in enumerate(loaded.graphs):
-        if choice in (graph.label, str(number)):
-            return graph.graph_def, graph.label
-    labels = "; ".join(f"{n}: {g.label}" for n, g in enumerate(loaded.graphs))
-    raise InputError(loaded.path, f"no graph {choice!r}; graphs here are {labels}")
+    found = inputs.find_graph(loaded, choice)
+    if found is None:
+        raise InputError(loaded.path, f"no graph {choice!r}; {inputs.graphs_here(loaded)}")
+    return found
 
 
 def _write(path, graph_def):

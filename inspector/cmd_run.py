@@ -1,11 +1,13 @@
 """`graph-inspector run GRAPH --fetch T ...`: run a graph file in the engine, print what it computes.
 
 The graph is imported into a fresh engine Graph (names as written), the --before ops run one
-per Session.run, in order (an initializer, say), then --restore assigns a checkpoint's values
-to the variables (inspector.restore), then the fetches and targets in one run,
-traced with FULL_TRACE when --trace asks for the RunMetadata. Bad input is an InputError
-(exit 2); a graph that fails while running prints one line naming the node, its op and where
-it was created, and exits 1.
+per Session.run, in order (an initializer, say; fed the --feed values it needs, such as a
+saver's filename), then --restore assigns a checkpoint's values to the variables
+(inspector.restore), then the fetches and targets in one run, traced with FULL_TRACE when
+--trace asks for the RunMetadata. A SavedModel given without --fetch or --target, or with
+--signature, runs one of its signatures (inspector.run_signature). Bad input is an
+InputError (exit 2); a graph that fails while running prints one line naming the node, its
+op and where it was created, and exits 1.
 """
 
 import json
@@ -17,21 +19,23 @@ import numpy as np
 import engine as tf
 import parsers
 from engine.framework import errors
-from engine.runtime.node_run import kernel_summary
-from engine.framework.traceback import is_engine_file
 from inspector.debug.launch import debug_graph_run
-from inspector import run_cluster, run_setup
+from inspector import function_calls, run_cluster, run_setup, run_signature
+from inspector.run_report import (  # noqa: F401  (format_value: part of this command's API)
+    format_value, run_error_line, write_run_metadata)
 from parsers.errors import InputError
 from parsers.printable import printable
 from views import outputs
 
 
 def add_arguments(parser):
-    parser.add_argument("graph", metavar="GRAPH", help="a GraphDef (.pb or .pbtxt)")
+    parser.add_argument("graph", metavar="GRAPH", help="a GraphDef (.pb or .pbtxt), a "
+                        "MetaGraphDef or a SavedModel directory")
     parser.add_argument("--fetch", action="append", default=[], metavar="T",
                         help="a tensor (op:0) to fetch; an op name means its first output (an op without outputs is run); repeatable")
     parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
-                        help="feed a tensor from FILE.npy or a JSON value; repeatable")
+                        help="feed a tensor (a signature's input key) from FILE.npy or a JSON "
+                             "value; repeatable")
     parser.add_argument("--before", action="append", default=[], metavar="OP",
                         help="an op to run first, in its own step (e.g. init); repeatable")
     parser.add_argument("--target", action="append", default=[], metavar="OP",
@@ -44,20 +48,28 @@ def add_arguments(parser):
     parser.add_argument("--debug", action="store_true", help="step through the run in the "
                         "debugger (TUI in a terminal, else a prompt); see graph-inspector debug")
     parser.add_argument("--cli", action="store_true", help="with --debug: the line prompt")
+    run_signature.add_arguments(parser)
     run_setup.add_arguments(parser)
     run_cluster.add_arguments(parser)
 
 
 def run(args):
     path = args.graph
+    if run_signature.is_signature_run(args):
+        check_outputs(args)
+        run_cluster.check(args)
+        args.config = run_setup.session_config(args)
+        return run_signature.run(args, parse_feed, run_error_line)
     if not args.fetch and not args.target:
         raise InputError(path, "nothing to run: give --fetch or --target")
     check_outputs(args)
     run_cluster.check(args)
     config = run_setup.session_config(args)
-    graph_def = load_graph_def(path)
+    graph_def, saver_def = load_graph(path)
     feeds = {name: value for name, value in (parse_feed(path, text) for text in args.feed)}
     run_setup.check_feeds(path, graph_def, feeds)
+    restore_op = [saver_def.restore_op_name] if args.restore and saver_def is not None else []
+    function_calls.check_calls(path, graph_def, args.fetch + args.target + args.before + restore_op)
     run_setup.progress(graph_def, "importing the graph")
     graph = tf.Graph()
     with graph.as_default():
@@ -77,7 +89,7 @@ def run(args):
     restore = None
     if args.restore:
         from inspector.restore import build_restore
-        restore = build_restore(graph, args.restore)
+        restore = build_restore(graph, args.restore, saver_def)
     options = metadata = None
     if args.trace:
         options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE,
@@ -96,8 +108,8 @@ def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=Non
     try:
         with run_cluster.session_target(args) as target, \
                 tf.Session(target, graph=graph, config=getattr(args, "config", None)) as sess:
-            for name in args.before:
-                sess.run(name)
+            for name in args.before:  # fed too: a restore op needs its saver's filename
+                sess.run(name, feed_dict=feeds or None)
             if restore is not None:  # after --before: an initializer must not undo it
                 sess.run(*restore)
             values = sess.run(args.fetch + args.target, feed_dict=feeds or None,
@@ -136,19 +148,28 @@ def check_outputs(args):
 
 def load_graph_def(path):
     """The first GraphDef in `path`, through parsers.load."""
+    return load_graph(path)[0]
+
+
+def load_graph(path):
+    """(the first GraphDef in `path`, the SaverDef of its meta graph or None)."""
     loaded = parsers.load(path)
     graphs = getattr(loaded, "graphs", None) or []
     if not graphs:
         raise InputError(path, f"holds no graph to run ({getattr(loaded, 'kind', 'unknown')})")
-    return graphs[0].graph_def
+    metas = getattr(loaded, "meta_graphs", None) or []
+    meta = metas[0].meta_graph_def if metas else None
+    saver_def = meta.saver_def if meta is not None and meta.HasField("saver_def") else None
+    return graphs[0].graph_def, saver_def
 
 
-def parse_feed(path, text):
-    """(tensor name, value) from NAME=FILE.npy or NAME=<JSON>; NAME "op" means "op:0"."""
+def parse_feed(path, text, raw_name=False):
+    """(tensor name, value) from NAME=FILE.npy or NAME=<JSON>; NAME "op" means "op:0" (a
+    signature's input key, `raw_name`, stays as it is)."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise InputError(path, f"--feed {text!r}: expected NAME=FILE.npy or NAME=JSON")
-    if ":" not in name:
+    if ":" not in name and not raw_name:
         name += ":0"
     if value.endswith(".npy") or os.path.isfile(value):
         if os.path.exists(value) and not os.path.isfile(value):  # a pipe would block np.load
@@ -178,86 +199,6 @@ def _check_element(graph, path, name, tensor):
         graph.as_graph_element(name, allow_tensor=True, allow_operation=not tensor)
     except (KeyError, ValueError, TypeError) as error:
         raise InputError(path, _first_line(error).strip("\"'")) from None
-
-
-def format_value(name, value):
-    """A fetched value NumPy-style, continuation lines aligned under `name = `."""
-    if value is None:
-        return "None"
-    return np.array2string(np.asarray(value), prefix=f"{name} = ", threshold=1000)
-
-
-def write_run_metadata(out, metadata):
-    """The RunMetadata as text for .pbtxt, else binary; whole or not at all."""
-    if out.endswith(".pbtxt"):
-        from google.protobuf import text_format
-        outputs.write_text(out, text_format.MessageToString(metadata))
-    else:
-        outputs.write_bytes(out, metadata.SerializeToString())
-
-
-def run_error_line(error, graph_def):
-    """One line: the error class, node, its op, where it was defined, and what went wrong."""
-    node = getattr(error, "node_def", None)
-    name = error.node_name or (node.name if node is not None else "?")
-    op_type = error.op_type or (node.op if node is not None else _op_type(graph_def, name))
-    where = _defined_at(getattr(error, "op", None), graph_def, name)
-    text = f"{type(error).__name__}: node {name!r} ({op_type})"
-    if getattr(error, "task", None):  # on a cluster (engine/cluster)
-        text += f" on task {error.task}"
-    if where:
-        text += f", defined at {where}"
-    return f"{text}: {kernel_summary(error)}"
-
-
-def _op_type(graph_def, name):
-    for node in graph_def.node:
-        if node.name == name:
-            return node.op
-    return "?"
-
-
-def _defined_at(op, graph_def, name):
-    """file:line where the node was created: the engine op's traceback or the debug_info."""
-    traceback = getattr(op, "traceback", None) if op is not None else None
-    if traceback:
-        return _program_line([(str(f[0]), f[1]) for f in traceback])
-    debug_info = graph_def.debug_info
-    trace = None
-    if name in debug_info.traces:
-        trace = debug_info.traces[name]
-    elif name in debug_info.name_to_trace_id:
-        trace = debug_info.traces_by_id.get(debug_info.name_to_trace_id[name])
-    if trace is None:
-        return ""
-    frames = list(trace.file_line_cols) or [debug_info.frames_by_id[i] for i in trace.frame_id
-                                            if i in debug_info.frames_by_id]
-    return _program_line([(debug_info.files[f.file_index]
-                           if f.file_index < len(debug_info.files) else "?", f.line)
-                          for f in frames])
-
-
-def _program_line(frames):
-    """`file:line` of the innermost (file, line) frame in the user's program, not in a library.
-
-    Debug info ends a couple of frames inside the library that made the op (TensorFlow's
-    useful frames), so the last frame is rarely the line that made it.
-
-    >>> _program_line([("train.py", 7), ("tensorflow/python/ops/gen_array_ops.py", 7115)])
-    'train.py:7'
-    """
-    if not frames:
-        return ""
-    user = [f for f in frames if not _is_library_file(f[0])]
-    filename, line = (user or frames)[-1]
-    return f"{filename}:{line}"
-
-
-def _is_library_file(filename):
-
-    path = filename.replace("\\", "/")
-    return (is_engine_file(filename) or path.startswith("tensorflow/")
-            or any(part in path for part in ("/tensorflow/", "/site-packages/", "/dist-packages/")))
 
 
 def _first_line(error):

@@ -16,6 +16,7 @@ import sys
 from inspector import cli, number_arguments
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, finished_executions, follow_vlog, read_vlog
+from parsers.vlog.bounded import bounded_lines
 
 LIST_LIMIT = 20
 SVG_LIMIT = 50        # dot takes 50 ms to seconds a dump; a log can hold thousands
@@ -82,7 +83,7 @@ def _follow(args):
         parser = VlogParser("-", on_graph=on_graph, keep_events=False)
         printed = 0
         try:
-            for raw in sys.stdin.buffer:
+            for raw in bounded_lines(sys.stdin.buffer, "-"):
                 parser.feed(raw)
                 finished = finished_executions(parser.log.executions)
                 for execution in parser.log.executions[printed:finished]:

@@ -40,12 +40,13 @@ def _finite_or_none(x):
 
 
 def variables_json(checkpoint):
-    """The `variables` list of `info --json`: one object per tensor, keys always the same."""
+    """The `variables` list of `info --json`: one object per tensor, keys always the same
+    ("name": what to call it, "key": its key in the checkpoint; the same but for TF2)."""
     out = []
     for info, value in _reading(checkpoint):
         found = stats(value)
         out.append({
-            "name": info.name, "dtype": info.dtype, "shape": list(info.shape), "size": info.size,
+            "name": info.name, "key": info.key, "dtype": info.dtype, "shape": list(info.shape), "size": info.size,
             "bytes": info.nbytes, "min": _finite_or_none(found.min), "max": _finite_or_none(found.max),
             "mean": _finite_or_none(found.mean), "nan": found.nan, "inf": found.inf,
         })
@@ -64,6 +65,8 @@ def variables_lines(checkpoint):
     shards = checkpoint.num_shards
     lines = [f"checkpoint {checkpoint.prefix}: {len(checkpoint.variables)} variables, "
              f"{_bytes_text(total)} in {shards} shard{'s' if shards != 1 else ''}"]
+    if not checkpoint.variables:
+        return lines
     rows = [("name", "dtype", "shape", "size", "min", "max", "mean", "NaN", "Inf")]
     for info, value in _reading(checkpoint):
         found = stats(value)

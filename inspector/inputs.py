@@ -86,7 +86,7 @@ def _spool(stream, path):
 def split_address(address):
     """(path, graph choice or None) for `PATH#N` or `PATH#LABEL` (graph N, or the graph so
     labelled, of what PATH holds: a VLOG log's dumps, a dump directory's passes, a meta graph's
-    graphs). A path that exists as written is a path, `#` and all.
+    graphs, a library function by name). A path that exists as written is a path, `#` and all.
 
     >>> split_address("log.txt#3"), split_address("graph.pb")
     (('log.txt', '3'), ('graph.pb', None))
@@ -99,9 +99,9 @@ def split_address(address):
 
 
 def choose_graph(loaded, choice, how_to_choose="PATH#N"):
-    """The graph to use and its label: `choice` by number or label, else a run's partition
-    graphs together (a list), else the first graph (with a note on stderr when there are more,
-    saying `how_to_choose` another)."""
+    """The graph to use and its label: `choice` by number or label (or a library function by
+    name), else a run's partition graphs together (a list), else the first graph (with a note
+    on stderr when there are more, saying `how_to_choose` another)."""
     if not loaded.graphs:
         raise InputError(loaded.path, f"no graph in this {loaded.kind}")
     if choice is None:
@@ -114,11 +114,34 @@ def choose_graph(loaded, choice, how_to_choose="PATH#N"):
                             f" ({loaded.graphs[0].label}); choose with {how_to_choose}"),
                   file=sys.stderr)
         return loaded.graphs[0].graph_def, loaded.graphs[0].label
+    found = find_graph(loaded, choice)
+    if found is None:
+        raise InputError(loaded.path, f"no graph {choice!r}; {graphs_here(loaded)}")
+    return found
+
+
+def find_graph(loaded, choice):
+    """(GraphDef, label) of the graph `choice` names (its number, label or file name), or of
+    the library function it names (`function NAME` or NAME: parsers/functions.py); None."""
     for number, graph in enumerate(loaded.graphs):
         if choice in (graph.label, str(number)) or choice in _file_names(graph.source):
             return graph.graph_def, graph.label
+    if any(graph.graph_def.library.function for graph in loaded.graphs):
+        function = loaded.functions.get(choice)
+        if function is not None:
+            return function.graph_def, function.label
+    return None
+
+
+def graphs_here(loaded):
+    """What a graph choice may name: the graphs by number and label, and the functions."""
     labels = "; ".join(f"{number}: {graph.label}" for number, graph in enumerate(loaded.graphs))
-    raise InputError(loaded.path, f"no graph {choice!r}; graphs here are {labels}")
+    text = f"graphs here are {labels}"
+    if any(graph.graph_def.library.function for graph in loaded.graphs):
+        names = [function.name for function in loaded.functions]
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        text += f"; and {len(names)} functions, by name ({shown}; `info` lists them)"
+    return text
 
 
 def _file_names(source):

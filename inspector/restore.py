@@ -4,18 +4,29 @@ Any GraphDef works, with or without a Saver in it: each variable node (VariableV
 VarHandleOp by its shared_name) whose name the checkpoint holds is assigned from a
 placeholder fed with the checkpoint's value, in one Session.run under `restore_from_checkpoint/`.
 A partitioned variable's parts (`name/part_K`, as tf.get_variable names them) take the K-th
-slice, by position, of the checkpoint's `name`.
+slice, by position, of the checkpoint's `name`. A TF2 checkpoint keeps its variables under
+object paths; its object graph names the variable each key holds
+(engine.checkpoint.object_graph), and a variable a SavedModel's graph holds twice
+(`dense/kernel` and the signatures' `dense/kernel_1`) takes the value of the name before
+TensorFlow's `_N` suffix.
+
+A TF2 checkpoint into a graph with a saver (a TF2 SavedModel's saver_def, whose restore op
+calls its `__inference__traced_restore` function) is restored as TensorFlow's loader restores
+it: that restore op, run with the checkpoint's prefix fed to its filename tensor; it assigns
+every variable the model tracks, those the graph holds twice included.
 """
 
 from __future__ import annotations
 
 import re
 
+from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY, variable_keys
 from parsers.checkpoint import Checkpoint
 from parsers.errors import InputError
 
 _REF_VARIABLES = ("VariableV2", "Variable")
 _PART = re.compile(r"^(?P<base>.+)/part_(?P<index>\d+)$")
+_UNIQUIFIED = re.compile(r"^(?P<base>.+)_\d+$")
 
 
 def _checkpoint_name(op):
@@ -26,10 +37,26 @@ def _checkpoint_name(op):
     return op.name
 
 
-def _stored_value(checkpoint, name):
-    """(checkpoint name, value) for a variable: the tensor itself, or a part's slice of it."""
+def _object_keys(checkpoint):
+    """{variable name: key} of a TF2 checkpoint (empty for a name-based one)."""
+    if OBJECT_GRAPH_KEY not in checkpoint:
+        return {}
+    try:
+        return variable_keys(checkpoint.value(OBJECT_GRAPH_KEY).item())
+    except (ValueError, AttributeError) as error:
+        raise InputError(checkpoint.prefix, str(error)) from None
+
+
+def _stored_value(checkpoint, name, object_keys=None):
+    """(checkpoint name, value) for a variable: the tensor itself, a part's slice of it, or
+    the key a TF2 checkpoint's object graph gives its name (or its name without `_N`)."""
     if name in checkpoint:
         return name, lambda: checkpoint.value(name)
+    uniquified = _UNIQUIFIED.match(name)
+    for candidate in (name, uniquified and uniquified["base"]):
+        key = (object_keys or {}).get(candidate)
+        if key is not None and key in checkpoint:
+            return key, lambda: checkpoint.value(key)
     part = _PART.match(name)
     if part and part["base"] in checkpoint and checkpoint.info(part["base"]).partitioned:
         slices = checkpoint.slices(part["base"])
@@ -40,19 +67,40 @@ def _stored_value(checkpoint, name):
     return None, None
 
 
-def build_restore(graph, path):
-    """(assign ops, {placeholder: value}) restoring every variable of `graph` the checkpoint holds."""
+def saver_restore(graph, saver_def, prefix):
+    """([restore op], {filename tensor: prefix}) when `graph` holds the saver `saver_def`
+    describes, else None."""
+    if saver_def is None or not saver_def.restore_op_name:
+        return None
+    try:
+        restore = graph.get_operation_by_name(saver_def.restore_op_name)
+        filename = graph.get_tensor_by_name(saver_def.filename_tensor_name)
+    except (KeyError, ValueError):
+        return None
+    return [restore], {filename: prefix}
+
+
+def build_restore(graph, path, saver_def=None, through_saver=False):
+    """(ops to run, {tensor: value} to feed) restoring every variable of `graph` the
+    checkpoint holds: through the graph's own saver when `saver_def` names one in it and
+    `through_saver` asks for it (a SavedModel's loader) or the checkpoint is a TF2 one, else
+    each variable assigned from the tensor found by its name."""
     import engine as tf
     from engine.ops.op_def_library import apply_op
 
     checkpoint = Checkpoint(path)
+    if through_saver or OBJECT_GRAPH_KEY in checkpoint:
+        by_saver = saver_restore(graph, saver_def, checkpoint.prefix)
+        if by_saver is not None:
+            return by_saver
+    object_keys = _object_keys(checkpoint)
     assigns, feeds = [], {}
     with graph.as_default(), graph.name_scope("restore_from_checkpoint"):
         for op in graph.get_operations():
             if op.type not in _REF_VARIABLES + ("VarHandleOp",):
                 continue
             name = _checkpoint_name(op)
-            stored, read = _stored_value(checkpoint, name)
+            stored, read = _stored_value(checkpoint, name, object_keys)
             if stored is None:
                 continue
             info = checkpoint.info(stored)

@@ -73,7 +73,12 @@ def load(path, progress=None) -> Loaded:
 
 
 def _with_checkpoint(loaded, path):
-    loaded.checkpoint = __getattr__("checkpoint").Checkpoint(path)
+    variable_names = {}
+    for meta in loaded.meta_graphs:  # a SavedModel's objects name its TF2 variables
+        if meta.meta_graph_def.object_graph_def.nodes:
+            from parsers.saved_objects import SavedObjects
+            variable_names.update(SavedObjects(meta.meta_graph_def.object_graph_def).variable_names())
+    loaded.checkpoint = __getattr__("checkpoint").Checkpoint(path, variable_names)
     loaded.files.extend(loaded.checkpoint.files())
     return loaded
 

@@ -3,7 +3,9 @@
 A path may be a prefix (`model.ckpt-1000`), its `.index` or a `.data-*` shard, its `.meta`, a
 directory with a `checkpoint` state file (its latest checkpoint), or a SavedModel directory
 (`variables/variables`). The format itself (TensorFlow's tensor bundle) is engine.checkpoint;
-here every failure becomes the one-line InputError naming the file and the tensor.
+here every failure becomes the one-line InputError naming the file and the tensor. A TF2
+checkpoint's variables are called by readable names (parsers/checkpoint_names.py), each
+keeping its raw key; its object graph entry is no variable.
 
 >>> prefix_of("runs/model.ckpt-7.data-00000-of-00001"), prefix_of("runs/model.ckpt-7.index")
 ('runs/model.ckpt-7', 'runs/model.ckpt-7')
@@ -20,6 +22,7 @@ import numpy as np
 from engine.framework import dtypes, errors
 from engine.checkpoint.bundle import BundleError, BundleReader, index_path
 from engine.checkpoint import state
+from parsers import checkpoint_names
 from parsers.errors import InputError
 
 _SUFFIX = re.compile(r"\.(index|meta|data-\d{5}-of-\d{5})$")
@@ -74,13 +77,15 @@ def resolve_prefix(path):
 
 @dataclass(frozen=True)
 class VariableInfo:
-    """One tensor in a checkpoint, as its index describes it (no data read)."""
+    """One tensor in a checkpoint, as its index describes it (no data read). key: its key in
+    the checkpoint; name: what to call it (the key, but for a TF2 checkpoint's readable name)."""
 
     name: str
     dtype: str
     shape: tuple[int, ...]
     nbytes: int
     partitioned: bool
+    key: str = ""
 
     @property
     def size(self):
@@ -88,18 +93,30 @@ class VariableInfo:
 
 
 class Checkpoint:
-    """A checkpoint's index, read at once; each tensor's bytes read when asked."""
+    """A checkpoint's index, read at once; each tensor's bytes read when asked.
 
-    def __init__(self, path):
+    variables: every tensor but a TF2 checkpoint's object graph, in key order. object_graph:
+    that TrackableObjectGraph, decoded (None for a TF1 checkpoint). variable_names (object
+    path -> a variable's own name, from a SavedModel's SavedObjectGraph) names TF2 variables.
+    A variable is found by its name or by its key.
+    """
+
+    def __init__(self, path, variable_names=None):
         self.path = str(path)
         self.prefix = resolve_prefix(path)
         try:
             self._reader = BundleReader(self.prefix)
         except BundleError as error:
             raise _input_error(error) from None
-        self.variables = [self._info(name) for name in self._reader.names]
-        self._by_name = {info.name: info for info in self.variables}
         self._cache = {}
+        self.object_graph = self._object_graph()
+        names = (checkpoint_names.readable_names(self.object_graph, variable_names)
+                 if self.object_graph is not None else {})
+        self.variables = [self._info(key, names.get(key, key)) for key in self._reader.names
+                          if key != checkpoint_names.OBJECT_GRAPH_KEY]
+        self._by_name = {info.key: info for info in self.variables}
+        for info in self.variables:
+            self._by_name.setdefault(info.name, info)
 
     @property
     def num_shards(self):
@@ -109,45 +126,66 @@ class Checkpoint:
         return [index_path(self.prefix)] + [f"{self.prefix}.data-{shard:05d}-of-{self.num_shards:05d}"
                                             for shard in range(self.num_shards)]
 
-    def _info(self, name):
+    def _info(self, key, name):
         try:
-            entry = self._reader.entry(name)
-            shape = tuple(self._reader.shape_of(name))
+            entry = self._reader.entry(key)
+            shape = tuple(self._reader.shape_of(key))
             return VariableInfo(name, dtypes.as_dtype(entry.dtype).name, shape,
-                                self._reader.nbytes(name), bool(entry.slices))
+                                self._reader.nbytes(key), bool(entry.slices), key)
         except BundleError as error:
             raise _input_error(error) from None
 
+    def _object_graph(self):
+        """The TF2 object graph the checkpoint holds, or None (TF1, or not readable as one:
+        then every variable keeps its key as its name)."""
+        if checkpoint_names.OBJECT_GRAPH_KEY not in self._reader.names:
+            return None
+        from google.protobuf.message import DecodeError
+        from engine.proto import trackable_object_graph_pb2
+        try:
+            data = np.asarray(self._read(checkpoint_names.OBJECT_GRAPH_KEY)).item()
+            return trackable_object_graph_pb2.TrackableObjectGraph.FromString(data)
+        except (InputError, DecodeError, ValueError, TypeError):
+            return None
+
     def __contains__(self, name):
-        return name in self._by_name
+        return name in self._by_name or (name == checkpoint_names.OBJECT_GRAPH_KEY
+                                         and name in self._reader.names)
 
     def info(self, name):
+        """The VariableInfo of a variable, by name or key."""
         if name not in self._by_name:
             raise InputError(index_path(self.prefix), f"{name}: not in this checkpoint")
         return self._by_name[name]
 
     def value(self, name, progress=None):
-        """The tensor's value (NumPy; strings as bytes objects, bfloat16 widened to float32)."""
-        self.info(name)
-        if name not in self._cache:
+        """The tensor's value (NumPy; strings as bytes objects, bfloat16 widened to float32),
+        by name or key (the object graph's too)."""
+        key = name if name == checkpoint_names.OBJECT_GRAPH_KEY and name in self._reader.names \
+            else self.info(name).key
+        return self._read(key, progress)
+
+    def _read(self, key, progress=None):
+        if key not in self._cache:
             try:
-                self._cache[name] = self._reader.read(name, progress)
+                self._cache[key] = self._reader.read(key, progress)
             except BundleError as error:
                 raise _input_error(error) from None
-        return self._cache[name]
+        return self._cache[key]
 
     def slices(self, name):
         """A partitioned tensor's slices, [(start, length) per dimension], ordered by position."""
         from engine.checkpoint.slice_key import slice_extents
-        self.info(name)
-        extents = [slice_extents(s) for s in self._reader.entry(name).slices]
-        shape = self._by_name[name].shape
+        info = self.info(name)
+        extents = [slice_extents(s) for s in self._reader.entry(info.key).slices]
+        shape = info.shape
         return sorted([[(start, dim if length == -1 else length) for (start, length), dim in zip(e, shape)]
                        for e in extents])
 
     def forget(self, name):
         """Drop a cached value (large checkpoints: keep only what is shown)."""
-        self._cache.pop(name, None)
+        info = self._by_name.get(name)
+        self._cache.pop(info.key if info is not None else name, None)
 
 
 def _input_error(error):

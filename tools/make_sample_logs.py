@@ -125,10 +125,22 @@ with tf1.Session(config=config) as sess:
 """,
 }
 
+# Logs of the same programs with other VLOG settings, for `make bench`'s mixes
+# (bench/vlog_awk.py): name -> (program, environment over the default one).
+VARIANTS = {
+    # Everything at level 5 (Grappler's text-format GraphDefs and NodeDefs, allocator lines)
+    # but the ~3,000 op registration lines every process prints at start.
+    "counter_level5": ("counter", {"TF_CPP_MAX_VLOG_LEVEL": "5",
+                                   "TF_CPP_VMODULE": "xla_op_registry=0,op=0"}),
+    # Graph dumps and the executor's Process node lines only: mostly `||` lines.
+    "mlp_train_dumps": ("mlp_train", {"TF_CPP_VMODULE": "function_utils=5,function=5,executor=1"}),
+}
+
 PROCESS_STEP = re.compile(r"(?:Process node|Synchronous kernel done|Async kernel done): \d+ step (-?\d+) ")
 
 
 def run_program(name):
+    program, settings = VARIANTS.get(name, (name, {}))
     env = dict(
         os.environ,
         TF_CPP_MIN_LOG_LEVEL="0",
@@ -136,7 +148,8 @@ def run_program(name):
         TF_CPP_VMODULE=VMODULE.replace(",log_memory=2", "") if name in WITHOUT_MEMORY else VMODULE,
         PYTHONUNBUFFERED="1",
     )
-    source = PROLOGUE + PROGRAMS[name]
+    env.update(settings)
+    source = PROLOGUE + PROGRAMS[program]
     # stdout and stderr into one stream, as a user redirecting `2>&1` gets them.
     done = subprocess.run(
         [sys.executable, "-c", source], env=env, check=True,
@@ -197,7 +210,7 @@ def to_tf1x(line):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", default=list(PROGRAMS))
+    parser.add_argument("names", nargs="*", default=list(PROGRAMS) + list(VARIANTS))
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     for name in args.names:

@@ -90,9 +90,11 @@ class GraphDiff:
                            "changed": len(self.changed), "unchanged": self.unchanged}}
 
 
-def diff(before, after):
+def diff(before, after, renamed=None):
     """The GraphDiff from GraphDef `before` to GraphDef `after` (a node is matched by name; a
-    name twice in one graph, which TensorFlow refuses, counts its last node)."""
+    name twice in one graph, which TensorFlow refuses, counts its last node). renamed: function
+    name in `before` -> its counterpart in `after` (views/function_diff.py): a call of a
+    function is the same call as one of its counterpart."""
     old = {node.name: node for node in before.node}
     new = {node.name: node for node in after.node}
     added = tuple(name for name in new if name not in old)
@@ -101,7 +103,7 @@ def diff(before, after):
     for name, node in new.items():
         if name not in old:
             continue
-        change = node_change(old[name], node)
+        change = node_change(old[name], node, renamed)
         if change is None:
             unchanged += 1
         else:
@@ -109,17 +111,18 @@ def diff(before, after):
     return GraphDiff(added, removed, tuple(changed), unchanged)
 
 
-def node_change(old, new):
-    """The NodeChange from NodeDef `old` to `new`, or None when they are the same."""
+def node_change(old, new, renamed=None):
+    """The NodeChange from NodeDef `old` to `new`, or None when they are the same (calls of
+    functions `renamed` pairs counting as the same)."""
     fields, details = [], []
-    if old.op != new.op:
+    if (renamed or {}).get(old.op, old.op) != new.op:
         fields.append("op")
         details.append(f"op: {old.op} -> {new.op}")
     input_details = _input_changes(list(old.input), list(new.input))
     if input_details:
         fields.append("inputs")
         details += input_details
-    attr_details = _attr_changes(old.attr, new.attr)
+    attr_details = _attr_changes(old.attr, new.attr, renamed)
     if attr_details:
         fields.append("attrs")
         details += attr_details
@@ -154,21 +157,38 @@ def _input_changes(old, new):
     return lines
 
 
-def _attr_changes(old, new):
-    """Lines for the attrs added, removed or with another value (by their serialized bytes)."""
+def _attr_changes(old, new, renamed=None):
+    """Lines for the attrs added, removed or with another value (by their serialized bytes;
+    a function name `renamed` maps to its counterpart first)."""
     lines = []
     for key in sorted(set(old) | set(new)):
         if key not in new:
             lines.append(f"attr {key} removed: {summarize_attr(old[key])}")
         elif key not in old:
             lines.append(f"attr {key} added: {summarize_attr(new[key])}")
-        elif (old[key].SerializeToString(deterministic=True)
+        elif (_renamed_functions(old[key], renamed).SerializeToString(deterministic=True)
               != new[key].SerializeToString(deterministic=True)):
             before, after = summarize_attr(old[key]), summarize_attr(new[key])
             if before == after:  # a summary too short to show where two tensors differ
                 after += " (other values)"
             lines.append(f"attr {key}: {before} -> {after}")
     return lines
+
+
+def _renamed_functions(value, renamed):
+    """An AttrValue with the functions it names renamed (the value itself when none is)."""
+    if not renamed:
+        return value
+    kind = value.WhichOneof("value")
+    names = [value.func.name] if kind == "func" else \
+        [f.name for f in value.list.func] if kind == "list" else []
+    if not any(name in renamed for name in names):
+        return value
+    copy = type(value)()
+    copy.CopyFrom(value)
+    for func in ([copy.func] if kind == "func" else copy.list.func):
+        func.name = renamed.get(func.name, func.name)
+    return copy
 
 
 def merged(before, after, graph_diff=None):

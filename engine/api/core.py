@@ -36,6 +36,8 @@ from engine.ops.convert import (convert_to_tensor, convert_n_to_tensor,  # noqa:
                                 register_tensor_conversion_function)
 from engine.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: F401
 from engine.ops.importer import import_graph_def  # noqa: F401
+from engine.ops.raw_ops import raw_ops  # noqa: F401
+from engine.ops import lookup_ops as _lookup_ops
 from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer,  # noqa: F401
                                  glorot_uniform_initializer, ones_initializer,
                                  random_normal_initializer, random_uniform_initializer,
@@ -75,6 +77,7 @@ from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient, 
                                   NotDifferentiable, RegisterGradient, gradients, no_gradient)
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
+from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import segment_ops as _segment
 from engine.ops.logging_ops import Assert as _Assert
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
@@ -127,7 +130,17 @@ initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_
                           truncated_normal=truncated_normal_initializer,
                           glorot_uniform=glorot_uniform_initializer,
                           glorot_normal=glorot_normal_initializer,
-                          variance_scaling=variance_scaling_initializer)
+                          variance_scaling=variance_scaling_initializer,
+                          tables_initializer=_lookup_ops.tables_initializer)
+
+# Hash tables (tf.lookup) and the op that initializes them all.
+lookup = _Namespace(
+    "tf.lookup", **{name: getattr(_lookup_ops, name) for name in (
+        "StaticHashTable", "KeyValueTensorInitializer", "TextFileInitializer",
+        "TextFileIndex")},
+    experimental=_Namespace("tf.lookup.experimental",
+                            MutableHashTable=_lookup_ops.MutableHashTable))
+tables_initializer = initialize_all_tables = _lookup_ops.tables_initializer
 
 # Debugging: tf.Print, numeric checks, tf.py_func and the asserts.
 Print = _debug_ops.Print
@@ -143,14 +156,18 @@ debugging = _Namespace("tf.debugging", Assert=_Assert, check_numerics=check_nume
 
 # Matrix, segment and sequence ops under their top-level TF 1.x names (tf.linalg and tf.nn
 # name some of them again: engine/api/math_and_nn.py).
-_LINALG = ("matrix_inverse", "matrix_determinant", "cholesky", "einsum", "tensordot", "trace",
+_LINALG = ("matrix_inverse", "matrix_determinant", "cholesky", "tensordot", "trace",
            "diag", "diag_part", "matrix_diag", "matrix_diag_part", "matrix_set_diag",
-           "matrix_band_part")
+           "matrix_band_part", "self_adjoint_eig", "self_adjoint_eigvals", "svd", "qr", "cross",
+           "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "eye",
+           "matrix_transpose")
 _SEGMENT = ("segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
             "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
             "unsorted_segment_prod", "unique", "setdiff1d", "scatter_nd", "sequence_mask",
             "meshgrid", "linspace")
 globals().update({name: getattr(_linalg, name) for name in _LINALG})
+einsum = _einsum.einsum
+matrix_solve_ls = _least_squares.matrix_solve_ls
 globals().update({name: getattr(_segment, name) for name in _SEGMENT})
 lin_space = _segment.linspace  # TF 1.x's name
 bincount = _segment.bincount_v1

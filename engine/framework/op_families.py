@@ -93,7 +93,7 @@ EXECUTOR_BUILTIN = frozenset({"_Arg", "_Retval"})
 # gets a kernel (tests/engine/test_op_registry.py fails until it does).
 GRAPH_ONLY = frozenset({
     "Abort", "Bitcast", "DestroyTemporaryVariable", "MaxPoolGradV2",
-    "Multinomial", "PrintV2", "ResourceGather",
+    "Multinomial", "PrintV2",
     "Reverse", "StringFormat", "SymbolicGradient", "_ArrayToList", "_ListToArray",
     # engine/ops/program_op_defs.pbtxt: the real programs' ops, kernels to come.
     "InTopK",

@@ -8,6 +8,7 @@ from engine.ops.indexed_slices import IndexedSlices, dense
 from engine.ops.op_def_library import apply_op
 from engine.ops.constant_op import constant, is_constant
 from engine.ops.control_flow.util import output_context
+from engine.framework.tensor_shape import TensorShape
 from engine.framework.tensor_util import constant_value
 
 for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient",
@@ -15,7 +16,7 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "BroadcastGradientArgs", "OneHot", "Placeholder", "VariableV2",
                  "VarHandleOp", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                  "RandomUniformInt", "IsVariableInitialized", "VarIsInitializedOp",
-                 "Where", "Assign", "AssignAdd", "AssignSub", "DynamicStitch",
+                 "Where", "Assign", "AssignAdd", "AssignSub", "DynamicStitch", "VariableShape",
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
 
@@ -155,6 +156,30 @@ def _gather_v2_grad(op, grad):
                                              0)
     params_grad = array_ops.transpose(params_grad, invert_transpose_dims)
     return [array_ops.reshape(params_grad, array_ops.shape(params)), None, None]
+
+
+@RegisterGradient("ResourceGather")
+def _resource_gather_grad(op, grad):
+    """IndexedSlices of the variable: the rows read, their gradients (TensorFlow's
+    resource_variable_ops._GatherGrad)."""
+    handle, indices = op.inputs[0], op.inputs[1]
+    params_shape = _variable_shape(handle, op.get_attr("dtype"))
+    size = array_ops.expand_dims(array_ops.size(indices), 0)
+    values_shape = array_ops.concat([size, params_shape[1:]], 0)
+    values = array_ops.reshape(dense(grad), values_shape)
+    indices = array_ops.reshape(indices, size)
+    return [IndexedSlices(values, indices, params_shape), None]
+
+
+def _variable_shape(handle, dtype):
+    """A variable's shape from its handle: the VarHandleOp's shape attr when fully known (as
+    TensorFlow reads the handle's shape data), else the shape of a read of it."""
+    if handle.op.type == "VarHandleOp":
+        shape = TensorShape(handle.op.get_attr("shape"))
+        dims = None if shape.ndims is None else shape.as_list()
+        if dims is not None and None not in dims:
+            return constant(dims, dtype="int32")
+    return array_ops.shape(apply_op("ReadVariableOp", resource=handle, dtype=dtype))
 
 
 for _op_type in ("Identity", "PlaceholderWithDefault", "RefIdentity", "Snapshot",

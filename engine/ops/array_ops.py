@@ -277,6 +277,11 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
     if axis is None:
         axis = batch_dims
+    axis_value = constant_value(axis) if isinstance(axis, Tensor) else axis
+    sparse_read = getattr(params, "sparse_read", None)
+    if sparse_read is not None and axis_value is not None and int(axis_value) == 0:
+        # A resource variable reads its rows itself (ResourceGather), as TensorFlow's does.
+        return sparse_read(indices, name=name)
     return apply_op("GatherV2", params=params, indices=indices, axis=axis,
                     batch_dims=batch_dims, name=name)
 

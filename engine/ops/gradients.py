@@ -17,10 +17,11 @@ from engine.framework.graph import get_default_graph
 # The gradient functions register themselves on import.
 from engine.ops import array_grad, math_grad, nn_grad
 from engine.ops import debug_ops, linalg_grad, segment_grad, shuffle_ops  # noqa: F401
+from engine.ops import decomposition_grad, einsum_grad  # noqa: F401
 from engine.ops.control_flow import grad as control_flow_grad  # noqa: F401
-from engine.ops import tensor_array_grad  # noqa: F401
+from engine.ops import list_grad, tensor_array_grad  # noqa: F401
 from engine.ops.control_flow import state as control_flow_state
-from engine.ops import array_ops
+from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import tuple as _tuple
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import (  # noqa: F401  (tf.RegisterGradient, ...)
@@ -177,10 +178,14 @@ def _aggregated_grads(grads, op, aggregation_method, graph, loop_state):
 
 def _aggregate_indexed_slices(grads):
     """Sparse gradients of one tensor, concatenated (still IndexedSlices), as TensorFlow's
-    _AggregateIndexedSlicesGradients: the optimizer scatters them row by row."""
+    _AggregateIndexedSlicesGradients: the optimizer scatters them row by row. int32 indices
+    beside int64 ones become int64 first (math_ops._as_indexed_slices_list)."""
+    indices = [g.indices for g in grads]
+    if len({i.dtype.base_dtype for i in indices}) > 1:
+        indices = [i if i.dtype.base_dtype == dtypes.int64 else math_ops.cast(i, dtypes.int64)
+                   for i in indices]
     return IndexedSlices(array_ops.concat([g.values for g in grads], axis=0),
-                         array_ops.concat([g.indices for g in grads], axis=0),
-                         grads[0].dense_shape)
+                         array_ops.concat(indices, axis=0), grads[0].dense_shape)
 
 
 def _zeros_like_output(op, index, loop_state):

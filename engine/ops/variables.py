@@ -343,6 +343,16 @@ class ResourceVariable(Variable):
     def is_initialized(self, name=None):
         return apply_op("VarIsInitializedOp", resource=self._handle, name=name)
 
+    def sparse_read(self, indices, name=None):
+        """The rows `indices` of the variable, read by one ResourceGather node."""
+        graph = get_default_graph()
+        with graph.name_scope("Gather" if name is None else name) as scope:
+            value = apply_op("ResourceGather", resource=self._handle, indices=indices,
+                             dtype=self._dtype, name=scope)
+        if self._shape.ndims is not None:
+            value.set_shape(value.op.inputs[1].shape.concatenate(self._shape[1:]))
+        return value
+
     def _as_graph_element(self):
         return self._graph_element
 

@@ -42,6 +42,8 @@ class _Compiler:
                 children[info.parent.name].append(name)
         self.children = children
         for item in self.items:
+            if item.node.op_type == "_SwitchN":  # a lowered Case: frames.py runs it
+                raise Unsupported("a _SwitchN")
             for dst, out, dst_in in item.out_edges:
                 if dst.frame is not item.frame and item.kind not in (ENTER, EXIT):
                     raise Unsupported("an edge crosses frames outside Enter/Exit")

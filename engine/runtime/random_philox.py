@@ -25,6 +25,7 @@ import weakref
 import numpy as np
 
 from engine.kernels import compiled
+from engine.kernels.compiled.warm_cache import note_cold_fallback
 
 _MASK32 = 0xFFFFFFFF
 _MASK64 = (1 << 64) - 1
@@ -47,7 +48,10 @@ def _fast(blocks, xp):
     module = compiled.loaded("philox")
     if module is not None or not _DEMAND.worth_loading(blocks):
         return module
-    return compiled.module("philox")
+    module = compiled.module("philox")
+    if module is None and compiled.enabled():
+        note_cold_fallback(4 * blocks)
+    return module
 
 
 _M0_64, _M1_64, _LOW32, _SHIFT32 = np.uint64(_M0), np.uint64(_M1), np.uint64(_MASK32), np.uint64(32)

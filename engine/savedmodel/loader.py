@@ -8,7 +8,7 @@ from google.protobuf.message import DecodeError
 from engine.framework.graph import GraphKeys
 from engine.lib_io import file_io
 from engine.ops.saver import import_meta_graph
-from engine.proto import saved_model_pb2
+from engine.proto import meta_graph_pb2, saved_model_pb2
 from engine.savedmodel import constants
 from engine.savedmodel.signatures import get_tensor_from_tensor_info
 
@@ -79,16 +79,33 @@ def _init_op(graph, meta_graph_def, import_scope):
             or _collection_op(graph, meta_graph_def, constants.LEGACY_INIT_OP_KEY))
 
 
+def asset_files(meta_graph_def, export_dir):
+    """{asset tensor name: its file in export_dir/assets}: what the init op is fed
+    (TensorFlow's get_asset_tensors), from asset_file_def and the legacy assets collection."""
+    definitions = list(meta_graph_def.asset_file_def)
+    legacy = meta_graph_def.collection_def.get(constants.ASSETS_KEY)
+    if legacy is not None:
+        for packed in legacy.any_list.value:
+            definition = meta_graph_pb2.AssetFileDef()
+            if packed.Unpack(definition):
+                definitions.append(definition)
+    directory = os.path.join(os.fspath(export_dir), constants.ASSETS_DIRECTORY)
+    return {d.tensor_info.name: os.path.join(directory, d.filename) for d in definitions}
+
+
+def _asset_feeds(graph, meta_graph_def, export_dir, import_scope):
+    scope = f"{import_scope}/" if import_scope else ""
+    return {graph.get_tensor_by_name(scope + name): path
+            for name, path in asset_files(meta_graph_def, export_dir).items()}
+
+
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
-    """Load the meta graph tagged `tags` into sess.graph, restore its variables, run its init op;
-    returns the MetaGraphDef."""
+    """Load the meta graph tagged `tags` into sess.graph, restore its variables, run its init op
+    (fed the SavedModel's asset files); returns the MetaGraphDef."""
     saved_model = parse_saved_model(export_dir)
     meta_graph_def = meta_graph_def_from_tags(saved_model, tags)
     graph = sess.graph
     with graph.as_default():
-        if meta_graph_def.collection_def.get(constants.ASSETS_KEY) is not None or \
-                meta_graph_def.asset_file_def:
-            raise NotImplementedError("SavedModel assets are not supported by the engine yet")
         saver = import_meta_graph(meta_graph_def, import_scope=import_scope, **saver_kwargs)
         if saver is not None:
             saver.restore(sess, os.path.join(os.fspath(export_dir), constants.VARIABLES_DIRECTORY,
@@ -99,8 +116,10 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
                              "the graph, a saver is required.")
         init_op = _init_op(graph, meta_graph_def, import_scope)
         if init_op is not None:
-            sess.run([init_op])
+            assets = _asset_feeds(graph, meta_graph_def, export_dir, import_scope)
+            sess.run([init_op], feed_dict=assets or None)
     return meta_graph_def
 
 
-__all__ = ["get_tensor_from_tensor_info", "load", "maybe_saved_model_directory", "parse_saved_model"]
+__all__ = ["asset_files", "get_tensor_from_tensor_info", "load", "maybe_saved_model_directory",
+           "parse_saved_model"]

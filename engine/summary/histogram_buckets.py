@@ -35,23 +35,33 @@ BUCKET_LIMITS = _default_bucket_limits()
 def histogram_proto(values):
     """The HistogramProto of finite `values` (converted to double, summed in order)."""
     values = np.asarray(values, dtype=np.float64).reshape(-1)
-    counts = np.bincount(np.searchsorted(BUCKET_LIMITS, values, side="right"),
-                         minlength=len(BUCKET_LIMITS)).astype(np.float64)
-    proto = histogram_pb2.HistogramProto(
+    # A value at DBL_MAX itself lands past the last limit; TensorFlow's edges end there.
+    bucket = np.minimum(np.searchsorted(BUCKET_LIMITS, values, side="right"), _LAST)
+    counts = np.bincount(bucket, minlength=len(BUCKET_LIMITS)).astype(np.float64)
+    keep = _kept_buckets(counts > 0.0)
+    with np.errstate(over="ignore"):  # squares past DBL_MAX are inf, as in TensorFlow's doubles
+        squares = values * values
+    return histogram_pb2.HistogramProto(
         min=float(values.min()) if values.size else DBL_MAX,
         max=float(values.max()) if values.size else -DBL_MAX,
         num=float(values.size),
         # TensorFlow adds one value at a time; cumsum keeps that order (np.sum is pairwise).
         sum=float(np.cumsum(values)[-1]) if values.size else 0.0,
-        sum_squares=float(np.cumsum(values * values)[-1]) if values.size else 0.0)
-    i = 0
-    while i < len(counts):
-        end, count = BUCKET_LIMITS[i], counts[i]
-        i += 1
-        if count <= 0.0:
-            while i < len(counts) and counts[i] <= 0.0:
-                end, count = BUCKET_LIMITS[i], counts[i]
-                i += 1
-        proto.bucket_limit.append(float(end))
-        proto.bucket.append(float(count))
-    return proto
+        sum_squares=float(np.cumsum(squares)[-1]) if values.size else 0.0,
+        bucket_limit=BUCKET_LIMITS[keep].tolist(), bucket=counts[keep].tolist())
+
+
+_LAST = len(BUCKET_LIMITS) - 1
+
+
+def _kept_buckets(filled):
+    """Which buckets the proto lists: every filled one, and of each run of empty ones only
+    the last (its limit closes the run), as EncodeToProto(preserve_zero_buckets=false).
+
+    >>> _kept_buckets(np.array([False, False, True, False, True, False, False])).tolist()
+    [False, True, True, True, True, False, True]
+    """
+    keep = filled.copy()
+    keep[:-1] |= filled[1:]  # an empty bucket right before a filled one ends its run
+    keep[-1] = True
+    return keep

@@ -6,6 +6,7 @@ import time
 from typing import Callable
 
 from parsers.errors import InputError
+from parsers.vlog.bounded import split_bounded
 from parsers.vlog.model import Execution, GraphDump, VlogLog
 from parsers.vlog.naming import name_dumps
 from parsers.vlog.reader import VlogParser
@@ -63,8 +64,7 @@ def follow_vlog(
             while True:
                 chunk = stream.read(CHUNK)
                 if chunk:
-                    lines = (partial + chunk).split(b"\n")
-                    partial = lines.pop()
+                    lines, partial = split_bounded(partial, chunk, path)
                     parser.feed_lines(line.rstrip(b"\r") for line in lines)
                     report(False)
                     quiet_since = time.monotonic()

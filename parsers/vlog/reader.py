@@ -27,6 +27,7 @@ from typing import BinaryIO, Callable, Iterable
 
 from parsers.errors import InputError
 from parsers.vlog import prefix as _prefix
+from parsers.vlog.bounded import bounded_lines
 from parsers.vlog.events import classify
 from parsers.vlog.executor_trace import DONE, DONE_LINE, PROCESS, PROCESS_LINE
 from parsers.vlog.executor_trace import parse_summary as _parse_summary
@@ -101,12 +102,12 @@ class VlogParser:
                 end = raw.find(b"] ", key_start) if key_start > 0 else -1
                 if end < 0:
                     # Not a log line: a prefix-less `||` line, a continuation, or anything else.
-                    if raw.startswith(b"||"):
+                    if first == 124 and raw.startswith(b"||"):
                         if not dump_line(raw, 0, None, line_no):
                             unparsed += 1
                     elif b"Graph size after: " in raw:
                         rows.append(("grappler", line_no, raw))
-                    elif _prefix.is_log_line(raw):
+                    elif (first in absl_first or first in digits) and _prefix.is_log_line(raw):
                         pass  # a log line with an empty message
                     elif raw.strip():
                         unparsed += 1
@@ -340,16 +341,6 @@ def _thread_key(key):
     return parts[0] if len(parts) == 2 and parts[0].isdigit() else None
 
 
-def _lines_with_progress(stream: BinaryIO, total: int, progress: Callable) -> Iterable[bytes]:
-    count = 0
-    for raw in stream:
-        yield raw
-        count += 1
-        if count & 0xFFFF == 0:
-            progress(stream.tell(), total)
-    progress(total, total)
-
-
 def read_lines(lines: Iterable[bytes], path: str = "") -> VlogLog:
     """A VlogLog from lines (bytes, with or without their newlines)."""
     parser = VlogParser(path)
@@ -395,13 +386,14 @@ def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events:
 
 def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
     parser = VlogParser(str(name), keep_events=events)
-    lines: Iterable[bytes] = stream
+    total = 0
     if progress is not None:
         try:
             total = os.fstat(stream.fileno()).st_size
         except (OSError, AttributeError, ValueError):
             total = 0
-        if total:
-            lines = _lines_with_progress(stream, total, progress)
-    parser.feed_lines(lines)
+    report = (lambda done: progress(min(done, total), total)) if total else None
+    parser.feed_lines(bounded_lines(stream, str(name), progress=report))
+    if total:
+        progress(total, total)
     return parser.close()

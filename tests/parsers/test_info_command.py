@@ -12,16 +12,20 @@ from parsers_testing import FIXTURES, importable_commands
 ROOT = Path(__file__).resolve().parents[2]
 NODE_KEYS = {"name", "op", "inputs", "device", "attr"}
 STEP_KEYS = {"name", "op", "start_us", "op_us", "all_us"}
-VARIABLE_KEYS = {"name", "dtype", "shape", "size", "bytes", "min", "max", "mean", "nan", "inf"}
+VARIABLE_KEYS = {"name", "key", "dtype", "shape", "size", "bytes", "min", "max", "mean", "nan", "inf"}
 
 
 def assert_info_shape(document):
     """Exactly the documented shape: no key more, no key less, the right types."""
-    assert set(document) == {"kind", "graphs", "run_metadata", "variables"}
+    assert set(document) == {"kind", "graphs", "run_metadata", "variables", "saved_objects"}
     assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog",
                                 "dump_dir", "directory", "checkpoint"}
     for graph in document["graphs"]:
-        assert set(graph) == {"label", "nodes", "functions"}
+        if graph["label"].startswith("function "):  # a library's function, a graph of its own
+            assert set(graph) == {"label", "nodes", "functions", "function"}
+            assert_function_shape(graph["function"])
+        else:
+            assert set(graph) == {"label", "nodes", "functions"}
         assert isinstance(graph["label"], str)
         assert all(isinstance(name, str) for name in graph["functions"])
         for node in graph["nodes"]:
@@ -40,13 +44,35 @@ def assert_info_shape(document):
                 assert set(node) == STEP_KEYS
                 assert isinstance(node["name"], str) and isinstance(node["op"], str)
                 assert all(isinstance(node[key], int) for key in ("start_us", "op_us", "all_us"))
+    for entry in document["saved_objects"]:
+        assert set(entry) == {"meta_graph", "objects", "functions", "signatures"}
+        assert all(set(o) == {"path", "kind", "detail"} for o in entry["objects"])
+        for function in entry["functions"]:
+            assert set(function) == {"path", "options"}
+            for option in function["options"]:
+                assert set(option) == {"function", "args", "kwargs"}
+                assert all(set(a) == {"name", "type", "value"}
+                           for a in option["args"] + option["kwargs"])
+        for signature in entry["signatures"]:
+            assert set(signature) == {"key", "function", "calls"}
+            assert all(set(c) == {"path", "function"} for c in signature["calls"])
     for variable in document["variables"]:
         assert set(variable) == VARIABLE_KEYS
-        assert isinstance(variable["name"], str) and isinstance(variable["dtype"], str)
+        assert all(isinstance(variable[key], str) for key in ("name", "key", "dtype"))
         assert all(isinstance(d, int) for d in variable["shape"])
         assert all(isinstance(variable[key], int) for key in ("size", "bytes", "nan", "inf"))
         assert all(variable[key] is None or isinstance(variable[key], (int, float))
                    for key in ("min", "max", "mean"))
+
+
+def assert_function_shape(function):
+    assert set(function) == {"name", "inputs", "outputs", "calls", "called_by"}
+    assert isinstance(function["name"], str)
+    for arg in function["inputs"] + function["outputs"]:
+        assert set(arg) == {"name", "dtype"} and all(isinstance(v, str) for v in arg.values())
+    assert all(isinstance(name, str) for name in function["calls"])
+    for site in function["called_by"]:
+        assert set(site) == {"graph", "node"} and all(isinstance(v, str) for v in site.values())
 
 
 INPUTS = [
@@ -61,6 +87,8 @@ INPUTS = [
     "graphs/cond_v2.pbtxt",
     "checkpoints/dtypes",
     "checkpoints/saved_model",
+    "tf2/while_cond",
+    "tf2/tf_keras_mlp",
 ]
 
 
@@ -148,8 +176,9 @@ def test_summary_of_events_and_runs(run_info):
 
 def test_summary_of_a_graph_with_functions(run_info):
     code, out, _ = run_info(FIXTURES / "parsers" / "functions.pb")
-    assert "functions.pb': 15 nodes, " in out and " functions" in out
-    assert "functions: " in out
+    assert "graph 'functions.pb': 15 nodes; 4 functions, 11 nodes in them\n" in out
+    assert "    loop (body) -> loop_body_95: 5 nodes\n" in out
+    assert "  ops in its functions: Const 5, AddV2 3, " in out
 
 
 def test_summary_of_a_dump_dir(run_info):

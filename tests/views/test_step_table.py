@@ -8,7 +8,7 @@ from bench.runs_large import large_run
 from views.dot.stats import op_time_us, output_bytes
 from views.timeline.labels import node_op_inputs
 from views.tui import stepstats
-from views.tui.search import compile_query
+from views.node_search import compile_query
 from views.tui.step_table import StepTable
 
 CPU1 = "/job:localhost/replica:0/task:0/device:CPU:1"

@@ -7,7 +7,8 @@ import pytest
 import parsers
 from engine.proto import graph_pb2
 from views.graph_index import GraphIndex
-from views.tui import loading, picture, search, stepstats
+from views import node_search as search
+from views.tui import loading, picture, stepstats
 from views.tui.details import summary_lines, value_table
 
 from tests.scaling import assert_scales_linearly

@@ -82,8 +82,13 @@ CHECKPOINTS = [
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
 
+STATS_DIFF = [
+    Binding("s", "sort_next", "Sort"),
+    Binding("r", "sort_reverse", "Reverse"),
+]
+
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS}
+                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
@@ -102,6 +107,8 @@ HELP_EXTRA = {
              ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
     "Checkpoint": [("enter", "on a variable: select its node in the graph browser")],
+    "Stats diff": [("s", "sort by cost (the larger of A's and B's time), by B/A, by name"),
+                   ("", "graph-inspector diff --stats A B --tui opens it")],
     "Debugger": [("n", "next run: finish this Session.run, stop at the start of the next"),
                  ("f", "finish run: end this Session.run without stopping; the program goes "
                        "on, stopping again only at a breakpoint"),

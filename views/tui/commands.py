@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from views.tui import search
+from views import node_search as search
 
 SCREENS = {"browser": "Graph browser", "runs": "Runs: step stats", "partitions": "Partition graphs",
            "log": "Logs: VLOG graphs and executions"}

@@ -8,7 +8,7 @@ that extends a query matched before (each keystroke adds a letter) tests only th
 query kept. Matches are kept per query, so backspace finds them again.
 
 >>> from engine.proto import step_stats_pb2 as s
->>> from views.tui.search import compile_query
+>>> from views.node_search import compile_query
 >>> from views.tui.stepstats import read_columns
 >>> stats = s.StepStats(dev_stats=[{"device": "/device:CPU:0", "node_stats": [
 ...     {"node_name": "a/x", "timeline_label": "a/x = Const()", "op_end_rel_micros": 2},

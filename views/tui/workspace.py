@@ -141,6 +141,16 @@ class Workspace:
                 return label, checkpoint
         return None, None
 
+    def layer_weights(self, node_name):
+        """(label, Checkpoint, [VariableInfo]) of the first checkpoint opened holding variables
+        under `node_name/` (a Keras layer's weights: `model/conv/kernel`), else (None, None, [])."""
+        prefix = node_name + "/"
+        for label, checkpoint in self.checkpoints:
+            found = [info for info in checkpoint.variables if info.name.startswith(prefix)]
+            if found:
+                return label, checkpoint, found
+        return None, None, []
+
     def view_with_node(self, name, prefer=None):
         """The view (and key) holding node `name`: `prefer` first, then graphs, then partitions."""
         views = ([prefer] if prefer else []) + self.all_views()

@@ -4,6 +4,7 @@ import numpy as np
 
 from engine.kernels import register, register_table
 from engine.kernels.common import check_axis, datatype_string, invalid, shape_str
+from engine.kernels.tensor_list import TensorList, zeros_like_list
 from engine.kernels.slicing import (SliceError, resolve_shrinks, slice_bounds,
                                     strided_slice_index)
 
@@ -18,6 +19,12 @@ def identity(ctx, x):
     return x
 
 
+def identity_n(ctx, *inputs):
+    """IdentityN: its inputs, one value (not a tuple of one) when it has one, as every kernel
+    returns its single output (an inlined call's stand-in is usually of one output)."""
+    return inputs[0] if len(inputs) == 1 else tuple(inputs)
+
+
 register_table({op: identity for op in (
     "Identity", "StopGradient", "PreventGradient", "PlaceholderWithDefault",
     "EnsureShape")})
@@ -25,9 +32,10 @@ register_table({
     # TensorFlow's SnapshotOp copies (an input aliasing a variable is read now, not later).
     "Snapshot": lambda ctx, x: np.copy(x),
     "NoOp": lambda ctx: None,
-    "IdentityN": lambda ctx, *inputs: tuple(inputs),
+    "IdentityN": identity_n,
     "Const": lambda ctx: ctx.attrs["value"],
-    "ZerosLike": lambda ctx, x: np.zeros_like(x),
+    "ZerosLike": lambda ctx, x: zeros_like_list(x, np.zeros_like) if isinstance(x, TensorList)
+    else np.zeros_like(x),
     "OnesLike": lambda ctx, x: np.ones_like(x),
     "Shape": lambda ctx, x: np.array(np.shape(x), out_dtype(ctx)),
     "ShapeN": lambda ctx, *xs: tuple(np.array(np.shape(x), out_dtype(ctx)) for x in xs),

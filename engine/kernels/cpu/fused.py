@@ -13,6 +13,7 @@ import numpy as np
 from engine import kernels
 from engine.framework import dtypes
 from engine.kernels import compiled, register
+from engine.kernels.compiled.warm_cache import note_cold_fallback
 from engine.kernels.context import KernelContext
 from engine.kernels.fused_chain import FILL, FUSED_OP, RANDOM_OPS, REDUCTIONS, SOURCES, Chain
 from engine.proto import node_def_pb2
@@ -191,6 +192,8 @@ def _prepare(plan, arrays, wait):
         return None
     fused = compiled.module("fused", wait=wait)
     if fused is None:
+        if compiled.enabled():
+            note_cold_fallback(size)
         return None
     scalars = []
     for k, a in enumerate(arrays):
@@ -202,6 +205,7 @@ def _prepare(plan, arrays, wait):
             scalars.append(a.shape != shape or size == 1)
     function = fused.kernel(chain, [a.dtype.name for a in arrays], scalars, wait=wait)
     if function is None:
+        note_cold_fallback(size)
         return None
     return _Call(function, shape, size,
                  [k for k in range(len(arrays)) if k not in chain.side_inputs], fused)

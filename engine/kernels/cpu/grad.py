@@ -9,6 +9,7 @@ from engine.kernels.common import as_array, invalid, shape_str
 from engine.kernels.cpu.nn import (_channel_axis, _from_nhwc, _nhwc, _windows, lowest_value,
                                    spatial_hw, window_geometry)
 from engine.kernels.cpu.array import strided_slice_spec
+from engine.kernels.cpu import eigen_float32
 
 _SELU_SCALE = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -45,6 +46,39 @@ def activation_grads(xp, typed):
 
 
 register_table(activation_grads(np, _typed))
+
+
+def _sigmoid_grad_packet(y, dy):
+    return dy * (y * (np.float32(1) - y))
+
+
+def _sigmoid_grad_scalar(y, dy):
+    return dy * y * (np.float32(1) - y)  # Eigen's scalar path multiplies in the other order
+
+
+def _softplus_grad(g, f):
+    return g / (eigen_float32.exp(-f) + np.float32(1))
+
+
+def _float32_on_eigen(formula, generic):
+    """`formula` (TensorFlow's float32 CPU arithmetic) for float32 inputs, `generic` for others."""
+    def kernel(ctx, a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype == b.dtype == np.float32 and a.shape == b.shape:
+            return formula(a, b)
+        return generic(ctx, a, b)
+    return kernel
+
+
+_GENERIC_GRADS = activation_grads(np, _typed)
+register_table({
+    "SigmoidGrad": _float32_on_eigen(
+        eigen_float32.packets_and_tail(_sigmoid_grad_packet, _sigmoid_grad_scalar),
+        _GENERIC_GRADS["SigmoidGrad"]),
+    "SoftplusGrad": _float32_on_eigen(
+        eigen_float32.packets_and_tail(_softplus_grad, _softplus_grad),
+        _GENERIC_GRADS["SoftplusGrad"]),
+})
 
 
 @register("BiasAddGrad")

@@ -12,6 +12,7 @@ from engine.framework.dtypes import as_dtype
 from engine.framework.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, resource_handle, shape_str
+from engine.kernels.cpu.array import index_error
 from engine.runtime.resources import ResourceHandle, locked
 
 DEFAULT_CONTAINER = b"localhost"
@@ -185,10 +186,66 @@ def resource_variable_kernels(arrays):
     def var_is_initialized_op(ctx, resource):
         return arrays.from_host(np.array(_existing(ctx, resource_handle(resource)) is not None))
 
+    def existing_or_not_found(ctx, resource):
+        handle = resource_handle(resource)
+        buffer = _existing(ctx, handle)
+        if buffer is None:
+            raise NotFoundError(ctx.node_def, None, _not_found(ctx, handle))
+        return buffer
+
+    def resource_gather(ctx, resource, indices):
+        """Rows of the variable (TensorFlow's ResourceGatherOp), read under its lock."""
+        buffer = existing_or_not_found(ctx, resource)
+        with locked([buffer]):
+            params = buffer.value
+        batch_dims = ctx.attrs.get("batch_dims", 0)
+        if batch_dims < 0:
+            batch_dims += np.ndim(indices)
+        if np.ndim(params) < 1:
+            raise InvalidArgumentError(ctx.node_def, None,
+                                       "params must be at least 1 dimensional")
+        if np.ndim(params) < batch_dims:
+            raise InvalidArgumentError(
+                ctx.node_def, None, f"params must have at least {batch_dims} (batch_dims) "
+                                    f"dimensions but it has shape {shape_str(shape_of(params))}")
+        return gather_rows(ctx, arrays.xp, params, indices, batch_dims)
+
+    def variable_shape(ctx, resource):
+        """The variable's shape (in host memory on a GPU too, as TensorFlow's)."""
+        value = existing_or_not_found(ctx, resource).value
+        return np.array(shape_of(value), ctx.attrs.get("out_type").as_numpy_dtype)
+
+    def disable_copy_on_read(ctx, resource):
+        # The engine never copies a variable for a read (its updates replace the buffer), so
+        # there is no mode to change; the variable must exist, as TensorFlow looks it up.
+        existing_or_not_found(ctx, resource)
+
     return {"ReadVariableOp": read_variable_op, "AssignVariableOp": assign_variable_op,
             "AssignAddVariableOp": update_variable(arrays.xp.add),
             "AssignSubVariableOp": update_variable(arrays.xp.subtract),
-            "VarIsInitializedOp": var_is_initialized_op}
+            "VarIsInitializedOp": var_is_initialized_op, "ResourceGather": resource_gather,
+            "DisableCopyOnRead": disable_copy_on_read, "VariableShape": variable_shape}
+
+
+def gather_rows(ctx, xp, params, indices, batch_dims):
+    """params[indices] along axis batch_dims, TensorFlow's error for an index out of range
+    (checked on a host copy: TensorFlow's GPU kernel reads indices on the device too)."""
+    host_indices = np.asarray(indices.get() if hasattr(indices, "get") and not
+                              isinstance(indices, np.ndarray) else indices)
+    limit = shape_of(params)[batch_dims]
+    if host_indices.size and (host_indices.min() < 0 or host_indices.max() >= limit):
+        index_error(ctx, host_indices, limit)
+    indices = xp.asarray(indices)
+    if batch_dims == 0:
+        return xp.take(params, indices, axis=0)
+    batch = tuple(shape_of(params)[:batch_dims])
+    flat_params = params.reshape((-1,) + tuple(shape_of(params)[batch_dims:]))
+    flat_indices = indices.reshape((-1,) + tuple(indices.shape[batch_dims:]))
+    tail = tuple(indices.shape[batch_dims:]) + tuple(shape_of(params)[batch_dims + 1:])
+    if flat_params.shape[0] == 0:
+        return xp.empty(batch + tail, params.dtype)
+    return xp.stack([xp.take(p, i, axis=0) for p, i in zip(flat_params, flat_indices)]) \
+        .reshape(batch + tail)
 
 
 def destroy_resource_op(ctx, resource):

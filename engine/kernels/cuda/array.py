@@ -9,6 +9,7 @@ the host and return NumPy arrays.
 import numpy as np
 
 from engine.kernels import register_table
+from engine.kernels.tensor_list import TensorList, zeros_like_list
 from engine.kernels.cpu import array as cpu_array
 from engine.kernels.cpu import grad as cpu_grad
 from engine.kernels.common import check_axis, invalid
@@ -218,7 +219,8 @@ def register_all(xp):
         "Slice": slice_, "StridedSlice": strided_slice, "StridedSliceGrad": strided_slice_grad,
         "Squeeze": squeeze, "ExpandDims": expand_dims, "Tile": tile,
         "Pad": pad, "PadV2": pad, "MirrorPad": mirror_pad, "Fill": fill, "Range": range_,
-        "ZerosLike": lambda ctx, x: xp.zeros_like(device(xp, x)),
+        "ZerosLike": lambda ctx, x: zeros_like_list(x, xp.zeros_like)
+        if isinstance(x, TensorList) else xp.zeros_like(device(xp, x)),
         "OnesLike": lambda ctx, x: xp.ones_like(device(xp, x)),
         "GatherV2": gather_v2, "Gather": lambda ctx, params, indices: gather(ctx, params, indices),
         "OneHot": one_hot, "ReverseV2": reverse_v2, "BroadcastTo": broadcast_to, "Where": where,

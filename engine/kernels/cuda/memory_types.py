@@ -40,6 +40,13 @@ HOST_MEMORY_INPUTS = {
     "StridedSliceGrad": (0, 1, 2, 3), "ExpandDims": (1,), "Tile": (1,), "Pad": (1,),
     "PadV2": (1,), "MirrorPad": (1,), "Fill": (0,), "Range": (0, 1, 2), "GatherV2": (2,),
     "OneHot": (1,), "ReverseV2": (1,), "BroadcastTo": (1,), "UnsortedSegmentSum": (2,),
+    # The TensorList ops' shapes, indices and sizes (list_kernels.cc, list_kernels.cu.cc).
+    "EmptyTensorList": (0, 1), "TensorListReserve": (0, 1), "TensorListSetItem": (1,),
+    "TensorListGetItem": (1, 2), "TensorListStack": (1,), "TensorListGather": (1, 2),
+    "TensorListFromTensor": (1,), "TensorListPopBack": (1,), "TensorListScatter": (1, 2),
+    "TensorListScatterV2": (1, 2, 3), "TensorListScatterIntoExistingList": (2,),
+    "TensorListConcat": (), "TensorListConcatV2": (1, 2), "TensorListSplit": (1, 2),
+    "TensorListResize": (1,),
 }
 
 # Ops whose GPU kernels take a value in either memory as it comes: they only move it or read

@@ -8,7 +8,8 @@ from engine.kernels.cuda import backend
 
 # Each module has register_all(xp): its kernels, closures over the array module xp.
 KERNEL_MODULES = tuple(f"engine.kernels.cuda.{name}" for name in (
-    "state", "transfers", "math", "reduce", "random", "array", "nn", "training", "fused"))
+    "state", "transfers", "math", "reduce", "random", "array", "nn", "training", "fused",
+    "list_ops"))
 
 
 def load_kernels():

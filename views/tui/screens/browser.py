@@ -11,7 +11,8 @@ from textual.screen import Screen
 from textual.widgets import ProgressBar, Static, TabbedContent
 
 from parsers.printable import printable
-from views.tui import bindings, diffs, search
+from views import node_search as search
+from views.tui import bindings, diffs
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, NodeChosen
 from views.tui.widgets.breadcrumb import Breadcrumb

@@ -17,7 +17,8 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from views import checkpoint_compare
-from views.tui import bindings, details, search
+from views import node_search as search
+from views.tui import bindings, details
 from views.tui.messages import FilterChanged
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.footer import InspectorFooter

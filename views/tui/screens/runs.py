@@ -19,7 +19,8 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from views import timeline
-from views.tui import bindings, search, stepstats
+from views import node_search as search
+from views.tui import bindings, stepstats
 from views.tui.step_table import StepTable
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, RowsReady, RunReadProgress

@@ -162,26 +162,36 @@ class NodeDetail(Vertical):
             if checkpoint is not None:
                 self._show_checkpoint_value(node, label, checkpoint)
                 return
+            label, checkpoint, weights = self.workspace.layer_weights(node.name)
+            if weights:  # a Keras layer: its first weight, the others named
+                self._show_checkpoint_value(node, label, checkpoint, weights)
+                return
         if value is None:
             self.query_one("#tensor-summary", Static).update(self._ran_text(node))
             return
         self._fill_tensor(f"{node.name}:0 ({origin})", value)
 
-    def _show_checkpoint_value(self, node, label, checkpoint):
-        """A variable's value from an opened checkpoint, its bytes read in a worker (they can be big)."""
-        info = checkpoint.info(node.name)
+    def _show_checkpoint_value(self, node, label, checkpoint, weights=()):
+        """A variable's value from an opened checkpoint, its bytes read in a worker (they can be
+        big): the node's own, or the first of a layer's `weights` (the others listed above it)."""
+        info = weights[0] if weights else checkpoint.info(node.name)
         self.query_one("#tensor-summary", Static).update(
-            f"{node.name}: reading {info.nbytes:,} bytes from checkpoint {label} …")
+            f"{info.name}: reading {info.nbytes:,} bytes from checkpoint {label} …")
         key = self.key
+        title = f"{info.name} (checkpoint {label})"
+        if len(weights) > 1:
+            listed = ", ".join(f"{w.name[len(node.name) + 1:]} [{','.join(map(str, w.shape))}]"
+                               for w in weights)
+            title = f"layer weights: {listed} (6: every weight)\n{title}"
 
         def read():
             try:
-                value = checkpoint.value(node.name)
+                value = checkpoint.value(info.name)
             except InputError as error:  # a corrupt shard: say so in the tab, keep the UI
                 self.app.call_from_thread(self.query_one("#tensor-summary", Static).update, str(error))
                 return
             if self.key == key:  # the user may have moved on meanwhile
-                self.app.call_from_thread(self._fill_tensor, f"{node.name} (checkpoint {label})", value)
+                self.app.call_from_thread(self._fill_tensor, title, value)
 
         self.run_worker(read, thread=True, exclusive=True, group="checkpoint-value")
 

@@ -2,7 +2,8 @@
 
 The regex runs over the node names one per line, so ^ and $ anchor on the name; an op or a
 device it finds brings every node of that op or device. A node whose whole name matches
-comes first, then the rest in graph order. Invalid regex text is matched literally.
+comes first, then the rest in graph order. Invalid regex text is matched literally. The TUI's
+boxes and the find across function bodies (views/body_search.py) match this way.
 
 >>> lines = (["a/MatMul", "b/Add", "c", "f(x", "c/d"], "a/MatMul\\tMatMul\\t\\nb/Add\\tAdd\\tCPU:0\\nc\\tConst\\t\\nf(x\\tNoOp\\t\\nc/d\\tc\\t")
 >>> compile_query("add").pattern.pattern, compile_query("add").note

@@ -1,0 +1,88 @@
+"""Whether the compiled kernels' on-disk cache is warm: a stamp that `graph-inspector warm`
+writes once it has compiled them, keyed by everything that would make numba compile anew.
+
+The cache lives under $GRAPH_INSPECTOR_CACHE_DIR, else $XDG_CACHE_HOME/graph-inspector, else
+~/.cache/graph-inspector. A run that falls back to NumPy for a large piece of work while the
+kernels compile says so once on stderr, and only while the stamp is missing or stale: the
+line names the command that ends it, and a warm machine never prints it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import platform
+import sys
+import threading
+
+# Below this many elements the NumPy path costs too little for a note to be worth reading.
+NOTICE_MIN_ITEMS = 1 << 18
+_SOURCES = ("philox_numba.py", "fused_numba.py")
+_noticed = threading.Event()
+_key = None
+
+
+def cache_root() -> str:
+    return os.environ.get("GRAPH_INSPECTOR_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "graph-inspector")
+
+
+def stamp_path() -> str:
+    return os.path.join(cache_root(), "warm-stamp")
+
+
+def cache_key() -> str:
+    """What the cached machine code depends on: the kernels' sources, numba's and NumPy's
+    versions, the Python and the CPU, and where numba keeps its own cache."""
+    global _key
+    if _key is None:
+        digest = hashlib.sha256()
+        here = os.path.dirname(os.path.abspath(__file__))
+        for name in _SOURCES:
+            with open(os.path.join(here, name), "rb") as f:
+                digest.update(f.read())
+        for package in ("numba", "numpy", "llvmlite"):
+            try:
+                digest.update(importlib.metadata.version(package).encode())
+            except importlib.metadata.PackageNotFoundError:
+                digest.update(b"-")
+        digest.update(f"{sys.version}|{platform.machine()}|{platform.processor()}|"
+                      f"{os.environ.get('NUMBA_CACHE_DIR', '')}".encode())
+        _key = digest.hexdigest()
+    return _key
+
+
+def is_warm() -> bool:
+    try:
+        with open(stamp_path(), encoding="utf-8") as f:
+            return f.read().strip() == cache_key()
+    except OSError:
+        return False
+
+
+def write_stamp() -> None:
+    os.makedirs(cache_root(), exist_ok=True)
+    path = stamp_path()
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(cache_key() + "\n")
+    os.replace(path + ".tmp", path)
+
+
+def quiet() -> None:
+    """No note from this process (`graph-inspector warm` compiles on purpose)."""
+    _noticed.set()
+
+
+def note_cold_fallback(items: int) -> None:
+    """A piece of `items` elements took the NumPy path while its kernel compiles: say so on
+    stderr, once per process, when it is large and the cache is cold."""
+    if items < NOTICE_MIN_ITEMS or _noticed.is_set():
+        return
+    _noticed.set()
+    if is_warm():
+        return  # loading from the cache: a fraction of a second, not worth a line
+    sys.stderr.write("graph-inspector: compiling the engine's kernels in the background "
+                     "(their cache is empty): this run takes the slower NumPy path until they "
+                     "are ready; `graph-inspector warm` compiles them once\n")
+    sys.stderr.flush()

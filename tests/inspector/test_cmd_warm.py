@@ -1,0 +1,61 @@
+"""`graph-inspector warm` and the cold-cache note: the stamp that says the kernels are cached,
+the one line a large run prints while they compile, and nothing for small runs or warm caches."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.kernels.compiled import warm_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPH_INSPECTOR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(warm_cache, "_noticed", type(warm_cache._noticed)())
+    return tmp_path
+
+
+def test_a_warm_cache_is_only_reported_without_loading_numba(cache):
+    warm_cache.write_stamp()
+    code = ("import sys; from inspector import cli; code = cli.main(['warm']); "
+            "print('numba loaded' if 'numba' in sys.modules else 'numba not loaded'); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, GRAPH_INSPECTOR_CACHE_DIR=str(cache)))
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.splitlines() == [f"compiled kernels: cached already ({cache})",
+                                        "numba not loaded"]
+
+
+def test_the_stamp_is_stale_when_what_numba_compiles_changes(cache, monkeypatch):
+    warm_cache.write_stamp()
+    assert warm_cache.is_warm()
+    (cache / "warm-stamp").write_text("an older key\n")
+    assert not warm_cache.is_warm()
+
+
+def test_compiled_kernels_off_is_said_and_not_an_error(cache, capsys, monkeypatch):
+    from inspector import cli
+    monkeypatch.setenv("GRAPH_INSPECTOR_COMPILED", "0")
+    assert cli.main(["warm"]) == 0
+    assert capsys.readouterr().out == "compiled kernels: off (GRAPH_INSPECTOR_COMPILED=0); nothing to warm\n"
+    assert not (cache / "warm-stamp").exists()
+
+
+def test_a_large_fallback_on_a_cold_cache_is_said_once(cache, capsys):
+    warm_cache.note_cold_fallback(warm_cache.NOTICE_MIN_ITEMS - 1)
+    assert capsys.readouterr().err == ""
+    warm_cache.note_cold_fallback(warm_cache.NOTICE_MIN_ITEMS)
+    warm_cache.note_cold_fallback(10 * warm_cache.NOTICE_MIN_ITEMS)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "`graph-inspector warm` compiles them once" in err
+
+
+def test_nothing_is_said_when_the_cache_is_warm(cache, capsys):
+    warm_cache.write_stamp()
+    warm_cache.note_cold_fallback(10 * warm_cache.NOTICE_MIN_ITEMS)
+    assert capsys.readouterr().err == ""

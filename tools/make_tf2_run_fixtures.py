@@ -1,0 +1,160 @@
+"""Write tests/fixtures/tf2_run/: TF2 SavedModels a user might run with `graph-inspector run`,
+beyond tests/fixtures/tf2/'s five, with TensorFlow 2.21's outputs for fixed inputs.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_run_fixtures.py`.
+- loop_tensor_array: a tf.Module whose loop (`for i in tf.range(steps)`) writes a
+  dynamic-size TensorArray with a tf.cond in the body, then stacks and gathers it;
+- rnn_train: a GradientTape step through a tf.range loop (while_v2's gradient keeps each
+  step's values in TensorLists: EmptyTensorList, PushBack, PopBack; a variable read's
+  gradient asks VariableShape) that updates two variables and returns their gradients;
+- bn_cnn: Keras 3 Conv2D, BatchNormalization, MaxPooling2D, Dropout and Dense, exported;
+- masked_lookup: Keras 3 StringLookup with a mask token and an out-of-vocabulary word, then
+  Embedding, pooling and Dense, exported;
+- file_vocabulary: a tf.Module's StaticHashTable read from a vocabulary file, which the
+  SavedModel keeps in assets/ and its init op is fed.
+expected.npz holds `<model>/<signature>/<input key>` (the inputs) and
+`<model>/<signature>/<output key>` (what the model's own Python call returned, before it was
+saved; string inputs as bytes arrays). Each SavedModel is as TensorFlow wrote it, less an
+empty assets/ directory.
+"""
+
+import os
+import shutil
+
+from fixture_common import FIXTURES
+
+import numpy as np  # noqa: E402
+
+OUT = FIXTURES / "tf2_run"
+
+
+def loop_tensor_array(tf, path, expected):
+    class Loop(tf.Module):
+        def __init__(self):
+            self.scale = tf.Variable([0.5, -1.0, 2.0])
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                      tf.TensorSpec([], tf.int32)])
+        def run(self, x, steps):
+            ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+            acc = tf.zeros([3])
+            for i in tf.range(steps):
+                row = x[i % tf.shape(x)[0]]
+                acc = acc * 0.9 + row * self.scale if tf.reduce_sum(row) > 0 else acc - row
+                ta = ta.write(i, acc)
+            stacked = ta.stack()
+            return {"stacked": stacked, "norm": tf.norm(stacked),
+                    "reads": ta.gather([0, steps - 1])}
+
+    module = Loop()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    inputs = {"x": np.array([[1, 2, 3], [-1, -2, 0.5], [0.3, 0.1, -0.2]], np.float32),
+              "steps": np.array(7, np.int32)}
+    record(expected, "loop_tensor_array/serving_default", inputs, module.run(**inputs))
+
+
+def rnn_train(tf, path, expected):
+    class RNN(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.random.RandomState(1).randn(3, 3).astype(np.float32) * 0.5)
+            self.u = tf.Variable(np.random.RandomState(2).randn(3, 3).astype(np.float32) * 0.5)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4, 3], tf.float32),
+                                      tf.TensorSpec([], tf.float32)])
+        def train(self, xs, lr):
+            with tf.GradientTape() as tape:
+                h = tf.zeros([tf.shape(xs)[0], 3])
+                hs = tf.TensorArray(tf.float32, size=4)
+                for t in tf.range(4):
+                    h = tf.tanh(tf.matmul(xs[:, t], self.w) + tf.matmul(h, self.u))
+                    hs = hs.write(t, h)
+                loss = tf.reduce_mean(tf.square(hs.stack()))
+            gw, gu = tape.gradient(loss, [self.w, self.u])
+            self.w.assign_sub(lr * gw)
+            self.u.assign_sub(lr * gu)
+            return {"loss": loss, "gw": gw, "gu": gu}
+
+    module = RNN()
+    tf.saved_model.save(module, str(path), signatures={"train": module.train})
+    inputs = {"xs": np.random.RandomState(3).randn(2, 4, 3).astype(np.float32),
+              "lr": np.array(0.1, np.float32)}
+    record(expected, "rnn_train/train", inputs, module.train(**inputs))
+
+
+def bn_cnn(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    inputs = keras.Input((10, 10, 2), name="image")
+    hidden = keras.layers.Conv2D(3, 3, activation="relu")(inputs)
+    hidden = keras.layers.BatchNormalization()(hidden)
+    hidden = keras.layers.MaxPooling2D()(hidden)
+    hidden = keras.layers.Dropout(0.2)(keras.layers.Flatten()(hidden))
+    model = keras.Model(inputs, keras.layers.Dense(4, activation="softmax")(hidden))
+    model.export(str(path), verbose=False)
+    image = np.random.RandomState(0).rand(2, 10, 10, 2).astype(np.float32)
+    record(expected, "bn_cnn/serve", {"image": image}, {"output_0": model(image, training=False)})
+
+
+def masked_lookup(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    words = keras.Input((None,), dtype="string", name="words")
+    ids = keras.layers.StringLookup(vocabulary=["the", "cat", "sat", "on", "mat", "dog"],
+                                    mask_token="")(words)
+    pooled = keras.layers.GlobalAveragePooling1D()(keras.layers.Embedding(8, 4)(ids))
+    model = keras.Model(words, keras.layers.Dense(2)(pooled))
+    model.export(str(path), verbose=False)
+    text = np.array([[b"the", b"cat", b"flew"], [b"", b"dog", b"mat"]])
+    record(expected, "masked_lookup/serve", {"words": text},
+           {"output_0": model(tf.constant(text))})
+
+
+def file_vocabulary(tf, path, expected):
+    import tempfile
+    with tempfile.TemporaryDirectory() as directory:
+        words = os.path.join(directory, "words.txt")
+        with open(words, "w") as out:
+            out.write("red\ngreen\nblue\n")
+
+        class Vocabulary(tf.Module):
+            def __init__(self):
+                self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+                    words, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                    tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+            def ids(self, words):
+                return {"ids": self.table.lookup(words)}
+
+        module = Vocabulary()
+        tf.saved_model.save(module, str(path), signatures={"serving_default": module.ids})
+    text = np.array([b"blue", b"pink", b"red"])
+    record(expected, "file_vocabulary/serving_default", {"words": text},
+           module.ids(tf.constant(text)))
+
+
+def record(expected, prefix, inputs, outputs):
+    for key, value in inputs.items():
+        expected[f"{prefix}/{key}"] = np.asarray(value)
+    for key, value in outputs.items():
+        expected[f"{prefix}/{key}"] = np.asarray(value)
+
+
+def main():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    tf.random.set_seed(0)
+    expected = {}
+    for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup, file_vocabulary):
+        path = OUT / make.__name__
+        shutil.rmtree(path, ignore_errors=True)
+        make(tf, path, expected)
+        assets = path / "assets"
+        if assets.is_dir() and not any(assets.iterdir()):
+            assets.rmdir()
+        print(make.__name__)
+    np.savez(OUT / "expected.npz", **expected)
+
+
+if __name__ == "__main__":
+    main()
