@@ -211,12 +211,18 @@ def _lower_before_placement(graph_def, stages):
     """TensorFlow's LowerFunctionalOpsPass, which runs before placement and Grappler whatever
     Grappler's options (engine/optimizer/function_optimizer.py): a stage of its own,
     `lower_functional_ops`, when the graph has a marked If/Case/While of its own."""
+    from engine.framework.function_graph import FunctionGraphError
     from engine.optimizer.function_optimizer import lower_functional_ops, needs_lowering
 
     if not needs_lowering(graph_def):
         return graph_def
     started = time.perf_counter()
-    lowered, report = lower_functional_ops(graph_def)
+    try:
+        lowered, report = lower_functional_ops(graph_def)
+    except FunctionGraphError as error:
+        # A body that cannot be instantiated fails the run, as in TensorFlow, with its class
+        # (the words are the engine's: which function, node and input).
+        raise errors.InvalidArgumentError(None, None, str(error)) from None
     report.seconds = time.perf_counter() - started
     report.nodes_before, report.nodes_after = len(graph_def.node), len(lowered.node)
     stages.append(Stage(LOWER_BEFORE_PLACEMENT, lowered, report, 0))

@@ -221,3 +221,17 @@ def test_a_map_key_that_is_not_utf8_is_refused_not_written_as_text(capsys, tmp_p
     assert (status, out) == (2, "")
     assert err.startswith(f"error: {path}: not a GraphDef") and "is not valid UTF-8" in err
     assert sorted(os.listdir(tmp_path)) == ["bad_key.pb"]
+
+
+def test_a_function_body_that_cannot_be_instantiated_is_one_error(capsys, tmp_path):
+    # A while loop's body reading an input that is not there: lowering the loop before the
+    # passes fails as TensorFlow's run would, InvalidArgumentError, here one error line.
+    graph = graph_pb2.GraphDef.FromString((ROOT / "tests/fixtures/parsers/functions.pb").read_bytes())
+    body = next(f for f in graph.library.function if f.signature.name == "loop_body_95")
+    node = next(n for n in body.node_def if n.name == "add_0")
+    node.input[0] = "plakeholder"
+    path = tmp_path / "bad_body.pb"
+    path.write_bytes(graph.SerializeToString())
+    status, _, err = run(capsys, "optimize", path)
+    assert (status, err) == (2, f"error: {path}: function loop_body_95, node add_0: input "
+                                f"plakeholder is not found\n")
