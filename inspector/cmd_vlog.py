@@ -13,6 +13,7 @@ import os
 import re
 import sys
 
+from inspector import cli, number_arguments
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, finished_executions, follow_vlog, read_vlog
 from parsers.vlog.bounded import bounded_lines
@@ -30,7 +31,7 @@ def add_arguments(parser):
                         help=f"with -o: render every dump to .svg (default: the first {SVG_LIMIT})")
     parser.add_argument("--follow", action="store_true", help="keep reading as the log grows; print graphs and steps as they complete")
     parser.add_argument(
-        "--follow-timeout", type=float, default=None, metavar="SECONDS",
+        "--follow-timeout", type=number_arguments.seconds, default=None, metavar="SECONDS",
         help="with --follow: stop after this long without new lines (default: until Ctrl-C)",
     )
 
@@ -57,8 +58,8 @@ def run(args):
             else:
                 sys.stdout.write("\n".join(summary_lines(log)) + "\n")
             sys.stdout.flush()
-        except BrokenPipeError:
-            sys.stdout = open(os.devnull, "w")
+        except BrokenPipeError:  # a reader such as `head` left: the -o files are still written
+            cli.quiet_stdout()
     if args.out:
         write_outputs(log, args.out, all_svg=args.all_svg)
     return 0
