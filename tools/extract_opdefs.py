@@ -56,6 +56,8 @@ LRN LRNGrad ParseExampleV2 SpaceToBatchND BatchToSpaceND
 TFRecordReaderV2 TextLineReaderV2 ReaderReadV2 ReaderReadUpToV2 ReaderNumRecordsProducedV2
 ReaderNumWorkUnitsCompletedV2 ReaderResetV2 DecodeRaw FixedLengthRecordReaderV2 WholeFileReaderV2
 ReadFile WriteFile DecodeCSV
+ResourceConditionalAccumulator ResourceAccumulatorApplyGradient ResourceAccumulatorTakeGradient
+ResourceAccumulatorSetGlobalStep ResourceAccumulatorNumAccumulated
 """.split()
 
 

@@ -11,6 +11,7 @@ third handler (engine/cluster/relay.py).
 """
 
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -30,6 +31,23 @@ SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"
 RUN_HANDLER = "graph_inspector_run"
 PLUGIN_NAME = "graph-inspector-task"
+# Partitions block in queue and accumulator ops until another client's step feeds them (a
+# SyncReplicasOptimizer's workers wait for the chief's tokens): a task's threads are not
+# bounded by its cores, as TensorFlow's blocking ops hold no thread there.
+MAX_THREADS = 256
+
+# The TaskStates of the Dask workers in this process, by worker address: a session's own
+# task runs here, not through a socket (engine/cluster/step_call.py).
+_IN_PROCESS = weakref.WeakValueDictionary()
+
+
+def in_process(address):
+    """The TaskState of the worker at `address` if it runs in this process, else None."""
+    state = _IN_PROCESS.get(address)
+    if state is None or state.worker.address != address or \
+            not state.worker.status.name == "running":
+        return None
+    return state
 
 
 class TaskRendezvous(Rendezvous):
@@ -103,10 +121,14 @@ class TaskState:
         self.peers = {}  # task name -> worker address
         self.relay_inboxes = {}  # (relay, device) -> a relayed partition's answers
         self.lock = threading.Lock()
-        self.pool = ThreadPoolExecutor(thread_name_prefix=f"partition{self.task}")
+        self.pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix=f"partition{self.task}")
         # A step's call waits on its partitions (on `pool`): its own threads, so a step
         # never waits for a thread that one of its partitions holds.
-        self.steps = ThreadPoolExecutor(thread_name_prefix=f"step{self.task}")
+        self.steps = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix=f"step{self.task}")
+
+    def close(self):
+        self.pool.shutdown(wait=False)
+        self.steps.shutdown(wait=False)
 
     # Comms -------------------------------------------------------------------------------
 
@@ -175,8 +197,10 @@ class TaskState:
         with self.lock:
             parts = self.graphs.get(handle)
             if parts is None:
-                if specs is None:
-                    raise KeyError(handle)
+                if specs is None:  # TensorFlow's worker says the same of a lost graph handle
+                    raise _on_task(errors.AbortedError(
+                        None, None, f"Graph handle is not found: {handle}. Possibly, this "
+                                    f"worker just restarted."), self.task)
                 parts = self.graphs[handle] = [self._bind(*spec) for spec in specs]
             return parts
 
@@ -218,12 +242,14 @@ class TaskState:
                     relayed[part.device].close()
                     self.relay_inboxes.pop((relay[0], part.device), None)
 
+        # The last partition runs on this thread: a task of one partition (most are) wakes
+        # no other.
         futures = [self.pool.submit(run_one, part, collector)
-                   for part, collector in zip(parts, collectors)]
+                   for part, collector in zip(parts[:-1], collectors[:-1])]
         results, failures = None, []
-        for part, future in zip(parts, futures):
+        for part, collector, future in zip(parts, collectors, futures + [None]):
             try:
-                values = future.result()
+                values = run_one(part, collector) if future is None else future.result()
             except Exception as error:  # noqa: BLE001  (the first cause wins, below)
                 failures.append(error)
                 continue
@@ -272,6 +298,8 @@ class TaskPlugin(WorkerPlugin):
         state = getattr(worker, "graph_inspector_task", None)
         if state is None:
             state = worker.graph_inspector_task = TaskState(worker)
+        state.worker = worker  # a kept state rejoins on its task's new worker
+        _IN_PROCESS[worker.address] = state
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
         worker.handlers[relay_lib.ANSWER_HANDLER] = state.answer
@@ -279,7 +307,7 @@ class TaskPlugin(WorkerPlugin):
 
     def teardown(self, worker):
         state = getattr(worker, "graph_inspector_task", None)
-        if state is not None and worker.status.name.startswith("clos"):
-            state.pool.shutdown(wait=False)
-            state.steps.shutdown(wait=False)
+        if state is not None and worker.status.name.startswith("clos") and \
+                not getattr(state, "kept", False):
+            state.close()
 

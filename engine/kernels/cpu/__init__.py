@@ -11,7 +11,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "training", "sendrecv", "stack", "asserts", "batch_norm", "summary", "candidate_sampling",
     "scatter", "reverse_sequence", "io", "tensor_array", "sparse_training", "data",
     "data_iterator", "data_combine", "debug", "script", "linalg", "segment", "gather_nd", "queues",
-    "training_tf1", "shuffle", "fused", "nn_extra", "parsing", "readers", "decode_csv"))
+    "training_tf1", "shuffle", "fused", "nn_extra", "parsing", "readers", "decode_csv",
+    "accumulators"))
 
 
 def load_kernels():
