@@ -1,18 +1,20 @@
 """One step's call to its tasks: each task's worker called at once, the session's own task
-run right here when its worker lives in this process.
+run in this process when its worker lives here.
 
 Remote tasks are called straight over Dask's comms (a handler the task plugin adds, engine/
 cluster/task.py), not as scheduler tasks: a scheduled task costs several scheduler round
 trips a step. The task of a tf.train.Server started in this process (the worker running its
-own training loop, as between-graph programs do) runs on the calling thread, with the same
-TaskState its worker serves: its feeds and fetches never cross a socket, and no thread is
-woken to run it. A failure anywhere aborts the step on the other tasks; while remote tasks
-are pending, the scheduler is asked every LIVENESS_CHECK_S whether their workers are still
-there (with a deadline: a scheduler that does not answer is a failure too).
+own training loop, as between-graph programs do) is run by its TaskState directly, and the
+whole step is driven from that worker's event loop with its connections: the feeds and
+fetches never cross a socket, and the calling thread is woken once, when the step is done
+(each wake-up of a thread costs a turn of the GIL, engine/cluster/loop_run.py). A call
+carries plain msgpack where it holds no tensor. A failure anywhere aborts the step on the
+other tasks; while remote tasks are pending, the scheduler is asked every LIVENESS_CHECK_S
+whether their workers are still there (with a deadline: a scheduler that does not answer
+is a failure too).
 """
 
 import asyncio
-import concurrent.futures
 
 from engine.framework import errors
 from engine.cluster import task as task_lib
@@ -36,78 +38,57 @@ class StepCall:
             if state is not None:
                 self.local_task, self.local_state = task, state
                 break
+        if self.local_state is not None:  # its worker's loop and connection pool
+            self._loop, self._rpc = self.local_state.worker.loop, self.local_state.worker.rpc
+        else:
+            self._loop, self._rpc = client.loop, client.rpc
 
     def run(self):
         """({task: answer}, {task: error})."""
-        remote = {t: c for t, c in self.calls.items() if t != self.local_task}
-        if self.local_task is None:
-            return self.client.sync(self._call_remote, remote, None)
-        if not remote:
-            try:
-                return {self.local_task: self._run_local()}, {}
-            except Exception as error:  # noqa: BLE001  (sorted out by the connection)
-                return {}, {self.local_task: error}
-        local_done = concurrent.futures.Future()
-        pending = asyncio.run_coroutine_threadsafe(self._call_remote(remote, local_done),
-                                                   self.client.loop.asyncio_loop)
-        answers, failures = {}, {}
-        try:
-            answers[self.local_task] = self._run_local()
-            local_done.set_result(None)
-        except Exception as error:  # noqa: BLE001
-            failures[self.local_task] = error
-            local_done.set_result(self.local_task)
-        remote_answers, remote_failures = pending.result()
-        answers.update(remote_answers)
-        failures.update(remote_failures)
-        return answers, failures
+        if self.local_state is None:
+            return self.client.sync(self._call_tasks)
+        return asyncio.run_coroutine_threadsafe(self._call_tasks(),
+                                                self._loop.asyncio_loop).result()
 
-    def _run_local(self):
-        return self.local_state.run_step(*self.calls[self.local_task])
-
-    def _abort_local(self, message, local_done):
-        if local_done is not None and not local_done.done():
-            self.local_state.abort(step=self.step, message=message)
-
-    async def _call_remote(self, calls, local_done):
-        """Calls every remote task at once (the task plugin's run handler) until all answer,
-        one fails (the local task too, when `local_done` gives its name) or a task's worker
-        leaves the scheduler; then the others' pending recvs are aborted."""
+    async def _call(self, task):
+        """One task's answer: the local one's run here, a remote one's through its worker."""
         from distributed.protocol import to_serialize
+        payload = self.calls[task]
+        if task == self.local_task:
+            return await self.local_state.run_step(*payload)
+        if payload[5]:  # feeds: tensors, serialized as Dask serializes arrays
+            payload = to_serialize(payload)
+        answer = await getattr(self._rpc(self.workers[task]), task_lib.RUN_HANDLER)(
+            payload=payload)
+        if isinstance(answer, task_lib.StepFailed):
+            raise answer.error
+        return answer
 
-        async def call(task):
-            rpc = self.client.rpc(self.workers[task])
-            answer = await getattr(rpc, task_lib.RUN_HANDLER)(payload=to_serialize(calls[task]))
-            if isinstance(answer, task_lib.StepFailed):
-                raise answer.error
-            return answer
-        pending = {asyncio.ensure_future(call(task)): task for task in calls}
-        local = None if local_done is None else asyncio.wrap_future(local_done)
-        answers, failures, local_failed = {}, {}, None
-        while (pending or (local is not None and not local.done())) and not (
-                failures or local_failed):
-            waiting = set(pending) | ({local} if local is not None and not local.done()
-                                      else set())
-            done, _ = await asyncio.wait(waiting, timeout=LIVENESS_CHECK_S,
+    async def _call_tasks(self):
+        """Calls every task at once until all answer, one fails or a task's worker leaves
+        the scheduler; then the others' pending recvs are aborted."""
+        # The remote calls first: the local partition's first part runs before they are
+        # written otherwise.
+        order = sorted(self.calls, key=lambda task: task == self.local_task)
+        pending = {asyncio.ensure_future(self._call(task)): task for task in order}
+        answers, failures = {}, {}
+        while pending and not failures:
+            done, _ = await asyncio.wait(pending, timeout=LIVENESS_CHECK_S,
                                          return_when=asyncio.FIRST_COMPLETED)
             for future in done:
-                if future is local:
-                    local_failed = future.result()  # the local task's name when it failed
-                    continue
                 task = pending.pop(future)
                 try:
                     answers[task] = future.result()
                 except Exception as error:  # noqa: BLE001  (sorted out by the connection)
                     failures[task] = error
             if not done:
-                failures.update(await self._departed(pending.values()))
-        for task in [*failures, *([local_failed] if local_failed else [])]:
-            if self.failed is not None:
-                self.failed(task)
-        if failures or local_failed:
-            message = f"Step aborted: {next(iter(failures), local_failed)} failed"
-            self._abort_local(message, local_done)
-            await self._abort(pending, failures, message)
+                remote = [t for t in pending.values() if t != self.local_task]
+                failures.update(await self._departed(remote))
+        for task in failures if self.failed is not None else ():
+            self.failed(task)
+        if failures:
+            await self._abort(pending, failures, f"Step aborted: {next(iter(failures))} "
+                                                 f"failed")
         return answers, failures
 
     async def _departed(self, tasks):
@@ -115,8 +96,9 @@ class StepCall:
         (all of them when the scheduler does not answer)."""
         tasks = list(tasks)
         try:
-            identity = await asyncio.wait_for(self.client.scheduler.identity(n_workers=-1),
-                                              SCHEDULER_TIMEOUT_S)
+            identity = await asyncio.wait_for(
+                self._rpc(self.client.scheduler.address).identity(n_workers=-1),
+                SCHEDULER_TIMEOUT_S)
         except (OSError, asyncio.TimeoutError) as error:
             return {task: errors.UnavailableError(
                 None, None, f"Task {task} is unavailable: the cluster's Dask scheduler does "
@@ -132,9 +114,12 @@ class StepCall:
         (a task that does not answer the abort: the cause is reported)."""
         if not pending:
             return
-        await asyncio.gather(*(getattr(self.client.rpc(self.workers[t]),
-                                       task_lib.ABORT_HANDLER)(step=self.step, message=message)
-                               for t in pending.values() if t not in failures),
+        if self.local_task in pending.values():
+            self.local_state.abort(step=self.step, message=message)
+        await asyncio.gather(*(getattr(self._rpc(self.workers[t]), task_lib.ABORT_HANDLER)(
+                                   step=self.step, message=message)
+                               for t in pending.values()
+                               if t not in failures and t != self.local_task),
                              return_exceptions=True)
         done, still = await asyncio.wait(pending, timeout=ABORT_WAIT_S)
         for future in still:

@@ -34,6 +34,12 @@ from engine.cluster.probe import identity, listening
 START_TIMEOUT_S = 30
 RETRY_S = 0.25            # between tries to reach the scheduler's task, or to register
 WAIT_LOG_S = 10           # how often a waiting task says so (TensorFlow's CreateSession: 10 s)
+# Dask's own housekeeping in a task's process, made rare: its statistical profiler samples
+# every thread's stack every 10 ms and its event-loop monitor ticks every 20 ms; on a busy
+# machine each such wake-up delays a step's threads (a TensorFlow task has neither).
+QUIET_DASK = {"distributed.worker.profile.enabled": False,
+              "distributed.admin.tick.interval": "1s",
+              "distributed.admin.system-monitor.interval": "5s"}
 
 # The workers this process started, by their task's address (engine/cluster/connection.py
 # runs a session's own task here instead of calling it over the network).
@@ -163,6 +169,7 @@ class StartedWorker:
 
     async def _find_scheduler(self):
         """The scheduler's address: configured, started here, or asked of its task."""
+        import dask
         from distributed import Scheduler
         if self._explicit:
             return self._explicit
@@ -170,8 +177,9 @@ class StartedWorker:
             if self.scheduler is None or self.scheduler.status.name not in ("running",):
                 # Its HTTP server too on the task's host only, at a port of the system's
                 # choosing (Dask's default is 8787, on every interface where none is given).
-                self.scheduler = await Scheduler(host=self._host, port=0, dashboard=False,
-                                                 dashboard_address=f"{self._host}:0")
+                with dask.config.set(QUIET_DASK):
+                    self.scheduler = await Scheduler(host=self._host, port=0, dashboard=False,
+                                                     dashboard_address=f"{self._host}:0")
             return self.scheduler.address
         job, index = task_of(self._scheduler_task)
         where = "tcp://" + self.cluster.task_address(job, index)
@@ -190,14 +198,16 @@ class StartedWorker:
     async def _start_worker(self, scheduler):
         """A Worker named by the task at its address; retried while the scheduler still
         holds the name (the worker it replaces has not been missed yet)."""
+        import dask
         from distributed import Worker
         from engine.cluster.task import TaskPlugin
         give_up = time.monotonic() + START_TIMEOUT_S
         while True:
-            worker = Worker(scheduler, name=self.task, host=self._host, port=self._port,
-                            nthreads=self._nthreads, dashboard=False,
-                            dashboard_address=f"{self._host}:0", plugins=(TaskPlugin(),),
-                            silence_logs=logging.ERROR, memory_limit=0)
+            with dask.config.set(QUIET_DASK):
+                worker = Worker(scheduler, name=self.task, host=self._host, port=self._port,
+                                nthreads=self._nthreads, dashboard=False,
+                                dashboard_address=f"{self._host}:0", plugins=(TaskPlugin(),),
+                                silence_logs=logging.ERROR, memory_limit=0)
             if self.state is not None:  # the plugin binds the kept state to the new worker
                 worker.graph_inspector_task = self.state
             try:
