@@ -20,7 +20,8 @@ from typing import Callable
 WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.add_chain", "bench.dot_large",
              "bench.vlog_awk", "bench.pbtxt_large", "bench.tui_large", "bench.runs_large",
              "bench.while_loop", "bench.two_processes", "bench.optimizer_cost",
-             "bench.fusion_default", "bench.compiled_kernels", "bench.gpu", "bench.cluster")
+             "bench.fusion_default", "bench.compiled_kernels", "bench.gpu", "bench.cluster",
+             "bench.cluster_step")
 
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)

@@ -41,7 +41,10 @@ def run_and_compare(name, scratch):
             problems.append(f"{task.name} exited with {task.returncode}:\n{task.stderr[-4000:]}")
             continue
         theirs = (EXPECTED / f"{name}.{task.name}.stdout").read_text()
-        problems += rules.compare(task.name, task.stdout, theirs)
+        differences = rules.compare(task.name, task.stdout, theirs)
+        if differences:  # what the task logged says why
+            differences.append(f"{task.name}'s stderr ends:\n{task.stderr[-3000:]}")
+        problems += differences
     return problems
 
 

@@ -11,6 +11,7 @@ same solution whatever the order of their updates was (Adagrad's accumulators ar
 that order: the chief prints only their names and shapes). The chief then reads its last
 checkpoint back.
 """
+# fixtures: tools/make_distributed_fixtures.py (one process per task)
 
 import os
 

@@ -13,6 +13,7 @@ scheduler of the machine, so the global steps printed per step vary from run to 
 100th step a worker has made 100 updates at least, so the loss it prints is nil to the digits
 shown, and both workers end at the exact solution (w = [0.5, -1, 2], b = 0.25), rounded.
 """
+# fixtures: tools/make_distributed_fixtures.py (one process per task)
 
 import numpy as np
 

@@ -10,6 +10,7 @@ variables. The token a step returns is the global step it finished, and the loss
 computes at step N is the loss of the variables after step N-1: the same numbers on every
 run, whichever worker is faster.
 """
+# fixtures: tools/make_distributed_fixtures.py (one process per task)
 
 import numpy as np
 
