@@ -3,11 +3,13 @@
 A worker plugin gives every Dask worker a TaskState: one ResourceMgr, so variables live on
 their task between runs and across the sessions of every client (as in a tf.train.Server);
 the partitions clients registered there, bound to executors; and a rendezvous per step.
-Clients run a step by calling a handler this plugin adds on every task's worker at once.
-A _Send whose _Recv sits on another task pushes the tensor to that task's worker over Dask's
-own worker-to-worker comms (another handler), never through the client or the scheduler.
-A debugged step's partitions wait for the client's debugger, whose answers come through a
-third handler (engine/cluster/relay.py).
+Clients run a step by calling a handler this plugin adds on every task's worker at once
+(or, for the task of their own process, TaskState.run_step directly). A step's partitions
+run on the worker's event loop where none of them can block (engine/cluster/loop_run.py),
+else each on a thread. A _Send whose _Recv sits on another task pushes the tensor to that
+task's worker over Dask's own worker-to-worker comms (another handler), never through the
+client or the scheduler. A debugged step's partitions wait for the client's debugger, whose
+answers come through a third handler (engine/cluster/relay.py).
 """
 
 import asyncio
@@ -60,6 +62,9 @@ class TaskRendezvous(Rendezvous):
         super().__init__()
         self._state, self._step = state, step
         self._watcher = None
+        # task name -> worker address, as the step's client knows them (each client its own:
+        # two sessions' steps may run here at once, with different device filters).
+        self.peers = {}
 
     def watch(self, watcher):
         self._watcher = watcher
@@ -67,7 +72,8 @@ class TaskRendezvous(Rendezvous):
     def send(self, key, value, is_dead=False):
         receiver = task_name(key.split(";", 3)[2])
         if receiver != self._state.task:
-            self._state.push(receiver, self._step, key, value, is_dead)
+            self._state.push(self.peers.get(receiver), receiver, self._step, key, value,
+                             is_dead)
             return
         self.deliver(key, value, is_dead)
 
@@ -138,7 +144,6 @@ class TaskState:
         self.rendezvous = TaskRendezvousMgr(self)
         self.session_state = {RENDEZVOUS_KEY: self.rendezvous}
         self.graphs = {}  # handle -> [BoundPartition]
-        self.peers = {}  # task name -> worker address
         self.relay_inboxes = {}  # (relay, device) -> a relayed partition's answers
         self.lock = threading.Lock()
         self._outbox, self._outbox_lock, self._flush_scheduled = [], threading.Lock(), False
@@ -153,7 +158,7 @@ class TaskState:
 
     # Comms -------------------------------------------------------------------------------
 
-    def push(self, receiver, step, key, value, is_dead):
+    def push(self, address, receiver, step, key, value, is_dead):
         """Sends one tensor to `receiver`'s worker (from a partition thread) without waiting
         for it to arrive, as TensorFlow's _Send does not wait for its _Recv: a chain of
         sends across tasks would otherwise wait a round trip each. A send that fails aborts
@@ -161,8 +166,8 @@ class TaskState:
         TensorFlow tensor waits in its rendezvous until the receiver asks: a variable updated
         in place meanwhile, by a node that does not wait for the receiver, races as there.
         Tensors pushed before the worker's loop gets to them leave together, one message per
-        receiver (waking the loop costs more than a send)."""
-        address = self.peers.get(receiver)
+        receiver (waking the loop costs more than a send). `address`: the receiver's worker
+        as the step's client knows it."""
         if address is None:
             raise errors.UnavailableError(None, None, f"No worker for task {receiver} (is its "
                                           f"Dask worker running?)")
@@ -220,7 +225,7 @@ class TaskState:
         """One step of this task's partitions registered under `handle`, on the worker's
         loop (engine/cluster/loop_run.py) where they can all run there, else each on a
         thread (`run`)."""
-        self.peers = peers
+        self.rendezvous.find(step).peers = peers
         parts = self.bind(handle, specs)
         if trace or relay is not None or not all(part.on_loop for part in parts):
             return await asyncio.get_running_loop().run_in_executor(

@@ -1,15 +1,18 @@
 """tf.train.MonitoredTrainingSession / MonitoredSession / Scaffold: a session run under hooks.
 
 As TensorFlow 1.x: the Scaffold finalizes the graph's init ops (global and local variable
-initializers, merge_all summaries); the session runs them once, then every run() asks each
-hook's before_run for extra fetches and feeds, runs them together with the caller's, and gives
-each hook its share in after_run; should_stop() is true once a hook requested it. Leaving the
-`with` block calls every hook's end(), and an OutOfRangeError ending the loop is not an error.
-With checkpoint_dir, the session restores the newest checkpoint there (else initializes) and a
-CheckpointSaverHook saves new ones (engine/training/checkpoint_hooks.py).
+initializers, ready ops, merge_all summaries); the chief's session is prepared by a
+SessionManager (restored from checkpoint_dir's newest checkpoint, else initialized), another
+worker's waits until the chief made the model ready (engine/training/session_manager.py).
+The graph's queue runners start under a Coordinator the hooks are given. Then every run()
+asks each hook's before_run for extra fetches and feeds, runs them together with the
+caller's, and gives each hook its share in after_run; should_stop() is true once a hook (or
+the coordinator) requested it. A run failing with AbortedError or UnavailableError (a task
+of the cluster lost) closes the session and makes a new one, as TensorFlow's recoverable
+session does. Leaving the `with` block calls every hook's end(), and an OutOfRangeError
+ending the loop is not an error. With checkpoint_dir, a CheckpointSaverHook saves new
+checkpoints (engine/training/checkpoint_hooks.py).
 """
-
-import time
 
 from engine.framework import errors
 from engine.framework.api_namespace import NotSupportedError
@@ -18,7 +21,7 @@ from engine.framework.graph_keys import GraphKeys
 from engine.ops import variables
 from engine.ops.control_flow import ops as control_flow_ops
 from engine.platform import tf_logging as logging
-from engine.runtime.session import RunOptions, Session
+from engine.runtime.session import RunOptions
 from engine.summary.ops import merge_all
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
 from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver

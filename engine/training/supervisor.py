@@ -27,7 +27,6 @@ from engine.proto.event_pb2 import SessionLog
 from engine.summary.ops import merge_all
 from engine.summary.writer import FileWriter
 from engine.training.coordinator import Coordinator, LooperThread
-from engine.training.queue_runner import QueueRunner  # noqa: F401  (what start_queue_runners runs)
 from engine.training.session_manager import SessionManager
 
 
