@@ -23,7 +23,8 @@ WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.add_chain", "be
              "bench.fusion_default", "bench.compiled_kernels", "bench.first_run",
              "bench.summaries", "bench.conv_ops", "bench.mnist_deep_cnn", "bench.raw_conv_net",
              "bench.gpu", "bench.cluster", "bench.tf2_saved_model", "bench.eigen_float32",
-             "bench.bert_signature", "bench.tui_tf2_saved_model")
+             "bench.bert_signature", "bench.tui_tf2_saved_model",
+             "bench.cluster_step")
 
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
