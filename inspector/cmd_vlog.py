@@ -8,6 +8,7 @@ per step (views/timeline, as `graph-inspector trace` writes them).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -43,6 +44,9 @@ def run(args):
     if args.follow:
         log = _follow(args)
     else:
+        # A log's model is a million small objects and no cycles: once read, the collector's
+        # passes over them would cost as much as writing the JSON (a 32 MB log: 15-25 ms).
+        gc.disable()
         with progress_display() as progress:
             reading = progress.task("reading (MB)")
             # The command shows event counts only: no need to keep every event line.

@@ -147,7 +147,11 @@ class Execution:
     def id_names(self) -> dict[int, tuple[str, str]]:
         """Node id -> (name, op); ids that named two different nodes are left out."""
         if self._ids is None:
-            ids: dict[int, tuple[str, str]] = {}
+            ids = {node.id: (node.name, node.op) for node in self.nodes}
+            if len(ids) == len(self.nodes):  # no id ran twice: nothing can clash
+                self._ids = ids
+                return ids
+            ids = {}
             clashes = set()
             for node in self.nodes:
                 seen = ids.get(node.id)
@@ -305,6 +309,7 @@ class VlogLog:
         dumps = json.dumps
         node_texts: dict[tuple[int, int], str] = {}
         graph_texts: dict[tuple, bytes] = {}  # repeated dumps: their whole node list, once
+        heads: dict[str, bytes] = {}  # label -> a graph's JSON up to its line number
         parts = [b'{"graphs": [']
         add = parts.append
         for index, graph in enumerate(self.graphs):
@@ -320,13 +325,21 @@ class VlogLog:
                         text = node_texts[key] = dumps(graph.node_json(node))
                     texts.append(text)
                 nodes_text = graph_texts[signature] = ", ".join(texts).encode()
+            head = heads.get(graph.label)
+            if head is None:
+                head = heads[graph.label] = f'{{"label": {dumps(graph.label)}, "first_line": '.encode()
             add(b", " if index else b"")
-            add(f'{{"label": {dumps(graph.label)}, "first_line": {graph.first_line}, '
-                f'"nodes": ['.encode())
+            add(head)
+            add(f'{graph.first_line}, "nodes": ['.encode())
             add(nodes_text)
             add(b"]}")
         add(b'], "executions": [')
-        add(", ".join(dumps(execution.to_json()) for execution in self.executions).encode())
+        from parsers.vlog import native  # the C scanner writes them where it was built
+
+        executions = native.executions_json(self.executions)
+        if executions is None:
+            executions = ", ".join(dumps(execution.to_json()) for execution in self.executions).encode()
+        add(executions)
         add(f'], "lines": {self.lines}, "unparsed_lines": {self.unparsed_lines}}}'.encode())
         buffer = getattr(out, "buffer", None)
         if buffer is not None:

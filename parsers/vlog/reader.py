@@ -26,6 +26,7 @@ import sys
 from typing import BinaryIO, Callable, Iterable
 
 from parsers.errors import InputError
+from parsers.vlog import native
 from parsers.vlog import prefix as _prefix
 from parsers.vlog.bounded import bounded_lines
 from parsers.vlog.events import classify
@@ -65,6 +66,7 @@ class VlogParser:
         self._pending: dict[tuple[int, int], ExecutedNode] = {}
         self._node_cache: dict[str, object] = {}
         self._process_cache: dict[bytes, tuple | None] = {}
+        self._header_cache: dict[bytes, tuple] = {}
         self._line = 0
         self._unparsed = 0
         self._named_upto = 0
@@ -190,9 +192,15 @@ class VlogParser:
         if not body.strip():
             return True
         if body[-1:] == b"{":
-            header = parse_header(body.decode("utf-8", "replace"))
+            # Every run dumps the same few graphs again: each header's text is parsed once.
+            header = self._header_cache.get(body)
             if header is None:
-                return False
+                header = parse_header(body.decode("utf-8", "replace"))
+                if header is None:
+                    return False
+                if len(self._header_cache) > CACHE_LIMIT:
+                    self._header_cache.clear()
+                self._header_cache[body] = header
             cut = self._blocks.pop(key, None)
             if cut is not None:
                 self._emit_graph(cut)
@@ -200,7 +208,7 @@ class VlogParser:
             thread_key = _thread_key(key)
             label = self._labels.pop(thread_key, "")
             thread = int(thread_key) if thread_key is not None else None
-            block = GraphDump(label, line_no, kind, name, args, rets, thread=thread)
+            block = GraphDump(label, line_no, kind, name, list(args), list(rets), thread=thread)
             block.last_line = line_no
             self._blocks[key] = block
             self.log.graphs.append(block)
@@ -393,7 +401,9 @@ def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bo
         except (OSError, AttributeError, ValueError):
             total = 0
     report = (lambda done: progress(min(done, total), total)) if total else None
-    parser.feed_lines(bounded_lines(stream, str(name), progress=report))
+    if not native.feed_file(parser, stream, CACHE_LIMIT, report):
+        parser = VlogParser(str(name), keep_events=events)
+        parser.feed_lines(bounded_lines(stream, str(name), progress=report))
     if total:
         progress(total, total)
     return parser.close()

@@ -1,0 +1,278 @@
+/* parsers.vlog._scanner: VlogParser.feed_lines in C, over a whole buffer (a memory-mapped log).
+
+feed(parser, buffer, max_line, progress, progress_every) reads the buffer's lines into the
+parser's own state (its dicts of open blocks, caches, open executions and pending nodes, its
+log's lists) as feed_lines would. It does itself what most lines of a log are: node lines of
+a dump whose text was parsed before, block ends, Process node and kernel done lines whose
+summary was parsed before, memory, event and label lines, lines that are no log line. For any
+other line (the first of each distinct node or summary text, block headers, 1.x executor
+lines, anything unusual) it calls the handler feed_lines would call (parser._dump_line,
+_process_line, _done_line, _other_line), which parses and caches it: both work on the same
+state, line by line, so the VlogLog is the reference's. It returns False, having read nothing
+that counts, where a line is longer than max_line: the caller then reads the file the
+reference way, whose bounded reader decides what that means. */
+
+#include "scanner.h"
+
+static const char *const NODE_FIELDS[] = {
+    "id", "name", "op", "inputs", "thread", "start_us", "dead", "line", "end_us", "attr_text", NULL};
+static const char *const EXECUTION_FIELDS[] = {
+    "step", "device", "first_line", "nodes", "last_line", "_ids", NULL};
+
+/* The dataclasses' __init__ would cost a microsecond a node: slots are set through their
+   member descriptors instead, every one of them (bind() checks the names; native.py that
+   they are all the dataclass's fields). */
+PyTypeObject *node_type, *execution_type;
+PyObject *node_slots[N_COUNT], *execution_slots[E_COUNT];
+Py_ssize_t cache_limit = -1;
+static PyObject *s_line, *s_unparsed;
+
+PyObject *make_instance(PyTypeObject *type, PyObject **slots, PyObject **values, int count) {
+    PyObject *object = type->tp_alloc(type, 0);
+    int failed = object == NULL;
+    for (int i = 0; i < count; i++) {
+        if (values[i] == NULL)
+            failed = 1;
+        else if (!failed && Py_TYPE(slots[i])->tp_descr_set(slots[i], object, values[i]) < 0)
+            failed = 1;
+        Py_XDECREF(values[i]);
+    }
+    if (failed) {
+        Py_XDECREF(object);
+        return NULL;
+    }
+    return object;
+}
+
+static int lookup_slots(PyObject *type, const char *const *names, PyObject **slots) {
+    for (int i = 0; names[i]; i++) {
+        PyObject *slot = PyObject_GetAttrString(type, names[i]);
+        if (slot == NULL)
+            return -1;
+        if (!Py_IS_TYPE(slot, &PyMemberDescr_Type)) {
+            Py_DECREF(slot);
+            PyErr_Format(PyExc_TypeError, "bind: %s is not a slot", names[i]);
+            return -1;
+        }
+        Py_XSETREF(slots[i], slot);
+    }
+    return 0;
+}
+
+static PyObject *bind(PyObject *module, PyObject *args) {
+    PyObject *node_class, *execution_class;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "O!O!n", &PyType_Type, &node_class, &PyType_Type,
+                          &execution_class, &limit))
+        return NULL;
+    if (lookup_slots(node_class, NODE_FIELDS, node_slots) < 0 ||
+        lookup_slots(execution_class, EXECUTION_FIELDS, execution_slots) < 0)
+        return NULL;
+    Py_XSETREF(node_type, (PyTypeObject *)Py_NewRef(node_class));
+    Py_XSETREF(execution_type, (PyTypeObject *)Py_NewRef(execution_class));
+    cache_limit = limit;
+    Py_RETURN_NONE;
+}
+
+/* ---- one feed() ------------------------------------------------------------------------ */
+
+static PyObject *attribute(PyObject *object, const char *name) {
+    return object == NULL ? NULL : PyObject_GetAttrString(object, name);
+}
+
+static void close_scan(Scan *scan) {
+    PyObject **owned[] = {&scan->blocks, &scan->labels, &scan->open, &scan->pending,
+                          &scan->node_cache, &scan->process_cache, &scan->dump_line,
+                          &scan->process_line, &scan->done_line, &scan->other_line,
+                          &scan->executions, &scan->event_rows, &scan->counts, &scan->on_graph};
+    for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+        Py_CLEAR(*owned[i]);
+}
+
+static int open_scan(Scan *scan, PyObject *parser) {
+    memset(scan, 0, sizeof(*scan));
+    scan->parser = parser;
+    PyObject *log = attribute(parser, "log"), *keep = attribute(parser, "keep_events");
+    PyObject *on_graph = attribute(parser, "on_graph"), *line = PyObject_GetAttr(parser, s_line);
+    int keep_events = keep == NULL ? -1 : PyObject_IsTrue(keep);
+    scan->blocks = attribute(parser, "_blocks");
+    scan->labels = attribute(parser, "_labels");
+    scan->open = attribute(parser, "_open");
+    scan->pending = attribute(parser, "_pending");
+    scan->node_cache = attribute(parser, "_node_cache");
+    scan->process_cache = attribute(parser, "_process_cache");
+    scan->dump_line = attribute(parser, "_dump_line");
+    scan->process_line = attribute(parser, "_process_line");
+    scan->done_line = attribute(parser, "_done_line");
+    scan->other_line = attribute(parser, "_other_line");
+    scan->executions = attribute(log, "executions");
+    if (keep_events == 1)
+        scan->event_rows = attribute(log, "event_rows");
+    else if (keep_events == 0) {
+        PyObject *sink = attribute(parser, "_event_sink");
+        scan->counts = attribute(sink, "counts");
+        Py_XDECREF(sink);
+    }
+    scan->on_graph = on_graph == NULL || on_graph == Py_None ? NULL : Py_NewRef(on_graph);
+    scan->line_no = line == NULL ? -1 : PyLong_AsSsize_t(line);
+    int ok = !PyErr_Occurred() && scan->line_no >= 0 && scan->blocks && PyDict_CheckExact(scan->blocks) &&
+             scan->labels && PyDict_CheckExact(scan->labels) && scan->open && PyDict_CheckExact(scan->open) &&
+             scan->pending && PyDict_CheckExact(scan->pending) && scan->node_cache &&
+             PyDict_CheckExact(scan->node_cache) && scan->process_cache &&
+             PyDict_CheckExact(scan->process_cache) && scan->dump_line && scan->process_line &&
+             scan->done_line && scan->other_line && scan->executions && PyList_Check(scan->executions) &&
+             (keep_events ? scan->event_rows && PyList_Check(scan->event_rows)
+                          : scan->counts && PyDict_Check(scan->counts));
+    Py_XDECREF(log);
+    Py_XDECREF(keep);
+    Py_XDECREF(on_graph);
+    Py_XDECREF(line);
+    if (!ok && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "feed: not a VlogParser");
+    return ok ? 0 : -1;
+}
+
+/* What feed_lines does in its `finally`: the line count, the unparsed count, memory lines. */
+static int settle(Scan *scan) {
+    PyObject *line = PyLong_FromSsize_t(scan->line_no);
+    int failed = line == NULL || PyObject_SetAttr(scan->parser, s_line, line) < 0;
+    Py_XDECREF(line);
+    if (!failed && scan->unparsed) {
+        PyObject *before = PyObject_GetAttr(scan->parser, s_unparsed);
+        PyObject *more = PyLong_FromSsize_t(scan->unparsed);
+        PyObject *after = before && more ? PyNumber_Add(before, more) : NULL;
+        failed = after == NULL || PyObject_SetAttr(scan->parser, s_unparsed, after) < 0;
+        Py_XDECREF(before);
+        Py_XDECREF(more);
+        Py_XDECREF(after);
+    }
+    if (!failed && scan->memory_lines)
+        failed = add_count(scan->counts, kinds[K_MEMORY], scan->memory_lines) < 0;
+    return failed ? -1 : 0;
+}
+
+static PyObject *feed(PyObject *module, PyObject *args) {
+    PyObject *parser, *buffer, *progress;
+    Py_ssize_t max_line, progress_every;
+    if (!PyArg_ParseTuple(args, "OOnOn", &parser, &buffer, &max_line, &progress, &progress_every))
+        return NULL;
+    if (node_type == NULL)
+        return PyErr_Format(PyExc_RuntimeError, "feed before bind");
+    Py_buffer view;
+    if (PyObject_GetBuffer(buffer, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    Scan scan;
+    PyObject *result = NULL;
+    if (open_scan(&scan, parser) < 0)
+        goto done;
+    const char *data = view.buf;
+    Py_ssize_t size = view.len, at = 0, next_report = progress_every;
+    while (at < size) {
+        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
+        Py_ssize_t line_end = newline ? newline - data + 1 : size;
+        if (line_end - at - (newline != NULL) > max_line) {
+            result = Py_NewRef(Py_False);
+            goto done;
+        }
+        scan.line_no++;
+        int outcome = scan_line(&scan, data + at, line_end - at);
+        if (outcome == LINE_ERROR)
+            goto done;
+        scan.unparsed += outcome == LINE_UNPARSED;
+        at = line_end;
+        if ((scan.line_no & 0xFFFF) == 0 && PyErr_CheckSignals() < 0)
+            goto done;
+        if (at >= next_report && progress != Py_None) {
+            next_report = at + progress_every;
+            PyObject *reported = PyObject_CallFunction(progress, "n", at);
+            if (reported == NULL)
+                goto done;
+            Py_DECREF(reported);
+        }
+    }
+    if (settle(&scan) == 0)
+        result = Py_NewRef(Py_True);
+done:
+    close_scan(&scan);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* ---- for the tests: the C matchers beside the regexes they stand for ------------------- */
+
+static PyObject *py_is_log_line(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    int found = is_log_line(view.buf, view.len);
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(found);
+}
+
+static PyObject *py_absl_head(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    AbslHead head;
+    int found = match_absl_head(view.buf, view.len, &head);
+    PyBuffer_Release(&view);
+    if (found <= 0)
+        return PyLong_FromLong(found);
+    if (head.has_thread)
+        return Py_BuildValue("(LLn)", (long long)head.micros, (long long)head.thread, head.message);
+    return Py_BuildValue("(LOn)", (long long)head.micros, Py_None, head.message);
+}
+
+static PyMethodDef methods[] = {
+    {"bind", bind, METH_VARARGS,
+     "bind(ExecutedNode, Execution, cache_limit): the model's classes, once, before feed."},
+    {"feed", feed, METH_VARARGS,
+     "feed(parser, buffer, max_line, progress, progress_every) -> bool: read the buffer's "
+     "lines into the VlogParser; False (nothing read that counts) where a line passes max_line."},
+    {"executions_json", executions_json, METH_O,
+     "executions_json(executions) -> bytes: ', '.join(json.dumps(e.to_json()) ...) encoded."},
+    {"is_log_line", py_is_log_line, METH_O, "prefix.is_log_line, in C."},
+    {"absl_head", py_absl_head, METH_O,
+     "(micros, thread, message offset) of an absl prefix with a 6-digit fraction; 0: none; "
+     "-1: a number too long."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef scanner_module = {
+    PyModuleDef_HEAD_INIT, "_scanner",
+    "VlogParser.feed_lines in C over a whole buffer; the reference stays parsers/vlog/reader.py.",
+    -1, methods, NULL, NULL, NULL, NULL};
+
+static PyObject *names(const char *const *fields, int count) {
+    PyObject *tuple = PyTuple_New(count);
+    for (int i = 0; tuple != NULL && i < count; i++) {
+        PyObject *name = PyUnicode_FromString(fields[i]);
+        if (name == NULL) {
+            Py_CLEAR(tuple);
+            break;
+        }
+        PyTuple_SET_ITEM(tuple, i, name);
+    }
+    return tuple;
+}
+
+PyMODINIT_FUNC PyInit__scanner(void) {
+    if (!(s_line = PyUnicode_InternFromString("_line")) ||
+        !(s_unparsed = PyUnicode_InternFromString("_unparsed")) || lines_init() < 0 ||
+        executor_init() < 0 || json_init() < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&scanner_module);
+    if (module == NULL)
+        return NULL;
+    PyObject *node_fields = names(NODE_FIELDS, N_COUNT);
+    PyObject *execution_fields = names(EXECUTION_FIELDS, E_COUNT);
+    int failed = node_fields == NULL || execution_fields == NULL ||
+                 PyModule_AddObjectRef(module, "EXECUTED_NODE_FIELDS", node_fields) < 0 ||
+                 PyModule_AddObjectRef(module, "EXECUTION_FIELDS", execution_fields) < 0;
+    Py_XDECREF(node_fields);
+    Py_XDECREF(execution_fields);
+    if (failed) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
