@@ -11,7 +11,7 @@ SCANNER = "parsers/vlog/scanner/"
 setup(ext_modules=[Extension(
     "parsers.vlog._scanner",
     sources=[SCANNER + name for name in (
-        "module.c", "lines.c", "executor.c", "prefix.c", "json_out.c")],
+        "module.c", "lines.c", "executor.c", "prefix.c", "memo.c", "json_out.c")],
     depends=[SCANNER + "scanner.h"],
     optional=True,
 )])

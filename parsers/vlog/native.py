@@ -56,10 +56,10 @@ def feed_file(parser, stream, cache_limit: int, progress=None) -> bool:
     except (OSError, ValueError, AttributeError):
         return False
     if not _bound:
-        scanner.bind(ExecutedNode, Execution, cache_limit)
+        scanner.bind(ExecutedNode, Execution)
         _bound = True
     with buffer:
-        return scanner.feed(parser, buffer, bounded.MAX_LINE, progress, PROGRESS_EVERY)
+        return scanner.feed(parser, buffer, bounded.MAX_LINE, cache_limit, progress, PROGRESS_EVERY)
 
 
 def executions_json(executions) -> bytes | None:

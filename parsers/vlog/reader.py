@@ -21,9 +21,10 @@ keyed by (thread, source line), so blocks that two threads print at once stay ap
 from __future__ import annotations
 
 import gc
+import io
 import os
 import sys
-from typing import BinaryIO, Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from parsers.errors import InputError
 from parsers.vlog import native
@@ -380,7 +381,7 @@ def read_vlog(path, progress: Callable | None = None, events: bool = True) -> Vl
         return _read_stream(stream, path, progress, events)
 
 
-def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
+def _read_stream(stream: io.BufferedIOBase, name: str, progress: Callable | None, events: bool) -> VlogLog:
     # The parse allocates millions of small objects and frees none: the cyclic collector's
     # passes over them would only cost time.
     collecting = gc.isenabled()
@@ -392,7 +393,7 @@ def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events:
             gc.enable()
 
 
-def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
+def _read_all(stream: io.BufferedIOBase, name: str, progress: Callable | None, events: bool) -> VlogLog:
     parser = VlogParser(str(name), keep_events=events)
     total = 0
     if progress is not None:

@@ -52,14 +52,26 @@ static PyObject *new_execution(PyObject *step, PyObject *device, Py_ssize_t line
     return make_instance(execution_type, execution_slots, values, E_COUNT);
 }
 
+/* The thread's int: the last one again where it is the same thread (most lines are). */
+static PyObject *thread_number(Scan *scan, AbslHead *head) {
+    if (!head->has_thread)
+        return Py_NewRef(Py_None);
+    if (scan->thread_number == NULL || scan->thread != head->thread) {
+        Py_XSETREF(scan->thread_number, PyLong_FromLongLong(head->thread));
+        scan->thread = head->thread;
+    }
+    return Py_XNewRef(scan->thread_number);
+}
+
 /* The node of a parsed summary (name, op, inputs, dead, device, attr_text) run at `head`. */
-static PyObject *new_node(PyObject *id, PyObject *summary, AbslHead *head, Py_ssize_t line_no) {
+static PyObject *new_node(Scan *scan, PyObject *id, PyObject *summary, AbslHead *head,
+                          PyObject *line) {
     PyObject *values[N_COUNT] = {
         Py_NewRef(id), Py_NewRef(PyTuple_GET_ITEM(summary, 0)),
         Py_NewRef(PyTuple_GET_ITEM(summary, 1)), Py_NewRef(PyTuple_GET_ITEM(summary, 2)),
-        head->has_thread ? PyLong_FromLongLong(head->thread) : Py_NewRef(Py_None),
-        PyLong_FromLongLong(head->micros), Py_NewRef(PyTuple_GET_ITEM(summary, 3)),
-        PyLong_FromSsize_t(line_no), Py_NewRef(Py_None), Py_NewRef(PyTuple_GET_ITEM(summary, 5))};
+        thread_number(scan, head), PyLong_FromLongLong(head->micros),
+        Py_NewRef(PyTuple_GET_ITEM(summary, 3)), Py_NewRef(line), Py_NewRef(Py_None),
+        Py_NewRef(PyTuple_GET_ITEM(summary, 5))};
     return make_instance(node_type, node_slots, values, N_COUNT);
 }
 
@@ -85,15 +97,15 @@ static int add_node(Scan *scan, PyObject *summary, PyObject *step, PyObject *id,
             PyList_Append(scan->executions, execution) < 0)
             goto done;
     }
-    node = new_node(id, summary, head, scan->line_no);
     line = PyLong_FromSsize_t(scan->line_no);
-    if (node == NULL || line == NULL)
+    node = line == NULL ? NULL : new_node(scan, id, summary, head, line);
+    if (node == NULL)
         goto done;
     nodes = PyObject_GetAttr(execution, s_nodes);
     if (nodes == NULL || PyList_Append(nodes, node) < 0 ||
         PyObject_SetAttr(execution, s_last_line, line) < 0)
         goto done;
-    if (PyDict_GET_SIZE(scan->pending) > cache_limit)
+    if (PyDict_GET_SIZE(scan->pending) > scan->cache_limit)
         PyDict_Clear(scan->pending);
     pending_key = PyTuple_Pack(2, step, id);
     if (pending_key == NULL || PyDict_SetItem(scan->pending, pending_key, node) < 0)
@@ -118,11 +130,7 @@ int process_line(Scan *scan, const char *raw, Py_ssize_t size, Py_ssize_t start)
     Py_ssize_t rest = head.message + 14;
     if (!id_and_step(raw, size, &rest, &node_id, &step))
         return to_reference_process(scan, raw, size, start);
-    PyObject *rest_bytes = PyBytes_FromStringAndSize(raw + rest, size - rest);
-    if (rest_bytes == NULL)
-        return LINE_ERROR;
-    PyObject *summary = PyDict_GetItemWithError(scan->process_cache, rest_bytes);
-    Py_DECREF(rest_bytes);
+    PyObject *summary = memo_get(&scan->summaries, raw + rest, size - rest);
     if (summary == NULL && PyErr_Occurred())
         return LINE_ERROR;
     /* A summary not seen before: the reference parses it (or finds it garbled) and caches it. */
@@ -152,7 +160,10 @@ int done_line(Scan *scan, const char *raw, Py_ssize_t size, Py_ssize_t start) {
         PyObject *args[2] = {PyBytes_FromStringAndSize(raw, size), PyLong_FromSsize_t(start)};
         return reference(scan->done_line, args, 2);
     }
-    PyObject *key = Py_BuildValue("(LL)", (long long)step, (long long)node_id);
+    PyObject *step_number = PyLong_FromLongLong(step), *id_number = PyLong_FromLongLong(node_id);
+    PyObject *key = step_number && id_number ? PyTuple_Pack(2, step_number, id_number) : NULL;
+    Py_XDECREF(step_number);
+    Py_XDECREF(id_number);
     if (key == NULL)
         return LINE_ERROR;
     PyObject *node = PyDict_GetItemWithError(scan->pending, key);

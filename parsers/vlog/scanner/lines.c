@@ -66,11 +66,7 @@ static int event(Scan *scan, int kind, const char *raw, Py_ssize_t size) {
 static int node_seen_before(Scan *scan, PyObject *block, const char *raw, Py_ssize_t size,
                             Py_ssize_t start, PyObject *key) {
     Py_ssize_t text = start + 5 < size ? start + 5 : size;
-    PyObject *cache_key = PyBytes_FromStringAndSize(raw + text, size - text);
-    if (cache_key == NULL)
-        return LINE_ERROR;
-    PyObject *node = PyDict_GetItemWithError(scan->node_cache, cache_key);
-    Py_DECREF(cache_key);
+    PyObject *node = memo_get(&scan->dump_nodes, raw + text, size - text);
     if (node == NULL) {
         if (PyErr_Occurred())
             return LINE_ERROR;

@@ -1,8 +1,8 @@
 /* parsers.vlog._scanner: VlogParser.feed_lines in C, over a whole buffer (a memory-mapped log).
 
-feed(parser, buffer, max_line, progress, progress_every) reads the buffer's lines into the
-parser's own state (its dicts of open blocks, caches, open executions and pending nodes, its
-log's lists) as feed_lines would. It does itself what most lines of a log are: node lines of
+feed(parser, buffer, max_line, cache_limit, progress, progress_every) reads the buffer's
+lines into the parser's own state (its dicts of open blocks, caches, open executions and
+pending nodes, its log's lists) as feed_lines would. It does itself what most lines of a log are: node lines of
 a dump whose text was parsed before, block ends, Process node and kernel done lines whose
 summary was parsed before, memory, event and label lines, lines that are no log line. For any
 other line (the first of each distinct node or summary text, block headers, 1.x executor
@@ -24,7 +24,6 @@ static const char *const EXECUTION_FIELDS[] = {
    they are all the dataclass's fields). */
 PyTypeObject *node_type, *execution_type;
 PyObject *node_slots[N_COUNT], *execution_slots[E_COUNT];
-Py_ssize_t cache_limit = -1;
 static PyObject *s_line, *s_unparsed;
 
 PyObject *make_instance(PyTypeObject *type, PyObject **slots, PyObject **values, int count) {
@@ -61,16 +60,13 @@ static int lookup_slots(PyObject *type, const char *const *names, PyObject **slo
 
 static PyObject *bind(PyObject *module, PyObject *args) {
     PyObject *node_class, *execution_class;
-    Py_ssize_t limit;
-    if (!PyArg_ParseTuple(args, "O!O!n", &PyType_Type, &node_class, &PyType_Type,
-                          &execution_class, &limit))
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &node_class, &PyType_Type, &execution_class))
         return NULL;
     if (lookup_slots(node_class, NODE_FIELDS, node_slots) < 0 ||
         lookup_slots(execution_class, EXECUTION_FIELDS, execution_slots) < 0)
         return NULL;
     Py_XSETREF(node_type, (PyTypeObject *)Py_NewRef(node_class));
     Py_XSETREF(execution_type, (PyTypeObject *)Py_NewRef(execution_class));
-    cache_limit = limit;
     Py_RETURN_NONE;
 }
 
@@ -87,6 +83,9 @@ static void close_scan(Scan *scan) {
                           &scan->executions, &scan->event_rows, &scan->counts, &scan->on_graph};
     for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
         Py_CLEAR(*owned[i]);
+    memo_free(&scan->summaries);
+    memo_free(&scan->dump_nodes);
+    Py_CLEAR(scan->thread_number);
 }
 
 static int open_scan(Scan *scan, PyObject *parser) {
@@ -115,6 +114,8 @@ static int open_scan(Scan *scan, PyObject *parser) {
     }
     scan->on_graph = on_graph == NULL || on_graph == Py_None ? NULL : Py_NewRef(on_graph);
     scan->line_no = line == NULL ? -1 : PyLong_AsSsize_t(line);
+    scan->summaries.dict = scan->process_cache;
+    scan->dump_nodes.dict = scan->node_cache;
     int ok = !PyErr_Occurred() && scan->line_no >= 0 && scan->blocks && PyDict_CheckExact(scan->blocks) &&
              scan->labels && PyDict_CheckExact(scan->labels) && scan->open && PyDict_CheckExact(scan->open) &&
              scan->pending && PyDict_CheckExact(scan->pending) && scan->node_cache &&
@@ -153,8 +154,9 @@ static int settle(Scan *scan) {
 
 static PyObject *feed(PyObject *module, PyObject *args) {
     PyObject *parser, *buffer, *progress;
-    Py_ssize_t max_line, progress_every;
-    if (!PyArg_ParseTuple(args, "OOnOn", &parser, &buffer, &max_line, &progress, &progress_every))
+    Py_ssize_t max_line, cache_limit, progress_every;
+    if (!PyArg_ParseTuple(args, "OOnnOn", &parser, &buffer, &max_line, &cache_limit, &progress,
+                          &progress_every))
         return NULL;
     if (node_type == NULL)
         return PyErr_Format(PyExc_RuntimeError, "feed before bind");
@@ -165,6 +167,7 @@ static PyObject *feed(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     if (open_scan(&scan, parser) < 0)
         goto done;
+    scan.cache_limit = cache_limit;
     const char *data = view.buf;
     Py_ssize_t size = view.len, at = 0, next_report = progress_every;
     while (at < size) {
@@ -225,10 +228,11 @@ static PyObject *py_absl_head(PyObject *module, PyObject *arg) {
 
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(ExecutedNode, Execution, cache_limit): the model's classes, once, before feed."},
+     "bind(ExecutedNode, Execution): the model's classes, once, before feed."},
     {"feed", feed, METH_VARARGS,
-     "feed(parser, buffer, max_line, progress, progress_every) -> bool: read the buffer's "
-     "lines into the VlogParser; False (nothing read that counts) where a line passes max_line."},
+     "feed(parser, buffer, max_line, cache_limit, progress, progress_every) -> bool: read the "
+     "buffer's lines into the VlogParser; False (nothing read that counts) where a line passes "
+     "max_line."},
     {"executions_json", executions_json, METH_O,
      "executions_json(executions) -> bytes: ', '.join(json.dumps(e.to_json()) ...) encoded."},
     {"is_log_line", py_is_log_line, METH_O, "prefix.is_log_line, in C."},

@@ -20,13 +20,23 @@ static inline int is_severity(unsigned char c) {
 /* Numbers longer than this are left to Python, whose ints have no bound. */
 #define MAX_DIGITS 17
 
-/* Where `needle` first occurs in line[start:end], or -1, as bytes.find. */
+/* Where `needle` first occurs in line[start:end], or -1, as bytes.find. (memchr and a
+   compare: on lines of a few hundred bytes it beats memmem, which sets up for long texts.) */
 static inline Py_ssize_t find_in(const char *line, Py_ssize_t start, Py_ssize_t end,
                                  const char *needle, Py_ssize_t needle_size) {
-    if (start < 0 || end - start < needle_size)
+    if (start < 0)
         return -1;
-    const char *found = memmem(line + start, (size_t)(end - start), needle, (size_t)needle_size);
-    return found == NULL ? -1 : (Py_ssize_t)(found - line);
+    Py_ssize_t last = end - needle_size;  /* the last place the needle could start */
+    while (start <= last) {
+        const char *found = memchr(line + start, needle[0], (size_t)(last - start + 1));
+        if (found == NULL)
+            return -1;
+        Py_ssize_t at = found - line;
+        if (memcmp(found + 1, needle + 1, (size_t)(needle_size - 1)) == 0)
+            return at;
+        start = at + 1;
+    }
+    return -1;
 }
 
 static inline int starts_with(const char *line, Py_ssize_t size, Py_ssize_t at,
@@ -62,7 +72,6 @@ enum { N_ID, N_NAME, N_OP, N_INPUTS, N_THREAD, N_START, N_DEAD, N_LINE, N_END, N
 enum { E_STEP, E_DEVICE, E_FIRST, E_NODES, E_LAST, E_IDS, E_COUNT };
 extern PyTypeObject *node_type, *execution_type;
 extern PyObject *node_slots[N_COUNT], *execution_slots[E_COUNT];
-extern Py_ssize_t cache_limit;
 
 /* A new instance of `type` with its slots set from values (references stolen; a NULL among
    them, from a failed allocation, makes it fail). */
@@ -74,6 +83,26 @@ enum { LINE_OK = 0, LINE_UNPARSED = 1, LINE_ERROR = -1 };
 enum { K_PASS, K_PHASE, K_DUMPED, K_GRAPPLER, K_MEMORY, K_PLACEMENT, K_COUNT };
 extern PyObject *kinds[K_COUNT];
 
+/* ---- memo.c ------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t hash;
+    PyObject *text;   /* bytes, NULL where the slot is free */
+    PyObject *value;
+} MemoSlot;
+
+typedef struct {
+    PyObject *dict;          /* the reader's cache this memo stands in front of */
+    Py_ssize_t dict_size;    /* its size when last asked: smaller now means it was cleared */
+    MemoSlot *slots;
+    Py_ssize_t capacity, used;
+} Memo;
+
+/* dict.get(text) (a borrowed reference, NULL for none), or NULL with an error set. */
+PyObject *memo_get(Memo *memo, const char *text, Py_ssize_t size);
+void memo_clear(Memo *memo);
+void memo_free(Memo *memo);
+
 /* One feed() call: borrowed from the parser, as feed_lines' locals are. */
 typedef struct {
     PyObject *parser, *blocks, *labels, *open, *pending, *node_cache, *process_cache;
@@ -82,7 +111,12 @@ typedef struct {
     PyObject *event_rows;   /* parser.log.event_rows where events are kept, else NULL */
     PyObject *counts;       /* parser._event_sink.counts where they are only counted */
     PyObject *on_graph;     /* NULL for None */
+    Memo summaries;         /* in front of parser._process_cache */
+    Memo dump_nodes;        /* in front of parser._node_cache */
     Py_ssize_t line_no, unparsed, memory_lines;
+    Py_ssize_t cache_limit; /* reader.CACHE_LIMIT, past which _pending is cleared */
+    int64_t thread;         /* the last thread id seen, and its int */
+    PyObject *thread_number;
 } Scan;
 
 /* The body of VlogParser.feed_lines' loop for one line (with its newline where it has one). */
