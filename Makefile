@@ -1,6 +1,6 @@
 # Two commands matter: `make demo` (the main job) and `make test` (the whole suite).
 # Both go through `make setup`, which is idempotent: it builds .venv/ once and re-installs
-# only when pyproject.toml changes, and installs Graphviz's `dot` when it is missing.
+# only when pyproject.toml or the C scanner changes, and installs Graphviz's `dot` when it is missing.
 
 PYTHON ?= python3
 VENV := .venv
@@ -11,7 +11,9 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP) dot warm
 
-$(STAMP): pyproject.toml
+# setup.py and parsers/vlog/scanner/ are the C scanner `pip install` compiles (optional: without
+# a C compiler the VLOG reader runs its Python reference path).
+$(STAMP): pyproject.toml setup.py $(wildcard parsers/vlog/scanner/*)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,cluster]'
