@@ -103,6 +103,14 @@ def _subparsers(parser):
     return []
 
 
+def entry():
+    """The console script and `python -m inspector`: main(), then the process ends as the
+    command asked (inspector/process_exit.py)."""
+    from inspector import process_exit
+
+    return process_exit.run_as_process(main)
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):

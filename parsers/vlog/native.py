@@ -4,8 +4,9 @@
 GRAPH_INSPECTOR_VLOG_NATIVE=off, `scanner` is None and the reader runs the pure-Python
 reference (reader.VlogParser.feed_lines), which the scanner is tested against
 (tests/parsers/test_vlog_native.py). The scanner reads a memory-mapped file into a
-VlogParser's own state and hands the lines it does not do itself to feed_lines, so both give
-the same VlogLog; it also writes the executions' JSON (model.VlogLog.write_json).
+VlogParser's own state and hands each line it does not do itself to the handler feed_lines
+would call, so both give the same VlogLog; it also writes the executions' JSON
+(json_document.write_json).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import stat
 from dataclasses import fields
 
 from parsers.vlog import bounded
-from parsers.vlog.model import Execution, ExecutedNode
 
 ENVIRONMENT = "GRAPH_INSPECTOR_VLOG_NATIVE"
 PROGRESS_EVERY = 1 << 20
@@ -29,22 +29,29 @@ def _load():
         from parsers.vlog import _scanner
     except ImportError:
         return None
-    # It sets the model's slots itself: a model that changed shape turns it off, never wrong.
-    if ([f.name for f in fields(ExecutedNode)] != list(_scanner.EXECUTED_NODE_FIELDS)
-            or [f.name for f in fields(Execution)] != list(_scanner.EXECUTION_FIELDS)):
-        return None
     return _scanner
 
 
 scanner = _load()
-_bound = False
+
+
+def bind(node_class, execution_class) -> None:
+    """The model's ExecutedNode and Execution (reader.py gives them once): the scanner sets
+    their slots itself, so a model whose fields are not the scanner's turns it off."""
+    global scanner
+    if scanner is None:
+        return
+    if ([f.name for f in fields(node_class)] != list(scanner.EXECUTED_NODE_FIELDS)
+            or [f.name for f in fields(execution_class)] != list(scanner.EXECUTION_FIELDS)):
+        scanner = None
+        return
+    scanner.bind(node_class, execution_class)
 
 
 def feed_file(parser, stream, cache_limit: int, progress=None) -> bool:
     """Read a regular file's lines into `parser` with the scanner; False where it did not (no
     scanner, not a regular file, empty, or a line past bounded.MAX_LINE: the caller reads it
     the reference way, with a fresh parser)."""
-    global _bound
     if scanner is None:
         return False
     try:
@@ -55,18 +62,14 @@ def feed_file(parser, stream, cache_limit: int, progress=None) -> bool:
         buffer = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError, AttributeError):
         return False
-    if not _bound:
-        scanner.bind(ExecutedNode, Execution)
-        _bound = True
     with buffer:
         return scanner.feed(parser, buffer, bounded.MAX_LINE, cache_limit, progress, PROGRESS_EVERY)
 
 
-def executions_json(executions) -> bytes | None:
-    """The executions' part of --json (", "-joined), or None where the scanner cannot write it."""
+def write_executions(executions, write) -> int:
+    """Write the executions' part of --json through write(bytes), ", "-joined, as far as the
+    scanner can: how many it wrote (0 without it; it stops before one holding a value
+    json.dumps would write but it does not know)."""
     if scanner is None:
-        return None
-    try:
-        return scanner.executions_json(executions)
-    except TypeError:
-        return None
+        return 0
+    return scanner.write_executions(executions, write)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from parsers.errors import InputError
 from parsers.vlog import bounded, native, prefix, reader
-from parsers.vlog.executor_trace import _ABSL_HEAD
+from parsers.vlog.executor_trace import PROCESS_LINE
 from parsers.vlog.model import Execution, ExecutedNode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,7 +253,8 @@ def test_stdin_redirected_from_a_file_is_read_by_the_scanner_from_its_start(tmp_
 
 # ---- the C matchers against the regexes they stand for ------------------------------------
 
-ABSL_HEAD = re.compile(_ABSL_HEAD + rb"(?:(\d+) +)?[^\s\]]+:\d+\] ")
+# The reader's one-regex head: PROCESS_LINE up to its message.
+ABSL_HEAD = re.compile(PROCESS_LINE.pattern.split(b"Process node: ")[0])
 PIECES = [b"I", b"W", b"E", b"F", b"X", b"0", b"1", b"9", b"12", b"00", b"0129", b"2018", b"-",
           b" ", b"  ", b"\t", b":", b".", b"123456", b"1234567", b"]", b"] ", b"x.cc", b"a:b",
           b":1", b"77", b"\n", b"\r", b"\xff", b"tensorflow/core/x.cc:12"]
@@ -311,23 +312,46 @@ executions = st.lists(st.builds(Execution, ints, texts, ints, st.lists(nodes, ma
                       max_size=4)
 
 
+def scanner_json(runs):
+    written = []
+    count = scanner.write_executions(runs, written.append)
+    return count, b"".join(written)
+
+
 @needs_scanner
 @given(executions)
 @settings(max_examples=500, deadline=None)
 def test_executions_json_is_json_dumps(runs):
     expected = ", ".join(json.dumps(run.to_json()) for run in runs).encode()
-    assert scanner.executions_json(runs) == expected
+    assert scanner_json(runs) == (len(runs), expected)
 
 
 @needs_scanner
-def test_a_value_it_does_not_know_falls_back_to_json_dumps():
-    run = Execution(1, "/d:0", 1, [ExecutedNode(1, "a", "B", (), 1.5, 2.5, False, 3)])
-    with pytest.raises(TypeError):
-        scanner.executions_json([run])
-    assert native.executions_json([run]) is None
+def test_a_value_it_does_not_know_is_left_to_json_dumps():
+    known = Execution(1, "/d:0", 1, [ExecutedNode(1, "a", "B", (), 5, 6, False, 3)])
+    unknown = Execution(2, "/d:0", 1, [ExecutedNode(1, "a", "B", (), 1.5, 2.5, False, 3)])
+    assert scanner_json([known, unknown, known]) == (1, json.dumps(known.to_json()).encode())
     log = reader.read_lines([b""])
-    log.executions = [run]
+    log.executions = [known, unknown, known]
     assert json_bytes(log, scanner_writes=True) == json_bytes(log, scanner_writes=False)
+    assert json.loads(json_bytes(log, scanner_writes=True)) == log.to_json()
+
+
+@needs_scanner
+def test_the_document_is_written_a_chunk_at_a_time(tmp_path):
+    path = write(tmp_path, all_samples() * 8)
+    log = reader.read_vlog(path)
+    writes = []
+
+    class Buffer(io.BytesIO):
+        def write(self, data):
+            writes.append(len(data))
+            return super().write(data)
+
+    out = io.TextIOWrapper(Buffer(), encoding="utf-8")
+    log.write_json(out)
+    assert out.buffer.getvalue() == json_bytes(read_reference(path), scanner_writes=False)
+    assert len(writes) > 3 and max(writes) < 3 << 20
 
 
 @needs_scanner

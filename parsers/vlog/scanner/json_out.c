@@ -2,8 +2,9 @@
 
 json.dumps with its defaults: ", " and ": " between items, ensure_ascii (every character
 outside ' '..'~', and '"' and '\\', escaped; lowercase hex; surrogate pairs past U+FFFF),
-int.__repr__ for ints, true/false/null. A value of any other type raises TypeError: the
-caller then encodes the way model.py does (the reference). */
+int.__repr__ for ints, true/false/null. Written through a write() callable a megabyte at a
+time; it stops before an execution holding a value of any other type, whose JSON and the
+rest's json.dumps then writes (json_document.py). */
 
 #include "scanner.h"
 
@@ -286,20 +287,52 @@ static int put_execution(Out *out, Fragments *table, PyObject *execution) {
     return failed ? -1 : PUT(out, "]}");
 }
 
-PyObject *executions_json(PyObject *module, PyObject *executions) {
-    PyObject *items = PySequence_Fast(executions, "executions_json: a list of executions");
+/* How many bytes go to write() at a time. */
+#define CHUNK (1 << 20)
+
+static int flush(Out *out, PyObject *write) {
+    if (out->size == 0)
+        return 0;
+    PyObject *chunk = PyBytes_FromStringAndSize(out->data, out->size);
+    PyObject *written = chunk == NULL ? NULL : PyObject_CallOneArg(write, chunk);
+    Py_XDECREF(chunk);
+    if (written == NULL)
+        return -1;
+    Py_DECREF(written);
+    out->size = 0;
+    return 0;
+}
+
+PyObject *write_executions(PyObject *module, PyObject *args) {
+    PyObject *executions, *write;
+    if (!PyArg_ParseTuple(args, "OO", &executions, &write))
+        return NULL;
+    PyObject *items = PySequence_Fast(executions, "write_executions: a list of executions");
     if (items == NULL)
         return NULL;
     Out out = {NULL, 0, 0};
     Fragments table = {NULL, 0, 0, {NULL, 0, 0}};
+    Py_ssize_t done = 0, count = PySequence_Fast_GET_SIZE(items);
     int failed = 0;
-    for (Py_ssize_t i = 0; !failed && i < PySequence_Fast_GET_SIZE(items); i++)
-        failed = (i && PUT(&out, ", ") < 0) ||
-                 put_execution(&out, &table, PySequence_Fast_GET_ITEM(items, i)) < 0;
+    for (; !failed && done < count; done++) {
+        Py_ssize_t mark = out.size;
+        if ((done && PUT(&out, ", ") < 0) ||
+            put_execution(&out, &table, PySequence_Fast_GET_ITEM(items, done)) < 0) {
+            /* A value of a type it does not know: json.dumps writes this one and the rest. */
+            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                out.size = mark;
+                break;
+            }
+            failed = 1;
+        } else if (out.size >= CHUNK) {
+            failed = flush(&out, write) < 0;
+        }
+    }
+    failed = failed || flush(&out, write) < 0;
     Py_DECREF(items);
-    PyObject *result = failed ? NULL : PyBytes_FromStringAndSize(out.data ? out.data : "", out.size);
     PyMem_Free(out.data);
     PyMem_Free(table.slots);
     PyMem_Free(table.text.data);
-    return result;
+    return failed ? NULL : PyLong_FromSsize_t(done);
 }

@@ -233,8 +233,9 @@ static PyMethodDef methods[] = {
      "feed(parser, buffer, max_line, cache_limit, progress, progress_every) -> bool: read the "
      "buffer's lines into the VlogParser; False (nothing read that counts) where a line passes "
      "max_line."},
-    {"executions_json", executions_json, METH_O,
-     "executions_json(executions) -> bytes: ', '.join(json.dumps(e.to_json()) ...) encoded."},
+    {"write_executions", write_executions, METH_VARARGS,
+     "write_executions(executions, write) -> int: their JSON, ', '-joined, through write(bytes), "
+     "up to the first holding a value of a type it does not know; how many it wrote."},
     {"is_log_line", py_is_log_line, METH_O, "prefix.is_log_line, in C."},
     {"absl_head", py_absl_head, METH_O,
      "(micros, thread, message offset) of an absl prefix with a 6-digit fraction; 0: none; "

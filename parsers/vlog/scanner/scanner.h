@@ -136,8 +136,8 @@ int json_init(void);
 
 /* ---- json_out.c ------------------------------------------------------------------------ */
 
-/* The JSON of a list of Execution objects, as ", ".join(json.dumps(e.to_json()) ...): a
-   bytes object, or NULL with TypeError where a value is not one the fast encoder knows. */
-PyObject *executions_json(PyObject *module, PyObject *executions);
+/* write_executions(executions, write) -> how many it wrote: their JSON, ", "-joined, as
+   ", ".join(json.dumps(e.to_json()) ...) would write it, through write(bytes). */
+PyObject *write_executions(PyObject *module, PyObject *args);
 
 #endif
