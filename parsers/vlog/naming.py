@@ -61,24 +61,29 @@ def _match(wanted, at, executions, ran, interned):
     """(real names, (step, device), {returned node: its _Retval's name}) from the execution
     nearest `at` that ran `wanted`, or None."""
     needed, labels = wanted
-    # Mostly the very next execution ran it: that one is tried before the window is laid out.
-    if at < len(executions) and needed <= _ran(at, executions, ran):
-        return _names(labels, executions[at], interned)
+    # Mostly the very next execution ran it: tried before the window is laid out.
+    if at < len(executions):
+        pairs = ran.get(at)
+        if pairs is None:
+            pairs = ran[at] = _pairs(executions[at])
+        if needed <= pairs:
+            return _names(labels, executions[at], interned)
     after = range(at + 1, min(len(executions), at + MATCH_WINDOW))
     before = range(at - 1, max(-1, at - 1 - MATCH_WINDOW), -1)
+    # One loop, few calls: a dump no executor ran (before pruning, say) tries all 32.
     for index in chain(after, before):
-        if needed <= _ran(index, executions, ran):
+        pairs = ran.get(index)
+        if pairs is None:
+            pairs = ran[index] = _pairs(executions[index])
+        if needed <= pairs:
             return _names(labels, executions[index], interned)
     return None
 
 
-def _ran(index, executions, ran) -> frozenset:
-    """{(id, op)} the execution at `index` ran, made once."""
-    pairs = ran.get(index)
-    if pairs is None:
-        known = executions[index].id_names()
-        pairs = ran[index] = frozenset(zip(known, map(itemgetter(1), known.values())))
-    return pairs
+def _pairs(execution) -> frozenset:
+    """{(id, op)} the execution ran."""
+    known = execution.id_names()
+    return frozenset(zip(known, map(itemgetter(1), known.values())))
 
 
 def _names(labels, execution, interned):
