@@ -23,35 +23,50 @@ from parsers.vlog import native
 CHUNK = 1 << 20
 
 
-class _Chunks:
-    """Bytes gathered and written CHUNK at a time (ASCII only, where `out` takes text)."""
+class _Output:
+    """Bytes to `out` a CHUNK at a time, from one buffer (no megabyte allocated, and faulted
+    in, per chunk): through its binary buffer where it has one, every byte of each write (an
+    unbuffered stdout, under PYTHONUNBUFFERED, may take part of one), else as ASCII text."""
 
     def __init__(self, out):
-        self.out = out
-        buffer = getattr(out, "buffer", None)
-        if buffer is not None:
+        self._binary = getattr(out, "buffer", None)
+        if self._binary is not None:
             out.flush()
-            self.write_through = buffer.write
-        else:
-            self.write_through = lambda data: out.write(data.decode("ascii"))
-        self.pending = bytearray()
+        self._text = out
+        self._pending = bytearray(CHUNK)
+        self._size = 0
 
-    def write(self, data: bytes) -> None:
-        self.pending += data
-        if len(self.pending) >= CHUNK:
+    def write(self, data) -> None:
+        size = len(data)
+        if self._size + size > CHUNK:
             self.flush()
+            if size > CHUNK:
+                self.write_now(data)
+                return
+        self._pending[self._size:self._size + size] = data
+        self._size += size
 
     def flush(self) -> None:
-        if self.pending:
-            self.write_through(bytes(self.pending))
-            self.pending.clear()
+        if self._size:
+            with memoryview(self._pending) as view:
+                self.write_now(view[:self._size])
+            self._size = 0
+
+    def write_now(self, data) -> None:
+        """All of `data` (bytes-like, not kept past the call), now."""
+        if self._binary is None:
+            self._text.write(str(data, "ascii"))
+            return
+        with memoryview(data) as view:
+            while view:
+                view = view[self._binary.write(view):]
 
 
 def write_json(log, out) -> None:
     """Write log.to_json() to a text stream, as json.dump(log.to_json(), out) would."""
     dumps = json.dumps
-    chunks = _Chunks(out)
-    write = chunks.write
+    output = _Output(out)
+    write = output.write
     node_texts: dict[tuple[int, int], str] = {}
     graph_texts: dict[tuple, bytes] = {}  # repeated dumps: their whole node list, once
     heads: dict[str, bytes] = {}  # label -> a graph's JSON up to its line number
@@ -78,13 +93,12 @@ def write_json(log, out) -> None:
         write(nodes_text)
         write(b"]}")
     write(b'], "executions": [')
-    chunks.flush()
+    output.flush()
     executions = log.executions
-    done = native.write_executions(executions, chunks.write_through)
+    done = native.write_executions(executions, output.write_now)
     for index in range(done, len(executions)):  # all of them, where the scanner wrote none
         write((", " if index else "").encode() + dumps(executions[index].to_json()).encode())
     write(f'], "lines": {log.lines}, "unparsed_lines": {log.unparsed_lines}}}'.encode())
-    chunks.flush()
-    buffer = getattr(out, "buffer", None)
-    if buffer is not None:
-        buffer.flush()
+    output.flush()
+    if output._binary is not None:
+        output._binary.flush()

@@ -3,7 +3,7 @@
 `pip install` compiles parsers.vlog._scanner where it can; where it could not, or where
 GRAPH_INSPECTOR_VLOG_NATIVE=off, `scanner` is None and the reader runs the pure-Python
 reference (reader.VlogParser.feed_lines), which the scanner is tested against
-(tests/parsers/test_vlog_native.py). The scanner reads a memory-mapped file into a
+(tests/parsers/test_vlog_native.py). The scanner reads a file, a megabyte at a time, into a
 VlogParser's own state and hands each line it does not do itself to the handler feed_lines
 would call, so both give the same VlogLog; it also writes the executions' JSON
 (json_document.write_json).
@@ -11,7 +11,6 @@ would call, so both give the same VlogLog; it also writes the executions' JSON
 
 from __future__ import annotations
 
-import mmap
 import os
 import stat
 from dataclasses import fields
@@ -19,7 +18,7 @@ from dataclasses import fields
 from parsers.vlog import bounded
 
 ENVIRONMENT = "GRAPH_INSPECTOR_VLOG_NATIVE"
-PROGRESS_EVERY = 1 << 20
+CHUNK = 1 << 20  # bytes read at a time: the buffer stays in the cache
 
 
 def _load():
@@ -49,21 +48,46 @@ def bind(node_class, execution_class) -> None:
 
 
 def feed_file(parser, stream, cache_limit: int, progress=None) -> bool:
-    """Read a regular file's lines into `parser` with the scanner; False where it did not (no
-    scanner, not a regular file, empty, or a line past bounded.MAX_LINE: the caller reads it
-    the reference way, with a fresh parser)."""
+    """Read a regular file's lines into `parser` with the scanner, from its start; False
+    where it did not (no scanner, not a regular file, not at its start, or a line past
+    bounded.MAX_LINE: the stream is back at its start, and the caller reads it the
+    reference way, with a fresh parser)."""
     if scanner is None:
         return False
     try:
-        status = os.fstat(stream.fileno())
-        # mmap refuses an empty file; pipes and devices are read as streams, bounded.
-        if not stat.S_ISREG(status.st_mode) or status.st_size == 0 or stream.tell() != 0:
-            return False
-        buffer = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode) or stream.tell() != 0:
+            return False  # pipes and devices are read as streams, bounded
     except (OSError, ValueError, AttributeError):
         return False
-    with buffer:
-        return scanner.feed(parser, buffer, bounded.MAX_LINE, cache_limit, progress, PROGRESS_EVERY)
+    max_line = bounded.MAX_LINE
+    reader = scanner.Reader(parser, max_line, cache_limit)
+    # read() into one buffer, not mmap: cheaper here (no page faults on the file), and a file
+    # cut short while it is read (a log rotated by copytruncate) cannot kill the process.
+    buffer = bytearray(CHUNK)
+    filled = done = 0
+    while True:
+        with memoryview(buffer) as view:
+            count = stream.readinto(view[filled:])
+        length = filled + count
+        used = reader.feed(buffer, length, count == 0)
+        if used < 0:
+            stream.seek(0)
+            return False
+        done += count
+        if count == 0:
+            break
+        if progress is not None:
+            progress(done)
+        # The unfinished last line moves to the front; a line the buffer cannot hold doubles it.
+        filled = length - used
+        if filled > max_line:
+            stream.seek(0)
+            return False
+        buffer[:filled] = buffer[used:length]
+        if filled == len(buffer):
+            buffer.extend(bytes(len(buffer)))
+    reader.close()
+    return True
 
 
 def write_executions(executions, write) -> int:

@@ -215,13 +215,26 @@ def test_caches_cleared_midway_read_the_same(tmp_path, monkeypatch):
 
 
 @needs_scanner
-def test_a_line_past_the_bound_is_left_to_the_bounded_reader(tmp_path, monkeypatch):
+@pytest.mark.parametrize("chunk", [1, 7, 64, 4096])
+def test_lines_cut_by_the_reads_anywhere_read_the_same(tmp_path, monkeypatch, chunk):
+    """The scanner reads native.CHUNK bytes at a time: a line a read cuts waits for the next
+    one, and a line longer than the buffer grows it."""
+    monkeypatch.setattr(native, "CHUNK", chunk)
+    data = (ROOT / "sample_logs" / "while_v2.log").read_bytes() + b"z" * 9000 + b"\r\n" + b"tail"
+    assert_same(write(tmp_path, data))
+
+
+@needs_scanner
+@pytest.mark.parametrize("chunk", [64, 1 << 20])
+def test_a_line_past_the_bound_is_left_to_the_bounded_reader(tmp_path, monkeypatch, chunk):
     counter = (ROOT / "sample_logs" / "counter.log").read_bytes()
+    monkeypatch.setattr(native, "CHUNK", chunk)
     monkeypatch.setattr(bounded, "MAX_LINE", 1000)
     path = write(tmp_path, counter + b"x" * 5000 + b"\n" + counter)
     parser = reader.VlogParser(str(path))
     with open(path, "rb") as stream:
         assert not native.feed_file(parser, stream, reader.CACHE_LIMIT)
+        assert stream.tell() == 0  # back at its start, for the reference
     with pytest.raises(InputError) as raised:
         reader.read_vlog(path)
     assert raised.value.message == (f"no newline in 1000 bytes from byte {len(counter)}"
@@ -314,7 +327,7 @@ executions = st.lists(st.builds(Execution, ints, texts, ints, st.lists(nodes, ma
 
 def scanner_json(runs):
     written = []
-    count = scanner.write_executions(runs, written.append)
+    count = scanner.write_executions(runs, lambda data: written.append(bytes(data)))
     return count, b"".join(written)
 
 

@@ -290,15 +290,25 @@ static int put_execution(Out *out, Fragments *table, PyObject *execution) {
 /* How many bytes go to write() at a time. */
 #define CHUNK (1 << 20)
 
+/* write(a memoryview of what is gathered): no bytes object (and no fresh megabyte to fault
+   in) per chunk; the view is released after the call, so a write() that kept it fails loudly
+   instead of reading a reused buffer. */
 static int flush(Out *out, PyObject *write) {
     if (out->size == 0)
         return 0;
-    PyObject *chunk = PyBytes_FromStringAndSize(out->data, out->size);
-    PyObject *written = chunk == NULL ? NULL : PyObject_CallOneArg(write, chunk);
-    Py_XDECREF(chunk);
-    if (written == NULL)
+    PyObject *view = PyMemoryView_FromMemory(out->data, out->size, PyBUF_READ);
+    if (view == NULL)
         return -1;
+    PyObject *written = PyObject_CallOneArg(write, view);
+    PyObject *released = PyObject_CallMethod(view, "release", NULL);
+    Py_DECREF(view);
+    if (written == NULL || released == NULL) {
+        Py_XDECREF(written);
+        Py_XDECREF(released);
+        return -1;
+    }
     Py_DECREF(written);
+    Py_DECREF(released);
     out->size = 0;
     return 0;
 }

@@ -1,16 +1,16 @@
-/* parsers.vlog._scanner: VlogParser.feed_lines in C, over a whole buffer (a memory-mapped log).
+/* parsers.vlog._scanner: VlogParser.feed_lines in C, over buffers of a log's bytes.
 
-feed(parser, buffer, max_line, cache_limit, progress, progress_every) reads the buffer's
-lines into the parser's own state (its dicts of open blocks, caches, open executions and
-pending nodes, its log's lists) as feed_lines would. It does itself what most lines of a log are: node lines of
+A Reader(parser, max_line, cache_limit) reads the lines of the buffers it is fed into the
+parser's own state (its dicts of open blocks, caches, open executions and pending nodes, its
+log's lists) as feed_lines would. It does itself what most lines of a log are: node lines of
 a dump whose text was parsed before, block ends, Process node and kernel done lines whose
 summary was parsed before, memory, event and label lines, lines that are no log line. For any
 other line (the first of each distinct node or summary text, block headers, 1.x executor
 lines, anything unusual) it calls the handler feed_lines would call (parser._dump_line,
 _process_line, _done_line, _other_line), which parses and caches it: both work on the same
-state, line by line, so the VlogLog is the reference's. It returns False, having read nothing
-that counts, where a line is longer than max_line: the caller then reads the file the
-reference way, whose bounded reader decides what that means. */
+state, line by line, so the VlogLog is the reference's. feed() returns -1 where a line is
+longer than max_line: the caller then reads the file again the reference way, whose bounded
+reader decides what that means. */
 
 #include "scanner.h"
 
@@ -77,7 +77,7 @@ static PyObject *attribute(PyObject *object, const char *name) {
 }
 
 static void close_scan(Scan *scan) {
-    PyObject **owned[] = {&scan->blocks, &scan->labels, &scan->open, &scan->pending,
+    PyObject **owned[] = {&scan->parser, &scan->blocks, &scan->labels, &scan->open, &scan->pending,
                           &scan->node_cache, &scan->process_cache, &scan->dump_line,
                           &scan->process_line, &scan->done_line, &scan->other_line,
                           &scan->executions, &scan->event_rows, &scan->counts, &scan->on_graph};
@@ -90,7 +90,7 @@ static void close_scan(Scan *scan) {
 
 static int open_scan(Scan *scan, PyObject *parser) {
     memset(scan, 0, sizeof(*scan));
-    scan->parser = parser;
+    scan->parser = Py_NewRef(parser);
     PyObject *log = attribute(parser, "log"), *keep = attribute(parser, "keep_events");
     PyObject *on_graph = attribute(parser, "on_graph"), *line = PyObject_GetAttr(parser, s_line);
     int keep_events = keep == NULL ? -1 : PyObject_IsTrue(keep);
@@ -152,54 +152,121 @@ static int settle(Scan *scan) {
     return failed ? -1 : 0;
 }
 
-static PyObject *feed(PyObject *module, PyObject *args) {
-    PyObject *parser, *buffer, *progress;
-    Py_ssize_t max_line, cache_limit, progress_every;
-    if (!PyArg_ParseTuple(args, "OOnnOn", &parser, &buffer, &max_line, &cache_limit, &progress,
-                          &progress_every))
+/* A Reader: one log read through one VlogParser, a buffer of lines at a time. */
+typedef struct {
+    PyObject_HEAD
+    Scan scan;
+    Py_ssize_t max_line;
+    int ready;  /* open_scan succeeded, close() not called yet */
+} Reader;
+
+static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
+    PyObject *parser;
+    Py_ssize_t max_line, cache_limit;
+    static char *keywords[] = {"parser", "max_line", "cache_limit", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onn", keywords, &parser, &max_line, &cache_limit))
+        return -1;
+    if (node_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Reader before bind");
+        return -1;
+    }
+    if (self->ready)
+        close_scan(&self->scan);
+    self->ready = 0;
+    if (open_scan(&self->scan, parser) < 0) {
+        close_scan(&self->scan);
+        return -1;
+    }
+    self->scan.cache_limit = cache_limit;
+    self->max_line = max_line;
+    self->ready = 1;
+    return 0;
+}
+
+static void reader_dealloc(Reader *self) {
+    if (self->ready)
+        close_scan(&self->scan);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* feed(buffer, length, final): the lines of buffer[:length]; an unfinished last line is left
+   for the next call unless `final`. How many bytes were read, or -1 (nothing more read)
+   where a line is longer than max_line. */
+static PyObject *reader_feed(Reader *self, PyObject *args) {
+    PyObject *buffer;
+    Py_ssize_t length;
+    int final;
+    if (!PyArg_ParseTuple(args, "Onp", &buffer, &length, &final))
         return NULL;
-    if (node_type == NULL)
-        return PyErr_Format(PyExc_RuntimeError, "feed before bind");
+    if (!self->ready)
+        return PyErr_Format(PyExc_ValueError, "feed on a closed Reader");
     Py_buffer view;
     if (PyObject_GetBuffer(buffer, &view, PyBUF_SIMPLE) < 0)
         return NULL;
-    Scan scan;
     PyObject *result = NULL;
-    if (open_scan(&scan, parser) < 0)
-        goto done;
-    scan.cache_limit = cache_limit;
+    Scan *scan = &self->scan;
     const char *data = view.buf;
-    Py_ssize_t size = view.len, at = 0, next_report = progress_every;
-    while (at < size) {
-        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
-        Py_ssize_t line_end = newline ? newline - data + 1 : size;
-        if (line_end - at - (newline != NULL) > max_line) {
-            result = Py_NewRef(Py_False);
+    Py_ssize_t at = 0;
+    if (length < 0 || length > view.len) {
+        PyErr_SetString(PyExc_ValueError, "feed: length past the buffer");
+        goto done;
+    }
+    while (at < length) {
+        const char *newline = memchr(data + at, '\n', (size_t)(length - at));
+        if (newline == NULL && !final)
+            break;
+        Py_ssize_t line_end = newline ? newline - data + 1 : length;
+        if (line_end - at - (newline != NULL) > self->max_line) {
+            result = PyLong_FromLong(-1);
             goto done;
         }
-        scan.line_no++;
-        int outcome = scan_line(&scan, data + at, line_end - at);
+        scan->line_no++;
+        int outcome = scan_line(scan, data + at, line_end - at);
         if (outcome == LINE_ERROR)
             goto done;
-        scan.unparsed += outcome == LINE_UNPARSED;
+        scan->unparsed += outcome == LINE_UNPARSED;
         at = line_end;
-        if ((scan.line_no & 0xFFFF) == 0 && PyErr_CheckSignals() < 0)
+        if ((scan->line_no & 0xFFFF) == 0 && PyErr_CheckSignals() < 0)
             goto done;
-        if (at >= next_report && progress != Py_None) {
-            next_report = at + progress_every;
-            PyObject *reported = PyObject_CallFunction(progress, "n", at);
-            if (reported == NULL)
-                goto done;
-            Py_DECREF(reported);
-        }
     }
-    if (settle(&scan) == 0)
-        result = Py_NewRef(Py_True);
+    result = PyLong_FromSsize_t(at);
 done:
-    close_scan(&scan);
     PyBuffer_Release(&view);
     return result;
 }
+
+/* close(): the parser's line and unparsed counts and its memory lines, as feed_lines leaves them. */
+static PyObject *reader_close(Reader *self, PyObject *unused) {
+    if (!self->ready)
+        Py_RETURN_NONE;
+    int failed = settle(&self->scan);
+    close_scan(&self->scan);
+    self->ready = 0;
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef reader_methods[] = {
+    {"feed", (PyCFunction)reader_feed, METH_VARARGS,
+     "feed(buffer, length, final) -> bytes read (its complete lines; all where final), or -1 "
+     "where a line passes max_line."},
+    {"close", (PyCFunction)reader_close, METH_NOARGS,
+     "The parser's line and unparsed counts, as feed_lines leaves them."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject reader_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "parsers.vlog._scanner.Reader",
+    .tp_doc = "Reader(parser, max_line, cache_limit): a log's lines into a VlogParser, a buffer "
+              "at a time, as parser.feed_lines would read them.",
+    .tp_basicsize = sizeof(Reader),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)reader_init,
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_methods = reader_methods,
+};
 
 /* ---- for the tests: the C matchers beside the regexes they stand for ------------------- */
 
@@ -229,10 +296,6 @@ static PyObject *py_absl_head(PyObject *module, PyObject *arg) {
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(ExecutedNode, Execution): the model's classes, once, before feed."},
-    {"feed", feed, METH_VARARGS,
-     "feed(parser, buffer, max_line, cache_limit, progress, progress_every) -> bool: read the "
-     "buffer's lines into the VlogParser; False (nothing read that counts) where a line passes "
-     "max_line."},
     {"write_executions", write_executions, METH_VARARGS,
      "write_executions(executions, write) -> int: their JSON, ', '-joined, through write(bytes), "
      "up to the first holding a value of a type it does not know; how many it wrote."},
@@ -265,9 +328,15 @@ PyMODINIT_FUNC PyInit__scanner(void) {
         !(s_unparsed = PyUnicode_InternFromString("_unparsed")) || lines_init() < 0 ||
         executor_init() < 0 || json_init() < 0)
         return NULL;
+    if (PyType_Ready(&reader_type) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&scanner_module);
     if (module == NULL)
         return NULL;
+    if (PyModule_AddObjectRef(module, "Reader", (PyObject *)&reader_type) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     PyObject *node_fields = names(NODE_FIELDS, N_COUNT);
     PyObject *execution_fields = names(EXECUTION_FIELDS, E_COUNT);
     int failed = node_fields == NULL || execution_fields == NULL ||
