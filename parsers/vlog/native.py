@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 from parsers.vlog import bounded
 
@@ -34,17 +34,23 @@ def _load():
 scanner = _load()
 
 
-def bind(node_class, execution_class) -> None:
-    """The model's ExecutedNode and Execution (reader.py gives them once): the scanner sets
-    their slots itself, so a model whose fields are not the scanner's turns it off."""
+def bind(node_class, execution_class, dump_class) -> None:
+    """The model's ExecutedNode, Execution and GraphDump (reader.py gives them once): the
+    scanner makes them itself, its own fields from the line and the others as the dataclass
+    would (defaults, default factories); a model it cannot make turns it off."""
     global scanner
     if scanner is None:
         return
-    if ([f.name for f in fields(node_class)] != list(scanner.EXECUTED_NODE_FIELDS)
-            or [f.name for f in fields(execution_class)] != list(scanner.EXECUTION_FIELDS)):
+    try:
+        scanner.bind(_spec(node_class), _spec(execution_class), _spec(dump_class))
+    except TypeError:
         scanner = None
-        return
-    scanner.bind(node_class, execution_class)
+
+
+def _spec(cls):
+    return cls, tuple((f.name, f.default is not MISSING, None if f.default is MISSING else f.default,
+                       None if f.default_factory is MISSING else f.default_factory)
+                      for f in fields(cls))
 
 
 def feed_file(parser, stream, cache_limit: int, progress=None) -> bool:

@@ -37,7 +37,7 @@ from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
 from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
 from parsers.vlog.naming import name_dumps
 
-native.bind(ExecutedNode, Execution)
+native.bind(ExecutedNode, Execution, GraphDump)
 
 # Caches of parsed repeated texts; cleared when they grow past this, so memory stays bounded.
 CACHE_LIMIT = 200_000

@@ -46,10 +46,8 @@ static int to_reference_process(Scan *scan, const char *raw, Py_ssize_t size, Py
 }
 
 static PyObject *new_execution(PyObject *step, PyObject *device, Py_ssize_t line_no) {
-    PyObject *values[E_COUNT] = {
-        Py_NewRef(step), Py_NewRef(device), PyLong_FromSsize_t(line_no), PyList_New(0),
-        PyLong_FromLong(0), Py_NewRef(Py_None)};
-    return make_instance(execution_type, execution_slots, values, E_COUNT);
+    PyObject *values[E_COUNT] = {Py_NewRef(step), Py_NewRef(device), PyLong_FromSsize_t(line_no)};
+    return make_model(&execution_model, values, E_COUNT);
 }
 
 /* The thread's int: the last one again where it is the same thread (most lines are). */
@@ -72,7 +70,7 @@ static PyObject *new_node(Scan *scan, PyObject *id, PyObject *summary, AbslHead 
         thread_number(scan, head), PyLong_FromLongLong(head->micros),
         Py_NewRef(PyTuple_GET_ITEM(summary, 3)), Py_NewRef(line), Py_NewRef(Py_None),
         Py_NewRef(PyTuple_GET_ITEM(summary, 5))};
-    return make_instance(node_type, node_slots, values, N_COUNT);
+    return make_model(&node_model, values, N_COUNT);
 }
 
 /* The node joins the open execution of its (step, device), or starts one: at _SOURCE, every

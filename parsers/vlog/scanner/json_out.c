@@ -167,8 +167,10 @@ int json_init(void) {
 
 /* A node's field: straight from its slot where it is the bound ExecutedNode class. */
 static PyObject *node_field(PyObject *node, int field) {
-    if (node_type != NULL && Py_IS_TYPE(node, node_type))
-        return Py_TYPE(node_slots[field])->tp_descr_get(node_slots[field], node, (PyObject *)node_type);
+    if (node_model.type != NULL && Py_IS_TYPE(node, node_model.type)) {
+        PyObject *slot = model_slot(&node_model, field);
+        return Py_TYPE(slot)->tp_descr_get(slot, node, (PyObject *)node_model.type);
+    }
     return PyObject_GetAttr(node, node_names[field]);
 }
 

@@ -61,6 +61,30 @@ static int event(Scan *scan, int kind, const char *raw, Py_ssize_t size) {
     return failed ? LINE_ERROR : LINE_OK;
 }
 
+/* The thread id in a prefix's `<thread> <source>` part (bytes), else None: reader._thread_key. */
+static PyObject *thread_key(const char *key, Py_ssize_t size) {
+    Py_ssize_t parts = 0, first_at = 0, first_end = 0, at = 0;
+    while (at < size) {
+        while (at < size && is_space((unsigned char)key[at]))
+            at++;
+        if (at == size)
+            break;
+        Py_ssize_t word = at;
+        while (at < size && !is_space((unsigned char)key[at]))
+            at++;
+        if (parts++ == 0) {
+            first_at = word;
+            first_end = at;
+        }
+    }
+    if (parts != 2)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = first_at; i < first_end; i++)
+        if (!is_digit(key[i]))
+            Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize(key + first_at, first_end - first_at);
+}
+
 /* ---- graph dumps ---------------------------------------------------------------------- */
 
 static int node_seen_before(Scan *scan, PyObject *block, const char *raw, Py_ssize_t size,
@@ -102,8 +126,56 @@ static int block_end(Scan *scan, PyObject *block, PyObject *key) {
     return result;
 }
 
+static PyObject *pop(PyObject *dict, PyObject *key) {
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value == NULL)
+        return NULL;
+    Py_INCREF(value);
+    if (PyDict_DelItem(dict, key) < 0)
+        Py_CLEAR(value);
+    return value;
+}
+
+/* A block's header, `(args) -> (rets) {` or `name[..](args) -> (outs) {`, whose text was
+   parsed before (parser._header_cache): the block it opens, as _dump_line opens it. */
+static int block_header(Scan *scan, PyObject *header, PyObject *key) {
+    PyObject *cut = pop(scan->blocks, key), *line = NULL, *thread = NULL, *label = NULL, *block = NULL;
+    int result = LINE_ERROR;
+    if (cut == NULL && PyErr_Occurred())
+        goto done;
+    if (cut != NULL && scan->on_graph != NULL) {  /* a block cut short by a new one */
+        PyObject *reported = PyObject_CallOneArg(scan->on_graph, cut);
+        if (reported == NULL)
+            goto done;
+        Py_DECREF(reported);
+    }
+    thread = thread_key(PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key));
+    label = thread == NULL ? NULL : pop(scan->labels, thread);
+    if (label == NULL && !PyErr_Occurred())
+        label = PyUnicode_New(0, 0);
+    line = PyLong_FromSsize_t(scan->line_no);
+    if (label == NULL || line == NULL)
+        goto done;
+    PyObject *values[D_COUNT] = {
+        Py_NewRef(label), Py_NewRef(line), Py_NewRef(PyTuple_GET_ITEM(header, 0)),
+        Py_NewRef(PyTuple_GET_ITEM(header, 1)), PySequence_List(PyTuple_GET_ITEM(header, 2)),
+        PySequence_List(PyTuple_GET_ITEM(header, 3)), Py_NewRef(line),
+        thread == Py_None ? Py_NewRef(Py_None) : PyNumber_Long(thread)};
+    block = make_model(&dump_model, values, D_COUNT);
+    if (block != NULL && PyDict_SetItem(scan->blocks, key, block) == 0 &&
+        PyList_Append(scan->graphs, block) == 0)
+        result = LINE_OK;
+done:
+    Py_XDECREF(cut);
+    Py_XDECREF(thread);
+    Py_XDECREF(label);
+    Py_XDECREF(line);
+    Py_XDECREF(block);
+    return result;
+}
+
 /* A `||` line at `start`, its block keyed by raw[key_start:end]: as _dump_line for node lines
-   parsed before, block ends and blank lines; headers and the rest go to _dump_line. */
+   and headers parsed before, block ends and blank lines; the rest goes to _dump_line. */
 static int dump_line(Scan *scan, const char *raw, Py_ssize_t size, Py_ssize_t key_start,
                      Py_ssize_t end, Py_ssize_t start) {
     Py_ssize_t body = (start + 2 < size && raw[start + 2] == ' ') ? start + 3 : start + 2;
@@ -130,39 +202,25 @@ static int dump_line(Scan *scan, const char *raw, Py_ssize_t size, Py_ssize_t ke
         else
             result = block_end(scan, block, key);
     } else {
-        PyObject *args[4] = {PyBytes_FromStringAndSize(raw, size), PyLong_FromSsize_t(start),
-                             Py_NewRef(key), PyLong_FromSsize_t(scan->line_no)};
-        result = reference(scan->dump_line, args, 4);
+        PyObject *header = raw[body_end - 1] == '{' ? memo_get(&scan->headers, raw + body, body_end - body)
+                                                     : NULL;
+        if (header != NULL && PyTuple_CheckExact(header) && PyTuple_GET_SIZE(header) == 4) {
+            Py_INCREF(header);
+            result = block_header(scan, header, key);
+            Py_DECREF(header);
+        } else if (PyErr_Occurred()) {
+            result = LINE_ERROR;
+        } else {
+            PyObject *args[4] = {PyBytes_FromStringAndSize(raw, size), PyLong_FromSsize_t(start),
+                                 Py_NewRef(key), PyLong_FromSsize_t(scan->line_no)};
+            result = reference(scan->dump_line, args, 4);
+        }
     }
     Py_DECREF(key);
     return result;
 }
 
 /* ---- everything else ------------------------------------------------------------------ */
-
-/* The thread id in a prefix's `<thread> <source>` part (bytes), else None: reader._thread_key. */
-static PyObject *thread_key(const char *key, Py_ssize_t size) {
-    Py_ssize_t parts = 0, first_at = 0, first_end = 0, at = 0;
-    while (at < size) {
-        while (at < size && is_space((unsigned char)key[at]))
-            at++;
-        if (at == size)
-            break;
-        Py_ssize_t word = at;
-        while (at < size && !is_space((unsigned char)key[at]))
-            at++;
-        if (parts++ == 0) {
-            first_at = word;
-            first_end = at;
-        }
-    }
-    if (parts != 2)
-        Py_RETURN_NONE;
-    for (Py_ssize_t i = first_at; i < first_end; i++)
-        if (!is_digit(key[i]))
-            Py_RETURN_NONE;
-    return PyBytes_FromStringAndSize(key + first_at, first_end - first_at);
-}
 
 /* What str.strip() strips, within ASCII. */
 static int is_str_space(unsigned char c) {

@@ -14,61 +14,7 @@ reader decides what that means. */
 
 #include "scanner.h"
 
-static const char *const NODE_FIELDS[] = {
-    "id", "name", "op", "inputs", "thread", "start_us", "dead", "line", "end_us", "attr_text", NULL};
-static const char *const EXECUTION_FIELDS[] = {
-    "step", "device", "first_line", "nodes", "last_line", "_ids", NULL};
-
-/* The dataclasses' __init__ would cost a microsecond a node: slots are set through their
-   member descriptors instead, every one of them (bind() checks the names; native.py that
-   they are all the dataclass's fields). */
-PyTypeObject *node_type, *execution_type;
-PyObject *node_slots[N_COUNT], *execution_slots[E_COUNT];
 static PyObject *s_line, *s_unparsed;
-
-PyObject *make_instance(PyTypeObject *type, PyObject **slots, PyObject **values, int count) {
-    PyObject *object = type->tp_alloc(type, 0);
-    int failed = object == NULL;
-    for (int i = 0; i < count; i++) {
-        if (values[i] == NULL)
-            failed = 1;
-        else if (!failed && Py_TYPE(slots[i])->tp_descr_set(slots[i], object, values[i]) < 0)
-            failed = 1;
-        Py_XDECREF(values[i]);
-    }
-    if (failed) {
-        Py_XDECREF(object);
-        return NULL;
-    }
-    return object;
-}
-
-static int lookup_slots(PyObject *type, const char *const *names, PyObject **slots) {
-    for (int i = 0; names[i]; i++) {
-        PyObject *slot = PyObject_GetAttrString(type, names[i]);
-        if (slot == NULL)
-            return -1;
-        if (!Py_IS_TYPE(slot, &PyMemberDescr_Type)) {
-            Py_DECREF(slot);
-            PyErr_Format(PyExc_TypeError, "bind: %s is not a slot", names[i]);
-            return -1;
-        }
-        Py_XSETREF(slots[i], slot);
-    }
-    return 0;
-}
-
-static PyObject *bind(PyObject *module, PyObject *args) {
-    PyObject *node_class, *execution_class;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &node_class, &PyType_Type, &execution_class))
-        return NULL;
-    if (lookup_slots(node_class, NODE_FIELDS, node_slots) < 0 ||
-        lookup_slots(execution_class, EXECUTION_FIELDS, execution_slots) < 0)
-        return NULL;
-    Py_XSETREF(node_type, (PyTypeObject *)Py_NewRef(node_class));
-    Py_XSETREF(execution_type, (PyTypeObject *)Py_NewRef(execution_class));
-    Py_RETURN_NONE;
-}
 
 /* ---- one feed() ------------------------------------------------------------------------ */
 
@@ -77,7 +23,7 @@ static PyObject *attribute(PyObject *object, const char *name) {
 }
 
 static void close_scan(Scan *scan) {
-    PyObject **owned[] = {&scan->parser, &scan->blocks, &scan->labels, &scan->open, &scan->pending,
+    PyObject **owned[] = {&scan->parser, &scan->graphs, &scan->header_cache, &scan->blocks, &scan->labels, &scan->open, &scan->pending,
                           &scan->node_cache, &scan->process_cache, &scan->dump_line,
                           &scan->process_line, &scan->done_line, &scan->other_line,
                           &scan->executions, &scan->event_rows, &scan->counts, &scan->on_graph};
@@ -85,6 +31,7 @@ static void close_scan(Scan *scan) {
         Py_CLEAR(*owned[i]);
     memo_free(&scan->summaries);
     memo_free(&scan->dump_nodes);
+    memo_free(&scan->headers);
     Py_CLEAR(scan->thread_number);
 }
 
@@ -105,6 +52,7 @@ static int open_scan(Scan *scan, PyObject *parser) {
     scan->done_line = attribute(parser, "_done_line");
     scan->other_line = attribute(parser, "_other_line");
     scan->executions = attribute(log, "executions");
+    scan->graphs = attribute(log, "graphs");
     if (keep_events == 1)
         scan->event_rows = attribute(log, "event_rows");
     else if (keep_events == 0) {
@@ -116,12 +64,16 @@ static int open_scan(Scan *scan, PyObject *parser) {
     scan->line_no = line == NULL ? -1 : PyLong_AsSsize_t(line);
     scan->summaries.dict = scan->process_cache;
     scan->dump_nodes.dict = scan->node_cache;
+    scan->header_cache = attribute(parser, "_header_cache");
+    scan->headers.dict = scan->header_cache;
     int ok = !PyErr_Occurred() && scan->line_no >= 0 && scan->blocks && PyDict_CheckExact(scan->blocks) &&
              scan->labels && PyDict_CheckExact(scan->labels) && scan->open && PyDict_CheckExact(scan->open) &&
              scan->pending && PyDict_CheckExact(scan->pending) && scan->node_cache &&
              PyDict_CheckExact(scan->node_cache) && scan->process_cache &&
              PyDict_CheckExact(scan->process_cache) && scan->dump_line && scan->process_line &&
              scan->done_line && scan->other_line && scan->executions && PyList_Check(scan->executions) &&
+             scan->graphs && PyList_Check(scan->graphs) && scan->headers.dict &&
+             PyDict_CheckExact(scan->headers.dict) &&
              (keep_events ? scan->event_rows && PyList_Check(scan->event_rows)
                           : scan->counts && PyDict_Check(scan->counts));
     Py_XDECREF(log);
@@ -166,7 +118,7 @@ static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"parser", "max_line", "cache_limit", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onn", keywords, &parser, &max_line, &cache_limit))
         return -1;
-    if (node_type == NULL) {
+    if (node_model.type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Reader before bind");
         return -1;
     }
@@ -294,8 +246,10 @@ static PyObject *py_absl_head(PyObject *module, PyObject *arg) {
 }
 
 static PyMethodDef methods[] = {
-    {"bind", bind, METH_VARARGS,
-     "bind(ExecutedNode, Execution): the model's classes, once, before feed."},
+    {"bind", bind_models, METH_VARARGS,
+     "bind(node, execution, dump): ExecutedNode, Execution and GraphDump, each as (class, "
+     "((name, has_default, default, factory), ...)), once, before a Reader; TypeError for a "
+     "model the scanner cannot make."},
     {"write_executions", write_executions, METH_VARARGS,
      "write_executions(executions, write) -> int: their JSON, ', '-joined, through write(bytes), "
      "up to the first holding a value of a type it does not know; how many it wrote."},
@@ -310,19 +264,6 @@ static struct PyModuleDef scanner_module = {
     "VlogParser.feed_lines in C over a whole buffer; the reference stays parsers/vlog/reader.py.",
     -1, methods, NULL, NULL, NULL, NULL};
 
-static PyObject *names(const char *const *fields, int count) {
-    PyObject *tuple = PyTuple_New(count);
-    for (int i = 0; tuple != NULL && i < count; i++) {
-        PyObject *name = PyUnicode_FromString(fields[i]);
-        if (name == NULL) {
-            Py_CLEAR(tuple);
-            break;
-        }
-        PyTuple_SET_ITEM(tuple, i, name);
-    }
-    return tuple;
-}
-
 PyMODINIT_FUNC PyInit__scanner(void) {
     if (!(s_line = PyUnicode_InternFromString("_line")) ||
         !(s_unparsed = PyUnicode_InternFromString("_unparsed")) || lines_init() < 0 ||
@@ -334,17 +275,6 @@ PyMODINIT_FUNC PyInit__scanner(void) {
     if (module == NULL)
         return NULL;
     if (PyModule_AddObjectRef(module, "Reader", (PyObject *)&reader_type) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-    PyObject *node_fields = names(NODE_FIELDS, N_COUNT);
-    PyObject *execution_fields = names(EXECUTION_FIELDS, E_COUNT);
-    int failed = node_fields == NULL || execution_fields == NULL ||
-                 PyModule_AddObjectRef(module, "EXECUTED_NODE_FIELDS", node_fields) < 0 ||
-                 PyModule_AddObjectRef(module, "EXECUTION_FIELDS", execution_fields) < 0;
-    Py_XDECREF(node_fields);
-    Py_XDECREF(execution_fields);
-    if (failed) {
         Py_DECREF(module);
         return NULL;
     }

@@ -66,16 +66,38 @@ int match_absl_head(const char *line, Py_ssize_t size, AbslHead *head);
    opening with a digit. */
 int is_log_line(const char *line, Py_ssize_t size);
 
-/* ---- module.c: the model's classes, as bind() was given them -------------------------- */
+/* ---- model.c: the reader's dataclasses, as bind() was given them ---------------------- */
 
+#define MODEL_FIELDS 24
+
+typedef struct {
+    PyTypeObject *type;
+    int count;                          /* its fields, in order */
+    PyObject *slots[MODEL_FIELDS];      /* their member descriptors */
+    PyObject *defaults[MODEL_FIELDS];   /* each one's default value, or NULL */
+    PyObject *factories[MODEL_FIELDS];  /* else its default factory */
+    int known[MODEL_FIELDS];            /* field -> the scanner's value for it, or -1 */
+    int by_value[MODEL_FIELDS];         /* the scanner's value -> its field */
+} Model;
+
+/* The values the scanner gives each model, in the order make_model takes them. */
 enum { N_ID, N_NAME, N_OP, N_INPUTS, N_THREAD, N_START, N_DEAD, N_LINE, N_END, N_ATTRS, N_COUNT };
-enum { E_STEP, E_DEVICE, E_FIRST, E_NODES, E_LAST, E_IDS, E_COUNT };
-extern PyTypeObject *node_type, *execution_type;
-extern PyObject *node_slots[N_COUNT], *execution_slots[E_COUNT];
+enum { E_STEP, E_DEVICE, E_FIRST, E_COUNT };
+enum { D_LABEL, D_FIRST, D_KIND, D_NAME, D_ARGS, D_RETS, D_LAST, D_THREAD, D_COUNT };
+extern Model node_model, execution_model, dump_model;
 
-/* A new instance of `type` with its slots set from values (references stolen; a NULL among
-   them, from a failed allocation, makes it fail). */
-PyObject *make_instance(PyTypeObject *type, PyObject **slots, PyObject **values, int count);
+/* bind((class, ((name, has_default, default, factory), ...)) for ExecutedNode, Execution
+   and GraphDump). */
+PyObject *bind_models(PyObject *module, PyObject *args);
+
+/* A new instance: the scanner's values (references stolen; a NULL among them, from a failed
+   allocation, makes it fail), every other field its default. */
+PyObject *make_model(Model *model, PyObject **values, int value_count);
+
+/* The member descriptor of the field the scanner's value `value` goes to. */
+static inline PyObject *model_slot(Model *model, int value) {
+    return model->slots[model->by_value[value]];
+}
 
 /* ---- lines.c and executor.c: one line --------------------------------------------------- */
 
@@ -105,7 +127,7 @@ void memo_free(Memo *memo);
 
 /* One feed() call: borrowed from the parser, as feed_lines' locals are. */
 typedef struct {
-    PyObject *parser, *blocks, *labels, *open, *pending, *node_cache, *process_cache;
+    PyObject *parser, *blocks, *labels, *open, *pending, *node_cache, *process_cache, *header_cache;
     PyObject *dump_line, *process_line, *done_line, *other_line;  /* the reference's handlers */
     PyObject *executions;   /* parser.log.executions */
     PyObject *event_rows;   /* parser.log.event_rows where events are kept, else NULL */
@@ -113,6 +135,8 @@ typedef struct {
     PyObject *on_graph;     /* NULL for None */
     Memo summaries;         /* in front of parser._process_cache */
     Memo dump_nodes;        /* in front of parser._node_cache */
+    Memo headers;           /* in front of parser._header_cache */
+    PyObject *graphs;       /* parser.log.graphs */
     Py_ssize_t line_no, unparsed, memory_lines;
     Py_ssize_t cache_limit; /* reader.CACHE_LIMIT, past which _pending is cleared */
     int64_t thread;         /* the last thread id seen, and its int */
