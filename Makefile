@@ -16,7 +16,7 @@ setup: $(STAMP) dot warm bytecode
 $(STAMP): pyproject.toml setup.py $(wildcard parsers/vlog/scanner/*)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,cluster]'
+	$(BIN)/python -m pip install -q -e '.[test,cluster,keras]'
 	touch $(STAMP)
 
 # Graphviz's dot renders .svg/.png; the Python package only writes .dot without it.

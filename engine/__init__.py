@@ -10,6 +10,9 @@ import importlib as _importlib
 import os as _os
 
 from engine.framework.api_namespace import not_supported as _not_supported
+from engine.framework.versions import (VERSION as __version__,  # noqa: F401
+                                       GIT_VERSION as __git_version__,
+                                       COMPILER_VERSION as __compiler_version__)
 
 _HERE = _os.path.dirname(__file__)
 

@@ -106,7 +106,7 @@ def _open_tui(before, after, before_title, after_title):
 
     old = GraphView(before_title, [before], before_title)
     new = GraphView(after_title, [after], after_title)
-    workspace = Workspace(graphs=[diffs.diff_view(old, new), old, new],
+    workspace = Workspace(graphs=[*diffs.diff_views(old, new), old, new],
                           sources=[before_title, after_title])
     app = InspectorApp(workspace=workspace)
     app.run()

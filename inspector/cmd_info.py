@@ -27,12 +27,14 @@ _KIND_TITLES = {
     "vlog": "VLOG log",
     "checkpoint": "checkpoint",
     "directory": "directory (graphs, runs, models and logs, each named)",
+    "keras": "Keras model (layer graph and weights)",
 }
 
 
 def add_arguments(parser):
     parser.add_argument("path", metavar="PATH", nargs="?", help="a graph, meta graph, SavedModel, "
-                        "checkpoint, events, run metadata, dump or VLOG log; - for stdin")
+                        "checkpoint, events, run metadata, dump, VLOG log or Keras model "
+                        "(.keras, .h5); - for stdin")
     parser.add_argument("--json", action="store_true",
                         help="print everything as JSON (nodes, attrs, step stats, variables)")
     parser.add_argument("--ops", action="store_true", help="every op the engine knows and what it has (OpDef, kernels, "

@@ -40,7 +40,14 @@ def run_error_line(error, graph_def):
     """
     node = getattr(error, "node_def", None)
     name = error.node_name or (node.name if node is not None else "?")
-    calls = getattr(error, "function_calls", None) or _calls_by_name(graph_def, name)
+    calls = getattr(error, "function_calls", None)
+    inlined = _inlined_origin(error)
+    if not calls and inlined is not None:
+        # A node the engine inlined from a function body: named as the body names it.
+        calls = _calls_by_inlined_name(graph_def, graph_def, name, *inlined)
+        if calls:
+            name, node = inlined[0], None
+    calls = calls or _calls_by_name(graph_def, name)
     function = calls[0][0] if calls else None
     body = _function_def(graph_def, function)
     op_type = error.op_type or (node.op if node is not None else
@@ -55,6 +62,38 @@ def run_error_line(error, graph_def):
     if where:
         text += f", defined at {where}"
     return f"{text}: {kernel_summary(error)}"
+
+
+def _inlined_origin(error):
+    """(name in its body, function) of a failing node inlined from a function, else None."""
+    node = getattr(error, "node_def", None)
+    function = getattr(error, "function_name", None)
+    if node is None or not function or not node.HasField("experimental_debug_info"):
+        return None
+    names = node.experimental_debug_info.original_node_names
+    return (names[0], function) if names else None
+
+
+def _calls_by_inlined_name(graph_def, body, inlined, original, function, depth=0):
+    """[(function, calling node)], innermost first, of the calls whose inlining made the node
+    `inlined` out of `original` in `function`: TensorFlow's inliner prefixes each body node with
+    its call node's name (`call/inner_call/original`); [] when no path of calls matches."""
+    from engine.framework.function_graph import called_functions
+    library = {f.signature.name: f for f in graph_def.library.function}
+    nodes = body.node if depth == 0 else body.node_def
+    for node in nodes:
+        if not inlined.startswith(node.name + "/"):
+            continue
+        rest = inlined[len(node.name) + 1:]
+        for callee in called_functions(node, library):
+            if callee == function and rest == original:
+                return [(callee, node.name)]
+            if callee in library and depth < 64:
+                inner = _calls_by_inlined_name(graph_def, library[callee], rest, original,
+                                               function, depth + 1)
+                if inner:
+                    return inner + [(callee, node.name)]
+    return []
 
 
 def _called_by(calls):

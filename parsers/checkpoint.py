@@ -145,7 +145,8 @@ class Checkpoint:
             return None
 
     def __contains__(self, name):
-        return name in self._by_name or name == checkpoint_names.OBJECT_GRAPH_KEY
+        return name in self._by_name or (name == checkpoint_names.OBJECT_GRAPH_KEY
+                                         and name in self._reader.names)
 
     def info(self, name):
         """The VariableInfo of a variable, by name or key."""

@@ -1,4 +1,5 @@
-"""What a file holds, by content: events framing, a VLOG log, text proto, binary proto."""
+"""What a file holds, by content: events framing, a VLOG log, text proto, binary proto, or a
+model file of another kind (parsers/model_files.py: Keras zip or HDF5, TFLite)."""
 
 from __future__ import annotations
 
@@ -118,6 +119,11 @@ def load_file(path, progress=None):
     if head.startswith(_GZIP_MAGIC):  # never a protobuf (wire type 7), nor text
         raise InputError(path, "gzip-compressed (a GZIP TFRecord or a .gz file?): "
                                "graph-inspector reads uncompressed files; gunzip it first")
+    from parsers.model_files import load_model_file  # what it needs loads only for those
+
+    model = load_model_file(path, head)
+    if model is not None:
+        return model
     family = sniff(head)
     if family == "vlog":
         return load_vlog(path)  # streamed: a log can be gigabytes

@@ -1,11 +1,12 @@
-"""TensorBoard event files: the graphs, meta graphs and tagged run metadata among their events."""
+"""TensorBoard event files: the graphs, meta graphs and tagged run metadata among their events,
+and the graphs TF2 writes as summaries (parsers/tensorboard_graphs.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from engine.proto import config_pb2, event_pb2, graph_pb2, meta_graph_pb2
-from parsers import containers, tfrecord
+from parsers import containers, tensorboard_graphs, tfrecord
 from parsers.errors import InputError
 from parsers.loaded import LabeledGraph, Loaded
 from parsers.protobuf_files import parse_message
@@ -14,6 +15,7 @@ from parsers.protobuf_files import parse_message
 def read_events_file(loaded, path, display):
     """Add one events file's contents to `loaded`; `display` names it in labels."""
     counts = Counter(loaded.event_counts)
+    plugins_by_tag = {}  # a summary tag's plugin, named by its first value
     try:
         for index, offset, data in tfrecord.read_records(path):
             where = f"record {index} (byte {offset})"
@@ -25,6 +27,8 @@ def read_events_file(loaded, path, display):
                                        "event: tf.train.Examples?)")
             counts[kind] += 1
             _add_event(loaded, path, display, where, event, kind)
+            if kind == "summary":
+                tensorboard_graphs.add_summary_graphs(loaded, path, display, where, event, plugins_by_tag)
     except tfrecord.TruncatedRecord as error:
         if error.index == 0:
             raise InputError(path, f"{error}: no whole record to read") from None

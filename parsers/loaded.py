@@ -8,7 +8,7 @@ from engine.proto import config_pb2, graph_pb2, meta_graph_pb2
 
 # Every kind `parsers.load` answers with; `info --json` prints the same words.
 KINDS = ("graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog", "dump_dir",
-         "directory", "checkpoint")
+         "directory", "checkpoint", "keras")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,8 @@ class Loaded:
     directory, one per pass in pass order). run_metadata: every RunMetadata. meta_graphs: every
     MetaGraphDef. event_counts: for events, how many events of each kind ("graph_def",
     "summary", ...). files: the files read, in order. checkpoint: a checkpoint's variables
-    (parsers.checkpoint.Checkpoint), for a checkpoint or a SavedModel with variables.
+    (parsers.checkpoint.Checkpoint), for a checkpoint or a SavedModel with variables; a Keras
+    model's weights (parsers.keras_weights.KerasWeights, read the same way).
     notes: what was cut short (the last, partly written record of an events file). skipped:
     (file, why) for each file of a directory that could not be read as anything.
     """

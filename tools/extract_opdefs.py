@@ -63,6 +63,8 @@ TensorListConcat TensorListConcatV2 TensorListSplit TensorListResize
 HashTableV2 MutableHashTableV2 LookupTableImportV2 LookupTableFindV2 LookupTableInsertV2
 LookupTableSizeV2 LookupTableExportV2 LookupTableRemoveV2 InitializeTableV2
 InitializeTableFromTextFileV2 DisableCopyOnRead VariableShape
+SelfAdjointEigV2 Svd Qr MatrixSolve MatrixTriangularSolve MatrixSolveLs LogMatrixDeterminant Cross
+_FusedMatMul _FusedConv2D _SwitchN
 """.split()
 
 

@@ -1,8 +1,8 @@
 """Write tests/fixtures/engine_api/*.json: what TensorFlow 1.x builds and prints.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_api_fixtures.py [MODULE...]`
-(snippet modules of tests/engine/: api_snippets, tf1_snippets, breadth_snippets; all by
-default).
+(snippet modules of tests/engine/: api_snippets, tf1_snippets, breadth_snippets,
+linalg_snippets; all by default).
 Each snippet is TF1 graph-building code run with `tf` bound to tensorflow.compat.v1 (after
 disable_v2_behavior) and `np` to NumPy, in a fresh default graph. The fixture keeps its
 code, what it printed, and the GraphDef it built (text format); tests/engine/test_api*.py
@@ -13,15 +13,20 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import sys
 
 from fixture_common import FIXTURES, tf_v1
+
+# tf.layers (tf.compat.v1.layers) exists under Keras 3 only through tf-keras's legacy layers.
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 OUT_DIR = FIXTURES / "engine_api"
 
 # Each snippet module and the fixture it writes.
 SNIPPET_MODULES = {"api_snippets": "snippets.json", "tf1_snippets": "tf1_snippets.json",
-                   "breadth_snippets": "breadth_snippets.json"}
+                   "breadth_snippets": "breadth_snippets.json",
+                   "linalg_snippets": "linalg_snippets.json"}
 
 
 def run_snippet(tf, np, code):

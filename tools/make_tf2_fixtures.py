@@ -58,7 +58,7 @@ REFERENCE = OUT / "reference"  # beside the SavedModels: a SavedModel directory 
 CLI = Path(sys.executable).with_name("saved_model_cli")
 SEED = 0
 SAVED_MODELS = ("while_cond", "train_step", "text_model", "keras_cnn", "transformer",
-                "tf_keras_mlp")
+                "tf_keras_mlp", "while_scalar")
 LOGDIRS = ("logdir_trace", "logdir_fit", "logdir_fit_tf_keras")
 EVENTS_NAME = "events.out.tfevents.1700000000.graph-inspector.v2"
 
@@ -113,6 +113,30 @@ def write_while_cond_changed(name):
     make_while_cond(path, decay=0.5)
     if (path / "assets").is_dir():
         (path / "assets").rmdir()  # empty: git keeps no empty directory
+
+
+def make_while_scalar(path):
+    """tf.Module, one tf.function: while_cond's loop and cond without the TensorArray (float
+    and int32 loop variables only), so that a lowered loop runs on ops every build has."""
+    tf = tf_quiet()
+
+    class WhileScalar(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+        def serve(self, x):
+            n = tf.shape(x)[0]
+
+            def body(i, total):
+                value = x[i]
+                value = tf.cond(value > 0.0, lambda: value * 2.0, lambda: 1.0 - value)
+                return i + 1, total + value
+
+            _, total = tf.while_loop(lambda i, total: i < n, body,
+                                     [tf.constant(0), tf.constant(0.0)])
+            return {"total": total}
+
+    module = WhileScalar()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
+    return {"serving_default": {"x": np.array([1.5, -2.0, 0.25], np.float32)}}
 
 
 def make_train_step(path):
@@ -516,7 +540,8 @@ def rename_event_files(logdir):
 
 MAKERS = {"while_cond": make_while_cond, "train_step": make_train_step,
           "text_model": make_text_model, "keras_cnn": make_keras_cnn,
-          "transformer": make_transformer, "tf_keras_mlp": make_tf_keras_mlp}
+          "transformer": make_transformer, "tf_keras_mlp": make_tf_keras_mlp,
+          "while_scalar": make_while_scalar}
 WRITERS = {**{name: write_saved_model for name in SAVED_MODELS},
            "logdir_trace": write_logdir_trace, "logdir_fit": write_logdir_fit,
            "logdir_fit_tf_keras": write_logdir_fit_tf_keras, "keras_cnn_files": write_keras_cnn_files,

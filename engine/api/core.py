@@ -77,6 +77,7 @@ from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient, 
                                   NotDifferentiable, RegisterGradient, gradients, no_gradient)
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
+from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import segment_ops as _segment
 from engine.ops.logging_ops import Assert as _Assert
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
@@ -155,14 +156,18 @@ debugging = _Namespace("tf.debugging", Assert=_Assert, check_numerics=check_nume
 
 # Matrix, segment and sequence ops under their top-level TF 1.x names (tf.linalg and tf.nn
 # name some of them again: engine/api/math_and_nn.py).
-_LINALG = ("matrix_inverse", "matrix_determinant", "cholesky", "einsum", "tensordot", "trace",
+_LINALG = ("matrix_inverse", "matrix_determinant", "cholesky", "tensordot", "trace",
            "diag", "diag_part", "matrix_diag", "matrix_diag_part", "matrix_set_diag",
-           "matrix_band_part")
+           "matrix_band_part", "self_adjoint_eig", "self_adjoint_eigvals", "svd", "qr", "cross",
+           "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "eye",
+           "matrix_transpose")
 _SEGMENT = ("segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
             "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
             "unsorted_segment_prod", "unique", "setdiff1d", "scatter_nd", "sequence_mask",
             "meshgrid", "linspace")
 globals().update({name: getattr(_linalg, name) for name in _LINALG})
+einsum = _einsum.einsum
+matrix_solve_ls = _least_squares.matrix_solve_ls
 globals().update({name: getattr(_segment, name) for name in _SEGMENT})
 lin_space = _segment.linspace  # TF 1.x's name
 bincount = _segment.bincount_v1

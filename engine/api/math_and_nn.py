@@ -6,6 +6,8 @@ from engine.ops import nn  # noqa: F401
 from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
 from engine.ops import segment_ops as _segment
+from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
+from engine.ops import math_ops as _math, norm_ops as _norm
 
 # tf.nn is the module engine.ops.nn; these members live in other op modules.
 for _name, _value in {
@@ -28,10 +30,18 @@ losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
                     get_total_loss=_nn_extra.get_total_loss,
                     get_regularization_losses=_nn_extra.get_regularization_losses)
 linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_determinant,
-                    cholesky=_linalg.cholesky, einsum=_linalg.einsum,
+                    cholesky=_linalg.cholesky, einsum=_einsum.einsum,
                     tensordot=_linalg.tensordot, trace=_linalg.trace,
                     diag=_linalg.matrix_diag, diag_part=_linalg.matrix_diag_part,
-                    set_diag=_linalg.matrix_set_diag, band_part=_linalg.matrix_band_part)
+                    set_diag=_linalg.matrix_set_diag, band_part=_linalg.matrix_band_part,
+                    eigh=_linalg.self_adjoint_eig, eigvalsh=_linalg.self_adjoint_eigvals,
+                    svd=_linalg.svd, qr=_linalg.qr, cross=_linalg.cross,
+                    solve=_linalg.matrix_solve, triangular_solve=_linalg.matrix_triangular_solve,
+                    cholesky_solve=_linalg.cholesky_solve, lstsq=_least_squares.matrix_solve_ls,
+                    slogdet=_linalg.log_matrix_determinant, logdet=_linalg.logdet,
+                    eye=_linalg.eye, matrix_transpose=_linalg.matrix_transpose,
+                    transpose=_linalg.matrix_transpose, adjoint=_linalg.adjoint,
+                    norm=_norm.norm, matmul=_math.matmul)
 # tf.math: only the ops the engine has under no other name yet.
 math = _Namespace("tf.math", in_top_k=nn.in_top_k)
 metrics = _Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy)

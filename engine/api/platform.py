@@ -1,9 +1,17 @@
-"""A program's frame: tf.app, tf.flags, tf.logging, and the TF 2.x switches a TF1 program calls
-(eager execution, v2 behaviour), which the graph-only engine answers."""
+"""A program's frame: tf.app, tf.flags, tf.logging, the version strings (tf.VERSION,
+tf.version), and the TF 2.x switches a TF1 program calls (eager execution, v2 behaviour), which
+the graph-only engine answers."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.framework.api_namespace import NotSupportedError as _NotSupported
+from engine.framework import versions as _versions
 from engine.platform import app as _app, flags, tf_logging as _logging  # noqa: F401
+
+_VERSION_NAMES = ("VERSION", "GIT_VERSION", "COMPILER_VERSION", "GRAPH_DEF_VERSION",
+                  "GRAPH_DEF_VERSION_MIN_CONSUMER", "GRAPH_DEF_VERSION_MIN_PRODUCER")
+globals().update({name: getattr(_versions, name) for name in _VERSION_NAMES})
+CXX11_ABI_FLAG, MONOLITHIC_BUILD = _versions.CXX11_ABI_FLAG, _versions.MONOLITHIC_BUILD
+version = _Namespace("tf.version", **{name: getattr(_versions, name) for name in _VERSION_NAMES})
 
 app = _Namespace("tf.app", run=_app.run, flags=flags)
 logging = _Namespace("tf.logging", **{name: getattr(_logging, name) for name in (

@@ -24,11 +24,12 @@ class OpError(Exception):
     `node_def` and `op` are those of the failing node (or None); `message` is TensorFlow's
     text. str() adds where the node was created, as TensorFlow 1.x appended "Caused by op ...".
     An error from running a node (engine.runtime.node_run.node_error) also carries, as fields, the
-    node's name, its op type and the kernel's own message; None elsewhere.
+    node's name, its op type and the kernel's own message, and for a node inlined from a
+    function that function's name; None elsewhere.
     """
 
     error_code = UNKNOWN
-    node_name = op_type = kernel_message = None
+    node_name = op_type = kernel_message = function_name = None
 
     def __init__(self, node_def, op, message, error_code=None):
         super().__init__(message)

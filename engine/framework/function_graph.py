@@ -61,6 +61,45 @@ def called_functions(node_def, library_names=()):
     return [name for name in names if name]
 
 
+def recursive_call(name, library):
+    """The chain of calls by which function `name` calls itself (`["f", "g", "f"]`), or None:
+    such a function can be neither inlined (that would never end) nor run.
+
+    >>> from engine.proto import function_pb2
+    >>> f = function_pb2.FunctionDef()
+    >>> f.signature.name = "f"
+    >>> _ = f.node_def.add(name="again", op="f")
+    >>> recursive_call("f", {"f": f})
+    ['f', 'f']
+    """
+    names = set(library)
+    path, on_path, done = [name], {name}, set()
+
+    def visit(current):
+        for node in library[current].node_def:
+            for callee in called_functions(node, names):
+                if callee == name:
+                    return path + [callee]
+                if callee in on_path or callee in done or callee not in library:
+                    continue
+                path.append(callee)
+                on_path.add(callee)
+                found = visit(callee)
+                if found:
+                    return found
+                on_path.discard(path.pop())
+                done.add(callee)
+        return None
+
+    return visit(name) if name in library else None
+
+
+def recursion_message(chain):
+    """The error's words for a function calling itself through `chain`."""
+    return (f"Function {chain[0]} calls itself ({' -> '.join(chain)}): a recursive function can "
+            f"be neither inlined nor run")
+
+
 class _Instantiation:
     def __init__(self, function_def, library, call_attrs, op_defs):
         self.function_def, self.library, self.op_defs = function_def, library, op_defs

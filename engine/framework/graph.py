@@ -11,10 +11,9 @@ from engine.framework.graph_scopes import GraphScopes
 from engine.framework.operation import Operation
 from engine.proto import attr_value_pb2, graph_pb2, node_def_pb2
 from engine.framework.tensor import Tensor
+from engine.framework.versions import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
 
 NodeDef = node_def_pb2.NodeDef
-GRAPH_DEF_VERSION = 2474  # TensorFlow 2.21's producer version.
-GRAPH_DEF_VERSION_MIN_CONSUMER = 0
 
 _VALID_OP_NAME_REGEX = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME_REGEX = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")

@@ -3,38 +3,12 @@
 import functools
 import operator
 
-from engine.framework.default_graph import name_scope
 from engine.layers.base import Layer, smart_cond
-from engine.ops import array_ops, math_ops, nn_ops
+from engine.ops import array_ops, linalg_ops, math_ops, nn_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.init_ops import zeros_initializer
 from engine.framework.tensor_shape import TensorShape
-
-
-def tensordot(a, b, axes, name=None):
-    """tf.tensordot for statically shaped operands (a Reshape, a MatMul, a Reshape)."""
-    with name_scope(name, "Tensordot", [a, b, axes]) as name:
-        a_axes, b_axes = axes
-        a_shape, b_shape = a.shape.as_list(), b.shape.as_list()
-        a_free = [i for i in range(len(a_shape)) if i not in a_axes]
-        b_free = [i for i in range(len(b_shape)) if i not in b_axes]
-        if None in [a_shape[i] for i in a_axes] + [b_shape[i] for i in b_axes]:
-            raise NotImplementedError("tf.tensordot over axes of unknown size is not supported "
-                                      "by the engine yet")
-        reduced = functools.reduce(operator.mul, [a_shape[i] for i in a_axes], 1)
-        if a_free != list(range(len(a_free))) or b_axes != list(range(len(b_axes))):
-            raise NotImplementedError("tf.tensordot over other than a's last and b's first "
-                                      "axes is not supported by the engine yet")
-        free_dims = [a_shape[i] for i in a_free]
-        if None in free_dims:
-            raise NotImplementedError("tf.tensordot of an operand with unknown dimensions is "
-                                      "not supported by the engine yet")
-        rows = functools.reduce(operator.mul, free_dims, 1)
-        a_matrix = array_ops.reshape(a, [rows, reduced])
-        b_matrix = b if len(b_shape) == 2 else array_ops.reshape(b, [reduced, -1])
-        product = math_ops.matmul(a_matrix, b_matrix)
-        return array_ops.reshape(product, free_dims + [b_shape[i] for i in b_free], name=name)
 
 
 class Dense(Layer):
@@ -67,7 +41,9 @@ class Dense(Layer):
         if rank == 2 or rank is None:
             outputs = math_ops.matmul(inputs, self.kernel)
         else:
-            outputs = tensordot(inputs, self.kernel, [[rank - 1], [0]])
+            outputs = linalg_ops.tensordot(inputs, self.kernel, [[rank - 1], [0]])
+            # Keras gives the product the input's static shape back (unknown dimensions too).
+            outputs.set_shape(inputs.shape.as_list()[:-1] + [self.units])
         if self.use_bias:
             outputs = math_ops.bias_add(outputs, self.bias)
         return self.activation(outputs) if self.activation is not None else outputs

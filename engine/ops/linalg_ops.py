@@ -1,15 +1,15 @@
-"""Linear algebra as TF 1.x builds it: matrix_inverse, matrix_determinant, cholesky, einsum,
-tensordot, trace and the diagonal and band ops (linalg_ops.py, special_math_ops.py,
-math_ops.py, array_ops.py)."""
+"""Linear algebra as TF 1.x builds it: inverses, determinants, decompositions (cholesky, qr,
+svd, self_adjoint_eig), solvers, cross products, eye, tensordot, trace and the diagonal and
+band ops (linalg_ops.py, linalg_impl.py, math_ops.py, array_ops.py). tf.einsum is
+engine/ops/einsum_ops.py, least squares engine/ops/least_squares.py."""
 
 import builtins
-import collections
-import re
 
 import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.tensor import Tensor
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
@@ -25,6 +25,115 @@ def matrix_determinant(input, name=None):  # noqa: A002
 
 def cholesky(input, name=None):  # noqa: A002
     return apply_op("Cholesky", input=input, name=name)
+
+
+def log_matrix_determinant(input, name=None):  # noqa: A002
+    """(sign, log |det|): tf.linalg.slogdet."""
+    return tuple(apply_op("LogMatrixDeterminant", input=input, name=name))
+
+
+def logdet(matrix, name=None):
+    """tf.linalg.logdet of a positive definite matrix: 2 * sum(log(diag(cholesky)))."""
+    with name_scope(name, "logdet", [matrix]):
+        chol = cholesky(matrix)
+        # real(diag_part(chol)): a real tensor is its own real part (no op), as in TensorFlow
+        return 2.0 * math_ops.reduce_sum(math_ops.log(matrix_diag_part(chol)), axis=[-1])
+
+
+def self_adjoint_eig(tensor, name=None):
+    """(e, v): the eigenvalues ascending and the eigenvectors as columns."""
+    return tuple(apply_op("SelfAdjointEigV2", input=tensor, compute_v=True,
+                          name=name))
+
+
+def self_adjoint_eigvals(tensor, name=None):
+    return apply_op("SelfAdjointEigV2", input=tensor, compute_v=False, name=name)[0]
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """s, or (s, u, v) with tensor = u @ diag(s) @ adjoint(v)."""
+    s, u, v = apply_op("Svd", input=tensor, compute_uv=compute_uv,
+                       full_matrices=full_matrices, name=name)
+    return (s, u, v) if compute_uv else s  # real(s) of a real s is s itself, no op
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    return tuple(apply_op("Qr", input=input, full_matrices=full_matrices, name=name))
+
+
+def cross(a, b, name=None):
+    return apply_op("Cross", a=a, b=b, name=name)
+
+
+def matrix_solve(matrix, rhs, adjoint=False, name=None):
+    return apply_op("MatrixSolve", matrix=matrix, rhs=rhs, adjoint=adjoint, name=name)
+
+
+def matrix_triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    with name_scope(name, "triangular_solve", [matrix, rhs]):
+        return apply_op("MatrixTriangularSolve", matrix=matrix, rhs=rhs, lower=lower,
+                        adjoint=adjoint)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """X with (chol @ adjoint(chol)) @ X = rhs: two triangular solves."""
+    with name_scope(name, "cholesky_solve", [chol, rhs]):
+        y = apply_op("MatrixTriangularSolve", matrix=chol, rhs=rhs, adjoint=False, lower=True)
+        return apply_op("MatrixTriangularSolve", matrix=chol, rhs=y, adjoint=True, lower=True)
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """The last two dimensions swapped (conjugated too where asked, for complex tensors)."""
+    with name_scope(name, values=[a]):
+        a = convert_to_tensor(a, name="a")
+        ndims = a.get_shape().ndims
+        if ndims is not None:
+            if ndims < 2:
+                raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  "
+                                 f"Received `a` = {a} with shape: {a.get_shape()}")
+            perm = list(builtins.range(ndims - 2)) + [ndims - 1, ndims - 2]
+        else:
+            a_rank = array_ops.rank(a)
+            perm = array_ops.concat(
+                (apply_op("Range", start=0, limit=a_rank - 2, delta=1),
+                 [a_rank - 1, a_rank - 2]), 0)
+        if conjugate and a.dtype.is_complex:
+            raise NotImplementedError("the conjugate transpose of a complex tensor is not "
+                                      "supported by the engine yet")
+        return array_ops.transpose(a, perm=perm)
+
+
+def adjoint(matrix, name=None):
+    with name_scope(name, "adjoint", [matrix]):
+        matrix = convert_to_tensor(matrix, name="matrix")
+        return matrix_transpose(matrix, conjugate=True)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix, or a batch of them, as TensorFlow's linalg_ops_impl.eye builds it."""
+    with name_scope(name, "eye", [num_rows, num_columns, batch_shape]):
+        is_square = num_columns is None
+        batch_shape = [] if batch_shape is None else batch_shape
+        num_columns = num_rows if num_columns is None else num_columns
+        if isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor):
+            diag_size = math_ops.minimum(num_rows, num_columns)
+        else:
+            is_square = num_rows == num_columns
+            diag_size = np.minimum(num_rows, num_columns)
+        if isinstance(batch_shape, Tensor) or isinstance(diag_size, Tensor):
+            batch_shape = convert_to_tensor(batch_shape, name="shape", dtype=dtypes.int32)
+            diag_shape = array_ops.concat((batch_shape, [diag_size]), axis=0)
+            if not is_square:
+                shape = array_ops.concat((batch_shape, [num_rows, num_columns]), axis=0)
+        else:
+            batch_shape = list(batch_shape)
+            diag_shape = batch_shape + [diag_size]
+            if not is_square:
+                shape = batch_shape + [num_rows, num_columns]
+        diag_ones = array_ops.ones(diag_shape, dtype=dtype)
+        if is_square:
+            return matrix_diag(diag_ones)
+        return matrix_set_diag(array_ops.zeros(shape, dtype=dtype), diag_ones)
 
 
 def diag(diagonal, name=None):
@@ -67,54 +176,6 @@ def trace(x, name=None):
     with name_scope(name, "Trace") as scope:
         x = convert_to_tensor(x, name="x")
         return math_ops.reduce_sum(matrix_diag_part(x), [-1], name=scope)
-
-
-def _resolve_equation(equation, count):
-    """TensorFlow's _einsum_v2_parse_and_resolve_equation for one or two inputs."""
-    resolved = equation.replace(" ", "")
-    ellipsis = None
-    if "..." in equation:
-        ellipsis = "0"
-        if ellipsis in resolved:
-            raise ValueError(f'Invalid character "{ellipsis}" in equation: {equation}.')
-        resolved = resolved.replace("...", ellipsis)
-    allowed = "a-zA-Z" + (ellipsis or "")
-    match = re.match("^([{0},]*)(->[{0}]*)?$".format(allowed), resolved)
-    if not match:
-        raise ValueError("Subscripts have incorrect format: {}".format(resolved))
-    input_labels = match.group(1).split(",")
-    output_labels = match.group(2)[2:] if match.group(2) else None
-    if count != len(input_labels):
-        raise ValueError('Got {} inputs for equation "{}", expecting {}'.format(
-            count, equation, len(input_labels)))
-    if "->" not in resolved:
-        counts = collections.Counter(match.group(1))
-        output_labels = "".join(x for x in sorted(counts) if x != "," and counts[x] == 1)
-        resolved += "->" + output_labels
-    if output_labels and len(set(output_labels)) != len(output_labels):
-        raise ValueError("Output subscripts contain a label appearing more than once: "
-                         "{}".format(equation))
-    for label in output_labels:
-        if label != ellipsis and label not in set(match.group(1)):
-            raise ValueError("Output subscripts contain the label {} not present in the "
-                             "input subscripts.".format(label))
-    return resolved.replace(ellipsis, "...") if ellipsis else resolved
-
-
-def einsum(equation, *inputs, **kwargs):
-    """tf.einsum of one or two tensors: one Einsum op, as TensorFlow 2.21 builds it."""
-    name = kwargs.pop("name", None)
-    kwargs.pop("optimize", None)
-    if kwargs:
-        raise TypeError(f'Invalid keyword arguments for einsum: {", ".join(kwargs)}. '
-                        f'Valid arguments: name, optimize, greedy.')
-    if len(inputs) > 2:
-        raise NotImplementedError("tf.einsum of more than two tensors (TensorFlow's "
-                                  "opt_einsum contraction order) is not supported yet")
-    with name_scope(name, "einsum"):
-        inputs = [convert_to_tensor(x) for x in inputs]
-        return apply_op("Einsum", inputs=inputs,
-                        equation=_resolve_equation(equation, len(inputs)))
 
 
 def _tensordot_reshape(a, axes, flipped=False):

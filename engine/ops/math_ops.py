@@ -211,9 +211,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         if (a_rank is None or a_rank > 2) or (b_rank is None or b_rank > 2):
             adj_x = adjoint_a or transpose_a
             adj_y = adjoint_b or transpose_b
-            kwargs = {"Tout": output_type or a.dtype}
-            return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y, name=name,
-                            **kwargs)
+            # TensorFlow 2.21 makes a BatchMatMulV3 only for an output type of its own.
+            if output_type and (output_type != a.dtype or output_type != b.dtype):
+                return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y,
+                                Tout=output_type, name=name)
+            return apply_op("BatchMatMulV2", x=a, y=b, adj_x=adj_x, adj_y=adj_y, name=name)
         return apply_op("MatMul", a=a, b=b, transpose_a=transpose_a or adjoint_a,
                         transpose_b=transpose_b or adjoint_b, name=name)
 

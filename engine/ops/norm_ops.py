@@ -2,16 +2,39 @@
 
 import numpy as np
 
-from engine.framework.api_namespace import NotSupportedError
+from engine.framework import dtypes
 from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
+from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor
+from engine.ops.functional_ops import map_fn
+from engine.ops.op_def_library import apply_op
+
+
+def _matrix_2_norm(tensor, axis):
+    """The largest singular value over `axis` (two axes), the others kept: TensorFlow's graph
+    (the axes made non-negative and the permutations found by map_fn at run time)."""
+    rank = array_ops.rank(tensor)
+    positive_axis = map_fn(lambda i: cond(i >= 0, lambda: i, lambda: i + rank),
+                           convert_to_tensor(axis))
+    axes = math_ops.range(rank)
+    perm_before = array_ops.concat(
+        [apply_op("ListDiff", x=axes, y=positive_axis, out_idx=dtypes.int32)[0],
+         positive_axis], axis=0)
+    perm_after = map_fn(
+        lambda i: math_ops.cast(array_ops.squeeze(array_ops.where_v2(
+            math_ops.equal(perm_before, i))), dtype=dtypes.int32), axes)
+    permed = array_ops.transpose(tensor, perm=perm_before)
+    singular_values = apply_op("Svd", input=permed, compute_uv=False)[0]
+    matrix_2_norm = array_ops.expand_dims(
+        math_ops.reduce_max(math_ops.abs(singular_values), axis=-1, keepdims=True), axis=-1)
+    return array_ops.transpose(matrix_2_norm, perm=perm_after)
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: A002
          keep_dims=None):
-    """Vector norms (euclidean, 1, inf, p) and the matrix norms fro, 1 and inf."""
+    """Vector norms (euclidean, 1, inf, p) and the matrix norms fro, 1, 2 and inf."""
     keepdims = bool(deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
     is_matrix_norm = isinstance(axis, (tuple, list)) and len(axis) == 2
     if is_matrix_norm:
@@ -22,9 +45,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: 
         supported = ["euclidean", "fro", 1, 2, np.inf]
         if ord not in supported:
             raise ValueError(f"'ord' must be a supported matrix norm in {supported}, got {ord}")
-        if ord in (2, 2.0):
-            raise NotSupportedError("tf.norm(ord=2) of a matrix (its largest singular value) "
-                                    "is not supported by the engine yet")
     else:
         if not (isinstance(axis, int) or axis is None):
             raise ValueError("'axis' must be None, an integer, or a tuple of 2 unique "
@@ -35,7 +55,9 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: 
             axis = (axis,)
     with get_default_graph().name_scope(name or "norm"):
         tensor = convert_to_tensor(tensor)
-        if ord in ("fro", "euclidean", 2, 2.0):
+        if is_matrix_norm and ord in (2, 2.0):
+            result = _matrix_2_norm(tensor, axis)
+        elif ord in ("fro", "euclidean", 2, 2.0):
             # tensor * conj(tensor): conj of a real tensor is the tensor itself.
             result = math_ops.sqrt(math_ops.reduce_sum(tensor * tensor, axis, keepdims=True))
         else:

@@ -13,6 +13,9 @@ graph), in a module of this package, registered in PASSES, the one ordered table
 Grappler's meta optimizer orders its optimizers), keyed by its RewriterConfig field:
 
     pruning                      model_pruner.py       nodes the fetches do not need
+    function_optimization        function_optimizer.py calls inlined, If/Case/While lowered
+                                                       to frames (function_inlining.py,
+                                                       control_flow_lowering.py)
     common_subgraph_elimination  common_subgraph.py    identical nodes computed once
     constant_folding             constant_folding.py   nodes of constants become Const
     arithmetic_optimization      arithmetic.py         x+0, x*1, --x, casts, transposes,
@@ -41,6 +44,7 @@ import importlib.util
 import os
 import time
 
+from engine.framework import errors
 from engine.optimizer import graph_view, rules
 from engine.optimizer.report import Report, Stage
 from engine.proto import rewriter_config_pb2
@@ -51,6 +55,7 @@ RewriterConfig = rewriter_config_pb2.RewriterConfig
 # the order Grappler's meta optimizer runs them (meta_optimizer.cc InitializeOptimizers).
 PASSES = (
     ("pruning", "engine.optimizer.model_pruner", "pruning"),
+    ("function_optimization", "engine.optimizer.function_optimizer", "function"),
     ("common_subgraph_elimination", "engine.optimizer.common_subgraph",
      "common_subgraph_elimination"),
     ("constant_folding", "engine.optimizer.constant_folding", "constfold"),
@@ -157,12 +162,15 @@ def enabled_passes(rewrite_options=None, passes=None):
     return result
 
 
-def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None):
+def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None,
+             graph_size=None):
     """Runs the enabled passes over a copy of `graph_def`; an OptimizeResult.
 
     fetches: node or tensor names ("y", "y:0") read after the run (none: the nodes nothing
     reads are the outputs, and keep their names); feeds: fed tensor or node
     names; keep: node names that must stay. `passes` (names of PASS_NAMES) runs only those.
+    graph_size: how many nodes the whole graph has when `graph_def` is the part of it a run
+    needs (a session's): Grappler is given the whole graph, and skips only a small one.
     The input GraphDef is not changed.
     """
     started = time.perf_counter()
@@ -172,15 +180,21 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     context.passes = frozenset(passes or ())  # passes named on purpose (remapping asks)
     current = type(graph_def)()
     current.CopyFrom(graph_def)
+    stages = []
+    if not rewrites_disabled_by_environment() and (passes is None or
+                                                   "function_optimization" in passes):
+        lowered = _lower_before_placement(current, stages)
+        if graph_size is not None:
+            graph_size += len(lowered.node) - len(current.node)
+        current = lowered
     chosen = enabled_passes(options, passes)
     minimum = options.min_graph_nodes or DEFAULT_MIN_GRAPH_NODES
-    if 0 <= minimum and len(current.node) < minimum:
+    if 0 <= minimum and (graph_size if graph_size is not None else len(current.node)) < minimum:
         chosen = []
     rounds = 1 if options.meta_optimizer_iterations == RewriterConfig.ONE else 2
-    stages = []
     try:
         with graph_view.sharing():
-            _run_rounds(current, chosen, context, rounds, stages,
+            _run_rounds(current, chosen, context, rounds, stages, minimum,
                         options.fail_on_optimizer_errors)
     finally:
         rules.forget_values()
@@ -188,14 +202,37 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     return OptimizeResult(current, stages, time.perf_counter() - started)
 
 
-def _run_rounds(current, chosen, context, rounds, stages, fail_on_errors):
+def _lower_before_placement(graph_def, stages):
+    """TensorFlow's LowerFunctionalOpsPass, which runs before placement and Grappler whatever
+    Grappler's options (engine/optimizer/function_optimizer.py): a stage of its own,
+    `lower_functional_ops`, when the graph has a marked If/Case/While of its own."""
+    from engine.optimizer.function_optimizer import lower_functional_ops, needs_lowering
+
+    if not needs_lowering(graph_def):
+        return graph_def
+    started = time.perf_counter()
+    lowered, report = lower_functional_ops(graph_def)
+    report.seconds = time.perf_counter() - started
+    report.nodes_before, report.nodes_after = len(graph_def.node), len(lowered.node)
+    stages.append(Stage(LOWER_BEFORE_PLACEMENT, lowered, report, 0))
+    return lowered
+
+
+LOWER_BEFORE_PLACEMENT = "lower_functional_ops"
+
+
+def _run_rounds(current, chosen, context, rounds, stages, minimum, fail_on_errors):
     """Runs the passes in order, `rounds` times; a pass is not run again on a graph no pass
     has changed since it last ran (it would change nothing), so a quiet second round costs
     nothing. A pass that raises is skipped, its graph left as it was, as Grappler's meta
-    optimizer does unless RewriterConfig.fail_on_optimizer_errors."""
+    optimizer does unless RewriterConfig.fail_on_optimizer_errors; but an OpError says the
+    graph cannot run at all (function_optimization: a call of a function the library lacks, a
+    function that calls itself) and fails the run."""
     changes = 0  # how many stages so far changed the graph
     seen_at = {}  # pass name -> `changes` when it last ran
     for iteration in range(rounds):
+        if iteration and len(current.node) < minimum:
+            break  # Grappler: "Stopping after iteration 1, graph is tiny"
         for name, fn in chosen:
             if seen_at.get(name) == changes:
                 continue
@@ -206,6 +243,8 @@ def _run_rounds(current, chosen, context, rounds, stages, fail_on_errors):
             pass_started = time.perf_counter()
             try:
                 current, report = fn(work, context)
+            except errors.OpError:
+                raise  # the graph cannot run (a call of a missing function, a recursive one)
             except Exception as error:  # noqa: BLE001  (a pass's bug must not fail a run)
                 if fail_on_errors:
                     raise

@@ -15,7 +15,11 @@
   only where static shapes show no broadcast, stay Pow;
 - Mul(x, x) -> Square(x), as TensorFlow's ReplaceMulWithSquare: a new node named
   <scope>/ArithmeticOptimizer/ReplaceMulWithSquare_<name> takes the Mul's place (TensorFlow's
-  partition graphs show that name), unless the Mul is kept.
+  partition graphs show that name), unless the Mul is kept;
+- an idempotent op (Identity, Snapshot, StopGradient, ...) of the same op on its device, with
+  no control input and not kept: its readers read the inner one (TensorFlow's
+  RemoveIdempotentStage; what inlining leaves, an output Identity of a body's Identity of an
+  input Identity, collapses so).
 Any other rewritten node keeps its name (its consumers and fetches still find it); dependency
 optimization then removes the Identity where it can.
 """
@@ -54,7 +58,7 @@ def optimize(graph_def, context):
         if node is None or node.name in context.feeds:
             continue
         for rewrite in (_neutral_element, _involution, _redundant_cast, _redundant_transpose,
-                        _convert_pow, _mul_to_square):
+                        _convert_pow, _mul_to_square, _idempotent):
             if rewrite(view, node, context, report):
                 break
     return view.to_graph_def(), report
@@ -139,6 +143,39 @@ def _collapse(view, node, chain, constants, x_text, context, report):
         report.note("removed", f"{inner.name} ({node.op}) combined into {holder}")
     for constant in constants:
         _remove_if_unused(view, constant, context, report)
+
+
+# TensorFlow's IsValueAndOrderAndShapePreserving, less what has a side effect (Print) or
+# moves between frames (Enter, Exit): IsIdempotent.
+IDEMPOTENT = frozenset({"Identity", "RefIdentity", "Snapshot", "StopGradient",
+                        "PreventGradient", "CheckNumerics", "DebugGradientIdentity",
+                        "DeepCopy"})
+
+
+def _idempotent(view, node, context, report):
+    if node.op not in IDEMPOTENT or context.is_preserved(node.name):
+        return False
+    inputs = view.inputs_of(node)
+    if len(inputs) != 1 or inputs[0].startswith("^"):
+        return False
+    inner = view.node(parse_input(inputs[0])[0])
+    if inner is None or inner.op != node.op or inner.device != node.device:
+        return False
+    consumers = sorted(view.consumers.get(node.name, ()))
+    if not consumers:
+        return False
+    source = parse_input(inputs[0])[0]
+    for consumer_name in consumers:
+        consumer = view.node(consumer_name)
+        rewired = []
+        for text in view.inputs_of(consumer):
+            producer, index = parse_input(text)
+            rewired.append(text if producer != node.name else
+                           "^" + source if index < 0 else inputs[0])
+        view.set_inputs(consumer, rewired)
+    report.note("changed", f"{node.name} ({node.op} of {node.op}): its readers read "
+                           f"{inputs[0]}")
+    return True
 
 
 def _neutral_element(view, node, context, report):

@@ -86,7 +86,9 @@ def _signature(node, inputs):
         data = sorted(data)
     data = [input_text(*parse_input(i)) for i in data]
     controls = tuple(sorted(i for i in inputs if i.startswith("^")))
+    # Every attr counts, `_output_shapes` and `_class` too (Grappler's SameAttrs): two folded
+    # constants of one value stay two when one of them carries shapes the other does not.
     attr = node.attr  # (keys, then values: a map's items() goes through Python per item)
     attrs = tuple([(key, attr[key].SerializeToString(deterministic=True))
-                   for key in sorted(attr) if not key.startswith("_")])
+                   for key in sorted(attr)])
     return node.op, node.device, tuple(data), controls, attrs

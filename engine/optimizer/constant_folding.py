@@ -8,6 +8,16 @@ becomes a Const of the same name (so a fetch of it still works); the outputs of 
 several-output node become Consts named `ConstantFolding/<node>-folded-<i>` and the node goes away
 unless it is kept. A folded Const keeps the control inputs of the node and of the
 constants it read, so it stays in the same frame and branch.
+
+Then, as TensorFlow's SimplifyGraph: a Pack of one input becomes an ExpandDims of a new
+`ConstantFolding/<node>_const_axis`; a Switch of a tensor on itself (a lowered cond's
+`switch_pred`) has its outputs read as the constants false and true. A control edge that
+must leave a Switch output is anchored on an Identity of that output,
+`ConstantFoldingCtrl/<switch>_<port>` (an edge from the Switch itself would fire on either
+side). When the fetches are known, a node nothing reads and nobody keeps goes, and the
+whole pass runs again until the graph stops changing (TensorFlow's FoldGraph and its
+Optimize loop): what inlining and lowering left unused (a loop's unread exits, a cond's
+`branch_executed`) does not run.
 """
 
 import numpy as np
@@ -17,15 +27,31 @@ from engine.kernels.context import KernelContext
 from engine.optimizer import rules
 from engine.optimizer.graph_view import GraphView, input_text, parse_input
 from engine.optimizer.report import Report
+from engine.proto import types_pb2
 
 MAX_CONSTANT_SIZE_IN_BYTES = 10 * 1024 * 1024
 # Ops not folded: already constants, or several outputs that only forward their inputs.
 NOT_FOLDED = frozenset({"Const", "HostConst", "IdentityN"})
 
 
+MAX_ROUNDS = 100  # (TensorFlow loops until nothing changes; a bound against a bug)
+
+
 def optimize(graph_def, context):
     view = GraphView(graph_def)
     report = Report()
+    for _ in range(MAX_ROUNDS):
+        edits = view.edits
+        _fold(view, context, report)
+        if context.fetches:
+            _remove_unread(view, context, report)
+        _simplify(view, context, report)
+        if view.edits == edits:
+            break
+    return view.to_graph_def(), report
+
+
+def _fold(view, context, report):
     for name in view.topological_order():
         node = view.node(name)
         if node is None or not _foldable(view, node, context):
@@ -34,7 +60,103 @@ def optimize(graph_def, context):
         if outputs is None:
             continue
         _replace_with_constants(view, node, outputs, context, report)
-    return view.to_graph_def(), report
+
+
+def _remove_unread(view, context, report):
+    """Nodes nothing reads (data or control) and nobody keeps go (TensorFlow's FoldGraph
+    keeps only nodes with a fanout when the fetches are known)."""
+    for name in list(view.names()):
+        node = view.node(name)
+        if node is not None and not view.consumers.get(name) and not context.is_preserved(name):
+            view.remove(name)
+            report.note("removed", f"{name} ({node.op}) is read by nothing")
+
+
+def _simplify(view, context, report):
+    for name in list(view.names()):
+        node = view.node(name)
+        if node is None:
+            continue
+        if node.op == "Pack" and len(view.data_inputs(node)) == 1:
+            _pack_to_expand_dims(view, node, context, report)
+        elif node.op == "Switch":
+            _switch_on_itself(view, node, report)
+
+
+def _pack_to_expand_dims(view, node, context, report):
+    """TensorFlow's SimplifyPack."""
+    axis_name = f"ConstantFolding/{node.name}_const_axis"
+    source = view.inputs(node.name)[0]
+    if axis_name in view.nodes or parse_input(source)[0] in context.feeds:
+        return
+    axis = node.attr["axis"].i if "axis" in node.attr else 0
+    anchor = control_anchor(view, source)
+    view.add(rules.const_node(axis_name, np.int32(axis), np.int32, node.device, [anchor]),
+             after=node.name)
+    expand = type(node)()
+    expand.CopyFrom(node)
+    expand.op = "ExpandDims"
+    for attr in ("axis", "N"):
+        if attr in expand.attr:
+            del expand.attr[attr]
+    expand.attr["Tdim"].type = types_pb2.DT_INT32
+    inputs = list(view.inputs(node.name))
+    inputs.insert(1, axis_name)
+    view.replace(expand)
+    view.set_inputs(expand, inputs)
+    report.note("changed", f"{node.name} (Pack of one) -> ExpandDims")
+
+
+def _switch_on_itself(view, node, report):
+    """TensorFlow's SimplifySwitch: a Switch of a predicate on itself sends false on its
+    output 0 and true on its output 1, so its readers read those constants."""
+    inputs = view.inputs(node.name)
+    false_name = f"ConstantFolding/{node.name}_const_false"
+    true_name = f"ConstantFolding/{node.name}_const_true"
+    if (len(inputs) < 2 or inputs[0] != inputs[1] or false_name in view.nodes
+            or true_name in view.nodes):
+        return
+    consumers = sorted(view.consumers.get(node.name, ()))
+    if len(consumers) == 2 and all(
+            view.node(c).op == "Identity" and not _read_as_data(view, c) for c in consumers):
+        return  # (already simplified: only the anchors read it)
+    true_port = input_text(node.name, 1)
+    for name, value, port in ((false_name, False, node.name), (true_name, True, true_port)):
+        view.add(rules.const_node(name, np.bool_(value), np.bool_, node.device,
+                                  [control_anchor(view, port)]), after=node.name)
+    for consumer_name in consumers:
+        consumer = view.node(consumer_name)
+        inputs_now = list(view.inputs_of(consumer))
+        rewired = [false_name if t == node.name else true_name if t == true_port else t
+                   for t in inputs_now]
+        if rewired != inputs_now:
+            view.set_inputs(consumer, rewired)
+    report.note("changed", f"{node.name} (Switch of a tensor on itself): readers read "
+                           f"constants")
+
+
+def _read_as_data(view, name):
+    return any(not text.startswith("^") and parse_input(text)[0] == name
+               for consumer in view.consumers.get(name, ())
+               for text in view.inputs(consumer))
+
+
+def control_anchor(view, tensor):
+    """The control input that waits for `tensor` (TensorFlow's AddControlDependency): the
+    producer itself, or for a Switch output an Identity of it (`ConstantFoldingCtrl/...`)."""
+    producer, port = parse_input(tensor)
+    node = view.node(producer)
+    if node is None or node.op not in ("Switch", "RefSwitch"):
+        return producer
+    # (TensorFlow looks for an Identity already reading the output but compares the wrong
+    # names, so it always makes its own.)
+    name = f"ConstantFoldingCtrl/{producer}_{port}"
+    if name not in view.nodes:
+        anchor = type(node)(name=name, op="Identity", device=node.device)
+        anchor.attr["T"].CopyFrom(node.attr["T"])
+        anchor.input.append(input_text(producer, port))
+        view.add(anchor, after=producer)
+    return name
 
 
 def _foldable(view, node, context):
@@ -122,4 +244,11 @@ def _describe(value):
         text = np.array2string(array, threshold=4, separator=", ")
     else:
         text = f"shape {list(array.shape)}"
-    return f"{array.dtype.name} {' '.join(text.split())}"
+    text = " ".join(text.split())
+    if len(text) > _DESCRIBED_CHARACTERS:  # a serialized proto in a string Const, say
+        text = text[:_DESCRIBED_CHARACTERS - 3] + "..."
+    return f"{array.dtype.name} {text}"
+
+
+# A report line names a folded value; a longer one is cut (the graph keeps it whole).
+_DESCRIBED_CHARACTERS = 60

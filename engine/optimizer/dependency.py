@@ -13,9 +13,10 @@ As Grappler's dependency optimizer, twice over (as it runs its steps twice):
      bypassed where that adds no edges (inputs x outputs <= inputs + outputs, TensorFlow's
      rule) and no device crossings: consumers read the Identity's input, and wait for the
      node's control inputs themselves; a NoOp nothing waits for just goes. An Identity is
-     safe to remove when it is not kept, its input is not a reference (a variable's read
-     stays), it does not come out of control flow (an Identity after a Switch is a branch's
-     pivot) and no consumer is a Merge or NextIteration.
+     safe to remove (TensorFlow's SafeToRemoveIdentity) when it is not kept, its input is
+     not a reference, a variable (a VarHandleOp, a ReadVariableOp: a variable's handle or
+     read stays) nor a _Recv, nothing waits for it after a Switch (a cond branch's pivot),
+     and, when it has control inputs, no Merge nor _Retval reads it.
 3. Control inputs deduplicated, and dropped where the same node is a data input.
 """
 
@@ -31,6 +32,10 @@ _KEEP_OPS = frozenset({"Assert", "CheckNumerics", "_Retval", "_Arg", "_ParallelC
 _FRAME_OPS = (op_families.ENTER | op_families.EXIT | op_families.NEXT_ITERATION
               | op_families.MERGE | op_families.SWITCH)
 ROUNDS = 2
+# What an Identity reading it must stay for (TensorFlow's IsVariable): the Identity is the
+# handle or value a function's inlined argument, or a user's read, hands on.
+_VARIABLES = frozenset({"Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp",
+                        "ReadVariableOp", "_VarHandlesOp", "_ReadVariablesOp"})
 
 
 def optimize(graph_def, context):
@@ -175,21 +180,31 @@ def _to_noop(view, node, report, push):
 
 
 def _identity_removable(view, node, context):
+    """TensorFlow's SafeToRemoveIdentity: not kept; not after a variable or a _Recv (nor a
+    reference: its reader must read it when it runs); with control inputs, not read by a
+    Merge or a _Retval; after a Switch, nothing waits for it (a cond branch's pivot)."""
     if context.is_preserved(node.name):
         return False
+    inputs = view.inputs(node.name)
     data = view.data_inputs(node)
     if len(data) != 1:
         return False
     producer_name, index = data[0]
     producer = view.node(producer_name)
-    if (producer is None or producer.op in op_families.CONTROL_FLOW
-            or producer.op in rules.UNTOUCHABLE - rules.PLACEHOLDERS):
+    if (producer is None or producer.op in _VARIABLES
+            or producer.op in op_families.SEND_RECV):
         return False
-    types = rules.output_dtypes(producer)
-    if types is None or index >= len(types) or types[index].is_ref_dtype:
+    types = rules.output_dtypes(producer)  # (None: an op this build has no OpDef for)
+    if types is not None and (index >= len(types) or types[index].is_ref_dtype):
         return False
-    return not any(view.node(c).op in op_families.MERGE | op_families.NEXT_ITERATION
-                   for c in view.consumers.get(node.name, ()))
+    waits = "^" + node.name
+    for consumer_name in view.consumers.get(node.name, ()):
+        consumer = view.node(consumer_name)
+        if len(inputs) > 1 and (consumer.op in op_families.MERGE or consumer.op == "_Retval"):
+            return False
+        if producer.op in op_families.SWITCH and waits in view.inputs(consumer_name):
+            return False
+    return True
 
 
 def _bypass(view, node, context, report, push):

@@ -1,4 +1,8 @@
-"""Remapping: chains of elementwise ops fused into one _FusedElementwise node each.
+"""Remapping: TensorFlow's contraction fusions, and chains of elementwise ops fused into one
+_FusedElementwise node each.
+
+First a MatMul or Conv2D, its BiasAdd and activation become one _FusedMatMul or _FusedConv2D,
+as Grappler's remapper does on a CPU (engine/optimizer/contraction_fusion.py).
 
 As Grappler's remapper replaces patterns by TensorFlow's internal fused ops (_FusedMatMul,
 _FusedConv2D), this pass replaces each tree of elementwise nodes (engine/kernels/fused_chain
@@ -35,7 +39,7 @@ import numpy as np
 from engine.framework import dtypes, tensor_util
 from engine.kernels.fused_chain import (COMPARISONS, FILL, FUSABLE, FUSED_OP, MAX_STEPS,
                                         NUMBERS, RANDOM_OPS, REDUCTIONS)
-from engine.optimizer import rules
+from engine.optimizer import contraction_fusion, rules
 from engine.optimizer.report import Report
 from engine.optimizer.static_size import StaticSizes
 from engine.proto import rewriter_config_pb2
@@ -158,6 +162,9 @@ def optimize(graph_def, context):
     every_chain = asked(context)
     if not (every_chain or _by_default(context)):
         return graph_def, report
+    # TensorFlow's own fusions first, so that a BiasAdd and its Relu join their MatMul or
+    # Conv2D rather than a chain (engine/optimizer/contraction_fusion.py).
+    graph_def = contraction_fusion.fuse(graph_def, context, report)
     nodes = {node.name: node for node in graph_def.node}
     sizes = None if every_chain else StaticSizes(nodes)
     readers = {name: set() for name in nodes}

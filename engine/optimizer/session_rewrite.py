@@ -7,15 +7,22 @@ so RunMetadata.partition_graphs show the optimized graph, as TensorFlow's do. No
 optimizer left as they were keep their NodeInfo (and the Operation that made them, for
 errors and tracebacks); rewritten ones are planned from their new NodeDef.
 
+Function calls are inlined and functional control flow lowered here too (the
+function_optimization pass), as TensorFlow does before any run: the graph's FunctionDefLibrary
+goes with the subgraph, and the body nodes the pass adds are planned like any other (placed
+where the pass put them, on the CPU where their device has no kernel for them).
+
 `original_graph()` makes the runs of the calling thread inside it use the graph as written
-(the stepping debugger steps the user's own nodes); `optimized_graph()` the opposite.
+(the stepping debugger steps the user's own nodes): only the inlining and lowering run, so a
+function's body and a loop's iterations are still nodes to step through; `optimized_graph()`
+the opposite.
 """
 
 import contextlib
 import threading
 
 from engine.runtime import plan as plan_lib
-from engine.framework import op_registry
+from engine.framework import devices, op_families, op_registry
 from engine.optimizer import enabled_passes, optimize
 from engine.proto import graph_pb2
 
@@ -57,27 +64,42 @@ def rewrite_options(config):
     return config.graph_options.rewrite_options
 
 
-def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_names, client):
+INLINING = ("function_optimization",)  # what runs of the graph as written still do
+
+
+def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_names, client,
+            functions=None, kernel_check=None):
     """(nodes, order, placement, OptimizeResult or None) for one plan.
 
-    nodes: name -> plan.NodeInfo of the whole graph; placement: name -> device. The results
-    are new dicts and lists; what was given is not changed.
+    nodes: name -> plan.NodeInfo of the whole graph; placement: name -> device; functions:
+    the graph's library (name -> FunctionDef); kernel_check(op, device type): whether a
+    kernel exists (a node the passes add goes to `client` where its device has none). The
+    results are new dicts and lists; what was given is not changed.
     """
-    if override() is False or not enabled_passes(rewrite_options(config)):
+    options = rewrite_options(config)
+    passes = INLINING if override() is False else None
+    if not enabled_passes(options, passes):
         return nodes, order, placement, None
     feed_set = {plan_lib.parse_tensor_name(name) for name in feed_names}
     roots = [plan_lib.parse_tensor_name(f)[0] for f in fetch_names
              if plan_lib.parse_tensor_name(f) not in feed_set] + list(target_names)
     fed_nodes = {node for node, _ in feed_set}
     needed = plan_lib.prune(nodes, feed_set, roots) | fed_nodes  # fed: never constants
+    calls_functions = False
     graph_def = graph_pb2.GraphDef()
     for name in order:
         if name in needed:
             node_def = graph_def.node.add()
             node_def.CopyFrom(nodes[name].node_def)
             node_def.device = placement.get(name) or client
+            calls_functions = calls_functions or _calls(node_def, functions)
+    if passes is not None and not calls_functions:
+        return nodes, order, placement, None
+    if calls_functions:
+        graph_def.library.function.extend(functions.values())
     result = optimize(graph_def, fetches=[plan_lib.parse_tensor_name(f)[0] for f in fetch_names],
-                      feeds=fed_nodes, keep=target_names, rewrite_options=rewrite_options(config))
+                      feeds=fed_nodes, keep=target_names, rewrite_options=options,
+                      passes=passes, graph_size=len(order))
     if not result.changed:
         return nodes, order, placement, result
     new_nodes, new_placement = dict(nodes), dict(placement)
@@ -94,8 +116,8 @@ def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_nam
             previous = name
             if _unchanged(node_def, original.node_def):
                 continue
-        new_nodes[name] = _node_info(node_def, original)
-        new_placement[name] = node_def.device or client
+        new_nodes[name] = _node_info(node_def, original, functions)
+        new_placement[name] = _device(node_def, original, client, kernel_check)
     new_order = list(added_after.get(None, ()))
     for name in order:
         if name in new_nodes:
@@ -109,9 +131,35 @@ def _unchanged(node_def, original):
             and node_def.attr == original.attr)
 
 
-def _node_info(node_def, original):
+def _calls(node_def, functions):
+    """Whether a node calls a library function (by op name, or through a func attr)."""
+    if not functions:
+        return False
+    return node_def.op in functions or node_def.op in op_families.FUNCTIONAL
+
+
+def _device(node_def, original, client, kernel_check):
+    """Where a node the optimizer made or rewrote runs: where the optimizer put it (a body
+    node: its call's device, or its own), or on `client` when there is no kernel there."""
+    device = node_def.device or client
+    if original is None and kernel_check is not None and device != client:
+        kind = placer_device_type(device)
+        if kind and not kernel_check(node_def.op, kind) and kernel_check(node_def.op, "CPU"):
+            return client
+    return device
+
+
+def placer_device_type(device):
+    try:
+        return devices.DeviceSpec.from_string(device).device_type
+    except ValueError:
+        return None
+
+
+def _node_info(node_def, original, functions=None):
     """A plan.NodeInfo for a NodeDef the optimizer made or rewrote."""
-    op_def = op_registry.get(node_def.op)
+    function = functions.get(node_def.op) if functions else None
+    op_def = function.signature if function is not None else op_registry.get(node_def.op)
     op_registry.add_default_attrs(node_def, op_def)
     data = [plan_lib.parse_tensor_name(i) for i in node_def.input if not i.startswith("^")]
     control = [i[1:] for i in node_def.input if i.startswith("^")]
@@ -120,4 +168,4 @@ def _node_info(node_def, original):
         op_registry.output_dtypes(op_def, node_def.attr),
         plan_lib.input_ref_flags(op_def, node_def),
         op=original.op if original is not None else None, device=node_def.device,
-        is_stateful=op_def.is_stateful)
+        is_stateful=op_def.is_stateful and function is None)

@@ -16,6 +16,7 @@ forms) run bodies through `FunctionLibrary.call`.
 """
 
 from engine.framework import dtypes, errors, op_registry
+from engine.framework.function_graph import recursion_message, recursive_call
 from engine.runtime.plan import NodeInfo, build, input_ref_flags
 from engine.proto import attr_value_pb2, node_def_pb2
 
@@ -50,6 +51,9 @@ class FunctionLibrary:
         if instance is None:
             if name not in self.functions:
                 raise errors.NotFoundError(None, None, f"Function {name} is not defined.")
+            chain = recursive_call(name, self.functions)
+            if chain:  # each call would instantiate and run the next, without end
+                raise errors.InvalidArgumentError(None, None, recursion_message(chain))
             instance = self._instances[key] = Instance(self, self.functions[name], attrs)
         return instance
 

@@ -76,13 +76,34 @@ def node_error(node, error):
         message += f"Node: '{node.name}'\n"
     message += text
     if "[[{{node " not in text:
-        message += f"\n\t [[{{{{node {node.name}}}}}]]"
+        message += f"\n\t [[{_node_tags(node)}]]"
     wrapped = cls(node_def, op, message)
     wrapped.node_name, wrapped.op_type = node.name, node.op_type
+    # A node inlined from a function: the function it came from (TensorFlow's error carries
+    # it as a {{function_node ...}} tag, which its Python layer strips from the message).
+    wrapped.function_name = _original(node, "original_func_names")
     # A function body's node failing inside this one has already said what the kernel said.
     inner = error.kernel_message if isinstance(error, errors.OpError) else None
     wrapped.kernel_message = inner or text
     return wrapped
+
+
+def _original(node, field):
+    node_def = node.node_def
+    if node_def is None or not node_def.HasField("experimental_debug_info"):
+        return None
+    names = getattr(node_def.experimental_debug_info, field)
+    return names[0] if names else None
+
+
+def _node_tags(node):
+    """`{{node name}}`, or for a node inlined from a function its original names as
+    TensorFlow's FormatNodeDefForError gives them (`{{node Reshape}}` for
+    `StatefulPartitionedCall/StatefulPartitionedCall/Reshape`)."""
+    node_def = node.node_def
+    names = (list(node_def.experimental_debug_info.original_node_names)
+             if node_def is not None and node_def.HasField("experimental_debug_info") else [])
+    return ", ".join(f"{{{{node {name}}}}}" for name in names or [node.name])
 
 
 def user_frames(op):

@@ -13,10 +13,10 @@ from collections import deque
 
 from engine.framework import op_families
 from engine.framework import op_registry
+from engine.framework.versions import GRAPH_DEF_VERSION as PRODUCER_VERSION
 from engine.proto import graph_pb2, node_def_pb2, versions_pb2
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
-PRODUCER_VERSION = 2474  # the GraphDef producer version TensorFlow 2.21 writes
 
 class NodeInfo:
     """What planning needs of one graph node, independent of where the graph came from.

@@ -295,7 +295,7 @@ class BaseSession:
         # The graph optimizer, where Grappler sits (engine/optimizer/session_rewrite.py).
         nodes, order, placement, _ = session_rewrite.rewrite(
             self._config, nodes, order, placement, feed_names, fetch_names, target_names,
-            placer_lib.CLIENT_DEVICE)
+            placer_lib.CLIENT_DEVICE, graph._functions, kernels.has_kernel)
         sorted_fetches = sorted(set(fetch_names))
         index = {name: i for i, name in enumerate(sorted_fetches)}
         positions = [index[name] if name is not None else None for name in element_names]

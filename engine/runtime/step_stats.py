@@ -1,7 +1,8 @@
 """Step stats: the executor observer that fills RunMetadata.step_stats as TensorFlow does.
 
-One DeviceStepStats per device; one NodeExecStats per executed node, `_SOURCE` first, then
-_Arg, kernel and _Retval nodes in run order, with TensorFlow's fields: absolute start in
+One DeviceStepStats per device; one NodeExecStats per executed node (none for a dead one, as
+TensorFlow's executor skips it), `_SOURCE` first, then _Arg, kernel and _Retval nodes in run
+order, with TensorFlow's fields: absolute start in
 micros and nanos, op start/end and all-end relative to it, when the node became ready
 (scheduled), the thread, the timeline label `name = Op(input, ...)`, output tensor
 descriptions and memory stats.
@@ -53,6 +54,11 @@ class StepStatsCollector:
         self._scheduled[node.name] = now_ns
 
     def node_started(self, node, info=None):
+        if info is not None and info.dead:
+            # A dead node (an untaken cond branch, a loop's body once it exits) does not run:
+            # TensorFlow's executor records no NodeExecStats for it.
+            self._stats = None
+            return
         self._start_perf = time.perf_counter_ns()
         self._start_ns = time.time_ns()
         self._stats = self._new(node.name, node.timeline_label, self._start_ns,
@@ -68,6 +74,8 @@ class StepStatsCollector:
 
     def node_finished(self, node, outputs, info=None):
         stats, inputs = self._stats, self._inputs
+        if stats is None:
+            return
         for slot, (dtype, value) in enumerate(zip(node.output_dtypes, outputs)):
             if value is None:  # a dead output: TensorFlow records no tensor for it
                 continue

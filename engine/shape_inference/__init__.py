@@ -22,7 +22,7 @@ from engine.shape_inference.array import (  # noqa: F401  (the shape functions, 
     pack, pad, placeholder_with_default, random, range_, reshape, shape_of, slice_, split,
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
-    enter, if_or_case, merge_op, switch, unknown, while_)
+    enter, if_or_case, merge_op, switch, switch_n, unknown, while_)
 from engine.shape_inference.io import parse_example_v2, restore_v2, string_join  # noqa: F401
 from engine.shape_inference.dims import (  # noqa: F401
     ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
@@ -81,9 +81,9 @@ SHAPE_FUNCTIONS = {
     **{op: scalar for op in SCALARS},
     "AddN": add_n, "Select": select, "SelectV2": select_v2, "_FusedElementwise": fused_elementwise,
     "ArgMax": arg_reduction, "ArgMin": arg_reduction,
-    "MatMul": mat_mul, "BatchMatMul": batch_mat_mul, "BatchMatMulV2": batch_mat_mul,
-    "BatchMatMulV3": batch_mat_mul,
-    "Conv2D": conv2d, "MaxPool": pool, "AvgPool": pool,
+    "MatMul": mat_mul, "_FusedMatMul": mat_mul, "BatchMatMul": batch_mat_mul,
+    "BatchMatMulV2": batch_mat_mul, "BatchMatMulV3": batch_mat_mul,
+    "Conv2D": conv2d, "_FusedConv2D": conv2d, "MaxPool": pool, "AvgPool": pool,
     "DepthwiseConv2dNative": depthwise_conv2d, "LRN": lrn, "LRNGrad": lrn,
     "SpaceToBatchND": space_to_batch_nd, "BatchToSpaceND": batch_to_space_nd,
     "Shape": shape_of, "ShapeN": lambda attrs, inputs: tuple(shape_of(attrs, [i])
@@ -119,7 +119,7 @@ SHAPE_FUNCTIONS = {
     "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
     # Ref updates: the variable's shape.
     "ScatterAdd": unchanged, "ScatterSub": unchanged, "ReverseSequence": unchanged,
-    **{op: switch for op in op_families.SWITCH},
+    **{op: switch for op in op_families.SWITCH}, "_SwitchN": switch_n,
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},
     **{op: unchanged for op in op_families.EXIT | op_families.NEXT_ITERATION | {"LoopCond"}},

@@ -14,6 +14,11 @@ def switch(attrs, inputs):
     return (_dims(inputs[0]), _dims(inputs[0]))
 
 
+def switch_n(attrs, inputs):
+    """_SwitchN: every output the data's shape."""
+    return tuple(_dims(inputs[0]) for _ in range(attrs["num_outs"]))
+
+
 def merge_op(attrs, inputs):
     """MergeShape: the inputs' rank when they all agree on it, each dim where they agree on it;
     and value_index, a scalar."""

@@ -23,6 +23,92 @@ def matrix_determinant(attrs, inputs):
     return None if dims is None else dims[:-2]
 
 
+def _at_least_matrix(inputs, index=0):
+    dims = _dims(inputs[index])
+    if dims is not None and len(dims) < 2:
+        raise ShapeError(f"Shape must be at least rank 2 but is rank {len(dims)}")
+    return dims
+
+
+def self_adjoint_eig_v2(attrs, inputs):
+    dims = square_matrix(attrs, inputs)
+    if dims is None:
+        return (None, None) if attrs.get("compute_v", True) else (None, [0])
+    return dims[:-1], dims if attrs.get("compute_v", True) else [0]
+
+
+def _smaller(a, b):
+    return None if a is None or b is None else min(a, b)
+
+
+def svd(attrs, inputs):
+    dims = _at_least_matrix(inputs)
+    if dims is None:
+        return None, None, None
+    batch, rows, cols = dims[:-2], dims[-2], dims[-1]
+    p = _smaller(rows, cols)
+    if not attrs.get("compute_uv", True):
+        return batch + [p], [0], [0]
+    full = attrs.get("full_matrices", False)
+    return (batch + [p], batch + [rows, rows if full else p],
+            batch + [cols, cols if full else p])
+
+
+def qr(attrs, inputs):
+    dims = _at_least_matrix(inputs)
+    if dims is None:
+        return None, None
+    batch, rows, cols = dims[:-2], dims[-2], dims[-1]
+    side = rows if attrs.get("full_matrices", False) else _smaller(rows, cols)
+    return batch + [rows, side], batch + [side, cols]
+
+
+def matrix_solve(attrs, inputs):
+    """[..., M, M] and [..., M, K]: the solution's [..., M, K]."""
+    matrix, rhs = square_matrix(attrs, inputs), _at_least_matrix(inputs, 1)
+    if matrix is None or rhs is None:
+        return None
+    if len(matrix) != len(rhs):
+        raise ShapeError(f"Shapes must be equal rank, but are {len(matrix)} and {len(rhs)}")
+    batch = [merge_dim(a, b) for a, b in zip(matrix[:-2], rhs[:-2])]
+    return batch + [merge_dim(matrix[-1], rhs[-2]), rhs[-1]]
+
+
+def matrix_triangular_solve(attrs, inputs):
+    """Batch dimensions broadcast; [..., M, M] and [..., M, K] give [..., M, K]."""
+    matrix, rhs = square_matrix(attrs, inputs), _at_least_matrix(inputs, 1)
+    if matrix is None or rhs is None:
+        return None
+    return broadcast(matrix[:-2], rhs[:-2]) + [merge_dim(matrix[-1], rhs[-2]), rhs[-1]]
+
+
+def matrix_solve_ls(attrs, inputs):
+    matrix, rhs = _at_least_matrix(inputs), _at_least_matrix(inputs, 1)
+    if matrix is None or rhs is None:
+        return None
+    batch = [merge_dim(a, b) for a, b in zip(matrix[:-2], rhs[:-2])]
+    merge_dim(matrix[-2], rhs[-2])
+    return batch + [matrix[-1], rhs[-1]]
+
+
+def log_matrix_determinant(attrs, inputs):
+    dims = square_matrix(attrs, inputs)
+    return (None, None) if dims is None else (dims[:-2], dims[:-2])
+
+
+def cross(attrs, inputs):
+    a, b = _dims(inputs[0]), _dims(inputs[1])
+    if a is not None and b is not None and len(a) != len(b):
+        raise ShapeError(f"Shapes must be equal rank, but are {len(a)} and {len(b)}")
+    dims = a if b is None else b if a is None else [merge_dim(x, y) for x, y in zip(a, b)]
+    if dims is not None:
+        if not dims:
+            raise ShapeError("Shape must be at least rank 1 but is rank 0")
+        if dims[-1] is not None and dims[-1] != 3:
+            raise ShapeError(f"Dimension must be 3 but is {dims[-1]}")
+    return dims
+
+
 def _split_ellipsis(labels, dims):
     """(dims before "...", the ellipsis dims, dims after) of one input."""
     if "..." not in labels:
@@ -165,6 +251,9 @@ def scatter_nd(attrs, inputs):
 SHAPE_FUNCTIONS = {
     "MatrixInverse": square_matrix, "Cholesky": square_matrix,
     "MatrixDeterminant": matrix_determinant, "Einsum": einsum, "Diag": diag,
+    "SelfAdjointEigV2": self_adjoint_eig_v2, "Svd": svd, "Qr": qr, "MatrixSolve": matrix_solve,
+    "MatrixTriangularSolve": matrix_triangular_solve, "MatrixSolveLs": matrix_solve_ls,
+    "LogMatrixDeterminant": log_matrix_determinant, "Cross": cross,
     "DiagPart": diag_part, "MatrixDiagV3": matrix_diag_v3,
     "MatrixDiagPartV3": matrix_diag_part_v3,
     "MatrixSetDiagV3": lambda attrs, inputs: _dims(inputs[0]),

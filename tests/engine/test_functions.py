@@ -15,7 +15,9 @@ from google.protobuf import text_format
 
 import engine as tf
 from engine.runtime import function_library as function
-from engine.proto import graph_pb2
+from engine.proto import graph_pb2, rewriter_config_pb2
+
+RewriterConfig = rewriter_config_pb2.RewriterConfig
 
 LIBRARY_GRAPH = r"""
 node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
@@ -127,14 +129,32 @@ def test_library_functions_compute_tensorflows_values(x, n):
         np.testing.assert_allclose(value, want, err_msg=name)
 
 
-def test_instances_are_cached_per_function_and_attrs():
+INLINING_OFF = tf.ConfigProto(graph_options=tf.GraphOptions(
+    rewrite_options=RewriterConfig(function_optimization=RewriterConfig.OFF)))
+
+
+@pytest.mark.parametrize("x,n", sorted(TF_VALUES))
+def test_the_function_library_computes_them_too_when_inlining_is_off(x, n):
+    with tf.Session(graph=library_graph(), config=INLINING_OFF) as sess:
+        got = sess.run(FETCHES, {"x:0": x, "n:0": n})
+    for name, value, want in zip(FETCHES, got, TF_VALUES[(x, n)]):
+        np.testing.assert_allclose(value, want, err_msg=name)
+
+
+@pytest.mark.parametrize("config, called", [
+    # Inlined: the PartitionedCall `double` and the call by op name `split_sum` (with the
+    # `twice` it calls); the unmarked StatelessIf/While/Case stay, and run their branches.
+    (None, ["countdown_double", "positive", "twice"]),
+    (INLINING_OFF, ["countdown_double", "positive", "split_sum", "twice"]),
+])
+def test_instances_are_cached_per_function_and_attrs(config, called):
     graph = library_graph()
-    with tf.Session(graph=graph) as sess:
+    with tf.Session(graph=graph, config=config) as sess:
         sess.run(FETCHES, {"x:0": 1.0, "n:0": 2})
         sess.run(FETCHES, {"x:0": 2.0, "n:0": 3})
         library = sess._session_state[function.LIBRARY_KEY]
     names = sorted(name for name, _ in library._instances)
-    assert names == ["countdown_double", "positive", "split_sum", "twice"]  # one "twice" (T=float)
+    assert names == called  # one "twice" (T=float)
 
 
 def test_a_runaway_functional_while_fails_naming_the_node(monkeypatch):
@@ -157,3 +177,33 @@ def test_an_unknown_function_attr_placeholder_is_an_error():
     with tf.Session(graph=graph) as sess:
         with pytest.raises(tf.errors.InvalidArgumentError, match="Attr T is not defined"):
             sess.run("double:0", {"x:0": 1.0})
+
+
+def lowered_library_graph():
+    """LIBRARY_GRAPH with its StatelessIf, StatelessWhile and StatelessCase marked
+    `_lower_using_switch_merge`, as TF2 marks the ops tf.cond, tf.while_loop and
+    tf.switch_case make."""
+    graph_def = text_format.Parse(LIBRARY_GRAPH, graph_pb2.GraphDef())
+    for node in graph_def.node:
+        if node.op in ("StatelessIf", "StatelessWhile", "StatelessCase"):
+            node.attr["_lower_using_switch_merge"].b = True
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.import_graph_def(graph_def, name="")
+    return graph
+
+
+@pytest.mark.parametrize("x,n", sorted(TF_VALUES))
+def test_lowered_if_while_and_case_compute_tensorflows_values(x, n):
+    # n = 0 takes the case's first branch, 3 and 7 are out of range: the last (TensorFlow's
+    # SwitchN too), as the unlowered Case does.
+    with tf.Session(graph=lowered_library_graph()) as sess:
+        metadata = tf.RunMetadata()
+        got = sess.run(FETCHES, {"x:0": x, "n:0": n},
+                       options=tf.RunOptions(output_partition_graphs=True),
+                       run_metadata=metadata)
+    for name, value, want in zip(FETCHES, got, TF_VALUES[(x, n)]):
+        np.testing.assert_allclose(value, want, err_msg=name)
+    ops = {node.op for graph in metadata.partition_graphs for node in graph.node}
+    assert not ops & {"StatelessIf", "StatelessWhile", "StatelessCase", "PartitionedCall"}
+    assert {"Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration", "LoopCond"} <= ops

@@ -1,6 +1,7 @@
 """_FusedElementwise: the compiled chain equals the chain run op by op through each op's own
-kernel (exactly for integers, booleans and the float ops NumPy rounds alike; within rounding
-for exp/log/tanh/sigmoid), and a second process loads it from the disk cache."""
+kernel (exactly for integers, booleans, the float ops NumPy rounds alike and float32
+exp/log/tanh/sigmoid, which both compute as TensorFlow's Eigen; within rounding for the
+float64 ones), and a second process loads it from the disk cache."""
 
 import os
 import subprocess
@@ -84,6 +85,21 @@ def test_cast(src, dst):
         x[0, :3] = [0.5, -0.5, -1.7]  # truncation toward zero
     got, reference = _both(["Cast", "Cast"], ["i0", "t0"], [dst, dst], [x])
     np.testing.assert_array_equal(got, reference)
+
+
+# float32 Exp, Log, Tanh and Sigmoid: Eigen's packet path but on the last n % 8 elements, and
+# its scalar path on a value computed from single values alone (a tensor of one element).
+@pytest.mark.parametrize("size", [1, 5, 8, 4099, 70003])
+@pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid"])
+def test_float32_transcendentals_give_the_unfused_bits(op, size):
+    rng = np.random.default_rng(6)
+    x = _values("float32", size, rng)
+    scale = np.float32(rng.standard_normal())
+    got, reference = _both(["Mul", op, "AddV2"], ["i0,i1", "t0", "t1,i0"], ["float32"] * 3,
+                           [x, scale])
+    np.testing.assert_array_equal(got.view(np.uint32), reference.view(np.uint32))
+    got, reference = _both([op, "Mul"], ["i1", "t0,i0"], ["float32"] * 2, [x, scale])
+    np.testing.assert_array_equal(got.view(np.uint32), reference.view(np.uint32))
 
 
 def test_monte_carlo_chain_and_logic():

@@ -11,6 +11,7 @@ import pytest
 import engine as tf
 from engine.ops import gradient_registry
 from tests.engine.breadth_grad_cases import CASES as BREADTH_CASES
+from tests.engine.linalg_grad_cases import CASES as LINALG_CASES
 
 RNG = np.random.RandomState(7)
 EPS = 1e-6
@@ -89,7 +90,7 @@ CASES = {
                           [rand(2, 4, 3), rand(2, 2, 4)]),
     "BatchMatMulV2_broadcast": (lambda a, b: op("BatchMatMulV2", x=a, y=b),
                                 [rand(2, 3, 4), rand(4, 2)]),
-    "BatchMatMulV3": (lambda a, b: tf.matmul(a, b, adjoint_a=True), [rand(2, 4, 3),
+    "BatchMatMulV3": (lambda a, b: op("BatchMatMulV3", x=a, y=b, adj_x=True, Tout=tf.float64), [rand(2, 4, 3),
                                                                    rand(1, 4, 2)]),
     "BatchMatMul": (lambda a, b: op("BatchMatMul", x=a, y=b, adj_y=True),
                     [rand(2, 3, 4), rand(2, 2, 4)]),
@@ -218,6 +219,7 @@ CASES = {
                        [rand(8, 2, 3, 1)]),
 }
 CASES.update(BREADTH_CASES)
+CASES.update(LINALG_CASES)
 
 
 def _build(case):

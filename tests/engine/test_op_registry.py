@@ -29,8 +29,8 @@ GRADIENTS_NOT_YET_WRITTEN = frozenset({
     "LeakyReluGrad", "MaxPoolGrad", "MaxPoolV2", "MirrorPad", "ParallelDynamicStitch",
     "ReciprocalGrad", "RsqrtGrad", "SeluGrad", "SqrtGrad", "StatelessCase", "StatelessIf",
     "StatelessWhile", "StridedSliceGrad", "Tan", "While",
-    # Issue 15's ops whose gradients are still to port (TensorFlow's linalg_grad.py, math_grad.py).
-    "Cholesky", "Einsum", "SegmentProd", "UnsortedSegmentProd",
+    # Issue 15's ops whose gradients are still to port (TensorFlow's math_grad.py).
+    "SegmentProd", "UnsortedSegmentProd",
 })
 
 _FLOATS = {dtype.as_datatype_enum for dtype in

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 SMALL = str(SCRIPTS / "debug_small.py")
@@ -96,3 +98,20 @@ def test_a_script_that_resets_the_default_graph_runs_as_under_python():
     assert "b = [10. 20.]" in out and "nodes after reset: 0" in out
     assert plain.stdout in out          # the program printed what it prints under python
     assert "AssertionError" not in err and "finished (1 Session.run calls)" in err
+
+
+def test_a_signature_run_steps_into_its_lowered_while_body():
+    # tests/fixtures/tf2/while_scalar's signature: the call is inlined and its tf.while_loop
+    # lowered to frames (engine/optimizer/function_optimizer.py), so a breakpoint on a node of
+    # the loop body stops once per iteration, in the loop's frame.
+    script = str(SCRIPTS / "debug_signature.py")
+    status, out, err = debug("debug", script, commands="b name=while/body/_6/while/add$\n"
+                                                       "c\nc\nc\n")
+    assert status == 0, err
+    stops = [line for line in out.splitlines() if "-- breakpoint 1" in line]
+    assert [stop.split("[")[1].split("]")[0] for stop in stops] == [
+        f"PartitionedCall/PartitionedCall/while iteration {i}" for i in range(3)]
+    assert all(" PartitionedCall/PartitionedCall/while/body/_6/while/add (AddV2) " in stop
+               for stop in stops)
+    expected = np.load(ROOT / "tests/fixtures/tf2/reference/while_scalar/expected.npz")
+    assert f"total = {expected['serving_default/total']}" in out

@@ -76,3 +76,25 @@ def test_a_breakpoint_typed_in_one_burst_with_the_keys_around_it(terminal):
     terminal.wait_for(lambda text: "debug_small.py: finished" in text)
     terminal.keys("q")
     terminal.wait_for(lambda text: "EXITED 0" in text)
+
+
+def test_a_breakpoint_in_a_saved_models_lowered_while_body_at_100x30():
+    """A TF2 SavedModel's signature (tests/fixtures/tf2/while_scalar) at 100x30: its call is
+    inlined and its tf.while_loop lowered, so a breakpoint on a node of the loop body stops in
+    the loop's frame, one iteration after another."""
+    term = Terminal(f"{sys.executable} -m inspector debug "
+                    "tests/inspector/scripts/debug_signature.py", width=100, height=30)
+    try:
+        term.wait_for(lambda text: "paused (start of the run" in text)
+        term.keys("a", "name=while/body/_6/while/add$", "Enter", "c")
+        # (at 100 columns the header wraps before "(breakpoint")
+        first = term.wait_for(lambda text: "(breakpoint 1" in text
+                              and "/while iteration 0" in text)
+        term.keys("c")
+        second = term.wait_for(lambda text: "(breakpoint 1" in text
+                               and "/while iteration 1" in text)
+        assert "while/add (AddV2) on" in first and "while/add (AddV2) on" in second
+        term.keys("q")
+        print(first, second, sep="\n")
+    finally:
+        term.close()

@@ -12,7 +12,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "scatter", "reverse_sequence", "io", "tensor_array", "sparse_training", "data",
     "data_iterator", "data_combine", "debug", "script", "linalg", "segment", "gather_nd", "queues",
     "training_tf1", "shuffle", "fused", "nn_extra", "parsing", "readers", "decode_csv",
-    "list_ops", "lookup_tables"))
+    "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
+    "fused_contraction"))
 
 
 def load_kernels():

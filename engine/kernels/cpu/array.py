@@ -19,6 +19,12 @@ def identity(ctx, x):
     return x
 
 
+def identity_n(ctx, *inputs):
+    """IdentityN: its inputs, one value (not a tuple of one) when it has one, as every kernel
+    returns its single output (an inlined call's stand-in is usually of one output)."""
+    return inputs[0] if len(inputs) == 1 else tuple(inputs)
+
+
 register_table({op: identity for op in (
     "Identity", "StopGradient", "PreventGradient", "PlaceholderWithDefault",
     "EnsureShape")})
@@ -26,7 +32,7 @@ register_table({
     # TensorFlow's SnapshotOp copies (an input aliasing a variable is read now, not later).
     "Snapshot": lambda ctx, x: np.copy(x),
     "NoOp": lambda ctx: None,
-    "IdentityN": lambda ctx, *inputs: tuple(inputs),
+    "IdentityN": identity_n,
     "Const": lambda ctx: ctx.attrs["value"],
     "ZerosLike": lambda ctx, x: zeros_like_list(x, np.zeros_like) if isinstance(x, TensorList)
     else np.zeros_like(x),

@@ -13,6 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu import compiled_forms, eigen_float32
 
 
 class _TruncateByZero(ArithmeticError):
@@ -131,11 +132,39 @@ def _dtype_of(x):
     return x.dtype.type
 
 
+def _eigen(x, xp):
+    """Whether TensorFlow computes this with Eigen's float32 functions (engine/kernels/cpu/
+    eigen_float32.py): float32 on the CPU. Other dtypes, and the GPU, take the array module's."""
+    return xp is np and x.dtype == np.float32
+
+
+def exp(x, xp=np):
+    return eigen_float32.exp(x) if _eigen(x, xp) else xp.exp(x)
+
+
+def expm1(x, xp=np):
+    return eigen_float32.expm1(x) if _eigen(x, xp) else xp.expm1(x)
+
+
+def log(x, xp=np):
+    return eigen_float32.log(x) if _eigen(x, xp) else xp.log(x)
+
+
+def log1p(x, xp=np):
+    return eigen_float32.log1p(x) if _eigen(x, xp) else xp.log1p(x)
+
+
+def tanh(x, xp=np):
+    return eigen_float32.tanh(x) if _eigen(x, xp) else xp.tanh(x)
+
+
 def rsqrt(x, xp=np):
     return xp.reciprocal(xp.sqrt(x))
 
 
 def sigmoid(x, xp=np):
+    if _eigen(x, xp):
+        return eigen_float32.sigmoid(x)
     one = _dtype_of(x)(1)
     return one / (one + xp.exp(-x))
 
@@ -160,6 +189,8 @@ def selu(x, xp=np):
 
 def softplus(x, xp=np):
     # log(1 + exp(x)), computed as TensorFlow does to keep large |x| exact.
+    if _eigen(x, xp):
+        return eigen_float32.softplus(x)
     threshold = np.log(np.finfo(x.dtype).eps) + 2
     return xp.where(x > -threshold, x,
                     xp.where(x < threshold, xp.exp(x), xp.log1p(xp.exp(x)))).astype(x.dtype)
@@ -195,9 +226,9 @@ def erfc(x):
 
 UNARY = {
     "Neg": np.negative, "Abs": np.abs, "Square": np.square, "Sqrt": np.sqrt, "Rsqrt": rsqrt,
-    "Exp": np.exp, "Expm1": np.expm1, "Log": np.log, "Log1p": np.log1p,
+    "Exp": exp, "Expm1": expm1, "Log": log, "Log1p": log1p,
     "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
-    "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Tanh": np.tanh, "Erf": erf,
+    "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Tanh": tanh, "Erf": erf,
     "Erfc": erfc, "Sigmoid": sigmoid, "Relu": relu, "Relu6": relu6, "Elu": elu, "Selu": selu,
     "Softplus": softplus, "Softsign": softsign, "Sign": sign, "Round": round_,
     "Floor": np.floor, "Ceil": np.ceil, "Reciprocal": reciprocal, "Inv": reciprocal,
@@ -221,6 +252,14 @@ BINARY = {
 # The tables name every op of their family (engine/framework/op_families.py), no more and no fewer.
 register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
 register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
+
+
+@register("Relu")
+def relu_kernel(ctx, x):
+    """Relu, compiled where that serves x (engine/kernels/cpu/compiled_forms.py)."""
+    fast = compiled_forms.module("activation", x.dtype, x.size) \
+        if isinstance(x, np.ndarray) and x.ndim and x.size else None
+    return fast.relu(x) if fast is not None else relu(x)
 
 
 # The kernels below take `xp` too (keyword): the GPU registers them with xp=cupy.

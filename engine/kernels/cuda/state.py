@@ -12,7 +12,7 @@ value_index in host memory on a GPU as well).
 import numpy as np
 
 from engine.kernels import register_table
-from engine.kernels.cpu.array import identity, placeholder
+from engine.kernels.cpu.array import identity, identity_n, placeholder
 from engine.kernels.cpu.control_flow import CONTROL_FLOW_KERNELS
 from engine.kernels.cpu.state import (Arrays, destroy_resource_op, ref_variable_kernels,
                                       resource_variable_kernels, var_handle_op)
@@ -46,7 +46,7 @@ def register_all(xp):
                                      "PreventGradient", "PlaceholderWithDefault")}
     table.update({
         "Const": const,
-        "IdentityN": lambda ctx, *inputs: tuple(inputs),
+        "IdentityN": identity_n,
         "NoOp": lambda ctx: None,
         "Placeholder": placeholder, "PlaceholderV2": placeholder,
         "VarHandleOp": var_handle_op, "DestroyResourceOp": destroy_resource_op,

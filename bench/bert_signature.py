@@ -1,0 +1,112 @@
+"""BERT-12's serving signature (a batch of 8 x 128 tokens) in a TF1 session: the engine's call
+against TensorFlow 2.21's on this machine, import and load timed apart.
+
+The SavedModel (BERT-base shapes, bench/bert_tf.py) is written by TensorFlow's venv
+(.venv-tf) into a temporary directory, then each side runs in its own process: it imports,
+loads the SavedModel with saved_model.loader.load into a Session, runs the signature once
+(the plan: inlining, lowering, Grappler's passes) and then RUNS more times; the row compares
+the medians of those steady calls. Both sessions have their default ConfigProto, as a user
+gets them: TensorFlow splits its kernels over every core, the engine's BLAS keeps to one
+thread unless a session names a budget (engine/runtime/threads.py: on a loaded 2-core machine
+a 2-thread OpenBLAS made BERT's batched matmuls 20x slower). The outputs must agree (a
+checksum of the pooled output).
+Without .venv-tf there is nothing to measure against: skipped, "not measured".
+
+    .venv/bin/python -m bench.bert_signature SAVED_MODEL RUNS   # the engine's side alone
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+START = time.perf_counter()
+ROOT = Path(__file__).resolve().parents[1]
+TF_PYTHON = ROOT / ".venv-tf" / "bin" / "python"
+RUNS = 3
+
+
+def _json_line(command, env=None):
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"{command[1]} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run():
+    import bench
+
+    if not TF_PYTHON.exists():
+        raise bench.Skipped("not measured: no .venv-tf here (TensorFlow 2.21 is the baseline)")
+    with tempfile.TemporaryDirectory(prefix="bert12-") as folder:
+        model = str(Path(folder) / "bert12")
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+        theirs = _json_line([str(TF_PYTHON), "bench/bert_tf.py", model, "--measure", str(RUNS)],
+                            env)
+        ours = _json_line([sys.executable, "-m", "bench.bert_signature", model, str(RUNS)])
+    if abs(ours["pooled_checksum"] - theirs["pooled_checksum"]) > 1e-3 * theirs["pooled_checksum"]:
+        raise AssertionError(f"outputs differ: {ours['pooled_checksum']} vs "
+                             f"{theirs['pooled_checksum']}")
+    ratio = ours["run_s"] / theirs["run_s"]
+    values = {f"engine_{key}": round(value, 3) for key, value in ours.items()
+              if key.endswith("_s")}
+    values.update({f"tensorflow_{key}": round(value, 3) for key, value in theirs.items()
+                   if key.endswith("_s")})
+    values.update({"plan_nodes": ours["plan_nodes"], "tensorflow_onednn": theirs["onednn"],
+                   "slowest_ops": ours["slowest_ops"],
+                   "row": "BERT-12 signature call, 8 x 128 tokens",
+                   "value": f"{ours['run_s']:.2f} s ({ratio:.2f}x TensorFlow)",
+                   "tensorflow": f"{theirs['run_s']:.2f} s", "target": "≤ 1x TensorFlow",
+                   "met": ratio <= 1.0})
+    return values
+
+
+def measure(model, runs):
+    """The engine's side: import, load, first and steady run seconds, as JSON-ready values."""
+    import numpy as np
+
+    import engine as tf
+
+    import_s = time.perf_counter() - START
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bert_tf import inputs
+
+    ids, mask = inputs()
+    with tf.Graph().as_default() as graph, tf.Session(graph=graph) as sess:
+        started = time.perf_counter()
+        meta = tf.saved_model.loader.load(sess, ["serve"], model)
+        load_s = time.perf_counter() - started
+        signature = meta.signature_def["serving_default"]
+        fetches = {k: v.name for k, v in signature.outputs.items()}
+        feeds = {signature.inputs["input_ids"].name: ids,
+                 signature.inputs["attention_mask"].name: mask}
+        started = time.perf_counter()
+        first = sess.run(fetches, feeds)
+        first_s = time.perf_counter() - started
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            sess.run(fetches, feeds)
+            times.append(time.perf_counter() - started)
+        metadata = tf.RunMetadata()
+        sess.run(fetches, feeds, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+                 run_metadata=metadata)
+    by_op = {}
+    for device in metadata.step_stats.dev_stats:
+        for stats in device.node_stats:
+            op = stats.timeline_label.partition(" = ")[2].partition("(")[0] or stats.node_name
+            by_op[op] = by_op.get(op, 0) + stats.op_end_rel_micros - stats.op_start_rel_micros
+    slowest = sorted(by_op.items(), key=lambda item: -item[1])[:5]
+    return {"import_s": import_s, "load_s": load_s, "first_run_s": first_s,
+            "run_s": sorted(times)[len(times) // 2],
+            "plan_nodes": sum(len(d.node_stats) for d in metadata.step_stats.dev_stats),
+            "slowest_ops": ", ".join(f"{op} {us / 1e6:.2f} s" for op, us in slowest),
+            "pooled_checksum": float(np.abs(first["pooled_output"]).sum())}
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(sys.argv[1], int(sys.argv[2]))))

@@ -1,0 +1,92 @@
+"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid and softplus are
+checked on: a range per function (outside it the result is a constant or the input), grids of
+evenly spaced float32 bit patterns over it, and the special values. Shared by
+tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and tests/engine/test_eigen_float32.py
+(the engine's)."""
+
+import hashlib
+
+import numpy as np
+
+# name -> (the TF1 function's path under tf, the lowest and highest input of interest)
+FUNCTIONS = {
+    "exp": ("exp", -105.0, 89.0),
+    "log": ("log", 0.0, float(np.finfo(np.float32).max)),
+    "log1p": ("log1p", -1.0, float(np.finfo(np.float32).max)),
+    "expm1": ("expm1", -89.0, 89.0),
+    "tanh": ("tanh", -9.0, 9.0),
+    "sigmoid": ("sigmoid", -105.0, 18.0),
+    "softplus": ("nn.softplus", -105.0, 89.0),
+}
+
+SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-40, -1e-40, 1.2e-38, -1.2e-38,
+                     1e-30, -1e-30, 1e-7, -1e-7, 8.0, -8.0, 16.6355324, 17.0, 20.0, -20.0, 87.0,
+                     -87.0, 88.0, -88.0, 88.7, 88.8, -103.0, -104.0, -110.0, 1e30, -1e30,
+                     3.4e38, -3.4e38, np.inf, -np.inf, np.nan, -np.nan], np.float32)
+
+SAMPLE_SIZE = 4096        # the grid whose outputs the fixture holds
+DIGEST_SIZE = 1 << 20     # the grid whose outputs it holds a digest of
+SCALAR_SAMPLE_SIZE = 256  # the grid run one value at a time (Eigen's scalar path)
+MIXED_SIZE = 21           # a tensor of two packets and a tail of five
+
+
+# The gradient kernels whose float32 order is Eigen's: (y or features, dy) of 21 elements.
+_GRAD_RNG = np.random.RandomState(21)
+GRAD_INPUTS = {"SigmoidGrad": (_GRAD_RNG.uniform(0, 1, 21).astype(np.float32),
+                               _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32)),
+               "SoftplusGrad": (_GRAD_RNG.uniform(-20, 20, 21).astype(np.float32),
+                                _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32))}
+
+
+def _ordered(x):
+    """float32 -> int64 keeping the order (negative floats are sign and magnitude)."""
+    bits = np.asarray(x, np.float32).view(np.int32).astype(np.int64)
+    return np.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
+
+
+def _from_ordered(keys):
+    keys = np.asarray(keys, np.int64)
+    bits = np.where(keys < 0, (-keys) | 0x80000000, keys)
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def grid(name, count):
+    """`count` float32 inputs of `name`'s range, evenly spaced by bit pattern, ends included."""
+    _, low, high = FUNCTIONS[name]
+    keys = np.linspace(_ordered(np.float32(low)), _ordered(np.float32(high)), count)
+    return _from_ordered(np.round(keys).astype(np.int64))
+
+
+def all_floats(name, start=None, stop=None):
+    """Every float32 of `name`'s range, by ordered key from `start` to `stop` (a chunk)."""
+    _, low, high = FUNCTIONS[name]
+    first, last = _ordered(np.float32(low)), _ordered(np.float32(high))
+    start = first if start is None else max(start, first)
+    stop = last + 1 if stop is None else min(stop, last + 1)
+    return _from_ordered(np.arange(start, stop, dtype=np.int64))
+
+
+def key_range(name):
+    _, low, high = FUNCTIONS[name]
+    return int(_ordered(np.float32(low))), int(_ordered(np.float32(high))) + 1
+
+
+def sample_inputs(name):
+    """The sample grid and the special values, padded to whole packets (all packet path)."""
+    values = np.concatenate([grid(name, SAMPLE_SIZE), SPECIALS])
+    return np.concatenate([values, np.zeros(-values.size % 8, np.float32)])
+
+
+def scalar_inputs(name):
+    return np.concatenate([grid(name, SCALAR_SAMPLE_SIZE), SPECIALS])
+
+
+def mixed_inputs(name):
+    return grid(name, MIXED_SIZE + 2)[1:-1][::-1].copy()
+
+
+def digest(values):
+    """sha256 of float32 values, every NaN counted as one (TensorFlow's NaN signs vary)."""
+    values = np.asarray(values, np.float32).copy()
+    values[np.isnan(values)] = np.float32(np.nan)
+    return hashlib.sha256(values.tobytes()).hexdigest()

@@ -1,0 +1,110 @@
+"""Write tests/fixtures/ops/eigen_float32.npz: TensorFlow's float32 exp, log, log1p, expm1, tanh,
+sigmoid and softplus on the CPU, on the inputs of tests/engine/eigen_math_cases.py.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_eigen_math_fixtures.py`.
+For each function: its outputs on a sample grid (Eigen's packet path), a digest of its outputs
+on a dense grid, its outputs on values run one at a time (the scalar path) and on a tensor
+with a tail; SigmoidGrad's and SoftplusGrad's on a tensor with a tail.
+
+`--exhaustive [NAME...]` instead compares TensorFlow with engine/kernels/cpu/eigen_float32.py
+on every float32 of each function's range, packet path and scalar path, and prints how many
+differ (nothing is written). It takes minutes per function.
+"""
+
+import argparse
+import sys
+
+import numpy as np
+
+from fixture_common import FIXTURES, ROOT, tf_v1
+
+import eigen_math_cases as cases  # noqa: E402 (tests/engine, on the path by fixture_common)
+
+sys.path.insert(0, str(ROOT))
+OUT = FIXTURES / "ops" / "eigen_float32.npz"
+CHUNK = 1 << 24
+
+
+def tf_function(tf, name):
+    function = tf
+    for part in cases.FUNCTIONS[name][0].split("."):
+        function = getattr(function, part)
+    return function
+
+
+class Runner:
+    """One session and placeholder; `packet(x)` runs the function on x as one tensor,
+    `one_at_a_time(x)` runs it on each value alone."""
+
+    def __init__(self, tf, name):
+        self.input = tf.placeholder(tf.float32, [None])
+        self.output = tf_function(tf, name)(self.input)
+        self.session = tf.Session()
+
+    def packet(self, x):
+        return self.session.run(self.output, {self.input: x})
+
+    def one_at_a_time(self, x):
+        return np.concatenate([self.packet(x[i:i + 1]) for i in range(x.size)])
+
+
+def write_fixtures(tf):
+    arrays = {}
+    for name in cases.FUNCTIONS:
+        with tf.Graph().as_default():
+            run = Runner(tf, name)
+            arrays[f"{name}__sample"] = run.packet(cases.sample_inputs(name))
+            arrays[f"{name}__digest"] = np.array(cases.digest(
+                run.packet(cases.grid(name, cases.DIGEST_SIZE))))
+            arrays[f"{name}__scalar"] = run.one_at_a_time(cases.scalar_inputs(name))
+            arrays[f"{name}__mixed"] = run.packet(cases.mixed_inputs(name))
+        print(name)
+    for name, (y, dy) in cases.GRAD_INPUTS.items():
+        with tf.Graph().as_default(), tf.Session() as session:
+            op = getattr(tf.raw_ops, name)
+            arrays[f"{name}__mixed"] = session.run(
+                op(y=y, dy=dy) if name == "SigmoidGrad" else op(gradients=dy, features=y))
+    np.savez_compressed(OUT, **arrays)
+    print(f"wrote {OUT}")
+
+
+def differing(ours, theirs):
+    return np.nonzero((ours.view(np.uint32) != theirs.view(np.uint32))
+                      & ~(np.isnan(ours) & np.isnan(theirs)))[0]
+
+
+def exhaustive(tf, names):
+    from engine.kernels.cpu import eigen_float32
+    for name in names:
+        packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
+        scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+        with tf.Graph().as_default():
+            run = Runner(tf, name)
+            start, stop = cases.key_range(name)
+            checked = bad = 0
+            for first in range(start, stop, CHUNK):
+                x = cases.all_floats(name, first, first + CHUNK)
+                x = x[:x.size - x.size % 8]  # whole packets (the tail is the scalar path)
+                wrong = differing(packet(x), run.packet(x))
+                checked, bad = checked + x.size, bad + wrong.size
+                for i in wrong[:3]:
+                    print(f"  {name}({x[i]!r}) packet differs")
+            sample = cases.grid(name, 20000)
+            wrong = differing(scalar(sample), run.one_at_a_time(sample))
+            print(f"{name}: {bad} of {checked} float32 differ on the packet path; "
+                  f"{wrong.size} of {sample.size} on the scalar path")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--exhaustive", nargs="*", metavar="NAME")
+    args = parser.parse_args()
+    tf = tf_v1()
+    if args.exhaustive is None:
+        write_fixtures(tf)
+    else:
+        exhaustive(tf, args.exhaustive or list(cases.FUNCTIONS))
+
+
+if __name__ == "__main__":
+    main()
