@@ -31,7 +31,7 @@ warm: $(STAMP)
 
 # Our modules byte-compiled once (~1 s; 0.1 s when they are): where PYTHONDONTWRITEBYTECODE is
 # set, as here, an editable install would otherwise compile every module it imports on every
-# start (`vlog` 11 ms of its 48 ms of imports; BENCHMARKS.md).
+# start (measured: `vlog` imports in 37 ms instead of 48).
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q engine parsers views inspector > /dev/null
 

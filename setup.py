@@ -1,4 +1,5 @@
-"""The optional C part: parsers.vlog._scanner (the VLOG reader's fast path). pyproject.toml has the rest.
+"""The optional C part, parsers.vlog._scanner (the VLOG reader's fast path); the rest is in
+pyproject.toml.
 
 optional=True: where it cannot be compiled (no compiler, no Python headers), pip installs the
 package without it and the VLOG reader runs its pure-Python reference path.

@@ -117,7 +117,7 @@ def run_mix(mix: str, gawk: str, repeats: int) -> dict:
         json_path = Path(folder) / "ours.json"
         reference_path = Path(folder) / "reference.json"
         ours = [sys.executable, "-m", "inspector", "vlog", str(log), "--json"]
-        reference_env = dict(os.environ, **{native.ENVIRONMENT: "off"})
+        reference_env = dict(os.environ, **{native.NATIVE_ENV: "off"})
         awk = ["sh", str(PIPELINE), str(base)]
         env = dict(os.environ, AWK=gawk)
         # What every graph-inspector command pays before it reads anything.
@@ -176,21 +176,23 @@ def run_mix(mix: str, gawk: str, repeats: int) -> dict:
     }
 
 
-HOW = ("a C extension (parsers/vlog/scanner/, built by pip where a compiler is; else the "
-       "Python reference runs) reads the memory-mapped log into the Python reader's own state: "
-       "node lines seen before, block ends, Process/kernel done lines whose summary was parsed "
-       "before, events, labels and unparsed lines in C; each other line to the reference's "
-       "handler, so the result is the same by construction (tested byte for byte); it writes "
-       "the executions' JSON too. Measured 2026-11-28 on the executor-trace mix (CPU s): "
-       "reading, the Python reference 0.355, the scanner 0.059; one regex per record kind over "
-       "the buffer (finditer, fields only, no objects) 0.167 for Process lines and 0.179 for "
-       "kernel done lines; the executions' JSON, json.dumps 0.094 (+0.032 for to_json's dicts), "
-       "orjson 0.010 and msgspec 0.011 (+0.032; other bytes: no spaces), the scanner 0.007. "
-       "Earlier (perf-tools): Hyperscan 0.45 vs 0.46 line by line on level 5 (a report per "
-       "line to count unparsed ones), ahocorasick_rs 0.18, pyahocorasick 0.49 for the markers "
-       "alone. Also: vlog --json runs without the cyclic collector, writes a megabyte at a time "
-       "and ends without freeing the log (os._exit after flushing); `make setup` byte-compiles "
-       "our modules (PYTHONDONTWRITEBYTECODE is set here)")
+HOW = ("a C extension (parsers/vlog/scanner/, compiled by pip where a compiler is; else the "
+       "Python reference runs) reads the log a megabyte at a time into the Python reader's own "
+       "state: node lines and headers seen before, block ends, Process and kernel done lines "
+       "whose summary was parsed before, events, labels and unparsed lines in C, each other "
+       "line through the reference's own handler, so the result is the reference's (tested "
+       "byte for byte); it writes the executions' JSON too. Measured 2026-11-28 on the "
+       "executor-trace mix, CPU s: reading, the Python reference 0.355, the scanner 0.059; "
+       "one regex per record kind over the whole buffer (finditer, the fields only, no "
+       "objects) 0.167 for the Process lines and 0.179 for the kernel done lines; the "
+       "executions' JSON, json.dumps 0.094, orjson 0.010, msgspec 0.011 (both after 0.032 of "
+       "to_json dicts, and not json.dumps's bytes: no spaces), the scanner 0.007; mmap against "
+       "read() a megabyte at a time: 0.021 against 0.005 (page faults). Earlier (perf-tools): "
+       "Hyperscan 0.45 against 0.46 line by line at level 5 (a report per line, to count the "
+       "unparsed ones), ahocorasick_rs 0.18 and pyahocorasick 0.49 for the markers alone. "
+       "Around it: no cyclic collector while vlog runs, the document written a megabyte at a "
+       "time, the process ended without freeing the log (os._exit after flushing, 24 ms), "
+       "modules byte-compiled by make setup (PYTHONDONTWRITEBYTECODE is set here: 11 ms)")
 
 
 if __name__ == "__main__":

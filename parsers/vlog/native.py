@@ -17,12 +17,12 @@ from dataclasses import MISSING, fields
 
 from parsers.vlog import bounded
 
-ENVIRONMENT = "GRAPH_INSPECTOR_VLOG_NATIVE"
+NATIVE_ENV = "GRAPH_INSPECTOR_VLOG_NATIVE"
 CHUNK = 1 << 20  # bytes read at a time: the buffer stays in the cache
 
 
 def _load():
-    if os.environ.get(ENVIRONMENT, "").lower() in ("0", "off", "no", "false"):
+    if os.environ.get(NATIVE_ENV, "").lower() in ("0", "off", "no", "false"):
         return None
     try:
         from parsers.vlog import _scanner
@@ -48,7 +48,9 @@ def bind(node_class, execution_class, dump_class) -> None:
 
 
 def _spec(cls):
-    return cls, tuple((f.name, f.default is not MISSING, None if f.default is MISSING else f.default,
+    """(class, ((name, has_default, default, factory), ...)), as native bind() takes it."""
+    return cls, tuple((f.name, f.default is not MISSING,
+                       None if f.default is MISSING else f.default,
                        None if f.default_factory is MISSING else f.default_factory)
                       for f in fields(cls))
 

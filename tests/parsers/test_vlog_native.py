@@ -102,8 +102,8 @@ def test_crlf_no_trailing_newline_and_nul_bytes(tmp_path):
     data = all_samples()
     assert_same(write(tmp_path, data.replace(b"\n", b"\r\n"), "crlf.log"))
     assert_same(write(tmp_path, data.rstrip(b"\n"), "open_end.log"))
-    assert_same(write(tmp_path, data.replace(b"] ||", b"] |\0|").replace(b"node: 1", b"node: \x001"),
-                      "nul.log"))
+    nul = data.replace(b"] ||", b"] |\0|").replace(b"node: 1", b"node: \x001")
+    assert_same(write(tmp_path, nul, "nul.log"))
     assert_same(write(tmp_path, b"\n\n\r\n  \t\n", "blank.log"))
     assert_same(write(tmp_path, b"x", "one_byte.log"))
 
@@ -415,6 +415,6 @@ def test_logs_read_the_same_without_the_scanner(tmp_path, setup):
     path = write(tmp_path, all_samples())
     done = subprocess.run([sys.executable, "-c", WITHOUT.format(setup=setup), str(path)],
                           cwd=ROOT, capture_output=True, timeout=120,
-                          env={k: v for k, v in os.environ.items() if k != "GRAPH_INSPECTOR_VLOG_NATIVE"})
+                          env={k: v for k, v in os.environ.items() if k != native.NATIVE_ENV})
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert done.stdout == json_bytes(read_reference(path), scanner_writes=False)

@@ -1,4 +1,4 @@
-/* Executor trace lines in C: VlogParser._process_line and _done_line where their one regex matches. */
+/* Executor trace lines in C: VlogParser._process_line and _done_line where their regex matches. */
 
 #include "scanner.h"
 
@@ -13,7 +13,8 @@ int executor_init(void) {
 
 /* `(\d+) step (-?\d+) ` at *at: the two numbers, *at moved past them; 0 where they are not
    there or are too long for int64. */
-static int id_and_step(const char *raw, Py_ssize_t size, Py_ssize_t *at, int64_t *id, int64_t *step) {
+static int id_and_step(const char *raw, Py_ssize_t size, Py_ssize_t *at, int64_t *id,
+                       int64_t *step) {
     Py_ssize_t p = *at, digits = p;
     while (p < size && is_digit(raw[p]))
         p++;

@@ -252,7 +252,8 @@ static int put_cached_summary(Out *out, Fragments *table, PyObject *name, PyObje
 }
 
 static int put_node(Out *out, Fragments *table, PyObject *node) {
-    static const char *const keys[] = {"{\"id\": ", ", \"thread\": ", ", \"start_us\": ", ", \"dead\": "};
+    static const char *const keys[] = {
+        "{\"id\": ", ", \"thread\": ", ", \"start_us\": ", ", \"dead\": "};
     static const int fields[] = {N_ID, N_THREAD, N_START, N_DEAD};
     PyObject *name = node_field(node, N_NAME), *op = node_field(node, N_OP);
     PyObject *inputs = node_field(node, N_INPUTS);
@@ -284,7 +285,8 @@ static int put_execution(Out *out, Fragments *table, PyObject *execution) {
         return -1;
     int failed = 0;
     for (Py_ssize_t i = 0; !failed && i < PySequence_Fast_GET_SIZE(items); i++)
-        failed = (i && PUT(out, ", ") < 0) || put_node(out, table, PySequence_Fast_GET_ITEM(items, i)) < 0;
+        failed = (i && PUT(out, ", ") < 0) ||
+                 put_node(out, table, PySequence_Fast_GET_ITEM(items, i)) < 0;
     Py_DECREF(items);
     return failed ? -1 : PUT(out, "]}");
 }

@@ -40,7 +40,8 @@ int add_count(PyObject *counts, PyObject *kind, Py_ssize_t count) {
     if (seen == NULL && PyErr_Occurred())
         return -1;
     PyObject *more = PyLong_FromSsize_t(count);
-    PyObject *total = more == NULL ? NULL : seen == NULL ? Py_NewRef(more) : PyNumber_Add(seen, more);
+    PyObject *total = more == NULL ? NULL
+                    : seen == NULL ? Py_NewRef(more) : PyNumber_Add(seen, more);
     Py_XDECREF(more);
     if (total == NULL)
         return -1;
@@ -139,7 +140,8 @@ static PyObject *pop(PyObject *dict, PyObject *key) {
 /* A block's header, `(args) -> (rets) {` or `name[..](args) -> (outs) {`, whose text was
    parsed before (parser._header_cache): the block it opens, as _dump_line opens it. */
 static int block_header(Scan *scan, PyObject *header, PyObject *key) {
-    PyObject *cut = pop(scan->blocks, key), *line = NULL, *thread = NULL, *label = NULL, *block = NULL;
+    PyObject *cut = pop(scan->blocks, key);
+    PyObject *line = NULL, *thread = NULL, *label = NULL, *block = NULL;
     int result = LINE_ERROR;
     if (cut == NULL && PyErr_Occurred())
         goto done;
@@ -202,8 +204,8 @@ static int dump_line(Scan *scan, const char *raw, Py_ssize_t size, Py_ssize_t ke
         else
             result = block_end(scan, block, key);
     } else {
-        PyObject *header = raw[body_end - 1] == '{' ? memo_get(&scan->headers, raw + body, body_end - body)
-                                                     : NULL;
+        PyObject *header = raw[body_end - 1] != '{' ? NULL
+                           : memo_get(&scan->headers, raw + body, body_end - body);
         if (header != NULL && PyTuple_CheckExact(header) && PyTuple_GET_SIZE(header) == 4) {
             Py_INCREF(header);
             result = block_header(scan, header, key);

@@ -78,7 +78,8 @@ PyObject *memo_get(Memo *memo, const char *text, Py_ssize_t size) {
         memo_clear(memo);  /* the reader cleared its cache: so does the memo */
     memo->dict_size = dict_size;
     uint64_t hash = hash_text(text, size);
-    MemoSlot *slot = memo->capacity ? memo_slot(memo->slots, memo->capacity, hash, text, size) : NULL;
+    MemoSlot *slot = memo->capacity == 0 ? NULL
+                   : memo_slot(memo->slots, memo->capacity, hash, text, size);
     if (slot != NULL && slot->text != NULL)
         return slot->value;
     PyObject *key = PyBytes_FromStringAndSize(text, size);

@@ -11,8 +11,8 @@ for and no default makes bind() fail: the reader then runs its Python reference.
 
 Model node_model, execution_model, dump_model;
 
-static const char *const NODE_VALUES[] = {
-    "id", "name", "op", "inputs", "thread", "start_us", "dead", "line", "end_us", "attr_text", NULL};
+static const char *const NODE_VALUES[] = {"id", "name", "op", "inputs", "thread", "start_us",
+                                           "dead", "line", "end_us", "attr_text", NULL};
 static const char *const EXECUTION_VALUES[] = {"step", "device", "first_line", NULL};
 static const char *const DUMP_VALUES[] = {
     "label", "first_line", "kind", "function_name", "args", "rets", "last_line", "thread", NULL};

@@ -23,10 +23,11 @@ static PyObject *attribute(PyObject *object, const char *name) {
 }
 
 static void close_scan(Scan *scan) {
-    PyObject **owned[] = {&scan->parser, &scan->graphs, &scan->header_cache, &scan->blocks, &scan->labels, &scan->open, &scan->pending,
-                          &scan->node_cache, &scan->process_cache, &scan->dump_line,
-                          &scan->process_line, &scan->done_line, &scan->other_line,
-                          &scan->executions, &scan->event_rows, &scan->counts, &scan->on_graph};
+    PyObject **owned[] = {&scan->parser, &scan->blocks, &scan->labels, &scan->open,
+                          &scan->pending, &scan->node_cache, &scan->process_cache,
+                          &scan->header_cache, &scan->dump_line, &scan->process_line,
+                          &scan->done_line, &scan->other_line, &scan->graphs, &scan->executions,
+                          &scan->event_rows, &scan->counts, &scan->on_graph};
     for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
         Py_CLEAR(*owned[i]);
     memo_free(&scan->summaries);
@@ -66,16 +67,17 @@ static int open_scan(Scan *scan, PyObject *parser) {
     scan->dump_nodes.dict = scan->node_cache;
     scan->header_cache = attribute(parser, "_header_cache");
     scan->headers.dict = scan->header_cache;
-    int ok = !PyErr_Occurred() && scan->line_no >= 0 && scan->blocks && PyDict_CheckExact(scan->blocks) &&
-             scan->labels && PyDict_CheckExact(scan->labels) && scan->open && PyDict_CheckExact(scan->open) &&
-             scan->pending && PyDict_CheckExact(scan->pending) && scan->node_cache &&
-             PyDict_CheckExact(scan->node_cache) && scan->process_cache &&
-             PyDict_CheckExact(scan->process_cache) && scan->dump_line && scan->process_line &&
-             scan->done_line && scan->other_line && scan->executions && PyList_Check(scan->executions) &&
-             scan->graphs && PyList_Check(scan->graphs) && scan->headers.dict &&
-             PyDict_CheckExact(scan->headers.dict) &&
-             (keep_events ? scan->event_rows && PyList_Check(scan->event_rows)
-                          : scan->counts && PyDict_Check(scan->counts));
+    PyObject *dicts[] = {scan->blocks, scan->labels, scan->open, scan->pending,
+                         scan->node_cache, scan->process_cache, scan->header_cache};
+    PyObject *lists[] = {scan->graphs, scan->executions,
+                         keep_events ? scan->event_rows : scan->counts};
+    int ok = !PyErr_Occurred() && scan->line_no >= 0 && scan->dump_line && scan->process_line &&
+             scan->done_line && scan->other_line;
+    for (size_t i = 0; ok && i < sizeof(dicts) / sizeof(dicts[0]); i++)
+        ok = dicts[i] != NULL && PyDict_CheckExact(dicts[i]);
+    for (size_t i = 0; ok && i < 2; i++)
+        ok = lists[i] != NULL && PyList_Check(lists[i]);
+    ok = ok && lists[2] != NULL && (keep_events ? PyList_Check(lists[2]) : PyDict_Check(lists[2]));
     Py_XDECREF(log);
     Py_XDECREF(keep);
     Py_XDECREF(on_graph);
@@ -116,7 +118,8 @@ static int reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
     PyObject *parser;
     Py_ssize_t max_line, cache_limit;
     static char *keywords[] = {"parser", "max_line", "cache_limit", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onn", keywords, &parser, &max_line, &cache_limit))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onn", keywords, &parser, &max_line,
+                                     &cache_limit))
         return -1;
     if (node_model.type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Reader before bind");
@@ -187,7 +190,8 @@ done:
     return result;
 }
 
-/* close(): the parser's line and unparsed counts and its memory lines, as feed_lines leaves them. */
+/* close(): the parser's line and unparsed counts and its memory lines, as feed_lines leaves
+   them. */
 static PyObject *reader_close(Reader *self, PyObject *unused) {
     if (!self->ready)
         Py_RETURN_NONE;

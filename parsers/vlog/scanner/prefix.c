@@ -1,4 +1,4 @@
-/* Log line prefixes, matched as parsers/vlog/prefix.py's and executor_trace.py's regexes match them.
+/* Log line prefixes, matched as the regexes of parsers/vlog/prefix.py and executor_trace.py do.
 
 Each regex is matched by hand: every quantifier in them can give back nothing that lets a
 later part match (a digit run must be followed by a non-digit, a source by `]`), so at most

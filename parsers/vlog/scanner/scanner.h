@@ -41,7 +41,8 @@ static inline Py_ssize_t find_in(const char *line, Py_ssize_t start, Py_ssize_t 
 
 static inline int starts_with(const char *line, Py_ssize_t size, Py_ssize_t at,
                               const char *prefix, Py_ssize_t prefix_size) {
-    return at >= 0 && size - at >= prefix_size && memcmp(line + at, prefix, (size_t)prefix_size) == 0;
+    return at >= 0 && size - at >= prefix_size &&
+           memcmp(line + at, prefix, (size_t)prefix_size) == 0;
 }
 
 #define LIT(text) text, (Py_ssize_t)(sizeof(text) - 1)
