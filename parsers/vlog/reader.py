@@ -2,7 +2,10 @@
 
 Each line gets a cheap substring test (`||`, `Process node:`, `kernel done:`) before any regex;
 repeated node lines (every pass dumps the same graph again) are parsed once. Dump blocks are
-keyed by (thread, source line), so blocks that two threads print at once stay apart.
+keyed by (thread, source line), so blocks that two threads print at once stay apart. This is
+the reference: read_vlog reads a regular file with the C scanner where it was built
+(parsers/vlog/native.py), into the same parser, calling its handlers for the lines it does not
+do itself.
 
 >>> log = read_lines([
 ...     b"I0000 00:00:1.000001 7 function_utils.cc:78] Graph Before X #nodes 3 #edges 2",
@@ -405,7 +408,7 @@ def _read_all(stream: io.BufferedIOBase, name: str, progress: Callable | None, e
             total = 0
     report = (lambda done: progress(min(done, total), total)) if total else None
     if not native.feed_file(parser, stream, CACHE_LIMIT, report):
-        parser = VlogParser(str(name), keep_events=events)
+        parser = VlogParser(str(name), keep_events=events)  # the scanner may have begun
         parser.feed_lines(bounded_lines(stream, str(name), progress=report))
     if total:
         progress(total, total)
