@@ -150,6 +150,14 @@ def quiet_stdout():
         pass  # no descriptor (a test's capture): nothing flushes it at exit
 
 
+def entry():
+    """The console script and `python -m inspector`: main(), then the process ends as the
+    command asked (inspector/process_exit.py)."""
+    from inspector import process_exit
+
+    return process_exit.run_as_process(main)
+
+
 def main(argv=None):
     """Run one command; its exit status. Bad input and an output that cannot be written are
     one `error: <file>: <what>` line on stderr and status 2."""
