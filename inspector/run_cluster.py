@@ -6,6 +6,7 @@ seconds with UnavailableError naming the address."""
 
 import contextlib
 
+from inspector import number_arguments
 from parsers.errors import InputError
 
 # As engine/cluster/connection.py's CONNECT_TIMEOUT_S (not imported: it brings Dask).
@@ -16,7 +17,7 @@ def add_arguments(parser):
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run on a cluster: its Dask scheduler (tcp://host:8786) or a task "
                              "(grpc://host:port) whose Dask worker is named by its task")
-    parser.add_argument("--connect-timeout", metavar="SECONDS", type=float,
+    parser.add_argument("--connect-timeout", metavar="SECONDS", type=number_arguments.seconds,
                         default=DEFAULT_CONNECT_TIMEOUT_S,
                         help="with --cluster: give up connecting (and on the handshake with "
                              "what accepts the connection) after this many seconds "
@@ -30,9 +31,6 @@ def check(args):
     """--cluster and --local-cluster, checked before the graph is read."""
     if args.cluster and args.local_cluster:
         raise InputError(args.graph, "give --cluster or --local-cluster, not both")
-    if not args.connect_timeout > 0:  # also refuses NaN
-        raise InputError(args.graph, f"--connect-timeout: expected a positive number of "
-                                     f"seconds, got {args.connect_timeout:g}")
     if args.cluster and not args.cluster.startswith(("tcp://", "grpc://")):
         raise InputError(args.cluster, "--cluster: expected tcp://host:port (a Dask "
                                        "scheduler) or grpc://host:port (a task)")

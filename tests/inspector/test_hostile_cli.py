@@ -136,6 +136,9 @@ def test_optimize_refuses_a_cycle_as_tensorflow_and_writes_nothing(capsys, tmp_p
     (["dot", "--budget", "0", "x.pb", "-o", "x.dot"], "--budget"),
     (["dot", "--radius", "-1", "x.pb", "-o", "x.dot"], "--radius"),
     (["dot", "--collapse", "1e9", "x.pb", "-o", "x.dot"], "--collapse"),
+    (["run", "x.pb", "--cluster", "tcp://h:1", "--connect-timeout", "0"], "--connect-timeout"),
+    (["run", "x.pb", "--cluster", "tcp://h:1", "--connect-timeout", "nan"],
+     "--connect-timeout"),
 ])
 def test_numbers_are_checked_by_argparse(capsys, argv, option):
     with pytest.raises(SystemExit) as exit_info:
