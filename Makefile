@@ -1,17 +1,19 @@
 # Two commands matter: `make demo` (the main job) and `make test` (the whole suite).
 # Both go through `make setup`, which is idempotent: it builds .venv/ once and re-installs
-# only when pyproject.toml changes, and installs Graphviz's `dot` when it is missing.
+# only when pyproject.toml or the C scanner changes, and installs Graphviz's `dot` when it is missing.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test bench fixtures protos clean dot gawk warm
+.PHONY: setup demo test bench fixtures protos clean dot gawk warm bytecode
 
-setup: $(STAMP) dot warm
+setup: $(STAMP) dot warm bytecode
 
-$(STAMP): pyproject.toml
+# setup.py and parsers/vlog/scanner/ are the C scanner `pip install` compiles (optional: without
+# a C compiler the VLOG reader runs its Python reference path).
+$(STAMP): pyproject.toml setup.py $(wildcard parsers/vlog/scanner/*)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,cluster,keras]'
@@ -26,6 +28,12 @@ dot:
 # cache makes it ~0.2 s when they are. It never fails setup: without numba the NumPy kernels serve.
 warm: $(STAMP)
 	@$(BIN)/graph-inspector warm || echo "graph-inspector warm failed: runs compile kernels as they go"
+
+# Our modules byte-compiled once (~1 s; 0.1 s when they are): where PYTHONDONTWRITEBYTECODE is
+# set, as here, an editable install would otherwise compile every module it imports on every
+# start (measured: `vlog` imports in 37 ms instead of 48).
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q engine parsers views inspector > /dev/null
 
 # The VLOG benchmark's baseline is the seed's awk pipeline, which needs GNU awk.
 gawk:

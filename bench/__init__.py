@@ -21,8 +21,10 @@ WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.add_chain", "be
              "bench.vlog_awk", "bench.pbtxt_large", "bench.tui_large", "bench.runs_large",
              "bench.while_loop", "bench.two_processes", "bench.optimizer_cost",
              "bench.fusion_default", "bench.compiled_kernels", "bench.first_run",
-             "bench.summaries", "bench.gpu", "bench.cluster", "bench.tf2_saved_model",
-             "bench.eigen_float32", "bench.bert_signature")
+             "bench.summaries", "bench.conv_ops", "bench.mnist_deep_cnn", "bench.raw_conv_net",
+             "bench.gpu", "bench.cluster", "bench.tf2_saved_model", "bench.eigen_float32",
+             "bench.bert_signature", "bench.tui_tf2_saved_model",
+             "bench.cluster_step")
 
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)

@@ -1,5 +1,5 @@
 """`python -m inspector`: the same as the graph-inspector console script."""
 
-from inspector.cli import main
+from inspector.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -5,7 +5,9 @@ Output rule for every command: results (summaries, JSON, fetched values, a file 
 """
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from parsers.errors import InputError
@@ -103,7 +105,85 @@ def _subparsers(parser):
     return []
 
 
+class _GuardedStream:
+    """sys.stdout or sys.stderr for one command: a write or flush that fails (a full disk, a
+    terminal gone) raises InputError naming the stream, which main prints as its one error
+    line; a reader that left early (EPIPE) stays BrokenPipeError. Anything else is the
+    stream's own."""
+
+    def __init__(self, stream, name):
+        self._stream, self._name = stream, name
+
+    def _guarded(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise InputError(self._name, error.strerror or str(error)) from None
+
+    def write(self, data):
+        return self._guarded(self._stream.write, data)
+
+    def writelines(self, lines):
+        return self._guarded(self._stream.writelines, lines)
+
+    def flush(self):
+        return self._guarded(self._stream.flush)
+
+    @property
+    def buffer(self):
+        return _GuardedStream(self._stream.buffer, self._name)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def quiet_stdout():
+    """Point stdout's descriptor at /dev/null: what is still buffered, flushed at exit, goes
+    nowhere instead of failing again (Python would print 'Exception ignored ...')."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # no descriptor (a test's capture): nothing flushes it at exit
+
+
+def entry():
+    """The console script and `python -m inspector`: main(), then the process ends as the
+    command asked (inspector/process_exit.py)."""
+    from inspector import process_exit
+
+    return process_exit.run_as_process(main)
+
+
 def main(argv=None):
+    """Run one command; its exit status. Bad input and an output that cannot be written are
+    one `error: <file>: <what>` line on stderr and status 2."""
+    real = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _GuardedStream(real[0], "<stdout>"), _GuardedStream(real[1], "<stderr>")
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # while a failure can still be told
+        return status
+    except BrokenPipeError:  # a reader such as `head` left early: not an error of ours
+        quiet_stdout()
+        return 0
+    except InputError as error:
+        if error.path == "<stdout>":
+            quiet_stdout()
+        try:
+            real[1].write(f"error: {error}\n")
+            real[1].flush()
+        except OSError:
+            pass  # stderr is gone too: the status says it
+        return 2
+    finally:
+        sys.stdout, sys.stderr = real
+
+
+def _run(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv.insert(0, "tui")  # `graph-inspector PATH...` means `graph-inspector tui PATH...`
@@ -118,9 +198,6 @@ def main(argv=None):
         return 0
     try:
         return importlib.import_module(args.module).run(args) or 0
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

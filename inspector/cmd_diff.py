@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from inspector import inputs
@@ -58,12 +57,7 @@ def run(args):
         output = json.dumps(result, indent=1) + "\n"
     else:
         output = text(found, before, after, before_title, after_title, functions)
-    try:
-        sys.stdout.write(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # A reader such as `head` left early: not an error of ours.
-        sys.stdout = open(os.devnull, "w")
+    sys.stdout.write(output)
     return 0
 
 
@@ -106,7 +100,7 @@ def _open_tui(before, after, before_title, after_title):
 
     old = GraphView(before_title, [before], before_title)
     new = GraphView(after_title, [after], after_title)
-    workspace = Workspace(graphs=[diffs.diff_view(old, new), old, new],
+    workspace = Workspace(graphs=[*diffs.diff_views(old, new), old, new],
                           sources=[before_title, after_title])
     app = InspectorApp(workspace=workspace)
     app.run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from inspector import inputs
+from inspector import inputs, number_arguments
 from parsers.errors import InputError
 from parsers.printable import printable
 from views import dot as views_dot
@@ -33,18 +33,19 @@ def add_arguments(parser):
     parser.add_argument("--expand-calls", action="store_true",
                         help="draw the body of every function a call reaches inside the call,"
                              " as a cluster (nested calls too)")
-    parser.add_argument("--collapse", type=int, metavar="DEPTH",
+    parser.add_argument("--collapse", type=number_arguments.count, metavar="DEPTH",
                         help="fold every scope deeper than DEPTH (0: fold all top-level scopes)")
     parser.add_argument("--expand", action="append", default=[], metavar="SCOPE",
                         help="open this scope (a name or glob) whatever the size; repeatable")
     parser.add_argument("--focus", metavar="NODE", help="show NODE and its neighbours, fold the rest")
-    parser.add_argument("--radius", type=int, default=1, metavar="K",
+    parser.add_argument("--radius", type=number_arguments.count, default=1, metavar="K",
                         help="with --focus: how many hops around NODE (default 1)")
     parser.add_argument("--stats", metavar="RUN_METADATA",
                         help="overlay step stats (op time, output memory) from this run, by node name")
     parser.add_argument("--color", choices=views_dot.COLOR_MODES,
                         help="colour by op family (default), device, or step-stats time/memory")
-    parser.add_argument("--budget", type=int, default=views_dot.DotOptions.budget, metavar="N",
+    parser.add_argument("--budget", type=number_arguments.at_least_one,
+                        default=views_dot.DotOptions.budget, metavar="N",
                         help=f"fold scopes until at most N boxes are drawn"
                              f" (default {views_dot.DotOptions.budget})")
 

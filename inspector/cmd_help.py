@@ -45,6 +45,9 @@ Environment variables:
   GRAPH_INSPECTOR_COMPILED
       0: no compiled (numba) kernel, the NumPy kernels serve everywhere; sync: load the
       compiled kernels in the calling thread instead of in the background
+  GRAPH_INSPECTOR_VLOG_NATIVE
+      off: VLOG logs are read by the pure-Python reader, not the C scanner (the same
+      graphs, steps and JSON, several times slower)
   GRAPH_INSPECTOR_SIMULATED_GPUS
       N: give the engine N simulated GPUs (NumPy behind CuPy's API), so placement and
       partitioning look as on a GPU machine

@@ -57,12 +57,7 @@ def run(args):
         text = json.dumps(to_json(loaded), indent=1) + "\n"
     else:
         text = "\n".join(printable(line) for line in summary_lines(loaded)) + "\n"
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # A reader such as `head` left early: not an error of ours.
-        sys.stdout = open(os.devnull, "w")
+    sys.stdout.write(text)
     return 0
 
 

@@ -8,7 +8,6 @@ passes).
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 
@@ -24,9 +23,5 @@ def run(args):
         text = json.dumps([op_table.row_json(row) for row in rows], indent=1) + "\n"
     else:
         text = "\n".join(op_table.table_lines(rows)) + "\n"
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")
+    sys.stdout.write(text)
     return 0

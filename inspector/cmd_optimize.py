@@ -17,6 +17,7 @@ import os
 import sys
 
 from engine import optimizer
+from engine.framework import errors
 from engine.optimizer.report import MAX_CHANGES
 from inspector import inputs, optimize_functions
 from parsers.errors import InputError
@@ -62,11 +63,16 @@ def run(args):
                 raise InputError(args.path, f"{option} {name!r}: no such node in {label}")
     optimizer.preload()
     rewrite_options = optimizer.RewriterConfig(min_graph_nodes=-1)
-    result = optimizer.optimize(graph_def, fetches=args.fetch, feeds=args.feed, keep=args.keep,
-                                passes=passes, rewrite_options=rewrite_options)
-    functions = []
-    if graph_def.library.function and label in loaded.functions.graph_labels:
-        functions = optimize_functions.optimize_functions(loaded, label, passes, rewrite_options)
+    try:
+        result = optimizer.optimize(graph_def, fetches=args.fetch, feeds=args.feed,
+                                    keep=args.keep, passes=passes,
+                                    rewrite_options=rewrite_options)
+        functions = []
+        if graph_def.library.function and label in loaded.functions.graph_labels:
+            functions = optimize_functions.optimize_functions(loaded, label, passes,
+                                                              rewrite_options)
+    except errors.InvalidArgumentError as error:  # a graph the optimizer refuses (a cycle)
+        raise InputError(args.path, error.message) from None
     if args.output:
         _write(args.output, optimize_functions.with_functions(result.graph_def, functions))
     if args.json:
@@ -80,11 +86,8 @@ def run(args):
             lines += optimize_functions.report_lines(functions)
         text = "".join(printable(line) + "\n" for line in lines)
     stream = sys.stderr if args.output == outputs.STDOUT else sys.stdout
-    try:
-        stream.write(text)
-        stream.flush()
-    except BrokenPipeError:  # a reader such as `head` left early: not an error of ours
-        sys.stdout = open(os.devnull, "w")
+    stream.write(text)
+    stream.flush()
     return 0
 
 
@@ -125,11 +128,8 @@ def _write(path, graph_def):
     else:
         data = message.SerializeToString(deterministic=True)
     if path == outputs.STDOUT:
-        try:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        except BrokenPipeError:  # a reader such as `head` left early
-            sys.stdout = open(os.devnull, "w")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
     else:
         outputs.write_bytes(path, data)
 

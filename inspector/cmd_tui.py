@@ -10,6 +10,7 @@ printed instead.
 import os
 import sys
 
+from inspector import cli
 from parsers.errors import InputError
 
 
@@ -57,7 +58,7 @@ def print_summaries(paths):
             sys.stdout.flush()
             printed = True
         except BrokenPipeError:
-            sys.stdout = open(os.devnull, "w")
+            cli.quiet_stdout()
             break
     if printed:
         print("graph-inspector: no terminal, so no TUI: printed what `info` prints",

@@ -8,11 +8,13 @@ per step (views/timeline, as `graph-inspector trace` writes them).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import sys
 
+from inspector import cli, number_arguments, process_exit
 from parsers.errors import InputError
 from parsers.vlog import VlogParser, finished_executions, follow_vlog, read_vlog
 from parsers.vlog.bounded import bounded_lines
@@ -30,7 +32,7 @@ def add_arguments(parser):
                         help=f"with -o: render every dump to .svg (default: the first {SVG_LIMIT})")
     parser.add_argument("--follow", action="store_true", help="keep reading as the log grows; print graphs and steps as they complete")
     parser.add_argument(
-        "--follow-timeout", type=float, default=None, metavar="SECONDS",
+        "--follow-timeout", type=number_arguments.seconds, default=None, metavar="SECONDS",
         help="with --follow: stop after this long without new lines (default: until Ctrl-C)",
     )
 
@@ -43,25 +45,41 @@ def run(args):
     if args.follow:
         log = _follow(args)
     else:
-        with progress_display() as progress:
-            reading = progress.task("reading (MB)")
-            # The command shows event counts only: no need to keep every event line.
-            log = read_vlog(args.path, events=False,
-                            progress=lambda done, total: reading(done >> 20, total >> 20))
-        if log.lines == 0:
-            raise InputError(args.path, "empty log")
+        # A log's model is hundreds of thousands of small objects and no cycles: once read,
+        # the collector's passes over them would cost as much as writing the JSON.
+        collecting = gc.isenabled()
+        gc.disable()
+        ending = False
         try:
-            if args.json:
-                log.write_json(sys.stdout)
-                sys.stdout.write("\n")
-            else:
-                sys.stdout.write("\n".join(summary_lines(log)) + "\n")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            sys.stdout = open(os.devnull, "w")
+            log = _read_and_print(args)
+            # Once printed, the log's objects need not be freed one by one (nor collected).
+            ending = not args.out and process_exit.ask(log)
+        finally:
+            if collecting and not ending:
+                gc.enable()
     if args.out:
         write_outputs(log, args.out, all_svg=args.all_svg)
     return 0
+
+
+def _read_and_print(args):
+    with progress_display() as progress:
+        reading = progress.task("reading (MB)")
+        # The command shows event counts only: no need to keep every event line.
+        log = read_vlog(args.path, events=False,
+                        progress=lambda done, total: reading(done >> 20, total >> 20))
+    if log.lines == 0:
+        raise InputError(args.path, "empty log")
+    try:
+        if args.json:
+            log.write_json(sys.stdout)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write("\n".join(summary_lines(log)) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader such as `head` left: the -o files are still written
+        cli.quiet_stdout()
+    return log
 
 
 def _follow(args):

@@ -3,9 +3,9 @@ disk, so that no later run waits for them (`make setup` runs it).
 
 A fresh install's first large run otherwise takes the NumPy path while numba compiles in the
 background (a Monte-Carlo pi of 10^6 points ran at 7.6x NumPy so). What is compiled: every
-Philox kernel (engine/kernels/compiled/philox_numba.py), the unfused float kernels' loops
-(exp, log, tanh, sigmoid, Erf, ...: engine/kernels/compiled/eigen_arrays.py) and the fused
-chains of WARM_PROGRAMS, the chain shapes remapping makes most often. Once done it writes a stamp
+module engine/kernels/compiled names (Philox, convolutions, pooling, activations, Adam,
+depthwise convolutions, Eigen's float functions: each module's warm()) and the fused chains of WARM_PROGRAMS, the chain
+shapes remapping makes most often. Once done it writes a stamp
 (engine/kernels/compiled/warm_cache.py); while the stamp is current, `warm` only says so.
 """
 
@@ -52,11 +52,12 @@ def run(args):
         print(f"compiled kernels: not available ({compiled.why_not('philox')}); the NumPy "
               f"kernels serve", file=sys.stderr)
         return 0
-    eigen = "Eigen's float functions, " if compiled.module("eigen", wait=True) else ""
+    others = [name for name in compiled.names() if name not in ("philox", "fused")
+              and compiled.module(name, wait=True) is not None]  # each module's warm()
     chains = _warm_chains(compiled)
     warm_cache.write_stamp()
-    print(f"compiled kernels: Philox, {eigen}{chains} fused chains cached in {where} "
-          f"({time.perf_counter() - started:.1f} s)")
+    print(f"compiled kernels: Philox, {', '.join(others)} and {chains} fused chains cached "
+          f"in {where} ({time.perf_counter() - started:.1f} s)")
     return 0
 
 

@@ -9,41 +9,78 @@ import sys
 import tempfile
 
 import parsers
+from parsers import detect, wire
 from parsers.errors import InputError
 from parsers.printable import printable
 
 STDIN = "-"
-STDIN_LIMIT = 8 << 30  # stdin is spooled to a temporary file; /dev/zero must not fill the disk
+# stdin is spooled to a temporary file, as far as the format it opens as can go: a protobuf
+# message holds at most 2 GiB; a log or an events file is read as it streams, up to this.
+STDIN_LIMIT = 8 << 30
 _CHUNK = 1 << 20
 
 
 def load(path):
     """parsers.load(path); for "-", what stdin holds, spooled to a temporary file (the
-    readers decide the format by content) kept until exit, named "-" in errors."""
+    readers decide the format by content) kept until exit, named "-" in errors. A spool that
+    fails (a full disk, a bad input) leaves nothing behind."""
     if os.fspath(path) != STDIN:
         return parsers.load(path)
     folder = tempfile.mkdtemp(prefix="graph-inspector-stdin.")
-    atexit.register(shutil.rmtree, folder, True)
     spooled = os.path.join(folder, "stdin")
-    _spool(sys.stdin.buffer, spooled)
     try:
+        _spool(sys.stdin.buffer, spooled)
         loaded = parsers.load(spooled)
     except InputError as error:
+        shutil.rmtree(folder, True)
         raise InputError(STDIN, error.message.replace(spooled, STDIN)) from None
+    except BaseException:
+        shutil.rmtree(folder, True)
+        raise
+    atexit.register(shutil.rmtree, folder, True)  # the readers may read on, lazily
     loaded.path = STDIN
     return loaded
 
 
-def _spool(stream, path, limit=STDIN_LIMIT):
-    written = 0
-    with open(path, "wb") as out:
-        while chunk := stream.read(_CHUNK):
-            written += len(chunk)
-            if written > limit:
-                raise InputError(STDIN, f"more than {limit >> 30} GiB on stdin; give a file")
-            out.write(chunk)
-    if written == 0:
+def spool_limit(head):
+    """How many bytes of stdin opening with `head` are worth keeping: a protobuf's 2 GiB, a
+    log's or events file's STDIN_LIMIT, or the head alone when no protobuf starts so (a
+    stream of zeros: the error is the same at 1 MiB as at 2 GiB).
+
+    >>> spool_limit(b"\\0" * 4096) == len(b"\\0" * 4096)
+    True
+    """
+    family = detect.sniff(head[:detect.SNIFF_BYTES])
+    if family in ("events", "vlog"):
+        return STDIN_LIMIT
+    if family == "binary" and not wire.top_level_fields(head, limit=1):
+        return len(head)
+    return detect.MAX_FILE_BYTES
+
+
+def _spool(stream, path):
+    head = stream.read(_CHUNK)
+    if not head:
         raise InputError(STDIN, "empty input (nothing on stdin)")
+    limit = spool_limit(head)
+    written = 0
+    try:
+        with open(path, "wb") as out:
+            chunk = head
+            while chunk:
+                written += len(chunk)
+                if written > limit:
+                    if limit == STDIN_LIMIT:
+                        raise InputError(STDIN, f"more than {limit >> 30} GiB on stdin; give a file")
+                    raise InputError(STDIN, "more than 2 GiB on stdin, which opens as a "
+                                            "protobuf: larger than a protobuf message can hold")
+                out.write(chunk)
+                if limit == len(head):
+                    break  # what follows cannot change what is wrong with the head
+                chunk = stream.read(_CHUNK)
+    except OSError as error:  # a full disk under TMPDIR
+        raise InputError(STDIN, f"cannot keep stdin in {os.path.dirname(os.path.dirname(path))}:"
+                                f" {error.strerror or error}") from None
 
 
 def split_address(address):

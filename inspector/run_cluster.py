@@ -1,16 +1,27 @@
 """`graph-inspector run --cluster tcp://host:port` / `--local-cluster ps=1,worker=2`: the
 Session target of a run on a cluster (engine/cluster): a running Dask scheduler, or a
-cluster of tasks on this machine, started for the run and closed after it."""
+cluster of tasks on this machine, started for the run and closed after it. Connecting to
+--cluster, and the handshake with what answers there, give up after --connect-timeout
+seconds with UnavailableError naming the address."""
 
 import contextlib
 
+from inspector import number_arguments
 from parsers.errors import InputError
+
+# As engine/cluster/connection.py's CONNECT_TIMEOUT_S (not imported: it brings Dask).
+DEFAULT_CONNECT_TIMEOUT_S = 20.0
 
 
 def add_arguments(parser):
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run on a cluster: its Dask scheduler (tcp://host:8786) or a task "
                              "(grpc://host:port) whose Dask worker is named by its task")
+    parser.add_argument("--connect-timeout", metavar="SECONDS", type=number_arguments.seconds,
+                        default=DEFAULT_CONNECT_TIMEOUT_S,
+                        help="with --cluster: give up connecting (and on the handshake with "
+                             "what accepts the connection) after this many seconds "
+                             f"(default {DEFAULT_CONNECT_TIMEOUT_S:g})")
     parser.add_argument("--local-cluster", metavar="JOB=N[,JOB=N]",
                         help="run on a cluster of tasks on this machine, Dask workers in this "
                              "process (e.g. ps=1,worker=2)")
@@ -45,8 +56,12 @@ def session_target(args):
         from engine.cluster import local
         with local.local_cluster(local.parse_jobs(args.local_cluster)) as cluster:
             yield cluster.scheduler_address
+    elif args.cluster:
+        from engine.cluster import connection
+        with connection.connect_timeout(args.connect_timeout):
+            yield args.cluster
     else:
-        yield args.cluster or ""
+        yield ""
 
 
 def error_line(error):

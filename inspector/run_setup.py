@@ -14,6 +14,9 @@ from parsers.errors import InputError
 # Graphs with more nodes than this say what they are doing while they import and run.
 BIG_GRAPH = 5000
 _DEVICE_COUNT = re.compile(r"^([A-Za-z_]+)=(\d+)$")
+# Devices of one type a session is given at most: each is an object with its own threads,
+# and 2^31 of them (what ConfigProto.device_count holds) exhaust memory before a run.
+MAX_DEVICES = 1024
 
 
 def add_arguments(parser):
@@ -34,6 +37,9 @@ def session_config(args):
         match = _DEVICE_COUNT.match(item.strip())
         if match is None:
             raise InputError(args.graph, f"--devices {item!r}: expected TYPE=N, e.g. CPU=2")
+        if int(match.group(2)) > MAX_DEVICES:
+            raise InputError(args.graph, f"--devices {item!r}: at most {MAX_DEVICES} devices "
+                                         f"of a type")
         counts[match.group(1).upper()] = int(match.group(2))
     return tf.ConfigProto(device_count=counts, allow_soft_placement=args.soft_placement)
 

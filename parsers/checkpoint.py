@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from engine.framework import dtypes
+from engine.framework import dtypes, errors
 from engine.checkpoint.bundle import BundleError, BundleReader, index_path
 from engine.checkpoint import state
 from parsers import checkpoint_names
@@ -41,7 +41,8 @@ def is_checkpoint_path(path):
         return os.path.isfile(os.path.join(path, STATE_FILE)) and not _is_saved_model(path)
     if path.endswith(".meta"):
         return False  # a .meta is a MetaGraphDef; its checkpoint opens beside it
-    return os.path.isfile(index_path(prefix_of(path)))
+    # lexists: an index that is not a regular file is refused when read, not taken for no file
+    return os.path.lexists(index_path(prefix_of(path)))
 
 
 def _is_saved_model(path):
@@ -50,12 +51,15 @@ def _is_saved_model(path):
 
 def latest_prefix(directory):
     """The latest checkpoint a directory's `checkpoint` file names (engine.checkpoint.state)."""
+    path = os.path.join(directory, STATE_FILE)
     try:
         latest = state.read_state(directory)
     except (ValueError, UnicodeDecodeError) as error:
-        raise InputError(os.path.join(directory, STATE_FILE), str(error).split(": ", 1)[-1]) from None
-    except OSError as error:
-        raise InputError(os.path.join(directory, STATE_FILE), error.strerror or str(error)) from None
+        raise InputError(path, str(error).split(": ", 1)[-1]) from None
+    except errors.OpError as error:
+        raise InputError(path, error.message.removeprefix(f"{path}; ")) from None
+    if latest is None:
+        raise InputError(path, "no such file or directory")
     return state.resolve(directory, latest.model_checkpoint_path)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
+
 
 from parsers import containers, events, protobuf_files, tfrecord
 from parsers.errors import InputError
+from parsers.regular_files import check_regular_file, open_file  # noqa: F401  (readers' names)
 from parsers.loaded import LabeledGraph, Loaded, TaggedRun
 
 # Lines a TensorFlow (absl/glog) log is made of: `I0123 12:00:00.123456  4242 file.cc:12] ...`,
@@ -20,7 +21,7 @@ _LOG_LINE = re.compile(
     re.MULTILINE,
 )
 _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
-_SNIFF_BYTES = 4096
+SNIFF_BYTES = 4096
 _GZIP_MAGIC = b"\x1f\x8b"
 # A protobuf message cannot exceed 2 GiB; a bigger file is not one of ours (a log goes to vlog).
 MAX_FILE_BYTES = 2**31 - 1
@@ -43,34 +44,14 @@ def sniff(head):
     return "binary" if _BINARY_CONTROL.search(head) else "text"
 
 
-def check_regular_file(path):
-    """InputError unless `path` is a regular file (after links).
-
-    A named pipe would block the reader forever and /dev/zero never ends: only regular files,
-    whose size is known before reading, are read.
-    """
-    try:
-        info = os.stat(path)
-    except OSError as error:
-        raise InputError(path, describe_os_error(error)) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(path, f"not a regular file ({_file_type(info.st_mode)}); give a file or directory")
-
-
-def _file_type(mode):
-    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a file"
-
-
 def read_bytes(path, limit=None):
     """A file's bytes (at most `limit`), or InputError saying why it cannot be read."""
     limit = MAX_FILE_BYTES if limit is None else limit
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(limit + 1)
+        with open_file(path) as stream:
+            # What the file holds, not the limit: read(n) allocates n bytes before reading.
+            size = os.fstat(stream.fileno()).st_size
+            data = stream.read(min(size, limit) + 1)
     except OSError as error:
         raise InputError(path, describe_os_error(error)) from None
     if len(data) > limit:  # grew while read, or not what stat said
@@ -81,8 +62,8 @@ def read_bytes(path, limit=None):
 def read_head(path):
     """The first bytes of a file, enough to tell what it is."""
     try:
-        with open(path, "rb") as stream:
-            return stream.read(_SNIFF_BYTES)
+        with open_file(path) as stream:
+            return stream.read(SNIFF_BYTES)
     except OSError as error:
         raise InputError(path, describe_os_error(error)) from None
 
@@ -134,7 +115,7 @@ def load_file(path, progress=None):
                                " message can hold")
     data = read_bytes(path)
     if family == "text":
-        kinds = protobuf_files.text_kinds(data[:_SNIFF_BYTES].decode("utf-8", "replace"))
+        kinds = protobuf_files.text_kinds(data[:SNIFF_BYTES].decode("utf-8", "replace"))
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:

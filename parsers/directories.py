@@ -15,6 +15,7 @@ from pathlib import Path
 
 from parsers import detect, dump_dir, events, tfrecord
 from parsers.errors import InputError
+from parsers.regular_files import open_file
 from parsers.loaded import LabeledGraph, Loaded, MetaGraph, TaggedRun
 
 _SCAN_DEPTH = 4  # event files sit in run directories under a log directory, rarely deeper
@@ -193,7 +194,7 @@ def _inside(path, real_root):
 
 def _is_events_file(path):
     try:
-        with open(path, "rb") as stream:
+        with open_file(path) as stream:
             return tfrecord.looks_like_tfrecord(stream.read(tfrecord.HEADER))
-    except OSError:
+    except (InputError, OSError):
         return False

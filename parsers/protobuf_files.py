@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from google.protobuf import text_format
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError
 
 from engine.proto import config_pb2, graph_pb2, meta_graph_pb2, saved_model_pb2
@@ -44,6 +45,58 @@ def _plausible(kind, message):
     )
 
 
+def _unchecked_map(entry):
+    """Whether map entry type `entry` has string keys the protobuf runtime does not check as
+    UTF-8: with a scalar value (found so for a map<string, fixed64>: GraphDebugInfo's
+    name_to_trace_id; maps of strings or messages have their keys checked)."""
+    key, value = entry.fields_by_name["key"], entry.fields_by_name["value"]
+    return (key.type == FieldDescriptor.TYPE_STRING and value.type not in
+            (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES, FieldDescriptor.TYPE_MESSAGE))
+
+
+def _reaches_unchecked_map(descriptor):
+    """Whether a message of `descriptor` is, or can hold at any depth, such a map (cached)."""
+    if descriptor.full_name not in _REACHES:
+        found = descriptor.GetOptions().map_entry and _unchecked_map(descriptor)
+        seen, stack = {descriptor.full_name}, [descriptor]
+        while stack and not found:  # every message type reachable from this one
+            for field in stack.pop().fields:
+                inner = field.message_type
+                if inner is None or inner.full_name in seen:
+                    continue
+                found = found or inner.GetOptions().map_entry and _unchecked_map(inner)
+                seen.add(inner.full_name)
+                stack.append(inner)
+        _REACHES[descriptor.full_name] = found
+    return _REACHES[descriptor.full_name]
+
+
+_REACHES = {}
+
+
+def bad_map_key(message):
+    """The first map key of `message` (at any depth) that is not UTF-8 text, or None.
+
+    TensorFlow's parser refuses such a key, and the text writer fails on it; only the maps
+    the runtime leaves unchecked are looked at (a graph's nodes never hold one), so the cost
+    does not grow with the graph."""
+    stack = [message]
+    while stack:
+        for field, value in stack.pop().ListFields():
+            entry = field.message_type
+            if entry is None or not _reaches_unchecked_map(entry):
+                continue
+            if entry.GetOptions().map_entry:
+                for key in value:
+                    if isinstance(key, bytes):
+                        return key
+            elif wire.is_repeated(field):
+                stack.extend(value)
+            else:
+                stack.append(value)
+    return None
+
+
 def _candidate_order(data):
     """Kinds ordered by how many of the leading top-level fields their schema expects."""
     leading = wire.top_level_fields(data)
@@ -73,7 +126,7 @@ def binary_message(data):
             message.ParseFromString(data)
         except (DecodeError, RecursionError, ValueError):
             continue
-        if not _plausible(kind, message):
+        if not _plausible(kind, message) or bad_map_key(message) is not None:
             continue
         message.DiscardUnknownFields()
         unexplained = len(data) - message.ByteSize()
@@ -104,6 +157,8 @@ def parse_message(path, data, message_class, where):
     message = message_class()
     try:
         message.ParseFromString(data)
+        if bad_map_key(message) is not None:
+            raise DecodeError("a map key is not UTF-8")  # as TensorFlow's parser says
     except (DecodeError, RecursionError, ValueError):
         problem = wire.find_problem(data, message_class.DESCRIPTOR)
         detail = f": {problem}" if problem else ""

@@ -11,6 +11,8 @@ import struct
 
 import google_crc32c
 
+from parsers.regular_files import open_file
+
 HEADER = 12
 FOOTER = 4
 _MASK_DELTA = 0xA282EAD8
@@ -56,7 +58,7 @@ def read_records(path):
     Reads record by record, and never allocates a declared length the file cannot hold.
     """
     size = os.path.getsize(path)
-    with open(path, "rb") as stream:
+    with open_file(path) as stream:
         index = offset = 0
         while offset < size:
             where = f"record {index} (byte {offset})"

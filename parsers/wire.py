@@ -116,7 +116,7 @@ def _walk(data, offset, end, descriptor, depth, counter):
         counter[0] += 1
         where = f"{descriptor.name}.{field.name} ({number})"
         expected = _SCALAR_WIRE_TYPES.get(field.type, VARINT)
-        packable = _is_repeated(field) and expected != LENGTH
+        packable = is_repeated(field) and expected != LENGTH
         if wire_type != expected and not (packable and wire_type == LENGTH):
             raise WireError(tag_offset, f"{where} has wire type {wire_type}, expected {expected}")
         if wire_type != LENGTH:
@@ -145,7 +145,7 @@ def _walk(data, offset, end, descriptor, depth, counter):
         raise WireError(end, "field runs past the end of its message")
 
 
-def _is_repeated(field):
+def is_repeated(field):
     # protobuf 7 dropped FieldDescriptor.label for is_repeated.
     if hasattr(field, "is_repeated"):
         return field.is_repeated

@@ -65,6 +65,8 @@ LookupTableSizeV2 LookupTableExportV2 LookupTableRemoveV2 InitializeTableV2
 InitializeTableFromTextFileV2 DisableCopyOnRead VariableShape
 SelfAdjointEigV2 Svd Qr MatrixSolve MatrixTriangularSolve MatrixSolveLs LogMatrixDeterminant Cross
 _FusedMatMul _FusedConv2D _SwitchN
+ResourceConditionalAccumulator ResourceAccumulatorApplyGradient ResourceAccumulatorTakeGradient
+ResourceAccumulatorSetGlobalStep ResourceAccumulatorNumAccumulated
 """.split()
 
 

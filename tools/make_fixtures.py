@@ -90,9 +90,13 @@ def tf_env(mode="v1", **extra):
     return env
 
 
-def fresh_dir(path):
+def fresh_dir(path, keep=None):
+    """`path` emptied (but for the files the glob `keep` matches: another tool's)."""
+    kept = {p: p.read_bytes() for p in path.glob(keep)} if keep and path.is_dir() else {}
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
+    for kept_path, data in kept.items():
+        kept_path.write_bytes(data)
     return path
 
 
@@ -103,6 +107,8 @@ def fresh_dir(path):
 # "# fixture args NAME: ARGS" runs it again with those arguments into NAME.NAME.stdout, the
 # exit status on its last line.
 THREADS_LINE = re.compile(r"^# fixture threads: ([\d ]+)$", re.M)
+# A program run as a cluster's processes has its fixtures written by another tool.
+OTHER_TOOL_LINE = re.compile(r"^# fixtures: tools/", re.M)
 ARGS_LINE = re.compile(r"^# fixture args (\w+): (.*)$", re.M)
 
 
@@ -123,11 +129,13 @@ def run_programs(names=None):
         if missing:
             sys.exit(f"no such program: {sorted(missing)}")
     else:
-        fresh_dir(out)
+        fresh_dir(out, keep="distributed_*.stdout")  # tools/make_distributed_fixtures.py's
     for program in sorted(PROGRAMS.glob("*.py")):
         if names and program.stem not in names:
             continue
         source = program.read_text()
+        if OTHER_TOOL_LINE.search(source):
+            continue
         mark = THREADS_LINE.search(source)
         counts = [int(n) for n in mark.group(1).split()] if mark else [None]
         outputs = [run_program(program, threads=n).stdout for n in counts]

@@ -3,12 +3,16 @@
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_hostile_fixtures.py`.
 imports.json: for each broken GraphDef (text), the error tf.import_graph_def raised, or the
 value a fetch gave. runs.json: what a few engine-fault probes gave in TensorFlow (concurrent
-assign_add totals, RunOptions.timeout_in_ms).
+assign_add totals, RunOptions.timeout_in_ms). files.json: what TensorFlow raised for each
+damaged file and graph of tests/engine/hostile_file_cases.py (TFRecord lengths past the
+file, checkpoint shards cut short, Examples that do not parse, a SavedModel under a file, a
+cycle of non-loop nodes).
 """
 
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +22,7 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "hostile"
 sys.path.insert(0, str(ROOT / "tests" / "programs"))
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from concurrent_assign_add import concurrent_assign_add  # noqa: E402
 
@@ -105,11 +110,18 @@ def main():
 
     tf.disable_v2_behavior()
     OUT.mkdir(parents=True, exist_ok=True)
-    only = sys.argv[1:] or ["imports", "runs"]
+    only = sys.argv[1:] or ["imports", "runs", "files"]
     if "imports" in only:
         (OUT / "imports.json").write_text(json.dumps(run_imports(tf), indent=1, sort_keys=True) + "\n")
     if "runs" in only:
         (OUT / "runs.json").write_text(json.dumps(run_probes(tf), indent=1, sort_keys=True) + "\n")
+    if "files" in only:
+        import hostile_file_cases
+
+        with tempfile.TemporaryDirectory() as directory:
+            results = hostile_file_cases.all_outcomes(tf, directory)
+        (OUT / "files.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+        print("files", json.dumps(results, indent=1, sort_keys=True))
     print(f"wrote {OUT}")
 
 

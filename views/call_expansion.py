@@ -6,7 +6,9 @@ as nodes named `call/f/<node>`; each `_Arg` takes the call's input at its index 
 condition or branch index of an If or Case), and the call node takes the `_Retval`s as its data
 inputs, so data flows from the call's inputs through the body to the call's consumers. A While's
 body and cond both hang under it, as an If's branches do. Calls inside the bodies expand the
-same way, except a function calling itself (directly or not), which stays a call.
+same way, except a function calling itself (directly or not), which stays a call; `nodes` and
+`levels` limit the expansion to some call nodes of the graph and so many levels of bodies (the
+TUI's Picture tab opens one call's body).
 
 >>> from engine.proto import graph_pb2
 >>> from parsers.functions import FunctionLibrary
@@ -36,27 +38,34 @@ class ExpansionTooLarge(ValueError):
     """Inlining every call would make more nodes than NODE_LIMIT."""
 
 
-def expand_calls(library, label, limit=NODE_LIMIT):
+def expand_calls(library, label, limit=NODE_LIMIT, nodes=None, levels=None):
     """The GraphDef of graph (or function) `label` of a FunctionLibrary with every call's
-    bodies inlined under the call node's name; its library is left out."""
+    bodies inlined under the call node's name; its library is left out. nodes: the names of
+    the graph's call nodes to expand (None: every one); levels: how deep to expand calls
+    inside the bodies (None: all the way, 1: the bodies of the graph's calls only)."""
     source = library.graph_def(label)
     if source is None:
         raise ValueError(f"no graph or function {label!r}")
     result = graph_pb2.GraphDef()
     result.versions.CopyFrom(source.versions)
     names = {node.name for node in source.node}
-    pending = [(label, "", frozenset({label}))]  # (graph, its nodes' scope, functions open)
+    # (graph, its nodes' scope, functions open, level of bodies it is in)
+    pending = [(label, "", frozenset({label}), 0)]
     by_graph = {}
     for node in source.node:
         result.node.add().CopyFrom(node)
     added = {node.name: result.node[i] for i, node in enumerate(source.node)}
     while pending:
-        graph_label, prefix, active = pending.pop()
+        graph_label, prefix, active, level = pending.pop()
+        if levels is not None and level >= levels:
+            continue
         sites = by_graph.setdefault(graph_label, library.call_sites(graph_label))
         calls = {}
         for site in sites:
             calls.setdefault(site.node, []).append(site)
         for node_name, node_sites in calls.items():
+            if nodes is not None and not prefix and node_name not in nodes:
+                continue
             call = added.get(prefix + node_name)
             if call is None:
                 continue
@@ -89,7 +98,7 @@ def expand_calls(library, label, limit=NODE_LIMIT):
                         returned.append(node.name)
                     names.add(node.name)
                     added[node.name] = node
-                pending.append((function.label, scope + "/", active | {function.label}))
+                pending.append((function.label, scope + "/", active | {function.label}, level + 1))
             if returned:
                 del call.input[:]
                 call.input.extend(returned + control)

@@ -9,6 +9,7 @@ from engine import summary  # noqa: F401  (tf.summary: FileWriter, scalar, merge
 from engine.lib_io import tf_record as _tf_record
 from engine.ops import io_ops as _io_ops, parsing_ops as _parsing_ops
 from engine.ops import queue_ops as _queue_ops, string_ops as _string_ops, train as _train
+from engine.ops.accumulator_ops import ConditionalAccumulator  # noqa: F401
 from engine.platform import gfile as _gfile
 from engine.proto.event_pb2 import Event, SessionLog  # noqa: F401
 from engine.proto.summary_pb2 import Summary  # noqa: F401

@@ -16,6 +16,8 @@ from engine.training import coordinator as _coordinator, input as _input
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
 from engine.training import queue_runner as _queue_runner
+from engine.training import session_manager as _session_manager, supervisor as _supervisor
+from engine.training import sync_replicas_optimizer as _sync_replicas
 from engine.training import session_run_hook as _run_hook
 
 
@@ -54,7 +56,8 @@ train = _Namespace(
                             "SingularMonitoredSession")),
     summary_iterator=_summary_iterator,
     # Queue runners and the input producers built on them.
-    Coordinator=_coordinator.Coordinator, QueueRunner=_queue_runner.QueueRunner,
+    Coordinator=_coordinator.Coordinator, LooperThread=_coordinator.LooperThread,
+    QueueRunner=_queue_runner.QueueRunner,
     add_queue_runner=_queue_runner.add_queue_runner,
     start_queue_runners=_queue_runner.start_queue_runners,
     queue_runner=_Namespace("tf.train.queue_runner", QueueRunner=_queue_runner.QueueRunner,
@@ -67,6 +70,8 @@ train = _Namespace(
     **_members(_example_pb2, ("Example", "SequenceExample")),
     **_members(_feature_pb2, ("Features", "Feature", "FeatureList", "FeatureLists",
                               "BytesList", "FloatList", "Int64List")),
-    # Clusters.
+    # Clusters, and the sessions of their tasks.
     replica_device_setter=_replica_device_setter, ClusterSpec=_cluster_spec.ClusterSpec,
-    Server=_cluster_server.Server)
+    Server=_cluster_server.Server, Supervisor=_supervisor.Supervisor,
+    SessionManager=_session_manager.SessionManager,
+    SyncReplicasOptimizer=_sync_replicas.SyncReplicasOptimizer)

@@ -13,6 +13,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from engine.checkpoint import table, tensor_bytes
+from engine.framework import errors
 from engine.lib_io import file_io
 from engine.checkpoint.slice_key import encode_tensor_name_slice, slice_extents
 from engine.proto import tensor_bundle_pb2, tensor_shape_pb2, types_pb2
@@ -23,10 +24,15 @@ MAX_INDEX_BYTES = 1 << 30  # an index holds ~100 bytes a tensor: a bigger one is
 
 
 class BundleError(Exception):
-    """A checkpoint that cannot be read: the file, the entry (tensor name or None), what is wrong."""
+    """A checkpoint that cannot be read: the file, the entry (tensor name or None), what is wrong.
 
-    def __init__(self, file, entry, what):
+    error_class and tf_words: what TensorFlow raises reading such a checkpoint, for the
+    engine's ops and readers (DataLossError and this message unless said otherwise).
+    """
+
+    def __init__(self, file, entry, what, error_class=errors.DataLossError, tf_words=None):
         self.file, self.entry, self.what = str(file), entry, " ".join(str(what).split())
+        self.error_class, self.tf_words = error_class, tf_words
         super().__init__(f"{self.file}: {entry}: {self.what}" if entry is not None
                          else f"{self.file}: {self.what}")
 
@@ -40,16 +46,26 @@ def data_path(prefix, shard, num_shards):
     return f"{prefix}.data-{shard:05d}-of-{num_shards:05d}"
 
 
-def _read_index_file(path):
+def _open(path, entry):
+    """A checkpoint file opened to read (a regular file only: a named pipe would block)."""
     try:
-        with open(path, "rb") as stream:
+        return file_io.open_input(path)
+    except errors.OpError as error:
+        what = error.message.removeprefix(f"{path}; ")
+        raise BundleError(path, entry, what, type(error), error.message) from None
+
+
+def _read_index_file(path):
+    if not os.path.lexists(path):
+        raise BundleError(path, None, "no such file (not a checkpoint prefix?)",
+                          errors.NotFoundError)
+    try:
+        with _open(path, None) as stream:
             size = os.fstat(stream.fileno()).st_size
             if size > MAX_INDEX_BYTES:
                 raise BundleError(path, None, f"{size} bytes: too big for a checkpoint index "
                                   f"(the largest read is {MAX_INDEX_BYTES})")
             return stream.read()
-    except FileNotFoundError:
-        raise BundleError(path, None, "no such file (not a checkpoint prefix?)") from None
     except OSError as error:
         raise BundleError(path, None, error.strerror or str(error)) from None
 
@@ -175,12 +191,16 @@ class BundleReader:
         if entry.offset < 0 or entry.size < 0:
             raise BundleError(self.index_file, name, f"negative offset {entry.offset} or size {entry.size}")
         path = data_path(self.prefix, entry.shard_id, self.header.num_shards)
+        if not os.path.lexists(path):
+            raise BundleError(path, name, "data shard missing")
         try:
-            with open(path, "rb") as stream:
+            with _open(path, name) as stream:
                 file_size = os.fstat(stream.fileno()).st_size
                 if entry.offset + entry.size > file_size:
+                    # TensorFlow 2.21 reads what is there and fails as below.
                     raise BundleError(path, name, f"bytes {entry.offset}..{entry.offset + entry.size} "
-                                      f"run past the end of the shard ({file_size} bytes; truncated?)")
+                                      f"run past the end of the shard ({file_size} bytes; truncated?)",
+                                      errors.OutOfRangeError, "Read less bytes than requested")
                 stream.seek(entry.offset)
                 data = bytearray(entry.size)
                 view, done = memoryview(data), 0
@@ -191,8 +211,6 @@ class BundleReader:
                     done += count
                     if progress is not None and entry.size > _READ_CHUNK:
                         progress(done, entry.size)
-        except FileNotFoundError:
-            raise BundleError(path, name, "data shard missing") from None
         except OSError as error:
             raise BundleError(path, name, error.strerror or str(error)) from None
         try:

@@ -11,7 +11,7 @@ import os
 from engine.framework import dtypes
 from engine.checkpoint.bundle import BundleError, BundleReader
 from engine.checkpoint.state import latest_checkpoint
-from engine.framework.errors import DataLossError, NotFoundError
+from engine.framework.errors import NotFoundError, OutOfRangeError
 from engine.proto import types_pb2
 
 
@@ -25,7 +25,7 @@ class CheckpointReader:
             if error.what.startswith("no such file"):
                 raise NotFoundError(None, None, "Unsuccessful TensorSliceReader constructor: "
                                     f"Failed to find any matching files for {prefix}") from None
-            raise DataLossError(None, None, str(error)) from None
+            raise error.error_class(None, None, str(error)) from None
 
     def has_tensor(self, name):
         return name in self._bundle.names
@@ -46,7 +46,10 @@ class CheckpointReader:
         try:
             value = self._bundle.read(self._known(name))
         except BundleError as error:
-            raise DataLossError(None, None, str(error)) from None
+            if error.error_class is OutOfRangeError:
+                # TensorFlow's binding raises an out-of-range read as Python's IndexError.
+                raise IndexError(error.tf_words or str(error)) from None
+            raise error.error_class(None, None, str(error)) from None
         return value[()] if value.ndim == 0 else value
 
     def debug_string(self):

@@ -11,10 +11,14 @@ import os
 from google.protobuf import text_format
 
 from engine.checkpoint.bundle import index_path
+from engine.framework import errors
 from engine.lib_io import file_io
+from engine.platform import tf_logging
 from engine.proto import checkpoint_state_pb2
 
 STATE_FILE = "checkpoint"
+# A state file names a few prefixes; one of megabytes is not a CheckpointState.
+MAX_STATE_BYTES = 16 << 20
 
 
 def checkpoint_exists(prefix):
@@ -27,19 +31,28 @@ def checkpoint_files(prefix):
     return [index_path(prefix)] + sorted(glob.glob(glob.escape(prefix) + ".data-?????-of-?????"))
 
 
+class NotACheckpointState(ValueError):
+    """A state file whose text does not parse as a CheckpointState (parse_error: why)."""
+
+    def __init__(self, path, parse_error):
+        super().__init__(f"{path}: not a CheckpointState: {parse_error}")
+        self.parse_error = parse_error
+
+
 def read_state(directory, latest_filename=None):
     """The CheckpointState in `directory`, or None when there is no state file.
 
-    Raises ValueError when the file is not a CheckpointState."""
+    Raises NotACheckpointState when the text does not parse, ValueError when it names no
+    model_checkpoint_path, UnicodeDecodeError when it is no UTF-8 (as TensorFlow's read),
+    and TensorFlow's OpError when it cannot be read (not a regular file, too big)."""
     path = os.path.join(directory, latest_filename or STATE_FILE)
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         return None
-    with open(path, encoding="utf-8") as stream:
-        text = stream.read()
+    text = file_io.read_file(path, MAX_STATE_BYTES).decode("utf-8")
     try:
         state = text_format.Parse(text, checkpoint_state_pb2.CheckpointState())
     except text_format.ParseError as error:
-        raise ValueError(f"{path}: not a CheckpointState: {error}") from None
+        raise NotACheckpointState(path, error) from None
     if not state.model_checkpoint_path:
         raise ValueError(f"{path}: names no model_checkpoint_path")
     return state
@@ -58,8 +71,23 @@ def resolve(directory, path):
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
-    """tf.train.get_checkpoint_state: the state with its paths made openable, or None."""
-    state = read_state(checkpoint_dir, latest_filename)
+    """tf.train.get_checkpoint_state: the state with its paths made openable, or None (as
+    TensorFlow, also when the file cannot be read or does not parse, with a warning; one that
+    names no checkpoint is TensorFlow's ValueError)."""
+    try:
+        state = read_state(checkpoint_dir, latest_filename)
+    except (errors.OpError, NotACheckpointState) as error:
+        if isinstance(error, NotACheckpointState):
+            tf_logging.warning("ParseError: %s", error.parse_error)
+        else:
+            tf_logging.warning("%s: %s", type(error).__name__, error.message)
+        tf_logging.warning("%s: Checkpoint ignored",
+                           os.path.join(checkpoint_dir, latest_filename or STATE_FILE))
+        return None
+    except UnicodeDecodeError:
+        raise  # as TensorFlow's read_file_to_string raises it
+    except ValueError:
+        raise ValueError(f"Invalid checkpoint state loaded from {checkpoint_dir}") from None
     if state is None:
         return None
     state.model_checkpoint_path = resolve(checkpoint_dir, state.model_checkpoint_path)

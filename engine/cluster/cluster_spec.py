@@ -140,9 +140,11 @@ def _resolved(address):
 
 def of_client(client):
     """The ClusterSpec of the tasks a Dask client's scheduler knows: each task's address is
-    its worker's (host:port)."""
+    its worker's (host:port). Asked of the scheduler itself: the client's own copy of its
+    workers may lag behind (it was once empty)."""
     jobs = {}
-    for address, worker in client.scheduler_info(n_workers=-1)["workers"].items():
+    identity = client.sync(client.scheduler.identity, n_workers=-1)
+    for address, worker in identity["workers"].items():
         job, index = task_of(str(worker.get("name", "")))
         if job is not None:
             jobs.setdefault(job, {})[index] = address.split("://", 1)[-1]

@@ -5,23 +5,49 @@ TensorFlow, by a task (`grpc://host:port`, the address of that task in the Clust
 its Dask worker listens): the worker there tells the scheduler's address, and that task is the
 session's master (its CPU:0 holds feeds, fetches and unconstrained nodes). With a scheduler
 target the master is /job:worker/task:0 where there is one, else the first task.
-A step calls every task's worker at once, straight over Dask's comms (a handler the task
-plugin adds, engine/cluster/task.py), not as scheduler tasks: a scheduled task costs several
-scheduler round trips a step. A failure anywhere aborts the step on the other tasks.
+
+A session of a task whose tf.train.Server runs in this process knows the cluster's
+ClusterSpec: it waits, as TensorFlow's CreateSession does, until every task of it (those
+ConfigProto.device_filters name, where it names some) has joined the scheduler. The tasks'
+worker addresses are asked of the scheduler then, and again only after a step failed: what
+crosses per step is the step's call to each task and the tensors (engine/cluster/
+step_call.py). Every wait on the network has a deadline: connecting to a target, the
+handshake with it, the scheduler's answers.
 """
 
+import contextlib
 import itertools
-import socket
 import threading
 import time
 import uuid
 
 from engine.framework import errors
-from engine.cluster import task as task_lib, trace as trace_lib
-from engine.cluster.cluster_spec import of_client, task_device, task_name
+from engine.platform import tf_logging
+from engine.cluster import step_call, task as task_lib, task_worker, trace as trace_lib
+from engine.cluster.probe import identity, listening
+from engine.cluster.cluster_spec import ClusterSpec, task_device, task_name, task_of
 
 _clients, _clients_lock = {}, threading.Lock()
-LIVENESS_CHECK_S = 1.0  # how often a waiting step looks whether its tasks' workers are alive
+CONNECT_TIMEOUT_S = 20.0  # connect and handshake with a target or its scheduler
+SCHEDULER_TIMEOUT_S = 10.0  # an answer from a connected scheduler
+WAIT_LOG_S = 10  # how often a session waiting for its tasks says so, as TensorFlow's
+_connect_timeout = threading.local()
+
+
+@contextlib.contextmanager
+def connect_timeout(seconds):
+    """Connections made in this thread inside the block give up after `seconds`
+    (graph-inspector run --connect-timeout)."""
+    previous = getattr(_connect_timeout, "seconds", None)
+    _connect_timeout.seconds = seconds
+    try:
+        yield
+    finally:
+        _connect_timeout.seconds = previous
+
+
+def current_connect_timeout():
+    return getattr(_connect_timeout, "seconds", None) or CONNECT_TIMEOUT_S
 
 
 def _dask():
@@ -33,15 +59,24 @@ def _dask():
     return distributed
 
 
-def client_for(scheduler):
-    """One Dask client per scheduler address, shared by this process's sessions."""
+def client_for(scheduler, timeout=None):
+    """One Dask client per scheduler address, shared by this process's sessions;
+    UnavailableError when the scheduler does not answer within `timeout` seconds."""
     distributed = _dask()
+    timeout = timeout or current_connect_timeout()
     with _clients_lock:
         client = _clients.get(scheduler)
         if client is None or client.status not in ("running", "connecting", "newly-created"):
-            client = _clients[scheduler] = distributed.Client(
-                scheduler, set_as_default=False, timeout=30)
-            client.register_plugin(task_lib.TaskPlugin(), name=task_lib.PLUGIN_NAME)
+            if client is not None:
+                client.close()
+            try:
+                client = distributed.Client(scheduler, set_as_default=False, timeout=timeout)
+                client.register_plugin(task_lib.TaskPlugin(), name=task_lib.PLUGIN_NAME)
+            except (OSError, TimeoutError) as error:
+                raise errors.UnavailableError(
+                    None, None, f"The Dask scheduler at {scheduler} did not answer within "
+                                f"{timeout:g} s: {error}") from None
+            _clients[scheduler] = client
         return client
 
 
@@ -53,54 +88,77 @@ def close_client(scheduler):
         client.close()
 
 
-def scheduler_of(target):
-    """(scheduler address, master task address or None) for a session target."""
-    if target.startswith("grpc://"):
-        address = "tcp://" + target[len("grpc://"):]
-        if not listening(target[len("grpc://"):]):
-            raise errors.UnavailableError(None, None, f"No task listens at {target}")
-        distributed = _dask()
+def scheduler_of(target, timeout=None):
+    """(scheduler address, master task address or None) for a session target; the Dask
+    server there must answer its identity within `timeout` seconds."""
+    timeout = timeout or current_connect_timeout()
+    grpc = target.startswith("grpc://")
+    address = target.split("://", 1)[-1]
+    if not listening(address, timeout):
+        what = "task" if grpc else "Dask scheduler"
+        raise errors.UnavailableError(None, None, f"No {what} listens at {target}")
+    loop_runner = _dask().utils.LoopRunner(asynchronous=False)
+    loop_runner.start()
+    try:
         from distributed.utils import sync
-
-        async def identity():
-            rpc = distributed.rpc(address, timeout=10)
-            try:
-                return await rpc.identity()
-            finally:
-                await rpc.close_rpc()
-        loop_runner = distributed.utils.LoopRunner(asynchronous=False)
-        loop_runner.start()
-        try:
-            info = sync(loop_runner.loop, identity)
-        except OSError as error:
-            raise errors.UnavailableError(None, None, f"No task listens at {target}: "
-                                          f"{error}") from None
-        finally:
-            loop_runner.stop()
-        return info["scheduler"], address
-    if target.startswith("tcp://") and not listening(target[len("tcp://"):]):
-        raise errors.UnavailableError(None, None, f"No Dask scheduler listens at {target}")
+        found = sync(loop_runner.loop, identity, "tcp://" + address, timeout)
+    finally:
+        loop_runner.stop()
+    if found is None:
+        raise errors.UnavailableError(None, None, f"{target} accepted the connection but did "
+                                      f"not answer Dask's handshake within {timeout:g} s")
+    if grpc:
+        if "scheduler" not in found:
+            raise errors.UnavailableError(None, None, f"{target} is a Dask "
+                                          f"{found.get('type')}, not a task's worker")
+        return found["scheduler"], "tcp://" + address
+    if found.get("type") != "Scheduler":
+        raise errors.UnavailableError(None, None, f"{target} is a Dask {found.get('type')}, "
+                                      f"not a scheduler")
     return target, None
 
 
-def listening(address):
-    """Whether anything accepts connections at host:port (Dask's own connect retries a
-    refused address until its timeout)."""
-    host, _, port = address.rpartition(":")
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=2):
+def _matches(task, device_filters):
+    """Whether `task` is among the tasks ConfigProto.device_filters name (all without any).
+
+    >>> _matches("/job:worker/task:1", ["/job:ps", "/job:worker/task:0"])
+    False
+    >>> _matches("/job:ps/task:3", ["/job:ps", "/job:worker/task:0"])
+    True
+    """
+    if not device_filters:
+        return True
+    job, index = task_of(task)
+    for text in device_filters:
+        wanted_job, wanted_index = task_of(text)
+        if wanted_job in (None, job) and ("/task:" not in text or wanted_index == index):
             return True
-    except (OSError, ValueError):
-        return False
+    return False
 
 
 class Connection:
     """A session's view of the cluster (see the module docstring)."""
 
-    def __init__(self, target):
-        scheduler, master_address = scheduler_of(target)
+    def __init__(self, target, config=None):
+        timeout_ms = getattr(config, "operation_timeout_in_ms", 0) or 0
+        deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
+        local = task_worker.LOCAL.get(target[len("grpc://"):]) \
+            if target.startswith("grpc://") else None
+        if isinstance(local, task_worker.StartedWorker):
+            local.wait_ready(deadline)
+            scheduler, master_address = local.scheduler_address(), local.address
+        else:
+            scheduler, master_address = scheduler_of(target)
         self.client = client_for(scheduler)
-        self.cluster = of_client(self.client)
+        self.scheduler = scheduler
+        filters = list(getattr(config, "device_filters", []) or [])
+        if isinstance(local, task_worker.StartedWorker):
+            self._wait_for_tasks([t for t in local.cluster.task_names() if _matches(t, filters)],
+                                 deadline)
+        self._workers = self._scheduler_workers()
+        named = {task: address for task, address in self._workers.items()
+                 if task.startswith("/job:") and _matches(task, filters)}
+        self.cluster = _cluster_spec(named)
         tasks = self.cluster.task_names()
         if not tasks:
             raise errors.UnavailableError(None, None, f"No TensorFlow task among the Dask "
@@ -108,7 +166,8 @@ class Connection:
                                           f"by its task, as /job:worker/task:0)")
         master = None
         if master_address is not None:
-            master = self.cluster.find_task(master_address.split("://", 1)[-1])
+            master = next((t for t, a in named.items() if a == master_address), None) or \
+                self.cluster.find_task(master_address.split("://", 1)[-1])
         if master is None:
             master = "/job:worker/task:0" if "/job:worker/task:0" in tasks else tasks[0]
         self.master = master
@@ -120,15 +179,45 @@ class Connection:
         self._registered = set()  # (handle, worker address)
         self._offsets = {}  # (task, worker address) -> its clock minus ours, ns
 
+    def _scheduler_workers(self):
+        """task name -> worker address, asked of the scheduler itself (the client's own
+        copy of its workers may lag behind)."""
+        try:
+            found = self.client.sync(self.client.scheduler.identity, n_workers=-1,
+                                     callback_timeout=SCHEDULER_TIMEOUT_S)
+        except (OSError, TimeoutError) as error:
+            raise errors.UnavailableError(
+                None, None, f"The cluster's Dask scheduler at {self.scheduler} is unavailable:"
+                            f" {type(error).__name__}: {error}") from None
+        return {str(worker.get("name", "")): address
+                for address, worker in found["workers"].items()}
+
+    def _wait_for_tasks(self, tasks, deadline):
+        """Until every one of `tasks` has joined the scheduler, saying which it waits for
+        every WAIT_LOG_S as TensorFlow's master does; DeadlineExceededError past `deadline`."""
+        said = time.monotonic()
+        while True:
+            missing = [t for t in tasks if t not in self._scheduler_workers()]
+            if not missing:
+                return
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise errors.DeadlineExceededError(
+                    None, None, "Timed out waiting for " + ", ".join(missing) + " to join the "
+                                "cluster")
+            if now - said >= WAIT_LOG_S:
+                said = now
+                for task in missing:
+                    tf_logging.info("CreateSession still waiting for response from worker: %s",
+                                    task_device(task).rpartition("/device:")[0])
+            time.sleep(0.05)
+
     def new_handle(self):
         return f"{self._session}/graph{next(self._handles)}"
 
     def workers(self):
-        """task name -> worker address, as the scheduler knows them now."""
-        out = {}
-        for address, worker in self.client.scheduler_info(n_workers=-1)["workers"].items():
-            out[str(worker.get("name", ""))] = address
-        return out
+        """task name -> worker address, as the scheduler said when last asked."""
+        return dict(self._workers)
 
     def clock_offset(self, task, address):
         """The task's clock minus this process's, in ns (measured once per worker)."""
@@ -147,7 +236,10 @@ class Connection:
         """One step: every task's partitions on its worker. (The master's fetched values,
         every task's DeviceStepStats on this process's clock when `trace`.) `relay`: a
         relay.ClientRelay whose observers see the tasks' partitions."""
-        workers = self.workers()
+        workers = self._workers
+        if any(task not in workers for task in specs_by_task):
+            # A task that was missing when last asked (it restarted): ask again.
+            workers = self._workers = self._scheduler_workers()
         step = f"{self._session}/{step_id}"
         calls = {}
         for task, specs in specs_by_task.items():
@@ -161,8 +253,9 @@ class Connection:
                            feeds if task == self.master else [], timeout_ms, trace,
                            None if relay is None else relay.spec())
             self._registered.add((handle, address))
-        failed = relay.task_failed if relay is not None else None
-        answers, failures = self.client.sync(self._call_tasks, workers, calls, step, failed)
+        call = step_call.StepCall(self.client, workers, calls, step,
+                                  None if relay is None else relay.task_failed)
+        answers, failures = call.run()
         if failures:
             raise self._failure(failures, workers)
         stats = []
@@ -171,61 +264,15 @@ class Connection:
                      for task, (_, recorded) in answers.items() for dev_stats in recorded]
         return (answers[self.master][0] if self.master in answers else []), stats
 
-    async def _call_tasks(self, workers, calls, step, failed=None):
-        """Calls every task's worker at once (engine/cluster/task.py's run handler), until
-        all answer, one fails or a task's worker leaves the scheduler; then the others'
-        pending recvs are aborted, and `failed(task)` hears of each failed task (a relayed
-        observer may be waiting on it). ({task: answer}, {task: error})."""
-        import asyncio
-        from distributed.protocol import to_serialize
-
-        async def call(task):
-            rpc = self.client.rpc(workers[task])
-            answer = await getattr(rpc, task_lib.RUN_HANDLER)(payload=to_serialize(calls[task]))
-            if isinstance(answer, task_lib.StepFailed):
-                raise answer.error
-            return answer
-        pending = {asyncio.ensure_future(call(task)): task for task in calls}
-        answers, failures = {}, {}
-        while pending and not failures:
-            done, _ = await asyncio.wait(pending, timeout=LIVENESS_CHECK_S,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            for future in done:
-                task = pending.pop(future)
-                try:
-                    answers[task] = future.result()
-                except Exception as error:  # noqa: BLE001  (sorted out by _failure)
-                    failures[task] = error
-            if not done:
-                identity = await self.client.scheduler.identity(n_workers=-1)
-                now = {str(w.get("name", "")): a for a, w in identity["workers"].items()}
-                for task in [t for t in pending.values() if now.get(t) != workers[t]]:
-                    failures[task] = errors.UnavailableError(
-                        None, None, f"Task {task} is unavailable: its Dask worker left "
-                                    f"during the step")
-        for task in failures if failed is not None else ():
-            failed(task)
-        if pending:
-            cause = next(iter(failures))
-            await asyncio.gather(*(getattr(self.client.rpc(workers[t]), task_lib.ABORT_HANDLER)(
-                step=step, message=f"Step aborted: {cause} failed")
-                for t in pending.values() if t not in failures), return_exceptions=True)
-            done, still = await asyncio.wait(pending, timeout=30)
-            for future in still:  # a task that does not answer the abort: report the cause
-                future.cancel()
-            for future in done:
-                if future.exception() is not None and pending[future] not in failures:
-                    failures[pending[future]] = future.exception()
-        return answers, failures
-
     def _failure(self, failures, workers):
         """The first cause among the failed tasks (a cancelled recv is a consequence); a task
         that failed otherwise than with an OpError (its worker died, the comm broke) is
-        UnavailableError naming it, and its partitions are registered again next time."""
+        UnavailableError naming it, and its partitions are registered again next time,
+        with the tasks' addresses asked of the scheduler again."""
         causes = []
         for task, error in failures.items():
-            if not isinstance(error, errors.OpError) or isinstance(error,
-                                                                    errors.UnavailableError):
+            if not isinstance(error, errors.OpError) or isinstance(
+                    error, (errors.UnavailableError, errors.AbortedError)):
                 self._registered = {r for r in self._registered if r[1] != workers.get(task)}
             if not isinstance(error, errors.OpError):
                 error = errors.UnavailableError(
@@ -233,7 +280,22 @@ class Connection:
             if getattr(error, "task", None) is None:
                 error.task = task
             causes.append(error)
-        return next((e for e in causes if not isinstance(e, errors.CancelledError)), causes[0])
+        cause = next((e for e in causes if not isinstance(e, errors.CancelledError)), causes[0])
+        if isinstance(cause, (errors.UnavailableError, errors.AbortedError)):
+            try:
+                self._workers = self._scheduler_workers()
+            except errors.UnavailableError:
+                pass  # the scheduler is gone too: the task's error says what failed first
+        return cause
+
+
+def _cluster_spec(named):
+    """The ClusterSpec of {task name: worker address} (addresses as host:port)."""
+    jobs = {}
+    for task, address in named.items():
+        job, index = task_of(task)
+        jobs.setdefault(job, {})[index] = address.split("://", 1)[-1]
+    return ClusterSpec({job: dict(sorted(tasks.items())) for job, tasks in sorted(jobs.items())})
 
 
 def group_by_task(devices):

@@ -62,11 +62,13 @@ def local_cluster(jobs, processes=False, threads_per_task=2):
     workers = {f"/job:{job}/task:{i}": {"cls": Nanny if processes else Worker,
                                          "options": {"nthreads": threads_per_task,
                                                      "host": "127.0.0.1",
-                                                     "dashboard_address": ":0",
+                                                     "dashboard_address": "127.0.0.1:0",
                                                      "silence_logs": logging.ERROR}}
                for job, count in jobs.items() for i in range(count)}
+    # Dask's HTTP servers on this host only, at ports of the system's choosing (the
+    # scheduler's default is 8787).
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard": False,
-                                               "dashboard_address": None}}
+                                               "dashboard_address": "127.0.0.1:0"}}
     cluster = SpecCluster(workers=workers, scheduler=scheduler, asynchronous=False,
                           name="graph-inspector", silence_logs=logging.ERROR)
     address = cluster.scheduler_address

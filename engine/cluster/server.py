@@ -1,11 +1,12 @@
 """tf.train.Server: one task of a cluster, here a Dask worker named by its task.
 
 `Server(cluster, job_name, task_index)` starts a Dask worker called `/job:J/task:T` that
-listens on the task's address from the ClusterSpec and joins the Dask scheduler named by
-Dask's own configuration (`DASK_SCHEDULER_ADDRESS`, or `scheduler-address` in its config
-files): the scheduler is the one process a Dask cluster adds to TensorFlow's. Its `target`,
-`grpc://host:port` as TensorFlow's, is what `tf.Session(target)` takes (engine/cluster/
-connection.py finds the scheduler through the worker listening there).
+listens on the task's address from the ClusterSpec. The tasks find their Dask scheduler from
+the ClusterSpec alone: one task's process runs it, the others ask that task where it is
+(engine/cluster/task_worker.py), so a cluster starts as TensorFlow's does, one command per
+task; a scheduler named in Dask's configuration (`DASK_SCHEDULER_ADDRESS`) is joined instead.
+Its `target`, `grpc://host:port` as TensorFlow's, is what `tf.Session(target)` takes
+(engine/cluster/connection.py finds the scheduler through the worker listening there).
 """
 
 from engine.cluster.cluster_spec import ClusterSpec
@@ -65,8 +66,7 @@ class Server:
         (engine/cluster/task_worker.py)."""
         if self._worker is None:
             from engine.cluster import task_worker
-            single_task = len(self._cluster.task_names()) == 1
-            self._worker = task_worker.start(self._task, self._address, single_task)
+            self._worker = task_worker.start(self._task, self._address, self._cluster)
 
     def join(self):
         """Blocks until the worker stops (a ps task serves its variables here)."""

@@ -26,7 +26,7 @@ class ClusterSession(session_lib.Session, serves_cluster_targets=True):
         # module for every `import engine as tf`, cluster or not.
         from engine.cluster import connection as connection_lib
         target = target.decode() if isinstance(target, bytes) else target
-        self._connection = connection_lib.Connection(target)
+        self._connection = connection_lib.Connection(target, config)
         super().__init__(target, graph, config)
         self._client_device = self._connection.client_device
         self._devices = list(self._connection.devices)

@@ -3,14 +3,18 @@
 A worker plugin gives every Dask worker a TaskState: one ResourceMgr, so variables live on
 their task between runs and across the sessions of every client (as in a tf.train.Server);
 the partitions clients registered there, bound to executors; and a rendezvous per step.
-Clients run a step by calling a handler this plugin adds on every task's worker at once.
-A _Send whose _Recv sits on another task pushes the tensor to that task's worker over Dask's
-own worker-to-worker comms (another handler), never through the client or the scheduler.
-A debugged step's partitions wait for the client's debugger, whose answers come through a
-third handler (engine/cluster/relay.py).
+Clients run a step by calling a handler this plugin adds on every task's worker at once
+(or, for the task of their own process, TaskState.run_step directly). A step's partitions
+run on the worker's event loop where none of them can block (engine/cluster/loop_run.py),
+else each on a thread. A _Send whose _Recv sits on another task pushes the tensor to that
+task's worker over Dask's own worker-to-worker comms (another handler), never through the
+client or the scheduler. A debugged step's partitions wait for the client's debugger, whose
+answers come through a third handler (engine/cluster/relay.py).
 """
 
+import asyncio
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -18,7 +22,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from engine.runtime import deadline, observers as observers_lib, placer as placer_lib
 from engine.framework import errors
 from engine.runtime import plan as plan_lib
-from engine.cluster import relay as relay_lib, trace as trace_lib
+from engine.cluster import loop_run, relay as relay_lib, trace as trace_lib
 from engine.cluster.cluster_spec import task_name
 from engine.runtime.executor import Executor
 from engine.proto import graph_pb2
@@ -30,21 +34,59 @@ SEND_HANDLER = "graph_inspector_send"
 ABORT_HANDLER = "graph_inspector_abort"
 RUN_HANDLER = "graph_inspector_run"
 PLUGIN_NAME = "graph-inspector-task"
+# Partitions block in queue and accumulator ops until another client's step feeds them (a
+# SyncReplicasOptimizer's workers wait for the chief's tokens): a task's threads are not
+# bounded by its cores, as TensorFlow's blocking ops hold no thread there.
+MAX_THREADS = 256
+
+# The TaskStates of the Dask workers in this process, by worker address: a session's own
+# task runs here, not through a socket (engine/cluster/step_call.py).
+_IN_PROCESS = weakref.WeakValueDictionary()
+
+
+def in_process(address):
+    """The TaskState of the worker at `address` if it runs in this process, else None."""
+    state = _IN_PROCESS.get(address)
+    if state is None or state.worker.address != address or \
+            not state.worker.status.name == "running":
+        return None
+    return state
 
 
 class TaskRendezvous(Rendezvous):
-    """One step's rendezvous on a task: sends to another task's device go to its worker."""
+    """One step's rendezvous on a task: sends to another task's device go to its worker.
+    A watcher (a step running on the worker's loop, engine/cluster/loop_run.py) hears of
+    every tensor that arrives and of the step's abort."""
 
     def __init__(self, state, step):
         super().__init__()
         self._state, self._step = state, step
+        self._watcher = None
+        # task name -> worker address, as the step's client knows them (each client its own:
+        # two sessions' steps may run here at once, with different device filters).
+        self.peers = {}
+
+    def watch(self, watcher):
+        self._watcher = watcher
 
     def send(self, key, value, is_dead=False):
         receiver = task_name(key.split(";", 3)[2])
-        if receiver == self._state.task:
-            return super().send(key, value, is_dead)
-        self._state.push(receiver, self._step, key, value, is_dead)
-        return None
+        if receiver != self._state.task:
+            self._state.push(self.peers.get(receiver), receiver, self._step, key, value,
+                             is_dead)
+            return
+        self.deliver(key, value, is_dead)
+
+    def deliver(self, key, value, is_dead=False):
+        """A tensor for a partition of this task (sent here, or pushed by a peer)."""
+        super().send(key, value, is_dead)
+        if self._watcher is not None:
+            self._watcher()
+
+    def start_abort(self, error):
+        super().start_abort(error)
+        if self._watcher is not None:
+            self._watcher()
 
 
 class TaskRendezvousMgr:
@@ -76,11 +118,13 @@ class BoundPartition:
     """A registered partition: its device, its executor, whether it holds the client's
     feeds and fetches."""
 
-    __slots__ = ("device", "executor", "is_client", "remote_recvs")
+    __slots__ = ("device", "executor", "is_client", "remote_recvs", "on_loop", "recv_keys")
 
     def __init__(self, device, executor, is_client, remote_recvs):
         self.device, self.executor, self.is_client = device, executor, is_client
         self.remote_recvs = remote_recvs
+        self.on_loop = loop_run.can_run_on_loop(executor.plan)
+        self.recv_keys = loop_run.recv_keys(executor)
 
 
 class StepFailed:
@@ -100,62 +144,99 @@ class TaskState:
         self.rendezvous = TaskRendezvousMgr(self)
         self.session_state = {RENDEZVOUS_KEY: self.rendezvous}
         self.graphs = {}  # handle -> [BoundPartition]
-        self.peers = {}  # task name -> worker address
         self.relay_inboxes = {}  # (relay, device) -> a relayed partition's answers
         self.lock = threading.Lock()
-        self.pool = ThreadPoolExecutor(thread_name_prefix=f"partition{self.task}")
+        self._outbox, self._outbox_lock, self._flush_scheduled = [], threading.Lock(), False
+        self.pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix=f"partition{self.task}")
         # A step's call waits on its partitions (on `pool`): its own threads, so a step
         # never waits for a thread that one of its partitions holds.
-        self.steps = ThreadPoolExecutor(thread_name_prefix=f"step{self.task}")
+        self.steps = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix=f"step{self.task}")
+
+    def close(self):
+        self.pool.shutdown(wait=False)
+        self.steps.shutdown(wait=False)
 
     # Comms -------------------------------------------------------------------------------
 
-    def push(self, receiver, step, key, value, is_dead):
+    def push(self, address, receiver, step, key, value, is_dead):
         """Sends one tensor to `receiver`'s worker (from a partition thread) without waiting
         for it to arrive, as TensorFlow's _Send does not wait for its _Recv: a chain of
         sends across tasks would otherwise wait a round trip each. A send that fails aborts
         this task's step. The value goes by reference until the comm writes it, as a
         TensorFlow tensor waits in its rendezvous until the receiver asks: a variable updated
-        in place meanwhile, by a node that does not wait for the receiver, races as there."""
-        from distributed.protocol import to_serialize
-        address = self.peers.get(receiver)
+        in place meanwhile, by a node that does not wait for the receiver, races as there.
+        Tensors pushed before the worker's loop gets to them leave together, one message per
+        receiver (waking the loop costs more than a send). `address`: the receiver's worker
+        as the step's client knows it."""
         if address is None:
             raise errors.UnavailableError(None, None, f"No worker for task {receiver} (is its "
                                           f"Dask worker running?)")
-        rpc = self.worker.rpc(address)
+        with self._outbox_lock:
+            self._outbox.append((address, receiver, step, key, value, is_dead))
+            if self._flush_scheduled:
+                return
+            self._flush_scheduled = True
+        self.worker.loop.add_callback(self._flush)
 
-        async def deliver():
-            try:
-                await getattr(rpc, SEND_HANDLER)(step=step, key=key, is_dead=is_dead,
-                                                 value=to_serialize(value))
-            except Exception as error:  # noqa: BLE001  (the comm's errors, whatever they are)
+    def _flush(self):
+        """On the worker's loop: every pushed tensor goes, one message per receiver."""
+        with self._outbox_lock:
+            pushed, self._outbox, self._flush_scheduled = self._outbox, [], False
+        by_address = {}
+        for address, receiver, step, key, value, is_dead in pushed:
+            by_address.setdefault((address, receiver), []).append((step, key, value, is_dead))
+        for (address, receiver), tensors in by_address.items():
+            asyncio.ensure_future(self._deliver(address, receiver, tensors))
+
+    async def _deliver(self, address, receiver, tensors):
+        from distributed.protocol import to_serialize
+        try:
+            # One way (reply=False): an answer would cost the receiver a message and both
+            # loops a wake-up; a comm that breaks fails the write itself.
+            await getattr(self.worker.rpc(address), SEND_HANDLER)(
+                steps=[t[0] for t in tensors], keys=[t[1] for t in tensors],
+                values=[to_serialize(t[2]) for t in tensors], dead=[t[3] for t in tensors],
+                reply=False)
+        except Exception as error:  # noqa: BLE001  (the comm's errors, whatever they are)
+            for step in {t[0] for t in tensors}:
                 self.rendezvous.abort_running(step, errors.UnavailableError(
                     None, None, f"Task {receiver} is unavailable ({address}): "
                                 f"{type(error).__name__}: {error}"))
-        self.worker.loop.add_callback(deliver)
 
-    def receive(self, step=None, key=None, value=None, is_dead=False):
-        """The handler a peer's push calls: the tensor joins this step's rendezvous."""
-        Rendezvous.send(self.rendezvous.find(step), key, value, is_dead)
+    def receive(self, steps=None, keys=None, values=None, dead=None):
+        """The handler a peer's push calls: the tensors join their steps' rendezvous."""
+        for step, key, value, is_dead in zip(steps, keys, values, dead):
+            self.rendezvous.find(step).deliver(key, value, is_dead)
 
     async def run_handler(self, payload=None):
-        """A client's call for one step (see connection.Connection.run_step)."""
-        import asyncio
+        """A client's call for one step (see engine/cluster/step_call.py); a step without
+        values to return answers in plain msgpack."""
         from distributed.protocol import to_serialize
-        loop = asyncio.get_running_loop()
         try:
-            answer = await loop.run_in_executor(self.steps, self.run_step, *payload)
+            answer = await self.run_step(*payload)
         except errors.OpError as error:
             # Answered, not raised: Dask logs a raising handler's traceback on the task's
             # stderr (over the debugger's screen, for a run quit part-way).
-            answer = StepFailed(error)
-        return to_serialize(answer)
+            return to_serialize(StepFailed(error))
+        return to_serialize(answer) if answer[0] else answer
 
-    def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace,
-                 relay=None):
-        self.peers = peers
-        return self.run(self.bind(handle, specs), step, step_id, feeds, timeout_ms, trace,
-                        relay)
+    async def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace,
+                       relay=None):
+        """One step of this task's partitions registered under `handle`, on the worker's
+        loop (engine/cluster/loop_run.py) where they can all run there, else each on a
+        thread (`run`)."""
+        self.rendezvous.find(step).peers = peers
+        parts = self.bind(handle, specs)
+        if trace or relay is not None or not all(part.on_loop for part in parts):
+            return await asyncio.get_running_loop().run_in_executor(
+                self.steps, self.run, parts, step, step_id, feeds, timeout_ms, trace, relay)
+        run = loop_run.LoopRun(self, parts, step, step_id, feeds, timeout_ms)
+        try:
+            return await run.future
+        except Exception as error:  # noqa: BLE001  (named by its task, as on threads)
+            raise _on_task(error, self.task) from None
+        finally:
+            self.rendezvous.cleanup(step)
 
     def answer(self, relay=None, device=None, answer=None):
         """The handler a client's relayed observer answers through (engine/cluster/relay.py):
@@ -175,8 +256,10 @@ class TaskState:
         with self.lock:
             parts = self.graphs.get(handle)
             if parts is None:
-                if specs is None:
-                    raise KeyError(handle)
+                if specs is None:  # TensorFlow's worker says the same of a lost graph handle
+                    raise _on_task(errors.AbortedError(
+                        None, None, f"Graph handle is not found: {handle}. Possibly, this "
+                                    f"worker just restarted."), self.task)
                 parts = self.graphs[handle] = [self._bind(*spec) for spec in specs]
             return parts
 
@@ -218,12 +301,14 @@ class TaskState:
                     relayed[part.device].close()
                     self.relay_inboxes.pop((relay[0], part.device), None)
 
+        # The last partition runs on this thread: a task of one partition (most are) wakes
+        # no other.
         futures = [self.pool.submit(run_one, part, collector)
-                   for part, collector in zip(parts, collectors)]
+                   for part, collector in zip(parts[:-1], collectors[:-1])]
         results, failures = None, []
-        for part, future in zip(parts, futures):
+        for part, collector, future in zip(parts, collectors, futures + [None]):
             try:
-                values = future.result()
+                values = run_one(part, collector) if future is None else future.result()
             except Exception as error:  # noqa: BLE001  (the first cause wins, below)
                 failures.append(error)
                 continue
@@ -272,6 +357,8 @@ class TaskPlugin(WorkerPlugin):
         state = getattr(worker, "graph_inspector_task", None)
         if state is None:
             state = worker.graph_inspector_task = TaskState(worker)
+        state.worker = worker  # a kept state rejoins on its task's new worker
+        _IN_PROCESS[worker.address] = state
         worker.handlers[SEND_HANDLER] = state.receive
         worker.handlers[ABORT_HANDLER] = state.abort
         worker.handlers[relay_lib.ANSWER_HANDLER] = state.answer
@@ -279,7 +366,7 @@ class TaskPlugin(WorkerPlugin):
 
     def teardown(self, worker):
         state = getattr(worker, "graph_inspector_task", None)
-        if state is not None and worker.status.name.startswith("clos"):
-            state.pool.shutdown(wait=False)
-            state.steps.shutdown(wait=False)
+        if state is not None and worker.status.name.startswith("clos") and \
+                not getattr(state, "kept", False):
+            state.close()
 

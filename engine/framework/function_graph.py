@@ -225,21 +225,31 @@ class _Instantiation:
         return [dtype] * count
 
     def _substitute(self, value, node):
-        if value.placeholder:
-            if value.placeholder not in self.attrs:
-                return value  # a polymorphic body read without a call: left as written
-            return self.attrs[value.placeholder]
-        if value.HasField("func") and any(v.placeholder for v in value.func.attr.values()):
-            result = attr_value_pb2.AttrValue()
-            result.CopyFrom(value)
-            for key, inner in value.func.attr.items():
-                result.func.attr[key].CopyFrom(self._substitute(inner, node))
-            return result
-        return value
+        # A polymorphic body read without a call keeps its placeholders as written.
+        return substitute_placeholders(value, self.attrs, missing=lambda name: None)
 
     def _where(self, node, what):
         place = f", node {node.name}" if node is not None else ""
         return f"function {self.signature.name}{place}: {what}"
+
+
+def substitute_placeholders(value, attrs, missing):
+    """`value` (an AttrValue) with its placeholders (`$T`, in it or in a func's attrs) replaced
+    by `attrs` (name -> AttrValue), as instantiating a function does. A placeholder `attrs`
+    lacks is `missing(name)`'s to answer: an AttrValue, None to keep it as written, or an
+    error raised."""
+    if value.placeholder:
+        if value.placeholder in attrs:
+            return attrs[value.placeholder]
+        replacement = missing(value.placeholder)
+        return value if replacement is None else replacement
+    if value.HasField("func") and any(v.placeholder for v in value.func.attr.values()):
+        result = attr_value_pb2.AttrValue()
+        result.CopyFrom(value)
+        for key, inner in value.func.attr.items():
+            result.func.attr[key].CopyFrom(substitute_placeholders(inner, attrs, missing))
+        return result
+    return value
 
 
 def _ref(dtype):

@@ -82,7 +82,7 @@ RESOURCE_PRODUCERS = frozenset({
     "MutableHashTableOfTensorsV2", "MutableDenseHashTableV2", "IteratorV2", "Iterator",
     "AnonymousIteratorV2", "MultiDeviceIterator", "StackV2", "TensorArrayV3",
     "FIFOQueueV2", "RandomShuffleQueueV2", "TFRecordReaderV2", "TextLineReaderV2",
-    "FixedLengthRecordReaderV2", "WholeFileReaderV2",
+    "FixedLengthRecordReaderV2", "WholeFileReaderV2", "ResourceConditionalAccumulator",
 })
 
 # Ops the executor runs itself, without a kernel: a plan's feeds and fetches.

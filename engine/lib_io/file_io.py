@@ -1,6 +1,12 @@
 """Files opened and written as TensorFlow's file system does: OS errors become TensorFlow's
 errors naming the file, and a write lands whole or not at all.
 
+Every reader of a format (checkpoints, TFRecords, the readers' ops, SavedModels, meta graphs)
+opens its files here, and only regular files: a named pipe nobody writes would block the open
+forever and /dev/zero never ends. Reads are bounded by what the file holds, never by a length
+or a line the file claims: `read_exactly` grows its buffer only as bytes arrive, and
+`read_lines` refuses a line past a limit. The parsers reuse the same check.
+
 >>> os_error(OSError(28, "No space left on device"), "/ckpt/model.index")
 ResourceExhaustedError('/ckpt/model.index; No space left on device')
 >>> os_error(IsADirectoryError(21, "Is a directory"), "records")
@@ -8,7 +14,9 @@ FailedPreconditionError('records; Is a directory')
 """
 
 import errno
+import fcntl
 import os
+import stat
 
 from engine.framework import errors
 
@@ -33,15 +41,147 @@ def os_error(error, path, node_def=None):
     return cls(node_def, None, f"{path}; {error.strerror or error}")
 
 
-def open_input(path, node_def=None):
-    """`path` opened for binary reading; an OS error is TensorFlow's error naming the file."""
+_READ_CHUNK = 1 << 20  # a claimed length is read a megabyte at a time, as the bytes arrive
+MAX_LINE_BYTES = 256 << 20  # a text line longer than this is not a line of any input read
+
+
+def file_kind(mode):
+    """What a stat mode that is not a regular file is, in words.
+
+    >>> file_kind(stat.S_IFIFO), file_kind(stat.S_IFCHR)
+    ('a named pipe', 'a character device')
+    """
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def _refuse_unless_regular(mode, path, node_def):
+    if stat.S_ISDIR(mode):  # as TensorFlow words reading a directory
+        raise os_error(IsADirectoryError(errno.EISDIR, "Is a directory"), path, node_def)
+    if not stat.S_ISREG(mode):
+        raise errors.FailedPreconditionError(
+            node_def, None, f"{path}; not a regular file ({file_kind(mode)})")
+
+
+def check_regular_file(path, node_def=None):
+    """TensorFlow's error (NotFoundError, FailedPreconditionError, ...) naming `path` unless
+    it is a regular file (after links); nothing is opened."""
     try:
-        return open(path, "rb")
+        info = os.stat(path)
     except OSError as error:
         raise os_error(error, path, node_def) from None
     except ValueError:  # a NUL in the name: no file has that name
-        raise errors.NotFoundError(node_def, None, f"{path!r}; No such file or directory") \
-            from None
+        raise _nul_in_name(path, node_def) from None
+    _refuse_unless_regular(info.st_mode, path, node_def)
+
+
+def _nul_in_name(path, node_def):
+    return errors.NotFoundError(node_def, None, f"{path!r}; No such file or directory")
+
+
+def open_input(path, node_def=None):
+    """`path` opened for binary reading, if it is a regular file; an OS error or another
+    kind of file is TensorFlow's error naming the file. Opened without blocking, then
+    checked: opening a named pipe to read would wait for a writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise os_error(error, path, node_def) from None
+    except ValueError:
+        raise _nul_in_name(path, node_def) from None
+    try:
+        _refuse_unless_regular(os.fstat(fd).st_mode, path, node_def)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def remaining_bytes(stream):
+    """How many bytes a regular file opened as `stream` holds past its position (None when
+    the stream is not a file)."""
+    try:
+        return os.fstat(stream.fileno()).st_size - stream.tell()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def read_exactly(stream, size):
+    """`size` bytes of `stream`, or what it held before its end (fewer). The buffer grows as
+    bytes arrive, so a length field claiming 2^62 bytes allocates what the file has."""
+    pieces, left = [], size
+    while left > 0:
+        piece = stream.read(min(left, _READ_CHUNK))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
+
+
+def read_lines(stream, path, limit=MAX_LINE_BYTES, node_def=None):
+    """The lines of binary `stream` (each with its line end); a line longer than `limit`
+    bytes is ResourceExhaustedError naming `path` and the line, read no further."""
+    number = 0
+    while line := stream.readline(limit + 1):
+        number += 1
+        if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+            raise errors.ResourceExhaustedError(
+                node_def, None, f"{path}; line {number} is longer than {limit} bytes")
+        yield line
+
+
+def read_file(path, limit, node_def=None):
+    """The bytes of the regular file `path`, at most `limit` of them (ResourceExhaustedError
+    past it): for small files read whole, such as a checkpoint state file."""
+    with open_input(path, node_def) as stream:
+        data = read_exactly(stream, limit + 1)
+    if len(data) > limit:
+        raise errors.ResourceExhaustedError(
+            node_def, None, f"{path}; larger than the {limit} bytes such a file holds")
+    return data
+
+
+def recursively_create_dir(path, node_def=None):
+    """TensorFlow's RecursivelyCreateDir: every missing directory of `path` made; a part that
+    is a file is FailedPreconditionError "PART is not a directory", other OS errors
+    TensorFlow's naming the path."""
+    path = os.fspath(path)
+    parts, current = [], path
+    while current and not os.path.isdir(current):
+        if os.path.lexists(current):
+            raise errors.FailedPreconditionError(node_def, None,
+                                                 f"{current} is not a directory")
+        parts.append(current)
+        parent = os.path.dirname(current.rstrip(os.sep)) if current != os.sep else ""
+        if parent == current:
+            break
+        current = parent
+    for part in reversed(parts):
+        try:
+            os.mkdir(part)
+        except FileExistsError:
+            if not os.path.isdir(part):
+                raise errors.FailedPreconditionError(node_def, None,
+                                                     f"{part} is not a directory") from None
+        except OSError as error:
+            raise os_error(error, part, node_def) from None
+
+
+def list_directory(path, node_def=None):
+    """The names in directory `path`; TensorFlow's NotFoundError "Could not find directory
+    PATH" when it is none (a file, or missing)."""
+    try:
+        return os.listdir(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise errors.NotFoundError(node_def, None, f"Could not find directory {path}") from None
+    except OSError as error:
+        raise os_error(error, path, node_def) from None
 
 
 def write_atomically(path, data, node_def=None):

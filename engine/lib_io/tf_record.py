@@ -8,8 +8,12 @@ TensorFlow's settings (default level, 15 window bits, memory level 9) gives the 
 Reading follows TensorFlow's RecordReader: a file ending inside a record's header ends the
 iteration (a writer may still be appending); one ending inside the data, or a CRC that does
 not match, is a DataLossError with TensorFlow's words ("corrupted record at N", N the offset
-of the header or of the data that failed its check). tf.data.TFRecordDataset reads through
-the same `read_records`.
+of the header or of the data that failed its check). A length is never allocated as claimed:
+the data is read as it arrives, and an uncompressed file's length is checked against what
+the file still holds before reading. Lengths TensorFlow's size_t and int64 arithmetic refuse
+are refused with its words ("record size too large"; "Can't read a negative number of
+bytes" for 2^63 and up, an InvalidArgumentError). tf.data.TFRecordDataset reads through the
+same `read_records`.
 
 >>> import io
 >>> stream = io.BytesIO(frame(b"abc") + frame(b"")[:5])
@@ -143,7 +147,20 @@ class TFRecordWriter:
 
 
 class RecordError(ValueError):
-    """A record that fails its framing or CRC; the message is TensorFlow's."""
+    """A record that fails its framing or CRC; the message and `error_class` are
+    TensorFlow's."""
+
+    error_class = errors.DataLossError
+
+
+class NegativeReadSize(RecordError):
+    """A length of 2^63 or more: TensorFlow's int64 read size turns negative. `size` is it."""
+
+    error_class = errors.InvalidArgumentError
+
+    def __init__(self, size):
+        super().__init__(f"Can't read a negative number of bytes: {size}")
+        self.size = size
 
 
 class _Inflating:
@@ -189,8 +206,18 @@ def inflated(stream, compression_type):
     return _Inflating(stream, bits)
 
 
+_SIZE_MAX = 2**64 - 1
+_INT64_LIMIT = 2**63
+
+
+def _truncated(offset):
+    return RecordError(f"truncated record at {offset}' failed with Read less bytes than "
+                       f"requested")
+
+
 def read_records(stream, compression_type=""):
     """Yields each record's data from the binary `stream` (RecordError on a bad record)."""
+    plain = compression_type not in ("GZIP", "ZLIB")
     stream = inflated(stream, compression_type)
     offset = 0
     while True:
@@ -203,11 +230,19 @@ def read_records(stream, compression_type=""):
             raise RecordError(f"{error} (Is this even a TFRecord file?)" if offset == 0
                               else str(error)) from None
         length = struct.unpack("<Q", header[:8])[0]
-        data = stream.read(length)
+        # RecordReader::ReadChecksummed: n >= SIZE_MAX - 4 is refused, and n + 4 is read as
+        # an int64, negative from 2^63 on.
+        if length >= _SIZE_MAX - _FOOTER:
+            raise RecordError("record size too large")
+        if length + _FOOTER >= _INT64_LIMIT:
+            raise NegativeReadSize(length + _FOOTER - 2**64)
+        left = file_io.remaining_bytes(stream) if plain else None
+        if left is not None and length + _FOOTER > left:
+            raise _truncated(offset)
+        data = file_io.read_exactly(stream, length)
         footer = stream.read(_FOOTER)
         if len(data) < length or len(footer) < _FOOTER:
-            raise RecordError(f"truncated record at {offset}' failed with Read less bytes "
-                              f"than requested")
+            raise _truncated(offset)
         _checked(data, footer, offset + _HEADER)
         yield data
         offset += _HEADER + length + _FOOTER
@@ -222,4 +257,4 @@ def tf_record_iterator(path, options=None):
         try:
             yield from read_records(stream, compression_type)
         except RecordError as error:
-            raise errors.DataLossError(None, None, f"{error} (in {path})") from None
+            raise error.error_class(None, None, f"{error} (in {path})") from None

@@ -1,5 +1,7 @@
 """tf.import_graph_def: a GraphDef into the default graph, prefixed, remapped, validated."""
 
+import bisect
+
 from engine.framework.devices import canonical as _canonical_device
 from engine.framework import errors, op_registry
 from engine.framework import traceback as _traceback
@@ -200,28 +202,34 @@ def _new_names(graph, nodes, prefix, gdef_names):
     if prefix:
         return {node.name: f"{prefix}/{node.name}" for node in nodes}
     existing = set(graph._nodes_by_name)
-    existing_prefixes = set()
-    for name in existing:
-        parts = name.split("/")
-        for i in range(1, len(parts)):
-            existing_prefixes.add("/".join(parts[:i]))
-    gdef_prefixes = set()
-    for name in gdef_names:
-        parts = name.split("/")
-        for i in range(1, len(parts)):
-            gdef_prefixes.add("/".join(parts[:i]))
+    # Sorted names answer "is X the scope of a name?" by one search, where a set of every
+    # name's every prefix cost the depth squared per name (minutes at 1,500 levels).
+    existing_sorted, gdef_sorted = sorted(existing), sorted(gdef_names)
     names = {}
     taken = set()
     for node in nodes:
         original = candidate = node.name
         count = 0
-        while (candidate in existing or candidate in existing_prefixes or candidate in taken
-               or (count > 0 and (candidate in gdef_names or candidate in gdef_prefixes))):
+        while (candidate in existing or _is_a_scope_in(existing_sorted, candidate)
+               or candidate in taken
+               or (count > 0 and (candidate in gdef_names
+                                  or _is_a_scope_in(gdef_sorted, candidate)))):
             count += 1
             candidate = f"{original}_{count}"
         names[node.name] = candidate
         taken.add(candidate)
     return names
+
+
+def _is_a_scope_in(sorted_names, candidate):
+    """Whether some name of `sorted_names` lies under scope `candidate` ("candidate/...").
+
+    >>> _is_a_scope_in(["a/b/c", "ab"], "a/b"), _is_a_scope_in(["a/b/c", "ab"], "a/b/c")
+    (True, False)
+    """
+    probe = candidate + "/"
+    at = bisect.bisect_left(sorted_names, probe)
+    return at < len(sorted_names) and sorted_names[at].startswith(probe)
 
 
 def _prefix_colocation(node_def, new_names):

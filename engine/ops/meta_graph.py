@@ -7,6 +7,8 @@ TensorFlow does with a warning). Importing rebuilds the variables over the impor
 saver.import_meta_graph returns a Saver over the imported SaverDef.
 """
 
+import os
+
 from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
@@ -110,7 +112,9 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
 
 def read_meta_graph_file(filename):
     """A MetaGraphDef from a binary or text .meta file."""
-    with open(filename, "rb") as stream:
+    if not os.path.lexists(filename):
+        raise OSError(f"File does not exist. Received: {filename}.")
+    with file_io.open_input(filename) as stream:
         data = stream.read()
     meta = meta_graph_pb2.MetaGraphDef()
     try:

@@ -6,10 +6,12 @@ from google.protobuf import text_format
 
 from engine.framework import dtypes
 from engine.framework.graph import GraphKeys, get_default_graph
+from engine.framework.tensor import Tensor
 from engine.ops.control_flow.cond import cond
 from engine.ops.init_ops import zeros_initializer
 from engine.ops.state_ops import is_variable_initialized
 from engine.ops.variable_scope import get_variable
+from engine.ops.variables import Variable
 
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True):
@@ -31,17 +33,35 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
 # -- the global step (training_util) --
 
 def get_global_step(graph=None):
-    """The graph's global step variable (collection GLOBAL_STEP, else "global_step:0")."""
+    """The graph's global step: the variable in collection GLOBAL_STEP, else the tensor
+    "global_step:0" (a plain tf.Variable(0, name="global_step") is found as its tensor, as in
+    TensorFlow); None without one."""
     graph = graph or get_default_graph()
     collection = graph.get_collection(GraphKeys.GLOBAL_STEP)
     if len(collection) == 1:
-        return collection[0]
-    if len(collection) > 1:
+        global_step = collection[0]
+    elif len(collection) > 1:
         raise TypeError(f"Multiple tensors in global_step collection. {collection}")
-    try:
-        return graph.get_tensor_by_name("global_step:0")
-    except KeyError:
-        return None
+    else:
+        try:
+            global_step = graph.get_tensor_by_name("global_step:0")
+        except KeyError:
+            return None
+    assert_global_step(global_step)
+    return global_step
+
+
+def assert_global_step(global_step_tensor):
+    """TypeError unless `global_step_tensor` is a variable or tensor of an integer scalar."""
+    if not isinstance(global_step_tensor, (Variable, Tensor)):
+        raise TypeError(f"Existing \"global_step\" must be a Variable or Tensor: "
+                        f"{global_step_tensor}.")
+    if not global_step_tensor.dtype.base_dtype.is_integer:
+        raise TypeError(f"Existing \"global_step\" does not have integer type: "
+                        f"{global_step_tensor.dtype}")
+    shape = global_step_tensor.get_shape()
+    if shape.ndims != 0 and shape.is_fully_defined():
+        raise TypeError(f"Existing \"global_step\" is not scalar: {shape}")
 
 
 def create_global_step(graph=None):
@@ -83,8 +103,11 @@ def get_or_create_global_step_read(graph=None):
         return None
     with graph.as_default(), graph.name_scope(None), \
             graph.name_scope(global_step.op.name + "/"):
-        value = cond(is_variable_initialized(global_step), global_step.read_value,
-                     lambda: global_step.initial_value)
+        if isinstance(global_step, Variable):
+            value = cond(is_variable_initialized(global_step), global_step.read_value,
+                         lambda: global_step.initial_value)
+        else:  # the tensor of a plain variable named global_step: read as it is
+            value = global_step
         read = value + 0
         graph.add_to_collection(GLOBAL_STEP_READ_KEY, read)
     return read

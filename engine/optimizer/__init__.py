@@ -44,7 +44,7 @@ import importlib.util
 import os
 import time
 
-from engine.framework import errors
+from engine.framework import errors, topological
 from engine.optimizer import graph_view, rules
 from engine.optimizer.report import Report, Stage
 from engine.proto import rewriter_config_pb2
@@ -163,7 +163,7 @@ def enabled_passes(rewrite_options=None, passes=None):
 
 
 def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, passes=None,
-             graph_size=None):
+             graph_size=None, check_cycles=True):
     """Runs the enabled passes over a copy of `graph_def`; an OptimizeResult.
 
     fetches: node or tensor names ("y", "y:0") read after the run (none: the nodes nothing
@@ -171,9 +171,14 @@ def optimize(graph_def, *, fetches=(), feeds=(), keep=(), rewrite_options=None, 
     names; keep: node names that must stay. `passes` (names of PASS_NAMES) runs only those.
     graph_size: how many nodes the whole graph has when `graph_def` is the part of it a run
     needs (a session's): Grappler is given the whole graph, and skips only a small one.
-    The input GraphDef is not changed.
+    The input GraphDef is not changed. A graph whose non-loop nodes form a cycle is refused
+    before any pass, with TensorFlow's InvalidArgumentError ("Graph is invalid, contains a
+    cycle with N nodes, including: ...", as a session run raises it); a session, which
+    checked its whole graph already, passes check_cycles=False.
     """
     started = time.perf_counter()
+    if check_cycles:
+        topological.check_no_cycle(graph_def)
     options = rewrite_options or RewriterConfig()
     fetches = _node_names(fetches) or _sinks(graph_def)
     context = Context(fetches, _node_names(feeds), _node_names(keep), options)
@@ -206,12 +211,18 @@ def _lower_before_placement(graph_def, stages):
     """TensorFlow's LowerFunctionalOpsPass, which runs before placement and Grappler whatever
     Grappler's options (engine/optimizer/function_optimizer.py): a stage of its own,
     `lower_functional_ops`, when the graph has a marked If/Case/While of its own."""
+    from engine.framework.function_graph import FunctionGraphError
     from engine.optimizer.function_optimizer import lower_functional_ops, needs_lowering
 
     if not needs_lowering(graph_def):
         return graph_def
     started = time.perf_counter()
-    lowered, report = lower_functional_ops(graph_def)
+    try:
+        lowered, report = lower_functional_ops(graph_def)
+    except FunctionGraphError as error:
+        # A body that cannot be instantiated fails the run, as in TensorFlow, with its class
+        # (the words are the engine's: which function, node and input).
+        raise errors.InvalidArgumentError(None, None, str(error)) from None
     report.seconds = time.perf_counter() - started
     report.nodes_before, report.nodes_after = len(graph_def.node), len(lowered.node)
     stages.append(Stage(LOWER_BEFORE_PLACEMENT, lowered, report, 0))

@@ -244,4 +244,11 @@ def _describe(value):
         text = np.array2string(array, threshold=4, separator=", ")
     else:
         text = f"shape {list(array.shape)}"
-    return f"{array.dtype.name} {' '.join(text.split())}"
+    text = " ".join(text.split())
+    if len(text) > _DESCRIBED_CHARACTERS:  # a serialized proto in a string Const, say
+        text = text[:_DESCRIBED_CHARACTERS - 3] + "..."
+    return f"{array.dtype.name} {text}"
+
+
+# A report line names a folded value; a longer one is cut (the graph keeps it whole).
+_DESCRIBED_CHARACTERS = 60

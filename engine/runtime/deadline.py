@@ -49,3 +49,8 @@ def check():
     deadline = _local.deadline
     if deadline is not None and time.monotonic() > deadline:
         raise errors.DeadlineExceededError(None, None, "Timed out waiting for notification")
+
+
+def pending():
+    """Whether this thread's run has a deadline (a compiled loop then stops to check it)."""
+    return _local.deadline is not None

@@ -45,6 +45,7 @@ from engine.runtime.node_run import (check_output, checked_outputs, no_kernel_er
                              outputs_list, raise_node_error, read_ref)
 from engine.runtime.resources import ReceivedRef, Ref
 
+_RECVS = frozenset({"_Recv", "_HostRecv"})
 # Check every kernel output's dtype (and count) against the graph: off on the fast path.
 DEBUG_CHECKS = os.environ.get("GI_ENGINE_DEBUG", "") not in ("", "0")
 
@@ -121,6 +122,32 @@ class Executor:
                     values[slot] = None
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
             raise_node_error(self._node_of_step[id(step)], error)
+        return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
+
+    def run_stepwise(self, feed_values, step_id=0, waiting=None):
+        """As `run`, for a plan without control flow, as a generator, for a caller that
+        must not block (a cluster task's event loop, engine/cluster/loop_run.py): before a
+        _Recv for which `waiting(node)` is true it yields the node, and goes on when
+        resumed; it returns the fetched values."""
+        if self.plan.has_control_flow:
+            raise ValueError("run_stepwise runs plans without control flow only")
+        values = self._template.copy()
+        for i, slot in self._feed_slots:
+            values[slot] = feed_values[i]
+        for ctx in self.stateful_contexts:
+            ctx.step_id = step_id
+        node_of_step = self._node_of_step
+        for step, frees in self._steps:
+            node = node_of_step[id(step)]
+            if waiting is not None and node.op_type in _RECVS:
+                while waiting(node):
+                    yield node
+            try:
+                step(values)
+            except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
+                raise_node_error(node, error)
+            for slot in frees:
+                values[slot] = None
         return [_fetched(values[slot], retval, fed) for slot, retval, fed in self._fetches]
 
     # The traced path: TensorFlow's ready queue, with an observer around every node --------

@@ -13,7 +13,7 @@ run); the gain is no per-node dispatch, no per-iteration bookkeeping.
 
 import numpy as np
 
-from engine.runtime import deadline
+from engine.runtime import deadline, loop_compiler
 from engine.framework import errors
 from engine.runtime.frames import (ARG, CONST, ENTER, EXIT, MERGE, NEXT, NO_VALUE, RETVAL, SWITCH,
                            TRIGGER)
@@ -153,6 +153,7 @@ class _Compiler:
             self.lines.append(f"{pad}    v[{self._slot(exit_item, 0)}] = DEAD")
         self._dead_flags(info.exits, pad + "    ", "True")
         self.lines.append(f"{pad}else:")
+        live_start = len(self.lines)
         pad2 = pad + "    "
         for merge, enter, _ in merges:
             self.lines.append(f"{pad2}v[{self._slot(merge, 0)}] = v[{self._slot(enter, 0)}]")
@@ -189,6 +190,34 @@ class _Compiler:
             self.lines.append(f"{pad2}v[{self._slot(exit_item, 0)}] = v[{self._slot(*data)}]")
         self.env["runaway"] = _runaway
         self.env["check_deadline"] = deadline.check
+        if not self.children[info.name]:
+            self._compiled_loop(info, live_start, pad2, n, next_pos)
+
+    def _compiled_loop(self, info, live_start, pad, n, next_pos):
+        """Where the frame can run compiled (runtime/loop_compiler.py), the Python loop just
+        emitted from `live_start` on becomes the fallback of a call to the compiled loop."""
+        merges, loop_cond, switches = self.loops[info.name]
+        enters = [item for item in self.items
+                  if item.kind == ENTER and item.child_frame == info.name]
+        planned = loop_compiler.plan(info, merges, loop_cond, switches, enters,
+                                     self._data_sources)
+        if planned is None:
+            return
+        loop, arguments, exits = planned
+        name = f"LOOP_{n}"
+        self.env[name] = loop
+        count = len(merges)
+        state = "".join(f"v[{self._slot(e, 0)}], " for e in arguments[:count])
+        invariants = "".join(f"v[{self._slot(e, 0)}], " for e in arguments[count:])
+        fallback = ["    " + line for line in self.lines[live_start:]]
+        fallback.append(f"{pad}    {name}.ran({n})")
+        call = [f"{pad}p = {next_pos}",
+                f"{pad}r = {name}(LIMIT, runaway, ({state}), ({invariants}))",
+                f"{pad}if r is not None:"]
+        call += [f"{pad}    v[{self._slot(exit_item, 0)}] = r[{variable}]"
+                 for exit_item, variable in zip(info.exits, exits)]
+        call.append(f"{pad}else:")
+        self.lines[live_start:] = call + fallback
 
     def _downstream(self, starts, units):
         unit_set = set(units)

@@ -16,9 +16,10 @@ forms) run bodies through `FunctionLibrary.call`.
 """
 
 from engine.framework import dtypes, errors, op_registry
-from engine.framework.function_graph import recursion_message, recursive_call
+from engine.framework.function_graph import (recursion_message, recursive_call,
+                                             substitute_placeholders)
 from engine.runtime.plan import NodeInfo, build, input_ref_flags
-from engine.proto import attr_value_pb2, node_def_pb2
+from engine.proto import node_def_pb2
 
 LIBRARY_KEY = "function_library"  # where a session's library lives in its session_state
 
@@ -203,19 +204,14 @@ def _function_attrs(signature, call_attrs):
 
 
 def _substitute(value, attrs):
-    """An AttrValue with placeholders ($T) replaced by the call's attrs."""
-    if value.placeholder:
-        if value.placeholder not in attrs:
-            raise errors.InvalidArgumentError(
-                None, None, f"Attr {value.placeholder} is not defined in the function call")
-        return attrs[value.placeholder]
-    if value.HasField("func") and any(v.placeholder for v in value.func.attr.values()):
-        result = attr_value_pb2.AttrValue()
-        result.CopyFrom(value)
-        for key, inner in value.func.attr.items():
-            result.func.attr[key].CopyFrom(_substitute(inner, attrs))
-        return result
-    return value
+    """An AttrValue with placeholders ($T) replaced by the call's attrs; one the call lacks is
+    TensorFlow's InvalidArgumentError."""
+    return substitute_placeholders(value, attrs, missing=_undefined_attr)
+
+
+def _undefined_attr(name):
+    raise errors.InvalidArgumentError(
+        None, None, f"Attr {name} is not defined in the function call")
 
 
 def _arg_count(arg, attrs):

@@ -64,6 +64,11 @@ class Rendezvous:
                         None, None, f"Timed out waiting for {key}")
             return self._table.pop(key)
 
+    def has(self, key):
+        """Whether a tensor was sent under `key` and not received yet (recv would not wait)."""
+        with self._cond:
+            return key in self._table
+
     @property
     def error(self):
         """The error the step was aborted with, or None while it goes on."""

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine import kernels
-from engine.framework import errors, graph, op_registry
+from engine.framework import errors, graph, op_registry, topological
 from engine.framework.graph import get_default_graph
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
@@ -416,6 +416,12 @@ class BaseSession:
                 if op.name not in self._nodes:
                     self._nodes[op.name] = node_info(op)
                     self._node_order.append(op.name)
+            # As TensorFlow's session checks the graph each time it grew, before planning.
+            topological.check_no_cycle(
+                (info.name, info.op_type,
+                 [producer for producer, _ in info.inputs] + info.control_inputs,
+                 [True] * len(info.inputs) + [False] * len(info.control_inputs))
+                for info in map(self._nodes.get, self._node_order))
             self._nodes_version = version
         return self._nodes, self._node_order
 

@@ -64,13 +64,13 @@ class SavedModelBuilder:
             saved_model_schema_version=constants.SAVED_MODEL_SCHEMA_VERSION)
         self._export_dir = os.fspath(export_dir)
         if os.path.exists(self._export_dir):
-            if os.listdir(self._export_dir):
+            if file_io.list_directory(self._export_dir):
                 raise AssertionError(
                     f"Export directory {self._export_dir} already exists, and isn't empty. Please "
                     "choose a different export directory, or delete all the contents of the "
                     "specified directory.")
         else:
-            os.makedirs(self._export_dir)
+            file_io.recursively_create_dir(self._export_dir)
         self._has_saved_variables = False
 
     def _add_collections(self, assets_collection, main_op, train_op):

@@ -50,4 +50,10 @@ SHAPE_FUNCTIONS = {
        for prefix in ("Apply", "ResourceApply")
        for name in ("GradientDescent", "Momentum", "Adam", "RMSProp", "CenteredRMSProp",
                     "Adagrad", "Adadelta", "ProximalGradientDescent", "Ftrl", "FtrlV2")},
+    # SyncReplicasOptimizer's accumulators (kernels/cpu/accumulators.py): a scalar handle
+    # and count; what a take returns is unknown to TensorFlow's function (the Python
+    # wrapper sets it).
+    "ResourceConditionalAccumulator": lambda attrs, inputs: [],
+    "ResourceAccumulatorNumAccumulated": lambda attrs, inputs: [],
+    "ResourceAccumulatorTakeGradient": lambda attrs, inputs: None,
 }

@@ -66,9 +66,11 @@ class FileWriter:
         return self._path
 
     def add_event(self, event):
-        """Writes one Event as given (wall_time set where it is 0)."""
+        """Writes one Event as given (wall_time set where it is 0); a closed writer drops
+        it, as TensorFlow's EventFileWriter does (a Supervisor stopped twice logs STOP to
+        a closed writer)."""
         if self._closed:
-            raise RuntimeError("FileWriter is closed")
+            return
         if not event.wall_time:
             event.wall_time = time.time()
         self._write(event)

@@ -1,15 +1,15 @@
-"""CheckpointSaverHook and the restore step of a MonitoredTrainingSession(checkpoint_dir=...).
+"""CheckpointSaverHook: the saving half of a MonitoredTrainingSession(checkpoint_dir=...).
 
 As TensorFlow 1.x: the hook writes graph.pbtxt, the graph and meta graph events, and a
 checkpoint of the state at the first step, then one every save_steps steps (or save_secs
 seconds), and one at the end; each save is logged and recorded as a CHECKPOINT SessionLog in
-the directory's event file. A session that finds a checkpoint in checkpoint_dir restores it
-instead of running the initializers. The Saver is tf.train.Saver (engine/ops/saver.py).
+the directory's event file. The session that finds a checkpoint in checkpoint_dir restores
+it instead of running the initializers (engine/training/session_manager.py). The Saver is
+tf.train.Saver (engine/ops/saver.py).
 """
 
 import os
 
-from engine.checkpoint.state import get_checkpoint_state, latest_checkpoint
 from engine.framework.default_graph import get_default_graph
 from engine.framework.graph_keys import GraphKeys
 from engine.ops.saver import Saver
@@ -31,20 +31,6 @@ def default_saver():
     if savers:
         return savers[0]
     return Saver(sharded=True, allow_empty=True)
-
-
-def restore_latest(session, saver, checkpoint_dir):
-    """Restores the newest checkpoint in checkpoint_dir; False when there is none.
-
-    As TensorFlow's SessionManager, the saver then takes over the older checkpoints the
-    state file lists, so its max_to_keep counts them and the state file keeps them.
-    """
-    path = latest_checkpoint(checkpoint_dir)
-    if path is None:
-        return False
-    saver.restore(session, path)
-    saver.recover_last_checkpoints(get_checkpoint_state(checkpoint_dir).all_model_checkpoint_paths)
-    return True
 
 
 class CheckpointSaverHook(SessionRunHook):

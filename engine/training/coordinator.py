@@ -127,3 +127,53 @@ class Coordinator:
             if self._exc_info_to_raise:
                 _, ex_instance, _ = self._exc_info_to_raise
                 raise ex_instance
+
+
+class LooperThread(threading.Thread):
+    """tf.train.LooperThread: calls run_loop() (or `target`) every timer_interval_secs, the
+    first time at once (back to back where it is None), until the coordinator stops; an
+    exception it raises stops the coordinator."""
+
+    def __init__(self, coord, timer_interval_secs, target=None, args=None, kwargs=None):
+        if not isinstance(coord, Coordinator):
+            raise ValueError(f"'coord' argument must be a Coordinator: {coord}")
+        super().__init__(daemon=True)
+        self._coord, self._timer_interval_secs = coord, timer_interval_secs
+        self._target = target
+        if target:
+            self._args, self._kwargs = args or (), kwargs or {}
+        elif args or kwargs:
+            raise ValueError("'args' and 'kwargs' argument require that you also pass 'target'")
+        coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord, timer_interval_secs, target, args=None, kwargs=None):
+        """A started LooperThread calling `target`."""
+        looper = LooperThread(coord, timer_interval_secs, target=target, args=args,
+                              kwargs=kwargs)
+        looper.start()
+        return looper
+
+    def run(self):
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._timer_interval_secs is None:
+                while not self._coord.should_stop():
+                    self.run_loop()
+            else:
+                next_time = time.time()
+                while not self._coord.wait_for_stop(next_time - time.time()):
+                    next_time += self._timer_interval_secs
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self):
+        """Called when the thread starts."""
+
+    def stop_loop(self):
+        """Called when the thread stops."""
+
+    def run_loop(self):
+        """Called at each timer boundary."""
+        if self._target:
+            self._target(*self._args, **self._kwargs)

@@ -1,15 +1,18 @@
 """tf.train.MonitoredTrainingSession / MonitoredSession / Scaffold: a session run under hooks.
 
 As TensorFlow 1.x: the Scaffold finalizes the graph's init ops (global and local variable
-initializers, merge_all summaries); the session runs them once, then every run() asks each
-hook's before_run for extra fetches and feeds, runs them together with the caller's, and gives
-each hook its share in after_run; should_stop() is true once a hook requested it. Leaving the
-`with` block calls every hook's end(), and an OutOfRangeError ending the loop is not an error.
-With checkpoint_dir, the session restores the newest checkpoint there (else initializes) and a
-CheckpointSaverHook saves new ones (engine/training/checkpoint_hooks.py).
+initializers, ready ops, merge_all summaries); the chief's session is prepared by a
+SessionManager (restored from checkpoint_dir's newest checkpoint, else initialized), another
+worker's waits until the chief made the model ready (engine/training/session_manager.py).
+The graph's queue runners start under a Coordinator the hooks are given. Then every run()
+asks each hook's before_run for extra fetches and feeds, runs them together with the
+caller's, and gives each hook its share in after_run; should_stop() is true once a hook (or
+the coordinator) requested it. A run failing with AbortedError or UnavailableError (a task
+of the cluster lost) closes the session and makes a new one, as TensorFlow's recoverable
+session does. Leaving the `with` block calls every hook's end(), and an OutOfRangeError
+ending the loop is not an error. With checkpoint_dir, a CheckpointSaverHook saves new
+checkpoints (engine/training/checkpoint_hooks.py).
 """
-
-import time
 
 from engine.framework import errors
 from engine.framework.api_namespace import NotSupportedError
@@ -18,14 +21,20 @@ from engine.framework.graph_keys import GraphKeys
 from engine.ops import variables
 from engine.ops.control_flow import ops as control_flow_ops
 from engine.platform import tf_logging as logging
-from engine.runtime.session import RunOptions, Session
+from engine.runtime.session import RunOptions
 from engine.summary.ops import merge_all
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
-from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver, restore_latest
+from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver
+from engine.training.coordinator import Coordinator
+from engine.training.queue_runner import start_queue_runners
+from engine.training.session_manager import SessionManager
 from engine.training.session_run_hook import SessionRunContext, SessionRunValues
 
 
 READY_CHECK_SECS = 0.2  # how often a non-chief worker looks whether the chief is done
+# The errors of a cluster that lost a task (TensorFlow's _PREEMPTION_ERRORS): a monitored
+# session recovers from them with a new session.
+PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
 
 
 class Scaffold:
@@ -36,7 +45,7 @@ class Scaffold:
                  copy_from_scaffold=None):
         self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
         self._local_init_op, self._summary_op, self._saver = local_init_op, summary_op, saver
-        self._ready_op = ready_op
+        self._ready_op, self._ready_for_local_init_op = ready_op, ready_for_local_init_op
 
     def finalize(self):
         """Builds what was not given (or reuses the graph's, from its collections), then
@@ -62,6 +71,9 @@ class Scaffold:
                                        variables.global_variables_initializer)
         self._ready_op = get_or_default(self._ready_op, GraphKeys.READY_OP,
                                         variables.report_uninitialized_variables)
+        self._ready_for_local_init_op = get_or_default(
+            self._ready_for_local_init_op, GraphKeys.READY_FOR_LOCAL_INIT_OP,
+            lambda: variables.report_uninitialized_variables(variables.global_variables()))
         self._local_init_op = get_or_default(
             self._local_init_op, GraphKeys.LOCAL_INIT_OP,
             lambda: control_flow_ops.group(variables.local_variables_initializer()))
@@ -79,15 +91,23 @@ class Scaffold:
     init_fn = property(lambda self: self._init_fn)
     local_init_op = property(lambda self: self._local_init_op)
     ready_op = property(lambda self: self._ready_op)
+    ready_for_local_init_op = property(lambda self: self._ready_for_local_init_op)
     summary_op = property(lambda self: self._summary_op)
     saver = property(lambda self: self._saver)
 
 
 class MonitoredSession:
-    """A Session that initializes itself and runs its hooks around every run()."""
+    """A Session that initializes itself and runs its hooks around every run().
+
+    As TensorFlow's, its layers are: a recoverable session (a run failing with AbortedError
+    or UnavailableError, a ps or worker of the cluster gone, closes the session and makes
+    a new one, as the first was made, then runs again), a coordinated one (a Coordinator
+    for the graph's queue runners, joined on close for stop_grace_period_secs), the hooks.
+    """
 
     def __init__(self, session_creator=None, hooks=None, config=None, scaffold=None,
-                 checkpoint_dir=None, master="", is_chief=True, max_wait_secs=7200):
+                 checkpoint_dir=None, master="", is_chief=True, max_wait_secs=7200,
+                 stop_grace_period_secs=120):
         self._hooks = list(hooks or [])
         self._scaffold = scaffold or Scaffold()
         self._graph = get_default_graph()
@@ -97,57 +117,90 @@ class MonitoredSession:
             hook.begin()
         self._scaffold.finalize()
         logging.info("Graph was finalized.")
-        self._sess = Session(master, config=config)
-        if not is_chief:
-            self._wait_until_ready(max_wait_secs)
-        elif not (checkpoint_dir and self._restored(checkpoint_dir)):
-            self._sess.run(self._scaffold.init_op, feed_dict=self._scaffold.init_feed_dict)
-            if self._scaffold.init_fn is not None:
-                self._scaffold.init_fn(self._scaffold, self._sess)
-        if self._scaffold.local_init_op is not None:
-            logging.info("Running local_init_op.")
-            self._sess.run(self._scaffold.local_init_op)
-            logging.info("Done running local_init_op.")
-        for hook in self._hooks:
-            hook.after_create_session(self._sess, None)
+        self._master, self._config, self._is_chief = master, config, is_chief
+        self._checkpoint_dir, self._max_wait_secs = checkpoint_dir, max_wait_secs
+        self._stop_grace_period_secs = stop_grace_period_secs
+        self._sess = self._coord = None
         self._stop_requested = False
         self._closed = False
+        self._create_session()
 
-    def _wait_until_ready(self, max_wait_secs):
-        """A non-chief worker waits for the chief to initialize the shared variables, as
-        TensorFlow's SessionManager.wait_for_session (which checks every 30 s; the engine
-        checks often, a check is one small run)."""
-        ready_op = self._scaffold.ready_op
-        give_up = time.monotonic() + max_wait_secs
-        while ready_op is not None:
-            not_ready = self._sess.run(ready_op)
-            if not_ready.size == 0:
+    def _create_session(self):
+        """A new ready session, its queue runners started, the hooks told; a session the
+        cluster preempted while it was made is made again."""
+        while True:
+            try:
+                self._sess = self._prepared_session()
+                # No exception of a thread is a clean stop here (TensorFlow's choice).
+                self._coord = Coordinator(clean_stop_exception_types=[])
+                if self._graph.get_collection(GraphKeys.QUEUE_RUNNERS):
+                    start_queue_runners(self._sess, self._coord)
+                for hook in self._hooks:
+                    hook.after_create_session(self._sess, self._coord)
                 return
-            if time.monotonic() >= give_up:
-                self._sess.close()
-                raise errors.DeadlineExceededError(
-                    None, None, f"Session was not ready after waiting {max_wait_secs} secs.")
-            logging.info("Waiting for model to be ready.  Ready_for_local_init_op:  None, "
-                         "ready: Variables not initialized: %s",
-                         ", ".join(v.decode() if isinstance(v, bytes) else str(v)
-                                   for v in not_ready))
-            time.sleep(READY_CHECK_SECS)
+            except PREEMPTION_ERRORS as error:
+                logging.info("An error was raised while a session was being created. This may "
+                             "be due to a preemption of a connected worker or parameter "
+                             "server. A new session will be created. This error may also "
+                             "occur due to a gRPC failure caused by high memory or network "
+                             "bandwidth usage in the parameter servers. If this error occurs "
+                             "repeatedly, try increasing the number of parameter servers "
+                             "assigned to the job. Error: %s", error)
+                self._close_internal()
 
-    def _restored(self, checkpoint_dir):
-        if self._scaffold.saver is None or not restore_latest(self._sess, self._scaffold.saver,
-                                                              checkpoint_dir):
-            return False
-        return True
+    def _prepared_session(self):
+        """The chief's session prepared (restored or initialized), another worker's once
+        the chief has made the model ready: TensorFlow's Chief- and WorkerSessionCreator.
+        TensorFlow's workers look every 30 s; the engine's often (a look is one small run)."""
+        scaffold = self._scaffold
+        manager = SessionManager(
+            local_init_op=scaffold.local_init_op, ready_op=scaffold.ready_op,
+            ready_for_local_init_op=scaffold.ready_for_local_init_op, graph=self._graph,
+            recovery_wait_secs=READY_CHECK_SECS)
+        if not self._is_chief:
+            return manager.wait_for_session(self._master, config=self._config,
+                                            max_wait_secs=self._max_wait_secs)
+        init_fn = None
+        if scaffold.init_fn is not None:
+            def init_fn(sess):
+                scaffold.init_fn(scaffold, sess)
+        return manager.prepare_session(
+            self._master, saver=scaffold.saver, checkpoint_dir=self._checkpoint_dir,
+            config=self._config, init_op=scaffold.init_op,
+            init_feed_dict=scaffold.init_feed_dict, init_fn=init_fn)
 
     @property
     def graph(self):
-        return self._sess.graph
+        return self._graph
 
     def should_stop(self):
-        return self._stop_requested or self._closed
+        if self._closed or self._stop_requested:
+            return True
+        if self._coord is not None:
+            # An error a queue runner reported stops training here, raised as TensorFlow's.
+            self._coord.raise_requested_exception()
+            return self._coord.should_stop()
+        return False
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        """Runs fetches with every hook's additions; returns the caller's fetches only."""
+        """Runs fetches with every hook's additions; returns the caller's fetches only.
+        A run the cluster preempted is run again on a new session."""
+        while True:
+            if self._sess is None:
+                self._create_session()
+            try:
+                return self._run_hooked(fetches, feed_dict, options, run_metadata)
+            except PREEMPTION_ERRORS as error:
+                logging.info("An error was raised. This may be due to a preemption in a "
+                             "connected worker or parameter server. The current session will "
+                             "be closed and a new session will be created. This error may "
+                             "also occur due to a gRPC failure caused by high memory or "
+                             "network bandwidth usage in the parameter servers. If this error "
+                             "occurs repeatedly, try increasing the number of parameter "
+                             "servers assigned to the job. Error: %s", error)
+                self._close_internal()
+
+    def _run_hooked(self, fetches, feed_dict, options, run_metadata):
         if self.should_stop():
             raise RuntimeError("Run called even after should_stop requested.")
         context = SessionRunContext((fetches, feed_dict, options, run_metadata), self._sess)
@@ -169,8 +222,17 @@ class MonitoredSession:
         if options is not None and merged_options is not None:
             merged_options.MergeFrom(options)
         requests = {"caller": fetches, **{id(h): f for h, f in hook_fetches.items()}}
-        outputs = self._sess.run(requests, feed_dict=feeds or None,
-                                 options=merged_options or options, run_metadata=run_metadata)
+        try:
+            outputs = self._sess.run(requests, feed_dict=feeds or None,
+                                     options=merged_options or options,
+                                     run_metadata=run_metadata)
+        except PREEMPTION_ERRORS:
+            raise
+        except Exception:
+            # A queue runner's error may be why this run failed: that one is raised.
+            if self._coord is not None:
+                self._coord.raise_requested_exception()
+            raise
         for hook in self._hooks:
             hook.after_run(context, SessionRunValues(outputs.get(id(hook)), options,
                                                      run_metadata))
@@ -181,12 +243,31 @@ class MonitoredSession:
         raise NotSupportedError("tf.train.MonitoredSession.run_step_fn is not supported by "
                                 "the engine yet")
 
+    def _close_internal(self):
+        """Stops the queue runners (waiting stop_grace_period_secs for them) and closes the
+        session; the next run makes a new one."""
+        coord, sess, self._coord, self._sess = self._coord, self._sess, None, None
+        if coord is not None:
+            coord.request_stop()
+            try:
+                coord.join(stop_grace_period_secs=self._stop_grace_period_secs,
+                           ignore_live_threads=True)
+            except PREEMPTION_ERRORS:
+                pass  # a thread's preemption: a new session follows
+            finally:
+                if sess is not None:
+                    sess.close()
+        elif sess is not None:
+            sess.close()
+
     def close(self):
         if not self._closed:
             self._closed = True
-            self._sess.close()
-            if not self._graph_was_finalized:
-                self._graph._unsafe_unfinalize()
+            try:
+                self._close_internal()
+            finally:
+                if not self._graph_was_finalized:
+                    self._graph._unsafe_unfinalize()
 
     def __enter__(self):
         return self
@@ -216,7 +297,8 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
     chief-only hooks, step counter, summary saver, checkpoint saver, then the caller's."""
     if not is_chief:  # TensorFlow gives a worker only the caller's hooks
         return MonitoredSession(hooks=hooks, config=config, scaffold=scaffold or Scaffold(),
-                                master=master, is_chief=False, max_wait_secs=max_wait_secs)
+                                master=master, is_chief=False, max_wait_secs=max_wait_secs,
+                                stop_grace_period_secs=stop_grace_period_secs)
     save_summaries_steps, save_summaries_secs = _defaults(save_summaries_steps,
                                                           save_summaries_secs, (100, None))
     save_checkpoint_steps, save_checkpoint_secs = _defaults(save_checkpoint_steps,
@@ -238,7 +320,8 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
                                              save_graph_def=save_graph_def))
     all_hooks.extend(hooks or [])
     return MonitoredSession(hooks=all_hooks, config=config, scaffold=scaffold,
-                            checkpoint_dir=checkpoint_dir, master=master)
+                            checkpoint_dir=checkpoint_dir, master=master,
+                            stop_grace_period_secs=stop_grace_period_secs)
 
 
 def _defaults(steps, secs, default):

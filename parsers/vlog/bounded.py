@@ -18,7 +18,7 @@ parsers.errors.InputError: x: no newline in 4 bytes from byte 0: not a text log
 from __future__ import annotations
 
 import io
-from typing import BinaryIO, Callable
+from collections.abc import Callable
 
 from parsers.errors import InputError
 
@@ -34,7 +34,7 @@ class BoundedLines(io.RawIOBase):
     """The raw bytes of `stream`, checked as they are read: each newline-free stretch is at
     most max_line bytes (else InputError naming `name`); progress(bytes read) after each read."""
 
-    def __init__(self, stream: BinaryIO, name: str, max_line: int | None = None,
+    def __init__(self, stream: io.BufferedIOBase, name: str, max_line: int | None = None,
                  progress: Callable[[int], None] | None = None):
         super().__init__()
         self._stream = stream
@@ -65,7 +65,7 @@ class BoundedLines(io.RawIOBase):
         return count
 
 
-def bounded_lines(stream: BinaryIO, name: str, max_line: int | None = None,
+def bounded_lines(stream: io.BufferedIOBase, name: str, max_line: int | None = None,
                   progress: Callable[[int], None] | None = None) -> io.BufferedReader:
     """A buffered reader over `stream` whose iteration gives its lines, each bounded."""
     raw = BoundedLines(stream, name, max_line, progress)

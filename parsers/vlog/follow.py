@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from parsers.errors import InputError
 from parsers.vlog.bounded import split_bounded

@@ -6,7 +6,6 @@ so reading a log costs only the parse and the `--json` document never builds a m
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -147,7 +146,11 @@ class Execution:
     def id_names(self) -> dict[int, tuple[str, str]]:
         """Node id -> (name, op); ids that named two different nodes are left out."""
         if self._ids is None:
-            ids: dict[int, tuple[str, str]] = {}
+            ids = {node.id: (node.name, node.op) for node in self.nodes}
+            if len(ids) == len(self.nodes):  # no id ran twice: nothing can clash
+                self._ids = ids
+                return ids
+            ids = {}
             clashes = set()
             for node in self.nodes:
                 seen = ids.get(node.id)
@@ -296,45 +299,11 @@ class VlogLog:
         return metadata
 
     def write_json(self, out) -> None:
-        """Write to_json() to a text stream, as json.dump would, without building it whole.
+        """Write to_json() to a text stream as json.dump would, as it is made
+        (parsers/vlog/json_document.py)."""
+        from parsers.vlog.json_document import write_json
 
-        Repeated dumps share their DumpNode objects, so each node's JSON is made once, and
-        each repeated node list is encoded to UTF-8 once: the parts go out as bytes through
-        the stream's buffer where it has one (a log's JSON repeats its dumps many times).
-        """
-        dumps = json.dumps
-        node_texts: dict[tuple[int, int], str] = {}
-        graph_texts: dict[tuple, bytes] = {}  # repeated dumps: their whole node list, once
-        parts = [b'{"graphs": [']
-        add = parts.append
-        for index, graph in enumerate(self.graphs):
-            mapping = id(graph.real_names) if graph.real_names else 0
-            signature = (tuple(map(id, graph.nodes)), mapping)
-            nodes_text = graph_texts.get(signature)
-            if nodes_text is None:
-                texts = []
-                for node in graph.nodes:
-                    key = (id(node), mapping)
-                    text = node_texts.get(key)
-                    if text is None:
-                        text = node_texts[key] = dumps(graph.node_json(node))
-                    texts.append(text)
-                nodes_text = graph_texts[signature] = ", ".join(texts).encode()
-            add(b", " if index else b"")
-            add(f'{{"label": {dumps(graph.label)}, "first_line": {graph.first_line}, '
-                f'"nodes": ['.encode())
-            add(nodes_text)
-            add(b"]}")
-        add(b'], "executions": [')
-        add(", ".join(dumps(execution.to_json()) for execution in self.executions).encode())
-        add(f'], "lines": {self.lines}, "unparsed_lines": {self.unparsed_lines}}}'.encode())
-        buffer = getattr(out, "buffer", None)
-        if buffer is not None:
-            out.flush()
-            buffer.write(b"".join(parts))
-            buffer.flush()
-        else:
-            out.write(b"".join(parts).decode())
+        write_json(self, out)
 
     def to_json(self) -> dict:
         return {

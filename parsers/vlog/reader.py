@@ -2,7 +2,10 @@
 
 Each line gets a cheap substring test (`||`, `Process node:`, `kernel done:`) before any regex;
 repeated node lines (every pass dumps the same graph again) are parsed once. Dump blocks are
-keyed by (thread, source line), so blocks that two threads print at once stay apart.
+keyed by (thread, source line), so blocks that two threads print at once stay apart. This is
+the reference: read_vlog reads a regular file with the C scanner where it was built
+(parsers/vlog/native.py), into the same parser, calling its handlers for the lines it does not
+do itself.
 
 >>> log = read_lines([
 ...     b"I0000 00:00:1.000001 7 function_utils.cc:78] Graph Before X #nodes 3 #edges 2",
@@ -21,11 +24,13 @@ keyed by (thread, source line), so blocks that two threads print at once stay ap
 from __future__ import annotations
 
 import gc
+import io
 import os
 import sys
-from typing import BinaryIO, Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from parsers.errors import InputError
+from parsers.vlog import native
 from parsers.vlog import prefix as _prefix
 from parsers.vlog.bounded import bounded_lines
 from parsers.vlog.events import classify
@@ -34,6 +39,8 @@ from parsers.vlog.executor_trace import parse_summary as _parse_summary
 from parsers.vlog.graph_dump import parse_header, parse_node_line, parse_return
 from parsers.vlog.model import Execution, ExecutedNode, GraphDump, VlogLog
 from parsers.vlog.naming import name_dumps
+
+native.bind(ExecutedNode, Execution, GraphDump)
 
 # Caches of parsed repeated texts; cleared when they grow past this, so memory stays bounded.
 CACHE_LIMIT = 200_000
@@ -65,6 +72,7 @@ class VlogParser:
         self._pending: dict[tuple[int, int], ExecutedNode] = {}
         self._node_cache: dict[str, object] = {}
         self._process_cache: dict[bytes, tuple | None] = {}
+        self._header_cache: dict[bytes, tuple] = {}
         self._line = 0
         self._unparsed = 0
         self._named_upto = 0
@@ -190,9 +198,15 @@ class VlogParser:
         if not body.strip():
             return True
         if body[-1:] == b"{":
-            header = parse_header(body.decode("utf-8", "replace"))
+            # Every run dumps the same few graphs again: each header's text is parsed once.
+            header = self._header_cache.get(body)
             if header is None:
-                return False
+                header = parse_header(body.decode("utf-8", "replace"))
+                if header is None:
+                    return False
+                if len(self._header_cache) > CACHE_LIMIT:
+                    self._header_cache.clear()
+                self._header_cache[body] = header
             cut = self._blocks.pop(key, None)
             if cut is not None:
                 self._emit_graph(cut)
@@ -200,7 +214,7 @@ class VlogParser:
             thread_key = _thread_key(key)
             label = self._labels.pop(thread_key, "")
             thread = int(thread_key) if thread_key is not None else None
-            block = GraphDump(label, line_no, kind, name, args, rets, thread=thread)
+            block = GraphDump(label, line_no, kind, name, list(args), list(rets), thread=thread)
             block.last_line = line_no
             self._blocks[key] = block
             self.log.graphs.append(block)
@@ -372,7 +386,7 @@ def read_vlog(path, progress: Callable | None = None, events: bool = True) -> Vl
         return _read_stream(stream, path, progress, events)
 
 
-def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
+def _read_stream(stream: io.BufferedIOBase, name: str, progress: Callable | None, events: bool) -> VlogLog:
     # The parse allocates millions of small objects and frees none: the cyclic collector's
     # passes over them would only cost time.
     collecting = gc.isenabled()
@@ -384,7 +398,7 @@ def _read_stream(stream: BinaryIO, name: str, progress: Callable | None, events:
             gc.enable()
 
 
-def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bool) -> VlogLog:
+def _read_all(stream: io.BufferedIOBase, name: str, progress: Callable | None, events: bool) -> VlogLog:
     parser = VlogParser(str(name), keep_events=events)
     total = 0
     if progress is not None:
@@ -393,7 +407,9 @@ def _read_all(stream: BinaryIO, name: str, progress: Callable | None, events: bo
         except (OSError, AttributeError, ValueError):
             total = 0
     report = (lambda done: progress(min(done, total), total)) if total else None
-    parser.feed_lines(bounded_lines(stream, str(name), progress=report))
+    if not native.feed_file(parser, stream, CACHE_LIMIT, report):
+        parser = VlogParser(str(name), keep_events=events)  # the scanner may have begun
+        parser.feed_lines(bounded_lines(stream, str(name), progress=report))
     if total:
         progress(total, total)
     return parser.close()

@@ -244,6 +244,26 @@ def test_a_missing_task_is_unavailable(cluster):
                 sess.run(y)
 
 
+def test_steps_ask_the_scheduler_nothing(cluster, monkeypatch):
+    """The tasks' workers are asked of the scheduler when the session starts, not per step:
+    the client's copy of the scheduler's state may be stale (it had no workers once in 409
+    calls under load), and a step needs nothing that changes between steps."""
+    graph = tf.Graph()
+    with graph.as_default():
+        g = ps_in_graph.build()
+        with tf.Session(cluster.scheduler_address) as sess:
+            sess.run(g["init"])
+            asked = []
+            original = connection.Connection._scheduler_workers
+            monkeypatch.setattr(connection.Connection, "_scheduler_workers",
+                                lambda self: asked.append(1) or original(self))
+            monkeypatch.setattr(type(sess._connection.client), "scheduler_info",
+                                lambda *a, **k: asked.append("info") or {"workers": {}})
+            for _ in range(50):
+                sess.run(g["train"], ps_in_graph.feeds(g))
+    assert asked == []
+
+
 def test_in_graph_replication_across_processes():
     """The one test with worker processes: tensors cross process boundaries, and a task
     whose process dies gives UnavailableError naming it."""

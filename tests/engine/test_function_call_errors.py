@@ -7,7 +7,8 @@ library refuses to instantiate it). TensorFlow 2.21 overflows its stack on the r
 (the session segfaults); on the missing one its placer fails the whole graph with
 InvalidArgumentError 'Failed to find function "no_such_function" in function library', the
 words the engine's inliner uses (its function runtime's own, when not inlined: NotFoundError
-"Function no_such_function is not defined."). `graph-inspector run` prints one line.
+"Function no_such_function is not defined."). `graph-inspector run` finds both before it runs
+anything and prints one line, exit 2 (bad input).
 """
 
 import shutil
@@ -83,6 +84,9 @@ def test_graph_inspector_run_prints_one_line(tmp_path, capsys, edit):
     status = main(["run", str(edited(tmp_path, edit)), "--fetch", "PartitionedCall:0",
                    "--feed", "serving_default_x:0=[1.5, -2, 0.25]"])
     captured = capsys.readouterr()
-    assert status == 1 and captured.out == ""
+    # Bad input, found before anything runs (inspector/function_calls.py): exit 2, the file named.
+    assert status == 2 and captured.out == ""
     lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: InvalidArgumentError: ")
+    assert len(lines) == 1 and lines[0].startswith(f"error: {tmp_path}")
+    assert ("calls itself" if edit is recursive else "'no_such_function', which the graph's "
+            "library does not define") in lines[0]

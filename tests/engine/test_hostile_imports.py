@@ -61,6 +61,27 @@ def test_identity_chain_builds_in_linear_time():
     assert long < 4 * short * 1.2, (short, long)  # 4x the nodes: 4x the calls, not 16x
 
 
+def test_names_hundreds_of_scopes_deep_import_in_linear_calls():
+    """Uniquifying imported names looked up every prefix of every name: depth^2 per node, a
+    hang at 1,500 levels. Counted in calls (cProfile): 4x the depth, about 4x the calls."""
+    def calls(depth):
+        graph_def, scope = tf.GraphDef(), ""
+        for _ in range(depth):
+            scope = f"{scope}/layer1" if scope else "layer1"
+            graph_def.node.add(name=f"{scope}/op", op="NoOp")
+        profile = cProfile.Profile()
+        with tf.Graph().as_default():
+            tf.no_op(name="layer1/op")  # a name taken: the import uniquifies against it
+            profile.enable()
+            tf.import_graph_def(graph_def, name="")
+            profile.disable()
+        return pstats.Stats(profile).total_calls
+
+    calls(50)  # first calls: imports, caches
+    short, long = calls(300), calls(1200)
+    assert long < 4 * short * 1.3, (short, long)
+
+
 def _absurd_const_graph(dtype, dims):
     graph_def = tf.GraphDef()
     const = graph_def.node.add(name="c", op="Const")

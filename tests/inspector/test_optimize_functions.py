@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.framework.function_graph import function_body_graph
+from engine import optimizer
+from engine.framework.function_graph import called_functions, function_body_graph
 from engine.proto import graph_pb2
 from inspector.cli import main
 import parsers
@@ -35,9 +36,27 @@ def test_every_reached_function_is_optimized_and_reported(capsys):
     assert all("kept_as_written" not in f for f in report["functions"])
 
 
-def test_the_written_library_holds_the_optimized_bodies(capsys, tmp_path):
+def test_by_default_the_calls_are_inlined_and_the_written_library_holds_what_is_still_called(
+        capsys, tmp_path):
+    """As Grappler's function optimizer: every call inlined, so the written graph needs no
+    function of the library."""
     out = tmp_path / "optimized.pb"
     status, text, _ = run(capsys, "optimize", TF2 / "transformer", "-o", out)
+    assert status == 0 and "function_optimization: " in text and " inlined\n" in text
+    written = graph_pb2.GraphDef.FromString(out.read_bytes())
+    called = {name for node in written.node for name in called_functions(node, {
+        f.signature.name for f in written.library.function})}
+    assert not any(node.op in ("StatefulPartitionedCall", "PartitionedCall")
+                   for node in written.node)
+    assert called <= {f.signature.name for f in written.library.function}
+
+
+def test_the_written_library_holds_the_optimized_bodies(capsys, tmp_path):
+    """Without inlining, each function the graph's calls reach is optimized in place."""
+    out = tmp_path / "optimized.pb"
+    passes = ",".join(p for p in optimizer.PASS_NAMES if p != "function_optimization")
+    status, text, _ = run(capsys, "optimize", TF2 / "transformer", "-o", out,
+                          "--passes", passes)
     assert status == 0
     assert "  functions: 5 the graph's calls reach, optimized each; 5 changed\n" in text
     written = graph_pb2.GraphDef.FromString(out.read_bytes())
@@ -45,7 +64,8 @@ def test_the_written_library_holds_the_optimized_bodies(capsys, tmp_path):
     assert [f.signature for f in written.library.function] == [
         f.signature for f in original.library.function]
     library = {f.signature.name: f for f in written.library.function}
-    report = json.loads(run(capsys, "optimize", TF2 / "transformer", "--json")[1])
+    report = json.loads(run(capsys, "optimize", TF2 / "transformer", "--json",
+                            "--passes", passes)[1])
     for found in report["functions"]:
         body = function_body_graph(library[found["name"]], library)
         assert len(body.node) == found["nodes_after"], found["name"]

@@ -5,7 +5,9 @@ graph run on Dask tasks, against TensorFlow's answers for the same program
 import io
 import json
 import re
+import socket
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +102,24 @@ def test_no_scheduler_at_the_address_is_unavailable(capsys, in_graph_program):
     status, _, err = run(capsys, "run", path, "--cluster", address, "--fetch", "w")
     assert (status, err) == (1, f"error: UnavailableError: No Dask scheduler listens at "
                                 f"{address}\n")
+
+
+@pytest.mark.parametrize("scheme", ["tcp", "grpc"])
+def test_an_address_that_accepts_and_never_answers_gives_up_at_the_deadline(
+        capsys, in_graph_program, scheme):
+    """Something accepts the connection and says nothing (a half-dead host, a wrong port):
+    the handshake's deadline, not a hang (it took 200 s)."""
+    path, _ = in_graph_program
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"{scheme}://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.monotonic()
+        status, _, err = run(capsys, "run", path, "--cluster", address, "--connect-timeout",
+                             "0.5", "--fetch", "w")
+    assert (status, err) == (1, f"error: UnavailableError: {address} accepted the connection "
+                                f"but did not answer Dask's handshake within 0.5 s\n")
+    assert time.monotonic() - started < 15
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -10,6 +10,7 @@ import pytest
 import parsers
 from engine.checkpoint.bundle import BundleReader, BundleWriter
 from engine.checkpoint.slice_key import slice_extents
+from engine.lib_io import file_io
 from parsers.checkpoint import Checkpoint, stats
 from parsers_testing import FIXTURES
 
@@ -102,8 +103,9 @@ def test_writer_rewrites_tensorflows_bundle_byte_for_byte(tmp_path, prefix):
 def test_values_are_read_only_when_asked(monkeypatch):
     checkpoint = Checkpoint(CHECKPOINTS / "dtypes" / "model.ckpt-7")
     opened = []
-    real_open = open
-    monkeypatch.setattr("builtins.open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    real_open = file_io.open_input
+    monkeypatch.setattr(file_io, "open_input",
+                        lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
     checkpoint.value("int8")
     assert opened == [str(CHECKPOINTS / "dtypes" / "model.ckpt-7.data-00000-of-00001")]
 

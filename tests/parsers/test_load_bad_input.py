@@ -49,17 +49,17 @@ def test_permission_denied(tmp_path):
 
 
 def test_permission_denied_even_as_root(tmp_path, monkeypatch):
-    import builtins
+    import os
 
     path = write(tmp_path, "secret.pb", GRAPH_PB.read_bytes())
-    real_open = builtins.open
+    real_open = os.open
 
-    def guarded_open(file, *args, **kwargs):
+    def guarded_open(file, *args, **kwargs):  # the readers open through the engine's os.open
         if str(file) == str(path):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_open)
     assert error_of(path) == "permission denied"
 
 

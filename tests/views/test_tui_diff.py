@@ -5,7 +5,7 @@ tab marking its boxes; the palette lists the diff; `diff --tui` opens on it."""
 from textual.widgets import OptionList
 
 from views.tui import InspectorApp
-from views.tui.screens.pickers import GraphPicker
+from views.tui.screens.graph_picker import GraphPicker
 from views.tui.widgets.scope_tree import ScopeTree
 
 from tests.views.tui_conftest import MLP_SGD, SIZE, run_async, screen_text, settle

@@ -102,7 +102,7 @@ def plan(index, root, budget=DEFAULT_BUDGET, max_depth=None, expand=(), focus=()
     for key in focus:
         forced.add(scope_of[key].key)
     forced |= _ancestor_keys(root, forced)
-    planner = _Planner(index, forced, focus)
+    planner = _Planner(index, forced, focus, series_rules.shape_signatures(root, index.nodes))
     opened = planner.open_all(root, budget if not focus else 0, max_depth)
     layout = Layout(focus=focus)
     planner.lay_out(root, opened, layout)
@@ -121,8 +121,9 @@ def _ancestor_keys(root, keys):
 
 
 class _Planner:
-    def __init__(self, index, forced, focus):
+    def __init__(self, index, forced, focus, signatures):
         self.nodes = index.nodes
+        self.signatures = signatures
         self.forced = forced
         self.focus = focus
         self.cache = {}
@@ -149,7 +150,7 @@ class _Planner:
         result += self._grouped(
             children, scope, prefix,
             lambda child: series_rules.split_number(child.short_name),
-            lambda child: series_rules.shape_signature(child, self.nodes),
+            lambda child: self.signatures[child.key],
             lambda child: Unit("scope", child.key, child.depth, child),
             lambda child: child.key in self.forced)
         self.cache[unit.key] = result

@@ -34,19 +34,26 @@ def series_label(base, numbers):
     return f"{base}[{numbers[0]}-{numbers[-1]}] x{len(numbers)}"
 
 
-def shape_signature(scope, nodes):
-    """What must match for two scopes to be one series: their nodes' ops, by name inside them
-    with numbers blanked (block7/dense_7/MatMul and block8/dense_8/MatMul are the same)."""
-    prefix = len(scope.name) + 1
-    entries = Counter()
-    stack = [scope]
-    while stack:
-        current = stack.pop()
-        for key in current.leaves:
-            node = nodes[key]
-            entries[(_DIGITS.sub("#", node.name[prefix:]), node.op)] += 1
-        stack.extend(current.children.values())
-    return frozenset(entries.items())
+def shape_signatures(root, nodes):
+    """What must match for two scopes to be one series, for every scope under `root`: scope
+    key -> a number, equal for scopes whose nodes have the same ops under the same names once
+    numbers are blanked (block7/dense_7/MatMul and block8/dense_8/MatMul are the same).
+
+    Worked out once, deepest scopes first, each from its own nodes' short names and its
+    children's numbers: the cost follows the graph's size, never its depth times its size (a
+    scope 3,000 levels deep made every level re-read the full names below it).
+    """
+    numbers = {}  # (leaves, children) as blanked names -> its number
+    signature_of = {}
+    for scope in reversed(list(root.walk())):
+        prefix = len(scope.name) + 1 if scope.name else 0
+        leaves = Counter((_DIGITS.sub("#", nodes[key].name[prefix:]), nodes[key].op)
+                         for key in scope.leaves)
+        children = Counter((_DIGITS.sub("#", child.short_name), signature_of[child.key])
+                           for child in scope.children.values())
+        shape = (frozenset(leaves.items()), frozenset(children.items()))
+        signature_of[scope.key] = numbers.setdefault(shape, len(numbers))
+    return signature_of
 
 
 def group_numbered(items, base_of, signature_of):

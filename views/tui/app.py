@@ -16,6 +16,7 @@ from views.tui.screens.log import LogScreen
 from views.tui.screens.partitions import PartitionsScreen
 from views.tui.screens.pickers import HelpScreen
 from views.tui.screens.runs import RunsScreen
+from views.tui.screens.saved_objects import SavedObjectsScreen
 
 
 class InspectorApp(App):
@@ -26,7 +27,8 @@ class InspectorApp(App):
     BINDINGS = bindings.APP
     COMMANDS = {InspectorCommands}  # it lists Textual's system commands too, after its own
     MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
-             "log": LogScreen, "debugger": DebuggerScreen, "checkpoint": CheckpointScreen}
+             "log": LogScreen, "debugger": DebuggerScreen, "checkpoint": CheckpointScreen,
+             "objects": SavedObjectsScreen}
     DEFAULT_MODE = "browser"
 
     def __init__(self, paths=(), workspace=None, debugger=None, **kwargs):
@@ -116,6 +118,17 @@ class InspectorApp(App):
     def show_view(self, view):
         self._to_browser(("view", view, None))
 
+    def show_function(self, functions, graph_label, name):
+        """The body of function `name` (of function_views.FileFunctions `functions`) in the
+        browser, entered through the calls reaching it from graph `graph_label`."""
+        function = functions.library.resolve(graph_label, name)
+        if function is None:
+            self.notify(f"no function {name} in {functions.name}", severity="warning")
+            return
+        root = functions.view_of(graph_label)
+        trail = functions.trail_to(root, function.label) if root is not None else []
+        self._to_browser(("trail", functions.view_of(function.label), trail))
+
     def optimize_view(self, view):
         """Run the optimizer over `view` in a worker, then show its first pass that changed
         something as a diff (stages.py); says why when it cannot."""
@@ -147,11 +160,29 @@ class InspectorApp(App):
         self.show_view(first)
 
     def show_diff(self, before, after):
-        """A diff view of two views of the workspace (listed with the graphs from now on)."""
+        """A diff view of two views of the workspace, and one per pair of their functions
+        whose bodies differ (listed with the graphs from now on), made in a worker: pairing
+        the functions converts every body."""
+        self.notify(f"comparing {before.label} with {after.label}…", title="diff", timeout=3)
+        self._diff(before, after)
+
+    @work(thread=True, exclusive=True, group="diff")
+    def _diff(self, before, after):
         from views.tui import diffs
-        view = diffs.diff_view(before, after)
-        self.workspace.graphs.append(view)
-        self.show_view(view)
+        worker = get_current_worker()
+        try:
+            views = diffs.diff_views(before, after)
+        except Exception as error:  # noqa: BLE001  (a body that does not read must not take the UI down)
+            self.call_from_thread(self.notify, f"cannot compare {before.label} with"
+                                  f" {after.label}: {type(error).__name__}: {error}",
+                                  severity="error")
+            return
+        if not worker.is_cancelled:
+            self.call_from_thread(self._show_diffs, views)
+
+    def _show_diffs(self, views):
+        self.workspace.graphs.extend(views)
+        self.show_view(views[0])
 
     def current_view(self):
         return self.browser.view if self.browser is not None else None

@@ -11,6 +11,7 @@ APP = [
     Binding("4", "switch_mode('log')", "Log"),
     Binding("5", "switch_mode('debugger')", "Debugger", show=False),
     Binding("6", "switch_mode('checkpoint')", "Checkpoint", show=False),
+    Binding("7", "switch_mode('objects')", "SavedModel objects", show=False),
 ]
 
 # detail tab id -> (key that opens it, title)
@@ -24,9 +25,13 @@ BROWSER = [
     Binding("n", "match(1)", "Next"),
     Binding("N", "match(-1)", "Prev", key_display="N", show=False),
     Binding("g", "choose_graph", "Graphs"),
+    # Shown in the footer only inside a body (BrowserScreen.check_action).
+    Binding("backspace", "back", "Back", key_display="⌫"),
+    Binding("e", "expand_calls", "Expand call", show=False),
     Binding("plus", "depth(1)", "Depth+", key_display="+", show=False),
     Binding("minus", "depth(-1)", "Depth-", key_display="-", show=False),
     Binding("x", "export", "Export"),
+    Binding("X", "export(True)", "Export the whole graph", key_display="X", show=False),
     Binding("D", "diff", "Diff", key_display="D", show=False),
     Binding("O", "optimize", "Optimize", key_display="O", show=False),
     Binding("less_than_sign", "stage(-1)", "Previous pass", key_display="<", show=False),
@@ -82,19 +87,29 @@ CHECKPOINTS = [
     Binding("escape", "close_filter", "Close filter", show=False),
 ]
 
+SAVED_OBJECTS = []   # the tree's own keys: enter, space, arrows (HELP_EXTRA says what they do)
+
 STATS_DIFF = [
     Binding("s", "sort_next", "Sort"),
     Binding("r", "sort_reverse", "Reverse"),
 ]
 
 HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF}
+                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
+                 "SavedModel objects": SAVED_OBJECTS}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
     "Graph browser": [("enter", "on a tree node, input or consumer: go to that node"),
+                      ("enter", "on a call node (→ in the tree), or a call in the NodeDef tab:"
+                                " open the function's body"),
+                      ("⌫", "back out of a body to the call node (the path is shown above)"),
+                      ("g", "graphs, with the functions their calls reach under them"),
                       ("/ f", "find, or filter the tree to the matches (escape: all)"),
-                      ("", "a regex over names, ops, devices; ^ $ anchor on the name"),
+                      ("", "a regex over names, ops, devices; ^ $ anchor on the name;"
+                           " / finds in every function body too"),
+                      ("e", "in the Picture tab: a call's body drawn inside it, or folded"),
+                      ("x X", "export the picture's nodes, or the whole graph or body"),
                       ("d o t i u v p", "tabs: NodeDef, OpDef, Traceback, Inputs, Outputs, "
                                         "Tensor, Picture"),
                       ("+ -", "picture depth"),
@@ -107,6 +122,10 @@ HELP_EXTRA = {
              ("click", "on a column title: sort by it (times largest first)")],
     "Log": [("enter", "on a graph: browse it; on an execution: replay it one node at a time")],
     "Checkpoint": [("enter", "on a variable: select its node in the graph browser")],
+    "SavedModel objects": [("7", "a TF2 SavedModel's signatures, concrete functions and objects,"
+                                 " as saved_model_cli show --all lists them"),
+                           ("enter", "on a concrete function: its body in the graph browser"),
+                           ("space", "open or close a row (an object's attributes)")],
     "Stats diff": [("s", "sort by cost (the larger of A's and B's time), by B/A, by name"),
                    ("", "graph-inspector diff --stats A B --tui opens it")],
     "Debugger": [("n", "next run: finish this Session.run, stop at the start of the next"),

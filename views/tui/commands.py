@@ -9,7 +9,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from views import node_search as search
 
 SCREENS = {"browser": "Graph browser", "runs": "Runs: step stats", "partitions": "Partition graphs",
-           "log": "Logs: VLOG graphs and executions"}
+           "log": "Logs: VLOG graphs and executions",
+           "objects": "SavedModel objects and concrete functions"}
 MAX_NODE_HITS = 20
 
 

@@ -2,7 +2,9 @@
 
 A diff view is a GraphView of kind "diff" over views.graph_diff.merged(before, after): every
 node of the second graph and the nodes the first had that the second lost, each marked added
-(+), removed (-) or changed (~). Its tree opens narrowed to the nodes that differ.
+(+), removed (-) or changed (~). Its tree opens narrowed to the nodes that differ. Functions
+are paired as `diff` pairs them (views/function_diff.py): a call of a renamed function is the
+same call, and each pair of functions whose bodies differ gets a diff view of its own.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections import Counter
 
 from rich.text import Text
 
-from views import graph_diff
+from views import function_diff, graph_diff
 from views.tui.workspace import GraphView
 
 STYLES = {graph_diff.ADDED: "bold green", graph_diff.REMOVED: "bold red",
@@ -30,14 +32,51 @@ def one_graph(view):
 
 def diff_view(before, after, label=None):
     """The GraphView showing how GraphView `after` differs from GraphView `before`."""
-    return diff_of_graphs(one_graph(before), one_graph(after),
-                          label or f"{before.label} -> {after.label}", after.source)
+    return diff_views(before, after, label)[0]
 
 
-def diff_of_graphs(old, new, label, source=""):
-    """The diff GraphView from GraphDef `old` to GraphDef `new`."""
-    found = graph_diff.diff(old, new)
-    return GraphView(label, [graph_diff.merged(old, new, found)], source, "diff", diff=found)
+def diff_views(before, after, label=None):
+    """The diff view of two GraphViews, then one per pair of their functions whose bodies
+    differ (`LABEL: function NAME` or `LABEL: function OLD -> NEW`)."""
+    old, new = one_graph(before), one_graph(after)
+    functions = function_diff.diff_libraries(old, new)
+    label = label or f"{before.label} -> {after.label}"
+    views = [diff_of_graphs(old, new, label, after.source, functions)]
+    for change in functions.changed:
+        names = change.before if change.before == change.after else \
+            f"{change.before} -> {change.after}"
+        views.append(GraphView(f"{label}: function {names}", [graph_diff.merged(
+            change.before_graph, change.after_graph, change.diff)], after.source, "diff",
+            diff=change.diff))
+    return views
+
+
+def diff_of_graphs(old, new, label, source="", functions=None):
+    """The diff GraphView from GraphDef `old` to GraphDef `new`; `functions`, the
+    function_diff.LibraryDiff of their libraries, pairs the functions their calls name."""
+    found = graph_diff.diff(old, new, functions.renamed if functions is not None else None)
+    view = GraphView(label, [graph_diff.merged(old, new, found)], source, "diff", diff=found)
+    if functions is not None and not (functions.empty and not functions.renamed):
+        view.marks["functions"] = functions
+    return view
+
+
+def summary(view):
+    """The header's line of a diff view: its nodes' counts, and its functions' when the
+    graphs have any.
+
+    >>> from engine.proto import graph_pb2
+    >>> a = graph_pb2.GraphDef(node=[{"name": "x", "op": "Placeholder"}])
+    >>> summary(diff_of_graphs(a, a, "a -> a"))
+    '0 added, 0 removed, 0 changed, 1 unchanged'
+    """
+    text = view.diff.summary()
+    functions = view.marks.get("functions")
+    if functions is not None:
+        text += f"; {functions.summary()}"
+        if functions.changed:
+            text += " (g: their diffs)"
+    return text
 
 
 def status_of(view, key):

@@ -78,13 +78,19 @@ def prepare(workspace, cancelled=lambda: False):
 
 
 def warm(workspace, cancelled=lambda: False):
-    """The slower parts of the first view's index (consumers, search text), in the background."""
+    """The slower parts of the first view's index (consumers, search text) and the search
+    text of every function body its calls reach, in the background."""
     views = workspace.all_views()
     if views and not cancelled():
         index = views[0].index
         index.search_lines()
         if not cancelled() and index.nodes:
             index.consumers(next(iter(index.nodes)))
+        if not cancelled() and views[0].functions is not None and views[0].graph_label:
+            views[0].functions.search(views[0].graph_label)
+            # Opening a body reads its ops' OpDefs: load the registry before the first Enter.
+            from engine.framework import op_registry
+            op_registry.lookup("NoOp")
 
 
 def _size_text(path):

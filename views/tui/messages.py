@@ -40,6 +40,16 @@ class NodeChosen(Message):
 
 
 @dataclass
+class NodeOpened(Message):
+    """Enter on node `key` of `view`: open the body of the function it calls (`callee`, a
+    function label, when the user chose one; else each it calls, one asked for)."""
+
+    view: object
+    key: str
+    callee: str = ""
+
+
+@dataclass
 class FilterChanged(Message):
     """The filter box's text on each keystroke."""
 

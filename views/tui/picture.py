@@ -2,7 +2,9 @@
 
 Layout comes from Graphviz (`dot -Tplain`: positions in inches, boxes sized in characters at
 10 per inch); without dot, a layered layout by distance from the selected node. Drawing is
-plain characters on a grid, so the same picture shows in any terminal.
+plain characters on a grid, so the same picture shows in any terminal. A box can carry notes
+under its name and op (a call node's folded body: `▸ while_body_13 · 21 nodes`); boxes of a
+body drawn open inside the picture have round corners.
 
 >>> from engine.proto import graph_pb2
 >>> from views.graph_index import GraphIndex
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections import deque
 from dataclasses import dataclass, field
 
 MAX_BOXES = 60
@@ -68,31 +71,76 @@ def neighbourhood(index, key, depth):
     return found
 
 
-def draw(index, key, depth, use_dot=None, marks=None):
+def draw(index, key, depth, use_dot=None, marks=None, notes=None, inner=()):
     """The Picture of `key`'s neighbourhood; dot lays it out when present (use_dot=None).
-    marks: key -> a mark put before the node's name (a diff's + - ~)."""
-    near = neighbourhood(index, key, depth)
-    keys = sorted(near, key=lambda k: (abs(near[k]), near[k], k))[:MAX_BOXES]  # as x exports
+    marks: key -> a mark put before the node's name (a diff's + - ~); notes: key -> lines
+    under its op; inner: keys of an opened body, drawn whatever their distance, before the
+    rest of the neighbourhood when boxes run short; a dict of them (key -> the body it is
+    in) keeps each body's boxes together."""
+    near, keys = pictured(index, key, depth, inner)
     shown = set(keys)
-    marks = marks or {}
-    labels = {k: _label(index.nodes[k], marks.get(k)) for k in keys}
+    marks, notes = marks or {}, notes or {}
+    labels = {k: _label(index.nodes[k], marks.get(k), notes.get(k, ())) for k in keys}
     edges = [(e.src, e.dst, e.kind) for k in keys for e in index.inputs(k) if e.src in shown]
     if use_dot is None:
         use_dot = shutil.which("dot") is not None
     boxes = None
     if use_dot:
-        boxes = _dot_layout(keys, labels, edges)
+        groups = inner if isinstance(inner, dict) else {}
+        boxes = _dot_layout(keys, labels, edges, {k: groups[k] for k in keys if k in groups})
     if boxes is None:
         boxes = _layered_layout(keys, labels, near)
-    text, focus = _render(boxes, labels, edges, key)
+    text, focus = _render(boxes, labels, edges, key, set(inner))
     return Picture(text, focus, keys, len(near) - len(keys), boxes)
 
 
-def _label(node, mark=None):
+def pictured(index, key, depth, inner=()):
+    """(the neighbourhood: {key: signed distance}, the keys drawn of it): what the picture
+    of `key` at `depth` draws (x exports the same), with an opened body's keys `inner`."""
+    near = body_neighbourhood(index, key, depth, inner) if inner else \
+        neighbourhood(index, key, depth)
+    return near, picture_order(near, inner)[:MAX_BOXES]
+
+
+def picture_order(near, inner=()):
+    """The keys of a neighbourhood by priority: the selected node, an opened body's nodes,
+    then by distance (inputs before consumers), then by name."""
+    inner = set(inner)
+    return sorted(near, key=lambda k: (near[k] != 0, k not in inner, abs(near[k]), near[k], k))
+
+
+def body_neighbourhood(index, key, depth, inner):
+    """{key: signed distance} for a call node whose body (`inner`: the keys of its nodes, the
+    call's inputs going through its `_Arg`s and its `_Retval`s feeding it) is drawn open: the
+    body's nodes, and outside it the nodes up to `depth` hops from the call (hops inside the
+    body are free)."""
+    inner = set(inner)
+    found = {key: 0}
+    for sign, step in ((-1, lambda k: [e.src for e in index.inputs(k) if e.src in index.nodes]),
+                       (1, lambda k: [e.dst for e in index.consumers(k)])):
+        queue = deque([(key, 0, 0)])     # (node, rank distance, hops outside the body)
+        while queue:
+            current, distance, hops = queue.popleft()
+            for other in step(current):
+                cost = 0 if other in inner else 1
+                if other in found or hops + cost > depth:
+                    continue
+                found[other] = sign * (distance + 1)
+                queue.append((other, distance + 1, hops + cost))
+    for other in inner:              # body nodes that feed none of its outputs
+        found.setdefault(other, -1)
+    return found
+
+
+def _label(node, mark=None, notes=()):
     name = node.name.rpartition("/")[2] or node.name
     if mark:
         name = f"{mark} {name}"
-    return [name[:LABEL_WIDTH], node.op[:LABEL_WIDTH]]
+    return [name[:LABEL_WIDTH], node.op[:LABEL_WIDTH], *(note[:LABEL_WIDTH] for note in notes)]
+
+
+def _box_height(label):
+    return len(label) + 2
 
 
 def _box_width(label):
@@ -109,16 +157,22 @@ def _layered_layout(keys, labels, near):
         x = 1
         for k in rows[distance]:
             width = _box_width(labels[k])
-            boxes[k] = (x, y, width, BOX_HEIGHT)
+            boxes[k] = (x, y, width, _box_height(labels[k]))
             x += width + 2
-        y += BOX_HEIGHT + _ROW_GAP
+        y += max(_box_height(labels[k]) for k in rows[distance]) + _ROW_GAP
     return boxes
 
 
-def _dot_layout(keys, labels, edges):
+def _dot_layout(keys, labels, edges, groups=None):
+    """Boxes laid out by dot; `groups` (key -> group) are kept together as clusters."""
     ids = {k: f"n{i}" for i, k in enumerate(keys)}
     lines = ["digraph G {", "rankdir=TB; nodesep=0.2; ranksep=0.2;",
              "node [shape=box fixedsize=true height=0.4];"]
+    clusters = {}
+    for k, group in (groups or {}).items():
+        clusters.setdefault(group, []).append(k)
+    for number, members in enumerate(clusters.values()):
+        lines.append(f"subgraph cluster_{number} {{ " + " ".join(ids[k] for k in members) + " }")
     for k in keys:
         lines.append(f'{ids[k]} [width={_box_width(labels[k]) / _PER_INCH:.2f}];')
     for src, dst, _ in edges:
@@ -143,23 +197,29 @@ def _dot_layout(keys, labels, edges):
             # dot's y grows upwards; rows of the box's centre, 2 rows per 0.4 inch box scaled up
             column = int(round(x * _PER_INCH - width / 2)) + 1
             row = int(round((height - y) * _PER_INCH / 0.4 * (BOX_HEIGHT + _ROW_GAP) / _PER_INCH))
-            boxes[k] = (max(column, 0), row, width, BOX_HEIGHT)
+            boxes[k] = (max(column, 0), row, width, _box_height(labels[k]))
     if len(boxes) != len(keys):
         return None
-    # rows are ranks: snap them to multiples of the row pitch so boxes never overlap
-    ranks = sorted({box[1] for box in boxes.values()})
-    pitch = {row: n * (BOX_HEIGHT + _ROW_GAP) for n, row in enumerate(ranks)}
-    return {k: (x, pitch[y], w, h) for k, (x, y, w, h) in boxes.items()}
+    # rows are ranks: each rank starts below the tallest box of the one above, so boxes never
+    # overlap
+    tallest = {}
+    for _, row, _, height in boxes.values():
+        tallest[row] = max(tallest.get(row, 0), height)
+    starts, y = {}, 0
+    for row in sorted(tallest):
+        starts[row] = y
+        y += tallest[row] + _ROW_GAP
+    return {k: (x, starts[y], w, h) for k, (x, y, w, h) in boxes.items()}
 
 
-def _render(boxes, labels, edges, focus):
+def _render(boxes, labels, edges, focus, inner=frozenset()):
     width = max(x + w for x, _, w, _ in boxes.values()) + 2
     height = max(y + h for _, y, _, h in boxes.values())
     grid = [[" "] * width for _ in range(height)]
     for src, dst, kind in edges:
         _edge(grid, boxes[src], boxes[dst], kind)
     for k, box in boxes.items():
-        _box(grid, box, labels[k], k == focus)
+        _box(grid, box, labels[k], "focus" if k == focus else "inner" if k in inner else "")
     text = "\n".join("".join(row).rstrip() for row in grid)
     return text, boxes.get(focus, ())
 
@@ -188,9 +248,13 @@ def _edge(grid, src, dst, kind):
     _put(grid, x1, y1, "▼")
 
 
-def _box(grid, box, label, focused):
+_CORNERS = {"focus": ("╔", "╗", "╚", "╝", "═", "║"), "inner": ("╭", "╮", "╰", "╯", "─", "│"),
+            "": ("┌", "┐", "└", "┘", "─", "│")}
+
+
+def _box(grid, box, label, kind):
     x, y, w, h = box
-    tl, tr, bl, br, hz, vt = ("╔", "╗", "╚", "╝", "═", "║") if focused else ("┌", "┐", "└", "┘", "─", "│")
+    tl, tr, bl, br, hz, vt = _CORNERS[kind]
     _put(grid, x, y, tl + hz * (w - 2) + tr)
     for row, line in enumerate(label, start=1):
         _put(grid, x, y + row, vt + line.ljust(w - 2) + vt)

@@ -19,8 +19,9 @@ _RUN_GRAPH_LABEL = re.compile(r"^(?:.*: )?(?:partition \d+|function run \d+ )")
 
 @dataclass
 class GraphView:
-    """One browsable graph. kind: "graph", "partitions" (a run's partition graphs), "vlog", or
-    "diff" (two graphs merged, `diff` saying which nodes differ: views/tui/diffs.py)."""
+    """One browsable graph. kind: "graph", "partitions" (a run's partition graphs), "vlog",
+    "diff" (two graphs merged, `diff` saying which nodes differ: views/tui/diffs.py), or
+    "function" (a function's body: views/tui/function_views.py)."""
 
     label: str
     graph_defs: list
@@ -32,6 +33,10 @@ class GraphView:
     signatures: dict = field(default_factory=dict)  # key -> SignatureDef (a SavedModel's)
     diff: object = None                              # a views.graph_diff.GraphDiff ("diff")
     steps: tuple | None = None                       # (stages.Stages, pass number) of a pass
+    # The functions of the file it came from (function_views.FileFunctions) and its label
+    # among them ("serve", "function while_body_13"); None for a graph without a library.
+    functions: object = None
+    graph_label: str = ""
     marks: dict = field(default_factory=dict, repr=False)  # diffs.py's per-view cache
     _index: GraphIndex | None = field(default=None, repr=False)
 
@@ -83,6 +88,7 @@ class Workspace:
     op_defs: dict = field(default_factory=dict)          # op type -> OpDef from stripped_op_list
     sources: list[str] = field(default_factory=list)     # the paths opened, as given
     checkpoints: list = field(default_factory=list)      # (label, parsers.checkpoint.Checkpoint)
+    functions: list = field(default_factory=list)        # function_views.FileFunctions per file
 
     def add_loaded(self, loaded, name):
         """Add everything a parsers.Loaded holds; `name` is how to call the path (no directory)."""
@@ -96,13 +102,23 @@ class Workspace:
                 run.partitions = GraphView(f"{label} partitions", partitions, tagged.source,
                                            "partitions", run)
             self.runs.append(run)
-        for labeled in loaded.graphs:
+        functions = None
+        if any(labeled.graph_def.library.function for labeled in loaded.graphs):
+            from views.tui.function_views import FileFunctions
+            functions = FileFunctions(name, loaded, GraphView, loaded.path)
+            self.functions.append(functions)
+        for number, labeled in enumerate(loaded.graphs):
             if loaded.run_metadata and _RUN_GRAPH_LABEL.match(labeled.label):
                 run_graph_ids.add(labeled.label)
                 continue
             kind = "vlog" if loaded.kind == "vlog" else "graph"
             label = name if labeled.label == name else f"{name}: {labeled.label}"
-            self.graphs.append(GraphView(label, [labeled.graph_def], labeled.source, kind))
+            view = GraphView(label, [labeled.graph_def], labeled.source, kind)
+            if functions is not None:
+                view.functions = functions
+                view.graph_label = functions.library.graph_labels[number]
+                functions.graph_views[view.graph_label] = view
+            self.graphs.append(view)
         labels = {view.label: view for view in self.graphs}
         for meta in loaded.meta_graphs:
             label = name if meta.label == name else f"{name}: {meta.label}"

@@ -16,10 +16,10 @@ import platform
 import sys
 import threading
 
+from engine.kernels import compiled
+
 # Below this many elements the NumPy path costs too little for a note to be worth reading.
 NOTICE_MIN_ITEMS = 1 << 18
-_SOURCES = ("philox_numba.py", "fused_numba.py", "eigen_numba.py", "eigen_erf_numba.py",
-            "eigen_arrays.py")
 _noticed = threading.Event()
 _key = None
 
@@ -40,7 +40,7 @@ def cache_key() -> str:
     if _key is None:
         digest = hashlib.sha256()
         here = os.path.dirname(os.path.abspath(__file__))
-        for name in _SOURCES:
+        for name in compiled.source_files():
             with open(os.path.join(here, name), "rb") as f:
                 digest.update(f.read())
         for package in ("numba", "numpy", "llvmlite"):

@@ -399,8 +399,9 @@ class TextLines(Dataset):
 
     def elements(self, context, prefix=data_errors.ROOT):
         for name in self.filenames:
-            for line in _open(self.node_def, name):
-                yield [np.asarray(line.rstrip(b"\n").rstrip(b"\r"), object)]
+            with _open(self.node_def, name) as stream:
+                for line in file_io.read_lines(stream, _path(name), node_def=self.node_def):
+                    yield [np.asarray(line.rstrip(b"\n").rstrip(b"\r"), object)]
 
 
 class TFRecords(Dataset):
@@ -418,12 +419,15 @@ class TFRecords(Dataset):
                     for data in tf_record.read_records(f, self.compression_type):
                         yield [np.asarray(data, object)]
                 except tf_record.RecordError as error:
-                    raise errors.DataLossError(self.node_def, None, str(error)) from None
+                    raise error.error_class(self.node_def, None, str(error)) from None
+
+
+def _path(name):
+    return name.decode() if isinstance(name, bytes) else str(name)
 
 
 def _open(node_def, name):
-    path = name.decode() if isinstance(name, bytes) else str(name)
-    return file_io.open_input(path, node_def)
+    return file_io.open_input(_path(name), node_def)
 
 
 def dataset_kernel(op_type):

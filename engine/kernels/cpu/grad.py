@@ -6,6 +6,7 @@ import numpy as np
 
 from engine.kernels import register, register_table
 from engine.kernels.common import as_array, invalid, shape_str
+from engine.kernels.cpu import compiled_forms
 from engine.kernels.cpu.nn import (_channel_axis, _from_nhwc, _nhwc, _windows, lowest_value,
                                    spatial_hw, window_geometry)
 from engine.kernels.cpu.array import strided_slice_spec
@@ -46,6 +47,19 @@ def activation_grads(xp, typed):
 
 
 register_table(activation_grads(np, _typed))
+_relu_grad_reference = activation_grads(np, _typed)["ReluGrad"]
+
+
+@register("ReluGrad")
+def relu_grad(ctx, gradients, features):
+    """ReluGrad, compiled where that serves its inputs (engine/kernels/cpu/compiled_forms.py)."""
+    if isinstance(gradients, np.ndarray) and isinstance(features, np.ndarray) \
+            and gradients.shape == features.shape and gradients.dtype == features.dtype \
+            and gradients.ndim and gradients.size:
+        fast = compiled_forms.module("activation", gradients.dtype, gradients.size)
+        if fast is not None:
+            return fast.relu_grad(gradients, features)
+    return _relu_grad_reference(ctx, gradients, features)
 
 
 def _sigmoid_grad_packet(y, dy):
@@ -87,6 +101,10 @@ def bias_add_grad(ctx, out_backprop, xp=np):
         raise invalid(ctx, f"Input tensor must be at least 2D: "
                            f"{shape_str(out_backprop.shape)}")
     axis = _channel_axis(ctx, out_backprop.ndim)
+    if xp is np and axis == out_backprop.ndim - 1 and out_backprop.size:
+        fast = compiled_forms.module("pool", out_backprop.dtype, out_backprop.size)
+        if fast is not None:
+            return fast.bias_add_grad(out_backprop)
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
     return xp.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
 
@@ -154,6 +172,11 @@ def conv2d_backprop_input(ctx, input_sizes, filters, out_backprop):
     if tuple(out_hw) != dy.shape[1:3]:
         raise invalid(ctx, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match "
                            f"computed: actual = {dy.shape[1]}, computed = {out_hw[0]}")
+    fast = None if 0 in shape or 0 in dy.shape or filters.dtype != dy.dtype else \
+        compiled_forms.module("conv", dy.dtype, dy.size * filters[..., 0].size)
+    if fast is not None:
+        return _from_nhwc(ctx, fast.conv2d_backprop_input(dy, filters, shape[1:3], pads,
+                                                          stride, dilation))
     padded = np.zeros(padded_shape(shape, pads), out_backprop.dtype)
     for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
         padded[:, rows, cols, :] += np.tensordot(dy, filters[i, j], axes=([3], [1]))
@@ -169,6 +192,10 @@ def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
     window = fshape[:2]
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    fast = None if 0 in x.shape or 0 in dy.shape or 0 in fshape or x.dtype != dy.dtype else \
+        compiled_forms.module("conv", x.dtype, dy.size * fshape[0] * fshape[1] * fshape[2])
+    if fast is not None and tuple(out_hw) == dy.shape[1:3]:
+        return fast.conv2d_backprop_filter(padded, dy, fshape, stride, dilation)
     result = np.zeros(fshape, out_backprop.dtype)
     for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
         result[i, j] = np.tensordot(padded[:, rows, cols, :], dy, axes=([0, 1, 2], [0, 1, 2]))
@@ -180,6 +207,10 @@ def max_pool_grad(ctx, orig_input, orig_output, grad):
     x, dy = _nhwc(ctx, orig_input), _nhwc(ctx, grad)
     window, stride = spatial_hw(ctx, ctx.attrs["ksize"]), spatial_hw(ctx, ctx.attrs["strides"])
     out_hw, pads = window_geometry(ctx, x, window, stride, (1, 1))
+    fast = None if 0 in x.shape or 0 in out_hw or dy.shape[1:3] != tuple(out_hw) \
+        or x.dtype != dy.dtype else compiled_forms.module("pool", x.dtype, x.size)
+    if fast is not None:
+        return _from_nhwc(ctx, fast.max_pool_grad(x, dy, window, stride, pads))
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=lowest_value(x.dtype))
     result = np.zeros(padded.shape, grad.dtype)
     if 0 not in out_hw and x.size:
@@ -202,6 +233,10 @@ def avg_pool_grad(ctx, orig_input_shape, grad):
     dy = _nhwc(ctx, grad)
     window, stride = spatial_hw(ctx, ctx.attrs["ksize"]), spatial_hw(ctx, ctx.attrs["strides"])
     out_hw, pads = backprop_geometry(ctx, shape, window, stride, (1, 1))
+    fast = None if 0 in shape or dy.shape[1:3] != tuple(out_hw) or dy.shape[0] != shape[0] \
+        or dy.shape[3] != shape[3] else compiled_forms.module("pool", dy.dtype, dy.size)
+    if fast is not None:
+        return _from_nhwc(ctx, fast.avg_pool_grad(dy, shape, window, stride, pads))
     ones = np.pad(np.ones((1, shape[1], shape[2], 1), grad.dtype),
                   ((0, 0), pads[0], pads[1], (0, 0)))
     counts = _windows(ones, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=grad.dtype)

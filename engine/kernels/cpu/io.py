@@ -76,7 +76,7 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
         if error.what.startswith("no such file"):
             raise NotFoundError(ctx.node_def, None, f"Unsuccessful TensorSliceReader constructor: "
                                 f"Failed to find any matching files for {path}") from None
-        raise DataLossError(ctx.node_def, None, str(error)) from None
+        raise error.error_class(ctx.node_def, None, error.tf_words or str(error)) from None
     outputs = []
     for name, spec, dtype in zip(_strings(tensor_names), _strings(shape_and_slices), ctx.attrs["dtypes"]):
         if name not in reader.names:
@@ -89,7 +89,7 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
         try:
             value = reader.read(name)
         except BundleError as error:
-            raise DataLossError(ctx.node_def, None, str(error)) from None
+            raise error.error_class(ctx.node_def, None, error.tf_words or str(error)) from None
         shape, extents = parse_shape_and_slice(ctx, spec)
         if shape is not None:
             value = value[_box(shape, extents)]

@@ -13,7 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import eigen_erf, eigen_float32
+from engine.kernels.cpu import compiled_forms, eigen_erf, eigen_float32
 
 
 class _TruncateByZero(ArithmeticError):
@@ -245,6 +245,14 @@ BINARY = {
 # The tables name every op of their family (engine/framework/op_families.py), no more and no fewer.
 register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
 register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
+
+
+@register("Relu")
+def relu_kernel(ctx, x):
+    """Relu, compiled where that serves x (engine/kernels/cpu/compiled_forms.py)."""
+    fast = compiled_forms.module("activation", x.dtype, x.size) \
+        if isinstance(x, np.ndarray) and x.ndim and x.size else None
+    return fast.relu(x) if fast is not None else relu(x)
 
 
 # The kernels below take `xp` too (keyword): the GPU registers them with xp=cupy.

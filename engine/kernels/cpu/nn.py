@@ -5,6 +5,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu import compiled_forms
 
 
 @register("MatMul")
@@ -225,8 +226,13 @@ def conv2d(ctx, x, filters):
     window = filters.shape[:2]
     out_hw, pads = window_geometry(ctx, x, window, stride, dilation)
     x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))) if any(map(any, pads)) else x
-    if 0 in out_hw or x.shape[0] == 0:
+    empty = 0 in out_hw or 0 in x.shape or 0 in filters.shape
+    fast = None if empty or filters.dtype != x.dtype else compiled_forms.module(
+        "conv", x.dtype, x.shape[0] * out_hw[0] * out_hw[1] * filters[..., 0].size)
+    if empty:
         result = np.zeros((x.shape[0], *out_hw, filters.shape[3]), np.result_type(x, filters))
+    elif fast is not None:
+        result = fast.conv2d(x, filters, stride, dilation, out_hw)
     else:
         cols = _windows(np.ascontiguousarray(x), out_hw, window, stride, dilation)
         result = np.tensordot(cols, filters, axes=([3, 4, 5], [0, 1, 2]))
@@ -266,6 +272,10 @@ def lowest_value(dtype):
 
 def _max_pool(ctx, x, ksize, strides):
     x, window, stride, out_hw, pads = _pool_args(ctx, x, ksize, strides)
+    fast = _fast_pool(x, out_hw)
+    if fast is not None:
+        return _from_nhwc(ctx, fast.max_pool(x, window, stride, pads, out_hw,
+                                             lowest_value(x.dtype)))
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=lowest_value(x.dtype))
     if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
         return _from_nhwc(ctx, np.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
@@ -273,10 +283,20 @@ def _max_pool(ctx, x, ksize, strides):
     return _from_nhwc(ctx, windows.max(axis=(3, 4)))
 
 
+def _fast_pool(x, out_hw):
+    """The compiled pooling kernels when they serve `x` (NHWC), else None."""
+    if 0 in out_hw or 0 in x.shape:
+        return None
+    return compiled_forms.module("pool", x.dtype, x.size)
+
+
 def _avg_pool(ctx, x, ksize, strides):
     x, window, stride, out_hw, pads = _pool_args(ctx, x, ksize, strides)
     if 0 in out_hw or x.shape[0] == 0 or x.shape[3] == 0:
         return _from_nhwc(ctx, np.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype))
+    fast = _fast_pool(x, out_hw)
+    if fast is not None:
+        return _from_nhwc(ctx, fast.avg_pool(x, window, stride, pads, out_hw))
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     sums = _windows(padded, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=x.dtype)
     # SAME padding averages over the elements inside the input only.

@@ -11,6 +11,7 @@ import numpy as np
 from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu import compiled_forms
 from engine.kernels.cpu.grad import (backprop_geometry, crop_padding, padded_shape,
                                      tap_offsets)
 from engine.kernels.cpu.nn import _windows, spatial_hw, window_geometry
@@ -65,9 +66,19 @@ def depthwise_conv2d_native(ctx, x, filters):
     if 0 in out_hw or x.size == 0:
         return np.zeros((n, *out_hw, channels * multiplier), x.dtype)
     padded = np.ascontiguousarray(np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))))
+    fast = _fast(x.dtype, filters, n * out_hw[0] * out_hw[1] * filters.size)
+    if fast is not None:
+        return fast.depthwise_conv2d(padded, filters, stride, out_hw)
     cols = _windows(padded, out_hw, window, stride, dilation)
     result = np.einsum("nhwijc,ijcm->nhwcm", cols, filters, optimize=True)
     return result.reshape(n, *out_hw, channels * multiplier).astype(x.dtype, copy=False)
+
+
+def _fast(dtype, filters, work):
+    """The compiled depthwise kernels when they serve arrays of `dtype` (and `filters`')."""
+    if filters is not None and (filters.dtype != dtype or 0 in filters.shape):
+        return None
+    return compiled_forms.module("depthwise", dtype, work)
 
 
 def _out_backprop(ctx, out_backprop, out_hw, channels, multiplier):
@@ -92,6 +103,12 @@ def depthwise_conv2d_native_backprop_input(ctx, input_sizes, filters, out_backpr
     window = filters.shape[:2]
     out_hw, pads = backprop_geometry(ctx, shape, window, stride, dilation)
     dy = _out_backprop(ctx, out_backprop, out_hw, shape[3], filters.shape[3])
+    fast = None if 0 in out_hw or 0 in shape else _fast(out_backprop.dtype, filters,
+                                                        out_backprop.size * filters[..., 0].size)
+    if fast is not None:
+        padded = fast.depthwise_input_gradient(out_backprop, filters,
+                                               padded_shape(shape, pads), stride)
+        return np.ascontiguousarray(crop_padding(padded, shape, pads))
     padded = np.zeros(padded_shape(shape, pads), out_backprop.dtype)
     if 0 not in out_hw:
         for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
@@ -111,6 +128,10 @@ def depthwise_conv2d_native_backprop_filter(ctx, x, filter_sizes, out_backprop):
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     dy = _out_backprop(ctx, out_backprop, out_hw, fshape[2], fshape[3])
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
+    fast = None if 0 in out_hw or 0 in x.shape or x.dtype != out_backprop.dtype else _fast(
+        x.dtype, None, out_backprop.size * fshape[0] * fshape[1])
+    if fast is not None:
+        return fast.depthwise_filter_gradient(padded, out_backprop, fshape, stride)
     result = np.zeros(fshape, out_backprop.dtype)
     if 0 not in out_hw:
         for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):

@@ -1,6 +1,12 @@
 """NumPy CPU kernel of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
 into dense tensors (FixedLenFeature) and sparse triples (VarLenFeature), with TensorFlow's
-errors. Ragged keys are not supported yet."""
+errors. Ragged keys are not supported yet.
+
+As TensorFlow's fast parser, an Example is read in two steps: its feature map, each Feature
+kept as bytes (a map that does not parse: "Could not parse example input"), then each
+Feature a key asks for (one that does not parse: "Can't parse serialized Example"); a
+Feature no key asks for is never parsed.
+"""
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -8,12 +14,92 @@ from google.protobuf.message import DecodeError
 from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid
-from engine.proto import example_pb2
+from engine.proto import feature_pb2
 from engine.framework.tensor_shape import as_shape
 
 # The Feature oneof field each dtype reads, and the name TensorFlow's errors give that list.
 _KIND = {dtypes.float32: "float_list", dtypes.int64: "int64_list", dtypes.string: "bytes_list"}
 _KIND_NAME = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
+_KIND_OF_FIELD = {1: "bytes_list", 2: "float_list", 3: "int64_list"}  # Feature's oneof
+
+
+class _Malformed(Exception):
+    """Wire bytes that are no protobuf message."""
+
+
+def _varint(data, pos):
+    result = shift = 0
+    while True:
+        if pos >= len(data) or shift > 63:
+            raise _Malformed()
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+
+
+def _fields(data):
+    """(field number, wire type, bytes of a length-delimited value or None) of each field of
+    a message's wire bytes.
+
+    >>> list(_fields(b"\\x0a\\x01x\\x10\\x05"))
+    [(1, 2, b'x'), (2, 0, None)]
+    """
+    pos = 0
+    while pos < len(data):
+        tag, pos = _varint(data, pos)
+        field, wire, value = tag >> 3, tag & 7, None
+        if wire == 0:
+            _, pos = _varint(data, pos)
+        elif wire == 1:
+            pos += 8
+        elif wire == 2:
+            length, pos = _varint(data, pos)
+            value = data[pos:pos + length]
+            pos += length
+        elif wire == 5:
+            pos += 4
+        else:
+            raise _Malformed()
+        if field == 0 or pos > len(data):
+            raise _Malformed()
+        yield field, wire, value
+
+
+def _feature_map(record):
+    """Example.features.feature as {key: the Feature's bytes} (a later entry of a key wins,
+    as a protobuf map's)."""
+    features = {}
+    for field, wire, value in _fields(record):
+        if field != 1:
+            continue  # not Example.features: skipped, as unknown fields are
+        if wire != 2:
+            raise _Malformed()
+        for entry_field, entry_wire, entry in _fields(value):
+            if entry_field != 1:
+                continue
+            if entry_wire != 2:
+                raise _Malformed()
+            key, feature = b"", b""
+            for part, part_wire, part_value in _fields(entry):
+                if part in (1, 2) and part_wire != 2:
+                    raise _Malformed()
+                if part == 1:
+                    key = part_value
+                elif part == 2:
+                    feature = part_value
+            features[key.decode("utf-8", "replace")] = feature
+    return features
+
+
+def _feature_kind(feature):
+    """The list a Feature's bytes hold ("int64_list", ...), None for none; _Malformed for
+    bytes that do not start with a field."""
+    for field, _, _ in _fields(feature):
+        return _KIND_OF_FIELD.get(field)
+    return None
 
 
 def _strings(value):
@@ -42,14 +128,22 @@ class _Where:
         return (f"Name: {self.name}, Key: {key}, Index: {self.index}." if self.batched
                 else f"Key: {key}.")
 
+    def unparsable(self, key, kind):
+        # The batch parser words it alone; the single-example parser says which list failed.
+        suffix = f": Parsing {kind} failed." if not self.batched and kind else "."
+        return f"{self.key(key)}  Can't parse serialized Example{suffix}"
+
 
 def _feature_values(ctx, where, example, key, dtype, sparse=False):
     """The values of `key` in `example` (None if absent), their kind checked (TensorFlow
     words the mismatch one way for dense keys, another for sparse ones)."""
-    feature = example.features.feature.get(key)
-    if feature is None:
+    raw = example.get(key)
+    if raw is None:
         return None
-    kind = feature.WhichOneof("kind")
+    try:
+        kind = _feature_kind(raw)
+    except _Malformed:
+        raise invalid(ctx, where.unparsable(key, None)) from None
     if kind is None:  # a Feature with no list set: no values
         return _values(None, dtype)
     if kind != _KIND[dtype]:
@@ -58,6 +152,11 @@ def _feature_values(ctx, where, example, key, dtype, sparse=False):
                                f"{datatype_string(dtype)}, Actual type: {_KIND_NAME[kind]}")
         raise invalid(ctx, f"{where.key(key)}  Data types don't match. Data type: "
                            f"{_KIND_NAME[kind]} but expected type: {datatype_string(dtype)}")
+    feature = feature_pb2.Feature()
+    try:
+        feature.ParseFromString(raw)
+    except DecodeError:
+        raise invalid(ctx, where.unparsable(key, kind)) from None
     return _values(getattr(feature, kind), dtype)
 
 
@@ -78,12 +177,13 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     example_names = _strings(names) if np.size(names) else []
     examples = []
     for index, record in enumerate(records):
-        example = example_pb2.Example()
+        record = bytes(record)
         try:
-            example.ParseFromString(bytes(record))
-        except DecodeError:
-            raise invalid(ctx, f"Could not parse example input, value: '{bytes(record)!r}'"
-                          ) from None
+            example = _feature_map(record)
+        except _Malformed:
+            # TensorFlow puts the bytes themselves in its message.
+            raise invalid(ctx, f"Could not parse example input, value: "
+                               f"'{record.decode('utf-8', 'backslashreplace')}'") from None
         name = example_names[index] if example_names else "<unknown>"
         examples.append((_Where(batched, name, index), example))
 

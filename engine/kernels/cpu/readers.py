@@ -28,7 +28,6 @@ from engine.lib_io import file_io, tf_record
 from engine.runtime.resources import ResourceHandle
 
 _CREATE_LOCK = threading.Lock()
-_CHUNK = 1 << 20  # reads in pieces: a huge record_bytes allocates what the file has, no more
 
 
 class _Reader:
@@ -66,8 +65,7 @@ class _Failing:
     def read(self, size=-1):
         raise type(self.error)(None, None, self.error.message)
 
-    def __iter__(self):
-        self.read()
+    readline = read
 
     def close(self):
         pass
@@ -79,25 +77,21 @@ class _Failing:
         pass
 
 
-def _read_exactly(stream, size):
-    """`size` bytes of `stream`, or what there was before its end (a shorter string)."""
-    pieces, left = [], size
-    while left > 0:
-        piece = stream.read(min(left, _CHUNK))
-        if not piece:
-            break
-        pieces.append(piece)
-        left -= len(piece)
-    return b"".join(pieces)
+# In pieces: a huge record_bytes or length field allocates what the file has, no more.
+_read_exactly = file_io.read_exactly
 
 
 def _data_loss(records):
     """`records` with a bad record, or a stream that does not inflate, raising TensorFlow's
-    DataLossError."""
+    error (DataLossError, but for a length the reader's int64 turns negative)."""
     try:
         yield from records
+    except tf_record.NegativeReadSize:
+        # The reader's input stream words it apart from tf_record_iterator's.
+        raise errors.InvalidArgumentError(None, None,
+                                          "Cannot read negative number of bytes") from None
     except tf_record.RecordError as error:
-        raise errors.DataLossError(None, None, str(error)) from None
+        raise error.error_class(None, None, str(error)) from None
 
 
 def _tf_records(compression_type):
@@ -122,7 +116,7 @@ def _text_lines(skip_header_lines):
 
         def records():
             with stream:
-                for number, line in enumerate(stream, 1):
+                for number, line in enumerate(file_io.read_lines(stream, path, node_def=node_def), 1):
                     if number <= skip_header_lines:
                         continue
                     # InputBuffer::ReadLine drops the '\n' and a '\r' before it.

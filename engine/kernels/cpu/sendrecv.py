@@ -15,7 +15,8 @@ from engine.runtime.resources import ReceivedRef, Ref
 from engine.runtime.rendezvous import RENDEZVOUS_KEY, create_key, running_step
 
 
-def _key(ctx):
+def rendezvous_key(ctx):
+    """The rendezvous key of a _Send or _Recv node's tensor (its context's attrs)."""
     attrs = ctx.attrs
     return create_key(_text(attrs["send_device"]), attrs.get("send_device_incarnation", 1),
                       _text(attrs["recv_device"]), _text(attrs["tensor_name"]))
@@ -30,12 +31,12 @@ def _rendezvous(ctx):
 
 
 def send(ctx, value):
-    _rendezvous(ctx).send(_key(ctx), value)
+    _rendezvous(ctx).send(rendezvous_key(ctx), value)
 
 
 def received(ctx):
     """The value sent to this _Recv, as the sender left it (waiting for it)."""
-    value, _ = _rendezvous(ctx).recv(_key(ctx))
+    value, _ = _rendezvous(ctx).recv(rendezvous_key(ctx))
     return value
 
 

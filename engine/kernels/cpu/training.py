@@ -13,6 +13,7 @@ import numpy as np
 from engine.framework.errors import FailedPreconditionError, InvalidArgumentError
 from engine.kernels import register
 from engine.kernels.common import resource_handle, shape_str
+from engine.kernels.cpu import compiled_forms
 from engine.kernels.cpu.state import uninitialized
 from engine.runtime.resources import locked
 
@@ -40,6 +41,26 @@ def _adam(xp, attrs, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsi
     return var, m, v
 
 
+def _adam_in_place(attrs, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                   grad):
+    """_adam's update written into var, m and v by the compiled kernel, the same bits; False
+    (nothing done) where it does not serve them."""
+    arrays = (var, m, v, grad)
+    if any(not isinstance(a, np.ndarray) or a.dtype != var.dtype or a.shape != var.shape
+           or not a.flags.c_contiguous for a in arrays) or any(
+            np.shares_memory(grad, a) for a in arrays[:3]):
+        return False
+    fast = compiled_forms.module("training", var.dtype, var.size)
+    if fast is None:
+        return False
+    one = var.dtype.type(1)
+    alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
+    fast.adam_in_place(var, m, v, grad, var.dtype.type(alpha), var.dtype.type(one - beta1),
+                       var.dtype.type(one - beta2), var.dtype.type(beta1),
+                       var.dtype.type(epsilon), bool(attrs.get("use_nesterov", False)))
+    return True
+
+
 def _rms_prop(xp, attrs, var, ms, mom, lr, rho, momentum, epsilon, grad):
     one = var.dtype.type(1)
     ms = ms + (xp.square(grad) - ms) * (one - rho)
@@ -62,6 +83,8 @@ def _adagrad(xp, attrs, var, accum, lr, grad):
     return var - grad * lr / xp.sqrt(accum), accum
 
 
+# Updates a ref variable's kernel may do in place, compiled: fn(attrs, *values) -> done.
+IN_PLACE = {"Adam": _adam_in_place}
 # op name: (update function, how many leading inputs are variables, where grad is)
 UPDATES = {
     "GradientDescent": (_gradient_descent, 1, -1),
@@ -118,9 +141,11 @@ def variable_buffer(ctx, handle):
     return buffer
 
 
-def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_into):
+def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_into,
+               in_place=None):
     """The Apply* kernel: `operands(values, dtype)` converts the non-variable inputs,
-    `store(ref, new)` writes a new value into a variable's buffer."""
+    `store(ref, new)` writes a new value into a variable's buffer; `in_place(attrs, *values)`,
+    where given, may do the whole update in the buffers instead (returning True)."""
     def kernel(ctx, *inputs):
         refs, rest = inputs[:count], inputs[count:]
         check_initialized(ctx, refs)
@@ -129,6 +154,8 @@ def ref_kernel(update, count, grad_index, xp=np, operands=_scalars, store=_copy_
             dtype = current[0].dtype
             values = current + operands(rest, dtype)
             _check(ctx, values, _SLOT_NAMES[:count], count, grad_index)
+            if in_place is not None and in_place(ctx.attrs, *values):
+                return refs[0]
             for ref, new in zip(refs, update(xp, ctx.attrs, *values)):
                 store(ref, new)
         return refs[0]
@@ -152,5 +179,5 @@ def resource_kernel(update, count, grad_index, xp=np, operands=_scalars):
 
 
 for _name, (_update, _count, _grad) in UPDATES.items():
-    register(f"Apply{_name}")(ref_kernel(_update, _count, _grad))
+    register(f"Apply{_name}")(ref_kernel(_update, _count, _grad, in_place=IN_PLACE.get(_name)))
     register(f"ResourceApply{_name}")(resource_kernel(_update, _count, _grad))

@@ -1,4 +1,5 @@
-"""The graph browser: scope tree, breadcrumb, node detail tabs, filter box, match stepping."""
+"""The graph browser: scope tree, breadcrumb, node detail tabs, filter box, match stepping,
+and the way into function bodies (Enter on a call node) and back out (backspace)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from textual.widgets import ProgressBar, Static, TabbedContent
 from parsers.printable import printable
 from views import node_search as search
 from views.tui import bindings, diffs
+from views.tui.finder import Finder
+from views.tui.function_views import Step, function_header_lines
 from views.tui.widgets.footer import InspectorFooter
-from views.tui.messages import FilterChanged, NodeChosen
+from views.tui.messages import FilterChanged, NodeChosen, NodeOpened
 from views.tui.widgets.breadcrumb import Breadcrumb
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.node_detail import NodeDetail
@@ -42,9 +45,8 @@ class BrowserScreen(Screen):
         super().__init__(**kwargs)
         self.view = None
         self.key = None
-        self.matches = []
-        self.match_position = -1
-        self.query_text = ""
+        self.trail = []           # function_views.Step per call entered to reach self.view
+        self.finder = Finder()
         self.wanted_tree_width = None     # set by [ and ]; None follows the terminal
         self.narrow_on_submit = False     # the box was opened with f (filter), not / (find)
         self.loading_what, self.loading_since, self.loading_timer = "", 0.0, None
@@ -81,6 +83,11 @@ class BrowserScreen(Screen):
         self.query_one(ScopeTree).styles.width = width
         self.query_one(NodeDetail).fit_tabs(self.size.width - width - 1)
 
+    @property
+    def matches(self):
+        """The last find's matches: keys of the view, or body_search.Hits across bodies."""
+        return self.finder.hits
+
     def on_key(self, event) -> None:
         self.query_one(FilterBar).route_key(
             event, {"slash": self.action_filter, "f": lambda: self.action_filter(True)})
@@ -100,6 +107,8 @@ class BrowserScreen(Screen):
         if kind == "node":
             self.show_node(view, target)
             self.query_one(ScopeTree).focus()
+        elif kind == "trail":      # a body, entered through the calls of `target`
+            self.show_view(view, target)
         else:
             if view is not self.view:
                 self.show_view(view)
@@ -149,20 +158,27 @@ class BrowserScreen(Screen):
             self.query_one("#load-failures", Static).update(text)
         self.set_class(bool(failures), "-failures")
 
-    def show_view(self, view):
-        self.view, self.key = view, None
-        self.matches, self.match_position = [], -1
+    def show_view(self, view, trail=(), keep_matches=False):
+        """Show `view`, entered through the calls of `trail` (function_views.Step each)."""
+        self.view, self.key, self.trail = view, None, list(trail)
+        self.refresh_bindings()   # ⌫ Back in the footer only inside a body
+        if not keep_matches:
+            self.finder.clear()
         self.query_one("#title", Static).update(self._title(view))
-        self.query_one("#breadcrumb", Breadcrumb).show(view)
+        self.query_one("#breadcrumb", Breadcrumb).show(view, None, self.trail)
         header = "select a node in the tree, or / to find one"
+        function = view.functions.function_of(view) if view.functions is not None else None
+        if function is not None:
+            header = "\n".join(function_header_lines(function, view.functions.library)
+                                + [header + (" (⌫ back out)" if self.trail else "")])
         if view.diff is not None:
-            first = view.steps[0].caption(view.steps[1]) if view.steps else view.diff.summary()
+            first = view.steps[0].caption(view.steps[1]) if view.steps else diffs.summary(view)
             header = (f"{first}\nthe tree shows the nodes that differ (escape: every node)"
                       if not view.diff.empty else f"{first}\nthe two graphs have the same nodes")
         if view.signatures:
             from views.tui.details import signature_lines
             header = "\n".join(signature_lines(view.signatures)[:3] + [header])
-        self.query_one("#node-header", Static).update(header)
+        self.query_one("#node-header", Static).update(Text(header))
         self.query_one(NodeDetail).clear()
         tree = self.query_one(ScopeTree)
         differing = diffs.differing_keys(view) if view.diff is not None else None
@@ -205,7 +221,7 @@ class BrowserScreen(Screen):
         inputs = [printable(name) for name in node.node_def.input]
         header.append(f"\ninputs ({len(inputs)}): " + (", ".join(inputs) if inputs else "none"))
         self.query_one("#node-header", Static).update(header)
-        self.query_one("#breadcrumb", Breadcrumb).show(view, key)
+        self.query_one("#breadcrumb", Breadcrumb).show(view, key, self.trail)
         self.query_one(NodeDetail).show(self.app.workspace, view, key)
         if reveal:
             self.query_one(ScopeTree).reveal(key)
@@ -224,6 +240,8 @@ class BrowserScreen(Screen):
         if bar.is_open:
             bar.close()
             self.query_one(ScopeTree).focus()
+        elif not isinstance(self.focused, ScopeTree):
+            self.query_one(ScopeTree).focus()   # out of a tab's table or list
         elif self.query_one(ScopeTree).narrowing is not None:
             self.narrow_tree(None)
 
@@ -237,13 +255,12 @@ class BrowserScreen(Screen):
     def on_filter_changed(self, message: FilterChanged):
         if self.view is None:
             return
-        query = search.compile_query(message.text)
-        found = search.find(self.view.index.search_lines(), query, limit=10_000)
-        count = f"{len(found)}{'+' if len(found) == 10_000 else ''} matches" if message.text else ""
-        self.query_one(FilterBar).status(f"{query.note}  {count}" if query.note else count)
+        self.query_one(FilterBar).status(self.finder.count_text(
+            self.view, self.trail, message.text, across_bodies=not self.narrow_on_submit))
 
     def filter_submitted(self, text):
-        """Enter in the filter box ("" when closed empty): find, or filter the tree."""
+        """Enter in the filter box ("" when closed empty): find (in the graph and every body
+        its calls reach), or filter the tree shown."""
         bar = self.query_one(FilterBar)
         bar.close()
         self.query_one(ScopeTree).focus()
@@ -251,40 +268,84 @@ class BrowserScreen(Screen):
             self.narrow_tree(None)
         if self.view is None or not text:
             return
-        query = search.compile_query(text)
-        self.query_text = text
-        self.matches = search.find(self.view.index.search_lines(), query)
+        found = self.finder.find(self.view, self.trail, text, not self.narrow_on_submit)
         if self.narrow_on_submit:
-            self.narrow_tree(self.matches or None)
-        if query.note:
-            self.notify(query.note, title="filter")
-        if not self.matches:
+            self.narrow_tree(self.finder.hits or None)
+        note = search.compile_query(text).note
+        if note:
+            self.notify(note, title="filter")
+        if not found:
             self.notify(f"no node matches {text!r}", severity="warning")
             return
-        self.match_position = 0
         self._go_to_match()
 
     def action_match(self, step):
-        if not self.matches:
-            self.notify("no matches: / to filter", severity="warning")
+        if not self.finder.hits:
+            self.notify("no matches: / to find", severity="warning")
             return
-        self.match_position = (self.match_position + step) % len(self.matches)
+        self.finder.step(step)
         self._go_to_match()
 
     def _go_to_match(self):
-        self.show_node(self.view, self.matches[self.match_position])
+        view, key, trail = self.finder.target()
+        if view is not self.view:
+            self.show_view(view, trail, keep_matches=True)
+        self.show_node(view, key)
         self.query_one(ScopeTree).focus()
-        self.query_one("#breadcrumb", Breadcrumb).show(self.view, self.key)
         narrowed = self.query_one(ScopeTree).narrowing is not None
-        self.sub_title = (f"{'filter' if narrowed else 'match'} {self.match_position + 1}/"
-                          f"{len(self.matches)} for {self.query_text!r}")
+        self.sub_title = self.finder.caption(narrowed)
         self.query_one("#title", Static).update(self._title(self.view, "  ",
                                                             (self.sub_title, "yellow")))
+
+    # ---- into function bodies and back ------------------------------------------------------
+
+    def on_node_opened(self, message: NodeOpened):
+        """Enter on a call node (in the tree, or a call in the NodeDef tab): its body; which
+        one asked when it calls several (a While's cond and body)."""
+        message.stop()
+        view, key = message.view, message.key
+        calls = view.functions.calls_of(view, key) if view.functions is not None else []
+        if message.callee:
+            calls = [(site, function) for site, function in calls
+                     if function.label == message.callee]
+        if not calls:
+            node = view.index.nodes[key]
+            self.notify(f"{printable(node.name)} ({printable(node.op)}) calls no function",
+                        severity="warning")
+            return
+        if len(calls) == 1:
+            self.enter_body(view, key, calls[0][1])
+            return
+        from views.tui.screens.graph_picker import BodyPicker
+
+        def chosen(function):
+            if function is not None:
+                self.enter_body(view, key, function)
+        self.app.push_screen(BodyPicker(view.index.nodes[key].name, calls), chosen)
+
+    def enter_body(self, view, key, function):
+        """Show the body of `function`, called by node `key` of `view` (the view shown)."""
+        trail = self.trail if view is self.view else []
+        body = view.functions.view_of(function.label)
+        self.show_view(body, [*trail, Step(view, key)])
+
+    def action_back(self):
+        """Out of a body: the view that called it, its call node selected."""
+        if not self.trail:
+            self.notify("not inside a function's body (enter on a call node opens one)",
+                        severity="warning")
+            return
+        step = self.trail[-1]
+        self.show_view(step.view, self.trail[:-1])
+        self.show_node(step.view, step.key)
 
     # ---- tabs, depth, graphs, export --------------------------------------------------------
 
     def action_tab(self, tab):
+        """A detail tab; d on a call node also puts the focus on its calls (enter opens)."""
         self.query_one(TabbedContent).active = tab
+        if tab == "nodedef":
+            self.query_one(NodeDetail).focus_calls()
 
     def action_depth(self, step):
         detail = self.query_one(NodeDetail)
@@ -293,19 +354,20 @@ class BrowserScreen(Screen):
         detail.show_picture()
 
     def action_choose_graph(self):
-        from views.tui.screens.pickers import GraphPicker
+        from views.tui.screens.graph_picker import GraphPicker
         workspace = self.app.workspace
         if workspace is None:
             return
+        current = self.trail[0].view if self.trail else self.view
 
-        def chosen(view):
-            if view is not None:
-                self.show_view(view)
-        self.app.push_screen(GraphPicker(workspace.all_views()), chosen)
+        def chosen(choice):
+            if choice is not None:
+                self.show_view(*choice)
+        self.app.push_screen(GraphPicker(workspace.all_views(), current=current), chosen)
 
     def action_diff(self):
         """Compare the graph shown (B) with another one opened (A, chosen in a picker)."""
-        from views.tui.screens.pickers import GraphPicker
+        from views.tui.screens.graph_picker import GraphPicker
         workspace = self.app.workspace
         if workspace is None or self.view is None:
             return
@@ -317,10 +379,11 @@ class BrowserScreen(Screen):
             return
         after = self.view
 
-        def chosen(before):
-            if before is not None:
-                self.app.show_diff(before, after)
-        self.app.push_screen(GraphPicker(others, heading=f"Compare {after.label} with"), chosen)
+        def chosen(choice):
+            if choice is not None:
+                self.app.show_diff(choice[0], after)
+        self.app.push_screen(GraphPicker(others, heading=f"Compare {after.label} with",
+                                         functions=False), chosen)
 
     def action_optimize(self):
         """The optimizer's passes over the graph shown, each as a diff (< > step through)."""
@@ -342,8 +405,28 @@ class BrowserScreen(Screen):
         if number != self.view.steps[1]:
             self.show_view(stages.diff_at(number))
 
-    def action_export(self):
+    def action_export(self, whole=False):
+        """x: the Picture tab's nodes of the selected node (the whole graph when none is);
+        X: the whole graph or body shown."""
         from views.tui.screens.pickers import ExportScreen
         if self.view is None:
             return
-        self.app.push_screen(ExportScreen(self.view, self.key, self.query_one(NodeDetail).depth))
+        detail = self.query_one(NodeDetail)
+        if whole or self.key is None:
+            self.app.push_screen(ExportScreen(self.view))
+            return
+        drawn, keys = detail.picture_nodes()
+        self.app.push_screen(ExportScreen(drawn, self.key, keys, detail.depth))
+
+    def action_expand_calls(self):
+        """e: the selected call node's bodies drawn open in the Picture tab, or folded."""
+        if self.key is not None and not self.query_one(NodeDetail).toggle_opened():
+            node = self.view.index.nodes[self.key]
+            self.notify(f"{printable(node.name)} calls no function: e opens a call node's body"
+                        " in the picture", severity="warning")
+
+    def check_action(self, action, parameters):
+        """Back shows in the footer only inside a body."""
+        if action == "back":
+            return bool(self.trail)
+        return True

@@ -1,4 +1,5 @@
-"""Modal screens: choose a graph, export the current view, help."""
+"""Modal screens: choose a run, export the current view, help (choosing a graph:
+graph_picker.py)."""
 
 from __future__ import annotations
 
@@ -14,25 +15,6 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from views.tui import bindings
-
-
-class GraphPicker(ModalScreen):
-    """Every browsable view; Enter opens it, Escape keeps the current one."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
-
-    def __init__(self, views, heading="Open a graph"):
-        super().__init__()
-        self.views, self.heading = views, heading
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(self.heading, classes="dialog-title")
-            yield OptionList(*(Option(f"{view.title}  ({len(view.graph_defs[0].node) if view.kind != 'partitions' else sum(len(g.node) for g in view.graph_defs)} nodes)", id=str(n))
-                               for n, view in enumerate(self.views)), id="graph-list")
-
-    def on_option_list_option_selected(self, event):
-        self.dismiss(self.views[int(event.option.id)])
 
 
 class RunPicker(ModalScreen):
@@ -76,25 +58,29 @@ def default_export_name(view, key, suffix="svg"):
 
 
 class ExportScreen(ModalScreen):
-    """Write the current view (the selected node's neighbourhood, else the graph) through views/dot."""
+    """Write the Picture tab's nodes of the selected node (`keys` of `view`), else the whole
+    graph or function body, through views/dot."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, view, key, depth):
+    def __init__(self, view, key=None, keys=(), depth=1):
         super().__init__()
-        self.view, self.key, self.depth = view, key, depth
+        self.view, self.key, self.keys, self.depth = view, key, list(keys), depth
 
     def compose(self) -> ComposeResult:
-        if self.key:
-            count = len(picture_keys(self.view.index, self.key, self.depth))
+        if self.keys:
             what = (f"the neighbourhood of {self.view.index.nodes[self.key].name} (depth "
-                    f"{self.depth}: the Picture tab's {count} nodes)")
+                    f"{self.depth}: the Picture tab's {len(self.keys)} nodes)")
+        elif self.view.kind == "function":
+            what = f"the whole body ({len(self.view.graph_defs[0].node)} nodes)"
         else:
             what = "the whole graph"
         with Vertical(classes="dialog"):
             yield Static(f"Export {what} to .svg, .png or .dot", classes="dialog-title")
-            yield Input(default_export_name(self.view, self.key), id="export-path")
-            yield Static("Enter writes the file, Escape cancels", classes="dim")
+            yield Input(default_export_name(self.view, self.key if self.keys else None),
+                        id="export-path")
+            yield Static("Enter writes the file, Escape cancels"
+                         + ("; X exports the whole graph" if self.keys else ""), classes="dim")
 
     def on_input_submitted(self, event):
         path = event.value.strip()
@@ -102,9 +88,8 @@ class ExportScreen(ModalScreen):
             return
         from views import dot
         graph = self.view.graph_defs if self.view.kind == "partitions" else self.view.graph_defs[0]
-        if self.key:
-            graph = sub_graph(self.view.index, picture_keys(self.view.index, self.key,
-                                                             self.depth))
+        if self.keys:
+            graph = sub_graph(self.view.index, self.keys)
         # A diff view draws coloured by change (added, removed, changed), as `dot --diff`.
         options = (dot.DotOptions(title=f"{self.view.label}: {self.view.diff.summary()}",
                                   color="diff", diff=self.view.diff)
@@ -116,13 +101,6 @@ class ExportScreen(ModalScreen):
             return
         self.app.notify(f"wrote {os.path.basename(path)} ({size} bytes)", title="export")
         self.dismiss(path)
-
-
-def picture_keys(index, key, depth):
-    """The nodes the Picture tab draws for `key` at `depth` (what x exports, no more)."""
-    from views.tui.picture import MAX_BOXES, neighbourhood
-    near = neighbourhood(index, key, depth)
-    return sorted(near, key=lambda k: (abs(near[k]), near[k], k))[:MAX_BOXES]
 
 
 def sub_graph(index, keys):

@@ -5,12 +5,15 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
 
 from parsers.errors import InputError
+from parsers.printable import printable
 from views.tui import details
 from views.tui.bindings import TAB_KEYS
-from views.tui.messages import NodeChosen
+from views.tui.function_views import is_variable_node
+from views.tui.messages import NodeChosen, NodeOpened
 from views.tui.widgets.neighbourhood import Neighbourhood
 
 TABS = {tab: title for tab, (_, title) in TAB_KEYS.items()}
@@ -58,6 +61,7 @@ class NodeDetail(Vertical):
         self.view = self.key = None
         self.workspace = None
         self.depth = 1
+        self.opened = set()   # keys of the call nodes whose bodies the picture draws open
 
     @property
     def active(self):
@@ -73,6 +77,7 @@ class NodeDetail(Vertical):
 
     def _panes(self):
         with TabPane(TABS["nodedef"], id="nodedef"):
+            yield OptionList(id="nodedef-calls")   # the functions a call node calls
             yield VerticalScroll(Static(id="nodedef-text"))
         with TabPane(TABS["opdef"], id="opdef"):
             yield VerticalScroll(Static(id="opdef-text"))
@@ -98,32 +103,94 @@ class NodeDetail(Vertical):
     def clear(self):
         """Empty every tab (another graph is shown and no node chosen yet)."""
         self.view = self.key = None
+        self.opened = set()
         for name in ("#nodedef-text", "#opdef-text", "#traceback-text", "#tensor-summary"):
             self.query_one(name, Static).update("")
         for name in ("#inputs-table", "#outputs-table"):
             self.query_one(name, EdgeTable).clear()
+        self.query_one("#nodedef-calls", OptionList).clear_options()
+        self.remove_class("-calls")
         self.query_one("#tensor-table", DataTable).clear(columns=True)
         self.query_one(Neighbourhood).clear()
 
     def show(self, workspace, view, key):
         self.workspace, self.view, self.key = workspace, view, key
         node = view.index.nodes[key]
+        self._show_calls(view, key)
         self.query_one("#nodedef-text", Static).update(Text(details.nodedef_text(node.node_def)))
-        self.query_one("#opdef-text", Static).update(
-            Text(details.opdef_text(node.op, workspace.op_defs)))
+        if self.active == "opdef":
+            self.show_opdef()
         self._show_traceback(node)
         self._show_edges(view, key)
         self._show_tensor(node)
         if self.active == "picture":
             self.show_picture()
 
+    def show_opdef(self):
+        """The OpDef tab, filled when it shows: the engine's registry behind it loads every
+        kernel and gradient the first time (a second), not wanted for a node only passed."""
+        if self.view is not None:
+            op = self.view.index.nodes[self.key].op
+            self.query_one("#opdef-text", Static).update(
+                Text(details.opdef_text(op, self.workspace.op_defs)))
+
     def show_picture(self):
         if self.view is not None:
-            self.query_one(Neighbourhood).show(self.view, self.key, self.depth)
+            self.query_one(Neighbourhood).show(self.view, self.key, self.depth,
+                                               self.key in self.opened)
+
+    def toggle_opened(self):
+        """Draw the selected call node's bodies open in the picture, or fold them again;
+        whether the node calls anything."""
+        view, key = self.view, self.key
+        if view is None or view.functions is None or not view.functions.calls_of(view, key):
+            return False
+        self.opened ^= {key}
+        self.active = "picture"
+        self.show_picture()
+        return True
+
+    def picture_nodes(self):
+        """(view, keys): the nodes the Picture tab draws for the selected node (what x
+        exports), in the view they are drawn from."""
+        from views.tui.picture import pictured
+        from views.tui.widgets.neighbourhood import picture_source
+        drawn, inner, _ = picture_source(self.view, self.key, self.key in self.opened)
+        return drawn, pictured(drawn.index, self.key, self.depth, inner)[1]
+
+    def _show_calls(self, view, key):
+        """Above the NodeDef, a row per function-valued attr naming a function of the file:
+        Enter opens its body."""
+        calls = view.functions.calls_of(view, key) if view.functions is not None else []
+        listed = self.query_one("#nodedef-calls", OptionList)
+        listed.clear_options()
+        listed.add_options(Option(Text.assemble(
+            (f"{site.attr}: " if site.attr != "op" else "op: ", "cyan"),
+            (printable(function.name), "bold"), (f"  {function.node_count} nodes", "dim"),
+            ("   enter: open the body", "dim italic")), id=function.label)
+            for site, function in calls)
+        self.set_class(bool(calls), "-calls")
+
+    def focus_calls(self):
+        """Put the focus on the calls above the NodeDef; whether there are any."""
+        if not self.has_class("-calls"):
+            return False
+        calls = self.query_one("#nodedef-calls", OptionList)
+        if calls.highlighted is None:
+            calls.highlighted = 0     # Enter opens the first at once
+        calls.focus()
+        return True
+
+    def on_option_list_option_selected(self, event):
+        event.stop()
+        if self.view is not None and self.key is not None:
+            self.post_message(NodeOpened(self.view, self.key, event.option.id))
 
     def on_tabbed_content_tab_activated(self, event):
         if event.pane.id == "picture":
             self.show_picture()
+        elif event.pane.id == "opdef":
+            self.show_opdef()
 
     def _show_traceback(self, node):
         trace = self.workspace.trace_of(self.view, node.name)
@@ -150,6 +217,8 @@ class NodeDetail(Vertical):
         self.query_one("#outputs-table", EdgeTable).show(view, outputs)
 
     def _show_tensor(self, node):
+        if self._show_saved_variable(node):
+            return
         table = self.query_one("#tensor-table", DataTable)
         table.clear(columns=True)
         value = self.workspace.value_of(self.view, f"{node.name}:0")
@@ -194,6 +263,40 @@ class NodeDetail(Vertical):
                 self.app.call_from_thread(self._fill_tensor, title, value)
 
         self.run_worker(read, thread=True, exclusive=True, group="checkpoint-value")
+
+    def _show_saved_variable(self, node):
+        """A TF2 variable's saved value, for its VarHandleOp and each node reading it (in any
+        body: parsers/saved_variables.py follows the calls), found and read in a worker (the
+        first question reads every body the saver's restore goes through). Whether it took
+        the tab (a node no variable is behind: no)."""
+        functions = self.view.functions
+        if (functions is None or functions.variables is None
+                or not is_variable_node(node.op)
+                or self.workspace.value_of(self.view, f"{node.name}:0") is not None):
+            return False
+        summary = self.query_one("#tensor-summary", Static)
+        summary.update(f"{printable(node.name)}: looking for the saved variable behind it …")
+        view, key = self.view, self.key
+
+        def read():
+            try:
+                info = functions.saved_variable(view, key)
+                value = functions.variables.checkpoint.value(info.key) if info else None
+            except Exception as error:  # noqa: BLE001  (a corrupt shard or a reader's bug)
+                self.app.call_from_thread(summary.update, printable(f"no saved value: {error}"))
+                return
+            if self.view is not view or self.key != key:   # the user moved on meanwhile
+                return
+            if info is None:
+                self.app.call_from_thread(summary.update, self._ran_text(node) + "\nno saved"
+                                          " variable is behind it in the file's checkpoint")
+                return
+            title = (f"{printable(node.name)}: saved variable {printable(info.name)}"
+                     f" (checkpoint key {printable(info.key)})")
+            self.app.call_from_thread(self._fill_tensor, title, value)
+
+        self.run_worker(read, thread=True, exclusive=True, group="checkpoint-value")
+        return True
 
     def _fill_tensor(self, title, value):
         table = self.query_one("#tensor-table", DataTable)

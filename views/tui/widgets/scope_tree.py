@@ -7,7 +7,7 @@ from textual.widgets import Tree
 
 from parsers.printable import printable
 from views.tui import diffs
-from views.tui.messages import NodeChosen
+from views.tui.messages import NodeChosen, NodeOpened
 
 CHUNK = 400   # entries made per opening; the rest behind a "more" row
 OPEN_ALL_UNDER = 200   # a filter with fewer matches opens every scope down to them
@@ -61,6 +61,7 @@ class ScopeTree(Tree):
         self.view = view
         self.narrowing = narrowing
         self.clear()
+        self.cursor_line = -1    # no row chosen in the new tree until the user (or reveal) moves
         self.root.data = view.index.root
         self.root.set_label(view.title)
         self._fill(self.root)
@@ -96,16 +97,37 @@ class ScopeTree(Tree):
                 tree_node.add(label, entry)
             elif entry.is_scope:
                 label = Text.assemble((printable(entry.name) + "/", "bold"), (f" {entry.count}", "dim"),
-                                      changes)
+                                      changes, self._calls_text(entry.key) if entry.key else "")
                 tree_node.add(label, entry)
             else:
                 op = printable(self.view.index.nodes[entry.key].op)
-                label = Text.assemble(diffs.leaf_mark(self.view, entry.key), printable(entry.name),
-                                      (f"  {op}", "dim"))
+                calls = self._calls_text(entry.key)
+                label = Text.assemble(diffs.leaf_mark(self.view, entry.key),
+                                      ("▸ ", "cyan") if calls else "", printable(entry.name),
+                                      (f"  {op}", "dim"), calls)
                 tree_node.add_leaf(label, entry)
         rest = entries[CHUNK:]
         if rest:
             tree_node.add_leaf(Text(f"… {len(rest)} more (enter)", style="italic"), _More(rest))
+
+    def _calls_text(self, key):
+        """` → while_body_13` after a call node (` → 2 functions` for more), else nothing."""
+        functions = self.view.functions
+        calls = functions.calls_of(self.view, key) if functions is not None else []
+        if not calls:
+            return Text("")
+        what = calls[0][1].name if len(calls) == 1 else f"{len(calls)} functions"
+        return Text(f" → {printable(what)}", style="cyan")
+
+    def action_select_cursor(self):
+        """Enter on a call node opens its body (space still opens a scope named like it)."""
+        entry = self.cursor_node.data if self.cursor_node is not None else None
+        functions = self.view.functions if self.view is not None else None
+        if (functions is not None and entry is not None and not isinstance(entry, _More)
+                and entry.key and functions.calls_of(self.view, entry.key)):
+            self.post_message(NodeOpened(self.view, entry.key))
+            return
+        super().action_select_cursor()
 
     def _on_tree_node_expanded(self, event):
         node = event.node

@@ -1,0 +1,199 @@
+"""DepthwiseConv2dNative and its two backprops compiled with numba, on padded NHWC arrays.
+
+A depthwise convolution multiplies each input channel by its own `multiplier` filters: no
+sum across channels, so no matrix product to hand to BLAS, and little work per value read.
+NumPy's reference (engine/kernels/cpu/nn_extra.py) runs an einsum over a six-dimensional
+window view (forward, filter gradient) or one pass over the padded gradient per tap (input
+gradient). Here each output pixel's taps are summed with its channels (and multipliers) as
+the vectorised inner loop: out[c * M + m] += x[c] * f[tap, c, m] (a whole row at a time
+where the row lines up, below). The filter gradient keeps one partial gradient per piece of
+work, added in piece order (the same sum whatever the threads did); the input gradient splits
+by image, whose windows may overlap.
+
+Sums run in another order than the reference's einsum: the values are its to rounding.
+`geometry` is (filter rows, cols, stride rows, cols, out rows, cols). Work is split over the
+intra-op threads; every function here releases the GIL.
+"""
+
+import numba
+import numpy as np
+
+from engine.runtime import threads
+
+JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy",
+           fastmath={"reassoc", "contract"})
+_MIN_MACS_PER_PIECE = 1 << 20
+
+
+# With one filter per channel and a column stride of 1 (MobileNet's stride-1 layers), an
+# output row and the input row under a tap line up value for value: out_row[q] += in_row[kj * c
+# + q] * tiled[q], where `tiled` is the tap's weights repeated once per output column. Those
+# three-stream loops are what LLVM vectorises; the general loops (a channel multiplier, a
+# column stride) go pixel by pixel and channel by channel. Measured on this machine (2026-11-28,
+# 32x28x28x64, 3x3, one thread, CPU time), the general loops took 21, 11 and 21 ms for the
+# forward pass and the two gradients, TensorFlow 4.6, 4.8 and 2.1.
+
+
+@numba.njit(**JIT)
+def _tiled(taps, columns):
+    """Each tap's weights (one row of `taps`) repeated `columns` times."""
+    out = np.empty((taps.shape[0], columns * taps.shape[1]), taps.dtype)
+    for t in range(taps.shape[0]):
+        for j in range(columns):
+            out[t, j * taps.shape[1]:(j + 1) * taps.shape[1]] = taps[t]
+    return out
+
+
+@numba.njit(**JIT)
+def _forward(xp, f, geometry, out, start, end):
+    kh, kw, sh, sw, oh, ow = geometry
+    c, m = f.shape[2], f.shape[3]
+    taps = f.reshape(kh * kw, c * m)
+    lined_up = m == 1 and sw == 1
+    tiled = _tiled(taps, ow) if lined_up else taps
+    for row in range(start, end):
+        n, i = divmod(row, oh)
+        results = out[n, i].reshape(-1)
+        results[:] = 0
+        for ki in range(kh):
+            inputs = xp[n, i * sh + ki].reshape(-1)
+            for kj in range(kw):
+                if lined_up:
+                    x, w = inputs[kj * c:kj * c + ow * c], tiled[ki * kw + kj]
+                    for q in range(ow * c):
+                        results[q] += x[q] * w[q]
+                    continue
+                weights = taps[ki * kw + kj]
+                for j in range(ow):
+                    o = results[j * c * m:(j + 1) * c * m]
+                    x = inputs[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                    for ch in range(c):
+                        for k in range(m):
+                            o[ch * m + k] += x[ch] * weights[ch * m + k]
+
+
+@numba.njit(**JIT)
+def _filter_gradient(xp, dy, geometry, grad, start, end):
+    """grad[tap, c * M + m] += the sum over output rows [start, end) of x * dy."""
+    kh, kw, sh, sw, oh, ow = geometry
+    c = xp.shape[3]
+    m = grad.shape[1] // c
+    lined_up = m == 1 and sw == 1
+    # lined up: per tap, a row-long sum (ow * c), folded into the tap's c sums at the end
+    sums = np.zeros((kh * kw, ow * c if lined_up else 1), grad.dtype)
+    for row in range(start, end):
+        n, i = divmod(row, oh)
+        g = dy[n, i].reshape(-1)
+        for ki in range(kh):
+            inputs = xp[n, i * sh + ki].reshape(-1)
+            for kj in range(kw):
+                if lined_up:
+                    x, total = inputs[kj * c:kj * c + ow * c], sums[ki * kw + kj]
+                    for q in range(ow * c):
+                        total[q] += x[q] * g[q]
+                    continue
+                line = grad[ki * kw + kj]
+                for j in range(ow):
+                    x = inputs[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                    for ch in range(c):
+                        for k in range(m):
+                            line[ch * m + k] += x[ch] * g[(j * c + ch) * m + k]
+    if lined_up:
+        for t in range(kh * kw):
+            for j in range(ow):
+                for ch in range(c):
+                    grad[t, ch] += sums[t, j * c + ch]
+
+
+@numba.njit(**JIT)
+def _input_gradient(dy, f, geometry, dxp, start, end):
+    kh, kw, sh, sw, oh, ow = geometry
+    c, m = f.shape[2], f.shape[3]
+    taps = f.reshape(kh * kw, c * m)
+    lined_up = m == 1 and sw == 1
+    tiled = _tiled(taps, ow) if lined_up else taps
+    zero = dy.dtype.type(0)
+    for n in range(start, end):
+        dxp[n] = 0
+        for i in range(oh):
+            g = dy[n, i].reshape(-1)
+            for ki in range(kh):
+                targets = dxp[n, i * sh + ki].reshape(-1)
+                for kj in range(kw):
+                    if lined_up:
+                        target, w = targets[kj * c:kj * c + ow * c], tiled[ki * kw + kj]
+                        for q in range(ow * c):
+                            target[q] += g[q] * w[q]
+                        continue
+                    weights = taps[ki * kw + kj]
+                    for j in range(ow):
+                        target = targets[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                        for ch in range(c):
+                            total = zero
+                            for k in range(m):
+                                total += g[(j * c + ch) * m + k] * weights[ch * m + k]
+                            target[ch] += total
+
+
+def _geometry(filter_hw, stride, out_hw):
+    return np.array([*filter_hw, *stride, *out_hw], np.int64)
+
+
+def _pieces(total, macs_each):
+    return max(1, _MIN_MACS_PER_PIECE // max(1, macs_each))
+
+
+def depthwise_conv2d(xp, filters, stride, out_hw):
+    """DepthwiseConv2dNative of the padded NHWC `xp` with `filters` [kh, kw, c, m]."""
+    xp, filters = np.ascontiguousarray(xp), np.ascontiguousarray(filters)
+    kh, kw, c, m = filters.shape
+    out = np.empty((xp.shape[0], *out_hw, c * m), xp.dtype)
+    geometry = _geometry((kh, kw), stride, out_hw)
+    rows = xp.shape[0] * out_hw[0]
+    threads.parallel_for(lambda start, end: _forward(xp, filters, geometry, out, start, end),
+                         rows, _pieces(rows, out_hw[1] * kh * kw * c * m))
+    return out
+
+
+def depthwise_filter_gradient(xp, dy, filter_shape, stride):
+    """DepthwiseConv2dNativeBackpropFilter over the padded NHWC input `xp`."""
+    xp, dy = np.ascontiguousarray(xp), np.ascontiguousarray(dy)
+    kh, kw, c, m = filter_shape
+    geometry = _geometry((kh, kw), stride, dy.shape[1:3])
+    rows = dy.shape[0] * dy.shape[1]
+    partials = {}
+
+    def piece(start, end):
+        grad = np.zeros((kh * kw, c * m), xp.dtype)
+        _filter_gradient(xp, dy, geometry, grad, start, end)
+        partials[start] = grad
+
+    threads.parallel_for(piece, rows, _pieces(rows, dy.shape[2] * kh * kw * c * m))
+    total = None
+    for start in sorted(partials):
+        total = partials[start] if total is None else total + partials[start]
+    return total.reshape(kh, kw, c, m)
+
+
+def depthwise_input_gradient(dy, filters, padded_shape, stride):
+    """DepthwiseConv2dNativeBackpropInput: the gradient of the padded input (the caller crops
+    the padding away)."""
+    dy, filters = np.ascontiguousarray(dy), np.ascontiguousarray(filters)
+    kh, kw, c, m = filters.shape
+    dxp = np.empty(padded_shape, dy.dtype)
+    geometry = _geometry((kh, kw), stride, dy.shape[1:3])
+    images = dy.shape[0]
+    threads.parallel_for(
+        lambda start, end: _input_gradient(dy, filters, geometry, dxp, start, end),
+        images, _pieces(images, dy[0].size * kh * kw))
+    return dxp
+
+
+def warm():
+    """Compile, or load from the on-disk cache, every kernel here (float32 and float64)."""
+    for dtype in (np.float32, np.float64):
+        x = np.ones((1, 3, 3, 2), dtype)
+        f = np.ones((2, 2, 2, 2), dtype)
+        y = depthwise_conv2d(x, f, (1, 1), (2, 2))
+        depthwise_filter_gradient(x, y, f.shape, (1, 1))
+        depthwise_input_gradient(y, f, x.shape, (1, 1))
