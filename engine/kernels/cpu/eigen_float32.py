@@ -15,6 +15,8 @@ tiny-argument shortcuts) returns a denormal as it came (`_keep_denormal_inputs`)
 Each step below is the float32 operation Eigen performs, in its order, so NumPy rounds as the
 packet instructions do. tools/make_eigen_math_fixtures.py checks them against TensorFlow over
 every float32 of a range, and writes the sample tests/engine/test_eigen_float32.py compares.
+They are the reference: once numba is loaded for them (compiled_loops, below) the kernels
+run engine/kernels/compiled/eigen_arrays.py's loops, tested equal to them.
 
 >>> import numpy as np
 >>> float(sigmoid(np.float32([-1.0]))[0])  # a lone value takes the scalar path
@@ -274,20 +276,20 @@ def scalar_softplus(x):
     return _softplus_of(_flush(x), scalar_exp, scalar_log1p)
 
 
-def packets_and_tail(packet, scalar, compiled=None, lanes=PACKET, dtype=np.float32):
+def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
     """A function of tensors of one shape, as an Eigen expression evaluates it: `packet` on
-    all but the last n % lanes elements (flat), `scalar` on those. `compiled` names the loops
-    of engine/kernels/compiled/eigen_arrays.py that give both paths' values faster, taken
-    once they are loaded (compiled_loops)."""
+    all but the last n % lanes elements (flat), `scalar` on those. `loop` names the loops of
+    engine/kernels/compiled/eigen_arrays.py that give both paths' values faster, taken once
+    they are loaded (compiled_loops)."""
     def apply(*tensors):
         tensors = [np.asarray(x, dtype) for x in tensors]
         shape = tensors[0].shape
         flat = [x.reshape(-1) for x in tensors]
         size = flat[0].size
         end = size - size % lanes
-        loops = compiled_loops(size) if compiled is not None and size else None
+        loops = compiled_loops(size) if loop is not None and size else None
         if loops is not None:
-            return loops.run(compiled, np.empty_like(flat[0]), flat, end).reshape(shape)
+            return loops.run(loop, np.empty_like(flat[0]), flat, end).reshape(shape)
         if end == size:
             return packet(*flat).reshape(shape)
         out = np.empty_like(flat[0])
