@@ -1,7 +1,7 @@
 """The CPU's float32 exp, log, log1p, expm1, tanh, sigmoid and softplus give TensorFlow 2.21's
 bits (tests/fixtures/ops/eigen_float32.npz, written by tools/make_eigen_math_fixtures.py):
 Eigen's packet path on whole packets, its scalar path on a tensor's last n % 8 elements, the
-kernels and fused chains through them."""
+kernels, fused chains and the unfused kernels' compiled loops through them."""
 
 from pathlib import Path
 
@@ -25,7 +25,10 @@ def assert_same_bits(ours, theirs, inputs):
 
 
 def function(name):
-    return getattr(eigen_float32, name)
+    """The NumPy reference alone, never the compiled loops."""
+    packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
+    scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+    return eigen_float32.packets_and_tail(packet, scalar)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -97,7 +100,7 @@ def _numba_apply(name):
     from engine.kernels.compiled import eigen_numba
     function = getattr(eigen_numba, name)
 
-    @numba.njit
+    @numba.njit(error_model="numpy")  # as the generated files: a division by zero is IEEE
     def fill(x, out):
         for j in range(x.size):
             out[j] = function(x[j])
@@ -111,7 +114,9 @@ def _numba_apply(name):
 
 NUMBA_TWINS = [("exp", "packet_exp", "scalar_exp"), ("log", "packet_log", "scalar_log"),
                ("tanh", "tanh_float", "tanh_float"),
-               ("sigmoid", "packet_sigmoid", "scalar_sigmoid")]
+               ("sigmoid", "packet_sigmoid", "scalar_sigmoid"),
+               ("log1p", "packet_log1p", None), ("expm1", "packet_expm1", None),
+               ("softplus", "packet_softplus", None)]
 
 
 @pytest.mark.parametrize("name, packet, scalar", NUMBA_TWINS)
@@ -119,7 +124,88 @@ def test_the_compiled_functions_are_the_numpy_ones(name, packet, scalar):
     x = np.concatenate([cases.grid(name, cases.DIGEST_SIZE), cases.SPECIALS])
     reference = getattr(eigen_float32, packet)(x)
     assert_same_bits(_numba_apply(packet)(x), reference, x)
+    if scalar is None:
+        return  # the scalar path is the C library's, through ctypes, in both
     few = cases.scalar_inputs(name)
     scalar_reference = np.concatenate([getattr(eigen_float32, scalar)(few[i:i + 1])
                                        for i in range(few.size)])
     assert_same_bits(_numba_apply(scalar)(few), scalar_reference, few)
+
+
+# The unfused kernels' compiled loops (engine/kernels/compiled/eigen_arrays.py).
+
+@pytest.fixture(scope="module")
+def loops():
+    pytest.importorskip("numba")
+    from engine.kernels import compiled
+    module = compiled.module("eigen", wait=True)
+    assert module is not None, compiled.why_not("eigen")
+    return module
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_loop_gives_the_packet_paths_bits(loops, name):
+    rng = np.random.RandomState(0)
+    _, low, high = cases.FUNCTIONS[name]
+    x = np.concatenate([cases.grid(name, cases.DIGEST_SIZE), cases.SPECIALS,
+                        rng.uniform(max(low, -200), min(high, 200), 1 << 16).astype(np.float32)])
+    x = x[:x.size - x.size % 8]
+    out = np.empty_like(x)
+    loops.run(name, out, [x], x.size)
+    packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
+    assert_same_bits(out, packet(x), x)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_tail_gives_the_scalar_paths_bits(loops, name):
+    x = np.concatenate([cases.scalar_inputs(name), cases.grid(name, 1 << 14)])
+    out = np.empty_like(x)
+    loops.run(name, out, [x], 0)  # every element on the scalar path
+    scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+    assert_same_bits(out, scalar(x), x)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_kernels_through_the_compiled_loops_match_tensorflow(loops, name):
+    through_loops = getattr(eigen_float32, name)
+    x = cases.sample_inputs(name)
+    assert_same_bits(through_loops(x), FIXTURE[f"{name}__sample"], x)
+    x = cases.mixed_inputs(name)
+    assert_same_bits(through_loops(x), FIXTURE[f"{name}__mixed"], x)
+    x = cases.scalar_inputs(name)
+    assert_same_bits(np.concatenate([through_loops(x[i:i + 1]) for i in range(x.size)]),
+                     FIXTURE[f"{name}__scalar"], x)
+    x = cases.grid(name, cases.DIGEST_SIZE)
+    assert cases.digest(through_loops(x)) == str(FIXTURE[f"{name}__digest"])
+
+
+def test_a_read_only_strided_input_takes_the_loop(loops):
+    x = np.linspace(-5, 5, 64, dtype=np.float32)[::2]
+    x.flags.writeable = False
+    assert_same_bits(eigen_float32.exp(x), function("exp")(x), x)
+
+
+def test_small_tensors_do_not_load_numba_a_large_one_does():
+    """In a fresh process: a few exps of 4k values leave numba unloaded; one of 2^18 values
+    starts loading the compiled loops."""
+    import os
+    import subprocess
+    import sys
+    program = (
+        "import sys, numpy as np, engine as tf\n"
+        "from engine.kernels import compiled\n"
+        "small = tf.exp(tf.constant(np.ones([64, 64], np.float32)))\n"
+        "big = tf.erfc(tf.constant(np.ones([1 << 18], np.float32)))\n"
+        "with tf.Session() as sess:\n"
+        "    for _ in range(3):\n"
+        "        sess.run(small)\n"
+        "    print('numba' in sys.modules, compiled._loading.get('eigen') is not None)\n"
+        "    sess.run(big)\n"
+        "    print(compiled._loading.get('eigen') is not None)\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            timeout=120, cwd=root,
+                            env={**os.environ, "GRAPH_INSPECTOR_COMPILED": "1",
+                                 "GRAPH_INSPECTOR_REWRITE": "off"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False", "True"]

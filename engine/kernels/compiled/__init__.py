@@ -28,7 +28,11 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "loops": "engine.kernels.compiled.loop_numba",
             "training": "engine.kernels.compiled.training_numba",
             "activation": "engine.kernels.compiled.activation_numba",
-            "depthwise": "engine.kernels.compiled.depthwise_numba"}
+            "depthwise": "engine.kernels.compiled.depthwise_numba",
+            "eigen": "engine.kernels.compiled.eigen_arrays"}
+# Modules whose functions' source the compiled modules write into generated files (fused
+# chains, the float loops): the cached machine code depends on them too.
+_GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py")
 _loaded = {}      # name -> module, or None where it could not be loaded
 _loading = {}     # name -> threading.Event set when loading finished
 _errors = {}      # name -> why it could not be loaded
@@ -42,7 +46,8 @@ def names():
 
 def source_files():
     """The file of each compiled module: what its cached machine code depends on."""
-    return tuple(_MODULES[name].rsplit(".", 1)[1] + ".py" for name in _MODULES)
+    return (tuple(_MODULES[name].rsplit(".", 1)[1] + ".py" for name in _MODULES)
+            + _GENERATED_FROM)
 
 
 def enabled():

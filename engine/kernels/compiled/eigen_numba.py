@@ -1,24 +1,29 @@
-"""TensorFlow's float32 exp, log, tanh and sigmoid (engine/kernels/cpu/eigen_float32.py, the
-reference) as numba scalar functions, for the loops of fused chains.
+"""TensorFlow's float32 exp, log, log1p, expm1, tanh, sigmoid and softplus
+(engine/kernels/cpu/eigen_float32.py, the reference) as numba functions of one value.
 
 `packet_*` is Eigen's packet path for one lane: the same float32 operations in the same order
-(numba, without fastmath, neither fuses a multiply-add nor reorders). `scalar_*` is Eigen's
-scalar path, the last n % 8 elements of a tensor: math.exp and math.log of a float32 are
-the C library's expf and logf there, as in TensorFlow. fused_numba writes these functions'
-source into each chain's file that uses them (`source_of`), as it does Philox's, so numba's
-on-disk cache of that file depends on nothing else.
+(numba, without fastmath, neither fuses a multiply-add nor reorders). They read and build
+float bits with `.view` and take no branch a compiler cannot turn into a select, so a loop
+over them vectorises (engine/kernels/compiled/eigen_arrays.py: the unfused kernels' loops).
+`scalar_*` is Eigen's scalar path, the last n % 8 elements of a tensor: math.exp, math.log,
+math.log1p and math.expm1 of a float32 are the C library's expf, logf, log1pf and expm1f
+there, as in TensorFlow. Fused chains and the
+unfused loops are generated files that hold these functions' source (`source_of`), as fused
+chains hold Philox's, so numba's on-disk cache of each depends on nothing else.
 """
 
-import inspect
 import math
 
 import numpy as np
 import numba
 
-from engine.kernels.cpu.eigen_float32 import PACKET  # noqa: F401 (fused_numba reads it here)
+from engine.kernels.compiled.numba_source import constants_source, functions_source
+# (PACKET: fused_numba reads it here)
+from engine.kernels.cpu.eigen_float32 import PACKET, SOFTPLUS_THRESHOLD  # noqa: F401
 
 _TINY = np.float32(1.1754943508222875e-38)
 _ZERO, _HALF, _ONE = np.float32(0.0), np.float32(0.5), np.float32(1.0)
+_NAN, _INF = np.float32(np.nan), np.float32(np.inf)
 _EXP_HI, _EXP_LO = np.float32(88.723), np.float32(-104.0)
 _LOG2E = np.float32(1.44269504088896341)
 _LN2_HI, _LN2_LO = np.float32(-0.693359375), np.float32(2.12194440e-4)
@@ -43,6 +48,12 @@ _LOGISTIC_P5, _LOGISTIC_P4 = np.float32(8.33471305668354034423828125e-3), \
     np.float32(4.1898667812347412109375e-2)
 _LOGISTIC_P3, _LOGISTIC_P2 = np.float32(0.16666877269744873046875), \
     np.float32(0.49999141693115234375)
+_SOFTPLUS_THRESHOLD = np.float32(SOFTPLUS_THRESHOLD)
+# exp's and sigmoid's m lies in [-151, 129]; clamped to this, any m (even from a NaN) makes a
+# power of two the float64 exponent field can hold
+_POWER_LIMIT = np.float32(200.0)
+_FLOAT64_BIAS, _FLOAT64_MANTISSA_BITS = np.int64(1023), np.int64(52)
+_FLOAT32_HALF_BITS, _FLOAT32_MANTISSA = np.int32(0x3F000000), np.int32(0x007FFFFF)
 
 
 @numba.njit(inline="always", nogil=True)
@@ -51,25 +62,25 @@ def _flush(x):
     return x * _ZERO if abs(x) < _TINY else x
 
 
-# 2**k for k in [-_POW2_OFFSET, _POW2_OFFSET): exp's and sigmoid's m lies in [-151, 129]
-_POW2_OFFSET = 160
-_POW2 = np.ldexp(1.0, np.arange(-_POW2_OFFSET, _POW2_OFFSET))
+@numba.njit(inline="always", nogil=True)
+def _times_power_of_two(y, m):
+    """y * 2**m rounded once to float32 (m integral; a NaN m comes with a NaN y): exact in
+    float64, then one rounding, as np.ldexp. 2**m is made from its bits (Eigen's pldexp)."""
+    m = m if m > -_POWER_LIMIT else -_POWER_LIMIT
+    m = m if m < _POWER_LIMIT else _POWER_LIMIT
+    power = np.int64((np.int64(m) + _FLOAT64_BIAS) << _FLOAT64_MANTISSA_BITS).view(np.float64)
+    return np.float32(np.float64(y) * power)
 
 
 @numba.njit(inline="always", nogil=True)
-def _times_power_of_two(y, m):
-    """y * 2**m rounded once to float32 (NaN m: y is NaN too): exact in float64, then one
-    rounding, as Eigen's pldexp (a table lookup, where math.ldexp is a library call)."""
-    if m != m:
-        return y
-    return np.float32(np.float64(y) * _POW2[int(m) + _POW2_OFFSET])
+def _maximum(a, b):
+    """np.maximum: NaN if either is."""
+    return a if (a >= b or a != a) else b
 
 
 @numba.njit(inline="always", nogil=True)
 def packet_exp(x):
-    if x != x:
-        return x
-    c = min(x, _EXP_HI)
+    c = _EXP_HI if x > _EXP_HI else x
     m = np.floor(c * _LOG2E + _HALF)
     r = m * _LN2_HI + c
     r = m * _LN2_LO + r
@@ -79,10 +90,8 @@ def packet_exp(x):
     p_even = r2 * p_even + _EXP_P2
     y = r * p_odd + p_even
     y = r2 * y + (r + _ONE)
-    y = max(_times_power_of_two(y, m), x)
-    if x < _EXP_LO:
-        return _ZERO
-    return _flush(y)
+    y = _maximum(_times_power_of_two(y, m), x)  # x itself for +inf (and NaN)
+    return _ZERO if x < _EXP_LO else _flush(y)
 
 
 @numba.njit(inline="always", nogil=True)
@@ -93,55 +102,76 @@ def scalar_exp(x):
 @numba.njit(inline="always", nogil=True)
 def packet_log(x):
     x = _flush(x)
-    if x != x or x < _ZERO:
-        return np.float32(np.nan)
-    if x == _ZERO:
-        return np.float32(-np.inf)
-    if x == np.float32(np.inf):
-        return x
-    mantissa, exponent = math.frexp(np.float64(x))
-    m, e = np.float32(mantissa), np.float32(exponent)
+    bits = np.float32(x).view(np.int32)
+    e = np.float32((bits >> 23) - 126)  # frexp's exponent of a positive normal x
+    m = np.int32((bits & _FLOAT32_MANTISSA) | _FLOAT32_HALF_BITS).view(np.float32)
     below = m < _SQRT_HALF
     shifted = m - _ONE
-    if below:
-        e = e - _ONE
-        m = shifted + m
-    else:
-        m = shifted + _ZERO
+    e = e - _ONE if below else e
+    m = shifted + m if below else shifted + _ZERO
     p = ((_LOG_P0 * m + _LOG_P1) * m + _LOG_P2) * m
     q = ((_LOG_Q0 * m + _LOG_Q1) * m + _LOG_Q2) * m + _ONE
-    return e * _LN2 + p / q
+    y = e * _LN2 + p / q
+    y = x if x == _INF else y
+    y = _NAN if (x < _ZERO or x != x) else y
+    return -_INF if x == _ZERO else y
 
 
 @numba.njit(inline="always", nogil=True)
 def scalar_log(x):
     if x != _ZERO and abs(x) < _TINY:
-        return _LOGF_OF_DENORMAL if x > _ZERO else np.float32(np.nan)
+        return _LOGF_OF_DENORMAL if x > _ZERO else _NAN
     return _flush(np.float32(math.log(x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def packet_log1p(x):
+    x = _flush(x)
+    u = x + _ONE
+    log_u = packet_log(u)
+    keep_x = (u == _ONE) | (u == log_u)
+    return x if keep_x else x * (log_u / (u - _ONE))
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_log1p(x):
+    if x != _ZERO and abs(x) < _TINY:
+        return x  # glibc returns a tiny argument as it is
+    return _flush(np.float32(math.log1p(x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def packet_expm1(x):
+    u = packet_exp(x)
+    u_minus_1 = u - _ONE
+    log_u = packet_log(u)
+    y = u if log_u == u else u_minus_1 * (_flush(x) / log_u)
+    y = -_ONE if u_minus_1 == -_ONE else y
+    return x if u == _ONE else y
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_expm1(x):
+    return _flush(np.float32(math.expm1(_flush(x))))
 
 
 @numba.njit(inline="always", nogil=True)
 def tanh_float(x):
     """Eigen's ptanh_float: one formula on both paths."""
     x = _flush(x)
-    if x != x:
-        return x
-    x = max(min(x, _TANH_CLAMP), -_TANH_CLAMP)
-    x2 = _flush(x * x)
-    x3 = _flush(x2 * x)
+    c = _TANH_CLAMP if x > _TANH_CLAMP else x
+    c = -_TANH_CLAMP if c < -_TANH_CLAMP else c
+    x2 = _flush(c * c)
+    x3 = _flush(x2 * c)
     p = ((_TANH_P0 * x2 + _TANH_P1) * x2 + _TANH_P2) * x2 + _TANH_P3
     q = (((_TANH_Q0 * x2 + _TANH_Q1) * x2 + _TANH_Q2) * x2 + _TANH_Q3) * x2 + _ONE
-    return _flush((x3 * p + x) / q)
+    return _flush((x3 * p + c) / q)
 
 
 @numba.njit(inline="always", nogil=True)
 def packet_sigmoid(x):
     x = _flush(x)
-    if x != x:
-        return x
-    if x < _EXP_LO:
-        return _ZERO
-    half = min(x, _LOGISTIC_HI) * _HALF
+    half = (_LOGISTIC_HI if x > _LOGISTIC_HI else x) * _HALF
     m = np.floor(half * _LOG2E + _HALF)
     r = m * _LN2_HI + half
     r = m * _LN2_LO + r
@@ -152,7 +182,7 @@ def packet_sigmoid(x):
     p = r2 * p + (r + _ONE)
     e = _times_power_of_two(p, m)
     e = _flush(e * e)
-    return _flush(e / (_ONE + e))
+    return _ZERO if x < _EXP_LO else _flush(e / (_ONE + e))
 
 
 @numba.njit(inline="always", nogil=True)
@@ -163,17 +193,33 @@ def scalar_sigmoid(x):
     return _flush(e / (_ONE + e))
 
 
-# What source_of writes into a chain's file: the constants, then the functions.
-_FUNCTIONS = ("_flush", "_times_power_of_two", "packet_exp", "scalar_exp", "packet_log",
-              "scalar_log", "tanh_float", "packet_sigmoid", "scalar_sigmoid")
+@numba.njit(inline="always", nogil=True)
+def packet_softplus(x):
+    """TensorFlow's Softplus functor on the packet path: x, exp(x) or log1p(exp(x))."""
+    x = _flush(x)
+    e = packet_exp(x)
+    y = e if x < _SOFTPLUS_THRESHOLD else packet_log1p(e)
+    return x if x > -_SOFTPLUS_THRESHOLD else y
+
+
+@numba.njit(inline="always", nogil=True)
+def scalar_softplus(x):
+    x = _flush(x)
+    e = scalar_exp(x)
+    if x > -_SOFTPLUS_THRESHOLD:
+        return x
+    return e if x < _SOFTPLUS_THRESHOLD else scalar_log1p(e)
+
+
+# What source_of writes into a generated file: the constants, then these functions.
+FUNCTIONS = ("_flush", "_times_power_of_two", "_maximum", "packet_exp", "scalar_exp",
+              "packet_log", "scalar_log", "packet_log1p", "scalar_log1p", "packet_expm1",
+              "scalar_expm1", "tanh_float", "packet_sigmoid", "scalar_sigmoid",
+              "packet_softplus", "scalar_softplus")
 
 
 def source_of():
     """This module's constants and functions as source text, for a generated file that
     imports numpy, numba and math."""
-    constants = [f"{name} = np.float32({float(value)!r})" for name, value in globals().items()
-                 if name.startswith("_") and isinstance(value, np.float32)]
-    constants += [f"_POW2_OFFSET = {_POW2_OFFSET}",
-                  "_POW2 = np.ldexp(1.0, np.arange(-_POW2_OFFSET, _POW2_OFFSET))"]
-    functions = [inspect.getsource(globals()[name].py_func) for name in _FUNCTIONS]
-    return "\n".join(constants) + "\n\n\n" + "\n\n".join(functions) + "\n\n"
+    return ("\n".join(constants_source(globals())) + "\n\n\n"
+            + functions_source(globals(), FUNCTIONS) + "\n\n")

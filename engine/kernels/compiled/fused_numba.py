@@ -9,12 +9,7 @@ The cache directory: $GRAPH_INSPECTOR_CACHE_DIR, else $XDG_CACHE_HOME/graph-insp
 ~/.cache/graph-inspector (a subfolder fused-kernels).
 """
 
-import hashlib
-import importlib.util
 import inspect
-import os
-import sys
-import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,7 +19,7 @@ import numba  # noqa: F401  (imported here, in the loader's thread, not by the g
 from engine.runtime import threads
 from engine.kernels.compiled import eigen_numba
 from engine.kernels.compiled import philox_numba as philox
-from engine.kernels.compiled import warm_cache
+from engine.kernels.compiled import numba_source
 from engine.kernels.fused_chain import FILL, Chain
 
 # A chain is split over the intra-op threads in pieces of at least this many elements. Handing
@@ -36,6 +31,7 @@ _ready = {}        # chain key -> compiled function, or None when it failed
 _pending = set()
 _lock = threading.Lock()
 _compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuse-compile")
+_FOLDER = "fused-kernels"  # under the cache root
 
 _HEADER = ('"""A fused elementwise chain; written by engine/kernels/compiled/fused_numba.py."""\n'
            "import numpy as np\nimport numba\n\n\n"
@@ -57,20 +53,23 @@ def _uses_eigen(chain):
     return any(op in _EIGEN_FLOAT32 and dtype == "float32" for op, _, dtype in chain.steps)
 
 
-def _eigen_expr(op, a, single):
+def _eigen_expr(op, a, single, path):
     packet, scalar = _EIGEN_FLOAT32[op]
-    if single or packet == scalar:
+    if single or packet == scalar or path == "scalar":
         return f"{scalar}({a})"
+    if path == "packet":
+        return f"{packet}({a})"
     return f"({packet}({a}) if j < tail else {scalar}({a}))"
 
 
-def scalar_expression(op, a, b, dtype, in_dtype, single=False):
+def scalar_expression(op, a, b, dtype, in_dtype, single=False, path=None):
     """The scalar expression of one step (a, b: operand names; dtype: its output; single:
-    whether its operands are all single values): also the body of a compiled while loop's
-    steps (compiled/loop_numba.py)."""
+    whether its operands are all single values; path: "packet" or "scalar" where the loop
+    runs over one of Eigen's paths only, None where the element index j decides): also the
+    body of a compiled while loop's steps (compiled/loop_numba.py)."""
     t = _TYPES[dtype]
     if op in _EIGEN_FLOAT32 and dtype == "float32":
-        return _eigen_expr(op, a, single)
+        return _eigen_expr(op, a, single, path)
     if op in ("Add", "AddV2"):
         return f"{t}({a} + {b})"
     if op == "Sub":
@@ -125,20 +124,24 @@ def source(chain, input_dtypes, scalar_inputs):
     if chain.random_steps:
         return _random_source(chain, input_dtypes, scalar_inputs)
     values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
+    arrays = [k for k in values if not scalar_inputs[k]]
     lines = [f"def kernel({_signature(chain, values)}, start, end):"]
     lines += _prologue(chain, values, scalar_inputs)
     # The loop runs over views of [start, end) indexed from 0: indexed from `start`, LLVM
     # did not vectorise it (measured: the pi chain over 10^6 values took 1.9 ms so, 0.15 ms
-    # over views). Eigen's packet-or-scalar choice (`j < tail`) counts from `start` then too.
-    arrays = [f"i{k}" for k in values if not scalar_inputs[k]]
-    if not chain.reduces:
-        arrays.insert(0, "out")
-    lines += [f"    {name} = {name}[start:end]" for name in arrays]
+    # over views). A chain of Eigen's functions runs two loops, the packet path up to the
+    # tensor's tail and the scalar path from there: with a branch per element between them
+    # it did not vectorise either (sigmoid(exp(x*x)) of 10^6 float32: 9.0 ms, 1.45 ms so).
+    lines += [f"    {name} = {name}[start:end]"
+              for name in [f"i{k}" for k in arrays] + ([] if chain.reduces else ["out"])]
+    loops = [("range(end - start)", None)]
     if _uses_eigen(chain):
-        lines.append("    tail -= start")
-    lines.append("    for j in range(end - start):")
-    lines += [f"        v{k} = i{k}[j]" for k in values if not scalar_inputs[k]]
-    lines += _steps(chain, input_dtypes, "        ", {}, scalar_inputs)
+        lines.append("    split = min(max(tail - start, 0), end - start)")
+        loops = [("range(split)", "packet"), ("range(split, end - start)", "scalar")]
+    for bounds, path in loops:
+        lines.append(f"    for j in {bounds}:")
+        lines += [f"        v{k} = i{k}[j]" for k in arrays]
+        lines += _steps(chain, input_dtypes, "        ", {}, scalar_inputs, path)
     lines += _epilogue(chain)
     return _header(chain) + "\n".join(lines) + "\n"
 
@@ -165,9 +168,10 @@ def _prologue(chain, values, scalar_inputs):
     return lines
 
 
-def _steps(chain, input_dtypes, pad, random_values, scalar_inputs):
+def _steps(chain, input_dtypes, pad, random_values, scalar_inputs, path=None):
     """The loop body's lines: each step's value t<k> of element j (a random step's from
-    `random_values`: step -> expression); a reduction accumulates instead of storing."""
+    `random_values`: step -> expression; path: as _expr's); a reduction accumulates instead
+    of storing."""
     lines, types, singles = [], [], []
     last = len(chain.steps) - 1
     for index, (op, operands, dtype) in enumerate(chain.steps):
@@ -185,7 +189,7 @@ def _steps(chain, input_dtypes, pad, random_values, scalar_inputs):
             single = all(scalar_inputs[n] if kind == "i" else singles[n]
                          for kind, n in operands)
             expr = scalar_expression(op, refs[0], refs[1] if len(refs) > 1 else None, dtype,
-                                     in_dtypes[0], single)
+                                     in_dtypes[0], single, path)
         lines.append(f"{pad}t{index} = {expr}")
         types.append(dtype)
         singles.append(single)
@@ -270,7 +274,7 @@ def _word(w0, w1, w2, w3, b, k):
 
 
 def cache_dir():
-    return os.path.join(warm_cache.cache_root(), "fused-kernels")
+    return numba_source.cache_dir(_FOLDER)
 
 
 def chain_of(key):
@@ -283,21 +287,7 @@ def chain_of(key):
 
 def _compile(key, text):
     """Write the source where numba can cache it, import it, compile for the key's types."""
-    folder = cache_dir()
-    os.makedirs(folder, exist_ok=True)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    path = os.path.join(folder, f"fused_{digest}.py")
-    if not os.path.exists(path):  # never rewritten: numba's cache is keyed on its mtime
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    name = f"_graph_inspector_fused_{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    # Registered by name: numba's cached code refers to its module by that name.
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    module = numba_source.import_text(text, _FOLDER, "fused")
     chain, input_dtypes = chain_of(key), key[1]
     sample = [np.zeros(1, dtype) for k, dtype in enumerate(input_dtypes)
               if k not in chain.side_inputs]

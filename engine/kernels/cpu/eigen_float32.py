@@ -15,6 +15,8 @@ tiny-argument shortcuts) returns a denormal as it came (`_keep_denormal_inputs`)
 Each step below is the float32 operation Eigen performs, in its order, so NumPy rounds as the
 packet instructions do. tools/make_eigen_math_fixtures.py checks them against TensorFlow over
 every float32 of a range, and writes the sample tests/engine/test_eigen_float32.py compares.
+They are the reference: once numba is loaded for them (compiled_loops, below) the kernels
+run engine/kernels/compiled/eigen_arrays.py's loops, tested equal to them.
 
 >>> import numpy as np
 >>> float(sigmoid(np.float32([-1.0]))[0])  # a lone value takes the scalar path
@@ -24,8 +26,12 @@ every float32 of a range, and writes the sample tests/engine/test_eigen_float32.
 """
 
 import ctypes
+import sys
 
 import numpy as np
+
+from engine.kernels import compiled
+from engine.kernels.compiled.warm_cache import note_cold_fallback
 
 PACKET = 8  # float lanes of an AVX register
 _F = np.float32
@@ -270,34 +276,60 @@ def scalar_softplus(x):
     return _softplus_of(_flush(x), scalar_exp, scalar_log1p)
 
 
-def packets_and_tail(packet, scalar):
-    """A float32 function of tensors of one shape, as an Eigen expression evaluates it:
-    `packet` on all but the last n % 8 elements (flat), `scalar` on those."""
+def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
+    """A function of tensors of one shape, as an Eigen expression evaluates it: `packet` on
+    all but the last n % lanes elements (flat), `scalar` on those. `loop` names the loops of
+    engine/kernels/compiled/eigen_arrays.py that give both paths' values faster, taken once
+    they are loaded (compiled_loops)."""
     def apply(*tensors):
-        tensors = [np.asarray(x, np.float32) for x in tensors]
+        tensors = [np.asarray(x, dtype) for x in tensors]
         shape = tensors[0].shape
         flat = [x.reshape(-1) for x in tensors]
-        end = packet_end(flat[0].size)
-        if end == flat[0].size:
+        size = flat[0].size
+        end = size - size % lanes
+        loops = compiled_loops(size) if loop is not None and size else None
+        if loops is not None:
+            return loops.run(loop, np.empty_like(flat[0]), flat, end).reshape(shape)
+        if end == size:
             return packet(*flat).reshape(shape)
         out = np.empty_like(flat[0])
         out[:end] = packet(*(x[:end] for x in flat))
         out[end:] = scalar(*(x[end:] for x in flat))
         return out.reshape(shape)
     apply.__name__ = packet.__name__.replace("packet_", "")
-    apply.__doc__ = f"TensorFlow's float32 {apply.__name__} on the CPU, bit for bit."
+    apply.__doc__ = f"TensorFlow's {apply.__name__} on the CPU, bit for bit."
     return apply
 
 
-exp = packets_and_tail(packet_exp, scalar_exp)
-log = packets_and_tail(packet_log, scalar_log)
-log1p = packets_and_tail(packet_log1p, scalar_log1p)
-expm1 = packets_and_tail(packet_expm1, scalar_expm1)
-sigmoid = packets_and_tail(packet_sigmoid, scalar_sigmoid)
-softplus = packets_and_tail(packet_softplus, scalar_softplus)
+# numba is loaded for these functions (compiled/__init__.py: importing it costs the caller's
+# thread about 0.4 s) for a tensor of LOAD_AT_ONCE elements or more, on which the NumPy
+# reference spends half a millisecond more than the loops, or at the LOAD_WHEN_OFTEN-th tensor
+# of COUNTED_MIN or more (a training loop's); where numba is loaded already (for Philox or a
+# fused chain) the loops load in about 0.07 s, at the first tensor. Once they are loaded every
+# tensor takes them (a few microseconds where the reference takes 15 or more).
+LOAD_AT_ONCE, LOAD_WHEN_OFTEN, COUNTED_MIN = 1 << 16, 256, 1 << 10
+_DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
 
 
-def tanh(x):
-    """TensorFlow's float32 tanh on the CPU, bit for bit (one formula on both paths)."""
-    x = np.asarray(x, np.float32)
-    return tanh_float(x.reshape(-1)).reshape(x.shape)
+def compiled_loops(size):
+    """The compiled loops (engine/kernels/compiled/eigen_arrays.py) when loaded, else None;
+    asks for them where a tensor of `size` elements makes loading them worth it."""
+    loops = compiled.loaded("eigen")
+    if loops is not None:
+        return loops
+    if "numba" not in sys.modules and (size < COUNTED_MIN or not _DEMAND.worth_loading(size)):
+        return None
+    loops = compiled.module("eigen")
+    if loops is None and compiled.enabled():
+        note_cold_fallback(size)
+    return loops
+
+
+exp = packets_and_tail(packet_exp, scalar_exp, "exp")
+log = packets_and_tail(packet_log, scalar_log, "log")
+log1p = packets_and_tail(packet_log1p, scalar_log1p, "log1p")
+expm1 = packets_and_tail(packet_expm1, scalar_expm1, "expm1")
+sigmoid = packets_and_tail(packet_sigmoid, scalar_sigmoid, "sigmoid")
+softplus = packets_and_tail(packet_softplus, scalar_softplus, "softplus")
+tanh = packets_and_tail(tanh_float, tanh_float, "tanh")  # one formula on both paths
+tanh.__name__, tanh.__doc__ = "tanh", "TensorFlow's tanh on the CPU, bit for bit."

@@ -13,7 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms, eigen_float32
+from engine.kernels.cpu import compiled_forms, eigen_erf, eigen_float32
 
 
 class _TruncateByZero(ArithmeticError):
@@ -214,14 +214,7 @@ def reciprocal(x, xp=np):
     return xp.reciprocal(x) if not _is_int(x) else (1 // x).astype(x.dtype)
 
 
-def erf(x):
-    from math import erf as scalar_erf
-    return np.vectorize(scalar_erf, otypes=[x.dtype])(x) if x.size else x.copy()
-
-
-def erfc(x):
-    from math import erfc as scalar_erfc
-    return np.vectorize(scalar_erfc, otypes=[x.dtype])(x) if x.size else x.copy()
+erf, erfc = eigen_erf.erf, eigen_erf.erfc  # TensorFlow's bits (engine/kernels/cpu/eigen_erf.py)
 
 
 UNARY = {

@@ -1,0 +1,100 @@
+"""The unfused float kernels' compiled loops: TensorFlow's exp, log, log1p, expm1, tanh,
+sigmoid, softplus (float32), Erf and Erfc (float32, float64) over a flat tensor's packets.
+
+Each function has two loops over lane functions of engine/kernels/compiled/eigen_numba.py or
+eigen_erf_numba.py: the packet path's over a tensor's whole packets, split over the intra-op
+threads, and the scalar path's over the last n % lanes elements. The packet lanes are
+branch-free float arithmetic, so LLVM vectorises their loops: the values are the packet
+path's bit for bit (numba without fastmath fuses no multiply-add), at about NumPy's own speed
+for exp and log (BENCHMARKS.md, bench.eigen_float32).
+
+The loops and the lanes' source are written into one generated file named by its hash
+(engine/kernels/compiled/numba_source.py), compiled for their one signature when it is
+imported (or loaded from numba's on-disk cache of that file: `graph-inspector warm` does it
+once per machine).
+"""
+
+import numpy as np
+import numba  # noqa: F401 (imported here, in the loader's thread)
+
+from engine.kernels.compiled import eigen_erf_numba, eigen_numba, numba_source
+from engine.runtime import threads
+
+# Loop name (packets_and_tail's `compiled`) -> (packet lane, scalar lane, dtype).
+LOOPS = {"exp": ("packet_exp", "scalar_exp", "float32"),
+         "log": ("packet_log", "scalar_log", "float32"),
+         "log1p": ("packet_log1p", "scalar_log1p", "float32"),
+         "expm1": ("packet_expm1", "scalar_expm1", "float32"),
+         "tanh": ("tanh_float", "tanh_float", "float32"),
+         "sigmoid": ("packet_sigmoid", "scalar_sigmoid", "float32"),
+         "softplus": ("packet_softplus", "scalar_softplus", "float32"),
+         "erf_float32": ("erf_float32", "erf_float32", "float32"),
+         "erfc_float32": ("packet_erfc_float32", "scalar_erfc_float32", "float32"),
+         "erf_float64": ("packet_erf_float64", "scalar_erf_float64", "float64"),
+         "erfc_float64": ("packet_erfc_float64", "scalar_erfc_float64", "float64")}
+# A tensor is split over the intra-op threads in pieces of at least this many elements: as
+# for fused chains (fused_numba), a second thread pays from about a quarter million.
+_MIN_ITEMS_PER_PIECE = 1 << 18
+
+_HEADER = ('"""TensorFlow\'s float functions over arrays; written by '
+           'engine/kernels/compiled/eigen_arrays.py."""\nimport math\n\nimport numpy as np\n'
+           'import numba\nfrom numba import types\n\n')
+_LOOP = '''@numba.njit(types.void(types.Array(types.{t}, 1, "C", readonly=True), types.{t}[::1],
+                      types.int64, types.int64),
+           cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def {name}(x, out, start, end):
+    x, out = x[start:end], out[start:end]  # indices from 0: loads LLVM sees as consecutive
+    for j in range(x.shape[0]):
+        out[j] = {lane}(x[j])
+'''
+
+
+def _constants():
+    """Both lane modules' constants, each name once (a name both define has one value)."""
+    merged = {}
+    for module in (eigen_numba, eigen_erf_numba):
+        for line in numba_source.constants_source(vars(module)):
+            name = line.split(" = ", 1)[0]
+            if merged.setdefault(name, line) != line:
+                raise ValueError(f"{name} differs between the lane modules")
+    return list(merged.values())
+
+
+def source():
+    """The generated file's text: constants, lane functions, one loop per LOOPS entry."""
+    functions = [numba_source.functions_source(vars(module), module.FUNCTIONS)
+                 for module in (eigen_numba, eigen_erf_numba)]
+    # one signature, compiled when the file is imported; a read-only input converts to it
+    loops = [_LOOP.format(name=f"{name}{suffix}", lane=lane, t=dtype)
+             for name, (packet, scalar, dtype) in LOOPS.items()
+             for suffix, lane in (("_packets", packet), ("_tail", scalar))]
+    return (_HEADER + "\n".join(_constants()) + "\n\n\n" + "\n\n".join(functions) + "\n\n\n"
+            + "\n\n".join(loops))
+
+
+_functions = {}  # loop name -> (packets loop, tail loop)
+
+
+def run(name, out, inputs, end):
+    """out = function `name` of inputs[0] (flat arrays): the packet path on [:end], the
+    scalar path on the rest."""
+    packets, tail = _functions[name]
+    x = inputs[0]
+    if not (x.flags.c_contiguous and x.flags.aligned):
+        x = x.copy()  # the signature's contiguous, aligned array
+    # (a small tensor skips parallel_for's few microseconds: it would be one piece anyway)
+    if end >= 2 * _MIN_ITEMS_PER_PIECE:
+        threads.parallel_for(lambda start, stop: packets(x, out, start, stop), end,
+                             _MIN_ITEMS_PER_PIECE)
+    elif end:
+        packets(x, out, 0, end)
+    if end < x.shape[0]:
+        tail(x, out, end, x.shape[0])
+    return out
+
+
+def warm():
+    """Import the generated file: numba compiles every loop (or loads it from its cache)."""
+    module = numba_source.import_text(source(), "eigen-kernels", "eigen")
+    _functions.update({name: (getattr(module, f"{name}_packets"), getattr(module, f"{name}_tail"))
+                       for name in LOOPS})
