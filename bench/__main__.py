@@ -76,11 +76,12 @@ def report(results, measurements, info, skipped=()):
 
 
 def _targets(results, measurements):
-    """Issue 19's table: each row's figure now, TensorFlow 2.21's, the target, met or not."""
-    lines = ["## Targets (issue 19)", "",
+    """The targets table: each row's figure now, TensorFlow 2.21's, the target, met or not."""
+    lines = ["## Targets", "",
              "Ratios are time over plain NumPy doing the same work in the same process, except "
-             "where the row says otherwise. TensorFlow 2.21's figures are the issue's, measured "
-             "side by side on this machine.", "",
+             "where the row says otherwise. TensorFlow 2.21's figures come from the row's own "
+             "run of TensorFlow on this machine where the row measures it (its oracle venv, "
+             "`.venv-tf`), else from the issue that set the target.", "",
              "| workload | engine | TensorFlow 2.21 | target | met |", "|---|---:|---:|---|---|"]
     for result in results:
         case = result.case
@@ -109,7 +110,8 @@ def _time(seconds):
 
 
 # What follows this line in BENCHMARKS.md is carried over by every run: figures measured on
-# machines `make bench` does not run on (a lent GPU), with their own dates.
+# machines `make bench` does not run on (a lent GPU) and comparisons made by hand (what
+# `diff --stats` showed of TensorFlow's runs against the engine's), each with its date.
 KEPT_MARKER = "<!-- kept by make bench: measured on other machines -->"
 
 
