@@ -5,7 +5,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms, threaded_matmul
+from engine.kernels.cpu import compiled_forms, threaded_elementwise, threaded_matmul
 
 
 @register("MatMul")
@@ -105,8 +105,20 @@ def _softmax_input(ctx, logits):
 
 @register("Softmax")
 def softmax(ctx, logits):
+    check_logits(ctx, logits)
+    split = threaded_elementwise.rows(_softmax_rows, logits)
+    if split is not None:
+        return split
     exp = np.exp(_softmax_input(ctx, logits))
     return exp / np.sum(exp, axis=-1, keepdims=True)
+
+
+def _softmax_rows(rows, out):
+    """Softmax of a block of rows into `out`: the unsplit kernel's NumPy calls, row by row the
+    same values (threaded_elementwise.rows)."""
+    shifted = rows - np.max(rows, axis=-1, keepdims=True)
+    np.exp(shifted, out=shifted)
+    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True), out=out)
 
 
 @register("LogSoftmax")
