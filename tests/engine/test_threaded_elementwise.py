@@ -2,6 +2,7 @@
 values, dtype and layout, bit for bit (engine/kernels/cpu/threaded_elementwise.py)."""
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -130,3 +131,17 @@ def test_ops_run_split_in_a_session(pieces):
     _same(got[1], -x)
     _same(got[2], _softmax_reference(scores))
     assert len(pieces) >= 3
+
+
+def test_pieces_keep_the_callers_floating_point_error_state(pieces):
+    # A session runs its kernels under np.errstate(all="ignore"): an overflow in a piece on a
+    # pool thread must be as silent as in the one unsplit call, and raise where that would.
+    huge = np.full((1024, 3072), 3e38, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="ignore"):
+            got = threaded_elementwise.ufunc_call(np.multiply, huge, np.float32(10))
+        assert np.isinf(got).all()
+        with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+            threaded_elementwise.ufunc_call(np.multiply, huge, np.float32(10))
+    assert pieces and min(pieces) >= 2  # (the raising call's count is never noted)
