@@ -33,6 +33,7 @@ INLINE_MAX_BYTES = 256 * 1024
 
 _ARRAY, _SCALAR, _EXTRA = 1, 2, 3
 _HEADER_SIZE = struct.Struct("<H")
+_EXTRA_INDEX = struct.Struct("<I")  # a step may push more than 65,535 string tensors
 _INLINE_KINDS = frozenset("biufc")
 _headers = {}  # dtype -> its header prefix in the body ("<f4;"), None where not inlined
 
@@ -61,7 +62,7 @@ def pack(obj):
                 return msgpack.ExtType(code, _HEADER_SIZE.pack(len(head)) + head +
                                        value.tobytes())
         extra.append(value)
-        return msgpack.ExtType(_EXTRA, _HEADER_SIZE.pack(len(extra) - 1))
+        return msgpack.ExtType(_EXTRA, _EXTRA_INDEX.pack(len(extra) - 1))
 
     return msgpack.packb(obj, default=encode, use_bin_type=True), extra
 
@@ -71,7 +72,7 @@ def unpack(body, extra=()):
 
     def decode(code, data):
         if code == _EXTRA:
-            return extra[_HEADER_SIZE.unpack_from(data)[0]]
+            return extra[_EXTRA_INDEX.unpack_from(data)[0]]
         size = _HEADER_SIZE.unpack_from(data)[0]
         dtype, _, shape = data[2:2 + size].decode().partition(";")
         shape = tuple(int(d) for d in shape.split(",")) if shape else ()

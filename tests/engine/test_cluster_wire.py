@@ -41,3 +41,15 @@ def test_a_message_hands_its_extras_to_dask_serialized_without_a_copy():
     assert message["extra"][0].data is large
     assert wire.message(("step", [np.ones(3)])).keys() == {"body"}
     assert wire.opened(message["body"], [large]) == ("step", (large,))
+
+
+def test_an_int_beyond_64_bits_goes_to_dask():
+    body, extra = wire.pack([2 ** 70, 3])
+    assert extra == [2 ** 70] and wire.unpack(body, extra) == (2 ** 70, 3)
+
+
+def test_more_extras_than_a_short_index_counts():
+    strings = [np.array([b"s"], object) for _ in range(70000)]
+    body, extra = wire.pack(strings)
+    back = wire.unpack(body, extra)
+    assert len(back) == 70000 and back[-1] is strings[-1]
