@@ -34,6 +34,7 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "training": "engine.kernels.compiled.training_numba",
             "activation": "engine.kernels.compiled.activation_numba",
             "bias": "engine.kernels.compiled.bias_numba",
+            "reduce": "engine.kernels.compiled.reduce_numba",
             "depthwise": "engine.kernels.compiled.depthwise_numba",
             "eigen": "engine.kernels.compiled.eigen_arrays"}
 # Modules whose functions' source the compiled modules write into generated files (fused
