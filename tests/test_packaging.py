@@ -64,7 +64,7 @@ def test_every_third_party_import_is_declared():
     distributions = metadata.packages_distributions()
     # Imported only where installed (behind an ImportError fallback): an extra declares it.
     in_extras = {"cupy": "cupy-cuda12x", "cupyx": "cupy-cuda12x", "distributed": "distributed",
-                 "dask": "distributed", "h5py": "h5py"}
+                 "dask": "distributed", "h5py": "h5py", "msgpack": "msgpack"}
     for module, where in third_party_imports().items():
         if module in in_extras:
             assert in_extras[module] in optional, (module, where)

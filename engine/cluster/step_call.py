@@ -7,17 +7,19 @@ trips a step. The task of a tf.train.Server started in this process (the worker 
 own training loop, as between-graph programs do) is run by its TaskState directly, and the
 whole step is driven from that worker's event loop with its connections: the feeds and
 fetches never cross a socket, and the calling thread is woken once, when the step is done
-(each wake-up of a thread costs a turn of the GIL, engine/cluster/loop_run.py). A call
-carries plain msgpack where it holds no tensor. A failure anywhere aborts the step on the
-other tasks; while remote tasks are pending, the scheduler is asked every LIVENESS_CHECK_S
-whether their workers are still there (with a deadline: a scheduler that does not answer
-is a failure too).
+(each wake-up of a thread costs a turn of the GIL, engine/cluster/loop_run.py). That local
+task starts first: what its first part sends to the other tasks rides with their calls,
+one message each instead of a call and a push. Calls and answers are packed by
+engine/cluster/wire.py (one msgpack body; large tensors as Dask frames). A failure anywhere
+aborts the step on the other tasks; while remote tasks are pending, the scheduler is asked
+every LIVENESS_CHECK_S whether their workers are still there (with a deadline: a scheduler
+that does not answer is a failure too).
 """
 
 import asyncio
 
 from engine.framework import errors
-from engine.cluster import task as task_lib
+from engine.cluster import task as task_lib, wire
 
 LIVENESS_CHECK_S = 1.0  # how often a waiting step looks whether its tasks' workers are alive
 ABORT_WAIT_S = 30       # how long aborted tasks get to answer before the cause is reported
@@ -50,27 +52,42 @@ class StepCall:
         return asyncio.run_coroutine_threadsafe(self._call_tasks(),
                                                 self._loop.asyncio_loop).result()
 
-    async def _call(self, task):
-        """One task's answer: the local one's run here, a remote one's through its worker."""
-        from distributed.protocol import to_serialize
+    def _start_local(self):
+        """The local task's step, started: its partitions on this loop have run up to
+        their first wait (or it failed at once)."""
+        try:
+            return asyncio.ensure_future(
+                self.local_state.start_step(*self.calls[self.local_task]))
+        except Exception as error:  # noqa: BLE001  (sorted out by the connection)
+            failed = asyncio.get_running_loop().create_future()
+            failed.set_exception(error)
+            return failed
+
+    async def _call(self, task, tensors):
+        """A remote task's answer, through its worker; `tensors` go with the call."""
         payload = self.calls[task]
-        if task == self.local_task:
-            return await self.local_state.run_step(*payload)
-        if payload[5]:  # feeds: tensors, serialized as Dask serializes arrays
-            payload = to_serialize(payload)
+        if tensors:
+            payload = payload + (tensors,)
         answer = await getattr(self._rpc(self.workers[task]), task_lib.RUN_HANDLER)(
-            payload=payload)
+            **wire.message(payload))
         if isinstance(answer, task_lib.StepFailed):
             raise answer.error
-        return answer
+        return wire.opened(**answer)
 
     async def _call_tasks(self):
         """Calls every task at once until all answer, one fails or a task's worker leaves
         the scheduler; then the others' pending recvs are aborted."""
-        # The remote calls first: the local partition's first part runs before they are
-        # written otherwise.
-        order = sorted(self.calls, key=lambda task: task == self.local_task)
-        pending = {asyncio.ensure_future(self._call(task)): task for task in order}
+        pending, pushed = {}, {}
+        if self.local_task is not None:
+            # The local task first: what its first part sends to the others goes with their
+            # calls, not as messages of its own a moment after.
+            pending[self._start_local()] = self.local_task
+            pushed = self.local_state.take_pushed(
+                self.step, {self.workers[t] for t in self.calls if t != self.local_task})
+        for task in self.calls:
+            if task != self.local_task:
+                future = asyncio.ensure_future(self._call(task, pushed.get(self.workers[task])))
+                pending[future] = task
         answers, failures = {}, {}
         while pending and not failures:
             done, _ = await asyncio.wait(pending, timeout=LIVENESS_CHECK_S,

@@ -4,11 +4,12 @@ A worker plugin gives every Dask worker a TaskState: one ResourceMgr, so variabl
 their task between runs and across the sessions of every client (as in a tf.train.Server);
 the partitions clients registered there, bound to executors; and a rendezvous per step.
 Clients run a step by calling a handler this plugin adds on every task's worker at once
-(or, for the task of their own process, TaskState.run_step directly). A step's partitions
+(or, for the task of their own process, TaskState.start_step directly). A step's partitions
 run on the worker's event loop where none of them can block (engine/cluster/loop_run.py),
 else each on a thread. A _Send whose _Recv sits on another task pushes the tensor to that
 task's worker over Dask's own worker-to-worker comms (another handler), never through the
-client or the scheduler. A debugged step's partitions wait for the client's debugger, whose
+client or the scheduler; what a step's messages carry is packed into one msgpack body
+(engine/cluster/wire.py). A debugged step's partitions wait for the client's debugger, whose
 answers come through a third handler (engine/cluster/relay.py).
 """
 
@@ -22,7 +23,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from engine.runtime import deadline, observers as observers_lib, placer as placer_lib
 from engine.framework import errors
 from engine.runtime import plan as plan_lib
-from engine.cluster import loop_run, relay as relay_lib, trace as trace_lib
+from engine.cluster import loop_run, relay as relay_lib, trace as trace_lib, wire
 from engine.cluster.cluster_spec import task_name
 from engine.runtime.executor import Executor
 from engine.proto import graph_pb2
@@ -188,49 +189,75 @@ class TaskState:
         for (address, receiver), tensors in by_address.items():
             asyncio.ensure_future(self._deliver(address, receiver, tensors))
 
+    def take_pushed(self, step, addresses):
+        """{worker address: [(key, value, is_dead)]}: the tensors of `step` pushed to the
+        workers at `addresses` and not sent yet, taken out of the outbox (a step's call to
+        those tasks carries them, engine/cluster/step_call.py)."""
+        taken = {}
+        with self._outbox_lock:
+            kept = []
+            for entry in self._outbox:
+                address, _, entry_step, key, value, is_dead = entry
+                if entry_step == step and address in addresses:
+                    taken.setdefault(address, []).append((key, value, is_dead))
+                else:
+                    kept.append(entry)
+            self._outbox = kept
+        return taken
+
     async def _deliver(self, address, receiver, tensors):
-        from distributed.protocol import to_serialize
         try:
             # One way (reply=False): an answer would cost the receiver a message and both
             # loops a wake-up; a comm that breaks fails the write itself.
             await getattr(self.worker.rpc(address), SEND_HANDLER)(
-                steps=[t[0] for t in tensors], keys=[t[1] for t in tensors],
-                values=[to_serialize(t[2]) for t in tensors], dead=[t[3] for t in tensors],
-                reply=False)
+                **wire.message(tensors), reply=False)
         except Exception as error:  # noqa: BLE001  (the comm's errors, whatever they are)
             for step in {t[0] for t in tensors}:
                 self.rendezvous.abort_running(step, errors.UnavailableError(
                     None, None, f"Task {receiver} is unavailable ({address}): "
                                 f"{type(error).__name__}: {error}"))
 
-    def receive(self, steps=None, keys=None, values=None, dead=None):
+    def receive(self, body=None, extra=None):
         """The handler a peer's push calls: the tensors join their steps' rendezvous."""
-        for step, key, value, is_dead in zip(steps, keys, values, dead):
+        for step, key, value, is_dead in wire.opened(body, extra):
             self.rendezvous.find(step).deliver(key, value, is_dead)
 
-    async def run_handler(self, payload=None):
-        """A client's call for one step (see engine/cluster/step_call.py); a step without
-        values to return answers in plain msgpack."""
+    async def run_handler(self, body=None, extra=None):
+        """A client's call for one step (see engine/cluster/step_call.py), answered as a
+        wire message."""
         from distributed.protocol import to_serialize
         try:
-            answer = await self.run_step(*payload)
+            answer = await self.start_step(*wire.opened(body, extra))
         except errors.OpError as error:
             # Answered, not raised: Dask logs a raising handler's traceback on the task's
             # stderr (over the debugger's screen, for a run quit part-way).
             return to_serialize(StepFailed(error))
-        return to_serialize(answer) if answer[0] else answer
+        return wire.message(answer)
 
-    async def run_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace,
-                       relay=None):
-        """One step of this task's partitions registered under `handle`, on the worker's
-        loop (engine/cluster/loop_run.py) where they can all run there, else each on a
-        thread (`run`)."""
-        self.rendezvous.find(step).peers = peers
-        parts = self.bind(handle, specs)
+    def start_step(self, handle, specs, peers, step, step_id, feeds, timeout_ms, trace,
+                   relay=None, tensors=()):
+        """Starts one step of this task's partitions registered under `handle`, on the
+        worker's loop (engine/cluster/loop_run.py) where they can all run there, else each
+        on a thread (`run`); returns what to await for (the client partition's fetched
+        values, the step stats). `tensors`: (key, value, is_dead) its caller's task pushed
+        here before calling. On the worker's loop: the loop's partitions have run as far as
+        their tensors allow when it returns."""
+        rendezvous = self.rendezvous.find(step)
+        rendezvous.peers = peers
+        for key, value, is_dead in tensors:
+            rendezvous.deliver(key, value, is_dead)
+        try:
+            parts = self.bind(handle, specs)
+        except BaseException:
+            self.rendezvous.cleanup(step)
+            raise
         if trace or relay is not None or not all(part.on_loop for part in parts):
-            return await asyncio.get_running_loop().run_in_executor(
+            return asyncio.get_running_loop().run_in_executor(
                 self.steps, self.run, parts, step, step_id, feeds, timeout_ms, trace, relay)
-        run = loop_run.LoopRun(self, parts, step, step_id, feeds, timeout_ms)
+        return self._on_loop(loop_run.LoopRun(self, parts, step, step_id, feeds, timeout_ms),
+                             step)
+
+    async def _on_loop(self, run, step):
         try:
             return await run.future
         except Exception as error:  # noqa: BLE001  (named by its task, as on threads)

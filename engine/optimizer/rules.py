@@ -8,6 +8,7 @@ Send/Recv, placeholders, function calls, or an op whose outputs are references o
 import numpy as np
 
 from engine.framework import dtypes, op_families, op_registry, tensor_util
+from engine.kernels.fused_chain import FUSED_OP
 from engine.proto import node_def_pb2
 
 PLACEHOLDERS = frozenset({"Placeholder", "PlaceholderV2", "PlaceholderWithDefault"})
@@ -33,6 +34,10 @@ _HANDLE_TYPES = frozenset({dtypes.resource.as_datatype_enum, dtypes.variant.as_d
 
 def is_pure(node):
     """No side effects, no state, not control flow: same inputs, same outputs."""
+    if node.op == FUSED_OP:
+        # A fused chain is as pure as its steps: one drawing random numbers is not (folding
+        # it would run its whole chain, and give every run the first run's values).
+        return not any(is_random(op.decode()) for op in node.attr["fused_ops"].list.s)
     purity = _OP_PURITY.get(node.op, "unknown")
     if purity == "unknown":
         purity = _OP_PURITY[node.op] = _op_purity(node.op)

@@ -163,6 +163,14 @@ def _restore(tf, prefix):
             return [values.tolist() for values in sess.run([a, b])]
 
 
+def _without_file(outcome, prefix):
+    """The outcome with TensorFlow's part of an error only: the engine's restore adds which
+    file is bad after TensorFlow's words, as " (in PREFIX.data-...: entry: what)"."""
+    if outcome[0] != "OK" and f" (in {prefix}" in outcome[1]:
+        return [outcome[0], outcome[1][:outcome[1].index(f" (in {prefix}")]]
+    return outcome
+
+
 def checkpoint_outcomes(tf, directory):
     """{case: {"restore": outcome, "reader a": outcome, "reader b": outcome}}."""
     results = {}
@@ -172,7 +180,7 @@ def checkpoint_outcomes(tf, directory):
         prefix = cut_checkpoint(tf, folder, keep)
         reader = tf.train.NewCheckpointReader
         results[name] = {
-            "restore": _outcome(lambda: _restore(tf, prefix)),
+            "restore": _without_file(_outcome(lambda: _restore(tf, prefix)), prefix),
             "reader a": _outcome(lambda: reader(prefix).get_tensor("a").tolist()),
             "reader b": _outcome(lambda: reader(prefix).get_tensor("b").tolist()),
         }

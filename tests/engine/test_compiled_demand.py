@@ -10,11 +10,23 @@ from engine.kernels import compiled
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_large_work_loads_at_once_small_work_from_the_nth_request():
+def test_large_work_loads_at_once_small_work_from_the_nth_request(monkeypatch):
+    monkeypatch.setattr(compiled, "any_loaded", lambda: False)  # whatever ran before
     demand = compiled.Demand(large=1000, often=3)
     assert demand.worth_loading(1000)
     small = compiled.Demand(large=1000, often=3)
     assert [small.worth_loading(10) for _ in range(4)] == [False, False, True, True]
+
+
+def test_once_numba_serves_from_a_warm_cache_small_work_loads_at_the_second_request(
+        monkeypatch):
+    monkeypatch.setattr(compiled, "any_loaded", lambda: True)
+    monkeypatch.setattr(compiled, "cache_is_warm", lambda: True)
+    small = compiled.Demand(large=1000, often=5)
+    assert [small.worth_loading(10) for _ in range(3)] == [False, True, True]
+    monkeypatch.setattr(compiled, "cache_is_warm", lambda: False)  # cold: loading costs more
+    cold = compiled.Demand(large=1000, often=5)
+    assert [cold.worth_loading(10) for _ in range(3)] == [False, False, False]
 
 
 def test_loaded_never_starts_a_load(monkeypatch):

@@ -77,3 +77,30 @@ def test_a_queue_runner_and_the_first_dequeue_meet_in_one_queue():
                 coord.request_stop()
                 coord.join(threads)
         assert seen == [b"a", b"b", b"c"] * 2, attempt
+
+
+def test_a_fifo_queue_serves_its_waiting_dequeues_in_order():
+    """An element goes to the dequeue that waited for it, not to one that came while the
+    waiting thread had not woken yet, as TensorFlow serves its dequeue attempts in order
+    (SyncReplicasOptimizer's tokens: a fast worker took both of a step's tokens once)."""
+    import numpy as np
+    from engine.kernels.cpu import queues
+
+    queue = queues._Queue("FIFOQueue", "q", -1, [tf.int32], [[]])
+    got = {}
+
+    def dequeue(name):
+        got[name] = int(queues._dequeue(None, queue, 1)[0][0])
+
+    first = threading.Thread(target=dequeue, args=("first",))
+    first.start()
+    while not queue.dequeuers:  # the first dequeue waits on the empty queue
+        threading.Event().wait(0.001)
+    refill = threading.Thread(target=lambda: first.join() or queues._enqueue(
+        None, queue, [(np.int32(2),)]))
+    refill.start()
+    with queue.condition:  # the first one cannot wake before the second comes
+        queues._enqueue(None, queue, [(np.int32(1),)])
+        dequeue("second")
+    refill.join()
+    assert got == {"first": 1, "second": 2}

@@ -34,7 +34,7 @@ def test_a_warm_cache_is_only_reported_without_loading_numba(cache):
 def test_the_stamp_is_stale_when_what_numba_compiles_changes(cache, monkeypatch):
     warm_cache.write_stamp()
     assert warm_cache.is_warm()
-    (cache / "warm-stamp").write_text("an older key\n")
+    (cache / "warm-stamps").write_text("an older key\n")
     assert not warm_cache.is_warm()
 
 
@@ -43,7 +43,7 @@ def test_compiled_kernels_off_is_said_and_not_an_error(cache, capsys, monkeypatc
     monkeypatch.setenv("GRAPH_INSPECTOR_COMPILED", "0")
     assert cli.main(["warm"]) == 0
     assert capsys.readouterr().out == "compiled kernels: off (GRAPH_INSPECTOR_COMPILED=0); nothing to warm\n"
-    assert not (cache / "warm-stamp").exists()
+    assert not (cache / "warm-stamps").exists()
 
 
 def test_a_large_fallback_on_a_cold_cache_is_said_once(cache, capsys):
@@ -59,3 +59,30 @@ def test_nothing_is_said_when_the_cache_is_warm(cache, capsys):
     warm_cache.write_stamp()
     warm_cache.note_cold_fallback(10 * warm_cache.NOTICE_MIN_ITEMS)
     assert capsys.readouterr().err == ""
+
+
+def test_the_stamp_keeps_each_checkouts_key(cache, monkeypatch):
+    """Git worktrees share one cache: stamping one checkout leaves another's stamp warm."""
+    monkeypatch.setattr(warm_cache, "_key", "another-checkouts-key")
+    warm_cache.write_stamp()
+    monkeypatch.setattr(warm_cache, "_key", "this-checkouts-key")
+    warm_cache.write_stamp()
+    assert warm_cache.is_warm()
+    monkeypatch.setattr(warm_cache, "_key", "another-checkouts-key")
+    assert warm_cache.is_warm()
+    for n in range(warm_cache.STAMPED_KEYS):
+        monkeypatch.setattr(warm_cache, "_key", f"key-{n}")
+        warm_cache.write_stamp()
+    monkeypatch.setattr(warm_cache, "_key", "another-checkouts-key")
+    assert not warm_cache.is_warm()  # the oldest goes
+
+
+def test_a_generated_kernel_is_marked_compiled_under_the_present_key(cache, monkeypatch):
+    from engine.kernels.compiled import numba_source
+    text = "def kernel():\n    return 1\n"
+    os.makedirs(numba_source.cache_dir("fused-kernels"), exist_ok=True)
+    assert not numba_source.is_compiled(text, "fused-kernels", "fused")
+    numba_source.mark_compiled(text, "fused-kernels", "fused")
+    assert numba_source.is_compiled(text, "fused-kernels", "fused")
+    monkeypatch.setattr(warm_cache, "_key", "a-later-key")
+    assert not numba_source.is_compiled(text, "fused-kernels", "fused")

@@ -10,6 +10,7 @@ The cache directory: $GRAPH_INSPECTOR_CACHE_DIR, else $XDG_CACHE_HOME/graph-insp
 """
 
 import inspect
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,6 +18,7 @@ import numpy as np
 import numba  # noqa: F401  (imported here, in the loader's thread, not by the generated files)
 
 from engine.runtime import threads
+from engine.kernels import compiled
 from engine.kernels.compiled import eigen_numba
 from engine.kernels.compiled import philox_numba as philox
 from engine.kernels.compiled import numba_source
@@ -294,6 +296,7 @@ def _compile(key, text):
     sample += [np.uint64(0)] * (6 * len(chain.random_steps))  # each stream's key and counter
     first = 1 if chain.reduces else np.zeros(1, chain.steps[-1][2])  # size, or out
     module.kernel(first, *sample, 0, 1)  # compile, or load from the cache
+    numba_source.mark_compiled(text, _FOLDER, "fused")
     return module.kernel
 
 
@@ -309,7 +312,8 @@ def _compile_into(key, text):
 
 def kernel(chain, input_dtypes, scalar_inputs, wait=False):
     """The compiled kernel of a chain at these input dtypes, else None (compiling, or it
-    could not be compiled); the first request starts its compilation in the background."""
+    could not be compiled). The first request compiles it in the background, or loads it in
+    the caller's thread where numba has cached it (engine/kernels/compiled/__init__.py)."""
     key = chain.key(input_dtypes, scalar_inputs)
     function = _ready.get(key)
     if function is not None or key in _ready:
@@ -319,12 +323,30 @@ def kernel(chain, input_dtypes, scalar_inputs, wait=False):
         if start:
             _pending.add(key)
     if start:
-        future = _compiler.submit(_compile_into, key, source(chain, input_dtypes, scalar_inputs))
+        text = source(chain, input_dtypes, scalar_inputs)
+        if compiled.loads_in_caller() and numba_source.is_compiled(text, _FOLDER, "fused"):
+            _compile_into(key, text)
+            return _ready.get(key)
+        future = _compiler.submit(_compile_into, key, text)
         if wait:
             future.result()
     elif wait:
         wait_idle()  # the single compiler thread: wait our turn
     return _ready.get(key)
+
+
+def _forget_compiler_after_fork():
+    """A forked child has no compiler thread: a pool made in the parent would take its jobs
+    and never run them (wait=True would hang). It gets a pool of its own, and what the parent
+    had not finished compiling is asked for anew."""
+    global _compiler, _lock
+    _compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuse-compile")
+    _lock = threading.Lock()
+    _pending.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_compiler_after_fork)
 
 
 def wait_idle():

@@ -52,13 +52,40 @@ def cache_dir(folder):
     return os.path.join(warm_cache.cache_root(), folder)
 
 
+def _stem(text, prefix):
+    return f"{prefix}_{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+
+
+def _marker(text, folder, prefix):
+    return os.path.join(cache_dir(folder), _stem(text, prefix) + ".compiled")
+
+
+def is_compiled(text, folder, prefix):
+    """Whether `mark_compiled` said so of `text` under the cache's present key: numba then
+    loads its machine code from the cache (milliseconds) instead of compiling (seconds)."""
+    try:
+        with open(_marker(text, folder, prefix), encoding="utf-8") as f:
+            return warm_cache.cache_key() in f.read().split()
+    except OSError:
+        return False
+
+
+def mark_compiled(text, folder, prefix):
+    """Note that numba has compiled (and cached) what `text` defines, under the present key."""
+    path = _marker(text, folder, prefix)
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(warm_cache.cache_key() + "\n")
+    except OSError:  # a read-only cache: the next process compiles in the background again
+        pass
+
+
 def import_text(text, folder, prefix):
     """The module of `text`, written (once: numba's cache is keyed on the file's mtime) to
     <cache>/<folder>/<prefix>_<hash>.py and imported under a name made of that hash."""
     folder = cache_dir(folder)
     os.makedirs(folder, exist_ok=True)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    stem = f"{prefix}_{digest}"
+    stem = _stem(text, prefix)
     path = os.path.join(folder, stem + ".py")
     if not os.path.exists(path):
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")

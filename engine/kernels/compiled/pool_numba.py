@@ -35,6 +35,37 @@ def _clip(start, size, limit):
     return max(start, 0), min(start + size, limit)
 
 
+@numba.njit(inline="always")
+def _larger(a, b):
+    """Max pooling's step: `a` where greater, and NaN wins and stays. `|` (not `or`): a
+    select LLVM vectorises."""
+    return a if (a > b) | (a != a) else b
+
+
+@numba.njit(**JIT)
+def _max_pool_2x2_row(x, n, h0, lowest, geometry, out_row):
+    """An output row of 2x2 windows, each window's four inputs taken in row-major order into
+    one running maximum per channel held in a register (the row-at-a-time loop below stores
+    and reloads it per input: 2-5x slower for 2x2 windows, measured 2026-11-28)."""
+    _, h, w, c = x.shape
+    kh, kw, sh, sw, pt, pl, oh, ow = geometry
+    for j in range(ow):
+        w0, w1 = _clip(j * sw - pl, kw, w)
+        o = out_row[j]
+        if w1 - w0 == 2:
+            v0, v1, v2, v3 = x[n, h0, w0], x[n, h0, w0 + 1], x[n, h0 + 1, w0], x[n, h0 + 1, w0 + 1]
+            for ch in range(c):
+                o[ch] = _larger(v3[ch], _larger(v2[ch], _larger(v1[ch], _larger(v0[ch], lowest))))
+        else:  # clipped by the padding: one column, or none
+            for ch in range(c):
+                o[ch] = lowest
+            for y in range(h0, h0 + 2):
+                for z in range(w0, w1):
+                    v = x[n, y, z]
+                    for ch in range(c):
+                        o[ch] = _larger(v[ch], o[ch])
+
+
 @numba.njit(**JIT)
 def _max_pool(x, geometry, lowest, out, start, end):
     _, h, w, c = x.shape
@@ -42,6 +73,9 @@ def _max_pool(x, geometry, lowest, out, start, end):
     for row in range(start, end):
         n, i = divmod(row, oh)
         h0, h1 = _clip(i * sh - pt, kh, h)
+        if kh == 2 and kw == 2 and h1 - h0 == 2:
+            _max_pool_2x2_row(x, n, h0, lowest, geometry, out[n, i])
+            continue
         results = out[n, i].reshape(-1)  # the output row, (ow, c) flat
         for q in range(results.shape[0]):
             results[q] = lowest
@@ -124,15 +158,28 @@ def _avg_pool_grad(dy, geometry, dx, start, end):
 @numba.njit(**JIT)
 def _column_sums(x, start, end, sums):
     """sums += the sum of rows [start, end) of the 2-D `x`: each block of _SUM_BLOCK rows
-    summed in x's dtype (all the vector lanes of float32), the blocks in sums' (float64)."""
-    block = np.empty(x.shape[1], x.dtype)
+    summed in x's dtype (all the vector lanes of float32), the blocks in sums' (float64).
+
+    Each channel adds its block's rows in row order; four rows go into one pass over the
+    channels, (((s + r0) + r1) + r2) + r3, the same sums as row by row, with a quarter of the
+    loads and stores of the running sums (measured 2026-11-28: 10-35% faster on 50-128 x
+    14x14x64 and 28x28x32, the same bits)."""
+    channels = x.shape[1]
+    block = np.empty(channels, x.dtype)
     for first in range(start, end, _SUM_BLOCK):
+        last = min(end, first + _SUM_BLOCK)
         block[:] = x[first]
-        for r in range(first + 1, min(end, first + _SUM_BLOCK)):
+        r = first + 1
+        while r + 4 <= last:
+            r0, r1, r2, r3 = x[r], x[r + 1], x[r + 2], x[r + 3]
+            for ch in range(channels):
+                block[ch] = (((block[ch] + r0[ch]) + r1[ch]) + r2[ch]) + r3[ch]
+            r += 4
+        for r in range(r, last):
             row = x[r]
-            for ch in range(row.shape[0]):
+            for ch in range(channels):
                 block[ch] += row[ch]
-        for ch in range(block.shape[0]):
+        for ch in range(channels):
             sums[ch] += block[ch]
 
 
@@ -184,19 +231,33 @@ def avg_pool_grad(dy, input_shape, window, stride, pads):
     return dx
 
 
+# BiasAddGrad reads each element once: a second thread pays only for a large tensor. Measured
+# 2026-11-28 (2 cores, load 3-4): 50x14x14x64 float32 (627k elements) summed in 0.04 ms on one
+# thread and took 0.08-0.10 ms split in eight pieces over two.
+_BIAS_MIN_ITEMS_PER_PIECE = 1 << 20
+
+
 def bias_add_grad(dy):
     """BiasAddGrad of a channels-last `dy`: the sum over every axis but the last, in blocks
-    of _SUM_BLOCK rows added in float64 (as exact as TensorFlow's float32 tree, or more)."""
+    of _SUM_BLOCK rows added in float64 (as exact as TensorFlow's float32 tree, or more).
+    Pieces start on a block, so every block is the same whatever the threads."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
+    count, channels = rows.shape
+    blocks = -(-count // _SUM_BLOCK)
+    min_blocks = max(1, _BIAS_MIN_ITEMS_PER_PIECE // (_SUM_BLOCK * max(1, channels)))
+    if blocks < 2 * min_blocks or threads.budget() == 1:  # one piece: no threads' bookkeeping
+        total = np.zeros(channels, np.float64)
+        _column_sums(rows, 0, count, total)
+        return total.astype(dy.dtype)
     partials = {}
 
     def piece(start, end):
-        sums = np.zeros(rows.shape[1], np.float64)
-        _column_sums(rows, start, end, sums)
+        sums = np.zeros(channels, np.float64)
+        _column_sums(rows, start * _SUM_BLOCK, min(count, end * _SUM_BLOCK), sums)
         partials[start] = sums
 
-    _split(rows.shape[0], rows.shape[1], piece)
-    total = np.zeros(rows.shape[1], np.float64)
+    threads.parallel_for(piece, blocks, min_blocks)
+    total = np.zeros(channels, np.float64)
     for start in sorted(partials):  # in piece order: the same sum whatever the threads did
         total += partials[start]
     return total.astype(dy.dtype)

@@ -20,6 +20,7 @@ from engine.kernels import compiled
 
 # Below this many elements the NumPy path costs too little for a note to be worth reading.
 NOTICE_MIN_ITEMS = 1 << 18
+STAMPED_KEYS = 8
 _noticed = threading.Event()
 _key = None
 
@@ -30,19 +31,25 @@ def cache_root() -> str:
 
 
 def stamp_path() -> str:
-    return os.path.join(cache_root(), "warm-stamp")
+    # (One key a line; the single-key "warm-stamp" of earlier versions is theirs.)
+    return os.path.join(cache_root(), "warm-stamps")
 
 
 def cache_key() -> str:
-    """What the cached machine code depends on: the kernels' sources, numba's and NumPy's
-    versions, the Python and the CPU, and where numba keeps its own cache."""
+    """What the cached machine code depends on: the kernels' sources (their text, and where
+    and when they were written: numba keeps a module's cache beside it, or under
+    NUMBA_CACHE_DIR by its path, and compiles anew when its mtime changes), numba's and
+    NumPy's versions, the Python and the CPU, and where numba keeps its own cache."""
     global _key
     if _key is None:
         digest = hashlib.sha256()
         here = os.path.dirname(os.path.abspath(__file__))
+        digest.update(here.encode())
         for name in compiled.source_files():
-            with open(os.path.join(here, name), "rb") as f:
+            path = os.path.join(here, name)
+            with open(path, "rb") as f:
                 digest.update(f.read())
+            digest.update(str(os.stat(path).st_mtime).encode())
         for package in ("numba", "numpy", "llvmlite"):
             try:
                 digest.update(importlib.metadata.version(package).encode())
@@ -54,20 +61,28 @@ def cache_key() -> str:
     return _key
 
 
-def is_warm() -> bool:
+def _stamped_keys() -> list[str]:
     try:
         with open(stamp_path(), encoding="utf-8") as f:
-            return f.read().strip() == cache_key()
+            return f.read().split()
     except OSError:
-        return False
+        return []
+
+
+def is_warm() -> bool:
+    return cache_key() in _stamped_keys()
 
 
 def write_stamp() -> None:
+    """Stamp the cache warm for these sources; the stamp keeps the last STAMPED_KEYS keys, so
+    checkouts sharing one cache (git worktrees) each stay warm."""
     os.makedirs(cache_root(), exist_ok=True)
     path = stamp_path()
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(cache_key() + "\n")
-    os.replace(path + ".tmp", path)
+    keys = [key for key in _stamped_keys() if key != cache_key()][-(STAMPED_KEYS - 1):]
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("".join(f"{key}\n" for key in keys + [cache_key()]))
+    os.replace(tmp, path)
 
 
 def quiet() -> None:

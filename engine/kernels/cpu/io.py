@@ -76,7 +76,7 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
         if error.what.startswith("no such file"):
             raise NotFoundError(ctx.node_def, None, f"Unsuccessful TensorSliceReader constructor: "
                                 f"Failed to find any matching files for {path}") from None
-        raise error.error_class(ctx.node_def, None, error.tf_words or str(error)) from None
+        raise _restore_error(ctx, error) from None
     outputs = []
     for name, spec, dtype in zip(_strings(tensor_names), _strings(shape_and_slices), ctx.attrs["dtypes"]):
         if name not in reader.names:
@@ -89,12 +89,21 @@ def restore_v2(ctx, prefix, tensor_names, shape_and_slices):
         try:
             value = reader.read(name)
         except BundleError as error:
-            raise error.error_class(ctx.node_def, None, error.tf_words or str(error)) from None
+            raise _restore_error(ctx, error) from None
         shape, extents = parse_shape_and_slice(ctx, spec)
         if shape is not None:
             value = value[_box(shape, extents)]
         outputs.append(value)
     return outputs[0] if len(outputs) == 1 else outputs  # the kernel convention for one output
+
+
+def _restore_error(ctx, error):
+    """TensorFlow's error for a checkpoint it cannot read, in its words, followed by which
+    file and entry and what is wrong there: TensorFlow's words alone ("Read less bytes than
+    requested") leave a user of a SavedModel guessing which of its files is bad."""
+    if not error.tf_words:
+        return error.error_class(ctx.node_def, None, str(error))
+    return error.error_class(ctx.node_def, None, f"{error.tf_words} (in {error})")
 
 
 def merge_v2_checkpoints(ctx, checkpoint_prefixes, destination_prefix):

@@ -44,6 +44,7 @@ class _Queue:
         self.draws = _Draws(*seed) if kind == "RandomShuffleQueue" else None
         self.items, self.closed, self.cancelled = [], False, False
         self.attempts = []  # the shuffle queue's waiting dequeues, served in order
+        self.dequeuers = []  # the FIFO queue's waiting dequeues, in the order they came
         self.condition = threading.Condition()
 
     def describe(self):
@@ -256,21 +257,32 @@ def _dequeue(ctx, queue, count, up_to=False, many=False):
     if queue.draws is not None:
         return _dequeue_shuffled(ctx, queue, count, up_to) if count else []
     with queue.condition:
-        while True:
-            available = len(queue.items) - (0 if queue.closed else queue.min_after_dequeue)
-            if available >= count:
-                break
-            if queue.closed:
-                if up_to and queue.items:
-                    count = len(queue.items)
-                    break
-                raise errors.OutOfRangeError(
-                    ctx.node_def, None,
-                    f"{queue.describe()} is closed and has insufficient elements (requested "
-                    f"{count}, current size {len(queue.items)})")
-            queue.wait()
-        taken = [queue.take() for _ in range(count)]
-        queue.condition.notify_all()
+        # Served in the order they came, as QueueBase::FlushUnlocked serves its dequeue
+        # attempts: a dequeue that finds elements does not pass one that waited for them
+        # while its thread had not woken yet (SyncReplicasOptimizer's tokens would go to
+        # the faster worker twice).
+        turn = object()
+        queue.dequeuers.append(turn)
+        try:
+            while True:
+                if queue.dequeuers[0] is turn:
+                    available = len(queue.items) - (0 if queue.closed else
+                                                    queue.min_after_dequeue)
+                    if available >= count:
+                        break
+                    if queue.closed:
+                        if up_to and queue.items:
+                            count = len(queue.items)
+                            break
+                        raise errors.OutOfRangeError(
+                            ctx.node_def, None,
+                            f"{queue.describe()} is closed and has insufficient elements "
+                            f"(requested {count}, current size {len(queue.items)})")
+                queue.wait()
+            taken = [queue.take() for _ in range(count)]
+        finally:
+            queue.dequeuers.remove(turn)
+            queue.condition.notify_all()
     return taken
 
 

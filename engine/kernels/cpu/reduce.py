@@ -9,10 +9,32 @@ import numpy as np
 from engine.framework import op_families
 from engine.kernels import register_table
 from engine.kernels.common import check_axis, invalid, reduction_axes, shape_str
+from engine.kernels.cpu import compiled_forms
 
 
 def _sum(x, axis, keepdims, xp):
+    fast = _leading_sum(x, axis) if xp is np else None
+    if fast is not None:
+        return fast.reshape((1,) * len(axis) + fast.shape) if keepdims else fast
     return xp.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+# Below this many elements NumPy's own loop is as quick as a compiled call (measured
+# 2026-11-28: 2.5-2.8 against 3.3 us at 210-1024 elements, 12 against 4 us at 2000).
+_COMPILED_MIN_ITEMS = 1 << 11
+
+
+def _leading_sum(x, axis):
+    """A sum over the leading axes (a bias gradient's Sum over N, H and W) compiled, in
+    NumPy's order of additions (engine/kernels/compiled/reduce_numba.py), else None. NumPy
+    adds row after row only where two values or more remain per row, in a C-ordered array."""
+    count = len(axis)
+    if not (isinstance(x, np.ndarray) and 0 < count < x.ndim and axis == tuple(range(count))
+            and x.size >= _COMPILED_MIN_ITEMS and x.flags.c_contiguous
+            and int(np.prod(x.shape[count:])) >= 2):
+        return None
+    module = compiled_forms.module("reduce", x.dtype, x.size)
+    return None if module is None else module.leading_sum(x, count)
 
 
 def _prod(x, axis, keepdims, xp):
