@@ -360,11 +360,6 @@ def run(executor, feed_values, observer=None, step_id=0):
                     node, [None if v is NO_VALUE else v for v in outputs], info)
                 if replaced is not None:
                     outputs = list(replaced)
-            # Its inputs are used: let them go now, as TensorFlow's executor clears a node's
-            # inputs once it ran (held to the iteration's end, a step's tensors were all
-            # alive at once, and their memory came fresh from the system every step).
-            start = item.input_start
-            it.inputs[start:start + item.num_inputs] = [NO_VALUE] * item.num_inputs
             propagate(item, it, outputs, is_dead)
         except Exception as error:  # noqa: BLE001  (re-raised as TensorFlow's error)
             raise_node_error(node, error)
