@@ -12,6 +12,7 @@ took 48 ms with 2 BLAS threads and 0.03 ms with 1 (BENCHMARKS.md, "Threads"), an
 processes each running a 2-thread BLAS pool ran a conv net 3x slower than alone.
 """
 
+import contextvars
 import itertools
 import os
 import threading
@@ -124,7 +125,10 @@ def parallel_for(fn, total, min_per_piece=1 << 13):
 
     pool = _executor()
     for _ in range(threads_wanted - 1):
-        pool.submit(work)
+        # each helper in a copy of the caller's context: NumPy keeps its floating-point error
+        # state (a session's np.errstate(all="ignore")) in a context variable, which a pool
+        # thread would not have (a split ufunc then warned, or raised, where one call did not)
+        pool.submit(contextvars.copy_context().run, work)
     work()
     finished.wait()
     if state["error"] is not None:

@@ -1,6 +1,7 @@
 """Observing Session.run through run observer factories (engine/runtime/observers.py)."""
 
 import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -188,3 +189,44 @@ def test_observers_and_full_trace_together(two_cpus):
                   for d in observed.step_stats.dev_stats}
     assert all(len(ids) == 1 for ids in thread_ids.values())
     assert thread_ids[CPU0] != thread_ids[CPU1]  # each collector records its executor's thread
+
+
+class _Lifetimes(_Observer):
+    """Holds a weak reference to each node's first output, and notes at each node's start
+    which of those are still alive."""
+
+    def __init__(self, recorder, device):
+        super().__init__(recorder, device)
+        self.outputs, self.alive_at = {}, {}
+
+    def op_started(self, node, inputs, info=None):
+        self.alive_at[node.name] = {name for name, ref in self.outputs.items()
+                                    if ref() is not None}
+
+    def node_finished(self, node, outputs, info=None):
+        if outputs and isinstance(outputs[0], np.ndarray):
+            self.outputs[node.name] = weakref.ref(outputs[0])
+
+
+def test_a_traced_run_drops_a_tensor_once_its_readers_have_run():
+    # TensorFlow's executor clears a node's inputs once it has run; held to the step's end,
+    # every large tensor of a traced run was fresh memory (engine/runtime/frames.py).
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, shape=[4], name="x")
+        first = tf.multiply(x, 2.0, name="first")
+        second = tf.add(first, 1.0, name="second")
+        third = tf.multiply(second, 3.0, name="third")
+        last = tf.negative(third, name="last")
+    observers = []
+
+    def factory(device, step_id, plan):
+        observers.append(_Lifetimes(Recorder(), device))
+        return observers[-1]
+
+    with tf.Session(graph=graph) as sess, observe_runs(factory):
+        got = sess.run(last, {x: np.arange(4, dtype=np.float32)})
+    np.testing.assert_array_equal(got, -(np.arange(4, dtype=np.float32) * 2 + 1) * 3)
+    (observer,) = observers
+    assert "first" in observer.alive_at["second"]
+    assert "first" not in observer.alive_at["last"] and "second" not in observer.alive_at["last"]

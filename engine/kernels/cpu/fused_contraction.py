@@ -12,6 +12,7 @@ import numpy as np
 from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid
+from engine.kernels.cpu import threaded_elementwise
 from engine.kernels.cpu.math import elu, relu6, relu_kernel
 from engine.kernels.cpu.nn import check_bias_add, conv2d, mat_mul
 
@@ -41,7 +42,8 @@ def _fused_ops(ctx, value, args):
                                                            f"[{', '.join(ops)}]")
     check_bias_add(ctx, value, args[0])
     if value.flags.writeable and value.dtype == np.result_type(value, args[0]):
-        np.add(value, args[0], out=value)  # (the contraction's own buffer)
+        # (the contraction's own buffer)
+        threaded_elementwise.ufunc_call(np.add, value, args[0], out=value)
     else:
         value = value + args[0]
     if len(ops) == 2:

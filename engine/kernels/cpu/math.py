@@ -13,7 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms, eigen_erf, eigen_float32
+from engine.kernels.cpu import compiled_forms, eigen_erf, eigen_float32, threaded_elementwise
 
 
 class _TruncateByZero(ArithmeticError):
@@ -242,9 +242,24 @@ BINARY = {
     "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
 }
 
+
+
+def _threaded(fn):
+    """fn, split over the intra-op threads on large tensors where it is a correctly rounded
+    ufunc (engine/kernels/cpu/threaded_elementwise.py); the tables keep NumPy's own functions,
+    which the GPU kernels map to CuPy's."""
+    if fn not in threaded_elementwise.SPLIT_UFUNCS:
+        return fn
+
+    def call(*operands):
+        return threaded_elementwise.ufunc_call(fn, *operands)
+    call.__name__ = fn.__name__
+    return call
+
+
 # The tables name every op of their family (engine/framework/op_families.py), no more and no fewer.
-register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
-register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
+register_table({op: _unary(_threaded(UNARY[op])) for op in op_families.UNARY})
+register_table({op: _binary(_threaded(BINARY[op])) for op in op_families.BINARY})
 
 
 @register("Relu")

@@ -5,13 +5,13 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms
+from engine.kernels.cpu import compiled_forms, threaded_elementwise, threaded_matmul
 
 
 @register("MatMul")
 def mat_mul(ctx, a, b):
     transpose_a, transpose_b = check_mat_mul(ctx, a, b)
-    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+    return threaded_matmul.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
 
 
 def check_mat_mul(ctx, a, b):
@@ -38,7 +38,8 @@ def _adjoint(x):
 @register("BatchMatMulV3")
 def batch_mat_mul(ctx, x, y):
     adj_x, adj_y = check_batch_mat_mul(ctx, x, y)
-    result = np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
+    result = threaded_matmul.batch_matmul(_adjoint(x) if adj_x else x,
+                                          _adjoint(y) if adj_y else y)
     out = batch_mat_mul_dtype(ctx)
     return result.astype(out, copy=False) if out is not None else result
 
@@ -109,8 +110,20 @@ def _softmax_input(ctx, logits):
 
 @register("Softmax")
 def softmax(ctx, logits):
+    check_logits(ctx, logits)
+    split = threaded_elementwise.rows(_softmax_rows, logits)
+    if split is not None:
+        return split
     exp = np.exp(_softmax_input(ctx, logits))
     return exp / np.sum(exp, axis=-1, keepdims=True)
+
+
+def _softmax_rows(rows, out):
+    """Softmax of a block of rows into `out`: the unsplit kernel's NumPy calls, row by row the
+    same values (threaded_elementwise.rows)."""
+    shifted = rows - np.max(rows, axis=-1, keepdims=True)
+    np.exp(shifted, out=shifted)
+    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True), out=out)
 
 
 @register("LogSoftmax")
