@@ -24,8 +24,21 @@ def machine():
         pass
     return {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
             "machine": platform.machine(), "cpu": model, "gpu": gpu_name(),
-            "python": platform.python_version(), "numpy": np.__version__,
+            "python": platform.python_version(), "numpy": np.__version__, "blas": blas(),
             "load": " ".join(f"{x:.1f}" for x in os.getloadavg())}
+
+
+def blas():
+    """Which BLAS NumPy calls and which of its kernels it chose for this CPU: the machine's
+    environment may pin an older one (the Makefile's bench target says why it does not)."""
+    import threadpoolctl
+    libraries = [info for info in threadpoolctl.threadpool_info() if info["user_api"] == "blas"]
+    if not libraries:
+        return "unknown"
+    info = libraries[0]
+    pinned = os.environ.get("OPENBLAS_CORETYPE")
+    return (f"{info['internal_api']} {info['version']}, {info.get('architecture') or '?'} kernels"
+            + (f" (pinned by OPENBLAS_CORETYPE={pinned})" if pinned else " (chosen for this CPU)"))
 
 
 def gpu_name():
@@ -49,6 +62,7 @@ def report(results, measurements, info, skipped=()):
              f"- date: {info['date']}", f"- machine: {info['machine']}", f"- CPU: {info['cpu']}",
              f"- GPU: {info['gpu']}",
              f"- Python {info['python']}, NumPy {info['numpy']}",
+             f"- BLAS: {info.get('blas', 'unknown')}",
              f"- malloc: {info.get('malloc', 'the default')}", "",
              "GPU cases compare against plain CuPy on the same device instead of NumPy.", "",
              f"- load average when it started: {info['load']} (2 cores shared with other "
