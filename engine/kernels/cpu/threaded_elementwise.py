@@ -22,6 +22,10 @@ from engine.runtime import threads
 # Below this many elements a call stays one call: as for the compiled loops
 # (engine/kernels/compiled/eigen_arrays.py), a second thread pays from about a quarter million.
 MIN_ELEMENTS = 1 << 18
+# Results are split only where an operand has half a split's elements or more (a result of
+# 2 * MIN_ELEMENTS from operands all smaller, an outer broadcast, stays one call): kernels ask
+# this of an operand's size before anything else, which costs a small op nothing.
+MIN_SPLIT_OPERAND = MIN_ELEMENTS
 SPLIT_UFUNCS = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative})
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
