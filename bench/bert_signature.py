@@ -66,46 +66,31 @@ def run():
 
 
 def measure(model, runs):
-    """The engine's side: import, load, first and steady run seconds, as JSON-ready values."""
-    import numpy as np
-
+    """The engine's side: import, load, first and steady run seconds (bert_tf.measure, the
+    same calls as TensorFlow's side), the traced call's slowest ops, as JSON-ready values."""
     import engine as tf
 
     import_s = time.perf_counter() - START
     sys.path.insert(0, str(ROOT / "bench"))
-    from bert_tf import inputs
+    import bert_tf
 
-    ids, mask = inputs()
-    with tf.Graph().as_default() as graph, tf.Session(graph=graph) as sess:
-        started = time.perf_counter()
-        meta = tf.saved_model.loader.load(sess, ["serve"], model)
-        load_s = time.perf_counter() - started
-        signature = meta.signature_def["serving_default"]
-        fetches = {k: v.name for k, v in signature.outputs.items()}
-        feeds = {signature.inputs["input_ids"].name: ids,
-                 signature.inputs["attention_mask"].name: mask}
-        started = time.perf_counter()
-        first = sess.run(fetches, feeds)
-        first_s = time.perf_counter() - started
-        times = []
-        for _ in range(runs):
-            started = time.perf_counter()
-            sess.run(fetches, feeds)
-            times.append(time.perf_counter() - started)
+    def traced(sess, fetches, feeds):
         metadata = tf.RunMetadata()
         sess.run(fetches, feeds, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
                  run_metadata=metadata)
+        return metadata
+
+    measured = bert_tf.measure(tf, model, runs, then=traced)
+    metadata = measured.pop("then")
     by_op = {}
     for device in metadata.step_stats.dev_stats:
         for stats in device.node_stats:
             op = stats.timeline_label.partition(" = ")[2].partition("(")[0] or stats.node_name
             by_op[op] = by_op.get(op, 0) + stats.op_end_rel_micros - stats.op_start_rel_micros
     slowest = sorted(by_op.items(), key=lambda item: -item[1])[:5]
-    return {"import_s": import_s, "load_s": load_s, "first_run_s": first_s,
-            "run_s": sorted(times)[len(times) // 2],
+    return {"import_s": import_s, **measured,
             "plan_nodes": sum(len(d.node_stats) for d in metadata.step_stats.dev_stats),
-            "slowest_ops": ", ".join(f"{op} {us / 1e6:.2f} s" for op, us in slowest),
-            "pooled_checksum": float(np.abs(first["pooled_output"]).sum())}
+            "slowest_ops": ", ".join(f"{op} {us / 1e6:.2f} s" for op, us in slowest)}
 
 
 if __name__ == "__main__":

@@ -98,7 +98,11 @@ def build(tf, path):
     tf.saved_model.save(model, path, signatures={"serving_default": model.serve})
 
 
-def measure(tf, path, runs):
+def measure(tf, path, runs, then=None):
+    """Load, first-run and median-of-`runs` seconds of the serving signature in a
+    tf.compat.v1 Session of `tf` (TensorFlow, or the engine for bench/bert_signature.py);
+    `then(sess, fetches, feeds)`, where given, runs in the same session after them and its
+    result comes back under "then"."""
     v1 = tf.compat.v1
     ids, mask = inputs()
     with tf.Graph().as_default() as graph, v1.Session(graph=graph) as sess:
@@ -117,8 +121,12 @@ def measure(tf, path, runs):
             started = time.perf_counter()
             sess.run(fetches, feeds)
             times.append(time.perf_counter() - started)
-    return {"load_s": load_s, "first_run_s": first_s, "run_s": sorted(times)[len(times) // 2],
-            "pooled_checksum": float(np.abs(first["pooled_output"]).sum())}
+        result = {"load_s": load_s, "first_run_s": first_s,
+                  "run_s": sorted(times)[len(times) // 2],
+                  "pooled_checksum": float(np.abs(first["pooled_output"]).sum())}
+        if then is not None:
+            result["then"] = then(sess, fetches, feeds)
+    return result
 
 
 def main():
