@@ -102,6 +102,52 @@ def test_convolutions_equal_the_reference(loaded, monkeypatch, shape, stride, di
         np.testing.assert_allclose(got, want, err_msg=op, **TOLERANCE[np.dtype(dtype)])
 
 
+@pytest.mark.parametrize("k", [1, 15, 16, 24, 33, 64, 70, 100, 129])
+@pytest.mark.parametrize("stride, dilation", [((1, 1), (1, 1)), ((2, 3), (1, 1)),
+                                              ((1, 1), (2, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_register_blocks_take_every_column_group_and_tail(loaded, monkeypatch, k, stride,
+                                                          dilation, dtype):
+    """Windows long enough for conv_numba's register blocks (3x3x8 = 72 values) with filter
+    counts that leave a masked last vector, groups of 4, 3, 2 and 1 vectors (float32: 16
+    lanes, float64: 8), pixel counts and filter rows that are no multiple of a block's rows,
+    and any thread budget giving the same bits. A value is up to 900 terms added one after
+    another, the reference's in BLAS's blocks; where terms cancel, the error is float
+    rounding of the terms' scale (the largest output), not of the value."""
+    rng = np.random.RandomState(k)
+    x = rng.standard_normal((3, 9, 11, 8)).astype(dtype)
+    filters = rng.standard_normal((3, 3, 8, k)).astype(dtype)
+    attrs = dict(strides=[1, *stride, 1], dilations=[1, *dilation, 1], padding=b"SAME")
+    forward = reference(monkeypatch, nn.conv2d, context("Conv2D", dtype, **attrs), x, filters)
+    dy = rng.standard_normal(forward.shape).astype(dtype)
+    cases = [("Conv2D", nn.conv2d, (x, filters)),
+             ("Conv2DBackpropInput", grad.conv2d_backprop_input,
+              (np.array(x.shape, np.int32), filters, dy)),
+             ("Conv2DBackpropFilter", grad.conv2d_backprop_filter,
+              (x, np.array(filters.shape, np.int32), dy))]
+    for op, kernel, inputs in cases:
+        ctx = context(op, dtype, **attrs)
+        want = reference(monkeypatch, kernel, ctx, *inputs)
+        got = []
+        # pieces of any size, so that two and three threads split even these small convolutions
+        monkeypatch.setattr(loaded["conv"], "_MIN_MACS_PER_PIECE", 1)
+        try:
+            for budget in (1, 2, 3):
+                threads.configure(budget)
+                got.append(kernel(ctx, *inputs))
+        finally:
+            threads.configure(0)
+        assert got[0].dtype == want.dtype and got[0].shape == want.shape, op
+        tolerance = TOLERANCE[np.dtype(dtype)]
+        np.testing.assert_allclose(got[0], want, err_msg=op, rtol=tolerance["rtol"],
+                                   atol=tolerance["atol"] * np.abs(want).max())
+        # the input gradient's convolution has windows of 9 * k values: short ones go to BLAS,
+        # whose bits depend on its blocks' heights
+        if op != "Conv2DBackpropInput" or 9 * k >= loaded["conv"].SHORT_WINDOW:
+            for again in got[1:]:
+                np.testing.assert_array_equal(again, got[0], err_msg=op)
+
+
 @pytest.mark.parametrize("shape", [(2, 7, 6, 3, 1, 3, 2), (1, 9, 9, 4, 2, 5, 5),
                                    (3, 5, 8, 1, 3, 1, 1), (2, 10, 7, 6, 1, 3, 3)])
 @pytest.mark.parametrize("stride", [1, 2, 3])
