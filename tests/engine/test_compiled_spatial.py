@@ -181,6 +181,24 @@ def test_depthwise_convolutions_equal_the_reference(loaded, monkeypatch, shape, 
         np.testing.assert_allclose(got, want, err_msg=name, **TOLERANCE[np.dtype(dtype)])
 
 
+@pytest.mark.parametrize("weight", [np.inf, np.nan])
+def test_depthwise_convolution_multiplies_the_padding_by_a_non_finite_weight(loaded, monkeypatch,
+                                                                             weight):
+    """The compiled forward pass skips the taps over the padding (zeros times the weights add
+    nothing) unless a weight is infinite or NaN: then zero times it is NaN, as TensorFlow's
+    kernel, which reads a padded copy, and the reference give."""
+    rng = np.random.RandomState(3)
+    x = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    filters = rng.standard_normal((3, 3, 16, 1)).astype(np.float32)
+    filters[0, 0, 2, 0] = weight
+    ctx = context("DepthwiseConv2dNative", np.float32, strides=[1, 1, 1, 1], padding=b"SAME")
+    want = reference(monkeypatch, nn_extra.depthwise_conv2d_native, ctx, x, filters)
+    got = nn_extra.depthwise_conv2d_native(ctx, x, filters)
+    assert np.isnan(got[:, 0, :, 2]).all() and np.isnan(got[:, :, 0, 2]).all()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, **TOLERANCE[np.dtype(np.float32)])
+
+
 def test_depthwise_fixtures_of_tensorflow_hold_with_compiled_kernels(loaded):
     """tests/engine/test_conv_norm_ops.py's TensorFlow values, the compiled kernels loaded."""
     from tests.engine import test_conv_norm_ops as conv_norm

@@ -44,10 +44,22 @@ def _tiled(taps, columns):
     return out
 
 
+@numba.njit(inline="always", nogil=True)
+def _columns(kj, sw, left, w, ow):
+    """[lo, hi): the output columns whose tap kj reads inside the unpadded input's w columns
+    (column j reads j * sw + kj - left)."""
+    lo = max(0, -((kj - left) // sw))
+    last = w - 1 + left - kj
+    hi = min(ow, last // sw + 1) if last >= 0 else 0
+    return lo, max(lo, hi)
+
+
 @numba.njit(**JIT)
-def _forward(xp, f, geometry, out, start, end):
-    kh, kw, sh, sw, oh, ow = geometry
-    c, m = f.shape[2], f.shape[3]
+def _forward(x, f, geometry, out, start, end):
+    """Output rows [start, end) of the input `x`, unpadded: a tap over the padding adds
+    nothing (its zeros times finite weights), so it is skipped, not read."""
+    kh, kw, sh, sw, oh, ow, top, left = geometry
+    h, w, c, m = x.shape[1], x.shape[2], f.shape[2], f.shape[3]
     taps = f.reshape(kh * kw, c * m)
     lined_up = m == 1 and sw == 1
     tiled = _tiled(taps, ow) if lined_up else taps
@@ -56,26 +68,33 @@ def _forward(xp, f, geometry, out, start, end):
         results = out[n, i].reshape(-1)
         results[:] = 0
         for ki in range(kh):
-            inputs = xp[n, i * sh + ki].reshape(-1)
+            r = i * sh + ki - top
+            if r < 0 or r >= h:
+                continue
+            inputs = x[n, r].reshape(-1)
             for kj in range(kw):
+                lo, hi = _columns(kj, sw, left, w, ow)
                 if lined_up:
-                    x, w = inputs[kj * c:kj * c + ow * c], tiled[ki * kw + kj]
-                    for q in range(ow * c):
-                        results[q] += x[q] * w[q]
+                    shift = (kj - left) * c
+                    xs = inputs[lo * c + shift:hi * c + shift]
+                    ws, rs = tiled[ki * kw + kj, lo * c:hi * c], results[lo * c:hi * c]
+                    for q in range((hi - lo) * c):
+                        rs[q] += xs[q] * ws[q]
                     continue
                 weights = taps[ki * kw + kj]
-                for j in range(ow):
+                for j in range(lo, hi):
                     o = results[j * c * m:(j + 1) * c * m]
-                    x = inputs[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                    col = j * sw + kj - left
+                    xs = inputs[col * c:(col + 1) * c]
                     for ch in range(c):
                         for k in range(m):
-                            o[ch * m + k] += x[ch] * weights[ch * m + k]
+                            o[ch * m + k] += xs[ch] * weights[ch * m + k]
 
 
 @numba.njit(**JIT)
 def _filter_gradient(xp, dy, geometry, grad, start, end):
     """grad[tap, c * M + m] += the sum over output rows [start, end) of x * dy."""
-    kh, kw, sh, sw, oh, ow = geometry
+    kh, kw, sh, sw, oh, ow, _, _ = geometry  # the input padded by the caller
     c = xp.shape[3]
     m = grad.shape[1] // c
     lined_up = m == 1 and sw == 1
@@ -106,28 +125,37 @@ def _filter_gradient(xp, dy, geometry, grad, start, end):
 
 
 @numba.njit(**JIT)
-def _input_gradient(dy, f, geometry, dxp, start, end):
-    kh, kw, sh, sw, oh, ow = geometry
-    c, m = f.shape[2], f.shape[3]
+def _input_gradient(dy, f, geometry, dx, start, end):
+    """Images [start, end) of the input's gradient `dx`, unpadded: what a tap would send to
+    the padding is never computed (the padded gradient's border was cropped away)."""
+    kh, kw, sh, sw, oh, ow, top, left = geometry
+    h, w, c, m = dx.shape[1], dx.shape[2], f.shape[2], f.shape[3]
     taps = f.reshape(kh * kw, c * m)
     lined_up = m == 1 and sw == 1
     tiled = _tiled(taps, ow) if lined_up else taps
     zero = dy.dtype.type(0)
     for n in range(start, end):
-        dxp[n] = 0
+        dx[n] = 0
         for i in range(oh):
             g = dy[n, i].reshape(-1)
             for ki in range(kh):
-                targets = dxp[n, i * sh + ki].reshape(-1)
+                r = i * sh + ki - top
+                if r < 0 or r >= h:
+                    continue
+                targets = dx[n, r].reshape(-1)
                 for kj in range(kw):
+                    lo, hi = _columns(kj, sw, left, w, ow)
                     if lined_up:
-                        target, w = targets[kj * c:kj * c + ow * c], tiled[ki * kw + kj]
-                        for q in range(ow * c):
-                            target[q] += g[q] * w[q]
+                        shift = (kj - left) * c
+                        target = targets[lo * c + shift:hi * c + shift]
+                        gs, ws = g[lo * c:hi * c], tiled[ki * kw + kj, lo * c:hi * c]
+                        for q in range((hi - lo) * c):
+                            target[q] += gs[q] * ws[q]
                         continue
                     weights = taps[ki * kw + kj]
-                    for j in range(ow):
-                        target = targets[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                    for j in range(lo, hi):
+                        col = j * sw + kj - left
+                        target = targets[col * c:(col + 1) * c]
                         for ch in range(c):
                             total = zero
                             for k in range(m):
@@ -135,22 +163,26 @@ def _input_gradient(dy, f, geometry, dxp, start, end):
                             target[ch] += total
 
 
-def _geometry(filter_hw, stride, out_hw):
-    return np.array([*filter_hw, *stride, *out_hw], np.int64)
+def _geometry(filter_hw, stride, out_hw, corner=(0, 0)):
+    """(filter rows, cols, stride rows, cols, out rows, cols, padding top, left)."""
+    return np.array([*filter_hw, *stride, *out_hw, *corner], np.int64)
 
 
 def _pieces(total, macs_each):
     return max(1, _MIN_MACS_PER_PIECE // max(1, macs_each))
 
 
-def depthwise_conv2d(xp, filters, stride, out_hw):
-    """DepthwiseConv2dNative of the padded NHWC `xp` with `filters` [kh, kw, c, m]."""
-    xp, filters = np.ascontiguousarray(xp), np.ascontiguousarray(filters)
+def depthwise_conv2d(x, filters, stride, out_hw, corner=(0, 0)):
+    """DepthwiseConv2dNative of the NHWC `x`, padded by `corner` (top, left) rows and
+    columns of zeros before it (and as many after as out_hw needs), with `filters`
+    [kh, kw, c, m]; the padding is never made (the caller pads `x` itself where its filter
+    has an infinity or NaN, which times the padding's zeros gives NaN)."""
+    x, filters = np.ascontiguousarray(x), np.ascontiguousarray(filters)
     kh, kw, c, m = filters.shape
-    out = np.empty((xp.shape[0], *out_hw, c * m), xp.dtype)
-    geometry = _geometry((kh, kw), stride, out_hw)
-    rows = xp.shape[0] * out_hw[0]
-    threads.parallel_for(lambda start, end: _forward(xp, filters, geometry, out, start, end),
+    out = np.empty((x.shape[0], *out_hw, c * m), x.dtype)
+    geometry = _geometry((kh, kw), stride, out_hw, corner)
+    rows = x.shape[0] * out_hw[0]
+    threads.parallel_for(lambda start, end: _forward(x, filters, geometry, out, start, end),
                          rows, _pieces(rows, out_hw[1] * kh * kw * c * m))
     return out
 
@@ -175,18 +207,18 @@ def depthwise_filter_gradient(xp, dy, filter_shape, stride):
     return total.reshape(kh, kw, c, m)
 
 
-def depthwise_input_gradient(dy, filters, padded_shape, stride):
-    """DepthwiseConv2dNativeBackpropInput: the gradient of the padded input (the caller crops
-    the padding away)."""
+def depthwise_input_gradient(dy, filters, input_shape, stride, corner):
+    """DepthwiseConv2dNativeBackpropInput: the gradient of the NHWC input of `input_shape`,
+    padded by `corner` (top, left) in the forward pass."""
     dy, filters = np.ascontiguousarray(dy), np.ascontiguousarray(filters)
     kh, kw, c, m = filters.shape
-    dxp = np.empty(padded_shape, dy.dtype)
-    geometry = _geometry((kh, kw), stride, dy.shape[1:3])
+    dx = np.empty(input_shape, dy.dtype)
+    geometry = _geometry((kh, kw), stride, dy.shape[1:3], corner)
     images = dy.shape[0]
     threads.parallel_for(
-        lambda start, end: _input_gradient(dy, filters, geometry, dxp, start, end),
+        lambda start, end: _input_gradient(dy, filters, geometry, dx, start, end),
         images, _pieces(images, dy[0].size * kh * kw))
-    return dxp
+    return dx
 
 
 def warm():
@@ -196,4 +228,4 @@ def warm():
         f = np.ones((2, 2, 2, 2), dtype)
         y = depthwise_conv2d(x, f, (1, 1), (2, 2))
         depthwise_filter_gradient(x, y, f.shape, (1, 1))
-        depthwise_input_gradient(y, f, x.shape, (1, 1))
+        depthwise_input_gradient(y, f, x.shape, (1, 1), (0, 0))
