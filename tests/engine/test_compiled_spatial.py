@@ -199,6 +199,26 @@ def test_depthwise_convolution_multiplies_the_padding_by_a_non_finite_weight(loa
     np.testing.assert_allclose(got, want, **TOLERANCE[np.dtype(np.float32)])
 
 
+@pytest.mark.parametrize("value", [np.inf, np.nan])
+def test_depthwise_filter_gradient_multiplies_the_padding_by_a_non_finite_gradient(
+        loaded, monkeypatch, value):
+    """The compiled filter gradient reads the unpadded input and adds zero times the gradient
+    where a tap is over the padding, so a corner pixel's infinite or NaN gradient makes NaN
+    of the taps that reach the padding there, as over TensorFlow's padded copy."""
+    rng = np.random.RandomState(4)
+    x = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    dy = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    dy[1, 0, 0, 3] = value
+    inputs = (x, np.array([3, 3, 16, 1], np.int32), dy)
+    ctx = context("DepthwiseConv2dNativeBackpropFilter", np.float32, strides=[1, 1, 1, 1],
+                  padding=b"SAME")
+    want = reference(monkeypatch, nn_extra.depthwise_conv2d_native_backprop_filter, ctx, *inputs)
+    got = nn_extra.depthwise_conv2d_native_backprop_filter(ctx, *inputs)
+    assert np.isnan(got[0, :, 3, 0]).all() and np.isnan(got[:, 0, 3, 0]).all()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, **TOLERANCE[np.dtype(np.float32)])
+
+
 def test_depthwise_fixtures_of_tensorflow_hold_with_compiled_kernels(loaded):
     """tests/engine/test_conv_norm_ops.py's TensorFlow values, the compiled kernels loaded."""
     from tests.engine import test_conv_norm_ops as conv_norm

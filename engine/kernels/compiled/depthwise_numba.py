@@ -92,11 +92,14 @@ def _forward(x, f, geometry, out, start, end):
 
 
 @numba.njit(**JIT)
-def _filter_gradient(xp, dy, geometry, grad, start, end):
-    """grad[tap, c * M + m] += the sum over output rows [start, end) of x * dy."""
-    kh, kw, sh, sw, oh, ow, _, _ = geometry  # the input padded by the caller
-    c = xp.shape[3]
+def _filter_gradient(x, dy, geometry, grad, start, end):
+    """grad[tap, c * M + m] += the sum over output rows [start, end) of x * dy, `x`
+    unpadded: a position over the padding adds zero times its gradient, as over a padded
+    copy (the same bits: an infinite or NaN gradient there still gives NaN), without one."""
+    kh, kw, sh, sw, oh, ow, top, left = geometry
+    h, w, c = x.shape[1], x.shape[2], x.shape[3]
     m = grad.shape[1] // c
+    zero = x.dtype.type(0)
     lined_up = m == 1 and sw == 1
     # lined up: per tap, a row-long sum (ow * c), folded into the tap's c sums at the end
     sums = np.zeros((kh * kw, ow * c if lined_up else 1), grad.dtype)
@@ -104,19 +107,32 @@ def _filter_gradient(xp, dy, geometry, grad, start, end):
         n, i = divmod(row, oh)
         g = dy[n, i].reshape(-1)
         for ki in range(kh):
-            inputs = xp[n, i * sh + ki].reshape(-1)
+            r = i * sh + ki - top
+            inside = 0 <= r < h
+            inputs = x[n, min(max(r, 0), h - 1)].reshape(-1)
             for kj in range(kw):
+                lo, hi = _columns(kj, sw, left, w, ow)
+                if not inside:
+                    lo = hi = ow
                 if lined_up:
-                    x, total = inputs[kj * c:kj * c + ow * c], sums[ki * kw + kj]
-                    for q in range(ow * c):
-                        total[q] += x[q] * g[q]
+                    total = sums[ki * kw + kj]
+                    for q in range(lo * c):
+                        total[q] += zero * g[q]
+                    shift = (kj - left) * c
+                    xs = inputs[lo * c + shift:hi * c + shift]
+                    gs, ts = g[lo * c:hi * c], total[lo * c:hi * c]
+                    for q in range((hi - lo) * c):
+                        ts[q] += xs[q] * gs[q]
+                    for q in range(hi * c, ow * c):
+                        total[q] += zero * g[q]
                     continue
                 line = grad[ki * kw + kj]
                 for j in range(ow):
-                    x = inputs[(j * sw + kj) * c:(j * sw + kj + 1) * c]
+                    col = j * sw + kj - left
                     for ch in range(c):
+                        value = inputs[col * c + ch] if lo <= j < hi else zero
                         for k in range(m):
-                            line[ch * m + k] += x[ch] * g[(j * c + ch) * m + k]
+                            line[ch * m + k] += value * g[(j * c + ch) * m + k]
     if lined_up:
         for t in range(kh * kw):
             for j in range(ow):
@@ -187,11 +203,12 @@ def depthwise_conv2d(x, filters, stride, out_hw, corner=(0, 0)):
     return out
 
 
-def depthwise_filter_gradient(xp, dy, filter_shape, stride):
-    """DepthwiseConv2dNativeBackpropFilter over the padded NHWC input `xp`."""
-    xp, dy = np.ascontiguousarray(xp), np.ascontiguousarray(dy)
+def depthwise_filter_gradient(x, dy, filter_shape, stride, corner=(0, 0)):
+    """DepthwiseConv2dNativeBackpropFilter over the NHWC input `x`, padded by `corner`
+    (top, left) in the forward pass."""
+    xp, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
     kh, kw, c, m = filter_shape
-    geometry = _geometry((kh, kw), stride, dy.shape[1:3])
+    geometry = _geometry((kh, kw), stride, dy.shape[1:3], corner)
     rows = dy.shape[0] * dy.shape[1]
     partials = {}
 

@@ -128,11 +128,12 @@ def depthwise_conv2d_native_backprop_filter(ctx, x, filter_sizes, out_backprop):
     window = fshape[:2]
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     dy = _out_backprop(ctx, out_backprop, out_hw, fshape[2], fshape[3])
-    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     fast = None if 0 in out_hw or 0 in x.shape or x.dtype != out_backprop.dtype else _fast(
         x.dtype, None, out_backprop.size * fshape[0] * fshape[1])
     if fast is not None:
-        return fast.depthwise_filter_gradient(padded, out_backprop, fshape, stride)
+        return fast.depthwise_filter_gradient(x, out_backprop, fshape, stride,
+                                              (pads[0][0], pads[1][0]))
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     result = np.zeros(fshape, out_backprop.dtype)
     if 0 not in out_hw:
         for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
