@@ -50,10 +50,29 @@ BLAS_PIXELS = 4096
 SHORT_WINDOW = 64
 # A piece of work handed to another thread: at least this many multiply-adds (about 0.1 ms).
 _MIN_MACS_PER_PIECE = 1 << 23
+
+
+def _vector_bytes():
+    """The widest vector registers numba compiles for here: 64 bytes with AVX-512 (32 of
+    them), else 32 (16 of them). NUMBA_CPU_NAME, if set, names the target (a portable
+    cache's "generic": no AVX)."""
+    from numba.core import config
+    import llvmlite.binding as llvm
+    if config.CPU_NAME and config.CPU_NAME != "host":
+        features = config.CPU_FEATURES or ""
+        return 64 if "+avx512f" in features else 32 if "+avx" in features else 16
+    features = llvm.get_host_cpu_features()
+    return 64 if features.get("avx512f") else 32
+
+
+VECTOR_BYTES = _vector_bytes()
 # Vectors of output columns per register block, and the rows (pixels, or filter taps) each
-# block takes: 24 accumulators for 4, 3 and 2 vectors, 12 for one.
-VECTORS = 4
-ROWS = (0, 12, 12, 8, 6)
+# block takes (ROWS[vectors]): with 32 registers, 24 accumulators for 4, 3 and 2 vectors and
+# 12 for one, the rest for b's vectors and a broadcast; with 16, 12 accumulators.
+if VECTOR_BYTES == 64:
+    VECTORS, ROWS = 4, (0, 12, 12, 8, 6)
+else:
+    VECTORS, ROWS = 3, (0, 12, 6, 4)
 MAX_ROWS = 12
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 
@@ -67,7 +86,7 @@ def _register_block(rows, vectors):
         out[o_off + i * ldo + l] = (out[...] + where `accumulate`) the sum of
         a[offs[i] + a_off + t1 * a_step1 + t2 * a_step2]
           * b[b_off + t1 * b_step1 + t2 * b_step2 + l]
-    for the columns l < (vectors - 1) * lanes + rem (lanes: 16 float32, 8 float64); rows
+    for the columns l < (vectors - 1) * lanes + rem (lanes: VECTOR_BYTES // itemsize); rows
     from `used` on are computed (their offs must be valid) but neither read nor written.
 
     The outer-product form of a matrix product, as BLAS microkernels are: each step loads
@@ -93,7 +112,7 @@ def _register_block(rows, vectors):
             (a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
              count1, count2, out, o_off, ldo, rem, accumulate) = args
             dtype = sig.args[0].dtype
-            lanes = 64 // (dtype.bitwidth // 8)
+            lanes = VECTOR_BYTES // (dtype.bitwidth // 8)
             scalar = context.get_value_type(dtype)
             vty = ir.VectorType(scalar, lanes)
             vptr = vty.as_pointer()
@@ -180,7 +199,7 @@ def _register_block(rows, vectors):
 _BLOCK_1 = _register_block(ROWS[1], 1)
 _BLOCK_2 = _register_block(ROWS[2], 2)
 _BLOCK_3 = _register_block(ROWS[3], 3)
-_BLOCK_4 = _register_block(ROWS[4], 4)
+_BLOCK_4 = _register_block(ROWS[-1], 4)  # VECTORS == 4 only
 
 
 @numba.njit(**JIT)
@@ -204,8 +223,8 @@ def _block(vectors, a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b
 @numba.njit(**JIT)
 def _column_groups(k, itemsize):
     """(first column, vectors, lanes used in the last vector) of each group of output
-    columns a register block takes: VECTORS vectors of 64 bytes, the last group fewer."""
-    lanes = 64 // itemsize
+    columns a register block takes: VECTORS vectors of VECTOR_BYTES, the last group fewer."""
+    lanes = VECTOR_BYTES // itemsize
     width = VECTORS * lanes
     groups = []
     for j0 in range(0, k, width):
