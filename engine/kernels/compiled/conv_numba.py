@@ -10,9 +10,8 @@ filter's rows [kh * kw * c, k] as they are stored; the filter gradient takes a b
 filter's rows (tap-channels) and walks every output pixel, reading each row's tap in the
 image and the pixel's gradient row. The input gradient is the forward convolution of the
 output gradient (spread by the strides, padded) with the filter turned half a turn and its
-channel axes swapped. Windows too short for the blocks (one input channel: 25 values) go to
-BLAS, their im2col a block at a time. NumPy's reference makes the whole im2col matrix (80 MB
-for a 128x14x14x32 input and a 5x5 filter) and hands it to BLAS.
+channel axes swapped. NumPy's reference makes the whole im2col matrix (80 MB for a
+128x14x14x32 input and a 5x5 filter) and hands it to BLAS.
 
 Measured on this machine's AMD EPYC (Zen 5, AVX-512; 2026-11-28, one thread, CPU time, the
 5x5 SAME convolutions of the MNIST tutorial, other work beside it at load 1.3-2): Conv2D
@@ -23,7 +22,10 @@ filter gradient 11.0-12.4 ms (before: 21.5-23.3, packed blocks turned for the do
 TensorFlow: 32-33); its input gradient, a 64->32 convolution, 9.6-11.3 (15.2; TensorFlow
 15.5). The register block alone, its data in cache, ran at 276 GFLOP/s where the dot
 products ran at 230: they spent a tenth of their time reducing 24 sums across 16 lanes, and
-the rest packing.
+the rest packing. Short windows take the blocks too: the former kernel sent windows of fewer
+than 64 values to BLAS (im2col 4096 pixels at a time, NumPy's matmul), which the blocks beat
+on every shape tried, the same values: 128x28x28x1->32 5x5 1.2 ms against 2.2, 3x3 over 3
+channels (27 values) 0.23 against 0.45, a 1x1 over one channel 0.21 against 1.7.
 
 Work is split over the intra-op threads (engine.runtime.threads.parallel_for): output
 pixels for the convolutions, the filter's rows for its gradient (each piece the whole sum
@@ -43,11 +45,6 @@ from numba.extending import intrinsic
 
 from engine.runtime import threads
 
-BLAS_PIXELS = 4096
-# Windows shorter than this (taps x channels: 25 for a 5x5 filter over one channel) are too
-# short for the register blocks below; their im2col blocks go to BLAS instead, which
-# multiplies a tall, thin matrix well (a 100352x25 by 25x32 product: 1.9 ms on one thread).
-SHORT_WINDOW = 64
 # A piece of work handed to another thread: at least this many multiply-adds (about 0.1 ms).
 _MIN_MACS_PER_PIECE = 1 << 23
 
@@ -84,12 +81,13 @@ JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 def _register_block(rows, vectors):
     """A numba intrinsic: `rows` x `vectors` accumulator registers of a matrix product.
 
-    block(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2, count1, count2,
-          out, o_off, ldo, rem, accumulate)
-    For t1 < count1 and t2 < count2 (the summed index, in two levels) and each row i < rows:
+    block(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate)
+    With steps = (count1, a_step1, b_step1, count2, a_step2, b_step2, count3, a_step3,
+    b_step3), for t1 < count1, t2 < count2, t3 < count3 (the summed index, in three levels,
+    in that order) and each row i < rows:
         out[o_off + i * ldo + l] = (out[...] + where `accumulate`) the sum of
-        a[offs[i] + a_off + t1 * a_step1 + t2 * a_step2]
-          * b[b_off + t1 * b_step1 + t2 * b_step2 + l]
+        a[offs[i] + a_off + t1 * a_step1 + t2 * a_step2 + t3 * a_step3]
+          * b[b_off + t1 * b_step1 + t2 * b_step2 + t3 * b_step3 + l]
     for the columns l < (vectors - 1) * lanes + rem (lanes: VECTOR_BYTES // itemsize); rows
     from `used` on are computed (their offs must be valid) but neither read nor written.
 
@@ -103,18 +101,17 @@ def _register_block(rows, vectors):
     order (one lane of one register) from zero, whatever the block's other rows are, so a
     value does not depend on how the work was split; an accumulating call adds its sum to
     `out` at the end (a filter gradient: one image's sum at a time, so its float32 error
-    grows with an image's pixels, not the batch's). The last vector's columns are masked (llvm.masked
-    load and store) to `rem` lanes."""
+    grows with an image's pixels, not the batch's). The last vector's columns are masked
+    (llvm.masked load and store) to `rem` lanes."""
 
     @intrinsic
-    def block(typingctx, a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-              count1, count2, out, o_off, ldo, rem, accumulate):
-        sig = types.void(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-                         count1, count2, out, o_off, ldo, rem, accumulate)
+    def block(typingctx, a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem,
+              accumulate):
+        sig = types.void(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem,
+                         accumulate)
 
         def codegen(context, builder, sig, args):
-            (a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-             count1, count2, out, o_off, ldo, rem, accumulate) = args
+            a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate = args
             dtype = sig.args[0].dtype
             lanes = VECTOR_BYTES // (dtype.bitwidth // 8)
             scalar = context.get_value_type(dtype)
@@ -126,7 +123,11 @@ def _register_block(rows, vectors):
             def data(k):
                 return context.make_array(sig.args[k])(context, builder, args[k]).data
 
-            a_ptr, offs_ptr, b_ptr, out_ptr = data(0), data(1), data(6), data(12)
+            a_ptr, offs_ptr, b_ptr, steps_ptr, out_ptr = (data(0), data(1), data(4), data(6),
+                                                          data(7))
+            (count1, a_step1, b_step1, count2, a_step2, b_step2, count3, a_step3,
+             b_step3) = [builder.load(builder.gep(steps_ptr, [ir.Constant(ir.IntType(64), q)]))
+                         for q in range(9)]
             splat_mask = ir.Constant(ir.VectorType(i32, lanes), [0] * lanes)
 
             def splat(value, vector_type):
@@ -175,16 +176,19 @@ def _register_block(rows, vectors):
             with cgutils.for_range(builder, count1) as outer:
                 a1 = builder.mul(outer.index, a_step1)
                 b1 = builder.add(b_off, builder.mul(outer.index, b_step1))
-                with cgutils.for_range(builder, count2) as inner:
-                    at = builder.add(a1, builder.mul(inner.index, a_step2))
-                    bt = builder.add(b1, builder.mul(inner.index, b_step2))
-                    b_row = [load(b_ptr, bt, v) for v in range(vectors)]
-                    for i in range(rows):
-                        x = splat(builder.load(builder.gep(row_a[i], [at])), vty)
-                        for v in range(vectors):
-                            builder.store(builder.call(fma, [x, b_row[v],
-                                                             builder.load(sums[i][v])]),
-                                          sums[i][v])
+                with cgutils.for_range(builder, count2) as middle:
+                    a2 = builder.add(a1, builder.mul(middle.index, a_step2))
+                    b2 = builder.add(b1, builder.mul(middle.index, b_step2))
+                    with cgutils.for_range(builder, count3) as inner:
+                        at = builder.add(a2, builder.mul(inner.index, a_step3))
+                        bt = builder.add(b2, builder.mul(inner.index, b_step3))
+                        b_row = [load(b_ptr, bt, v) for v in range(vectors)]
+                        for i in range(rows):
+                            x = splat(builder.load(builder.gep(row_a[i], [at])), vty)
+                            for v in range(vectors):
+                                builder.store(builder.call(fma, [x, b_row[v],
+                                                                 builder.load(sums[i][v])]),
+                                              sums[i][v])
             for i in range(rows):
                 with builder.if_then(builder.icmp_signed("<", ir.Constant(i64, i), used)):
                     for v in range(vectors):
@@ -207,21 +211,16 @@ _BLOCK_4 = _register_block(ROWS[-1], 4)  # VECTORS == 4 only
 
 
 @numba.njit(**JIT)
-def _block(vectors, a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-           count1, count2, out, o_off, ldo, rem, accumulate):
+def _block(vectors, a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate):
     """The register block of `vectors` vectors (ROWS[vectors] rows): _register_block."""
     if vectors == 4:
-        _BLOCK_4(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-                 count1, count2, out, o_off, ldo, rem, accumulate)
+        _BLOCK_4(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate)
     elif vectors == 3:
-        _BLOCK_3(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-                 count1, count2, out, o_off, ldo, rem, accumulate)
+        _BLOCK_3(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate)
     elif vectors == 2:
-        _BLOCK_2(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-                 count1, count2, out, o_off, ldo, rem, accumulate)
+        _BLOCK_2(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate)
     else:
-        _BLOCK_1(a, offs, used, a_off, a_step1, a_step2, b, b_off, b_step1, b_step2,
-                 count1, count2, out, o_off, ldo, rem, accumulate)
+        _BLOCK_1(a, offs, used, a_off, b, b_off, steps, out, o_off, ldo, rem, accumulate)
 
 
 @numba.njit(**JIT)
@@ -236,40 +235,6 @@ def _column_groups(k, itemsize):
         vectors = (cols + lanes - 1) // lanes
         groups.append((j0, vectors, cols - (vectors - 1) * lanes))
     return groups
-
-
-@numba.njit(inline="always", nogil=True, boundscheck=False)
-def _copy(source, target, count):
-    # an element loop over the two views: five times faster here than the slice assignment
-    # `target[:] = source`, which numba copies through its generic strided path
-    for q in range(count):
-        target[q] = source[q]
-
-
-@numba.njit(**JIT)
-def _pack_windows(xf, hp, wp, c, geometry, p, count, a):
-    """a[i] = the window of output pixel p + i, taps then channels (im2col's row)."""
-    kh, kw, sh, sw, dh, dw, oh, ow = geometry
-    run = kw * c
-    n, rest = divmod(p, oh * ow)
-    row, col = divmod(rest, ow)
-    for i in range(count):
-        dst = a[i]
-        for ki in range(kh):
-            base = ((n * hp + row * sh + ki * dh) * wp + col * sw) * c
-            if dw == 1:  # the window's row is one contiguous run of kw * c values
-                _copy(xf[base:base + run], dst[ki * run:(ki + 1) * run], run)
-            else:
-                for kj in range(kw):
-                    at = base + kj * dw * c
-                    _copy(xf[at:at + c], dst[ki * run + kj * c:ki * run + (kj + 1) * c], c)
-        col += 1
-        if col == ow:
-            col = 0
-            row += 1
-            if row == oh:
-                row = 0
-                n += 1
 
 
 @numba.njit(**JIT)
@@ -302,28 +267,18 @@ def _forward(xp, fm, geometry, out, start, end):
     k = out.shape[1]
     of = out.reshape(-1)
     offs = np.empty(MAX_ROWS, np.int64)
+    if dw == 1 or kw == 1:  # a window's row is one run of kw * c values
+        steps = np.array([kh, dh * wp * c, kw * c * k, 1, 0, 0, kw * c, 1, k], np.int64)
+    else:
+        steps = np.array([kh, dh * wp * c, kw * c * k, kw, dw * c, c * k, c, 1, k], np.int64)
     for j0, vectors, rem in _column_groups(k, xp.itemsize):
         rows = ROWS[vectors]
         p = start
         while p < end:
             count = min(rows, end - p)
             _window_offsets(p, count, geometry, hp, wp, c, offs)
-            if dw == 1 or kw == 1:  # a window's row is one run of kw * c values
-                _block(vectors, xf, offs, count, 0, dh * wp * c, 1, fm, j0, kw * c * k, k,
-                       kh, kw * c, of, p * k + j0, k, rem, False)
-            else:
-                for kj in range(kw):
-                    _block(vectors, xf, offs, count, kj * dw * c, dh * wp * c, 1, fm,
-                           kj * c * k + j0, kw * c * k, k, kh, c, of, p * k + j0, k, rem,
-                           kj > 0)
+            _block(vectors, xf, offs, count, 0, fm, j0, steps, of, p * k + j0, k, rem, False)
             p += count
-
-
-@numba.njit(**JIT)
-def _pack_block(xp, geometry, start, end, a):
-    """a[:end - start] = the windows of output pixels [start, end) (im2col's rows)."""
-    _, hp, wp, c = xp.shape
-    _pack_windows(xp.reshape(-1), hp, wp, c, geometry, start, end - start, a)
 
 
 @numba.njit(**JIT)
@@ -346,12 +301,12 @@ def _filter_gradient(xp, dy, geometry, grad, start, end, first, last):
                 ki, rest = divmod(r, kw * c)
                 kj, ch = divmod(rest, c)
                 offs[q, i] = (ki * dh * wp + kj * dw) * c + ch
+        steps = np.array([1, 0, 0, oh, sh * wp * c, ow * k, ow, sw * c, k], np.int64)
         for n in range(first, last):
             for q in range(blocks):
                 r = start + q * rows
-                _block(vectors, xf, offs[q], min(rows, end - r), n * hp * wp * c,
-                       sh * wp * c, sw * c, dyf, n * oh * ow * k + j0, ow * k, k, oh, ow,
-                       gf, r * k + j0, k, rem, n > first)
+                _block(vectors, xf, offs[q], min(rows, end - r), n * hp * wp * c, dyf,
+                       n * oh * ow * k + j0, steps, gf, r * k + j0, k, rem, n > first)
 
 
 def _geometry(filter_hw, stride, dilation, out_hw):
@@ -369,19 +324,11 @@ def conv2d(xp, filters, stride, dilation, out_hw):
     pixels = xp.shape[0] * out_hw[0] * out_hw[1]
     out = np.empty((pixels, k), xp.dtype)
     geometry = _geometry((kh, kw), stride, dilation, out_hw)
-    matrix = np.ascontiguousarray(filters.reshape(kh * kw * c, k))
-    if kh * kw * c < SHORT_WINDOW:
-        def piece(start, end):
-            a = np.empty((min(BLAS_PIXELS, end - start), kh * kw * c), xp.dtype)
-            for first in range(start, end, BLAS_PIXELS):
-                last = min(end, first + BLAS_PIXELS)
-                _pack_block(xp, geometry, first, last, a)
-                np.matmul(a[:last - first], matrix, out=out[first:last])
-    else:
-        flat = matrix.reshape(-1)
+    flat = np.ascontiguousarray(filters).reshape(-1)  # rows [kh * kw * c, k]
 
-        def piece(start, end):
-            _forward(xp, flat, geometry, out, start, end)
+    def piece(start, end):
+        _forward(xp, flat, geometry, out, start, end)
+
     threads.parallel_for(piece, pixels, _pixels_per_piece(kh * kw * c * k))
     return out.reshape(xp.shape[0], out_hw[0], out_hw[1], k)
 
@@ -474,10 +421,5 @@ def warm():
         x = np.ones((1, 3, 3, 2), dtype)
         f = np.ones((2, 2, 2, 3), dtype)
         conv2d(x, f, (1, 1), (1, 1), (2, 2))
-        conv2d(x, f, (1, 1), (1, 2), (2, 1))
+        conv2d(x, f, (1, 1), (1, 2), (2, 1))  # dilated: kh * kw runs of c values
         conv2d_backprop_filter(x, np.ones((1, 2, 2, 3), dtype), f.shape, (1, 1), (1, 1))
-        # windows of SHORT_WINDOW values or more: the register blocks, plain and dilated
-        x = np.ones((1, 3, 5, 16), dtype)
-        f = np.ones((2, 2, 16, 3), dtype)
-        conv2d(x, f, (1, 1), (1, 1), (2, 4))
-        conv2d(x, f, (1, 1), (1, 2), (2, 3))
