@@ -2,8 +2,9 @@
 
 Each works on NHWC arrays the CPU kernels (engine/kernels/cpu/nn.py, grad.py) have already
 checked and padded. Both products are written as BLAS microkernels write a matrix product
-(`_register_block`: a few rows times 64 output columns held in vector registers, one fused
-multiply-add per row and vector per step of the sum), with the rows' values read where they
+(`_register_block`: a few rows times 64 output columns (VECTORS vectors) held in vector
+registers, one fused multiply-add per row and vector per step of the sum), with the rows'
+values read where they
 lie: the forward pass takes a block of output pixels and walks each one's window straight
 in the padded image (kh runs of kw * c contiguous values; no im2col copy) against the
 filter's rows [kh * kw * c, k] as they are stored; the filter gradient takes a block of the
@@ -29,7 +30,8 @@ channels (27 values) 0.23 against 0.45, a 1x1 over one channel 0.21 against 1.7.
 
 Work is split over the intra-op threads (engine.runtime.threads.parallel_for): output
 pixels for the convolutions, the filter's rows for its gradient (each piece the whole sum
-for its rows, so there are no partial gradients to add). Every value is its terms added one
+for its rows, so there are no partial gradients to add) or, for a filter of few rows, runs
+of images fixed by the shapes (conv2d_backprop_filter). Every value is its terms added one
 after another in one lane, whatever block or piece it fell in, so it does not depend on the
 thread count. Every function here releases the GIL. The register blocks live here, not in a
 module of their own, because numba's on-disk cache notices a change to a function's own
