@@ -1,4 +1,4 @@
-"""DepthwiseConv2dNative and its two backprops compiled with numba, on padded NHWC arrays.
+"""DepthwiseConv2dNative and its two backprops compiled with numba, on NHWC arrays.
 
 A depthwise convolution multiplies each input channel by its own `multiplier` filters: no
 sum across channels, so no matrix product to hand to BLAS, and little work per value read.
@@ -11,8 +11,13 @@ work, added in piece order (the same sum whatever the threads did); the input gr
 by image, whose windows may overlap.
 
 Sums run in another order than the reference's einsum: the values are its to rounding.
-`geometry` is (filter rows, cols, stride rows, cols, out rows, cols). Work is split over the
-intra-op threads; every function here releases the GIL.
+`geometry` is (filter rows, cols, stride rows, cols, out rows, cols, padding top, left).
+The padding is never made: the forward pass and the input gradient skip the taps over it
+(zeros times finite weights add nothing; the caller pads the input itself where a weight is
+infinite or NaN), the filter gradient adds zero times the gradient there (an infinite
+gradient there still gives NaN); the same bits as over a padded copy, which cost 0.2 ms of
+the 1.2-1.5 of each op at 32x28x28x64 3x3 (and the input gradient a cropped copy besides).
+Work is split over the intra-op threads; every function here releases the GIL.
 """
 
 import numba
