@@ -102,6 +102,49 @@ def test_convolutions_equal_the_reference(loaded, monkeypatch, shape, stride, di
         np.testing.assert_allclose(got, want, err_msg=op, **TOLERANCE[np.dtype(dtype)])
 
 
+@pytest.mark.parametrize("k", [1, 15, 16, 24, 33, 64, 70, 100, 129])
+@pytest.mark.parametrize("stride, dilation", [((1, 1), (1, 1)), ((2, 3), (1, 1)),
+                                              ((1, 1), (2, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_register_blocks_take_every_column_group_and_tail(loaded, monkeypatch, k, stride,
+                                                          dilation, dtype):
+    """conv_numba's register blocks (windows of 3x3x8 = 72 values) with filter counts that
+    leave a masked last vector, groups of 4, 3, 2 and 1 vectors (float32: 16 lanes, float64:
+    8), pixel counts and filter rows that are no multiple of a block's rows, filter gradients
+    split by rows and by images, and any thread budget giving the same bits. A value is up to 900 terms added one after
+    another, the reference's in BLAS's blocks; where terms cancel, the error is float
+    rounding of the terms' scale (the largest output), not of the value."""
+    rng = np.random.RandomState(k)
+    x = rng.standard_normal((3, 9, 11, 8)).astype(dtype)
+    filters = rng.standard_normal((3, 3, 8, k)).astype(dtype)
+    attrs = dict(strides=[1, *stride, 1], dilations=[1, *dilation, 1], padding=b"SAME")
+    forward = reference(monkeypatch, nn.conv2d, context("Conv2D", dtype, **attrs), x, filters)
+    dy = rng.standard_normal(forward.shape).astype(dtype)
+    cases = [("Conv2D", nn.conv2d, (x, filters)),
+             ("Conv2DBackpropInput", grad.conv2d_backprop_input,
+              (np.array(x.shape, np.int32), filters, dy)),
+             ("Conv2DBackpropFilter", grad.conv2d_backprop_filter,
+              (x, np.array(filters.shape, np.int32), dy))]
+    for op, kernel, inputs in cases:
+        ctx = context(op, dtype, **attrs)
+        want = reference(monkeypatch, kernel, ctx, *inputs)
+        got = []
+        # pieces of any size, so that two and three threads split even these small convolutions
+        monkeypatch.setattr(loaded["conv"], "_MIN_MACS_PER_PIECE", 1)
+        try:
+            for budget in (1, 2, 3):
+                threads.configure(budget)
+                got.append(kernel(ctx, *inputs))
+        finally:
+            threads.configure(0)
+        assert got[0].dtype == want.dtype and got[0].shape == want.shape, op
+        tolerance = TOLERANCE[np.dtype(dtype)]
+        np.testing.assert_allclose(got[0], want, err_msg=op, rtol=tolerance["rtol"],
+                                   atol=tolerance["atol"] * np.abs(want).max())
+        for again in got[1:]:
+            np.testing.assert_array_equal(again, got[0], err_msg=op)
+
+
 @pytest.mark.parametrize("shape", [(2, 7, 6, 3, 1, 3, 2), (1, 9, 9, 4, 2, 5, 5),
                                    (3, 5, 8, 1, 3, 1, 1), (2, 10, 7, 6, 1, 3, 3)])
 @pytest.mark.parametrize("stride", [1, 2, 3])
@@ -133,6 +176,47 @@ def test_depthwise_convolutions_equal_the_reference(loaded, monkeypatch, shape, 
         got = kernel(ctx, *inputs)
         assert got.dtype == want.dtype and got.shape == want.shape, name
         np.testing.assert_allclose(got, want, err_msg=name, **TOLERANCE[np.dtype(dtype)])
+
+
+@pytest.mark.parametrize("weight", [np.inf, np.nan])
+def test_depthwise_convolution_multiplies_the_padding_by_a_non_finite_weight(loaded, monkeypatch,
+                                                                             weight):
+    """The compiled forward pass skips the taps over the padding (zeros times the weights add
+    nothing) unless a weight is infinite or NaN: then zero times it is NaN, as TensorFlow's
+    kernel, which reads a padded copy, and the reference give."""
+    rng = np.random.RandomState(3)
+    x = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    filters = rng.standard_normal((3, 3, 16, 1)).astype(np.float32)
+    filters[0, 0, 2, 0] = weight
+    ctx = context("DepthwiseConv2dNative", np.float32, strides=[1, 1, 1, 1], padding=b"SAME")
+    with np.errstate(all="ignore"):  # as a session runs its kernels
+        want = reference(monkeypatch, nn_extra.depthwise_conv2d_native, ctx, x, filters)
+    got = nn_extra.depthwise_conv2d_native(ctx, x, filters)
+    assert np.isnan(got[:, 0, :, 2]).all() and np.isnan(got[:, :, 0, 2]).all()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, **TOLERANCE[np.dtype(np.float32)])
+
+
+@pytest.mark.parametrize("value", [np.inf, np.nan])
+def test_depthwise_filter_gradient_multiplies_the_padding_by_a_non_finite_gradient(
+        loaded, monkeypatch, value):
+    """The compiled filter gradient reads the unpadded input and adds zero times the gradient
+    where a tap is over the padding, so a corner pixel's infinite or NaN gradient makes NaN
+    of the taps that reach the padding there, as over TensorFlow's padded copy."""
+    rng = np.random.RandomState(4)
+    x = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    dy = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    dy[1, 0, 0, 3] = value
+    inputs = (x, np.array([3, 3, 16, 1], np.int32), dy)
+    ctx = context("DepthwiseConv2dNativeBackpropFilter", np.float32, strides=[1, 1, 1, 1],
+                  padding=b"SAME")
+    with np.errstate(all="ignore"):
+        want = reference(monkeypatch, nn_extra.depthwise_conv2d_native_backprop_filter, ctx,
+                         *inputs)
+    got = nn_extra.depthwise_conv2d_native_backprop_filter(ctx, *inputs)
+    assert np.isnan(got[0, :, 3, 0]).all() and np.isnan(got[:, 0, 3, 0]).all()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, **TOLERANCE[np.dtype(np.float32)])
 
 
 def test_depthwise_fixtures_of_tensorflow_hold_with_compiled_kernels(loaded):

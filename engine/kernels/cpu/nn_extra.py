@@ -65,8 +65,10 @@ def depthwise_conv2d_native(ctx, x, filters):
     n, channels, multiplier = x.shape[0], x.shape[3], filters.shape[3]
     if 0 in out_hw or x.size == 0:
         return np.zeros((n, *out_hw, channels * multiplier), x.dtype)
-    padded = np.ascontiguousarray(np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))))
     fast = _fast(x.dtype, filters, n * out_hw[0] * out_hw[1] * filters.size)
+    if fast is not None and np.isfinite(filters).all():  # the padding's zeros add nothing
+        return fast.depthwise_conv2d(x, filters, stride, out_hw, (pads[0][0], pads[1][0]))
+    padded = np.ascontiguousarray(np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))))
     if fast is not None:
         return fast.depthwise_conv2d(padded, filters, stride, out_hw)
     cols = _windows(padded, out_hw, window, stride, dilation)
@@ -106,9 +108,8 @@ def depthwise_conv2d_native_backprop_input(ctx, input_sizes, filters, out_backpr
     fast = None if 0 in out_hw or 0 in shape else _fast(out_backprop.dtype, filters,
                                                         out_backprop.size * filters[..., 0].size)
     if fast is not None:
-        padded = fast.depthwise_input_gradient(out_backprop, filters,
-                                               padded_shape(shape, pads), stride)
-        return np.ascontiguousarray(crop_padding(padded, shape, pads))
+        return fast.depthwise_input_gradient(out_backprop, filters, tuple(shape), stride,
+                                             (pads[0][0], pads[1][0]))
     padded = np.zeros(padded_shape(shape, pads), out_backprop.dtype)
     if 0 not in out_hw:
         for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
@@ -127,11 +128,12 @@ def depthwise_conv2d_native_backprop_filter(ctx, x, filter_sizes, out_backprop):
     window = fshape[:2]
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     dy = _out_backprop(ctx, out_backprop, out_hw, fshape[2], fshape[3])
-    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     fast = None if 0 in out_hw or 0 in x.shape or x.dtype != out_backprop.dtype else _fast(
         x.dtype, None, out_backprop.size * fshape[0] * fshape[1])
     if fast is not None:
-        return fast.depthwise_filter_gradient(padded, out_backprop, fshape, stride)
+        return fast.depthwise_filter_gradient(x, out_backprop, fshape, stride,
+                                              (pads[0][0], pads[1][0]))
+    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     result = np.zeros(fshape, out_backprop.dtype)
     if 0 not in out_hw:
         for i, j, rows, cols in tap_offsets(window, stride, dilation, out_hw):
