@@ -49,6 +49,20 @@ def {name}(x, out, start, end):
 '''
 
 
+# Loops that also come as one writing over its input, for a kernel given its input's buffer
+# (engine/runtime/executor.py, forwarding): with the input and output one array, LLVM's
+# runtime check of the two-array loop finds them overlapping and runs its scalar loop, 7x
+# slower (Erfc of 3M float32: 42 ms against 6.4 ms); a loop of one array vectorises.
+IN_PLACE = ("erf_float32", "erfc_float32", "erf_float64", "erfc_float64")
+_LOOP_IN_PLACE = '''@numba.njit(types.void(types.{t}[::1], types.int64, types.int64),
+           cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def {name}(x, start, end):
+    x = x[start:end]
+    for j in range(x.shape[0]):
+        x[j] = {lane}(x[j])
+'''
+
+
 def _constants():
     """Both lane modules' constants, each name once (a name both define has one value)."""
     merged = {}
@@ -68,18 +82,32 @@ def source():
     loops = [_LOOP.format(name=f"{name}{suffix}", lane=lane, t=dtype)
              for name, (packet, scalar, dtype) in LOOPS.items()
              for suffix, lane in (("_packets", packet), ("_tail", scalar))]
+    loops += [_LOOP_IN_PLACE.format(name=f"{name}_in_place", lane=LOOPS[name][0], t=LOOPS[name][2])
+              for name in IN_PLACE]
     return (_HEADER + "\n".join(_constants()) + "\n\n\n" + "\n\n".join(functions) + "\n\n\n"
             + "\n\n".join(loops))
 
 
 _functions = {}  # loop name -> (packets loop, tail loop)
+_in_place = {}  # loop name -> the packets loop over one array
 
 
-def run(name, out, inputs, end):
+def run(name, out, inputs, end, in_place=False):
     """out = function `name` of inputs[0] (flat arrays): the packet path on [:end], the
-    scalar path on the rest."""
+    scalar path on the rest. `in_place`: out is inputs[0]'s memory (a loop of IN_PLACE);
+    the values are the same."""
     packets, tail = _functions[name]
     x = inputs[0]
+    if in_place:
+        packets = _in_place[name]
+        if end >= 2 * _MIN_ITEMS_PER_PIECE:
+            threads.parallel_for(lambda start, stop: packets(out, start, stop), end,
+                                 _MIN_ITEMS_PER_PIECE)
+        elif end:
+            packets(out, 0, end)
+        if end < out.shape[0]:
+            tail(out, out, end, out.shape[0])
+        return out
     if not (x.flags.c_contiguous and x.flags.aligned):
         x = x.copy()  # the signature's contiguous, aligned array
     # (a small tensor skips parallel_for's few microseconds: it would be one piece anyway)
@@ -98,3 +126,4 @@ def warm():
     module = numba_source.import_text(source(), "eigen-kernels", "eigen")
     _functions.update({name: (getattr(module, f"{name}_packets"), getattr(module, f"{name}_tail"))
                        for name in LOOPS})
+    _in_place.update({name: getattr(module, f"{name}_in_place") for name in IN_PLACE})

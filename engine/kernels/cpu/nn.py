@@ -120,10 +120,29 @@ def softmax(ctx, logits):
 
 def _softmax_rows(rows, out):
     """Softmax of a block of rows into `out`: the unsplit kernel's NumPy calls, row by row the
-    same values (threaded_elementwise.rows)."""
-    shifted = rows - np.max(rows, axis=-1, keepdims=True)
+    same values (threaded_elementwise.rows). `out` None: over `rows` (forwarding)."""
+    shifted = np.subtract(rows, np.max(rows, axis=-1, keepdims=True),
+                          out=rows if out is None else None)
     np.exp(shifted, out=shifted)
-    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True), out=out)
+    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True),
+              out=rows if out is None else out)
+
+
+def _softmax_forwarding(ctx, donated, logits):
+    """Softmax written over its logits where the executor gives their buffer (engine/runtime/
+    executor.py, forwarding): the same NumPy calls in the same order, in place. Measured in a
+    BERT call (2026-11-28, load 2 to 3): 2.3 to 3.2 ms a [8, 12, 128, 128] softmax, 25 to 85
+    page faults of its fresh results."""
+    if not donated or logits.dtype.kind != "f" or not logits.flags.c_contiguous:
+        return softmax(ctx, logits)
+    check_logits(ctx, logits)
+    if threaded_elementwise.rows(_softmax_rows, logits, out=logits) is None:
+        if logits.size:
+            _softmax_rows(logits.reshape(-1, logits.shape[-1]), None)
+    return logits
+
+
+softmax.forwarding = _softmax_forwarding
 
 
 @register("LogSoftmax")
