@@ -223,3 +223,22 @@ def test_a_step_offers_the_inputs_it_reads_last(monkeypatch, no_rewrite):
         _same(got[1], (x + np.float32(1)) * np.float32(3))
         _same(got[2], got[1])
         _same(got[3], x + np.float32(1))
+
+
+def test_outputs_of_one_node_keep_their_values(no_rewrite):
+    x = RNG.standard_normal((256, 512)).astype(np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        fed = tf.placeholder(tf.float32, x.shape)
+        doubled = fed * 2.0
+        top, bottom = tf.split(doubled, 2, axis=0)   # views of one buffer
+        first, second = tf.identity_n([fed + 1.0, fed + 1.0])
+        same_first, same_second = tf.identity_n([doubled + 3.0] * 2)  # one array, two outputs
+        fetches = [-top, bottom * 3.0, -first, second * 3.0, -same_first, same_second * 3.0]
+        for got in _runs(sess, fetches, {fed: x}):
+            two, one, three = np.float32(2), np.float32(1), np.float32(3)
+            _same(got[0], -(x * two)[:128])
+            _same(got[1], (x * two)[128:] * three)
+            _same(got[2], -(x + one))
+            _same(got[3], (x + one) * three)
+            _same(got[4], -(x * two + three))
+            _same(got[5], (x * two + three) * three)
