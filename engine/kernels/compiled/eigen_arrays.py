@@ -63,6 +63,38 @@ def {name}(x, start, end):
 '''
 
 
+# Erfc's packet loops go over a block in three passes (exp(-x^2), rcpps's 1 / x^2 refined,
+# the rest: erfc_exp_float32, erfc_reciprocal_float32, erfc_rest_float32), each value's
+# operations packet_erfc_float32's. In one pass the loop needed more than AVX-512's 32
+# registers and spilled its constants: 3M float32 took 7.4 ms on one thread, in three
+# passes over blocks of _ERFC_BLOCK (their temporaries in L1) 5.5 (2026-11-28, load 3.7).
+_ERFC_BLOCK = 2048
+_ERFC_PASSES = '''    e = np.empty({block}, np.float32)
+    q = np.empty({block}, np.float32)
+    for first in range(start, end, {block}):
+        last = min(first + {block}, end)
+        xs = x[first:last]
+        outs = {outs}
+        es, qs = e[:last - first], q[:last - first]
+        for j in range(xs.shape[0]):
+            es[j] = erfc_exp_float32(xs[j])
+        for j in range(xs.shape[0]):
+            qs[j] = erfc_reciprocal_float32(xs[j])
+        for j in range(xs.shape[0]):
+            outs[j] = erfc_rest_float32(xs[j], es[j], qs[j])
+'''
+_ERFC_PACKETS = '''@numba.njit(types.void(types.Array(types.float32, 1, "C", readonly=True), types.float32[::1],
+                      types.int64, types.int64),
+           cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def erfc_float32_packets(x, out, start, end):
+''' + _ERFC_PASSES.format(block=_ERFC_BLOCK, outs="out[first:last]")
+_ERFC_IN_PLACE = '''@numba.njit(types.void(types.float32[::1], types.int64, types.int64),
+           cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def erfc_float32_in_place(x, start, end):
+''' + _ERFC_PASSES.format(block=_ERFC_BLOCK, outs="xs")  # (one view: two of one
+# array and LLVM's overlap check runs the scalar loop)
+
+
 def _constants():
     """Both lane modules' constants, each name once (a name both define has one value)."""
     merged = {}
@@ -79,10 +111,13 @@ def source():
     functions = [numba_source.functions_source(vars(module), module.FUNCTIONS)
                  for module in (eigen_numba, eigen_erf_numba)]
     # one signature, compiled when the file is imported; a read-only input converts to it
-    loops = [_LOOP.format(name=f"{name}{suffix}", lane=lane, t=dtype)
+    loops = [_ERFC_PACKETS if (name, suffix) == ("erfc_float32", "_packets") else
+             _LOOP.format(name=f"{name}{suffix}", lane=lane, t=dtype)
              for name, (packet, scalar, dtype) in LOOPS.items()
              for suffix, lane in (("_packets", packet), ("_tail", scalar))]
-    loops += [_LOOP_IN_PLACE.format(name=f"{name}_in_place", lane=LOOPS[name][0], t=LOOPS[name][2])
+    loops += [_ERFC_IN_PLACE if name == "erfc_float32" else
+              _LOOP_IN_PLACE.format(name=f"{name}_in_place", lane=LOOPS[name][0],
+                                    t=LOOPS[name][2])
               for name in IN_PLACE]
     return (_HEADER + "\n".join(_constants()) + "\n\n\n" + "\n\n".join(functions) + "\n\n\n"
             + "\n\n".join(loops))
