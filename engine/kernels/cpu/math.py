@@ -215,6 +215,9 @@ def _squared_difference_cpu(x, y):
 
 
 def _squared_difference_into(x, y, out):
+    fast = _compiled_squared_difference(x, y, out)
+    if fast is not None:
+        return fast
     split = threaded_elementwise.ufunc_call
     large = getattr(x, "size", 0) >= _SPLIT_OPERAND or getattr(y, "size", 0) >= _SPLIT_OPERAND
     diff = split(np.subtract, x, y, out=out) if large or out is not None else np.subtract(x, y)
@@ -223,6 +226,17 @@ def _squared_difference_into(x, y, out):
     if not isinstance(diff, np.ndarray):
         return np.square(diff)  # (a NumPy scalar: two 0-d operands)
     return split(np.square, diff, out=diff) if large else np.square(diff, out=diff)
+
+
+def _compiled_squared_difference(x, y, out):
+    """(x - y)^2 in one compiled pass (engine/kernels/compiled/activation_numba.py: the same
+    two rounded operations), where x is a large float array and y of its shape or one value a
+    row, and the module is loaded for it; `out` (x itself) is written over. Else None."""
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.size >= _SPLIT_OPERAND
+            and (out is None or out is x)):
+        return None
+    fast = compiled_forms.module("activation", x.dtype, x.size)
+    return None if fast is None else fast.squared_difference(x, y, over=out is not None)
 
 
 def _forwarding_squared_difference(kernel):
