@@ -107,19 +107,21 @@ def squared_difference(x, y, over=False):
         flat, other = x.reshape(-1), y.reshape(-1)
         rows, per_row = flat.shape[0], 1
         if not over:
-            result = np.empty_like(flat)
-            loop = lambda start, end: _difference_squared(flat, other, result, start, end)  # noqa: E731
+            result = np.empty(x.shape, x.dtype)
+            into = result.reshape(flat.shape)
+            loop = lambda start, end: _difference_squared(flat, other, into, start, end)  # noqa: E731
         else:
-            result = flat
+            result = x
             loop = lambda start, end: _difference_squared_over(flat, other, start, end)  # noqa: E731
     elif y.shape == x.shape[:-1] + (1,):
         flat, other = x.reshape(-1, x.shape[-1]), y.reshape(-1)
         rows, per_row = flat.shape[0], flat.shape[1]
         if not over:
-            result = np.empty_like(flat)
-            loop = lambda start, end: _row_difference_squared(flat, other, result, start, end)  # noqa: E731
+            result = np.empty(x.shape, x.dtype)
+            into = result.reshape(flat.shape)
+            loop = lambda start, end: _row_difference_squared(flat, other, into, start, end)  # noqa: E731
         else:
-            result = flat
+            result = x
             loop = lambda start, end: _row_difference_squared_over(flat, other, start, end)  # noqa: E731
     else:
         return None
@@ -127,7 +129,7 @@ def squared_difference(x, y, over=False):
     threads.parallel_for(lambda start, end: held[0](start, end), rows,
                          max(1, _MIN_ITEMS_PER_PIECE // per_row))
     held.clear()
-    return result.reshape(x.shape)
+    return result  # (x's shape, owning its memory: the next op may write over it)
 
 
 def warm():

@@ -289,9 +289,14 @@ def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
         end = size - size % lanes
         loops = compiled_loops(size) if loop is not None and size else None
         if loops is not None:
+            # (the result returned is the array owning its memory, not a view of it: the next
+            # op may write over it, engine/runtime/executor.py forwarding)
             if _writes_over(out, tensors, loops, loop):
-                return loops.run(loop, out.reshape(-1), flat, end, in_place=True).reshape(shape)
-            return loops.run(loop, np.empty_like(flat[0]), flat, end).reshape(shape)
+                loops.run(loop, out.reshape(-1), flat, end, in_place=True)
+                return out
+            result = np.empty(shape, flat[0].dtype)
+            loops.run(loop, result.reshape(-1), flat, end)
+            return result
         if end == size:
             return packet(*flat).reshape(shape)
         out = np.empty_like(flat[0])

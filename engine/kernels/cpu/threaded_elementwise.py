@@ -105,11 +105,12 @@ def rows(fn, x, out=None):
     if not _worth_splitting(flat.shape, x.dtype):
         return None
     if out is None:
-        out = np.empty(flat.shape, x.dtype)
+        result = np.empty(x.shape, x.dtype)  # (returned, not a view of it: forwarding)
+        out = result.reshape(flat.shape)
         block = lambda start, stop: fn(flat[start:stop], out[start:stop])  # noqa: E731
     else:
-        out = flat
+        result = x
         block = lambda start, stop: fn(flat[start:stop], None)  # noqa: E731
     parallel_for(block, flat.shape[0], _rows_per_piece(flat.shape))
-    return out.reshape(x.shape)
+    return result
 
