@@ -311,6 +311,20 @@ def _bind_forwarding_step(node, kernel, ctx, frees, template=(), fed_slots=froze
             values[slot] = None
             values[out] = forwarding(ctx, exclusive_inputs(inputs, positions), *inputs)
         return step
+    if len(ins) == 2:  # both inputs read last here
+        a, b = ins
+
+        def step(values):
+            x, y = values[a], values[b]
+            if ((x.__class__ is not ndarray or x.nbytes < minimum)
+                    and (y.__class__ is not ndarray or y.nbytes < minimum)):
+                values[out] = kernel(ctx, x, y)
+                return
+            del x, y  # (only the list below may hold them when exclusive_inputs counts)
+            inputs = [values[a], values[b]]
+            values[a] = values[b] = None
+            values[out] = forwarding(ctx, exclusive_inputs(inputs, positions), *inputs)
+        return step
     if len(ins) == 1:
         (a,) = ins
 

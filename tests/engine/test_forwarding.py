@@ -242,3 +242,22 @@ def test_outputs_of_one_node_keep_their_values(no_rewrite):
             _same(got[3], (x + one) * three)
             _same(got[4], -(x * two + three))
             _same(got[5], (x * two + three) * three)
+
+
+def test_a_node_reading_two_inputs_last_is_offered_both(monkeypatch, no_rewrite):
+    offered = []
+    kernel = lookup("Mul")
+    forwarding = kernel.forwarding
+
+    def spy(ctx, donated, *inputs):
+        offered.append(donated)
+        return forwarding(ctx, donated, *inputs)
+
+    monkeypatch.setattr(kernel, "forwarding", spy)
+    x = RNG.standard_normal((256, 512)).astype(np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        fed = tf.placeholder(tf.float32, x.shape)
+        product = (fed + 1.0) * (fed - 1.0)
+        got = sess.run(product, {fed: x})
+    assert offered == [(0, 1)]
+    _same(got, (x + np.float32(1)) * (x - np.float32(1)))
