@@ -41,8 +41,10 @@ from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import memory_types
 from engine.kernels.cpu.functional import function_call
-from engine.runtime.node_run import (check_output, checked_outputs, no_kernel_error, node_error,
-                             outputs_list, raise_node_error, read_ref)
+from engine.runtime.node_run import (FORWARD_MIN_BYTES, check_output, checked_outputs,
+                                     exclusive_inputs,
+                                     no_kernel_error, node_error, outputs_list,
+                                     raise_node_error, read_ref)
 from engine.runtime.resources import ReceivedRef, Ref
 
 _RECVS = frozenset({"_Recv", "_HostRecv"})
@@ -69,6 +71,8 @@ class Executor:
         steps = []
         self.stateful_contexts = []
         producers = {node.name: node for node in plan.nodes}
+        position = {node.name: i for i, node in enumerate(plan.nodes)}
+        fed_slots = frozenset(plan.feed_slots.values())
         for node in plan.kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
             if kernel is None and node.op_type in functions:
@@ -86,12 +90,14 @@ class Executor:
                 # Constant for the plan's life: computed here, copied in with the template.
                 template[node.output_slots[0]] = self._call(node, kernel, ctx, ())
                 continue
-            bind = _bind_checked_step if DEBUG_CHECKS else _bind_step
-            steps.append((bind(node, kernel, ctx), node))
-        position = {node.name: i for i, node in enumerate(plan.nodes)}
-        self._steps = [(step, plan.frees.get(position[node.name], ()))
-                       for step, node in steps]
-        self._node_of_step = {id(step): node for step, node in steps}
+            frees = plan.frees.get(position[node.name], ())
+            step = None if DEBUG_CHECKS else _bind_forwarding_step(
+                node, kernel, ctx, frees, template, fed_slots)
+            if step is None:
+                step = (_bind_checked_step if DEBUG_CHECKS else _bind_step)(node, kernel, ctx)
+            steps.append((step, node, frees))
+        self._steps = [(step, frees) for step, node, frees in steps]
+        self._node_of_step = {id(step): node for step, node, _ in steps}
         self._template = template
         # (position among the feeds given, slot) for the feeds the pruned graph reads.
         self._feed_slots = [(i, plan.feed_slots[name]) for i, name in enumerate(plan.feed_names)
@@ -259,6 +265,89 @@ def _bind_step(node, kernel, ctx):
         for slot, value in zip(outs, checked_outputs(node, kernel(ctx, *[values[i]
                                                                           for i in ins]))):
             values[slot] = value
+    return step
+
+
+def _bind_forwarding_step(node, kernel, ctx, frees, template=(), fed_slots=frozenset()):
+    """A step that lets the kernel write its output into an input buffer no one else holds,
+    as TensorFlow's forward_input: else None (the kernel has no `forwarding` form, or this
+    node is the last reader of none of its inputs).
+
+    A kernel's `forwarding(ctx, donated, *inputs)` computes what `kernel(ctx, *inputs)` does,
+    and may write its result into `inputs[k]` for k in `donated` (engine/kernels/cpu/math.py).
+    An input is donated when this node is the last reader of its slot (the plan's frees: a
+    fetched slot is never freed), the slot is read once by the node, and, once the step has
+    taken the value out of its slot, nothing else holds the array (its reference count: a
+    variable, a constant of the template, a fed value, another slot, a view or a loop's
+    frame hold it otherwise) and it owns its memory. Why: every large result was fresh memory;
+    on this KVM guest a page touched first costs about 2.7 us, and a BERT call faulted
+    12,000 to 35,000 pages (docs/ARCHITECTURE.md, "Buffers forwarded")."""
+    forwarding = getattr(kernel, "forwarding", None)
+    ins, outs = node.input_slots, node.output_slots
+    if forwarding is None or len(outs) != 1 or any(node.deref):
+        return None
+    # (a constant of the template or a fed value is never the node's alone: not offered)
+    positions = tuple(k for k, slot in enumerate(ins)
+                      if slot in frees and ins.count(slot) == 1 and slot not in fed_slots
+                      and (slot >= len(template) or template[slot] is None))
+    if not positions:
+        return None
+    (out,) = outs
+    minimum, ndarray = FORWARD_MIN_BYTES, np.ndarray
+    # A small value's step is the plain step's call and one class check (a scalar op's value
+    # is a NumPy scalar): a small graph's op runs in about 0.35 us, and a generic step's list
+    # and generator cost it 0.5 us more, a size check with getattr 0.05 us.
+    if len(ins) == 2 and len(positions) == 1:
+        a, b = ins
+        slot = ins[positions[0]]
+
+        def step(values):
+            x = values[slot]
+            if x.__class__ is not ndarray or x.nbytes < minimum:
+                values[out] = kernel(ctx, values[a], values[b])
+                return
+            del x  # (only the list below may hold it when exclusive_inputs counts)
+            inputs = [values[a], values[b]]
+            values[slot] = None
+            values[out] = forwarding(ctx, exclusive_inputs(inputs, positions), *inputs)
+        return step
+    if len(ins) == 2:  # both inputs read last here
+        a, b = ins
+
+        def step(values):
+            x, y = values[a], values[b]
+            if ((x.__class__ is not ndarray or x.nbytes < minimum)
+                    and (y.__class__ is not ndarray or y.nbytes < minimum)):
+                values[out] = kernel(ctx, x, y)
+                return
+            del x, y  # (only the list below may hold them when exclusive_inputs counts)
+            inputs = [values[a], values[b]]
+            values[a] = values[b] = None
+            values[out] = forwarding(ctx, exclusive_inputs(inputs, positions), *inputs)
+        return step
+    if len(ins) == 1:
+        (a,) = ins
+
+        def step(values):
+            x = values[a]
+            if x.__class__ is not ndarray or x.nbytes < minimum:
+                values[out] = kernel(ctx, x)
+                return
+            del x  # (only the list below may hold it when exclusive_inputs counts)
+            inputs = [values[a]]
+            values[a] = None
+            values[out] = forwarding(ctx, exclusive_inputs(inputs, positions), *inputs)
+        return step
+
+    def step(values):
+        inputs = [values[i] for i in ins]
+        large = tuple(k for k in positions if getattr(inputs[k], "nbytes", 0) >= minimum)
+        if not large:
+            values[out] = kernel(ctx, *inputs)
+            return
+        for k in large:
+            values[ins[k]] = None
+        values[out] = forwarding(ctx, exclusive_inputs(inputs, large), *inputs)
     return step
 
 

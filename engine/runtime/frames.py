@@ -23,7 +23,8 @@ import numpy as np
 
 from engine.runtime import deadline
 from engine.framework import errors, op_families
-from engine.runtime.node_run import outputs_list, raise_node_error, read_ref
+from engine.runtime.node_run import (exclusive_inputs, outputs_list, raise_node_error,
+                                     read_ref)
 
 NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "<dead>"})()
 
@@ -410,7 +411,15 @@ def _compute(executor, item, it, values, feeds, observer, info):
         return [inputs[0]]
     if observer is not None:
         observer.op_started(item.node, inputs, info)
-    result = item.kernel(item.ctx, *inputs)
+    forwarding = getattr(item.kernel, "forwarding", None)
+    if forwarding is not None and item.deref is None and item.num_outputs == 1:
+        # The node's inputs cleared now rather than after it (as run() does): an input no
+        # other consumer, frame or fetch holds any more may take the output
+        # (executor._bind_forwarding_step).
+        it.inputs[start:start + item.num_inputs] = _no_values(item.num_inputs)
+        result = forwarding(item.ctx, exclusive_inputs(inputs, range(len(inputs))), *inputs)
+    else:
+        result = item.kernel(item.ctx, *inputs)
     if observer is not None:
         observer.op_finished(item.node, info)
     return outputs_list(item.node, result)

@@ -29,7 +29,7 @@ from engine.framework import errors, graph, op_registry, topological
 from engine.framework.graph import get_default_graph
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
-from engine.runtime import deadline, placement_log, threads, vlog
+from engine.runtime import deadline, host_memory, placement_log, threads, vlog
 from engine.runtime import observers as observers_lib, step_stats
 from engine.runtime import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine.runtime.executor import Executor, fetched_ref
@@ -132,6 +132,7 @@ class BaseSession:
         self._entry_lock = threading.RLock()
         kernels.registered_ops("CPU")  # load the kernel tables before any thread runs
         threads.configure(self._config.intra_op_parallelism_threads)
+        host_memory.keep_freed_memory()
         if self._config.log_device_placement:
             placement_log.log_device_mapping(placer_lib.device_mapping_message(self._devices))
 

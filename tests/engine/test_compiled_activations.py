@@ -50,3 +50,25 @@ def test_relu_and_its_gradient_give_the_references_bits(loaded, monkeypatch, dty
             assert got.tobytes() == want.tobytes(), op
     finally:
         threads.configure(0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("budget", [1, 2])
+@pytest.mark.parametrize("shapes", [((1024, 768), (1024, 1)), ((8, 128, 768), (8, 128, 1)),
+                                    ((700, 777), (700, 777)), ((1024, 768), (768,))])
+def test_squared_difference_compiled_gives_the_references_bits(loaded, monkeypatch, dtype,
+                                                                budget, shapes):
+    monkeypatch.setattr(threads, "budget", lambda: budget)
+    with np.errstate(all="ignore"):  # (NaN and infinities, as a session runs them)
+        x = _values(dtype, shapes[0])
+        y = _values(dtype, shapes[1]) * dtype(0.5)
+        reference = _run("SquaredDifference", dtype, (x, y), monkeypatch, reference=True)
+        np.testing.assert_array_equal(reference.view(np.uint8),
+                                      np.square(np.subtract(x, y)).view(np.uint8))
+        got = _run("SquaredDifference", dtype, (x, y), monkeypatch, reference=False)
+        assert got.dtype == reference.dtype and got.shape == reference.shape
+        np.testing.assert_array_equal(got.view(np.uint8), reference.view(np.uint8))
+        over = x.copy()
+        written = lookup("SquaredDifference").forwarding(None, (0,), over, y)
+        assert np.shares_memory(written, over)
+        np.testing.assert_array_equal(written.view(np.uint8), reference.view(np.uint8))

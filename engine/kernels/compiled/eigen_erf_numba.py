@@ -105,6 +105,26 @@ def packet_erfc_float32(x):
     return _erfc_float32(x, packet_exp(-x2), _reciprocal_newton(x2))
 
 
+# packet_erfc_float32 in three parts, for the unfused loop's three passes over a block
+# (engine/kernels/compiled/eigen_arrays.py): exp(-x^2), then 1 / x^2, then the rest, each
+# value's operations those of packet_erfc_float32.
+@numba.njit(inline="always", nogil=True)
+def erfc_exp_float32(x):
+    x = _erfc_clamp(x)
+    return packet_exp(-_flush(x * x))
+
+
+@numba.njit(inline="always", nogil=True)
+def erfc_reciprocal_float32(x):
+    x = _erfc_clamp(x)
+    return _reciprocal_newton(_flush(x * x))
+
+
+@numba.njit(inline="always", nogil=True)
+def erfc_rest_float32(x, e, q2):
+    return _erfc_float32(_erfc_clamp(x), e, q2)
+
+
 @numba.njit(inline="always", nogil=True)
 def scalar_erfc_float32(x):
     x = _erfc_clamp(x)
@@ -211,7 +231,8 @@ def scalar_erfc_float64(x):
 
 # What a generated file takes of this module: its constants, then these functions.
 FUNCTIONS = ("_polevl", "_square_low", "erf_float32", "_reciprocal_newton", "_erfc_float32",
-             "_erfc_clamp", "packet_erfc_float32", "scalar_erfc_float32", "_flush64",
+             "_erfc_clamp", "packet_erfc_float32", "erfc_exp_float32",
+             "erfc_reciprocal_float32", "erfc_rest_float32", "scalar_erfc_float32", "_flush64",
              "_power_of_two64", "_ldexp64", "packet_exp_float64", "scalar_exp_float64",
              "_erfc_float64_large", "_erf_float64", "packet_erf_float64", "scalar_erf_float64",
              "_erfc_float64", "_erfc_clamp64", "packet_erfc_float64", "scalar_erfc_float64")

