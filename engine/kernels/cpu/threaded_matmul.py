@@ -14,30 +14,33 @@ that starts at a multiple of ROW_GRANULE rows starts where the unsplit call star
 microkernel block, so every row goes through the same kernel, its sums in the same order:
 measured on OpenBLAS 0.3.31's Haswell and SkylakeX kernels (float32 and float64, either
 operand transposed), while a cut at half of 1024 rows changed 0.6% of a Haswell product's
-values. A batched product is one BLAS call per matrix either way. tests/engine/
-test_threaded_matmul.py checks both against the unsplit call.
+values. And every piece keeps more than SMALL_GEMM_MACS multiply-adds: OpenBLAS's SkylakeX
+kernels send a product of at most 100^3 to their small-matrix kernels, which round other
+sums (a 960x100x100 product in pieces of 48 or 96 rows: 3.4% of its values changed, float32
+and float64; none in pieces of 192). A batched product is one BLAS call per matrix either
+way. tests/engine/test_threaded_matmul.py checks both against the unsplit call, on the
+Haswell and the SkylakeX kernels.
 
 What does not keep the bits (OpenBLAS 0.3.31, measured on AMD Zen 5, 2 cores, 2026-11-28):
 - OpenBLAS's own threads (openblas_set_num_threads(2) around the call): on the Haswell kernels
-  2% to 66% of a float32 product's values differ from one thread's (1024x768x3072: 4.4%),
+  3% to 70% of a float32 product's values differ from one thread's (1024x768x3072: 4.4%),
   float64 too; on SkylakeX the BERT shapes kept their bits but 1000x999x1003 changed 75% of
   them. Its helper threads also spin after each call, on the cores the intra-op threads
   need (a row split right after a 2-thread call ran at one core's speed).
-- Column blocks (b[:, cols]): Haswell's sgemm rounds every column differently once the
-  product is narrower (8% of a 1024x768x3072 product's values at any cut from 4 to 512
-  columns), so a piece could not share a's packing that way.
+- Column blocks (b[:, cols]): Haswell's sgemm rounds columns differently once the product
+  is narrower (1.4% to 4.7% of a 1024x768x3072 product's values, wherever the cut, from 4
+  to 512 columns), so a piece cannot share a's packing that way.
 
-How many pieces. Each piece packs all of b again (OpenBLAS's own threads share one packing),
-about 0.4 ms of one core for b of 768x3072 float32, 0.06 ms for 768x768; that is all a
-split costs beyond the threads' start, so as long as the threads keep pace a thread takes
-ONE piece. Measured on a quiet 2-core Zen 5 (SkylakeX kernels, medians of 8 alternating runs):
-1024x768x3072 float32 in 2 pieces 10.6 ms (OpenBLAS's own 2 threads 10.5 ms, one thread
-19.6 ms), in 4 pieces 12.1 ms, in 3 pieces 14.4 ms (one thread does two);
-1024x768x768 2.6 ms in 2, 2.9 ms in 4 (own 2 threads 2.5 ms). But a thread that gets half a
-core (another process beside it) then holds the caller back for most of its piece, where
-smaller pieces let the other thread take the rest: so once a product's threads finished
-more than STRAGGLE of its time apart, the next STRAGGLE_SPAN split products take
-SPREAD_BEHIND pieces a thread, then one again (`_pace`).
+How many pieces: one a thread. Each piece packs all of b again (OpenBLAS's own threads share
+one packing), about 0.4 ms of one core for b of 768x3072 float32, 0.06 ms for 768x768, which
+is all a split costs beyond the threads' start. Measured on a quiet 2-core Zen 5 (SkylakeX
+kernels, 8 alternating runs): 1024x768x3072 float32 in 2 pieces 10.4-10.8 ms (OpenBLAS's own
+2 threads 10.5 ms, one thread 19.6 ms), in 4 pieces 11.6-12.5 ms, in 3 pieces 14.1-15.3 ms
+(one thread does two); 1024x768x768 2.6 ms in 2, 2.9 ms in 4 (own 2 threads 2.5 ms). Smaller
+pieces did not pay beside other processes either (medians of 40 alternating runs with one
+busy process beside them: 31.0 ms in 2 pieces, 33.0 in 4, 34.5 in 6, one thread 39.6; with
+two: 42.2, 44.7, 44.4, 52.2), as the scheduler shares the cores out evenly, and a piece no
+thread has started yet is still the caller's to take.
 
 A fused BiasAdd (engine/kernels/cpu/fused_contraction.py) is added by `matmul_epilogue` to
 each row block right after the block's product, while the block is in the core's cache,
@@ -45,9 +48,6 @@ rather than in a second pass over the whole product: the same elementwise op on 
 values, so the same bits; 1024x768x3072 float32 with its bias, 2 pieces, one core free:
 21.2 ms against 21.7 ms for the product and a split second pass (the product alone 20.8).
 """
-
-import threading
-import time
 
 import numpy as np
 
@@ -58,37 +58,10 @@ ROW_GRANULE = 48
 # Below this many multiply-adds a product stays one call: handing pieces to threads costs
 # tens of microseconds on a busy machine (bench.bert_signature; a 1024x768x768 product is 600M).
 MIN_MACS = 1 << 24
-# A split product whose threads finished more than this share of its time apart ...
-STRAGGLE = 0.25
-# ... makes the next this many split products take SPREAD_BEHIND pieces a thread.
-STRAGGLE_SPAN = 32
-SPREAD_BEHIND = 2
+# OpenBLAS's small-matrix kernels (SkylakeX sgemm and dgemm, 0.3.31) take a product of at most
+# this many multiply-adds: a piece has more, so that it goes where its whole product goes.
+SMALL_GEMM_MACS = 100 ** 3
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-class _Pace:
-    """Pieces a thread for the next split product: 1 while the threads keep pace, SPREAD_BEHIND
-    for STRAGGLE_SPAN products after one fell behind (see the module's doc). Only the speed
-    depends on it, never a value. Unlocked: a race between two products loses an update."""
-
-    def __init__(self):
-        self.behind = 0  # split products left at SPREAD_BEHIND pieces a thread
-
-    def pieces_per_thread(self):
-        return SPREAD_BEHIND if self.behind > 0 else 1
-
-    def observe(self, began, finished):
-        """`finished`: each thread that did pieces of one product -> when it did its last."""
-        if len(finished) < 2:
-            return  # the caller did every piece: no helper came, nothing learnt about pace
-        ended = max(finished.values())
-        if max(ended - min(finished.values()), 0.0) > STRAGGLE * (ended - began):
-            self.behind = STRAGGLE_SPAN
-        elif self.behind > 0:
-            self.behind -= 1
-
-
-_pace = _Pace()
 
 
 def _split_worth_it(a, b, macs):
@@ -117,9 +90,15 @@ def matmul_epilogue(a, b, epilogue):
     # A block of one row would be a vector times a matrix, which NumPy hands to gemv (other
     # sums): a lone last row joins the block before it.
     granules = max(1, rows // ROW_GRANULE if rows % ROW_GRANULE == 1 else -(-rows // ROW_GRANULE))
-    pieces = min(granules, threads.budget() * _pace.pieces_per_thread())
-    bounds = [granules * i // pieces * ROW_GRANULE for i in range(pieces)] + [rows]
-    finished = {}
+    pieces = min(granules, threads.budget())
+    while True:
+        bounds = [granules * i // pieces * ROW_GRANULE for i in range(pieces)] + [rows]
+        smallest = min(stop - start for start, stop in zip(bounds, bounds[1:]))
+        if smallest * inner * columns > SMALL_GEMM_MACS:
+            break
+        pieces -= 1
+        if pieces == 1:
+            return np.matmul(a, b), False
 
     def block(first, last):
         for piece in range(first, last):
@@ -127,11 +106,8 @@ def matmul_epilogue(a, b, epilogue):
             np.matmul(a[start:stop], b, out=out[start:stop])
             if epilogue is not None:
                 epilogue(out[start:stop])
-        finished[threading.get_ident()] = time.perf_counter()
 
-    began = time.perf_counter()
     threads.parallel_for(block, pieces, min_per_piece=1)
-    _pace.observe(began, finished)
     return out, True
 
 
