@@ -188,6 +188,24 @@ def test_batches_split_over_the_first_axis(budget):
     assert pieces == [8, 8]
 
 
+def test_a_batch_of_one_splits_over_the_next_axis(budget):
+    pieces = budget(2)
+    rng = np.random.default_rng(8)
+    for dtype in (np.float32, np.float64):
+        # one sequence's attention: [1, heads, positions, depth], views of transposed tensors
+        q = rng.standard_normal((1, 256, 12, 64)).astype(dtype).transpose(0, 2, 1, 3)
+        k = rng.standard_normal((1, 256, 12, 64)).astype(dtype).transpose(0, 2, 3, 1)
+        got = threaded_matmul.batch_matmul(q, k)
+        expected = np.matmul(q, k)
+        assert got.shape == expected.shape == (1, 12, 256, 256)
+        np.testing.assert_array_equal(got, expected)
+        scores = rng.standard_normal((1, 1, 12, 256, 256)).astype(dtype)
+        values = rng.standard_normal((1, 1, 12, 256, 64)).astype(dtype)
+        np.testing.assert_array_equal(threaded_matmul.batch_matmul(scores, values),
+                                      np.matmul(scores, values))
+    assert pieces == [8, 8, 8, 8]  # 12 heads over 2 threads, at most 4 pieces a thread
+
+
 def test_pieces_keep_clear_of_the_small_matrix_kernels(budget, monkeypatch):
     pieces = budget(16)
     monkeypatch.setattr(threaded_matmul, "MIN_MACS", 1)

@@ -114,7 +114,10 @@ def matmul_epilogue(a, b, epilogue):
 
 def batch_matmul(x, y):
     """np.matmul(x, y) of stacks of matrices of one batch shape (views welcome), split over
-    the first batch axis when that pays; other stacks (broadcast batches) are one call."""
+    the first batch axis longer than 1 when that pays (attention's [1, heads, ...] of one
+    sequence over its heads); other stacks (broadcast batches) are one call."""
+    if x.ndim > 3 and x.shape[0] == 1 and y.ndim == x.ndim and y.shape[0] == 1:
+        return batch_matmul(x[0], y[0])[np.newaxis]
     if x.ndim < 3 or x.shape[:-2] != y.shape[:-2] or x.shape[0] < 2:
         return np.matmul(x, y)
     macs = int(np.prod(x.shape, dtype=np.int64)) * y.shape[-1]
