@@ -115,7 +115,10 @@ def matmul_epilogue(a, b, epilogue):
 def batch_matmul(x, y):
     """np.matmul(x, y) of stacks of matrices of one batch shape (views welcome), split over
     the first batch axis longer than 1 when that pays (attention's [1, heads, ...] of one
-    sequence over its heads); other stacks (broadcast batches) are one call."""
+    sequence over its heads); other stacks (broadcast batches) are one call. Each matrix is
+    one BLAS call either way. 2-core Zen 5: BERT's [8, 12, 128, 64] @ [8, 12, 64, 128]
+    0.71 ms split against 1.18 ms; one sequence's [1, 12, 256, 64] @ [1, 12, 64, 256] 0.37 ms
+    against 0.50 ms when it was one call (512 positions: 1.21 against 1.89 ms)."""
     if x.ndim > 3 and x.shape[0] == 1 and y.ndim == x.ndim and y.shape[0] == 1:
         return batch_matmul(x[0], y[0])[np.newaxis]
     if x.ndim < 3 or x.shape[:-2] != y.shape[:-2] or x.shape[0] < 2:
