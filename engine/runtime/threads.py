@@ -18,6 +18,8 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from engine.runtime import heap
+
 _lock = threading.Lock()
 _budget = None  # None: not set yet (the core count on first use)
 _explicit = False  # whether a session named the budget (intra_op_parallelism_threads > 0)
@@ -42,8 +44,11 @@ def budget():
 def configure(intra_op_parallelism_threads=0):
     """Set the budget from a ConfigProto value (0 or negative: the core count), as a Session
     does when it is created; the last session's setting wins, as with TensorFlow's global pool
-    it is one budget for the process."""
+    it is one budget for the process. The first call also has glibc's malloc keep freed
+    large blocks for the next step (runtime/heap.py), the other process-wide setting a
+    session makes for its kernels' speed."""
     global _budget, _pool, _explicit
+    heap.keep_freed_blocks()
     wanted = intra_op_parallelism_threads if intra_op_parallelism_threads > 0 else core_count()
     with _lock:
         _explicit = intra_op_parallelism_threads > 0
