@@ -8,7 +8,8 @@ fault cost about 2.7 us (writing 12 MB into fresh 4 KiB pages took 8.5 ms, into 
 0.4 ms), and a BERT-12 call (8 x 128 tokens) faulted 12,000 to 40,000 times, varying with how
 glibc's thresholds had moved in that process: 0.03 to 0.5 s of a 0.6 to 1.2 s call. With
 blocks up to 32 MiB served from the heap (M_MMAP_THRESHOLD, glibc's largest) and the heap
-kept (M_TRIM_THRESHOLD 1 GiB), the same calls faulted 40 to 480 times. Measured 2026-11-28,
+kept up to 256 MiB of free top (M_TRIM_THRESHOLD), the same calls faulted 40 to 480 times
+(measured with 1 GiB; with 256 MiB, under 1,000 and about none after the first steps). Measured 2026-11-28,
 processes alternating, three each way: 1.01 to 1.08 s of CPU a call against 1.14 to 1.15 s
 (load 3.3 to 4; forwarding on in both), and 0.58 to 0.64 s a call against 0.60 to 1.18 s
 before forwarding (load 2); peak RSS unchanged (700 to 720 MB). Larger blocks are still
@@ -16,7 +17,7 @@ mapped and unmapped by each call; TensorFlow's own allocators keep theirs.
 
 A session sets it once per process when it is created (as it configures the intra-op
 threads); `GRAPH_INSPECTOR_MALLOC=system` leaves malloc as it is. Only glibc is told: another
-C library keeps its own policy. The cost: freed memory of up to 1 GiB at the heap's top stays
+C library keeps its own policy. The cost: freed memory of up to 256 MiB at the heap's top stays
 with the process (its peak stays its size), as TensorFlow's BFC allocator keeps its pool.
 """
 
@@ -27,7 +28,7 @@ import threading
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
 MMAP_THRESHOLD = 32 << 20  # HEAP_MAX_SIZE / 2 on 64-bit glibc, the largest mallopt takes
-TRIM_THRESHOLD = 1 << 30
+TRIM_THRESHOLD = 256 << 20
 _lock = threading.Lock()
 _done = False
 

@@ -4,7 +4,11 @@ A MatMul or Conv2D, then the ops its `fused_ops` attr lists: BiasAdd (of `args`[
 activation (Relu, Relu6, Elu, LeakyRelu with `leakyrelu_alpha`), as TensorFlow's CPU kernels
 compute them after the remapper (engine/optimizer/contraction_fusion.py) made the node. The
 contraction is the unfused op's own kernel, so the values are the unfused graph's; the bias
-is added in the contraction's fresh buffer.
+is added in the contraction's fresh buffer. Where a _FusedMatMul's product is split by rows
+over the intra-op threads (engine/kernels/cpu/threaded_matmul.py), each thread adds the bias,
+and applies the activation, to its row block right after the block's product, while the
+block is in its cache, instead of a second pass over the whole product: the same elementwise
+ops on the same values (tests/engine/test_threaded_matmul.py compares both).
 """
 
 import numpy as np
@@ -12,9 +16,9 @@ import numpy as np
 from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid
-from engine.kernels.cpu import threaded_elementwise
+from engine.kernels.cpu import threaded_elementwise, threaded_matmul
 from engine.kernels.cpu.math import elu, relu6, relu_kernel
-from engine.kernels.cpu.nn import check_bias_add, conv2d, mat_mul
+from engine.kernels.cpu.nn import check_bias_add, check_mat_mul, conv2d
 
 ACTIVATIONS = {
     "Relu": relu_kernel,  # compiled where that serves x: the same bits as np.maximum(x, 0)
@@ -25,9 +29,56 @@ ACTIVATIONS = {
 }
 
 
+def _in_place(function):
+    def apply(ctx, rows):
+        rows[...] = function(ctx, rows)
+    return apply
+
+
+# The activations on one row block of a split product, in place: the whole-array kernel's
+# operations (math.relu's maximum with a zero of the dtype, relu6's maximum then minimum),
+# without its own split over the threads (a row block is one thread's piece already).
+ROW_ACTIVATIONS = {
+    "Relu": lambda ctx, rows: np.maximum(rows, rows.dtype.type(0), out=rows),
+    "Relu6": lambda ctx, rows: np.minimum(np.maximum(rows, rows.dtype.type(0), out=rows),
+                                          rows.dtype.type(6), out=rows),
+    "Elu": _in_place(ACTIVATIONS["Elu"]),
+    "LeakyRelu": _in_place(ACTIVATIONS["LeakyRelu"]),
+}
+
+
 @register("_FusedMatMul")
 def fused_mat_mul(ctx, a, b, *args):
-    return _fused_ops(ctx, mat_mul(ctx, a, b), args)
+    transpose_a, transpose_b = check_mat_mul(ctx, a, b)
+    a, b = (a.T if transpose_a else a), (b.T if transpose_b else b)
+    epilogue = _row_epilogue(ctx, a, b, args)
+    value, split = threaded_matmul.matmul_epilogue(a, b, epilogue)
+    return value if split and epilogue is not None else _fused_ops(ctx, value, args)
+
+
+def _row_epilogue(ctx, a, b, args):
+    """The bias add (and activation) on one row block of a split product, in place, where
+    the fusion and its bias are valid and in the product's dtype; else None (the whole
+    product's path below then applies them, or raises their errors)."""
+    ops = _fused_op_names(ctx)
+    if not ops or ops[0] != "BiasAdd" or len(ops) > 2 or len(args) != 1:
+        return None
+    bias = args[0]
+    if not (isinstance(bias, np.ndarray) and bias.ndim == 1 and bias.dtype == a.dtype
+            and a.dtype == b.dtype and bias.shape[0] == b.shape[1]):
+        return None
+    activation = None
+    if len(ops) == 2:
+        activation = ROW_ACTIVATIONS.get(ops[1])
+        if activation is None:
+            return None
+
+    def epilogue(rows):
+        np.add(rows, bias, out=rows)
+        if activation is not None:
+            activation(ctx, rows)
+
+    return epilogue
 
 
 @register("_FusedConv2D")
@@ -35,8 +86,12 @@ def fused_conv2d(ctx, x, filters, *args):
     return _fused_ops(ctx, conv2d(ctx, x, filters), args[:ctx.attr("num_args", len(args))])
 
 
+def _fused_op_names(ctx):
+    return [op.decode() if isinstance(op, bytes) else op for op in ctx.attr("fused_ops", [])]
+
+
 def _fused_ops(ctx, value, args):
-    ops = [op.decode() if isinstance(op, bytes) else op for op in ctx.attr("fused_ops", [])]
+    ops = _fused_op_names(ctx)
     if not ops or ops[0] != "BiasAdd" or len(ops) > 2 or len(args) != 1:
         raise errors.UnimplementedError(ctx.node_def, None, f"Fusion is not implemented: "
                                                            f"[{', '.join(ops)}]")
