@@ -15,7 +15,8 @@ the GIL.
 import numba
 import numpy as np
 
-from engine.kernels.compiled import pieces
+from engine.runtime import threads
+
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 # As for Relu (compiled/activation_numba.py): one read and one write an element, so a piece
@@ -53,11 +54,11 @@ def bias_add(value, bias, axis):
     min_rows = max(1, _MIN_ITEMS_PER_PIECE // max(1, channels * inner))
     if inner == 1:
         rows, results = x.reshape(outer, channels), out.reshape(outer, channels)
-        pieces.parallel_for(lambda start, end: _channels_last(rows, bias, results, start, end),
+        threads.parallel_for(lambda start, end: _channels_last(rows, bias, results, start, end),
                              outer, min_rows)
     else:
         rows, results = x.reshape(outer, channels, inner), out.reshape(outer, channels, inner)
-        pieces.parallel_for(lambda start, end: _channels_first(rows, bias, results, start, end),
+        threads.parallel_for(lambda start, end: _channels_first(rows, bias, results, start, end),
                              outer, min_rows)
     return out
 

@@ -40,12 +40,14 @@ file only.
 
 import numba
 import numpy as np
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from engine.kernels.compiled import pieces
+from engine.runtime import threads
+
 
 # A piece of work handed to another thread: at least this many multiply-adds (about 0.1 ms).
 _MIN_MACS_PER_PIECE = 1 << 23
@@ -331,7 +333,7 @@ def conv2d(xp, filters, stride, dilation, out_hw):
     def piece(start, end):
         _forward(xp, flat, geometry, out, start, end)
 
-    pieces.parallel_for(piece, pixels, _pixels_per_piece(kh * kw * c * k))
+    threads.parallel_for(piece, pixels, _pixels_per_piece(kh * kw * c * k))
     return out.reshape(xp.shape[0], out_hw[0], out_hw[1], k)
 
 
@@ -363,7 +365,7 @@ def conv2d_backprop_filter(xp, dy, filter_shape, stride, dilation):
             _filter_gradient(xp, dy, geometry, grad, start * rows, min(length, end * rows), 0,
                              images)
 
-        pieces.parallel_for(piece, blocks,
+        threads.parallel_for(piece, blocks,
                              max(1, _MIN_MACS_PER_PIECE // max(1, rows * pixels * k)))
         return grad.reshape(kh, kw, c, k)
     runs = max(1, min(IMAGE_PIECES, images, length * pixels * k // _MIN_MACS_PER_PIECE))
@@ -375,7 +377,7 @@ def conv2d_backprop_filter(xp, dy, filter_shape, stride, dilation):
             _filter_gradient(xp, dy, geometry, partials[i], 0, length, bounds[i],
                              bounds[i + 1])
 
-    pieces.parallel_for(run, runs, 1)
+    threads.parallel_for(run, runs, 1)
     grad = partials[0]
     for i in range(1, runs):
         grad += partials[i]

@@ -23,7 +23,8 @@ Work is split over the intra-op threads; every function here releases the GIL.
 import numba
 import numpy as np
 
-from engine.kernels.compiled import pieces
+from engine.runtime import threads
+
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy",
            fastmath={"reassoc", "contract"})
@@ -203,7 +204,7 @@ def depthwise_conv2d(x, filters, stride, out_hw, corner=(0, 0)):
     out = np.empty((x.shape[0], *out_hw, c * m), x.dtype)
     geometry = _geometry((kh, kw), stride, out_hw, corner)
     rows = x.shape[0] * out_hw[0]
-    pieces.parallel_for(lambda start, end: _forward(x, filters, geometry, out, start, end),
+    threads.parallel_for(lambda start, end: _forward(x, filters, geometry, out, start, end),
                          rows, _pieces(rows, out_hw[1] * kh * kw * c * m))
     return out
 
@@ -222,7 +223,7 @@ def depthwise_filter_gradient(x, dy, filter_shape, stride, corner=(0, 0)):
         _filter_gradient(xp, dy, geometry, grad, start, end)
         partials[start] = grad
 
-    pieces.parallel_for(piece, rows, _pieces(rows, dy.shape[2] * kh * kw * c * m))
+    threads.parallel_for(piece, rows, _pieces(rows, dy.shape[2] * kh * kw * c * m))
     total = None
     for start in sorted(partials):
         total = partials[start] if total is None else total + partials[start]
@@ -237,7 +238,7 @@ def depthwise_input_gradient(dy, filters, input_shape, stride, corner):
     dx = np.empty(input_shape, dy.dtype)
     geometry = _geometry((kh, kw), stride, dy.shape[1:3], corner)
     images = dy.shape[0]
-    pieces.parallel_for(
+    threads.parallel_for(
         lambda start, end: _input_gradient(dy, filters, geometry, dx, start, end),
         images, _pieces(images, dy[0].size * kh * kw))
     return dx

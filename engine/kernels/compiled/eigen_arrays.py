@@ -18,7 +18,7 @@ import numpy as np
 import numba  # noqa: F401 (imported here, in the loader's thread)
 
 from engine.kernels.compiled import eigen_erf_numba, eigen_numba, numba_source
-from engine.kernels.cpu import threaded_elementwise
+from engine.runtime import threads
 
 # Loop name (packets_and_tail's `compiled`) -> (packet lane, scalar lane, dtype).
 LOOPS = {"exp": ("packet_exp", "scalar_exp", "float32"),
@@ -136,7 +136,7 @@ def run(name, out, inputs, end, in_place=False):
     if in_place:
         packets = _in_place[name]
         if end >= 2 * _MIN_ITEMS_PER_PIECE:
-            threaded_elementwise.parallel_for(lambda start, stop: packets(out, start, stop), end,
+            threads.parallel_for(lambda start, stop: packets(out, start, stop), end,
                                  _MIN_ITEMS_PER_PIECE)
         elif end:
             packets(out, 0, end)
@@ -147,7 +147,7 @@ def run(name, out, inputs, end, in_place=False):
         x = x.copy()  # the signature's contiguous, aligned array
     # (a small tensor skips parallel_for's few microseconds: it would be one piece anyway)
     if end >= 2 * _MIN_ITEMS_PER_PIECE:
-        threaded_elementwise.parallel_for(lambda start, stop: packets(x, out, start, stop), end,
+        threads.parallel_for(lambda start, stop: packets(x, out, start, stop), end,
                              _MIN_ITEMS_PER_PIECE)
     elif end:
         packets(x, out, 0, end)

@@ -27,7 +27,6 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from engine.kernels.compiled import pieces
 from engine.runtime import threads
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
@@ -305,7 +304,7 @@ def _geometry(window, stride, pads, out_hw):
 
 
 def _split(total, items_each, piece):
-    pieces.parallel_for(piece, total, max(1, _MIN_ITEMS_PER_PIECE // max(1, items_each)))
+    threads.parallel_for(piece, total, max(1, _MIN_ITEMS_PER_PIECE // max(1, items_each)))
 
 
 def max_pool(x, window, stride, pads, out_hw, lowest):
@@ -373,7 +372,7 @@ def bias_add_grad(dy):
         _column_sums(rows, start * _SUM_BLOCK, min(count, end * _SUM_BLOCK), sums)
         partials[start] = sums
 
-    pieces.parallel_for(piece, blocks, min_blocks)
+    threads.parallel_for(piece, blocks, min_blocks)
     total = np.zeros(channels, np.float64)
     for start in sorted(partials):  # in piece order: the same sum whatever the threads did
         total += partials[start]

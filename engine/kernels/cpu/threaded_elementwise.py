@@ -31,16 +31,6 @@ SPLIT_UFUNCS = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negati
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def parallel_for(fn, total, min_per_piece):
-    """threads.parallel_for, fn dropped once it returns: a helper thread that got no core
-    before the caller had done every piece still holds its work item, and with it fn and the
-    arrays fn reads, which kept a result from being forwarded to its next op (the executor
-    asks that nothing else holds it): 4 of BERT's 12 Erfc inputs."""
-    held = [fn]
-    threads.parallel_for(lambda start, stop: held[0](start, stop), total, min_per_piece)
-    held.clear()
-
-
 def _rows_per_piece(shape):
     """Rows of a result of `shape` a block holds at least (MIN_ELEMENTS elements' worth)."""
     row = int(np.prod(shape[1:], dtype=np.int64)) if len(shape) > 1 else 1
@@ -71,7 +61,7 @@ def ufunc_call(ufunc, *operands, out=None):
         ufunc(*(x[start:stop] if c else x for x, c in zip(operands, cut)),
               out=out[start:stop])
 
-    parallel_for(block, shape[0], _rows_per_piece(shape))
+    threads.parallel_for(block, shape[0], min_per_piece=_rows_per_piece(shape))
     return out
 
 
@@ -111,6 +101,6 @@ def rows(fn, x, out=None):
     else:
         result = x
         block = lambda start, stop: fn(flat[start:stop], None)  # noqa: E731
-    parallel_for(block, flat.shape[0], _rows_per_piece(flat.shape))
+    threads.parallel_for(block, flat.shape[0], min_per_piece=_rows_per_piece(flat.shape))
     return result
 

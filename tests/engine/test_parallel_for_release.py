@@ -1,13 +1,12 @@
-"""engine/kernels/compiled/pieces.py: the compiled kernels' split over the intra-op threads
-leaves a helper thread that starts late holding nothing of the work, so the caller frees the
-arrays the pieces wrote (not the helper, after the caller's next run has allocated its own)."""
+"""threads.parallel_for leaves a helper thread that starts late holding nothing of the work,
+so the caller frees the arrays the pieces wrote (not the helper, after the caller's next run
+has allocated its own), and a result it wrote can be forwarded to the next op."""
 
 import threading
 import weakref
 
 import numpy as np
 
-from engine.kernels.compiled import pieces
 from engine.runtime import threads
 
 
@@ -37,6 +36,6 @@ def _adding_one(result):
     return piece
 
 
-def test_pieces_release_the_work_when_every_piece_is_done():
-    assert not _late_helper(pieces.parallel_for)
+def test_parallel_for_releases_the_work_when_every_piece_is_done():
+    assert not _late_helper(threads.parallel_for)
 
