@@ -45,6 +45,9 @@ Environment variables:
   GRAPH_INSPECTOR_COMPILED
       0: no compiled (numba) kernel, the NumPy kernels serve everywhere; sync: load the
       compiled kernels in the calling thread instead of in the background
+  GRAPH_INSPECTOR_MALLOC
+      system: a session leaves glibc's malloc as it is (by default the first session has it
+      keep freed blocks up to 32 MiB, and 256 MiB of free heap, for the next step's tensors)
   GRAPH_INSPECTOR_VLOG_NATIVE
       off: VLOG logs are read by the pure-Python reader, not the C scanner (the same
       graphs, steps and JSON, several times slower)
