@@ -135,6 +135,21 @@ def no_rewrite(monkeypatch):
     monkeypatch.setenv("GRAPH_INSPECTOR_REWRITE", "off")
 
 
+@pytest.fixture
+def offered_to_mul(monkeypatch):
+    """The inputs each Mul node was offered to write over, a tuple of indices a call."""
+    offered = []
+    kernel = lookup("Mul")
+    forwarding = kernel.forwarding
+
+    def spy(ctx, donated, *inputs):
+        offered.append(donated)
+        return forwarding(ctx, donated, *inputs)
+
+    monkeypatch.setattr(kernel, "forwarding", spy)
+    return offered
+
+
 def _runs(sess, fetches, feeds=None):
     """The fetches of an untraced run, then of a traced one (frames.py's loop)."""
     plain = sess.run(fetches, feeds)
@@ -197,16 +212,8 @@ def test_a_loop_invariant_and_loop_values_keep_their_values(no_rewrite):
             _same(got[1], x + np.float32(0.5))
 
 
-def test_a_step_offers_the_inputs_it_reads_last(monkeypatch, no_rewrite):
-    offered = []
-    kernel = lookup("Mul")
-    forwarding = kernel.forwarding
-
-    def spy(ctx, donated, *inputs):
-        offered.append(donated)
-        return forwarding(ctx, donated, *inputs)
-
-    monkeypatch.setattr(kernel, "forwarding", spy)
+def test_a_step_offers_the_inputs_it_reads_last(offered_to_mul, no_rewrite):
+    offered = offered_to_mul
     x = RNG.standard_normal((256, 512)).astype(np.float32)
     with tf.Graph().as_default(), tf.Session() as sess:
         small = tf.constant(x[:2, :2]) * 2.0
@@ -244,16 +251,8 @@ def test_outputs_of_one_node_keep_their_values(no_rewrite):
             _same(got[5], (x * two + three) * three)
 
 
-def test_a_node_reading_two_inputs_last_is_offered_both(monkeypatch, no_rewrite):
-    offered = []
-    kernel = lookup("Mul")
-    forwarding = kernel.forwarding
-
-    def spy(ctx, donated, *inputs):
-        offered.append(donated)
-        return forwarding(ctx, donated, *inputs)
-
-    monkeypatch.setattr(kernel, "forwarding", spy)
+def test_a_node_reading_two_inputs_last_is_offered_both(offered_to_mul, no_rewrite):
+    offered = offered_to_mul
     x = RNG.standard_normal((256, 512)).astype(np.float32)
     with tf.Graph().as_default(), tf.Session() as sess:
         fed = tf.placeholder(tf.float32, x.shape)
