@@ -125,10 +125,7 @@ def squared_difference(x, y, over=False):
             loop = lambda start, end: _row_difference_squared_over(flat, other, start, end)  # noqa: E731
     else:
         return None
-    held = [loop]  # (dropped once done: a helper that never ran would hold the arrays)
-    threads.parallel_for(lambda start, end: held[0](start, end), rows,
-                         max(1, _MIN_ITEMS_PER_PIECE // per_row))
-    held.clear()
+    threads.parallel_for(loop, rows, max(1, _MIN_ITEMS_PER_PIECE // per_row))
     return result  # (x's shape, owning its memory: the next op may write over it)
 
 
