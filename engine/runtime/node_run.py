@@ -154,9 +154,20 @@ def kernel_summary(error):
 # from memory it keeps, and a small graph's op pays for every check (a scalar op runs in
 # about 0.35 us).
 FORWARD_MIN_BYTES = 1 << 16
-# An input's references while `exclusive_inputs` asks, where nothing else holds it: the
-# caller's list, the local `x` and getrefcount's argument.
-_ONLY_IN_LIST = 3
+
+
+def _references(inputs, k):
+    """sys.getrefcount of inputs[k], asked always from here: what the count includes besides
+    the holders (this frame's own reference, the call's argument) depends on the interpreter
+    (CPython 3.14 may borrow references earlier versions took), so the count of an array only the
+    list holds is measured once, below, the same way."""
+    x = inputs[k]
+    return sys.getrefcount(x)
+
+
+# An input's reference count, as _references asks it, where only the caller's list holds it
+# (3 on CPython 3.11: the list, the local `x`, getrefcount's argument).
+_ONLY_IN_LIST = _references([np.empty(1)], 0)
 
 
 def exclusive_inputs(inputs, positions):
@@ -166,7 +177,9 @@ def exclusive_inputs(inputs, positions):
     donated = ()
     for k in positions:
         x = inputs[k]
-        if (type(x) is np.ndarray and sys.getrefcount(x) == _ONLY_IN_LIST
-                and x.base is None and x.flags.writeable and x.nbytes >= FORWARD_MIN_BYTES):
-            donated += (k,)
+        if (type(x) is np.ndarray and x.base is None and x.flags.writeable
+                and x.nbytes >= FORWARD_MIN_BYTES):
+            del x  # (counted by _references alone, as _ONLY_IN_LIST was)
+            if _references(inputs, k) == _ONLY_IN_LIST:
+                donated += (k,)
     return donated
