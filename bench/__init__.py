@@ -11,7 +11,6 @@ Either may raise `Skipped(reason)` where the machine lacks what it needs (a GPU)
 then names the workload and the reason instead of numbers.
 """
 
-import ctypes
 import statistics
 import time
 from dataclasses import dataclass
@@ -27,26 +26,22 @@ WORKLOADS = ("bench.small_graph", "bench.monte_carlo_pi", "bench.add_chain", "be
              "bench.cluster_step")
 
 
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
-
-
 def steady_malloc():
-    """Tells glibc's malloc to keep freed memory (large blocks from the heap, the heap not
-    trimmed) and says what was done. By default an array over the mmap threshold is mapped
-    afresh on every allocation and page-faults in again: measured on this machine, NumPy's pi
-    at 10^6 took 15.7 ms so and 5.3 ms with memory kept, and which of the two a case got
-    depended on what ran before it in the process (glibc moves its threshold as blocks are
-    freed). Both sides of every case run under the same setting."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        kept = (libc.mallopt(_M_MMAP_THRESHOLD, 32 << 20)
-                and libc.mallopt(_M_TRIM_THRESHOLD, 128 << 20))
-    except (OSError, AttributeError):
-        return "the platform's default (not glibc)"
-    if not kept:
-        return "glibc's default (mallopt refused)"
-    return ("glibc told to keep freed memory (mallopt: M_MMAP_THRESHOLD 32 MiB, "
-            "M_TRIM_THRESHOLD 128 MiB), so NumPy's temporaries do not page-fault anew each call")
+    """Tells glibc's malloc to keep freed memory as a session does (engine/runtime/
+    host_memory.py: large blocks from the heap, its free top kept) and says what was done. By
+    default an array over the mmap threshold is mapped afresh on every allocation and
+    page-faults in again: measured on this machine, NumPy's pi at 10^6 took 15.7 ms so and
+    5.3 ms with memory kept, and which of the two a case got depended on what ran before it in
+    the process (glibc moves its threshold as blocks are freed). Setting it before any case
+    runs puts both sides of every case under the same setting."""
+    from engine.runtime import host_memory
+
+    if not (host_memory.keep_freed_memory() or host_memory.keeping()):
+        return "the C library's default (not glibc, or GRAPH_INSPECTOR_MALLOC=system)"
+    return (f"glibc told to keep freed memory, as a session does (mallopt: M_MMAP_THRESHOLD "
+            f"{host_memory.MMAP_THRESHOLD >> 20} MiB, M_TRIM_THRESHOLD "
+            f"{host_memory.TRIM_THRESHOLD >> 20} MiB), so NumPy's temporaries do not "
+            "page-fault anew each call")
 
 
 class Skipped(Exception):

@@ -31,11 +31,12 @@ MMAP_THRESHOLD = 32 << 20  # HEAP_MAX_SIZE / 2 on 64-bit glibc, the largest mall
 TRIM_THRESHOLD = 256 << 20
 _lock = threading.Lock()
 _done = False
+_kept = False  # whether glibc took the thresholds
 
 
 def keep_freed_memory():
     """Set glibc's thresholds (the module's doc), once per process; True if they were set."""
-    global _done
+    global _done, _kept
     with _lock:
         if _done:
             return False
@@ -47,8 +48,14 @@ def keep_freed_memory():
         return False
     mallopt = libc.mallopt
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-                and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    _kept = bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+                 and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    return _kept
+
+
+def keeping():
+    """Whether glibc keeps freed memory as keep_freed_memory set it in this process."""
+    return _kept
 
 
 def _glibc():
