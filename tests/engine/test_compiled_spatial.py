@@ -35,6 +35,15 @@ def loaded():
     return modules
 
 
+def _conv_cases(x, filters, dy):
+    """(op, kernel, inputs) of a convolution and both its gradients on these values."""
+    return [("Conv2D", nn.conv2d, (x, filters)),
+            ("Conv2DBackpropInput", grad.conv2d_backprop_input,
+             (np.array(x.shape, np.int32), filters, dy)),
+            ("Conv2DBackpropFilter", grad.conv2d_backprop_filter,
+             (x, np.array(filters.shape, np.int32), dy))]
+
+
 def reference(monkeypatch, kernel, ctx, *inputs):
     """The NumPy reference kernel's result: compiled kernels off for the call."""
     with monkeypatch.context() as patch:
@@ -89,12 +98,7 @@ def test_convolutions_equal_the_reference(loaded, monkeypatch, shape, stride, di
     if forward.size == 0:
         pytest.skip("no output")
     dy = rng.standard_normal(forward.shape).astype(dtype)
-    cases = [("Conv2D", nn.conv2d, (x, filters)),
-             ("Conv2DBackpropInput", grad.conv2d_backprop_input,
-              (np.array(x.shape, np.int32), filters, dy)),
-             ("Conv2DBackpropFilter", grad.conv2d_backprop_filter,
-              (x, np.array(filters.shape, np.int32), dy))]
-    for op, kernel, inputs in cases:
+    for op, kernel, inputs in _conv_cases(x, filters, dy):
         ctx = context(op, dtype, **attrs)
         want = reference(monkeypatch, kernel, ctx, *inputs)
         got = kernel(ctx, *inputs)
@@ -120,12 +124,7 @@ def test_register_blocks_take_every_column_group_and_tail(loaded, monkeypatch, k
     attrs = dict(strides=[1, *stride, 1], dilations=[1, *dilation, 1], padding=b"SAME")
     forward = reference(monkeypatch, nn.conv2d, context("Conv2D", dtype, **attrs), x, filters)
     dy = rng.standard_normal(forward.shape).astype(dtype)
-    cases = [("Conv2D", nn.conv2d, (x, filters)),
-             ("Conv2DBackpropInput", grad.conv2d_backprop_input,
-              (np.array(x.shape, np.int32), filters, dy)),
-             ("Conv2DBackpropFilter", grad.conv2d_backprop_filter,
-              (x, np.array(filters.shape, np.int32), dy))]
-    for op, kernel, inputs in cases:
+    for op, kernel, inputs in _conv_cases(x, filters, dy):
         ctx = context(op, dtype, **attrs)
         want = reference(monkeypatch, kernel, ctx, *inputs)
         got = []
