@@ -11,6 +11,7 @@ import pytest
 import engine as tf
 from engine.kernels.cpu import eigen_erf, eigen_float32
 from tests.engine import eigen_erf_cases as cases
+from tests.engine.eigen_erf_cases import RANGES
 
 FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "eigen_erf.npz")
 PATHS = {("erf", "float32"): (eigen_erf.erf_float32, eigen_erf.erf_float32),
@@ -123,3 +124,33 @@ def test_the_kernels_through_the_compiled_loops_match_tensorflow(loops, name, dt
     x = cases.scalar_inputs(name, dtype)
     assert_same_bits(np.concatenate([function(x[i:i + 1]) for i in range(x.size)]),
                      FIXTURE[f"{name}_{dtype}__scalar"], x)
+
+
+def _mostly_small(name, dtype, share, rng):
+    """A tensor whose values mostly have |x| <= 1 (the small branch), with `share` of them
+    past it, the special values among those, scattered: the compiled loops gather only the
+    latter through the large branch, as Eigen's packets do when no lane needs it."""
+    size = 3 * 2048 + 5 * cases.LANES[dtype]  # whole blocks and a part block, whole packets
+    x = rng.uniform(-1.0, 1.0, size).astype(dtype)
+    low, high = RANGES[name, dtype]
+    picked = rng.random(size) < share
+    x[picked] = rng.uniform(low, high, int(picked.sum())).astype(dtype)
+    specials = cases.specials(dtype)
+    at = rng.choice(size, specials.size, replace=False)
+    x[at] = specials
+    x[-2048:][rng.random(2048) < 0.5] = 1.0  # |x| = 1 itself takes the small branch
+    x[-1000:][rng.random(1000) < 0.6] = high  # the last block mostly large: taken whole
+    return x
+
+
+@pytest.mark.parametrize("name, dtype", cases.CASES)
+@pytest.mark.parametrize("share", [0.0, 0.002, 0.03, 0.11, 0.2, 0.9])
+def test_the_compiled_loops_take_the_large_branch_only_where_needed(loops, name, dtype, share):
+    x = _mostly_small(name, dtype, share, np.random.default_rng(int(share * 1000)))
+    expected = PATHS[name, dtype][0](x)
+    out = np.empty_like(x)
+    loops.run(f"{name}_{dtype}", out, [x], x.size)
+    assert_same_bits(out, expected, x)
+    over = x.copy()
+    loops.run(f"{name}_{dtype}", over, [over], over.size, in_place=True)
+    assert_same_bits(over, expected, x)

@@ -125,6 +125,24 @@ def erfc_rest_float32(x, e, q2):
     return _erfc_float32(_erfc_clamp(x), e, q2)
 
 
+# Eigen's packets take the large-|x| branch only where some lane needs it (the early return
+# of generic_fast_erfc and generic_fast_erf<double>: `if (!predux_any(x_abs_gt_one_mask))
+# return erfc_small;`). The loops of engine/kernels/compiled/eigen_arrays.py do the same per
+# value with these lanes: a value's small branch is the packet lane's small value, bit for
+# bit, and a value that needs the large branch goes through the packet lane itself.
+@numba.njit(inline="always", nogil=True)
+def erfc_small_float32(x):
+    x = _erfc_clamp(x)
+    return x * _polevl(_flush(x * x), _ERFC_S) + _ONE
+
+
+@numba.njit(inline="always", nogil=True)
+def erfc_large_float32(x):
+    """Whether packet_erfc_float32 takes the large branch for x."""
+    x = _erfc_clamp(x)
+    return _ONE < _flush(x * x)
+
+
 @numba.njit(inline="always", nogil=True)
 def scalar_erfc_float32(x):
     x = _erfc_clamp(x)
@@ -229,10 +247,44 @@ def scalar_erfc_float64(x):
     return _erfc_float64(x, scalar_exp_float64(-_flush64(x * x)))
 
 
+@numba.njit(inline="always", nogil=True)
+def _erf_over_x_float64(x2):
+    return _polevl(x2, _ERF_S) / _polevl(x2, _ERF_T)
+
+
+@numba.njit(inline="always", nogil=True)
+def erf_small_float64(x):
+    x = _flush64(x)
+    return _flush64(x * _erf_over_x_float64(_flush64(x * x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def erf_large_float64(x):
+    """Whether packet_erf_float64 takes the large branch for x."""
+    x = _flush64(x)
+    return 1.0 < _flush64(x * x)
+
+
+@numba.njit(inline="always", nogil=True)
+def erfc_small_float64(x):
+    x = _erfc_clamp64(x)
+    return 1.0 - _flush64(x * _erf_over_x_float64(_flush64(x * x)))
+
+
+@numba.njit(inline="always", nogil=True)
+def erfc_large_float64(x):
+    """Whether packet_erfc_float64 takes the large branch for x."""
+    x = _erfc_clamp64(x)
+    return 1.0 < _flush64(x * x)
+
+
 # What a generated file takes of this module: its constants, then these functions.
 FUNCTIONS = ("_polevl", "_square_low", "erf_float32", "_reciprocal_newton", "_erfc_float32",
              "_erfc_clamp", "packet_erfc_float32", "erfc_exp_float32",
              "erfc_reciprocal_float32", "erfc_rest_float32", "scalar_erfc_float32", "_flush64",
              "_power_of_two64", "_ldexp64", "packet_exp_float64", "scalar_exp_float64",
              "_erfc_float64_large", "_erf_float64", "packet_erf_float64", "scalar_erf_float64",
-             "_erfc_float64", "_erfc_clamp64", "packet_erfc_float64", "scalar_erfc_float64")
+             "_erfc_float64", "_erfc_clamp64", "packet_erfc_float64", "scalar_erfc_float64",
+             "erfc_small_float32", "erfc_large_float32", "_erf_over_x_float64",
+             "erf_small_float64", "erf_large_float64", "erfc_small_float64",
+             "erfc_large_float64")
