@@ -111,7 +111,9 @@ def parallel_for(fn, total, min_per_piece=1 << 13):
     if threads_wanted <= 1:
         fn(0, total)
         return
-    pieces = min(threads_wanted * _PIECES_PER_THREAD, max(1, total // max(1, min_per_piece)))
+    # a whole number of pieces a thread: with 3 pieces for 2 threads one thread does two
+    pieces = threads_wanted * min(_PIECES_PER_THREAD,
+                                  max(1, total // (max(1, min_per_piece) * threads_wanted)))
     bounds = [total * i // pieces for i in range(pieces + 1)]
     next_piece = itertools.count()  # next() on a count is atomic under the GIL
     state = {"done": 0, "error": None}

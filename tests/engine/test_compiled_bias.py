@@ -22,7 +22,10 @@ def loaded():
 
 
 @pytest.fixture
-def budget(request):
+def budget(request, monkeypatch):
+    from engine.kernels.compiled import bias_numba
+    # small pieces, so that the shapes here are split when there are two threads
+    monkeypatch.setattr(bias_numba, "_MIN_ITEMS_PER_PIECE", 1 << 10)
     threads.configure(request.param)
     yield request.param
     threads.configure(0)

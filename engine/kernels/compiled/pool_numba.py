@@ -31,6 +31,9 @@ from engine.runtime import threads
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _MIN_ITEMS_PER_PIECE = 1 << 16
+# MaxPool and AvgPool read each input once and do little with it: as for Relu
+# (activation_numba), a piece handed to the other thread must be large to pay for the handing.
+_FORWARD_MIN_ITEMS_PER_PIECE = 1 << 20
 _SUM_BLOCK = 64  # BiasAddGrad's rows summed in the input's dtype before a float64 total
 
 
@@ -303,8 +306,9 @@ def _geometry(window, stride, pads, out_hw):
     return np.array([*window, *stride, pads[0][0], pads[1][0], *out_hw], np.int64)
 
 
-def _split(total, items_each, piece):
-    threads.parallel_for(piece, total, max(1, _MIN_ITEMS_PER_PIECE // max(1, items_each)))
+def _split(total, items_each, piece, min_items=None):
+    minimum = _MIN_ITEMS_PER_PIECE if min_items is None else min_items
+    threads.parallel_for(piece, total, max(1, minimum // max(1, items_each)))
 
 
 def max_pool(x, window, stride, pads, out_hw, lowest):
@@ -314,7 +318,8 @@ def max_pool(x, window, stride, pads, out_hw, lowest):
     geometry = _geometry(window, stride, pads, out_hw)
     lowest = x.dtype.type(lowest)
     _split(x.shape[0] * out_hw[0], out_hw[1] * x.shape[3] * window[0] * window[1],
-           lambda start, end: _max_pool(x, geometry, lowest, out, start, end))
+           lambda start, end: _max_pool(x, geometry, lowest, out, start, end),
+           _FORWARD_MIN_ITEMS_PER_PIECE)
     return out
 
 
@@ -333,7 +338,8 @@ def avg_pool(x, window, stride, pads, out_hw):
     out = np.empty((x.shape[0], *out_hw, x.shape[3]), x.dtype)
     geometry = _geometry(window, stride, pads, out_hw)
     _split(x.shape[0] * out_hw[0], out_hw[1] * x.shape[3] * window[0] * window[1],
-           lambda start, end: _avg_pool(x, geometry, out, start, end))
+           lambda start, end: _avg_pool(x, geometry, out, start, end),
+           _FORWARD_MIN_ITEMS_PER_PIECE)
     return out
 
 
