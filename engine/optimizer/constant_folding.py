@@ -10,7 +10,9 @@ unless it is kept. A folded Const keeps the control inputs of the node and of th
 constants it read, so it stays in the same frame and branch.
 
 Then, as TensorFlow's SimplifyGraph: a Pack of one input becomes an ExpandDims of a new
-`ConstantFolding/<node>_const_axis`; a Switch of a tensor on itself (a lowered cond's
+`ConstantFolding/<node>_const_axis`; a division by a constant (Div of floats, RealDiv,
+Xdivy) a multiplication by its reciprocal, a new `ConstantFolding/<node>_recip` folded in the
+next round (ReduceDivToReciprocalMul: `x / 255.0` runs as `x * (1 / 255)`); a Switch of a tensor on itself (a lowered cond's
 `switch_pred`) has its outputs read as the constants false and true. A control edge that
 must leave a Switch output is anchored on an Identity of that output,
 `ConstantFoldingCtrl/<switch>_<port>` (an edge from the Switch itself would fire on either
@@ -81,6 +83,8 @@ def _simplify(view, context, report):
             _pack_to_expand_dims(view, node, context, report)
         elif node.op == "Switch":
             _switch_on_itself(view, node, report)
+        elif node.op in _DIVISIONS:
+            _division_to_reciprocal_mul(view, node, context, report)
 
 
 def _pack_to_expand_dims(view, node, context, report):
@@ -133,6 +137,46 @@ def _switch_on_itself(view, node, report):
             view.set_inputs(consumer, rewired)
     report.note("changed", f"{node.name} (Switch of a tensor on itself): readers read "
                            f"constants")
+
+
+# Divisions by a constant that become a multiplication by its reciprocal (TensorFlow's
+# ReduceDivToReciprocalMul), and what each becomes.
+_DIVISIONS = {"Div": "Mul", "RealDiv": "Mul", "Xdivy": "MulNoNan"}
+_FLOAT_OR_COMPLEX = frozenset({types_pb2.DT_HALF, types_pb2.DT_BFLOAT16, types_pb2.DT_FLOAT,
+                               types_pb2.DT_DOUBLE, types_pb2.DT_COMPLEX64,
+                               types_pb2.DT_COMPLEX128})
+
+
+def _division_to_reciprocal_mul(view, node, context, report):
+    """TensorFlow's ReduceDivToReciprocalMul: x / c, c a constant nobody feeds, becomes
+    x * Reciprocal(c), the Reciprocal a new node `ConstantFolding/<node>_recip` that the
+    next round folds (so the run multiplies by 1/c: a division by 3 rounds differently).
+    An Xdivy becomes MulNoNan(Reciprocal(c), x); an integer Div stays."""
+    inputs = view.inputs(node.name)
+    recip_name = f"ConstantFolding/{node.name}_recip"
+    if len(inputs) < 2 or inputs[1].startswith("^") or recip_name in view.nodes:
+        return
+    if not rules.is_constant(view.node(parse_input(inputs[1])[0]), context):
+        return
+    if "T" not in node.attr or (node.op == "Div"
+                                and node.attr["T"].type not in _FLOAT_OR_COMPLEX):
+        return
+    reciprocal = type(node)(name=recip_name, op="Reciprocal", device=node.device)
+    reciprocal.input.append(inputs[1])
+    reciprocal.attr["T"].type = node.attr["T"].type
+    view.add(reciprocal, after=node.name)
+    product = type(node)()
+    product.CopyFrom(node)
+    product.op = _DIVISIONS[node.op]
+    rewired = list(inputs)
+    if node.op == "Xdivy":
+        rewired[0], rewired[1] = recip_name, inputs[0]
+    else:
+        rewired[1] = recip_name
+    view.replace(product)
+    view.set_inputs(product, rewired)
+    report.note("changed", f"{node.name} ({node.op} by a constant) -> {product.op} by "
+                           f"{recip_name}")
 
 
 def _read_as_data(view, name):
