@@ -27,6 +27,8 @@ GRADIENTS_NOT_YET_WRITTEN = frozenset({
     "Acos", "Asin", "Atan", "Atan2", "AvgPoolGrad", "BiasAddGrad", "Case", "ClipByValue",
     "Conv2DBackpropFilter", "Cumprod", "EluGrad", "Erf", "Erfc", "Gather", "If", "InvGrad",
     "LeakyReluGrad", "MaxPoolGrad", "MaxPoolV2", "MirrorPad", "ParallelDynamicStitch",
+    # Kernels now, their gradients to come with the others'.
+    "MaxPoolGradGrad", "MaxPoolGradV2", "MirrorPadGrad",
     "ReciprocalGrad", "RsqrtGrad", "SeluGrad", "SqrtGrad", "StatelessCase", "StatelessIf",
     "StatelessWhile", "StridedSliceGrad", "Tan", "While",
     # Issue 15's ops whose gradients are still to port (TensorFlow's math_grad.py).
