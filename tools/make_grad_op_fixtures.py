@@ -1,5 +1,5 @@
-"""Write TensorFlow's values for the ops the second-order max pool and mirror pad gradients
-need (tests/fixtures/ops/grad_ops.npz, grad_shapes.npz).
+"""Write TensorFlow's values for the gradients ported after the first round and the ops they
+needed (tests/fixtures/ops/grad_ops.npz, grad_shapes.npz, grad_values.npz).
 
 Run with the TensorFlow venv:
 `TF_ENABLE_ONEDNN_OPTS=0 .venv-tf/bin/python tools/make_grad_op_fixtures.py`.
@@ -10,6 +10,10 @@ Run with the TensorFlow venv:
   SAME and VALID, an orig_output no window holds; mirror pads REFLECT and SYMMETRIC.
 - grad_shapes.npz: their static shapes, in shapes.npz's form
   (tests/engine/test_shape_inference.py).
+- grad_values.npz: for each case of tests/engine/tf_grad_cases.py, tf.gradients of
+  sum(f(inputs) * w) in tf.compat.v1 graph mode (float64), with the inputs and w, and in its
+  manifest the nodes tf.gradients added (name, op, inputs), which
+  tests/engine/test_tf_grad_values.py holds the engine's to.
 """
 
 import json
@@ -17,9 +21,10 @@ import sys
 
 import numpy as np
 
-import fixture_common  # noqa: F401  (sets TensorFlow's environment first)
+from fixture_common import npz_key, tf_v1  # sets TensorFlow's environment first
 
 import make_op_fixtures  # noqa: E402  (tools/: Family, TensorFlow in graph mode)
+import tf_grad_cases  # noqa: E402  (tests/engine: on sys.path through fixture_common)
 
 OUT = make_op_fixtures.OUT
 tf = make_op_fixtures.tf
@@ -207,6 +212,50 @@ def shape_cases():
     print(f"grad_shapes: {len(cases)} cases", file=sys.stderr)
 
 
+def gradient_cases():
+    """tf.gradients of each tf_grad_cases case, built as tests/engine/test_gradients.py's
+    _build builds it (placeholders in<i> and w, loss = sum(f * w))."""
+    tf1 = tf_v1()
+    arrays, manifest = {}, {}
+    names = list(tf_grad_cases.make_cases(tf1))
+    for name in names:
+        graph = tf1.Graph()
+        with graph.as_default():
+            case = tf_grad_cases.make_cases(tf1)[name]  # the same values at every call
+            fn, values = case[0], [np.asarray(v, f64) for v in case[1]]
+            shapes = case[2] if len(case) > 2 else [v.shape for v in values]
+            inputs = [tf1.placeholder(tf1.float64, shape=s, name=f"in{i}")
+                      for i, s in enumerate(shapes)]
+            out = fn(*inputs)
+            weights = tf1.placeholder(tf1.float64, shape=out.shape, name="w")
+            loss = tf1.reduce_sum(out * weights)
+            before = len(graph.get_operations())
+            grads = tf1.gradients(loss, inputs)
+            added = graph.get_operations()[before:]
+            dense = [None if g is None else tf1.convert_to_tensor(g) for g in grads]
+            with tf1.Session(graph=graph) as sess:
+                out_value = sess.run(out, dict(zip(inputs, values)))
+                w = np.random.RandomState(3).uniform(0.5, 1.5, size=np.shape(out_value))
+                feed = {**dict(zip(inputs, values)), weights: w}
+                got = sess.run([g for g in dense if g is not None], feed)
+        key = npz_key(name)
+        for i, value in enumerate(values):
+            arrays[f"{key}/in{i}"] = value
+        arrays[f"{key}/w"] = w
+        got = iter(got)
+        for i, g in enumerate(dense):
+            if g is not None:
+                arrays[f"{key}/grad{i}"] = next(got)
+        manifest[name] = {"grads": [g is not None for g in dense],
+                          "nodes": [[op.name, op.type, [t.name for t in op.inputs]
+                                     + [f"^{c.name}" for c in op.control_inputs]]
+                                    for op in added]}
+    arrays["__manifest__"] = np.array(json.dumps(manifest, sort_keys=True))
+    np.savez_compressed(OUT / "grad_values.npz", **arrays)
+    print(f"grad_values: {len(manifest)} cases", file=sys.stderr)
+
+
 if __name__ == "__main__":
     kernel_cases()
     shape_cases()
+    gradient_cases()
