@@ -1,6 +1,8 @@
 """Gradients of the array ops: reshape, transpose, concat, slices, gather, pack/unpack,
-split, expand_dims/squeeze, tile, pad, identity; ported from TensorFlow's array_grad.py."""
+split, expand_dims/squeeze, tile, pad and mirror pad, identity; ported from TensorFlow's
+array_grad.py, with DynamicStitch's and ParallelDynamicStitch's from its data_flow_grad.py."""
 
+from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
@@ -16,7 +18,7 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "BroadcastGradientArgs", "OneHot", "Placeholder", "VariableV2",
                  "VarHandleOp", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                  "RandomUniformInt", "IsVariableInitialized", "VarIsInitializedOp",
-                 "Where", "Assign", "AssignAdd", "AssignSub", "DynamicStitch", "VariableShape",
+                 "Where", "Assign", "AssignAdd", "AssignSub", "VariableShape",
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
 
@@ -100,6 +102,18 @@ def _strided_slice_grad(op, grad):
             None, None, None)
 
 
+@RegisterGradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    begin, end, strides = op.inputs[1], op.inputs[2], op.inputs[3]
+    return (None, None, None, None,
+            array_ops.strided_slice(grad, begin, end, strides,
+                                    begin_mask=op.get_attr("begin_mask"),
+                                    end_mask=op.get_attr("end_mask"),
+                                    ellipsis_mask=op.get_attr("ellipsis_mask"),
+                                    new_axis_mask=op.get_attr("new_axis_mask"),
+                                    shrink_axis_mask=op.get_attr("shrink_axis_mask")))
+
+
 @RegisterGradient("Split")
 def _split_grad(op, *grads):
     return None, array_ops.concat(list(grads), op.inputs[0])
@@ -118,6 +132,20 @@ def _fill_grad(_, grad):
 @RegisterGradient("PreventGradient")
 def _prevent_gradient_grad(op, _):
     raise LookupError(f"Gradient explicitly disabled. Reason: {op.get_attr('message')}")
+
+
+@RegisterGradient("Gather")
+def _gather_grad(op, grad):
+    """The rows gathered, as IndexedSlices of params (Gather has no axis)."""
+    params = op.inputs[0]
+    with get_default_graph().colocate_with(params):
+        params_shape = array_ops.shape(params)
+    indices = op.inputs[1]
+    size = array_ops.expand_dims(array_ops.size(indices), 0)
+    values_shape = array_ops.concat([size, params_shape[1:]], 0)
+    values = array_ops.reshape(dense(grad), values_shape)
+    indices = array_ops.reshape(indices, size)
+    return [IndexedSlices(values, indices, params_shape), None]
 
 
 @RegisterGradient("GatherV2")
@@ -252,6 +280,39 @@ def _pad_grad(op, grad):
 
 RegisterGradient("Pad")(_pad_grad)
 RegisterGradient("PadV2")(_pad_grad)
+
+
+@RegisterGradient("MirrorPad")
+def _mirror_pad_grad(op, grad):
+    return [apply_op("MirrorPadGrad", input=grad, paddings=op.inputs[1],
+                     mode=op.get_attr("mode")), None]
+
+
+@RegisterGradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, grad):
+    return [apply_op("MirrorPad", input=grad, paddings=op.inputs[1], mode=op.get_attr("mode")),
+            None]
+
+
+@RegisterGradient("DynamicStitch")
+@RegisterGradient("ParallelDynamicStitch")
+def _dynamic_stitch_grads(op, grad):
+    """Each data input's rows gathered back from the gradient (TensorFlow's
+    data_flow_grad.py): a sparse gradient summed into the output's rows first."""
+    num_values = len(op.inputs) // 2
+    indices_grad = [None] * num_values
+
+    def as_int32(x):
+        return x if op.inputs[0].dtype == dtypes.int32 else math_ops.cast(x, dtypes.int32)
+
+    inputs = [as_int32(op.inputs[i]) for i in range(num_values)]
+    if isinstance(grad, IndexedSlices):
+        output_shape = array_ops.shape(op.outputs[0])
+        output_rows = output_shape[0]
+        grad = apply_op("UnsortedSegmentSum", data=grad.values, segment_ids=grad.indices,
+                        num_segments=output_rows)
+    values_grad = [array_ops.gather(grad, inp) for inp in inputs]
+    return indices_grad + values_grad
 
 
 @RegisterGradient("ReverseV2")

@@ -251,6 +251,111 @@ RegisterGradient("Cos")(lambda op, grad: _with_grad_deps(
     grad, lambda: -grad * math_ops.sin(op.inputs[0])))
 
 
+# TensorFlow's functions below take math_ops.conj of their inputs first, which for a real
+# tensor is the tensor itself (no node); the engine's ops here are real, so there is none.
+
+@RegisterGradient("Erf")
+def _erf_grad(op, grad):
+    """grad * 2/sqrt(pi) * exp(-x**2)."""
+    x = op.inputs[0]
+    two_over_root_pi = constant(2 / np.sqrt(np.pi), dtype=grad.dtype)
+    with get_default_graph().control_dependencies([grad]):
+        return grad * two_over_root_pi * math_ops.exp(-math_ops.square(x))
+
+
+@RegisterGradient("Erfc")
+def _erfc_grad(op, grad):
+    """-grad * 2/sqrt(pi) * exp(-x**2)."""
+    x = op.inputs[0]
+    minus_two_over_root_pi = constant(-2 / np.sqrt(np.pi), dtype=grad.dtype)
+    with get_default_graph().control_dependencies([grad]):
+        return grad * minus_two_over_root_pi * math_ops.exp(-math_ops.square(x))
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op, grad):
+    """grad * sec(x)**2."""
+    x = op.inputs[0]
+    with get_default_graph().control_dependencies([grad]):
+        secx = math_ops.reciprocal(math_ops.cos(x))
+        secx2 = math_ops.square(secx)
+        return secx2 * grad
+
+
+def _one_over_root_one_minus_square(x, grad):
+    """1 / sqrt(1 - x**2), as Asin's and Acos's gradients build it."""
+    x2 = math_ops.square(x)
+    one = constant(1, dtype=grad.dtype)
+    den = math_ops.sqrt(math_ops.subtract(one, x2))
+    return math_ops.reciprocal(den)
+
+
+@RegisterGradient("Asin")
+def _asin_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        return grad * _one_over_root_one_minus_square(op.inputs[0], grad)
+
+
+@RegisterGradient("Acos")
+def _acos_grad(op, grad):
+    with get_default_graph().control_dependencies([grad]):
+        inv = _one_over_root_one_minus_square(op.inputs[0], grad)
+        return -grad * inv
+
+
+@RegisterGradient("Atan")
+def _atan_grad(op, grad):
+    """grad / (1 + x**2)."""
+    x = op.inputs[0]
+    with get_default_graph().control_dependencies([grad]):
+        x2 = math_ops.square(x)
+        one = constant(1, dtype=grad.dtype)
+        inv = math_ops.reciprocal(math_ops.add(one, x2))
+        return grad * inv
+
+
+@RegisterGradient("Atan2")
+def _atan2_grad(op, grad):
+    """atan2(y, x): grad * x / (x**2 + y**2) for y, grad * -y / (x**2 + y**2) for x."""
+    y, x = op.inputs
+    with get_default_graph().control_dependencies([grad]):
+        grad_inv = grad / (math_ops.square(y) + math_ops.square(x))
+        gy = x * grad_inv
+        gx = -y * grad_inv
+        return reduce_gradient_args(y, x, gy, gx)
+
+
+@RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, grad):
+    """SqrtGrad(a, b) = 0.5 * b / a: -grad * y / a for a, 0.5 * grad / a for b."""
+    a = op.inputs[0]
+    y = op.outputs[0]
+    with get_default_graph().control_dependencies([grad]):
+        ga = grad / a
+        return -ga * y, 0.5 * ga
+
+
+@RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, grad):
+    """RsqrtGrad(a, b) = -0.5 * b * a**3."""
+    a, b = op.inputs
+    with get_default_graph().control_dependencies([grad]):
+        grad_a = -1.5 * grad * b * math_ops.square(a)
+        grad_b = apply_op("RsqrtGrad", y=a, dy=grad)
+        return grad_a, grad_b
+
+
+def _reciprocal_grad_grad(op, grad):
+    """ReciprocalGrad(a, b) = -b * a**2 (InvGrad the same; both answer with ReciprocalGrad)."""
+    a, b = op.inputs
+    with get_default_graph().control_dependencies([grad]):
+        return grad * -2.0 * b * a, apply_op("ReciprocalGrad", y=a, dy=grad)
+
+
+RegisterGradient("ReciprocalGrad")(_reciprocal_grad_grad)
+RegisterGradient("InvGrad")(_reciprocal_grad_grad)
+
+
 @RegisterGradient("Square")
 def _square_grad(op, grad):
     x = op.inputs[0]
@@ -478,6 +583,40 @@ def _batch_mat_mul_grad(op, grad):
     grad_x = array_ops.reshape(math_ops.reduce_sum(grad_x, rx), sx)
     grad_y = array_ops.reshape(math_ops.reduce_sum(grad_y, ry), sy)
     return grad_x, grad_y
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op, grad):
+    """The cumulative sum, the other way, of the products times grad, over x (0 where x is
+    0: div_no_nan)."""
+    x, axis = op.inputs
+    exclusive, reverse = op.get_attr("exclusive"), op.get_attr("reverse")
+    prod = math_ops.cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    out = math_ops.cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
+    return [_div_no_nan(out, x), None]
+
+
+@RegisterGradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    """grad where x is inside [min, max]; below min it goes to min, above max to max, each
+    summed down to its input's shape (TensorFlow registers it in clip_ops.py)."""
+    x, y, z = op.inputs
+    gdtype = grad.dtype
+    sx = array_ops.shape(x)
+    sy = array_ops.shape(y)
+    sz = array_ops.shape(z)
+    gradshape = array_ops.shape(grad)
+    zeros = array_ops.zeros(gradshape, gdtype)
+    xymask = math_ops.less(x, y)
+    xzmask = math_ops.greater(x, z)
+    _, ry = apply_op("BroadcastGradientArgs", s0=sx, s1=sy)
+    _, rz = apply_op("BroadcastGradientArgs", s0=sx, s1=sz)
+    xgrad = array_ops.where(math_ops.logical_or(xymask, xzmask), zeros, grad)
+    ygrad = array_ops.where(xymask, grad, zeros)
+    zgrad = array_ops.where(xzmask, grad, zeros)
+    gy = array_ops.reshape(math_ops.reduce_sum(ygrad, ry), sy)
+    gz = array_ops.reshape(math_ops.reduce_sum(zgrad, rz), sz)
+    return xgrad, gy, gz
 
 
 @RegisterGradient("Cumsum")

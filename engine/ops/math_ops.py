@@ -60,7 +60,6 @@ truncatediv = _binary("TruncateDiv")
 truncatemod = _binary("TruncateMod")
 squared_difference = _binary("SquaredDifference")
 realdiv = _binary("RealDiv")
-atan2 = _binary("Atan2")
 div_no_nan = _binary("DivNoNan")
 equal = _binary("Equal")
 not_equal = _binary("NotEqual")
@@ -70,6 +69,11 @@ greater = _binary("Greater")
 greater_equal = _binary("GreaterEqual")
 logical_and = _binary("LogicalAnd")
 logical_or = _binary("LogicalOr")
+
+
+def atan2(y, x, name=None):
+    """atan2(y, x): the OpDef's inputs are y, then x (a _binary wrapper fed y as x)."""
+    return apply_op("Atan2", y=y, x=x, name=name)
 
 
 def add(x, y, name=None):

@@ -1,5 +1,6 @@
 """Gradients of the nn ops: activations (through their *Grad ops), softmax and the cross
-entropies, bias_add, conv2d and pooling, l2_loss; ported from TensorFlow's nn_grad.py."""
+entropies, bias_add, conv2d and pooling, l2_loss, and the second-order gradients of the
+activation, bias, conv and pool gradient ops; ported from TensorFlow's nn_grad.py."""
 
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
@@ -30,6 +31,23 @@ def _bias_add_grad(op, received_grad):
     data_format = op.get_attr("data_format")
     return received_grad, apply_op("BiasAddGrad", out_backprop=received_grad,
                                    data_format=data_format)
+
+
+@RegisterGradient("BiasAddGrad")
+def _bias_add_grad_grad(op, received_grad):
+    """The bias gradient tiled back over the batch and spatial dims of BiasAddGrad's input."""
+    data_format = op.get_attr("data_format")
+    shape = array_ops.shape(op.inputs[0])
+    bias_shape = array_ops.shape(received_grad)
+    if data_format == b"NCHW":
+        expanded_shape = array_ops.concat([array_ops.ones_like(shape[:1]), bias_shape,
+                                           array_ops.ones_like(shape[2:])], 0)
+        tile_mults = array_ops.concat([shape[:1], [1], shape[2:]], 0)
+    else:
+        expanded_shape = array_ops.concat([array_ops.ones_like(shape[:-1]), bias_shape], 0)
+        tile_mults = array_ops.concat([shape[:-1], [1]], 0)
+    expanded_grad = array_ops.reshape(received_grad, expanded_shape)
+    return array_ops.tile(expanded_grad, tile_mults)
 
 
 @RegisterGradient("BiasAddV1")
@@ -68,6 +86,27 @@ def _relu_grad_grad(op, grad):
 def _relu6_grad_grad(op, grad):
     x = op.inputs[1]
     return apply_op("Relu6Grad", gradients=grad, features=x), array_ops.zeros_like(x)
+
+
+@RegisterGradient("EluGrad")
+def _elu_grad_grad(op, grad):
+    elu_x = op.inputs[1]
+    return (apply_op("EluGrad", gradients=grad, outputs=elu_x),
+            array_ops.where(elu_x < 0, grad * op.inputs[0], array_ops.zeros_like(elu_x)))
+
+
+@RegisterGradient("SeluGrad")
+def _selu_grad_grad(op, grad):
+    selu_x = op.inputs[1]
+    return (apply_op("SeluGrad", gradients=grad, outputs=selu_x),
+            array_ops.where(selu_x < 0., grad * op.inputs[0], array_ops.zeros_like(selu_x)))
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, grad):
+    x = op.inputs[1]
+    return (apply_op("LeakyReluGrad", gradients=grad, features=x, alpha=op.get_attr("alpha")),
+            array_ops.zeros_like(x))
 
 
 @RegisterGradient("L2Loss")
@@ -131,6 +170,15 @@ def _conv2d_backprop_input_grad(op, grad):
             apply_op("Conv2D", input=grad, filter=op.inputs[1], **attrs)]
 
 
+@RegisterGradient("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    attrs = _conv_attrs(op)
+    return [apply_op("Conv2DBackpropInput", input_sizes=array_ops.shape(op.inputs[0]),
+                     filter=grad, out_backprop=op.inputs[2], **attrs),
+            None,
+            apply_op("Conv2D", input=op.inputs[0], filter=grad, **attrs)]
+
+
 @RegisterGradient("AvgPool")
 def _avg_pool_grad(op, grad):
     return apply_op("AvgPoolGrad", orig_input_shape=array_ops.shape(op.inputs[0],
@@ -146,6 +194,51 @@ def _max_pool_grad(op, grad):
                     padding=op.get_attr("padding"),
                     explicit_paddings=op.get_attr("explicit_paddings"),
                     data_format=op.get_attr("data_format"))
+
+
+@RegisterGradient("AvgPoolGrad")
+def _avg_pool_grad_grad(op, grad):
+    return (array_ops.stop_gradient(op.inputs[0]),
+            apply_op("AvgPool", value=grad, ksize=op.get_attr("ksize"),
+                     strides=op.get_attr("strides"), padding=op.get_attr("padding"),
+                     data_format=op.get_attr("data_format")))
+
+
+@RegisterGradient("MaxPoolV2")
+def _max_pool_v2_grad(op, grad):
+    return (apply_op("MaxPoolGradV2", orig_input=op.inputs[0], orig_output=op.outputs[0],
+                     grad=grad, ksize=op.inputs[1], strides=op.inputs[2],
+                     padding=op.get_attr("padding"), data_format=op.get_attr("data_format")),
+            None, None)
+
+
+# The max pool gradients' own gradients: nothing to the pooled input and output (the
+# choice of maximum is piecewise constant), and the incoming gradient picked from or sent to
+# each window's maximum.
+
+@RegisterGradient("MaxPoolGrad")
+def _max_pool_grad_grad(op, grad):
+    return (array_ops.zeros_like(op.inputs[0]), array_ops.zeros_like(op.inputs[1]),
+            apply_op("MaxPoolGradGrad", orig_input=op.inputs[0], orig_output=op.inputs[1],
+                     grad=grad, ksize=op.get_attr("ksize"), strides=op.get_attr("strides"),
+                     padding=op.get_attr("padding"), data_format=op.get_attr("data_format")))
+
+
+@RegisterGradient("MaxPoolGradV2")
+def _max_pool_grad_grad_v2(op, grad):
+    return (array_ops.zeros_like(op.inputs[0]), array_ops.zeros_like(op.inputs[1]),
+            apply_op("MaxPoolGradGradV2", orig_input=op.inputs[0], orig_output=op.inputs[1],
+                     grad=grad, ksize=op.inputs[3], strides=op.inputs[4],
+                     padding=op.get_attr("padding"), data_format=op.get_attr("data_format")),
+            None, None)
+
+
+@RegisterGradient("MaxPoolGradGrad")
+def _max_pool_grad_grad_grad(op, grad):
+    return (array_ops.zeros_like(op.inputs[0]), array_ops.zeros_like(op.inputs[1]),
+            apply_op("MaxPoolGrad", orig_input=op.inputs[0], orig_output=op.inputs[1],
+                     grad=grad, ksize=op.get_attr("ksize"), strides=op.get_attr("strides"),
+                     padding=op.get_attr("padding"), data_format=op.get_attr("data_format")))
 
 
 @RegisterGradient("SoftplusGrad")

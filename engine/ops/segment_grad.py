@@ -1,10 +1,10 @@
 """Gradients of the segment ops, TopKV2, GatherNd and ScatterNd, ported from TensorFlow's
-math_grad.py, nn_grad.py and array_grad.py (SegmentProd's and UnsortedSegmentProd's are not
-written yet)."""
+math_grad.py, nn_grad.py and array_grad.py."""
 
 from engine.framework import dtypes
 from engine.ops import array_ops, math_ops, segment_ops
 from engine.ops.gradient_registry import RegisterGradient
+from engine.ops.op_def_library import apply_op
 from engine.ops.indexed_slices import IndexedSlices
 
 
@@ -79,6 +79,49 @@ def _unsorted_segment_min_or_max_grad(op, grad):
 
 RegisterGradient("UnsortedSegmentMax")(_unsorted_segment_min_or_max_grad)
 RegisterGradient("UnsortedSegmentMin")(_unsorted_segment_min_or_max_grad)
+
+
+# The products' gradients divide each segment's product by the element, which a zero
+# forbids: a segment with one zero sends the product of its other elements to the zero (and
+# nothing to the rest), one with two or more zeros sends nothing.
+
+@RegisterGradient("SegmentProd")
+def _segment_prod_grad(op, grad):
+    data, segment_ids = op.inputs
+    is_zero = math_ops.equal(data, 0)
+    num_zeros = apply_op("SegmentSum", data=math_ops.cast(is_zero, dtype=dtypes.int32),
+                         segment_ids=segment_ids)
+    grad = array_ops.where_v2(math_ops.greater(num_zeros, 1), array_ops.zeros_like(grad), grad)
+    non_zero_data = array_ops.where_v2(is_zero, array_ops.ones_like(data), data)
+    non_zero_prod = apply_op("SegmentProd", data=non_zero_data, segment_ids=segment_ids)
+    gathered_prod = array_ops.gather(op.outputs[0], segment_ids)
+    gathered_non_zero_prod = array_ops.gather(non_zero_prod, segment_ids)
+    prod_divided_by_el = gathered_prod / non_zero_data
+    partial_derivative = array_ops.where_v2(is_zero, gathered_non_zero_prod,
+                                            prod_divided_by_el)
+    gathered_grad = array_ops.gather(grad, segment_ids)
+    return gathered_grad * partial_derivative, None
+
+
+@RegisterGradient("UnsortedSegmentProd")
+def _unsorted_segment_prod_grad(op, grad):
+    # UnsortedSegmentSum leaves out the negative ids; _gather_drop_negatives gives them 0.
+    is_zero = math_ops.equal(op.inputs[0], 0)
+    num_zeros = apply_op("UnsortedSegmentSum", data=math_ops.cast(is_zero, dtype=dtypes.int32),
+                         segment_ids=op.inputs[1], num_segments=op.inputs[2])
+    grad = array_ops.where_v2(math_ops.greater(num_zeros, 1), array_ops.zeros_like(grad), grad)
+    non_zero_data = array_ops.where_v2(is_zero, array_ops.ones_like(op.inputs[0]),
+                                       op.inputs[0])
+    non_zero_prod = apply_op("UnsortedSegmentProd", data=non_zero_data,
+                             segment_ids=op.inputs[1], num_segments=op.inputs[2])
+    zero_clipped_indices = math_ops.maximum(op.inputs[1], array_ops.zeros_like(op.inputs[1]))
+    gathered_prod = array_ops.gather(op.outputs[0], zero_clipped_indices)
+    gathered_non_zero_prod = array_ops.gather(non_zero_prod, zero_clipped_indices)
+    prod_divided_by_el = gathered_prod / op.inputs[0]  # inf or nan where 0: not chosen
+    partial_derivative = array_ops.where_v2(is_zero, gathered_non_zero_prod,
+                                            prod_divided_by_el)
+    gathered_grad = _gather_drop_negatives(grad, op.inputs[1], zero_clipped_indices)[0]
+    return gathered_grad * partial_derivative, None, None
 
 
 @RegisterGradient("TopKV2")

@@ -4,9 +4,10 @@ Backprop ops mostly rebuild a shape given as a tensor (Conv2DBackpropInput's inp
 StridedSliceGrad's shape); the apply ops return their variable.
 """
 
-from engine.shape_inference.dims import _dims
+from engine.shape_inference.dims import ShapeError, _dims, _unknown, merge
 from engine.shape_inference.elementwise import unchanged
-from engine.shape_inference.partial_values import _from_value, _ints
+from engine.shape_inference.nn import max_pool_v2, pool
+from engine.shape_inference.partial_values import _from_value, _ints, _value
 
 
 def _shape_from(index):
@@ -32,6 +33,42 @@ def _broadcast_gradient_args(attrs, inputs):
     return ([None], [None])
 
 
+def _max_pool_grad_grad(forward):
+    """MaxPoolGradGrad(V2): the pool's output shape from orig_input. TensorFlow merges
+    orig_input's with grad's and the output's with orig_output's only to check them: what
+    orig_output knows does not reach the output."""
+    def shape(attrs, inputs):
+        output = forward(attrs, inputs)
+        merge(_dims(inputs[0]), _dims(inputs[2]))
+        merge(output, _dims(inputs[1]))
+        return output
+    return shape
+
+
+def _mirror_pad_grad(attrs, inputs):
+    """The input's dims less the paddings (TensorFlow's MirrorPadGrad shape function): the
+    rank from paddings' first dim, every dim unknown while the paddings are."""
+    paddings_dims = _dims(inputs[1])
+    if paddings_dims is not None and len(paddings_dims) != 2:
+        raise ShapeError(f"Shape must be rank 2 but is rank {len(paddings_dims)}")
+    rank = paddings_dims[0] if paddings_dims is not None else None
+    if rank is None:
+        return None
+    dims = _dims(inputs[0])
+    if dims is not None and len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    paddings = _value(inputs[1])
+    if paddings is None:
+        return _unknown(rank)
+    dims = dims if dims is not None else [None] * rank
+    result = []
+    for d, (before, after) in zip(dims, paddings.reshape(-1, 2).tolist()):
+        if before < 0 or after < 0:
+            raise ShapeError("Paddings must be non-negative")
+        result.append(None if d is None else d - before - after)
+    return result
+
+
 SHAPE_FUNCTIONS = {
     "BiasAddGrad": _bias_add_grad,
     "Conv2DBackpropInput": _shape_from(0),
@@ -40,6 +77,11 @@ SHAPE_FUNCTIONS = {
     "DepthwiseConv2dNativeBackpropFilter": _shape_from(1),
     "AvgPoolGrad": _shape_from(0),
     "MaxPoolGrad": unchanged,
+    "MaxPoolGradV2": unchanged,
+    "MaxPoolGradGrad": _max_pool_grad_grad(pool),
+    "MaxPoolGradGradV2": _max_pool_grad_grad(
+        lambda attrs, inputs: max_pool_v2(attrs, [inputs[0], inputs[3], inputs[4]])),
+    "MirrorPadGrad": _mirror_pad_grad,
     "StridedSliceGrad": _shape_from(0),
     "BroadcastGradientArgs": _broadcast_gradient_args,
     "UnsortedSegmentSum": _unsorted_segment_sum,

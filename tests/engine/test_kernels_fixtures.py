@@ -2,7 +2,8 @@
 
 The fixtures hold, per case, the NodeDef TensorFlow built (attrs with defaults filled), the
 inputs in OpDef order, and TensorFlow's outputs or its error; tools/make_op_fixtures.py makes
-them. Floats compare with tight tolerances, everything else exactly, dtypes always.
+them (tools/make_grad_op_fixtures.py the grad_ops family). Floats compare with tight
+tolerances, everything else exactly, dtypes always.
 """
 
 import json
@@ -19,7 +20,9 @@ from engine.proto.node_def_pb2 import NodeDef
 from engine.runtime.resources import ResourceMgr
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ops"
-FAMILIES = ("math", "reduce", "array", "nn", "random")
+# grad_ops: the max pool gradients' gradients and MirrorPadGrad
+# (tools/make_grad_op_fixtures.py).
+FAMILIES = ("math", "reduce", "array", "nn", "random", "grad_ops")
 # Float32 Box-Muller goes through glibc's logf/sincosf, which are not correctly rounded;
 # NumPy's float functions differ from them by one ulp on about 1.5% of the values.
 BOX_MULLER_FLOAT = {"RandomStandardNormal", "TruncatedNormal"}

@@ -15,8 +15,14 @@ from engine.shape_inference import InputInfo, ShapeError, infer_shapes
 from engine.framework.tensor_shape import TensorShape
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-DATA = np.load(ROOT / "tests" / "fixtures" / "ops" / "shapes.npz", allow_pickle=False)
+# shapes.npz (tools/make_op_fixtures.py), grad_shapes.npz (tools/make_grad_op_fixtures.py:
+# the ops the second-order gradients added).
+FILES = {name: np.load(ROOT / "tests" / "fixtures" / "ops" / f"{name}.npz", allow_pickle=False)
+         for name in ("shapes", "grad_shapes")}
+DATA = FILES["shapes"]
 MANIFEST = json.loads(str(DATA["__manifest__"]))
+SHAPE_CASES = [(name, entry) for name, data in FILES.items()
+               for entry in json.loads(str(data["__manifest__"]))]
 OP_DEFS = {op.name: op for op in text_format.Parse(
     (ROOT / "engine" / "framework" / "op_defs.pbtxt").read_text(), OpList()).op}
 
@@ -25,14 +31,14 @@ def _as_list(shape):
     return None if shape.ndims is None else shape.as_list()
 
 
-@pytest.mark.parametrize("entry", [e for e in MANIFEST if not e["error"]],
-                         ids=lambda e: e["name"])
-def test_static_shapes_match_tensorflow(entry):
-    name = entry["name"]
-    node_def = NodeDef.FromString(DATA[f"{name}/node_def"].tobytes())
+@pytest.mark.parametrize("file, entry", [c for c in SHAPE_CASES if not c[1]["error"]],
+                         ids=lambda c: c if isinstance(c, str) else c["name"])
+def test_static_shapes_match_tensorflow(file, entry):
+    name, data = entry["name"], FILES[file]
+    node_def = NodeDef.FromString(data[f"{name}/node_def"].tobytes())
     attrs = {key: to_python(value) for key, value in node_def.attr.items()}
     inputs = [InputInfo(as_dtype(spec["dtype"]), TensorShape(spec["shape"]),
-                        DATA[f"{name}/in{i}"] if spec["const"] else None)
+                        data[f"{name}/in{i}"] if spec["const"] else None)
               for i, spec in enumerate(entry["inputs"])]
     shapes = infer_shapes(OP_DEFS[entry["op"]], attrs, inputs)
     assert [_as_list(s) for s in shapes] == entry["outputs"]

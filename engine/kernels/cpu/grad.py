@@ -1,9 +1,10 @@
 """NumPy CPU kernels of the ops gradient graphs contain: activation *Grad ops, BiasAddGrad,
-the conv and pool backprops, BroadcastGradientArgs, StridedSliceGrad, ConcatOffset,
-DynamicStitch and UnsortedSegmentSum."""
+the conv and pool backprops (and the max pool gradients' own gradients), BroadcastGradientArgs,
+StridedSliceGrad, MirrorPadGrad, ConcatOffset, DynamicStitch and UnsortedSegmentSum."""
 
 import numpy as np
 
+from engine.framework import errors
 from engine.kernels import register, register_table
 from engine.kernels.common import as_array, invalid, shape_str
 from engine.kernels.cpu import compiled_forms
@@ -202,10 +203,40 @@ def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
     return result
 
 
-@register("MaxPoolGrad")
-def max_pool_grad(ctx, orig_input, orig_output, grad):
+def _check_max_pool_grad_args(ctx, orig_input, orig_output, grad, ksize, strides, what,
+                              grad_name):
+    """TensorFlow's MaxPoolingGrad(Grad)Op checks before it pools: the ranks, then a window
+    of 4 dims that pools neither the batch nor the depth (ksize and strides come from the
+    inputs in the V2 ops, so they may be anything)."""
+    for value, name in ((orig_input, "tensor_in"), (orig_output, "tensor_out"),
+                        (grad, grad_name)):
+        if np.ndim(value) != 4:
+            raise invalid(ctx, f"{name} must be 4-dimensional")
+    ksize, strides = [int(k) for k in np.reshape(ksize, -1)], \
+        [int(k) for k in np.reshape(strides, -1)]
+    if len(ksize) != 4:
+        raise invalid(ctx, "Sliding window ksize field must specify 4 dimensions")
+    if len(strides) != 4:
+        raise invalid(ctx, "Sliding window strides field must specify 4 dimensions")
+    n, c = (0, 1) if ctx.attrs.get("data_format") == b"NCHW" else (0, 3)
+    if ksize[n] != 1 or strides[n] != 1:
+        raise errors.UnimplementedError(ctx.node_def, None,
+                                        "Pooling is not yet supported on the batch dimension.")
+    if ksize[c] != 1 or strides[c] != 1:
+        raise errors.UnimplementedError(
+            ctx.node_def, None, f"{what} is not yet supported on the depth dimension.")
+    return ksize, strides
+
+
+def _expect_shape(ctx, what, expected, actual):
+    if tuple(expected) != tuple(actual):
+        raise invalid(ctx, f"Expected {what} shape to be {shape_str(expected)}, but got "
+                           f"{shape_str(actual)}")
+
+
+def _max_pool_grad(ctx, orig_input, orig_output, grad, ksize, strides):
     x, dy = _nhwc(ctx, orig_input), _nhwc(ctx, grad)
-    window, stride = spatial_hw(ctx, ctx.attrs["ksize"]), spatial_hw(ctx, ctx.attrs["strides"])
+    window, stride = spatial_hw(ctx, ksize), spatial_hw(ctx, strides)
     out_hw, pads = window_geometry(ctx, x, window, stride, (1, 1))
     fast = None if 0 in x.shape or 0 in out_hw or dy.shape[1:3] != tuple(out_hw) \
         or x.dtype != dy.dtype else compiled_forms.module("pool", x.dtype, x.size)
@@ -225,6 +256,76 @@ def max_pool_grad(ctx, orig_input, orig_output, grad):
         cols = wi * stride[1] + arg % kw
         np.add.at(result, (ni, rows, cols, ci), dy)
     return _from_nhwc(ctx, np.ascontiguousarray(crop_padding(result, x.shape, pads)))
+
+
+@register("MaxPoolGrad")
+def max_pool_grad(ctx, orig_input, orig_output, grad):
+    return _max_pool_grad(ctx, orig_input, orig_output, grad, ctx.attrs["ksize"],
+                          ctx.attrs["strides"])
+
+
+@register("MaxPoolGradV2")
+def max_pool_grad_v2(ctx, orig_input, orig_output, grad, ksize, strides):
+    """MaxPoolGrad with its window and strides as inputs (MaxPoolV2's gradient)."""
+    ksize, strides = _check_max_pool_grad_args(ctx, orig_input, orig_output, grad, ksize,
+                                               strides, "MaxPoolingGrad", "out_backprop")
+    x = _nhwc(ctx, orig_input)
+    out_hw, _ = window_geometry(ctx, x, spatial_hw(ctx, ksize), spatial_hw(ctx, strides),
+                                (1, 1))
+    expected = _from_nhwc_shape(ctx, (x.shape[0], *out_hw, x.shape[3]))
+    _expect_shape(ctx, "orig_output", expected, np.shape(orig_output))
+    _expect_shape(ctx, "grad", expected, np.shape(grad))
+    return _max_pool_grad(ctx, orig_input, orig_output, grad, ksize, strides)
+
+
+def _from_nhwc_shape(ctx, shape):
+    n, h, w, c = shape
+    return (n, c, h, w) if ctx.attrs.get("data_format") == b"NCHW" else (n, h, w, c)
+
+
+def _max_pool_grad_grad(ctx, orig_input, orig_output, grad, ksize, strides,
+                        what="MaxPoolingGradGrad"):
+    """Each window's gradient-of-gradient value: `grad` at the window's first element (in
+    row-major order, inside the input) equal to the window's orig_output value, 0 where none
+    is equal (TensorFlow's SpatialMaxPoolGradGrad, which compares with the given output
+    rather than taking a maximum again)."""
+    ksize, strides = _check_max_pool_grad_args(ctx, orig_input, orig_output, grad, ksize,
+                                               strides, what, "out_grad_backprop")
+    x, y, g = _nhwc(ctx, orig_input), _nhwc(ctx, orig_output), _nhwc(ctx, grad)
+    window, stride = spatial_hw(ctx, ksize), spatial_hw(ctx, strides)
+    out_hw, pads = window_geometry(ctx, x, window, stride, (1, 1))
+    forward = (x.shape[0], *out_hw, x.shape[3])
+    _expect_shape(ctx, "orig_output", _from_nhwc_shape(ctx, forward), np.shape(orig_output))
+    _expect_shape(ctx, "grad", np.shape(orig_input), np.shape(grad))
+    dtype = np.asarray(grad).dtype
+    if 0 in forward or 0 in x.shape:
+        return _from_nhwc(ctx, np.zeros(forward, dtype))
+    widths = ((0, 0), pads[0], pads[1], (0, 0))
+    inside = np.pad(np.ones((1, x.shape[1], x.shape[2], 1), bool), widths)
+    n, oh, ow, c = forward
+    kh, kw = window
+
+    def flat_windows(a):
+        # (N, OH, OW, KH * KW, C): each window's elements in row-major order
+        return _windows(np.ascontiguousarray(a), out_hw, window, stride, (1, 1)).reshape(
+            a.shape[0], oh, ow, kh * kw, a.shape[3])
+
+    hits = (flat_windows(np.pad(x, widths)) == y[:, :, :, None, :]) \
+        & flat_windows(inside)
+    first = np.argmax(hits, axis=3)[:, :, :, None, :]
+    picked = np.take_along_axis(flat_windows(np.pad(g, widths)), first, axis=3)[:, :, :, 0]
+    found = np.take_along_axis(hits, first, axis=3)[:, :, :, 0]
+    return _from_nhwc(ctx, np.where(found, picked, np.zeros((), dtype)).astype(dtype))
+
+
+register_table({
+    "MaxPoolGradGrad": lambda ctx, orig_input, orig_output, grad: _max_pool_grad_grad(
+        ctx, orig_input, orig_output, grad, ctx.attrs["ksize"], ctx.attrs["strides"]),
+    # TensorFlow's V2 kernel names itself MaxPoolingGrad in its depth-window error.
+    "MaxPoolGradGradV2": lambda ctx, orig_input, orig_output, grad, ksize, strides:
+        _max_pool_grad_grad(ctx, orig_input, orig_output, grad, ksize, strides,
+                            "MaxPoolingGrad"),
+})
 
 
 @register("AvgPoolGrad")
@@ -257,6 +358,45 @@ def strided_slice_grad(ctx, shape, begin, end, strides, dy):
     target = result[index]
     result[index] = np.reshape(dy, np.shape(target))
     return result
+
+
+@register("MirrorPadGrad")
+def mirror_pad_grad(ctx, x, paddings):
+    """MirrorPad's gradient: the padded gradient with each mirrored border added back onto the
+    elements it copied (REFLECT copies from one element in from the edge, SYMMETRIC from the
+    edge), one dimension after another; TensorFlow's checks and words."""
+    x, paddings = np.asarray(x), np.asarray(paddings)
+    if paddings.ndim != 2 or paddings.shape[1] != 2:
+        raise invalid(ctx, f"paddings must be a matrix with 2 columns: "
+                           f"{shape_str(paddings.shape)}")
+    if paddings.shape[0] != x.ndim:
+        raise invalid(ctx, f"The first dimension of paddings must be the rank of inputs"
+                           f"{shape_str(paddings.shape)} {shape_str(x.shape)}")
+    symmetric = ctx.attrs["mode"] == b"SYMMETRIC"
+    result = x
+    for axis, (before, after) in enumerate(paddings.tolist()):
+        if before < 0 or after < 0:
+            raise invalid(ctx, f"Paddings must be non-negative: {before}, {after}")
+        in_size, total = x.shape[axis], before + after
+        if not total < in_size:
+            raise invalid(ctx, f"Total paddings must be less than the input dimension size: "
+                               f"{total} was not less than {in_size}")
+        size = in_size - total
+        if symmetric and not (before <= size and after <= size):
+            raise invalid(ctx, f"paddings must be no greater than the output dimension size: "
+                               f"{before}, {after} greater than {size}")
+        if not symmetric and not (before < size and after < size):
+            raise invalid(ctx, f"paddings must be less than the output dimension size: "
+                               f"{before}, {after} not less than {size}")
+        moved = np.moveaxis(result, axis, 0)
+        folded = moved[before:before + size].copy()
+        shift = 1 if symmetric else 0
+        # padded[k] = x[before - k - shift] before; padded[before + size + j] = x[size - 2 - j
+        # + shift] after
+        np.add.at(folded, before - np.arange(before) - shift, moved[:before])
+        np.add.at(folded, size - 2 - np.arange(after) + shift, moved[before + size:])
+        result = np.moveaxis(folded, 0, axis)
+    return np.ascontiguousarray(result)
 
 
 @register("ConcatOffset")
