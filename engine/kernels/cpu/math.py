@@ -296,14 +296,29 @@ def relu6(x, xp=np):
     return xp.minimum(xp.maximum(x, xp.zeros((), x.dtype)), _dtype_of(x)(6))
 
 
+# TensorFlow's Elu and Selu functors take exp(x) - 1 (not expm1, which rounds apart near 0:
+# up to 1.3e-4 relative), Selu's negative side times one constant scale * alpha. Its CPU
+# runs with denormals flushed (FTZ/DAZ): a denormal x is not below 0 (Elu passes it through
+# as it came), and Selu's scale * x of one is a zero of its sign.
+_SELU_SCALE = 1.0507009873554804934193349852946
+_SELU_SCALE_ALPHA = 1.7580993408473768599402175208123
+
+
+def _below_zero(x, xp):
+    """x < 0 as TensorFlow's CPU compares float32 (a denormal reads as zero)."""
+    return (eigen_float32.flush(x) if _eigen(x, xp) else x) < 0
+
+
 def elu(x, xp=np):
-    return xp.where(x < 0, xp.expm1(x), x)
+    one = _dtype_of(x)(1)
+    return xp.where(_below_zero(x, xp), exp(x, xp) - one, x)
 
 
 def selu(x, xp=np):
-    scale, alpha = _dtype_of(x)(1.0507009873554804934193349852946), \
-        _dtype_of(x)(1.6732632423543772848170429916717)
-    return xp.where(x < 0, scale * alpha * xp.expm1(x), scale * x)
+    kind = _dtype_of(x)
+    one, scale, scale_alpha = kind(1), kind(_SELU_SCALE), kind(_SELU_SCALE_ALPHA)
+    linear = scale * (eigen_float32.flush(x) if _eigen(x, xp) else x)
+    return xp.where(_below_zero(x, xp), scale_alpha * (exp(x, xp) - one), linear)
 
 
 def softplus(x, xp=np):
