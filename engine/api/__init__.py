@@ -1,7 +1,8 @@
 """The TF1 API that `import engine as tf` gives (engine/__init__.py loads it on first use).
 
 Each module here holds one part of the namespace; this one joins them, adds tf.compat and
-binds the names TensorFlow 1.x renamed (engine/api/renames.py):
+binds the names TensorFlow 1.x renamed (engine/api/renames.py) and the other names TensorFlow
+gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - core.py: graphs, sessions, dtypes, the core ops, variables, gradients, debugging;
 - math_and_nn.py: tf.nn, tf.losses, tf.linalg, tf.math, tf.metrics;
 - training.py: tf.train;
@@ -14,6 +15,7 @@ engine/api/registry.py (what is op X) loads this whole API for its gradient regi
 import sys as _sys
 
 from engine.framework.api_namespace import Namespace as _Namespace
+from engine.api import aliases as _aliases
 from engine.api import renames as _renames
 from engine.api.core import *  # noqa: F401,F403
 from engine.api.math_and_nn import *  # noqa: F401,F403
@@ -24,3 +26,5 @@ from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.c
 
 compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__name__])
 _renames.install(_sys.modules[__name__])
+# TensorFlow's other names for what the engine has (tf.math.sigmoid for tf.sigmoid, ...)
+ALIAS_CONFLICTS = _aliases.install(_sys.modules[__name__])
