@@ -54,6 +54,17 @@ def get(op_type):
     return op_def
 
 
+def is_commutative(op_type, dtype=None):
+    """Grappler's IsCommutative: the OpDef's is_commutative (False for an op the registry does
+    not know), and Add of anything but strings, whose OpDef is not marked (Grappler works
+    around it: a constant pushed down to an Add has its inputs sorted as an AddV2's).
+    `dtype`: the node's T (a DataType enum), None where it has none."""
+    if op_type == "Add":
+        return dtype is not None and dtype not in (0, dtypes.string.as_datatype_enum)
+    op_def = lookup(op_type)
+    return op_def is not None and op_def.is_commutative
+
+
 def not_registered_message(op_type):
     return (f"Op type not registered '{op_type}' in binary running on {socket.gethostname()}. "
             f"Make sure the Op and Kernel are registered in the binary running in this "

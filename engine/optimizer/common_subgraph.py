@@ -16,16 +16,17 @@ from engine.optimizer.graph_view import GraphView, input_text, parse_input
 from engine.optimizer.report import Report
 
 
-def is_commutative(op):
-    """The OpDef's is_commutative (False for an op the registry does not know)."""
-    op_def = op_registry.lookup(op)
-    return op_def is not None and op_def.is_commutative
+is_commutative = op_registry.is_commutative
+
+
+def _dtype(node):
+    return node.attr["T"].type if "T" in node.attr else None
 
 
 def canonical_inputs(node, inputs):
     """`inputs` in Grappler's canonical order (see the module's doc)."""
     data = [i for i in inputs if not i.startswith("^")]
-    if is_commutative(node.op):
+    if is_commutative(node.op, _dtype(node)):
         data.sort()
     return data + sorted(set(i for i in inputs if i.startswith("^")))
 
@@ -82,7 +83,7 @@ def _mergeable(node, context):
 def _signature(node, inputs):
     """What makes two nodes the same computation (`inputs`: the node's input strings)."""
     data = [i for i in inputs if not i.startswith("^")]
-    if is_commutative(node.op):
+    if is_commutative(node.op, _dtype(node)):
         data = sorted(data)
     data = [input_text(*parse_input(i)) for i in data]
     controls = tuple(sorted(i for i in inputs if i.startswith("^")))

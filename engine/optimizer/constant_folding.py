@@ -83,8 +83,10 @@ def _simplify(view, context, report):
             _pack_to_expand_dims(view, node, context, report)
         elif node.op == "Switch":
             _switch_on_itself(view, node, report)
-        elif node.op in _DIVISIONS:
-            _division_to_reciprocal_mul(view, node, context, report)
+        elif node.op in _DIVISIONS and _division_to_reciprocal_mul(view, node, context, report):
+            pass
+        elif node.op in _PUSH_DOWN_OPS and context.fetches:
+            _constant_push_down(view, node, context, report)
 
 
 def _pack_to_expand_dims(view, node, context, report):
@@ -155,12 +157,12 @@ def _division_to_reciprocal_mul(view, node, context, report):
     inputs = view.inputs(node.name)
     recip_name = f"ConstantFolding/{node.name}_recip"
     if len(inputs) < 2 or inputs[1].startswith("^") or recip_name in view.nodes:
-        return
+        return False
     if not rules.is_constant(view.node(parse_input(inputs[1])[0]), context):
-        return
+        return False
     if "T" not in node.attr or (node.op == "Div"
                                 and node.attr["T"].type not in _FLOAT_OR_COMPLEX):
-        return
+        return False
     reciprocal = type(node)(name=recip_name, op="Reciprocal", device=node.device)
     reciprocal.input.append(inputs[1])
     reciprocal.attr["T"].type = node.attr["T"].type
@@ -177,6 +179,146 @@ def _division_to_reciprocal_mul(view, node, context, report):
     view.set_inputs(product, rewired)
     report.note("changed", f"{node.name} ({node.op} by a constant) -> {product.op} by "
                            f"{recip_name}")
+    return True
+
+
+# ConstantPushDown's parents and children (Grappler's IsAdd is Add and AddV2, IsDiv is Div).
+_PUSH_DOWN_OPS = frozenset({"Add", "AddV2", "Sub", "Mul", "Div"})
+_ADDS, _MULS = frozenset({"Add", "AddV2"}), frozenset({"Mul"})
+_HALVES = frozenset({types_pb2.DT_HALF, types_pb2.DT_BFLOAT16})
+
+
+def _constant_push_down(view, node, context, report):
+    """TensorFlow's ConstantPushDown: `(x op y) op c`, c a constant, becomes `x op (c op y)`
+    (signs and ops worked out for Sub and Div), so that where y is a constant too the inner
+    node folds, and where it is not, the product a * b * 3.0 runs as a * (3.0 * b), as in
+    TensorFlow's graph: the rounding follows. The inner node keeps its name."""
+    parent = _push_down_parts(view, node, context)
+    if parent is None:
+        return
+    child, const_left, leaf_left_const, c_text, op_text = parent
+    child_inputs = list(view.inputs(child.name))
+    x_text = child_inputs[1] if leaf_left_const else child_inputs[0]
+    y_text = child_inputs[1] if x_text == child_inputs[0] else child_inputs[0]
+    if not _leaf_fits(view, node, child, const_left, leaf_left_const, context):
+        return
+    symmetric = node.op in _ADDS or node.op in _MULS
+    child_symmetric = child.op in _ADDS or child.op in _MULS
+    node_inputs, new_child = list(view.inputs(node.name)), type(child)()
+    new_child.CopyFrom(child)
+    new_node = type(node)()
+    new_node.CopyFrom(node)
+    if symmetric and child_symmetric:
+        node_inputs[0], node_inputs[1] = x_text, op_text
+        child_inputs[0], child_inputs[1] = c_text, y_text
+    else:
+        def leaf_negated(is_right_leaf):
+            return (not child_symmetric and is_right_leaf) != (not symmetric and const_left)
+        plain = "Add" if node.op in _ADDS or node.op == "Sub" else "Mul"
+        inverse = "Sub" if plain == "Add" else "Div"
+        neg_c = not symmetric and not const_left
+        neg_x, neg_y = leaf_negated(leaf_left_const), leaf_negated(not leaf_left_const)
+        new_node.op = inverse if (neg_x or (neg_c and neg_y)) else plain
+        node_inputs[0], node_inputs[1] = (op_text, x_text) if neg_x else (x_text, op_text)
+        new_child.op = inverse if neg_c != neg_y else plain
+        child_inputs[0], child_inputs[1] = (y_text, c_text) if neg_c else (c_text, y_text)
+    view.replace(new_node)
+    view.set_inputs(new_node, node_inputs)
+    view.replace(new_child)
+    view.set_inputs(new_child, child_inputs)
+    report.note("changed", f"{node.name}: its constant pushed down into {child.name} "
+                           f"({new_node.op} of {new_child.op})")
+
+
+def _push_down_parts(view, node, context):
+    """TensorFlow's PrepareConstantPushDown (and ConstantPushDown's op checks): (child,
+    whether the constant is the parent's left input, whether the child's left leaf is the
+    constant one, the constant's input text, the child's input text), or None."""
+    data = [t for t in view.inputs(node.name) if not t.startswith("^")]
+    if len(data) != 2:
+        return None
+    left, right = (view.node(parse_input(t)[0]) for t in data)
+    if left is None or right is None:
+        return None
+    const_left, const_right = rules.is_constant(left, context), rules.is_constant(right, context)
+    if not (const_left or const_right):
+        return None
+    child, constant = (right, left) if const_left else (left, right)
+    if not rules.same_device(node, child, constant):
+        return None
+    child_data = [t for t in view.inputs(child.name) if not t.startswith("^")]
+    if (len(view.inputs(child.name)) < 2 or context.is_preserved(child.name)
+            or _data_readers(view, child.name) > 1):
+        return None
+    if "T" not in node.attr or node.attr["T"].type in _HALVES:
+        return None
+    if constant.name in view.consumers.get(child.name, ()):
+        return None
+    if len(child_data) < 2:
+        return None
+    leaves = [view.node(parse_input(t)[0]) for t in view.inputs(child.name)[:2]]
+    if any(leaf is None for leaf in leaves):
+        return None
+    leaf_left_const = rules.is_constant(leaves[0], context)
+    if leaf_left_const and rules.is_constant(leaves[1], context):
+        return None
+    if not rules.same_device(node, *leaves):
+        return None
+    adds_subs = (node.op in _ADDS or node.op == "Sub") and (child.op in _ADDS or child.op == "Sub")
+    muls_divs = (node.op in _MULS or node.op == "Div") and (child.op in _MULS or child.op == "Div")
+    if not (adds_subs or muls_divs):
+        return None
+    symmetric = node.op in _ADDS or node.op in _MULS
+    child_symmetric = child.op in _ADDS or child.op in _MULS
+    if not (symmetric and child_symmetric) and node.attr["T"].type not in _FLOAT_OR_COMPLEX:
+        return None
+    c_text, op_text = (data[0], data[1]) if const_left else (data[1], data[0])
+    return child, const_left, leaf_left_const, c_text, op_text
+
+
+def _data_readers(view, name):
+    """How many data edges leave node `name` (Grappler's NumNonControlOutputs)."""
+    return sum(1 for consumer in view.consumers.get(name, ())
+               for text in view.inputs(consumer)
+               if not text.startswith("^") and parse_input(text)[0] == name)
+
+
+def _leaf_fits(view, node, child, const_left, leaf_left_const, context):
+    """TensorFlow's check when the leaf the constant joins is not a constant: the constant
+    must not broadcast it to more elements (its shape known where the graph shows it)."""
+    leaf_text = view.inputs(child.name)[0 if leaf_left_const else 1]
+    leaf = view.node(parse_input(leaf_text)[0])
+    if rules.is_constant(leaf, context):
+        return True
+    data = [t for t in view.inputs(node.name) if not t.startswith("^")]
+    constant = view.node(parse_input(data[0 if const_left else 1])[0])
+    c_dims = [d.size for d in constant.attr["value"].tensor.tensor_shape.dim]
+    y_dims = _static_dims(leaf, parse_input(leaf_text)[1])
+    if y_dims is None:
+        return True
+    c_known, y_known = all(d >= 0 for d in c_dims), all(d >= 0 for d in y_dims)
+    if c_known and y_known and int(np.prod(c_dims)) > int(np.prod(y_dims)):
+        return False
+    if c_dims:
+        for c_dim, y_dim in zip(c_dims, y_dims):
+            if y_dim >= 0 and c_dim > y_dim:
+                return False
+    return True
+
+
+def _static_dims(node, index):
+    """A node output's dims as the graph states them (`_output_shapes`, a placeholder's or a
+    constant's shape), -1 for an unknown dim; None where nothing says."""
+    shapes = node.attr["_output_shapes"].list.shape if "_output_shapes" in node.attr else ()
+    if index < len(shapes):
+        shape = shapes[index]
+    elif node.op in ("Placeholder", "PlaceholderWithDefault") and "shape" in node.attr:
+        shape = node.attr["shape"].shape
+    elif node.op in rules.CONSTANTS:
+        shape = node.attr["value"].tensor.tensor_shape
+    else:
+        return None
+    return None if shape.unknown_rank else [d.size for d in shape.dim]
 
 
 def _read_as_data(view, name):

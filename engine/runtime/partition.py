@@ -314,14 +314,11 @@ def canonical_slots(info):
     """Data input slots in the order TensorFlow's client graph has them: Grappler sorts the
     inputs of a commutative op (Mul, AddV2, ...) by name."""
     slots = list(range(len(info.inputs)))
-    if len(slots) > 1 and _is_commutative(info.op_type):
+    node_def = info.node_def
+    dtype = node_def.attr["T"].type if node_def is not None and "T" in node_def.attr else None
+    if len(slots) > 1 and op_registry.is_commutative(info.op_type, dtype):
         slots.sort(key=lambda s: _input_string(info.inputs[s]))
     return slots
-
-
-def _is_commutative(op_type):
-    op_def = op_registry.lookup(op_type)
-    return bool(op_def is not None and op_def.is_commutative)
 
 
 def _input_string(edge):
