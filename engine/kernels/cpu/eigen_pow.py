@@ -16,10 +16,14 @@ tests/engine/test_eigen_pow.py compares.
 """
 
 import ctypes
+import sys
 
 import numpy as np
 
-from engine.kernels.cpu.eigen_float32 import _flush, _polevl, packet_exp, packets_and_tail
+from engine.kernels import compiled
+
+from engine.kernels.cpu.eigen_float32 import (COUNTED_MIN, LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+                                              _polevl, packet_exp, packets_and_tail)
 
 _F = np.float32
 _SQRT_HALF = _F(0.70710678118654752440)
@@ -215,7 +219,22 @@ def pow_float32(x, y):
     packets over the flat result and its scalar path on the last n % 8 (TensorFlow's
     same-shape, scalar and broadcasting forms all measured so)."""
     x, y = np.broadcast_arrays(x, y)
+    loops = _compiled(x.size)
+    if loops is not None:
+        return loops.pow_float32(x, y, scalar_pow)
     return _POW(x, y)
 
 
 _POW = packets_and_tail(packet_pow, scalar_pow)
+_DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
+
+
+def _compiled(size):
+    """engine/kernels/compiled/eigen_pow_numba.py when loaded, else None; asks for it as
+    eigen_float32.compiled_loops asks for its loops."""
+    loops = compiled.loaded("pow")
+    if loops is not None or size < COUNTED_MIN:
+        return loops
+    if "numba" not in sys.modules and not _DEMAND.worth_loading(size):
+        return None
+    return compiled.module("pow")
