@@ -13,11 +13,15 @@ tests/engine/test_eigen_atan2.py compares.
 """
 
 import ctypes
+import sys
 
 import numpy as np
 
-from engine.kernels.cpu.eigen_float32 import _flush, _is_denormal, _polevl, packets_and_tail
-from engine.kernels.cpu.x86_reciprocal import reciprocal_newton
+from engine.kernels import compiled
+
+from engine.kernels.cpu.eigen_float32 import (COUNTED_MIN, LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+                                              _is_denormal, _polevl, packets_and_tail)
+from engine.kernels.cpu.x86_reciprocal import TABLE_BITS, reciprocal_newton
 
 _F = np.float32
 _PI = _F(np.pi)
@@ -123,4 +127,21 @@ def atan2_float32(y, x):
     """tf.atan2 of float32 tensors on the CPU, bit for bit: broadcast, then Eigen's packets
     over the flat result and its scalar path on the last n % 8."""
     y, x = np.broadcast_arrays(y, x)
+    loops = _compiled(y.size)
+    if loops is not None:
+        return loops.atan2_float32(y, x, scalar_atan2, TABLE_BITS)
     return _ATAN2(y, x)
+
+
+_DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
+
+
+def _compiled(size):
+    """engine/kernels/compiled/eigen_atan2_numba.py when loaded, else None; asks for it as
+    eigen_float32.compiled_loops asks for its loops."""
+    loops = compiled.loaded("atan2")
+    if loops is not None or size < COUNTED_MIN:
+        return loops
+    if "numba" not in sys.modules and not _DEMAND.worth_loading(size):
+        return None
+    return compiled.module("atan2")
