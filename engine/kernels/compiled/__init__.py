@@ -36,7 +36,9 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "bias": "engine.kernels.compiled.bias_numba",
             "reduce": "engine.kernels.compiled.reduce_numba",
             "depthwise": "engine.kernels.compiled.depthwise_numba",
-            "eigen": "engine.kernels.compiled.eigen_arrays"}
+            "eigen": "engine.kernels.compiled.eigen_arrays",
+            "pow": "engine.kernels.compiled.eigen_pow_numba",
+            "atan2": "engine.kernels.compiled.eigen_atan2_numba"}
 # Modules whose functions' source the compiled modules write into generated files (fused
 # chains, the float loops): the cached machine code depends on them too.
 _GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py")

@@ -13,7 +13,8 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms, eigen_erf, eigen_float32, threaded_elementwise
+from engine.kernels.cpu import (compiled_forms, eigen_atan2, eigen_erf, eigen_float32, eigen_pow,
+                               threaded_elementwise)
 
 
 class _TruncateByZero(ArithmeticError):
@@ -387,6 +388,28 @@ BINARY = {
 register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
 register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
 register("SquaredDifference")(_forwarding_squared_difference(_binary(_squared_difference_cpu)))
+
+
+def _pow_cpu(x, y):
+    """pow_ on the CPU: float32 as TensorFlow computes it, Eigen's generic_pow on packets and
+    glibc's powf on the tail (engine/kernels/cpu/eigen_pow.py), not NumPy's power."""
+    if getattr(x, "dtype", None) == np.float32 and getattr(y, "dtype", None) == np.float32:
+        return eigen_pow.pow_float32(x, y)
+    return pow_(x, y)
+
+
+register("Pow")(_binary(_pow_cpu))
+
+
+def _atan2_cpu(y, x):
+    """np.arctan2 on the CPU: float32 as TensorFlow computes it, Eigen's patan2 on packets and
+    glibc's atan2f on the tail (engine/kernels/cpu/eigen_atan2.py)."""
+    if getattr(y, "dtype", None) == np.float32 and getattr(x, "dtype", None) == np.float32:
+        return eigen_atan2.atan2_float32(y, x)
+    return np.arctan2(y, x)
+
+
+register("Atan2")(_binary(_atan2_cpu))
 
 
 @register("Relu")
