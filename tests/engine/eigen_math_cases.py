@@ -1,8 +1,9 @@
-"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid and softplus are
-checked on: a range per function (outside it the result is a constant or the input), grids of
-evenly spaced float32 bit patterns over it, and the special values. Shared by
-tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and tests/engine/test_eigen_float32.py
-(the engine's)."""
+"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt
+and reciprocal are checked on: a range per function (outside it the result is a constant or
+the input), grids of evenly spaced float32 bit patterns over it, and the special values; and
+the inputs of float16 Rsqrt and Reciprocal and of SqrtGrad, RsqrtGrad and ReciprocalGrad.
+Shared by tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and
+tests/engine/test_eigen_float32.py and test_eigen_reciprocal.py (the engine's)."""
 
 import hashlib
 
@@ -17,6 +18,8 @@ FUNCTIONS = {
     "tanh": ("tanh", -9.0, 9.0),
     "sigmoid": ("sigmoid", -105.0, 18.0),
     "softplus": ("nn.softplus", -105.0, 89.0),
+    "rsqrt": ("rsqrt", -1.0, float("inf")),
+    "reciprocal": ("reciprocal", -float("inf"), float("inf")),
 }
 
 SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-40, -1e-40, 1.2e-38, -1.2e-38,
@@ -38,13 +41,47 @@ GRAD_INPUTS = {"SigmoidGrad": (_GRAD_RNG.uniform(0, 1, 21).astype(np.float32),
                                 _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32))}
 
 
+# Rsqrt and Reciprocal in float16 (Rsqrt's packets through float32's prsqrt): every half.
+HALF_FUNCTIONS = ("rsqrt", "reciprocal")
+
+# SqrtGrad, RsqrtGrad, ReciprocalGrad and InvGrad (y, dy): GRAD_SIZE values, whole packets and a
+# tail of 3 (floats and doubles), with zeros, infinities, NaN and denormals among both.
+RECIPROCAL_GRADS = ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad")
+GRAD_DTYPES = ("float32", "float64", "float16", "complex64")
+GRAD_SIZE = 259
+_GRAD_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1e-310, 3e38, -3e38,
+                  1e-20, 1.0, -1.0, 65504.0, 6e-8]
+
+
+def grad_inputs(dtype):
+    """(y, dy) of GRAD_SIZE values of `dtype` for the *Grad ops of RECIPROCAL_GRADS."""
+    rng = np.random.RandomState(42)
+    y = np.exp(rng.uniform(-12, 12, GRAD_SIZE)) * rng.choice([-1.0, 1.0], GRAD_SIZE)
+    dy = rng.uniform(-3, 3, GRAD_SIZE)
+    y[:len(_GRAD_SPECIALS)] = _GRAD_SPECIALS
+    dy[len(_GRAD_SPECIALS):2 * len(_GRAD_SPECIALS)] = _GRAD_SPECIALS
+    dy[::23], y[5::29] = 0.0, 0.0
+    dy[-3:] = [0.0, -0.0, 1e-40]  # in the tail (the scalar path)
+    y[-2:] = [np.inf, 2.5]
+    if dtype.startswith("complex"):
+        y = y + 1j * rng.uniform(-2, 2, GRAD_SIZE)
+        dy = dy + 1j * rng.uniform(-2, 2, GRAD_SIZE)
+    with np.errstate(over="ignore"):
+        return y.astype(dtype), dy.astype(dtype)
+
+
+def every_half():
+    """Every float16 bit pattern (65,536: whole packets)."""
+    return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
 def _ordered(x):
     """float32 -> int64 keeping the order (negative floats are sign and magnitude)."""
     bits = np.asarray(x, np.float32).view(np.int32).astype(np.int64)
     return np.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
 
 
-def _from_ordered(keys):
+def from_ordered(keys):
     keys = np.asarray(keys, np.int64)
     bits = np.where(keys < 0, (-keys) | 0x80000000, keys)
     return bits.astype(np.uint32).view(np.float32)
@@ -54,7 +91,7 @@ def grid(name, count):
     """`count` float32 inputs of `name`'s range, evenly spaced by bit pattern, ends included."""
     _, low, high = FUNCTIONS[name]
     keys = np.linspace(_ordered(np.float32(low)), _ordered(np.float32(high)), count)
-    return _from_ordered(np.round(keys).astype(np.int64))
+    return from_ordered(np.round(keys).astype(np.int64))
 
 
 def all_floats(name, start=None, stop=None):
@@ -63,7 +100,7 @@ def all_floats(name, start=None, stop=None):
     first, last = _ordered(np.float32(low)), _ordered(np.float32(high))
     start = first if start is None else max(start, first)
     stop = last + 1 if stop is None else min(stop, last + 1)
-    return _from_ordered(np.arange(start, stop, dtype=np.int64))
+    return from_ordered(np.arange(start, stop, dtype=np.int64))
 
 
 def key_range(name):

@@ -116,7 +116,9 @@ NUMBA_TWINS = [("exp", "packet_exp", "scalar_exp"), ("log", "packet_log", "scala
                ("tanh", "tanh_float", "tanh_float"),
                ("sigmoid", "packet_sigmoid", "scalar_sigmoid"),
                ("log1p", "packet_log1p", None), ("expm1", "packet_expm1", None),
-               ("softplus", "packet_softplus", None)]
+               ("softplus", "packet_softplus", None),
+               ("rsqrt", "packet_rsqrt", "scalar_rsqrt"),
+               ("reciprocal", "packet_reciprocal", "scalar_reciprocal")]
 
 
 @pytest.mark.parametrize("name, packet, scalar", NUMBA_TWINS)

@@ -1,5 +1,6 @@
 """The unfused float kernels' compiled loops: TensorFlow's exp, log, log1p, expm1, tanh,
-sigmoid, softplus (float32), Erf and Erfc (float32, float64) over a flat tensor's packets.
+sigmoid, softplus, rsqrt, reciprocal (float32), Erf and Erfc (float32, float64) over a flat
+tensor's packets.
 
 Each function has two loops over lane functions of engine/kernels/compiled/eigen_numba.py or
 eigen_erf_numba.py: the packet path's over a tensor's whole packets, split over the intra-op
@@ -28,6 +29,8 @@ LOOPS = {"exp": ("packet_exp", "scalar_exp", "float32"),
          "tanh": ("tanh_float", "tanh_float", "float32"),
          "sigmoid": ("packet_sigmoid", "scalar_sigmoid", "float32"),
          "softplus": ("packet_softplus", "scalar_softplus", "float32"),
+         "rsqrt": ("packet_rsqrt", "scalar_rsqrt", "float32"),
+         "reciprocal": ("packet_reciprocal", "scalar_reciprocal", "float32"),
          "erf_float32": ("erf_float32", "erf_float32", "float32"),
          "erfc_float32": ("packet_erfc_float32", "scalar_erfc_float32", "float32"),
          "erf_float64": ("packet_erf_float64", "scalar_erf_float64", "float64"),
@@ -53,7 +56,8 @@ def {name}(x, out, start, end):
 # (engine/runtime/executor.py, forwarding): with the input and output one array, LLVM's
 # runtime check of the two-array loop finds them overlapping and runs its scalar loop, 7x
 # slower (Erfc of 3M float32: 42 ms against 6.4 ms); a loop of one array vectorises.
-IN_PLACE = ("erf_float32", "erfc_float32", "erf_float64", "erfc_float64")
+IN_PLACE = ("erf_float32", "erfc_float32", "erf_float64", "erfc_float64", "rsqrt",
+            "reciprocal")
 _LOOP_IN_PLACE = '''@numba.njit(types.void(types.{t}[::1], types.int64, types.int64),
            cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def {name}(x, start, end):

@@ -277,7 +277,26 @@ def tanh(x, xp=np):
     return eigen_float32.tanh(x) if _eigen(x, xp) else xp.tanh(x)
 
 
-def rsqrt(x, xp=np):
+def _half_rsqrt_scalar(x):
+    with np.errstate(all="ignore"):
+        return np.reciprocal(np.sqrt(x))  # Eigen::half's 1 / sqrt(x), each rounded to half
+
+
+# float16 Rsqrt: Eigen's packets of halves take float32's prsqrt, rounded to half once; its
+# scalar path rounds sqrt and the division to half each.
+_HALF_RSQRT = eigen_float32.packets_and_tail(
+    lambda x: eigen_float32.packet_rsqrt(x.astype(np.float32)).astype(np.float16),
+    _half_rsqrt_scalar, dtype=np.float16)
+
+
+def rsqrt(x, xp=np, out=None):
+    """TensorFlow's Rsqrt: on the CPU, float32 and float16 by EIGEN_FAST_MATH's prsqrt
+    (engine/kernels/cpu/eigen_float32.py; into x's own buffer where `out` is x and the
+    compiled loop can); float64 and complex 1 / sqrt(x)."""
+    if xp is np and x.dtype == np.float32:
+        return eigen_float32.rsqrt(x, out=out)
+    if xp is np and x.dtype == np.float16:
+        return _HALF_RSQRT(x)
     return xp.reciprocal(xp.sqrt(x))
 
 
@@ -329,13 +348,19 @@ def round_(x, xp=np):
     return xp.zeros_like(x) if _is_int(x) else xp.round(x)
 
 
-def reciprocal(x, xp=np):
+def reciprocal(x, xp=np, out=None):
+    """TensorFlow's Reciprocal and Inv: float32 on the CPU by EIGEN_FAST_MATH's preciprocal
+    (engine/kernels/cpu/eigen_float32.py; into x's own buffer where `out` is x and the
+    compiled loop can); other floats 1 / x (float16's packets round float32's to half, which
+    checked equal on every half)."""
+    if _eigen(x, xp):
+        return eigen_float32.reciprocal(x, out=out)
     return xp.reciprocal(x) if not _is_int(x) else (1 // x).astype(x.dtype)
 
 
 erf, erfc = eigen_erf.erf, eigen_erf.erfc  # TensorFlow's bits (engine/kernels/cpu/eigen_erf.py)
 # Functions that take their input's buffer as `out` (and write over it where they can).
-_WRITE_OVER_INPUT = frozenset({erf, erfc})
+_WRITE_OVER_INPUT = frozenset({erf, erfc, rsqrt, reciprocal})
 
 
 UNARY = {
