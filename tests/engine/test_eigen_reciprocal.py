@@ -96,6 +96,33 @@ def test_inv_is_reciprocal():
     assert_same_bits(run(lambda t: apply_op("Inv", x=t), x), FLOAT32["reciprocal__mixed"])
 
 
+# The gradient kernels.
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("op", cases.RECIPROCAL_GRADS)
+def test_the_gradient_kernels_match_tensorflow(op, dtype):
+    y, dy = cases.grad_inputs(dtype)
+    grad = lambda a, b: apply_op(op, y=a, dy=b)  # noqa: E731
+    with np.errstate(all="ignore"):
+        assert_same_bits(run(grad, y, dy), FIXTURE[f"{op}_{dtype}__mixed"])
+        n = FIXTURE[f"{op}_{dtype}__scalar"].size
+        assert_same_bits(np.concatenate([run(grad, y[i:i + 1], dy[i:i + 1]) for i in range(n)]),
+                         FIXTURE[f"{op}_{dtype}__scalar"])
+
+
+@pytest.mark.parametrize("op", cases.RECIPROCAL_GRADS)
+def test_complex_gradients_conjugate_y(op):
+    """TensorFlow's functors conjugate y (complex): the values are within rounding of its
+    (Eigen's complex products and quotients round apart from NumPy's)."""
+    y, dy = cases.grad_inputs("complex64")
+    with np.errstate(all="ignore"):
+        ours = run(lambda a, b: apply_op(op, y=a, dy=b), y, dy)
+    theirs = FIXTURE[f"{op}_complex64__mixed"]
+    finite = np.isfinite(theirs) & np.isfinite(ours) & (np.abs(theirs) < 1e30)
+    assert finite.sum() > 200
+    np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=1e-30)
+
+
 # The compiled loops: in place (a forwarded buffer) and through a session.
 
 @pytest.fixture(scope="module")
