@@ -1,6 +1,6 @@
 """Write tests/fixtures/ops/eigen_float32.npz and eigen_reciprocal.npz: TensorFlow's float32 exp,
-log, log1p, expm1, tanh, sigmoid, softplus, rsqrt and reciprocal on the CPU, on the inputs of
-tests/engine/eigen_math_cases.py; and its float16 Rsqrt and Reciprocal, and SqrtGrad,
+log, log1p, expm1, tanh, sigmoid, softplus, rsqrt, reciprocal, sin and cos on the CPU, on the inputs of
+tests/engine/eigen_math_cases.py; and its float16 Rsqrt, Reciprocal, Sin and Cos, and SqrtGrad,
 RsqrtGrad, ReciprocalGrad and InvGrad in float32, float64, float16 and complex64.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_eigen_math_fixtures.py`.
@@ -14,7 +14,7 @@ Rsqrt's and Reciprocal's float32 packet path depends on the CPU's rsqrtps and rc
 (engine/kernels/cpu/x86_reciprocal.py): run it on the CPU the module's tables are of.
 
 `--exhaustive [NAME...]` instead compares TensorFlow with engine/kernels/cpu/eigen_float32.py
-on every float32 of each function's range (`--whole`: every float32 but NaNs), packet path
+(eigen_trig.py) on every float32 of each function's range (`--whole`: every float32 but NaNs), packet path
 and scalar path, and prints how many differ (nothing is written). It takes minutes per
 function.
 """
@@ -113,10 +113,8 @@ def differing(ours, theirs):
 
 
 def exhaustive(tf, names, whole=False):
-    from engine.kernels.cpu import eigen_float32
     for name in names:
-        packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
-        scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+        _, packet, scalar = cases.reference(name)
         with tf.Graph().as_default():
             run = Runner(tf, name)
             start, stop = cases.key_range(name)

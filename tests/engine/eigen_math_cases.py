@@ -1,11 +1,12 @@
-"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt
-and reciprocal are checked on: a range per function (outside it the result is a constant or
+"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt,
+reciprocal, sin and cos are checked on: a range per function (outside it the result is a constant or
 the input), grids of evenly spaced float32 bit patterns over it, and the special values; and
 the inputs of float16 Rsqrt and Reciprocal and of SqrtGrad, RsqrtGrad and ReciprocalGrad.
 Shared by tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and
 tests/engine/test_eigen_float32.py and test_eigen_reciprocal.py (the engine's)."""
 
 import hashlib
+import importlib
 
 import numpy as np
 
@@ -20,7 +21,27 @@ FUNCTIONS = {
     "softplus": ("nn.softplus", -105.0, 89.0),
     "rsqrt": ("rsqrt", -1.0, float("inf")),
     "reciprocal": ("reciprocal", -float("inf"), float("inf")),
+    "sin": ("sin", -float("inf"), float("inf")),
+    "cos": ("cos", -float("inf"), float("inf")),
 }
+# The engine's modules holding a function's reference (engine/kernels/cpu) and its compiled
+# lanes (engine/kernels/compiled), where not eigen_float32 and eigen_numba.
+_MODULES = {"sin": ("eigen_trig", "eigen_trig_numba"), "cos": ("eigen_trig", "eigen_trig_numba")}
+
+
+def reference(name):
+    """(the engine's NumPy reference module of `name`, its packet path, its scalar path)."""
+    module = importlib.import_module(
+        "engine.kernels.cpu." + _MODULES.get(name, ("eigen_float32",))[0])
+    packet = getattr(module, f"packet_{name}", None) or module.tanh_float
+    scalar = getattr(module, f"scalar_{name}", None) or module.tanh_float
+    return module, packet, scalar
+
+
+def lanes_module(name):
+    """The module of engine/kernels/compiled holding `name`'s numba lanes."""
+    return importlib.import_module(
+        "engine.kernels.compiled." + _MODULES.get(name, (None, "eigen_numba"))[1])
 
 SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-40, -1e-40, 1.2e-38, -1.2e-38,
                      1e-30, -1e-30, 1e-7, -1e-7, 8.0, -8.0, 16.6355324, 17.0, 20.0, -20.0, 87.0,
@@ -41,8 +62,8 @@ GRAD_INPUTS = {"SigmoidGrad": (_GRAD_RNG.uniform(0, 1, 21).astype(np.float32),
                                 _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32))}
 
 
-# Rsqrt and Reciprocal in float16 (Rsqrt's packets through float32's prsqrt): every half.
-HALF_FUNCTIONS = ("rsqrt", "reciprocal")
+# Rsqrt, Reciprocal, Sin and Cos in float16 (packets through float32's functions): every half.
+HALF_FUNCTIONS = ("rsqrt", "reciprocal", "sin", "cos")
 
 # SqrtGrad, RsqrtGrad, ReciprocalGrad and InvGrad (y, dy): GRAD_SIZE values, whole packets and a
 # tail of 3 (floats and doubles), with zeros, infinities, NaN and denormals among both.

@@ -1,7 +1,7 @@
 """Rsqrt, Reciprocal and Inv beyond float32's functions (test_eigen_float32.py holds those):
-x86's rcpps and rsqrtps as engine/kernels/cpu/x86_reciprocal.py models them, float16 Rsqrt
-and Reciprocal, the SqrtGrad, RsqrtGrad, ReciprocalGrad and InvGrad kernels, and the kernels'
-forms writing over their input, against TensorFlow 2.21's bits
+x86's rcpps and rsqrtps as engine/kernels/cpu/x86_reciprocal.py models them, float16 Rsqrt,
+Reciprocal, Sin and Cos, the SqrtGrad, RsqrtGrad, ReciprocalGrad and InvGrad kernels, and the
+kernels' forms writing over their input, against TensorFlow 2.21's bits
 (tests/fixtures/ops/eigen_reciprocal.npz, written by tools/make_eigen_math_fixtures.py)."""
 
 from pathlib import Path
@@ -76,7 +76,8 @@ def test_the_newton_steps_fast_path_is_the_full_one():
         assert_same_bits(newton(x), newton(special)[:-1])
 
 
-# float16: Rsqrt's packets through float32's prsqrt, its scalar path in half arithmetic.
+# float16: packets through float32's functions; Rsqrt's scalar path in half arithmetic, Sin's
+# and Cos's sinf and cosf rounded to half.
 
 @pytest.mark.parametrize("name", cases.HALF_FUNCTIONS)
 def test_float16_matches_tensorflow(name):
