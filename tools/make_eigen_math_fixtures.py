@@ -8,7 +8,8 @@ For each function: its outputs on a sample grid (Eigen's packet path), a digest 
 on a dense grid, its outputs on values run one at a time (the scalar path) and on a tensor
 with a tail; SigmoidGrad's and SoftplusGrad's on a tensor with a tail. For float16: a digest
 of the outputs on every half, and one at a time on a sample. For the gradient ops: outputs
-on a tensor with a tail and one value at a time on its first 64.
+on a tensor with a tail and one value at a time on its first 64. For a LayerNorm (BERT's,
+with rsqrt) on [1024, 768] values: its moments and a digest of its output.
 
 Rsqrt's and Reciprocal's float32 packet path depends on the CPU's rsqrtps and rcpps
 (engine/kernels/cpu/x86_reciprocal.py): run it on the CPU the module's tables are of.
@@ -103,6 +104,11 @@ def write_reciprocal_fixtures(tf):
                     [session.run(out, {py: y[i:i + 1], pdy: dy[i:i + 1]})
                      for i in range(GRAD_SCALARS)])
         print(op)
+    with tf.Graph().as_default(), tf.Session() as session:
+        x = tf.placeholder(tf.float32, cases.LAYER_NORM_SHAPE)
+        mean, variance, y = session.run(cases.layer_norm(tf, x), {x: cases.layer_norm_input()})
+        arrays.update(layer_norm__mean=mean, layer_norm__variance=variance,
+                      layer_norm__digest=np.array(cases.digest(y)))
     np.savez_compressed(RECIPROCAL_OUT, **arrays)
     print(f"wrote {RECIPROCAL_OUT}")
 

@@ -91,6 +91,23 @@ def grad_inputs(dtype):
         return y.astype(dtype), dy.astype(dtype)
 
 
+# A LayerNorm as BERT writes it, (x - mean) * rsqrt(var + 1e-12) with tf.nn.moments over the
+# last axis, on LAYER_NORM_SHAPE float32 values.
+LAYER_NORM_SHAPE = (1024, 768)
+
+
+def layer_norm_input():
+    return np.random.RandomState(7).normal(0.3, 2.0, LAYER_NORM_SHAPE).astype(np.float32)
+
+
+def layer_norm(tf, x, mean=None, variance=None):
+    """The LayerNorm's (mean, variance, output) tensors; `mean` and `variance` (tensors) stand
+    in for the moments where given."""
+    if mean is None:
+        mean, variance = tf.nn.moments(x, [-1], keep_dims=True)
+    return mean, variance, (x - mean) * tf.rsqrt(variance + 1e-12)
+
+
 def every_half():
     """Every float16 bit pattern (65,536: whole packets)."""
     return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)

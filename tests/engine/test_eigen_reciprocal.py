@@ -124,6 +124,21 @@ def test_complex_gradients_conjugate_y(op):
     np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=1e-30)
 
 
+# A user's LayerNorm.
+
+def test_a_layer_norm_gives_tensorflows_bits_from_its_moments():
+    """(x - mean) * rsqrt(var + 1e-12) on [1024, 768] float32, given TensorFlow's moments:
+    TensorFlow's bits (not so before Rsqrt followed prsqrt). The engine's own tf.nn.moments
+    sum in another order than Eigen's (docs/ARCHITECTURE.md)."""
+    x = cases.layer_norm_input()
+    with tf.Graph().as_default(), tf.Session() as sess:
+        p = tf.placeholder(tf.float32, x.shape)
+        m, v = (tf.placeholder(tf.float32, [x.shape[0], 1]) for _ in range(2))
+        y = sess.run(cases.layer_norm(tf, p, m, v)[2],
+                     {p: x, m: FIXTURE["layer_norm__mean"], v: FIXTURE["layer_norm__variance"]})
+    assert cases.digest(y) == str(FIXTURE["layer_norm__digest"])
+
+
 # The compiled loops: in place (a forwarded buffer) and through a session.
 
 @pytest.fixture(scope="module")
