@@ -29,7 +29,7 @@ FUSED_OP = "_FusedElementwise"
 
 # Ops a chain may hold, and the dtypes they may hold them at: each has a compiled form that
 # gives the op's own kernel's values (exactly for integers, comparisons and float32, whose
-# exp/log/tanh/sigmoid both compute as TensorFlow's Eigen does; float64 within rounding, where
+# exp/log/tanh/sigmoid/rsqrt both compute as TensorFlow's Eigen does; float64 within rounding, where
 # NumPy's vectorised exp/log/tanh round differently from libm's).
 FLOATS = frozenset({"float32", "float64"})
 INTS = frozenset({"int32", "int64"})

@@ -1,10 +1,12 @@
-"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid and softplus are
-checked on: a range per function (outside it the result is a constant or the input), grids of
-evenly spaced float32 bit patterns over it, and the special values. Shared by
-tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and tests/engine/test_eigen_float32.py
-(the engine's)."""
+"""The float32 inputs TensorFlow's CPU exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt,
+reciprocal, sin and cos are checked on: a range per function (outside it the result is a constant or
+the input), grids of evenly spaced float32 bit patterns over it, and the special values; and
+the inputs of float16 Rsqrt and Reciprocal and of SqrtGrad, RsqrtGrad and ReciprocalGrad.
+Shared by tools/make_eigen_math_fixtures.py (TensorFlow's outputs) and
+tests/engine/test_eigen_float32.py and test_eigen_reciprocal.py (the engine's)."""
 
 import hashlib
+import importlib
 
 import numpy as np
 
@@ -17,7 +19,29 @@ FUNCTIONS = {
     "tanh": ("tanh", -9.0, 9.0),
     "sigmoid": ("sigmoid", -105.0, 18.0),
     "softplus": ("nn.softplus", -105.0, 89.0),
+    "rsqrt": ("rsqrt", -1.0, float("inf")),
+    "reciprocal": ("reciprocal", -float("inf"), float("inf")),
+    "sin": ("sin", -float("inf"), float("inf")),
+    "cos": ("cos", -float("inf"), float("inf")),
 }
+# The engine's modules holding a function's reference (engine/kernels/cpu) and its compiled
+# lanes (engine/kernels/compiled), where not eigen_float32 and eigen_numba.
+_MODULES = {"sin": ("eigen_trig", "eigen_trig_numba"), "cos": ("eigen_trig", "eigen_trig_numba")}
+
+
+def reference(name):
+    """(the engine's NumPy reference module of `name`, its packet path, its scalar path)."""
+    module = importlib.import_module(
+        "engine.kernels.cpu." + _MODULES.get(name, ("eigen_float32",))[0])
+    packet = getattr(module, f"packet_{name}", None) or module.tanh_float
+    scalar = getattr(module, f"scalar_{name}", None) or module.tanh_float
+    return module, packet, scalar
+
+
+def lanes_module(name):
+    """The module of engine/kernels/compiled holding `name`'s numba lanes."""
+    return importlib.import_module(
+        "engine.kernels.compiled." + _MODULES.get(name, (None, "eigen_numba"))[1])
 
 SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-40, -1e-40, 1.2e-38, -1.2e-38,
                      1e-30, -1e-30, 1e-7, -1e-7, 8.0, -8.0, 16.6355324, 17.0, 20.0, -20.0, 87.0,
@@ -38,13 +62,64 @@ GRAD_INPUTS = {"SigmoidGrad": (_GRAD_RNG.uniform(0, 1, 21).astype(np.float32),
                                 _GRAD_RNG.uniform(-3, 3, 21).astype(np.float32))}
 
 
+# Rsqrt, Reciprocal, Sin and Cos in float16 (packets through float32's functions): every half.
+HALF_FUNCTIONS = ("rsqrt", "reciprocal", "sin", "cos")
+
+# SqrtGrad, RsqrtGrad, ReciprocalGrad and InvGrad (y, dy): GRAD_SIZE values, whole packets and a
+# tail of 3 (floats and doubles), with zeros, infinities, NaN and denormals among both.
+RECIPROCAL_GRADS = ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad")
+GRAD_DTYPES = ("float32", "float64", "float16", "complex64")
+GRAD_SIZE = 259
+_GRAD_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1e-310, 3e38, -3e38,
+                  1e-20, 1.0, -1.0, 65504.0, 6e-8]
+
+
+def grad_inputs(dtype):
+    """(y, dy) of GRAD_SIZE values of `dtype` for the *Grad ops of RECIPROCAL_GRADS."""
+    rng = np.random.RandomState(42)
+    y = np.exp(rng.uniform(-12, 12, GRAD_SIZE)) * rng.choice([-1.0, 1.0], GRAD_SIZE)
+    dy = rng.uniform(-3, 3, GRAD_SIZE)
+    y[:len(_GRAD_SPECIALS)] = _GRAD_SPECIALS
+    dy[len(_GRAD_SPECIALS):2 * len(_GRAD_SPECIALS)] = _GRAD_SPECIALS
+    dy[::23], y[5::29] = 0.0, 0.0
+    dy[-3:] = [0.0, -0.0, 1e-40]  # in the tail (the scalar path)
+    y[-2:] = [np.inf, 2.5]
+    if dtype.startswith("complex"):
+        y = y + 1j * rng.uniform(-2, 2, GRAD_SIZE)
+        dy = dy + 1j * rng.uniform(-2, 2, GRAD_SIZE)
+    with np.errstate(over="ignore"):
+        return y.astype(dtype), dy.astype(dtype)
+
+
+# A LayerNorm as BERT writes it, (x - mean) * rsqrt(var + 1e-12) with tf.nn.moments over the
+# last axis, on LAYER_NORM_SHAPE float32 values.
+LAYER_NORM_SHAPE = (1024, 768)
+
+
+def layer_norm_input():
+    return np.random.RandomState(7).normal(0.3, 2.0, LAYER_NORM_SHAPE).astype(np.float32)
+
+
+def layer_norm(tf, x, mean=None, variance=None):
+    """The LayerNorm's (mean, variance, output) tensors; `mean` and `variance` (tensors) stand
+    in for the moments where given."""
+    if mean is None:
+        mean, variance = tf.nn.moments(x, [-1], keep_dims=True)
+    return mean, variance, (x - mean) * tf.rsqrt(variance + 1e-12)
+
+
+def every_half():
+    """Every float16 bit pattern (65,536: whole packets)."""
+    return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
 def _ordered(x):
     """float32 -> int64 keeping the order (negative floats are sign and magnitude)."""
     bits = np.asarray(x, np.float32).view(np.int32).astype(np.int64)
     return np.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
 
 
-def _from_ordered(keys):
+def from_ordered(keys):
     keys = np.asarray(keys, np.int64)
     bits = np.where(keys < 0, (-keys) | 0x80000000, keys)
     return bits.astype(np.uint32).view(np.float32)
@@ -54,7 +129,7 @@ def grid(name, count):
     """`count` float32 inputs of `name`'s range, evenly spaced by bit pattern, ends included."""
     _, low, high = FUNCTIONS[name]
     keys = np.linspace(_ordered(np.float32(low)), _ordered(np.float32(high)), count)
-    return _from_ordered(np.round(keys).astype(np.int64))
+    return from_ordered(np.round(keys).astype(np.int64))
 
 
 def all_floats(name, start=None, stop=None):
@@ -63,7 +138,7 @@ def all_floats(name, start=None, stop=None):
     first, last = _ordered(np.float32(low)), _ordered(np.float32(high))
     start = first if start is None else max(start, first)
     stop = last + 1 if stop is None else min(stop, last + 1)
-    return _from_ordered(np.arange(start, stop, dtype=np.int64))
+    return from_ordered(np.arange(start, stop, dtype=np.int64))
 
 
 def key_range(name):

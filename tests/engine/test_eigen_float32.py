@@ -1,5 +1,6 @@
-"""The CPU's float32 exp, log, log1p, expm1, tanh, sigmoid and softplus give TensorFlow 2.21's
-bits (tests/fixtures/ops/eigen_float32.npz, written by tools/make_eigen_math_fixtures.py):
+"""The CPU's float32 exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt, reciprocal, sin and
+cos give TensorFlow 2.21's bits (tests/fixtures/ops/eigen_float32.npz, written by
+tools/make_eigen_math_fixtures.py):
 Eigen's packet path on whole packets, its scalar path on a tensor's last n % 8 elements, the
 kernels, fused chains and the unfused kernels' compiled loops through them."""
 
@@ -26,8 +27,7 @@ def assert_same_bits(ours, theirs, inputs):
 
 def function(name):
     """The NumPy reference alone, never the compiled loops."""
-    packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
-    scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
+    _, packet, scalar = cases.reference(name)
     return eigen_float32.packets_and_tail(packet, scalar)
 
 
@@ -95,10 +95,9 @@ def test_the_scalar_path_rounds_sigmoid_as_tensorflow_prints_it():
 
 # The fused chains' compiled loops (engine/kernels/compiled) give the unfused kernels' bits.
 
-def _numba_apply(name):
+def _numba_apply(name, module):
     numba = pytest.importorskip("numba")
-    from engine.kernels.compiled import eigen_numba
-    function = getattr(eigen_numba, name)
+    function = getattr(module, name)
 
     @numba.njit(error_model="numpy")  # as the generated files: a division by zero is IEEE
     def fill(x, out):
@@ -116,20 +115,25 @@ NUMBA_TWINS = [("exp", "packet_exp", "scalar_exp"), ("log", "packet_log", "scala
                ("tanh", "tanh_float", "tanh_float"),
                ("sigmoid", "packet_sigmoid", "scalar_sigmoid"),
                ("log1p", "packet_log1p", None), ("expm1", "packet_expm1", None),
-               ("softplus", "packet_softplus", None)]
+               ("softplus", "packet_softplus", None),
+               ("rsqrt", "packet_rsqrt", "scalar_rsqrt"),
+               ("reciprocal", "packet_reciprocal", "scalar_reciprocal"),
+               ("sin", "packet_sin", "scalar_sin"), ("cos", "packet_cos", "scalar_cos")]
 
 
 @pytest.mark.parametrize("name, packet, scalar", NUMBA_TWINS)
 def test_the_compiled_functions_are_the_numpy_ones(name, packet, scalar):
     x = np.concatenate([cases.grid(name, cases.DIGEST_SIZE), cases.SPECIALS])
-    reference = getattr(eigen_float32, packet)(x)
-    assert_same_bits(_numba_apply(packet)(x), reference, x)
+    module = cases.reference(name)[0]
+    reference = getattr(module, packet)(x)
+    lanes = cases.lanes_module(name)
+    assert_same_bits(_numba_apply(packet, lanes)(x), reference, x)
     if scalar is None:
         return  # the scalar path is the C library's, through ctypes, in both
     few = cases.scalar_inputs(name)
-    scalar_reference = np.concatenate([getattr(eigen_float32, scalar)(few[i:i + 1])
+    scalar_reference = np.concatenate([getattr(module, scalar)(few[i:i + 1])
                                        for i in range(few.size)])
-    assert_same_bits(_numba_apply(scalar)(few), scalar_reference, few)
+    assert_same_bits(_numba_apply(scalar, lanes)(few), scalar_reference, few)
 
 
 # The unfused kernels' compiled loops (engine/kernels/compiled/eigen_arrays.py).
@@ -152,8 +156,7 @@ def test_the_compiled_loop_gives_the_packet_paths_bits(loops, name):
     x = x[:x.size - x.size % 8]
     out = np.empty_like(x)
     loops.run(name, out, [x], x.size)
-    packet = getattr(eigen_float32, f"packet_{name}", None) or eigen_float32.tanh_float
-    assert_same_bits(out, packet(x), x)
+    assert_same_bits(out, cases.reference(name)[1](x), x)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -161,13 +164,12 @@ def test_the_compiled_tail_gives_the_scalar_paths_bits(loops, name):
     x = np.concatenate([cases.scalar_inputs(name), cases.grid(name, 1 << 14)])
     out = np.empty_like(x)
     loops.run(name, out, [x], 0)  # every element on the scalar path
-    scalar = getattr(eigen_float32, f"scalar_{name}", None) or eigen_float32.tanh_float
-    assert_same_bits(out, scalar(x), x)
+    assert_same_bits(out, cases.reference(name)[2](x), x)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_kernels_through_the_compiled_loops_match_tensorflow(loops, name):
-    through_loops = getattr(eigen_float32, name)
+    through_loops = getattr(cases.reference(name)[0], name)
     x = cases.sample_inputs(name)
     assert_same_bits(through_loops(x), FIXTURE[f"{name}__sample"], x)
     x = cases.mixed_inputs(name)

@@ -1,7 +1,7 @@
 """_FusedElementwise: the compiled chain equals the chain run op by op through each op's own
 kernel (exactly for integers, booleans, the float ops NumPy rounds alike and float32
-exp/log/tanh/sigmoid, which both compute as TensorFlow's Eigen; within rounding for the
-float64 ones), and a second process loads it from the disk cache."""
+exp/log/tanh/sigmoid/rsqrt, which both compute as TensorFlow's Eigen; within rounding for
+the float64 ones), and a second process loads it from the disk cache."""
 
 import os
 import subprocess
@@ -87,10 +87,11 @@ def test_cast(src, dst):
     np.testing.assert_array_equal(got, reference)
 
 
-# float32 Exp, Log, Tanh and Sigmoid: Eigen's packet path but on the last n % 8 elements, and
-# its scalar path on a value computed from single values alone (a tensor of one element).
+# float32 Exp, Log, Tanh, Sigmoid and Rsqrt: Eigen's packet path but on the last n % 8
+# elements, and its scalar path on a value computed from single values alone (a tensor of one
+# element).
 @pytest.mark.parametrize("size", [1, 5, 8, 4099, 70003])
-@pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid"])
+@pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid", "Rsqrt"])
 def test_float32_transcendentals_give_the_unfused_bits(op, size):
     rng = np.random.default_rng(6)
     x = _values("float32", size, rng)

@@ -41,7 +41,7 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "atan2": "engine.kernels.compiled.eigen_atan2_numba"}
 # Modules whose functions' source the compiled modules write into generated files (fused
 # chains, the float loops): the cached machine code depends on them too.
-_GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py")
+_GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py", "eigen_trig_numba.py")
 _loaded = {}      # name -> module, or None where it could not be loaded
 _loading = {}     # name -> threading.Event set when loading finished
 _errors = {}      # name -> why it could not be loaded

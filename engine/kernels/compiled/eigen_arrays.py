@@ -1,8 +1,9 @@
 """The unfused float kernels' compiled loops: TensorFlow's exp, log, log1p, expm1, tanh,
-sigmoid, softplus (float32), Erf and Erfc (float32, float64) over a flat tensor's packets.
+sigmoid, softplus, rsqrt, reciprocal, sin, cos (float32), Erf and Erfc (float32, float64) over
+a flat tensor's packets.
 
-Each function has two loops over lane functions of engine/kernels/compiled/eigen_numba.py or
-eigen_erf_numba.py: the packet path's over a tensor's whole packets, split over the intra-op
+Each function has two loops over lane functions of engine/kernels/compiled/eigen_numba.py,
+eigen_erf_numba.py or eigen_trig_numba.py: the packet path's over a tensor's whole packets, split over the intra-op
 threads, and the scalar path's over the last n % lanes elements. The packet lanes are
 branch-free float arithmetic, so LLVM vectorises their loops: the values are the packet
 path's bit for bit (numba without fastmath fuses no multiply-add), at about NumPy's own speed
@@ -17,7 +18,7 @@ once per machine).
 import numpy as np
 import numba  # noqa: F401 (imported here, in the loader's thread)
 
-from engine.kernels.compiled import eigen_erf_numba, eigen_numba, numba_source
+from engine.kernels.compiled import eigen_erf_numba, eigen_numba, eigen_trig_numba, numba_source
 from engine.runtime import threads
 
 # Loop name (packets_and_tail's `compiled`) -> (packet lane, scalar lane, dtype).
@@ -28,6 +29,10 @@ LOOPS = {"exp": ("packet_exp", "scalar_exp", "float32"),
          "tanh": ("tanh_float", "tanh_float", "float32"),
          "sigmoid": ("packet_sigmoid", "scalar_sigmoid", "float32"),
          "softplus": ("packet_softplus", "scalar_softplus", "float32"),
+         "rsqrt": ("packet_rsqrt", "scalar_rsqrt", "float32"),
+         "reciprocal": ("packet_reciprocal", "scalar_reciprocal", "float32"),
+         "sin": ("packet_sin", "scalar_sin", "float32"),
+         "cos": ("packet_cos", "scalar_cos", "float32"),
          "erf_float32": ("erf_float32", "erf_float32", "float32"),
          "erfc_float32": ("packet_erfc_float32", "scalar_erfc_float32", "float32"),
          "erf_float64": ("packet_erf_float64", "scalar_erf_float64", "float64"),
@@ -53,7 +58,8 @@ def {name}(x, out, start, end):
 # (engine/runtime/executor.py, forwarding): with the input and output one array, LLVM's
 # runtime check of the two-array loop finds them overlapping and runs its scalar loop, 7x
 # slower (Erfc of 3M float32: 42 ms against 6.4 ms); a loop of one array vectorises.
-IN_PLACE = ("erf_float32", "erfc_float32", "erf_float64", "erfc_float64")
+IN_PLACE = ("erf_float32", "erfc_float32", "erf_float64", "erfc_float64", "rsqrt",
+            "reciprocal")
 _LOOP_IN_PLACE = '''@numba.njit(types.void(types.{t}[::1], types.int64, types.int64),
            cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def {name}(x, start, end):
@@ -139,6 +145,24 @@ def {name}({args}, start, end):
 """
 _READ_ONLY = 'types.Array(types.{t}, 1, "C", readonly=True), types.{t}[::1]'
 
+# Sin's and Cos's packets loop runs the branch-free lane of values below Payne-Hanek's
+# threshold over every value (it vectorises), counting those at or above it, and the whole
+# packet lane (the reduction's 64-bit products in a branch) over those only, if any.
+_FIX_UP = {"sin": ("sin_small", "sin_huge"), "cos": ("cos_small", "cos_huge")}
+_FIX_UP_LOOP = """@numba.njit(types.void({signature}, types.int64, types.int64),
+           cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def {name}_packets(x, out, start, end):
+    x, out = x[start:end], out[start:end]
+    huge = 0
+    for j in range(x.shape[0]):
+        out[j] = {small}(x[j])
+        huge += {flag}(x[j])
+    if huge:
+        for j in range(x.shape[0]):
+            if {flag}(x[j]):
+                out[j] = {lane}(x[j])
+"""
+
 
 def _early_out_loop(name, suffix):
     """The packets loop of `name` (an _EARLY_OUT entry): suffix "_packets" (x -> out) or
@@ -161,10 +185,23 @@ def _early_out_loop(name, suffix):
         small=small, gathered_code=gathered_code)
 
 
+_LANE_MODULES = (eigen_numba, eigen_erf_numba, eigen_trig_numba)
+
+
+def _packets_loop(name, lane, dtype):
+    if name in _EARLY_OUT:
+        return _early_out_loop(name, "_packets")
+    if name in _FIX_UP:
+        small, flag = _FIX_UP[name]
+        return _FIX_UP_LOOP.format(signature=_READ_ONLY.format(t=dtype), name=name,
+                                   small=small, flag=flag, lane=lane)
+    return _LOOP.format(name=f"{name}_packets", lane=lane, t=dtype)
+
+
 def _constants():
     """Both lane modules' constants, each name once (a name both define has one value)."""
     merged = {}
-    for module in (eigen_numba, eigen_erf_numba):
+    for module in _LANE_MODULES:
         for line in numba_source.constants_source(vars(module)):
             name = line.split(" = ", 1)[0]
             if merged.setdefault(name, line) != line:
@@ -175,9 +212,9 @@ def _constants():
 def source():
     """The generated file's text: constants, lane functions, one loop per LOOPS entry."""
     functions = [numba_source.functions_source(vars(module), module.FUNCTIONS)
-                 for module in (eigen_numba, eigen_erf_numba)]
+                 for module in _LANE_MODULES]
     # one signature, compiled when the file is imported; a read-only input converts to it
-    loops = [_early_out_loop(name, suffix) if (name in _EARLY_OUT and suffix == "_packets") else
+    loops = [_packets_loop(name, lane, dtype) if suffix == "_packets" else
              _LOOP.format(name=f"{name}{suffix}", lane=lane, t=dtype)
              for name, (packet, scalar, dtype) in LOOPS.items()
              for suffix, lane in (("_packets", packet), ("_tail", scalar))]

@@ -9,11 +9,11 @@ import math
 import numpy as np
 import numba
 
-from engine.kernels.compiled.eigen_numba import (_FLOAT64_BIAS, _FLOAT64_MANTISSA_BITS,
-                                                 _ONE, _ZERO, _flush, _maximum, packet_exp,
-                                                 scalar_exp)
+from engine.kernels.compiled.eigen_numba import (_FLOAT32_BIAS, _FLOAT32_EXPONENT_MASK,
+                                                 _FLOAT64_BIAS, _FLOAT64_MANTISSA_BITS,
+                                                 _ONE, _RCP_INDEX_MASK, _RCP_TABLE_BITS, _ZERO,
+                                                 _flush, _maximum, packet_exp, scalar_exp)
 from engine.kernels.cpu import eigen_erf
-from engine.kernels.cpu.x86_reciprocal import TABLE_BITS
 
 _ERF_P, _ERF_Q = np.array(eigen_erf._ERF_P, np.float32), np.array(eigen_erf._ERF_Q, np.float32)
 _ERF_X2_MAX = np.float32(16.0)
@@ -22,9 +22,6 @@ _ERFC_P = np.array(eigen_erf._ERFC_P, np.float32)
 _ERFC_Q = np.array(eigen_erf._ERFC_Q, np.float32)
 _ERFC_CLAMP, _TWO = np.float32(11.0), np.float32(2.0)
 _VELTKAMP32, _VELTKAMP64 = np.float32(4097.0), np.float64(2 ** 27 + 1)
-_RCP_TABLE_BITS = TABLE_BITS.copy()
-_RCP_INDEX_MASK = np.int32(0xFFF)
-_FLOAT32_EXPONENT_MASK, _FLOAT32_BIAS = np.int32(0xFF), np.int32(127)
 
 _TINY64 = np.float64(np.finfo(np.float64).tiny)
 _ERF_S, _ERF_T = np.array(eigen_erf._ERF_S), np.array(eigen_erf._ERF_T)
@@ -71,7 +68,9 @@ def erf_float32(x):
 
 @numba.njit(inline="always", nogil=True)
 def _reciprocal_newton(a):
-    """x86_reciprocal.reciprocal_newton: rcpps's guess from its table, one Newton step."""
+    """x86_reciprocal.reciprocal_newton of a positive normal value whose reciprocal is normal
+    (Erfc's 1 / x^2, x^2 in [1, 121]; eigen_numba.packet_reciprocal takes any value): rcpps's
+    guess from its table, one Newton step."""
     bits = np.float32(a).view(np.int32)
     exponent = ((bits >> 23) & _FLOAT32_EXPONENT_MASK) - _FLOAT32_BIAS
     guess = np.int32(_RCP_TABLE_BITS[(bits >> 11) & _RCP_INDEX_MASK]

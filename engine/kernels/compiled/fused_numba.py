@@ -48,7 +48,8 @@ _TYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32",
 # on a step whose operands are all single values (unfused, a tensor of one element).
 _EIGEN_FLOAT32 = {"Exp": ("packet_exp", "scalar_exp"), "Log": ("packet_log", "scalar_log"),
                   "Tanh": ("tanh_float", "tanh_float"),
-                  "Sigmoid": ("packet_sigmoid", "scalar_sigmoid")}
+                  "Sigmoid": ("packet_sigmoid", "scalar_sigmoid"),
+                  "Rsqrt": ("packet_rsqrt", "scalar_rsqrt")}
 
 
 def _uses_eigen(chain):

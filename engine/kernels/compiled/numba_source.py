@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.kernels.compiled import warm_cache
 
-_SCALARS = (np.float32, np.float64, np.int32, np.int64, np.uint32)
+_SCALARS = (np.float32, np.float64, np.int32, np.int64, np.uint32, np.uint64)
 
 
 def constants_source(namespace):

@@ -1,4 +1,5 @@
-"""TensorFlow's float32 exp, log, log1p, expm1, tanh, sigmoid and softplus on the CPU, bit for bit.
+"""TensorFlow's float32 exp, log, log1p, expm1, tanh, sigmoid, softplus, rsqrt and reciprocal on
+the CPU, bit for bit.
 
 TensorFlow 2.21's x86 wheel evaluates these with Eigen compiled for AVX without FMA (its
 start-up log names AVX2 and FMA among the instructions it does not use): a tensor is
@@ -7,7 +8,9 @@ elements take Eigen's scalar path instead, which calls the C library (glibc's ex
 log1pf, expm1f) where the packet path has Eigen's own polynomials (pexp_float, plog_float,
 generic_log1p, generic_expm1; Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h,
 scalar_logistic_op<float> in functors/UnaryFunctors.h, TensorFlow's softplus_op.h). Tanh is
-Eigen's rational approximation on both paths. TensorFlow's executor runs kernels with
+Eigen's rational approximation on both paths. Rsqrt and Reciprocal take EIGEN_FAST_MATH's
+prsqrt and preciprocal on packets, x86's rsqrtps or rcpps refined by one Newton step
+(engine/kernels/cpu/x86_reciprocal.py), and divide on the scalar path. TensorFlow's executor runs kernels with
 denormals flushed to zero (FTZ and DAZ): arithmetic reads a denormal as zero and makes zero of
 a denormal result, but a path that hands its input back by bits (Eigen's pselect, glibc's
 tiny-argument shortcuts) returns a denormal as it came (`_keep_denormal_inputs`).
@@ -32,6 +35,7 @@ import numpy as np
 
 from engine.kernels import compiled
 from engine.kernels.compiled.warm_cache import note_cold_fallback
+from engine.kernels.cpu.x86_reciprocal import reciprocal_newton, rsqrt_newton
 
 PACKET = 8  # float lanes of an AVX register
 _F = np.float32
@@ -279,6 +283,22 @@ def scalar_softplus(x):
     return _softplus_of(_flush(x), scalar_exp, scalar_log1p)
 
 
+# EIGEN_FAST_MATH's prsqrt and preciprocal (engine/kernels/cpu/x86_reciprocal.py): x86's
+# rsqrtps or rcpps and one Newton step on packets; the scalar path divides (1 / sqrtf(x),
+# 1 / x), under FTZ/DAZ.
+packet_rsqrt, packet_reciprocal = rsqrt_newton, reciprocal_newton
+
+
+def scalar_rsqrt(x):
+    with np.errstate(all="ignore"):
+        return _F(1) / np.sqrt(_flush(np.asarray(x, np.float32)))
+
+
+def scalar_reciprocal(x):
+    with np.errstate(all="ignore"):
+        return _flush(_F(1) / _flush(np.asarray(x, np.float32)))
+
+
 def packets_and_tail(packet, scalar, loop=None, lanes=PACKET, dtype=np.float32):
     """A function of tensors of one shape, as an Eigen expression evaluates it: `packet` on
     all but the last n % lanes elements (flat), `scalar` on those. `loop` names the loops of
@@ -348,5 +368,10 @@ log1p = packets_and_tail(packet_log1p, scalar_log1p, "log1p")
 expm1 = packets_and_tail(packet_expm1, scalar_expm1, "expm1")
 sigmoid = packets_and_tail(packet_sigmoid, scalar_sigmoid, "sigmoid")
 softplus = packets_and_tail(packet_softplus, scalar_softplus, "softplus")
+rsqrt = packets_and_tail(packet_rsqrt, scalar_rsqrt, "rsqrt")
+reciprocal = packets_and_tail(packet_reciprocal, scalar_reciprocal, "reciprocal")
+rsqrt.__name__, reciprocal.__name__ = "rsqrt", "reciprocal"
+rsqrt.__doc__ = "TensorFlow's rsqrt on the CPU, bit for bit."
+reciprocal.__doc__ = "TensorFlow's reciprocal on the CPU, bit for bit."
 tanh = packets_and_tail(tanh_float, tanh_float, "tanh")  # one formula on both paths
 tanh.__name__, tanh.__doc__ = "tanh", "TensorFlow's tanh on the CPU, bit for bit."

@@ -85,7 +85,103 @@ def _float32_on_eigen(formula, generic):
     return kernel
 
 
+# SqrtGrad, RsqrtGrad and ReciprocalGrad (InvGrad) as TensorFlow's functors compute them
+# (scalar_sqrt_gradient_op etc., tensorflow/core/kernels/cwise_ops_gradients.h): the packet
+# path multiplies by dy last through mul_no_nan (+0 where dy is zero), in its own order; the
+# scalar path (a tensor's last n % 8 floats, n % 4 doubles) returns +0 where dy is zero and
+# multiplies in another order. Both conjugate y (complex). Floats under FTZ/DAZ.
+
+def _ftz(x):
+    """x with denormals as signed zeros, for float32 and float64 (halves are computed in
+    float32, where their products are never denormal)."""
+    if x.dtype not in (np.float32, np.float64):
+        return x
+    tiny = np.abs(x) < np.finfo(x.dtype).tiny
+    return np.where(tiny, np.copysign(x.dtype.type(0), x), x) if tiny.any() else x
+
+
+def _conj(y):
+    return np.conj(y) if y.dtype.kind == "c" else y
+
+
+def _mul_no_nan(a, b):
+    """TensorFlow's mul_no_nan_op: a * b, and +0 where b is zero."""
+    return np.where(b == 0, np.zeros((), a.dtype), _ftz(a * b))
+
+
+def _zero_where_dy_is(dy, value):
+    return np.where(dy == 0, np.zeros((), value.dtype), value)
+
+
+def _grad_inputs(formula):
+    def apply(y, dy):
+        with np.errstate(all="ignore"):
+            return formula(_conj(_ftz(y)), _ftz(dy), y.dtype.type)
+    apply.__name__ = formula.__name__
+    return apply
+
+
+@_grad_inputs
+def _packet_sqrt_grad(y, dy, t):
+    return _mul_no_nan(_ftz(t(0.5) / y), dy)
+
+
+@_grad_inputs
+def _scalar_sqrt_grad(y, dy, t):
+    return _zero_where_dy_is(dy, _ftz(_ftz(t(0.5) * dy) / y))
+
+
+@_grad_inputs
+def _packet_rsqrt_grad(y, dy, t):
+    return _mul_no_nan(_ftz(t(-0.5) * _ftz(y * y)), _mul_no_nan(y, dy))
+
+
+@_grad_inputs
+def _scalar_rsqrt_grad(y, dy, t):
+    return _zero_where_dy_is(dy, _ftz(_ftz(t(-0.5) * _ftz(dy * y)) * _ftz(y * y)))
+
+
+@_grad_inputs
+def _packet_reciprocal_grad(y, dy, t):
+    return _mul_no_nan(-_ftz(y * y), dy)
+
+
+@_grad_inputs
+def _scalar_reciprocal_grad(y, dy, t):
+    return _zero_where_dy_is(dy, _ftz(_ftz(-y * y) * dy))
+
+
+_LANES = {np.float32: 8, np.float16: 8, np.float64: 4}  # AVX's packets (halves as floats)
+
+
+def _eigen_grad(packet, scalar, generic):
+    """The kernel of a gradient functor: packets and tail for floats, the scalar formula over
+    complex values (whose rounding is NumPy's, not Eigen's), `generic` for operands of other
+    dtypes or shapes."""
+    by_dtype = {t: eigen_float32.packets_and_tail(packet, scalar, lanes=lanes, dtype=t)
+                for t, lanes in _LANES.items()}
+
+    def kernel(ctx, y, dy):
+        y, dy = np.asarray(y), np.asarray(dy)
+        if y.dtype == dy.dtype and y.shape == dy.shape:
+            if y.dtype.type in by_dtype:
+                return by_dtype[y.dtype.type](y, dy)
+            if y.dtype.kind == "c":
+                return scalar(y, dy)
+        return generic(ctx, y, dy)
+    return kernel
+
+
 _GENERIC_GRADS = activation_grads(np, _typed)
+register_table({
+    "SqrtGrad": _eigen_grad(_packet_sqrt_grad, _scalar_sqrt_grad, _GENERIC_GRADS["SqrtGrad"]),
+    "RsqrtGrad": _eigen_grad(_packet_rsqrt_grad, _scalar_rsqrt_grad,
+                             _GENERIC_GRADS["RsqrtGrad"]),
+    "ReciprocalGrad": _eigen_grad(_packet_reciprocal_grad, _scalar_reciprocal_grad,
+                                  _GENERIC_GRADS["ReciprocalGrad"]),
+    "InvGrad": _eigen_grad(_packet_reciprocal_grad, _scalar_reciprocal_grad,
+                           _GENERIC_GRADS["InvGrad"]),
+})
 register_table({
     "SigmoidGrad": _float32_on_eigen(
         eigen_float32.packets_and_tail(_sigmoid_grad_packet, _sigmoid_grad_scalar),

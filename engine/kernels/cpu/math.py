@@ -14,7 +14,7 @@ from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu import (compiled_forms, eigen_atan2, eigen_erf, eigen_float32, eigen_pow,
-                               threaded_elementwise)
+                                eigen_trig, threaded_elementwise)
 
 
 class _TruncateByZero(ArithmeticError):
@@ -278,8 +278,53 @@ def tanh(x, xp=np):
     return eigen_float32.tanh(x) if _eigen(x, xp) else xp.tanh(x)
 
 
-def rsqrt(x, xp=np):
+def _half_through_float32(packet, scalar):
+    """A float16 function as Eigen's packets of halves compute it: float32's packet path,
+    rounded to half once; the tail by `scalar`, half in and out."""
+    return eigen_float32.packets_and_tail(
+        lambda x: packet(x.astype(np.float32)).astype(np.float16), scalar, dtype=np.float16)
+
+
+def _half_rsqrt_scalar(x):
+    with np.errstate(all="ignore"):
+        return np.reciprocal(np.sqrt(x))  # Eigen::half's 1 / sqrt(x), each rounded to half
+
+
+# float16 Rsqrt: Eigen's packets of halves take float32's prsqrt, rounded to half once; its
+# scalar path rounds sqrt and the division to half each.
+_HALF_RSQRT = _half_through_float32(eigen_float32.packet_rsqrt, _half_rsqrt_scalar)
+
+
+def rsqrt(x, xp=np, out=None):
+    """TensorFlow's Rsqrt: on the CPU, float32 and float16 by EIGEN_FAST_MATH's prsqrt
+    (engine/kernels/cpu/eigen_float32.py; into x's own buffer where `out` is x and the
+    compiled loop can); float64 and complex 1 / sqrt(x)."""
+    if xp is np and x.dtype == np.float32:
+        return eigen_float32.rsqrt(x, out=out)
+    if xp is np and x.dtype == np.float16:
+        return _HALF_RSQRT(x)
     return xp.reciprocal(xp.sqrt(x))
+
+
+# Sin and Cos: float32 by Eigen's psincos_float (engine/kernels/cpu/eigen_trig.py), float16
+# through it (the tail: sinf and cosf of the float, rounded to half); float64 NumPy's (the
+# AVX build has no double sin packet: TensorFlow calls the C library there).
+_HALF_SIN = _half_through_float32(
+    eigen_trig.packet_sin, lambda x: eigen_trig.scalar_sin(x.astype(np.float32)).astype(x.dtype))
+_HALF_COS = _half_through_float32(
+    eigen_trig.packet_cos, lambda x: eigen_trig.scalar_cos(x.astype(np.float32)).astype(x.dtype))
+
+
+def sin(x, xp=np):
+    if xp is np and x.dtype == np.float16:
+        return _HALF_SIN(x)
+    return eigen_trig.sin(x) if _eigen(x, xp) else xp.sin(x)
+
+
+def cos(x, xp=np):
+    if xp is np and x.dtype == np.float16:
+        return _HALF_COS(x)
+    return eigen_trig.cos(x) if _eigen(x, xp) else xp.cos(x)
 
 
 def sigmoid(x, xp=np):
@@ -345,19 +390,25 @@ def round_(x, xp=np):
     return xp.zeros_like(x) if _is_int(x) else xp.round(x)
 
 
-def reciprocal(x, xp=np):
+def reciprocal(x, xp=np, out=None):
+    """TensorFlow's Reciprocal and Inv: float32 on the CPU by EIGEN_FAST_MATH's preciprocal
+    (engine/kernels/cpu/eigen_float32.py; into x's own buffer where `out` is x and the
+    compiled loop can); other floats 1 / x (float16's packets round float32's to half, which
+    checked equal on every half)."""
+    if _eigen(x, xp):
+        return eigen_float32.reciprocal(x, out=out)
     return xp.reciprocal(x) if not _is_int(x) else (1 // x).astype(x.dtype)
 
 
 erf, erfc = eigen_erf.erf, eigen_erf.erfc  # TensorFlow's bits (engine/kernels/cpu/eigen_erf.py)
 # Functions that take their input's buffer as `out` (and write over it where they can).
-_WRITE_OVER_INPUT = frozenset({erf, erfc})
+_WRITE_OVER_INPUT = frozenset({erf, erfc, rsqrt, reciprocal})
 
 
 UNARY = {
     "Neg": np.negative, "Abs": np.abs, "Square": np.square, "Sqrt": np.sqrt, "Rsqrt": rsqrt,
     "Exp": exp, "Expm1": expm1, "Log": log, "Log1p": log1p,
-    "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
+    "Sin": sin, "Cos": cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
     "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Tanh": tanh, "Erf": erf,
     "Erfc": erfc, "Sigmoid": sigmoid, "Relu": relu, "Relu6": relu6, "Elu": elu, "Selu": selu,
     "Softplus": softplus, "Softsign": softsign, "Sign": sign, "Round": round_,
