@@ -14,7 +14,10 @@ import numpy as np
 from engine.runtime import threads
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
-_MIN_ITEMS_PER_PIECE = 1 << 18
+# One read (two for ReluGrad) and one write an element: a tensor of up to 2M elements stays
+# on one thread, which in bench.conv_ops ran 1.25-1.6M-element Relu and ReluGrad faster than
+# 2-4 pieces on two (docs/ARCHITECTURE.md, "NumPy kernels split over the intra-op threads").
+_MIN_ITEMS_PER_PIECE = 1 << 20
 
 
 # Each loop runs over views of [start, end) indexed from 0: indexed from `start`, LLVM

@@ -21,7 +21,7 @@ from engine.runtime import threads
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 # As for Relu (compiled/activation_numba.py): one read and one write an element, so a piece
 # handed to another thread must be large to pay for the handing.
-_MIN_ITEMS_PER_PIECE = 1 << 18
+_MIN_ITEMS_PER_PIECE = 1 << 20
 
 
 @numba.njit(**JIT)
