@@ -63,3 +63,44 @@ def nodes_json(nodes):
 def gzip_bytes(text):
     """`text` gzipped with no timestamp, so that the same fixture writes the same bytes."""
     return gzip.compress(text.encode(), compresslevel=9, mtime=0)
+
+
+class BinaryRunner:
+    """A float32 binary op of two fed tensors in one session of `tf`: `run(a, b)` its output,
+    `run.one_at_a_time(a, b)` each pair alone (one-element tensors take Eigen's scalar path)."""
+
+    def __init__(self, tf, op):
+        self.a = tf.placeholder(tf.float32, None)
+        self.b = tf.placeholder(tf.float32, None)
+        self.output = op(self.a, self.b)
+        self.session = tf.Session()
+
+    def __call__(self, a, b):
+        return self.session.run(self.output, {self.a: a, self.b: b})
+
+    def one_at_a_time(self, a, b):
+        return np.array([self(a[i:i + 1], b[i:i + 1])[0] for i in range(a.size)], np.float32)
+
+
+def differing(ours, theirs):
+    """Where two float32 arrays' bits differ (two NaNs of any payload agree)."""
+    return np.nonzero((ours.view(np.uint32) != theirs.view(np.uint32))
+                      & ~(np.isnan(ours) & np.isnan(theirs)))[0]
+
+
+def check_binary(tf, op, op_name, packet, scalar, cases, scalar_count=2000):
+    """Print, per case (name -> (a, b)), how many of the engine's packet-path values
+    (`packet(a, b)`) and of its first `scalar_count` scalar-path values differ from
+    TensorFlow's `op`, with up to three of each."""
+    with tf.Graph().as_default():
+        run = BinaryRunner(tf, op)
+        for name, (a, b) in cases.items():
+            a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+            for path, ours, theirs, count in (
+                    ("packet", packet, run, a.size),
+                    ("scalar", scalar, run.one_at_a_time, min(scalar_count, a.size))):
+                a_part, b_part = a[:count], b[:count]
+                wrong = differing(ours(a_part, b_part), theirs(a_part, b_part))
+                print(f"{name}: {wrong.size} of {count} differ on the {path} path")
+                for i in wrong[:3]:
+                    print(f"  {op_name}({a_part[i]!r}, {b_part[i]!r})")

@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from fixture_common import FIXTURES, ROOT, tf_v1
+from fixture_common import FIXTURES, ROOT, BinaryRunner, check_binary, tf_v1
 
 sys.path.insert(0, str(ROOT))
 OUT = FIXTURES / "ops" / "eigen_atan2.npz"
@@ -48,24 +48,10 @@ def unit_inputs(n=4099, seed=0):
     return rng.uniform(-5, 5, n).astype(_F), x
 
 
-class Runner:
-    def __init__(self, tf):
-        self.y = tf.placeholder(tf.float32, None)
-        self.x = tf.placeholder(tf.float32, None)
-        self.output = tf.atan2(self.y, self.x)
-        self.session = tf.Session()
-
-    def __call__(self, y, x):
-        return self.session.run(self.output, {self.y: y, self.x: x})
-
-    def one_at_a_time(self, y, x):
-        return np.array([self(y[i:i + 1], x[i:i + 1])[0] for i in range(y.size)], _F)
-
-
 def write_fixtures(tf):
     arrays = {}
     with tf.Graph().as_default():
-        run = Runner(tf)
+        run = BinaryRunner(tf, tf.atan2)
         for name, (y, x) in {"special": special_inputs(), "wide": wide_inputs(),
                              "unit": unit_inputs()}.items():
             arrays[f"{name}__y"], arrays[f"{name}__x"] = y, x
@@ -79,11 +65,6 @@ def write_fixtures(tf):
     print(f"wrote {OUT}")
 
 
-def differing(ours, theirs):
-    return np.nonzero((ours.view(np.uint32) != theirs.view(np.uint32))
-                      & ~(np.isnan(ours) & np.isnan(theirs)))[0]
-
-
 def check(tf):
     from engine.kernels.cpu import eigen_atan2
     rng = np.random.default_rng(7)
@@ -94,19 +75,7 @@ def check(tf):
         "wide": wide_inputs(n, 4),
         "y, x integers in [-8, 8]": (rng.integers(-8, 9, n), rng.integers(-8, 9, n)),
     }
-    with tf.Graph().as_default():
-        run = Runner(tf)
-        for name, (y, x) in cases.items():
-            y, x = np.asarray(y, _F), np.asarray(x, _F)
-            wrong = differing(eigen_atan2.packet_atan2(y, x), run(y, x))
-            print(f"{name}: {wrong.size} of {n} differ on the packet path")
-            for i in wrong[:3]:
-                print(f"  atan2({y[i]!r}, {x[i]!r})")
-            y, x = y[:2000], x[:2000]
-            wrong = differing(eigen_atan2.scalar_atan2(y, x), run.one_at_a_time(y, x))
-            print(f"{name}: {wrong.size} of {y.size} differ on the scalar path")
-            for i in wrong[:3]:
-                print(f"  atan2({y[i]!r}, {x[i]!r})")
+    check_binary(tf, tf.atan2, "atan2", eigen_atan2.packet_atan2, eigen_atan2.scalar_atan2, cases)
 
 
 def main():

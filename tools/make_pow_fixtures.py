@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from fixture_common import FIXTURES, ROOT, tf_v1
+from fixture_common import FIXTURES, ROOT, BinaryRunner, check_binary, tf_v1
 
 sys.path.insert(0, str(ROOT))
 OUT = FIXTURES / "ops" / "eigen_pow.npz"
@@ -67,24 +67,10 @@ def decay_inputs():
     return np.full(steps.shape, _F(0.96)), steps / _F(100.0)
 
 
-class Runner:
-    def __init__(self, tf):
-        self.x = tf.placeholder(tf.float32, None)
-        self.y = tf.placeholder(tf.float32, None)
-        self.output = tf.pow(self.x, self.y)
-        self.session = tf.Session()
-
-    def __call__(self, x, y):
-        return self.session.run(self.output, {self.x: x, self.y: y})
-
-    def one_at_a_time(self, x, y):
-        return np.array([self(x[i:i + 1], y[i:i + 1])[0] for i in range(x.size)], _F)
-
-
 def write_fixtures(tf):
     arrays = {}
     with tf.Graph().as_default():
-        run = Runner(tf)
+        run = BinaryRunner(tf, tf.pow)
         for name, (x, y) in {"special": special_inputs(), "wide": wide_inputs(),
                              "edge": edge_inputs(), "lead": lead_inputs()}.items():
             arrays[f"{name}__x"], arrays[f"{name}__y"] = x, y
@@ -100,11 +86,6 @@ def write_fixtures(tf):
     print(f"wrote {OUT}")
 
 
-def differing(ours, theirs):
-    return np.nonzero((ours.view(np.uint32) != theirs.view(np.uint32))
-                      & ~(np.isnan(ours) & np.isnan(theirs)))[0]
-
-
 def check(tf):
     from engine.kernels.cpu import eigen_pow
     rng = np.random.default_rng(7)
@@ -116,17 +97,7 @@ def check(tf):
         "edge": edge_inputs(n, 4),
         "x < 0, integer y": (-rng.uniform(0, 20, n), np.round(rng.uniform(-40, 40, n))),
     }
-    with tf.Graph().as_default():
-        run = Runner(tf)
-        for name, (x, y) in cases.items():
-            x, y = np.asarray(x, _F), np.asarray(y, _F)
-            wrong = differing(eigen_pow.packet_pow(x, y), run(x, y))
-            print(f"{name}: {wrong.size} of {n} differ on the packet path")
-            for i in wrong[:3]:
-                print(f"  pow({x[i]!r}, {y[i]!r})")
-            x, y = x[:2000], y[:2000]
-            wrong = differing(eigen_pow.scalar_pow(x, y), run.one_at_a_time(x, y))
-            print(f"{name}: {wrong.size} of {x.size} differ on the scalar path")
+    check_binary(tf, tf.pow, "pow", eigen_pow.packet_pow, eigen_pow.scalar_pow, cases)
 
 
 def main():
