@@ -12,14 +12,12 @@ tools/make_atan2_fixtures.py compares these with TensorFlow and writes the sampl
 tests/engine/test_eigen_atan2.py compares.
 """
 
-import ctypes
-import sys
-
 import numpy as np
 
 from engine.kernels import compiled
 
-from engine.kernels.cpu.eigen_float32 import (COUNTED_MIN, LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+from engine.kernels.cpu.eigen_float32 import (LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+                                              c_float_function, loaded_or_worth_loading,
                                               _is_denormal, _polevl, packets_and_tail)
 from engine.kernels.cpu.x86_reciprocal import TABLE_BITS, reciprocal_newton
 
@@ -68,16 +66,7 @@ def packet_atan2(y, x):
         return _flush(packet_atan(arg) + shift)
 
 
-def _c_function(name, arguments):
-    try:
-        function = getattr(ctypes.CDLL("libm.so.6"), name)
-    except (OSError, AttributeError):
-        return None
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float] * arguments
-    return function
-
-
-_ATAN2F, _ATANF = _c_function("atan2f", 2), _c_function("atanf", 1)
+_ATAN2F, _ATANF = c_float_function("atan2f", 2), c_float_function("atanf", 1)
 
 
 def scalar_atan2(y, x):
@@ -137,11 +126,5 @@ _DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
 
 
 def _compiled(size):
-    """engine/kernels/compiled/eigen_atan2_numba.py when loaded, else None; asks for it as
-    eigen_float32.compiled_loops asks for its loops."""
-    loops = compiled.loaded("atan2")
-    if loops is not None or size < COUNTED_MIN:
-        return loops
-    if "numba" not in sys.modules and not _DEMAND.worth_loading(size):
-        return None
-    return compiled.module("atan2")
+    """engine/kernels/compiled/eigen_atan2_numba.py when loaded or worth loading, else None."""
+    return loaded_or_worth_loading("atan2", size, _DEMAND)

@@ -218,22 +218,23 @@ def packet_softplus(x):
     return _softplus_of(_flush(x), packet_exp, packet_log1p)
 
 
-def _c_library():
-    """glibc's float functions through ctypes (the scalar path calls them), or None where the C
-    library has no such names: then float64 rounded to float32 stands in (off by one ulp for
-    about one input in a thousand)."""
+def c_float_function(name, arguments=1):
+    """glibc's float function `name` of `arguments` floats through ctypes (a scalar path calls
+    it), or None where there is no libm.so.6 (glibc's name: TensorFlow's wheels are for
+    glibc) or no such function."""
     try:
-        library = ctypes.CDLL("libm.so.6")  # glibc's name (TensorFlow's wheels are for glibc)
-    except OSError:
+        function = getattr(ctypes.CDLL("libm.so.6"), name)
+    except (OSError, AttributeError):
         return None
-    functions = {}
-    for name in ("expf", "logf", "log1pf", "expm1f"):
-        function = getattr(library, name, None)
-        if function is None:
-            return None
-        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
-        functions[name] = function
-    return functions
+    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float] * arguments
+    return function
+
+
+def _c_library():
+    """glibc's expf, logf, log1pf and expm1f, or None where one is missing: then float64
+    rounded to float32 stands in (off by one ulp for about one input in a thousand)."""
+    functions = {name: c_float_function(name) for name in ("expf", "logf", "log1pf", "expm1f")}
+    return None if None in functions.values() else functions
 
 
 _LIBC = _c_library()
@@ -360,6 +361,18 @@ def compiled_loops(size):
     if loops is None and compiled.enabled():
         note_cold_fallback(size)
     return loops
+
+
+def loaded_or_worth_loading(name, size, demand):
+    """The compiled module `name` (Pow's and Atan2's loops) when loaded, else None for a tensor
+    of fewer than COUNTED_MIN elements; otherwise it is loaded where numba is already or where
+    `demand` (the module's compiled.Demand) finds `size` worth it, as compiled_loops asks."""
+    loops = compiled.loaded(name)
+    if loops is not None or size < COUNTED_MIN:
+        return loops
+    if "numba" not in sys.modules and not demand.worth_loading(size):
+        return None
+    return compiled.module(name)
 
 
 exp = packets_and_tail(packet_exp, scalar_exp, "exp")

@@ -15,14 +15,12 @@ tools/make_pow_fixtures.py compares these with TensorFlow and writes the sample
 tests/engine/test_eigen_pow.py compares.
 """
 
-import ctypes
-import sys
-
 import numpy as np
 
 from engine.kernels import compiled
 
-from engine.kernels.cpu.eigen_float32 import (COUNTED_MIN, LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+from engine.kernels.cpu.eigen_float32 import (LOAD_AT_ONCE, LOAD_WHEN_OFTEN, _flush,
+                                              c_float_function, loaded_or_worth_loading,
                                               _polevl, packet_exp, packets_and_tail)
 
 _F = np.float32
@@ -169,16 +167,7 @@ def packet_pow(x, y):
     return pow_.astype(_F, copy=False)
 
 
-def _c_powf():
-    try:
-        function = ctypes.CDLL("libm.so.6").powf
-    except (OSError, AttributeError):
-        return None
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
-    return function
-
-
-_POWF = _c_powf()
+_POWF = c_float_function("powf", 2)
 
 
 def scalar_pow(x, y):
@@ -230,11 +219,5 @@ _DEMAND = compiled.Demand(large=LOAD_AT_ONCE, often=LOAD_WHEN_OFTEN)
 
 
 def _compiled(size):
-    """engine/kernels/compiled/eigen_pow_numba.py when loaded, else None; asks for it as
-    eigen_float32.compiled_loops asks for its loops."""
-    loops = compiled.loaded("pow")
-    if loops is not None or size < COUNTED_MIN:
-        return loops
-    if "numba" not in sys.modules and not _DEMAND.worth_loading(size):
-        return None
-    return compiled.module("pow")
+    """engine/kernels/compiled/eigen_pow_numba.py when loaded or worth loading, else None."""
+    return loaded_or_worth_loading("pow", size, _DEMAND)
