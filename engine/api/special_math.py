@@ -1,0 +1,36 @@
+"""The special math and manipulation ops in the TF1 namespace: tf.lgamma, tf.digamma,
+tf.igamma, tf.igammac, tf.betainc, tf.log_sigmoid, tf.roll, tf.bitcast, tf.searchsorted,
+tf.histogram_fixed_width, tf.unique_with_counts, tf.sparse_tensor_dense_matmul; tf.math's
+xlogy, xdivy, xlog1py, multiply_no_nan, bessel_i0e/i1e, polygamma, zeta; tf.nn.swish; tf.manip
+and tf.sparse. TensorFlow's other names for them (tf.math.lgamma, tf.manip.roll, tf.sparse.matmul,
+tf.nn.silu, ...) come from engine/api/aliases.py."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+from engine.api import math_and_nn as _math_and_nn
+from engine.ops import manip_ops as _manip, special_math_ops as _special
+from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
+
+lgamma = _special.lgamma
+digamma = _special.digamma
+igamma = _special.igamma
+igammac = _special.igammac
+betainc = _special.betainc
+log_sigmoid = _special.log_sigmoid
+roll = _manip.roll
+bitcast = _manip.bitcast
+searchsorted = _manip.searchsorted
+histogram_fixed_width = _manip.histogram_fixed_width
+unique_with_counts = _manip.unique_with_counts
+sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
+
+for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bessel_i1e",
+              "polygamma", "zeta"):
+    setattr(_math_and_nn.math, _name, getattr(_special, _name))
+_math_and_nn.nn.swish = _special.swish
+
+manip = _Namespace("tf.manip", roll=roll)
+sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
+
+__all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
+           "searchsorted", "histogram_fixed_width", "unique_with_counts",
+           "sparse_tensor_dense_matmul", "manip", "sparse"]

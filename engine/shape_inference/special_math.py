@@ -1,0 +1,69 @@
+"""Shape functions of the special math and manipulation ops (engine/kernels/cpu/special_math.py,
+manip.py): elementwise ones keep or broadcast their inputs' shapes, the rest as TensorFlow's
+shape functions (core/ops/math_ops.cc, manip_ops.cc, array_ops.cc, sparse_ops.cc) give them."""
+
+import numpy as np
+
+from engine.shape_inference.dims import _dims, merge
+from engine.shape_inference.elementwise import binary, unchanged
+from engine.shape_inference.partial_values import _ints
+
+
+def betainc(attrs, inputs):
+    """a, b and x: the shape the non-scalar ones agree on ([] when all are scalars)."""
+    result = []
+    for info in inputs:
+        dims = _dims(info)
+        if dims is None:
+            return None if result == [] else result
+        if dims:
+            result = dims if result == [] else merge(result, dims)
+    return result
+
+
+def bitcast(attrs, inputs):
+    dims = _dims(inputs[0])
+    if dims is None:
+        return None
+    in_size = np.dtype(inputs[0].dtype.as_numpy_dtype).itemsize
+    out_size = np.dtype(attrs["type"].as_numpy_dtype).itemsize
+    if in_size < out_size:
+        return dims[:-1]
+    if in_size > out_size:
+        return dims + [in_size // out_size]
+    return dims
+
+
+def bound(attrs, inputs):
+    return _dims(inputs[1])
+
+
+def histogram_fixed_width(attrs, inputs):
+    nbins = _ints(inputs[2])
+    return [nbins[0] if nbins else None]
+
+
+def unique_with_counts(attrs, inputs):
+    return [None], _dims(inputs[0]), [None]
+
+
+def sparse_tensor_dense_matmul(attrs, inputs):
+    a_shape = _ints(inputs[2])
+    b = _dims(inputs[3])
+    rows = None
+    if a_shape is not None and len(a_shape) == 2:
+        rows = a_shape[1] if attrs.get("adjoint_a") else a_shape[0]
+    cols = None
+    if b is not None and len(b) == 2:
+        cols = b[0] if attrs.get("adjoint_b") else b[1]
+    return [rows, cols]
+
+
+SHAPE_FUNCTIONS = {
+    **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
+    **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
+                             "Igamma", "Igammac", "IgammaGradA")},
+    "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
+    "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
+    "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
+}
