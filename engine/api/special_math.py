@@ -7,7 +7,9 @@ tf.nn.silu, ...) come from engine/api/aliases.py."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.api import math_and_nn as _math_and_nn
+from engine.api import core as _core
 from engine.ops import manip_ops as _manip, special_math_ops as _special
+from engine.ops import random_sampling_ops as _random_sampling
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -28,9 +30,15 @@ for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bes
     setattr(_math_and_nn.math, _name, getattr(_special, _name))
 _math_and_nn.nn.swish = _special.swish
 
+multinomial = _random_sampling.multinomial
+random_gamma = _random_sampling.random_gamma
+random_poisson = _random_sampling.random_poisson
+_core.random.categorical = _random_sampling.categorical
+
 manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
-           "sparse_tensor_dense_matmul", "manip", "sparse"]
+           "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
+           "random_poisson"]

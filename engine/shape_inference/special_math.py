@@ -59,10 +59,27 @@ def sparse_tensor_dense_matmul(attrs, inputs):
     return [rows, cols]
 
 
+def multinomial(attrs, inputs):
+    logits = _dims(inputs[0])
+    samples = _ints(inputs[1])
+    return [logits[0] if logits else None, samples[0] if samples else None]
+
+
+def sampled_per_parameter(attrs, inputs):
+    """RandomGamma, RandomPoissonV2: the shape given, then the parameters' shape."""
+    shape = _ints(inputs[0])
+    parameters = _dims(inputs[1])
+    if shape is None or parameters is None:
+        return None
+    return shape + parameters
+
+
 SHAPE_FUNCTIONS = {
     **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
     **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
-                             "Igamma", "Igammac", "IgammaGradA")},
+                             "Igamma", "Igammac", "IgammaGradA", "RandomGammaGrad")},
+    "Multinomial": multinomial, "RandomGamma": sampled_per_parameter,
+    "RandomPoissonV2": sampled_per_parameter,
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,

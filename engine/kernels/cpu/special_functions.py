@@ -269,7 +269,7 @@ def polygamma(m, n, x):
 
 # -- incomplete gamma --
 
-VALUE, DERIVATIVE = "value", "derivative"
+VALUE, DERIVATIVE, SAMPLE_DERIVATIVE = "value", "derivative", "sample_derivative"
 
 
 def _main_igamma_term(m, a, x):
@@ -332,6 +332,8 @@ def _igammac_cf(m, a, x, mode):
     if mode == VALUE:
         return ans * ax
     dlogax_da = m.log(x) - digamma(m, a)
+    if mode == SAMPLE_DERIVATIVE:
+        return -(dans_da + ans * dlogax_da) * x
     dax_da = ax * dlogax_da
     return ans * dax_da + dans_da * ax
 
@@ -363,6 +365,8 @@ def _igamma_series(m, a, x, mode):
     if mode == VALUE:
         return ans * ax
     dlogax_da = m.log(x) - digamma(m, a + 1)
+    if mode == SAMPLE_DERIVATIVE:
+        return -(dans_da + ans * dlogax_da) * x / a
     dax_da = ax * dlogax_da
     return ans * dax_da + dans_da * ax
 
@@ -388,6 +392,12 @@ def igamma(m, a, x):
 def igamma_grad_a(m, a, x):
     with np.errstate(all="ignore"):
         return _igamma_generic(m, a, x, DERIVATIVE)
+
+
+def gamma_sample_der_alpha(m, a, x):
+    """RandomGammaGrad: the derivative of a gamma sample x with respect to its alpha a."""
+    with np.errstate(all="ignore"):
+        return _igamma_generic(m, a, x, SAMPLE_DERIVATIVE)
 
 
 def igammac(m, a, x):
