@@ -9,7 +9,8 @@ from engine.framework.api_namespace import Namespace as _Namespace
 from engine.api import math_and_nn as _math_and_nn
 from engine.api import core as _core
 from engine.ops import manip_ops as _manip, special_math_ops as _special
-from engine.ops import random_sampling_ops as _random_sampling
+from engine.ops import random_sampling_ops as _random_sampling, text_ops as _text
+from engine.api import input_output as _input_output
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -35,10 +36,19 @@ random_gamma = _random_sampling.random_gamma
 random_poisson = _random_sampling.random_poisson
 _core.random.categorical = _random_sampling.categorical
 
+string_split = _text.string_split
+substr = _text.substr
+as_string = _text.as_string
+string_to_number = _text.string_to_number
+_input_output.strings.split = _text.strings_split
+_input_output.strings.substr = _text.substr
+_input_output.strings.as_string = _text.as_string
+_input_output.strings.to_number = _text.string_to_number
+
 manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
-           "random_poisson"]
+           "random_poisson", "string_split", "substr", "as_string", "string_to_number"]

@@ -94,7 +94,6 @@ EXECUTOR_BUILTIN = frozenset({"_Arg", "_Retval"})
 GRAPH_ONLY = frozenset({
     "Abort", "DestroyTemporaryVariable", "PrintV2",
     "Reverse", "StringFormat", "SymbolicGradient", "_ArrayToList", "_ListToArray",
-    "AsString", "StringSplit", "StringSplitV2", "StringToNumber", "Substr",
     # engine/ops/program_op_defs.pbtxt: the real programs' ops, kernels to come.
     "InTopK",
 })

@@ -3,8 +3,6 @@ tf.math.polygamma, tf.math.zeta, tf.math.bessel_i0e/i1e, tf.math.xlogy/xdivy/xlo
 tf.math.multiply_no_nan, tf.log_sigmoid and tf.nn.swish (the same nodes, named as
 TensorFlow 2.21's tf.compat.v1 names them)."""
 
-import itertools
-
 from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
@@ -83,7 +81,20 @@ def log_sigmoid(x, name=None):
         return apply_op("Neg", x=apply_op("Softplus", features=-x), name=name)
 
 
-_SWISH_NAMES = itertools.count(1)
+# The gradient tf.custom_gradient gives swish's IdentityN (TensorFlow names one per call,
+# CustomGradient-<uid>; one function serves every call here).
+SWISH_GRADIENT = "CustomGradient-swish"
+
+
+@RegisterGradient(SWISH_GRADIENT)
+def _swish_grad(op, dy, *unused):
+    x, b = op.inputs[1], op.inputs[2]
+    with get_default_graph().control_dependencies([dy]):
+        sigmoid_features = math_ops.sigmoid(b * x)
+    activation_grad = sigmoid_features * (1.0 + (b * x) * (1.0 - sigmoid_features))
+    beta_grad = math_ops.reduce_sum(
+        dy * math_ops.square(x) * sigmoid_features * (1.0 - sigmoid_features))
+    return [None, dy * activation_grad, beta_grad]
 
 
 def swish(features, beta=1.0):
@@ -93,17 +104,5 @@ def swish(features, beta=1.0):
     beta = cast(convert_to_tensor(beta, name="beta"), features.dtype)
     result = features * math_ops.sigmoid(beta * features)
     array_ops.identity(result)  # tf.custom_gradient's record of the result (unused)
-    gradient_name = f"CustomGradient-swish-{next(_SWISH_NAMES)}"
-
-    @RegisterGradient(gradient_name)
-    def _swish_grad(op, dy, *unused):
-        x, b = op.inputs[1], op.inputs[2]
-        with get_default_graph().control_dependencies([dy]):
-            sigmoid_features = math_ops.sigmoid(b * x)
-        activation_grad = sigmoid_features * (1.0 + (b * x) * (1.0 - sigmoid_features))
-        beta_grad = math_ops.reduce_sum(
-            dy * math_ops.square(x) * sigmoid_features * (1.0 - sigmoid_features))
-        return [None, dy * activation_grad, beta_grad]
-
-    with get_default_graph().gradient_override_map({"IdentityN": gradient_name}):
+    with get_default_graph().gradient_override_map({"IdentityN": SWISH_GRADIENT}):
         return array_ops.identity_n([result, features, beta])[0]

@@ -4,7 +4,7 @@ shape functions (core/ops/math_ops.cc, manip_ops.cc, array_ops.cc, sparse_ops.cc
 
 import numpy as np
 
-from engine.shape_inference.dims import _dims, merge
+from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.elementwise import binary, unchanged
 from engine.shape_inference.partial_values import _ints
 
@@ -74,12 +74,22 @@ def sampled_per_parameter(attrs, inputs):
     return shape + parameters
 
 
+def string_split(attrs, inputs):
+    return [None, 2], [None], [2]
+
+
+def substr(attrs, inputs):
+    return broadcast(_dims(inputs[0]), _dims(inputs[1]))
+
+
 SHAPE_FUNCTIONS = {
     **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
     **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
                              "Igamma", "Igammac", "IgammaGradA", "RandomGammaGrad")},
     "Multinomial": multinomial, "RandomGamma": sampled_per_parameter,
     "RandomPoissonV2": sampled_per_parameter,
+    "StringSplit": string_split, "StringSplitV2": string_split, "Substr": substr,
+    "AsString": unchanged, "StringToNumber": unchanged,
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
