@@ -72,6 +72,7 @@ Xlogy Xdivy Xlog1py MulNoNan Lgamma Digamma Polygamma Zeta Igamma Igammac Igamma
 BesselI0e BesselI1e Roll LowerBound UpperBound HistogramFixedWidth UniqueWithCounts
 SparseTensorDenseMatMul RandomGamma RandomGammaGrad RandomPoissonV2
 StringSplit StringSplitV2 Substr AsString StringToNumber
+DenseToDenseSetOperation DenseToSparseSetOperation SparseToSparseSetOperation SetSize
 """.split()
 
 

@@ -11,6 +11,7 @@ from engine.api import core as _core
 from engine.ops import manip_ops as _manip, special_math_ops as _special
 from engine.ops import random_sampling_ops as _random_sampling, text_ops as _text
 from engine.api import input_output as _input_output
+from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -45,10 +46,16 @@ _input_output.strings.substr = _text.substr
 _input_output.strings.as_string = _text.as_string
 _input_output.strings.to_number = _text.string_to_number
 
+_math_and_nn.metrics.auc = _metrics_auc.auc
+
+sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
+                  union=_set_ops.set_union, difference=_set_ops.set_difference,
+                  size=_set_ops.set_size)
+
 manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
-           "random_poisson", "string_split", "substr", "as_string", "string_to_number"]
+           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets"]

@@ -82,6 +82,22 @@ def substr(attrs, inputs):
     return broadcast(_dims(inputs[0]), _dims(inputs[1]))
 
 
+def set_operation(attrs, inputs):
+    """A SparseTensor's three parts: [n, rank], [n], [rank] (rank from the first input)."""
+    if len(inputs) == 6:  # SparseToSparse: set1's dense_shape has `rank` entries
+        dims = _dims(inputs[2])
+        rank = dims[0] if dims else None
+    else:  # set1 is dense
+        first = _dims(inputs[0])
+        rank = None if first is None else len(first)
+    return [None, rank], [None], [rank]
+
+
+def set_size(attrs, inputs):
+    shape = _dims(inputs[2])
+    return None if shape is None or shape[0] is None else [None] * (shape[0] - 1)
+
+
 SHAPE_FUNCTIONS = {
     **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
     **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
@@ -90,6 +106,9 @@ SHAPE_FUNCTIONS = {
     "RandomPoissonV2": sampled_per_parameter,
     "StringSplit": string_split, "StringSplitV2": string_split, "Substr": substr,
     "AsString": unchanged, "StringToNumber": unchanged,
+    **{op: set_operation for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation",
+                                    "SparseToSparseSetOperation")},
+    "SetSize": set_size,
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
