@@ -43,3 +43,18 @@ def test_values_and_gradients_are_tensorflows(name, dtype, prefix):
 @pytest.mark.parametrize("name", sorted(cases.ERRORS))
 def test_errors_are_tensorflows(name):
     assert cases.run_error(tf, name) == ERRORS[name]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_array_lgamma_and_digamma_are_the_scalar_codes_bits(dtype):
+    # The kernels run Eigen's digamma on whole arrays and glibc's lgamma element by element;
+    # special_functions.digamma/lgamma, one element at a time, are the reference.
+    from engine.kernels.cpu import special_functions as sf
+    rng = np.random.RandomState(5)
+    x = np.concatenate([rng.uniform(-20, 20, 3000), rng.uniform(0, 1e-3, 100),
+                        [0, -1, -2.5, -0.5, 1, 2, 9.999, 10, 1e9, 1e20, -1e9, np.inf, -np.inf,
+                         np.nan, 1e-30]]).astype(dtype)
+    bits = np.uint64 if dtype == np.float64 else np.uint32
+    for vectorised, scalar in ((sf.digamma_array, sf.digamma), (sf.lgamma_array, sf.lgamma)):
+        got, want = vectorised(x), sf.elementwise(scalar, x)
+        np.testing.assert_array_equal(got.view(bits), want.view(bits))

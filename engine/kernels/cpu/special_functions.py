@@ -700,3 +700,86 @@ def bessel_i1e(x):
     x = np.asarray(x)
     wide = x.dtype == np.float64
     return _bessel(x, _I1E_A64 if wide else _I1E_A32, _I1E_B64 if wide else _I1E_B32, True)
+
+
+# -- Lgamma and Digamma on whole arrays: the same operations, vectorised --
+
+_C_LGAMMAF = _libm("lgammaf", ctypes.c_float)
+_C_LOGF = _libm("logf", ctypes.c_float)
+_C_TANF = _libm("tanf", ctypes.c_float)
+
+
+def _each(function, stand_in, x):
+    """A C library function over a flat array, element by element (glibc's values)."""
+    if function is None:
+        with np.errstate(all="ignore"):
+            return stand_in(x)
+    return np.array([function(v) for v in x.tolist()], x.dtype)
+
+
+def _work(x):
+    x = np.asarray(x)
+    work = np.float64 if x.dtype == np.float64 else np.float32
+    return x, x.astype(work, copy=False).reshape(-1)
+
+
+def lgamma_array(x):
+    """Lgamma: glibc's lgammaf / lgamma of each element (lgamma_impl)."""
+    x, flat = _work(x)
+    if flat.dtype == np.float64:
+        out = np.array([_lgamma_double(v) for v in flat.tolist()], np.float64)
+    else:
+        out = _each(_C_LGAMMAF, lambda v: elementwise(lgamma, v), flat)
+    return out.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+def _log_each(flat):
+    if flat.dtype == np.float64:
+        return np.array([F64.log(v) for v in flat.tolist()], np.float64)
+    return _each(_C_LOGF, np.log, flat)
+
+
+def _tan_each(flat):
+    if flat.dtype == np.float64:
+        return np.array([math.tan(v) for v in flat.tolist()], np.float64)
+    return _each(_C_TANF, np.tan, flat)
+
+
+def digamma_array(x):
+    """Digamma: digamma_impl's operations on whole arrays (the reflection for x <= 0, the
+    recurrence up to 10, the asymptotic series), in the element type; the same values as
+    `digamma` element by element."""
+    x, s = _work(x)
+    t = s.dtype.type
+    with np.errstate(all="ignore"):
+        negative = s <= 0
+        nz = np.zeros_like(s)
+        nan = np.zeros(s.shape, bool)
+        if negative.any():
+            q = s[negative]
+            p = np.floor(q)
+            nan[negative] = p == q
+            frac = q - p
+            up = frac > t(0.5)
+            p = np.where(up, p + t(1), p)
+            frac = np.where(up, q - p, frac)
+            half = frac == t(0.5)
+            reflected = t(math.pi) / _tan_each((t(math.pi) * frac).astype(s.dtype))
+            nz[negative] = np.where(half, t(0), reflected)
+            s = np.where(negative, t(1) - s, s)
+        w = np.zeros_like(s)
+        small = s < t(10)
+        while small.any():
+            w = np.where(small, w + t(1) / s, w)
+            s = np.where(small, s + t(1), s)
+            small = s < t(10)
+        limit, coefficients = _DIGAMMA_POLY[_F if t is np.float32 else float]
+        z = t(1) / (s * s)
+        polynomial = np.full_like(s, t(coefficients[0]))
+        for c in coefficients[1:]:
+            polynomial = polynomial * z + t(c)
+        y = np.where(s < t(limit), z * polynomial, t(0))
+        y = _log_each(s) - (t(0.5) / s) - y - w
+        y = np.where(negative, y - nz, y)
+        y = np.where(nan, t(np.nan), y)
+    return y.reshape(x.shape).astype(x.dtype, copy=False)

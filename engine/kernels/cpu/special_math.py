@@ -79,7 +79,7 @@ def _elementwise_kernel(function, arity):
 
 
 for _op, _function, _arity in (
-        ("Lgamma", sf.lgamma, 1), ("Digamma", sf.digamma, 1), ("Zeta", sf.zeta, 2),
+        ("Zeta", sf.zeta, 2),
         ("Polygamma", sf.polygamma, 2), ("Igamma", sf.igamma, 2),
         ("Igammac", sf.igammac, 2), ("IgammaGradA", sf.igamma_grad_a, 2)):
     register(_op)(_elementwise_kernel(_function, _arity))
@@ -96,6 +96,16 @@ def betainc(ctx, a, b, x):
             raise invalid(ctx, f"Shapes of {name} and {other} are inconsistent: "
                                f"{shape_str(value.shape)} vs. {shape_str(value_other.shape)}")
     return sf.elementwise(sf.betainc, *np.broadcast_arrays(a, b, x))
+
+
+@register("Lgamma")
+def lgamma(ctx, x):
+    return sf.lgamma_array(x)
+
+
+@register("Digamma")
+def digamma(ctx, x):
+    return sf.digamma_array(x)
 
 
 @register("BesselI0e")
