@@ -1,6 +1,7 @@
 """Write tests/fixtures/mathops/special_math.npz and errors.json: what TensorFlow computes for
 tests/engine/special_math_cases.py (values and tf.gradients of the special math and
-manipulation ops, float32 and float64) and the kernels' error texts.
+manipulation ops, float32 and float64), the kernels' error texts, and the static shapes of the
+new ops' outputs (static_shapes.json).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_special_math_fixtures.py`.
 """
@@ -28,6 +29,8 @@ def main():
               for name in special_math_cases.ERRORS}
     (OUT / "special_math_errors.json").write_text(json.dumps(errors, indent=1, sort_keys=True)
                                                   + "\n")
+    shapes = special_math_cases.static_shapes(tf)
+    (OUT / "static_shapes.json").write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
     print(f"{OUT}: {len(arrays)} arrays, {len(errors)} errors")
 
 

@@ -4,6 +4,7 @@ shape functions (core/ops/math_ops.cc, manip_ops.cc, array_ops.cc, sparse_ops.cc
 
 import numpy as np
 
+from engine.shape_inference.control_flow import unknown
 from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.elementwise import binary, unchanged
 from engine.shape_inference.partial_values import _ints
@@ -93,11 +94,6 @@ def set_operation(attrs, inputs):
     return [None, rank], [None], [rank]
 
 
-def set_size(attrs, inputs):
-    shape = _dims(inputs[2])
-    return None if shape is None or shape[0] is None else [None] * (shape[0] - 1)
-
-
 SHAPE_FUNCTIONS = {
     **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
     **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
@@ -108,7 +104,7 @@ SHAPE_FUNCTIONS = {
     "AsString": unchanged, "StringToNumber": unchanged,
     **{op: set_operation for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation",
                                     "SparseToSparseSetOperation")},
-    "SetSize": set_size,
+    "SetSize": unknown,  # TensorFlow's shape function leaves it unknown
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,

@@ -209,3 +209,34 @@ def run_error(tf, name):
                 at = next((i for i, line in enumerate(lines) if "[[{{node" in line), 1)
                 return [type(error).__name__, lines[at - 1] if at else lines[0]]
     return ["no error", ""]
+
+
+def static_shapes(tf):
+    """{name: (static shape as text, dtype name)} of each new op's outputs, built with
+    partly known inputs."""
+    with tf.Graph().as_default():
+        out = _shape_cases(tf)
+        return {key: [str(value.shape), value.dtype.name] for key, value in out.items()}
+
+
+def _shape_cases(tf):
+    x = tf.placeholder(tf.float32, [3, None]); y = tf.placeholder(tf.float32, [None, 4])
+    out = {
+     'xlogy': tf.math.xlogy(x, y), 'lgamma': tf.lgamma(x), 'betainc': tf.betainc(x, x, x),
+     'betainc_s': tf.betainc(1.0, 2.0, x), 'igamma': tf.igamma(x, 2.0), 'i0e': tf.math.bessel_i0e(y),
+     'roll': tf.roll(x, 1, 0), 'bitcast': tf.bitcast(x, tf.uint8), 'bitcast2': tf.bitcast(tf.zeros([2, 4], tf.uint8), tf.int32),
+     'ss': tf.searchsorted(tf.zeros([3, 5]), tf.zeros([3, 2])), 'ss1': tf.searchsorted(tf.zeros([5]), tf.zeros([7])),
+     'hist': tf.histogram_fixed_width(x, [0., 1.], 7), 'uwc0': tf.unique_with_counts(tf.zeros([5]))[0],
+     'uwc1': tf.unique_with_counts(tf.zeros([5]))[1], 'uwc2': tf.unique_with_counts(tf.zeros([5]))[2],
+     'spmm': tf.sparse_tensor_dense_matmul(tf.SparseTensor([[0, 0]], [1.0], [2, 3]), tf.zeros([3, 5])),
+     'spmm_adj': tf.sparse_tensor_dense_matmul(tf.SparseTensor([[0, 0]], [1.0], [2, 3]), tf.zeros([5, 2]), adjoint_a=True, adjoint_b=True),
+     'cat': tf.random.categorical(tf.zeros([4, 3]), 6), 'gamma': tf.random_gamma([2, 3], [[1.0], [2.0]]),
+     'pois': tf.random.poisson([1.0, 2.0], [5]), 'swish': tf.nn.swish(x), 'ls': tf.log_sigmoid(x),
+     'split_i': tf.string_split(['a b']).indices, 'split_s': tf.string_split(['a b']).dense_shape,
+     'substr': tf.substr(tf.constant([['ab']]), [0], [1]), 'as_string': tf.as_string(x), 'tonum': tf.string_to_number(tf.constant([['1']])),
+     'set_i': tf.sets.intersection(tf.zeros([2, 3, 4], tf.int32), tf.zeros([2, 3, 5], tf.int32)).indices,
+     'set_s': tf.sets.intersection(tf.zeros([2, 3, 4], tf.int32), tf.zeros([2, 3, 5], tf.int32)).dense_shape,
+     'setsize': tf.sets.size(tf.SparseTensor([[0, 0, 0]], [1], [2, 3, 4])),
+     'polygamma': tf.math.polygamma(tf.zeros([3, 1]), tf.zeros([4])), 'mnn': tf.math.multiply_no_nan(x, 2.0),
+    }
+    return out

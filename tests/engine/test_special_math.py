@@ -58,3 +58,8 @@ def test_array_lgamma_and_digamma_are_the_scalar_codes_bits(dtype):
     for vectorised, scalar in ((sf.digamma_array, sf.digamma), (sf.lgamma_array, sf.lgamma)):
         got, want = vectorised(x), sf.elementwise(scalar, x)
         np.testing.assert_array_equal(got.view(bits), want.view(bits))
+
+
+def test_static_shapes_are_tensorflows():
+    want = json.loads((FIXTURES / "static_shapes.json").read_text())
+    assert cases.static_shapes(tf) == want
