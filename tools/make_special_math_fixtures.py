@@ -1,7 +1,8 @@
 """Write tests/fixtures/mathops/special_math.npz and errors.json: what TensorFlow computes for
 tests/engine/special_math_cases.py (values and tf.gradients of the special math and
 manipulation ops, float32 and float64), the kernels' error texts, and the static shapes of the
-new ops' outputs (static_shapes.json).
+new ops' outputs (static_shapes.json), and the nodes of a graph of the new APIs with
+tf.gradients through them (graph_nodes.json).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_special_math_fixtures.py`.
 """
@@ -31,6 +32,9 @@ def main():
                                                   + "\n")
     shapes = special_math_cases.static_shapes(tf)
     (OUT / "static_shapes.json").write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
+    nodes = special_math_cases.gradient_graph_nodes(tf)
+    (OUT / "graph_nodes.json").write_text(
+        "[\n" + ",\n".join(json.dumps(node) for node in nodes) + "\n]\n")
     print(f"{OUT}: {len(arrays)} arrays, {len(errors)} errors")
 
 

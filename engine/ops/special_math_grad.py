@@ -7,6 +7,7 @@ from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops, special_math_ops as special
 from engine.ops.cast import cast
 from engine.ops.gradient_registry import RegisterGradient
+from engine.ops.math_grad import reduce_gradient_args
 from engine.ops.op_def_library import apply_op
 
 
@@ -149,10 +150,9 @@ def _mul_no_nan_grad(op, grad):
         return (apply_op("MulNoNan", x=grad, y=y), apply_op("MulNoNan", x=x, y=grad))
     if x.dtype.base_dtype != y.dtype.base_dtype:
         raise TypeError(f"x and y must be of the same type, got {x.dtype} and {y.dtype}")
-    sx, sy = array_ops.shape(x), array_ops.shape(y)
-    rx, ry = apply_op("BroadcastGradientArgs", s0=sx, s1=sy)
-    return (_sum_to(apply_op("MulNoNan", x=grad, y=y), rx, sx),
-            _sum_to(apply_op("MulNoNan", x=x, y=grad), ry, sy))
+    gx = apply_op("MulNoNan", x=grad, y=y)
+    gy = apply_op("MulNoNan", x=x, y=grad)
+    return reduce_gradient_args(x, y, gx, gy)
 
 
 @RegisterGradient("Roll")

@@ -45,13 +45,13 @@ def xlogy(x, y, name=None):
 
 
 def xdivy(x, y, name=None):
-    with name_scope(name, "xdivy", [x, y]) as name:
-        return apply_op("Xdivy", x=x, y=y, name=name)
+    with name_scope(name, "xdivy", [x]):
+        return apply_op("Xdivy", x=x, y=y)
 
 
 def xlog1py(x, y, name=None):
-    with name_scope(name, "xlog1py", [x]) as name:
-        return apply_op("Xlog1py", x=x, y=y, name=name)
+    with name_scope(name, "xlog1py", [x]):
+        return apply_op("Xlog1py", x=x, y=y)
 
 
 def multiply_no_nan(x, y, name=None):

@@ -240,3 +240,36 @@ def _shape_cases(tf):
      'polygamma': tf.math.polygamma(tf.zeros([3, 1]), tf.zeros([4])), 'mnn': tf.math.multiply_no_nan(x, 2.0),
     }
     return out
+
+
+def gradient_graph_nodes(tf):
+    """[name, op, inputs] of each node of a graph of the new APIs and tf.gradients through them
+    (the nodes TensorFlow's Python builds, named as it names them)."""
+    with tf.Graph().as_default() as graph:
+        x = tf.constant([[1.0, 2.0], [0.5, 3.0]])
+        y = tf.constant([0.5, 3.0])
+        u = tf.constant([[0.2, 0.7], [0.4, 0.9]])
+        outs = [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y),
+                tf.math.multiply_no_nan(x, y), tf.lgamma(x), tf.digamma(x), tf.igamma(x, y),
+                tf.igammac(x, y), tf.betainc(x, x, u), tf.math.bessel_i0e(x),
+                tf.math.bessel_i1e(x), tf.math.polygamma(tf.ones_like(x), x),
+                tf.math.zeta(x + 1, y), tf.log_sigmoid(x), tf.nn.swish(x), tf.roll(x, 1, 0),
+                tf.sparse_tensor_dense_matmul(tf.SparseTensor([[0, 0], [1, 1]], y, [2, 2]), x)]
+        loss = tf.add_n([tf.reduce_sum(o) for o in outs])
+        tf.gradients(loss, [x, y, u])
+        tf.random_gamma([3], y, seed=1)
+        tf.random.categorical(x, 4, seed=2)
+        tf.random.poisson(y, [2], seed=3)
+        tf.searchsorted(x, u)
+        tf.histogram_fixed_width(u, [0.0, 1.0], nbins=3)
+        tf.unique_with_counts(y)
+        tf.bitcast(x, tf.int32)
+        words = tf.string_split(["a b", "c"])
+        tf.strings.split(["a b"], sep=" ")
+        tf.substr(words.values, 0, 1)
+        tf.as_string(x, precision=2)
+        tf.string_to_number(["1.5"])
+        tf.sets.intersection(tf.constant([[1, 2]]), tf.constant([[2, 3]]))
+        tf.metrics.auc(tf.constant([True, False]), tf.constant([0.7, 0.2]), num_thresholds=4)
+        return [[node.name, node.op, list(node.input)]
+                for node in graph.as_graph_def().node]

@@ -63,3 +63,8 @@ def test_array_lgamma_and_digamma_are_the_scalar_codes_bits(dtype):
 def test_static_shapes_are_tensorflows():
     want = json.loads((FIXTURES / "static_shapes.json").read_text())
     assert cases.static_shapes(tf) == want
+
+
+def test_graph_nodes_and_gradient_nodes_are_tensorflows():
+    want = json.loads((FIXTURES / "graph_nodes.json").read_text())
+    assert cases.gradient_graph_nodes(tf) == want
