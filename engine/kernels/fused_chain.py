@@ -29,8 +29,8 @@ FUSED_OP = "_FusedElementwise"
 
 # Ops a chain may hold, and the dtypes they may hold them at: each has a compiled form that
 # gives the op's own kernel's values (exactly for integers, comparisons and float32, whose
-# exp/log/tanh/sigmoid/rsqrt both compute as TensorFlow's Eigen does; float64 within rounding, where
-# NumPy's vectorised exp/log/tanh round differently from libm's).
+# exp/log/tanh/sigmoid/rsqrt/erf/erfc both compute as TensorFlow's Eigen does; float64 within
+# rounding, where NumPy's vectorised exp/log/tanh round differently from libm's).
 FLOATS = frozenset({"float32", "float64"})
 INTS = frozenset({"int32", "int64"})
 NUMBERS = FLOATS | INTS
@@ -39,7 +39,7 @@ FUSABLE = {
     "Maximum": NUMBERS, "Minimum": NUMBERS, "SquaredDifference": NUMBERS,
     "Neg": NUMBERS, "Abs": NUMBERS, "Square": NUMBERS, "Sqrt": FLOATS, "Rsqrt": FLOATS,
     "Exp": FLOATS, "Log": FLOATS, "Tanh": FLOATS, "Sigmoid": FLOATS, "Relu": NUMBERS,
-    "Floor": FLOATS, "Ceil": FLOATS,
+    "Floor": FLOATS, "Ceil": FLOATS, "Erf": frozenset({"float32"}), "Erfc": frozenset({"float32"}),
     "Less": NUMBERS, "LessEqual": NUMBERS, "Greater": NUMBERS, "GreaterEqual": NUMBERS,
     "Equal": NUMBERS, "NotEqual": NUMBERS,
     "LogicalAnd": frozenset({"bool"}), "LogicalOr": frozenset({"bool"}),

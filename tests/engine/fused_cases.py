@@ -5,9 +5,10 @@ exp/log/tanh/sigmoid/rsqrt, which libm, CUDA and NumPy's vectorised loops round 
 
 import numpy as np
 
-INEXACT = {"Exp", "Log", "Tanh", "Sigmoid", "Rsqrt"}
+# (the CPU's float32 Erf and Erfc are exact too, tested by bits; a GPU's erff is not Eigen's)
+INEXACT = {"Exp", "Log", "Tanh", "Sigmoid", "Rsqrt", "Erf", "Erfc"}
 UNARY_OPS = ["Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu",
-             "Floor", "Ceil"]
+             "Floor", "Ceil", "Erf", "Erfc"]
 BINARY_OPS = ["Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum",
               "SquaredDifference"]
 COMPARE_OPS = ["Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"]

@@ -87,11 +87,11 @@ def test_cast(src, dst):
     np.testing.assert_array_equal(got, reference)
 
 
-# float32 Exp, Log, Tanh, Sigmoid and Rsqrt: Eigen's packet path but on the last n % 8
-# elements, and its scalar path on a value computed from single values alone (a tensor of one
-# element).
-@pytest.mark.parametrize("size", [1, 5, 8, 4099, 70003])
-@pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid", "Rsqrt"])
+# float32 Exp, Log, Tanh, Sigmoid, Rsqrt, Erf and Erfc: Eigen's packet path but on the last
+# n % 8 elements, and its scalar path on a value computed from single values alone (a tensor
+# of one element). Erfc runs by blocks of 2,048 (its large branch only where a value needs it).
+@pytest.mark.parametrize("size", [1, 5, 8, 2047, 2049, 4099, 70003])
+@pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid", "Rsqrt", "Erf", "Erfc"])
 def test_float32_transcendentals_give_the_unfused_bits(op, size):
     rng = np.random.default_rng(6)
     x = _values("float32", size, rng)
@@ -101,6 +101,33 @@ def test_float32_transcendentals_give_the_unfused_bits(op, size):
     np.testing.assert_array_equal(got.view(np.uint32), reference.view(np.uint32))
     got, reference = _both([op, "Mul"], ["i1", "t0,i0"], ["float32"] * 2, [x, scale])
     np.testing.assert_array_equal(got.view(np.uint32), reference.view(np.uint32))
+
+
+@pytest.mark.parametrize("large", [0.0, 0.02, 0.5, 1.0])
+def test_an_exact_gelu_is_one_loop_with_the_unfused_bits(large):
+    # 0.5 * x * erfc(-x * sqrt(0.5)), as tf.nn.gelu(approximate=False) builds it, with a share
+    # `large` of values past |x| = 1 where erfc takes its large branch; over one array and
+    # written over its input (the in-place kernel)
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal(70003) * 0.3).astype(np.float32)
+    chosen = rng.random(x.size) < large
+    x[chosen] = (rng.standard_normal(int(chosen.sum())) * 6).astype(np.float32)
+    x[:5] = [np.nan, np.inf, -np.inf, 0.0, -0.0]
+    inputs = [x, np.float32(0.7071067811865476), np.float32(0.5)]
+    ops, args = ["Neg", "Mul", "Erfc", "Mul", "Mul"], ["i0", "t0,i1", "t1", "i2,i0", "t3,t2"]
+    got, reference = _both(ops, args, ["float32"] * 5, inputs)
+    np.testing.assert_array_equal(got.view(np.uint32), reference.view(np.uint32))
+    plan = fused._Plan(_context(ops, args, ["float32"] * 5, ["float32"] * 3))
+    own = x.copy()
+    written = fused.run_compiled(plan, [own] + inputs[1:], wait=True, donated=(0,))
+    assert written is own
+    np.testing.assert_array_equal(written.view(np.uint32), reference.view(np.uint32))
+
+
+def test_two_erfc_of_many_values_run_the_reference():
+    plan = fused._Plan(_context(["Erfc", "Erfc"], ["i0", "t0"], ["float32"] * 2, ["float32"]))
+    x = np.linspace(-3, 3, 5000, dtype=np.float32)
+    assert fused.run_compiled(plan, [x], wait=True) is None
 
 
 def test_monte_carlo_chain_and_logic():

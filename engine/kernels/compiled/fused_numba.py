@@ -19,10 +19,10 @@ import numba  # noqa: F401  (imported here, in the loader's thread, not by the g
 
 from engine.runtime import threads
 from engine.kernels import compiled
-from engine.kernels.compiled import eigen_numba
+from engine.kernels.compiled import eigen_erf_numba, eigen_numba
 from engine.kernels.compiled import philox_numba as philox
 from engine.kernels.compiled import numba_source
-from engine.kernels.fused_chain import FILL, Chain
+from engine.kernels.fused_chain import FILL, SOURCES, Chain
 
 # A chain is split over the intra-op threads in pieces of at least this many elements. Handing
 # a piece to a second thread costs tens of microseconds on a shared 2-core machine: measured
@@ -49,11 +49,45 @@ _TYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32",
 _EIGEN_FLOAT32 = {"Exp": ("packet_exp", "scalar_exp"), "Log": ("packet_log", "scalar_log"),
                   "Tanh": ("tanh_float", "tanh_float"),
                   "Sigmoid": ("packet_sigmoid", "scalar_sigmoid"),
-                  "Rsqrt": ("packet_rsqrt", "scalar_rsqrt")}
+                  "Rsqrt": ("packet_rsqrt", "scalar_rsqrt"),
+                  "Erf": ("erf_float32", "erf_float32"),
+                  "Erfc": ("packet_erfc_float32", "scalar_erfc_float32")}
+_ERF_OPS = frozenset({"Erf", "Erfc"})
+# A chain's Erfc runs block by block (engine/kernels/compiled/eigen_arrays.py's reason: Eigen's
+# packets take erfc's large-|x| branch only where a lane needs it, and a loop computing both
+# branches for every value costs three times as much): the steps before it fill a block of its
+# operand, the block's erfc is its small branch with the values past |x| = 1 redone through the
+# packet lane, then the steps after it read the block.
+_ERFC_BLOCK = 2048
 
 
 def _uses_eigen(chain):
     return any(op in _EIGEN_FLOAT32 and dtype == "float32" for op, _, dtype in chain.steps)
+
+
+def _uses_erf(chain):
+    return any(op in _ERF_OPS and dtype == "float32" for op, _, dtype in chain.steps)
+
+
+def _singles(chain, scalar_inputs):
+    """Whether each step's value is one value (all its operands are)."""
+    singles = []
+    for op, operands, _ in chain.steps:
+        singles.append(op not in SOURCES and all(
+            scalar_inputs[n] if kind == "i" else singles[n] for kind, n in operands))
+    return singles
+
+
+def _blocked_erfc(chain, scalar_inputs):
+    """The step index of the chain's float32 Erfc of many values, run by blocks; None where
+    there is none. A chain with two of them, or one with random steps or a sum, has no
+    compiled form (its node's own kernels serve)."""
+    singles = _singles(chain, scalar_inputs)
+    found = [k for k, (op, _, dtype) in enumerate(chain.steps)
+             if op == "Erfc" and dtype == "float32" and not singles[k]]
+    if len(found) > 1 or (found and (chain.random_steps or chain.reduces)):
+        raise ValueError("a chain's compiled loop takes one Erfc of many values, no more")
+    return found[0] if found else None
 
 
 def _eigen_expr(op, a, single, path):
@@ -120,12 +154,16 @@ def scalar_expression(op, a, b, dtype, in_dtype, single=False, path=None):
     raise KeyError(op)
 
 
-def source(chain, input_dtypes, scalar_inputs):
+def source(chain, input_dtypes, scalar_inputs, in_place=None):
     """The Python source of a chain's numba kernel: `kernel(out, inputs..., start, end)` fills
     out[start:end]; a reducing chain's `kernel(size, inputs..., start, end)` returns the sum
     of its values over [start, end) instead of writing them."""
     if chain.random_steps:
+        _blocked_erfc(chain, scalar_inputs)  # (none may be)
         return _random_source(chain, input_dtypes, scalar_inputs)
+    erfc = _blocked_erfc(chain, scalar_inputs)
+    if erfc is not None:
+        return _erfc_source(chain, input_dtypes, scalar_inputs, erfc, in_place)
     values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
     arrays = [k for k in values if not scalar_inputs[k]]
     lines = [f"def kernel({_signature(chain, values)}, start, end):"]
@@ -137,6 +175,7 @@ def source(chain, input_dtypes, scalar_inputs):
     # it did not vectorise either (sigmoid(exp(x*x)) of 10^6 float32: 9.0 ms, 1.45 ms so).
     lines += [f"    {name} = {name}[start:end]"
               for name in [f"i{k}" for k in arrays] + ([] if chain.reduces else ["out"])]
+    lines += _in_place_line(chain, in_place, scalar_inputs, "    out = i{k}")
     loops = [("range(end - start)", None)]
     if _uses_eigen(chain):
         lines.append("    split = min(max(tail - start, 0), end - start)")
@@ -149,7 +188,75 @@ def source(chain, input_dtypes, scalar_inputs):
     return _header(chain) + "\n".join(lines) + "\n"
 
 
-def row_source(chain, input_dtypes, layouts):
+def _in_place_line(chain, in_place, scalar_inputs, line):
+    """The line making the output input `in_place`'s own view (written over in place), or no
+    line. Why: out and an input are two arrays to LLVM, so where they are one memory its
+    runtime check of their overlap sends the loop to its scalar version; one view of one
+    array, read and written at the same index, vectorises."""
+    if in_place is None:
+        return []
+    if chain.reduces or in_place in chain.side_inputs or scalar_inputs[in_place]:
+        raise ValueError(f"input {in_place} cannot hold the output")
+    return [line.format(k=in_place)]
+
+
+def _erfc_source(chain, input_dtypes, scalar_inputs, erfc, in_place=None):
+    """A chain holding one Erfc of many values (step `erfc`), block by block (_ERFC_BLOCK)."""
+    values = [k for k in range(len(input_dtypes)) if k not in chain.side_inputs]
+    arrays = [k for k in values if not scalar_inputs[k]]
+    kind, n = chain.steps[erfc][1][0]
+    lines = [f"def kernel({_signature(chain, values)}, start, end):"]
+    lines += _prologue(chain, values, scalar_inputs)
+    block = _ERFC_BLOCK
+    lines += [f"    ea = np.empty({block}, np.float32)", f"    eb = np.empty({block}, np.float32)",
+              f"    flags = np.zeros({block}, np.uint8)", "    words = flags.view(np.uint64)",
+              f"    at = np.empty({block}, np.int64)",
+              f"    for first in range(start, end, {block}):",
+              f"        last = min(first + {block}, end)",
+              "        m = last - first",
+              "        p = min(max(tail - first, 0), m)",  # values before p: the packet path
+              "        ob = out[first:last]"]
+    lines += [f"        x{k} = i{k}[first:last]" for k in arrays]
+    lines += _in_place_line(chain, in_place, scalar_inputs, "        ob = x{k}")
+    before = None
+    if kind == "t":  # the steps up to the operand (those after it do not feed it)
+        steps = chain.steps[:n + 1]
+        before = Chain([op for op, _, _ in steps],
+                       [",".join(f"{c}{m}" for c, m in operands) for _, operands, _ in steps],
+                       [dtype for _, _, dtype in steps])
+    for bounds, path in (("range(p)", "packet"), ("range(p, m)", "scalar")):
+        lines.append(f"        for j in {bounds}:")
+        lines += [f"            v{k} = x{k}[j]" for k in arrays]
+        if before is not None:
+            lines += _steps(before, input_dtypes, "            ", {}, scalar_inputs, path)[:-1]
+        lines.append(f"            ea[j] = {'t' if kind == 't' else 'v'}{n}")
+    # (two loops, as eigen_arrays' own: one loop storing both did not vectorise)
+    lines += ["        for j in range(p):",
+              "            flags[j] = erfc_large_float32(ea[j])",
+              "        for j in range(p):",
+              "            eb[j] = erfc_small_float32(ea[j])",
+              "        for j in range(p, -(-p // 8) * 8):",
+              "            flags[j] = 0",
+              "        count = 0",
+              "        for w in range(-(-p // 8)):  # eight flags a word: most are all clear",
+              "            if words[w]:",
+              "                for j in range(8 * w, 8 * w + 8):",
+              "                    at[count] = j",
+              "                    count += flags[j]",
+              "        for i in range(count):",
+              "            eb[at[i]] = packet_erfc_float32(ea[at[i]])",
+              "        for j in range(p, m):",
+              "            eb[j] = scalar_erfc_float32(ea[j])"]
+    for bounds, path in (("range(p)", "packet"), ("range(p, m)", "scalar")):
+        lines.append(f"        for j in {bounds}:")
+        lines += [f"            v{k} = x{k}[j]" for k in arrays]
+        body = _steps(chain, input_dtypes, "            ", {erfc: "eb[j]"}, scalar_inputs, path)
+        body[-1] = body[-1].replace("out[j] =", "ob[j] =")
+        lines += body
+    return _header(chain) + "\n".join(lines) + "\n"
+
+
+def row_source(chain, input_dtypes, layouts, in_place=None):
     """The source of a chain's kernel over rows, for inputs that broadcast along some of the
     output's dimensions: `kernel(out, inputs..., strides, rows2, inner, row_start, row_end)`
     fills out's rows [row_start, row_end), each `inner` elements long (engine/kernels/cpu/
@@ -160,6 +267,8 @@ def row_source(chain, input_dtypes, layouts):
     packet path up to the tensor's tail, its scalar path from there."""
     if chain.random_steps or chain.reduces or chain.shape_inputs:
         raise ValueError("a row kernel takes plain elementwise chains only")
+    if _blocked_erfc(chain, [layout == "s" for layout in layouts]) is not None:
+        raise ValueError("a row kernel takes no Erfc of many values")
     count = len(input_dtypes)
     rows = [k for k in range(count) if layouts[k] != "s"]
     lines = [f"def kernel(out, {', '.join(f'i{k}' for k in range(count))}, strides, rows2, "
@@ -177,6 +286,10 @@ def row_source(chain, input_dtypes, layouts):
         offset = f"r1 * strides[{k}, 0] + r2 * strides[{k}, 1]"
         lines.append(f"        x{k} = i{k}[{offset}:{offset} + inner]" if layouts[k] == "v"
                      else f"        v{k} = i{k}[{offset}]")
+    if in_place is not None and layouts[in_place] != "v":
+        raise ValueError(f"input {in_place} cannot hold the output")
+    lines += _in_place_line(chain, in_place, [layout == "s" for layout in layouts],
+                            "        o = x{k}")
     loops = [("range(inner)", None)]
     if eigen:
         lines.append("        split = min(max(tail - base, 0), inner)")
@@ -193,9 +306,23 @@ def row_source(chain, input_dtypes, layouts):
 
 def _header(chain, functions=""):
     """The file's imports, the helper functions it calls, and the kernel's decorator."""
-    if _uses_eigen(chain):
+    if _uses_erf(chain):
+        functions = "import math\n\n" + _erf_source() + functions
+    elif _uses_eigen(chain):
         functions = "import math\n\n" + eigen_numba.source_of() + functions
     return _HEADER.replace("@numba.njit", functions + "@numba.njit", 1)
+
+
+def _erf_source():
+    """eigen_numba's and eigen_erf_numba's constants (each name once) and functions."""
+    constants = {}
+    for module in (eigen_numba, eigen_erf_numba):
+        for line in numba_source.constants_source(vars(module)):
+            constants.setdefault(line.split(" = ", 1)[0], line)
+    return ("\n".join(constants.values()) + "\n\n\n"
+            + numba_source.functions_source(vars(eigen_numba), eigen_numba.FUNCTIONS) + "\n\n"
+            + numba_source.functions_source(vars(eigen_erf_numba), eigen_erf_numba.FUNCTIONS)
+            + "\n\n")
 
 
 def _signature(chain, values, streams=()):
@@ -365,31 +492,36 @@ def _compile_into(key, text):
         _pending.discard(key)
 
 
-def kernel(chain, input_dtypes, scalar_inputs, wait=False):
+def kernel(chain, input_dtypes, scalar_inputs, wait=False, in_place=None):
     """The compiled kernel of a chain at these input dtypes, else None (compiling, or it
     could not be compiled). The first request compiles it in the background, or loads it in
-    the caller's thread where numba has cached it (engine/kernels/compiled/__init__.py)."""
-    return _kernel(chain.key(input_dtypes, scalar_inputs),
-                   lambda: source(chain, input_dtypes, scalar_inputs), wait)
+    the caller's thread where numba has cached it (engine/kernels/compiled/__init__.py).
+    in_place: the input the caller passes as `out` too (written over: see _in_place_line)."""
+    key = chain.key(input_dtypes, scalar_inputs)
+    return _kernel(key if in_place is None else key + (("in_place", in_place),),
+                   lambda: source(chain, input_dtypes, scalar_inputs, in_place), wait)
 
 
-def row_kernel(chain, input_dtypes, layouts, wait=False):
+def row_kernel(chain, input_dtypes, layouts, wait=False, in_place=None):
     """As `kernel`, for the chain's kernel over rows (row_source; layouts: "v", "u" or "s"
     an input)."""
-    return _kernel(("rows", chain.key(input_dtypes, layouts)),
-                   lambda: row_source(chain, input_dtypes, layouts), wait)
+    key = ("rows", chain.key(input_dtypes, layouts))
+    return _kernel(key if in_place is None else key + (("in_place", in_place),),
+                   lambda: row_source(chain, input_dtypes, layouts, in_place), wait)
 
 
 def _kernel(key, make_source, wait):
+    """The kernel of `key` (its source from make_source), as `kernel` says. A ValueError from
+    make_source says the chain has no compiled form: the caller's reference serves it."""
     function = _ready.get(key)
     if function is not None or key in _ready:
         return function
+    text = make_source()
     with _lock:
         start = key not in _pending and key not in _ready
         if start:
             _pending.add(key)
     if start:
-        text = make_source()
         if compiled.loads_in_caller() and numba_source.is_compiled(text, _FOLDER, "fused"):
             _compile_into(key, text)
             return _ready.get(key)

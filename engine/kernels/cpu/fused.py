@@ -115,12 +115,32 @@ class _Call:
     kernel over rows (inputs that broadcast along some dimensions), `rows`: (strides, rows2,
     inner) and `lifted`: the steps computed first, by their own kernels (see _prepare_rows)."""
 
-    __slots__ = ("function", "shape", "size", "values", "module", "rows", "lifted")
+    __slots__ = ("function", "shape", "size", "values", "module", "rows", "lifted",
+                 "variant", "in_place")
 
-    def __init__(self, function, shape, size, values, module, rows=None, lifted=()):
+    def __init__(self, function, shape, size, values, module, rows=None, lifted=(),
+                 variant=None):
         self.function, self.shape, self.size = function, shape, size
         self.values, self.module = values, module
         self.rows, self.lifted = rows, lifted
+        self.variant = variant  # variant(k, wait): the kernel writing over input k
+        self.in_place = {}  # input -> that kernel, once compiled (None: it cannot be)
+
+    def writing_over(self, k, wait):
+        """The kernel for an output written over input k (None: k is no input it may
+        write over), else the plain one until that kernel is ready (it is asked for)."""
+        if k is None:
+            return self.function
+        function = self.in_place.get(k)
+        if function is None and k not in self.in_place:
+            try:
+                function = self.variant(k, wait)
+            except ValueError:  # that input cannot hold the output
+                self.in_place[k] = None
+            else:
+                if function is not None:
+                    self.in_place[k] = function
+        return function or self.function
 
 
 _REFERENCE = object()  # a signature the compiled loop never serves (the reference does)
@@ -156,7 +176,7 @@ def run_compiled(plan, inputs, wait=False, ctx=None, donated=()):
         return None
     chain = plan.chain
     if call.rows is not None:
-        return _run_rows(plan, call, arrays, ctx, _output(plan, call, arrays, donated))
+        return _run_rows(plan, call, arrays, ctx, *_output(plan, call, arrays, donated), wait)
     flat = [np.ascontiguousarray(arrays[k]).reshape(-1) for k in call.values]
     # each random step's stream moves on as its own kernel's would, drawn or not
     streams = []
@@ -167,9 +187,9 @@ def run_compiled(plan, inputs, wait=False, ctx=None, donated=()):
     if chain.reduces:
         return np.asarray(call.module.reduce(call.function, call.size, plan.out_dtype, flat,
                                              streams))
-    out = _output(plan, call, arrays, donated)
+    out, donor = _output(plan, call, arrays, donated)
     if call.size:
-        call.module.run(call.function, out.reshape(-1), flat, streams)
+        call.module.run(call.writing_over(donor, wait), out.reshape(-1), flat, streams)
     return out
 
 
@@ -182,11 +202,11 @@ def _output(plan, call, arrays, donated):
     for k in donated:
         a = arrays[k]
         if a.shape == call.shape and a.dtype == plan.out_dtype and a.flags.c_contiguous:
-            return a
-    return np.empty(call.shape, plan.out_dtype)
+            return a, k
+    return np.empty(call.shape, plan.out_dtype), None
 
 
-def _run_rows(plan, call, arrays, ctx, out):
+def _run_rows(plan, call, arrays, ctx, out, donor, wait):
     """The chain's kernel over rows: its lifted steps first, then one loop."""
     values = list(arrays)
     if call.lifted:
@@ -199,7 +219,8 @@ def _run_rows(plan, call, arrays, ctx, out):
         values += [computed[k] for k in call.lifted]
     flat = [np.ascontiguousarray(v).reshape(-1) for v in values]
     strides, rows2, inner = call.rows
-    call.module.run_rows(call.function, out.reshape(-1), flat, strides, rows2, inner)
+    call.module.run_rows(call.writing_over(donor, wait), out.reshape(-1), flat, strides,
+                         rows2, inner)
     return out
 
 
@@ -243,12 +264,18 @@ def _prepare(plan, arrays, wait):
             return _REFERENCE  # a partial broadcast of a chain with sources or a sum
         else:
             scalars.append(a.shape != shape or size == 1)
-    function = fused.kernel(chain, [a.dtype.name for a in arrays], scalars, wait=wait)
+    in_dtypes = [a.dtype.name for a in arrays]
+    try:
+        function = fused.kernel(chain, in_dtypes, scalars, wait=wait)
+    except ValueError:  # no compiled form (two Erfc of many values): the reference's
+        return _REFERENCE
     if function is None:
         note_cold_fallback(size)
         return None
     return _Call(function, shape, size,
-                 [k for k in range(len(arrays)) if k not in chain.side_inputs], fused)
+                 [k for k in range(len(arrays)) if k not in chain.side_inputs], fused,
+                 variant=lambda k, wait: fused.kernel(chain, in_dtypes, scalars, wait=wait,
+                                                      in_place=k))
 
 
 def _prepare_rows(plan, arrays, shape, size, fused, wait):
@@ -288,12 +315,17 @@ def _prepare_rows(plan, arrays, shape, size, fused, wait):
     if geometry is None:
         return _REFERENCE
     layouts, strides, rows2, inner = geometry
-    function = fused.row_kernel(rows_chain, in_dtypes, layouts, wait=wait)
+    try:
+        function = fused.row_kernel(rows_chain, in_dtypes, layouts, wait=wait)
+    except ValueError:  # no compiled form (an Erfc of many values): the reference's
+        return _REFERENCE
     if function is None:
         note_cold_fallback(size)
         return None
     return _Call(function, shape, size, list(range(count)), fused,
-                 rows=(strides, rows2, inner), lifted=tuple(lifted))
+                 rows=(strides, rows2, inner), lifted=tuple(lifted),
+                 variant=lambda k, wait: fused.row_kernel(rows_chain, in_dtypes, layouts,
+                                                          wait=wait, in_place=k))
 
 
 def _row_geometry(shape, in_shapes):

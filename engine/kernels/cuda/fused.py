@@ -34,7 +34,7 @@ _COMPARISONS = {"Less": "<", "LessEqual": "<=", "Greater": ">", "GreaterEqual": 
                 "Equal": "==", "NotEqual": "!="}
 _ARITHMETIC = {"Add": "+", "AddV2": "+", "Sub": "-", "Mul": "*", "RealDiv": "/"}
 _MATH = {"Sqrt": "sqrt", "Exp": "exp", "Log": "log", "Tanh": "tanh", "Floor": "floor",
-         "Ceil": "ceil"}
+         "Ceil": "ceil", "Erf": "erf", "Erfc": "erfc"}
 OPTIONS = ("--fmad=false",)
 
 
