@@ -5,7 +5,7 @@ exp/log/tanh/sigmoid/rsqrt, which libm, CUDA and NumPy's vectorised loops round 
 
 import numpy as np
 
-# (the CPU's float32 Erf and Erfc are exact too, tested by bits; a GPU's erff is not Eigen's)
+# (the CPU's float32 Erf and Erfc are exact too, tested by bits elsewhere)
 INEXACT = {"Exp", "Log", "Tanh", "Sigmoid", "Rsqrt", "Erf", "Erfc"}
 UNARY_OPS = ["Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu",
              "Floor", "Ceil", "Erf", "Erfc"]
