@@ -68,6 +68,8 @@ SelfAdjointEigV2 Svd Qr MatrixSolve MatrixTriangularSolve MatrixSolveLs LogMatri
 _FusedMatMul _FusedConv2D _SwitchN
 ResourceConditionalAccumulator ResourceAccumulatorApplyGradient ResourceAccumulatorTakeGradient
 ResourceAccumulatorSetGlobalStep ResourceAccumulatorNumAccumulated
+ResizeBilinear ResizeBilinearGrad ResizeNearestNeighbor ResizeNearestNeighborGrad ResizeBicubic
+ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace SpaceToDepth
 """.split()
 
 
