@@ -1,5 +1,5 @@
 """tf.image (TF 1.x's names), tf.random_crop, and the spatial ops tf.nn and tf.* gain with them
-(depth_to_space, space_to_depth)."""
+(depth_to_space, space_to_depth, separable_conv2d, atrous_conv2d)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
@@ -25,5 +25,5 @@ image = _Namespace(
     **{name: getattr(_geometry, name) for name in _GEOMETRY},
     **{name: getattr(_color, name) for name in _COLOR})
 
-for _name in ("depth_to_space", "space_to_depth"):
+for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
     setattr(_nn, _name, getattr(_spatial, _name))
