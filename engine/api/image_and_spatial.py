@@ -1,10 +1,11 @@
 """tf.image (TF 1.x's names), tf.random_crop, and the spatial ops tf.nn and tf.* gain with them
-(depth_to_space, space_to_depth, separable_conv2d, atrous_conv2d)."""
+(depth_to_space, space_to_depth, separable_conv2d, atrous_conv2d, conv3d, max_pool3d,
+avg_pool3d)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
 from engine.ops import image_color_ops as _color, image_ops as _geometry, nn as _nn
-from engine.ops import spatial_ops as _spatial
+from engine.ops import spatial_ops as _spatial, volumetric_ops as _volumetric
 
 random_crop = _geometry.random_crop
 depth_to_space = _spatial.depth_to_space
@@ -27,3 +28,5 @@ image = _Namespace(
 
 for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
     setattr(_nn, _name, getattr(_spatial, _name))
+for _name in ("conv3d", "max_pool3d", "avg_pool3d"):
+    setattr(_nn, _name, getattr(_volumetric, _name))

@@ -1,5 +1,5 @@
 """Shape functions of the image ops (TensorFlow's core/ops/image_ops.cc and array_ops.cc's
-DepthToSpace / SpaceToDepth)."""
+DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
 
 from engine.shape_inference.dims import ShapeError, _dims
 from engine.shape_inference.partial_values import _from_value
@@ -69,3 +69,57 @@ SHAPE_FUNCTIONS = {
     "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
     "AdjustHue": adjust, "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth,
 }
+
+
+# --- 3-D convolutions and pooling (NDHWC) ---
+
+def _rank5(info):
+    dims = _dims(info)
+    if dims is None:
+        return [None] * 5
+    if len(dims) != 5:
+        raise ShapeError(f"Shape must be rank 5 but is rank {len(dims)}")
+    return dims
+
+
+def _out_size(size, window, stride, dilation, padding):
+    if size is None or window is None:
+        return None
+    if padding == "SAME":
+        return -(-size // stride)
+    return max(-(-(size - (window - 1) * dilation) // stride), 0)
+
+
+def _volumetric(attrs, dims, window, channels):
+    padding = attrs.get("padding", b"VALID")
+    padding = padding.decode() if isinstance(padding, bytes) else padding
+    strides = list(attrs.get("strides") or [1] * 5)[1:4]
+    dilations = list(attrs.get("dilations") or [1] * 5)[1:4]
+    return [dims[0]] + [_out_size(dims[1 + i], window[i], strides[i], dilations[i], padding)
+                        for i in range(3)] + [channels]
+
+
+def conv3d(attrs, inputs):
+    dims, filter_dims = _rank5(inputs[0]), _rank5(inputs[1])
+    return _volumetric(attrs, dims, filter_dims[:3], filter_dims[4])
+
+
+def pool3d(attrs, inputs):
+    dims = _rank5(inputs[0])
+    window = list(attrs.get("ksize") or [1] * 5)[1:4]
+    return _volumetric(dict(attrs, dilations=None), dims, window, dims[4])
+
+
+def _sizes(info):
+    sizes = _from_value(info)
+    return sizes if sizes is not None else [None] * 5
+
+
+SHAPE_FUNCTIONS.update({
+    "Conv3D": conv3d, "MaxPool3D": pool3d, "AvgPool3D": pool3d,
+    "Conv3DBackpropInputV2": lambda attrs, inputs: _sizes(inputs[0]),
+    "Conv3DBackpropFilterV2": lambda attrs, inputs: _sizes(inputs[1]),
+    "AvgPool3DGrad": lambda attrs, inputs: _sizes(inputs[0]),
+    "MaxPool3DGrad": lambda attrs, inputs: _rank5(inputs[0]),
+    "MaxPool3DGradGrad": lambda attrs, inputs: _rank5(inputs[1]),
+})

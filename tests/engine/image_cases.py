@@ -135,11 +135,12 @@ CASES = {
 GRAPH_SEEDS = {"random_flip_up_down_4d": 1234, "random_crop": 99}
 
 
-def build_case(tf, name):
+def build_case(tf, name, cases=None, graph_seeds=None):
     """(feed dict, outputs, loss, gradients w.r.t. x or []) in the default graph."""
-    build, x_value, differentiable = CASES[name]
-    if name in GRAPH_SEEDS:
-        tf.set_random_seed(GRAPH_SEEDS[name])
+    build, x_value, differentiable = (cases or CASES)[name]
+    seeds = GRAPH_SEEDS if graph_seeds is None else graph_seeds
+    if name in seeds:
+        tf.set_random_seed(seeds[name])
     x = tf.placeholder(tf.as_dtype(x_value.dtype), x_value.shape, name="x")
     outputs = build(tf, x)
     outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
@@ -148,10 +149,10 @@ def build_case(tf, name):
     return {x: x_value}, outputs, loss, grads
 
 
-def run_case(tf, name):
+def run_case(tf, name, cases=None, graph_seeds=None):
     """{"out<i>", "loss", "grad0"} and the outputs' static shapes."""
     with tf.Graph().as_default():
-        feed, outputs, loss, grads = build_case(tf, name)
+        feed, outputs, loss, grads = build_case(tf, name, cases, graph_seeds)
         with tf.Session() as sess:
             fetched = sess.run([outputs, loss, grads], feed)
         shapes = [out.shape.as_list() if out.shape.ndims is not None else None
