@@ -6,7 +6,8 @@ The graphs are tests/engine/volumetric_cases.py's, built with tensorflow.compat.
 disable_v2_behavior). values.npz holds per case `<case>__out<i>`, `<case>__loss` and
 `<case>__grad0` (the gradient with respect to x, where the case is differentiable);
 shapes.json per case the outputs' static shapes; nodes.json.gz per case the graph's nodes
-([name, op, inputs], in order: the ops, the loss and its gradients).
+([name, op, inputs], in order: the ops, the loss and its gradients); errors.json per error
+case TensorFlow's error class and the kernel's message.
 """
 
 import json
@@ -28,6 +29,8 @@ def main():
     lines = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in shapes.items()]
     (OUT / "shapes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
     (OUT / "nodes.json.gz").write_bytes(gzip_bytes(nodes_json(nodes)))
+    errors = {name: list(cases.run_error_case(tf, name)) for name in cases.ERROR_CASES}
+    (OUT / "errors.json").write_text(json.dumps(errors, indent=0) + "\n")
     print(f"wrote {len(cases.CASES)} cases to {OUT}")
 
 

@@ -161,3 +161,48 @@ def run_case(tf, name, cases=None, graph_seeds=None):
     values["loss"] = fetched[1]
     values.update({f"grad{j}": v for j, v in enumerate(fetched[2])})
     return values, shapes
+
+
+# Kernels that fail at run time: (raw op, inputs, attrs); the message is TensorFlow's.
+_X4 = _image(50, [1, 4, 4, 3])
+_SIZE = np.array([3, 3], np.int32)
+ERROR_CASES = {
+    "resize_align_and_half_pixel": ("ResizeBilinear", dict(images=_X4, size=_SIZE),
+                                    dict(align_corners=True, half_pixel_centers=True)),
+    "resize_size_zero": ("ResizeBilinear", dict(images=_X4, size=np.array([0, 3], np.int32)),
+                         {}),
+    "resize_rank3": ("ResizeNearestNeighbor", dict(images=_X4[0], size=_SIZE), {}),
+    "resize_three_sizes": ("ResizeBicubic", dict(images=_X4,
+                                                 size=np.array([3, 3, 3], np.int32)), {}),
+    "depth_to_space_depth": ("DepthToSpace", dict(input=_X4), dict(block_size=2)),
+    "space_to_depth_size": ("SpaceToDepth", dict(input=_image(51, [1, 5, 4, 3])),
+                            dict(block_size=2)),
+    "hue_four_channels": ("AdjustHue", dict(images=_image(52, [1, 4, 4, 4]),
+                                            delta=np.float32(0.1)), {}),
+    "saturation_four_channels": ("AdjustSaturation", dict(images=_image(53, [1, 4, 4, 4]),
+                                                          scale=np.float32(0.1)), {}),
+    "contrast_rank2": ("AdjustContrastv2", dict(images=_image(54, [4, 4]),
+                                                contrast_factor=np.float32(0.1)), {}),
+}
+
+
+def kernel_message(message):
+    """The kernel's own words in a session's error message: the line after "Node: ..."."""
+    lines = message.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if line.startswith("Node: ")) + 1]
+
+
+def run_error_case(tf, name, cases=None):
+    """The error (class name, kernel message) running the raw op of ERROR_CASES[name] gives;
+    its inputs fed through placeholders of unknown shape so that only the kernel can fail."""
+    op, values, attrs = (cases or ERROR_CASES)[name]
+    with tf.Graph().as_default():
+        feeds = {key: tf.placeholder(tf.as_dtype(value.dtype), None)
+                 for key, value in values.items()}
+        out = getattr(tf.raw_ops, op)(**feeds, **attrs)
+        with tf.Session() as sess:
+            try:
+                sess.run(out, {feeds[key]: value for key, value in values.items()})
+            except tf.errors.OpError as error:
+                return type(error).__name__, kernel_message(error.message)
+    raise AssertionError(f"{name}: no error")

@@ -67,3 +67,28 @@ def build_case(tf, name):
 
 def run_case(tf, name):
     return image_cases.run_case(tf, name, CASES, {})
+
+
+_X5 = _random(20, [1, 3, 3, 3, 2])
+_F5 = _random(21, [2, 2, 2, 2, 1])
+_SAME = dict(strides=[1] * 5, padding="SAME")
+_POOL = dict(ksize=[1, 2, 2, 2, 1], strides=[1] * 5, padding="SAME")
+ERROR_CASES = {
+    "conv3d_depth": ("Conv3D", dict(input=_X5, filter=_random(22, [2, 2, 2, 3, 1])), _SAME),
+    "conv3d_ncdhw": ("Conv3D", dict(input=np.transpose(_X5, (0, 4, 1, 2, 3)), filter=_F5),
+                     dict(_SAME, data_format="NCDHW")),
+    "conv3d_batch_stride": ("Conv3D", dict(input=_X5, filter=_F5),
+                            dict(_SAME, strides=[2, 1, 1, 1, 1])),
+    "conv3d_dilation": ("Conv3D", dict(input=_X5, filter=_F5),
+                        dict(_SAME, dilations=[1, 2, 2, 2, 1])),
+    "max_pool3d_ncdhw": ("MaxPool3D", dict(input=_X5),
+                         dict(_POOL, ksize=[1, 1, 2, 2, 2], data_format="NCDHW")),
+    "max_pool3d_batch_stride": ("MaxPool3D", dict(input=_X5),
+                                dict(_POOL, strides=[2, 1, 1, 1, 1])),
+    "avg_pool3d_depth_window": ("AvgPool3D", dict(input=_X5),
+                                dict(_POOL, ksize=[1, 2, 2, 2, 2])),
+}
+
+
+def run_error_case(tf, name):
+    return image_cases.run_error_case(tf, name, ERROR_CASES)

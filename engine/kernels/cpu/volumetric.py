@@ -11,6 +11,7 @@ to every input equal to its window's maximum, as TensorFlow's CPU kernel does.
 
 import numpy as np
 
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid
 
@@ -37,10 +38,10 @@ def _geometry(ctx, in_spatial, window, strides, dilations=(1, 1, 1)):
     return out, before
 
 
-def _check_ndhwc(ctx, *arrays):
+def _check_ndhwc(ctx, *arrays, message="The CPU implementation of this op only supports "
+                                        "the NDHWC data format"):
     if _attr_str(ctx, "data_format", "NDHWC") != "NDHWC":
-        raise invalid(ctx, "The CPU implementation of this op only supports the NDHWC "
-                           "data format")
+        raise invalid(ctx, message)
     for array in arrays:
         if array.ndim != 5:
             raise invalid(ctx, f"input must be 5-dimensional{list(array.shape)}")
@@ -51,6 +52,24 @@ def _spatial_attr(ctx, name):
     if values[0] != 1 or values[4] != 1:
         raise invalid(ctx, f"Current implementation does not yet support {name} in the batch "
                            f"and depth dimensions.")
+    return values[1:4]
+
+
+def _conv_checks(ctx, *arrays):
+    """Conv3D's CPU kernel's checks, in TensorFlow's words."""
+    _check_ndhwc(ctx, *arrays, message="CPU implementation of Conv3D currently only supports "
+                                       "the NHWC tensor format.")
+    if list(ctx.attrs.get("dilations") or [1] * 5) != [1] * 5:
+        raise invalid(ctx, "CPU implementation of Conv3D currently only supports dilated "
+                           "rates of 1.")
+
+
+def _pool_attr(ctx, name):
+    values = list(ctx.attrs.get(name) or [1, 1, 1, 1, 1])
+    for index, where in ((0, "batch"), (4, "depth")):
+        if values[index] != 1:
+            raise errors.UnimplementedError(
+                ctx.node_def, None, f"Pooling is not yet supported on the {where} dimension.")
     return values[1:4]
 
 
@@ -89,7 +108,7 @@ def _conv_setup(ctx, x_shape, f_shape):
 
 @register("Conv3D")
 def conv3d(ctx, x, f):
-    _check_ndhwc(ctx, x, f)
+    _conv_checks(ctx, x, f)
     strides, dilations, out, before = _conv_setup(ctx, x.shape, f.shape)
     padded = _padded(x, before, out, f.shape[:3], strides, dilations)
     cols = np.stack([_tap_view(padded, tap, out, strides, dilations)
@@ -127,9 +146,9 @@ def conv3d_backprop_filter(ctx, x, filter_sizes, dy):
 
 
 def _pool_setup(ctx, x):
-    _check_ndhwc(ctx, x)
-    window = _spatial_attr(ctx, "ksize")
-    strides = _spatial_attr(ctx, "strides")
+    _check_ndhwc(ctx, x, message="Default Pooling3DOp only supports NDHWC on device type CPU")
+    window = _pool_attr(ctx, "ksize")
+    strides = _pool_attr(ctx, "strides")
     out, before = _geometry(ctx, x.shape[1:4], window, strides)
     return window, strides, out, before
 
@@ -173,8 +192,8 @@ def avg_pool3d(ctx, x):
 @register("AvgPool3DGrad")
 def avg_pool3d_grad(ctx, orig_input_shape, grad):
     shape = [int(v) for v in np.reshape(orig_input_shape, -1)]
-    window = _spatial_attr(ctx, "ksize")
-    strides = _spatial_attr(ctx, "strides")
+    window = _pool_attr(ctx, "ksize")
+    strides = _pool_attr(ctx, "strides")
     out, before = _geometry(ctx, shape[1:4], window, strides)
     result = np.zeros(shape, grad.dtype)
     for (p, r, c), where in _windows(shape, window, strides, out, before):
