@@ -12,7 +12,7 @@ depth_to_space = _spatial.depth_to_space
 space_to_depth = _spatial.space_to_depth
 
 _GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest_neighbor",
-             "resize_bicubic", "flip_left_right", "flip_up_down", "random_flip_left_right",
+             "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down", "random_flip_left_right",
              "random_flip_up_down", "transpose_image", "rot90", "crop_to_bounding_box",
              "pad_to_bounding_box", "resize_image_with_crop_or_pad", "central_crop",
              "random_crop")

@@ -407,6 +407,10 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None,
                           half_pixel_centers, name)
 
 
+def resize_area(images, size, align_corners=False, name=None):
+    return _resize_kernel("ResizeArea", images, size, align_corners, name=name)
+
+
 def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_centers=False):
     return _resize_kernel("ResizeBicubic", images, size, align_corners, half_pixel_centers,
                           name)
@@ -414,7 +418,7 @@ def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_cent
 
 _RESIZE_OPS = {ResizeMethod.BILINEAR: "ResizeBilinear",
                ResizeMethod.NEAREST_NEIGHBOR: "ResizeNearestNeighbor",
-               ResizeMethod.BICUBIC: "ResizeBicubic"}
+               ResizeMethod.BICUBIC: "ResizeBicubic", ResizeMethod.AREA: "ResizeArea"}
 # TF 2's tf.image.ResizeMethod strings, which TF 1.x's resize_images also takes.
 _RESIZE_NAMES = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
                  "bicubic": "ResizeBicubic", "area": "ResizeArea"}
@@ -422,12 +426,9 @@ _RESIZE_NAMES = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor
 
 def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
                   preserve_aspect_ratio=False, name=None):
-    """tf.image.resize_images (v1): ResizeBilinear, ResizeNearestNeighbor or ResizeBicubic
-    under a `resize` scope; a 3-D image through a batch of one."""
+    """tf.image.resize_images (v1): ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic or
+    ResizeArea under a `resize` scope; a 3-D image through a batch of one."""
     op_type = _RESIZE_OPS.get(method) or _RESIZE_NAMES.get(method)
-    if method == ResizeMethod.AREA or op_type == "ResizeArea":
-        raise NotImplementedError("tf.image.resize_images with ResizeMethod.AREA is not "
-                                  "supported by the engine yet (no ResizeArea kernel)")
     if op_type is None:
         raise ValueError(f"Resize method is not implemented: {method}")
     with name_scope(name, "resize", [images, size]):

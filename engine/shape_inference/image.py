@@ -65,6 +65,7 @@ def space_to_depth(attrs, inputs):
 
 SHAPE_FUNCTIONS = {
     "ResizeBilinear": resize, "ResizeNearestNeighbor": resize, "ResizeBicubic": resize,
+    "ResizeArea": resize,
     "ResizeNearestNeighborGrad": resize, "ResizeBilinearGrad": resize_grad,
     "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
     "AdjustHue": adjust, "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth,

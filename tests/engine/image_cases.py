@@ -58,6 +58,13 @@ CASES = {
     "bicubic_half_pixel_down_float64": (lambda tf, x: tf.image.resize_bicubic(
                                             x, [3, 4], half_pixel_centers=True),
                                         _image(13, [1, 7, 9, 2], np.float64), True),
+    "area_down": (lambda tf, x: tf.image.resize_images(x, [3, 4], method=3),
+                  _image(55, [2, 7, 9, 3]), False),
+    "area_up_align": (lambda tf, x: tf.image.resize_area(x, [5, 7], align_corners=True),
+                      _image(56, [1, 3, 4, 2]), False),
+    "area_uneven_3d": (lambda tf, x: tf.image.resize_images(
+                           x, [4, 3], method=tf.image.ResizeMethod.AREA),
+                       _image(57, [7, 5, 4], np.float64), False),
     # Flips, transposes, rotations.
     "flip_left_right": (lambda tf, x: tf.image.flip_left_right(x),
                         _image(14, [2, 4, 5, 3]), True),

@@ -1,5 +1,5 @@
 """NumPy CPU kernels of the image ops: ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic and
-their gradients, AdjustContrastv2, AdjustSaturation, AdjustHue, DepthToSpace and SpaceToDepth.
+their gradients, ResizeArea, AdjustContrastv2, AdjustSaturation, AdjustHue, DepthToSpace and SpaceToDepth.
 
 Each follows TensorFlow's CPU kernel (core/kernels/image/) step by step in float32 where it
 computes in float32: the source positions `scaler(x, scale)` in float, the interpolation in
@@ -254,6 +254,58 @@ def resize_bicubic_grad(ctx, grads, original_image):
     cols = np.broadcast_to(x_idx[None, :, None, :], (out_h, out_w, 4, 4)).reshape(-1)
     return _accumulate((batch, in_h, in_w, channels), dtype, rows, cols,
                        values.reshape(-1, batch, channels))
+
+
+# --- ResizeArea ---
+
+def _area_scale(i, start, stop, scale):
+    """The share of source cell i in [start, stop) (resize_area_op.cc's ternaries)."""
+    if i < start:
+        return scale if i + 1 > stop else F32(i + 1 - start)
+    return F32(stop - i) if i + 1 > stop else F32(1)
+
+
+def _area_cells(out_size, scale, in_size):
+    """Per output position: [(bounded source index, its share)], in TensorFlow's order."""
+    cells = []
+    for o in range(out_size):
+        start, stop = F32(o) * scale, F32(o + 1) * scale
+        first, end = int(np.floor(start)), int(np.ceil(stop))
+        cells.append([(min(in_size - 1, max(0, i)), _area_scale(i, start, stop, scale))
+                      for i in range(first, end)])
+    return cells
+
+
+@register("ResizeArea")
+def resize_area(ctx, images, size):
+    """Each output the source cells it covers, each weighted by its share: the row's first
+    and last cells scaled, the cells between added as they are, the rows weighted and added
+    in order, the sum times 1 / (height scale * width scale); all in float."""
+    align = bool(ctx.attrs.get("align_corners", False))
+    out_h, out_w = _output_size(ctx, images, size)
+    batch, in_h, in_w, channels = images.shape
+    height_scale = _resize_scale(in_h, out_h, align)
+    width_scale = _resize_scale(in_w, out_w, align)
+    scale = F32(1.0 / np.float64(height_scale * width_scale))
+    image = images.astype(F32, copy=False)
+    rows = _area_cells(out_h, height_scale, in_h)
+    cols = _area_cells(out_w, width_scale, in_w)
+    out = np.empty((batch, out_h, out_w, channels), F32)
+    for y, row_cells in enumerate(rows):
+        for x, col_cells in enumerate(cols):
+            total = np.zeros((batch, channels), F32)
+            for row, row_share in row_cells:
+                line = image[:, row]
+                first, first_share = col_cells[0]
+                part = line[:, first] * first_share
+                if len(col_cells) > 1:
+                    for col, _ in col_cells[1:-1]:
+                        part = part + line[:, col]
+                    last, last_share = col_cells[-1]
+                    part = part + line[:, last] * last_share
+                total = total + part * row_share
+            out[:, y, x] = total * scale
+    return out
 
 
 # --- AdjustContrastv2, AdjustSaturation, AdjustHue ---
