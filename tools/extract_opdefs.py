@@ -71,7 +71,7 @@ ResourceAccumulatorSetGlobalStep ResourceAccumulatorNumAccumulated
 ResizeBilinear ResizeBilinearGrad ResizeNearestNeighbor ResizeNearestNeighborGrad ResizeBicubic
 ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace SpaceToDepth
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
-AvgPool3D AvgPool3DGrad ResizeArea
+AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
 
 

@@ -17,7 +17,7 @@ _GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest
              "pad_to_bounding_box", "resize_image_with_crop_or_pad", "central_crop",
              "random_crop")
 _COLOR = ("per_image_standardization", "convert_image_dtype", "rgb_to_grayscale",
-          "grayscale_to_rgb", "adjust_brightness", "adjust_contrast", "adjust_saturation",
+          "grayscale_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_gamma", "adjust_brightness", "adjust_contrast", "adjust_saturation",
           "adjust_hue", "random_brightness", "random_contrast", "random_saturation",
           "random_hue")
 image = _Namespace(

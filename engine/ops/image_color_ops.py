@@ -1,5 +1,5 @@
 """tf.image's values and colours (TF 1.x names): per_image_standardization,
-convert_image_dtype, grayscale, brightness, contrast, saturation and hue, built as
+convert_image_dtype, grayscale, HSV, brightness, contrast, gamma, saturation and hue, built as
 TensorFlow 2.21's image_ops_impl.py builds them in graph mode."""
 
 from engine.framework import dtypes
@@ -8,7 +8,7 @@ from engine.ops import array_ops, check_ops, linalg_ops, math_ops, random_ops
 from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.convert import convert_to_tensor
 from engine.ops.fill_ops import ones
-from engine.ops.image_ops import _assert_at_least_3d_image
+from engine.ops.image_ops import _assert, _assert_at_least_3d_image
 from engine.ops.op_def_library import apply_op
 from engine.ops.shape_ops import rank as _rank, shape as _shape
 
@@ -182,3 +182,27 @@ def random_hue(image, max_delta, seed=None):
         raise ValueError("max_delta must be non-negative.")
     delta = random_ops.random_uniform([], -max_delta, max_delta, seed=seed)
     return adjust_hue(image, delta)
+
+
+def rgb_to_hsv(images, name=None):
+    return apply_op("RGBToHSV", images=images, name=name)
+
+
+def hsv_to_rgb(images, name=None):
+    return apply_op("HSVToRGB", images=images, name=name)
+
+
+def adjust_gamma(image, gamma=1, gain=1):
+    with name_scope(None, "adjust_gamma", [image, gamma, gain]):
+        image = convert_to_tensor(image, name="image")
+        flt_image, orig_dtype = _as_float(image)
+        if isinstance(gamma, (int, float)):
+            if gamma < 0:
+                raise ValueError("Gamma should be a non-negative real number.")
+        else:
+            assert_op = _assert(gamma >= 0, ValueError,
+                                "Gamma should be a non-negative real number.")
+            if assert_op:
+                gamma = with_dependencies(assert_op, gamma)
+        adjusted_img = gain * flt_image ** gamma
+        return convert_image_dtype(adjusted_img, orig_dtype, saturate=True)

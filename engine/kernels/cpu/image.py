@@ -1,5 +1,6 @@
 """NumPy CPU kernels of the image ops: ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic and
-their gradients, ResizeArea, AdjustContrastv2, AdjustSaturation, AdjustHue, DepthToSpace and SpaceToDepth.
+their gradients, ResizeArea, AdjustContrastv2, AdjustSaturation, AdjustHue, RGBToHSV,
+HSVToRGB, DepthToSpace and SpaceToDepth.
 
 Each follows TensorFlow's CPU kernel (core/kernels/image/) step by step in float32 where it
 computes in float32: the source positions `scaler(x, scale)` in float, the interpolation in
@@ -439,6 +440,49 @@ def adjust_hue(ctx, images, delta):
             value = np.where(category == category_value, parts[k], value)
         channels.append(value)
     return np.stack(channels, axis=-1).astype(images.dtype)
+
+
+# --- RGBToHSV / HSVToRGB (colorspace_op.h) ---
+
+@register("RGBToHSV")
+def rgb_to_hsv(ctx, images):
+    """colorspace_op.h's Eigen expressions. range.inverse() is an exact 1 / x: with
+    EIGEN_FAST_MATH's reciprocal (rcpps and a Newton step) 5 of 42 float32 hues were an ulp
+    off TensorFlow's, with the division none."""
+    if images.ndim < 1 or images.shape[-1] != 3:
+        raise invalid(ctx, f"input must have 3 channels but input only has "
+                           f"{images.shape[-1] if images.ndim else 0} channels.")
+    dtype = images.dtype.type
+    flat = images.reshape(-1, 3)
+    r, g, b = flat[:, 0], flat[:, 1], flat[:, 2]
+    v = flat.max(axis=1)
+    with np.errstate(all="ignore"):
+        rng = v - flat.min(axis=1)
+        s = np.where(v > 0, rng / v, dtype(0))
+        norm = (dtype(1) / rng) * (dtype(1) / dtype(6))
+        h = np.where(r == v, norm * (g - b),
+                     np.where(g == v, norm * (b - r) + dtype(2) / dtype(6),
+                              norm * (r - g) + dtype(4) / dtype(6)))
+        h = np.where(rng > 0, h, dtype(0))
+        h = np.where(h < 0, h + dtype(1), h)
+    return np.stack([h, s, v], axis=1).astype(images.dtype).reshape(images.shape)
+
+
+@register("HSVToRGB")
+def hsv_to_rgb(ctx, images):
+    if images.ndim < 1 or images.shape[-1] != 3:
+        raise invalid(ctx, f"input must have 3 channels but input only has "
+                           f"{images.shape[-1] if images.ndim else 0} channels.")
+    dtype = images.dtype.type
+    h, s, v = images[..., 0], images[..., 1], images[..., 2]
+    dh = h * dtype(6)
+    one, zero, two = dtype(1), dtype(0), dtype(2)
+    dr = np.minimum(np.maximum(np.abs(dh - dtype(3)) - one, zero), one)
+    dg = np.minimum(np.maximum(-np.abs(dh - two) + two, zero), one)
+    db = np.minimum(np.maximum(-np.abs(dh - dtype(4)) + two, zero), one)
+    one_s = -s + one
+    return np.stack([(one_s + s * dr) * v, (one_s + s * dg) * v, (one_s + s * db) * v],
+                    axis=-1).astype(images.dtype)
 
 
 # --- DepthToSpace / SpaceToDepth ---
