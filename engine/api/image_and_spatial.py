@@ -12,14 +12,14 @@ depth_to_space = _spatial.depth_to_space
 space_to_depth = _spatial.space_to_depth
 
 _GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest_neighbor",
-             "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down", "random_flip_left_right",
-             "random_flip_up_down", "transpose_image", "rot90", "crop_to_bounding_box",
-             "pad_to_bounding_box", "resize_image_with_crop_or_pad", "central_crop",
-             "random_crop")
+             "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down",
+             "random_flip_left_right", "random_flip_up_down", "transpose_image", "rot90",
+             "crop_to_bounding_box", "pad_to_bounding_box", "resize_image_with_crop_or_pad",
+             "central_crop", "random_crop")
 _COLOR = ("per_image_standardization", "convert_image_dtype", "rgb_to_grayscale",
-          "grayscale_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_gamma", "adjust_brightness", "adjust_contrast", "adjust_saturation",
-          "adjust_hue", "random_brightness", "random_contrast", "random_saturation",
-          "random_hue")
+          "grayscale_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_gamma", "adjust_brightness",
+          "adjust_contrast", "adjust_saturation", "adjust_hue", "random_brightness",
+          "random_contrast", "random_saturation", "random_hue")
 image = _Namespace(
     "tf.image", resize=_geometry.resize_images, transpose=_geometry.transpose_image,
     resize_with_crop_or_pad=_geometry.resize_image_with_crop_or_pad,

@@ -69,7 +69,8 @@ SHAPE_FUNCTIONS = {
     "ResizeNearestNeighborGrad": resize, "ResizeBilinearGrad": resize_grad,
     "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
     "AdjustHue": adjust, "RGBToHSV": lambda attrs, inputs: _dims(inputs[0]),
-    "HSVToRGB": lambda attrs, inputs: _dims(inputs[0]), "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth,
+    "HSVToRGB": lambda attrs, inputs: _dims(inputs[0]), "DepthToSpace": depth_to_space,
+    "SpaceToDepth": space_to_depth,
 }
 
 
