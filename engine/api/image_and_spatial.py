@@ -5,6 +5,7 @@ avg_pool3d)."""
 from engine.framework.api_namespace import Namespace as _Namespace
 
 from engine.ops import image_color_ops as _color, image_ops as _geometry, nn as _nn
+from engine.ops import image_measure_ops as _measure
 from engine.ops import spatial_ops as _spatial, volumetric_ops as _volumetric
 
 random_crop = _geometry.random_crop
@@ -24,7 +25,9 @@ image = _Namespace(
     "tf.image", resize=_geometry.resize_images, transpose=_geometry.transpose_image,
     resize_with_crop_or_pad=_geometry.resize_image_with_crop_or_pad,
     **{name: getattr(_geometry, name) for name in _GEOMETRY},
-    **{name: getattr(_color, name) for name in _COLOR})
+    **{name: getattr(_color, name) for name in _COLOR},
+    **{name: getattr(_measure, name) for name in (
+        "total_variation", "psnr", "image_gradients", "sobel_edges")})
 
 for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
     setattr(_nn, _name, getattr(_spatial, _name))

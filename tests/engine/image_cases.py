@@ -140,6 +140,16 @@ CASES = {
     "random_saturation_hue": (lambda tf, x: tf.image.random_hue(
                                   tf.image.random_saturation(x, 0.5, 1.5, seed=13), 0.2,
                                   seed=14), _image(42, [4, 5, 3]), False),
+    # Measures.
+    "total_variation_4d": (lambda tf, x: tf.image.total_variation(x),
+                           _image(63, [2, 5, 6, 3]), True),
+    "total_variation_3d": (lambda tf, x: tf.image.total_variation(x, name="tv"),
+                           _image(64, [4, 5, 2], np.float64), True),
+    "psnr": (lambda tf, x: tf.image.psnr(x, x * 0.9 + 0.05, max_val=1.0),
+             _image(65, [2, 5, 6, 3]), True),
+    "image_gradients": (lambda tf, x: tf.image.image_gradients(x), _image(66, [2, 4, 5, 3]),
+                        True),
+    "sobel_edges": (lambda tf, x: tf.image.sobel_edges(x), _image(67, [2, 5, 6, 3]), True),
     # Blocks of pixels into channels and back.
     "depth_to_space": (lambda tf, x: tf.nn.depth_to_space(x, 2), _image(43, [2, 3, 4, 8]),
                        True),
