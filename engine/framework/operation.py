@@ -37,11 +37,12 @@ def _infer_shapes(op, attrs=None):
 
 def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
-    cases, and a StridedSlice, Pack, ConcatV2 or ExpandDims of small constants (a shape's dims, mostly), which
+    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims or BroadcastArgs of small constants (a shape's dims, mostly), which
     TensorFlow's shape inference evaluates as a small constant subgraph."""
     from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op
-    if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims"):
+    if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
+                                 "BroadcastArgs"):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
     values = [_static_value(t, depth + 1) for t in op._inputs]
@@ -49,6 +50,13 @@ def _static_value(tensor, depth=0):
         return None
     if kind == "ExpandDims":
         return np.expand_dims(values[0], int(values[1]))
+    if kind == "BroadcastArgs":
+        try:
+            shape = np.broadcast_shapes(*(tuple(np.asarray(v).reshape(-1).tolist())
+                                          for v in values))
+        except ValueError:
+            return None
+        return np.array(shape, dtype=tensor._dtype.as_numpy_dtype)
     if kind == "ConcatV2":
         return np.concatenate(values[:-1], axis=int(values[-1]))
     if kind == "Pack":
@@ -124,7 +132,8 @@ def _partial_shape_value(tensor):
 _SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 
 _FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
-                       "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims"})
+                       "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
+                       "BroadcastArgs"})
 
 
 class Operation:

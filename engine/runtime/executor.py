@@ -35,7 +35,7 @@ stops a frame running more iterations with ResourceExhaustedError naming the fra
 import os
 import numpy as np
 
-from engine.runtime import frame_compiler, frames, function_library as function
+from engine.runtime import chain_steps, frame_compiler, frames, function_library as function
 from engine.framework import errors
 from engine.kernels import lookup
 from engine.kernels.context import KernelContext
@@ -73,7 +73,12 @@ class Executor:
         producers = {node.name: node for node in plan.nodes}
         position = {node.name: i for i, node in enumerate(plan.nodes)}
         fed_slots = frozenset(plan.feed_slots.values())
-        for node in plan.kernel_nodes:
+        kernel_nodes = plan.kernel_nodes
+        # elementwise chains run as one compiled loop on the fast path (chain_steps.py)
+        chains = (chain_steps.Chains(plan, kernel_nodes)
+                  if (chain_steps.ENABLED and device_type == "CPU" and not DEBUG_CHECKS
+                      and not plan.has_control_flow) else None)
+        for node in kernel_nodes:
             kernel = kernel_lookup(node.op_type, device_type)
             if kernel is None and node.op_type in functions:
                 kernel = function_call
@@ -91,11 +96,18 @@ class Executor:
                 template[node.output_slots[0]] = self._call(node, kernel, ctx, ())
                 continue
             frees = plan.frees.get(position[node.name], ())
+            if chains:
+                frees = chains.frees_at(node)
             step = None if DEBUG_CHECKS else _bind_forwarding_step(
                 node, kernel, ctx, frees, template, fed_slots)
             if step is None:
                 step = (_bind_checked_step if DEBUG_CHECKS else _bind_step)(node, kernel, ctx)
             steps.append((step, node, frees))
+        if chains:
+            steps = chains.combine(
+                steps, lambda node_def, dtypes, device: make_context(
+                    node_def, dtypes, resources, device, rng_factory, session_state),
+                fed_slots, template)
         self._steps = [(step, frees) for step, node, frees in steps]
         self._node_of_step = {id(step): node for step, node, _ in steps}
         self._template = template

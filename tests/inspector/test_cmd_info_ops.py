@@ -14,7 +14,7 @@ def test_json_lists_every_op_of_the_registry_with_what_it_has(capsys):
                                 "shape": "inferred", "gradient": "not differentiable",
                                 "families": [], "problems": []}
     assert rows["Merge"]["families"] == ["control_flow", "inexpensive"]
-    assert rows["Bitcast"]["kernels"] == [] and rows["Bitcast"]["families"] == ["graph_only"]
+    assert rows["Reverse"]["kernels"] == [] and rows["Reverse"]["families"] == ["graph_only"]
     assert rows["SaveV2"]["kernels"] == ["CPU"] and rows["SaveV2"]["families"] == ["stateful"]
 
 

@@ -149,6 +149,48 @@ def source(chain, input_dtypes, scalar_inputs):
     return _header(chain) + "\n".join(lines) + "\n"
 
 
+def row_source(chain, input_dtypes, layouts):
+    """The source of a chain's kernel over rows, for inputs that broadcast along some of the
+    output's dimensions: `kernel(out, inputs..., strides, rows2, inner, row_start, row_end)`
+    fills out's rows [row_start, row_end), each `inner` elements long (engine/kernels/cpu/
+    fused.py collapses the output's shape to rows1 x rows2 x inner). Input k's layout is "v"
+    (varies along the row: element j of its row is i<k>[offset + j]), "u" (one value per row:
+    i<k>[offset]) or "s" (one value); its row's offset is r1 * strides[k, 0] + r2 * strides[k,
+    1] for row r = r1 * rows2 + r2. Each row runs as the flat kernel's loops do: Eigen's
+    packet path up to the tensor's tail, its scalar path from there."""
+    if chain.random_steps or chain.reduces or chain.shape_inputs:
+        raise ValueError("a row kernel takes plain elementwise chains only")
+    count = len(input_dtypes)
+    rows = [k for k in range(count) if layouts[k] != "s"]
+    lines = [f"def kernel(out, {', '.join(f'i{k}' for k in range(count))}, strides, rows2, "
+             "inner, row_start, row_end):"]
+    lines += [f"    v{k} = i{k}[0]" for k in range(count) if layouts[k] == "s"]
+    eigen = _uses_eigen(chain)
+    if eigen:
+        lines.append(f"    tail = out.shape[0] - out.shape[0] % {eigen_numba.PACKET}")
+    lines += ["    for r in range(row_start, row_end):",
+              "        r1 = r // rows2",
+              "        r2 = r - r1 * rows2",
+              "        base = r * inner",
+              "        o = out[base:base + inner]"]
+    for k in rows:
+        offset = f"r1 * strides[{k}, 0] + r2 * strides[{k}, 1]"
+        lines.append(f"        x{k} = i{k}[{offset}:{offset} + inner]" if layouts[k] == "v"
+                     else f"        v{k} = i{k}[{offset}]")
+    loops = [("range(inner)", None)]
+    if eigen:
+        lines.append("        split = min(max(tail - base, 0), inner)")
+        loops = [("range(split)", "packet"), ("range(split, inner)", "scalar")]
+    scalars = [layouts[k] == "s" for k in range(count)]
+    for bounds, path in loops:
+        lines.append(f"        for j in {bounds}:")
+        lines += [f"            v{k} = x{k}[j]" for k in rows if layouts[k] == "v"]
+        body = _steps(chain, input_dtypes, "            ", {}, scalars, path)
+        body[-1] = body[-1].replace("out[j] =", "o[j] =")
+        lines += body
+    return _header(chain) + "\n".join(lines) + "\n"
+
+
 def _header(chain, functions=""):
     """The file's imports, the helper functions it calls, and the kernel's decorator."""
     if _uses_eigen(chain):
@@ -301,9 +343,21 @@ def _compile(key, text):
     return module.kernel
 
 
+def _compile_rows(key, text):
+    """As _compile, for a row kernel (key: ("rows", chain key))."""
+    module = numba_source.import_text(text, _FOLDER, "fused")
+    input_dtypes = key[1][1]
+    chain = chain_of(key[1])
+    sample = [np.zeros(1, dtype) for dtype in input_dtypes]
+    module.kernel(np.zeros(1, chain.steps[-1][2]), *sample,
+                  np.zeros((len(input_dtypes), 2), np.int64), 1, 1, 0, 1)
+    numba_source.mark_compiled(text, _FOLDER, "fused")
+    return module.kernel
+
+
 def _compile_into(key, text):
     try:
-        function = _compile(key, text)
+        function = (_compile_rows if key[0] == "rows" else _compile)(key, text)
     except Exception:  # a chain numba cannot compile stays on the NumPy reference
         function = None
     with _lock:
@@ -315,7 +369,18 @@ def kernel(chain, input_dtypes, scalar_inputs, wait=False):
     """The compiled kernel of a chain at these input dtypes, else None (compiling, or it
     could not be compiled). The first request compiles it in the background, or loads it in
     the caller's thread where numba has cached it (engine/kernels/compiled/__init__.py)."""
-    key = chain.key(input_dtypes, scalar_inputs)
+    return _kernel(chain.key(input_dtypes, scalar_inputs),
+                   lambda: source(chain, input_dtypes, scalar_inputs), wait)
+
+
+def row_kernel(chain, input_dtypes, layouts, wait=False):
+    """As `kernel`, for the chain's kernel over rows (row_source; layouts: "v", "u" or "s"
+    an input)."""
+    return _kernel(("rows", chain.key(input_dtypes, layouts)),
+                   lambda: row_source(chain, input_dtypes, layouts), wait)
+
+
+def _kernel(key, make_source, wait):
     function = _ready.get(key)
     if function is not None or key in _ready:
         return function
@@ -324,7 +389,7 @@ def kernel(chain, input_dtypes, scalar_inputs, wait=False):
         if start:
             _pending.add(key)
     if start:
-        text = source(chain, input_dtypes, scalar_inputs)
+        text = make_source()
         if compiled.loads_in_caller() and numba_source.is_compiled(text, _FOLDER, "fused"):
             _compile_into(key, text)
             return _ready.get(key)
@@ -366,6 +431,16 @@ def run(function, out, inputs, streams=()):
     threads.parallel_for(lambda start, end: function(out, *inputs, *words, start, end),
                          -(-out.shape[0] // _WORDS_PER_BLOCK),
                          _MIN_ITEMS_PER_PIECE // _WORDS_PER_BLOCK)
+    return out
+
+
+def run_rows(function, out, inputs, strides, rows2, inner):
+    """Fill `out` (flat) with a row kernel's rows (row_kernel), over the intra-op threads in
+    pieces of whole rows."""
+    rows = out.shape[0] // inner if inner else 0
+    threads.parallel_for(
+        lambda start, end: function(out, *inputs, strides, rows2, inner, start, end),
+        rows, max(1, _MIN_ITEMS_PER_PIECE // max(1, inner)))
     return out
 
 

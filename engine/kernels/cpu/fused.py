@@ -111,13 +111,16 @@ def run_reference(plan, inputs, device_type="CPU", ctx=None):
 
 class _Call:
     """What run_compiled works out once per input signature: the compiled function, the
-    output's shape and size, the elementwise inputs' positions, the compiled module."""
+    output's shape and size, the elementwise inputs' positions, the compiled module; for a
+    kernel over rows (inputs that broadcast along some dimensions), `rows`: (strides, rows2,
+    inner) and `lifted`: the steps computed first, by their own kernels (see _prepare_rows)."""
 
-    __slots__ = ("function", "shape", "size", "values", "module")
+    __slots__ = ("function", "shape", "size", "values", "module", "rows", "lifted")
 
-    def __init__(self, function, shape, size, values, module):
+    def __init__(self, function, shape, size, values, module, rows=None, lifted=()):
         self.function, self.shape, self.size = function, shape, size
         self.values, self.module = values, module
+        self.rows, self.lifted = rows, lifted
 
 
 _REFERENCE = object()  # a signature the compiled loop never serves (the reference does)
@@ -132,12 +135,14 @@ def _signature(chain, arrays):
                  for k, a in enumerate(arrays))
 
 
-def run_compiled(plan, inputs, wait=False, ctx=None):
+def run_compiled(plan, inputs, wait=False, ctx=None, donated=()):
     """The chain in one compiled loop, or None where that cannot serve these inputs now
     (wait: compile it now, whatever its size; ctx: the fused node's context, as for
-    run_reference). The checks run once per input signature: a node run again with inputs
-    of the same shapes goes straight to its loop (the small chains of a training step pay
-    microseconds, not the tens a fresh check costs)."""
+    run_reference; donated: positions of inputs the result may be written over, as a
+    kernel's `forwarding` may: one of the output's shape and dtype is). The checks run once
+    per input signature: a node run again with inputs of the same shapes goes straight to
+    its loop (the small chains of a training step pay microseconds, not the tens a fresh
+    check costs)."""
     arrays = [np.asarray(x) for x in inputs]
     signature = _signature(plan.chain, arrays)
     call = plan.calls.get(signature)
@@ -150,6 +155,8 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
     if call is _REFERENCE:
         return None
     chain = plan.chain
+    if call.rows is not None:
+        return _run_rows(plan, call, arrays, ctx, _output(plan, call, arrays, donated))
     flat = [np.ascontiguousarray(arrays[k]).reshape(-1) for k in call.values]
     # each random step's stream moves on as its own kernel's would, drawn or not
     streams = []
@@ -160,10 +167,40 @@ def run_compiled(plan, inputs, wait=False, ctx=None):
     if chain.reduces:
         return np.asarray(call.module.reduce(call.function, call.size, plan.out_dtype, flat,
                                              streams))
-    out = np.empty(call.size, plan.out_dtype)
+    out = _output(plan, call, arrays, donated)
     if call.size:
-        call.module.run(call.function, out, flat, streams)
-    return out.reshape(call.shape)
+        call.module.run(call.function, out.reshape(-1), flat, streams)
+    return out
+
+
+def _output(plan, call, arrays, donated):
+    """The array the loop writes: a donated input where one can hold the output (its shape,
+    its dtype, C-contiguous: element j of the loop reads every input's element j before it
+    writes out[j], so writing over an input of the output's shape is safe), else a new one.
+    Either owns its memory, so the next op may be given it in turn (executor forwarding:
+    a reshaped view would not be)."""
+    for k in donated:
+        a = arrays[k]
+        if a.shape == call.shape and a.dtype == plan.out_dtype and a.flags.c_contiguous:
+            return a
+    return np.empty(call.shape, plan.out_dtype)
+
+
+def _run_rows(plan, call, arrays, ctx, out):
+    """The chain's kernel over rows: its lifted steps first, then one loop."""
+    values = list(arrays)
+    if call.lifted:
+        contexts = plan.contexts(ctx)
+        computed = {}
+        for k in call.lifted:
+            op, operands, _ = plan.chain.steps[k]
+            args = [arrays[n] if kind == "i" else computed[n] for kind, n in operands]
+            computed[k] = np.asarray(kernels.lookup(op, "CPU")(contexts[k], *args))
+        values += [computed[k] for k in call.lifted]
+    flat = [np.ascontiguousarray(v).reshape(-1) for v in values]
+    strides, rows2, inner = call.rows
+    call.module.run_rows(call.function, out.reshape(-1), flat, strides, rows2, inner)
+    return out
 
 
 def _prepare(plan, arrays, wait):
@@ -195,12 +232,15 @@ def _prepare(plan, arrays, wait):
         if compiled.enabled():
             note_cold_fallback(size)
         return None
+    if not chain.side_inputs and size > 1 and any(a.shape != shape and a.size != 1
+                                                   for a in arrays):
+        return _prepare_rows(plan, arrays, shape, size, fused, wait)
     scalars = []
     for k, a in enumerate(arrays):
         if k in chain.side_inputs:
             scalars.append(False)
         elif a.shape != shape and a.size != 1:
-            return _REFERENCE  # a partial broadcast: the reference handles it
+            return _REFERENCE  # a partial broadcast of a chain with sources or a sum
         else:
             scalars.append(a.shape != shape or size == 1)
     function = fused.kernel(chain, [a.dtype.name for a in arrays], scalars, wait=wait)
@@ -209,6 +249,84 @@ def _prepare(plan, arrays, wait):
         return None
     return _Call(function, shape, size,
                  [k for k in range(len(arrays)) if k not in chain.side_inputs], fused)
+
+
+def _prepare_rows(plan, arrays, shape, size, fused, wait):
+    """The _Call of a chain some of whose inputs broadcast along part of the output's
+    dimensions (a LayerNorm's [n, 1] means and [d] scale, an attention mask [b, 1, 1, t]):
+    a kernel over rows (compiled/fused_numba.row_source).
+
+    A step whose value is neither the output's shape nor a single value (a LayerNorm's
+    rsqrt(variance + epsilon), [n, 1]) is lifted out of the loop: it is computed first by its
+    op's own kernel, as the unfused graph computes it (so an Eigen function's packet and
+    scalar paths fall on its own tensor's elements), and read by the loop as an input. The
+    output's dimensions are collapsed into at most three groups (rows1, rows2, inner) along
+    which every input either varies or is broadcast; more groups go to the reference."""
+    chain = plan.chain
+    shapes = []
+    for _, operands, _ in chain.steps:
+        shapes.append(np.broadcast_shapes(*(arrays[n].shape if kind == "i" else shapes[n]
+                                            for kind, n in operands)))
+    lifted = [k for k, step_shape in enumerate(shapes)
+              if step_shape != shape and int(np.prod(step_shape, dtype=np.int64)) != 1]
+    count = len(arrays)
+    kept = [k for k in range(len(chain.steps)) if k not in lifted]
+    position = {k: n for n, k in enumerate(kept)}
+    slot = {k: count + n for n, k in enumerate(lifted)}
+    ops, args, types = [], [], []
+    for k in kept:
+        op, operands, dtype = chain.steps[k]
+        ops.append(op)
+        types.append(dtype)
+        args.append(",".join(f"i{n}" if kind == "i" else
+                             (f"i{slot[n]}" if n in slot else f"t{position[n]}")
+                             for kind, n in operands))
+    rows_chain = Chain(ops, args, types)
+    in_shapes = [a.shape for a in arrays] + [shapes[k] for k in lifted]
+    in_dtypes = [a.dtype.name for a in arrays] + [chain.steps[k][2] for k in lifted]
+    geometry = _row_geometry(shape, in_shapes)
+    if geometry is None:
+        return _REFERENCE
+    layouts, strides, rows2, inner = geometry
+    function = fused.row_kernel(rows_chain, in_dtypes, layouts, wait=wait)
+    if function is None:
+        note_cold_fallback(size)
+        return None
+    return _Call(function, shape, size, list(range(count)), fused,
+                 rows=(strides, rows2, inner), lifted=tuple(lifted))
+
+
+def _row_geometry(shape, in_shapes):
+    """(layouts, strides, rows2, inner) of inputs of `in_shapes` broadcast to `shape`, or None
+    where the output's dimensions do not collapse into three groups: adjacent dimensions
+    along which every input does the same (varies, or is broadcast) are one group."""
+    rank = len(shape)
+    aligned = [(1,) * (rank - len(s)) + tuple(s) for s in in_shapes]
+    groups = []  # [size, broadcast flags (one per input), last dimension]
+    for d in range(rank):
+        if shape[d] == 1:
+            continue
+        flags = tuple(a[d] == 1 for a in aligned)
+        if groups and groups[-1][1] == flags:
+            groups[-1][0] *= shape[d]
+            groups[-1][2] = d
+        else:
+            groups.append([shape[d], flags, d])
+    if len(groups) > 3 or not groups:
+        return None
+    while len(groups) < 3:
+        groups.insert(0, [1, (True,) * len(aligned), -1])
+    layouts, strides = [], np.zeros((len(aligned), 2), np.int64)
+    for k, dims in enumerate(aligned):
+        if int(np.prod(dims, dtype=np.int64)) == 1:
+            layouts.append("s")
+            continue
+        c_strides = np.cumprod((1,) + dims[:0:-1])[::-1]  # each dimension's element stride
+        layouts.append("u" if groups[2][1][k] else "v")
+        for g in range(2):
+            _, flags, last = groups[g]
+            strides[k, g] = 0 if flags[k] or last < 0 else int(c_strides[last])
+    return tuple(layouts), strides, groups[1][0], groups[2][0]
 
 
 def _reduces_everything(axes, rank):

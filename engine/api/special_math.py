@@ -1,0 +1,61 @@
+"""The special math and manipulation ops in the TF1 namespace: tf.lgamma, tf.digamma,
+tf.igamma, tf.igammac, tf.betainc, tf.log_sigmoid, tf.roll, tf.bitcast, tf.searchsorted,
+tf.histogram_fixed_width, tf.unique_with_counts, tf.sparse_tensor_dense_matmul; tf.math's
+xlogy, xdivy, xlog1py, multiply_no_nan, bessel_i0e/i1e, polygamma, zeta; tf.nn.swish; tf.manip
+and tf.sparse. TensorFlow's other names for them (tf.math.lgamma, tf.manip.roll, tf.sparse.matmul,
+tf.nn.silu, ...) come from engine/api/aliases.py."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+from engine.api import math_and_nn as _math_and_nn
+from engine.api import core as _core
+from engine.ops import manip_ops as _manip, special_math_ops as _special
+from engine.ops import random_sampling_ops as _random_sampling, text_ops as _text
+from engine.api import input_output as _input_output
+from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
+from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
+
+lgamma = _special.lgamma
+digamma = _special.digamma
+igamma = _special.igamma
+igammac = _special.igammac
+betainc = _special.betainc
+log_sigmoid = _special.log_sigmoid
+roll = _manip.roll
+bitcast = _manip.bitcast
+searchsorted = _manip.searchsorted
+histogram_fixed_width = _manip.histogram_fixed_width
+unique_with_counts = _manip.unique_with_counts
+sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
+
+for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bessel_i1e",
+              "polygamma", "zeta"):
+    setattr(_math_and_nn.math, _name, getattr(_special, _name))
+_math_and_nn.nn.swish = _special.swish
+
+multinomial = _random_sampling.multinomial
+random_gamma = _random_sampling.random_gamma
+random_poisson = _random_sampling.random_poisson
+_core.random.categorical = _random_sampling.categorical
+
+string_split = _text.string_split
+substr = _text.substr
+as_string = _text.as_string
+string_to_number = _text.string_to_number
+_input_output.strings.split = _text.strings_split
+_input_output.strings.substr = _text.substr
+_input_output.strings.as_string = _text.as_string
+_input_output.strings.to_number = _text.string_to_number
+
+_math_and_nn.metrics.auc = _metrics_auc.auc
+
+sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
+                  union=_set_ops.set_union, difference=_set_ops.set_difference,
+                  size=_set_ops.set_size)
+
+manip = _Namespace("tf.manip", roll=roll)
+sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
+
+__all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
+           "searchsorted", "histogram_fixed_width", "unique_with_counts",
+           "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
+           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets"]

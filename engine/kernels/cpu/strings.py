@@ -1,0 +1,234 @@
+"""CPU kernels of StringSplit, StringSplitV2, Substr, AsString and StringToNumber, as
+TensorFlow's string kernels compute them (string_split_op.cc, substr_op.cc, as_string_op.cc,
+string_to_number_op.cc), their errors in TensorFlow's words (tests/fixtures/mathops/)."""
+
+import re
+
+import numpy as np
+
+from engine.framework import dtypes
+from engine.kernels import register
+from engine.kernels.common import datatype_string, invalid, shape_str
+
+_WHITESPACE = b" \t\n\v\f\r"
+
+
+def _bytes(value):
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
+def _sparse(ctx, rows):
+    """(indices [n, 2] int64, values [n], dense_shape [2] int64) of token rows."""
+    count = sum(len(tokens) for tokens in rows)
+    indices = np.zeros((count, 2), np.int64)
+    values = np.empty(count, dtype=object)
+    at = 0
+    for row, tokens in enumerate(rows):
+        for column, token in enumerate(tokens):
+            indices[at] = row, column
+            values[at] = token
+            at += 1
+    width = max((len(tokens) for tokens in rows), default=0)
+    return indices, values, np.array([len(rows), width], np.int64)
+
+
+def _vector_input(ctx, source, what="input"):
+    source = np.asarray(source, dtype=object)
+    if source.ndim != 1:
+        raise invalid(ctx, f"{what} must be a vector, got shape: {shape_str(source.shape)}")
+    return [_bytes(v) for v in source.tolist()]
+
+
+def _scalar(ctx, value, what):
+    value = np.asarray(value, dtype=object)
+    if value.ndim != 0:
+        raise invalid(ctx, f"{what} must be a scalar, got shape: {shape_str(value.shape)}")
+    return _bytes(value.item())
+
+
+@register("StringSplit")
+def string_split(ctx, source, delimiter):
+    strings = _vector_input(ctx, source)
+    delimiter = _scalar(ctx, delimiter, "delimiter")
+    skip_empty = ctx.attrs.get("skip_empty", True)
+    rows = []
+    for text in strings:
+        if not text:
+            tokens = []  # an empty string gives no token, empty or not
+        elif not delimiter:
+            tokens = [text[i:i + 1] for i in range(len(text))]
+        else:
+            tokens = re.split(b"[" + re.escape(delimiter) + b"]", text)
+        if skip_empty:
+            tokens = [t for t in tokens if t]
+        rows.append(tokens)
+    return _sparse(ctx, rows)
+
+
+def _split_whitespace(text, maxsplit):
+    """Tokens between runs of ASCII whitespace; once maxsplit tokens are cut, the rest of the
+    string after the whitespace that follows is one more token, empty or not (TensorFlow's)."""
+    tokens = []
+    i, n = 0, len(text)
+    while i < n and text[i] in _WHITESPACE:
+        i += 1
+    while i < n:
+        start = i
+        while i < n and text[i] not in _WHITESPACE:
+            i += 1
+        tokens.append(text[start:i])
+        while i < n and text[i] in _WHITESPACE:
+            i += 1
+        if 0 < maxsplit == len(tokens):
+            tokens.append(text[i:])
+            break
+    return tokens
+
+
+@register("StringSplitV2")
+def string_split_v2(ctx, source, sep):
+    strings = _vector_input(ctx, source)
+    sep = _scalar(ctx, sep, "sep")
+    maxsplit = ctx.attrs.get("maxsplit", -1)
+    rows = []
+    for text in strings:
+        if not sep:
+            rows.append(_split_whitespace(text, maxsplit))
+        elif not text:
+            rows.append([])
+        else:
+            rows.append(text.split(sep, maxsplit if maxsplit > 0 else -1))
+    return _sparse(ctx, rows)
+
+
+def _utf8_starts(text):
+    """Byte offsets of each UTF-8 character of `text`, and its length."""
+    return [i for i, byte in enumerate(text) if byte & 0xC0 != 0x80] + [len(text)]
+
+
+@register("Substr")
+def substr(ctx, value, pos, length):
+    value = np.asarray(value, dtype=object)
+    pos, length = np.asarray(pos), np.asarray(length)
+    unit = ctx.attrs.get("unit", "BYTE")
+    unit = unit.decode() if isinstance(unit, bytes) else unit
+    if pos.shape != length.shape:
+        raise invalid(ctx, "pos and len should have the same shape, got: "
+                           f"{shape_str(pos.shape)} vs. {shape_str(length.shape)}")
+    try:
+        shape = np.broadcast_shapes(value.shape, pos.shape)
+    except ValueError:
+        raise invalid(ctx, f"Incompatible shapes: {shape_str(value.shape)} vs. "
+                           f"{shape_str(pos.shape)}") from None
+    values = np.broadcast_to(value, shape).reshape(-1)
+    positions = np.broadcast_to(pos, shape).reshape(-1).tolist()
+    lengths = np.broadcast_to(length, shape).reshape(-1).tolist()
+    out = np.empty(len(values), dtype=object)
+    for i, (text, p, n) in enumerate(zip(values.tolist(), positions, lengths)):
+        text = _bytes(text)
+        if unit == "UTF8_CHAR":
+            starts = _utf8_starts(text)
+            size = len(starts) - 1
+        else:
+            size = len(text)
+        if not -size <= p <= size:
+            raise invalid(ctx, f"pos {p} out of range for string b'"
+                               f"{text.decode('utf-8', 'backslashreplace')}' at index {i}")
+        begin = p + size if p < 0 else p
+        end = min(size, begin + n)
+        if unit == "UTF8_CHAR":
+            out[i] = text[starts[begin]:starts[end]]
+        else:
+            out[i] = text[begin:end]
+    return out.reshape(shape)
+
+
+_FLOATS = {np.dtype(t) for t in (np.float16, np.float32, np.float64)}
+_COMPLEX = {np.dtype(np.complex64), np.dtype(np.complex128)}
+
+
+@register("AsString")
+def as_string(ctx, value):
+    value = np.asarray(value)
+    dtype = value.dtype
+    precision = ctx.attrs.get("precision", -1)
+    scientific = ctx.attrs.get("scientific", False)
+    shortest = ctx.attrs.get("shortest", False)
+    width = ctx.attrs.get("width", -1)
+    fill = ctx.attrs.get("fill", "")
+    fill = fill.decode() if isinstance(fill, bytes) else fill
+    name = datatype_string(dtypes.as_dtype(dtype)) if dtype != object else "string"
+    is_float = dtype in _FLOATS or dtype.name == "bfloat16" or dtype in _COMPLEX
+    if scientific and shortest:
+        raise invalid(ctx, "Cannot select both scientific and shortest notation")
+    if precision > -1 and not is_float:
+        raise invalid(ctx, f"precision not supported for datatype {name}")
+    if scientific and not is_float:
+        raise invalid(ctx, f"scientific not supported for datatype {name}")
+    if shortest and not is_float:
+        raise invalid(ctx, f"shortest not supported for datatype {name}")
+    if len(fill) > 1:
+        raise invalid(ctx, f"Fill string must be one or fewer characters: {fill}")
+    spec = "%"
+    if fill:
+        if fill not in " +-0#":
+            raise invalid(ctx, f'Fill argument not supported: "{fill}"')
+        spec += fill
+    if width > -1:
+        spec += str(width)
+    if precision > -1:
+        spec += f".{precision}"
+    flat = value.reshape(-1)
+    if dtype.kind in "iu":
+        spec += "d"
+        texts = [spec % v for v in flat.tolist()]
+    elif is_float:
+        spec += "g" if shortest else ("e" if scientific else "f")
+        if dtype in _COMPLEX:
+            texts = [f"({spec % v.real},{spec % v.imag})" for v in flat.tolist()]
+        else:
+            texts = [spec % float(v) for v in flat.astype(np.float64).tolist()]
+    elif dtype == np.bool_:
+        texts = [("%" + spec[1:] + "s") % ("true" if v else "false") for v in flat.tolist()]
+    elif dtype == object:
+        texts = [("%" + spec[1:] + "s") % _bytes(v).decode("utf-8", "surrogateescape")
+                 for v in flat.tolist()]
+    else:
+        raise invalid(ctx, f"Type not supported: {name}")
+    out = np.empty(len(texts), dtype=object)
+    out[:] = [t.encode("utf-8", "surrogateescape") for t in texts]
+    return out.reshape(value.shape)
+
+
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_FLOAT = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)",
+                    re.IGNORECASE)
+
+
+def _to_number(text, dtype):
+    stripped = text.strip(_WHITESPACE)
+    if dtype.kind == "f":
+        if not _FLOAT.fullmatch(stripped):
+            return None
+        return float(stripped.decode())
+    if not _INTEGER.fullmatch(stripped):
+        return None
+    number = int(stripped)
+    info = np.iinfo(dtype)
+    return number if info.min <= number <= info.max else None
+
+
+@register("StringToNumber")
+def string_to_number(ctx, value):
+    value = np.asarray(value, dtype=object)
+    dtype = np.dtype(ctx.attrs.get("out_type", dtypes.float32).as_numpy_dtype)
+    out = np.empty(value.size, dtype)
+    for i, text in enumerate(value.reshape(-1).tolist()):
+        text = _bytes(text)
+        number = _to_number(text, dtype)
+        if number is None:
+            raise invalid(ctx, "StringToNumberOp could not correctly convert string: "
+                               + text.decode("utf-8", "backslashreplace"))
+        with np.errstate(all="ignore"):
+            out[i] = number
+    return out.reshape(value.shape)

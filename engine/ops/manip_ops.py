@@ -1,0 +1,57 @@
+"""tf.roll, tf.bitcast, tf.searchsorted, tf.histogram_fixed_width, tf.unique_with_counts and
+tf.sparse_tensor_dense_matmul, as TF 1.x builds them."""
+
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.sparse_tensor import SparseTensor
+from engine.ops import array_ops
+from engine.ops.convert import convert_to_tensor
+from engine.ops.op_def_library import apply_op
+from engine.ops.shape_ops import shape_internal
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002
+    return apply_op("Roll", input=input, shift=shift, axis=axis, name=name)
+
+
+def bitcast(input, type, name=None):  # noqa: A002
+    return apply_op("Bitcast", input=input, type=dtypes.as_dtype(type), name=name)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
+    sorted_sequence = convert_to_tensor(sorted_sequence)
+    values = convert_to_tensor(values)
+    sequence_size = shape_internal(sorted_sequence)[-1]
+    values_size = shape_internal(values)[-1]
+    sorted_sequence_2d = array_ops.reshape(sorted_sequence, [-1, sequence_size])
+    values_2d = array_ops.reshape(values, [-1, values_size])
+    if side == "right":
+        op_type = "UpperBound"
+    elif side == "left":
+        op_type = "LowerBound"
+    else:
+        raise ValueError("Argument `side` must be either 'right' or 'left'. Received: "
+                         f"`side` = '{side}'.")
+    output = apply_op(op_type, sorted_inputs=sorted_sequence_2d, values=values_2d,
+                      out_type=dtypes.as_dtype(out_type), name=name)
+    return array_ops.reshape(output, shape_internal(values))
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    with name_scope(name, "histogram_fixed_width", [values, value_range, nbins]) as name:
+        return apply_op("HistogramFixedWidth", values=values, value_range=value_range,
+                        nbins=nbins, dtype=dtypes.as_dtype(dtype), name=name)
+
+
+def unique_with_counts(x, out_idx=dtypes.int32, name=None):
+    return apply_op("UniqueWithCounts", x=x, out_idx=dtypes.as_dtype(out_idx), name=name)
+
+
+def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    if not isinstance(sp_a, SparseTensor):
+        raise TypeError("sp_a must be a SparseTensor")
+    with name_scope(name, "SparseTensorDenseMatMul", [sp_a.indices, sp_a.values, b]):
+        b = convert_to_tensor(b, name="b")
+        return apply_op("SparseTensorDenseMatMul", a_indices=sp_a.indices,
+                        a_values=sp_a.values, a_shape=sp_a.dense_shape, b=b,
+                        adjoint_a=adjoint_a, adjoint_b=adjoint_b)

@@ -1,0 +1,117 @@
+"""String ops of TF1 programs built the same way by TensorFlow and the engine: tf.string_split,
+tf.strings.split, tf.substr, tf.as_string and tf.string_to_number (values), and their kernels'
+errors. Fixtures in tests/fixtures/mathops/strings.json (tools/make_string_fixtures.py)."""
+
+import numpy as np
+
+SENTENCES = ["the quick  brown fox", "", " jumps,over the,,lazy dog ", "a"]
+
+
+def _split(tf):
+    out = {}
+    for key, sparse in {
+            "default": tf.string_split(SENTENCES),
+            "comma": tf.string_split(SENTENCES, ","),
+            "keep_empty": tf.string_split(SENTENCES, delimiter=", ", skip_empty=False),
+            "bytes": tf.string_split(["abc", "dé"], ""),
+            "v2_whitespace": tf.strings.split(SENTENCES),
+            "v2_maxsplit": tf.strings.split(SENTENCES, maxsplit=1),
+            "v2_sep": tf.strings.split(["1<>2<><>3", "<>", "x"], sep="<>"),
+            "v2_sep_maxsplit": tf.strings.split(["1<>2<><>3"], sep="<>", maxsplit=2),
+            "v2_scalar": tf.strings.split("one two"),
+    }.items():
+        out.update({f"{key}/indices": sparse.indices, f"{key}/values": sparse.values,
+                    f"{key}/shape": sparse.dense_shape})
+    return out
+
+
+def _substr(tf):
+    words = tf.constant([["hello", "world"], ["ab", "héllo"]])
+    return {"pos": tf.substr(words, 1, 3),
+            "negative": tf.strings.substr(words, -2, 5),
+            "vector": tf.substr(tf.constant("abcdef"), [0, 2, 5], [2, 10, 1]),
+            "broadcast": tf.substr(words, [1, 0], [1, 2]),
+            "utf8": tf.strings.substr(tf.constant(["héllo", "日本語"]), 1, 2, unit="UTF8_CHAR")}
+
+
+def _as_string(tf):
+    x = tf.constant([3.14159265, -0.5, 1e-7, 12345.678, float("inf"), float("nan")])
+    return {"default": tf.as_string(x),
+            "precision": tf.as_string(x, precision=3),
+            "scientific": tf.as_string(x, scientific=True, precision=2),
+            "shortest": tf.strings.as_string(x, shortest=True),
+            "width": tf.as_string(x, width=12, precision=1),
+            "fill": tf.as_string(tf.constant([7, -42, 123456]), width=6, fill="0"),
+            "int64": tf.as_string(tf.constant([2 ** 40, -3], tf.int64), width=4),
+            "bool": tf.as_string(tf.constant([True, False])),
+            "float64": tf.as_string(tf.constant([1.0 / 3.0], tf.float64), precision=12),
+            "left": tf.as_string(tf.constant([5, 17]), width=4, fill="-")}
+
+
+def _to_number(tf):
+    return {"float32": tf.string_to_number(["1.5", " -2e3 ", "inf", "1e40", "+.25", "nan"]),
+            "float64": tf.strings.to_number(["0.1", "1e-320", "-0"], tf.float64),
+            "int32": tf.string_to_number(["42", "-7", " 8 ", "+3"], out_type=tf.int32),
+            "int64": tf.strings.to_number(["9007199254740993", "-1"], out_type=tf.int64)}
+
+
+CASES = {"split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number}
+
+
+def _jsonable(value):
+    value = np.asarray(value)
+    if value.dtype == object:
+        return {"dtype": "string", "shape": list(value.shape),
+                "values": [v.decode("utf-8", "backslashreplace") for v in value.reshape(-1)]}
+    flat = value.reshape(-1)
+    if value.dtype.kind == "f":
+        return {"dtype": value.dtype.name, "shape": list(value.shape),
+                "values": [v.hex() if np.isfinite(v) else str(v) for v in flat.tolist()]}
+    return {"dtype": value.dtype.name, "shape": list(value.shape), "values": flat.tolist()}
+
+
+def run_case(tf, name):
+    """{key: value as JSON (dtype, shape, values; floats by float.hex)} of case `name`."""
+    with tf.Graph().as_default():
+        fetches = CASES[name](tf)
+        with tf.Session() as sess:
+            values = sess.run(fetches)
+    return {key: _jsonable(value) for key, value in values.items()}
+
+
+ERRORS = {
+    "to_number_text": lambda tf: tf.string_to_number(tf.placeholder_with_default(["1", "abc"],
+                                                                                 None)),
+    "to_number_int_of_float": lambda tf: tf.string_to_number(
+        tf.placeholder_with_default(["1.5"], None), tf.int32),
+    "to_number_overflow": lambda tf: tf.string_to_number(
+        tf.placeholder_with_default(["99999999999"], None), tf.int32),
+    "substr_pos": lambda tf: tf.substr(tf.placeholder_with_default(["abc", "hello"], None),
+                                       4, 1),
+    "substr_negative_pos": lambda tf: tf.substr(tf.placeholder_with_default(["abc"], None),
+                                                -5, 1),
+    "split_not_vector": lambda tf: tf.string_split(
+        tf.placeholder_with_default([["a b"]], None)).values,
+    "as_string_fill": lambda tf: tf.as_string(tf.placeholder_with_default([1], None), fill="x"),
+    "as_string_precision_int": lambda tf: tf.as_string(tf.placeholder_with_default([1], None),
+                                                       precision=2),
+    "as_string_both": lambda tf: tf.as_string(tf.placeholder_with_default([1.0], None),
+                                              scientific=True, shortest=True),
+}
+
+
+def run_error(tf, name):
+    """(error class name, the kernel's message line)."""
+    with tf.Graph().as_default():
+        try:
+            fetch = ERRORS[name](tf)
+        except (ValueError, TypeError) as error:
+            return ["build: " + type(error).__name__, str(error).split("\n")[0]]
+        with tf.Session() as sess:
+            try:
+                sess.run(fetch)
+            except tf.errors.OpError as error:
+                lines = error.message.split("\n")
+                at = next((i for i, line in enumerate(lines) if "[[{{node" in line), 1)
+                return [type(error).__name__, lines[at - 1] if at else lines[0]]
+    return ["no error", ""]

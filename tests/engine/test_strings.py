@@ -1,0 +1,28 @@
+"""tf.string_split, tf.strings.split, tf.substr, tf.as_string and tf.string_to_number against
+TensorFlow 2.21: every value exactly (floats by their bits) and the kernels' error texts
+(tests/fixtures/mathops/strings.json, tools/make_string_fixtures.py)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine as tf
+import string_cases
+
+FIXTURE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "mathops"
+                      / "strings.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(string_cases.CASES))
+def test_values_are_tensorflows(name):
+    got = string_cases.run_case(tf, name)
+    want = FIXTURE["values"][name]
+    assert sorted(got) == sorted(want)
+    for key in want:
+        assert got[key] == want[key], key
+
+
+@pytest.mark.parametrize("name", sorted(string_cases.ERRORS))
+def test_errors_are_tensorflows(name):
+    assert string_cases.run_error(tf, name) == FIXTURE["errors"][name]
