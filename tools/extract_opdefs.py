@@ -73,6 +73,10 @@ BesselI0e BesselI1e Roll LowerBound UpperBound HistogramFixedWidth UniqueWithCou
 SparseTensorDenseMatMul RandomGamma RandomGammaGrad RandomPoissonV2
 StringSplit StringSplitV2 Substr AsString StringToNumber
 DenseToDenseSetOperation DenseToSparseSetOperation SparseToSparseSetOperation SetSize
+ResizeBilinear ResizeBilinearGrad ResizeNearestNeighbor ResizeNearestNeighborGrad ResizeBicubic
+ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace SpaceToDepth
+Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
+AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
 
 

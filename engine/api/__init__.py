@@ -8,7 +8,9 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - training.py: tf.train;
 - input_output.py: tf.io, tf.gfile, readers, queues, parsing, tf.data, tf.saved_model,
   tf.summary;
-- platform.py: tf.app, tf.flags, tf.logging, the eager-execution switches.
+- platform.py: tf.app, tf.flags, tf.logging, the eager-execution switches;
+- image_and_spatial.py: tf.image, tf.random_crop, and the spatial ops of tf.nn and tf.layers
+  that came with them (depth_to_space, separable and transposed convolutions).
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -23,6 +25,7 @@ from engine.api.training import *  # noqa: F401,F403
 from engine.api.input_output import *  # noqa: F401,F403
 from engine.api.platform import *  # noqa: F401,F403
 from engine.api.special_math import *  # noqa: F401,F403
+from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__name__])

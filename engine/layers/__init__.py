@@ -7,6 +7,9 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
                                          average_pooling2d, conv2d, max_pooling2d)
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
+from engine.layers.separable_transposed import (  # noqa: F401
+    Conv2DTranspose, Convolution2DTranspose, Deconv2D, Deconvolution2D, SeparableConv2D,
+    SeparableConvolution2D, conv2d_transpose, separable_conv2d)
 
 from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 

@@ -20,6 +20,7 @@ from engine.ops import debug_ops, linalg_grad, segment_grad, shuffle_ops  # noqa
 from engine.ops import decomposition_grad, einsum_grad  # noqa: F401
 from engine.ops.control_flow import grad as control_flow_grad  # noqa: F401
 from engine.ops import list_grad, tensor_array_grad  # noqa: F401
+from engine.ops import image_grad, volumetric_ops  # noqa: F401
 from engine.ops.control_flow import state as control_flow_state
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import tuple as _tuple

@@ -184,7 +184,32 @@ def scalar_mul(scalar, x, name=None):
 
 
 def saturate_cast(value, dtype, name=None):
-    return cast(value, dtype, name=name)
+    """The value clamped (ClipByValue "clamp") to what `dtype` holds, then cast: TensorFlow
+    2.21 clamps whatever the dtypes (forward compatibility past 2024-11-01)."""
+    with name_scope(name, "saturate_cast", [value]) as name:
+        value = convert_to_tensor(value, name="value")
+        dtype = dtypes.as_dtype(dtype).base_dtype
+        in_dtype = value.dtype
+        if in_dtype.is_complex or dtype.is_complex:
+            return cast(value, dtype, name=name)
+        np_dtype = in_dtype.as_numpy_dtype
+        try:
+            promoted_type = np.promote_types(np_dtype, dtype.as_numpy_dtype)
+        except TypeError:
+            promoted_type = float
+        min_limit = np_dtype(np.maximum(in_dtype.min, dtype.min))
+        promoted = np.array([min_limit, dtype.min], dtype=promoted_type)
+        if promoted[0] < promoted[1]:
+            min_limit = np.nextafter(min_limit, np_dtype(0), dtype=np_dtype)
+        max_limit = np_dtype(np.minimum(float(in_dtype.max), float(dtype.max)))
+        promoted = np.array([max_limit, dtype.max], dtype=promoted_type)
+        if promoted[0] > promoted[1]:
+            max_limit = np.nextafter(max_limit, np_dtype(0), dtype=np_dtype)
+        value = apply_op("ClipByValue", t=value,
+                         clip_value_min=convert_to_tensor(min_limit, dtype=in_dtype),
+                         clip_value_max=convert_to_tensor(max_limit, dtype=in_dtype),
+                         name="clamp")
+        return cast(value, dtype, name=name)
 
 
 def _cast_fn(dtype, default_name):

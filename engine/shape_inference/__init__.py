@@ -43,6 +43,7 @@ from engine.shape_inference.tensor_array import SHAPE_FUNCTIONS as _TENSOR_ARRAY
 from engine.shape_inference.training import SHAPE_FUNCTIONS as _TRAINING
 from engine.shape_inference.data import SHAPE_FUNCTIONS as _DATA
 from engine.shape_inference.linalg import SHAPE_FUNCTIONS as _LINALG
+from engine.shape_inference.image import SHAPE_FUNCTIONS as _IMAGE
 from engine.shape_inference.lists import SHAPE_FUNCTIONS as _LISTS_AND_TABLES
 from engine.shape_inference.special_math import SHAPE_FUNCTIONS as _SPECIAL_MATH
 from engine.framework.tensor_shape import TensorShape
@@ -143,4 +144,5 @@ SHAPE_FUNCTIONS = {
     **_LINALG,
     **_LISTS_AND_TABLES,
     **_SPECIAL_MATH,
+    **_IMAGE,
 }

@@ -14,6 +14,7 @@ from tests.engine.breadth_grad_cases import CASES as BREADTH_CASES
 from tests.engine.linalg_grad_cases import CASES as LINALG_CASES
 from tests.engine.special_math_grad_cases import CASES as SPECIAL_MATH_CASES
 from tests.engine.special_math_grad_cases import EXEMPT as SPECIAL_MATH_EXEMPT
+from tests.engine.image_grad_cases import CASES as IMAGE_CASES, EXEMPT as IMAGE_EXEMPT
 from tests.engine.tf_grad_cases import make_cases as make_tf_grad_cases
 
 RNG = np.random.RandomState(7)
@@ -224,6 +225,7 @@ CASES = {
 CASES.update(BREADTH_CASES)
 CASES.update(LINALG_CASES)
 CASES.update(SPECIAL_MATH_CASES)
+CASES.update(IMAGE_CASES)
 CASES.update(make_tf_grad_cases(tf))
 
 
@@ -304,6 +306,9 @@ def test_every_differentiable_op_is_covered():
     # Through a TensorList (a variant; no single input to perturb) or a resource variable:
     # equal to TensorFlow's in test_tensor_lists.py and test_resource_gather.py.
     exempt |= {op for op in registered if op.startswith("TensorList")} | {"ResourceGather"}
+    # float32 only or float32 outputs: equal to TensorFlow's in test_image_ops.py and
+    # test_volumetric_ops.py (tests/engine/image_grad_cases.py).
+    exempt |= IMAGE_EXEMPT
     assert registered - exempt - covered == set()
 
 

@@ -13,7 +13,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "data_iterator", "data_combine", "debug", "script", "linalg", "segment", "gather_nd", "queues",
     "training_tf1", "shuffle", "fused", "nn_extra", "parsing", "readers", "decode_csv",
     "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
-    "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets"))
+    "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
+    "image", "volumetric"))
 
 
 def load_kernels():

@@ -1,0 +1,35 @@
+"""tf.image (TF 1.x's names), tf.random_crop, and the spatial ops tf.nn and tf.* gain with them
+(depth_to_space, space_to_depth, separable_conv2d, atrous_conv2d, conv3d, max_pool3d,
+avg_pool3d)."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+
+from engine.ops import image_color_ops as _color, image_ops as _geometry, nn as _nn
+from engine.ops import image_measure_ops as _measure
+from engine.ops import spatial_ops as _spatial, volumetric_ops as _volumetric
+
+random_crop = _geometry.random_crop
+depth_to_space = _spatial.depth_to_space
+space_to_depth = _spatial.space_to_depth
+
+_GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest_neighbor",
+             "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down",
+             "random_flip_left_right", "random_flip_up_down", "transpose_image", "rot90",
+             "crop_to_bounding_box", "pad_to_bounding_box", "resize_image_with_crop_or_pad",
+             "central_crop", "random_crop")
+_COLOR = ("per_image_standardization", "convert_image_dtype", "rgb_to_grayscale",
+          "grayscale_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_gamma", "adjust_brightness",
+          "adjust_contrast", "adjust_saturation", "adjust_hue", "random_brightness",
+          "random_contrast", "random_saturation", "random_hue")
+image = _Namespace(
+    "tf.image", resize=_geometry.resize_images, transpose=_geometry.transpose_image,
+    resize_with_crop_or_pad=_geometry.resize_image_with_crop_or_pad,
+    **{name: getattr(_geometry, name) for name in _GEOMETRY},
+    **{name: getattr(_color, name) for name in _COLOR},
+    **{name: getattr(_measure, name) for name in (
+        "total_variation", "psnr", "image_gradients", "sobel_edges")})
+
+for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
+    setattr(_nn, _name, getattr(_spatial, _name))
+for _name in ("conv3d", "max_pool3d", "avg_pool3d"):
+    setattr(_nn, _name, getattr(_volumetric, _name))

@@ -1,0 +1,128 @@
+"""Shape functions of the image ops (TensorFlow's core/ops/image_ops.cc and array_ops.cc's
+DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
+
+from engine.shape_inference.dims import ShapeError, _dims
+from engine.shape_inference.partial_values import _from_value
+
+
+def _rank4(info, what="Shape"):
+    dims = _dims(info)
+    if dims is None:
+        return [None] * 4
+    if len(dims) != 4:
+        raise ShapeError(f"{what} must be rank 4 but is rank {len(dims)}")
+    return dims
+
+
+def resize(attrs, inputs):
+    """[batch, size[0], size[1], channels]: the size's values as far as they are known."""
+    dims = _rank4(inputs[0])
+    size = _from_value(inputs[1])
+    if size is not None and len(size) != 2:
+        raise ShapeError(f"Dimension must be 2 but is {len(size)}")
+    size = size or [None, None]
+    return [dims[0], size[0], size[1], dims[3]]
+
+
+def resize_grad(attrs, inputs):
+    """ResizeBilinearGrad, ResizeBicubicGrad: the original image's shape."""
+    _rank4(inputs[0])
+    return _rank4(inputs[1])
+
+
+def adjust(attrs, inputs):
+    """AdjustContrastv2, AdjustSaturation, AdjustHue: the images' shape (rank 3 at least)."""
+    dims = _dims(inputs[0])
+    if dims is not None and len(dims) < 3:
+        raise ShapeError(f"Shape must be at least rank 3 but is rank {len(dims)}")
+    return dims
+
+
+def depth_to_space(attrs, inputs):
+    dims = _rank4(inputs[0])
+    block = int(attrs["block_size"])
+    batch, height, width, depth = dims
+    if depth is not None and depth % (block * block):
+        raise ShapeError(f"Dimension size must be evenly divisible by {block * block} but is "
+                         f"{depth}")
+    return [batch, None if height is None else height * block,
+            None if width is None else width * block,
+            None if depth is None else depth // (block * block)]
+
+
+def space_to_depth(attrs, inputs):
+    dims = _rank4(inputs[0])
+    block = int(attrs["block_size"])
+    batch, height, width, depth = dims
+    for size in (height, width):
+        if size is not None and size % block:
+            raise ShapeError(f"Dimension size must be evenly divisible by {block} but is "
+                             f"{size}")
+    return [batch, None if height is None else height // block,
+            None if width is None else width // block,
+            None if depth is None else depth * block * block]
+
+
+SHAPE_FUNCTIONS = {
+    "ResizeBilinear": resize, "ResizeNearestNeighbor": resize, "ResizeBicubic": resize,
+    "ResizeArea": resize,
+    "ResizeNearestNeighborGrad": resize, "ResizeBilinearGrad": resize_grad,
+    "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
+    "AdjustHue": adjust, "RGBToHSV": lambda attrs, inputs: _dims(inputs[0]),
+    "HSVToRGB": lambda attrs, inputs: _dims(inputs[0]), "DepthToSpace": depth_to_space,
+    "SpaceToDepth": space_to_depth,
+}
+
+
+# --- 3-D convolutions and pooling (NDHWC) ---
+
+def _rank5(info):
+    dims = _dims(info)
+    if dims is None:
+        return [None] * 5
+    if len(dims) != 5:
+        raise ShapeError(f"Shape must be rank 5 but is rank {len(dims)}")
+    return dims
+
+
+def _out_size(size, window, stride, dilation, padding):
+    if size is None or window is None:
+        return None
+    if padding == "SAME":
+        return -(-size // stride)
+    return max(-(-(size - (window - 1) * dilation) // stride), 0)
+
+
+def _volumetric(attrs, dims, window, channels):
+    padding = attrs.get("padding", b"VALID")
+    padding = padding.decode() if isinstance(padding, bytes) else padding
+    strides = list(attrs.get("strides") or [1] * 5)[1:4]
+    dilations = list(attrs.get("dilations") or [1] * 5)[1:4]
+    return [dims[0]] + [_out_size(dims[1 + i], window[i], strides[i], dilations[i], padding)
+                        for i in range(3)] + [channels]
+
+
+def conv3d(attrs, inputs):
+    dims, filter_dims = _rank5(inputs[0]), _rank5(inputs[1])
+    return _volumetric(attrs, dims, filter_dims[:3], filter_dims[4])
+
+
+def pool3d(attrs, inputs):
+    dims = _rank5(inputs[0])
+    window = list(attrs.get("ksize") or [1] * 5)[1:4]
+    return _volumetric(dict(attrs, dilations=None), dims, window, dims[4])
+
+
+def _sizes(info):
+    sizes = _from_value(info)
+    return sizes if sizes is not None else [None] * 5
+
+
+SHAPE_FUNCTIONS.update({
+    "Conv3D": conv3d, "MaxPool3D": pool3d, "AvgPool3D": pool3d,
+    "Conv3DBackpropInputV2": lambda attrs, inputs: _sizes(inputs[0]),
+    "Conv3DBackpropFilterV2": lambda attrs, inputs: _sizes(inputs[1]),
+    "AvgPool3DGrad": lambda attrs, inputs: _sizes(inputs[0]),
+    "MaxPool3DGrad": lambda attrs, inputs: _rank5(inputs[0]),
+    "MaxPool3DGradGrad": lambda attrs, inputs: _rank5(inputs[1]),
+})
