@@ -122,10 +122,14 @@ def _switch_on_itself(view, node, report):
     if (len(inputs) < 2 or inputs[0] != inputs[1] or false_name in view.nodes
             or true_name in view.nodes):
         return
+    # TensorFlow's test of whether it ran already: unless the Switch has exactly two readers
+    # and one is not an Identity read only as a control input, it is taken as done. (A test
+    # that counted its own anchors, Identities of its outputs, re-ran on a Switch one anchor
+    # of which had gone: it rewired that anchor to wait on itself, and a cond branch's
+    # constant lost its frame, so tf.cond inside tf.map_fn returned no value.)
     consumers = sorted(view.consumers.get(node.name, ()))
-    if len(consumers) == 2 and all(
-            view.node(c).op == "Identity" and not _read_as_data(view, c) for c in consumers):
-        return  # (already simplified: only the anchors read it)
+    if len(consumers) != 2 or all(_control_only_identity(view, c) for c in consumers):
+        return
     true_port = input_text(node.name, 1)
     for name, value, port in ((false_name, False, node.name), (true_name, True, true_port)):
         view.add(rules.const_node(name, np.bool_(value), np.bool_, node.device,
@@ -325,6 +329,13 @@ def _read_as_data(view, name):
     return any(not text.startswith("^") and parse_input(text)[0] == name
                for consumer in view.consumers.get(name, ())
                for text in view.inputs(consumer))
+
+
+def _control_only_identity(view, name):
+    """An Identity (or an IdentityN of one input) nothing reads as data."""
+    node = view.node(name)
+    single_identity_n = node.op == "IdentityN" and len(view.data_inputs(node)) == 1
+    return (node.op == "Identity" or single_identity_n) and not _read_as_data(view, name)
 
 
 def control_anchor(view, tensor):

@@ -263,3 +263,23 @@ def test_gradients_nobody_applies_are_pruned_as_tensorflow_prunes_them():
     assert {"gradients/Pow_grad/Pow", "gradients/Mul_grad/Mul_1",
             "GradientDescent/update_weight/ApplyGradientDescent",
             "GradientDescent/update_bias/ApplyGradientDescent"} <= names
+
+
+def test_a_cond_in_map_fn_keeps_its_branch_constant_in_the_loop():
+    # tf.cond inside tf.map_fn: the cond's Switch of its predicate on itself is simplified
+    # once, as TensorFlow's SimplifySwitch decides (exactly two readers, one not an Identity
+    # read only as a control input); a second pass had rewired its own anchor to wait on
+    # itself, and the branch's constant (`mul/y`) lost its frame: "Retval[0] does not have
+    # value".
+    x = np.arange(6, dtype=np.float32).reshape(3, 2) / 6
+    graph = tf.Graph()
+    with graph.as_default():
+        rows = tf.placeholder(tf.float32, [3, 2])
+        out = tf.map_fn(lambda r: tf.cond(r[0] < 0.5, lambda: r * 2, lambda: r), rows)
+        result = optimizer.optimize(graph.as_graph_def(), fetches=[out.name],
+                                    feeds=[rows.name])
+        for node in result.graph_def.node:
+            assert "^" + node.name not in node.input, f"{node.name} waits on itself"
+        with tf.Session(graph=graph) as sess:
+            got = sess.run(out, {rows: x})
+    np.testing.assert_array_equal(got, np.where(x[:, :1] < 0.5, x * 2, x))
