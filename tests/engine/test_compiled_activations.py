@@ -5,17 +5,17 @@ import numpy as np
 import pytest
 
 from engine.framework import dtypes
-from engine.kernels import compiled, lookup
+from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef
 from engine.runtime import threads
 from engine.runtime.resources import ResourceMgr
+from tests.engine.compiled_support import module_or_skip
 
 
 @pytest.fixture(scope="module")
 def loaded():
-    if compiled.module("activation", wait=True) is None:
-        pytest.skip(f"numba kernels unavailable: {compiled.why_not('activation')}")
+    module_or_skip("activation")
 
 
 def _run(op, dtype, inputs, monkeypatch, reference):

@@ -7,16 +7,15 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.kernels import compiled
 from engine.kernels.compiled import pool_numba
 from engine.kernels.cpu import nn
 from tests.engine.test_compiled_spatial import context, reference
+from tests.engine.compiled_support import module_or_skip
 
 
 @pytest.fixture(scope="module")
 def loaded():
-    if compiled.module("pool", wait=True) is None:
-        pytest.skip(f"numba kernels unavailable: {compiled.why_not('pool')}")
+    module_or_skip("pool")
 
 
 def _values(dtype, shape):

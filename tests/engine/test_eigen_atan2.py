@@ -10,6 +10,7 @@ import pytest
 
 import engine as tf
 from engine.kernels.cpu import eigen_atan2
+from tests.engine.compiled_support import module_or_skip
 
 FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "eigen_atan2.npz")
 
@@ -77,11 +78,7 @@ def test_tf_atan2_through_a_session(case):
 
 @pytest.fixture(scope="module")
 def loop():
-    pytest.importorskip("numba")
-    from engine.kernels import compiled
-    module = compiled.module("atan2", wait=True)
-    assert module is not None, compiled.why_not("atan2")
-    return module
+    return module_or_skip("atan2")
 
 
 def compiled_atan2(loop, y, x):

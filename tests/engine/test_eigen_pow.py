@@ -9,6 +9,7 @@ import pytest
 
 import engine as tf
 from engine.kernels.cpu import eigen_pow
+from tests.engine.compiled_support import module_or_skip
 
 FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "eigen_pow.npz")
 CASES = ["special", "wide", "edge", "lead"]
@@ -99,11 +100,7 @@ def test_a_broadcast_pair_and_other_dtypes_keep_numpy():
 
 @pytest.fixture(scope="module")
 def loop():
-    pytest.importorskip("numba")
-    from engine.kernels import compiled
-    module = compiled.module("pow", wait=True)
-    assert module is not None, compiled.why_not("pow")
-    return module
+    return module_or_skip("pow")
 
 
 @pytest.mark.parametrize("case", CASES)
