@@ -15,6 +15,10 @@ product with its exact GELU and each output product with its residual Add, which
 Grappler, following TensorFlow's plain Eigen path, does not), the row's baseline; and with
 TF_ENABLE_ONEDNN_OPTS=0, the Eigen path whose graphs and values the engine reproduces
 (`tensorflow_eigen_run_s`, `x_tensorflow_eigen`).
+The engine runs twice too: as it is, and with GI_CHAIN_STEPS=0 (`engine_op_by_op_run_s`):
+its fast path then runs each elementwise op on its own instead of each chain of them as one
+compiled loop (engine/runtime/chain_steps.py), which is what a traced call does, so the
+slowest ops listed (from a FULL_TRACE call) are node by node.
 Without .venv-tf there is nothing to measure against: skipped, "not measured".
 
     .venv/bin/python -m bench.bert_signature SAVED_MODEL RUNS   # the engine's side alone
@@ -55,6 +59,8 @@ def run():
         eigen = _json_line([str(TF_PYTHON), "bench/bert_tf.py", model, "--measure", str(RUNS)],
                            dict(env, TF_ENABLE_ONEDNN_OPTS="0"))
         ours = _json_line([sys.executable, "-m", "bench.bert_signature", model, str(RUNS)])
+        op_by_op = _json_line([sys.executable, "-m", "bench.bert_signature", model, str(RUNS)],
+                              dict(os.environ, GI_CHAIN_STEPS="0"))
     if abs(ours["pooled_checksum"] - theirs["pooled_checksum"]) > 1e-3 * theirs["pooled_checksum"]:
         raise AssertionError(f"outputs differ: {ours['pooled_checksum']} vs "
                              f"{theirs['pooled_checksum']}")
@@ -63,10 +69,11 @@ def run():
               if key.endswith("_s")}
     values.update({f"tensorflow_{key}": round(value, 3) for key, value in theirs.items()
                    if key.endswith("_s")})
+    values["engine_op_by_op_run_s"] = round(op_by_op["run_s"], 3)
     values["tensorflow_eigen_run_s"] = round(eigen["run_s"], 3)
     values["x_tensorflow_eigen"] = round(ours["run_s"] / eigen["run_s"], 2)
     values.update({"plan_nodes": ours["plan_nodes"], "tensorflow_onednn": theirs["onednn"],
-                   "slowest_ops": ours["slowest_ops"],
+                   "slowest_ops_traced": ours["slowest_ops"],
                    "row": "BERT-12 signature call, 8 x 128 tokens",
                    "value": f"{ours['run_s']:.2f} s ({ratio:.2f}x TensorFlow; "
                             f"{ours['run_s'] / eigen['run_s']:.2f}x its Eigen path)",

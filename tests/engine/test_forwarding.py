@@ -8,7 +8,7 @@ import pytest
 
 import engine as tf
 from engine.kernels import lookup
-from engine.runtime import node_run
+from engine.runtime import chain_steps, node_run
 
 RNG = np.random.default_rng(7)
 FULL_TRACE = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
@@ -131,8 +131,11 @@ def test_only_an_array_no_one_else_holds_is_offered():
 
 @pytest.fixture
 def no_rewrite(monkeypatch):
-    """Grappler off: constants stay constants (not folded) and chains stay unfused ops."""
+    """Grappler off: constants stay constants (not folded) and chains stay unfused ops; and
+    the fast path runs each op on its own step (engine/runtime/chain_steps.py off: a chain
+    whose loop is compiled would run as one, its nodes' forwarding unasked)."""
     monkeypatch.setenv("GRAPH_INSPECTOR_REWRITE", "off")
+    monkeypatch.setattr(chain_steps, "ENABLED", False)
 
 
 @pytest.fixture
