@@ -1,0 +1,349 @@
+"""TensorFlow's float32 innermost-axis Sum and Mean, Softmax and LogSoftmax compiled: the
+operations of engine/kernels/cpu/eigen_reduce.py (the reference, whose docstring says what
+Eigen does) in the same order, row by row, the rows split over the intra-op threads.
+
+A row's sum is InnerMostDimReducer's: 32 running lanes (its four packets) while 32 values
+remain, then the first 8 lanes alone, a scalar tail, AVX's predux. numba without fastmath
+neither reorders nor fuses, so the values are the reference's. FTZ/DAZ costs nothing on the
+common path: a row holding a nonzero value below 2**-103 (only such a row can make a
+denormal) is summed again with every value and partial sum flushed. Rows longer than Eigen's
+leaf (8 * 1024: its tree) and Softmax rows longer than its exp's block (6,956) stay with the
+reference (`fits`).
+
+Softmax and LogSoftmax take a row at a time into a scratch row (so `out` may be `x`, a
+forwarded buffer): its maximum, the shifted values, their exp on the path Eigen takes for
+each (packet lanes of engine/kernels/compiled/eigen_numba.py, the scalar ones on the tails),
+the row's sum, then the row scaled by the inverse of its sum or less the log of it (packet
+or scalar path by the row's place among the batch's flat packets).
+
+The functions' source, with eigen_numba's lanes, is one generated file named by its hash
+(engine/kernels/compiled/numba_source.py), so numba's cache goes stale with any lane.
+"""
+
+import numpy as np
+import numba  # noqa: F401 (imported here, in the loader's thread)
+
+from engine.kernels.compiled import eigen_numba, numba_source
+# the lanes, for this module's own functions (the generated file has their source)
+from engine.kernels.compiled.eigen_numba import (_flush, packet_exp, packet_log,  # noqa: F401
+                                                 packet_reciprocal, scalar_exp, scalar_log,
+                                                 scalar_reciprocal)
+from engine.kernels.cpu.eigen_reduce import LEAF, PACKET, SOFTMAX_BLOCK
+from engine.runtime import threads
+
+_R_LANES = np.int64(32)  # four packets of 8
+_R_ZERO = np.float32(0.0)
+_R_SAFE = np.float32(2.0 ** -103)
+# A row whose maximum m has |m| >= 2**-100 makes no denormal x - m (x <= m lies within
+# 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
+_R_SAFE_MAX = np.float32(2.0 ** -100)
+_R_MAX_LANES = np.int64(16)
+# A piece of work handed to another thread holds at least this many values.
+_MIN_ITEMS_PER_PIECE = 1 << 16
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _leaf_sum(row, acc):
+    """InnerMostDimReducer's sum of `row` (at most a leaf long); acc: 32 scratch lanes."""
+    n = row.shape[0]
+    for k in range(_R_LANES):
+        acc[k] = _R_ZERO
+    start = 0
+    if n >= 32:
+        v4 = n // 32 * 32
+        for j in range(0, v4, 32):
+            for k in range(_R_LANES):
+                acc[k] += row[j + k]
+        for k in range(8):
+            acc[k] = ((acc[k] + acc[k + 8]) + acc[k + 16]) + acc[k + 24]
+        start = v4
+    if start <= n - 8:
+        v = n // 8 * 8
+        for j in range(start, v, 8):
+            for k in range(8):
+                acc[k] += row[j + k]
+        start = v
+    s = _R_ZERO
+    for j in range(start, n):
+        s += row[j]
+    h0, h1 = acc[0] + acc[4], acc[1] + acc[5]
+    h2, h3 = acc[2] + acc[6], acc[3] + acc[7]
+    return s + ((h0 + h2) + (h1 + h3))
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _leaf_sum_flushing(row, acc):
+    """_leaf_sum under FTZ/DAZ: every value read and every sum made flushed."""
+    n = row.shape[0]
+    for k in range(_R_LANES):
+        acc[k] = _R_ZERO
+    start = 0
+    if n >= 32:
+        v4 = n // 32 * 32
+        for j in range(0, v4, 32):
+            for k in range(_R_LANES):
+                acc[k] = _flush(acc[k] + _flush(row[j + k]))
+        for k in range(8):
+            acc[k] = _flush(_flush(_flush(acc[k] + acc[k + 8]) + acc[k + 16]) + acc[k + 24])
+        start = v4
+    if start <= n - 8:
+        v = n // 8 * 8
+        for j in range(start, v, 8):
+            for k in range(8):
+                acc[k] = _flush(acc[k] + _flush(row[j + k]))
+        start = v
+    s = _R_ZERO
+    for j in range(start, n):
+        s = _flush(s + _flush(row[j]))
+    h0, h1 = _flush(acc[0] + acc[4]), _flush(acc[1] + acc[5])
+    h2, h3 = _flush(acc[2] + acc[6]), _flush(acc[3] + acc[7])
+    return _flush(s + _flush(_flush(h0 + h2) + _flush(h1 + h3)))
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _tiny_count(row):
+    """How many values of `row` are nonzero and below 2**-103 in magnitude."""
+    count = 0
+    for j in range(row.shape[0]):
+        a = abs(row[j])
+        count += (a < _R_SAFE) & (a != _R_ZERO)
+    return count
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _exact_sum(row, acc):
+    s = _leaf_sum(row, acc)
+    if _tiny_count(row):
+        s = _leaf_sum_flushing(row, acc)
+    return s
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _group_sums(x, r, acc, sums):
+    """sums[0:4] = _exact_sum of rows r..r+3 of x: the four rows' 32-lane phases side by
+    side (one row's lanes wait on the previous add's result; four rows' do not), then each
+    row's own packets, tail and predux. acc: 128 scratch lanes."""
+    n = x.shape[1]
+    a, b, c, d = x[r], x[r + 1], x[r + 2], x[r + 3]
+    for k in range(4 * _R_LANES):
+        acc[k] = _R_ZERO
+    v4 = n // 32 * 32 if n >= 32 else 0
+    for j in range(0, v4, 32):
+        for k in range(_R_LANES):
+            acc[k] += a[j + k]
+            acc[32 + k] += b[j + k]
+            acc[64 + k] += c[j + k]
+            acc[96 + k] += d[j + k]
+    for i in range(4):
+        row, lanes = x[r + i], acc[32 * i:32 * i + 32]
+        if v4:
+            for k in range(8):
+                lanes[k] = ((lanes[k] + lanes[k + 8]) + lanes[k + 16]) + lanes[k + 24]
+        start = v4
+        if start <= n - 8:
+            v = n // 8 * 8
+            for j in range(start, v, 8):
+                for k in range(8):
+                    lanes[k] += row[j + k]
+            start = v
+        s = _R_ZERO
+        for j in range(start, n):
+            s += row[j]
+        h0, h1 = lanes[0] + lanes[4], lanes[1] + lanes[5]
+        h2, h3 = lanes[2] + lanes[6], lanes[3] + lanes[7]
+        s = s + ((h0 + h2) + (h1 + h3))
+        if _tiny_count(row):
+            s = _leaf_sum_flushing(row, lanes)
+        sums[i] = s
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _sums_into(x, out, start, end, divisor):
+    """out[r] = Eigen's sum of x[r] (divided by `divisor` unless it is 0), rows start..end."""
+    acc = np.empty(4 * _R_LANES, np.float32)
+    sums = np.empty(4, np.float32)
+    r = start
+    while r + 4 <= end:
+        _group_sums(x, r, acc, sums)
+        for i in range(4):
+            out[r + i] = sums[i] / divisor if divisor != _R_ZERO else sums[i]
+        r += 4
+    for r in range(r, end):
+        s = _exact_sum(x[r], acc)
+        out[r] = s / divisor if divisor != _R_ZERO else s
+
+
+@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+def row_sums(x, out, start, end):
+    """out[r] = Eigen's sum of x[r] for rows start..end of the 2-D C-contiguous x."""
+    _sums_into(x, out, start, end, _R_ZERO)
+
+
+@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+def row_means(x, out, start, end):
+    """out[r] = Eigen's sum of x[r] divided by its length."""
+    _sums_into(x, out, start, end, np.float32(x.shape[1]))
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _flushed_max(row, lanes):
+    """The maximum of the row's values read under DAZ (NaN if one is), in 16 running
+    maxima (selects LLVM vectorises). The maximum of the values flushed is the flushed
+    maximum (but for a zero's sign, which no softmax shows: x - (+0) and x - (-0) differ
+    only in a zero's sign, and exp of either zero is 1)."""
+    n = row.shape[0]
+    full = n - n % _R_MAX_LANES
+    m = row[0]
+    if full:
+        for k in range(_R_MAX_LANES):
+            lanes[k] = row[k]
+        for j in range(_R_MAX_LANES, full, _R_MAX_LANES):
+            for k in range(_R_MAX_LANES):
+                v = row[j + k]
+                a = lanes[k]
+                lanes[k] = v if (v > a or v != v) else a
+        half = _R_MAX_LANES // 2
+        while half:
+            for k in range(half):
+                v = lanes[k + half]
+                a = lanes[k]
+                lanes[k] = v if (v > a or v != v) else a
+            half //= 2
+        m = lanes[0]
+    for j in range(full, n):
+        v = row[j]
+        m = v if (v > m or v != v) else m
+    return _flush(m)
+
+
+@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+def softmax_rows(x, out, start, end, rows):
+    """Softmax of rows start..end of the [rows, n] x into out (which may be x), n at most
+    SOFTMAX_BLOCK: exp by the blocks of Eigen's tiled executor, the inverse of row r's sum
+    by rcpps and Newton where r lies among the batch's whole packets."""
+    n = x.shape[1]
+    scratch = np.empty(n, np.float32)
+    acc = np.empty(_R_LANES, np.float32)
+    lanes = np.empty(_R_MAX_LANES, np.float32)
+    block_rows = rows if rows * n <= SOFTMAX_BLOCK else -(-SOFTMAX_BLOCK // n)
+    packet_rows = rows - rows % PACKET
+    for r in range(start, end):
+        row = x[r]
+        m = _flushed_max(row, lanes)
+        if abs(m) >= _R_SAFE_MAX or m != m:
+            # no difference can be denormal, and a denormal x gives -m as 0 would
+            for j in range(n):
+                scratch[j] = packet_exp(row[j] - m)
+        else:
+            for j in range(n):
+                scratch[j] = packet_exp(_flush(_flush(row[j]) - m))
+        # the tail of this row's block (a block of whole rows, its last size % 8 values)
+        first_row = r // block_rows * block_rows
+        last_row = min(first_row + block_rows, rows)
+        block_end = last_row * n
+        tail_start = block_end - (last_row - first_row) * n % PACKET
+        for g in range(max(tail_start, r * n), min(block_end, r * n + n)):
+            j = g - r * n
+            scratch[j] = scalar_exp(_flush(_flush(row[j]) - m))
+        s = _leaf_sum(scratch, acc)  # values >= 0, each 0 or normal: no partial sum denormal
+        inverse = packet_reciprocal(s) if r < packet_rows else scalar_reciprocal(s)
+        target = out[r]
+        for j in range(n):
+            target[j] = _flush(scratch[j] * inverse)
+
+
+@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+def log_softmax_rows(x, out, start, end, rows):
+    """LogSoftmax of rows start..end of the [rows, n] x into out (which may be x), n at most
+    a leaf: exp as the reducer reads it (packets, then the row's last n % 8 by expf), the log
+    of row r's sum packet or scalar by r's place among the batch's whole packets."""
+    n = x.shape[1]
+    shifted = np.empty(n, np.float32)
+    exps = np.empty(n, np.float32)
+    acc = np.empty(_R_LANES, np.float32)
+    lanes = np.empty(_R_MAX_LANES, np.float32)
+    packet_rows = rows - rows % PACKET
+    packet_end = n - n % PACKET
+    for r in range(start, end):
+        row = x[r]
+        m = _flushed_max(row, lanes)
+        if abs(m) >= _R_SAFE_MAX or m != m:
+            for j in range(n):
+                shifted[j] = row[j] - m
+        else:
+            for j in range(n):
+                shifted[j] = _flush(_flush(row[j]) - m)
+        for j in range(packet_end):
+            exps[j] = packet_exp(shifted[j])
+        for j in range(packet_end, n):
+            exps[j] = scalar_exp(shifted[j])
+        s = _leaf_sum(exps, acc)  # values >= 0, each 0 or normal
+        log_sum = packet_log(s) if r < packet_rows else scalar_log(s)
+        target = out[r]
+        for j in range(n):
+            target[j] = _flush(shifted[j] - log_sum)
+
+
+FUNCTIONS = ("_leaf_sum", "_leaf_sum_flushing", "_tiny_count", "_exact_sum", "_group_sums",
+             "_sums_into", "row_sums", "row_means", "_flushed_max", "softmax_rows", "log_softmax_rows")
+_HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
+           'engine/kernels/compiled/eigen_reduce_numba.py."""\nimport math\n\n'
+           'import numpy as np\nimport numba\n\n')
+
+
+def source():
+    """The generated file's text: eigen_numba's constants and lanes, then these kernels."""
+    own = [line for line in numba_source.constants_source(globals()) if line.startswith("_R_")]
+    own += [f"PACKET = {PACKET}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}"]
+    return (_HEADER + eigen_numba.source_of() + "\n".join(own) + "\n\n\n"
+            + numba_source.functions_source(globals(), FUNCTIONS) + "\n")
+
+
+_kernels = None
+
+
+def fits(op, shape):
+    """Whether the compiled kernels take a [rows, n] matrix for `op` ("sum", "mean",
+    "softmax", "log_softmax"); the reference takes the others."""
+    n = shape[1]
+    if op == "softmax":
+        return 0 < n <= SOFTMAX_BLOCK
+    return 0 < n <= PACKET * LEAF
+
+
+def _split(kernel, rows, n, *extra):
+    if rows * n < 2 * _MIN_ITEMS_PER_PIECE:
+        kernel(0, rows, *extra)
+        return
+    threads.parallel_for(lambda start, end: kernel(start, end, *extra), rows,
+                         max(1, _MIN_ITEMS_PER_PIECE // n))
+
+
+def reduce_rows(op, x):
+    """Eigen's sum or mean ("sum", "mean") of each row of the 2-D C-contiguous float32 x."""
+    out = np.empty(x.shape[0], np.float32)
+    kernel = _kernels.row_sums if op == "sum" else _kernels.row_means
+    _split(lambda start, end: kernel(x, out, start, end), *x.shape)
+    return out
+
+
+def softmax(op, x, out):
+    """Softmax or LogSoftmax ("softmax", "log_softmax") of the rows of the 2-D C-contiguous
+    float32 x into out (x itself for a forwarded buffer)."""
+    kernel = _kernels.softmax_rows if op == "softmax" else _kernels.log_softmax_rows
+    rows = x.shape[0]
+    _split(lambda start, end: kernel(x, out, start, end, rows), *x.shape)
+    return out
+
+
+def warm():
+    """Import the generated file and compile (or load from numba's cache) each kernel."""
+    global _kernels
+    module = numba_source.import_text(source(), "eigen-reduce", "reduce")
+    x = np.linspace(-3, 3, 3 * 40, dtype=np.float32).reshape(3, 40)
+    out = np.empty(3, np.float32)
+    module.row_sums(x, out, 0, 3)
+    module.row_means(x, out, 0, 3)
+    module.softmax_rows(x, np.empty_like(x), 0, 3, 3)
+    module.log_softmax_rows(x, np.empty_like(x), 0, 3, 3)
+    _kernels = module

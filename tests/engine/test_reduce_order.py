@@ -1,0 +1,114 @@
+"""float32 Sum and Mean over innermost axes, Softmax and LogSoftmax against TensorFlow 2.21's
+bits (tests/fixtures/ops/reduce_order.npz, tools/make_reduce_order_fixtures.py): the
+compiled kernels (engine/kernels/compiled/eigen_reduce_numba.py) and the NumPy reference
+(engine/kernels/cpu/eigen_reduce.py), each at one and two intra-op threads."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine as tf
+from engine.kernels import compiled, lookup
+from engine.kernels.cpu import compiled_forms, eigen_reduce
+from engine.runtime import threads
+
+from tests.engine import reduce_order_cases as cases
+
+FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "reduce_order.npz")
+DIGESTS = {key: digest.tobytes().hex()
+           for key, digest in zip(FIXTURE["keys"].tolist(), FIXTURE["digests"])}
+
+
+class _Ctx:
+    node_def = None
+
+    def __init__(self, **attrs):
+        self.attrs = attrs
+
+
+@pytest.fixture(params=["compiled", "reference"])
+def path(request, monkeypatch):
+    if request.param == "compiled":
+        if compiled.module("eigen_reduce", wait=True) is None:
+            pytest.skip(f"compiled kernels unavailable: {compiled.why_not('eigen_reduce')}")
+    else:
+        monkeypatch.setattr(compiled_forms, "module", lambda *args: None)
+    return request.param
+
+
+@pytest.fixture(params=[1, 2])
+def budget(request, monkeypatch):
+    monkeypatch.setattr(threads, "budget", lambda: request.param)
+    return request.param
+
+
+def _same(key, got):
+    assert cases.digest(got) == DIGESTS[key], key
+    bits = f"bits__{key}"
+    if bits in FIXTURE.files:  # (the values themselves, where stored: a failure shows them)
+        np.testing.assert_array_equal(cases.canonical_bits(got).reshape(-1), FIXTURE[bits])
+
+
+@pytest.mark.parametrize("op", ["Sum", "Mean"])
+def test_sums_and_means_are_tensorflows(path, budget, op):
+    kernel = lookup(op)
+    for name, (shape, axes) in cases.sum_cases().items():
+        x = cases.sum_input(name, shape)
+        for keep_dims in (False, True):
+            got = kernel(_Ctx(keep_dims=keep_dims), x, np.array(axes, np.int32))
+            expected_shape = tuple(1 if a in axes else d for a, d in enumerate(shape)
+                                   if keep_dims or a not in axes)
+            assert got.shape == expected_shape and got.dtype == np.float32
+            _same(f"{op.lower()}__{name}", got)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_softmax_and_log_softmax_are_tensorflows(path, budget, op):
+    kernel = lookup(op)
+    key_op = "softmax" if op == "Softmax" else "log_softmax"
+    for name, shape in cases.softmax_cases().items():
+        logits = cases.softmax_input(name, shape)
+        got = kernel(_Ctx(), logits)
+        assert got.shape == shape and got.base is None
+        _same(f"{key_op}__{name}", got)
+        if op == "Softmax":  # written over a forwarded buffer: the same values
+            over = logits.copy()
+            got = kernel.forwarding(_Ctx(), (0,), over)
+            assert got is over
+            _same(f"{key_op}__{name}", got)
+
+
+def test_reference_path_matches_compiled_on_random_rows():
+    """Beyond the fixtures: the two paths agree on other shapes and values."""
+    module = compiled.module("eigen_reduce", wait=True)
+    if module is None:
+        pytest.skip(f"compiled kernels unavailable: {compiled.why_not('eigen_reduce')}")
+    rng = np.random.RandomState(5)
+    for rows, n in ((5, 40), (64, 768), (9, 4100), (300, 31), (2, 6956), (1, 5)):
+        x = (rng.standard_normal((rows, n)) * 2.0 ** rng.uniform(-20, 20, (rows, n))) \
+            .astype(np.float32)
+        for op in ("sum", "mean"):
+            np.testing.assert_array_equal(module.reduce_rows(op, x).view(np.uint32), (
+                eigen_reduce.row_sums if op == "sum" else eigen_reduce.row_means)(x)
+                .view(np.uint32))
+        x = (x / np.float32(2 ** 15)).astype(np.float32)
+        for op, ref in (("softmax", eigen_reduce.softmax),
+                        ("log_softmax", eigen_reduce.log_softmax)):
+            np.testing.assert_array_equal(
+                cases.canonical_bits(module.softmax(op, x, np.empty_like(x))),
+                cases.canonical_bits(ref(x)))
+
+
+def test_a_session_gives_the_kernels_bits():
+    x = cases.sum_input("bert", (1024, 768))
+    with tf.Graph().as_default():
+        feed = tf.placeholder(tf.float32, [1024, 768])
+        mean = tf.reduce_mean(feed, -1, keepdims=True)
+        softmax = tf.nn.softmax(feed / 16.0)
+        with tf.Session() as session:
+            got_mean, got_softmax = session.run([mean, softmax], {feed: x})
+    assert got_mean.shape == (1024, 1)
+    _same("mean__bert", got_mean)
+    expected = eigen_reduce.softmax(x / np.float32(16.0))
+    np.testing.assert_array_equal(got_softmax.view(np.uint32), expected.view(np.uint32))
