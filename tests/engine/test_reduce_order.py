@@ -112,3 +112,21 @@ def test_a_session_gives_the_kernels_bits():
     _same("mean__bert", got_mean)
     expected = eigen_reduce.softmax(x / np.float32(16.0))
     np.testing.assert_array_equal(got_softmax.view(np.uint32), expected.view(np.uint32))
+
+
+def test_a_layer_norm_with_the_engines_own_moments_is_tensorflows():
+    """BERT's LayerNorm, (x - mean) * rsqrt(var + 1e-12) over [1024, 768] with
+    tf.nn.moments: the moments and the output are TensorFlow's bits
+    (tests/fixtures/ops/eigen_reciprocal.npz; 411 of the means differed with NumPy's sums)."""
+    from tests.engine import eigen_math_cases
+    reciprocal = np.load(Path(__file__).parent.parent / "fixtures" / "ops"
+                         / "eigen_reciprocal.npz")
+    x = eigen_math_cases.layer_norm_input()
+    with tf.Graph().as_default(), tf.Session() as session:
+        feed = tf.placeholder(tf.float32, x.shape)
+        mean, variance, y = session.run(eigen_math_cases.layer_norm(tf, feed), {feed: x})
+    np.testing.assert_array_equal(mean.view(np.uint32),
+                                  reciprocal["layer_norm__mean"].view(np.uint32))
+    np.testing.assert_array_equal(variance.view(np.uint32),
+                                  reciprocal["layer_norm__variance"].view(np.uint32))
+    assert eigen_math_cases.digest(y) == str(reciprocal["layer_norm__digest"])

@@ -34,6 +34,9 @@ from engine.runtime import threads
 _R_LANES = np.int64(32)  # four packets of 8
 _R_ZERO = np.float32(0.0)
 _R_SAFE = np.float32(2.0 ** -103)
+_R_MAGNITUDE, _R_ONE_BIT = np.uint32(0x7FFFFFFF), np.uint32(1)
+_R_SAFE_BITS = np.uint32(np.float32(2.0 ** -103).view(np.uint32) - 1)
+_R_NO_BITS = np.uint32(0xFFFFFFFF)
 # A row whose maximum m has |m| >= 2**-100 makes no denormal x - m (x <= m lies within
 # 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
 _R_SAFE_MAX = np.float32(2.0 ** -100)
@@ -119,57 +122,89 @@ def _exact_sum(row, acc):
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _group_sums(x, r, acc, sums):
-    """sums[0:4] = _exact_sum of rows r..r+3 of x: the four rows' 32-lane phases side by
+def _magnitude_less_one(v):
+    """|v|'s bits less 1, unsigned: 0xFFFFFFFF for a zero, below _R_SAFE_BITS for a nonzero
+    value below 2**-103 (an integer minimum of these finds one among many values)."""
+    return np.uint32(np.uint32(np.float32(v).view(np.uint32) & _R_MAGNITUDE) - _R_ONE_BIT)
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _group_sums(x, r, acc, low, sums, check):
+    """sums[0:4] = Eigen's sums of rows r..r+3 of x: the four rows' 32-lane phases side by
     side (one row's lanes wait on the previous add's result; four rows' do not), then each
-    row's own packets, tail and predux. acc: 128 scratch lanes."""
+    row's own packets, tail and predux. acc: 128 scratch lanes, low: 32. `check`: FTZ/DAZ
+    (_exact_sum) for a group holding a value below 2**-103, found by the lanes' smallest
+    magnitude, kept beside the sums."""
     n = x.shape[1]
     a, b, c, d = x[r], x[r + 1], x[r + 2], x[r + 3]
     for k in range(4 * _R_LANES):
         acc[k] = _R_ZERO
+    for k in range(_R_LANES):
+        low[k] = _R_NO_BITS
     v4 = n // 32 * 32 if n >= 32 else 0
-    for j in range(0, v4, 32):
+    if check:
+        for j in range(0, v4, 32):
+            for k in range(_R_LANES):
+                va, vb, vc, vd = a[j + k], b[j + k], c[j + k], d[j + k]
+                acc[k] += va
+                acc[32 + k] += vb
+                acc[64 + k] += vc
+                acc[96 + k] += vd
+                low[k] = min(low[k], min(min(_magnitude_less_one(va), _magnitude_less_one(vb)),
+                                         min(_magnitude_less_one(vc), _magnitude_less_one(vd))))
+    else:
+        for j in range(0, v4, 32):
+            for k in range(_R_LANES):
+                acc[k] += a[j + k]
+                acc[32 + k] += b[j + k]
+                acc[64 + k] += c[j + k]
+                acc[96 + k] += d[j + k]
+    tiny = False
+    if check:
         for k in range(_R_LANES):
-            acc[k] += a[j + k]
-            acc[32 + k] += b[j + k]
-            acc[64 + k] += c[j + k]
-            acc[96 + k] += d[j + k]
+            tiny |= low[k] < _R_SAFE_BITS
     for i in range(4):
-        row, lanes = x[r + i], acc[32 * i:32 * i + 32]
+        row, o = x[r + i], 32 * i
         if v4:
             for k in range(8):
-                lanes[k] = ((lanes[k] + lanes[k + 8]) + lanes[k + 16]) + lanes[k + 24]
+                acc[o + k] = ((acc[o + k] + acc[o + k + 8]) + acc[o + k + 16]) + acc[o + k + 24]
         start = v4
         if start <= n - 8:
             v = n // 8 * 8
             for j in range(start, v, 8):
                 for k in range(8):
-                    lanes[k] += row[j + k]
+                    acc[o + k] += row[j + k]
             start = v
         s = _R_ZERO
         for j in range(start, n):
             s += row[j]
-        h0, h1 = lanes[0] + lanes[4], lanes[1] + lanes[5]
-        h2, h3 = lanes[2] + lanes[6], lanes[3] + lanes[7]
+        h0, h1 = acc[o] + acc[o + 4], acc[o + 1] + acc[o + 5]
+        h2, h3 = acc[o + 2] + acc[o + 6], acc[o + 3] + acc[o + 7]
         s = s + ((h0 + h2) + (h1 + h3))
-        if _tiny_count(row):
-            s = _leaf_sum_flushing(row, lanes)
+        if check:
+            for j in range(v4, n):
+                tiny |= _magnitude_less_one(row[j]) < _R_SAFE_BITS
         sums[i] = s
+    if tiny:
+        for i in range(4):
+            sums[i] = _exact_sum(x[r + i], acc)
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def _sums_into(x, out, start, end, divisor):
     """out[r] = Eigen's sum of x[r] (divided by `divisor` unless it is 0), rows start..end."""
     acc = np.empty(4 * _R_LANES, np.float32)
+    low = np.empty(_R_LANES, np.uint32)
+    lanes = np.empty(_R_LANES, np.float32)
     sums = np.empty(4, np.float32)
     r = start
     while r + 4 <= end:
-        _group_sums(x, r, acc, sums)
+        _group_sums(x, r, acc, low, sums, True)
         for i in range(4):
             out[r + i] = sums[i] / divisor if divisor != _R_ZERO else sums[i]
         r += 4
     for r in range(r, end):
-        s = _exact_sum(x[r], acc)
+        s = _exact_sum(x[r], lanes)
         out[r] = s / divisor if divisor != _R_ZERO else s
 
 
@@ -216,76 +251,162 @@ def _flushed_max(row, lanes):
     return _flush(m)
 
 
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _group_max(x, r, lanes, maxes):
+    """maxes[0:4] = the flushed maxima of rows r..r+3 (16 running maxima a row, the four
+    rows side by side; lanes: 64). A NaN may be passed over: its row's softmax is NaN
+    throughout whatever the maximum (x - m is NaN there, so the row's sum is)."""
+    n = x.shape[1]
+    full = n - n % _R_MAX_LANES
+    a, b, c, d = x[r], x[r + 1], x[r + 2], x[r + 3]
+    if full:
+        for k in range(_R_MAX_LANES):
+            lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k] = a[k], b[k], c[k], d[k]
+        for j in range(_R_MAX_LANES, full, _R_MAX_LANES):
+            for k in range(_R_MAX_LANES):
+                va, vb, vc, vd = a[j + k], b[j + k], c[j + k], d[j + k]
+                la, lb, lc, ld = lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k]
+                lanes[k] = va if va > la else la
+                lanes[16 + k] = vb if vb > lb else lb
+                lanes[32 + k] = vc if vc > lc else lc
+                lanes[48 + k] = vd if vd > ld else ld
+    for i in range(4):
+        row, o = x[r + i], 16 * i
+        m = row[0]
+        if full:
+            m = lanes[o]
+            for k in range(1, _R_MAX_LANES):
+                v = lanes[o + k]
+                m = v if v > m else m
+        for j in range(full, n):
+            v = row[j]
+            m = v if v > m else m
+        maxes[i] = _flush(m)
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _shifted_row(row, shifted, m):
+    """shifted = row less its maximum m, under FTZ/DAZ."""
+    n = row.shape[0]
+    if abs(m) >= _R_SAFE_MAX or m != m:
+        # no difference can be denormal, and a denormal x gives -m as 0 would
+        for j in range(n):
+            shifted[j] = row[j] - m
+    else:
+        for j in range(n):
+            shifted[j] = _flush(_flush(row[j]) - m)
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _softmax_exp_row(row, e, r, rows, block_rows, m):
+    """e = exp(row less its maximum m), row r of `rows`, as Eigen's tiled executor takes it:
+    packet exp, but expf on the values of the tail of r's block (its last size % 8) that lie
+    in this row."""
+    n = row.shape[0]
+    if abs(m) >= _R_SAFE_MAX or m != m:
+        for j in range(n):
+            e[j] = packet_exp(row[j] - m)
+    else:
+        for j in range(n):
+            e[j] = packet_exp(_flush(_flush(row[j]) - m))
+    first_row = r // block_rows * block_rows
+    last_row = min(first_row + block_rows, rows)
+    block_end = last_row * n
+    tail_start = block_end - (last_row - first_row) * n % PACKET
+    for g in range(max(tail_start, r * n), min(block_end, r * n + n)):
+        j = g - r * n
+        e[j] = scalar_exp(_flush(_flush(row[j]) - m))
+
+
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 def softmax_rows(x, out, start, end, rows):
     """Softmax of rows start..end of the [rows, n] x into out (which may be x), n at most
     SOFTMAX_BLOCK: exp by the blocks of Eigen's tiled executor, the inverse of row r's sum
-    by rcpps and Newton where r lies among the batch's whole packets."""
+    by rcpps and Newton where r lies among the batch's whole packets. Four rows at a time
+    (their sums side by side: _group_sums), through a scratch of four rows."""
     n = x.shape[1]
-    scratch = np.empty(n, np.float32)
-    acc = np.empty(_R_LANES, np.float32)
-    lanes = np.empty(_R_MAX_LANES, np.float32)
+    scratch = np.empty((4, n), np.float32)
+    acc = np.empty(4 * _R_LANES, np.float32)
+    low = np.empty(_R_LANES, np.uint32)
+    lanes = np.empty(4 * _R_MAX_LANES, np.float32)
+    sums = np.empty(4, np.float32)
+    maxes = np.empty(4, np.float32)
     block_rows = rows if rows * n <= SOFTMAX_BLOCK else -(-SOFTMAX_BLOCK // n)
     packet_rows = rows - rows % PACKET
-    for r in range(start, end):
-        row = x[r]
-        m = _flushed_max(row, lanes)
-        if abs(m) >= _R_SAFE_MAX or m != m:
-            # no difference can be denormal, and a denormal x gives -m as 0 would
-            for j in range(n):
-                scratch[j] = packet_exp(row[j] - m)
+    r = start
+    while r < end:
+        group = min(4, end - r)
+        if group == 4:
+            _group_max(x, r, lanes, maxes)
         else:
+            for i in range(group):
+                maxes[i] = _flushed_max(x[r + i], lanes)
+        for i in range(group):
+            _softmax_exp_row(x[r + i], scratch[i], r + i, rows, block_rows, maxes[i])
+        # values >= 0, each 0 or normal: no partial sum is denormal
+        if group == 4:
+            _group_sums(scratch, 0, acc, low, sums, False)
+        else:
+            for i in range(group):
+                sums[i] = _leaf_sum(scratch[i], acc)
+        for i in range(group):
+            s = sums[i]
+            inverse = packet_reciprocal(s) if r + i < packet_rows else scalar_reciprocal(s)
+            e, target = scratch[i], out[r + i]
             for j in range(n):
-                scratch[j] = packet_exp(_flush(_flush(row[j]) - m))
-        # the tail of this row's block (a block of whole rows, its last size % 8 values)
-        first_row = r // block_rows * block_rows
-        last_row = min(first_row + block_rows, rows)
-        block_end = last_row * n
-        tail_start = block_end - (last_row - first_row) * n % PACKET
-        for g in range(max(tail_start, r * n), min(block_end, r * n + n)):
-            j = g - r * n
-            scratch[j] = scalar_exp(_flush(_flush(row[j]) - m))
-        s = _leaf_sum(scratch, acc)  # values >= 0, each 0 or normal: no partial sum denormal
-        inverse = packet_reciprocal(s) if r < packet_rows else scalar_reciprocal(s)
-        target = out[r]
-        for j in range(n):
-            target[j] = _flush(scratch[j] * inverse)
+                target[j] = _flush(e[j] * inverse)
+        r += group
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 def log_softmax_rows(x, out, start, end, rows):
     """LogSoftmax of rows start..end of the [rows, n] x into out (which may be x), n at most
     a leaf: exp as the reducer reads it (packets, then the row's last n % 8 by expf), the log
-    of row r's sum packet or scalar by r's place among the batch's whole packets."""
+    of row r's sum packet or scalar by r's place among the batch's whole packets. Four rows
+    at a time, as softmax_rows."""
     n = x.shape[1]
-    shifted = np.empty(n, np.float32)
-    exps = np.empty(n, np.float32)
-    acc = np.empty(_R_LANES, np.float32)
-    lanes = np.empty(_R_MAX_LANES, np.float32)
+    shifted = np.empty((4, n), np.float32)
+    exps = np.empty((4, n), np.float32)
+    acc = np.empty(4 * _R_LANES, np.float32)
+    low = np.empty(_R_LANES, np.uint32)
+    lanes = np.empty(4 * _R_MAX_LANES, np.float32)
+    sums = np.empty(4, np.float32)
+    maxes = np.empty(4, np.float32)
     packet_rows = rows - rows % PACKET
     packet_end = n - n % PACKET
-    for r in range(start, end):
-        row = x[r]
-        m = _flushed_max(row, lanes)
-        if abs(m) >= _R_SAFE_MAX or m != m:
-            for j in range(n):
-                shifted[j] = row[j] - m
+    r = start
+    while r < end:
+        group = min(4, end - r)
+        if group == 4:
+            _group_max(x, r, lanes, maxes)
         else:
+            for i in range(group):
+                maxes[i] = _flushed_max(x[r + i], lanes)
+        for i in range(group):
+            sh, ex = shifted[i], exps[i]
+            _shifted_row(x[r + i], sh, maxes[i])
+            for j in range(packet_end):
+                ex[j] = packet_exp(sh[j])
+            for j in range(packet_end, n):
+                ex[j] = scalar_exp(sh[j])
+        if group == 4:
+            _group_sums(exps, 0, acc, low, sums, False)
+        else:
+            for i in range(group):
+                sums[i] = _leaf_sum(exps[i], acc)
+        for i in range(group):
+            s = sums[i]
+            log_sum = packet_log(s) if r + i < packet_rows else scalar_log(s)
+            sh, target = shifted[i], out[r + i]
             for j in range(n):
-                shifted[j] = _flush(_flush(row[j]) - m)
-        for j in range(packet_end):
-            exps[j] = packet_exp(shifted[j])
-        for j in range(packet_end, n):
-            exps[j] = scalar_exp(shifted[j])
-        s = _leaf_sum(exps, acc)  # values >= 0, each 0 or normal
-        log_sum = packet_log(s) if r < packet_rows else scalar_log(s)
-        target = out[r]
-        for j in range(n):
-            target[j] = _flush(shifted[j] - log_sum)
+                target[j] = _flush(sh[j] - log_sum)
+        r += group
 
 
-FUNCTIONS = ("_leaf_sum", "_leaf_sum_flushing", "_tiny_count", "_exact_sum", "_group_sums",
-             "_sums_into", "row_sums", "row_means", "_flushed_max", "softmax_rows", "log_softmax_rows")
+FUNCTIONS = ("_leaf_sum", "_leaf_sum_flushing", "_tiny_count", "_exact_sum",
+             "_magnitude_less_one", "_group_sums",
+             "_sums_into", "row_sums", "row_means", "_flushed_max", "_group_max", "_shifted_row",
+             "_softmax_exp_row", "softmax_rows", "log_softmax_rows")
 _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
            'engine/kernels/compiled/eigen_reduce_numba.py."""\nimport math\n\n'
            'import numpy as np\nimport numba\n\n')
