@@ -41,8 +41,13 @@ _R_NO_BITS = np.uint32(0xFFFFFFFF)
 # 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
 _R_SAFE_MAX = np.float32(2.0 ** -100)
 _R_MAX_LANES = np.int64(16)
-# A piece of work handed to another thread holds at least this many values.
-_MIN_ITEMS_PER_PIECE = 1 << 16
+# A piece of work handed to another thread holds at least this many values: a sum reads each
+# value once and does one add (as Relu, activation_numba: a tensor of up to 2M values stays
+# on one thread; Mean of [1024, 768] took 0.136 ms split in 8 pieces over two threads, 0.072
+# on one, 2026-11-28); Softmax spends about a nanosecond a value (as the float loops,
+# eigen_arrays: from a quarter million).
+_MIN_SUM_ITEMS_PER_PIECE = 1 << 20
+_MIN_SOFTMAX_ITEMS_PER_PIECE = 1 << 18
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
@@ -432,19 +437,19 @@ def fits(op, shape):
     return 0 < n <= PACKET * LEAF
 
 
-def _split(kernel, rows, n, *extra):
-    if rows * n < 2 * _MIN_ITEMS_PER_PIECE:
-        kernel(0, rows, *extra)
+def _split(kernel, rows, n, min_items):
+    """kernel(start, end) over the rows, in pieces of at least `min_items` values."""
+    if rows * n < 2 * min_items:  # one piece: no threads' bookkeeping
+        kernel(0, rows)
         return
-    threads.parallel_for(lambda start, end: kernel(start, end, *extra), rows,
-                         max(1, _MIN_ITEMS_PER_PIECE // n))
+    threads.parallel_for(kernel, rows, max(1, min_items // n))
 
 
 def reduce_rows(op, x):
     """Eigen's sum or mean ("sum", "mean") of each row of the 2-D C-contiguous float32 x."""
     out = np.empty(x.shape[0], np.float32)
     kernel = _kernels.row_sums if op == "sum" else _kernels.row_means
-    _split(lambda start, end: kernel(x, out, start, end), *x.shape)
+    _split(lambda start, end: kernel(x, out, start, end), *x.shape, _MIN_SUM_ITEMS_PER_PIECE)
     return out
 
 
@@ -453,7 +458,8 @@ def softmax(op, x, out):
     float32 x into out (x itself for a forwarded buffer)."""
     kernel = _kernels.softmax_rows if op == "softmax" else _kernels.log_softmax_rows
     rows = x.shape[0]
-    _split(lambda start, end: kernel(x, out, start, end, rows), *x.shape)
+    _split(lambda start, end: kernel(x, out, start, end, rows), *x.shape,
+           _MIN_SOFTMAX_ITEMS_PER_PIECE)
     return out
 
 
