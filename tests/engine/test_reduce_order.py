@@ -130,3 +130,26 @@ def test_a_layer_norm_with_the_engines_own_moments_is_tensorflows():
     np.testing.assert_array_equal(variance.view(np.uint32),
                                   reciprocal["layer_norm__variance"].view(np.uint32))
     assert eigen_math_cases.digest(y) == str(reciprocal["layer_norm__digest"])
+
+
+def test_rows_split_over_two_threads_give_one_threads_bits(monkeypatch):
+    """Tensors large enough that the compiled kernels hand rows to a second thread: the
+    values of one thread, and the reference's."""
+    module = compiled.module("eigen_reduce", wait=True)
+    if module is None:
+        pytest.skip(f"compiled kernels unavailable: {compiled.why_not('eigen_reduce')}")
+    rng = np.random.RandomState(9)
+    x = (rng.standard_normal((2051, 1024)) * 2.0 ** rng.uniform(-8, 8, (2051, 1024))) \
+        .astype(np.float32)
+    logits = (rng.standard_normal((4099, 129)) * 4).astype(np.float32)
+    results = {}
+    for budget in (1, 2):
+        monkeypatch.setattr(threads, "budget", lambda: budget)
+        results[budget] = ([module.reduce_rows(op, x) for op in ("sum", "mean")]
+                           + [module.softmax(op, logits, np.empty_like(logits))
+                              for op in ("softmax", "log_softmax")])
+    expected = [eigen_reduce.row_sums(x), eigen_reduce.row_means(x),
+                eigen_reduce.softmax(logits), eigen_reduce.log_softmax(logits)]
+    for one, two, reference in zip(results[1], results[2], expected):
+        np.testing.assert_array_equal(two.view(np.uint32), one.view(np.uint32))
+        np.testing.assert_array_equal(one.view(np.uint32), reference.view(np.uint32))
