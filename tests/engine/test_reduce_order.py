@@ -153,3 +153,32 @@ def test_rows_split_over_two_threads_give_one_threads_bits(monkeypatch):
     for one, two, reference in zip(results[1], results[2], expected):
         np.testing.assert_array_equal(two.view(np.uint32), one.view(np.uint32))
         np.testing.assert_array_equal(one.view(np.uint32), reference.view(np.uint32))
+
+
+def test_the_softmax_exp_lane_is_packet_exps_on_its_domain():
+    """The compiled Softmax's exp (packet_exp_nonpositive: 2**m as two float32 powers) gives
+    eigen_float32.packet_exp's bits on x <= 0 (a softmax's shifted values) and NaN: here a
+    sample of every 2**11-th bit pattern of the negative float32, checked whole (2**31
+    values, and +0 to 2**-130) when it was written."""
+    numba = pytest.importorskip("numba")
+    module = compiled.module("eigen_reduce", wait=True)
+    if module is None:
+        pytest.skip(f"compiled kernels unavailable: {compiled.why_not('eigen_reduce')}")
+    from engine.kernels.cpu import eigen_float32
+    lane = module._kernels.packet_exp_nonpositive
+
+    @numba.njit
+    def apply(x, out):
+        for j in range(x.shape[0]):
+            out[j] = lane(x[j])
+
+    bits = np.concatenate([np.arange(0x80000000, 0x100000000, 1 << 11, dtype=np.uint64),
+                           np.arange(0x80000000, 0x80000000 + (1 << 16), dtype=np.uint64),
+                           np.arange(0, 1 << 16, dtype=np.uint64)]).astype(np.uint32)
+    x = np.concatenate([bits.view(np.float32),
+                        np.float32([0.0, -np.inf, np.nan, -88.0, -104.0, -87.3])])
+    got = np.empty_like(x)
+    apply(x, got)
+    with np.errstate(all="ignore"):
+        expected = eigen_float32.packet_exp(x)
+    np.testing.assert_array_equal(cases.canonical_bits(got), cases.canonical_bits(expected))
