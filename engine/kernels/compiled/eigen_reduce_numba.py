@@ -3,18 +3,21 @@ operations of engine/kernels/cpu/eigen_reduce.py (the reference, whose docstring
 Eigen does) in the same order, row by row, the rows split over the intra-op threads.
 
 A row's sum is InnerMostDimReducer's: 32 running lanes (its four packets) while 32 values
-remain, then the first 8 lanes alone, a scalar tail, AVX's predux. numba without fastmath
-neither reorders nor fuses, so the values are the reference's. FTZ/DAZ costs nothing on the
-common path: a row holding a nonzero value below 2**-103 (only such a row can make a
-denormal) is summed again with every value and partial sum flushed. Rows longer than Eigen's
-leaf (8 * 1024: its tree) and Softmax rows longer than its exp's block (6,956) stay with the
-reference (`fits`).
+remain, then the first 8 lanes alone, a scalar tail, AVX's predux; four rows' 32 lanes go
+side by side (numba keeps them in memory: a lone row waits on its last add). numba without
+fastmath neither reorders nor fuses, so the values are the reference's. FTZ/DAZ costs little
+on the common path: the same loop keeps the smallest magnitude of each lane (an integer
+minimum), and a group of rows holding a nonzero value below 2**-103 (only such a row can make
+a denormal) is summed again with every value and partial sum flushed. Rows longer than
+Eigen's leaf (8 * 1024: its tree) and Softmax rows longer than its exp's block (6,956) stay
+with the reference (`fits`).
 
-Softmax and LogSoftmax take a row at a time into a scratch row (so `out` may be `x`, a
-forwarded buffer): its maximum, the shifted values, their exp on the path Eigen takes for
-each (packet lanes of engine/kernels/compiled/eigen_numba.py, the scalar ones on the tails),
-the row's sum, then the row scaled by the inverse of its sum or less the log of it (packet
-or scalar path by the row's place among the batch's flat packets).
+Softmax and LogSoftmax take four rows at a time through scratch rows (so `out` may be `x`, a
+forwarded buffer): their maxima side by side, the shifted values, their exp on the path Eigen
+takes for each (packet_exp_nonpositive, eigen_numba's packet lane for x <= 0 without float64
+lanes; its scalar lane on the tails), the rows' sums side by side, then each row scaled by
+the inverse of its sum or less the log of it (packet or scalar path by the row's place among
+the batch's flat packets).
 
 The functions' source, with eigen_numba's lanes, is one generated file named by its hash
 (engine/kernels/compiled/numba_source.py), so numba's cache goes stale with any lane.
