@@ -115,10 +115,12 @@ def _tree(x, first, add):
     return total
 
 
-def row_sums(x):
-    """The sum of each row of the 2-D float32 `x`, in Eigen's order (see the module's doc)."""
+def row_sums(x, flushed_nonnegative=False):
+    """The sum of each row of the 2-D float32 `x`, in Eigen's order (see the module's doc).
+    `flushed_nonnegative`: x's values are 0 or normal and not negative (exp's), so no partial
+    sum is denormal: FTZ/DAZ need not be looked for."""
     rows, n = x.shape
-    flushing = needs_flush(x)
+    flushing = not flushed_nonnegative and needs_flush(x)
     if flushing:
         x = _flush(x)
     add = _adder(flushing)
@@ -192,7 +194,17 @@ def reduced_exp(shifted):
         packets = _leaf_packets(n)
     else:
         packets = np.stack([_tree_packets(n, r * n) for r in range(rows)])
-    return np.where(packets, ef.packet_exp(shifted), ef.scalar_exp(shifted)).astype(_F)
+    return _exp_on_paths(shifted, packets)
+
+
+def _exp_on_paths(shifted, packets):
+    """Packet exp of `shifted`, but glibc's expf where `packets` is False (a few values a
+    row: expf through ctypes costs a microsecond a value)."""
+    e = ef.packet_exp(shifted).astype(_F)
+    scalar = ~np.broadcast_to(packets, shifted.shape)
+    if scalar.any():
+        e[scalar] = ef.scalar_exp(shifted[scalar])
+    return e
 
 
 def block_packets(rows, n):
@@ -226,9 +238,8 @@ def softmax(x):
     """TensorFlow's float32 Softmax of the 2-D `x` along its rows."""
     with np.errstate(all="ignore"):
         shifted = _shifted(x)
-        e = np.where(block_packets(*x.shape), ef.packet_exp(shifted),
-                     ef.scalar_exp(shifted)).astype(_F)
-        inverse = _flat(row_sums(e), ef.packet_reciprocal, ef.scalar_reciprocal)
+        e = _exp_on_paths(shifted, block_packets(*x.shape))
+        inverse = _flat(row_sums(e, True), ef.packet_reciprocal, ef.scalar_reciprocal)
         return _flush(e * inverse[:, None])
 
 
@@ -236,5 +247,5 @@ def log_softmax(x):
     """TensorFlow's float32 LogSoftmax of the 2-D `x` along its rows."""
     with np.errstate(all="ignore"):
         shifted = _shifted(x)
-        log_sums = _flat(row_sums(reduced_exp(shifted)), ef.packet_log, ef.scalar_log)
+        log_sums = _flat(row_sums(reduced_exp(shifted), True), ef.packet_log, ef.scalar_log)
         return _flush(shifted - log_sums[:, None])
