@@ -8,9 +8,9 @@ side by side (numba keeps them in memory: a lone row waits on its last add). num
 fastmath neither reorders nor fuses, so the values are the reference's. FTZ/DAZ costs little
 on the common path: the same loop keeps the smallest magnitude of each lane (an integer
 minimum), and a group of rows holding a nonzero value below 2**-103 (only such a row can make
-a denormal) is summed again with every value and partial sum flushed. Rows longer than
-Eigen's leaf (8 * 1024: its tree) and Softmax rows longer than its exp's block (6,956) stay
-with the reference (`fits`).
+a denormal) is summed again with every value and partial sum flushed. A row longer than
+Eigen's leaf (8 * 1024) goes through its tree (_tree_sum); Softmax rows longer than its exp's
+block (6,956) and LogSoftmax rows longer than a leaf stay with the reference (`fits`).
 
 Softmax and LogSoftmax take four rows at a time through scratch rows (so `out` may be `x`, a
 forwarded buffer): their maxima side by side, the shifted values, their exp on the path Eigen
@@ -160,6 +160,45 @@ def _exact_sum(row, acc):
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _tree_sum(row, first, acc, stack, lefts):
+    """Eigen's sum of a row longer than a leaf (PACKET * LEAF values) whose first value is
+    the flat input's `first`: cut at PACKET * ceil((first + ceil(n / 2)) / PACKET), each part
+    summed so again (_exact_sum at the leaves), the halves added (flushed: under FTZ two
+    normal halves can make a denormal). stack: [64, 3] int64 (offset, count, the left half's
+    count once cut, else 0), lefts: 64 float32 (the left halves' sums); the depth is the
+    log of the length."""
+    top = 0
+    stack[0, 0], stack[0, 1], stack[0, 2] = 0, row.shape[0], 0
+    value = _R_ZERO
+    going_down = True
+    while True:
+        if going_down:
+            offset, count = stack[top, 0], stack[top, 1]
+            if count > PACKET * LEAF:
+                start = first + offset
+                split = PACKET * -(-(start + -(-count // 2)) // PACKET)
+                stack[top, 2] = split - start
+                top += 1
+                stack[top, 0], stack[top, 1], stack[top, 2] = offset, split - start, 0
+                continue
+            value = _exact_sum(row[offset:offset + count], acc)
+            going_down = False
+        if top == 0:
+            return value
+        top -= 1
+        left = stack[top, 2]
+        if left > 0:  # its left half came back: the right half next
+            lefts[top] = value
+            stack[top, 2] = 0
+            offset, count = stack[top, 0], stack[top, 1]
+            top += 1
+            stack[top, 0], stack[top, 1], stack[top, 2] = offset + left, count - left, 0
+            going_down = True
+        else:  # both halves back
+            value = _flush(lefts[top] + value)
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def _magnitude_less_one(v):
     """|v|'s bits less 1, unsigned: 0xFFFFFFFF for a zero, below _R_SAFE_BITS for a nonzero
     value below 2**-103 (an integer minimum of these finds one among many values)."""
@@ -235,6 +274,14 @@ def _sums_into(x, out, start, end, divisor):
     low = np.empty(_R_LANES, np.uint32)
     lanes = np.empty(_R_LANES, np.float32)
     sums = np.empty(4, np.float32)
+    n = x.shape[1]
+    if n > PACKET * LEAF:
+        stack = np.empty((64, 3), np.int64)
+        lefts = np.empty(64, np.float32)
+        for r in range(start, end):
+            s = _tree_sum(x[r], r * n, acc, stack, lefts)
+            out[r] = s / divisor if divisor != _R_ZERO else s
+        return
     r = start
     while r + 4 <= end:
         _group_sums(x, r, acc, low, sums, True)
@@ -441,8 +488,8 @@ def log_softmax_rows(x, out, start, end, rows):
         r += group
 
 
-FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count", "_exact_sum",
-             "_magnitude_less_one", "_group_sums",
+FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
+             "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
              "_sums_into", "row_sums", "row_means", "_flushed_max", "_group_max", "_shifted_row",
              "_softmax_exp_row", "softmax_rows", "log_softmax_rows")
 _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
@@ -453,7 +500,7 @@ _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
 def source():
     """The generated file's text: eigen_numba's constants and lanes, then these kernels."""
     own = [line for line in numba_source.constants_source(globals()) if line.startswith("_R_")]
-    own += [f"PACKET = {PACKET}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}"]
+    own += [f"PACKET = {PACKET}", f"LEAF = {LEAF}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}"]
     return (_HEADER + eigen_numba.source_of() + "\n".join(own) + "\n\n\n"
             + numba_source.functions_source(globals(), FUNCTIONS) + "\n")
 
@@ -467,7 +514,9 @@ def fits(op, shape):
     n = shape[1]
     if op == "softmax":
         return 0 < n <= SOFTMAX_BLOCK
-    return 0 < n <= PACKET * LEAF
+    if op == "log_softmax":
+        return 0 < n <= PACKET * LEAF
+    return n > 0
 
 
 def _split(kernel, rows, n, min_items):
