@@ -4,7 +4,8 @@ disk, so that no later run waits for them (`make setup` runs it).
 A fresh install's first large run otherwise takes the NumPy path while numba compiles in the
 background (a Monte-Carlo pi of 10^6 points ran at 7.6x NumPy so). What is compiled: every
 module engine/kernels/compiled names (Philox, convolutions, pooling, activations, BiasAdd,
-leading-axes Sum, Adam, depthwise convolutions, Eigen's float functions: each module's warm())
+leading-axes Sum, Adam, depthwise convolutions, Eigen's float functions, its innermost sums
+and softmax: each module's warm())
 and the fused chains of WARM_PROGRAMS, the chain shapes remapping makes most often. Once done
 it writes a stamp
 (engine/kernels/compiled/warm_cache.py); while the stamp is current, `warm` only says so.

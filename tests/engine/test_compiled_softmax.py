@@ -64,7 +64,8 @@ def test_rows_less_their_maximum_exponentiate_as_numpys(reduce_module, dtype):
             _same(np.exp(out), np.exp(expected))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+# float32 Softmax is TensorFlow's, not NumPy's (tests/engine/test_reduce_order.py)
+@pytest.mark.parametrize("dtype", [np.float64])
 @pytest.mark.parametrize("budget", [1, 2])
 def test_softmax_with_the_compiled_step_is_numpys(reduce_module, monkeypatch, dtype, budget):
     monkeypatch.setattr(threads, "budget", lambda: budget)

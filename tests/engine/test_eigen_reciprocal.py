@@ -129,8 +129,8 @@ def test_complex_gradients_conjugate_y(op):
 
 def test_a_layer_norm_gives_tensorflows_bits_from_its_moments():
     """(x - mean) * rsqrt(var + 1e-12) on [1024, 768] float32, given TensorFlow's moments:
-    TensorFlow's bits (not so before Rsqrt followed prsqrt). The engine's own tf.nn.moments
-    sum in another order than Eigen's (docs/ARCHITECTURE.md)."""
+    TensorFlow's bits (not so before Rsqrt followed prsqrt). With the engine's own
+    tf.nn.moments: tests/engine/test_reduce_order.py."""
     x = cases.layer_norm_input()
     with tf.Graph().as_default(), tf.Session() as sess:
         p = tf.placeholder(tf.float32, x.shape)

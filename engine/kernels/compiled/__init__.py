@@ -38,7 +38,8 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "depthwise": "engine.kernels.compiled.depthwise_numba",
             "eigen": "engine.kernels.compiled.eigen_arrays",
             "pow": "engine.kernels.compiled.eigen_pow_numba",
-            "atan2": "engine.kernels.compiled.eigen_atan2_numba"}
+            "atan2": "engine.kernels.compiled.eigen_atan2_numba",
+            "eigen_reduce": "engine.kernels.compiled.eigen_reduce_numba"}
 # Modules whose functions' source the compiled modules write into generated files (fused
 # chains, the float loops): the cached machine code depends on them too.
 _GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py", "eigen_trig_numba.py")

@@ -7,7 +7,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import compiled_forms, threaded_elementwise, threaded_matmul
+from engine.kernels.cpu import compiled_forms, eigen_reduce, threaded_elementwise, threaded_matmul
 
 
 @register("MatMul")
@@ -110,9 +110,31 @@ def _softmax_input(ctx, logits):
     return logits - np.max(logits, axis=-1, keepdims=True)
 
 
+def _eigen_softmax(logits, op, out=None):
+    """float32 Softmax or LogSoftmax ("softmax", "log_softmax") along the last axis in
+    TensorFlow's bits (engine/kernels/cpu/eigen_reduce.py), compiled where
+    engine/kernels/compiled/eigen_reduce_numba.py is loaded, written into `out` (the logits
+    themselves, forwarded) or a new array; None for other dtypes, layouts and empty logits."""
+    if not (isinstance(logits, np.ndarray) and logits.dtype == np.float32 and logits.size
+            and logits.flags.c_contiguous):
+        return None
+    result = np.empty(logits.shape, np.float32) if out is None else out
+    rows, target = logits.reshape(-1, logits.shape[-1]), result.reshape(-1, logits.shape[-1])
+    module = compiled_forms.module("eigen_reduce", np.float32, logits.size)
+    if module is not None and module.fits(op, rows.shape):
+        module.softmax(op, rows, target)
+    else:
+        target[...] = eigen_reduce.softmax(rows) if op == "softmax" else \
+            eigen_reduce.log_softmax(rows)
+    return result
+
+
 @register("Softmax")
 def softmax(ctx, logits):
     check_logits(ctx, logits)
+    exact = _eigen_softmax(logits, "softmax")
+    if exact is not None:
+        return exact
     split = threaded_elementwise.rows(_rows_of(logits), logits)
     if split is not None:
         return split
@@ -153,6 +175,8 @@ def _softmax_forwarding(ctx, donated, logits):
     if not donated or logits.dtype.kind != "f" or not logits.flags.c_contiguous:
         return softmax(ctx, logits)
     check_logits(ctx, logits)
+    if _eigen_softmax(logits, "softmax", out=logits) is not None:
+        return logits
     rows = _rows_of(logits)
     if threaded_elementwise.rows(rows, logits, out=logits) is None:
         if logits.size:
@@ -165,6 +189,10 @@ softmax.forwarding = _softmax_forwarding
 
 @register("LogSoftmax")
 def log_softmax(ctx, logits):
+    check_logits(ctx, logits)
+    exact = _eigen_softmax(logits, "log_softmax")
+    if exact is not None:
+        return exact
     shifted = _softmax_input(ctx, logits)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 

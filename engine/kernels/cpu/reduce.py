@@ -9,10 +9,31 @@ import numpy as np
 from engine.framework import op_families
 from engine.kernels import register_table
 from engine.kernels.common import check_axis, invalid, reduction_axes, shape_str
-from engine.kernels.cpu import compiled_forms
+from engine.kernels.cpu import compiled_forms, eigen_reduce
+
+
+def _innermost(x, axis, keepdims, op):
+    """A float32 Sum or Mean ("sum", "mean") over the innermost axes of a matrix of at least
+    two rows in TensorFlow's bits (engine/kernels/cpu/eigen_reduce.py: Eigen's order of
+    additions), compiled where engine/kernels/compiled/eigen_reduce_numba.py is loaded; else
+    None (NumPy's pairwise sums serve)."""
+    matrix = eigen_reduce.innermost(x, axis)
+    if matrix is None:
+        return None
+    rows = x.reshape(matrix)
+    module = compiled_forms.module("eigen_reduce", x.dtype, x.size)
+    if module is not None and module.fits(op, matrix):
+        values = module.reduce_rows(op, rows)
+    else:
+        values = eigen_reduce.row_sums(rows) if op == "sum" else eigen_reduce.row_means(rows)
+    values.shape = _reduced_shape(x, axis, keepdims)  # (the array owning its memory: forwarding)
+    return values
 
 
 def _sum(x, axis, keepdims, xp):
+    exact = _innermost(x, axis, keepdims, "sum") if xp is np else None
+    if exact is not None:
+        return exact
     fast = _leading_sum(x, axis) if xp is np else None
     if fast is not None:
         return fast.reshape((1,) * len(axis) + fast.shape) if keepdims else fast
@@ -80,6 +101,9 @@ def _mean(x, axis, keepdims, xp):
             return xp.zeros_like(total)
         quotient = xp.abs(total) // count
         return xp.where(total < 0, -quotient, quotient).astype(x.dtype)
+    exact = _innermost(x, axis, keepdims, "mean") if xp is np else None
+    if exact is not None:
+        return exact
     with np.errstate(all="ignore"):  # an empty mean is NaN, silently
         return xp.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 

@@ -1,0 +1,251 @@
+"""TensorFlow's float32 Sum and Mean over a tensor's innermost axes, Softmax and LogSoftmax,
+bit for bit: the order of Eigen's additions, and its exp, log and reciprocal on the paths
+Eigen takes.
+
+TensorFlow collapses a reduction's adjacent kept and reduced dimensions; where the reduced
+ones are the innermost, it reduces an [outer, inner] matrix along its rows, each output by
+Eigen's InnerMostDimReducer (unsupported/Eigen/CXX11/src/Tensor/TensorReduction.h, as the
+TensorFlow 2.21 wheel ships it), whatever the threads (they split the outputs):
+- a row of at most 8 * 1024 values (packet size times kLeafSize): four packet accumulators
+  of 8 lanes over each 32 values while 32 remain, summed into the first (0 + 1, + 2, + 3);
+  then one packet at a time while 8 remain; the last n % 8 values in a scalar running from 0;
+  the result that scalar plus predux of the packet (AVX's: the two halves added, then SSE's
+  (h0 + h2) + (h1 + h3));
+- a longer row is cut in two at `8 * ceil((first + ceil(n / 2)) / 8)`, first being the
+  row's index in the flattened input (so the cut lies on a packet boundary of the whole
+  tensor, not of the row), each half reduced so again, the halves added.
+Mean is that sum divided by the count (reduction_ops.h ReduceEigenImpl for MeanReducer:
+`sum / static_cast<T>(in.size() / out.size())`, a division, not a reciprocal's product).
+
+Softmax and LogSoftmax are softmax_op_functor.h's SoftmaxEigenImpl over [batch, classes]:
+- shifted = logits - max along the class (exact);
+- LogSoftmax: shifted - log(sum(exp(shifted))): the exp is read by the reducer, so Eigen's
+  packet exp on the values it reads as packets and glibc's expf on each row's scalar tail;
+  the log of the [batch] sums is one flat expression: packet log on all but the last
+  batch % 8 sums, logf on those;
+- Softmax: e = exp(shifted) is a broadcasting expression, which Eigen's executor evaluates in
+  blocks (TensorExecutor.h, tiled): the block size is kTaskSize / cost per coefficient,
+  40000 / (34/8 (exp without FMA) + 1/8 (the subtraction) + 8 * 11/64 (the broadcast's
+  block)) = 6,956 values, the block shape skewed to the inner dimension (TensorBlock.h): the
+  whole tensor when it holds at most 6,956 values, else ceil(6956 / classes) whole rows (the
+  last block what is left), else (more classes than that) pieces of 6,956 values along each
+  row. Each block is evaluated flat: packet exp on all but its last size % 8 values, expf on
+  those. Then e * (sum of e along the class).inverse(): the inverse a flat expression over
+  the sums, EIGEN_FAST_MATH's rcpps and a Newton step on packets, 1 / x on the last
+  batch % 8;
+- all under the executor's FTZ/DAZ: a denormal read as zero, a denormal result flushed.
+tools/make_reduce_order_fixtures.py writes TensorFlow's bits for these (at 1 and 2
+intra-op threads: the same), tests/engine/test_reduce_order.py compares.
+
+This module is the NumPy reference, vectorised across rows (the order is the same for every
+row); engine/kernels/compiled/eigen_reduce_numba.py computes the same values compiled.
+"""
+
+import numpy as np
+
+from engine.kernels.cpu import eigen_float32 as ef
+
+PACKET = 8          # float32 lanes of an AVX packet
+LEAF = 1024         # Eigen's kLeafSize: rows longer than PACKET * LEAF are cut in two
+SOFTMAX_BLOCK = 6956  # values in a block of Softmax's exp (see above)
+_F = np.float32
+_TINY = _F(np.finfo(np.float32).tiny)
+# Values whose magnitude is at least this (or zero) make no denormal partial sum: every
+# partial sum is then a multiple of 2**-126, so 0 or at least the smallest normal.
+_SAFE = _F(2.0 ** -103)
+
+
+def _flush(x):
+    return ef.flush(x)
+
+
+def needs_flush(x):
+    """Whether some value of `x` is nonzero and below 2**-103 in magnitude: only then can a
+    denormal enter, or a partial sum fall below the smallest normal (FTZ/DAZ)."""
+    magnitude = np.abs(x)
+    return bool(np.any((magnitude < _SAFE) & (magnitude != 0)))
+
+
+def _adder(flushing):
+    if not flushing:
+        return np.add
+    return lambda a, b: _flush(np.add(a, b))
+
+
+def _predux(acc, add):
+    """Eigen's predux of AVX packets (rows of 8 lanes): halves added, then SSE's order."""
+    h = add(acc[:, :4], acc[:, 4:])
+    return add(add(h[:, 0], h[:, 2]), add(h[:, 1], h[:, 3]))
+
+
+def _leaf(x, add):
+    """InnerMostDimReducer (vectorised, no tree) of each row of the 2-D `x`."""
+    rows, n = x.shape
+    acc0 = np.zeros((rows, PACKET), x.dtype)
+    start = 0
+    if n >= 4 * PACKET:
+        v4 = n // (4 * PACKET) * (4 * PACKET)
+        acc = np.zeros((4, rows, PACKET), x.dtype)
+        blocks = x[:, :v4].reshape(rows, -1, 4, PACKET).transpose(1, 2, 0, 3)
+        for block in blocks:
+            acc = add(acc, block)
+        acc0 = add(add(add(acc[0], acc[1]), acc[2]), acc[3])
+        start = v4
+    if start <= n - PACKET:
+        for j in range(start, n // PACKET * PACKET, PACKET):
+            acc0 = add(acc0, x[:, j:j + PACKET])
+        start = n // PACKET * PACKET
+    scalar = np.zeros(rows, x.dtype)
+    for j in range(start, n):
+        scalar = add(scalar, x[:, j])
+    return add(scalar, _predux(acc0, add))
+
+
+def _tree(x, first, add):
+    """InnerMostDimReducer with its tree: rows whose first index in the flat input is
+    `first` modulo PACKET (the cut depends on it)."""
+    n = x.shape[1]
+    if n <= PACKET * LEAF:
+        return _leaf(x, add)
+    split = PACKET * -(-(first + -(-n // 2)) // PACKET)
+    left = min(split - first, n)
+    total = _tree(x[:, :left], first, add)
+    if left < n:
+        total = add(total, _tree(x[:, left:], first + left, add))
+    return total
+
+
+def row_sums(x, flushed_nonnegative=False):
+    """The sum of each row of the 2-D float32 `x`, in Eigen's order (see the module's doc).
+    `flushed_nonnegative`: x's values are 0 or normal and not negative (exp's), so no partial
+    sum is denormal: FTZ/DAZ need not be looked for."""
+    rows, n = x.shape
+    flushing = not flushed_nonnegative and needs_flush(x)
+    if flushing:
+        x = _flush(x)
+    add = _adder(flushing)
+    with np.errstate(all="ignore"):
+        if n <= PACKET * LEAF:
+            return _leaf(x, add)
+        out = np.empty(rows, x.dtype)
+        for r0 in range(min(PACKET, rows)):  # a row's cut depends on (r * n) % PACKET
+            which = slice(r0, rows, PACKET)
+            out[which] = _tree(x[which], r0 * n, add)
+        return out
+
+
+def row_means(x):
+    with np.errstate(all="ignore"):
+        return row_sums(x) / _F(x.shape[1])
+
+
+def innermost(x, axis):
+    """(outer, inner) where reducing `x` over `axis` is TensorFlow's innermost-dimension
+    reduction of an [outer, inner] matrix with outer > 1 (its dimensions of size 1 dropped,
+    every reduced one after every kept one), for a C-contiguous float32 ndarray; else None
+    (a reduction to one value is Eigen's FullReducer, which shards by threads: not here)."""
+    if not (isinstance(x, np.ndarray) and x.dtype == np.float32 and x.flags.c_contiguous):
+        return None
+    outer = inner = 1
+    for a, size in enumerate(x.shape):
+        if size == 1:
+            continue
+        if a in axis:
+            inner *= size
+        elif inner > 1:
+            return None  # a kept dimension after a reduced one
+        else:
+            outer *= size
+    if outer < 2 or inner < 2:
+        return None
+    return outer, inner
+
+
+def _flat(v, packet, scalar):
+    """A flat expression over the 1-D `v`: `packet` on all but the last len % PACKET."""
+    end = v.size - v.size % PACKET
+    out = np.empty_like(v)
+    out[:end] = packet(v[:end])
+    out[end:] = scalar(v[end:])
+    return out
+
+
+def _leaf_packets(n):
+    """Which of a row's n values the reducer reads as packets (the rest: its scalar tail)."""
+    packets = np.zeros(n, bool)
+    if n >= PACKET:
+        packets[:n // PACKET * PACKET] = True
+    return packets
+
+
+def _tree_packets(n, first):
+    if n <= PACKET * LEAF:
+        return _leaf_packets(n)
+    split = PACKET * -(-(first + -(-n // 2)) // PACKET)
+    left = min(split - first, n)
+    return np.concatenate([_tree_packets(left, first), _tree_packets(n - left, first + left)])
+
+
+def reduced_exp(shifted):
+    """exp of each value as the reducer reads it: packet exp on its packets, expf on the
+    tails."""
+    rows, n = shifted.shape
+    if n <= PACKET * LEAF:
+        packets = _leaf_packets(n)
+    else:
+        packets = np.stack([_tree_packets(n, r * n) for r in range(rows)])
+    return _exp_on_paths(shifted, packets)
+
+
+def _exp_on_paths(shifted, packets):
+    """Packet exp of `shifted`, but glibc's expf where `packets` is False (a few values a
+    row: expf through ctypes costs a microsecond a value)."""
+    e = ef.packet_exp(shifted).astype(_F)
+    scalar = ~np.broadcast_to(packets, shifted.shape)
+    if scalar.any():
+        e[scalar] = ef.scalar_exp(shifted[scalar])
+    return e
+
+
+def block_packets(rows, n):
+    """Which values of Softmax's [rows, n] exp take the packet path (tiled evaluation)."""
+    packets = np.ones((rows, n), bool)
+    if rows * n <= SOFTMAX_BLOCK:
+        blocks = [(0, rows * n)]
+        flat = packets.reshape(-1)
+        for start, end in blocks:
+            flat[end - (end - start) % PACKET:end] = False
+        return packets
+    if n <= SOFTMAX_BLOCK:
+        block_rows = -(-SOFTMAX_BLOCK // n)
+        flat = packets.reshape(-1)
+        for r in range(0, rows, block_rows):
+            start, end = r * n, min(r + block_rows, rows) * n
+            flat[end - (end - start) % PACKET:end] = False
+        return packets
+    for start in range(0, n, SOFTMAX_BLOCK):
+        end = min(start + SOFTMAX_BLOCK, n)
+        packets[:, end - (end - start) % PACKET:end] = False
+    return packets
+
+
+def _shifted(x):
+    x = _flush(x)
+    return _flush(x - np.max(x, axis=-1, keepdims=True))
+
+
+def softmax(x):
+    """TensorFlow's float32 Softmax of the 2-D `x` along its rows."""
+    with np.errstate(all="ignore"):
+        shifted = _shifted(x)
+        e = _exp_on_paths(shifted, block_packets(*x.shape))
+        inverse = _flat(row_sums(e, True), ef.packet_reciprocal, ef.scalar_reciprocal)
+        return _flush(e * inverse[:, None])
+
+
+def log_softmax(x):
+    """TensorFlow's float32 LogSoftmax of the 2-D `x` along its rows."""
+    with np.errstate(all="ignore"):
+        shifted = _shifted(x)
+        log_sums = _flat(row_sums(reduced_exp(shifted), True), ef.packet_log, ef.scalar_log)
+        return _flush(shifted - log_sums[:, None])
