@@ -53,6 +53,21 @@ def run_cases(tf, cases):
     return values, shapes, nodes
 
 
+def write_case_fixtures(tf, cases, out):
+    """A cases module's fixtures in `out`: values.npz (run_cases' values), shapes.json (each
+    case's static output shapes), nodes.json.gz (each case's nodes) and errors.json (per
+    cases.ERROR_CASES entry, TensorFlow's error class and the kernel's message)."""
+    out.mkdir(parents=True, exist_ok=True)
+    values, shapes, nodes = run_cases(tf, cases)
+    np.savez_compressed(out / "values.npz", **values)
+    lines = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in shapes.items()]
+    (out / "shapes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    (out / "nodes.json.gz").write_bytes(gzip_bytes(nodes_json(nodes)))
+    errors = {name: list(cases.run_error_case(tf, name)) for name in cases.ERROR_CASES}
+    (out / "errors.json").write_text(json.dumps(errors, indent=0) + "\n")
+    print(f"wrote {len(cases.CASES)} cases to {out}")
+
+
 def nodes_json(nodes):
     """{case: node list} as JSON text with one node a line, so a fixture's diff reads."""
     lines = [f"{json.dumps(name)}: [\n" + ",\n".join(json.dumps(n) for n in case) + "]"

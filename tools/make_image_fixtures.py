@@ -10,11 +10,7 @@ shapes.json per case the outputs' static shapes; nodes.json.gz per case the grap
 case TensorFlow's error class and the kernel's message.
 """
 
-import json
-
-import numpy as np
-
-from fixture_common import FIXTURES, gzip_bytes, nodes_json, run_cases, tf_v1
+from fixture_common import FIXTURES, tf_v1, write_case_fixtures
 
 import image_cases as cases  # tests/engine: on sys.path through fixture_common
 
@@ -22,16 +18,7 @@ OUT = FIXTURES / "image"
 
 
 def main():
-    tf = tf_v1()
-    OUT.mkdir(parents=True, exist_ok=True)
-    values, shapes, nodes = run_cases(tf, cases)
-    np.savez_compressed(OUT / "values.npz", **values)
-    lines = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in shapes.items()]
-    (OUT / "shapes.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
-    (OUT / "nodes.json.gz").write_bytes(gzip_bytes(nodes_json(nodes)))
-    errors = {name: list(cases.run_error_case(tf, name)) for name in cases.ERROR_CASES}
-    (OUT / "errors.json").write_text(json.dumps(errors, indent=0) + "\n")
-    print(f"wrote {len(cases.CASES)} cases to {OUT}")
+    write_case_fixtures(tf_v1(), cases, OUT)
 
 
 if __name__ == "__main__":
