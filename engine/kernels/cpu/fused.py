@@ -123,7 +123,7 @@ class _Call:
         self.function, self.shape, self.size = function, shape, size
         self.values, self.module = values, module
         self.rows, self.lifted = rows, lifted
-        self.variant = variant  # variant(k, wait): the kernel writing over input k
+        self.variant = variant  # variant(k, wait): the kernel writing over input k (None: out)
         self.in_place = {}  # input -> that kernel, once compiled (None: it cannot be)
 
     def writing_over(self, k, wait):
@@ -265,17 +265,29 @@ def _prepare(plan, arrays, wait):
         else:
             scalars.append(a.shape != shape or size == 1)
     in_dtypes = [a.dtype.name for a in arrays]
+
+    def variant(k, wait):
+        return fused.kernel(chain, in_dtypes, scalars, wait=wait, in_place=k)
+
+    function = _compiled_kernel(variant, wait, size)
+    if function is None or function is _REFERENCE:
+        return function
+    return _Call(function, shape, size,
+                 [k for k in range(len(arrays)) if k not in chain.side_inputs], fused,
+                 variant=variant)
+
+
+def _compiled_kernel(variant, wait, size):
+    """variant(None, wait): the chain's kernel; _REFERENCE where it has no compiled form (two
+    Erfc of many values, an Erfc in a kernel over rows), None (said once, where the cache is
+    cold) while it compiles."""
     try:
-        function = fused.kernel(chain, in_dtypes, scalars, wait=wait)
-    except ValueError:  # no compiled form (two Erfc of many values): the reference's
+        function = variant(None, wait)
+    except ValueError:
         return _REFERENCE
     if function is None:
         note_cold_fallback(size)
-        return None
-    return _Call(function, shape, size,
-                 [k for k in range(len(arrays)) if k not in chain.side_inputs], fused,
-                 variant=lambda k, wait: fused.kernel(chain, in_dtypes, scalars, wait=wait,
-                                                      in_place=k))
+    return function
 
 
 def _prepare_rows(plan, arrays, shape, size, fused, wait):
@@ -315,17 +327,15 @@ def _prepare_rows(plan, arrays, shape, size, fused, wait):
     if geometry is None:
         return _REFERENCE
     layouts, strides, rows2, inner = geometry
-    try:
-        function = fused.row_kernel(rows_chain, in_dtypes, layouts, wait=wait)
-    except ValueError:  # no compiled form (an Erfc of many values): the reference's
-        return _REFERENCE
-    if function is None:
-        note_cold_fallback(size)
-        return None
+
+    def variant(k, wait):
+        return fused.row_kernel(rows_chain, in_dtypes, layouts, wait=wait, in_place=k)
+
+    function = _compiled_kernel(variant, wait, size)
+    if function is None or function is _REFERENCE:
+        return function
     return _Call(function, shape, size, list(range(count)), fused,
-                 rows=(strides, rows2, inner), lifted=tuple(lifted),
-                 variant=lambda k, wait: fused.row_kernel(rows_chain, in_dtypes, layouts,
-                                                          wait=wait, in_place=k))
+                 rows=(strides, rows2, inner), lifted=tuple(lifted), variant=variant)
 
 
 def _row_geometry(shape, in_shapes):
