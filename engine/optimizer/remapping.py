@@ -78,7 +78,7 @@ def _dtype_name(node, attr):
     return dtypes.as_dtype(value.type).as_numpy_dtype.__name__ if value and value.type else ""
 
 
-def _signature(node):
+def signature(node):
     """(input dtype, output dtype) of a node that may be fused, else None."""
     if node.op in RANDOM_OPS:
         return _random_signature(node)
@@ -173,7 +173,7 @@ def optimize(graph_def, context):
             producer = _split(text)[0]
             if producer in readers:
                 readers[producer].add(node.name)
-    signatures = {name: _signature(node) for name, node in nodes.items()}
+    signatures = {name: signature(node) for name, node in nodes.items()}
     for name, node in nodes.items():  # constants last: only those a fusable op reads
         if (node.op == "Const" and len(readers[name]) == 1
                 and signatures.get(next(iter(readers[name]))) is not None):
@@ -203,7 +203,7 @@ def optimize(graph_def, context):
         if sizes is not None and not _large_cpu_chain(members, nodes, sizes):
             small += 1
             continue
-        replacements[root], extra = _fused_node(root, members, nodes, signatures)
+        replacements[root], extra = fused_node(root, members, nodes, signatures)
         added.extend(extra)
         absorbed.update(members - {root})
         steps = [op.decode() for op in replacements[root].attr["fused_ops"].list.s]
@@ -270,7 +270,7 @@ def _elementwise_operand(op, position):
     return position == 0 if op in REDUCTIONS else True
 
 
-def _fused_node(root, members, nodes, signatures):
+def fused_node(root, members, nodes, signatures):
     """The _FusedElementwise node standing for `members`, named as `root`."""
     order, seen = [], set()
 

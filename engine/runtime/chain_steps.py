@@ -152,11 +152,12 @@ def _changes_state(node):
 
 
 def _signature(node):
-    """remapping's (input dtype, output dtype) of a node that may join a chain, else None."""
+    """remapping.signature's (input dtype, output dtype) of a node that may join a chain,
+    else None."""
     if (node.op_type not in FUSABLE or len(node.output_slots) != 1 or any(node.deref)
             or node.info.is_stateful or "GPU" in (node.info.device or "").upper()):
         return None
-    return remapping._signature(_bare(node, []))
+    return remapping.signature(_bare(node, []))
 
 
 def _bare(node, inputs):
@@ -198,8 +199,8 @@ def _chain_step(root, members, chosen, by_name, producer_of, signatures, make_co
         node = by_name[name]
         nodes[name] = _bare(node, [producer_of[s] if producer_of.get(s) in members
                                    else _slot_name(s) for s in node.input_slots])
-    node_def, _ = remapping._fused_node(root.name, members, nodes,
-                                        {name: signatures[name] for name in members})
+    node_def, _ = remapping.fused_node(root.name, members, nodes,
+                                       {name: signatures[name] for name in members})
     node_def.device = root.node_def.device
     in_slots = [int(text[1:]) for text in node_def.input]
     ctx = make_context(node_def, root.output_dtypes, root.device)
