@@ -114,10 +114,15 @@ def _eigen_softmax(logits, op, out=None):
     """float32 Softmax or LogSoftmax ("softmax", "log_softmax") along the last axis in
     TensorFlow's bits (engine/kernels/cpu/eigen_reduce.py), compiled where
     engine/kernels/compiled/eigen_reduce_numba.py is loaded, written into `out` (the logits
-    themselves, forwarded) or a new array; None for other dtypes, layouts and empty logits."""
-    if not (isinstance(logits, np.ndarray) and logits.dtype == np.float32 and logits.size
-            and logits.flags.c_contiguous):
+    themselves, forwarded) or a new array; None for other dtypes and empty logits. Logits
+    laid out otherwise (an einsum's transposed product) are read through a C-ordered copy:
+    their values are the same, so their softmax is TensorFlow's too."""
+    if not (isinstance(logits, np.ndarray) and logits.dtype == np.float32 and logits.size):
         return None
+    if not logits.flags.c_contiguous:
+        if out is not None:
+            return None
+        logits = np.ascontiguousarray(logits)
     result = np.empty(logits.shape, np.float32) if out is None else out
     rows, target = logits.reshape(-1, logits.shape[-1]), result.reshape(-1, logits.shape[-1])
     module = compiled_forms.module("eigen_reduce", np.float32, logits.size)

@@ -121,6 +121,14 @@ def batch_matmul(x, y):
     against 0.50 ms when it was one call (512 positions: 1.21 against 1.89 ms)."""
     if x.ndim > 3 and x.shape[0] == 1 and y.ndim == x.ndim and y.shape[0] == 1:
         return batch_matmul(x[0], y[0])[np.newaxis]
+    if (x.ndim >= 3 and x.flags.c_contiguous and all(d == 1 for d in y.shape[:-2])
+            and y.ndim <= x.ndim):
+        # One matrix for the whole stack (a Dense layer, an attention projection, on a
+        # [batch, tokens, features] input): one product of the stack's rows, as one call
+        # (split by rows) rather than one call per matrix (NumPy's broadcast loop). A small
+        # Keras encoder's four [32, 64, 256] @ [256, 256] projections: 1.4 ms each so.
+        rows = matmul(x.reshape(-1, x.shape[-1]), y.reshape(y.shape[-2:]))
+        return rows.reshape(x.shape[:-1] + y.shape[-1:])
     if x.ndim < 3 or x.shape[:-2] != y.shape[:-2] or x.shape[0] < 2:
         return np.matmul(x, y)
     macs = int(np.prod(x.shape, dtype=np.int64)) * y.shape[-1]
