@@ -27,6 +27,7 @@ from engine.kernels.fused_chain import FUSABLE, MAX_STEPS
 from engine.optimizer import remapping
 from engine.proto import node_def_pb2
 from engine.runtime.node_run import exclusive_inputs, raise_node_error
+from engine.runtime.plan import last_uses
 
 ENABLED = os.environ.get("GI_CHAIN_STEPS", "1") not in ("", "0")
 # A chain runs compiled when one of its inputs has this many elements or more: below it the
@@ -76,38 +77,25 @@ class Chains:
                     self.members_of[name] = members
                     self.absorbed.update(members - {name})
         self.by_name, self.signatures, self.producer_of = by_name, signatures, producer_of
-        self.frees = self._last_uses(plan, plan_position) if self.members_of else {}
+        self.plan_position = plan_position
+        self.root_of = {member: root for root, members in self.members_of.items()
+                        for member in members}
+        self.frees = self._last_uses(plan) if self.members_of else {}
 
-    def _last_uses(self, plan, plan_position):
+    def _last_uses(self, plan):
         """plan position -> slots to free after that node's step, in the order the steps now
-        run: a chain's members at its root's place, among themselves in their own order (the
-        order the fallback runs them in). A value a chain reads whose last reader ran before
-        the chain's root now dies with the chain; one that another chain or a later node
-        reads is not given to a member to write over (forwarding)."""
+        run (plan.last_uses over it): a chain's members at its root's place, among themselves
+        in their own order (the order the fallback runs them in). A value a chain reads whose
+        last reader ran before the chain's root now dies with the chain; one that another
+        chain or a later node reads is not given to a member to write over (forwarding)."""
         rank = {i: k for k, i in enumerate(plan.order)}
-        root_of = {name: root for root, members in self.members_of.items()
-                   for name in members}
 
         def when(i):
-            root = root_of.get(plan.nodes[i].name)
-            return (rank[plan_position[root]] if root is not None else rank[i], rank[i])
+            root = self.root_of.get(plan.nodes[i].name)
+            return (rank[self.plan_position[root]] if root is not None else rank[i], rank[i])
 
-        last = {}
-        for i in sorted(plan.order, key=when):  # as plan._last_uses, in that order
-            node = plan.nodes[i]
-            if node.kind == "retval":
-                continue
-            for slot in node.output_slots:
-                last[slot] = i
-            for slot in node.input_slots:
-                last[slot] = i
-        kept = set(plan.fetch_slots.values())
-        frees = {}
-        for slot, i in last.items():
-            if slot not in kept:
-                frees.setdefault(i, []).append(slot)
-        self.plan_position = plan_position
-        return {i: tuple(sorted(slots)) for i, slots in frees.items()}
+        return last_uses(plan.nodes, sorted(plan.order, key=when),
+                         set(plan.fetch_slots.values()))
 
     def __bool__(self):
         return bool(self.members_of)
@@ -122,11 +110,9 @@ class Chains:
         at its root's place, freeing what its members free (frees_at).
         make_context(node_def, dtypes, device) makes the fused node's KernelContext as the
         executor makes its nodes'."""
-        root_of = {name: root for root, members in self.members_of.items()
-                   for name in members}
         chosen_of = {}
         for item in steps:
-            root = root_of.get(item[1].name)
+            root = self.root_of.get(item[1].name)
             if root is not None:
                 chosen_of.setdefault(root, []).append(item)
         result = []

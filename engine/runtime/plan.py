@@ -186,7 +186,7 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
                 node.num_pending += 1
 
     order = schedule(plan_nodes)
-    frees = _last_uses(plan_nodes, order, set(fetch_slots.values()))
+    frees = last_uses(plan_nodes, order, set(fetch_slots.values()))
     return Plan(plan_nodes, order, feed_keys, feed_slots, fetch_slots, num_slots, frees, device)
 
 
@@ -293,8 +293,9 @@ def schedule(plan_nodes):
     return order
 
 
-def _last_uses(plan_nodes, order, kept):
-    """node position -> tuple of slots no later node reads (fetched slots are kept)."""
+def last_uses(plan_nodes, order, kept):
+    """node position -> tuple of slots no later node reads (fetched slots are kept), the
+    nodes running in `order` (positions; runtime/chain_steps.py passes its own)."""
     last = {}
     for i in order:
         node = plan_nodes[i]
