@@ -460,31 +460,30 @@ def chain_of(key):
 def _compile(key, text):
     """Write the source where numba can cache it, import it, compile for the key's types."""
     module = numba_source.import_text(text, _FOLDER, "fused")
+    module.kernel(*_sample_arguments(key))  # compile, or load from the cache
+    numba_source.mark_compiled(text, _FOLDER, "fused")
+    return module.kernel
+
+
+def _sample_arguments(key):
+    """Arguments of one element of the key's types: a flat kernel's (out or size, inputs,
+    random streams, start, end) or, for a row kernel (key ("rows", chain key)), (out,
+    inputs, strides, rows2, inner, row_start, row_end)."""
+    if key[0] == "rows":
+        chain, input_dtypes = chain_of(key[1]), key[1][1]
+        return (np.zeros(1, chain.steps[-1][2]), *[np.zeros(1, d) for d in input_dtypes],
+                np.zeros((len(input_dtypes), 2), np.int64), 1, 1, 0, 1)
     chain, input_dtypes = chain_of(key), key[1]
     sample = [np.zeros(1, dtype) for k, dtype in enumerate(input_dtypes)
               if k not in chain.side_inputs]
     sample += [np.uint64(0)] * (6 * len(chain.random_steps))  # each stream's key and counter
     first = 1 if chain.reduces else np.zeros(1, chain.steps[-1][2])  # size, or out
-    module.kernel(first, *sample, 0, 1)  # compile, or load from the cache
-    numba_source.mark_compiled(text, _FOLDER, "fused")
-    return module.kernel
-
-
-def _compile_rows(key, text):
-    """As _compile, for a row kernel (key: ("rows", chain key))."""
-    module = numba_source.import_text(text, _FOLDER, "fused")
-    input_dtypes = key[1][1]
-    chain = chain_of(key[1])
-    sample = [np.zeros(1, dtype) for dtype in input_dtypes]
-    module.kernel(np.zeros(1, chain.steps[-1][2]), *sample,
-                  np.zeros((len(input_dtypes), 2), np.int64), 1, 1, 0, 1)
-    numba_source.mark_compiled(text, _FOLDER, "fused")
-    return module.kernel
+    return (first, *sample, 0, 1)
 
 
 def _compile_into(key, text):
     try:
-        function = (_compile_rows if key[0] == "rows" else _compile)(key, text)
+        function = _compile(key, text)
     except Exception:  # a chain numba cannot compile stays on the NumPy reference
         function = None
     with _lock:

@@ -102,11 +102,19 @@ def plan_of(ctx):
 def run_reference(plan, inputs, device_type="CPU", ctx=None):
     """The chain step by step, each through its op's own kernel on `device_type` (in the
     session of `ctx`, the fused node's context, where given)."""
-    values = []
-    for (op, operands, _), step_ctx in zip(plan.chain.steps, plan.contexts(ctx)):
+    last = len(plan.chain.steps) - 1
+    return run_steps(plan, inputs, range(last + 1), device_type, ctx)[last]
+
+
+def run_steps(plan, inputs, steps, device_type="CPU", ctx=None):
+    """{step: its value} of the chain's steps `steps` (in order; each reads inputs and
+    earlier ones of them), each through its op's own kernel."""
+    contexts, values = plan.contexts(ctx), {}
+    for k in steps:
+        op, operands, _ = plan.chain.steps[k]
         args = [inputs[n] if kind == "i" else values[n] for kind, n in operands]
-        values.append(kernels.lookup(op, device_type)(step_ctx, *args))
-    return values[-1]
+        values[k] = kernels.lookup(op, device_type)(contexts[k], *args)
+    return values
 
 
 class _Call:
@@ -210,13 +218,8 @@ def _run_rows(plan, call, arrays, ctx, out, donor, wait):
     """The chain's kernel over rows: its lifted steps first, then one loop."""
     values = list(arrays)
     if call.lifted:
-        contexts = plan.contexts(ctx)
-        computed = {}
-        for k in call.lifted:
-            op, operands, _ = plan.chain.steps[k]
-            args = [arrays[n] if kind == "i" else computed[n] for kind, n in operands]
-            computed[k] = np.asarray(kernels.lookup(op, "CPU")(contexts[k], *args))
-        values += [computed[k] for k in call.lifted]
+        lifted = run_steps(plan, arrays, call.lifted, ctx=ctx)
+        values += [lifted[k] for k in call.lifted]
     flat = [np.ascontiguousarray(v).reshape(-1) for v in values]
     strides, rows2, inner = call.rows
     call.module.run_rows(call.writing_over(donor, wait), out.reshape(-1), flat, strides,
