@@ -27,6 +27,7 @@ import numpy as np
 import numba  # noqa: F401 (imported here, in the loader's thread)
 
 from engine.kernels.compiled import eigen_numba, numba_source
+from engine.kernels.compiled.reduce_numba import _LANES, _row_max  # noqa: F401 (source)
 # the lanes, for this module's own functions (the generated file has their source)
 from engine.kernels.compiled.eigen_numba import (  # noqa: F401
     _EXP_HI, _EXP_LO, _EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6, _HALF, _LN2_HI, _LN2_LO,
@@ -44,7 +45,6 @@ _R_NO_BITS = np.uint32(0xFFFFFFFF)
 # A row whose maximum m has |m| >= 2**-100 makes no denormal x - m (x <= m lies within
 # 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
 _R_SAFE_MAX = np.float32(2.0 ** -100)
-_R_MAX_LANES = np.int64(16)
 _R_M_LOW, _R_BIAS = np.float32(-152.0), np.int32(127)
 # A piece of work handed to another thread holds at least this many values: a sum reads each
 # value once and does one add (as Relu, activation_numba: a tensor of up to 2M values stays
@@ -307,33 +307,11 @@ def row_means(x, out, start, end):
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def _flushed_max(row, lanes):
-    """The maximum of the row's values read under DAZ (NaN if one is), in 16 running
-    maxima (selects LLVM vectorises). The maximum of the values flushed is the flushed
-    maximum (but for a zero's sign, which no softmax shows: x - (+0) and x - (-0) differ
-    only in a zero's sign, and exp of either zero is 1)."""
-    n = row.shape[0]
-    full = n - n % _R_MAX_LANES
-    m = row[0]
-    if full:
-        for k in range(_R_MAX_LANES):
-            lanes[k] = row[k]
-        for j in range(_R_MAX_LANES, full, _R_MAX_LANES):
-            for k in range(_R_MAX_LANES):
-                v = row[j + k]
-                a = lanes[k]
-                lanes[k] = v if (v > a or v != v) else a
-        half = _R_MAX_LANES // 2
-        while half:
-            for k in range(half):
-                v = lanes[k + half]
-                a = lanes[k]
-                lanes[k] = v if (v > a or v != v) else a
-            half //= 2
-        m = lanes[0]
-    for j in range(full, n):
-        v = row[j]
-        m = v if (v > m or v != v) else m
-    return _flush(m)
+    """The maximum of the row's values read under DAZ (NaN if one is): reduce_numba's
+    running maxima (selects LLVM vectorises), flushed. The maximum of the values flushed is
+    the flushed maximum (but for a zero's sign, which no softmax shows: x - (+0) and x - (-0)
+    differ only in a zero's sign, and exp of either zero is 1)."""
+    return _flush(_row_max(row, lanes))
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
@@ -342,13 +320,13 @@ def _group_max(x, r, lanes, maxes):
     rows side by side; lanes: 64). A NaN may be passed over: its row's softmax is NaN
     throughout whatever the maximum (x - m is NaN there, so the row's sum is)."""
     n = x.shape[1]
-    full = n - n % _R_MAX_LANES
+    full = n - n % _LANES
     a, b, c, d = x[r], x[r + 1], x[r + 2], x[r + 3]
     if full:
-        for k in range(_R_MAX_LANES):
+        for k in range(_LANES):
             lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k] = a[k], b[k], c[k], d[k]
-        for j in range(_R_MAX_LANES, full, _R_MAX_LANES):
-            for k in range(_R_MAX_LANES):
+        for j in range(_LANES, full, _LANES):
+            for k in range(_LANES):
                 va, vb, vc, vd = a[j + k], b[j + k], c[j + k], d[j + k]
                 la, lb, lc, ld = lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k]
                 lanes[k] = va if va > la else la
@@ -360,7 +338,7 @@ def _group_max(x, r, lanes, maxes):
         m = row[0]
         if full:
             m = lanes[o]
-            for k in range(1, _R_MAX_LANES):
+            for k in range(1, _LANES):
                 v = lanes[o + k]
                 m = v if v > m else m
         for j in range(full, n):
@@ -413,7 +391,7 @@ def softmax_rows(x, out, start, end, rows):
     scratch = np.empty((4, n), np.float32)
     acc = np.empty(4 * _R_LANES, np.float32)
     low = np.empty(_R_LANES, np.uint32)
-    lanes = np.empty(4 * _R_MAX_LANES, np.float32)
+    lanes = np.empty(4 * _LANES, np.float32)
     sums = np.empty(4, np.float32)
     maxes = np.empty(4, np.float32)
     block_rows = rows if rows * n <= SOFTMAX_BLOCK else -(-SOFTMAX_BLOCK // n)
@@ -454,7 +432,7 @@ def log_softmax_rows(x, out, start, end, rows):
     exps = np.empty((4, n), np.float32)
     acc = np.empty(4 * _R_LANES, np.float32)
     low = np.empty(_R_LANES, np.uint32)
-    lanes = np.empty(4 * _R_MAX_LANES, np.float32)
+    lanes = np.empty(4 * _LANES, np.float32)
     sums = np.empty(4, np.float32)
     maxes = np.empty(4, np.float32)
     packet_rows = rows - rows % PACKET
@@ -505,9 +483,10 @@ _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
 def source():
     """The generated file's text: eigen_numba's constants and lanes, then these kernels."""
     own = [line for line in numba_source.constants_source(globals()) if line.startswith("_R_")]
-    own += [f"PACKET = {PACKET}", f"LEAF = {LEAF}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}"]
+    own += [f"PACKET = {PACKET}", f"LEAF = {LEAF}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}",
+            f"_LANES = {_LANES}"]
     return (_HEADER + eigen_numba.source_of() + "\n".join(own) + "\n\n\n"
-            + numba_source.functions_source(globals(), FUNCTIONS) + "\n")
+            + numba_source.functions_source(globals(), ("_row_max",) + FUNCTIONS) + "\n")
 
 
 _kernels = None
