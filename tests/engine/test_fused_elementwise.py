@@ -89,8 +89,8 @@ def test_cast(src, dst):
 
 # float32 Exp, Log, Tanh, Sigmoid, Rsqrt, Erf and Erfc: Eigen's packet path but on the last
 # n % 8 elements, and its scalar path on a value computed from single values alone (a tensor
-# of one element). Erfc runs by blocks of 2,048 (its large branch only where a value needs it).
-@pytest.mark.parametrize("size", [1, 5, 8, 2047, 2049, 4099, 70003])
+# of one element). Erfc runs by blocks of 4,096 (its large branch only where a value needs it).
+@pytest.mark.parametrize("size", [1, 5, 8, 2047, 2049, 4099, 8195, 70003])
 @pytest.mark.parametrize("op", ["Exp", "Log", "Tanh", "Sigmoid", "Rsqrt", "Erf", "Erfc"])
 def test_float32_transcendentals_give_the_unfused_bits(op, size):
     rng = np.random.default_rng(6)

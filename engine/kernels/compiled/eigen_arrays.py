@@ -69,20 +69,9 @@ def {name}(x, start, end):
 '''
 
 
-# Erfc's packet loops go over a block in three passes (exp(-x^2), rcpps's 1 / x^2 refined,
-# the rest: erfc_exp_float32, erfc_reciprocal_float32, erfc_rest_float32), each value's
-# operations packet_erfc_float32's. In one pass the loop needed more than AVX-512's 32
-# registers and spilled its constants: 3M float32 took 7.4 ms on one thread, in three
-# passes over blocks of _ERFC_BLOCK (their temporaries in L1) 5.5 (2026-11-28, load 3.7).
+# Erfc's packet loops go over a block in three passes (eigen_erf_numba.ERFC_PASSES says why).
 _ERFC_BLOCK = 2048
-_ERFC_PASSES = """{pad}es, qs = e[:{n}], q[:{n}]
-{pad}for j in range({n}):
-{pad}    es[j] = erfc_exp_float32({xs}[j])
-{pad}for j in range({n}):
-{pad}    qs[j] = erfc_reciprocal_float32({xs}[j])
-{pad}for j in range({n}):
-{pad}    {outs}[j] = erfc_rest_float32({xs}[j], es[j], qs[j])
-"""
+_ERFC_PASSES = eigen_erf_numba.ERFC_PASSES
 
 # Erf (float64) and Erfc take their large-|x| branch only for the values that need it, as
 # Eigen's packets do (eigen_erf_numba, erfc_small_float32): per block, a pass flags those

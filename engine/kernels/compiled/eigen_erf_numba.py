@@ -104,9 +104,26 @@ def packet_erfc_float32(x):
     return _erfc_float32(x, packet_exp(-x2), _reciprocal_newton(x2))
 
 
-# packet_erfc_float32 in three parts, for the unfused loop's three passes over a block
-# (engine/kernels/compiled/eigen_arrays.py): exp(-x^2), then 1 / x^2, then the rest, each
-# value's operations those of packet_erfc_float32.
+# packet_erfc_float32 in three parts, for three passes over a block (ERFC_PASSES): exp(-x^2),
+# then 1 / x^2, then the rest, each value's operations those of packet_erfc_float32.
+# The three passes, as source for the generated loops (engine/kernels/compiled/eigen_arrays.py,
+# fused_numba.py): `n` values of `xs` into `outs`, through block-sized temporaries e and q that
+# the loop allocates. In one pass the loop needed more than AVX-512's 32 registers and spilled
+# its constants: 3M float32 took 7.4 ms on one thread, in three passes over blocks of 2,048
+# (their temporaries in L1) 5.5 (2026-11-28, load 3.7). Each pass is a loop over one
+# contiguous array, which vectorises; one value at a time through packet_erfc_float32 by
+# index, as a fused chain's loop went, took 33 ns a value (a GELU with 1% of its values past
+# |x| = 1: 2.7 ms against 1.7 for 3M values on one thread).
+ERFC_PASSES = """{pad}es, qs = e[:{n}], q[:{n}]
+{pad}for j in range({n}):
+{pad}    es[j] = erfc_exp_float32({xs}[j])
+{pad}for j in range({n}):
+{pad}    qs[j] = erfc_reciprocal_float32({xs}[j])
+{pad}for j in range({n}):
+{pad}    {outs}[j] = erfc_rest_float32({xs}[j], es[j], qs[j])
+"""
+
+
 @numba.njit(inline="always", nogil=True)
 def erfc_exp_float32(x):
     x = _erfc_clamp(x)
