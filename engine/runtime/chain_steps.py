@@ -26,6 +26,7 @@ from engine.kernels.cpu import fused
 from engine.kernels.fused_chain import FUSABLE, MAX_STEPS
 from engine.optimizer import remapping
 from engine.proto import node_def_pb2
+from engine.runtime import moment_steps
 from engine.runtime.node_run import exclusive_inputs, raise_node_error
 from engine.runtime.plan import last_uses
 
@@ -68,9 +69,14 @@ class Chains:
         for node in nodes:
             stateful_before.append(stateful_before[-1] + _changes_state(node))
         self.members_of, self.absorbed = {}, set()
+        # tf.nn.moments' three nodes, one step at the variance's place (moment_steps.py)
+        self.moments = moment_steps.find(nodes, stateful_before, set(plan.fetch_slots.values()))
+        for group in self.moments.values():
+            for name in group.names:
+                signatures.pop(name, None)
         for node in reversed(nodes):  # a chain ends at a node that joins no chain after it
             name = node.name
-            if name in signatures and name not in self.absorbed:
+            if name in signatures and name not in self.absorbed and name not in self.moments:
                 members = _grow(name, by_name, producer_of, joins)
                 first = min(order[m] for m in members)
                 if len(members) >= 2 and stateful_before[order[name]] == stateful_before[first]:
@@ -78,6 +84,18 @@ class Chains:
                     self.absorbed.update(members - {name})
         self.by_name, self.signatures, self.producer_of = by_name, signatures, producer_of
         self.plan_position = plan_position
+        chain_of = {member: root for root, members in self.members_of.items()
+                    for member in members}
+        rank = {i: k for k, i in enumerate(plan.order)}
+
+        def run_rank(name):
+            return rank[plan_position[chain_of.get(name, name)]]
+
+        self.moments = {root: group for root, group in self.moments.items()
+                        if moment_steps.runs_in_time(group, run_rank)}
+        for root, group in self.moments.items():
+            self.members_of[root] = group.names
+            self.absorbed.update(group.names - {root})
         self.root_of = {member: root for root, members in self.members_of.items()
                         for member in members}
         self.frees = self._last_uses(plan) if self.members_of else {}
@@ -125,9 +143,14 @@ class Chains:
                 continue
             chosen = chosen_of[node.name]
             all_frees = tuple(dict.fromkeys(s for _, _, f in chosen for s in f))
-            result.append((_chain_step(node, members, chosen, self.by_name, self.producer_of,
-                                       self.signatures, make_context, all_frees, fed_slots,
-                                       template), node, all_frees))
+            group = self.moments.get(node.name)
+            if group is not None:
+                step = moment_steps.moments_step(group, [(s, n) for s, n, _ in chosen])
+            else:
+                step = _chain_step(node, members, chosen, self.by_name, self.producer_of,
+                                   self.signatures, make_context, all_frees, fed_slots,
+                                   template)
+            result.append((step, node, all_frees))
         return result
 
 

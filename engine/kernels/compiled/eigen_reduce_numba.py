@@ -53,6 +53,9 @@ _R_M_LOW, _R_BIAS = np.float32(-152.0), np.int32(127)
 # eigen_arrays: from a quarter million).
 _MIN_SUM_ITEMS_PER_PIECE = 1 << 20
 _MIN_SOFTMAX_ITEMS_PER_PIECE = 1 << 18
+# Moments read each value once and square its difference in the first-level cache: between a
+# sum's cost and a softmax's; split as a softmax is (measured below, bench.bert_signature).
+_MIN_MOMENTS_ITEMS_PER_PIECE = 1 << 18
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
@@ -305,6 +308,45 @@ def row_means(x, out, start, end):
     _sums_into(x, out, start, end, np.float32(x.shape[1]))
 
 
+@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+def row_moments(x, means, variances, start, end):
+    """means[r] = Eigen's mean of x[r] and variances[r] = Eigen's mean of (x[r] - means[r])**2,
+    rows start..end of the 2-D C-contiguous x, its rows at most PACKET * LEAF long: the values
+    of Mean, SquaredDifference (a difference and its square, each rounded) and Mean over the
+    last axis (tf.nn.moments), each row's squares in a scratch row rather than a tensor of
+    their own. Four rows at a time, as row_means takes them."""
+    n = x.shape[1]
+    divisor = np.float32(n)
+    scratch = np.empty((4, n), np.float32)
+    acc = np.empty(4 * _R_LANES, np.float32)
+    low = np.empty(_R_LANES, np.uint32)
+    lanes = np.empty(_R_LANES, np.float32)
+    sums = np.empty(4, np.float32)
+    r = start
+    while r + 4 <= end:
+        _group_sums(x, r, acc, low, sums, True)
+        for i in range(4):
+            m = sums[i] / divisor
+            means[r + i] = m
+            row, squares = x[r + i], scratch[i]
+            for j in range(n):
+                d = row[j] - m
+                squares[j] = d * d
+        _group_sums(scratch, 0, acc, low, sums, True)
+        for i in range(4):
+            variances[r + i] = sums[i] / divisor
+        r += 4
+    squares = scratch[0]
+    for r in range(r, end):
+        m = _exact_sum(x[r], lanes) / divisor
+        means[r] = m
+        row = x[r]
+        for j in range(n):
+            d = row[j] - m
+            squares[j] = d * d
+        variances[r] = _exact_sum(squares, lanes) / divisor
+
+
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def _flushed_max(row, lanes):
     """The maximum of the row's values read under DAZ (NaN if one is): reduce_numba's
@@ -473,7 +515,7 @@ def log_softmax_rows(x, out, start, end, rows):
 # inlining none made Softmax 20% slower).
 FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
              "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
-             "_sums_into", "row_sums", "row_means", "_flushed_max", "_group_max", "_shifted_row",
+             "_sums_into", "row_sums", "row_means", "row_moments", "_flushed_max", "_group_max", "_shifted_row",
              "_softmax_exp_row", "softmax_rows", "log_softmax_rows")
 _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
            'engine/kernels/compiled/eigen_reduce_numba.py."""\nimport math\n\n'
@@ -494,11 +536,11 @@ _kernels = None
 
 def fits(op, shape):
     """Whether the compiled kernels take a [rows, n] matrix for `op` ("sum", "mean",
-    "softmax", "log_softmax"); the reference takes the others."""
+    "softmax", "log_softmax", "moments"); the reference takes the others."""
     n = shape[1]
     if op == "softmax":
         return 0 < n <= SOFTMAX_BLOCK
-    if op == "log_softmax":
+    if op in ("log_softmax", "moments"):
         return 0 < n <= PACKET * LEAF
     return n > 0
 
@@ -519,6 +561,16 @@ def reduce_rows(op, x):
     return out
 
 
+def moments(x):
+    """(means, variances) of the rows of the 2-D C-contiguous float32 x, as row_moments: what
+    Mean, SquaredDifference and Mean give one after another."""
+    rows, n = x.shape
+    means, variances = np.empty(rows, np.float32), np.empty(rows, np.float32)
+    _split(lambda start, end: _kernels.row_moments(x, means, variances, start, end), rows, n,
+           _MIN_MOMENTS_ITEMS_PER_PIECE)
+    return means, variances
+
+
 def softmax(op, x, out):
     """Softmax or LogSoftmax ("softmax", "log_softmax") of the rows of the 2-D C-contiguous
     float32 x into out (x itself for a forwarded buffer)."""
@@ -537,6 +589,7 @@ def warm():
     out = np.empty(3, np.float32)
     module.row_sums(x, out, 0, 3)
     module.row_means(x, out, 0, 3)
+    module.row_moments(x, out, np.empty_like(out), 0, 3)
     module.softmax_rows(x, np.empty_like(x), 0, 3, 3)
     module.log_softmax_rows(x, np.empty_like(x), 0, 3, 3)
     _kernels = module
