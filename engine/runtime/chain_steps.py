@@ -16,6 +16,9 @@ Nothing that observes a run sees the difference: a traced run (step stats, the d
 VLOG) goes through engine/runtime/frames.py node by node, the partition graph is the plan's,
 and the values are the unfused kernels' bit for bit (fused_numba computes each step as its
 op's kernel does; test_chain_steps.py compares the two).
+
+`Chains` also finds tf.nn.moments over the last axis (moment_steps.py) and runs its three
+nodes as one step, freed and ordered as a chain's members are.
 """
 
 import os
