@@ -34,7 +34,7 @@ def add_arguments(parser):
     parser.add_argument("--fetch", action="append", default=[], metavar="T",
                         help="a tensor (op:0) to fetch; an op name means its first output (an op without outputs is run); repeatable")
     parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
-                        help="feed a tensor (a signature's input key) from FILE.npy or a JSON "
+                        help="feed a tensor (a signature's input key) from FILE.npy, FILE.json or a JSON "
                              "value; repeatable")
     parser.add_argument("--before", action="append", default=[], metavar="OP",
                         help="an op to run first, in its own step (e.g. init); repeatable")
@@ -171,18 +171,33 @@ def parse_feed(path, text, raw_name=False):
         raise InputError(path, f"--feed {text!r}: expected NAME=FILE.npy or NAME=JSON")
     if ":" not in name and not raw_name:
         name += ":0"
-    if value.endswith(".npy") or os.path.isfile(value):
-        if os.path.exists(value) and not os.path.isfile(value):  # a pipe would block np.load
-            raise InputError(value, f"cannot read the feed for {name}: not a regular file")
-        try:
-            return name, np.load(value, allow_pickle=False)
-        except (OSError, ValueError) as error:
-            raise InputError(value, f"cannot read the feed for {name}: {error}") from None
+    if value.endswith((".npy", ".json")) or os.path.isfile(value):
+        return name, _feed_file(value, name)
     try:
         return name, json.loads(value)
     except json.JSONDecodeError as error:
         raise InputError(path, f"--feed {name}: not a .npy file or JSON value ({error})") \
             from None
+
+
+def _feed_file(path, name):
+    """A feed's value from a file: a .npy array (NumPy's header), else JSON text."""
+    if os.path.exists(path) and not os.path.isfile(path):  # a pipe would block the read
+        raise InputError(path, f"cannot read the feed for {name}: not a regular file")
+    try:
+        with open(path, "rb") as file:
+            if file.read(6) == b"\x93NUMPY":
+                file.seek(0)
+                return np.load(file, allow_pickle=False)
+            file.seek(0)
+            text = file.read().decode("utf-8")
+        return json.loads(text)
+    except OSError as error:
+        raise InputError(path, f"cannot read the feed for {name}: "
+                               f"{error.strerror or error}") from None
+    except ValueError as error:  # a bad .npy header, UnicodeDecodeError, JSONDecodeError
+        raise InputError(path, f"cannot read the feed for {name}: neither a .npy array nor "
+                               f"JSON ({error})") from None
 
 
 def _fetched_tensor(graph, name):

@@ -1,5 +1,5 @@
 """What `run SAVED_MODEL --signature NAME` feeds: each input of the signature by its key, from
-FILE.npy or a JSON value, checked against the signature's TensorSpec (dtype and shape) before
+FILE.npy, FILE.json or a JSON value, checked against the signature's TensorSpec (dtype and shape) before
 anything is imported or run.
 
 A value converts to the input's dtype where no information is lost on the way: an integer

@@ -87,6 +87,33 @@ def test_bad_input_is_exit_2_and_one_line(capsys, argv, message):
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
 
 
+def test_a_feed_file_is_a_npy_array_or_json(capsys, tmp_path):
+    as_json, as_npy = tmp_path / "x.json", tmp_path / "x.npy"
+    as_json.write_text("[1.5, -2.0, 3.0]")
+    np.save(as_npy, np.array([1.5, -2.0, 3.0], np.float32))
+    for feed in (as_json, as_npy):
+        status, out, _ = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"), "--fetch",
+                             "Square:0", "--feed", f"Placeholder:0={feed}")
+        assert status == 0 and "2.25" in out and "9." in out
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"[1.5, -2", "neither a .npy array nor JSON"),
+    (b"\x93NUMPY\x01\x00garbage", "neither a .npy array nor JSON"),
+    (b"\xff\xfe binary", "neither a .npy array nor JSON"),
+    (None, "No such file or directory"),
+])
+def test_a_bad_feed_file_is_named_in_one_line(capsys, tmp_path, content, message):
+    feed = tmp_path / "input.json"
+    if content is not None:
+        feed.write_bytes(content)
+    status, _, err = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"), "--fetch",
+                         "Square:0", "--feed", f"Placeholder:0={feed}")
+    assert status == 2
+    assert err.startswith(f"error: {feed}: cannot read the feed for Placeholder:0")
+    assert message in err and err.count("\n") == 1
+
+
 def test_not_a_graph_is_exit_2(capsys, tmp_path):
     bogus = tmp_path / "bogus.pb"
     bogus.write_bytes(b"\xff\xff\xff not a protobuf")
