@@ -29,7 +29,7 @@ from engine.kernels.cpu import fused
 from engine.kernels.fused_chain import FUSABLE, MAX_STEPS
 from engine.optimizer import remapping
 from engine.proto import node_def_pb2
-from engine.runtime import moment_steps
+from engine.runtime import epilogue_steps, moment_steps
 from engine.runtime.node_run import exclusive_inputs, raise_node_error
 from engine.runtime.plan import last_uses
 
@@ -99,6 +99,21 @@ class Chains:
         for root, group in self.moments.items():
             self.members_of[root] = group.names
             self.absorbed.update(group.names - {root})
+        # a chain (or one fusable node) that alone reads a product runs on its rows as they
+        # are made, at the product's place (epilogue_steps.py)
+        grouped = {name for members in self.members_of.values() for name in members}
+        chains = {root: members for root, members in self.members_of.items()
+                  if root not in self.moments}
+        placed = {member: root for root, members in self.members_of.items()
+                  for member in members}
+        self.epilogues = epilogue_steps.find(
+            nodes, chains, [name for name in signatures if name not in grouped],
+            lambda name: rank[plan_position[placed.get(name, name)]], stateful_before,
+            set(plan.fetch_slots.values()))
+        for host, epilogue in self.epilogues.items():
+            self.members_of.pop(epilogue.root, None)
+            self.members_of[host] = {host} | epilogue.members
+            self.absorbed.update(epilogue.members)
         self.root_of = {member: root for root, members in self.members_of.items()
                         for member in members}
         self.frees = self._last_uses(plan) if self.members_of else {}
@@ -147,14 +162,36 @@ class Chains:
             chosen = chosen_of[node.name]
             all_frees = tuple(dict.fromkeys(s for _, _, f in chosen for s in f))
             group = self.moments.get(node.name)
+            epilogue = self.epilogues.get(node.name)
             if group is not None:
                 step = moment_steps.moments_step(group, [(s, n) for s, n, _ in chosen])
+            elif epilogue is not None:
+                step = self._epilogue_step(epilogue, chosen, make_context, all_frees,
+                                           fed_slots, template)
             else:
                 step = _chain_step(node, members, chosen, self.by_name, self.producer_of,
                                    self.signatures, make_context, all_frees, fed_slots,
                                    template)
             result.append((step, node, all_frees))
         return result
+
+    def _epilogue_step(self, epilogue, chosen, make_context, frees, fed_slots, template):
+        """The product's step with its chain on its rows (epilogue_steps.epilogue_step); the
+        chain's own step (a chain's, or its one node's) is the fallback."""
+        (matmul_step, matmul, _), members = chosen[0], chosen[1:]
+        root = self.by_name[epilogue.root]
+        if len(epilogue.members) > 1:
+            chain_step = _chain_step(root, epilogue.members, members, self.by_name,
+                                     self.producer_of, self.signatures, make_context, frees,
+                                     fed_slots, template)
+        else:
+            chain_step = members[0][0]
+        _, in_slots, _, plan = fused_plan(root, epilogue.members, self.by_name,
+                                          self.producer_of, self.signatures, make_context)
+        matmul_ctx = make_context(matmul.node_def, matmul.output_dtypes, matmul.device)
+        return epilogue_steps.epilogue_step(epilogue, matmul_step, matmul_ctx, chain_step, plan,
+                                            in_slots, root.output_slots[0], MIN_ELEMENTS,
+                                            lambda: WAIT)
 
 
 def _changes_state(node):
@@ -202,10 +239,9 @@ def _slot_name(slot):
     return f"#{slot}"  # no node is named so ('#' is not allowed in a TensorFlow name)
 
 
-def _chain_step(root, members, chosen, by_name, producer_of, signatures, make_context, frees,
-                fed_slots, template):
-    """One step running the chain of `members` (ending at `root`): compiled when large, else
-    the members' own steps (`chosen`, in run order)."""
+def fused_plan(root, members, by_name, producer_of, signatures, make_context):
+    """(NodeDef, input slots, context, fused.plan_of) of the _FusedElementwise node standing
+    for `members` (ending at `root`), as the remapper would make it."""
     nodes = {}
     for name in members:
         node = by_name[name]
@@ -216,7 +252,15 @@ def _chain_step(root, members, chosen, by_name, producer_of, signatures, make_co
     node_def.device = root.node_def.device
     in_slots = [int(text[1:]) for text in node_def.input]
     ctx = make_context(node_def, root.output_dtypes, root.device)
-    plan = fused.plan_of(ctx)
+    return node_def, in_slots, ctx, fused.plan_of(ctx)
+
+
+def _chain_step(root, members, chosen, by_name, producer_of, signatures, make_context, frees,
+                fed_slots, template):
+    """One step running the chain of `members` (ending at `root`): compiled when large, else
+    the members' own steps (`chosen`, in run order)."""
+    node_def, in_slots, ctx, plan = fused_plan(root, members, by_name, producer_of, signatures,
+                                               make_context)
     (out,) = root.output_slots
     # inputs the result may be written over: read last here, once, not fed, not a constant
     offered = tuple(k for k, slot in enumerate(in_slots)

@@ -172,15 +172,8 @@ def run_compiled(plan, inputs, wait=False, ctx=None, donated=()):
     its loop (the small chains of a training step pay microseconds, not the tens a fresh
     check costs)."""
     arrays = [np.asarray(x) for x in inputs]
-    signature = _signature(plan.chain, arrays)
-    call = plan.calls.get(signature)
+    call = _call_for(plan, arrays, wait)
     if call is None:
-        call = _prepare(plan, arrays, wait)
-        if call is None:
-            return None  # not now (compiling, or not yet worth it): asked again next run
-        if len(plan.calls) < _CALLS_PER_PLAN:
-            plan.calls[signature] = call
-    if call is _REFERENCE:
         return None
     chain = plan.chain
     if call.rows is not None:
@@ -199,6 +192,52 @@ def run_compiled(plan, inputs, wait=False, ctx=None, donated=()):
     if call.size:
         call.module.run(call.writing_over(donor, wait), out.reshape(-1), flat, streams)
     return out
+
+
+def _call_for(plan, arrays, wait):
+    """The prepared _Call for these arrays (made once per input signature), or None where the
+    compiled loop cannot serve them now."""
+    signature = _signature(plan.chain, arrays)
+    call = plan.calls.get(signature)
+    if call is None:
+        call = _prepare(plan, arrays, wait)
+        if call is None:
+            return None  # not now (compiling, or not yet worth it): asked again next run
+        if len(plan.calls) < _CALLS_PER_PLAN:
+            plan.calls[signature] = call
+    return None if call is _REFERENCE else call
+
+
+class FlatRun:
+    """A chain's compiled flat loop bound to its arrays: run(start, stop) over elements
+    start..stop of the output (the flat order), on the calling thread; whole() over all of
+    them, over the intra-op threads."""
+
+    __slots__ = ("run", "whole")
+
+    def __init__(self, function, module, target, flat):
+        self.run = lambda start, stop: function(target, *flat, start, stop)
+        self.whole = lambda: module.run(function, target, flat)
+
+
+def flat_range(plan, inputs, donated, wait=False):
+    """A FlatRun of the chain's compiled loop written over input `donated` (an array owning
+    its memory, C-contiguous, of the output's shape and dtype), where the loop is one flat
+    loop (no input broadcast along part of the output, no random step, no sum); else None.
+    The values do not depend on how the elements are cut into ranges: each element's path
+    (Eigen's packet or scalar lane) is decided by its place in the whole output."""
+    arrays = [np.asarray(x) for x in inputs]
+    chain = plan.chain
+    if chain.random_steps or chain.reduces:
+        return None
+    call = _call_for(plan, arrays, wait)
+    out = arrays[donated]
+    if (call is None or call.rows is not None or out.shape != call.shape
+            or out.dtype != plan.out_dtype or not out.flags.c_contiguous
+            or not out.flags.owndata):
+        return None
+    flat = [np.ascontiguousarray(arrays[k]).reshape(-1) for k in call.values]
+    return FlatRun(call.writing_over(donated, wait), call.module, out.reshape(-1), flat)
 
 
 def _output(plan, call, arrays, donated):

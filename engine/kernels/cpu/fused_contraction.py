@@ -56,6 +56,29 @@ def fused_mat_mul(ctx, a, b, *args):
     return value if split and epilogue is not None else _fused_ops(ctx, value, args)
 
 
+def fused_mat_mul_then(ctx, a, b, args, prepare):
+    """_FusedMatMul's value with more elementwise work on its rows as they are made:
+    prepare(out), given the array the product will be written into, returns then(start, stop)
+    to run on rows start..stop of it once they are final, on the thread that made them, while
+    they are in its cache (engine/runtime/epilogue_steps.py runs an elementwise chain so), or
+    None. Where the product is one piece, then(0, rows) once, after it. (value, ran): ran is
+    whether `then` ran (its rows are the product, the fused ops applied, where it did not).
+    None where the fusion is not a BiasAdd of the product's dtype: the kernel above serves."""
+    transpose_a, transpose_b = check_mat_mul(ctx, a, b)
+    a, b = (a.T if transpose_a else a), (b.T if transpose_b else b)
+    epilogue = _row_epilogue(ctx, a, b, args)
+    if epilogue is None:
+        return None
+    out = np.empty((a.shape[0], b.shape[1]), a.dtype)
+    then = prepare(out)
+    _, split = threaded_matmul.matmul_epilogue(a, b, epilogue, out=out, then=then)
+    if not split:
+        epilogue(out)
+        if then is not None:
+            then(0, out.shape[0])
+    return out, then is not None
+
+
 def _row_epilogue(ctx, a, b, args):
     """The bias add (and activation) on one row block of a split product, in place, where
     the fusion and its bias are valid and in the product's dtype; else None (the whole

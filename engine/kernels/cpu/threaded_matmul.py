@@ -78,16 +78,19 @@ def matmul(a, b):
     return matmul_epilogue(a, b, None)[0]
 
 
-def matmul_epilogue(a, b, epilogue):
+def matmul_epilogue(a, b, epilogue, out=None, then=None):
     """(np.matmul(a, b), split) of two matrices, split by rows when that pays; where it is
     split and `epilogue` is given, epilogue(rows) runs on each row block of the product (a
-    view, to change in place) right after the block's product, on the thread that made it.
-    Where it is not split (`split` False) the caller applies its epilogue to the whole."""
+    view, to change in place) right after the block's product, on the thread that made it,
+    and then then(start, stop) (the block's first row and the row after its last), where
+    given. Where it is not split (`split` False) the caller applies both to the whole. `out`:
+    a C-contiguous array of the product's shape and dtype to write it into."""
     rows, inner = a.shape
     columns = b.shape[1]
     if rows < 2 * ROW_GRANULE or not _split_worth_it(a, b, rows * inner * columns):
-        return np.matmul(a, b), False
-    out = np.empty((rows, columns), a.dtype)
+        return np.matmul(a, b, out=out), False
+    if out is None:
+        out = np.empty((rows, columns), a.dtype)
     # A block of one row would be a vector times a matrix, which NumPy hands to gemv (other
     # sums): a lone last row joins the block before it.
     granules = max(1, rows // ROW_GRANULE if rows % ROW_GRANULE == 1 else -(-rows // ROW_GRANULE))
@@ -99,7 +102,7 @@ def matmul_epilogue(a, b, epilogue):
             break
         pieces -= 1
         if pieces == 1:
-            return np.matmul(a, b), False
+            return np.matmul(a, b, out=out), False
 
     def block(first, last):
         for piece in range(first, last):
@@ -107,6 +110,8 @@ def matmul_epilogue(a, b, epilogue):
             np.matmul(a[start:stop], b, out=out[start:stop])
             if epilogue is not None:
                 epilogue(out[start:stop])
+            if then is not None:
+                then(start, stop)
 
     threads.parallel_for(block, pieces, min_per_piece=1)
     return out, True
