@@ -41,7 +41,8 @@ Environment variables:
       1: the executor checks every kernel output's dtype and count against the graph
   GI_CHAIN_STEPS
       0: the untraced fast path runs each elementwise op on its own, not chains of them as
-      one compiled loop, and tf.nn.moments' three nodes one by one (the values are the same)
+      one compiled loop (nor on a product's rows as they are made), and tf.nn.moments' three
+      nodes one by one (the values are the same)
   GRAPH_INSPECTOR_REWRITE
       off: no graph optimizer pass runs in any session of the process (constant folding,
       arithmetic, CSE, dead branches, dependency optimization; see `graph-inspector optimize`)
