@@ -22,6 +22,7 @@ import numpy as np
 from engine.kernels.cpu import fused
 from engine.kernels.cpu.fused_contraction import fused_mat_mul_then
 from engine.runtime.node_run import raise_node_error
+from engine.runtime.plan import producers_and_readers
 
 
 # Tests and measurements turn it off (chain_steps.ENABLED turns off all of the fast path's
@@ -44,11 +45,7 @@ def find(nodes, chains, lone, run_rank, stateful_before, kept_slots):
     change state before each node's index; kept_slots: fetched slots."""
     by_name = {node.name: node for node in nodes}
     index = {node.name: k for k, node in enumerate(nodes)}
-    producer = {slot: node for node in nodes for slot in node.output_slots}
-    readers = {}
-    for node in nodes:
-        for slot in node.input_slots:
-            readers.setdefault(slot, set()).add(node.name)
+    producer, readers = producers_and_readers(nodes)
     grouped = {name for members in chains.values() for name in members}
     candidates = list(chains.items()) + [(name, {name}) for name in lone]
     found = {}
@@ -65,7 +62,8 @@ def find(nodes, chains, lone, run_rank, stateful_before, kept_slots):
             if (matmul is None or matmul.op_type != "_FusedMatMul" or len(matmul.output_slots) != 1
                     or matmul.name in found or matmul.name in grouped
                     or "GPU" in (matmul.info.device or "").upper()
-                    or slot in kept_slots or not readers.get(slot, set()) <= members
+                    or slot in kept_slots
+                    or not {r.name for r in readers.get(slot, ())} <= members
                     or stateful_before[index[matmul.name]] != stateful_before[index[root]]):
                 continue
             place = run_rank(matmul.name)

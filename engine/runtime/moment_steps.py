@@ -21,6 +21,7 @@ import numpy as np
 from engine.kernels.common import reduction_axes
 from engine.kernels.cpu import compiled_forms, eigen_reduce
 from engine.runtime.node_run import raise_node_error
+from engine.runtime.plan import producers_and_readers
 
 
 class Moments:
@@ -40,11 +41,7 @@ def find(nodes, stateful_before, kept_slots):
     be fetched (`kept_slots`), and the mean's other readers must run after it (runs_in_time,
     once the chains are known)."""
     index = {node.name: k for k, node in enumerate(nodes)}
-    producer = {node.output_slots[0]: node for node in nodes if len(node.output_slots) == 1}
-    readers = {}
-    for node in nodes:
-        for slot in node.input_slots:
-            readers.setdefault(slot, []).append(node)
+    producer, readers = producers_and_readers(nodes)
     groups = {}
     for variance in nodes:
         if not _is_mean(variance):

@@ -293,6 +293,17 @@ def schedule(plan_nodes):
     return order
 
 
+def producers_and_readers(nodes):
+    """({slot: the node among `nodes` making it}, {slot: the nodes reading it, in order})."""
+    producers, readers = {}, {}
+    for node in nodes:
+        for slot in node.output_slots:
+            producers[slot] = node
+        for slot in node.input_slots:
+            readers.setdefault(slot, []).append(node)
+    return producers, readers
+
+
 def last_uses(plan_nodes, order, kept):
     """node position -> tuple of slots no later node reads (fetched slots are kept), the
     nodes running in `order` (positions; runtime/chain_steps.py passes its own)."""
