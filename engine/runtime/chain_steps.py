@@ -72,7 +72,7 @@ class Chains:
         for node in nodes:
             stateful_before.append(stateful_before[-1] + _changes_state(node))
         self.members_of, self.absorbed = {}, set()
-        # tf.nn.moments' three nodes, one step at the variance's place (moment_steps.py)
+        # tf.nn.moments' three nodes, one step at the first Mean's place (moment_steps.py)
         self.moments = moment_steps.find(nodes, stateful_before, set(plan.fetch_slots.values()))
         for group in self.moments.values():
             for name in group.names:
@@ -87,15 +87,7 @@ class Chains:
                     self.absorbed.update(members - {name})
         self.by_name, self.signatures, self.producer_of = by_name, signatures, producer_of
         self.plan_position = plan_position
-        chain_of = {member: root for root, members in self.members_of.items()
-                    for member in members}
         rank = {i: k for k, i in enumerate(plan.order)}
-
-        def run_rank(name):
-            return rank[plan_position[chain_of.get(name, name)]]
-
-        self.moments = {root: group for root, group in self.moments.items()
-                        if moment_steps.runs_in_time(group, run_rank)}
         for root, group in self.moments.items():
             self.members_of[root] = group.names
             self.absorbed.update(group.names - {root})

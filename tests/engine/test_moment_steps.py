@@ -102,3 +102,32 @@ def test_a_traced_run_shows_the_three_nodes(moments_calls, monkeypatch):
     names = _run(_moments_graph(x.shape), x, True, monkeypatch, trace=True)
     assert {"mean", "SquaredDifference", "variance"} <= set(names)
     assert not moments_calls
+
+
+def test_a_training_step_groups_its_moments_and_keeps_its_values(moments_calls, monkeypatch):
+    # the Mean's gradient takes the Shape of the squares: a stand-in of that shape serves it
+    def build():
+        x = tf.placeholder(tf.float32, [None, 48], name="x")
+        w = tf.Variable(np.linspace(-1, 1, 48 * 48, dtype=np.float32).reshape(48, 48))
+        h = tf.matmul(x, w)
+        mean, variance = tf.nn.moments(h, axes=[-1], keep_dims=True)
+        loss = tf.reduce_sum(tf.square((h - mean) * tf.math.rsqrt(variance + 1e-6)))
+        step = tf.train.GradientDescentOptimizer(1e-3).minimize(loss)
+        return x, [loss, step, w]
+
+    x = _values((512, 48), 6)
+    x[~np.isfinite(x)] = 0.0
+
+    def train(enabled):
+        monkeypatch.setattr(chain_steps, "ENABLED", enabled)
+        graph = tf.Graph()
+        with graph.as_default():
+            placeholder, (loss, step, w) = build()
+            with tf.Session(graph=graph) as sess:
+                sess.run(tf.global_variables_initializer())
+                losses = [sess.run([loss, step], {placeholder: x})[0] for _ in range(3)]
+                return [np.array(losses)] + [sess.run(w)]
+
+    got = train(True)
+    assert moments_calls, "the training step's moments did not run compiled"
+    _same_bits(got, train(False))
