@@ -4,7 +4,8 @@ reference kernels they stand in for, on every geometry the kernels take: strides
 SAME, VALID and explicit padding, NHWC and NCHW, float32 and float64, several threads. Pooling
 and its gradients equal the reference exactly; the convolutions (their sums in another order,
 with fused multiply-adds) to float rounding, so a process takes them from its first call
-(compiled_forms.FIRST_CALL, tested here too), never switching between the two."""
+(compiled_forms.FIRST_CALL; tests/engine/test_compiled_determinism.py), never switching
+between the two."""
 
 import itertools
 
