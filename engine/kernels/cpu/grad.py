@@ -228,9 +228,14 @@ def bias_grad_run_blocks(channels):
 def _sums_in_order(a):
     """The sums over axis 1 of the 3-D `a`, its rows added one after another from the first.
     np.add.reduce adds them so where the last axis is the inner loop (two values or more a
-    row); with one, NumPy sums the axis pairwise, so add.accumulate (always in order) does."""
+    row); with one, NumPy sums the axis pairwise, so its transpose is summed (the blocks as
+    the inner loop), or where there is one block add.accumulate, always in order. (One
+    channel of 2^20 rows: 0.7 ms through the transpose, 3.0 through add.accumulate; np.sum
+    took 0.14. Measured 2026-11-28.)"""
     if a.shape[2] >= 2:
         return np.add.reduce(a, axis=1)
+    if a.shape[0] >= 2:
+        return np.add.reduce(np.ascontiguousarray(a[:, :, 0].T), axis=0)[:, None]
     return np.add.accumulate(a, axis=1)[:, -1]
 
 
