@@ -1,13 +1,15 @@
 """A small TF1-style training program for tests/engine/test_compiled_determinism.py: prints
 each step's loss (repr, every bit) and, last, the compiled modules loaded by then.
 
-    python compiled_determinism_program.py cnn|pool [cold]
+    python compiled_determinism_program.py cnn|pool [cold] [fused]
 
 cnn: conv2d (SAME and a strided VALID), depthwise conv2d, bias_add, relu, max_pool, a dense
 layer, softmax cross entropy, Adam. pool: the same without convolutions (avg_pool and
-max_pool of the images, bias_add, relu, dense layers). `cold`: as where the kernel cache is
+max_pool of the images, bias_add, relu, dense layers, GELU). `cold`: as where the kernel cache is
 not stamped warm: modules other than the convolutions load on a background thread, the run
-taking NumPy's path until they are ready.
+taking NumPy's path until they are ready. `fused`: remapping ON (elementwise chains fused,
+engine/kernels/compiled/fused_numba.py) and a hidden layer of 2^11 units, whose GELU chain's
+2^15 values have the fused kernel compiled at once.
 """
 
 import sys
@@ -20,7 +22,7 @@ from engine.kernels import compiled
 STEPS = 24
 
 
-def build(kind):
+def build(kind, hidden_units=32):
     tf.set_random_seed(3)
     images = tf.placeholder(tf.float32, [None, 12, 12, 3])
     labels = tf.placeholder(tf.float32, [None, 4])
@@ -42,9 +44,10 @@ def build(kind):
         pooled = tf.nn.max_pool(averaged, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
         net = tf.nn.relu(tf.nn.bias_add(pooled, tf.Variable(tf.zeros([3]))))
         flat = tf.reshape(net, [-1, 3 * 3 * 3])
-        hidden = tf.nn.relu(tf.nn.bias_add(tf.matmul(flat, weight([27, 32], 4)),
-                                           tf.Variable(tf.zeros([32]))))
-        flat, width = hidden, 32
+        hidden = tf.nn.bias_add(tf.matmul(flat, weight([27, hidden_units], 4)),
+                                tf.Variable(tf.zeros([hidden_units])))
+        hidden = 0.5 * hidden * (1.0 + tf.erf(hidden * 0.7071067811865476))  # GELU
+        flat, width = hidden, hidden_units
     logits = tf.nn.bias_add(tf.matmul(flat, weight([width, 4], 5)), tf.Variable(tf.zeros([4])))
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels,
                                                                      logits=logits))
@@ -59,8 +62,13 @@ def main():
     rng = np.random.RandomState(0)
     x = rng.uniform(-1, 1, (16, 12, 12, 3)).astype(np.float32)
     y = np.eye(4, dtype=np.float32)[rng.randint(0, 4, 16)]
-    images, labels, loss, train = build(kind)
-    with tf.Session() as sess:
+    fused = "fused" in sys.argv[2:]
+    images, labels, loss, train = build(kind, 1 << 11 if fused else 32)
+    config = tf.ConfigProto()
+    if fused:
+        from engine.proto import rewriter_config_pb2
+        config.graph_options.rewrite_options.remapping = rewriter_config_pb2.RewriterConfig.ON
+    with tf.Session(config=config) as sess:
         sess.run(tf.global_variables_initializer())
         for _ in range(STEPS):
             value, _ = sess.run([loss, train], {images: x, labels: y})
