@@ -384,7 +384,12 @@ def bias_add_grad(dy):
             _column_sums(rows, r * run * _SUM_BLOCK, min(count, (r + 1) * run * _SUM_BLOCK),
                          partials[r])
 
-    threads.parallel_for(piece, runs, 1)
+    if blocks < 2 * run or threads.budget() == 1:
+        # a last run shorter than a whole one is no piece worth another thread: 128x14x14x64
+        # (two runs, 1.6M elements) took 0.21 ms split where TensorFlow took 0.20 (2026-11-28)
+        piece(0, runs)
+    else:
+        threads.parallel_for(piece, runs, 1)
     total = np.zeros(channels, np.float64)
     for r in range(runs):  # in run order: the same sum whatever the threads did
         total += partials[r]
