@@ -6,7 +6,6 @@ for bit: prints op -> identical / differs (fraction of values, largest differenc
 
 import contextlib
 import os
-import sys
 
 import numpy as np
 
@@ -41,7 +40,6 @@ def reference():
     os.environ["GRAPH_INSPECTOR_COMPILED"] = "0"
     compiled._loaded.clear()
     compiled._loading.clear()
-    sys.modules.pop("numba_hidden", None)
     try:
         yield
     finally:
@@ -106,8 +104,8 @@ def cases(dtype):
             context("Conv2DBackpropInput", dtype, **attrs), np.array(xs, np.int32), f, dy)
         yield "Conv2DBackpropFilter", tag, lambda: grad.conv2d_backprop_filter(
             context("Conv2DBackpropFilter", dtype, **attrs), x, np.array(fs, np.int32), dy)
-    pools = [((8, 28, 28, 32), (2, 2), (2, 2), b"SAME"), ((4, 15, 15, 16), (3, 3), (2, 2), b"VALID"),
-             ((4, 15, 15, 16), (3, 3), (2, 2), b"SAME"), ((4, 9, 9, 8), (3, 3), (1, 1), b"SAME"),
+    pools = [((8, 28, 28, 32), (2, 2), (2, 2), b"SAME"),
+             ((4, 15, 15, 16), (3, 3), (2, 2), b"VALID"), ((4, 15, 15, 16), (3, 3), (2, 2), b"SAME"), ((4, 9, 9, 8), (3, 3), (1, 1), b"SAME"),
              ((8, 28, 28, 1), (2, 2), (2, 2), b"SAME"), ((4, 9, 9, 1), (3, 3), (1, 1), b"VALID")]
     for xs, window, stride, padding in pools:
         x = normal(*xs)
