@@ -202,8 +202,60 @@ def bias_add_grad(ctx, out_backprop, xp=np):
         fast = compiled_forms.module("pool", out_backprop.dtype, out_backprop.size)
         if fast is not None:
             return fast.bias_add_grad(out_backprop)
+        if out_backprop.dtype in (np.float32, np.float64):
+            return _channel_sums(out_backprop)
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
     return xp.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
+
+
+# BiasAddGrad of channels-last float32 or float64 adds its rows in the compiled kernel's order
+# (engine/kernels/compiled/pool_numba.bias_add_grad): blocks of SUM_BLOCK rows, each added
+# row after row in the input's dtype, then the blocks in float64 in runs of a number of blocks
+# fixed by the shape (bias_grad_run_blocks), each run from zero, and the runs one after
+# another. np.sum added all the rows one after another in the input's dtype: 97% of float32
+# values differed from the compiled kernel's (up to 653 ulps), and a program's values changed
+# at the step where the compiled module loaded (measured 2026-11-28, tools/compiled_bits.py).
+SUM_BLOCK = 64
+BIAS_RUN_ITEMS = 1 << 20
+
+
+def bias_grad_run_blocks(channels):
+    """Blocks of SUM_BLOCK rows a run of BiasAddGrad's float64 sums takes: about
+    BIAS_RUN_ITEMS elements, so that a run is a piece worth another thread."""
+    return max(1, BIAS_RUN_ITEMS // (SUM_BLOCK * max(1, channels)))
+
+
+def _sums_in_order(a):
+    """The sums over axis 1 of the 3-D `a`, its rows added one after another from the first.
+    np.add.reduce adds them so where the last axis is the inner loop (two values or more a
+    row); with one, NumPy sums the axis pairwise, so its transpose is summed (the blocks as
+    the inner loop), or where there is one block add.accumulate, always in order. (One
+    channel of 2^20 rows: 0.7 ms through the transpose, 3.0 through add.accumulate; np.sum
+    took 0.14. Measured 2026-11-28.)"""
+    if a.shape[2] >= 2:
+        return np.add.reduce(a, axis=1)
+    if a.shape[0] >= 2:
+        return np.add.reduce(np.ascontiguousarray(a[:, :, 0].T), axis=0)[:, None]
+    return np.add.accumulate(a, axis=1)[:, -1]
+
+
+def _channel_sums(dy):
+    """BiasAddGrad of the channels-last float `dy` in the compiled kernel's order (above)."""
+    rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
+    count, channels = rows.shape
+    full = count // SUM_BLOCK
+    blocks = []
+    if full:
+        blocks.append(_sums_in_order(rows[:full * SUM_BLOCK].reshape(full, SUM_BLOCK,
+                                                                       channels)))
+    if count % SUM_BLOCK:
+        blocks.append(_sums_in_order(rows[full * SUM_BLOCK:][None]))
+    blocks = np.concatenate(blocks).astype(np.float64)
+    run = bias_grad_run_blocks(channels)
+    total = np.zeros(channels, np.float64)
+    for start in range(0, blocks.shape[0], run):
+        total += _sums_in_order(blocks[None, start:start + run])[0]
+    return total.astype(dy.dtype)
 
 
 @register("BroadcastGradientArgs")
@@ -439,7 +491,13 @@ def avg_pool_grad(ctx, orig_input_shape, grad):
     counts = _windows(ones, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=grad.dtype)
     share = dy / counts
     padded = np.zeros(padded_shape(shape, pads), grad.dtype)
-    for _, _, rows, cols in tap_offsets(window, stride, (1, 1), out_hw):
+    # The taps last to first: an input element then gets its windows' shares in the order of
+    # the windows (row after row), as the compiled kernel (pool_numba._avg_pool_grad) and
+    # TensorFlow's CPU kernel add them. Taken first to last, the same shares added in the
+    # other order differed from the compiled kernel's in 60% of the values (float32 and
+    # float64, measured 2026-11-28 by tools/compiled_bits.py), so a program's values changed
+    # at the step where the compiled module loaded.
+    for _, _, rows, cols in reversed(list(tap_offsets(window, stride, (1, 1), out_hw))):
         padded[:, rows, cols, :] += share
     return _from_nhwc(ctx, np.ascontiguousarray(crop_padding(padded, shape, pads)))
 

@@ -386,7 +386,16 @@ def _avg_pool(ctx, x, ksize, strides):
     if fast is not None:
         return _from_nhwc(ctx, fast.avg_pool(x, window, stride, pads, out_hw))
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
-    sums = _windows(padded, out_hw, window, stride, (1, 1)).sum(axis=(3, 4), dtype=x.dtype)
+    # Each window's elements added from zero in row-major window order, as the compiled
+    # kernel (pool_numba._avg_pool) adds them: the same bits. A sum over the window axes of
+    # the windows' view took another order where there is one channel (NumPy reorders the
+    # axes of that reduction): 15% of such values differed (measured 2026-11-28), so a
+    # program's values changed where the compiled module loaded.
+    sums = np.zeros((x.shape[0], *out_hw, x.shape[3]), x.dtype)
+    for i in range(window[0]):
+        for j in range(window[1]):
+            sums += padded[:, i:i + stride[0] * (out_hw[0] - 1) + 1:stride[0],
+                           j:j + stride[1] * (out_hw[1] - 1) + 1:stride[1]]
     # SAME padding averages over the elements inside the input only.
     ones = np.pad(np.ones((1, x.shape[1], x.shape[2], 1), x.dtype),
                   ((0, 0), pads[0], pads[1], (0, 0)))
