@@ -181,8 +181,8 @@ class Chains:
         _, in_slots, _, plan = fused_plan(root, epilogue.members, self.by_name,
                                           self.producer_of, self.signatures, make_context)
         matmul_ctx = make_context(matmul.node_def, matmul.output_dtypes, matmul.device)
-        return epilogue_steps.epilogue_step(epilogue, matmul_step, matmul_ctx, chain_step, plan,
-                                            in_slots, root.output_slots[0], MIN_ELEMENTS,
+        return epilogue_steps.epilogue_step(epilogue, matmul_step, matmul_ctx, root, chain_step,
+                                            plan, in_slots, root.output_slots[0], MIN_ELEMENTS,
                                             lambda: WAIT)
 
 

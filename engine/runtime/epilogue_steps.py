@@ -81,10 +81,11 @@ def _ready_before(node, place, run_rank):
             or run_rank(node.name) < place)
 
 
-def epilogue_step(epilogue, matmul_step, matmul_ctx, chain_step, chain_plan, chain_inputs,
-                  chain_output, minimum, wait):
+def epilogue_step(epilogue, matmul_step, matmul_ctx, chain_root, chain_step, chain_plan,
+                  chain_inputs, chain_output, minimum, wait):
     """The step running the product and then its chain on its rows (compiled), or the two
-    steps one after the other. chain_inputs: the fused chain's input slots; chain_output: its
+    steps one after the other (an error in the chain's named by its node: chain_root, the last
+    one, where no member names it). chain_inputs: the fused chain's input slots; chain_output: its
     output slot; minimum: the product's size from which the loop runs (as a chain's); wait():
     whether a loop not yet compiled is compiled now (tests)."""
     matmul = epilogue.matmul
@@ -92,6 +93,13 @@ def epilogue_step(epilogue, matmul_step, matmul_ctx, chain_step, chain_plan, cha
     product = epilogue.product
     donated = chain_inputs.index(product)
     ndarray = np.ndarray
+    own_step = chain_step
+
+    def chain_step(values):
+        try:
+            own_step(values)
+        except Exception as error:  # noqa: BLE001  (named by its node, not the product's)
+            raise_node_error(chain_root, error)
 
     def step(values):
         a, b = values[a_slot], values[b_slot]

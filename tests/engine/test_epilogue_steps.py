@@ -105,3 +105,17 @@ def test_a_bad_product_is_named_by_its_node(monkeypatch):
         with tf.Session(graph=graph) as sess:
             with pytest.raises(tf.errors.InvalidArgumentError, match="MatMul|BiasAdd"):
                 sess.run(out, {x: np.ones((128, 7), np.float32)})
+
+
+def test_a_bad_chain_after_a_product_is_named_by_its_own_node(monkeypatch):
+    monkeypatch.setattr(epilogue_steps, "ENABLED", True)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [None, 256], name="x")
+        h = tf.placeholder(tf.float32, [None, None], name="h")
+        out = tf.add(_dense(x, 64, 4), h, name="residual")
+        with tf.Session(graph=graph) as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError) as raised:
+                sess.run(out, {x: np.ones((300, 256), np.float32),
+                               h: np.ones((300, 32), np.float32)})
+    assert raised.value.node_def.name == "residual"
