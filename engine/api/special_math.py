@@ -45,6 +45,14 @@ _input_output.strings.split = _text.strings_split
 _input_output.strings.substr = _text.substr
 _input_output.strings.as_string = _text.as_string
 _input_output.strings.to_number = _text.string_to_number
+reduce_join = _text.reduce_join
+regex_replace = _text.regex_replace
+string_strip = _text.string_strip
+for _name, _value in (("reduce_join", _text.reduce_join), ("length", _text.string_length),
+                      ("lower", _text.string_lower), ("upper", _text.string_upper),
+                      ("strip", _text.string_strip), ("regex_replace", _text.regex_replace),
+                      ("regex_full_match", _text.regex_full_match)):
+    setattr(_input_output.strings, _name, _value)
 
 _math_and_nn.metrics.auc = _metrics_auc.auc
 
@@ -58,4 +66,5 @@ sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
-           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets"]
+           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
+           "reduce_join", "regex_replace", "string_strip"]

@@ -1,6 +1,7 @@
 """String ops of TF1 programs built the same way by TensorFlow and the engine: tf.string_split,
-tf.strings.split, tf.substr, tf.as_string and tf.string_to_number (values), and their kernels'
-errors. Fixtures in tests/fixtures/mathops/strings.json (tools/make_string_fixtures.py)."""
+tf.strings.split, tf.substr, tf.as_string, tf.string_to_number, tf.reduce_join,
+tf.regex_replace, tf.strings' length, lower, upper, strip and regex_full_match (values), and
+their kernels' errors. Fixtures in tests/fixtures/mathops/strings.json (tools/make_string_fixtures.py)."""
 
 import numpy as np
 
@@ -55,11 +56,58 @@ def _to_number(tf):
             "int64": tf.strings.to_number(["9007199254740993", "-1"], out_type=tf.int64)}
 
 
-CASES = {"split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number}
+def _reduce_join(tf):
+    cube = tf.constant([[["a", "b"], ["c", "d"]], [["e", "f"], ["g", "h"]]])
+    words = tf.placeholder_with_default([["the", "cat"], ["sat", "on"], ["a", "mat"]], None)
+    return {"all": tf.reduce_join(cube),
+            "axis_list": tf.strings.reduce_join(cube, axis=[0, 1], separator="."),
+            "axis_order": tf.strings.reduce_join(cube, axis=[1, 0], separator="."),
+            "three": tf.strings.reduce_join(cube, axis=[1, 2, 0], separator="|"),
+            "last": tf.strings.reduce_join(cube, axis=-1, separator=" "),
+            "keep_dims": tf.reduce_join(cube, 1, keep_dims=True, separator="+"),
+            "none": tf.strings.reduce_join(cube, axis=[]),
+            "unknown_rank": tf.strings.reduce_join(words, axis=1, separator=" "),
+            "unknown_rank_all": tf.strings.reduce_join(words, separator=","),
+            "empty": tf.strings.reduce_join(tf.zeros([2, 0], tf.string), axis=1)}
+
+
+def _string_transforms(tf):
+    text = tf.constant([[" Hello, World\t", "ÉCOLE été"], ["\n x  ", ""]])
+    return {"length": tf.strings.length(text),
+            "length_utf8": tf.strings.length(text, unit="UTF8_CHAR"),
+            "lower": tf.strings.lower(text),
+            "lower_utf8": tf.strings.lower(text, encoding="utf-8"),
+            "upper": tf.strings.upper(text),
+            "upper_utf8": tf.strings.upper(text, encoding="utf-8"),
+            "strip": tf.strings.strip(text),
+            "string_strip": tf.string_strip(text)}
+
+
+def _regex(tf):
+    text = tf.constant(["abcabc", "The  quick   fox", "2019-06-30", ""])
+    pattern = tf.placeholder_with_default("(\\d+)-(\\d+)-(\\d+)", [])
+    return {"static": tf.regex_replace(text, "b", "X"),
+            "first": tf.strings.regex_replace(text, "b", "X", replace_global=False),
+            "groups": tf.strings.regex_replace(text, "(\\d+)-(\\d+)-(\\d+)",
+                                               "\\3/\\2/\\1 [\\0]"),
+            "spaces": tf.strings.regex_replace(text, " +", " "),
+            "backslash": tf.strings.regex_replace(text, "(b)(c)", "<\\2\\1\\\\>"),
+            "dynamic": tf.strings.regex_replace(text, pattern, "\\3.\\2.\\1"),
+            "dynamic_first": tf.strings.regex_replace(text, tf.constant("[a-c]"),
+                                                      tf.constant("_"), replace_global=False),
+            "missing_group": tf.strings.regex_replace(text, "a", "\\1"),
+            "bad_escape": tf.strings.regex_replace(text, "b", "y\\xz"),
+            "full_match": tf.strings.regex_full_match(text, "[a-z]+"),
+            "full_match_dynamic": tf.strings.regex_full_match(text, pattern),
+            "empty_match": tf.strings.regex_replace(text, "x*", "-")}
+
+
+CASES = {"split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number,
+         "reduce_join": _reduce_join, "transforms": _string_transforms, "regex": _regex}
 
 
 def _jsonable(value):
-    value = np.asarray(value)
+    value = np.asarray(value, dtype=object) if isinstance(value, bytes) else np.asarray(value)
     if value.dtype == object:
         return {"dtype": "string", "shape": list(value.shape),
                 "values": [v.decode("utf-8", "backslashreplace") for v in value.reshape(-1)]}
@@ -97,6 +145,21 @@ ERRORS = {
                                                        precision=2),
     "as_string_both": lambda tf: tf.as_string(tf.placeholder_with_default([1.0], None),
                                               scientific=True, shortest=True),
+    "reduce_join_axis": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None), tf.placeholder_with_default([2], None)),
+    "reduce_join_negative_axis": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None), tf.placeholder_with_default([-3], None)),
+    "reduce_join_duplicate": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None),
+        tf.placeholder_with_default([1, -1], None)),
+    "regex_replace_pattern": lambda tf: tf.strings.regex_replace(
+        ["a"], tf.placeholder_with_default("(", []), tf.constant("x")),
+    "regex_replace_not_scalar": lambda tf: tf.strings.regex_replace(
+        ["a"], tf.placeholder_with_default(["a", "b"], None), tf.constant("x")),
+    "regex_full_match_not_scalar": lambda tf: tf.strings.regex_full_match(
+        ["a"], tf.placeholder_with_default(["a"], None)),
+    "lower_encoding": lambda tf: tf.strings.lower(tf.placeholder_with_default(["A"], None),
+                                                  encoding="latin1"),
 }
 
 
