@@ -48,4 +48,4 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     norm=_norm.norm, matmul=_math.matmul)
 # tf.math: only the ops the engine has under no other name yet.
 math = _Namespace("tf.math", in_top_k=nn.in_top_k)
-metrics = _Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy)
+metrics = _Namespace("tf.metrics", **{name: getattr(_metrics, name) for name in _metrics.METRICS})
