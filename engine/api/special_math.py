@@ -3,7 +3,8 @@ tf.igamma, tf.igammac, tf.betainc, tf.log_sigmoid, tf.roll, tf.bitcast, tf.searc
 tf.histogram_fixed_width, tf.unique_with_counts, tf.sparse_tensor_dense_matmul; tf.math's
 xlogy, xdivy, xlog1py, multiply_no_nan, bessel_i0e/i1e, polygamma, zeta; tf.nn.swish; tf.manip
 and tf.sparse. TensorFlow's other names for them (tf.math.lgamma, tf.manip.roll, tf.sparse.matmul,
-tf.nn.silu, ...) come from engine/api/aliases.py."""
+tf.nn.silu, ...) come from engine/api/aliases.py. Also tf.distributions (Normal, Bernoulli,
+Categorical, kl_divergence) and tf.broadcast_dynamic_shape / broadcast_static_shape."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.api import math_and_nn as _math_and_nn
@@ -12,6 +13,7 @@ from engine.ops import manip_ops as _manip, special_math_ops as _special
 from engine.ops import random_sampling_ops as _random_sampling, text_ops as _text
 from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
+from engine.ops import distributions as _distributions
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -60,6 +62,12 @@ sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
                   union=_set_ops.set_union, difference=_set_ops.set_difference,
                   size=_set_ops.set_size)
 
+distributions = _Namespace("tf.distributions", **{name: getattr(_distributions, name) for name in (
+    "Distribution", "Normal", "Bernoulli", "Categorical", "kl_divergence", "RegisterKL",
+    "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")})
+broadcast_dynamic_shape = _distributions.broadcast_dynamic_shape
+broadcast_static_shape = _distributions.broadcast_static_shape
+
 manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
@@ -67,4 +75,5 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
            "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
-           "reduce_join", "regex_replace", "string_strip"]
+           "reduce_join", "regex_replace", "string_strip", "distributions",
+           "broadcast_dynamic_shape", "broadcast_static_shape"]
