@@ -45,7 +45,7 @@ ImageSummary AudioSummaryV2 TensorSummaryV2
 StackV2 StackPushV2 StackPopV2 StackCloseV2 Assert
 DynamicStitch ParallelDynamicStitch ListDiff ApplyCenteredRMSProp ResourceApplyCenteredRMSProp
 Snapshot EnsureShape InvGrad InTopKV2
-PyFunc PyFuncStateless MatrixInverse MatrixDeterminant Cholesky Einsum Diag DiagPart
+PyFunc PyFuncStateless EagerPyFunc MatrixInverse MatrixDeterminant Cholesky Einsum Diag DiagPart
 MatrixDiagV3 MatrixDiagPartV3 MatrixSetDiagV3 MatrixBandPart SegmentSum SegmentMean SegmentMax
 SegmentMin SegmentProd UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
 DenseBincount ScatterNd FIFOQueueV2 RandomShuffleQueueV2 QueueEnqueueV2 QueueEnqueueManyV2

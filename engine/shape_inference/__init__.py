@@ -138,6 +138,7 @@ SHAPE_FUNCTIONS = {
     # Debug ops (kernels/cpu/debug.py, script.py): Print passes its input on; a PyFunc's
     # outputs are whatever the Python function returns (TensorFlow's UnknownShape).
     "Print": unchanged, "PyFunc": unknown, "PyFuncStateless": unknown,
+    "EagerPyFunc": unknown,
     **_TRAINING,
     **_TENSOR_ARRAY,
     **_DATA,
