@@ -14,7 +14,9 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_run_fixtures.p
   SavedModel keeps in assets/ and its init op is fed;
 - greedy_decode: a tf.Module decoding greedily in a tf.while_loop (gather, argmax,
   log_softmax, a TensorArray), its sequences printed with tf.strings.as_string,
-  reduce_join, regex_replace and length.
+  reduce_join, regex_replace and length;
+- preprocessing: Keras 3 Normalization (adapted), Discretization (Bucketize), CategoryEncoding
+  and Hashing, unsalted (StringToHashBucketFast) and salted (StringToHashBucketStrong).
 expected.npz holds `<model>/<signature>/<input key>` (the inputs) and
 `<model>/<signature>/<output key>` (what the model's own Python call returned, before it was
 saved; string inputs as bytes arrays). Each SavedModel is as TensorFlow wrote it, less an
@@ -169,6 +171,27 @@ def greedy_decode(tf, path, expected):
     record(expected, "greedy_decode/serving_default", inputs, outputs)
 
 
+def preprocessing(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(3)
+    numbers = keras.Input((3,), name="numbers")
+    category = keras.Input((1,), dtype="int64", name="category")
+    normalize = keras.layers.Normalization()
+    normalize.adapt(np.random.RandomState(4).randn(50, 3).astype(np.float32))
+    buckets = keras.layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5])(numbers)
+    features = keras.layers.Concatenate()([
+        normalize(numbers), keras.ops.cast(buckets, "float32"),
+        keras.layers.CategoryEncoding(num_tokens=5, output_mode="one_hot")(category),
+        keras.ops.cast(keras.layers.Hashing(num_bins=4)(category), "float32"),
+        keras.ops.cast(keras.layers.Hashing(num_bins=3, salt=[7, 9])(category), "float32")])
+    model = keras.Model([numbers, category], keras.layers.Dense(2)(features))
+    model.export(str(path), verbose=False)
+    inputs = {"numbers": np.random.RandomState(5).randn(4, 3).astype(np.float32),
+              "category": np.array([[0], [3], [4], [1]], np.int64)}
+    record(expected, "preprocessing/serve", inputs,
+           {"output_0": model([inputs["numbers"], inputs["category"]])})
+
+
 def record(expected, prefix, inputs, outputs):
     for key, value in inputs.items():
         expected[f"{prefix}/{key}"] = np.asarray(value)
@@ -182,7 +205,7 @@ def main():
     tf.random.set_seed(0)
     expected = {}
     for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup, file_vocabulary,
-                 greedy_decode):
+                 greedy_decode, preprocessing):
         path = OUT / make.__name__
         shutil.rmtree(path, ignore_errors=True)
         make(tf, path, expected)

@@ -50,10 +50,16 @@ _input_output.strings.to_number = _text.string_to_number
 reduce_join = _text.reduce_join
 regex_replace = _text.regex_replace
 string_strip = _text.string_strip
+string_to_hash_bucket_fast = _text.string_to_hash_bucket_fast
+string_to_hash_bucket_strong = _text.string_to_hash_bucket_strong
+string_to_hash_bucket = _text.string_to_hash_bucket
 for _name, _value in (("reduce_join", _text.reduce_join), ("length", _text.string_length),
                       ("lower", _text.string_lower), ("upper", _text.string_upper),
                       ("strip", _text.string_strip), ("regex_replace", _text.regex_replace),
-                      ("regex_full_match", _text.regex_full_match)):
+                      ("regex_full_match", _text.regex_full_match),
+                      ("to_hash_bucket_fast", _text.string_to_hash_bucket_fast),
+                      ("to_hash_bucket_strong", _text.string_to_hash_bucket_strong),
+                      ("to_hash_bucket", _text.string_to_hash_bucket)):
     setattr(_input_output.strings, _name, _value)
 
 _math_and_nn.metrics.auc = _metrics_auc.auc
@@ -76,4 +82,5 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
            "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
            "reduce_join", "regex_replace", "string_strip", "distributions",
+           "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
            "broadcast_dynamic_shape", "broadcast_static_shape"]

@@ -128,5 +128,22 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002
     return apply_op("RegexFullMatch", input=input, pattern=pattern, name=name)
 
 
-for _op in ("ReduceJoin", "RegexReplace"):
+def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    return apply_op("StringToHashBucketFast", input=input, num_buckets=num_buckets, name=name)
+
+
+def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    return apply_op("StringToHashBucketStrong", input=input, num_buckets=num_buckets, key=key,
+                    name=name)
+
+
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None,
+                          input=None):  # noqa: A002
+    string_tensor = deprecated_argument_lookup("input", input, "string_tensor", string_tensor)
+    return apply_op("StringToHashBucket", string_tensor=string_tensor, num_buckets=num_buckets,
+                    name=name)
+
+
+for _op in ("ReduceJoin", "RegexReplace", "StringToHashBucketFast", "StringToHashBucketStrong",
+            "StringToHashBucket"):
     NotDifferentiable(_op)

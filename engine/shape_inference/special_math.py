@@ -104,11 +104,14 @@ SHAPE_FUNCTIONS = {
     "StringSplit": string_split, "StringSplitV2": string_split, "Substr": substr,
     "AsString": unchanged, "StringToNumber": unchanged, "ReduceJoin": reduction,
     **{op: unchanged for op in ("StringLength", "StringLower", "StringUpper", "StringStrip",
-                                "RegexReplace", "StaticRegexReplace", "RegexFullMatch")},
+                                "RegexReplace", "StaticRegexReplace", "RegexFullMatch",
+                                "StringToHashBucketFast", "StringToHashBucketStrong",
+                                "StringToHashBucket")},
     **{op: set_operation for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation",
                                     "SparseToSparseSetOperation")},
     "SetSize": unknown,  # TensorFlow's shape function leaves it unknown
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
+    "Bucketize": unchanged,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
 }

@@ -102,7 +102,38 @@ def _regex(tf):
             "empty_match": tf.strings.regex_replace(text, "x*", "-")}
 
 
-CASES = {"split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number,
+def _hash_strings():
+    rng = np.random.RandomState(1)
+    texts = ["", "a", "ab", "abc", "hello", "été", "the quick brown fox", "x" * 33]
+    texts += ["".join(chr(c) for c in rng.randint(32, 127, size=n)) for n in
+              (7, 8, 9, 15, 16, 17, 31, 32, 63, 64, 65, 127, 128, 129, 200, 1000)]
+    return texts
+
+
+def _hashes(tf):
+    words = tf.constant(_hash_strings())
+    big = 2 ** 62 + 57  # keeps 62 of the hash's 64 bits
+    grid = tf.constant([["cat", "dog"], ["cat", "fish"]])
+    return {"fast": tf.string_to_hash_bucket_fast(words, big),
+            "fast_small": tf.strings.to_hash_bucket_fast(grid, 10),
+            "strong": tf.string_to_hash_bucket_strong(words, big, [123456789, 987654321]),
+            "strong_small": tf.strings.to_hash_bucket_strong(grid, 7, [1, 2]),
+            "legacy": tf.string_to_hash_bucket(words, big),
+            "legacy_v1_name": tf.strings.to_hash_bucket(grid, 1000)}
+
+
+def _buckets(tf):
+    return {
+        "float": tf.raw_ops.Bucketize(input=np.array([[-1.0, 0.0], [0.5, np.nan]], np.float32),
+                                      boundaries=[0.0, 0.5, 2.0]),
+        "double": tf.raw_ops.Bucketize(input=np.array([0.1, 0.1000001, -np.inf], np.float64),
+                                       boundaries=[0.1, 0.5]),
+        "int64": tf.raw_ops.Bucketize(input=np.array([-1, 0, 3, 10, 2 ** 40 + 1], np.int64),
+                                      boundaries=[0.0, 3.0, 1e12]),
+        "no_boundaries": tf.raw_ops.Bucketize(input=tf.constant([1, 2]), boundaries=[])}
+
+
+CASES = {"hashes": _hashes, "buckets": _buckets, "split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number,
          "reduce_join": _reduce_join, "transforms": _string_transforms, "regex": _regex}
 
 
@@ -158,6 +189,10 @@ ERRORS = {
         ["a"], tf.placeholder_with_default(["a", "b"], None), tf.constant("x")),
     "regex_full_match_not_scalar": lambda tf: tf.strings.regex_full_match(
         ["a"], tf.placeholder_with_default(["a"], None)),
+    "strong_key": lambda tf: tf.strings.to_hash_bucket_strong(
+        tf.placeholder_with_default(["a"], None), 5, [1, 2, 3]),
+    "bucketize_unsorted": lambda tf: tf.raw_ops.Bucketize(
+        input=tf.placeholder_with_default([1.0], None), boundaries=[2.0, 1.0]),
     "lower_encoding": lambda tf: tf.strings.lower(tf.placeholder_with_default(["A"], None),
                                                   encoding="latin1"),
 }

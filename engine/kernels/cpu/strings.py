@@ -11,6 +11,7 @@ from engine.framework import dtypes
 from engine.framework.errors import OutOfRangeError
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid, shape_str
+from engine.kernels.cpu import string_hash
 
 _WHITESPACE = b" \t\n\v\f\r"
 
@@ -407,3 +408,29 @@ def static_regex_replace(ctx, value):
 def regex_full_match(ctx, value, pattern):
     compiled = _compile(ctx, _regex_scalar(ctx, pattern, "Pattern"))
     return _map_strings(value, lambda s: compiled.fullmatch(s) is not None, np.bool_)
+
+
+# -- StringToHashBucketFast, StringToHashBucketStrong, StringToHashBucket ----------------------
+
+def _hash_buckets(ctx, value, hash_fn):
+    num_buckets = int(ctx.attrs["num_buckets"])
+    return _map_strings(value, lambda s: hash_fn(s) % num_buckets, np.int64)
+
+
+@register("StringToHashBucketFast")
+def string_to_hash_bucket_fast(ctx, value):
+    return _hash_buckets(ctx, value, string_hash.fingerprint64)
+
+
+@register("StringToHashBucketStrong")
+def string_to_hash_bucket_strong(ctx, value):
+    key = list(ctx.attrs.get("key") or [])
+    if len(key) != 2:
+        raise invalid(ctx, "Key must have 2 elements")
+    key0, key1 = (int(k) & string_hash.M for k in key)
+    return _hash_buckets(ctx, value, lambda s: string_hash.siphash(key0, key1, s))
+
+
+@register("StringToHashBucket")
+def string_to_hash_bucket(ctx, value):
+    return _hash_buckets(ctx, value, string_hash.legacy_hash64)
