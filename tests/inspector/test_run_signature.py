@@ -330,3 +330,34 @@ def test_an_asset_named_outside_assets_is_refused(capsys, tmp_path):
     status, out, err = run(capsys, "run", copy, "--feed", 'words=["red"]')
     assert (status, out) == (2, "")
     assert err == f"error: {copy}: asset file name '../../secrets.txt' leaves the assets directory\n"
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("truncate_data", "variables.data-00000-of-00001: _CHECKPOINTABLE_OBJECT_GRAPH: bytes "
+                      "256..1261 run past the end of the shard (100 bytes; truncated?)"),
+    ("remove_data", "variables.data-00000-of-00001: missing: the data shard holding "
+                    "_CHECKPOINTABLE_OBJECT_GRAPH"),
+    ("truncate_index", "variables.index: 30 bytes, shorter than the 48-byte footer "
+                       "(truncated?)"),
+])
+def test_damaged_variables_are_bad_input_before_anything_runs(capsys, tmp_path, damage, message):
+    """A SavedModel whose variables/ was cut short or lost a shard: one error line naming the
+    file, exit 2 (the restore op used to fail mid-run, exit 1)."""
+    copy = tmp_path / "preprocessing"
+    shutil.copytree(RUN_MODELS / "preprocessing", copy)
+    data = copy / "variables" / "variables.data-00000-of-00001"
+    index = copy / "variables" / "variables.index"
+    if damage == "truncate_data":
+        data.write_bytes(data.read_bytes()[:100])
+    elif damage == "remove_data":
+        data.unlink()
+    else:
+        index.write_bytes(index.read_bytes()[:30])
+    expected = np.load(RUN_MODELS / "expected.npz")
+    feeds = []
+    for key in ("numbers", "category"):
+        np.save(tmp_path / f"{key}.npy", expected[f"preprocessing/serve/{key}"])
+        feeds += ["--feed", f"{key}={tmp_path / f'{key}.npy'}"]
+    status, out, err = run(capsys, "run", copy, "--signature", "serve", *feeds)
+    assert (status, out) == (2, "")
+    assert err == f"error: {copy / 'variables'}/{message}\n"
