@@ -14,6 +14,7 @@ from engine.ops import random_sampling_ops as _random_sampling, text_ops as _tex
 from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
 from engine.ops import distributions as _distributions
+from engine.ops import data_flow_ops as _data_flow
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -71,6 +72,8 @@ sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
 distributions = _Namespace("tf.distributions", **{name: getattr(_distributions, name) for name in (
     "Distribution", "Normal", "Bernoulli", "Categorical", "kl_divergence", "RegisterKL",
     "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")})
+dynamic_partition = _data_flow.dynamic_partition
+dynamic_stitch = _data_flow.dynamic_stitch
 broadcast_dynamic_shape = _distributions.broadcast_dynamic_shape
 broadcast_static_shape = _distributions.broadcast_static_shape
 
@@ -83,4 +86,5 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
            "reduce_join", "regex_replace", "string_strip", "distributions",
            "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
-           "broadcast_dynamic_shape", "broadcast_static_shape"]
+           "broadcast_dynamic_shape", "broadcast_static_shape", "dynamic_partition",
+           "dynamic_stitch"]
