@@ -206,7 +206,36 @@ def _restore(path, restore_path, graph, saver_def):
         if not os.path.isfile(variables + ".index"):
             return None
         restore_path = variables
+    if os.path.isfile(str(restore_path) + ".index"):
+        _check_bundle(str(restore_path))
     return build_restore(graph, restore_path, saver_def, through_saver=True)
+
+
+def _check_bundle(prefix):
+    """InputError (exit 2, before anything runs) for variables that cannot be restored: an
+    unreadable index, a missing data shard, or a tensor's bytes past its shard's end (a
+    truncated copy), instead of the restore op failing mid-run (exit 1)."""
+    from engine.checkpoint.bundle import BundleError, BundleReader, data_path
+    try:
+        reader = BundleReader(prefix)
+    except BundleError as error:
+        raise InputError(error.file, error.what if error.entry is None
+                         else f"{error.entry}: {error.what}") from None
+    shards = reader.header.num_shards
+    sizes = {}
+    for name in reader.names:
+        entry = reader.entry(name)
+        if entry.slices:
+            continue
+        shard = data_path(prefix, entry.shard_id, shards)
+        if shard not in sizes:
+            if not os.path.isfile(shard):
+                raise InputError(shard, f"missing: the data shard holding {name}")
+            sizes[shard] = os.path.getsize(shard)
+        if entry.offset + entry.size > sizes[shard]:
+            raise InputError(shard, f"{name}: bytes {entry.offset}..{entry.offset + entry.size} "
+                                    f"run past the end of the shard ({sizes[shard]} bytes; "
+                                    f"truncated?)")
 
 
 def run(args, parse_feed, error_line):

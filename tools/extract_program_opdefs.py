@@ -26,7 +26,7 @@ TensorSliceDataset TensorDataset RangeDataset MapDataset ParallelMapDatasetV2 Ba
 ShuffleDataset RepeatDataset TakeDataset SkipDataset PrefetchDataset ZipDataset FlatMapDataset
 TextLineDataset TFRecordDataset OneShotIterator IteratorV2 MakeIterator IteratorGetNext
 IteratorToStringHandle FilterDataset CacheDataset PaddedBatchDatasetV2 InterleaveDataset
-ConcatenateDataset
+ConcatenateDataset GeneratorDataset
 """.split()
 
 if __name__ == "__main__":

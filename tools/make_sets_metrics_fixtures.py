@@ -1,6 +1,6 @@
 """Write tests/fixtures/mathops/sets_metrics.json: what TensorFlow computes for
 tests/engine/sets_metrics_cases.py (tf.sets on dense and sparse sets, tf.metrics.auc's
-updates and values).
+updates and values, tf.metrics' precision, recall, condition counts and mean errors).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_sets_metrics_fixtures.py`.
 """
@@ -16,7 +16,8 @@ OUT = FIXTURES / "mathops" / "sets_metrics.json"
 
 def main():
     tf = tf_v1()
-    fixture = {"sets": sets_metrics_cases.run_sets(tf), "auc": sets_metrics_cases.run_auc(tf)}
+    fixture = {"sets": sets_metrics_cases.run_sets(tf), "auc": sets_metrics_cases.run_auc(tf),
+               "classification": sets_metrics_cases.run_classification(tf)}
     OUT.write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n")
     print(f"{OUT}: {len(fixture['sets'])} set outputs, {len(fixture['auc'])} auc values")
 

@@ -11,7 +11,12 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_run_fixtures.p
 - masked_lookup: Keras 3 StringLookup with a mask token and an out-of-vocabulary word, then
   Embedding, pooling and Dense, exported;
 - file_vocabulary: a tf.Module's StaticHashTable read from a vocabulary file, which the
-  SavedModel keeps in assets/ and its init op is fed.
+  SavedModel keeps in assets/ and its init op is fed;
+- greedy_decode: a tf.Module decoding greedily in a tf.while_loop (gather, argmax,
+  log_softmax, a TensorArray), its sequences printed with tf.strings.as_string,
+  reduce_join, regex_replace and length;
+- preprocessing: Keras 3 Normalization (adapted), Discretization (Bucketize), CategoryEncoding
+  and Hashing, unsalted (StringToHashBucketFast) and salted (StringToHashBucketStrong).
 expected.npz holds `<model>/<signature>/<input key>` (the inputs) and
 `<model>/<signature>/<output key>` (what the model's own Python call returned, before it was
 saved; string inputs as bytes arrays). Each SavedModel is as TensorFlow wrote it, less an
@@ -133,6 +138,60 @@ def file_vocabulary(tf, path, expected):
            module.ids(tf.constant(text)))
 
 
+def greedy_decode(tf, path, expected):
+    class Decode(tf.Module):
+        def __init__(self):
+            self.emb = tf.Variable(np.random.RandomState(5).randn(6, 3).astype(np.float32))
+            self.out = tf.Variable(np.random.RandomState(6).randn(3, 6).astype(np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.int32),
+                                      tf.TensorSpec([], tf.int32)])
+        def decode(self, start, steps):
+            def body(t, token, ta, score):
+                logits = tf.matmul(tf.gather(self.emb, token), self.out)
+                token = tf.argmax(logits, axis=-1, output_type=tf.int32)
+                score += tf.reduce_max(tf.nn.log_softmax(logits), axis=-1)
+                return t + 1, token, ta.write(t, token), score
+
+            _, _, ta, score = tf.while_loop(
+                lambda t, *_: t < steps, body,
+                [0, start, tf.TensorArray(tf.int32, size=steps), tf.zeros(tf.shape(start))])
+            seqs = tf.transpose(ta.stack())
+            text = tf.strings.reduce_join(tf.strings.as_string(seqs), axis=1, separator="-")
+            return {"seqs": seqs, "score": score, "text": text,
+                    "tagged": tf.strings.regex_replace(text, "([0-9])-([0-9])", "<\\2\\1>"),
+                    "length": tf.strings.length(text)}
+
+    module = Decode()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.decode})
+    inputs = {"start": np.array([0, 3, 5], np.int32), "steps": np.array(4, np.int32)}
+    outputs = {key: np.asarray(value.numpy()) for key, value in module.decode(**inputs).items()}
+    outputs["text"] = outputs["text"].astype(bytes)  # an .npz holds no object arrays
+    outputs["tagged"] = outputs["tagged"].astype(bytes)
+    record(expected, "greedy_decode/serving_default", inputs, outputs)
+
+
+def preprocessing(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(3)
+    numbers = keras.Input((3,), name="numbers")
+    category = keras.Input((1,), dtype="int64", name="category")
+    normalize = keras.layers.Normalization()
+    normalize.adapt(np.random.RandomState(4).randn(50, 3).astype(np.float32))
+    buckets = keras.layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5])(numbers)
+    features = keras.layers.Concatenate()([
+        normalize(numbers), keras.ops.cast(buckets, "float32"),
+        keras.layers.CategoryEncoding(num_tokens=5, output_mode="one_hot")(category),
+        keras.ops.cast(keras.layers.Hashing(num_bins=4)(category), "float32"),
+        keras.ops.cast(keras.layers.Hashing(num_bins=3, salt=[7, 9])(category), "float32")])
+    model = keras.Model([numbers, category], keras.layers.Dense(2)(features))
+    model.export(str(path), verbose=False)
+    inputs = {"numbers": np.random.RandomState(5).randn(4, 3).astype(np.float32),
+              "category": np.array([[0], [3], [4], [1]], np.int64)}
+    record(expected, "preprocessing/serve", inputs,
+           {"output_0": model([inputs["numbers"], inputs["category"]])})
+
+
 def record(expected, prefix, inputs, outputs):
     for key, value in inputs.items():
         expected[f"{prefix}/{key}"] = np.asarray(value)
@@ -145,7 +204,8 @@ def main():
     import tensorflow as tf
     tf.random.set_seed(0)
     expected = {}
-    for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup, file_vocabulary):
+    for make in (loop_tensor_array, rnn_train, bn_cnn, masked_lookup, file_vocabulary,
+                 greedy_decode, preprocessing):
         path = OUT / make.__name__
         shutil.rmtree(path, ignore_errors=True)
         make(tf, path, expected)

@@ -148,6 +148,7 @@ check_numerics = _debug_ops.check_numerics
 verify_tensor_all_finite = _debug_ops.verify_tensor_all_finite
 add_check_numerics_ops = _debug_ops.add_check_numerics_ops
 py_func = _debug_ops.py_func
+py_function = _debug_ops.py_function
 _ASSERTS = {name: getattr(_check_ops, name) for name in _check_ops.ASSERTS}
 globals().update(_ASSERTS)
 debugging = _Namespace("tf.debugging", Assert=_Assert, check_numerics=check_numerics,

@@ -28,7 +28,11 @@ losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
                     get_losses=_losses.get_losses, add_loss=_losses.add_loss,
                     huber_loss=_nn_extra.huber_loss,
                     get_total_loss=_nn_extra.get_total_loss,
-                    get_regularization_losses=_nn_extra.get_regularization_losses)
+                    get_regularization_losses=_nn_extra.get_regularization_losses,
+                    **{name: getattr(_losses, name) for name in (
+                        "absolute_difference", "cosine_distance", "hinge_loss", "log_loss",
+                        "mean_pairwise_squared_error", "sigmoid_cross_entropy",
+                        "get_regularization_loss")})
 linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_determinant,
                     cholesky=_linalg.cholesky, einsum=_einsum.einsum,
                     tensordot=_linalg.tensordot, trace=_linalg.trace,
@@ -44,4 +48,4 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     norm=_norm.norm, matmul=_math.matmul)
 # tf.math: only the ops the engine has under no other name yet.
 math = _Namespace("tf.math", in_top_k=nn.in_top_k)
-metrics = _Namespace("tf.metrics", mean=_metrics.mean, accuracy=_metrics.accuracy)
+metrics = _Namespace("tf.metrics", **{name: getattr(_metrics, name) for name in _metrics.METRICS})

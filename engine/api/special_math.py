@@ -3,7 +3,8 @@ tf.igamma, tf.igammac, tf.betainc, tf.log_sigmoid, tf.roll, tf.bitcast, tf.searc
 tf.histogram_fixed_width, tf.unique_with_counts, tf.sparse_tensor_dense_matmul; tf.math's
 xlogy, xdivy, xlog1py, multiply_no_nan, bessel_i0e/i1e, polygamma, zeta; tf.nn.swish; tf.manip
 and tf.sparse. TensorFlow's other names for them (tf.math.lgamma, tf.manip.roll, tf.sparse.matmul,
-tf.nn.silu, ...) come from engine/api/aliases.py."""
+tf.nn.silu, ...) come from engine/api/aliases.py. Also tf.distributions (Normal, Bernoulli,
+Categorical, kl_divergence) and tf.broadcast_dynamic_shape / broadcast_static_shape."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.api import math_and_nn as _math_and_nn
@@ -12,6 +13,8 @@ from engine.ops import manip_ops as _manip, special_math_ops as _special
 from engine.ops import random_sampling_ops as _random_sampling, text_ops as _text
 from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
+from engine.ops import distributions as _distributions
+from engine.ops import data_flow_ops as _data_flow
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -45,6 +48,20 @@ _input_output.strings.split = _text.strings_split
 _input_output.strings.substr = _text.substr
 _input_output.strings.as_string = _text.as_string
 _input_output.strings.to_number = _text.string_to_number
+reduce_join = _text.reduce_join
+regex_replace = _text.regex_replace
+string_strip = _text.string_strip
+string_to_hash_bucket_fast = _text.string_to_hash_bucket_fast
+string_to_hash_bucket_strong = _text.string_to_hash_bucket_strong
+string_to_hash_bucket = _text.string_to_hash_bucket
+for _name, _value in (("reduce_join", _text.reduce_join), ("length", _text.string_length),
+                      ("lower", _text.string_lower), ("upper", _text.string_upper),
+                      ("strip", _text.string_strip), ("regex_replace", _text.regex_replace),
+                      ("regex_full_match", _text.regex_full_match),
+                      ("to_hash_bucket_fast", _text.string_to_hash_bucket_fast),
+                      ("to_hash_bucket_strong", _text.string_to_hash_bucket_strong),
+                      ("to_hash_bucket", _text.string_to_hash_bucket)):
+    setattr(_input_output.strings, _name, _value)
 
 _math_and_nn.metrics.auc = _metrics_auc.auc
 
@@ -52,10 +69,22 @@ sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
                   union=_set_ops.set_union, difference=_set_ops.set_difference,
                   size=_set_ops.set_size)
 
+distributions = _Namespace("tf.distributions", **{name: getattr(_distributions, name) for name in (
+    "Distribution", "Normal", "Bernoulli", "Categorical", "kl_divergence", "RegisterKL",
+    "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")})
+dynamic_partition = _data_flow.dynamic_partition
+dynamic_stitch = _data_flow.dynamic_stitch
+broadcast_dynamic_shape = _distributions.broadcast_dynamic_shape
+broadcast_static_shape = _distributions.broadcast_static_shape
+
 manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
            "searchsorted", "histogram_fixed_width", "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
-           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets"]
+           "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
+           "reduce_join", "regex_replace", "string_strip", "distributions",
+           "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
+           "broadcast_dynamic_shape", "broadcast_static_shape", "dynamic_partition",
+           "dynamic_stitch"]

@@ -4,6 +4,8 @@ ShuffleDataset, ...), with its constants named as TensorFlow names them; the dat
 op's DT_VARIANT output. Elements are nested tuples/dicts of components (engine.data.structure).
 """
 
+import threading
+
 import numpy as np
 
 from engine.framework import dtypes
@@ -11,6 +13,7 @@ from engine.data import structure, tracing
 from engine.data.elements import Elements, flat_attrs
 from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
+from engine.ops.debug_ops import py_func, py_function
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
 from engine.framework.tensor import Tensor
@@ -72,6 +75,88 @@ class DatasetV1(Elements):
         specs = [(dtypes.as_dtype(output_type), TensorShape([]))]
         variant = apply_op("RangeDataset", **inputs, **flat_attrs(specs))
         return DatasetV1(variant, None, specs)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        """Elements a Python generator yields, as TensorFlow builds it: a FlatMapDataset over
+        from_tensors(0) whose function makes a GeneratorDataset; its init, next and finalize
+        functions call the generator through PyFunc (numpy_function) ops."""
+        if not callable(generator):
+            raise TypeError("`generator` must be a Python callable.")
+        if output_signature is not None:
+            if output_types is not None:
+                raise TypeError("The `output_types` argument can not be used together with "
+                                "the `output_signature` argument.")
+            if output_shapes is not None:
+                raise TypeError("The `output_shapes` argument can not be used together with "
+                                "the `output_signature` argument.")
+            output_types = structure.map_structure(lambda spec: spec.dtype, output_signature)
+            output_shapes = structure.map_structure(lambda spec: spec.shape, output_signature)
+        elif output_types is None:
+            raise TypeError("To specify the output signature you need to provide either the "
+                            "`output_signature` argument or the `output_types` argument.")
+        flat_types = [dtypes.as_dtype(t) for t in structure.flatten(output_types)]
+        if output_shapes is None:
+            output_shapes = structure.map_structure(lambda _: TensorShape(None), output_types)
+            flat_shapes = [TensorShape(None)] * len(flat_types)
+        else:
+            flat_shapes = [as_shape(s) for s in _flatten_up_to(output_types, output_shapes,
+                                                                 "output_shapes")]
+        args = () if args is None else tuple(convert_to_tensor(a, name=f"args_{i}")
+                                             for i, a in enumerate(args))
+        state = _GeneratorState(generator)
+
+        def get_iterator_id_fn(unused_dummy):
+            return py_func(state.get_next_id, list(args), dtypes.int64)
+
+        def generator_next_fn(iterator_id_t):
+            def generator_py_func(iterator_id):
+                values = next(state.get_iterator(iterator_id))
+                try:
+                    flat_values = _flatten_up_to(output_types, values, "values")
+                except (TypeError, ValueError) as e:
+                    raise TypeError(f"`generator` yielded an element that did not match the "
+                                    f"expected structure. The expected structure was "
+                                    f"{output_types}, but the yielded element was "
+                                    f"{values}.") from e
+                arrays = []
+                for value, dtype in zip(flat_values, flat_types):
+                    try:
+                        arrays.append(np.asarray(value, dtype=dtype.as_numpy_dtype,
+                                                 order="C"))
+                    except (TypeError, ValueError) as e:
+                        raise TypeError(f"`generator` yielded an element that could not be "
+                                        f"converted to the expected type. The expected type "
+                                        f"was {dtype.name}, but the yielded element was "
+                                        f"{value}.") from e
+                for array, shape in zip(arrays, flat_shapes):
+                    if not shape.is_compatible_with(array.shape):
+                        raise TypeError(f"`generator` yielded an element of shape "
+                                        f"{array.shape} where an element of shape {shape} "
+                                        f"was expected.")
+                return arrays
+
+            if not (_truthy(output_types) and _truthy(output_shapes)):
+                # TensorFlow's other branch (one output of unknown rank, as when
+                # output_shapes is left out): tf.py_function (EagerPyFunc), shapes unset.
+                return py_function(generator_py_func, [iterator_id_t], flat_types)
+            flat_values = py_func(generator_py_func, [iterator_id_t], flat_types)
+            for tensor, shape in zip(flat_values, flat_shapes):
+                tensor.set_shape(shape)
+            return structure.pack_as(output_types, flat_values)
+
+        def finalize_fn(iterator_id_t):
+            def finalize_py_func(iterator_id):
+                state.iterator_completed(iterator_id)
+                return np.array(0, dtype=np.int64)
+            return py_func(finalize_py_func, [iterator_id_t], dtypes.int64)
+
+        def flat_map_fn(dummy_arg):
+            return _generator_dataset(dummy_arg, get_iterator_id_fn, generator_next_fn,
+                                      finalize_fn, output_types, flat_types, flat_shapes)
+
+        return DatasetV1.from_tensors(0).flat_map(flat_map_fn)
 
     @staticmethod
     def zip(datasets, name=None):
@@ -262,6 +347,64 @@ class DatasetV1(Elements):
 
 
 Dataset = DatasetV1
+
+
+def _truthy(value):
+    """Python truth as TensorFlow's from_generator tests it: a TensorShape of unknown rank is
+    false, a DType true, a structure true when it holds something."""
+    if isinstance(value, TensorShape):
+        return value.ndims is not None
+    if isinstance(value, (tuple, list, dict)):
+        return bool(value)
+    return True
+
+
+class _GeneratorState:
+    """The Python generator's iterators by id, as TensorFlow's DatasetV2._GeneratorState."""
+
+    def __init__(self, generator):
+        self._generator = generator
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._args = {}
+        self._iterators = {}
+
+    def get_next_id(self, *args):
+        with self._lock:
+            ret = self._next_id
+            self._next_id += 1
+        self._args[ret] = args
+        return np.array(ret, dtype=np.int64)
+
+    def get_iterator(self, iterator_id):
+        iterator_id = int(np.asarray(iterator_id))
+        try:
+            return self._iterators[iterator_id]
+        except KeyError:
+            iterator = iter(self._generator(*self._args.pop(iterator_id)))
+            self._iterators[iterator_id] = iterator
+            return iterator
+
+    def iterator_completed(self, iterator_id):
+        del self._iterators[int(np.asarray(iterator_id))]
+
+
+def _generator_dataset(init_args, init_func, next_func, finalize_func, output_types,
+                       flat_types, flat_shapes):
+    """The GeneratorDataset op, its three functions traced (the state: init_func's output)."""
+    init_specs = [(init_args.dtype, init_args.shape)]
+    init = tracing.trace(init_func, None, init_specs, "from_generator()")
+    state_structure, state_specs = init.output_structure, init.output_specs
+    nxt = tracing.trace(next_func, state_structure, state_specs, "from_generator()")
+    finalize = tracing.trace(finalize_func, state_structure, state_specs, "from_generator()")
+    specs = list(zip(flat_types, [s for _, s in nxt.output_specs]))
+    variant = apply_op("GeneratorDataset",
+                       init_func_other_args=[init_args] + init.captured,
+                       next_func_other_args=nxt.captured,
+                       finalize_func_other_args=finalize.captured,
+                       init_func=_func_attr(init), next_func=_func_attr(nxt),
+                       finalize_func=_func_attr(finalize), **flat_attrs(specs))
+    return DatasetV1(variant, output_types, specs)
 
 
 def _func_attr(traced):

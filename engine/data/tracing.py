@@ -99,7 +99,15 @@ class FunctionGraph(Graph):
             if outer is value:
                 return placeholder
         if value.graph is not self.outer:
-            return value  # from an unrelated graph: apply_op reports the mismatch
+            graph = self.outer
+            while isinstance(graph, FunctionGraph) and value.graph is not graph.outer:
+                graph = graph.outer
+            if not isinstance(graph, FunctionGraph):
+                return value  # from an unrelated graph: apply_op reports the mismatch
+            # From a graph further out (a function traced inside a function, as
+            # from_generator's inside its flat_map): captured by each graph in between.
+            with self.outer.as_default():
+                value = self.outer.capture(value)
         name = value.op.name.replace("/", "_").lower()
         with self.name_scope(None):
             placeholder = apply_op("Placeholder", name=name, dtype=value.dtype,

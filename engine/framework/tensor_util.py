@@ -240,8 +240,10 @@ def check_allocatable(shape, tensor_dtype):
 
 
 def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
-    """The NumPy array a TensorProto holds (repeated fields padded with their last value);
-    MemoryError naming the shape when it could never fit in memory."""
+    """The NumPy array a TensorProto holds (repeated fields padded with their last value, or
+    cut to the shape's size as TensorFlow's Tensor::FromProto copies them: tf.zeros([2, 0],
+    tf.string) stores one ""); MemoryError naming the shape when it could never fit in
+    memory."""
     shape = [d.size for d in tensor.tensor_shape.dim]
     tensor_dtype = dtypes.as_dtype(tensor.dtype)
     check_allocatable(shape, tensor_dtype)
@@ -250,7 +252,7 @@ def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
     if tensor.tensor_content:
         return np.frombuffer(tensor.tensor_content, dtype=dtype).copy().reshape(shape)
     if tensor_dtype == dtypes.string:
-        values = list(tensor.string_val)
+        values = list(tensor.string_val)[:num_elements]
         padding = num_elements - len(values)
         if padding > 0:
             values.extend([values[-1] if values else b""] * padding)
@@ -258,7 +260,9 @@ def MakeNdarray(tensor):  # noqa: N802  (TensorFlow's name)
     values = _stored_values(tensor, tensor_dtype)
     if values.size == 0:
         return np.zeros(shape, dtype)
-    if values.size != num_elements:
+    if values.size > num_elements:
+        values = values[:num_elements]
+    elif values.size != num_elements:
         values = np.pad(values, (0, num_elements - values.size), "edge")
     return values.reshape(shape)
 

@@ -4,7 +4,10 @@ so their checkpoints interchange with TensorFlow's."""
 from engine.layers.base import Layer  # noqa: F401
 from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  # noqa: F401
                                          Convolution2D, MaxPool2D, MaxPooling2D,
-                                         average_pooling2d, conv2d, max_pooling2d)
+                                         average_pooling2d, conv2d, max_pooling2d,
+                                         AveragePooling1D, AvgPool1D, Conv1D, Convolution1D,
+                                         MaxPool1D, MaxPooling1D, average_pooling1d, conv1d,
+                                         max_pooling1d)
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
 from engine.layers.separable_transposed import (  # noqa: F401

@@ -1,7 +1,8 @@
-"""tf.layers.Conv2D, MaxPooling2D and AveragePooling2D (and their functions)."""
+"""tf.layers.Conv2D, MaxPooling2D and AveragePooling2D, Conv1D, MaxPooling1D and
+AveragePooling1D (and their functions)."""
 
 from engine.layers.base import Layer
-from engine.ops import math_ops, nn_ops
+from engine.ops import array_ops, math_ops, nn_ops
 from engine.ops.init_ops import zeros_initializer
 from engine.framework.tensor_shape import TensorShape
 
@@ -90,6 +91,108 @@ class AveragePooling2D(_Pooling2D):
 
 
 MaxPool2D, AvgPool2D, Convolution2D = MaxPooling2D, AveragePooling2D, Conv2D
+
+
+def _single(value, name):
+    if isinstance(value, int):
+        return (value,)
+    value = tuple(int(v) for v in value)
+    if len(value) != 1:
+        raise ValueError(f"The `{name}` argument must be a tuple of 1 integers. "
+                         f"Received: {name}={value}")
+    return value
+
+
+class Conv1D(Conv2D):
+    """Keras' Conv1D as tf.layers builds it: tf.nn.convolution named Conv1D (ExpandDims,
+    Conv2D, Squeeze), then BiasAdd; kernel [width, in, filters]."""
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid",
+                 data_format="channels_last", dilation_rate=1, **kwargs):
+        super().__init__(filters, 1, padding=padding, data_format=data_format, **kwargs)
+        self.kernel_size = _single(kernel_size, "kernel_size")
+        self.strides = _single(strides, "strides")
+        self.dilation_rate = _single(dilation_rate, "dilation_rate")
+        if self.dilation_rate != (1,):
+            raise NotImplementedError("tf.layers.conv1d with dilation_rate > 1 (TensorFlow's "
+                                      "SpaceToBatchND path) is not supported by the engine yet")
+        if self.padding not in ("SAME", "VALID"):
+            raise NotImplementedError(f"tf.layers.conv1d with padding={padding!r} is not "
+                                      f"supported by the engine yet")
+
+    def call(self, inputs):
+        from engine.ops.nn_extra_ops import conv1d
+        data_format = "NCW" if self.data_format == "channels_first" else "NWC"
+        outputs = conv1d(inputs, self.kernel, stride=list(self.strides), padding=self.padding,
+                         data_format=data_format, dilations=list(self.dilation_rate),
+                         name="Conv1D")
+        if self.use_bias and self.data_format == "channels_first":
+            outputs = outputs + array_ops.reshape(self.bias, (1, self.filters, 1))
+        elif self.use_bias:
+            outputs = math_ops.bias_add(outputs, self.bias, data_format="NHWC")
+        return self.activation(outputs) if self.activation is not None else outputs
+
+
+class _Pooling1D(Layer):
+    """Keras' Pooling1D: the input expanded at axis 2 (3 channels-first), pooled in 2-D with a
+    window of 1 there, squeezed back."""
+    _pool = None
+
+    def __init__(self, pool_size, strides, padding="valid", data_format="channels_last",
+                 name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.pool_size = _single(pool_size, "pool_size")
+        self.strides = _single(strides if strides is not None else pool_size, "strides")
+        self.padding, self.data_format = padding.upper(), data_format or "channels_last"
+
+    def call(self, inputs):
+        pad_axis = 2 if self.data_format == "channels_last" else 3
+        inputs = array_ops.expand_dims(inputs, pad_axis)
+        if self.data_format == "channels_last":
+            ksize, strides = (1,) + self.pool_size + (1, 1), (1,) + self.strides + (1, 1)
+        else:
+            ksize, strides = (1, 1) + self.pool_size + (1,), (1, 1) + self.strides + (1,)
+        outputs = type(self)._pool(inputs, ksize=list(ksize), strides=list(strides),
+                                   padding=self.padding,
+                                   data_format=_tf_data_format(self.data_format))
+        return array_ops.squeeze(outputs, [pad_axis])
+
+
+class MaxPooling1D(_Pooling1D):
+    _pool = staticmethod(nn_ops.max_pool)
+
+
+class AveragePooling1D(_Pooling1D):
+    _pool = staticmethod(nn_ops.avg_pool)
+
+
+MaxPool1D, AvgPool1D, Convolution1D = MaxPooling1D, AveragePooling1D, Conv1D
+
+
+def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format="channels_last",
+           dilation_rate=1, activation=None, use_bias=True, kernel_initializer=None,
+           bias_initializer=zeros_initializer(), kernel_regularizer=None, bias_regularizer=None,
+           activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+           trainable=True, name=None, reuse=None):
+    layer = Conv1D(filters, kernel_size, strides=strides, padding=padding,
+                   data_format=data_format, dilation_rate=dilation_rate, activation=activation,
+                   use_bias=use_bias, kernel_initializer=kernel_initializer,
+                   bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+                   bias_regularizer=bias_regularizer, trainable=trainable, name=name,
+                   _reuse=reuse, _scope=name)
+    return layer(inputs)
+
+
+def max_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+    return MaxPooling1D(pool_size, strides, padding=padding, data_format=data_format,
+                        name=name)(inputs)
+
+
+def average_pooling1d(inputs, pool_size, strides, padding="valid",
+                      data_format="channels_last", name=None):
+    return AveragePooling1D(pool_size, strides, padding=padding, data_format=data_format,
+                            name=name)(inputs)
 
 
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",

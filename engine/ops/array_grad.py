@@ -294,6 +294,22 @@ def _mirror_pad_grad_grad(op, grad):
             None]
 
 
+@RegisterGradient("DynamicPartition")
+def _dynamic_partition_grads(op, *grads):
+    """The partitions' gradients stitched back to the data's rows (data_flow_grad.py)."""
+    data, indices = op.inputs
+    num_partitions = op.get_attr("num_partitions")
+    prefix_shape = array_ops.shape(indices)
+    original_indices = array_ops.reshape(
+        math_ops.range(math_ops.reduce_prod(prefix_shape)), prefix_shape)
+    partitioned_indices = apply_op("DynamicPartition", data=original_indices,
+                                   partitions=indices, num_partitions=num_partitions)
+    reconstructed = apply_op("ParallelDynamicStitch", indices=list(partitioned_indices),
+                             data=list(grads))
+    reconstructed = array_ops.reshape(reconstructed, array_ops.shape(data))
+    return [reconstructed, None]
+
+
 @RegisterGradient("DynamicStitch")
 @RegisterGradient("ParallelDynamicStitch")
 def _dynamic_stitch_grads(op, grad):

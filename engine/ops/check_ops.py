@@ -205,7 +205,44 @@ def assert_rank_at_least(x, rank, data=None, summarize=None, message=None, name=
                         data, summarize, message, name)
 
 
+def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None):
+    """That x's rank is one of `ranks`: a NoOp where the static ranks show it, else an
+    Assert (TensorFlow's check_ops.assert_rank_in)."""
+    with name_scope(name, "assert_rank_in"):
+        x = convert_to_tensor(x, name="x")
+        ranks = tuple(convert_to_tensor(rank, name="rank") for rank in ranks)
+        message = _message_prefix(message)
+        if data is None:
+            data = [message, "Tensor %s must have rank in" % x.name, *ranks,
+                    "Received shape: ", array_ops.shape(x)]
+        for rank in ranks:
+            assert_type(rank, dtypes.int32)
+        ranks_static = tuple(constant_value(rank) for rank in ranks)
+        if not any(r is None for r in ranks_static):
+            for rank_static in ranks_static:
+                if np.ndim(rank_static) != 0:
+                    raise ValueError("Rank must be a scalar.")
+            x_rank_static = x.get_shape().ndims
+            if x_rank_static is not None:
+                if x_rank_static not in [int(r) for r in ranks_static]:
+                    raise ValueError("%sTensor %s must have rank in %s.  Received rank %d, "
+                                     "shape %s" % (message, x.name,
+                                                   tuple(int(r) for r in ranks_static),
+                                                   x_rank_static, x.get_shape()))
+                return no_op(name="static_checks_determined_all_ok")
+        actual = array_ops.rank(x)
+        condition = math_ops.equal(ranks[0], actual)
+        for rank in ranks[1:]:
+            condition = math_ops.logical_or(condition, math_ops.equal(rank, actual))
+        for rank, rank_static in zip(ranks, ranks_static):
+            if rank_static is None:
+                rank_check = assert_rank(rank, 0, data=["Rank must be a scalar. Received rank: ",
+                                                        rank])
+                condition = with_dependencies([rank_check], condition)
+        return Assert(condition, data, summarize=summarize)
+
+
 ASSERTS = ("assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
            "assert_greater", "assert_greater_equal", "assert_positive", "assert_non_negative",
            "assert_negative", "assert_non_positive", "assert_type", "assert_integer",
-           "assert_scalar", "assert_rank", "assert_rank_at_least")
+           "assert_scalar", "assert_rank", "assert_rank_at_least", "assert_rank_in")

@@ -1,5 +1,6 @@
 """The stack ops a while loop's gradient keeps its forward values on (TensorFlow's
-gen_data_flow_ops.stack_v2 / stack_push_v2 / stack_pop_v2)."""
+gen_data_flow_ops.stack_v2 / stack_push_v2 / stack_pop_v2), and tf.dynamic_partition and
+tf.dynamic_stitch."""
 
 from engine.ops.op_def_library import apply_op
 
@@ -23,3 +24,14 @@ def stack_pop_v2(handle, elem_type, name=None):
 
 def stack_close_v2(handle, name=None):
     return apply_op("StackCloseV2", name=name, handle=handle)
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """tf.dynamic_partition: `data`'s rows split by `partitions` into num_partitions tensors."""
+    return list(apply_op("DynamicPartition", data=data, partitions=partitions,
+                         num_partitions=num_partitions, name=name))
+
+
+def dynamic_stitch(indices, data, name=None):
+    """tf.dynamic_stitch: the `data` tensors' rows placed at `indices` in one tensor."""
+    return apply_op("DynamicStitch", indices=list(indices), data=list(data), name=name)

@@ -61,6 +61,17 @@ def add_check_numerics_ops():
 
 def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803  (TensorFlow's names)
     """Wraps `func` (NumPy arrays in, NumPy arrays or scalars out) as a PyFunc op."""
+    return _internal_py_func(func, inp, Tout, "PyFunc" if stateful else "PyFuncStateless",
+                             name)
+
+
+def py_function(func, inp, Tout, name=None):  # noqa: N803  (TensorFlow's names)
+    """tf.py_function (eager_py_func): `func` gets eager values (arrays with .numpy()) and
+    its results are converted to Tout, as an EagerPyFunc op."""
+    return _internal_py_func(func, inp, Tout, "EagerPyFunc", name)
+
+
+def _internal_py_func(func, inp, Tout, op_type, name):  # noqa: N803
     if not callable(func):
         raise ValueError(f"Expected func to be callable. Received func={func} of type "
                          f"{type(func)}.")
@@ -68,11 +79,13 @@ def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803  (TensorFl
     types = [dtypes.as_dtype(t) for t in (Tout if is_list else [Tout])]
     token = insert_function(func)
     graph = get_default_graph()
+    while getattr(graph, "outer", None) is not None:
+        graph = graph.outer  # a tf.data function's graph is dropped once traced
     if not hasattr(graph, "_py_funcs_used_in_graph"):
         graph._py_funcs_used_in_graph = []
-    graph._py_funcs_used_in_graph.append(func)  # keeps it alive as long as the graph
-    result = apply_op("PyFunc" if stateful else "PyFuncStateless", input=list(inp),
-                      token=token, Tout=types, name=name)
+    graph._py_funcs_used_in_graph.append(func)  # keeps it alive as long as the outer graph
+    attrs = {"is_async": False} if op_type == "EagerPyFunc" else {}
+    result = apply_op(op_type, input=list(inp), token=token, Tout=types, name=name, **attrs)
     if not types:  # no outputs: the Operation
         return result
     result = [result] if isinstance(result, Tensor) else list(result)
@@ -86,3 +99,5 @@ def _print_grad(op, *grad):
 
 NotDifferentiable("PyFunc")
 NotDifferentiable("PyFuncStateless")
+# EagerPyFunc: TensorFlow differentiates the Python function on a tape, which the engine has not
+# (tests/engine/test_op_registry.py lists it among the gradients not yet written).

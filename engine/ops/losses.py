@@ -1,4 +1,7 @@
-"""tf.losses (TF 1.x): weighted losses reduced as TensorFlow's losses_impl reduces them.
+"""tf.losses (TF 1.x): weighted losses reduced as TensorFlow's losses_impl reduces them
+(mean_squared_error, absolute_difference, cosine_distance, hinge_loss, log_loss,
+mean_pairwise_squared_error, sigmoid_, softmax_ and sparse_softmax_cross_entropy), and the
+LOSSES and REGULARIZATION_LOSSES collections (get_losses, get_regularization_loss).
 
 The default reduction, SUM_BY_NONZERO_WEIGHTS, divides the weighted sum by the number of
 elements whose weight is not zero (DivNoNan "value"); the loss joins GraphKeys.LOSSES.
@@ -13,7 +16,9 @@ from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_to_tensor
 from engine.framework.tensor_util import constant_value
-from engine.ops.nn_ops import (softmax_cross_entropy_with_logits_v2,
+from engine.framework.deprecation import deprecated_argument_lookup
+from engine.ops.constant_op import constant
+from engine.ops.nn_ops import (relu, softmax_cross_entropy_with_logits_v2,
                                sparse_softmax_cross_entropy_with_logits)
 
 
@@ -90,7 +95,7 @@ def _num_elements(losses):
         return math_ops.cast(array_ops.size(losses, name=scope), dtype=losses.dtype)
 
 
-def _num_present(losses, weights):
+def _num_present(losses, weights, per_batch=False):
     if isinstance(weights, float) and weights != 0.0:
         return _num_elements(losses)
     with name_scope(None, "num_present", [losses, weights]) as scope:
@@ -98,6 +103,9 @@ def _num_present(losses, weights):
         present = array_ops.where(math_ops.equal(weights, 0.0), array_ops.zeros_like(weights),
                                   array_ops.ones_like(weights))
         present = _broadcast_weights(present, losses)
+        if per_batch:
+            return math_ops.reduce_sum(present, axis=math_ops.range(1, array_ops.rank(present)),
+                                       keepdims=True, name=scope)
         return math_ops.reduce_sum(present, name=scope)
 
 
@@ -209,6 +217,140 @@ def _remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
         return labels, predictions
 
 
+def absolute_difference(labels, predictions, weights=1.0, scope=None,
+                        loss_collection=GraphKeys.LOSSES,
+                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if predictions is None:
+        raise ValueError("Argument `predictions` must not be None.")
+    with name_scope(scope, "absolute_difference", [predictions, labels, weights]) as scope:
+        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
+        labels = math_ops.cast(labels, dtype=dtypes.float32)
+        predictions.shape.assert_is_compatible_with(labels.shape)
+        losses = math_ops.abs(math_ops.subtract(predictions, labels))
+        return compute_weighted_loss(losses, weights, scope, loss_collection,
+                                     reduction=reduction)
+
+
+def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
+                    loss_collection=GraphKeys.LOSSES,
+                    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
+    if axis is None:
+        raise ValueError("You must specify argument `axis`.")
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if predictions is None:
+        raise ValueError("Argument `predictions` must not be None.")
+    with name_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as scope:
+        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
+        labels = math_ops.cast(labels, dtype=dtypes.float32)
+        predictions.shape.assert_is_compatible_with(labels.shape)
+        radial_diffs = math_ops.multiply(predictions, labels)
+        losses = 1 - math_ops.reduce_sum(radial_diffs, axis=(axis,), keepdims=True)
+        return compute_weighted_loss(losses, weights, scope, loss_collection,
+                                     reduction=reduction)
+
+
+def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
+               reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if logits is None:
+        raise ValueError("Argument `logits` must not be None.")
+    with name_scope(scope, "hinge_loss", [logits, labels, weights]) as scope:
+        logits = math_ops.cast(logits, dtype=dtypes.float32)
+        labels = math_ops.cast(labels, dtype=dtypes.float32)
+        logits.shape.assert_is_compatible_with(labels.shape)
+        all_ones = array_ops.ones_like(labels)
+        labels = math_ops.subtract(2 * labels, all_ones)
+        losses = relu(math_ops.subtract(all_ones, math_ops.multiply(labels, logits)))
+        return compute_weighted_loss(losses, weights, scope, loss_collection,
+                                     reduction=reduction)
+
+
+def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
+             loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if predictions is None:
+        raise ValueError("Argument `predictions` must not be None.")
+    with name_scope(scope, "log_loss", [predictions, labels, weights]) as scope:
+        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
+        labels = math_ops.cast(labels, dtype=dtypes.float32)
+        predictions.shape.assert_is_compatible_with(labels.shape)
+        losses = -math_ops.multiply(labels, math_ops.log(predictions + epsilon)) - \
+            math_ops.multiply((1 - labels), math_ops.log(1 - predictions + epsilon))
+        return compute_weighted_loss(losses, weights, scope, loss_collection,
+                                     reduction=reduction)
+
+
+def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None,
+                                loss_collection=GraphKeys.LOSSES):
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if predictions is None:
+        raise ValueError("Argument `predictions` must not be None.")
+    with name_scope(scope, "mean_pairwise_squared_error", [predictions, labels, weights]):
+        weights = math_ops.cast(weights, dtype=dtypes.float32)
+        labels = math_ops.cast(labels, dtype=dtypes.float32)
+        with get_default_graph().control_dependencies([_assert_broadcastable(weights,
+                                                                             labels)]):
+            predictions = math_ops.cast(predictions, dtype=dtypes.float32)
+            predictions.shape.assert_is_compatible_with(labels.shape)
+            diffs = math_ops.subtract(predictions, labels)
+            axis = math_ops.range(1, array_ops.rank(diffs))
+            sum_squares_diff_per_batch = math_ops.reduce_sum(math_ops.square(diffs), axis=axis,
+                                                             keepdims=True)
+            num_present_per_batch = _num_present(diffs, weights, per_batch=True)
+            term1 = 2.0 * math_ops.div_no_nan(
+                sum_squares_diff_per_batch, math_ops.maximum(num_present_per_batch - 1, 0),
+                name="value")
+            sum_diff = math_ops.reduce_sum(diffs, axis=axis, keepdims=True)
+            term2 = 2.0 * math_ops.div_no_nan(
+                math_ops.square(sum_diff),
+                math_ops.maximum(math_ops.multiply(num_present_per_batch,
+                                                   num_present_per_batch - 1), 0),
+                name="value")
+            weighted_losses = math_ops.multiply(term1 - term2, weights)
+            loss = math_ops.reduce_sum(weighted_losses)
+            mean_loss = array_ops.where(math_ops.reduce_sum(num_present_per_batch) > 0, loss,
+                                        array_ops.zeros_like(loss), name="value")
+            add_loss(mean_loss, loss_collection)
+            return mean_loss
+
+
+def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0,
+                          scope=None, loss_collection=GraphKeys.LOSSES,
+                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    from engine.ops.sampled_losses import sigmoid_cross_entropy_with_logits
+    if multi_class_labels is None:
+        raise ValueError("Argument `multi_class_labels` must not be None.")
+    if logits is None:
+        raise ValueError("Argument `logits` must not be None.")
+    with name_scope(scope, "sigmoid_cross_entropy_loss",
+                    [logits, multi_class_labels, weights]) as scope:
+        logits = convert_to_tensor(logits)
+        multi_class_labels = math_ops.cast(multi_class_labels, logits.dtype)
+        logits.shape.assert_is_compatible_with(multi_class_labels.shape)
+        if label_smoothing > 0:
+            multi_class_labels = (multi_class_labels * (1 - label_smoothing) +
+                                  0.5 * label_smoothing)
+        losses = sigmoid_cross_entropy_with_logits(labels=multi_class_labels, logits=logits,
+                                                   name="xentropy")
+        return compute_weighted_loss(losses, weights, scope, loss_collection,
+                                     reduction=reduction)
+
+
+def get_regularization_loss(scope=None, name="total_regularization_loss"):
+    """The sum of REGULARIZATION_LOSSES (AddN `name`), or a constant 0.0 when there are none."""
+    losses = get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
+    if losses:
+        return math_ops.add_n(losses, name=name)
+    return constant(0.0)
+
+
 def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):
     return get_collection(loss_collection, scope)
 
@@ -219,4 +361,6 @@ def add_loss(loss, loss_collection=GraphKeys.LOSSES):
 
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "softmax_cross_entropy",
-           "sparse_softmax_cross_entropy", "get_losses", "add_loss"]
+           "sparse_softmax_cross_entropy", "get_losses", "add_loss", "absolute_difference",
+           "cosine_distance", "hinge_loss", "log_loss", "mean_pairwise_squared_error",
+           "sigmoid_cross_entropy", "get_regularization_loss"]

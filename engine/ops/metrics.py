@@ -1,4 +1,5 @@
-"""tf.metrics.mean and tf.metrics.accuracy: running totals in local variables, as TF 1.x.
+"""tf.metrics (mean, accuracy, true/false positives/negatives, precision, recall and the mean
+squared, absolute and root mean squared errors): running totals in local variables, as TF 1.x.
 
 Each returns (value, update_op): update_op adds a batch to the totals in LOCAL_VARIABLES (also
 METRIC_VARIABLES) and gives the new mean; value reads the mean so far. Run
@@ -7,7 +8,7 @@ tf.local_variables_initializer() first, as with TensorFlow.
 
 from engine.framework import dtypes
 from engine.framework.graph import GraphKeys, get_default_graph
-from engine.ops import array_ops, math_ops, state_ops
+from engine.ops import array_ops, check_ops, math_ops, state_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.variable_scope import variable_scope
 from engine.ops.variables import Variable
@@ -91,3 +92,112 @@ def accuracy(labels, predictions, weights=None, metrics_collections=None,
     is_correct = math_ops.cast(math_ops.equal(predictions, labels), dtypes.float32)
     return mean(is_correct, weights, metrics_collections, updates_collections,
                 name or "accuracy")
+
+
+def _count_condition(values, weights=None, metrics_collections=None, updates_collections=None):
+    """A running weighted count of true values: (the count read, update_op)."""
+    graph = get_default_graph()
+    check_ops.assert_type(values, dtypes.bool)
+    count = metric_variable([], dtypes.float32, name="count")
+    values = math_ops.cast(values, dtypes.float32)
+    if weights is not None:
+        with graph.control_dependencies([check_ops.assert_rank_in(
+                weights, (0, array_ops.rank(values)))]):
+            weights = math_ops.cast(weights, dtypes.float32)
+            values = math_ops.multiply(values, weights)
+    value_tensor = array_ops.identity(count)  # the default strategy's read_var
+    if metrics_collections:
+        graph.add_to_collections(metrics_collections, value_tensor)
+    update_op = state_ops.assign_add(count, math_ops.reduce_sum(values))
+    if updates_collections:
+        graph.add_to_collections(updates_collections, update_op)
+    return value_tensor, update_op
+
+
+def _condition_metric(default_name, label_value, prediction_value):
+    def metric(labels, predictions, weights=None, metrics_collections=None,
+               updates_collections=None, name=None):
+        with variable_scope(name, default_name, (predictions, labels, weights)):
+            predictions, labels, weights = _remove_squeezable_dimensions(
+                math_ops.cast(predictions, dtype=dtypes.bool),
+                math_ops.cast(labels, dtype=dtypes.bool), weights)
+            condition = math_ops.logical_and(math_ops.equal(labels, label_value),
+                                             math_ops.equal(predictions, prediction_value))
+            return _count_condition(condition, weights, metrics_collections,
+                                    updates_collections)
+    metric.__name__ = default_name
+    metric.__doc__ = (f"The weighted count of {default_name.replace('_', ' ')}: "
+                      f"(count, update_op).")
+    return metric
+
+
+true_positives = _condition_metric("true_positives", True, True)
+false_positives = _condition_metric("false_positives", False, True)
+false_negatives = _condition_metric("false_negatives", True, False)
+true_negatives = _condition_metric("true_negatives", False, False)
+
+
+def _ratio_metric(default_name, other):
+    """precision (tp / (tp + fp)) or recall (tp / (tp + fn)), 0 before anything counted."""
+    def metric(labels, predictions, weights=None, metrics_collections=None,
+               updates_collections=None, name=None):
+        graph = get_default_graph()
+        with variable_scope(name, default_name, (predictions, labels, weights)):
+            predictions, labels, weights = _remove_squeezable_dimensions(
+                math_ops.cast(predictions, dtype=dtypes.bool),
+                math_ops.cast(labels, dtype=dtypes.bool), weights)
+            true_p, true_p_update = true_positives(labels, predictions, weights)
+            false_x, false_x_update = other(labels, predictions, weights)
+
+            def compute(tp, fx, op_name):
+                return array_ops.where(math_ops.greater(tp + fx, 0),
+                                       math_ops.divide(tp, tp + fx), 0, op_name)
+            value = compute(true_p, false_x, "value")
+            if metrics_collections:
+                graph.add_to_collections(metrics_collections, value)
+            update_op = compute(true_p_update, false_x_update, "update_op")
+            if updates_collections:
+                graph.add_to_collections(updates_collections, update_op)
+            return value, update_op
+    metric.__name__ = default_name
+    return metric
+
+
+precision = _ratio_metric("precision", false_positives)
+recall = _ratio_metric("recall", false_negatives)
+
+
+def mean_squared_error(labels, predictions, weights=None, metrics_collections=None,
+                       updates_collections=None, name=None):
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    squared_error = math_ops.squared_difference(labels, predictions)
+    return mean(squared_error, weights, metrics_collections, updates_collections,
+                name or "mean_squared_error")
+
+
+def mean_absolute_error(labels, predictions, weights=None, metrics_collections=None,
+                        updates_collections=None, name=None):
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    absolute_errors = math_ops.abs(predictions - labels)
+    return mean(absolute_errors, weights, metrics_collections, updates_collections,
+                name or "mean_absolute_error")
+
+
+def root_mean_squared_error(labels, predictions, weights=None, metrics_collections=None,
+                            updates_collections=None, name=None):
+    graph = get_default_graph()
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    mse, update_mse_op = mean_squared_error(labels, predictions, weights, None, None,
+                                            name or "root_mean_squared_error")
+    rmse = math_ops.sqrt(mse)
+    if metrics_collections:
+        graph.add_to_collections(metrics_collections, rmse)
+    update_rmse_op = math_ops.sqrt(update_mse_op)
+    if updates_collections:
+        graph.add_to_collections(updates_collections, update_rmse_op)
+    return rmse, update_rmse_op
+
+
+METRICS = ("mean", "accuracy", "true_positives", "false_positives", "false_negatives",
+           "true_negatives", "precision", "recall", "mean_squared_error",
+           "mean_absolute_error", "root_mean_squared_error")

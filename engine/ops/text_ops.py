@@ -1,11 +1,14 @@
 """tf.string_split, tf.strings.split, tf.substr (tf.strings.substr), tf.as_string
-(tf.strings.as_string) and tf.string_to_number (tf.strings.to_number) as TF 1.x builds them."""
+(tf.strings.as_string), tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace,
+tf.string_strip and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
+
+import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.sparse_tensor import SparseTensor
-from engine.ops import array_ops
+from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
@@ -69,4 +72,78 @@ def string_to_number(string_tensor=None, out_type=dtypes.float32, name=None, inp
 
 
 for _op in ("StringSplit", "AsString", "StringToNumber"):
+    NotDifferentiable(_op)
+
+
+def _reduce_join_reduction_dims(x, axis):
+    """`axis`, or every axis from the last to the first (joining in row-major order)."""
+    if axis is not None:
+        return axis
+    if x.shape.ndims is not None:
+        return convert_to_tensor(np.arange(x.shape.ndims - 1, -1, -1, dtype=np.int32),
+                                 dtypes.int32)
+    return math_ops.range(array_ops.rank(x) - 1, -1, -1)
+
+
+def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
+                reduction_indices=None, keepdims=None):
+    """tf.reduce_join (tf.strings.reduce_join): strings joined along `axis` (all by default)."""
+    keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    with name_scope(None, "ReduceJoin", [inputs, axis]):
+        inputs = convert_to_tensor(inputs)
+        axis = _reduce_join_reduction_dims(inputs, axis)
+        return apply_op("ReduceJoin", inputs=inputs, reduction_indices=axis,
+                        keep_dims=bool(keepdims), separator=separator, name=name)
+
+
+def string_length(input, name=None, unit="BYTE"):  # noqa: A002
+    return apply_op("StringLength", input=input, unit=unit, name=name)
+
+
+def string_lower(input, encoding="", name=None):  # noqa: A002
+    return apply_op("StringLower", input=input, encoding=encoding, name=name)
+
+
+def string_upper(input, encoding="", name=None):  # noqa: A002
+    return apply_op("StringUpper", input=input, encoding=encoding, name=name)
+
+
+def string_strip(input, name=None):  # noqa: A002
+    return apply_op("StringStrip", input=input, name=name)
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+    """A constant pattern and rewrite make StaticRegexReplace, tensors RegexReplace."""
+    if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+        return apply_op("StaticRegexReplace", input=input, pattern=pattern, rewrite=rewrite,
+                        replace_global=replace_global, name=name)
+    return apply_op("RegexReplace", input=input, pattern=pattern, rewrite=rewrite,
+                    replace_global=replace_global, name=name)
+
+
+def regex_full_match(input, pattern, name=None):  # noqa: A002
+    if isinstance(pattern, (str, bytes)):
+        return apply_op("StaticRegexFullMatch", input=input, pattern=pattern, name=name)
+    return apply_op("RegexFullMatch", input=input, pattern=pattern, name=name)
+
+
+def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    return apply_op("StringToHashBucketFast", input=input, num_buckets=num_buckets, name=name)
+
+
+def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    return apply_op("StringToHashBucketStrong", input=input, num_buckets=num_buckets, key=key,
+                    name=name)
+
+
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None,
+                          input=None):  # noqa: A002
+    string_tensor = deprecated_argument_lookup("input", input, "string_tensor", string_tensor)
+    return apply_op("StringToHashBucket", string_tensor=string_tensor, num_buckets=num_buckets,
+                    name=name)
+
+
+for _op in ("ReduceJoin", "RegexReplace", "StringToHashBucketFast", "StringToHashBucketStrong",
+            "StringToHashBucket"):
     NotDifferentiable(_op)

@@ -210,9 +210,10 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         name_scope = None
         base = parent
     store.scope_counts[scope_name] = store.scope_counts.get(scope_name, 0) + 1
-    if reuse is None or reuse is AUTO_REUSE:
-        new_reuse = (True if reuse is AUTO_REUSE else
-                     (base.reuse if isinstance(name_or_scope, VariableScope) else parent.reuse))
+    # AUTO_REUSE stays the scope's reuse (get or create), inherited by its sub-scopes as
+    # TensorFlow's; made True here, a tf.layers call's first build under it found nothing.
+    if reuse is None:
+        new_reuse = base.reuse if isinstance(name_or_scope, VariableScope) else parent.reuse
     else:
         new_reuse = reuse
     if parent.reuse is True:

@@ -18,7 +18,7 @@ from engine.framework import op_families
 from engine.kernels import slicing
 from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
     _concat, _unknown_slice_dims, broadcast_args, broadcast_to, concat_offset, const,
-    dynamic_stitch, ensure_shape, expand_dims, fill, gather_v2, identity_n, list_diff, one_hot,
+    dynamic_partition, dynamic_stitch, ensure_shape, expand_dims, fill, gather_v2, identity_n, list_diff, one_hot,
     pack, pad, placeholder_with_default, random, range_, reshape, shape_of, slice_, split,
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
@@ -113,6 +113,7 @@ SHAPE_FUNCTIONS = {
     "TemporaryVariable": lambda attrs, inputs: _attr_shape(attrs),
     "BroadcastArgs": broadcast_args, "ConcatOffset": concat_offset,
     "DynamicStitch": dynamic_stitch, "ParallelDynamicStitch": dynamic_stitch,
+    "DynamicPartition": dynamic_partition,
     "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
     "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
@@ -138,6 +139,7 @@ SHAPE_FUNCTIONS = {
     # Debug ops (kernels/cpu/debug.py, script.py): Print passes its input on; a PyFunc's
     # outputs are whatever the Python function returns (TensorFlow's UnknownShape).
     "Print": unchanged, "PyFunc": unknown, "PyFuncStateless": unknown,
+    "EagerPyFunc": unknown,
     **_TRAINING,
     **_TENSOR_ARRAY,
     **_DATA,

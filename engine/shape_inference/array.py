@@ -291,6 +291,17 @@ def dynamic_stitch(attrs, inputs):
     return [None if largest is None else largest + 1] + inner
 
 
+def dynamic_partition(attrs, inputs):
+    """DynamicPartition: num_partitions outputs, each [?] + the data's dims past the
+    partitions' rank (which must be a prefix of the data's shape)."""
+    data_dims, partition_dims = _dims(inputs[0]), _dims(inputs[1])
+    count = attrs["num_partitions"]
+    if data_dims is None or partition_dims is None:
+        return tuple([None] * count)
+    merge(data_dims[:len(partition_dims)], partition_dims)
+    return tuple([None] + data_dims[len(partition_dims):] for _ in range(count))
+
+
 def ensure_shape(attrs, inputs):
     return merge(_dims(inputs[0]), _attr_shape(attrs))
 

@@ -8,6 +8,7 @@ from engine.shape_inference.control_flow import unknown
 from engine.shape_inference.dims import _dims, broadcast, merge
 from engine.shape_inference.elementwise import binary, unchanged
 from engine.shape_inference.partial_values import _ints
+from engine.shape_inference.reductions import reduction
 
 
 def betainc(attrs, inputs):
@@ -101,11 +102,16 @@ SHAPE_FUNCTIONS = {
     "Multinomial": multinomial, "RandomGamma": sampled_per_parameter,
     "RandomPoissonV2": sampled_per_parameter,
     "StringSplit": string_split, "StringSplitV2": string_split, "Substr": substr,
-    "AsString": unchanged, "StringToNumber": unchanged,
+    "AsString": unchanged, "StringToNumber": unchanged, "ReduceJoin": reduction,
+    **{op: unchanged for op in ("StringLength", "StringLower", "StringUpper", "StringStrip",
+                                "RegexReplace", "StaticRegexReplace", "RegexFullMatch",
+                                "StringToHashBucketFast", "StringToHashBucketStrong",
+                                "StringToHashBucket")},
     **{op: set_operation for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation",
                                     "SparseToSparseSetOperation")},
     "SetSize": unknown,  # TensorFlow's shape function leaves it unknown
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
+    "Bucketize": unchanged,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
 }

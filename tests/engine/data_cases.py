@@ -10,6 +10,7 @@ class and its message's TensorFlow part), the dataset's output_types/output_shap
 GraphDef's nodes (name, op, inputs, attrs) and functions (signature, body ops but constants).
 """
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -295,6 +296,64 @@ def concatenate_mismatched_nesting(tf):
     return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
 
 
+def _sentences(count, seed=0):
+    rng = np.random.RandomState(seed)
+    for i in range(count):
+        yield rng.randint(1, 9, size=rng.randint(1, 5)).astype(np.int64), i % 3
+
+
+def from_generator_padded_batch(tf):
+    ds = tf.data.Dataset.from_generator(lambda: _sentences(7), (tf.int64, tf.int32),
+                                        (tf.TensorShape([None]), tf.TensorShape([])))
+    ds = ds.padded_batch(3, padded_shapes=([4], []))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def from_generator_args_reinitialized(tf):
+    def countdown(start, word):
+        for i in range(int(start), 0, -1):
+            yield {"n": i, "text": word * i}
+    start = tf.placeholder(tf.int64, [], name="start")
+    ds = tf.data.Dataset.from_generator(countdown, {"n": tf.int64, "text": tf.string},
+                                        {"n": [], "text": []}, args=(start, "ab"))
+    iterator = ds.make_initializable_iterator()
+    feeds = [{start: 3}, {start: 1}]
+    return iterator.get_next(), [(iterator.initializer, feed) for feed in feeds], ds
+
+
+def from_generator_unknown_shapes_map(tf):
+    ds = tf.data.Dataset.from_generator(
+        lambda: (np.full([i, 2], i, np.float32) for i in range(1, 4)), tf.float32)
+    ds = ds.map(lambda x: tf.reduce_sum(x, axis=0))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def from_generator_wrong_shape(tf):
+    ds = tf.data.Dataset.from_generator(lambda: iter([[1, 2], [3, 4, 5]]), tf.int32, [2])
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def from_generator_not_callable(tf):
+    ds = tf.data.Dataset.from_generator([1, 2, 3], tf.int32)
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def map_py_func_closure(tf):
+    # The closure lives only in the traced function's graph: the outer graph keeps it.
+    def scaled(by):
+        return lambda v: (v * by).astype(np.float32)
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.py_func(scaled(2.5), [x], tf.float32))
+    gc.collect()
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
+def map_py_function(tf):
+    ds = tf.data.Dataset.range(1, 4).map(
+        lambda x: tf.py_function(lambda v: (v.numpy() * 1.5, str(v.numpy()) * 2), [x],
+                                 [tf.float32, tf.string]))
+    return tf.data.make_one_shot_iterator(ds).get_next(), None, ds
+
+
 CASES = {fn.__name__: fn for fn in (
     slices_map_shuffle_batch_repeat, slices_dict_batch_drop_remainder, map_over_dict_parallel,
     map_single_component, from_tensors_repeat, range_forms, take_skip, take_all_skip_past_end,
@@ -308,7 +367,10 @@ CASES = {fn.__name__: fn for fn in (
     padded_batch_unknown_dims, padded_batch_values_drop_remainder, padded_batch_default_shapes,
     padded_batch_too_small, padded_batch_incompatible_shape, interleave_cycle_block,
     interleave_ragged_files, concatenate_shapes, concatenate_mismatched_types, flat_map_ranges,
-    padded_batch_wrong_padding_type, concatenate_mismatched_nesting)}
+    padded_batch_wrong_padding_type, concatenate_mismatched_nesting,
+    from_generator_padded_batch, from_generator_args_reinitialized,
+    from_generator_unknown_shapes_map, from_generator_wrong_shape, from_generator_not_callable,
+    map_py_func_closure, map_py_function)}
 
 
 def _nesting(value):

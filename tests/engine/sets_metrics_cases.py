@@ -79,3 +79,54 @@ def run_auc(tf):
                 out[key] = _jsonable(value)
     out["local_variables"] = names
     return out
+
+
+def _classification(tf):
+    labels = tf.placeholder(tf.int64, [None], name="labels")
+    predictions = tf.placeholder(tf.int64, [None], name="predictions")
+    weights = tf.placeholder(tf.float32, [None], name="weights")
+    scores = tf.placeholder(tf.float32, [None, 1], name="scores")
+    pairs = {
+        "precision": tf.metrics.precision(labels, predictions),
+        "precision_weighted": tf.metrics.precision(labels, predictions, weights=weights),
+        "recall": tf.metrics.recall(labels, predictions, weights=weights, name="rec"),
+        "true_positives": tf.metrics.true_positives(labels, predictions),
+        "false_positives": tf.metrics.false_positives(labels, predictions, weights=2.0),
+        "false_negatives": tf.metrics.false_negatives(labels, predictions, weights=weights),
+        "true_negatives": tf.metrics.true_negatives(labels, predictions),
+        "mse": tf.metrics.mean_squared_error(tf.cast(labels, tf.float32), scores),
+        "mae": tf.metrics.mean_absolute_error(tf.cast(labels, tf.float32), scores,
+                                              weights=weights),
+        "rmse": tf.metrics.root_mean_squared_error(tf.cast(labels, tf.float32), scores),
+    }
+    values = {key: value for key, (value, _) in pairs.items()}
+    updates = [update for _, update in pairs.values()]
+    return values, updates, (labels, predictions, weights, scores)
+
+
+def run_classification(tf):
+    """tf.metrics' precision, recall, the four condition counts and the mean errors: update
+    ops over three batches, then the values, the local variables' names and the graph's
+    nodes (the metric ops as TensorFlow names them)."""
+    rng = np.random.RandomState(5)
+    out = {}
+    with tf.Graph().as_default() as graph:
+        values, updates, (labels, predictions, weights, scores) = _classification(tf)
+        names = sorted(v.op.name for v in tf.local_variables())
+        nodes = [node.name for node in graph.as_graph_def().node
+                 if node.name.startswith(("precision", "rec", "true_", "false_"))]
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            out["before"] = _jsonable(np.array(sess.run(values["precision"])))
+            for batch in range(3):
+                truth = rng.randint(0, 2, 20)
+                feed = {labels: truth, predictions: rng.randint(0, 2, 20),
+                        weights: rng.choice([0.0, 0.5, 1.0, 2.0], 20).astype(np.float32),
+                        scores: rng.uniform(0, 1, (20, 1)).astype(np.float32)}
+                for i, value in enumerate(sess.run(updates, feed)):
+                    out[f"update{i}/batch{batch}"] = _jsonable(np.asarray(value))
+            for key, value in sess.run(values).items():
+                out[key] = _jsonable(np.asarray(value))
+    out["local_variables"] = names
+    out["nodes"] = nodes
+    return out

@@ -1,6 +1,7 @@
 """String ops of TF1 programs built the same way by TensorFlow and the engine: tf.string_split,
-tf.strings.split, tf.substr, tf.as_string and tf.string_to_number (values), and their kernels'
-errors. Fixtures in tests/fixtures/mathops/strings.json (tools/make_string_fixtures.py)."""
+tf.strings.split, tf.substr, tf.as_string, tf.string_to_number, tf.reduce_join,
+tf.regex_replace, tf.strings' length, lower, upper, strip and regex_full_match (values), and
+their kernels' errors. Fixtures in tests/fixtures/mathops/strings.json (tools/make_string_fixtures.py)."""
 
 import numpy as np
 
@@ -55,11 +56,89 @@ def _to_number(tf):
             "int64": tf.strings.to_number(["9007199254740993", "-1"], out_type=tf.int64)}
 
 
-CASES = {"split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number}
+def _reduce_join(tf):
+    cube = tf.constant([[["a", "b"], ["c", "d"]], [["e", "f"], ["g", "h"]]])
+    words = tf.placeholder_with_default([["the", "cat"], ["sat", "on"], ["a", "mat"]], None)
+    return {"all": tf.reduce_join(cube),
+            "axis_list": tf.strings.reduce_join(cube, axis=[0, 1], separator="."),
+            "axis_order": tf.strings.reduce_join(cube, axis=[1, 0], separator="."),
+            "three": tf.strings.reduce_join(cube, axis=[1, 2, 0], separator="|"),
+            "last": tf.strings.reduce_join(cube, axis=-1, separator=" "),
+            "keep_dims": tf.reduce_join(cube, 1, keep_dims=True, separator="+"),
+            "none": tf.strings.reduce_join(cube, axis=[]),
+            "unknown_rank": tf.strings.reduce_join(words, axis=1, separator=" "),
+            "unknown_rank_all": tf.strings.reduce_join(words, separator=","),
+            "empty": tf.strings.reduce_join(tf.zeros([2, 0], tf.string), axis=1)}
+
+
+def _string_transforms(tf):
+    text = tf.constant([[" Hello, World\t", "ÉCOLE été"], ["\n x  ", ""]])
+    return {"length": tf.strings.length(text),
+            "length_utf8": tf.strings.length(text, unit="UTF8_CHAR"),
+            "lower": tf.strings.lower(text),
+            "lower_utf8": tf.strings.lower(text, encoding="utf-8"),
+            "upper": tf.strings.upper(text),
+            "upper_utf8": tf.strings.upper(text, encoding="utf-8"),
+            "strip": tf.strings.strip(text),
+            "string_strip": tf.string_strip(text)}
+
+
+def _regex(tf):
+    text = tf.constant(["abcabc", "The  quick   fox", "2019-06-30", ""])
+    pattern = tf.placeholder_with_default("(\\d+)-(\\d+)-(\\d+)", [])
+    return {"static": tf.regex_replace(text, "b", "X"),
+            "first": tf.strings.regex_replace(text, "b", "X", replace_global=False),
+            "groups": tf.strings.regex_replace(text, "(\\d+)-(\\d+)-(\\d+)",
+                                               "\\3/\\2/\\1 [\\0]"),
+            "spaces": tf.strings.regex_replace(text, " +", " "),
+            "backslash": tf.strings.regex_replace(text, "(b)(c)", "<\\2\\1\\\\>"),
+            "dynamic": tf.strings.regex_replace(text, pattern, "\\3.\\2.\\1"),
+            "dynamic_first": tf.strings.regex_replace(text, tf.constant("[a-c]"),
+                                                      tf.constant("_"), replace_global=False),
+            "missing_group": tf.strings.regex_replace(text, "a", "\\1"),
+            "bad_escape": tf.strings.regex_replace(text, "b", "y\\xz"),
+            "full_match": tf.strings.regex_full_match(text, "[a-z]+"),
+            "full_match_dynamic": tf.strings.regex_full_match(text, pattern),
+            "empty_match": tf.strings.regex_replace(text, "x*", "-")}
+
+
+def _hash_strings():
+    rng = np.random.RandomState(1)
+    texts = ["", "a", "ab", "abc", "hello", "été", "the quick brown fox", "x" * 33]
+    texts += ["".join(chr(c) for c in rng.randint(32, 127, size=n)) for n in
+              (7, 8, 9, 15, 16, 17, 31, 32, 63, 64, 65, 127, 128, 129, 200, 1000)]
+    return texts
+
+
+def _hashes(tf):
+    words = tf.constant(_hash_strings())
+    big = 2 ** 62 + 57  # keeps 62 of the hash's 64 bits
+    grid = tf.constant([["cat", "dog"], ["cat", "fish"]])
+    return {"fast": tf.string_to_hash_bucket_fast(words, big),
+            "fast_small": tf.strings.to_hash_bucket_fast(grid, 10),
+            "strong": tf.string_to_hash_bucket_strong(words, big, [123456789, 987654321]),
+            "strong_small": tf.strings.to_hash_bucket_strong(grid, 7, [1, 2]),
+            "legacy": tf.string_to_hash_bucket(words, big),
+            "legacy_v1_name": tf.strings.to_hash_bucket(grid, 1000)}
+
+
+def _buckets(tf):
+    return {
+        "float": tf.raw_ops.Bucketize(input=np.array([[-1.0, 0.0], [0.5, np.nan]], np.float32),
+                                      boundaries=[0.0, 0.5, 2.0]),
+        "double": tf.raw_ops.Bucketize(input=np.array([0.1, 0.1000001, -np.inf], np.float64),
+                                       boundaries=[0.1, 0.5]),
+        "int64": tf.raw_ops.Bucketize(input=np.array([-1, 0, 3, 10, 2 ** 40 + 1], np.int64),
+                                      boundaries=[0.0, 3.0, 1e12]),
+        "no_boundaries": tf.raw_ops.Bucketize(input=tf.constant([1, 2]), boundaries=[])}
+
+
+CASES = {"hashes": _hashes, "buckets": _buckets, "split": _split, "substr": _substr, "as_string": _as_string, "to_number": _to_number,
+         "reduce_join": _reduce_join, "transforms": _string_transforms, "regex": _regex}
 
 
 def _jsonable(value):
-    value = np.asarray(value)
+    value = np.asarray(value, dtype=object) if isinstance(value, bytes) else np.asarray(value)
     if value.dtype == object:
         return {"dtype": "string", "shape": list(value.shape),
                 "values": [v.decode("utf-8", "backslashreplace") for v in value.reshape(-1)]}
@@ -97,6 +176,25 @@ ERRORS = {
                                                        precision=2),
     "as_string_both": lambda tf: tf.as_string(tf.placeholder_with_default([1.0], None),
                                               scientific=True, shortest=True),
+    "reduce_join_axis": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None), tf.placeholder_with_default([2], None)),
+    "reduce_join_negative_axis": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None), tf.placeholder_with_default([-3], None)),
+    "reduce_join_duplicate": lambda tf: tf.reduce_join(
+        tf.placeholder_with_default([["a", "b"]], None),
+        tf.placeholder_with_default([1, -1], None)),
+    "regex_replace_pattern": lambda tf: tf.strings.regex_replace(
+        ["a"], tf.placeholder_with_default("(", []), tf.constant("x")),
+    "regex_replace_not_scalar": lambda tf: tf.strings.regex_replace(
+        ["a"], tf.placeholder_with_default(["a", "b"], None), tf.constant("x")),
+    "regex_full_match_not_scalar": lambda tf: tf.strings.regex_full_match(
+        ["a"], tf.placeholder_with_default(["a"], None)),
+    "strong_key": lambda tf: tf.strings.to_hash_bucket_strong(
+        tf.placeholder_with_default(["a"], None), 5, [1, 2, 3]),
+    "bucketize_unsorted": lambda tf: tf.raw_ops.Bucketize(
+        input=tf.placeholder_with_default([1.0], None), boundaries=[2.0, 1.0]),
+    "lower_encoding": lambda tf: tf.strings.lower(tf.placeholder_with_default(["A"], None),
+                                                  encoding="latin1"),
 }
 
 

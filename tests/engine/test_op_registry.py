@@ -27,6 +27,8 @@ GRADIENTS_NOT_YET_WRITTEN = frozenset({
     # The functional control flow ops: their gradients build the branch and body functions'
     # gradient functions (TensorFlow's cond_v2.py and while_v2.py).
     "Case", "If", "StatelessCase", "StatelessIf", "StatelessWhile", "While",
+    # tf.py_function's op: TensorFlow records the Python function on a gradient tape.
+    "EagerPyFunc",
 })
 
 _FLOATS = {dtype.as_datatype_enum for dtype in

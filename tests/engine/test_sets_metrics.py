@@ -41,6 +41,21 @@ def test_auc_updates_and_values_are_tensorflows():
         np.testing.assert_allclose(_floats(got[key]), _floats(want[key]), rtol=1e-6, err_msg=key)
 
 
+def test_classification_metrics_are_tensorflows():
+    """precision, recall, the condition counts and the mean errors: every update and value at
+    float32 rtol 1e-6, the local variables and the metric ops' node names TensorFlow's."""
+    got = cases.run_classification(tf)
+    want = FIXTURE["classification"]
+    assert sorted(got) == sorted(want)
+    assert got["local_variables"] == want["local_variables"]
+    assert got["nodes"] == want["nodes"]
+    for key in want:
+        if key in ("local_variables", "nodes"):
+            continue
+        assert got[key]["dtype"] == want[key]["dtype"] and got[key]["shape"] == want[key]["shape"]
+        np.testing.assert_allclose(_floats(got[key]), _floats(want[key]), rtol=1e-6, err_msg=key)
+
+
 def test_auc_refuses_an_unknown_curve_as_tensorflow_does():
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="Curve must be either ROC or PR"):

@@ -72,3 +72,14 @@ def test_a_random_ops_shape_claiming_a_billion_dims_is_not_read():
     assert StaticSizes(nodes).elements("r/RandomUniform") == 16
     nodes["r/shape"].attr["value"].tensor.tensor_shape.dim[0].size = 10 ** 9
     assert StaticSizes(nodes).elements("r/RandomUniform") is None
+
+
+def test_make_ndarray_cuts_stored_values_to_an_empty_shape():
+    """tf.zeros([2, 0], tf.string) stores one "" for no elements, as TensorFlow writes it;
+    Tensor::FromProto copies only what the shape holds (the engine failed to reshape)."""
+    strings = tensor_util.MakeNdarray(_tensor([2, 0], types_pb2.DT_STRING, string_val=[b""]))
+    assert strings.shape == (2, 0) and strings.dtype == object
+    floats = tensor_util.MakeNdarray(_tensor([0, 3], float_val=[1.5]))
+    assert floats.shape == (0, 3) and floats.dtype == np.float32
+    with tf.Graph().as_default(), tf.Session() as sess:
+        assert sess.run(tf.zeros([2, 0], tf.string)).shape == (2, 0)

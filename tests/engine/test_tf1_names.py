@@ -42,11 +42,11 @@ def test_renamed_names_build_what_the_new_names_build():
     ("tf.train.ProfilerHook", "tf.train.ProfilerHook is not supported by the engine yet"),
     ("tf.nn.rnn_cell.DeviceWrapper",
      "tf.nn.rnn_cell.DeviceWrapper is not supported by the engine yet"),
-    ("tf.layers.conv1d", "tf.layers.conv1d is not supported by the engine yet"),
+    ("tf.layers.conv3d", "tf.layers.conv3d is not supported by the engine yet"),
     ("tf.summary.get_summary_description",
      "tf.summary.get_summary_description is not supported by the engine yet"),
     ("tf.estimator", "tf.estimator is not supported by the engine yet"),
-    ("tf.metrics.precision", "tf.metrics.precision is not supported by the engine yet"),
+    ("tf.metrics.mean_iou", "tf.metrics.mean_iou is not supported by the engine yet"),
     ("tf.gfile.NotAFunction", "tf.gfile.NotAFunction is not supported by the engine yet"),
     ("tf.contrib", "tf.contrib is not supported: the engine has TensorFlow 1.x's core API, "
                    "not tf.contrib"),

@@ -1,6 +1,7 @@
 """Numeric-gradient cases for the gradients ported from TensorFlow 2.21 after the first round
 (Erf, the inverse trigonometric ops, Cumprod, ClipByValue, the second-order gradients of the
-activation, pool, conv and slice gradient ops, Gather, MirrorPad, the stitches, the segment
+activation, pool, conv and slice gradient ops, Gather, MirrorPad, the stitches and
+DynamicPartition, the segment
 products), merged into test_gradients.CASES (same format: name -> (function of the input
 tensors, input values[, placeholder shapes])).
 
@@ -163,4 +164,9 @@ def make_cases(tf):
         "UnsortedSegmentProd_zeros": (
             lambda x: tf.unsorted_segment_prod(x, [1, 0, 1, 1, -1], 3), [with_zeros]),
     }
+    # Partition 3 is empty; the gradient stitches the partitions' rows back. (Drawn after the
+    # cases above, whose inputs stay as they were.)
+    cases["DynamicPartition"] = (lambda x: tf.concat(raw.DynamicPartition(
+        data=x, partitions=tf.constant([[0, 2, 1], [1, 1, 0]]), num_partitions=4), 0),
+        [rand(2, 3, 2)])
     return cases

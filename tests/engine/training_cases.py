@@ -96,7 +96,7 @@ def build_loss_cases(tf):
                                                             label_smoothing=0.1),
         "sparse": tf.losses.sparse_softmax_cross_entropy(SPARSE, logits),
         "sparse_weighted": tf.losses.sparse_softmax_cross_entropy(SPARSE, logits,
-                                                                  weights=ROW_WEIGHTS),
+                                                                  weights=ROW_WEIGHTS[:, None]),
         "nn_softmax_v1": tf.nn.softmax_cross_entropy_with_logits(labels=LABELS,
                                                                  logits=logits),
         "nn_softmax_v2": tf.nn.softmax_cross_entropy_with_logits_v2(labels=LABELS,
@@ -104,9 +104,24 @@ def build_loss_cases(tf):
         "nn_sparse": tf.nn.sparse_softmax_cross_entropy_with_logits(labels=SPARSE,
                                                                     logits=logits),
         "l2_loss": tf.nn.l2_loss(predictions),
+        "absdiff": tf.losses.absolute_difference(REGRESSION, predictions,
+                                                 weights=ROW_WEIGHTS[:, None]),
+        "cosine": tf.losses.cosine_distance(tf.nn.l2_normalize(REGRESSION, 1),
+                                            tf.nn.l2_normalize(predictions, 1), axis=1),
+        "log_loss": tf.losses.log_loss(REGRESSION > 0, tf.sigmoid(predictions)),
+        "pairwise": tf.losses.mean_pairwise_squared_error(REGRESSION, predictions,
+                                                          weights=ROW_WEIGHTS[:, None]),
+        "hinge": tf.losses.hinge_loss(LABELS, logits, reduction=tf.losses.Reduction.SUM),
+        "sigmoid": tf.losses.sigmoid_cross_entropy(LABELS, logits, weights=ROW_WEIGHTS[:, None],
+                                                   label_smoothing=0.2),
+        "sigmoid_none": tf.losses.sigmoid_cross_entropy(LABELS, logits, loss_collection=None,
+                                                        reduction=tf.losses.Reduction.NONE),
     }
+    tf.add_to_collection(tf.GraphKeys.REGULARIZATION_LOSSES, tf.nn.l2_loss(predictions * 0.1))
+    out["l2_regularization"] = tf.losses.get_regularization_loss()
+    out["losses_collected"] = tf.stack([tf.reduce_sum(loss) for loss in tf.losses.get_losses()])
     for key in list(out):
-        if key.startswith(("mse", "l2")):
+        if key.startswith(("mse", "l2", "absdiff", "cosine", "log_loss", "pairwise")):
             out["grad:" + key] = tf.gradients(out[key], predictions)[0]
         else:
             out["grad:" + key] = tf.gradients(out[key], logits)[0]

@@ -549,6 +549,41 @@ def skip_dataset(ctx, input_dataset, count):
     return Skip(_dataset(ctx, input_dataset), int_scalar(ctx, count, "count"))
 
 
+class Generator(Dataset):
+    """GeneratorDataset (Dataset.from_generator): init_func makes the state, next_func makes
+    each element from it until it raises OutOfRangeError (the Python generator's
+    StopIteration), then finalize_func releases it."""
+
+    def __init__(self, funcs, init_args, next_args, finalize_args):
+        self.init_func, self.next_func, self.finalize_func = funcs
+        self.init_args, self.next_args = init_args, next_args
+        self.finalize_args = finalize_args
+
+    def segment(self):
+        return "Generator"
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        state = list(context.call(self.init_func, self.init_args))
+        while True:
+            try:
+                element = context.call(self.next_func, state + self.next_args)
+            except errors.OutOfRangeError:
+                break
+            yield element
+        context.call(self.finalize_func, state + self.finalize_args)
+
+
+@dataset_kernel("GeneratorDataset")
+def generator_dataset(ctx, *inputs):
+    counts = [len(ctx.node_def.attr[key].list.type) for key in
+              ("Tinit_func_args", "Tnext_func_args", "Tfinalize_func_args")]
+    init_args = list(inputs[:counts[0]])
+    next_args = list(inputs[counts[0]:counts[0] + counts[1]])
+    finalize_args = list(inputs[counts[0] + counts[1]:])
+    funcs = [ctx.node_def.attr[key].func for key in ("init_func", "next_func", "finalize_func")]
+    return Generator(funcs, init_args, next_args, finalize_args)
+
+
 class Prefetch(Dataset):
     """Prefetching changes when elements are made, not which: the input's, in order."""
 

@@ -581,6 +581,31 @@ def dynamic_stitch(ctx, *args):
     return result
 
 
+@register("DynamicPartition")
+def dynamic_partition(ctx, data, partitions):
+    """The rows of `data` (indexed by the leading dims `partitions` has) in partition order:
+    output i holds those whose partition is i, in their order."""
+    data, partitions = np.asarray(data), np.asarray(partitions)
+    count = int(ctx.attrs["num_partitions"])
+    if data.shape[:partitions.ndim] != partitions.shape:
+        raise invalid(ctx, f"data.shape must start with partitions.shape, got data.shape = "
+                           f"{shape_str(data.shape)}, partitions.shape = "
+                           f"{shape_str(partitions.shape)}")
+    flat = partitions.reshape(-1)
+    bad = np.flatnonzero((flat < 0) | (flat >= count))
+    if bad.size:
+        raise invalid(ctx, f"partitions{_index_text(partitions.shape, bad[0])} = "
+                           f"{flat[bad[0]]} is not in [0, {count})")
+    rows = data.reshape((flat.size,) + data.shape[partitions.ndim:])
+    return tuple(rows[flat == i] for i in range(count))
+
+
+def _index_text(shape, flat_index):
+    if not shape:
+        return ""
+    return "[" + ",".join(str(i) for i in np.unravel_index(flat_index, shape)) + "]"
+
+
 @register("UnsortedSegmentSum")
 def unsorted_segment_sum(ctx, data, segment_ids, num_segments):
     data, ids = np.asarray(data), np.asarray(segment_ids)

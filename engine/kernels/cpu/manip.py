@@ -71,6 +71,20 @@ def _bound(side):
     return kernel
 
 
+@register("Bucketize")
+def bucketize(ctx, value):
+    """Each value's bucket: how many boundaries are <= it (std::upper_bound over the float
+    boundaries; an integer input compared as float, a double against the boundaries widened,
+    NaN past the last)."""
+    value = np.asarray(value)
+    boundaries = np.asarray(list(ctx.attrs.get("boundaries") or []), np.float32)
+    if np.any(boundaries[1:] < boundaries[:-1]):
+        raise invalid(ctx, "Expected sorted boundaries")
+    compared = value.astype(np.float64 if value.dtype == np.float64 else np.float32)
+    return np.searchsorted(boundaries.astype(compared.dtype), compared,
+                           side="right").astype(np.int32)
+
+
 register("LowerBound")(_bound("left"))
 register("UpperBound")(_bound("right"))
 

@@ -95,3 +95,44 @@ def py_func(ctx, *inputs):
         return None
     # One output is the value itself (the executor's single-output path), more a tuple.
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+class EagerValue(np.ndarray):
+    """An EagerPyFunc's input: a NumPy array that also answers .numpy(), as the EagerTensor
+    TensorFlow hands the function does."""
+
+    def numpy(self):
+        return np.asarray(self)
+
+
+@register("EagerPyFunc")
+def eager_py_func(ctx, *inputs):
+    """tf.py_function (EagerPyFunc): the function gets EagerValues; what it returns (tensors,
+    arrays or Python values) is converted to the declared Tout dtypes, as TensorFlow's
+    EagerFunc converts it."""
+    token = ctx.attr("token")
+    token = token.decode() if isinstance(token, bytes) else token
+    func = py_funcs.lookup(token)
+    if func is None:
+        raise invalid(ctx, f"ValueError: Could not find callback with key={token} in the "
+                           "registry.")
+    args = [_as_input(x).view(EagerValue) for x in inputs]
+    types = [dtypes.as_dtype(t) for t in (ctx.attr("Tout") or [])]
+    try:
+        result = func(*args)
+        if not types:
+            return None
+        values = list(result) if isinstance(result, (list, tuple)) else [result]
+        if len(values) != len(types):
+            raise ValueError(f"{token} returns {len(values)} values, but expects to see "
+                             f"{len(types)} values.")
+        outputs = []
+        for value, dtype in zip(values, types):
+            value = value.numpy() if hasattr(value, "numpy") else value
+            if dtype == dtypes.string:
+                outputs.append(_convert(value).astype(object))
+            else:
+                outputs.append(np.asarray(value, dtype=dtype.as_numpy_dtype, order="C"))
+    except Exception as exc:  # the function's error is the op's status, as in TensorFlow
+        raise _error(ctx, exc) from exc
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)

@@ -1,4 +1,5 @@
-"""CPU kernels of StringSplit, StringSplitV2, Substr, AsString and StringToNumber, as
+"""CPU kernels of StringSplit, StringSplitV2, Substr, AsString, StringToNumber, ReduceJoin,
+StringLength, StringLower, StringUpper, StringStrip and the regex ops, as
 TensorFlow's string kernels compute them (string_split_op.cc, substr_op.cc, as_string_op.cc,
 string_to_number_op.cc), their errors in TensorFlow's words (tests/fixtures/mathops/)."""
 
@@ -7,8 +8,10 @@ import re
 import numpy as np
 
 from engine.framework import dtypes
+from engine.framework.errors import OutOfRangeError
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid, shape_str
+from engine.kernels.cpu import string_hash
 
 _WHITESPACE = b" \t\n\v\f\r"
 
@@ -232,3 +235,202 @@ def string_to_number(ctx, value):
         with np.errstate(all="ignore"):
             out[i] = number
     return out.reshape(value.shape)
+
+
+# -- ReduceJoin, StringLength, StringLower/Upper, StringStrip and the regex ops --------------
+
+@register("ReduceJoin")
+def reduce_join(ctx, inputs, reduction_indices):
+    """TensorFlow's ReduceJoinOp: the strings along the reduced axes joined by `separator`,
+    the first listed axis varying fastest (axes [0, 1] of [[a, b], [c, d]] join a, c, b, d)."""
+    inputs = np.asarray(inputs, dtype=object)
+    axes = np.asarray(reduction_indices).reshape(-1).tolist()
+    separator = _bytes(ctx.attrs.get("separator", b""))
+    keep_dims = ctx.attrs.get("keep_dims", False)
+    rank = inputs.ndim
+    reduced = []
+    for axis in axes:
+        if not -rank <= axis < rank:
+            raise OutOfRangeError(getattr(ctx, "node_def", None), None,
+                                  f"Invalid reduction dimension {axis} for input with {rank} "
+                                  f"dimension(s)")
+        if axis % rank in reduced:
+            raise invalid(ctx, f"Duplicate reduction dimension {axis}")
+        reduced.append(axis % rank)
+    kept = [a for a in range(rank) if a not in reduced]
+    # The last listed axis is the slowest: it comes first among the reduced ones.
+    order = kept + reduced[::-1]
+    moved = inputs.transpose(order) if rank else inputs
+    kept_shape = [inputs.shape[a] for a in kept]
+    rows = moved.reshape(int(np.prod(kept_shape, dtype=np.int64)), -1) if moved.size else \
+        np.empty((int(np.prod(kept_shape, dtype=np.int64)), 0), dtype=object)
+    out = np.empty(rows.shape[0], dtype=object)
+    out[:] = [separator.join(_bytes(v) for v in row) for row in rows.tolist()]
+    if keep_dims:
+        shape = [1 if a in reduced else inputs.shape[a] for a in range(rank)]
+    else:
+        shape = kept_shape
+    return out.reshape(shape)
+
+
+def _map_strings(value, fn, out_dtype=object):
+    value = np.asarray(value, dtype=object)
+    out = np.empty(value.size, dtype=out_dtype)
+    out[:] = [fn(_bytes(v)) for v in value.reshape(-1).tolist()]
+    return out.reshape(value.shape)
+
+
+@register("StringLength")
+def string_length(ctx, value):
+    """Each string's length in bytes, or (unit UTF8_CHAR) the bytes that start a character."""
+    unit = ctx.attrs.get("unit", "BYTE")
+    unit = unit.decode() if isinstance(unit, bytes) else unit
+    if unit == "UTF8_CHAR":
+        return _map_strings(value, lambda s: sum((b & 0xC0) != 0x80 for b in s), np.int32)
+    return _map_strings(value, len, np.int32)
+
+
+def _encoding(ctx):
+    encoding = ctx.attrs.get("encoding", "")
+    encoding = encoding.decode() if isinstance(encoding, bytes) else encoding
+    if encoding not in ("", "utf-8"):
+        raise invalid(ctx, f"only utf-8 or '' (no encoding) is supported, received {encoding}")
+    return encoding
+
+
+@register("StringLower")
+def string_lower(ctx, value):
+    """ASCII letters lowered (absl::AsciiStrToLower); with encoding 'utf-8', every letter."""
+    if _encoding(ctx):
+        return _map_strings(value, lambda s: s.decode("utf-8", "surrogateescape").lower()
+                            .encode("utf-8", "surrogateescape"))
+    return _map_strings(value, bytes.lower)
+
+
+@register("StringUpper")
+def string_upper(ctx, value):
+    if _encoding(ctx):
+        return _map_strings(value, lambda s: s.decode("utf-8", "surrogateescape").upper()
+                            .encode("utf-8", "surrogateescape"))
+    return _map_strings(value, bytes.upper)
+
+
+@register("StringStrip")
+def string_strip(ctx, value):
+    """Leading and trailing ASCII whitespace removed (absl::StripAsciiWhitespace)."""
+    return _map_strings(value, lambda s: s.strip(_WHITESPACE))
+
+
+def _compile(ctx, pattern):
+    pattern = _bytes(pattern)
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise invalid(ctx, f"Invalid pattern: {pattern.decode('utf-8', 'backslashreplace')}, "
+                           f"error: {error}") from None
+
+
+_REWRITE = re.compile(rb"\\(.)", re.S)
+
+
+def _rewriter(rewrite):
+    """RE2's rewrite string as a function of a match (\\0-\\9 the groups, \\\\ a
+    backslash), and whether it is valid. An invalid escape ends the expansion there, as RE2's
+    Rewrite stops (GlobalReplace keeps what it wrote; Replace leaves the string as it was)."""
+    pieces, at, valid = [], 0, True
+    for escape in _REWRITE.finditer(rewrite):
+        pieces.append(rewrite[at:escape.start()])
+        char = escape.group(1)
+        if char.isdigit():
+            pieces.append(int(char))
+        elif char == b"\\":
+            pieces.append(b"\\")
+        else:
+            valid = False
+            break
+        at = escape.end()
+    else:
+        pieces.append(rewrite[at:])
+
+    def expand(match):
+        return b"".join(p if isinstance(p, bytes) else (match.group(p) or b"")
+                        for p in pieces)
+    return expand, valid
+
+
+def _regex_replace(ctx, value, pattern, rewrite):
+    compiled = _compile(ctx, pattern)
+    rewrite = _bytes(rewrite)
+    expand, valid = _rewriter(rewrite)
+    replace_global = ctx.attrs.get("replace_global", True)
+    groups = [int(d) for d in re.findall(rb"\\(\d)", rewrite)]
+    if max(groups, default=0) > compiled.groups or not (valid or replace_global):
+        # RE2 refuses a rewrite naming a group the pattern lacks: every string unchanged.
+        return _map_strings(value, lambda s: s)
+    return _map_strings(value, lambda s: _re2_sub(compiled, expand, s, replace_global))
+
+
+def _re2_sub(compiled, expand, text, replace_global):
+    """RE2's GlobalReplace (or Replace): unlike Python's re.sub, an empty match right after a
+    match is skipped ("x*" over "fox" gives "-f-o-", not "-f-o--")."""
+    out, at, last_end = [], 0, -1
+    for match in compiled.finditer(text):
+        if match.start() == match.end() == last_end:
+            continue
+        out.append(text[at:match.start()])
+        out.append(expand(match))
+        at = last_end = match.end()
+        if not replace_global:
+            break
+    out.append(text[at:])
+    return b"".join(out)
+
+
+def _regex_scalar(ctx, value, what):
+    value = np.asarray(value, dtype=object)
+    if value.ndim != 0:
+        raise invalid(ctx, f"{what} must be scalar, but received {shape_str(value.shape)}")
+    return _bytes(value.item())
+
+
+@register("RegexReplace")
+def regex_replace(ctx, value, pattern, rewrite):
+    return _regex_replace(ctx, value, _regex_scalar(ctx, pattern, "Pattern"),
+                          _regex_scalar(ctx, rewrite, "Rewrite"))
+
+
+@register("StaticRegexReplace")
+def static_regex_replace(ctx, value):
+    return _regex_replace(ctx, value, ctx.attrs["pattern"], ctx.attrs["rewrite"])
+
+
+@register("RegexFullMatch")
+def regex_full_match(ctx, value, pattern):
+    compiled = _compile(ctx, _regex_scalar(ctx, pattern, "Pattern"))
+    return _map_strings(value, lambda s: compiled.fullmatch(s) is not None, np.bool_)
+
+
+# -- StringToHashBucketFast, StringToHashBucketStrong, StringToHashBucket ----------------------
+
+def _hash_buckets(ctx, value, hash_fn):
+    num_buckets = int(ctx.attrs["num_buckets"])
+    return _map_strings(value, lambda s: hash_fn(s) % num_buckets, np.int64)
+
+
+@register("StringToHashBucketFast")
+def string_to_hash_bucket_fast(ctx, value):
+    return _hash_buckets(ctx, value, string_hash.fingerprint64)
+
+
+@register("StringToHashBucketStrong")
+def string_to_hash_bucket_strong(ctx, value):
+    key = list(ctx.attrs.get("key") or [])
+    if len(key) != 2:
+        raise invalid(ctx, "Key must have 2 elements")
+    key0, key1 = (int(k) & string_hash.M for k in key)
+    return _hash_buckets(ctx, value, lambda s: string_hash.siphash(key0, key1, s))
+
+
+@register("StringToHashBucket")
+def string_to_hash_bucket(ctx, value):
+    return _hash_buckets(ctx, value, string_hash.legacy_hash64)

@@ -1,0 +1,56 @@
+"""tf.distributions (Normal, Bernoulli, Categorical, kl_divergence) against TensorFlow 2.21
+(tests/fixtures/mathops/distributions.json, tools/make_distribution_fixtures.py): seeded samples
+exactly, densities, moments and KL divergences at float32 rtol 1e-6, static shapes, names and
+every node of the graph."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import distribution_cases as cases
+import engine as tf
+
+FIXTURE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "mathops"
+                      / "distributions.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def ran():
+    return cases.run(tf)
+
+
+def _numbers(entry):
+    values = entry["values"]
+    if entry["dtype"].startswith("float"):
+        return np.array([float.fromhex(v) if v.startswith(("0x", "-0x")) else float(v)
+                         for v in values])
+    return np.array(values)
+
+
+@pytest.mark.parametrize("key", sorted(FIXTURE["values"]))
+def test_values_are_tensorflows(ran, key):
+    got, want = ran["values"][key], FIXTURE["values"][key]
+    assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"])
+    if "sample" in key or not want["dtype"].startswith("float"):
+        assert got["values"] == want["values"]  # seeded draws: TensorFlow's streams
+    else:
+        np.testing.assert_allclose(_numbers(got), _numbers(want), rtol=1e-6, atol=1e-7)
+
+
+def test_shapes_names_and_nodes_are_tensorflows(ran):
+    assert ran["shapes"] == FIXTURE["shapes"]
+    assert ran["nodes"] == FIXTURE["nodes"]
+
+
+def test_kl_between_unregistered_kinds_is_refused_as_tensorflow_refuses_it():
+    with tf.Graph().as_default():
+        with pytest.raises(NotImplementedError, match="No KL\\(distribution_a \\|\\| "
+                                                      "distribution_b\\) registered for "
+                                                      "distribution_a type Normal and "
+                                                      "distribution_b type Bernoulli"):
+            tf.distributions.kl_divergence(tf.distributions.Normal(0.0, 1.0),
+                                           tf.distributions.Bernoulli(logits=0.0))
+        with pytest.raises(ValueError, match="Must pass probs or logits, but not both."):
+            tf.distributions.Bernoulli()
