@@ -35,7 +35,7 @@ import numba.extending
 from engine.kernels.compiled import eigen_numba, numba_source
 # the lanes, for this module's own functions (the generated file has their source)
 from engine.kernels.compiled.eigen_numba import (  # noqa: F401
-    _EXP_LO, _EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6, _HALF, _LN2_HI, _LN2_LO, _LOG2E,
+    _EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6, _HALF, _LN2_HI, _LN2_LO, _LOG2E,
     _ONE, _TINY, _ZERO, _flush, packet_log, packet_reciprocal, scalar_exp, scalar_log,
     scalar_reciprocal)
 from engine.kernels.cpu.eigen_reduce import LEAF, PACKET, SOFTMAX_BLOCK
@@ -50,7 +50,8 @@ _R_NO_BITS = np.uint32(0xFFFFFFFF)
 # A row whose maximum m has |m| >= 2**-100 makes no denormal x - m (x <= m lies within
 # 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
 _R_SAFE_MAX = np.float32(2.0 ** -100)
-_R_M_FLUSHED, _R_BIAS = np.float32(-127.0), np.int32(127)
+# packet_exp_nonpositive: below -88, exp is flushed; 2**m from the bits of m + 2**23 + 127
+_R_EXP_FLUSHED, _R_POWER_MAGIC = np.float32(-88.0), np.float32(2.0 ** 23 + 127.0)
 _R_KEY_MAGNITUDE = np.int32(0x7FFFFFFF)
 # A piece of work handed to another thread holds at least this many values: a sum reads each
 # value once and does one add (as Relu, activation_numba: a tensor of up to 2M values stays
@@ -67,17 +68,17 @@ LOG_SOFTMAX_SCRATCH = PACKET * LEAF
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def packet_exp_nonpositive(x):
-    """eigen_numba.packet_exp for x <= 0 (and NaN): a softmax's shifted values. On that domain
-    its clamps and its maximum with x do nothing but for x below _EXP_LO (-104: exp 0), so
-    such an x is raised to _EXP_LO, whose 2**m (m -150) is below 2**-126 like every such x's:
-    2**m is taken as 0 for m below -126 (m clamped to -127, whose bits are +0; NaN too),
-    since y * 2**m is then below 2**-126 (y < 1.42) and flushed whatever its rounding; for
-    m >= -126, 2**m is a normal float32 and y * 2**m rounds once, as packet_exp's float64
-    product does. Every float32 from -0 down to -NaN, +0 to 2**-130 and the positive NaNs
-    gives packet_exp's bits (NaN for NaN), checked whole on 2026-11-28
-    (tests/engine/test_reduce_order.py samples them). 1.57M values in L1: 0.285 ms; 0.52
-    with 2**m as two float32 powers and the clamps and maximum kept, 2026-11-28."""
-    c = _EXP_LO if x < _EXP_LO else x
+    """eigen_numba.packet_exp for x <= 0 (and NaN): a softmax's shifted values. On that
+    domain packet_exp's clamps and its maximum with x change nothing but below -88, whose exp
+    (under 2**-126) it flushes to 0: so x is raised to -88 (0 still; -inf too), m = floor(x *
+    log2(e) + 1/2) then lies in [-127, 0], and 2**m is one float32 made from the bits of m +
+    2**23 + 127 shifted (+0 for m = -127, and for NaN): y * 2**m rounds once, as packet_exp's
+    float64 product does, and a product below 2**-126 is flushed whatever its rounding.
+    Every float32 from -0 down to -NaN, +0 to 2**-130 and the positive NaNs gives
+    packet_exp's bits (NaN for NaN), checked whole on 2026-11-28 (tests/engine/
+    test_reduce_order.py samples them). 1.57M values in L1: 0.27 ms; 0.52 with 2**m as two
+    float32 powers and packet_exp's clamps and maximum, 2026-11-28."""
+    c = _R_EXP_FLUSHED if x < _R_EXP_FLUSHED else x
     m = np.floor(c * _LOG2E + _HALF)
     r = m * _LN2_HI + c
     r = m * _LN2_LO + r
@@ -87,8 +88,7 @@ def packet_exp_nonpositive(x):
     p_even = r2 * p_even + _EXP_P2
     y = r * p_odd + p_even
     y = r2 * y + (r + _ONE)
-    m = m if m > _R_M_FLUSHED else _R_M_FLUSHED  # NaN too
-    y = y * np.int32((np.int32(m) + _R_BIAS) << 23).view(np.float32)
+    y = y * np.int32(np.float32(m + _R_POWER_MAGIC).view(np.int32) << 23).view(np.float32)
     return _ZERO if y < _TINY else y  # y >= 0 or NaN: _flush's result
 
 
