@@ -56,8 +56,8 @@ _R_KEY_MAGNITUDE = np.int32(0x7FFFFFFF)
 # A piece of work handed to another thread holds at least this many values: a sum reads each
 # value once and does one add (as Relu, activation_numba: a tensor of up to 2M values stays
 # on one thread; Mean of [1024, 768] took 0.136 ms split in 8 pieces over two threads, 0.072
-# on one, 2026-11-28); Softmax spends about a nanosecond a value (as the float loops,
-# eigen_arrays: from a quarter million).
+# on one, 2026-11-28); Softmax spends about 0.4 ns a value (a piece of a quarter million
+# 0.1 ms, as the float loops of eigen_arrays).
 _MIN_SUM_ITEMS_PER_PIECE = 1 << 20
 _MIN_SOFTMAX_ITEMS_PER_PIECE = 1 << 18
 # The stack scratch of Softmax's and LogSoftmax's rows (float32): the longest row each takes,
@@ -504,8 +504,8 @@ def log_softmax_rows(x, out, start, end, rows):
 # them made this file take 31.7 s to compile (a cold `graph-inspector warm` 103 s in all),
 # 6.1 s so, at the same speed (Softmax [12288, 128] 0.58-0.59 ms, Mean [1024, 768] 0.05 ms;
 # inlining none made Softmax 20% slower). The one-pass softmax kernels compile faster than
-# the four-row ones they replaced (softmax_rows 2.5 s, log_softmax_rows 2.1; 3.5 and 3.3
-# before, the file 10.8 s against 12.3 on a loaded machine, 2026-11-28).
+# the ones they replaced: softmax_rows 1.1 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
+# the file 4.7 s against 6.8 (numba's cache off, 2026-11-28).
 FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
              "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
              "_sums_into", "row_sums", "row_means", "_order_key", "_row_maximum",
