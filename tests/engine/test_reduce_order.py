@@ -100,6 +100,58 @@ def test_reference_path_matches_compiled_on_random_rows():
                 cases.canonical_bits(ref(x)))
 
 
+def _rows_of_every_kind(rows, n, rng):
+    """Rows for the softmax kernels' paths: plain, a NaN, all -inf, a +inf, signed zeros,
+    denormals (the flushing path), tiny normals (a maximum below 2**-100), a spread whose
+    exps are denormal or zero, an attention mask's -10000, values just below exp's clamp."""
+    x = (rng.standard_normal((rows, n)) * 4).astype(np.float32)
+    x[1, n // 2] = np.nan
+    x[2] = -np.inf
+    x[3, n - 1] = np.inf
+    x[4] = 0.0
+    x[4, 1::2] = -0.0
+    x[5] = rng.standard_normal(n) * 1e-39
+    x[6] = rng.standard_normal(n) * 2.0 ** -110
+    x[7] = rng.uniform(-200, 0, n)
+    x[8, n // 3:] += np.float32(-10000.0)
+    x[9] = 88.0 + rng.uniform(0, 1, n)
+    x[10] = rng.uniform(-104.5, -86, n)
+    return x
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_kernels_take_every_row_length_as_the_reference(op):
+    """The compiled kernels against the reference, bit for bit, on rows of each kind
+    (_rows_of_every_kind) of lengths around the sum's packets and lanes, the grouping of
+    rows by four (fewer past a quarter of the stack scratch) and exp's blocks: whole, by
+    pieces starting at any row (the threads' split), and written over x."""
+    module = compiled.module("eigen_reduce", wait=True)
+    if module is None:
+        pytest.skip(f"compiled kernels unavailable: {compiled.why_not('eigen_reduce')}")
+    kernel = getattr(module._kernels, f"{op}_rows")
+    reference = getattr(eigen_reduce, op)
+    rng = np.random.RandomState(11)
+    lengths = [1, 7, 8, 31, 32, 33, 127, 128, 129, 1000, 1739, 1740, 2319, 2320, 3478, 3479,
+               6956, 6957, 8192]
+    for n in lengths:
+        if not module.fits(op, (1, n)):
+            continue
+        for rows in (13, 61):
+            x = _rows_of_every_kind(rows, n, rng)
+            with np.errstate(all="ignore"):
+                expected = cases.canonical_bits(reference(x))
+            out = np.full_like(x, 7.0)
+            kernel(x, out, 0, rows, rows)
+            np.testing.assert_array_equal(cases.canonical_bits(out), expected, f"n={n}")
+            out = np.full_like(x, 7.0)
+            for start, end in ((0, 3), (3, 10), (10, 11), (11, rows)):
+                kernel(x, out, start, end, rows)
+            np.testing.assert_array_equal(cases.canonical_bits(out), expected, f"n={n}")
+            over = x.copy()
+            kernel(over, over, 0, rows, rows)
+            np.testing.assert_array_equal(cases.canonical_bits(over), expected, f"n={n}")
+
+
 def test_a_session_gives_the_kernels_bits():
     x = cases.sum_input("bert", (1024, 768))
     with tf.Graph().as_default():
@@ -156,10 +208,10 @@ def test_rows_split_over_two_threads_give_one_threads_bits(monkeypatch):
 
 
 def test_the_softmax_exp_lane_is_packet_exps_on_its_domain():
-    """The compiled Softmax's exp (packet_exp_nonpositive: 2**m as two float32 powers) gives
-    eigen_float32.packet_exp's bits on x <= 0 (a softmax's shifted values) and NaN: here a
-    sample of every 2**11-th bit pattern of the negative float32, checked whole (2**31
-    values, and +0 to 2**-130) when it was written."""
+    """The compiled Softmax's exp (packet_exp_nonpositive: 2**m a normal float32 or 0)
+    gives eigen_float32.packet_exp's bits on x <= 0 (a softmax's shifted values) and NaN:
+    here a sample of every 2**11-th bit pattern of the negative float32, checked whole
+    (2**31 values, +0 to 2**-130 and the positive NaNs) when it was written."""
     numba = pytest.importorskip("numba")
     module = compiled.module("eigen_reduce", wait=True)
     if module is None:

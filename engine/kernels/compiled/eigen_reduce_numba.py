@@ -12,27 +12,32 @@ a denormal) is summed again with every value and partial sum flushed. A row long
 Eigen's leaf (8 * 1024) goes through its tree (_tree_sum); Softmax rows longer than its exp's
 block (6,956) and LogSoftmax rows longer than a leaf stay with the reference (`fits`).
 
-Softmax and LogSoftmax take four rows at a time through scratch rows (so `out` may be `x`, a
-forwarded buffer): their maxima side by side, the shifted values, their exp on the path Eigen
-takes for each (packet_exp_nonpositive, eigen_numba's packet lane for x <= 0 without float64
-lanes; its scalar lane on the tails), the rows' sums side by side, then each row scaled by
-the inverse of its sum or less the log of it (packet or scalar path by the row's place among
-the batch's flat packets).
+Softmax and LogSoftmax take up to four rows at a time through a scratch on the stack (so
+`out` may be `x`, a forwarded buffer; _stack_float32): each row's maximum (an integer
+maximum of the bits ordered as floats), then, on a row with nothing to flush and no expf,
+the shifted values' exp (packet_exp_nonpositive: eigen_numba's packet lane for x <= 0,
+fewer operations, same bits) and the 32 lanes of the row's sum in one pass; other rows take
+the flushed differences, with eigen_numba's scalar lane where Eigen takes expf. Then the
+rows' sums are finished side by side and each row scaled by the inverse of its sum or less
+the log of it (packet or scalar path by the row's place among the batch's flat packets).
 
 The functions' source, with eigen_numba's lanes, is one generated file named by its hash
 (engine/kernels/compiled/numba_source.py), so numba's cache goes stale with any lane.
 """
 
+import inspect
+
 import numpy as np
 import numba  # noqa: F401 (imported here, in the loader's thread)
+import numba.core.cgutils  # noqa: F401 (the stack scratch's intrinsic)
+import numba.extending
 
 from engine.kernels.compiled import eigen_numba, numba_source
-from engine.kernels.compiled.reduce_numba import _LANES, _row_max  # noqa: F401 (source)
 # the lanes, for this module's own functions (the generated file has their source)
 from engine.kernels.compiled.eigen_numba import (  # noqa: F401
-    _EXP_HI, _EXP_LO, _EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6, _HALF, _LN2_HI, _LN2_LO,
-    _LOG2E, _ONE, _ZERO, _flush, _maximum, packet_exp, packet_log, packet_reciprocal,
-    scalar_exp, scalar_log, scalar_reciprocal)
+    _EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6, _HALF, _LN2_HI, _LN2_LO, _LOG2E,
+    _ONE, _TINY, _ZERO, _flush, packet_log, packet_reciprocal, scalar_exp, scalar_log,
+    scalar_reciprocal)
 from engine.kernels.cpu.eigen_reduce import LEAF, PACKET, SOFTMAX_BLOCK
 from engine.runtime import threads
 
@@ -45,28 +50,38 @@ _R_NO_BITS = np.uint32(0xFFFFFFFF)
 # A row whose maximum m has |m| >= 2**-100 makes no denormal x - m (x <= m lies within
 # 2**-126 of m only where its ulp is above that), and a denormal x gives -m, as DAZ's 0 does.
 _R_SAFE_MAX = np.float32(2.0 ** -100)
-_R_M_LOW, _R_BIAS = np.float32(-152.0), np.int32(127)
+# packet_exp_nonpositive: below -88, exp is flushed; 2**m from the bits of m + 2**23 + 127
+_R_EXP_FLUSHED, _R_POWER_MAGIC = np.float32(-88.0), np.float32(2.0 ** 23 + 127.0)
+_R_KEY_MAGNITUDE = np.int32(0x7FFFFFFF)
 # A piece of work handed to another thread holds at least this many values: a sum reads each
 # value once and does one add (as Relu, activation_numba: a tensor of up to 2M values stays
 # on one thread; Mean of [1024, 768] took 0.136 ms split in 8 pieces over two threads, 0.072
-# on one, 2026-11-28); Softmax spends about a nanosecond a value (as the float loops,
-# eigen_arrays: from a quarter million).
+# on one, 2026-11-28); Softmax spends about 0.4 ns a value (a piece of a quarter million
+# 0.1 ms, as the float loops of eigen_arrays).
 _MIN_SUM_ITEMS_PER_PIECE = 1 << 20
 _MIN_SOFTMAX_ITEMS_PER_PIECE = 1 << 18
 # Moments read each value once and square its difference in the first-level cache: between a
 # sum's cost and a softmax's; split as a softmax is (measured below, bench.bert_signature).
 _MIN_MOMENTS_ITEMS_PER_PIECE = 1 << 18
+# The stack scratch of Softmax's and LogSoftmax's rows (float32): the longest row each takes,
+# so up to four rows of n at most a quarter of it (28 KB and 32 KB of a thread's stack).
+SOFTMAX_SCRATCH = SOFTMAX_BLOCK
+LOG_SOFTMAX_SCRATCH = PACKET * LEAF
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def packet_exp_nonpositive(x):
-    """eigen_numba.packet_exp for x <= 0 (and NaN): a softmax's shifted values. Its 2**m is
-    two float32 powers of two, 2**(m - m // 2) and 2**(m // 2) (m in [-152, 0]): the first
-    product is exact and normal, so the second rounds once, as packet_exp's float64 product
-    and single rounding do, without float64 lanes (1M values 0.35 ms, packet_exp 0.49).
-    Every float32 from -0 down to -NaN, and +0 to 2**-130, gives packet_exp's bits (NaN for
-    NaN) (tests/engine/test_reduce_order.py samples them)."""
-    c = _EXP_HI if x > _EXP_HI else x
+    """eigen_numba.packet_exp for x <= 0 (and NaN): a softmax's shifted values. On that
+    domain packet_exp's clamps and its maximum with x change nothing but below -88, whose exp
+    (under 2**-126) it flushes to 0: so x is raised to -88 (0 still; -inf too), m = floor(x *
+    log2(e) + 1/2) then lies in [-127, 0], and 2**m is one float32 made from the bits of m +
+    2**23 + 127 shifted (+0 for m = -127, and for NaN): y * 2**m rounds once, as packet_exp's
+    float64 product does, and a product below 2**-126 is flushed whatever its rounding.
+    Every float32 from -0 down to -NaN, +0 to 2**-130 and the positive NaNs gives
+    packet_exp's bits (NaN for NaN), checked whole on 2026-11-28 (tests/engine/
+    test_reduce_order.py samples them). 1.57M values in L1: 0.27 ms; 0.52 with 2**m as two
+    float32 powers and packet_exp's clamps and maximum, 2026-11-28."""
+    c = _R_EXP_FLUSHED if x < _R_EXP_FLUSHED else x
     m = np.floor(c * _LOG2E + _HALF)
     r = m * _LN2_HI + c
     r = m * _LN2_LO + r
@@ -76,14 +91,8 @@ def packet_exp_nonpositive(x):
     p_even = r2 * p_even + _EXP_P2
     y = r * p_odd + p_even
     y = r2 * y + (r + _ONE)
-    m = m if m > _R_M_LOW else _R_M_LOW
-    m = m if m < _ZERO else _ZERO
-    whole = np.int32(m)
-    half = np.int32(whole >> 1)
-    first = np.int32((whole - half + _R_BIAS) << 23).view(np.float32)
-    second = np.int32((half + _R_BIAS) << 23).view(np.float32)
-    y = _maximum((y * first) * second, x)  # x itself for NaN
-    return _ZERO if x < _EXP_LO else _flush(y)
+    y = y * np.int32(np.float32(m + _R_POWER_MAGIC).view(np.int32) << 23).view(np.float32)
+    return _ZERO if y < _TINY else y  # y >= 0 or NaN: _flush's result
 
 
 @numba.njit(nogil=True, boundscheck=False, error_model="numpy")
@@ -347,188 +356,218 @@ def row_moments(x, means, variances, start, end):
         variances[r] = _exact_sum(squares, lanes) / divisor
 
 
-@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _flushed_max(row, lanes):
-    """The maximum of the row's values read under DAZ (NaN if one is): reduce_numba's
-    running maxima (selects LLVM vectorises), flushed. The maximum of the values flushed is
-    the flushed maximum (but for a zero's sign, which no softmax shows: x - (+0) and x - (-0)
-    differ only in a zero's sign, and exp of either zero is 1)."""
-    return _flush(_row_max(row, lanes))
+def _define_stack_float32(typingctx, count):
+    """An intrinsic: `count` (a literal) float32 on the stack of the kernel it is inlined in.
+    LLVM knows such a scratch overlaps no array the kernel was handed, so a loop reading x
+    and writing it needs no overlap check and a sum's lanes there stay in registers (Softmax
+    [12288, 128] 0.69 ms; 0.76 with its scratch and lanes from np.empty, 2026-11-28)."""
+    if not isinstance(count, numba.types.IntegerLiteral):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return numba.core.cgutils.alloca_once(
+            builder, context.get_value_type(numba.types.float32), size=count.literal_value)
+
+    return numba.types.CPointer(numba.types.float32)(count), codegen
+
+
+_stack_float32 = numba.extending.intrinsic(_define_stack_float32)
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _group_max(x, r, lanes, maxes):
-    """maxes[0:4] = the flushed maxima of rows r..r+3 (16 running maxima a row, the four
-    rows side by side; lanes: 64). A NaN may be passed over: its row's softmax is NaN
-    throughout whatever the maximum (x - m is NaN there, so the row's sum is)."""
-    n = x.shape[1]
-    full = n - n % _LANES
-    a, b, c, d = x[r], x[r + 1], x[r + 2], x[r + 3]
-    if full:
-        for k in range(_LANES):
-            lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k] = a[k], b[k], c[k], d[k]
-        for j in range(_LANES, full, _LANES):
-            for k in range(_LANES):
-                va, vb, vc, vd = a[j + k], b[j + k], c[j + k], d[j + k]
-                la, lb, lc, ld = lanes[k], lanes[16 + k], lanes[32 + k], lanes[48 + k]
-                lanes[k] = va if va > la else la
-                lanes[16 + k] = vb if vb > lb else lb
-                lanes[32 + k] = vc if vc > lc else lc
-                lanes[48 + k] = vd if vd > ld else ld
-    for i in range(4):
-        row, o = x[r + i], 16 * i
-        m = row[0]
-        if full:
-            m = lanes[o]
-            for k in range(1, _LANES):
-                v = lanes[o + k]
-                m = v if v > m else m
-        for j in range(full, n):
-            v = row[j]
-            m = v if v > m else m
-        maxes[i] = _flush(m)
+def _order_key(v):
+    """v's bits as an int32 ordered as the floats are (a negative's magnitude bits flipped):
+    -0 below +0, NaNs beyond the infinities. Its own inverse."""
+    bits = np.float32(v).view(np.int32)
+    return np.int32(bits ^ np.int32(np.int32(bits >> 31) & _R_KEY_MAGNITUDE))
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _shifted_row(row, shifted, m):
-    """shifted = row less its maximum m, under FTZ/DAZ."""
-    n = row.shape[0]
-    if abs(m) >= _R_SAFE_MAX or m != m:
-        # no difference can be denormal, and a denormal x gives -m as 0 would
-        for j in range(n):
-            shifted[j] = row[j] - m
-    else:
-        for j in range(n):
-            shifted[j] = _flush(_flush(row[j]) - m)
+def _row_maximum(x, r):
+    """The largest value of row r of x by _order_key: an integer maximum, which LLVM
+    vectorises and reorders (a float one it may not without fastmath: reduce_numba's running
+    maxima in memory, with a 16-step tail, took 0.33 ms of Softmax [12288, 128]'s 1.07;
+    this 0.15 with the reading of x, 2026-11-28). A NaN may come out or be passed over, and
+    +0 wins over -0: no softmax shows either (a row with a NaN is NaN throughout; x - (+0)
+    and x - (-0) differ in a zero's sign, and exp of either zero is 1). The loop runs over
+    all n values (the first twice): with n - 1 it left a scalar tail at n = 128."""
+    key = _order_key(x[r, 0])
+    for j in range(x.shape[1]):
+        v = _order_key(x[r, j])
+        key = v if v > key else key
+    return np.int32(_order_key(np.int32(key).view(np.float32))).view(np.float32)
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _softmax_exp_row(row, e, r, rows, block_rows, m):
-    """e = exp(row less its maximum m), row r of `rows`, as Eigen's tiled executor takes it:
-    packet exp, but expf on the values of the tail of r's block (its last size % 8) that lie
-    in this row."""
-    n = row.shape[0]
-    if abs(m) >= _R_SAFE_MAX or m != m:
-        for j in range(n):
-            e[j] = packet_exp_nonpositive(row[j] - m)
-    else:
-        for j in range(n):
-            e[j] = packet_exp_nonpositive(_flush(_flush(row[j]) - m))
+def _scalar_exp_span(r, n, rows, block_rows):
+    """The columns of row r (of [rows, n]) whose exp Eigen's tiled executor takes by expf:
+    the last (values % 8) of r's block of block_rows rows, where they lie in r."""
     first_row = r // block_rows * block_rows
     last_row = min(first_row + block_rows, rows)
     block_end = last_row * n
     tail_start = block_end - (last_row - first_row) * n % PACKET
-    for g in range(max(tail_start, r * n), min(block_end, r * n + n)):
-        j = g - r * n
-        e[j] = scalar_exp(_flush(_flush(row[j]) - m))
+    return max(tail_start - r * n, 0), min(block_end - r * n, n)
+
+
+@numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
+def _finished_sum(acc, i, values, offset, v4, n):
+    """Eigen's sum of a row whose 32 lanes acc[i] hold its packets of 32 (its first v4 =
+    n // 32 * 32 values): the lanes folded into the first packet, then its packets of 8, a
+    scalar tail, the predux. values[i, j - offset]: the row's value j, for j >= v4."""
+    v = n // 8 * 8
+    if v4:
+        for k in range(8):
+            acc[i, k] = ((acc[i, k] + acc[i, k + 8]) + acc[i, k + 16]) + acc[i, k + 24]
+    for j in range(v4, v, 8):
+        for k in range(8):
+            acc[i, k] += values[i, j + k - offset]
+    s = _R_ZERO
+    for j in range(v, n):
+        s += values[i, j - offset]
+    h0, h1 = acc[i, 0] + acc[i, 4], acc[i, 1] + acc[i, 5]
+    h2, h3 = acc[i, 2] + acc[i, 6], acc[i, 3] + acc[i, 7]
+    return s + ((h0 + h2) + (h1 + h3))
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 def softmax_rows(x, out, start, end, rows):
     """Softmax of rows start..end of the [rows, n] x into out (which may be x), n at most
     SOFTMAX_BLOCK: exp by the blocks of Eigen's tiled executor, the inverse of row r's sum
-    by rcpps and Newton where r lies among the batch's whole packets. Four rows at a time
-    (their sums side by side: _group_sums), through a scratch of four rows."""
+    by rcpps and Newton where r lies among the batch's whole packets.
+
+    Up to four rows at a time through a stack scratch of their exps: their maxima (four
+    chains side by side: a row's exps wait on its maximum; one row's maximum then its exps
+    took 0.69 ms of [12288, 128], 0.60 so, 2026-11-28), then for each row (with no expf and
+    no denormal to flush: nearly all) its exps and the 32 lanes of its sum in one pass; then
+    the rows' sums finished and inverted, then the rows scaled. The scratch, not out, holds
+    the exps: out may be x, and a loop writing where it reads falls back to scalar code."""
     n = x.shape[1]
-    scratch = np.empty((4, n), np.float32)
-    acc = np.empty(4 * _R_LANES, np.float32)
-    low = np.empty(_R_LANES, np.uint32)
-    lanes = np.empty(4 * _LANES, np.float32)
-    sums = np.empty(4, np.float32)
-    maxes = np.empty(4, np.float32)
+    group = min(4, SOFTMAX_SCRATCH // n)
+    exps = numba.carray(_stack_float32(SOFTMAX_SCRATCH), (group, n))
+    acc = numba.carray(_stack_float32(128), (4, 32))
+    inverses = numba.carray(_stack_float32(4), 4)
+    maxima = numba.carray(_stack_float32(4), 4)
     block_rows = rows if rows * n <= SOFTMAX_BLOCK else -(-SOFTMAX_BLOCK // n)
     packet_rows = rows - rows % PACKET
-    r = start
-    while r < end:
-        group = min(4, end - r)
-        if group == 4:
-            _group_max(x, r, lanes, maxes)
-        else:
-            for i in range(group):
-                maxes[i] = _flushed_max(x[r + i], lanes)
-        for i in range(group):
-            _softmax_exp_row(x[r + i], scratch[i], r + i, rows, block_rows, maxes[i])
-        # values >= 0, each 0 or normal: no partial sum is denormal
-        if group == 4:
-            _group_sums(scratch, 0, acc, low, sums, False)
-        else:
-            for i in range(group):
-                sums[i] = _leaf_sum(scratch[i], acc)
-        for i in range(group):
-            s = sums[i]
-            inverse = packet_reciprocal(s) if r + i < packet_rows else scalar_reciprocal(s)
-            e, target = scratch[i], out[r + i]
+    v4 = n // 32 * 32
+    for first in range(start, end, group):
+        count = min(group, end - first)
+        for i in range(count):
+            maxima[i] = _flush(_row_maximum(x, first + i))
+        for i in range(count):
+            r = first + i
+            m = maxima[i]
+            tail_start, tail_end = _scalar_exp_span(r, n, rows, block_rows)
+            for k in range(_R_LANES):
+                acc[i, k] = _R_ZERO
+            done = 0
+            if tail_start >= tail_end and (abs(m) >= _R_SAFE_MAX or m != m):
+                # no x - m is denormal, and a denormal x gives -m as DAZ's 0 does
+                for j in range(0, v4, 32):
+                    for k in range(_R_LANES):
+                        e = packet_exp_nonpositive(x[r, j + k] - m)
+                        exps[i, j + k] = e
+                        acc[i, k] += e
+                done = v4
+            for j in range(done, n):
+                exps[i, j] = packet_exp_nonpositive(_flush(_flush(x[r, j]) - m))
+            if done == 0:
+                for j in range(tail_start, tail_end):
+                    exps[i, j] = scalar_exp(_flush(_flush(x[r, j]) - m))
+                for j in range(0, v4, 32):
+                    for k in range(_R_LANES):
+                        acc[i, k] += exps[i, j + k]
+        # exps >= 0, each 0 or normal: no partial sum is denormal
+        for i in range(count):
+            s = _finished_sum(acc, i, exps, 0, v4, n)
+            inverses[i] = packet_reciprocal(s) if first + i < packet_rows else scalar_reciprocal(s)
+        for i in range(count):
+            inverse = inverses[i]
             for j in range(n):
-                target[j] = _flush(e[j] * inverse)
-        r += group
+                p = exps[i, j] * inverse
+                # a sum holds exp(0) = 1 (or is NaN): p is in [0, 1] or NaN, so _flush's
+                out[first + i, j] = _ZERO if p < _TINY else p
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 def log_softmax_rows(x, out, start, end, rows):
     """LogSoftmax of rows start..end of the [rows, n] x into out (which may be x), n at most
     a leaf: exp as the reducer reads it (packets, then the row's last n % 8 by expf), the log
-    of row r's sum packet or scalar by r's place among the batch's whole packets. Four rows
-    at a time, as softmax_rows."""
+    of row r's sum packet or scalar by r's place among the batch's whole packets. Up to four
+    rows at a time, as softmax_rows, through a stack scratch of their shifted values (the
+    exps of each row's last n % 32 in `tails`)."""
     n = x.shape[1]
-    shifted = np.empty((4, n), np.float32)
-    exps = np.empty((4, n), np.float32)
-    acc = np.empty(4 * _R_LANES, np.float32)
-    low = np.empty(_R_LANES, np.uint32)
-    lanes = np.empty(4 * _LANES, np.float32)
-    sums = np.empty(4, np.float32)
-    maxes = np.empty(4, np.float32)
+    group = min(4, LOG_SOFTMAX_SCRATCH // n)
+    shifted = numba.carray(_stack_float32(LOG_SOFTMAX_SCRATCH), (group, n))
+    acc = numba.carray(_stack_float32(128), (4, 32))
+    tails = numba.carray(_stack_float32(128), (4, 32))
+    log_sums = numba.carray(_stack_float32(4), 4)
+    maxima = numba.carray(_stack_float32(4), 4)
     packet_rows = rows - rows % PACKET
     packet_end = n - n % PACKET
-    r = start
-    while r < end:
-        group = min(4, end - r)
-        if group == 4:
-            _group_max(x, r, lanes, maxes)
-        else:
-            for i in range(group):
-                maxes[i] = _flushed_max(x[r + i], lanes)
-        for i in range(group):
-            sh, ex = shifted[i], exps[i]
-            _shifted_row(x[r + i], sh, maxes[i])
-            for j in range(packet_end):
-                ex[j] = packet_exp_nonpositive(sh[j])
-            for j in range(packet_end, n):
-                ex[j] = scalar_exp(sh[j])
-        if group == 4:
-            _group_sums(exps, 0, acc, low, sums, False)
-        else:
-            for i in range(group):
-                sums[i] = _leaf_sum(exps[i], acc)
-        for i in range(group):
-            s = sums[i]
-            log_sum = packet_log(s) if r + i < packet_rows else scalar_log(s)
-            sh, target = shifted[i], out[r + i]
+    v4 = n // 32 * 32
+    for first in range(start, end, group):
+        count = min(group, end - first)
+        for i in range(count):
+            maxima[i] = _flush(_row_maximum(x, first + i))
+        for i in range(count):
+            r = first + i
+            m = maxima[i]
+            for k in range(_R_LANES):
+                acc[i, k] = _R_ZERO
+            done = 0
+            if abs(m) >= _R_SAFE_MAX or m != m:
+                for j in range(0, v4, 32):
+                    for k in range(_R_LANES):
+                        d = x[r, j + k] - m
+                        shifted[i, j + k] = d
+                        acc[i, k] += packet_exp_nonpositive(d)
+                done = v4
+            for j in range(done, n):
+                shifted[i, j] = _flush(_flush(x[r, j]) - m)
+            if done == 0:
+                for j in range(0, v4, 32):
+                    for k in range(_R_LANES):
+                        acc[i, k] += packet_exp_nonpositive(shifted[i, j + k])
+            for j in range(v4, n):
+                d = shifted[i, j]
+                tails[i, j - v4] = packet_exp_nonpositive(d) if j < packet_end else scalar_exp(d)
+        for i in range(count):
+            s = _finished_sum(acc, i, tails, v4, v4, n)
+            log_sums[i] = packet_log(s) if first + i < packet_rows else scalar_log(s)
+        for i in range(count):
+            log_sum = log_sums[i]
             for j in range(n):
-                target[j] = _flush(sh[j] - log_sum)
-        r += group
+                out[first + i, j] = _flush(shifted[i, j] - log_sum)
 
 
 # Only the softmax's per-value functions are inlined by numba (inline="always"); the sums'
 # tree and leaves are left to LLVM, which inlines what pays: numba's own inlining of all of
 # them made this file take 31.7 s to compile (a cold `graph-inspector warm` 103 s in all),
 # 6.1 s so, at the same speed (Softmax [12288, 128] 0.58-0.59 ms, Mean [1024, 768] 0.05 ms;
-# inlining none made Softmax 20% slower).
+# inlining none made Softmax 20% slower). The one-pass softmax kernels compile faster than
+# the ones they replaced: softmax_rows 1.1 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
+# the file 4.7 s against 6.8 (numba's cache off, 2026-11-28).
 FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
              "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
-             "_sums_into", "row_sums", "row_means", "row_moments", "_flushed_max", "_group_max", "_shifted_row",
-             "_softmax_exp_row", "softmax_rows", "log_softmax_rows")
+             "_sums_into", "row_sums", "row_means", "row_moments",
+             "_order_key", "_row_maximum",
+             "_scalar_exp_span", "_finished_sum", "softmax_rows", "log_softmax_rows")
 _HEADER = ('"""TensorFlow\'s float32 reductions and softmax; written by '
            'engine/kernels/compiled/eigen_reduce_numba.py."""\nimport math\n\n'
-           'import numpy as np\nimport numba\n\n')
+           'import numpy as np\nimport numba\nimport numba.core.cgutils\n'
+           'import numba.extending\n\n')
 
 
 def source():
     """The generated file's text: eigen_numba's constants and lanes, then these kernels."""
     own = [line for line in numba_source.constants_source(globals()) if line.startswith("_R_")]
     own += [f"PACKET = {PACKET}", f"LEAF = {LEAF}", f"SOFTMAX_BLOCK = {SOFTMAX_BLOCK}",
-            f"_LANES = {_LANES}"]
+            f"SOFTMAX_SCRATCH = {SOFTMAX_SCRATCH}", f"LOG_SOFTMAX_SCRATCH = {LOG_SOFTMAX_SCRATCH}"]
     return (_HEADER + eigen_numba.source_of() + "\n".join(own) + "\n\n\n"
-            + numba_source.functions_source(globals(), ("_row_max",) + FUNCTIONS) + "\n")
+            + inspect.getsource(_define_stack_float32)
+            + "\n\n_stack_float32 = numba.extending.intrinsic(_define_stack_float32)\n\n\n"
+            + numba_source.functions_source(globals(), FUNCTIONS) + "\n")
 
 
 _kernels = None
