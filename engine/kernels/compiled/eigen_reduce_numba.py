@@ -518,8 +518,8 @@ def log_softmax_rows(x, out, start, end, rows):
 # them made this file take 31.7 s to compile (a cold `graph-inspector warm` 103 s in all),
 # 6.1 s so, at the same speed (Softmax [12288, 128] 0.58-0.59 ms, Mean [1024, 768] 0.05 ms;
 # inlining none made Softmax 20% slower). The one-pass softmax kernels compile faster than
-# the ones they replaced: softmax_rows 1.1 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
-# the file 4.7 s against 6.8 (numba's cache off, 2026-11-28).
+# the ones they replaced: softmax_rows 1.2 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
+# the file 5.1 s against 6.8 (numba's cache off, 2026-11-28).
 FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
              "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
              "_sums_into", "row_sums", "row_means", "_order_key", "_row_maximum",
