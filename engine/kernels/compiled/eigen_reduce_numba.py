@@ -393,10 +393,11 @@ def softmax_rows(x, out, start, end, rows):
 
     Up to four rows at a time through a stack scratch of their exps: their maxima (four
     chains side by side: a row's exps wait on its maximum; one row's maximum then its exps
-    took 0.69 ms of [12288, 128], 0.60 so, 2026-11-28), then for each row (with no expf and
-    no denormal to flush: nearly all) its exps and the 32 lanes of its sum in one pass; then
-    the rows' sums finished and inverted, then the rows scaled. The scratch, not out, holds
-    the exps: out may be x, and a loop writing where it reads falls back to scalar code."""
+    took 0.69 ms of [12288, 128], 0.60 so, 2026-11-28), then for each row its exps and the
+    32 lanes of its sum in one pass up to its expf if any (a row with a denormal to flush
+    takes the flushed differences, then its lanes); then the rows' sums finished and
+    inverted, then the rows scaled. The scratch, not out, holds the exps: out may be x, and
+    a loop writing where it reads falls back to scalar code."""
     n = x.shape[1]
     group = min(4, SOFTMAX_SCRATCH // n)
     exps = numba.carray(_stack_float32(SOFTMAX_SCRATCH), (group, n))
@@ -452,7 +453,8 @@ def softmax_rows(x, out, start, end, rows):
             inverse = inverses[i]
             for j in range(n):
                 p = exps[i, j] * inverse
-                # a sum holds exp(0) = 1 (or is NaN): p is in [0, 1] or NaN, so _flush's
+                # a sum holds exp(0) = 1 (or is NaN): p is in [0, 1] or NaN, where this is
+                # _flush(p)
                 out[first + i, j] = _ZERO if p < _TINY else p
 
 
