@@ -210,8 +210,9 @@ def test_rows_split_over_two_threads_give_one_threads_bits(monkeypatch):
 def test_the_softmax_exp_lane_is_packet_exps_on_its_domain():
     """The compiled Softmax's exp (packet_exp_nonpositive: 2**m a normal float32 or 0)
     gives eigen_float32.packet_exp's bits on x <= 0 (a softmax's shifted values) and NaN:
-    here a sample of every 2**11-th bit pattern of the negative float32, checked whole
-    (2**31 values, +0 to 2**-130 and the positive NaNs) when it was written."""
+    here a sample of every 2**11-th bit pattern of the negative float32 and every value from
+    -87 to -89 (where the lane's exp falls below 2**-126 and it raises x to -88), checked
+    whole (2**31 values, +0 to 2**-130 and the positive NaNs) when it was written."""
     numba = pytest.importorskip("numba")
     module = compiled.module("eigen_reduce", wait=True)
     if module is None:
@@ -224,8 +225,10 @@ def test_the_softmax_exp_lane_is_packet_exps_on_its_domain():
         for j in range(x.shape[0]):
             out[j] = lane(x[j])
 
+    near_flush = np.float32([-87.0, -89.0]).view(np.uint32).astype(np.uint64)  # every value
     bits = np.concatenate([np.arange(0x80000000, 0x100000000, 1 << 11, dtype=np.uint64),
                            np.arange(0x80000000, 0x80000000 + (1 << 16), dtype=np.uint64),
+                           np.arange(near_flush[0], near_flush[1], dtype=np.uint64),
                            np.arange(0, 1 << 16, dtype=np.uint64)]).astype(np.uint32)
     x = np.concatenate([bits.view(np.float32),
                         np.float32([0.0, -np.inf, np.nan, -88.0, -104.0, -87.3])])

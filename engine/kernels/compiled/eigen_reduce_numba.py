@@ -401,7 +401,8 @@ def _row_maximum(x, r):
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
 def _scalar_exp_span(r, n, rows, block_rows):
     """The columns of row r (of [rows, n]) whose exp Eigen's tiled executor takes by expf:
-    the last (values % 8) of r's block of block_rows rows, where they lie in r."""
+    the last (values % 8) of r's block of block_rows rows, where they lie in r (a suffix of
+    r, or none: a block ends with a row)."""
     first_row = r // block_rows * block_rows
     last_row = min(first_row + block_rows, rows)
     block_end = last_row * n
@@ -410,23 +411,20 @@ def _scalar_exp_span(r, n, rows, block_rows):
 
 
 @numba.njit(inline="always", nogil=True, boundscheck=False, error_model="numpy")
-def _finished_sum(acc, i, values, offset, v4, n):
+def _finished_sum(acc, i, values, offset, tail, v4, n):
     """Eigen's sum of a row whose 32 lanes acc[i] hold its packets of 32 (its first v4 =
-    n // 32 * 32 values): the lanes folded into the first packet, then its packets of 8, a
-    scalar tail, the predux. values[i, j - offset]: the row's value j, for j >= v4."""
-    v = n // 8 * 8
+    n // 32 * 32 values) and whose scalar tail (its last n % 8 values, added in order from 0)
+    is `tail`: the lanes folded into the first packet, then its packets of 8, the predux,
+    the tail. values[i, j - offset]: the row's value j, for v4 <= j < n // 8 * 8."""
     if v4:
         for k in range(8):
             acc[i, k] = ((acc[i, k] + acc[i, k + 8]) + acc[i, k + 16]) + acc[i, k + 24]
-    for j in range(v4, v, 8):
+    for j in range(v4, n // 8 * 8, 8):
         for k in range(8):
             acc[i, k] += values[i, j + k - offset]
-    s = _R_ZERO
-    for j in range(v, n):
-        s += values[i, j - offset]
     h0, h1 = acc[i, 0] + acc[i, 4], acc[i, 1] + acc[i, 5]
     h2, h3 = acc[i, 2] + acc[i, 6], acc[i, 3] + acc[i, 7]
-    return s + ((h0 + h2) + (h1 + h3))
+    return tail + ((h0 + h2) + (h1 + h3))
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
@@ -437,10 +435,11 @@ def softmax_rows(x, out, start, end, rows):
 
     Up to four rows at a time through a stack scratch of their exps: their maxima (four
     chains side by side: a row's exps wait on its maximum; one row's maximum then its exps
-    took 0.69 ms of [12288, 128], 0.60 so, 2026-11-28), then for each row (with no expf and
-    no denormal to flush: nearly all) its exps and the 32 lanes of its sum in one pass; then
-    the rows' sums finished and inverted, then the rows scaled. The scratch, not out, holds
-    the exps: out may be x, and a loop writing where it reads falls back to scalar code."""
+    took 0.69 ms of [12288, 128], 0.60 so, 2026-11-28), then for each row its exps and the
+    32 lanes of its sum in one pass up to its expf if any (a row with a denormal to flush
+    takes the flushed differences, then its lanes); then the rows' sums finished and
+    inverted, then the rows scaled. The scratch, not out, holds the exps: out may be x, and
+    a loop writing where it reads falls back to scalar code."""
     n = x.shape[1]
     group = min(4, SOFTMAX_SCRATCH // n)
     exps = numba.carray(_stack_float32(SOFTMAX_SCRATCH), (group, n))
@@ -457,35 +456,47 @@ def softmax_rows(x, out, start, end, rows):
         for i in range(count):
             r = first + i
             m = maxima[i]
-            tail_start, tail_end = _scalar_exp_span(r, n, rows, block_rows)
+            scalar_start, scalar_end = _scalar_exp_span(r, n, rows, block_rows)
             for k in range(_R_LANES):
                 acc[i, k] = _R_ZERO
-            done = 0
-            if tail_start >= tail_end and (abs(m) >= _R_SAFE_MAX or m != m):
-                # no x - m is denormal, and a denormal x gives -m as DAZ's 0 does
-                for j in range(0, v4, 32):
-                    for k in range(_R_LANES):
-                        e = packet_exp_nonpositive(x[r, j + k] - m)
-                        exps[i, j + k] = e
-                        acc[i, k] += e
-                done = v4
-            for j in range(done, n):
-                exps[i, j] = packet_exp_nonpositive(_flush(_flush(x[r, j]) - m))
-            if done == 0:
-                for j in range(tail_start, tail_end):
-                    exps[i, j] = scalar_exp(_flush(_flush(x[r, j]) - m))
-                for j in range(0, v4, 32):
-                    for k in range(_R_LANES):
-                        acc[i, k] += exps[i, j + k]
+            # One pass over the whole 32s before the row's expf (a suffix of it, if any),
+            # where no x - m is denormal and a denormal x gives -m as DAZ's 0 does. (Taking
+            # rows with an expf the slow way made [40, 6956], each row a block, 2.2x slower.)
+            # The loops' bounds and indices are such that LLVM sees no index below 0 (a
+            # loop up to v4 left early, unsigned indices past a bound it cannot order):
+            # else numba's wraparound of a negative index makes it gather and scatter
+            # ([4096, 64] 2.5x slower).
+            fused = v4 if abs(m) >= _R_SAFE_MAX or m != m else 0
+            if scalar_start < scalar_end:
+                fused = min(fused, scalar_start // 32 * 32)
+            for j in range(0, v4, 32):
+                if j >= fused:
+                    break
+                for k in range(_R_LANES):
+                    e = packet_exp_nonpositive(x[r, j + k] - m)
+                    exps[i, j + k] = e
+                    acc[i, k] += e
+            for j in range(fused, n):
+                u = np.uint64(j)
+                exps[i, u] = packet_exp_nonpositive(_flush(_flush(x[r, u]) - m))
+            for j in range(scalar_start, scalar_end):
+                exps[i, j] = scalar_exp(_flush(_flush(x[r, j]) - m))
+            for j in range(fused, v4, 32):
+                for k in range(_R_LANES):
+                    acc[i, k] += exps[i, np.uint64(j + k)]
         # exps >= 0, each 0 or normal: no partial sum is denormal
         for i in range(count):
-            s = _finished_sum(acc, i, exps, 0, v4, n)
+            tail = _R_ZERO
+            for j in range(n // 8 * 8, n):
+                tail += exps[i, j]
+            s = _finished_sum(acc, i, exps, 0, tail, v4, n)
             inverses[i] = packet_reciprocal(s) if first + i < packet_rows else scalar_reciprocal(s)
         for i in range(count):
             inverse = inverses[i]
             for j in range(n):
                 p = exps[i, j] * inverse
-                # a sum holds exp(0) = 1 (or is NaN): p is in [0, 1] or NaN, so _flush's
+                # a sum holds exp(0) = 1 (or is NaN): p is in [0, 1] or NaN, where this is
+                # _flush(p)
                 out[first + i, j] = _ZERO if p < _TINY else p
 
 
@@ -495,7 +506,7 @@ def log_softmax_rows(x, out, start, end, rows):
     a leaf: exp as the reducer reads it (packets, then the row's last n % 8 by expf), the log
     of row r's sum packet or scalar by r's place among the batch's whole packets. Up to four
     rows at a time, as softmax_rows, through a stack scratch of their shifted values (the
-    exps of each row's last n % 32 in `tails`)."""
+    packet exps of each row's last n % 32 in `tails`)."""
     n = x.shape[1]
     group = min(4, LOG_SOFTMAX_SCRATCH // n)
     shifted = numba.carray(_stack_float32(LOG_SOFTMAX_SCRATCH), (group, n))
@@ -515,25 +526,30 @@ def log_softmax_rows(x, out, start, end, rows):
             m = maxima[i]
             for k in range(_R_LANES):
                 acc[i, k] = _R_ZERO
-            done = 0
-            if abs(m) >= _R_SAFE_MAX or m != m:
-                for j in range(0, v4, 32):
-                    for k in range(_R_LANES):
-                        d = x[r, j + k] - m
-                        shifted[i, j + k] = d
-                        acc[i, k] += packet_exp_nonpositive(d)
-                done = v4
-            for j in range(done, n):
-                shifted[i, j] = _flush(_flush(x[r, j]) - m)
-            if done == 0:
-                for j in range(0, v4, 32):
-                    for k in range(_R_LANES):
-                        acc[i, k] += packet_exp_nonpositive(shifted[i, j + k])
-            for j in range(v4, n):
-                d = shifted[i, j]
-                tails[i, j - v4] = packet_exp_nonpositive(d) if j < packet_end else scalar_exp(d)
+            fused = v4 if abs(m) >= _R_SAFE_MAX or m != m else 0
+            for j in range(0, v4, 32):
+                if j >= fused:
+                    break
+                for k in range(_R_LANES):
+                    d = x[r, j + k] - m
+                    shifted[i, j + k] = d
+                    acc[i, k] += packet_exp_nonpositive(d)
+            for j in range(fused, n):
+                u = np.uint64(j)
+                shifted[i, u] = _flush(_flush(x[r, u]) - m)
+            for j in range(fused, v4, 32):
+                for k in range(_R_LANES):
+                    acc[i, k] += packet_exp_nonpositive(shifted[i, np.uint64(j + k)])
+            for j in range(v4, packet_end):
+                tails[i, np.uint64(j - v4)] = packet_exp_nonpositive(shifted[i, j])
         for i in range(count):
-            s = _finished_sum(acc, i, tails, v4, v4, n)
+            # The expf values are the sum's scalar tail, added as they come: an ordered sum
+            # LLVM does not vectorise (stored first, a loop of 3 became 8 masked lanes each
+            # calling expf: [3001, 3] 1.7x slower).
+            tail = _R_ZERO
+            for j in range(packet_end, n):
+                tail += scalar_exp(shifted[i, j])
+            s = _finished_sum(acc, i, tails, v4, tail, v4, n)
             log_sums[i] = packet_log(s) if first + i < packet_rows else scalar_log(s)
         for i in range(count):
             log_sum = log_sums[i]
@@ -546,8 +562,8 @@ def log_softmax_rows(x, out, start, end, rows):
 # them made this file take 31.7 s to compile (a cold `graph-inspector warm` 103 s in all),
 # 6.1 s so, at the same speed (Softmax [12288, 128] 0.58-0.59 ms, Mean [1024, 768] 0.05 ms;
 # inlining none made Softmax 20% slower). The one-pass softmax kernels compile faster than
-# the ones they replaced: softmax_rows 1.1 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
-# the file 4.7 s against 6.8 (numba's cache off, 2026-11-28).
+# the ones they replaced: softmax_rows 1.2 s, log_softmax_rows 1.0 (2.3 and 1.7 before),
+# the file 5.1 s against 6.8 (numba's cache off, 2026-11-28).
 FUNCTIONS = ("packet_exp_nonpositive", "_leaf_sum", "_leaf_sum_flushing", "_tiny_count",
              "_exact_sum", "_tree_sum", "_magnitude_less_one", "_group_sums",
              "_sums_into", "row_sums", "row_means", "row_moments",
