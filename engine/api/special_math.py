@@ -41,6 +41,8 @@ for _name in ("reduce_variance", "reduce_std", "unsorted_segment_mean", "unsorte
 for _name in ("weighted_moments", "sufficient_statistics", "normalize_moments",
               "log_poisson_loss"):
     setattr(_math_and_nn.nn, _name, getattr(_statistics, _name))
+_math_and_nn.math.confusion_matrix = _statistics.confusion_matrix
+confusion_matrix = _statistics.confusion_matrix
 unsorted_segment_mean = _statistics.unsorted_segment_mean
 unsorted_segment_sqrt_n = _statistics.unsorted_segment_sqrt_n
 
@@ -96,4 +98,5 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "reduce_join", "regex_replace", "string_strip", "distributions",
            "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
            "broadcast_dynamic_shape", "broadcast_static_shape", "dynamic_partition",
-           "dynamic_stitch", "unsorted_segment_mean", "unsorted_segment_sqrt_n"]
+           "dynamic_stitch", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
+           "confusion_matrix"]

@@ -169,3 +169,42 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
             cond = math_ops.logical_and(targets >= zeros, targets <= ones_)
             result += array_ops.where(cond, zeros, stirling_approx)
         return result
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,
+                     name=None):
+    """tf.confusion_matrix (tf.math.confusion_matrix): counts (or summed weights) of each
+    (label, prediction) pair, scattered with ScatterNd after TensorFlow's range checks."""
+    from engine.ops import check_ops
+    from engine.ops.control_flow.ops import with_dependencies
+    from engine.ops.losses import _remove_squeezable_dimensions
+    from engine.ops.segment_ops import scatter_nd
+    with name_scope(name, "confusion_matrix", (predictions, labels, num_classes, weights)):
+        labels, predictions = _remove_squeezable_dimensions(
+            convert_to_tensor(labels, name="labels"),
+            convert_to_tensor(predictions, name="predictions"))
+        predictions = math_ops.cast(predictions, dtypes.int64)
+        labels = math_ops.cast(labels, dtypes.int64)
+        labels = with_dependencies([check_ops.assert_non_negative(
+            labels, message="`labels` contains negative values")], labels)
+        predictions = with_dependencies([check_ops.assert_non_negative(
+            predictions, message="`predictions` contains negative values")], predictions)
+        if num_classes is None:
+            num_classes = math_ops.maximum(math_ops.reduce_max(predictions),
+                                           math_ops.reduce_max(labels)) + 1
+        else:
+            num_classes_int64 = math_ops.cast(num_classes, dtypes.int64)
+            labels = with_dependencies([check_ops.assert_less(
+                labels, num_classes_int64, message="`labels` out of bound")], labels)
+            predictions = with_dependencies([check_ops.assert_less(
+                predictions, num_classes_int64, message="`predictions` out of bound")],
+                predictions)
+        if weights is not None:
+            weights = convert_to_tensor(weights, name="weights")
+            predictions.shape.assert_is_compatible_with(weights.shape)
+            weights = math_ops.cast(weights, dtype)
+        shape = array_ops.stack([num_classes, num_classes])
+        indices = array_ops.stack([labels, predictions], axis=1)
+        values = ones_like(predictions, dtype) if weights is None else weights
+        return scatter_nd(indices=indices, updates=values,
+                          shape=math_ops.cast(shape, dtypes.int64))
