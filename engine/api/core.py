@@ -63,7 +63,14 @@ from engine.ops.norm_ops import norm  # noqa: F401
 from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
                                    set_random_seed, truncated_normal)
 from engine.ops.shuffle_ops import random_shuffle
-from engine.ops.state_ops import assign, assign_add, assign_sub  # noqa: F401
+from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  # noqa: F401
+                                  scatter_div, scatter_max, scatter_min, scatter_mul,
+                                  scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
+                                  scatter_update, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                  tensor_scatter_nd_update)
+tensor_scatter_update = tensor_scatter_nd_update
+tensor_scatter_add = tensor_scatter_nd_add
+tensor_scatter_sub = tensor_scatter_nd_sub
 from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                                        get_local_variable, get_variable_scope, variable_scope)
 from engine.ops.variables import (Variable, assert_variables_initialized,  # noqa: F401
