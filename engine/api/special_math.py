@@ -25,14 +25,16 @@ igammac = _special.igammac
 betainc = _special.betainc
 log_sigmoid = _special.log_sigmoid
 roll = _manip.roll
+unravel_index = _manip.unravel_index
 bitcast = _manip.bitcast
 searchsorted = _manip.searchsorted
 histogram_fixed_width = _manip.histogram_fixed_width
 unique_with_counts = _manip.unique_with_counts
 sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
+lbeta = _special.lbeta
 
 for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bessel_i1e",
-              "polygamma", "zeta"):
+              "polygamma", "zeta", "lbeta"):
     setattr(_math_and_nn.math, _name, getattr(_special, _name))
 _math_and_nn.nn.swish = _special.swish
 for _name in ("reduce_variance", "reduce_std", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -99,4 +101,4 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
            "broadcast_dynamic_shape", "broadcast_static_shape", "dynamic_partition",
            "dynamic_stitch", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
-           "confusion_matrix"]
+           "confusion_matrix", "unravel_index", "lbeta"]
