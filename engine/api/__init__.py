@@ -28,7 +28,35 @@ from engine.api.special_math import *  # noqa: F401,F403
 from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
-compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__name__])
+
+
+def _as_bytes(bytes_or_text, encoding="utf-8"):
+    """tf.compat.as_bytes: text encoded, bytes (or a bytearray) as bytes."""
+    if isinstance(bytes_or_text, bytearray):
+        return bytes(bytes_or_text)
+    if isinstance(bytes_or_text, str):
+        return bytes_or_text.encode(encoding)
+    if isinstance(bytes_or_text, bytes):
+        return bytes_or_text
+    raise TypeError(f"Expected binary or unicode string, got {bytes_or_text!r}")
+
+
+def _as_text(bytes_or_text, encoding="utf-8"):
+    """tf.compat.as_text (as_str): bytes decoded, text as it is."""
+    if isinstance(bytes_or_text, str):
+        return bytes_or_text
+    if isinstance(bytes_or_text, bytes):
+        return bytes_or_text.decode(encoding)
+    raise TypeError(f"Expected binary or unicode string, got {bytes_or_text!r}")
+
+
+def _as_str_any(value, encoding="utf-8"):
+    return _as_text(value, encoding) if isinstance(value, bytes) else str(value)
+
+
+compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__name__],
+                    as_bytes=_as_bytes, as_text=_as_text, as_str=_as_text,
+                    as_str_any=_as_str_any)
 _renames.install(_sys.modules[__name__])
 # TensorFlow's other names for what the engine has (tf.math.sigmoid for tf.sigmoid, ...)
 ALIAS_CONFLICTS = _aliases.install(_sys.modules[__name__])

@@ -57,14 +57,22 @@ from engine.ops.math_ops import (abs, acos, add, add_n, argmax, argmin, asin, at
                                  squared_difference, subtract, tan, tanh, to_bfloat16,
                                  to_complex64, to_double, to_float, to_int32, to_int64,
                                  truediv, truncatediv, truncatemod)
-from engine.ops.clip_ops import clip_by_global_norm, clip_by_norm, global_norm  # noqa: F401
+from engine.ops.clip_ops import (clip_by_average_norm, clip_by_global_norm,  # noqa: F401
+                                 clip_by_norm, global_norm)
 from engine.ops.norm_ops import norm  # noqa: F401
 from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
                                    set_random_seed, truncated_normal)
 from engine.ops.shuffle_ops import random_shuffle
-from engine.ops.state_ops import assign, assign_add, assign_sub  # noqa: F401
+from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  # noqa: F401
+                                  scatter_div, scatter_max, scatter_min, scatter_mul,
+                                  scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
+                                  scatter_update, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                  tensor_scatter_nd_update)
+tensor_scatter_update = tensor_scatter_nd_update
+tensor_scatter_add = tensor_scatter_nd_add
+tensor_scatter_sub = tensor_scatter_nd_sub
 from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
-                                       get_variable_scope, variable_scope)
+                                       get_local_variable, get_variable_scope, variable_scope)
 from engine.ops.variables import (Variable, assert_variables_initialized,  # noqa: F401
                                   disable_resource_variables, enable_resource_variables,
                                   global_variables, global_variables_initializer,

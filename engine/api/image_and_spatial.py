@@ -27,7 +27,8 @@ image = _Namespace(
     **{name: getattr(_geometry, name) for name in _GEOMETRY},
     **{name: getattr(_color, name) for name in _COLOR},
     **{name: getattr(_measure, name) for name in (
-        "total_variation", "psnr", "image_gradients", "sobel_edges")})
+        "total_variation", "psnr", "image_gradients", "sobel_edges",
+        "non_max_suppression")})
 
 for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
     setattr(_nn, _name, getattr(_spatial, _name))

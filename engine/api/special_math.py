@@ -15,6 +15,7 @@ from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
 from engine.ops import distributions as _distributions
 from engine.ops import data_flow_ops as _data_flow
+from engine.ops import statistics_ops as _statistics
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
 
 lgamma = _special.lgamma
@@ -24,16 +25,28 @@ igammac = _special.igammac
 betainc = _special.betainc
 log_sigmoid = _special.log_sigmoid
 roll = _manip.roll
+unravel_index = _manip.unravel_index
 bitcast = _manip.bitcast
 searchsorted = _manip.searchsorted
 histogram_fixed_width = _manip.histogram_fixed_width
 unique_with_counts = _manip.unique_with_counts
 sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
+lbeta = _special.lbeta
 
 for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bessel_i1e",
-              "polygamma", "zeta"):
+              "polygamma", "zeta", "lbeta"):
     setattr(_math_and_nn.math, _name, getattr(_special, _name))
 _math_and_nn.nn.swish = _special.swish
+for _name in ("reduce_variance", "reduce_std", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
+              "polyval"):
+    setattr(_math_and_nn.math, _name, getattr(_statistics, _name))
+for _name in ("weighted_moments", "sufficient_statistics", "normalize_moments",
+              "log_poisson_loss"):
+    setattr(_math_and_nn.nn, _name, getattr(_statistics, _name))
+_math_and_nn.math.confusion_matrix = _statistics.confusion_matrix
+confusion_matrix = _statistics.confusion_matrix
+unsorted_segment_mean = _statistics.unsorted_segment_mean
+unsorted_segment_sqrt_n = _statistics.unsorted_segment_sqrt_n
 
 multinomial = _random_sampling.multinomial
 random_gamma = _random_sampling.random_gamma
@@ -87,4 +100,5 @@ __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "
            "reduce_join", "regex_replace", "string_strip", "distributions",
            "string_to_hash_bucket_fast", "string_to_hash_bucket_strong", "string_to_hash_bucket",
            "broadcast_dynamic_shape", "broadcast_static_shape", "dynamic_partition",
-           "dynamic_stitch"]
+           "dynamic_stitch", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
+           "confusion_matrix", "unravel_index", "lbeta"]

@@ -37,7 +37,7 @@ train = _Namespace(
     ExponentialMovingAverage=_moving_averages.ExponentialMovingAverage,
     **_members(_decay, ("cosine_decay", "exponential_decay", "inverse_time_decay",
                         "natural_exp_decay", "piecewise_constant", "piecewise_constant_decay",
-                        "polynomial_decay")),
+                        "polynomial_decay", "linear_cosine_decay", "cosine_decay_restarts")),
     # Checkpoints and meta graphs.
     Saver=_saver.Saver, import_meta_graph=_saver.import_meta_graph,
     export_meta_graph=_meta_graph.export_meta_graph,

@@ -73,7 +73,7 @@ INEXPENSIVE = frozenset({
 REF_PRODUCERS = frozenset({
     "Variable", "VariableV2", "TemporaryVariable", "Assign", "AssignAdd", "AssignSub",
     "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterNdUpdate",
-    "ScatterNdAdd", "ScatterNdSub", "RefIdentity", "RefEnter", "RefExit", "RefMerge",
+    "ScatterNdAdd", "ScatterNdSub", "ScatterMin", "ScatterMax", "RefIdentity", "RefEnter", "RefExit", "RefMerge",
     "RefNextIteration", "RefSwitch", "RefSelect",
 })
 # Ops whose first output is a resource handle although their dtype attr names the value type.

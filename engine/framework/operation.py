@@ -37,17 +37,31 @@ def _infer_shapes(op, attrs=None):
 
 def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
-    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims or BroadcastArgs of small constants (a shape's dims, mostly), which
-    TensorFlow's shape inference evaluates as a small constant subgraph."""
+    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill or integer
+    arithmetic (Sub, AddV2, Mul, Maximum, ...) of small constants (a shape's dims, mostly),
+    which TensorFlow's shape inference evaluates as a small constant subgraph."""
     from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op
+    if kind in _INT_ARITHMETIC and tensor._dtype.base_dtype.name not in ("int32", "int64"):
+        return None
     if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
-                                 "BroadcastArgs"):
+                                 "BroadcastArgs", "Fill", *_INT_ARITHMETIC):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
     values = [_static_value(t, depth + 1) for t in op._inputs]
     if any(v is None for v in values) or not values:
         return None
+    if kind in _INT_ARITHMETIC:
+        # Small integer arithmetic on known values (ranks, sizes): TensorFlow's shape
+        # inference evaluates such constant subgraphs (rank(x) - rank(y) in ones([...])).
+        if any(np.size(v) > 1000 for v in values):
+            return None
+        return np.asarray(_INT_ARITHMETIC[kind](*values), dtype=tensor._dtype.as_numpy_dtype)
+    if kind == "Fill":
+        dims, value = (np.asarray(v) for v in values)
+        if dims.ndim != 1 or np.prod(dims) > 1000 or (dims < 0).any():
+            return None
+        return np.full(dims.tolist(), value, dtype=tensor._dtype.as_numpy_dtype)
     if kind == "ExpandDims":
         return np.expand_dims(values[0], int(values[1]))
     if kind == "BroadcastArgs":
@@ -131,9 +145,12 @@ def _partial_shape_value(tensor):
 # Ops whose output may be a partially known shape (constant_value_as_shape reads them).
 _SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 
+_INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np.multiply,
+                   "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative}
+
 _FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
                        "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
-                       "BroadcastArgs"})
+                       "BroadcastArgs", *_INT_ARITHMETIC})
 
 
 class Operation:

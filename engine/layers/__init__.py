@@ -7,7 +7,9 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
                                          average_pooling2d, conv2d, max_pooling2d,
                                          AveragePooling1D, AvgPool1D, Conv1D, Convolution1D,
                                          MaxPool1D, MaxPooling1D, average_pooling1d, conv1d,
-                                         max_pooling1d)
+                                         max_pooling1d, AveragePooling3D, AvgPool3D, Conv3D,
+                                         Convolution3D, MaxPool3D, MaxPooling3D,
+                                         average_pooling3d, conv3d, max_pooling3d)
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
 from engine.layers.separable_transposed import (  # noqa: F401

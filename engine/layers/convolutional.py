@@ -1,5 +1,5 @@
 """tf.layers.Conv2D, MaxPooling2D and AveragePooling2D, Conv1D, MaxPooling1D and
-AveragePooling1D (and their functions)."""
+AveragePooling1D, Conv3D, MaxPooling3D and AveragePooling3D (and their functions)."""
 
 from engine.layers.base import Layer
 from engine.ops import array_ops, math_ops, nn_ops
@@ -218,4 +218,100 @@ def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="chan
 def average_pooling2d(inputs, pool_size, strides, padding="valid",
                       data_format="channels_last", name=None):
     return AveragePooling2D(pool_size, strides, padding=padding, data_format=data_format,
+                            name=name)(inputs)
+
+
+def _triple(value, name):
+    if isinstance(value, int):
+        return (value,) * 3
+    value = tuple(int(v) for v in value)
+    if len(value) != 3:
+        raise ValueError(f"The `{name}` argument must be a tuple of 3 integers. "
+                         f"Received: {name}={value}")
+    return value
+
+
+class Conv3D(Conv2D):
+    """Keras' Conv3D as tf.layers builds it: tf.nn.convolution named Conv3D (one Conv3D op),
+    then BiasAdd; kernel [depth, height, width, in, filters]."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                 data_format="channels_last", dilation_rate=(1, 1, 1), **kwargs):
+        super().__init__(filters, 1, padding=padding, data_format=data_format, **kwargs)
+        self.kernel_size = _triple(kernel_size, "kernel_size")
+        self.strides = _triple(strides, "strides")
+        self.dilation_rate = _triple(dilation_rate, "dilation_rate")
+        if self.data_format != "channels_last":
+            raise NotImplementedError("tf.layers.conv3d with channels_first is not supported "
+                                      "by the engine yet")
+
+    def call(self, inputs):
+        from engine.ops.volumetric_ops import conv3d
+        outputs = conv3d(inputs, self.kernel, strides=[1, *self.strides, 1],
+                         padding=self.padding, data_format="NDHWC",
+                         dilations=[1, *self.dilation_rate, 1], name="Conv3D")
+        if self.use_bias:
+            outputs = math_ops.bias_add(outputs, self.bias, data_format="NHWC")
+        return self.activation(outputs) if self.activation is not None else outputs
+
+
+class _Pooling3D(Layer):
+    _pool = None
+
+    def __init__(self, pool_size, strides, padding="valid", data_format="channels_last",
+                 name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.pool_size = _triple(pool_size, "pool_size")
+        self.strides = _triple(strides if strides is not None else pool_size, "strides")
+        self.padding, self.data_format = padding.upper(), data_format or "channels_last"
+        if self.data_format != "channels_last":
+            raise NotImplementedError("tf.layers 3-D pooling with channels_first is not "
+                                      "supported by the engine yet")
+
+    def call(self, inputs):
+        return type(self)._pool(inputs, ksize=[1, *self.pool_size, 1],
+                                strides=[1, *self.strides, 1], padding=self.padding,
+                                data_format="NDHWC")
+
+
+class MaxPooling3D(_Pooling3D):
+    @staticmethod
+    def _pool(inputs, **kwargs):
+        from engine.ops.volumetric_ops import max_pool3d
+        return max_pool3d(inputs, name="MaxPool3D", **kwargs)
+
+
+class AveragePooling3D(_Pooling3D):
+    @staticmethod
+    def _pool(inputs, **kwargs):
+        from engine.ops.volumetric_ops import avg_pool3d
+        return avg_pool3d(inputs, name="AvgPool3D", **kwargs)
+
+
+MaxPool3D, AvgPool3D, Convolution3D = MaxPooling3D, AveragePooling3D, Conv3D
+
+
+def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1, 1), activation=None,
+           use_bias=True, kernel_initializer=None, bias_initializer=zeros_initializer(),
+           kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+           kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
+    layer = Conv3D(filters, kernel_size, strides=strides, padding=padding,
+                   data_format=data_format, dilation_rate=dilation_rate, activation=activation,
+                   use_bias=use_bias, kernel_initializer=kernel_initializer,
+                   bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+                   bias_regularizer=bias_regularizer, trainable=trainable, name=name,
+                   _reuse=reuse, _scope=name)
+    return layer(inputs)
+
+
+def max_pooling3d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+    return MaxPooling3D(pool_size, strides, padding=padding, data_format=data_format,
+                        name=name)(inputs)
+
+
+def average_pooling3d(inputs, pool_size, strides, padding="valid",
+                      data_format="channels_last", name=None):
+    return AveragePooling3D(pool_size, strides, padding=padding, data_format=data_format,
                             name=name)(inputs)

@@ -9,6 +9,7 @@ from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
 from engine.ops.indexed_slices import IndexedSlices, dense
 from engine.ops.op_def_library import apply_op
 from engine.ops.constant_op import constant, is_constant
+from engine.ops.fill_ops import zeros_like
 from engine.ops.control_flow.util import output_context
 from engine.framework.tensor_shape import TensorShape
 from engine.framework.tensor_util import constant_value
@@ -292,6 +293,32 @@ def _mirror_pad_grad(op, grad):
 def _mirror_pad_grad_grad(op, grad):
     return [apply_op("MirrorPad", input=grad, paddings=op.inputs[1], mode=op.get_attr("mode")),
             None]
+
+
+@RegisterGradient("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, grad):
+    indices = op.inputs[1]
+    updates_grad = array_ops.gather_nd(grad, indices)
+    tensor_grad = apply_op("TensorScatterUpdate", tensor=array_ops.identity(grad),
+                           indices=indices,
+                           updates=zeros_like(op.inputs[2], dtype=grad.dtype))
+    return [tensor_grad, None, updates_grad]
+
+
+@RegisterGradient("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, grad):
+    updates_grad = array_ops.gather_nd(grad, op.inputs[1])
+    return [array_ops.identity(grad), None, updates_grad]
+
+
+@RegisterGradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, grad):
+    updates_grad = array_ops.gather_nd(grad, op.inputs[1])
+    return [array_ops.identity(grad), None, -updates_grad]
+
+
+for _op in ("ScatterMul", "ScatterDiv", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
+    NotDifferentiable(_op)
 
 
 @RegisterGradient("DynamicPartition")

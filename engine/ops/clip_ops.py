@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
@@ -81,3 +82,16 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
                                                   name=f"{name}_{i}"))
         return [IndexedSlices(c, t.indices, t.dense_shape) if isinstance(t, IndexedSlices)
                 else c for c, t in zip(clipped, t_list)], use_norm
+
+
+def clip_by_average_norm(t, clip_norm, name=None):
+    """tf.clip_by_average_norm (TF 1.x): t scaled so its L2 norm per element is at most
+    clip_norm."""
+    with name_scope(name, "clip_by_average_norm", [t, clip_norm]) as name:
+        t = convert_to_tensor(t, name="t")
+        n_element = math_ops.cast(array_ops.size(t), dtypes.float32)
+        l2norm_inv = math_ops.rsqrt(math_ops.reduce_sum(t * t, math_ops.range(
+            array_ops.rank(t))))
+        return array_ops.identity(
+            t * clip_norm * math_ops.minimum(l2norm_inv * n_element,
+                                             constant(1.0) / clip_norm), name=name)

@@ -93,3 +93,17 @@ def sobel_edges(image):
     output = array_ops.reshape(output, shape=shape)
     output.set_shape(static_image_shape.concatenate([num_kernels]))
     return output
+
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None):
+    """tf.image.non_max_suppression: indices of the boxes greedy hard NMS keeps
+    (NonMaxSuppressionV3), as image_ops_impl.py builds it."""
+    from engine.ops.convert import convert_to_tensor
+    from engine.ops.op_def_library import apply_op
+    with name_scope(name, "non_max_suppression"):
+        iou_threshold = convert_to_tensor(iou_threshold, name="iou_threshold")
+        score_threshold = convert_to_tensor(score_threshold, name="score_threshold")
+        return apply_op("NonMaxSuppressionV3", boxes=boxes, scores=scores,
+                        max_output_size=max_output_size, iou_threshold=iou_threshold,
+                        score_threshold=score_threshold)

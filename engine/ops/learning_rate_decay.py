@@ -135,3 +135,63 @@ def piecewise_constant(x, boundaries, values, name=None):
 
 
 piecewise_constant_decay = piecewise_constant
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0,
+                        beta=0.001, name=None):
+    """tf.train.linear_cosine_decay: (alpha + linear) * cosine + beta, as Keras'
+    LinearCosineDecay schedule builds it (name scope LinearCosineDecay)."""
+    if global_step is None:
+        raise ValueError("linear cosine decay requires global_step")
+    with name_scope(name or None, "LinearCosineDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        num_periods = math_ops.cast(num_periods, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        beta = math_ops.cast(beta, dtype)
+        step = math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
+        linear_decayed = (decay_steps - step) / decay_steps
+        completed_fraction = step / decay_steps
+        fraction = 2.0 * num_periods * completed_fraction
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi) * fraction))
+        linear_cosine_decayed = (alpha + linear_decayed) * cosine_decayed + beta
+        return math_ops.multiply(initial, linear_cosine_decayed, name=name)
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                          alpha=0.0, name=None):
+    """tf.train.cosine_decay_restarts (SGDR): cosine cycles, each t_mul times longer and m_mul
+    times lower, as Keras' CosineDecayRestarts builds it (a tf.cond on t_mul == 1)."""
+    from engine.ops.control_flow import cond as _cond
+    if global_step is None:
+        raise ValueError("cosine decay restarts requires global_step")
+    with name_scope(name or None, "SGDRDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        first_decay_steps = math_ops.cast(first_decay_steps, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        t_mul = math_ops.cast(t_mul, dtype)
+        m_mul = math_ops.cast(m_mul, dtype)
+        completed_fraction = math_ops.cast(global_step, dtype) / first_decay_steps
+
+        def compute_step(completed_fraction, geometric=False):
+            if geometric:
+                i_restart = math_ops.floor(
+                    math_ops.log(1.0 - completed_fraction * (1.0 - t_mul)) / math_ops.log(t_mul))
+                sum_r = (1.0 - t_mul ** i_restart) / (1.0 - t_mul)
+                completed_fraction = (completed_fraction - sum_r) / t_mul ** i_restart
+            else:
+                i_restart = math_ops.floor(completed_fraction)
+                completed_fraction -= i_restart
+            return i_restart, completed_fraction
+
+        i_restart, completed_fraction = _cond.cond(
+            math_ops.equal(t_mul, 1.0),
+            lambda: compute_step(completed_fraction, geometric=False),
+            lambda: compute_step(completed_fraction, geometric=True))
+        m_fac = m_mul ** i_restart
+        cosine_decayed = 0.5 * m_fac * (1.0 + math_ops.cos(constant(math.pi) *
+                                                          completed_fraction))
+        decayed = (1 - alpha) * cosine_decayed + alpha
+        return math_ops.multiply(initial, decayed, name=name)

@@ -55,3 +55,8 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
         return apply_op("SparseTensorDenseMatMul", a_indices=sp_a.indices,
                         a_values=sp_a.values, a_shape=sp_a.dense_shape, b=b,
                         adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+
+
+def unravel_index(indices, dims, name=None):
+    """tf.unravel_index: flat indices as coordinates in an array of shape `dims`."""
+    return apply_op("UnravelIndex", indices=indices, dims=dims, name=name)

@@ -60,7 +60,6 @@ truncatediv = _binary("TruncateDiv")
 truncatemod = _binary("TruncateMod")
 squared_difference = _binary("SquaredDifference")
 realdiv = _binary("RealDiv")
-div_no_nan = _binary("DivNoNan")
 equal = _binary("Equal")
 not_equal = _binary("NotEqual")
 less = _binary("Less")
@@ -150,6 +149,30 @@ def _truediv_python3(x, y, name=None):
 
 def truediv(x, y, name=None):
     return _truediv_python3(x, y, name)
+
+
+def div_no_nan(x, y, name=None):
+    """tf.math.divide_no_nan (tf.div_no_nan): x / y, 0 where y is 0, under name scope
+    "div_no_nan" as TensorFlow's wrapper (integers divided as floats, as truediv)."""
+    with name_scope(name, "div_no_nan", [x, y]) as name:
+        if not isinstance(x, Tensor) and isinstance(y, Tensor):
+            y = convert_to_tensor(y, name="y")
+            x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
+        else:
+            x = convert_to_tensor(x, name="x")
+            y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
+        x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
+        if x_dtype != y_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != "
+                            f"{y_dtype!r}.")
+        try:
+            dtype = _TRUEDIV_TABLE[x_dtype]
+        except KeyError:
+            raise TypeError(f"Invalid dtype {x_dtype!r} in tf.math.divide_no_nan.") from None
+        if dtype is not None:
+            x = cast(x, dtype)
+            y = cast(y, dtype)
+        return apply_op("DivNoNan", x=x, y=y, name=name)
 
 
 def divide(x, y, name=None):

@@ -106,3 +106,12 @@ def swish(features, beta=1.0):
     array_ops.identity(result)  # tf.custom_gradient's record of the result (unused)
     with get_default_graph().gradient_override_map({"IdentityN": SWISH_GRADIENT}):
         return array_ops.identity_n([result, features, beta])[0]
+
+
+def lbeta(x, name=None):
+    """tf.math.lbeta: log |Beta(x)| over the last axis, as special_math_ops.py builds it."""
+    with name_scope(name, "lbeta", [x]):
+        x = convert_to_tensor(x, name="x")
+        log_prod_gamma_x = math_ops.reduce_sum(lgamma(x), axis=[-1])
+        sum_x = math_ops.reduce_sum(x, axis=[-1])
+        return log_prod_gamma_x - lgamma(sum_x)

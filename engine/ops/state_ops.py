@@ -32,3 +32,47 @@ def is_variable_initialized(ref, name=None):
     if ref.dtype._is_ref_dtype:
         return apply_op("IsVariableInitialized", ref=ref, name=name)
     return ref.is_initialized(name=name)
+
+
+def _ref_scatter(op_type, default_locking):
+    """tf.scatter_* on a ref variable (or ref tensor), as TF 1.x's state_ops."""
+    def scatter(ref, indices, updates, use_locking=default_locking, name=None):
+        if not ref.dtype._is_ref_dtype:
+            raise NotImplementedError(f"tf.{scatter.__name__} on a resource variable is not "
+                                      f"supported by the engine yet")
+        return apply_op(op_type, ref=ref, indices=indices, updates=updates,
+                        use_locking=use_locking, name=name)
+    return scatter
+
+
+scatter_update = _ref_scatter("ScatterUpdate", True)
+scatter_add = _ref_scatter("ScatterAdd", False)
+scatter_sub = _ref_scatter("ScatterSub", False)
+scatter_mul = _ref_scatter("ScatterMul", False)
+scatter_div = _ref_scatter("ScatterDiv", False)
+scatter_min = _ref_scatter("ScatterMin", False)
+scatter_max = _ref_scatter("ScatterMax", False)
+scatter_nd_update = _ref_scatter("ScatterNdUpdate", True)
+scatter_nd_add = _ref_scatter("ScatterNdAdd", False)
+scatter_nd_sub = _ref_scatter("ScatterNdSub", False)
+for _fn, _name in ((scatter_update, "scatter_update"), (scatter_add, "scatter_add"),
+                   (scatter_sub, "scatter_sub"), (scatter_mul, "scatter_mul"),
+                   (scatter_div, "scatter_div"), (scatter_min, "scatter_min"),
+                   (scatter_max, "scatter_max"), (scatter_nd_update, "scatter_nd_update"),
+                   (scatter_nd_add, "scatter_nd_add"), (scatter_nd_sub, "scatter_nd_sub")):
+    _fn.__name__ = _fn.__qualname__ = _name
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    return apply_op("TensorScatterUpdate", tensor=tensor, indices=indices, updates=updates,
+                    name=name)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    return apply_op("TensorScatterAdd", tensor=tensor, indices=indices, updates=updates,
+                    name=name)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    return apply_op("TensorScatterSub", tensor=tensor, indices=indices, updates=updates,
+                    name=name)

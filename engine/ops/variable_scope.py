@@ -182,6 +182,18 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                                    use_resource=use_resource)
 
 
+def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                       trainable=False, collections=None, caching_device=None,
+                       partitioner=None, validate_shape=True, use_resource=None,
+                       custom_getter=None, constraint=None, **kwargs):
+    """tf.get_local_variable: get_variable into LOCAL_VARIABLES, never trainable."""
+    from engine.framework.graph import GraphKeys
+    collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
+    return get_variable(name, shape=shape, dtype=dtype, initializer=initializer,
+                        regularizer=regularizer, trainable=False, collections=collections,
+                        validate_shape=validate_shape, use_resource=use_resource)
+
+
 @contextlib.contextmanager
 def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
                    regularizer=None, caching_device=None, partitioner=None,

@@ -121,7 +121,11 @@ SHAPE_FUNCTIONS = {
     "UniformCandidateSampler": candidate_sampler,
     "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
     # Ref updates: the variable's shape.
-    "ScatterAdd": unchanged, "ScatterSub": unchanged, "ReverseSequence": unchanged,
+    "ScatterAdd": unchanged, "ScatterSub": unchanged,
+    **{op: unchanged for op in ("ScatterUpdate", "ScatterMul", "ScatterDiv", "ScatterMin",
+                                "ScatterMax", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
+                                "TensorScatterUpdate", "TensorScatterAdd",
+                                "TensorScatterSub")}, "ReverseSequence": unchanged,
     **{op: switch for op in op_families.SWITCH}, "_SwitchN": switch_n,
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},

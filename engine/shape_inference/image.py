@@ -118,6 +118,27 @@ def _sizes(info):
     return sizes if sizes is not None else [None] * 5
 
 
+def non_max_suppression(attrs, inputs):
+    """NonMaxSuppressionV3: the selected indices, a vector of unknown length; boxes [n, 4],
+    scores [n] and scalar size and thresholds as TensorFlow's shape function checks them."""
+    boxes, scores = _dims(inputs[0]), _dims(inputs[1])
+    if boxes is not None:
+        if len(boxes) != 2:
+            raise ShapeError(f"Shape must be rank 2 but is rank {len(boxes)}")
+        if boxes[1] is not None and boxes[1] != 4:
+            raise ShapeError(f"Dimension must be 4 but is {boxes[1]}")
+    if scores is not None and len(scores) != 1:
+        raise ShapeError(f"Shape must be rank 1 but is rank {len(scores)}")
+    if boxes is not None and scores is not None and None not in (boxes[0], scores[0]) \
+            and boxes[0] != scores[0]:
+        raise ShapeError(f"Dimensions must be equal, but are {boxes[0]} and {scores[0]}")
+    for info in inputs[2:]:
+        dims = _dims(info)
+        if dims is not None and len(dims) != 0:
+            raise ShapeError(f"Shape must be rank 0 but is rank {len(dims)}")
+    return [None]
+
+
 SHAPE_FUNCTIONS.update({
     "Conv3D": conv3d, "MaxPool3D": pool3d, "AvgPool3D": pool3d,
     "Conv3DBackpropInputV2": lambda attrs, inputs: _sizes(inputs[0]),
@@ -125,4 +146,5 @@ SHAPE_FUNCTIONS.update({
     "AvgPool3DGrad": lambda attrs, inputs: _sizes(inputs[0]),
     "MaxPool3DGrad": lambda attrs, inputs: _rank5(inputs[0]),
     "MaxPool3DGradGrad": lambda attrs, inputs: _rank5(inputs[1]),
+    "NonMaxSuppressionV3": non_max_suppression,
 })

@@ -84,6 +84,15 @@ def substr(attrs, inputs):
     return broadcast(_dims(inputs[0]), _dims(inputs[1]))
 
 
+def unravel_index(attrs, inputs):
+    """[len(dims)] for a scalar index, [len(dims), n] for a vector of n."""
+    indices, dims = _dims(inputs[0]), _dims(inputs[1])
+    rows = dims[0] if dims else None
+    if indices is None:
+        return None
+    return [rows] if len(indices) == 0 else [rows, indices[0]]
+
+
 def set_operation(attrs, inputs):
     """A SparseTensor's three parts: [n, rank], [n], [rank] (rank from the first input)."""
     if len(inputs) == 6:  # SparseToSparse: set1's dense_shape has `rank` entries
@@ -112,6 +121,7 @@ SHAPE_FUNCTIONS = {
     "SetSize": unknown,  # TensorFlow's shape function leaves it unknown
     "Betainc": betainc, "Bitcast": bitcast, "LowerBound": bound, "UpperBound": bound,
     "Bucketize": unchanged,
+    "UnravelIndex": unravel_index,
     "HistogramFixedWidth": histogram_fixed_width, "UniqueWithCounts": unique_with_counts,
     "SparseTensorDenseMatMul": sparse_tensor_dense_matmul,
 }

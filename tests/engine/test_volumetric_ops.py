@@ -50,3 +50,20 @@ def test_graphs_equal_tensorflows(name):
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
     assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+
+
+def test_max_pool3d_grad_feeds_every_input_within_1e_5_of_the_max():
+    """TensorFlow's MaxPool3DGrad masks |input - max| < 1e-5, not exact ties: values TF 2.21
+    printed for these windows (the engine gave 3.0's and 1.0's share to nobody)."""
+    x = np.array([1.0, 1.0 - 5e-6, 1.0 - 2e-5, 0.5, 3.0, 3.0 + 9e-6, -4.0, 2.99998], np.float32)
+    d = np.array([1e-6, 1.0 + 1e-6, 1.0, 1e-6 - 1e-5, -2e-6, 0.0], np.float32)
+    with tf.Graph().as_default():
+        t = tf.constant(x.reshape(1, 1, 2, 4, 1))
+        y = tf.nn.max_pool3d(t, [1, 1, 2, 2, 1], [1, 1, 2, 2, 1], "VALID")
+        g = tf.gradients(y, t, grad_ys=tf.constant([[[[[10.0], [100.0]]]]]))[0]
+        c = tf.constant(d.reshape(1, 1, 1, 6, 1))
+        gd = tf.gradients(tf.nn.max_pool3d(c, [1, 1, 1, 3, 1], [1, 1, 1, 3, 1], "VALID"), c)[0]
+        with tf.Session() as sess:
+            got, got_d = sess.run([g, gd])
+    assert got.ravel().tolist() == [0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 100.0]
+    assert got_d.ravel().tolist() == [0.0, 1.0, 1.0, 1.0, 1.0, 1.0]

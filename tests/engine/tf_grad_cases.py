@@ -1,7 +1,7 @@
 """Numeric-gradient cases for the gradients ported from TensorFlow 2.21 after the first round
 (Erf, the inverse trigonometric ops, Cumprod, ClipByValue, the second-order gradients of the
 activation, pool, conv and slice gradient ops, Gather, MirrorPad, the stitches and
-DynamicPartition, the segment
+DynamicPartition, the TensorScatter ops, the segment
 products), merged into test_gradients.CASES (same format: name -> (function of the input
 tensors, input values[, placeholder shapes])).
 
@@ -169,4 +169,11 @@ def make_cases(tf):
     cases["DynamicPartition"] = (lambda x: tf.concat(raw.DynamicPartition(
         data=x, partitions=tf.constant([[0, 2, 1], [1, 1, 0]]), num_partitions=4), 0),
         [rand(2, 3, 2)])
+    # Update without a repeated index (a repeated one's overwritten update has no effect, yet
+    # TensorFlow's gradient gives it one); add and subtract with one.
+    for op, rows in (("TensorScatterUpdate", [[2], [0]]), ("TensorScatterAdd", [[2], [0], [2]]),
+                     ("TensorScatterSub", [[2], [0], [2]])):
+        cases[op] = ((lambda op, rows: lambda t, u: getattr(raw, op)(
+            tensor=t, indices=tf.constant(rows), updates=u))(op, rows),
+            [rand(3, 2), rand(len(rows), 2)])
     return cases

@@ -89,6 +89,31 @@ register("LowerBound")(_bound("left"))
 register("UpperBound")(_bound("right"))
 
 
+@register("UnravelIndex")
+def unravel_index(ctx, indices, dims):
+    """Flat indices as coordinates in an array of shape `dims`: [len(dims)] for a scalar,
+    [len(dims), n] for n indices; C++'s truncating / and % (a negative index is not refused,
+    as TensorFlow's kernel lets it through)."""
+    indices, dims = np.asarray(indices), np.asarray(dims)
+    if indices.ndim > 1:
+        raise invalid(ctx, f'The indices can only be scalar or vector, got '
+                           f'"{shape_str(indices.shape).replace(", ", ",")}"')
+    if dims.ndim != 1:
+        raise invalid(ctx, f'The indices can only be 1-D, got '
+                           f'"{shape_str(dims.shape).replace(", ", ",")}"')
+    zero = np.flatnonzero(dims == 0)
+    if zero.size:
+        raise invalid(ctx, f"Input dims cannot contain a dim of zero, but dims contains zero "
+                           f"at index {zero[0]}")
+    if (indices >= np.prod(dims, dtype=np.int64)).any():
+        raise invalid(ctx, "index is out of bound as with dims")
+    strides = np.concatenate([np.cumprod(dims[::-1])[::-1][1:], [1]]).astype(np.int64)
+    flat = indices.astype(np.int64).reshape(-1)
+    quotient = np.fix(flat[None, :] / strides[:, None]).astype(np.int64)
+    out = np.fmod(quotient, dims.astype(np.int64)[:, None]).astype(indices.dtype)
+    return out[:, 0] if indices.ndim == 0 else out
+
+
 @register("HistogramFixedWidth")
 def histogram_fixed_width(ctx, values, value_range, nbins):
     values, value_range = np.asarray(values), np.asarray(value_range)

@@ -231,9 +231,13 @@ def max_pool3d_grad(ctx, orig_input, orig_output, grad):
     valid = _valid(orig_input.shape, before, out, window, strides)
     result = _padded(np.zeros(orig_input.shape, grad.dtype), before, out, window, strides,
                      (1, 1, 1))
+    # TensorFlow's LaunchMaxPooling3dGradOp gives the gradient to every input within 1e-5 of
+    # its window's max (|in - out| < 1e-5 in the input's type), not only to exact ties.
+    near = np.asarray(1e-5, orig_input.dtype)
     for tap in _taps_last_first(window):
         view = _tap_view(padded_input, tap, out, strides, (1, 1, 1))
-        mask = (view == orig_output) & _tap_view(valid, tap, out, strides, (1, 1, 1))
+        mask = (np.abs(view - orig_output) < near) & _tap_view(valid, tap, out, strides,
+                                                              (1, 1, 1))
         _tap_view(result, tap, out, strides, (1, 1, 1))[...] += mask * grad
     return _unpadded(result, orig_input.shape, before)
 
