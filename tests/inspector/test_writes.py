@@ -104,6 +104,22 @@ def test_tensorboard_keeps_the_old_run_when_a_write_fails(capsys, tmp_path, monk
     assert sorted(p.name for p in tmp_path.iterdir()) == ["counter.pb"]
 
 
+def test_a_failed_tensorboard_leaves_no_log_folder_it_made(capsys, tmp_path, monkeypatch):
+    from engine.summary import record_writer
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(record_writer.RecordWriter, "write", full)
+    logdir = tmp_path / "logs"
+    status, _, stderr = run(capsys, "tensorboard", GRAPH, "--logdir", logdir)
+    assert status == 2 and "cannot write: No space left on device" in stderr
+    assert list(tmp_path.iterdir()) == []  # the log folder it made is not left behind
+    logdir.mkdir()  # a folder that was there stays, empty as it was
+    assert run(capsys, "tensorboard", GRAPH, "--logdir", logdir)[0] == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["logs"] and list(logdir.iterdir()) == []
+
+
 @pytest.mark.skipif(shutil.which("prlimit") is None, reason="needs util-linux prlimit")
 @pytest.mark.parametrize("argv", [
     ["dot", BIG_GRAPH, "-o", "{out}"],
