@@ -142,17 +142,27 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
             return loss
 
 
+def _require(**arguments):
+    """TensorFlow's error for the first of `arguments` (in order) that is None."""
+    for name, value in arguments.items():
+        if value is None:
+            raise ValueError(f"Argument `{name}` must not be None.")
+
+
+def _float32_pair(predictions, labels):
+    """Both cast to float32 (predictions first, as losses_impl does), their shapes compatible."""
+    predictions = math_ops.cast(predictions, dtype=dtypes.float32)
+    labels = math_ops.cast(labels, dtype=dtypes.float32)
+    predictions.shape.assert_is_compatible_with(labels.shape)
+    return predictions, labels
+
+
 def mean_squared_error(labels, predictions, weights=1.0, scope=None,
                        loss_collection=GraphKeys.LOSSES,
                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     with name_scope(scope, "mean_squared_error", [predictions, labels, weights]) as scope:
-        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
-        labels = math_ops.cast(labels, dtype=dtypes.float32)
-        predictions.shape.assert_is_compatible_with(labels.shape)
+        predictions, labels = _float32_pair(predictions, labels)
         losses = math_ops.squared_difference(predictions, labels)
         return compute_weighted_loss(losses, weights, scope, loss_collection,
                                      reduction=reduction)
@@ -161,10 +171,7 @@ def mean_squared_error(labels, predictions, weights=1.0, scope=None,
 def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
                           loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if onehot_labels is None:
-        raise ValueError("Argument `onehot_labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(onehot_labels=onehot_labels, logits=logits)
     with name_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as scope:
         logits = convert_to_tensor(logits)
         onehot_labels = math_ops.cast(onehot_labels, logits.dtype)
@@ -184,10 +191,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
 def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
                                  loss_collection=GraphKeys.LOSSES,
                                  reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(labels=labels, logits=logits)
     with name_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as scope:
         labels, logits = _remove_squeezable_dimensions(labels, logits, expected_rank_diff=1)
         weights = convert_to_tensor(weights)
@@ -220,14 +224,9 @@ def _remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
 def absolute_difference(labels, predictions, weights=1.0, scope=None,
                         loss_collection=GraphKeys.LOSSES,
                         reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     with name_scope(scope, "absolute_difference", [predictions, labels, weights]) as scope:
-        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
-        labels = math_ops.cast(labels, dtype=dtypes.float32)
-        predictions.shape.assert_is_compatible_with(labels.shape)
+        predictions, labels = _float32_pair(predictions, labels)
         losses = math_ops.abs(math_ops.subtract(predictions, labels))
         return compute_weighted_loss(losses, weights, scope, loss_collection,
                                      reduction=reduction)
@@ -239,14 +238,9 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
     axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         raise ValueError("You must specify argument `axis`.")
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     with name_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as scope:
-        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
-        labels = math_ops.cast(labels, dtype=dtypes.float32)
-        predictions.shape.assert_is_compatible_with(labels.shape)
+        predictions, labels = _float32_pair(predictions, labels)
         radial_diffs = math_ops.multiply(predictions, labels)
         losses = 1 - math_ops.reduce_sum(radial_diffs, axis=(axis,), keepdims=True)
         return compute_weighted_loss(losses, weights, scope, loss_collection,
@@ -255,10 +249,7 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
 
 def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(labels=labels, logits=logits)
     with name_scope(scope, "hinge_loss", [logits, labels, weights]) as scope:
         logits = math_ops.cast(logits, dtype=dtypes.float32)
         labels = math_ops.cast(labels, dtype=dtypes.float32)
@@ -272,14 +263,9 @@ def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKey
 
 def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
              loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     with name_scope(scope, "log_loss", [predictions, labels, weights]) as scope:
-        predictions = math_ops.cast(predictions, dtype=dtypes.float32)
-        labels = math_ops.cast(labels, dtype=dtypes.float32)
-        predictions.shape.assert_is_compatible_with(labels.shape)
+        predictions, labels = _float32_pair(predictions, labels)
         losses = -math_ops.multiply(labels, math_ops.log(predictions + epsilon)) - \
             math_ops.multiply((1 - labels), math_ops.log(1 - predictions + epsilon))
         return compute_weighted_loss(losses, weights, scope, loss_collection,
@@ -288,10 +274,7 @@ def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
 
 def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None,
                                 loss_collection=GraphKeys.LOSSES):
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     with name_scope(scope, "mean_pairwise_squared_error", [predictions, labels, weights]):
         weights = math_ops.cast(weights, dtype=dtypes.float32)
         labels = math_ops.cast(labels, dtype=dtypes.float32)
@@ -325,10 +308,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
                           scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     from engine.ops.sampled_losses import sigmoid_cross_entropy_with_logits
-    if multi_class_labels is None:
-        raise ValueError("Argument `multi_class_labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(multi_class_labels=multi_class_labels, logits=logits)
     with name_scope(scope, "sigmoid_cross_entropy_loss",
                     [logits, multi_class_labels, weights]) as scope:
         logits = convert_to_tensor(logits)

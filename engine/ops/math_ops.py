@@ -129,21 +129,28 @@ _TRUEDIV_TABLE = {
     dtypes.complex128: None}
 
 
+def _true_division_operands(x, y, where):
+    """x and y of one dtype, cast to the float type a true division takes (_TRUEDIV_TABLE:
+    integers to floats), or TensorFlow's TypeError naming `where`."""
+    x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
+    if x_dtype != y_dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != "
+                        f"{y_dtype!r}.")
+    try:
+        dtype = _TRUEDIV_TABLE[x_dtype]
+    except KeyError:
+        raise TypeError(f"Invalid dtype {x_dtype!r} in {where}") from None
+    if dtype is not None:
+        x = cast(x, dtype)
+        y = cast(y, dtype)
+    return x, y
+
+
 def _truediv_python3(x, y, name=None):
     with name_scope(name, "truediv", [x, y]) as name:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
-        x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
-        if x_dtype != y_dtype:
-            raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != "
-                            f"{y_dtype!r}.")
-        try:
-            dtype = _TRUEDIV_TABLE[x_dtype]
-        except KeyError:
-            raise TypeError(f"Invalid dtype {x_dtype!r} in __truediv__") from None
-        if dtype is not None:
-            x = cast(x, dtype)
-            y = cast(y, dtype)
+        x, y = _true_division_operands(x, y, "__truediv__")
         return apply_op("RealDiv", x=x, y=y, name=name)
 
 
@@ -161,17 +168,7 @@ def div_no_nan(x, y, name=None):
         else:
             x = convert_to_tensor(x, name="x")
             y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
-        x_dtype, y_dtype = x.dtype.base_dtype, y.dtype.base_dtype
-        if x_dtype != y_dtype:
-            raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != "
-                            f"{y_dtype!r}.")
-        try:
-            dtype = _TRUEDIV_TABLE[x_dtype]
-        except KeyError:
-            raise TypeError(f"Invalid dtype {x_dtype!r} in tf.math.divide_no_nan.") from None
-        if dtype is not None:
-            x = cast(x, dtype)
-            y = cast(y, dtype)
+        x, y = _true_division_operands(x, y, "tf.math.divide_no_nan.")
         return apply_op("DivNoNan", x=x, y=y, name=name)
 
 
