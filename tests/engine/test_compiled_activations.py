@@ -44,6 +44,7 @@ def test_relu_and_its_gradient_give_the_references_bits(loaded, monkeypatch, dty
     from engine.kernels.compiled import activation_numba
     # small pieces, so that the larger shape is split when there are two threads
     monkeypatch.setattr(activation_numba, "_MIN_ITEMS_PER_PIECE", 1 << 10)
+    monkeypatch.setattr(activation_numba, "_MIN_GRAD_ITEMS_PER_PIECE", 1 << 10)
     threads.configure(budget)
     try:
         for op, inputs in (("Relu", (features,)), ("ReluGrad", (gradients, features))):

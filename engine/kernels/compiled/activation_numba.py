@@ -18,6 +18,10 @@ JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 # on one thread, which in bench.conv_ops ran 1.25-1.6M-element Relu and ReluGrad faster than
 # 2-4 pieces on two (docs/ARCHITECTURE.md, "NumPy kernels split over the intra-op threads").
 _MIN_ITEMS_PER_PIECE = 1 << 20
+# ReluGrad reads two values an element: a 1.6M-element one splits in two (bench.conv_ops'
+# 128x14x14x64 at two threads, medians of 20 alternating samples: 0.185 ms split against
+# 0.194 whole, 2026-11-28); Relu of the same split ran slower (0.137 against 0.125 ms).
+_MIN_GRAD_ITEMS_PER_PIECE = 3 << 18
 
 
 # Each loop runs over views of [start, end) indexed from 0: indexed from `start`, LLVM
@@ -54,7 +58,7 @@ def relu_grad(gradients, features):
     f = np.ascontiguousarray(features).reshape(-1)
     out = np.empty_like(g)
     threads.parallel_for(lambda start, end: _relu_grad(g, f, out, start, end), g.shape[0],
-                         _MIN_ITEMS_PER_PIECE)
+                         _MIN_GRAD_ITEMS_PER_PIECE)
     return out.reshape(gradients.shape)
 
 
