@@ -174,10 +174,18 @@ def parse_feed(path, text, raw_name=False):
     if value.endswith((".npy", ".json")) or os.path.isfile(value):
         return name, _feed_file(value, name)
     try:
-        return name, json.loads(value)
-    except json.JSONDecodeError as error:
+        return name, _json_value(value)
+    except ValueError as error:
         raise InputError(path, f"--feed {name}: not a .npy file or JSON value ({error})") \
             from None
+
+
+def _json_value(text):
+    """json.loads(text), a value nested deeper than Python's decoder recurses a ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def _feed_file(path, name):
@@ -191,7 +199,7 @@ def _feed_file(path, name):
                 return np.load(file, allow_pickle=False)
             file.seek(0)
             text = file.read().decode("utf-8")
-        return json.loads(text)
+        return _json_value(text)
     except OSError as error:
         raise InputError(path, f"cannot read the feed for {name}: "
                                f"{error.strerror or error}") from None

@@ -36,6 +36,7 @@ from parsers.printable import printable
 from views import outputs
 
 INIT_KEY = constants.INIT_OP_SIGNATURE_KEY
+DEFAULT_KEY = constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY
 
 
 def add_arguments(parser):
@@ -137,6 +138,13 @@ def _signature(path, meta_graph_def, name):
         return runnable[0], signatures[runnable[0]]
     if not runnable:
         raise InputError(path, "holds no signature to run")
+    if DEFAULT_KEY in runnable:
+        # what TensorFlow Serving runs for a request naming no signature; every Keras
+        # model.export() writes it beside `serve`, the same function
+        others = ", ".join(key for key in runnable if key != DEFAULT_KEY)
+        print(f"graph-inspector: running signature {DEFAULT_KEY!r} (also: {others}; pick one "
+              f"with --signature)", file=sys.stderr)
+        return DEFAULT_KEY, signatures[DEFAULT_KEY]
     raise InputError(path, f"holds {len(runnable)} signatures ({', '.join(runnable)}): pick "
                            f"one with --signature")
 

@@ -86,9 +86,10 @@ def convert_feed(path, key, input_key, info, value):
 def _as_dtype(path, input_key, info, dtype, value):
     try:
         source = np.asarray(value)
-    except ValueError:  # JSON lists of different lengths
-        raise InputError(path, f"--feed {input_key}: not a rectangular array (rows of "
-                               f"different lengths)") from None
+    except ValueError as error:  # JSON lists of different lengths, or of more than 64 levels
+        what = ("not a rectangular array (rows of different lengths)"
+                if "inhomogeneous" in str(error) else f"not an array ({error})")
+        raise InputError(path, f"--feed {input_key}: {what}") from None
     refused = InputError(path, f"--feed {input_key}: {_kind(source)} values for an input of "
                                f"{spec_text(info)}")
     if dtype == dtypes.string:

@@ -101,6 +101,7 @@ def test_a_feed_file_is_a_npy_array_or_json(capsys, tmp_path):
     (b"[1.5, -2", "neither a .npy array nor JSON"),
     (b"\x93NUMPY\x01\x00garbage", "neither a .npy array nor JSON"),
     (b"\xff\xfe binary", "neither a .npy array nor JSON"),
+    (b"[" * 100000 + b"]" * 100000, "neither a .npy array nor JSON (nested too deeply)"),
     (None, "No such file or directory"),
 ])
 def test_a_bad_feed_file_is_named_in_one_line(capsys, tmp_path, content, message):

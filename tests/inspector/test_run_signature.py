@@ -118,6 +118,11 @@ def test_trace_holds_the_signature_run(capsys, tmp_path):
      "--feed y: values out of range for an input of int32, shape (-1,)"),
     (["--signature", "predict", "--feed", "x=[[1, 2, 3], [4]]"],
      "--feed x: not a rectangular array (rows of different lengths)"),
+    (["--signature", "predict", "--feed", "x=" + "[" * 100 + "1" + "]" * 100],
+     "--feed x: not an array (setting an array element with a sequence. The requested array "
+     "would exceed the maximum number of dimension of 64.)"),
+    (["--signature", "predict", "--feed", "x=" + "[" * 100000 + "]" * 100000],
+     "--feed x: not a .npy file or JSON value (nested too deeply)"),
     (["--signature", "predict", "--feed", 'x={"a": 1}'],
      "--feed x: non-numeric values for an input of float32, shape (-1, 3)"),
     (["--signature", "predict", "--tag", "train", "--feed", "x=[[1, 2, 3]]"],
@@ -130,6 +135,20 @@ def test_bad_signature_runs_are_one_line_exit_2(capsys, argv, message):
     model = TF2 / "train_step"
     status, out, err = run(capsys, "run", model, *argv)
     assert (status, out, err) == (2, "", f"error: {model}: {message}\n")
+
+
+def test_without_signature_a_keras_export_runs_serving_default(capsys, tmp_path):
+    # model.export() writes `serve` and `serving_default` (one function): TensorFlow Serving
+    # runs serving_default for a request naming none, and so does `run`, saying so
+    feeds, wanted = _feeds(tmp_path, "keras_cnn", "serving_default")
+    saved = tmp_path / "out.npz"
+    status, out, err = run(capsys, "run", TF2 / "keras_cnn", *feeds, "--save", saved)
+    assert (status, err) == (0, "graph-inspector: running signature 'serving_default' (also: "
+                                "serve; pick one with --signature)\n")
+    got = np.load(saved)
+    assert sorted(got.files) == sorted(wanted)
+    for key, value in wanted.items():
+        np.testing.assert_allclose(got[key], value, rtol=1e-5, atol=1e-6)
 
 
 def _edited_copy(tmp_path, edit):
