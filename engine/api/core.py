@@ -17,7 +17,7 @@ from engine.framework.graph import (Graph, GraphKeys, add_to_collection,  # noqa
 from engine.framework.default_graph import name_scope  # noqa: F401
 from engine.framework.operation import Operation  # noqa: F401
 from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: F401
-from engine.ops.array_ops import reverse_sequence  # noqa: F401
+from engine.ops.array_ops import reverse_sequence, sparse_placeholder  # noqa: F401
 from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims,  # noqa: F401
                                   fill, gather, gather_nd, identity, identity_n,
                                   invert_permutation, newaxis, one_hot, ones, ones_like, pad,

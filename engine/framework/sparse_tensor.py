@@ -38,6 +38,18 @@ class SparseTensor:
     def get_shape(self):
         return self._shape
 
+    def _feed_components(self):
+        """The tensors a feed of this key feeds (engine/runtime/session_feeds.py)."""
+        return (self._indices, self._values, self._dense_shape), "SparseTensorValue"
+
+    def set_shape(self, shape):
+        """Narrows the static dense shape (tf.sparse_placeholder's `shape`)."""
+        from engine.framework.tensor_shape import as_shape
+        shape = as_shape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {self._shape} and {shape} are incompatible")
+        self._shape = self._shape.merge_with(shape)
+
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "
                 f"dense_shape={self._dense_shape})")

@@ -32,6 +32,40 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002
     return apply_op("PlaceholderWithDefault", input=input, shape=as_shape(shape), name=name)
 
 
+def sparse_placeholder(dtype, shape=None, name=None):
+    """A SparseTensor of three placeholders, fed with a SparseTensorValue (or a tuple of
+    indices, values and dense_shape), named and shaped as TensorFlow's: NAME/values [?],
+    NAME/indices [?, rank] (int64), and NAME/shape (int64 [rank]): a placeholder where `shape`
+    is None, else a placeholder_with_default of `shape`, its unknown dimensions -1."""
+    from engine.framework.sparse_tensor import SparseTensor
+    from engine.framework.tensor_util import constant_value_as_shape
+
+    def named(suffix):
+        return None if name is None else f"{name}/{suffix}"
+
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(dtypes.int64, shape=[rank], name=named("shape"))
+        known = constant_value_as_shape(dense_shape)
+    else:
+        if isinstance(shape, Tensor):
+            rank = shape.shape[0]
+            known = constant_value_as_shape(shape)
+        else:
+            rank = len(shape)
+            dims = [Dimension(d).value if d is not None else None for d in shape]
+            known = TensorShape([None if d in (None, -1) else d for d in dims])
+            shape = constant([-1 if d is None else d for d in dims], dtype=dtypes.int64,
+                             name=named("shape_default"))
+        dense_shape = placeholder_with_default(shape, shape=shape.shape, name=named("shape"))
+    result = SparseTensor(
+        values=placeholder(dtype, shape=[None], name=named("values")),
+        indices=placeholder(dtypes.int64, shape=[None, rank], name=named("indices")),
+        dense_shape=dense_shape)
+    result.set_shape(known)
+    return result
+
+
 def identity(input, name=None):  # noqa: A002
     return apply_op("Identity", input=input, name=name)
 

@@ -1,8 +1,16 @@
 """IndexedSlices: the sparse gradient of a gather (rows `indices` of a dense tensor), and how
 one becomes a Tensor (UnsortedSegmentSum into its dense shape)."""
 
+import collections
+
 from engine.ops.convert import convert_to_tensor, register_tensor_conversion_function
 from engine.ops.op_def_library import apply_op
+
+
+class IndexedSlicesValue(collections.namedtuple("IndexedSlicesValue",
+                                                 ["values", "indices", "dense_shape"])):
+    """A fetched IndexedSlices: NumPy values, indices and dense_shape (None where the
+    IndexedSlices has none)."""
 
 
 class IndexedSlices:
@@ -16,6 +24,12 @@ class IndexedSlices:
     graph = property(lambda self: self.values.graph)
     device = property(lambda self: self.values.device)
     name = property(lambda self: self.values.name)
+
+    def _feed_components(self):
+        """The tensors a feed of this key feeds (engine/runtime/session_feeds.py)."""
+        tensors = (self.values, self.indices)
+        return tensors + ((self.dense_shape,) if self.dense_shape is not None else ()), \
+            "IndexedSlicesValue"
 
     def __repr__(self):
         return (f"IndexedSlices(indices={self.indices}, values={self.values}, "

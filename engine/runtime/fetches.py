@@ -1,7 +1,8 @@
 """Fetch structures as TensorFlow's session.py reads them: flatten to graph elements, rebuild.
 
 Session.run accepts a graph element (Tensor, Operation, name string, anything with
-`_as_graph_element`), a SparseTensor (fetched as a SparseTensorValue), or lists, tuples,
+`_as_graph_element`), a SparseTensor (fetched as a SparseTensorValue), an IndexedSlices (a
+gather's gradient, fetched as an IndexedSlicesValue), or lists, tuples,
 namedtuples, dicts and attrs classes of those, nested.
 `FetchMapper.for_fetch(fetch, graph)` flattens the structure once into unique elements; its
 `build(values)` puts the fetched values back into the same structure (None for an Operation).
@@ -111,6 +112,13 @@ def _mapper(fetch, graph, leaf_index):
         parts = [leaf_index(as_fetch_element(t, graph))
                  for t in (fetch.indices, fetch.values, fetch.dense_shape)]
         return lambda values: SparseTensorValue(*[values[p] for p in parts])
+    indexed_slices = _indexed_slices_types()
+    if isinstance(fetch, indexed_slices[0]):
+        # values, indices and the dense shape where it has one, as TensorFlow's session
+        parts = [leaf_index(as_fetch_element(t, graph))
+                 for t in (fetch.values, fetch.indices, fetch.dense_shape) if t is not None]
+        make = indexed_slices[1]
+        return lambda values: make(*[values[p] for p in parts], *[None] * (3 - len(parts)))
     attrs_fields = getattr(type(fetch), "__attrs_attrs__", None)
     if attrs_fields is not None:
         names = [field.name for field in attrs_fields]
@@ -119,6 +127,12 @@ def _mapper(fetch, graph, leaf_index):
         return lambda values: make(**{name: part(values) for name, part in zip(names, parts)})
     position = leaf_index(as_fetch_element(fetch, graph))
     return lambda values: values[position]
+
+
+def _indexed_slices_types():
+    """(IndexedSlices, IndexedSlicesValue), imported here: engine.ops imports the session."""
+    from engine.ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+    return IndexedSlices, IndexedSlicesValue
 
 
 def as_fetch_element(fetch, graph):

@@ -49,8 +49,12 @@ def feed_names_and_values(graph, feed_dict, known):
             raise TypeError(f"FlattenDictItems: 'dict' must be a dictionary or "
                             f"collection.Mapping type object, instead of "
                             f"'{type(feed_dict).__name__}'.") from None
+    items = feed_dict.items()
+    if any(key.__class__ not in _NAME_KEY_TYPES and hasattr(key, "_feed_components")
+           for key in feed_dict):
+        items = list(_expanded(items))
     named = {}
-    for key, value in feed_dict.items():
+    for key, value in items:
         name = known.get(key) if key.__class__ in _NAME_KEY_TYPES else None
         if name is None:
             name = feed_tensor(graph, key).name
@@ -70,6 +74,25 @@ def feed_names_and_values(graph, feed_dict, known):
         return (name,), (value,)
     names = tuple(sorted(named))
     return names, [named[name] for name in names]
+
+
+def _expanded(items):
+    """(key, value) pairs with a SparseTensor's or an IndexedSlices' key fed through its
+    component tensors, as TensorFlow's session expands them: a SparseTensorValue (or any
+    three values: indices, values, dense_shape) for a SparseTensor; an IndexedSlicesValue (or
+    values, indices[, dense_shape]) for an IndexedSlices."""
+    for key, value in items:
+        components = getattr(key, "_feed_components", None)
+        if components is None:
+            yield key, value
+            continue
+        tensors, value_type = components()
+        try:
+            parts = list(value)
+        except TypeError:
+            raise TypeError(f"The value fed for {key!r} must be a {value_type} or a tuple of "
+                            f"its {len(tensors)} parts, not {type(value).__name__}") from None
+        yield from zip(tensors, parts)
 
 
 def feed_converter(tensor):
