@@ -92,3 +92,17 @@ def canonical_bits(values):
 def digest(values):
     """sha256 of a float32 array's canonical bits, as hex."""
     return hashlib.sha256(canonical_bits(values).astype("<u4").tobytes()).hexdigest()
+
+
+def xent_cases():
+    """{name: (logits, labels)} of tests/fixtures/ops/sparse_xent.npz (tools/
+    make_xent_fixtures.py): the Softmax cases' logits, but rows with a NaN or an infinity
+    (their losses are NaN either way), labels seeded by the case's name."""
+    out = {}
+    for name, shape in softmax_cases().items():
+        logits = softmax_input(name, shape).reshape(-1, shape[-1])
+        if not np.isfinite(logits).all():
+            logits = logits[np.isfinite(logits).all(axis=1)]
+        rng = np.random.RandomState(_seed("labels" + name))
+        out[name] = logits, rng.randint(0, logits.shape[1], logits.shape[0]).astype(np.int64)
+    return out

@@ -37,6 +37,12 @@ Softmax and LogSoftmax are softmax_op_functor.h's SoftmaxEigenImpl over [batch, 
 tools/make_reduce_order_fixtures.py writes TensorFlow's bits for these (at 1 and 2
 intra-op threads: the same), tests/engine/test_reduce_order.py compares.
 
+SparseSoftmaxCrossEntropyWithLogits is sparse_xent_op.h's SparseXentEigenImpl: the shifted
+logits and their exp's row sums as LogSoftmax has them; the loss glibc's logf of the sum
+minus the label's shifted logit (a generator: scalar code, summed along the row from 0); the
+backprop exp(shifted), a flat expression (packet exp on all but the last size % 8 values),
+divided by the row's sum, minus 1 at the label (tools/make_xent_fixtures.py, test_xent.py).
+
 This module is the NumPy reference, vectorised across rows (the order is the same for every
 row); engine/kernels/compiled/eigen_reduce_numba.py computes the same values compiled.
 """
@@ -189,22 +195,36 @@ def _tree_packets(n, first):
 def reduced_exp(shifted):
     """exp of each value as the reducer reads it: packet exp on its packets, expf on the
     tails."""
-    rows, n = shifted.shape
+    return _exp_on_paths(shifted, _reducer_packets(*shifted.shape))
+
+
+def _reducer_packets(rows, n):
+    """Which values of each of `rows` rows of n the reducer reads as packets."""
     if n <= PACKET * LEAF:
-        packets = _leaf_packets(n)
-    else:
-        packets = np.stack([_tree_packets(n, r * n) for r in range(rows)])
-    return _exp_on_paths(shifted, packets)
+        return _leaf_packets(n)
+    return np.stack([_tree_packets(n, r * n) for r in range(rows)])
 
 
-def _exp_on_paths(shifted, packets):
-    """Packet exp of `shifted`, but glibc's expf where `packets` is False (a few values a
-    row: expf through ctypes costs a microsecond a value)."""
-    e = ef.packet_exp(shifted).astype(_F)
+def _exp_on_paths(shifted, packets, packet_exp=None):
+    """Packet exp of `shifted` (`packet_exp` where given), but glibc's expf where `packets`
+    is False (a few values a row: expf through ctypes costs a microsecond a value)."""
+    e = (ef.packet_exp(shifted) if packet_exp is None else packet_exp).astype(_F)
     scalar = ~np.broadcast_to(packets, shifted.shape)
     if scalar.any():
-        e[scalar] = ef.scalar_exp(shifted[scalar])
+        e[scalar] = _scalar_exp(shifted[scalar])
     return e
+
+
+def _scalar_exp(values):
+    """glibc's expf of each value, with FTZ/DAZ: the compiled loops' scalar path where they are
+    loaded (ctypes costs a microsecond a value: 256 of them were most of a [128, 10] loss)."""
+    values = np.ascontiguousarray(values, _F).reshape(-1)
+    loops = ef.compiled_loops(values.size)
+    if loops is None or not values.size:
+        return ef.scalar_exp(values)
+    out = np.empty_like(values)
+    loops.run("exp", out, [values], 0)
+    return out
 
 
 def block_packets(rows, n):
@@ -249,3 +269,29 @@ def log_softmax(x):
         shifted = _shifted(x)
         log_sums = _flat(row_sums(reduced_exp(shifted), True), ef.packet_log, ef.scalar_log)
         return _flush(shifted - log_sums[:, None])
+
+
+def sparse_softmax_cross_entropy(x, labels):
+    """TensorFlow's float32 (loss, backprop) of SparseSoftmaxCrossEntropyWithLogits of the
+    2-D `x` and its labels (each in [0, classes): the kernel checks them first). One packet
+    exp of every shifted value (eigen_float32.exp, compiled where loaded) serves both the
+    reducer's packets and the flat expression's; glibc's expf the scalar values of each."""
+    with np.errstate(all="ignore"):
+        shifted = _shifted(x)
+        rows, n = shifted.shape
+        flat = shifted.reshape(-1)
+        size = flat.size
+        padded = np.zeros(-(-size // PACKET) * PACKET, _F)  # a whole number of packets
+        padded[:size] = flat
+        packet = ef.exp(padded)[:size].reshape(rows, n)
+        sums = row_sums(_exp_on_paths(shifted, _reducer_packets(rows, n), packet), True)
+        rows_at = np.arange(rows)
+        labels = np.asarray(labels).reshape(-1)
+        # the generator's row: zeros but at the label, summed from 0 (-0.0 comes out +0.0)
+        loss = _flush(ef.scalar_log(sums) - shifted[rows_at, labels]) + _F(0)
+        e = packet.copy()
+        end = size - size % PACKET
+        e.reshape(-1)[end:] = _scalar_exp(flat[end:])
+        backprop = _flush(_flush(e) / sums[:, None])
+        backprop[rows_at, labels] = _flush(backprop[rows_at, labels] - _F(1))
+        return loss, backprop

@@ -224,6 +224,9 @@ def sparse_softmax_cross_entropy(ctx, features, labels):
     classes = features.shape[-1]
     if labels.size and (labels.min() < 0 or labels.max() >= classes):
         raise label_range_error(ctx, labels, classes)
+    if features.dtype == np.float32 and features.ndim == 2 and features.size:
+        # TensorFlow's bits: its exp, log and order of additions (eigen_reduce.py)
+        return eigen_reduce.sparse_softmax_cross_entropy(features, labels)
     return sparse_cross_entropy_and_backprop(np, features, labels)
 
 
