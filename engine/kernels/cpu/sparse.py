@@ -1,0 +1,280 @@
+"""NumPy CPU kernels of the SparseTensor ops under tf.feature_column and the sparse embedding
+lookups: SparseFillEmptyRows (and its Grad), SparseReshape, and the SparseSegment reductions
+(Sum, Mean, SqrtN, their WithNumSegments forms, their dense Grad and sparse GradV2 ops), with
+TensorFlow's error texts and check order (segment_reduction_ops_impl.h, reshape_util.cc,
+sparse_fill_empty_rows_op.cc)."""
+
+import numpy as np
+
+from engine.kernels import register
+from engine.kernels.common import invalid, shape_str
+
+
+def _shape(array):
+    return shape_str(np.shape(array)).replace(", ", ",")
+
+
+# -- SparseFillEmptyRows ----------------------------------------------------------------------
+
+@register("SparseFillEmptyRows")
+def sparse_fill_empty_rows(ctx, indices, values, dense_shape, default_value):
+    """Each row of the dense shape with no entry gets one, (row, 0, ...) = default_value; the
+    entries come out grouped by row, a row's in their input order (TensorFlow's counting
+    pass, which takes unsorted input too), with the input -> output map."""
+    indices, values = np.asarray(indices), np.asarray(values)
+    dense_shape, default_value = np.asarray(dense_shape), np.asarray(default_value)
+    if dense_shape.ndim != 1:
+        raise invalid(ctx, f"dense_shape must be a vector, saw: {_shape(dense_shape)}")
+    if indices.ndim != 2:
+        raise invalid(ctx, f"indices must be a matrix, saw: {_shape(indices)}")
+    if values.ndim != 1:
+        raise invalid(ctx, f"values must be a vector, saw: {_shape(values)}")
+    if default_value.ndim != 0:
+        raise invalid(ctx, f"default_value must be a scalar, saw: {_shape(default_value)}")
+    n = indices.shape[0]
+    if values.shape[0] != n:
+        raise invalid(ctx, f"The length of `values` ({values.shape[0]}) must match the first "
+                           f"dimension of `indices` ({n}).")
+    if dense_shape.size == 0:
+        raise invalid(ctx, "Dense shape cannot be empty.")
+    dense_rows = int(dense_shape[0])
+    rank = indices.shape[1]
+    if dense_rows == 0:
+        if n:
+            raise invalid(ctx, f"Received SparseTensor with dense_shape[0] = 0 but "
+                               f"indices.shape[0] = {n}")
+        return (np.zeros((0, rank), np.int64), values[:0], np.zeros(0, np.bool_),
+                np.zeros(0, np.int64))
+    rows = indices[:, 0].astype(np.int64) if n else np.zeros(0, np.int64)
+    bad = np.flatnonzero((rows < 0) | (rows >= dense_rows))
+    if bad.size:
+        raise invalid(ctx, f"indices({bad[0]}, 0) is invalid: {rows[bad[0]]} >= {dense_rows}")
+    counts = np.bincount(rows, minlength=dense_rows)
+    empty = counts == 0
+    per_row = np.maximum(counts, 1)
+    starts = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
+    total = int(per_row.sum())
+    out_indices = np.zeros((total, rank), np.int64)
+    out_values = np.full(total, default_value, values.dtype)
+    empty_rows = np.flatnonzero(empty)
+    out_indices[starts[empty_rows], 0] = empty_rows
+    order = np.argsort(rows, kind="stable")
+    # the k-th entry of a row goes to the row's start + k
+    rank_in_row = np.arange(n) - np.concatenate([[0], np.cumsum(counts)[:-1]])[rows[order]]
+    positions = starts[rows[order]] + rank_in_row
+    out_indices[positions] = indices[order]
+    out_values[positions] = values[order]
+    reverse = np.empty(n, np.int64)
+    reverse[order] = positions
+    return out_indices, out_values, empty, reverse
+
+
+@register("SparseFillEmptyRowsGrad")
+def sparse_fill_empty_rows_grad(ctx, reverse_index_map, grad_values):
+    """d_values: the output gradient at each input entry's place; d_default_value: the sum
+    over the filled entries."""
+    reverse, grad = np.asarray(reverse_index_map), np.asarray(grad_values)
+    if reverse.ndim != 1:
+        raise invalid(ctx, f"reverse_index_map must be a vector, saw: {_shape(reverse)}")
+    if grad.ndim != 1:
+        raise invalid(ctx, f"grad_values must be a vector, saw: {_shape(grad)}")
+    size = grad.shape[0]
+    for position in reverse.tolist():
+        if not 0 <= position < size:
+            raise invalid(ctx, f"Elements in reverse index must be in [0, {size}) but got "
+                               f"{position}")
+    d_values = grad[reverse]
+    visited = np.zeros(size, np.bool_)
+    visited[reverse] = True
+    return d_values, np.asarray(grad[~visited].sum(dtype=grad.dtype), grad.dtype)
+
+
+# -- SparseReshape ----------------------------------------------------------------------------
+
+@register("SparseReshape")
+def sparse_reshape(ctx, input_indices, input_shape, new_shape):
+    """The entries' coordinates in the new shape (row-major, as a dense reshape), at most one
+    -1 in new_shape inferred."""
+    indices, shape = np.asarray(input_indices), np.asarray(input_shape)
+    target = np.asarray(new_shape)
+    if indices.ndim != 2:
+        raise invalid(ctx, "Input must be a matrix.")
+    if shape.ndim != 1:
+        raise invalid(ctx, "Input shape must be a vector.")
+    if target.ndim != 1:
+        raise invalid(ctx, f"Target shape should be a vector but received shape "
+                           f"{_shape(target)}")
+    if indices.shape[1] != shape.size:
+        raise invalid(ctx, "Input tensor rank must match input shape length.")
+    dense_size = int(np.prod(shape, dtype=np.int64))
+    output = [int(d) for d in target.tolist()]
+    unknown, product = -1, 1
+    for i, size in enumerate(output):
+        if size == -1:
+            if unknown != -1:
+                raise invalid(ctx, f"only one output dimension may be -1, not both {unknown} "
+                                   f"and {i}")
+            unknown = i
+        else:
+            if size < 0:
+                raise invalid(ctx, f"size {i} must be non-negative, not {size}")
+            product *= size
+    shown = ",".join(str(1 if d == -1 else d) for d in output)
+    given = ",".join(str(int(d)) for d in shape.tolist())
+    if unknown != -1:
+        if product > 0:
+            missing = dense_size // product
+            if product * missing != dense_size:
+                raise invalid(ctx, f"Input to reshape is a SparseTensor with {dense_size} dense "
+                                   f"values, but the requested shape requires a multiple of "
+                                   f"{product}. input_shape=[{given}] output_shape=[{shown}]")
+        else:
+            missing = 0
+        output[unknown] = missing
+    elif product != dense_size:
+        raise invalid(ctx, f"Input to reshape is a tensor with {dense_size} dense values, but "
+                           f"the requested shape has {product}. input_shape=[{given}] "
+                           f"output_shape=[{shown}]")
+    out_shape = np.array(output, np.int64)
+    if indices.shape[0] == 0:
+        return np.zeros((0, len(output)), np.int64), out_shape
+    in_strides = _strides(shape.astype(np.int64))
+    flat = indices.astype(np.int64) @ in_strides
+    out_strides = _strides(out_shape)
+    out = np.empty((indices.shape[0], len(output)), np.int64)
+    for j, stride in enumerate(out_strides.tolist()):
+        out[:, j] = flat // stride
+        flat = flat - out[:, j] * stride
+    return out, out_shape
+
+
+def _strides(shape):
+    strides = np.ones(len(shape), np.int64)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+# -- SparseSegmentSum / Mean / SqrtN ----------------------------------------------------------
+
+def _segment_reduction(kind, with_num_segments):
+    def kernel(ctx, data, indices, segment_ids, num_segments=None):
+        data, indices = np.asarray(data), np.asarray(indices)
+        segment_ids = np.asarray(segment_ids)
+        if indices.ndim != 1:
+            raise invalid(ctx, "indices should be a vector.")
+        if segment_ids.ndim != 1:
+            raise invalid(ctx, "segment_ids should be a vector.")
+        n = indices.size
+        if n != segment_ids.size:
+            raise invalid(ctx, "segment_ids and indices should have same size.")
+        if with_num_segments:
+            num_segments = np.asarray(num_segments)
+            if num_segments.ndim != 0:
+                raise invalid(ctx, f"num_segments should be a scalar, not shape "
+                                   f"{_shape(num_segments)}")
+            rows = int(num_segments)
+            if n and int(segment_ids[-1]) >= rows:
+                raise invalid(ctx, "segment ids must be < num_segments")
+        else:
+            rows = int(segment_ids[-1]) + 1 if n else 0
+        if rows < 0:
+            raise invalid(ctx, "segment ids must be >= 0")
+        if data.ndim < 1:
+            raise invalid(ctx, "Shape must be at least rank 1")
+        out = np.zeros((rows,) + data.shape[1:], data.dtype)
+        start = 0
+        while start < n:
+            segment = int(segment_ids[start])
+            end = start + 1
+            while end < n and int(segment_ids[end]) == segment:
+                end += 1
+            if end < n and segment > int(segment_ids[end]):
+                raise invalid(ctx, "segment ids are not increasing")
+            if not 0 <= segment < rows:
+                raise invalid(ctx, f"Segment id {segment} out of range [0, {rows}), possibly "
+                                   f"because 'segment_ids' input is not sorted.")
+            chosen = indices[start:end].astype(np.int64)
+            bad = np.flatnonzero((chosen < 0) | (chosen >= data.shape[0]))
+            if bad.size:
+                raise invalid(ctx, f"Bad: indices[{start + bad[0]}] == {chosen[bad[0]]} out of "
+                                   f"range [0, {data.shape[0]})")
+            total = data[chosen].sum(axis=0, dtype=data.dtype)
+            if kind == "mean":
+                total = total / np.asarray(end - start, data.dtype)
+            elif kind == "sqrtn":
+                total = total / np.sqrt(np.asarray(end - start, data.dtype))
+            out[segment] = total
+            start = end
+        return out
+    if with_num_segments:
+        return kernel
+    return lambda ctx, data, indices, segment_ids: kernel(ctx, data, indices, segment_ids)
+
+
+for _kind, _name in (("sum", "Sum"), ("mean", "Mean"), ("sqrtn", "SqrtN")):
+    register(f"SparseSegment{_name}")(_segment_reduction(_kind, False))
+    register(f"SparseSegment{_name}WithNumSegments")(_segment_reduction(_kind, True))
+
+
+def _grad_inputs(ctx, grad, indices, segment_ids, dense_output_dim0):
+    grad, indices = np.asarray(grad), np.asarray(indices)
+    segment_ids, dim0 = np.asarray(segment_ids), np.asarray(dense_output_dim0)
+    if indices.ndim != 1:
+        raise invalid(ctx, "indices should be a vector.")
+    if segment_ids.ndim != 1:
+        raise invalid(ctx, "segment_ids should be a vector.")
+    if dim0.ndim != 0:
+        raise invalid(ctx, "dense_output_dim0 should be a scalar.")
+    if indices.size != segment_ids.size:
+        raise invalid(ctx, "segment_ids and indices should have same size.")
+    segments = grad.shape[0] if grad.ndim else 0
+    if indices.size and int(segment_ids[-1]) + 1 > segments:
+        raise invalid(ctx, "Invalid number of segments")
+    for segment in segment_ids.tolist():
+        if not 0 <= segment < segments:
+            raise invalid(ctx, f"Segment id {segment} out of range [0, {segments}).")
+    return grad, indices.astype(np.int64), segment_ids.astype(np.int64), int(dim0), segments
+
+
+def _scaled_rows(kind, grad, segment_ids, segments):
+    """Each entry's row of `grad`, scaled as the forward op scaled it (in double, as
+    TensorFlow's scaling vector, then cast to the element type)."""
+    rows = grad[segment_ids]
+    if kind == "sum":
+        return rows
+    counts = np.maximum(np.bincount(segment_ids, minlength=segments).astype(np.float64), 1.0)
+    scale = 1.0 / (counts if kind == "mean" else np.sqrt(counts))
+    return rows * scale[segment_ids].astype(grad.dtype).reshape((-1,) + (1,) * (grad.ndim - 1))
+
+
+def _dense_grad(kind):
+    def kernel(ctx, grad, indices, segment_ids, dense_output_dim0):
+        grad, indices, segment_ids, dim0, segments = _grad_inputs(
+            ctx, grad, indices, segment_ids, dense_output_dim0)
+        for index in indices.tolist():
+            if not 0 <= index < dim0:
+                raise invalid(ctx, f"Index {index} out of range [0, {dim0}).")
+        out = np.zeros((dim0,) + grad.shape[1:], grad.dtype)
+        np.add.at(out, indices, _scaled_rows(kind, grad, segment_ids, segments))
+        return out
+    return kernel
+
+
+def _sparse_grad(kind):
+    def kernel(ctx, grad, indices, segment_ids, dense_output_dim0):
+        grad, indices64, segment_ids, dim0, segments = _grad_inputs(
+            ctx, grad, indices, segment_ids, dense_output_dim0)
+        for index in indices64.tolist():
+            if not 0 <= index < dim0:
+                raise invalid(ctx, f"Index {index} out of range [0, {dim0}).")
+        unique, position = np.unique(indices64, return_inverse=True)
+        out = np.zeros((unique.size,) + grad.shape[1:], grad.dtype)
+        np.add.at(out, position.reshape(-1), _scaled_rows(kind, grad, segment_ids, segments))
+        return out, unique.astype(np.asarray(indices).dtype)
+    return kernel
+
+
+for _kind, _name in (("sum", "Sum"), ("mean", "Mean"), ("sqrtn", "SqrtN")):
+    register(f"SparseSegment{_name}Grad")(_dense_grad(_kind))
+    register(f"SparseSegment{_name}GradV2")(_sparse_grad(_kind))

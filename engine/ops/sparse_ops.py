@@ -1,0 +1,104 @@
+"""tf.sparse's ops the feature columns and the sparse embedding lookups build on, as
+TensorFlow's sparse_ops.py writes them: sparse_reshape, sparse_fill_empty_rows, sparse_retain,
+sparse_tensor_to_dense; and the gradient of SparseFillEmptyRows (sparse_grad.py)."""
+
+import numpy as np
+
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_util import constant_value, constant_value_as_shape
+from engine.ops import array_ops
+from engine.ops.cast import cast
+from engine.ops.constant_op import constant
+from engine.ops.convert import convert_to_tensor
+from engine.ops.fill_ops import zeros
+from engine.ops.gradient_registry import RegisterGradient
+from engine.ops.op_def_library import apply_op
+
+
+def convert_to_sparse_tensor(sp_input):
+    """A SparseTensor as itself, a SparseTensorValue as constants; anything else TypeError."""
+    if isinstance(sp_input, SparseTensorValue):
+        return SparseTensor(sp_input.indices, sp_input.values, sp_input.dense_shape)
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    return sp_input
+
+
+def sparse_reshape(sp_input, shape, name=None):
+    """tf.sparse.reshape: the same entries in a dense shape of as many elements; a static
+    target shape (the input's shape known) is checked and becomes a constant, as TF does."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    shape = cast(shape, dtype=dtypes.int64)
+    with name_scope(name, "SparseReshape", [sp_input]) as name:
+        reshaped_ind, reshaped_shape = apply_op("SparseReshape", input_indices=sp_input.indices,
+                                                input_shape=sp_input.dense_shape,
+                                                new_shape=shape, name=name)
+        const = constant_value_as_shape(shape)
+        const = const.as_list() if const.ndims is not None else None
+        if const is not None and sp_input.shape.is_fully_defined():
+            by_user = constant_value(shape)
+            if by_user is not None and sum(d == -1 for d in by_user) > 1:
+                raise ValueError("At most one dimension can be inferred (-1). Found: %s"
+                                 % by_user)
+            original = list(const)
+            in_size = np.prod(sp_input.shape.as_list())
+            implied = sum(dim is None for dim in const)
+            if implied == 1 and 0 not in const:
+                at = original.index(None)
+                const[at] = int(in_size // np.prod(original[:at] + original[at + 1:]))
+            if implied == 0 or (implied == 1 and 0 not in const):
+                size = np.prod(const)
+                if size != in_size:
+                    raise ValueError("Cannot reshape a tensor with %d elements to shape %s "
+                                     "(%d elements)." % (in_size, original, size))
+                reshaped_shape = constant(const, dtype=dtypes.int64)
+        return SparseTensor(reshaped_ind, array_ops.identity(sp_input.values), reshaped_shape)
+
+
+def sparse_fill_empty_rows(sp_input, default_value, name=None):
+    """tf.sparse.fill_empty_rows: (the filled SparseTensor, which rows were empty)."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    with name_scope(name, "SparseFillEmptyRows", [sp_input]):
+        default_value = convert_to_tensor(default_value, dtype=sp_input.values.dtype)
+        indices, values, empty_row_indicator, _ = apply_op(
+            "SparseFillEmptyRows", indices=sp_input.indices, values=sp_input.values,
+            dense_shape=sp_input.dense_shape, default_value=default_value)
+        return SparseTensor(indices, values, sp_input.dense_shape), empty_row_indicator
+
+
+def sparse_retain(sp_input, to_retain):
+    """tf.sparse.retain: the entries where the boolean vector `to_retain` is true."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    to_retain = convert_to_tensor(to_retain)
+    retain_shape = to_retain.get_shape()
+    retain_shape.assert_has_rank(1)
+    values_shape = sp_input.values.get_shape()
+    if values_shape.ndims is not None:
+        values_shape[:1].assert_is_compatible_with(TensorShape(retain_shape.as_list()[:1]))
+    where_true = array_ops.reshape(array_ops.where_v2(to_retain), [-1])
+    new_indices = array_ops.gather(sp_input.indices, where_true)
+    new_values = array_ops.gather(sp_input.values, where_true)
+    return SparseTensor(new_indices, new_values, array_ops.identity(sp_input.dense_shape))
+
+
+def sparse_tensor_to_dense(sp_input, default_value=None, validate_indices=True, name=None):
+    """tf.sparse.to_dense: a SparseToDense of the three parts."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    if default_value is None:
+        default_value = zeros([], dtype=sp_input.dtype)
+    return apply_op("SparseToDense", sparse_indices=sp_input.indices,
+                    output_shape=sp_input.dense_shape, sparse_values=sp_input.values,
+                    default_value=default_value, validate_indices=validate_indices, name=name)
+
+
+@RegisterGradient("SparseFillEmptyRows")
+def _sparse_fill_empty_rows_grad(op, unused_grad_indices, output_grad_values,
+                                 unused_grad_empty_row_indicator,
+                                 unused_grad_reverse_index_map):
+    d_values, d_default_value = apply_op("SparseFillEmptyRowsGrad",
+                                         reverse_index_map=op.outputs[3],
+                                         grad_values=output_grad_values)
+    return [None, d_values, None, d_default_value]
