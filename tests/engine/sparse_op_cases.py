@@ -1,0 +1,107 @@
+"""Cases for the sparse kernels (SparseFillEmptyRows, SparseReshape, the SparseSegment
+reductions and their gradient ops): op, inputs as (values, dtype), each run on TensorFlow by
+tools/make_sparse_fixtures.py and on the engine by tests/engine/test_sparse_ops.py, through
+placeholder_with_default so the kernel (not a shape function) sees bad input."""
+
+import numpy as np
+
+F32, I32, I64 = "float32", "int32", "int64"
+DATA = (np.arange(12).reshape(4, 3).tolist(), F32)
+
+
+def _segment(op, indices, segment_ids, *extra, data=DATA, ids=I32):
+    return (op, [data, (indices, ids), (segment_ids, I32), *extra])
+
+
+def _fill(indices, values, shape, default=(-1.0, F32)):
+    return ("SparseFillEmptyRows", [(indices, I64), (values, F32), (shape, I64), default])
+
+
+def _reshape(indices, shape, new_shape):
+    return ("SparseReshape", [(indices, I64), (shape, I64), (new_shape, I64)])
+
+
+CASES = {
+    "sum": _segment("SparseSegmentSum", [0, 1, 3], [0, 0, 2]),
+    "mean": _segment("SparseSegmentMean", [0, 1, 3], [0, 0, 2]),
+    "sqrtn": _segment("SparseSegmentSqrtN", [0, 1, 3, 2], [0, 0, 0, 2]),
+    "mean_int64_ids": _segment("SparseSegmentMean", [3, 1, 3], [0, 1, 1], ids=I64),
+    "sum_num_segments": _segment("SparseSegmentSumWithNumSegments", [0, 1, 3], [0, 0, 2],
+                                 (5, I32)),
+    "mean_num_segments": _segment("SparseSegmentMeanWithNumSegments", [0, 1, 3], [0, 2, 2],
+                                  (4, I32)),
+    "sqrtn_num_segments": _segment("SparseSegmentSqrtNWithNumSegments", [2, 1], [1, 1],
+                                   (3, I32)),
+    "mean_gap": _segment("SparseSegmentMean", [0, 1], [0, 3]),
+    "mean_empty": _segment("SparseSegmentMean", [], []),
+    "mean_3d": _segment("SparseSegmentMean", [1, 0, 1], [0, 1, 1],
+                        data=(np.arange(16).reshape(2, 4, 2).tolist(), F32)),
+    "index_out_of_range": _segment("SparseSegmentSum", [0, 4, 3], [0, 0, 2]),
+    "negative_index": _segment("SparseSegmentMean", [0, -1, 3], [0, 0, 2]),
+    "ids_not_increasing": _segment("SparseSegmentSum", [0, 1, 3], [1, 0, 2]),
+    "negative_segment": _segment("SparseSegmentSum", [0, 1, 3], [-1, 0, 2]),
+    "sizes_differ": _segment("SparseSegmentSum", [0, 1], [0, 0, 2]),
+    "segment_ids_matrix": _segment("SparseSegmentSum", [0, 1, 3], [[0, 0, 2]]),
+    "indices_matrix": _segment("SparseSegmentSum", [[0, 1, 3]], [0, 0, 2]),
+    "too_few_segments": _segment("SparseSegmentSumWithNumSegments", [0, 1, 3], [0, 0, 2],
+                                 (2, I32)),
+    "num_segments_vector": _segment("SparseSegmentSumWithNumSegments", [0, 1, 3], [0, 0, 2],
+                                    ([3], I32)),
+    "scalar_data": _segment("SparseSegmentSum", [0], [0], data=(1.0, F32)),
+    "sum_grad": _segment("SparseSegmentSumGrad", [0, 1, 3, 1], [0, 0, 2, 3], (5, I32)),
+    "mean_grad": _segment("SparseSegmentMeanGrad", [0, 1, 3, 1], [0, 0, 2, 3], (5, I32)),
+    "sqrtn_grad": _segment("SparseSegmentSqrtNGrad", [0, 1, 3, 1], [0, 0, 0, 3], (5, I32)),
+    "mean_grad_index_out_of_range": _segment("SparseSegmentMeanGrad", [0, 9], [0, 0],
+                                             (5, I32)),
+    "mean_grad_segment_out_of_range": _segment("SparseSegmentMeanGrad", [0, 1], [0, 7],
+                                               (5, I32)),
+    "sum_grad_v2": _segment("SparseSegmentSumGradV2", [3, 1, 3, 1], [0, 0, 2, 3], (5, I32)),
+    "mean_grad_v2": _segment("SparseSegmentMeanGradV2", [3, 1, 3, 1], [0, 0, 2, 3], (5, I32)),
+    "sqrtn_grad_v2": _segment("SparseSegmentSqrtNGradV2", [4, 0, 4], [0, 0, 1], (6, I32),
+                              ids=I64),
+    "fill": _fill([[1, 0], [1, 2], [3, 1]], [5.0, 6.0, 7.0], [5, 3]),
+    "fill_unsorted": _fill([[3, 0], [1, 2], [3, 1]], [5.0, 6.0, 7.0], [5, 3]),
+    "fill_nothing_empty": _fill([[0, 0], [1, 1]], [5.0, 6.0], [2, 2]),
+    "fill_all_empty": _fill(np.zeros((0, 2), np.int64), [], [3, 2]),
+    "fill_rank3": _fill([[1, 0, 1]], [5.0], [3, 2, 2]),
+    "fill_row_out_of_range": _fill([[7, 0]], [5.0], [5, 3]),
+    "fill_negative_row": _fill([[-1, 0]], [5.0], [5, 3]),
+    "fill_default_vector": _fill([[1, 0]], [5.0], [5, 3], default=([-1.0], F32)),
+    "fill_values_matrix": _fill([[1, 0]], [[5.0]], [5, 3]),
+    "fill_values_count": _fill([[1, 0], [2, 0]], [5.0], [5, 3]),
+    "fill_indices_vector": _fill([1, 0], [5.0], [5, 3]),
+    "fill_shape_matrix": _fill([[1, 0]], [5.0], [[5, 3]]),
+    "fill_grad": ("SparseFillEmptyRowsGrad", [([0, 2, 4], I64), ([1.0, 2.0, 3.0, 4.0, 5.0], F32)]),
+    "fill_grad_out_of_range": ("SparseFillEmptyRowsGrad", [([0, 7], I64), ([1.0, 2.0, 3.0], F32)]),
+    "reshape": _reshape([[0, 1], [2, 3]], [3, 4], [2, -1]),
+    "reshape_3d": _reshape([[0, 1, 1], [2, 0, 1]], [3, 2, 2], [4, 3]),
+    "reshape_two_unknown": _reshape([[0, 1]], [3, 4], [-1, -1]),
+    "reshape_wrong_size": _reshape([[0, 1]], [3, 4], [5, 2]),
+    "reshape_not_a_multiple": _reshape([[0, 1]], [3, 4], [5, -1]),
+    "reshape_negative": _reshape([[0, 1]], [3, 4], [-2, 6]),
+    "reshape_rank_mismatch": _reshape([[0, 1]], [3, 4, 1], [12]),
+    "reshape_indices_vector": _reshape([0, 1], [3, 4], [12]),
+    "reshape_shape_matrix": _reshape([[0, 1]], [[3, 4]], [12]),
+    "reshape_new_shape_matrix": _reshape([[0, 1]], [3, 4], [[12]]),
+    "reshape_empty": _reshape(np.zeros((0, 2), np.int64), [0, 4], [-1, 2]),
+    "reshape_empty_unknown_last": _reshape(np.zeros((0, 2), np.int64), [0, 4],
+                                           [3, -1]),
+}
+
+
+def run_case(tf, name, apply_op):
+    """{"outputs": [nested lists]} or {"error": class name, "message": the kernel's line}."""
+    op, inputs = CASES[name]
+    tensors = [tf.placeholder_with_default(np.asarray(value, dtype), None)
+               for value, dtype in inputs]
+    outputs = apply_op(op, tensors)
+    with tf.Session() as sess:
+        try:
+            values = sess.run(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs])
+        except tf.errors.OpError as error:
+            lines = error.message.split("\n")
+            line = next((lines[i - 1] for i, text in enumerate(lines) if "[[{{node" in text),
+                        lines[0])
+            return {"error": type(error).__name__, "message": line}
+    return {"outputs": [np.asarray(v).tolist() for v in values],
+            "dtypes": [np.asarray(v).dtype.name for v in values]}
