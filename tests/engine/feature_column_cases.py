@@ -1,0 +1,159 @@
+"""Graphs of tf.feature_column.input_layer built the same way on TensorFlow
+(tools/make_feature_column_fixtures.py) and on the engine (tests/engine/test_feature_column.py):
+the nodes each builds, the values a run gives, and the errors bad columns raise."""
+
+import numpy as np
+
+STRINGS = np.array([["a", "b"], ["c", ""], ["", ""], ["b", "zz"]])
+DENSE = np.array([[1.5, -2.0], [30.0, 4.0], [7.0, 0.25], [-3.0, 12.0]], np.float32)
+
+
+def _features(tf):
+    return {
+        "price": tf.placeholder(tf.float32, [None, 2], name="price"),
+        "age": tf.placeholder(tf.float32, [None], name="age"),
+        "tags": tf.placeholder(tf.string, [None, 2], name="tags"),
+        "code": tf.placeholder(tf.int64, [None], name="code"),
+        "zip": tf.placeholder(tf.int32, [None], name="zip"),
+        "words": tf.SparseTensor(indices=[[0, 0], [1, 0], [1, 1], [3, 2]],
+                                 values=["x", "y", "x", "w"], dense_shape=[4, 3]),
+    }
+
+
+def feeds(features):
+    return {features["price"]: DENSE, features["age"]: [18.0, 33.0, 50.0, 71.0],
+            features["tags"]: STRINGS, features["code"]: [10, 30, -1, 99],
+            features["zip"]: [7, 12345, 0, 12345]}
+
+
+def mixed(tf):
+    """Every column kind, default initializers (the op seeds TensorFlow derives from the
+    graph's), gradients of the input layer's output into its embedding tables."""
+    tf.set_random_seed(5)
+    fc = tf.feature_column
+    features = _features(tf)
+    tags = fc.categorical_column_with_vocabulary_list("tags", ["a", "b", "c"])
+    code = fc.categorical_column_with_vocabulary_list("code", [10, 20, 30], dtype=tf.int64,
+                                                      num_oov_buckets=2)
+    zips = fc.categorical_column_with_hash_bucket("zip", 5, dtype=tf.int32)
+    ids = fc.categorical_column_with_identity("code", 100, default_value=3)
+    words = fc.categorical_column_with_vocabulary_list("words", ["w", "x", "y"],
+                                                       default_value=1)
+    columns = [
+        fc.numeric_column("price", shape=(2,)),
+        fc.bucketized_column(fc.numeric_column("price", shape=2), [0.0, 5.0, 20.0]),
+        fc.bucketized_column(fc.numeric_column("age"), [20, 40, 60]),
+        fc.indicator_column(tags), fc.indicator_column(code), fc.indicator_column(zips),
+        fc.embedding_column(tags, 3), fc.embedding_column(words, 2, combiner="sqrtn"),
+        fc.embedding_column(ids, 4, combiner="sum"),
+    ]
+    output = fc.input_layer(features, columns)
+    again = tf.feature_column.input_layer(features, [fc.embedding_column(zips, 2)])
+    tables = [v for v in tf.global_variables() if v.op.name.startswith("input_layer/")]
+    weights = tf.constant(np.linspace(-1.0, 1.0, 4 * int(output.shape[1])).reshape(4, -1),
+                          tf.float32)
+    grads = tf.gradients(tf.reduce_sum(output * weights), tables)
+    fetches = {"output": output, "again": again,
+               **{f"grad_{v.op.name}": tf.convert_to_tensor(g) for v, g in zip(tables, grads)}}
+    return features, fetches
+
+
+def trained(tf):
+    """A few Adam steps of a linear model over an embedding and an indicator column: the
+    sparse updates of the tables."""
+    fc = tf.feature_column
+    features = _features(tf)
+    tags = fc.categorical_column_with_vocabulary_list("tags", ["a", "b", "c", "zz"])
+    columns = [fc.embedding_column(tags, 2, initializer=tf.constant_initializer(0.5)),
+               fc.indicator_column(fc.categorical_column_with_hash_bucket("tags", 4)),
+               fc.numeric_column("age", normalizer_fn=lambda x: x / 50.0)]
+    with tf.variable_scope("model"):
+        inputs = fc.input_layer(features, columns)
+        logits = tf.layers.dense(inputs, 1, kernel_initializer=tf.constant_initializer(0.1))
+    loss = tf.reduce_mean(tf.square(logits[:, 0] - [1.0, -1.0, 0.5, 2.0]))
+    train = tf.train.AdamOptimizer(0.1).minimize(loss)
+    return features, {"loss": loss, "train": train,
+                      "table": tf.global_variables()[0]}
+
+
+BUILDS = {"mixed": mixed, "trained": trained}
+
+
+def run(tf, name):
+    """{fetch name: value} after initialising (and, for `trained`, three steps)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        features, fetches = BUILDS[name](tf)
+        feed = feeds(features)
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+            if "train" in fetches:
+                losses = [float(sess.run([fetches["train"], fetches["loss"]], feed)[1])
+                          for _ in range(3)]
+                return graph, {"losses": losses,
+                               "table": sess.run(fetches["table"]).tolist()}
+            return graph, {key: np.asarray(value).tolist()
+                           for key, value in sess.run(fetches, feed).items()}
+
+
+ERRORS = {
+    "bucketize_categorical": lambda tf: tf.feature_column.bucketized_column(
+        tf.feature_column.categorical_column_with_identity("a", 3), [1.0]),
+    "boundaries_unsorted": lambda tf: tf.feature_column.bucketized_column(
+        tf.feature_column.numeric_column("a"), [1.0, 0.5]),
+    "boundaries_empty": lambda tf: tf.feature_column.bucketized_column(
+        tf.feature_column.numeric_column("a"), []),
+    "vocabulary_empty": lambda tf: tf.feature_column.categorical_column_with_vocabulary_list(
+        "a", []),
+    "vocabulary_duplicates": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_list("a", ["x", "y", "x"]),
+    "vocabulary_oov_and_default": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_list("a", ["x"], default_value=0,
+                                                                 num_oov_buckets=2),
+    "hash_buckets_zero": lambda tf: tf.feature_column.categorical_column_with_hash_bucket(
+        "a", 0),
+    "identity_buckets_zero": lambda tf: tf.feature_column.categorical_column_with_identity(
+        "a", 0),
+    "identity_default_out_of_range": lambda tf:
+        tf.feature_column.categorical_column_with_identity("a", 4, default_value=4),
+    "embedding_dimension_zero": lambda tf: tf.feature_column.embedding_column(
+        tf.feature_column.categorical_column_with_identity("a", 3), 0),
+    "embedding_initializer_not_callable": lambda tf: tf.feature_column.embedding_column(
+        tf.feature_column.categorical_column_with_identity("a", 3), 2, initializer=1.0),
+    "normalizer_not_callable": lambda tf: tf.feature_column.numeric_column(
+        "a", normalizer_fn=3),
+    "numeric_string_dtype": lambda tf: tf.feature_column.numeric_column("a", dtype=tf.string),
+    "input_layer_categorical": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([1])}, [tf.feature_column.categorical_column_with_identity("a", 3)]),
+    "input_layer_missing_feature": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([1.0])}, [tf.feature_column.numeric_column("b")]),
+    "input_layer_scalar_feature": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant(1.0)}, [tf.feature_column.numeric_column("a")]),
+    "input_layer_empty": lambda tf: tf.feature_column.input_layer({"a": tf.constant([1.0])},
+                                                                  []),
+    "input_layer_duplicate": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([1.0])}, [tf.feature_column.numeric_column("a"),
+                                    tf.feature_column.numeric_column("a")]),
+    "input_layer_batch_sizes": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([1.0, 2.0]), "b": tf.constant([1.0, 2.0, 3.0])},
+        [tf.feature_column.numeric_column("a"), tf.feature_column.numeric_column("b")]),
+    "numeric_sparse_input": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.SparseTensor([[0, 0]], [1.0], [2, 2])},
+        [tf.feature_column.numeric_column("a")]),
+    "vocabulary_dtype_mismatch": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([1, 2])}, [tf.feature_column.indicator_column(
+            tf.feature_column.categorical_column_with_vocabulary_list("a", ["x"]))]),
+    "identity_of_strings": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant(["1"])}, [tf.feature_column.indicator_column(
+            tf.feature_column.categorical_column_with_identity("a", 3))]),
+}
+
+
+def error_text(tf, name):
+    """(exception class name, message) of the case, in a graph of its own."""
+    with tf.Graph().as_default():
+        try:
+            ERRORS[name](tf)
+        except (ValueError, TypeError) as error:
+            return [type(error).__name__, str(error)]
+    return None
