@@ -18,10 +18,10 @@ def main():
     tf = tf_v1()
     from tensorflow.python.framework import op_def_registry
 
-    def apply_op(op, tensors):
+    def apply_op(op, tensors, **attrs):
         op_def = op_def_registry.get(op)
         keywords = {arg.name: t for arg, t in zip(op_def.input_arg, tensors)}
-        result = getattr(tf.raw_ops, op)(**keywords)
+        result = getattr(tf.raw_ops, op)(**keywords, **attrs)
         return list(result) if isinstance(result, tuple) else result
 
     results = {}

@@ -89,19 +89,53 @@ CASES = {
 }
 
 
+def _to_dense(indices, shape, values, default=(-1.0, F32), validate=True):
+    return ("SparseToDense", [(indices, I64), (shape, I64), (values, F32), default],
+            {"validate_indices": validate})
+
+
+CASES.update({
+    "to_dense": _to_dense([[0, 1], [2, 0]], [3, 2], [5.0, 6.0]),
+    "to_dense_scalar_value": _to_dense([[0, 1], [2, 0]], [3, 2], 7.0),
+    "to_dense_vector_indices": _to_dense([1, 2], [4], [5.0, 6.0]),
+    "to_dense_scalar_index": _to_dense(2, [4], 5.0),
+    "to_dense_unsorted": _to_dense([[2, 0], [0, 1]], [3, 2], [5.0, 6.0]),
+    "to_dense_unsorted_unvalidated": _to_dense([[2, 0], [0, 1]], [3, 2], [5.0, 6.0],
+                                               validate=False),
+    "to_dense_repeated": _to_dense([[0, 1], [0, 1]], [3, 2], [5.0, 6.0]),
+    "to_dense_out_of_bounds": _to_dense([[0, 1], [3, 0]], [3, 2], [5.0, 6.0]),
+    "to_dense_out_of_bounds_unvalidated": _to_dense([[0, 1], [3, 0]], [3, 2], [5.0, 6.0],
+                                                    validate=False),
+    "to_dense_negative": _to_dense([[0, -1]], [3, 2], [5.0]),
+    "to_dense_values_count": _to_dense([[0, 1], [2, 0]], [3, 2], [5.0, 6.0, 7.0]),
+    "to_dense_default_vector": _to_dense([[0, 1]], [3, 2], [5.0], default=([-1.0], F32)),
+    "to_dense_shape_matrix": _to_dense([[0, 1]], [[3, 2]], [5.0]),
+    "to_dense_rank_mismatch": _to_dense([[0, 1]], [3, 2, 1], [5.0]),
+    "to_dense_indices_3d": _to_dense([[[0, 1]]], [3, 2], [5.0]),
+    "to_dense_negative_shape": _to_dense([[0, 1]], [-3, 2], [5.0]),
+})
+
+
+def kernel_message(message):
+    """The kernel's own text of an OpError's message: between the `Node: '...'` line and the
+    `[[{{node ...}}]]` line (several lines for some errors), else the line before it."""
+    lines = message.split("\n")
+    end = next((i for i, text in enumerate(lines) if "[[{{node" in text), len(lines))
+    start = next((i + 1 for i in range(end - 1, -1, -1) if lines[i].startswith("Node: '")),
+                 max(end - 1, 0))
+    return "\n".join(lines[start:end]).rstrip()
+
+
 def run_case(tf, name, apply_op):
-    """{"outputs": [nested lists]} or {"error": class name, "message": the kernel's line}."""
-    op, inputs = CASES[name]
+    """{"outputs": [nested lists]} or {"error": class name, "message": the kernel's text}."""
+    op, inputs, *attrs = CASES[name]
     tensors = [tf.placeholder_with_default(np.asarray(value, dtype), None)
                for value, dtype in inputs]
-    outputs = apply_op(op, tensors)
+    outputs = apply_op(op, tensors, **(attrs[0] if attrs else {}))
     with tf.Session() as sess:
         try:
             values = sess.run(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs])
         except tf.errors.OpError as error:
-            lines = error.message.split("\n")
-            line = next((lines[i - 1] for i, text in enumerate(lines) if "[[{{node" in text),
-                        lines[0])
-            return {"error": type(error).__name__, "message": line}
+            return {"error": type(error).__name__, "message": kernel_message(error.message)}
     return {"outputs": [np.asarray(v).tolist() for v in values],
             "dtypes": [np.asarray(v).dtype.name for v in values]}

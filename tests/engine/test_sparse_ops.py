@@ -1,4 +1,5 @@
-"""The sparse kernels give TensorFlow's outputs and error texts (tests/engine/sparse_op_cases.py,
+"""The sparse kernels (and SparseToDense's) give TensorFlow's outputs and error texts
+(tests/engine/sparse_op_cases.py,
 tests/fixtures/ops/sparse_ops.json from tools/make_sparse_fixtures.py), and the static shapes
 of TensorFlow's shape functions."""
 
@@ -18,10 +19,10 @@ EXPECTED = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "ops"
                        / "sparse_ops.json").read_text())
 
 
-def _apply(op, tensors):
+def _apply(op, tensors, **attrs):
     op_def = op_registry.get(op)
     names = [arg.name for arg in op_def.input_arg]
-    return apply_op(op, **dict(zip(names, tensors)))
+    return apply_op(op, **dict(zip(names, tensors)), **attrs)
 
 
 @pytest.mark.parametrize("name", sorted(cases.CASES))

@@ -1,8 +1,8 @@
 """NumPy CPU kernels of the SparseTensor ops under tf.feature_column and the sparse embedding
 lookups: SparseFillEmptyRows (and its Grad), SparseReshape, and the SparseSegment reductions
-(Sum, Mean, SqrtN, their WithNumSegments forms, their dense Grad and sparse GradV2 ops), with
-TensorFlow's error texts and check order (segment_reduction_ops_impl.h, reshape_util.cc,
-sparse_fill_empty_rows_op.cc)."""
+(Sum, Mean, SqrtN, their WithNumSegments forms, their dense Grad and sparse GradV2 ops), and
+SparseToDense, with TensorFlow's error texts and check order (segment_reduction_ops_impl.h,
+reshape_util.cc, sparse_fill_empty_rows_op.cc, sparse_to_dense_op.cc)."""
 
 import numpy as np
 
@@ -12,6 +12,59 @@ from engine.kernels.common import invalid, shape_str
 
 def _shape(array):
     return shape_str(np.shape(array)).replace(", ", ",")
+
+
+# -- SparseToDense ---------------------------------------------------------------------------
+
+@register("SparseToDense")
+def sparse_to_dense(ctx, sparse_indices, output_shape, sparse_values, default_value):
+    """The dense tensor of `output_shape` holding `sparse_values` (one, or one per index) at
+    `sparse_indices` (a scalar, a vector of 1-D indices or a matrix), `default_value`
+    elsewhere; with validate_indices the indices must be in bounds, sorted and distinct."""
+    indices, shape = np.asarray(sparse_indices), np.asarray(output_shape)
+    values, default = np.asarray(sparse_values), np.asarray(default_value)
+    if indices.ndim > 2:
+        raise invalid(ctx, f"sparse_indices should be a scalar, vector, or matrix, got shape "
+                           f"{_shape(indices)}")
+    num_elems = indices.shape[0] if indices.ndim > 0 else 1
+    num_dims = indices.shape[1] if indices.ndim > 1 else 1
+    if shape.ndim != 1:
+        raise invalid(ctx, f"output_shape must be rank 1, got shape {_shape(shape)}")
+    if shape.size != num_dims:
+        raise invalid(ctx, f"output_shape has incorrect number of elements: {shape.size} "
+                           f"should be: {num_dims}")
+    if not (values.ndim == 0 or (values.ndim == 1 and values.size == num_elems)):
+        raise invalid(ctx, f"sparse_values has incorrect shape {_shape(values)}, should be [] "
+                           f"or [{num_elems}]")
+    if default.ndim != 0:
+        raise invalid(ctx, "default_value should be a scalar.")
+    dims = [int(d) for d in shape.tolist()]
+    for d in dims:
+        if d < 0:
+            raise invalid(ctx, f"Dimension {d} must be >= 0")
+    coords = indices.reshape(num_elems, num_dims).astype(np.int64)
+    dense = np.full(dims, default, dtype=values.dtype)
+    shown = ",".join(str(d) for d in dims)
+    if ctx.attr("validate_indices", True):
+        for n in range(num_elems):
+            index = coords[n]
+            text = ",".join(str(int(i)) for i in index)
+            if ((index < 0) | (index >= np.array(dims))).any():
+                raise invalid(ctx, f"indices[{n}] = [{text}] is out of bounds: need 0 <= index "
+                                   f"< [{shown}]")
+            if n:
+                previous = tuple(coords[n - 1].tolist())
+                if tuple(index.tolist()) < previous:
+                    raise invalid(ctx, f"indices[{n}] = [{text}] is out of order. Many sparse "
+                                       "ops require sorted indices.\n    Use `tf.sparse.reorder` "
+                                       "to create a correctly ordered copy.\n\n")
+                if tuple(index.tolist()) == previous:
+                    raise invalid(ctx, f"indices[{n}] = [{text}] is repeated")
+    elif num_elems and ((coords < 0) | (coords >= np.array(dims))).any():
+        raise invalid(ctx, f"Indices are not valid (out of bounds).  Shape: [{shown}]")
+    if num_elems:
+        dense[tuple(coords.T)] = values
+    return dense
 
 
 # -- SparseFillEmptyRows ----------------------------------------------------------------------
