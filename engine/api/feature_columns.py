@@ -1,7 +1,7 @@
 """tf.feature_column (and tf.compat.v1.feature_column): the TF 1.x feature columns and
 input_layer (engine/ops/feature_column.py); the sparse ops under them: tf.sparse_segment_sum,
 _mean, _sqrt_n, tf.sparse_reshape, tf.sparse_fill_empty_rows, tf.sparse_retain,
-tf.sparse_tensor_to_dense, also in tf.sparse."""
+tf.sparse_tensor_to_dense, also in tf.sparse with tf.sparse.cross and cross_hashed."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.api import special_math as _special_math
@@ -19,13 +19,14 @@ sparse_tensor_to_dense = _sparse_ops.sparse_tensor_to_dense
 for _name, _function in (("segment_sum", sparse_segment_sum), ("segment_mean", sparse_segment_mean),
                          ("segment_sqrt_n", sparse_segment_sqrt_n), ("reshape", sparse_reshape),
                          ("fill_empty_rows", sparse_fill_empty_rows), ("retain", sparse_retain),
-                         ("to_dense", sparse_tensor_to_dense)):
+                         ("to_dense", sparse_tensor_to_dense), ("cross", _sparse_ops.sparse_cross),
+                         ("cross_hashed", _sparse_ops.sparse_cross_hashed)):
     setattr(_special_math.sparse, _name, _function)
 
 feature_column = _Namespace("tf.feature_column", **{name: getattr(_fc, name) for name in (
     "numeric_column", "bucketized_column", "categorical_column_with_vocabulary_list",
     "categorical_column_with_identity", "categorical_column_with_hash_bucket",
-    "indicator_column", "embedding_column", "input_layer")})
+    "crossed_column", "indicator_column", "embedding_column", "input_layer")})
 
 __all__ = ["feature_column", "sparse_segment_sum", "sparse_segment_mean", "sparse_segment_sqrt_n",
            "sparse_reshape", "sparse_fill_empty_rows", "sparse_retain",

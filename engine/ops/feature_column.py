@@ -5,7 +5,7 @@ name under `input_layer`, so `input_layer/<col>_embedding/embedding_weights` is 
 variable name and checkpoints interchange.
 
 Columns: numeric, bucketized, categorical with vocabulary list, identity and hash bucket,
-indicator and embedding (combiner mean, sum or sqrtn). A categorical column is wrapped in an
+crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is wrapped in an
 indicator or embedding column to reach input_layer."""
 
 import collections
@@ -183,9 +183,22 @@ class BucketizedColumn(_DenseColumn, _CategoricalColumn):
                                  depth=len(self.boundaries) + 1, on_value=1., off_value=0.)
 
     def _get_sparse_tensors(self, inputs, weight_collections=None, trainable=None):
-        raise NotImplementedError("a bucketized column as a categorical column (in an "
-                                  "embedding or indicator column) is not supported by the "
-                                  "engine yet")
+        """The bucket ids as a SparseTensor [batch, source dims], the k-th dim's ids offset
+        by k * (len(boundaries) + 1)."""
+        from engine.ops.math_ops import range as _range
+        input_tensor = inputs.get(self)
+        batch_size = _shape(input_tensor)[0]
+        source_dimension = self.source_column.shape[0]
+        i1 = array_ops.reshape(array_ops.tile(array_ops.expand_dims(_range(0, batch_size), 1),
+                                              [1, source_dimension]), (-1,))
+        i2 = array_ops.tile(_range(0, source_dimension), [batch_size])
+        bucket_indices = (array_ops.reshape(input_tensor, (-1,))
+                          + (len(self.boundaries) + 1) * i2)
+        indices = math_ops.cast(array_ops.transpose(array_ops.stack((i1, i2))), dtypes.int64)
+        dense_shape = math_ops.cast(array_ops.stack([batch_size, source_dimension]),
+                                    dtypes.int64)
+        return IdWeightPair(SparseTensor(indices=indices, values=bucket_indices,
+                                         dense_shape=dense_shape), None)
 
 
 class VocabularyListCategoricalColumn(_CategoricalColumn):
@@ -272,6 +285,45 @@ class HashedCategoricalColumn(_CategoricalColumn):
             values = as_string(values)
         ids = string_to_hash_bucket_fast(values, self.hash_bucket_size, name="lookup")
         return SparseTensor(input_tensor.indices, ids, input_tensor.dense_shape)
+
+
+class CrossedColumn(_CategoricalColumn):
+    _fields = ("keys", "hash_bucket_size", "hash_key")
+
+    def __init__(self, keys, hash_bucket_size, hash_key):
+        self.keys, self.hash_bucket_size, self.hash_key = keys, hash_bucket_size, hash_key
+
+    @property
+    def name(self):
+        return "_X_".join(sorted(key.name if isinstance(key, _FeatureColumn) else key
+                                 for key in _collect_leaf_level_keys(self)))
+
+    _num_buckets = property(lambda self: self.hash_bucket_size)
+
+    def _transform_feature(self, inputs):
+        feature_tensors = []
+        for key in _collect_leaf_level_keys(self):
+            if isinstance(key, str):
+                feature_tensors.append(inputs.get(key))
+            elif isinstance(key, _CategoricalColumn):
+                ids_and_weights = key._get_sparse_tensors(inputs)
+                if ids_and_weights.weight_tensor is not None:
+                    raise ValueError("crossed_column does not support weight_tensor, but the "
+                                     "given column populates weight_tensor. Given column: "
+                                     f"{key.name}")
+                feature_tensors.append(ids_and_weights.id_tensor)
+            else:
+                raise ValueError(f"Unsupported column type. Given: {key}")
+        return sparse_ops.sparse_cross_hashed(inputs=feature_tensors,
+                                              num_buckets=self.hash_bucket_size,
+                                              hash_key=self.hash_key)
+
+
+def _collect_leaf_level_keys(cross):
+    keys = []
+    for key in cross.keys:
+        keys.extend(_collect_leaf_level_keys(key) if isinstance(key, CrossedColumn) else [key])
+    return keys
 
 
 class IndicatorColumn(_DenseColumn):
@@ -426,6 +478,25 @@ def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.stri
     dtype = dtypes.as_dtype(dtype)
     _assert_string_or_int(dtype, prefix=f"column_name: {key}")
     return HashedCategoricalColumn(key, hash_bucket_size, dtype)
+
+
+def crossed_column(keys, hash_bucket_size, hash_key=None):
+    """The crosses of string features and categorical columns, hashed into
+    `hash_bucket_size` ids (SparseCross with FingerprintCat64)."""
+    if not hash_bucket_size or hash_bucket_size < 1:
+        raise ValueError(f"hash_bucket_size must be > 1. hash_bucket_size: {hash_bucket_size}")
+    if not keys or len(keys) < 2:
+        raise ValueError(f"keys must be a list with length > 1. Given: {keys}")
+    for key in keys:
+        if not isinstance(key, (str, _CategoricalColumn)):
+            raise ValueError("Unsupported key type. All keys must be either string, or "
+                             f"categorical column except HashedCategoricalColumn. Given: {key}")
+        if isinstance(key, HashedCategoricalColumn):
+            raise ValueError("categorical_column_with_hash_bucket is not supported for "
+                             "crossing. Hashing before crossing will increase probability of "
+                             "collision. Instead, use the feature name as a string. Given: "
+                             f"{key}")
+    return CrossedColumn(tuple(keys), hash_bucket_size, hash_key)
 
 
 def indicator_column(categorical_column):

@@ -102,3 +102,66 @@ def _sparse_fill_empty_rows_grad(op, unused_grad_indices, output_grad_values,
                                          reverse_index_map=op.outputs[3],
                                          grad_values=output_grad_values)
     return [None, d_values, None, d_default_value]
+
+
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _sparse_cross_internal(inputs, hashed_output=False, num_buckets=0, hash_key=None,
+                           name=None):
+    from engine.framework.tensor import Tensor
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError("Inputs must be a list")
+    if not all(isinstance(i, (SparseTensor, Tensor)) for i in inputs):
+        raise TypeError("All inputs must be SparseTensors")
+    sparse_inputs = [i for i in inputs if isinstance(i, SparseTensor)]
+    dense_inputs = [i for i in inputs if not isinstance(i, SparseTensor)]
+    indices = [sp_input.indices for sp_input in sparse_inputs]
+    values = [sp_input.values for sp_input in sparse_inputs]
+    shapes = [sp_input.dense_shape for sp_input in sparse_inputs]
+    out_type = dtypes.int64 if hashed_output else dtypes.string
+    internal_type = dtypes.string
+    for i in range(len(values)):
+        if values[i].dtype != dtypes.string:
+            values[i] = cast(values[i], dtypes.int64)
+            internal_type = dtypes.int64
+    for i in range(len(dense_inputs)):
+        if dense_inputs[i].dtype != dtypes.string:
+            dense_inputs[i] = cast(dense_inputs[i], dtypes.int64)
+            internal_type = dtypes.int64
+    indices_out, values_out, shape_out = apply_op(
+        "SparseCross", indices=indices, values=values, shapes=shapes,
+        dense_inputs=dense_inputs, hashed_output=hashed_output, num_buckets=num_buckets,
+        hash_key=hash_key or _DEFAULT_HASH_KEY, out_type=out_type,
+        internal_type=internal_type, name=name)
+    return SparseTensor(indices_out, values_out, shape_out)
+
+
+def sparse_cross(inputs, name=None, separator=None):
+    """tf.sparse.cross: the string crosses of the rows of sparse and dense inputs, joined by
+    `separator` ("_X_"), through SparseCrossV2 as TensorFlow 2.21 builds it."""
+    from engine.framework.tensor import Tensor
+    if separator is None:
+        separator = "_X_"
+    separator = convert_to_tensor(separator, dtypes.string)
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError("Inputs must be a list")
+    if not all(isinstance(i, (SparseTensor, Tensor)) for i in inputs):
+        raise TypeError("All inputs must be Tensor or SparseTensor.")
+    sparse_inputs = [i for i in inputs if isinstance(i, SparseTensor)]
+    dense_inputs = [i for i in inputs if not isinstance(i, SparseTensor)]
+    values = [sp.values if sp.values.dtype == dtypes.string else cast(sp.values, dtypes.int64)
+              for sp in sparse_inputs]
+    dense_inputs = [d if d.dtype == dtypes.string else cast(d, dtypes.int64)
+                    for d in dense_inputs]
+    indices_out, values_out, shape_out = apply_op(
+        "SparseCrossV2", indices=[sp.indices for sp in sparse_inputs], values=values,
+        shapes=[sp.dense_shape for sp in sparse_inputs], dense_inputs=dense_inputs,
+        sep=separator, name=name)
+    return SparseTensor(indices_out, values_out, shape_out)
+
+
+def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """tf.sparse.cross_hashed: the crosses hashed into `num_buckets` (0: any int64)."""
+    return _sparse_cross_internal(inputs=inputs, hashed_output=True, num_buckets=num_buckets,
+                                  hash_key=hash_key, name=name)

@@ -51,7 +51,13 @@ def sparse_segment_grad_v2(attrs, inputs):
     return _rows_then(inputs[0], None), [None]
 
 
+def sparse_cross(attrs, inputs):
+    """[?, 2], [?], [2]."""
+    return [None, 2], [None], [2]
+
+
 SHAPE_FUNCTIONS = {
+    "SparseCross": sparse_cross, "SparseCrossV2": sparse_cross,
     "SparseFillEmptyRows": sparse_fill_empty_rows,
     "SparseFillEmptyRowsGrad": sparse_fill_empty_rows_grad,
     "SparseReshape": sparse_reshape,

@@ -76,7 +76,34 @@ def trained(tf):
                       "table": tf.global_variables()[0]}
 
 
-BUILDS = {"mixed": mixed, "trained": trained}
+def crossed(tf):
+    """crossed_column of raw string features (dense, with '' kept as TF keeps it), a
+    vocabulary column, a bucketized column, integer and sparse features, nested crosses; and
+    tf.sparse.cross / cross_hashed on their own (SparseCross, string and hashed)."""
+    tf.set_random_seed(9)
+    fc = tf.feature_column
+    features = _features(tf)
+    age = fc.bucketized_column(fc.numeric_column("age"), [30, 60])
+    tags = fc.categorical_column_with_vocabulary_list("tags", ["a", "b", "c"])
+    tags_x_age = fc.crossed_column(["tags", age], 50)
+    columns = [fc.indicator_column(tags_x_age),
+               fc.indicator_column(fc.crossed_column([tags, "code"], 7, hash_key=12345)),
+               fc.embedding_column(fc.crossed_column([tags_x_age, "words"], 20), 3),
+               fc.indicator_column(fc.crossed_column(
+                   [fc.bucketized_column(fc.numeric_column("price", shape=2), [0.0, 5.0]),
+                    "zip"], 11))]
+    output = fc.input_layer(features, columns)
+    words = features["words"]
+    strings = tf.sparse.cross([words, features["tags"]])
+    hashed = tf.sparse.cross_hashed([features["tags"], words, tf.constant([[1], [2], [3], [4]])])
+    few = tf.sparse.cross_hashed([words, features["tags"]], num_buckets=5, hash_key=7)
+    return features, {"output": output, "strings_indices": strings.indices,
+                      "strings_values": strings.values, "strings_shape": strings.dense_shape,
+                      "hashed_indices": hashed.indices, "hashed_values": hashed.values,
+                      "hashed_shape": hashed.dense_shape, "few_values": few.values}
+
+
+BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed}
 
 
 def run(tf, name):
@@ -92,7 +119,9 @@ def run(tf, name):
                           for _ in range(3)]
                 return graph, {"losses": losses,
                                "table": sess.run(fetches["table"]).tolist()}
-            return graph, {key: np.asarray(value).tolist()
+            return graph, {key: [v.decode() if isinstance(v, bytes) else v
+                                 for v in np.asarray(value).tolist()]
+                           if np.asarray(value).dtype == object else np.asarray(value).tolist()
                            for key, value in sess.run(fetches, feed).items()}
 
 
@@ -143,6 +172,12 @@ ERRORS = {
     "vocabulary_dtype_mismatch": lambda tf: tf.feature_column.input_layer(
         {"a": tf.constant([1, 2])}, [tf.feature_column.indicator_column(
             tf.feature_column.categorical_column_with_vocabulary_list("a", ["x"]))]),
+    "crossed_one_key": lambda tf: tf.feature_column.crossed_column(["a"], 10),
+    "crossed_no_buckets": lambda tf: tf.feature_column.crossed_column(["a", "b"], 0),
+    "crossed_hashed_column": lambda tf: tf.feature_column.crossed_column(
+        ["a", tf.feature_column.categorical_column_with_hash_bucket("b", 5)], 10),
+    "crossed_numeric_column": lambda tf: tf.feature_column.crossed_column(
+        ["a", tf.feature_column.numeric_column("b")], 10),
     "identity_of_strings": lambda tf: tf.feature_column.input_layer(
         {"a": tf.constant(["1"])}, [tf.feature_column.indicator_column(
             tf.feature_column.categorical_column_with_identity("a", 3))]),

@@ -1,6 +1,6 @@
 """A TF1-era wide & deep classifier on a small synthetic tabular set through tf.feature_column:
-numeric and bucketized columns, a vocabulary list embedded (mean combiner), a hashed column as
-an indicator, identity ids embedded with sqrtn; tf.feature_column.input_layer builds the wide
+numeric and bucketized columns, a vocabulary list embedded (mean combiner), a hashed column and
+a crossed column (age buckets x job) as indicators, identity ids embedded with sqrtn; tf.feature_column.input_layer builds the wide
 and the deep inputs, trained by Adam. Also tf.nn.embedding_lookup_sparse and
 tf.nn.safe_embedding_lookup_sparse on their own, and their errors."""
 # fixture threads: 1 2 4
@@ -42,7 +42,8 @@ job = fc.categorical_column_with_vocabulary_list("job", ["clerk", "engineer", "n
                                                          "teacher", "chef"], num_oov_buckets=1)
 city = fc.categorical_column_with_hash_bucket("city", hash_bucket_size=10)
 day = fc.categorical_column_with_identity("day", num_buckets=7)
-wide_columns = [age_buckets, fc.indicator_column(city), fc.indicator_column(job)]
+wide_columns = [age_buckets, fc.indicator_column(city), fc.indicator_column(job),
+                fc.indicator_column(fc.crossed_column([age_buckets, "job"], 16))]
 deep_columns = [
     age, hours,
     fc.embedding_column(job, dimension=3,

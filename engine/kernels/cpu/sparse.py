@@ -331,3 +331,126 @@ def _sparse_grad(kind):
 for _kind, _name in (("sum", "Sum"), ("mean", "Mean"), ("sqrtn", "SqrtN")):
     register(f"SparseSegment{_name}Grad")(_dense_grad(_kind))
     register(f"SparseSegment{_name}GradV2")(_sparse_grad(_kind))
+
+
+# -- SparseCross ------------------------------------------------------------------------------
+
+_KMUL = 0xc6a4a7935bd1e995
+_M64 = (1 << 64) - 1
+
+
+def fingerprint_cat64(fp1, fp2):
+    """FingerprintCat64 (tensorflow/core/platform/fingerprint.h) on 64-bit ints."""
+    result = (fp1 ^ _KMUL) & _M64
+    mixed = (fp2 * _KMUL) & _M64
+    result ^= ((mixed ^ (mixed >> 47)) * _KMUL) & _M64
+    result = (result * _KMUL) & _M64
+    result = (((result ^ (result >> 47)) * _KMUL) & _M64)
+    return result ^ (result >> 47)
+
+
+@register("SparseCross")
+def sparse_cross(ctx, *inputs):
+    """The crosses of each row's features across the sparse then the dense inputs (the last
+    input varying fastest), hashed (FingerprintCat64 of Fingerprint64s from hash_key, mod
+    num_buckets) or joined with "_X_"."""
+    return _cross(ctx, inputs, ctx.attr("hashed_output"), b"_X_")
+
+
+@register("SparseCrossV2")
+def sparse_cross_v2(ctx, *inputs):
+    """SparseCross's string crosses joined by the scalar `sep` (tf.sparse.cross)."""
+    sep = np.asarray(inputs[-1])
+    if sep.ndim != 0:
+        raise invalid(ctx, f"Input separator should be a scalar but received shape "
+                           f"{_shape(sep)}")
+    sep = sep.item()
+    return _cross(ctx, inputs[:-1], False, sep if isinstance(sep, bytes) else sep.encode())
+
+
+def _cross(ctx, inputs, hashed, separator):
+    from engine.kernels.cpu.string_hash import fingerprint64
+    n = ctx.attr("N")
+    indices, values, shapes = inputs[:n], inputs[n:2 * n], inputs[2 * n:3 * n]
+    dense = inputs[3 * n:]
+    indices = [np.asarray(i) for i in indices]
+    values = [np.asarray(v) for v in values]
+    shapes = [np.asarray(s) for s in shapes]
+    dense = [np.asarray(d) for d in dense]
+    for i, index in enumerate(indices):
+        if index.ndim != 2:
+            raise invalid(ctx, f"Input indices should be a matrix but received shape "
+                               f"{_shape(index)} at position {i}")
+        if index.shape[1] != 2:
+            raise invalid(ctx, f"Expected D2 of index to be 2 got {index.shape[1]} at "
+                               f"position {i}")
+    for i, value in enumerate(values):
+        if value.ndim != 1:
+            raise invalid(ctx, f"Input values should be a vector but received shape "
+                               f"{_shape(value)} at position {i}")
+        if indices[i].shape[0] != value.shape[0]:
+            raise invalid(ctx, f"Expected size of values to be {indices[i].shape[0]} got "
+                               f"{value.shape[0]} at position {i}")
+    for i, shape in enumerate(shapes):
+        if shape.ndim != 1:
+            raise invalid(ctx, f"Input shapes should be a vector but received shape "
+                               f"{_shape(shape)} at position {i}")
+        if shape.size != 2:
+            raise invalid(ctx, f"shape should imply a 2D tensor, but got {_shape(shape)} at "
+                               f"position {i}")
+    for i, d in enumerate(dense):
+        if d.ndim != 2:
+            raise invalid(ctx, f"Dense inputs should be a matrix but received shape "
+                               f"{_shape(d)} at position {i}")
+    batch = int(shapes[0][0]) if shapes else dense[0].shape[0]
+    for i, shape in enumerate(shapes):
+        if int(shape[0]) != batch:
+            raise invalid(ctx, f"Expected batch size {batch} got {int(shape[0])} at "
+                               f"position {i}")
+    for i, d in enumerate(dense):
+        if d.shape[0] != batch:
+            raise invalid(ctx, f"Expected batch size {batch} got {d.shape[0]} at dense "
+                               f"tensor {i}")
+    num_buckets, hash_key = ctx.attr("num_buckets", 0), ctx.attr("hash_key", 0) & _M64
+
+    def feature(value):
+        if isinstance(value, (bytes, str, np.bytes_, np.str_)):
+            data = value if isinstance(value, bytes) else str(value).encode()
+            return fingerprint64(data) if hashed else data
+        return int(value) & _M64 if hashed else str(int(value)).encode()
+
+    columns = []  # per column, per row: its features
+    for index, value in zip(indices, values):
+        rows = [[] for _ in range(batch)]
+        for (row, _), item in zip(index.tolist(), value.tolist() if value.dtype != object
+                                  else list(value)):
+            rows[row].append(feature(item))
+        columns.append(rows)
+    for d in dense:
+        columns.append([[feature(item) for item in (d[row].tolist() if d.dtype != object
+                                                    else list(d[row]))]
+                        for row in range(batch)])
+    out_indices, out_values, widest = [], [], 0
+    for row in range(batch):
+        crosses = [[]]
+        for column in columns:
+            crosses = [c + [f] for c in crosses for f in column[row]]
+        if any(not column[row] for column in columns):
+            crosses = []
+        for k, cross in enumerate(crosses):
+            out_indices.append((row, k))
+            if hashed:
+                value = hash_key
+                for f in cross:
+                    value = fingerprint_cat64(value, f)
+                out_values.append(value % num_buckets if num_buckets > 0
+                                  else value % ((1 << 63) - 1))
+            else:
+                out_values.append(separator.join(cross))
+        widest = max(widest, len(crosses))
+    out_indices = np.array(out_indices, np.int64).reshape(-1, 2)
+    if hashed:
+        out_values = np.array(out_values, np.uint64).astype(np.int64)
+    else:
+        out_values = np.array(out_values + [b""], dtype=object)[:-1]
+    return out_indices, out_values, np.array([batch, widest], np.int64)
