@@ -55,19 +55,4 @@ CASES = {
     "GatherNd_rows": (lambda x: tf.gather_nd(x, [[1], [0], [1]]), [_rand(2, 3)]),
     "ScatterNd": (lambda u: apply_op("ScatterNd", indices=[[1], [3]], updates=u, shape=[4, 2]),
                   [_rand(2, 2)]),
-    # the sparse segment reductions (dense Grad ops, and with sparse_gradient IndexedSlices
-    # through the GradV2 ops), and SparseFillEmptyRows's values
-    **{f"SparseSegment{kind}{dense}": (
-        lambda x, f=f, sparse=sparse: f(x, [3, 0, 3, 1], [0, 0, 2, 3], sparse_gradient=sparse),
-        [_rand(5, 2)])
-       for kind, f in (("Sum", tf.sparse_segment_sum), ("Mean", tf.sparse_segment_mean),
-                       ("SqrtN", tf.sparse_segment_sqrt_n))
-       for dense, sparse in (("", False), ("_sparse_gradient", True))},
-    **{f"SparseSegment{kind}WithNumSegments": (
-        lambda x, f=f: f(x, [3, 0, 3, 1], [0, 0, 2, 3], num_segments=6), [_rand(5, 2)])
-       for kind, f in (("Sum", tf.sparse_segment_sum), ("Mean", tf.sparse_segment_mean),
-                       ("SqrtN", tf.sparse_segment_sqrt_n))},
-    "SparseFillEmptyRows": (lambda v: tf.sparse.fill_empty_rows(
-        tf.SparseTensor([[3, 0], [1, 2], [1, 0]], v, [5, 3]), 0.5)[0].values * 1.0,
-        [_rand(3)]),
 }
