@@ -219,8 +219,8 @@ _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np
 # Small integer ops TensorFlow's shape inference evaluates when their inputs are known.
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
-_FOLDABLE = frozenset({*_SMALL_INT_OPS, "Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
-                       "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
+_FOLDABLE = frozenset({*_SMALL_INT_OPS, "Const", "Shape", "Size", "Rank", "Range", "Cast",
+                       "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
                        "BroadcastArgs", *_INT_ARITHMETIC})
 
 

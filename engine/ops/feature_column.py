@@ -5,8 +5,8 @@ name under `input_layer`, so `input_layer/<col>_embedding/embedding_weights` is 
 variable name and checkpoints interchange.
 
 Columns: numeric, bucketized, categorical with vocabulary list, identity and hash bucket,
-crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is wrapped in an
-indicator or embedding column to reach input_layer."""
+crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is
+wrapped in an indicator or embedding column to reach input_layer."""
 
 import collections
 import math
@@ -394,23 +394,79 @@ class EmbeddingColumn(_DenseColumn):
 
 def numeric_column(key, shape=(1,), default_value=None, dtype=dtypes.float32,
                    normalizer_fn=None):
-    """A dense column of the feature `key` as float32, `normalizer_fn` applied first."""
-    if isinstance(shape, int):
-        shape = (shape,)
-    shape = tuple(int(d) for d in shape)
-    for d in shape:
-        if d < 1:
-            raise ValueError(f"shape dimensions must be greater than 0. shape: {shape}, "
-                             f"key: {key}")
+    """A dense column of the feature `key` as float32, `normalizer_fn` applied first
+    (`default_value` is what parsing a tf.Example fills in; kept, as TensorFlow keeps it)."""
+    shape = _check_shape(shape, key)
     dtype = dtypes.as_dtype(dtype)
     if not (dtype.is_integer or dtype.is_floating):
         raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
-    if default_value is not None:
-        raise NotImplementedError("numeric_column's default_value (for parsing) is not "
-                                  "supported by the engine yet")
+    default_value = _check_default_value(shape, default_value, dtype, key)
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
-    return NumericColumn(key, shape, None, dtype, normalizer_fn)
+    if not isinstance(key, str):
+        raise ValueError(f"key must be a string. Got: type {type(key)}. Given key: {key}.")
+    return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
+
+
+def _check_shape(shape, key):
+    if not isinstance(shape, (list, tuple)):
+        shape = [shape]
+    shape = tuple(shape)
+    for dimension in shape:
+        if not isinstance(dimension, int):
+            raise TypeError(f"shape dimensions must be integer. shape: {shape}, key: {key}")
+        if dimension < 1:
+            raise ValueError(f"shape dimensions must be greater than 0. shape: {shape}, "
+                             f"key: {key}")
+    return shape
+
+
+def _nested(value):
+    return isinstance(value, (list, tuple))
+
+
+def _flatten(value):
+    return [x for v in value for x in _flatten(v)] if _nested(value) else [value]
+
+
+def _as_tuple(value):
+    return tuple(_as_tuple(v) for v in value) if _nested(value) else value
+
+
+def _filled(shape, value):
+    return tuple(_filled(shape[1:], value) for _ in range(shape[0])) if shape else value
+
+
+def _shape_fits(value, shape):
+    if _nested(value) != bool(shape):
+        return False
+    if not shape:
+        return True
+    return len(value) == shape[0] and all(_shape_fits(v, shape[1:]) for v in value)
+
+
+def _check_default_value(shape, default_value, dtype, key):
+    """TensorFlow's feature_column utils.check_default_value: a scalar filled to `shape`, or
+    nested values of that shape, ints or (for a float column) floats."""
+    if default_value is None:
+        return None
+    if isinstance(default_value, int):
+        return _filled(shape, default_value)
+    if isinstance(default_value, float) and dtype.is_floating:
+        return _filled(shape, default_value)
+    if callable(getattr(default_value, "tolist", None)):
+        default_value = default_value.tolist()
+    if _nested(default_value):
+        if not _shape_fits(default_value, shape):
+            raise ValueError(f"The shape of default_value must be equal to given shape. "
+                             f"default_value: {default_value}, shape: {shape}, key: {key}")
+        flat = _flatten(default_value)
+        if all(isinstance(v, int) for v in flat):
+            return _as_tuple(default_value)
+        if any(isinstance(v, float) for v in flat) and dtype.is_floating:
+            return _as_tuple(default_value)
+    raise TypeError(f"default_value must be compatible with dtype. default_value: "
+                    f"{default_value}, dtype: {dtype}, key: {key}")
 
 
 def bucketized_column(source_column, boundaries):

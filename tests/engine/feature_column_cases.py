@@ -40,7 +40,7 @@ def mixed(tf):
     words = fc.categorical_column_with_vocabulary_list("words", ["w", "x", "y"],
                                                        default_value=1)
     columns = [
-        fc.numeric_column("price", shape=(2,)),
+        fc.numeric_column("price", shape=(2,), default_value=0.0),
         fc.bucketized_column(fc.numeric_column("price", shape=2), [0.0, 5.0, 20.0]),
         fc.bucketized_column(fc.numeric_column("age"), [20, 40, 60]),
         fc.indicator_column(tags), fc.indicator_column(code), fc.indicator_column(zips),
@@ -172,6 +172,12 @@ ERRORS = {
     "vocabulary_dtype_mismatch": lambda tf: tf.feature_column.input_layer(
         {"a": tf.constant([1, 2])}, [tf.feature_column.indicator_column(
             tf.feature_column.categorical_column_with_vocabulary_list("a", ["x"]))]),
+    "numeric_default_shape": lambda tf: tf.feature_column.numeric_column(
+        "a", shape=(2,), default_value=[1.0, 2.0, 3.0]),
+    "numeric_default_dtype": lambda tf: tf.feature_column.numeric_column(
+        "a", dtype=tf.int64, default_value=0.5),
+    "numeric_shape_not_int": lambda tf: tf.feature_column.numeric_column("a", shape=(2.0,)),
+    "numeric_shape_zero": lambda tf: tf.feature_column.numeric_column("a", shape=(2, 0)),
     "crossed_one_key": lambda tf: tf.feature_column.crossed_column(["a"], 10),
     "crossed_no_buckets": lambda tf: tf.feature_column.crossed_column(["a", "b"], 0),
     "crossed_hashed_column": lambda tf: tf.feature_column.crossed_column(

@@ -1,8 +1,9 @@
 """A TF1-era wide & deep classifier on a small synthetic tabular set through tf.feature_column:
 numeric and bucketized columns, a vocabulary list embedded (mean combiner), a hashed column and
-a crossed column (age buckets x job) as indicators, identity ids embedded with sqrtn; tf.feature_column.input_layer builds the wide
-and the deep inputs, trained by Adam. Also tf.nn.embedding_lookup_sparse and
-tf.nn.safe_embedding_lookup_sparse on their own, and their errors."""
+a crossed column (age buckets x job) as indicators, identity ids embedded with sqrtn;
+tf.feature_column.input_layer builds the wide and the deep inputs, trained by Adam. Also
+tf.nn.embedding_lookup_sparse and tf.nn.safe_embedding_lookup_sparse on their own, and the
+error an identity id out of range gives."""
 # fixture threads: 1 2 4
 import numpy as np
 
@@ -93,3 +94,8 @@ with tf.Session() as sess:
     print("accuracy %.4f" % sess.run(accuracy, feed))
     print("lookups", [np.round(v, 5).tolist() for v in sess.run(lookups)])
     print("safe", [np.round(v, 5).tolist() for v in sess.run(safe)])
+    try:
+        sess.run(deep, {**feed, features["day"]: np.where(DAY == 3, 9, DAY)})
+    except tf.errors.InvalidArgumentError as e:
+        lines = e.message.split("\n")
+        print("error", next(lines[i - 1] for i, line in enumerate(lines) if "[[{{node" in line))
