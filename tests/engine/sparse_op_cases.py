@@ -116,6 +116,49 @@ CASES.update({
 })
 
 
+STR = "bytes"
+
+
+def _cross(sparse, dense, op="SparseCross", **attrs):
+    """SparseCross (hashed or joined) or SparseCrossV2 of [(indices, values, shape)] and dense
+    matrices, each a (value, dtype)."""
+    inputs = [("list", [(i, I64) for i, _, _ in sparse]), ("list", [v for _, v, _ in sparse]),
+              ("list", [(s, I64) for _, _, s in sparse]), ("list", dense)]
+    if op == "SparseCrossV2":
+        inputs.append((attrs.pop("sep", "_X_"), STR))
+        return (op, inputs, {})
+    hashed = attrs.pop("hashed_output", True)
+    internal = I64 if hashed or any(v[1] != STR for _, v, _ in sparse) or any(
+        d[1] != STR for d in dense) else STR
+    return (op, inputs, {"hashed_output": hashed, "num_buckets": attrs.pop("num_buckets", 0),
+                         "hash_key": attrs.pop("hash_key", 0xDECAFCAFFE),
+                         "out_type": I64 if hashed else STR, "internal_type": internal})
+
+
+_WORDS = ([[0, 0], [1, 0], [1, 1], [3, 0]], (["a", "b", "c", "d"], STR), [4, 2])
+_IDS = ([[0, 0], [0, 1], [2, 0], [3, 0]], ([7, 8, 9, -3], I64), [4, 3])
+_DENSE = ([["x"], ["y"], ["z"], ["w"]], STR)
+CASES.update({
+    "cross_hashed": _cross([_WORDS, _IDS], [_DENSE]),
+    "cross_hashed_buckets": _cross([_WORDS], [_DENSE, ([[1, 2], [3, 4], [5, 6], [7, 8]], I64)],
+                                   num_buckets=10, hash_key=123),
+    "cross_strings": _cross([_WORDS], [_DENSE], hashed_output=False),
+    "cross_strings_ints": _cross([_WORDS, _IDS], [], hashed_output=False),
+    "cross_dense_only": _cross([], [_DENSE, ([[1], [2], [3], [4]], I64)], num_buckets=100),
+    "cross_v2": _cross([_WORDS], [_DENSE], op="SparseCrossV2", sep="--"),
+    "cross_v2_separator_vector": _cross([_WORDS], [_DENSE], op="SparseCrossV2", sep=["-"]),
+    "cross_indices_vector": _cross([([0, 1], (["a", "b"], STR), [4, 2])], []),
+    "cross_indices_width": _cross([([[0, 0, 0]], (["a"], STR), [4, 2])], []),
+    "cross_values_matrix": _cross([([[0, 0]], ([["a"]], STR), [4, 2])], []),
+    "cross_values_count": _cross([([[0, 0], [1, 0]], (["a"], STR), [4, 2])], []),
+    "cross_shape_matrix": _cross([([[0, 0]], (["a"], STR), [[4, 2]])], []),
+    "cross_shape_rank3": _cross([([[0, 0]], (["a"], STR), [4, 2, 1])], []),
+    "cross_dense_vector": _cross([_WORDS], [(["x", "y", "z", "w"], STR)]),
+    "cross_batch_sizes": _cross([_WORDS, ([[0, 0]], ([1], I64), [3, 1])], []),
+    "cross_dense_batch": _cross([_WORDS], [([["x"], ["y"]], STR)]),
+})
+
+
 def kernel_message(message):
     """The kernel's own text of an OpError's message: between the `Node: '...'` line and the
     `[[{{node ...}}]]` line (several lines for some errors), else the line before it."""
@@ -129,13 +172,24 @@ def kernel_message(message):
 def run_case(tf, name, apply_op):
     """{"outputs": [nested lists]} or {"error": class name, "message": the kernel's text}."""
     op, inputs, *attrs = CASES[name]
-    tensors = [tf.placeholder_with_default(np.asarray(value, dtype), None)
-               for value, dtype in inputs]
-    outputs = apply_op(op, tensors, **(attrs[0] if attrs else {}))
+
+    def placeholder(value, dtype):
+        if dtype == STR:
+            return tf.placeholder_with_default(tf.constant(value, tf.string), None)
+        return tf.placeholder_with_default(np.asarray(value, dtype), None)
+
+    tensors = [[placeholder(*item) for item in spec[1]]
+               if isinstance(spec[0], str) and spec[0] == "list" else placeholder(*spec)
+               for spec in inputs]
+    attrs = {key: (tf.string if value == STR else tf.int64) if key.endswith("_type") else value
+             for key, value in (attrs[0] if attrs else {}).items()}
+    outputs = apply_op(op, tensors, **attrs)
     with tf.Session() as sess:
         try:
             values = sess.run(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs])
         except tf.errors.OpError as error:
             return {"error": type(error).__name__, "message": kernel_message(error.message)}
-    return {"outputs": [np.asarray(v).tolist() for v in values],
+    return {"outputs": [[x.decode() for x in np.asarray(v).reshape(-1)]
+                        if np.asarray(v).dtype == object else np.asarray(v).tolist()
+                        for v in values],
             "dtypes": [np.asarray(v).dtype.name for v in values]}

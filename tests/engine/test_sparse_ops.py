@@ -36,6 +36,9 @@ def test_kernel_gives_tensorflows_values_and_errors(name):
     assert "error" not in got, got
     assert got["dtypes"] == expected["dtypes"]
     for ours, theirs in zip(got["outputs"], expected["outputs"]):
+        if np.asarray(theirs).dtype.kind != "f":  # ids, hashes, strings: exactly
+            assert ours == theirs
+            continue
         np.testing.assert_allclose(np.asarray(ours, np.float64), np.asarray(theirs, np.float64),
                                    rtol=1e-6)
         assert np.shape(ours) == np.shape(theirs)

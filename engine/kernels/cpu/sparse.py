@@ -362,8 +362,12 @@ def sparse_cross_v2(ctx, *inputs):
     """SparseCross's string crosses joined by the scalar `sep` (tf.sparse.cross)."""
     sep = np.asarray(inputs[-1])
     if sep.ndim != 0:
-        raise invalid(ctx, f"Input separator should be a scalar but received shape "
-                           f"{_shape(sep)}")
+        # Tensor::DebugString: the first three values, "..." after them
+        items = [v.decode(errors="replace") if isinstance(v, bytes) else str(v)
+                 for v in sep.reshape(-1)]
+        shown = " ".join(items[:3]) + ("..." if len(items) > 3 else "")
+        raise invalid(ctx, f"Input separator should be a scalar. Received: Tensor<type: "
+                           f"string shape: {_shape(sep)} values: {shown}>")
     sep = sep.item()
     return _cross(ctx, inputs[:-1], False, sep if isinstance(sep, bytes) else sep.encode())
 
