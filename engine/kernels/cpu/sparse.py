@@ -45,21 +45,25 @@ def sparse_to_dense(ctx, sparse_indices, output_shape, sparse_values, default_va
     coords = indices.reshape(num_elems, num_dims).astype(np.int64)
     dense = np.full(dims, default, dtype=values.dtype)
     shown = ",".join(str(d) for d in dims)
-    if ctx.attr("validate_indices", True):
-        for n in range(num_elems):
-            index = coords[n]
-            text = ",".join(str(int(i)) for i in index)
-            if ((index < 0) | (index >= np.array(dims))).any():
+    if ctx.attr("validate_indices", True) and num_elems:
+        # index by index, bounds before order: the first index failing either
+        outside = ((coords < 0) | (coords >= np.array(dims, np.int64))).any(axis=1)
+        strides = np.array([int(np.prod(dims[i + 1:])) for i in range(num_dims)], np.int64)
+        linear = np.where(outside[:, None], 0, coords) @ strides  # row-major order, valid ones
+        step = np.r_[1, np.diff(linear)]
+        unordered = ~outside & np.r_[False, ~outside[:-1]] & (step <= 0)
+        failing = np.flatnonzero(outside | unordered)
+        if failing.size:
+            n = failing[0]
+            text = ",".join(str(int(i)) for i in coords[n])
+            if outside[n]:
                 raise invalid(ctx, f"indices[{n}] = [{text}] is out of bounds: need 0 <= index "
                                    f"< [{shown}]")
-            if n:
-                previous = tuple(coords[n - 1].tolist())
-                if tuple(index.tolist()) < previous:
-                    raise invalid(ctx, f"indices[{n}] = [{text}] is out of order. Many sparse "
-                                       "ops require sorted indices.\n    Use `tf.sparse.reorder` "
-                                       "to create a correctly ordered copy.\n\n")
-                if tuple(index.tolist()) == previous:
-                    raise invalid(ctx, f"indices[{n}] = [{text}] is repeated")
+            if step[n] < 0:
+                raise invalid(ctx, f"indices[{n}] = [{text}] is out of order. Many sparse "
+                                   "ops require sorted indices.\n    Use `tf.sparse.reorder` "
+                                   "to create a correctly ordered copy.\n\n")
+            raise invalid(ctx, f"indices[{n}] = [{text}] is repeated")
     elif num_elems and ((coords < 0) | (coords >= np.array(dims))).any():
         raise invalid(ctx, f"Indices are not valid (out of bounds).  Shape: [{shown}]")
     if num_elems:
@@ -132,10 +136,10 @@ def sparse_fill_empty_rows_grad(ctx, reverse_index_map, grad_values):
     if grad.ndim != 1:
         raise invalid(ctx, f"grad_values must be a vector, saw: {_shape(grad)}")
     size = grad.shape[0]
-    for position in reverse.tolist():
-        if not 0 <= position < size:
-            raise invalid(ctx, f"Elements in reverse index must be in [0, {size}) but got "
-                               f"{position}")
+    outside = np.flatnonzero((reverse < 0) | (reverse >= size))
+    if outside.size:
+        raise invalid(ctx, f"Elements in reverse index must be in [0, {size}) but got "
+                           f"{reverse[outside[0]]}")
     d_values = grad[reverse]
     visited = np.zeros(size, np.bool_)
     visited[reverse] = True
@@ -210,6 +214,31 @@ def _strides(shape):
 
 # -- SparseSegmentSum / Mean / SqrtN ----------------------------------------------------------
 
+def _check_segment_runs(ctx, ids, chosen, rows, data_rows):
+    """TensorFlow's checks, run by run of equal segment ids in order: the next run's id
+    smaller, this run's id out of [0, rows), then an index of this run out of the data."""
+    n = ids.size
+    if not n:
+        return
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    segments = ids[starts]
+    decreasing = np.r_[segments[:-1] > segments[1:], False]
+    out_of_range = (segments < 0) | (segments >= rows)
+    bad = np.flatnonzero((chosen < 0) | (chosen >= data_rows))
+    run_failing = np.flatnonzero(decreasing | out_of_range)
+    first_run = run_failing[0] if run_failing.size else len(starts)
+    bad_run = np.searchsorted(starts, bad[0], side="right") - 1 if bad.size else len(starts)
+    if first_run == len(starts) and bad_run == len(starts):
+        return
+    if first_run <= bad_run:
+        if decreasing[first_run]:
+            raise invalid(ctx, "segment ids are not increasing")
+        raise invalid(ctx, f"Segment id {segments[first_run]} out of range [0, {rows}), "
+                           "possibly because 'segment_ids' input is not sorted.")
+    raise invalid(ctx, f"Bad: indices[{bad[0]}] == {chosen[bad[0]]} out of range "
+                       f"[0, {data_rows})")
+
+
 def _segment_reduction(kind, with_num_segments):
     def kernel(ctx, data, indices, segment_ids, num_segments=None):
         data, indices = np.asarray(data), np.asarray(indices)
@@ -235,30 +264,16 @@ def _segment_reduction(kind, with_num_segments):
             raise invalid(ctx, "segment ids must be >= 0")
         if data.ndim < 1:
             raise invalid(ctx, "Shape must be at least rank 1")
+        ids, chosen = segment_ids.astype(np.int64), indices.astype(np.int64)
+        _check_segment_runs(ctx, ids, chosen, rows, data.shape[0])
         out = np.zeros((rows,) + data.shape[1:], data.dtype)
-        start = 0
-        while start < n:
-            segment = int(segment_ids[start])
-            end = start + 1
-            while end < n and int(segment_ids[end]) == segment:
-                end += 1
-            if end < n and segment > int(segment_ids[end]):
-                raise invalid(ctx, "segment ids are not increasing")
-            if not 0 <= segment < rows:
-                raise invalid(ctx, f"Segment id {segment} out of range [0, {rows}), possibly "
-                                   f"because 'segment_ids' input is not sorted.")
-            chosen = indices[start:end].astype(np.int64)
-            bad = np.flatnonzero((chosen < 0) | (chosen >= data.shape[0]))
-            if bad.size:
-                raise invalid(ctx, f"Bad: indices[{start + bad[0]}] == {chosen[bad[0]]} out of "
-                                   f"range [0, {data.shape[0]})")
-            total = data[chosen].sum(axis=0, dtype=data.dtype)
-            if kind == "mean":
-                total = total / np.asarray(end - start, data.dtype)
-            elif kind == "sqrtn":
-                total = total / np.sqrt(np.asarray(end - start, data.dtype))
-            out[segment] = total
-            start = end
+        if n:
+            np.add.at(out, ids, data[chosen])  # each segment's rows in order, as TF adds
+            if kind != "sum":
+                counts = np.bincount(ids, minlength=rows)[:, None].astype(data.dtype)
+                scale = counts if kind == "mean" else np.sqrt(counts)
+                scale[counts == 0] = 1
+                out = (out.reshape(rows, -1) / scale).reshape(out.shape).astype(data.dtype)
         return out
     if with_num_segments:
         return kernel
@@ -284,10 +299,17 @@ def _grad_inputs(ctx, grad, indices, segment_ids, dense_output_dim0):
     segments = grad.shape[0] if grad.ndim else 0
     if indices.size and int(segment_ids[-1]) + 1 > segments:
         raise invalid(ctx, "Invalid number of segments")
-    for segment in segment_ids.tolist():
-        if not 0 <= segment < segments:
-            raise invalid(ctx, f"Segment id {segment} out of range [0, {segments}).")
+    outside = np.flatnonzero((segment_ids < 0) | (segment_ids >= segments))
+    if outside.size:
+        raise invalid(ctx, f"Segment id {segment_ids[outside[0]]} out of range "
+                           f"[0, {segments}).")
     return grad, indices.astype(np.int64), segment_ids.astype(np.int64), int(dim0), segments
+
+
+def _check_grad_indices(ctx, indices, dim0):
+    outside = np.flatnonzero((indices < 0) | (indices >= dim0))
+    if outside.size:
+        raise invalid(ctx, f"Index {indices[outside[0]]} out of range [0, {dim0}).")
 
 
 def _scaled_rows(kind, grad, segment_ids, segments):
@@ -305,9 +327,7 @@ def _dense_grad(kind):
     def kernel(ctx, grad, indices, segment_ids, dense_output_dim0):
         grad, indices, segment_ids, dim0, segments = _grad_inputs(
             ctx, grad, indices, segment_ids, dense_output_dim0)
-        for index in indices.tolist():
-            if not 0 <= index < dim0:
-                raise invalid(ctx, f"Index {index} out of range [0, {dim0}).")
+        _check_grad_indices(ctx, indices, dim0)
         out = np.zeros((dim0,) + grad.shape[1:], grad.dtype)
         np.add.at(out, indices, _scaled_rows(kind, grad, segment_ids, segments))
         return out
@@ -318,9 +338,7 @@ def _sparse_grad(kind):
     def kernel(ctx, grad, indices, segment_ids, dense_output_dim0):
         grad, indices64, segment_ids, dim0, segments = _grad_inputs(
             ctx, grad, indices, segment_ids, dense_output_dim0)
-        for index in indices64.tolist():
-            if not 0 <= index < dim0:
-                raise invalid(ctx, f"Index {index} out of range [0, {dim0}).")
+        _check_grad_indices(ctx, indices64, dim0)
         unique, position = np.unique(indices64, return_inverse=True)
         out = np.zeros((unique.size,) + grad.shape[1:], grad.dtype)
         np.add.at(out, position.reshape(-1), _scaled_rows(kind, grad, segment_ids, segments))
