@@ -107,7 +107,8 @@ BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed}
 
 
 def run(tf, name):
-    """{fetch name: value} after initialising (and, for `trained`, three steps)."""
+    """{fetch name: value} after initialising (and, for `trained`, three steps), and the
+    variables' collections."""
     graph = tf.Graph()
     with graph.as_default():
         features, fetches = BUILDS[name](tf)
@@ -119,10 +120,13 @@ def run(tf, name):
                           for _ in range(3)]
                 return graph, {"losses": losses,
                                "table": sess.run(fetches["table"]).tolist()}
-            return graph, {key: [v.decode() if isinstance(v, bytes) else v
+            values = {"collections": [f"{key}: {getattr(v, 'name', v)}" for key in (
+                tf.GraphKeys.GLOBAL_VARIABLES, tf.GraphKeys.MODEL_VARIABLES,
+                tf.GraphKeys.TRAINABLE_VARIABLES) for v in tf.get_collection(key)]}
+            return graph, {**values, **{key: [v.decode() if isinstance(v, bytes) else v
                                  for v in np.asarray(value).tolist()]
                            if np.asarray(value).dtype == object else np.asarray(value).tolist()
-                           for key, value in sess.run(fetches, feed).items()}
+                           for key, value in sess.run(fetches, feed).items()}}
 
 
 ERRORS = {
