@@ -2,9 +2,13 @@
 numeric and bucketized columns, a vocabulary list embedded (mean combiner), a hashed column and
 a crossed column (age buckets x job) as indicators, identity ids embedded with sqrtn;
 tf.feature_column.input_layer builds the wide and the deep inputs, trained by Adam. Also
-tf.nn.embedding_lookup_sparse and tf.nn.safe_embedding_lookup_sparse on their own, and the
-error an identity id out of range gives."""
+tf.nn.embedding_lookup_sparse and tf.nn.safe_embedding_lookup_sparse on their own, the
+checkpoint's keys (TensorFlow's variable names) and the error an identity id out of range
+gives."""
 # fixture threads: 1 2 4
+import os
+import tempfile
+
 import numpy as np
 
 import engine as tf
@@ -92,6 +96,12 @@ with tf.Session() as sess:
         if step % 4 == 0 or step == 39:
             print("step", step, "loss %.6f" % value)
     print("accuracy %.4f" % sess.run(accuracy, feed))
+    with tempfile.TemporaryDirectory() as directory:
+        path = tf.train.Saver().save(sess, os.path.join(directory, "wide_deep"))
+        print("checkpoint", [(name, shape) for name, shape in tf.train.list_variables(path)
+                             if "input_layer" in name])
+        table = tf.train.load_variable(path, "deep/input_layer/job_embedding/embedding_weights")
+        print("job table", np.round(table, 4).tolist())
     print("lookups", [np.round(v, 5).tolist() for v in sess.run(lookups)])
     print("safe", [np.round(v, 5).tolist() for v in sess.run(safe)])
     try:
