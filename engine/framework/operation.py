@@ -53,7 +53,7 @@ def _static_value(tensor, depth=0):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
     values = [_static_value(t, depth + 1) for t in op._inputs]
-    if kind == "StridedSlice" and values and values[0] is None:
+    if kind in ("StridedSlice", "Slice") and values and values[0] is None:
         # A slice of a partially known shape whose picked dims are known (x.shape[1] of an
         # [?, 2] tensor): TensorFlow's shape inference infers it from the shapes.
         values[0] = _partial_shape_array(op._inputs[0])
@@ -67,6 +67,8 @@ def _static_value(tensor, depth=0):
         return np.asarray(_INT_ARITHMETIC[kind](*values), dtype=tensor._dtype.as_numpy_dtype)
     if kind in _SMALL_INT_OPS:
         if any(np.size(v) > 1000 for v in values):
+            return None
+        if kind != "Slice" and any(np.asarray(v).dtype == object for v in values):
             return None
         try:
             return _small_int_op(kind, op, tensor, [np.asarray(v) for v in values])
@@ -133,6 +135,8 @@ def _small_int_op(kind, op, tensor, values):
                       for b, n in zip(begin.reshape(-1), size.reshape(-1)))
         if len(index) != x.ndim:
             return None
+        if x.dtype == object and any(d is None for d in x[index].reshape(-1)):
+            return None  # a slice of a partially known shape reaching an unknown dim
         return np.asarray(x[index], dtype=dtype)
     if kind == "GatherV2":
         params, indices, axis = values

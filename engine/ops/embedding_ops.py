@@ -76,12 +76,16 @@ def _embedding_lookup_sparse_impl(params, segment_ids, sp_weights, ids, combiner
     from engine.ops.fill_ops import ones
     from engine.ops.op_def_library import apply_op
     from engine.ops.shape_ops import rank, shape
+    from engine.ops.variables import ResourceVariable
     segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
-    if len(params) == 1 and not isinstance(params[0], Tensor):
+    # A resource variable is a CompositeTensor to TensorFlow: not converted, and read through
+    # Unique and a ResourceGather rather than the fast path.
+    composite = isinstance(params[0], ResourceVariable)
+    if len(params) == 1 and not isinstance(params[0], Tensor) and not composite:
         params = [convert_to_tensor(params[0], name="params")]
     sparse_gradient = False
-    if (len(params) == 1 and params[0].device == segment_ids.device and max_norm is None
-            and (allow_fast_lookup or ignore_weights)):
+    if (len(params) == 1 and not composite and params[0].device == segment_ids.device
+            and max_norm is None and (allow_fast_lookup or ignore_weights)):
         idx, embeddings = ids, params[0]
         sparse_gradient = not allow_fast_lookup
     else:

@@ -103,7 +103,35 @@ def crossed(tf):
                       "hashed_shape": hashed.dense_shape, "few_values": few.values}
 
 
-BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed}
+def lookups(tf):
+    """tf.nn.embedding_lookup_sparse and safe_embedding_lookup_sparse of a ref variable, a
+    resource variable (TensorFlow's CompositeTensor: Unique and ResourceGather) and a rank-3
+    SparseTensor, weighted and not, with their gradients."""
+    features = _features(tf)
+    init = tf.constant_initializer(np.arange(12).reshape(6, 2) / 4.0)
+    ref = tf.get_variable("ref", [6, 2], initializer=init)
+    res = tf.get_variable("res", [6, 2], initializer=init, use_resource=True)
+    ids = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [3, 1]], tf.constant([1, 4, 0, 5], tf.int64),
+                          [4, 2])
+    weights = tf.SparseTensor(ids.indices, [2.0, 0.5, -1.0, 1.5], ids.dense_shape)
+    deep = tf.SparseTensor([[0, 0, 1], [1, 1, 0], [1, 1, 1]], tf.constant([3, -2, 2], tf.int64),
+                           [2, 2, 2])
+    outputs = {
+        "ref_sum": tf.nn.embedding_lookup_sparse(ref, ids, None, combiner="sum"),
+        "res_mean": tf.nn.embedding_lookup_sparse(res, ids, None),
+        "res_weighted": tf.nn.embedding_lookup_sparse(res, ids, weights, combiner="sqrtn"),
+        "safe_ref": tf.nn.safe_embedding_lookup_sparse(ref, ids, weights),
+        "safe_res": tf.nn.safe_embedding_lookup_sparse(res, ids, None, combiner="sqrtn",
+                                                       default_id=3),
+        "safe_rank3": tf.nn.safe_embedding_lookup_sparse([ref], deep, None, combiner="sum"),
+    }
+    total = tf.add_n([tf.reduce_sum(v * (i + 1)) for i, v in enumerate(outputs.values())])
+    grads = tf.gradients(total, [ref, res])
+    return features, {**outputs, "grad_ref": tf.convert_to_tensor(grads[0]),
+                      "grad_res": tf.convert_to_tensor(grads[1])}
+
+
+BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed, "lookups": lookups}
 
 
 def run(tf, name):
