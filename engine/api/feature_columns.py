@@ -25,6 +25,7 @@ for _name, _function in (("segment_sum", sparse_segment_sum), ("segment_mean", s
 
 feature_column = _Namespace("tf.feature_column", **{name: getattr(_fc, name) for name in (
     "numeric_column", "bucketized_column", "categorical_column_with_vocabulary_list",
+    "categorical_column_with_vocabulary_file",
     "categorical_column_with_identity", "categorical_column_with_hash_bucket",
     "crossed_column", "indicator_column", "embedding_column", "input_layer")})
 

@@ -4,12 +4,13 @@ v1 API (`_transform_feature`, `_get_dense_tensor`): each column in a variable sc
 name under `input_layer`, so `input_layer/<col>_embedding/embedding_weights` is TensorFlow's
 variable name and checkpoints interchange.
 
-Columns: numeric, bucketized, categorical with vocabulary list, identity and hash bucket,
-crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is
+Columns: numeric, bucketized, categorical with vocabulary list or file, identity and hash
+bucket, crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is
 wrapped in an indicator or embedding column to reach input_layer."""
 
 import collections.abc
 import math
+import os
 
 import numpy as np
 
@@ -20,8 +21,8 @@ from engine.ops import array_ops, sparse_ops
 from engine.ops.feature_column_types import (  # noqa: F401  (the column types, re-exported)
     BucketizedColumn, CrossedColumn, EmbeddingColumn, HashedCategoricalColumn,
     IdentityCategoricalColumn, IdWeightPair, IndicatorColumn, NumericColumn,
-    VocabularyListCategoricalColumn, _CategoricalColumn, _DenseColumn, _FeatureColumn,
-    _assert_string_or_int, _convert_to_tensor_or_sparse_tensor)
+    VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn, _CategoricalColumn,
+    _DenseColumn, _FeatureColumn, _assert_string_or_int, _convert_to_tensor_or_sparse_tensor)
 from engine.ops.shape_ops import shape as _shape
 
 
@@ -187,6 +188,37 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     _assert_string_or_int(dtype, prefix=f"column_name: {key}")
     return VocabularyListCategoricalColumn(key, tuple(vocabulary_list), dtype, default_value,
                                            num_oov_buckets)
+
+
+def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None,
+                                            num_oov_buckets=0, default_value=None,
+                                            dtype=dtypes.string):
+    """Ids of the lines of a vocabulary file (one key a line, by line number), others -1 (or
+    `default_value`) or hashed into `num_oov_buckets` ids after them."""
+    from engine.lib_io import file_io
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    if str(vocabulary_file).endswith("tfrecord.gz"):
+        raise NotImplementedError("vocabulary files in TFRecord (tfrecord.gz) are not "
+                                  "supported by the engine's feature columns yet")
+    if vocabulary_size is None:
+        if not os.path.exists(vocabulary_file):
+            raise ValueError(f"vocabulary_file in {key} does not exist.")
+        with file_io.open_input(vocabulary_file) as stream:
+            vocabulary_size = sum(1 for _ in file_io.read_lines(stream, vocabulary_file))
+    if vocabulary_size < 1:
+        raise ValueError(f"Invalid vocabulary_size in {key}.")
+    if num_oov_buckets:
+        if default_value is not None:
+            raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+        if num_oov_buckets < 0:
+            raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    _assert_string_or_int(dtype, prefix=f"column_name: {key}")
+    if not isinstance(key, str):
+        raise ValueError(f"key must be a string. Got: type {type(key)}. Given key: {key}.")
+    return VocabularyFileCategoricalColumn(
+        key, vocabulary_file, vocabulary_size, 0 if num_oov_buckets is None else num_oov_buckets,
+        dtype, -1 if default_value is None else default_value, None)
 
 
 def categorical_column_with_identity(key, num_buckets, default_value=None):

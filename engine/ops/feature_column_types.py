@@ -185,6 +185,43 @@ class VocabularyListCategoricalColumn(_CategoricalColumn):
         return table.lookup(input_tensor)
 
 
+class VocabularyFileCategoricalColumn(_CategoricalColumn):
+    _fields = ("key", "vocabulary_file", "vocabulary_size", "num_oov_buckets", "dtype",
+               "default_value", "file_format")
+
+    def __init__(self, key, vocabulary_file, vocabulary_size, num_oov_buckets, dtype,
+                 default_value, file_format):
+        self.key, self.vocabulary_file, self.vocabulary_size = key, vocabulary_file, \
+            vocabulary_size
+        self.num_oov_buckets, self.dtype, self.default_value = num_oov_buckets, dtype, \
+            default_value
+        self.file_format = file_format
+
+    name = property(lambda self: self.key)
+    _num_buckets = property(lambda self: self.vocabulary_size + self.num_oov_buckets)
+
+    def _transform_feature(self, inputs):
+        input_tensor = _to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
+        if self.dtype.is_integer != input_tensor.dtype.is_integer:
+            raise ValueError("Column dtype and SparseTensors dtype must be compatible. "
+                             f"key: {self.key}, column dtype: {self.dtype}, tensor dtype: "
+                             f"{input_tensor.dtype}")
+        _assert_string_or_int(input_tensor.dtype,
+                              prefix=f"column_name: {self.key} input_tensor")
+        key_dtype = self.dtype
+        if input_tensor.dtype.is_integer:
+            key_dtype = dtypes.int64
+            input_tensor = SparseTensor(input_tensor.indices,
+                                        math_ops.cast(input_tensor.values, dtypes.int64),
+                                        input_tensor.dense_shape)
+        with init_scope():
+            table = lookup_ops.index_table_from_file(
+                vocabulary_file=self.vocabulary_file, num_oov_buckets=self.num_oov_buckets,
+                vocab_size=self.vocabulary_size, default_value=self.default_value,
+                key_dtype=key_dtype, name=f"{self.key}_lookup")
+        return table.lookup(input_tensor)
+
+
 class IdentityCategoricalColumn(_CategoricalColumn):
     _fields = ("key", "number_buckets", "default_value")
 

@@ -340,3 +340,35 @@ def index_table_from_tensor(vocabulary_list, num_oov_buckets=0, default_value=-1
             table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
                                            key_dtype=dtype)
         return table
+
+
+def index_table_from_file(vocabulary_file=None, num_oov_buckets=0, vocab_size=None,
+                          default_value=-1, key_dtype=dtypes.string, name=None,
+                          key_column_index=TextFileIndex.WHOLE_LINE,
+                          value_column_index=TextFileIndex.LINE_NUMBER, delimiter="\t"):
+    """Keys of a vocabulary file (a line each) to their line numbers (int64), others to
+    `default_value` or, with `num_oov_buckets`, to hashed ids after them; as TensorFlow's
+    lookup_ops.py."""
+    from engine.framework.default_graph import name_scope
+    if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
+        raise ValueError("`vocabulary_file` must be specified and must not be empty.")
+    if num_oov_buckets < 0:
+        raise ValueError("num_oov_buckets must be greater or equal than 0, got %d."
+                         % num_oov_buckets)
+    if vocab_size is not None and vocab_size < 1:
+        shown = vocabulary_file if not isinstance(vocabulary_file, Tensor) else "?"
+        raise ValueError("`vocab_size` must be greater than 0, got %d for vocabulary_file: %s."
+                         % (vocab_size, shown))
+    if (not key_dtype.is_integer) and dtypes.string != key_dtype.base_dtype:
+        raise TypeError("Dtype for `keys` should be either integer or string.")
+    with name_scope(name, "string_to_index"):
+        with name_scope(None, "hash_table"):
+            init = TextFileInitializer(
+                vocabulary_file, dtypes.int64 if key_dtype.is_integer else key_dtype,
+                key_column_index, dtypes.int64, value_column_index, vocab_size=vocab_size,
+                delimiter=delimiter, name="table_init")
+            table = StaticHashTable(init, default_value)
+        if num_oov_buckets:
+            table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
+                                           key_dtype=key_dtype)
+        return table

@@ -2,6 +2,8 @@
 (tools/make_feature_column_fixtures.py) and on the engine (tests/engine/test_feature_column.py):
 the nodes each builds, the values a run gives, and the errors bad columns raise."""
 
+from pathlib import Path
+
 import numpy as np
 
 STRINGS = np.array([["a", "b"], ["c", ""], ["", ""], ["b", "zz"]])
@@ -131,7 +133,29 @@ def lookups(tf):
                       "grad_res": tf.convert_to_tensor(grads[1])}
 
 
-BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed, "lookups": lookups}
+VOCABULARIES = Path(__file__).resolve().parents[1] / "fixtures" / "feature_columns"
+
+
+def vocabulary_files(tf):
+    """categorical_column_with_vocabulary_file: strings and integers, the size read from the
+    file or given, out-of-vocabulary ids -1, a default or hashed buckets."""
+    fc = tf.feature_column
+    features = _features(tf)
+    tags = str(VOCABULARIES / "tags_vocabulary.txt")
+    codes = str(VOCABULARIES / "codes_vocabulary.txt")
+    columns = [
+        fc.indicator_column(fc.categorical_column_with_vocabulary_file("tags", tags)),
+        fc.embedding_column(fc.categorical_column_with_vocabulary_file(
+            "code", codes, vocabulary_size=3, num_oov_buckets=2, dtype=tf.int64), 2,
+            initializer=tf.constant_initializer(np.arange(10).reshape(5, 2) / 10.0)),
+        fc.indicator_column(fc.categorical_column_with_vocabulary_file(
+            "zip", codes, default_value=1, dtype=tf.int32)),
+    ]
+    return features, {"output": fc.input_layer(features, columns)}
+
+
+BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed, "lookups": lookups,
+          "vocabulary_files": vocabulary_files}
 
 
 def run(tf, name):
@@ -216,6 +240,16 @@ ERRORS = {
         ["a", tf.feature_column.categorical_column_with_hash_bucket("b", 5)], 10),
     "crossed_numeric_column": lambda tf: tf.feature_column.crossed_column(
         ["a", tf.feature_column.numeric_column("b")], 10),
+    "vocabulary_file_missing": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_file("a", "/nonexistent/vocab"),
+    "vocabulary_file_empty_name": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_file("a", ""),
+    "vocabulary_file_size_zero": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_file("a", "v.txt", 0),
+    "vocabulary_file_oov_and_default": lambda tf:
+        tf.feature_column.categorical_column_with_vocabulary_file("a", "v.txt", 3,
+                                                                 num_oov_buckets=1,
+                                                                 default_value=0),
     "identity_of_strings": lambda tf: tf.feature_column.input_layer(
         {"a": tf.constant(["1"])}, [tf.feature_column.indicator_column(
             tf.feature_column.categorical_column_with_identity("a", 3))]),
