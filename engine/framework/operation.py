@@ -48,6 +48,8 @@ def _static_value(tensor, depth=0):
         return None
     if kind in ("Identity", "StopGradient") and depth <= 8:
         return _static_value(tensor._op._inputs[0], depth + 1)
+    if kind in _KERNEL_FOLDABLE and depth <= 8:
+        return _kernel_value(tensor, depth)
     if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
                                  "BroadcastArgs", "Fill", *_INT_ARITHMETIC, *_SMALL_INT_OPS):
         return constant_value(tensor) if kind in _FOLDABLE else None
@@ -117,6 +119,29 @@ def _partial_shape_array(tensor):
     if tensor._op._node_def.op != "Shape" or tensor._op._inputs[0]._shape.ndims is None:
         return None
     return np.array(tensor._op._inputs[0]._shape.as_list(), dtype=object)
+
+
+def _kernel_value(tensor, depth):
+    """The output of an op of _KERNEL_FOLDABLE whose inputs are all known and small, by its
+    CPU kernel (TensorFlow's shape inference runs such constant subgraphs' kernels: the dense
+    shape sparse_merge and sparse_slice give a constant SparseTensor)."""
+    from engine import kernels
+    from engine.kernels.context import KernelContext
+    op = tensor._op
+    values = [_static_value(t, depth + 1) for t in op._inputs]
+    if any(v is None or np.size(v) > 1000 for v in values):
+        return None
+    kernel = kernels.lookup(op._node_def.op)
+    if kernel is None:
+        return None
+    try:
+        context = KernelContext(op._node_def, [t._dtype for t in op._outputs], None)
+        outputs = kernel(context, *[np.asarray(v) for v in values])
+    except Exception:  # noqa: BLE001  (a kernel refusing the values: not known statically)
+        return None
+    if len(op._outputs) == 1:
+        outputs = (outputs,)
+    return np.asarray(outputs[tensor._value_index])
 
 
 def _small_int_op(kind, op, tensor, values):
@@ -223,7 +248,11 @@ _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np
 # Small integer ops TensorFlow's shape inference evaluates when their inputs are known.
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
-_FOLDABLE = frozenset({*_SMALL_INT_OPS, "Const", "Shape", "Size", "Rank", "Range", "Cast",
+# Ops evaluated by their kernels when every input is known (small): what the sparse ops that
+# build a constant SparseTensor's shape need.
+_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast"})
+
+_FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
                        "BroadcastArgs", *_INT_ARITHMETIC})
 

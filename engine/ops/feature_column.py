@@ -5,7 +5,7 @@ name under `input_layer`, so `input_layer/<col>_embedding/embedding_weights` is 
 variable name and checkpoints interchange.
 
 Columns: numeric, bucketized, categorical with vocabulary list or file, identity and hash
-bucket, crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is
+bucket, weighted, crossed, indicator and embedding (combiner mean, sum or sqrtn). A categorical column is
 wrapped in an indicator or embedding column to reach input_layer."""
 
 import collections.abc
@@ -21,7 +21,8 @@ from engine.ops import array_ops, sparse_ops
 from engine.ops.feature_column_types import (  # noqa: F401  (the column types, re-exported)
     BucketizedColumn, CrossedColumn, EmbeddingColumn, HashedCategoricalColumn,
     IdentityCategoricalColumn, IdWeightPair, IndicatorColumn, NumericColumn,
-    VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn, _CategoricalColumn,
+    VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
+    WeightedCategoricalColumn, _CategoricalColumn,
     _DenseColumn, _FeatureColumn, _assert_string_or_int, _convert_to_tensor_or_sparse_tensor)
 from engine.ops.shape_ops import shape as _shape
 
@@ -260,6 +261,15 @@ def crossed_column(keys, hash_bucket_size, hash_key=None):
                              "collision. Instead, use the feature name as a string. Given: "
                              f"{key}")
     return CrossedColumn(tuple(keys), hash_bucket_size, hash_key)
+
+
+def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dtypes.float32):
+    """A categorical column whose ids carry the weights of the feature `weight_feature_key`
+    (the same shape; 0.0 weights dropped): summed per id by an indicator column, the
+    combiner's weights in an embedding column."""
+    if dtype is None or not (dtype.is_integer or dtype.is_floating):
+        raise ValueError(f"dtype {dtype} is not convertible to float.")
+    return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
 def indicator_column(categorical_column):

@@ -10,7 +10,7 @@ from engine.framework.default_graph import init_scope, name_scope
 from engine.framework.graph import GraphKeys
 from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from engine.framework.tensor_shape import TensorShape
-from engine.ops import array_ops, embedding_ops, lookup_ops, math_ops, sparse_ops
+from engine.ops import array_ops, embedding_ops, lookup_ops, math_ops, segment_ops, sparse_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.shape_ops import shape as _shape
@@ -315,6 +315,42 @@ def _collect_leaf_level_keys(cross):
     return keys
 
 
+class WeightedCategoricalColumn(_CategoricalColumn):
+    _fields = ("categorical_column", "weight_feature_key", "dtype")
+
+    def __init__(self, categorical_column, weight_feature_key, dtype):
+        self.categorical_column, self.weight_feature_key = categorical_column, weight_feature_key
+        self.dtype = dtype
+
+    name = property(lambda self: f"{self.categorical_column.name}_weighted_by_"
+                                 f"{self.weight_feature_key}")
+    _num_buckets = property(lambda self: self.categorical_column._num_buckets)
+
+    def _transform_weight_tensor(self, weight_tensor):
+        if weight_tensor is None:
+            raise ValueError(f"Missing weights {self.weight_feature_key}.")
+        weight_tensor = _convert_to_tensor_or_sparse_tensor(weight_tensor)
+        if self.dtype != weight_tensor.dtype.base_dtype:
+            raise ValueError(f"Bad dtype, expected {self.dtype}, but got "
+                             f"{weight_tensor.dtype}.")
+        if not isinstance(weight_tensor, SparseTensor):
+            weight_tensor = _to_sparse_input_and_drop_ignore_values(weight_tensor,
+                                                                    ignore_value=0.0)
+        if not weight_tensor.dtype.is_floating:
+            weight_tensor = SparseTensor(weight_tensor.indices,
+                                         math_ops.cast(weight_tensor.values, dtypes.float32),
+                                         weight_tensor.dense_shape)
+        return weight_tensor
+
+    def _transform_feature(self, inputs):
+        weight_tensor = self._transform_weight_tensor(inputs.get(self.weight_feature_key))
+        return (inputs.get(self.categorical_column), weight_tensor)
+
+    def _get_sparse_tensors(self, inputs, weight_collections=None, trainable=None):
+        tensors = inputs.get(self)
+        return IdWeightPair(tensors[0], tensors[1])
+
+
 class IndicatorColumn(_DenseColumn):
     _fields = ("categorical_column",)
 
@@ -329,9 +365,14 @@ class IndicatorColumn(_DenseColumn):
 
     def _transform_feature(self, inputs):
         id_tensor, weight_tensor = self.categorical_column._get_sparse_tensors(inputs)
+        size = self._variable_shape[-1]
         if weight_tensor is not None:
-            raise NotImplementedError("a weighted categorical column in an indicator column "
-                                      "is not supported by the engine yet")
+            # the weights at their ids (out-of-vocabulary -1 sliced off), duplicates summed
+            weighted = sparse_ops.sparse_merge(sp_ids=id_tensor, sp_values=weight_tensor,
+                                               vocab_size=int(size))
+            weighted = sparse_ops.sparse_slice(weighted, [0, 0], weighted.dense_shape)
+            return segment_ops.scatter_nd(weighted.indices, weighted.values,
+                                          weighted.dense_shape)
         dense_id_tensor = sparse_ops.sparse_tensor_to_dense(id_tensor, default_value=-1)
         one_hot_id_tensor = array_ops.one_hot(dense_id_tensor,
                                               depth=self._variable_shape[-1],

@@ -94,6 +94,15 @@ def sparse_tensor_to_dense(sp_input, default_value=None, validate_indices=True, 
                     default_value=default_value, validate_indices=validate_indices, name=name)
 
 
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0,
+                    validate_indices=True, name=None):
+    """tf.sparse_to_dense (TF 1.x): a dense tensor of `output_shape` with `sparse_values` at
+    `sparse_indices`, `default_value` elsewhere."""
+    return apply_op("SparseToDense", sparse_indices=sparse_indices, output_shape=output_shape,
+                    sparse_values=sparse_values, default_value=default_value,
+                    validate_indices=validate_indices, name=name)
+
+
 @RegisterGradient("SparseFillEmptyRows")
 def _sparse_fill_empty_rows_grad(op, unused_grad_indices, output_grad_values,
                                  unused_grad_empty_row_indicator,
@@ -165,3 +174,73 @@ def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """tf.sparse.cross_hashed: the crosses hashed into `num_buckets` (0: any int64)."""
     return _sparse_cross_internal(inputs=inputs, hashed_output=True, num_buckets=num_buckets,
                                   hash_key=hash_key, name=name)
+
+
+def sparse_reorder(sp_input, name=None):
+    """tf.sparse.reorder: the entries in row-major order."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    indices, values = apply_op("SparseReorder", input_indices=sp_input.indices,
+                               input_values=sp_input.values, input_shape=sp_input.dense_shape,
+                               name=name)
+    if sp_input.get_shape().is_fully_defined():
+        return SparseTensor(indices, values, sp_input.get_shape().as_list())
+    return SparseTensor(indices, values, array_ops.identity(sp_input.dense_shape))
+
+
+def sparse_slice(sp_input, start, size, name=None):
+    """tf.sparse.slice: the entries in [start, start + size), indices from 0."""
+    sp_input = convert_to_sparse_tensor(sp_input)
+    start = convert_to_tensor(start, dtypes.int64)
+    size = convert_to_tensor(size, dtypes.int64)
+    with name_scope(name, "SparseSlice", [sp_input]) as name:
+        indices, values, shape = apply_op("SparseSlice", indices=sp_input.indices,
+                                          values=sp_input.values, shape=sp_input.dense_shape,
+                                          start=start, size=size, name=name)
+        return SparseTensor(indices, values, shape)
+
+
+def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False):
+    """tf.sparse.merge (TF 1.x): ids and values of the same entries as one SparseTensor whose
+    last dimension is the id (one SparseTensor of ids and one vocab_size)."""
+    if isinstance(sp_ids, (SparseTensor, SparseTensorValue)):
+        sp_ids, vocab_size = [sp_ids], [vocab_size]
+    if len(sp_ids) != len(vocab_size):
+        raise ValueError("sp_ids and vocab_size have to have equal lengths.")
+    with name_scope(name, "SparseMerge", [sp_ids, sp_values]):
+        sp_ids = [convert_to_sparse_tensor(s) for s in sp_ids]
+        sp_values = convert_to_sparse_tensor(sp_values)
+        ids = []
+        for sp_ids_dim in sp_ids:
+            ids_dim = sp_ids_dim.values
+            if sp_ids_dim.dtype != dtypes.int64:
+                ids_dim = cast(ids_dim, dtypes.int64)
+            ids.append(array_ops.expand_dims(ids_dim, axis=1))
+        vocab_size = [cast(x, dtypes.int64) for x in vocab_size]
+        new_indices = array_ops.concat([sp_ids[0].indices[:, :-1]] + ids, 1)
+        new_shape = array_ops.concat([sp_ids[0].dense_shape[:-1], vocab_size], 0)
+        result = SparseTensor(new_indices, sp_values.values, new_shape)
+        if already_sorted:
+            return result
+        sorted_result = sparse_reorder(result)
+        return SparseTensor(sorted_result.indices, sorted_result.values, new_shape)
+
+
+@RegisterGradient("SparseReorder")
+def _sparse_reorder_grad(op, unused_output_indices_grad, output_values_grad):
+    from engine.ops.math_ops import range as _range
+    from engine.ops.shape_ops import shape
+    input_indices, input_shape = op.inputs[0], op.inputs[2]
+    num_entries = shape(input_indices)[0]
+    entry_indices = _range(num_entries)
+    sp_ordered = sparse_reorder(SparseTensor(input_indices, entry_indices, input_shape))
+    inverted_permutation = apply_op("InvertPermutation", x=sp_ordered.values)
+    return (None, array_ops.gather(output_values_grad, inverted_permutation), None)
+
+
+@RegisterGradient("SparseSlice")
+def _sparse_slice_grad(op, *grads):
+    val_grad = apply_op("SparseSliceGrad", backprop_val_grad=grads[1],
+                        input_indices=op.inputs[0], input_start=op.inputs[3],
+                        output_indices=op.outputs[0])
+    val_grad.set_shape(op.inputs[1].get_shape())
+    return (None, val_grad, None, None, None)

@@ -56,7 +56,24 @@ def sparse_cross(attrs, inputs):
     return [None, 2], [None], [2]
 
 
+def sparse_reorder(attrs, inputs):
+    """The input's indices and values shapes."""
+    return _dims(inputs[0]), _dims(inputs[1])
+
+
+def sparse_slice(attrs, inputs):
+    """[?, rank], [?], [rank] (rank from the input's shape vector)."""
+    rank = _first(_dims(inputs[2]))
+    return [None, rank], [None], [rank]
+
+
+def sparse_slice_grad(attrs, inputs):
+    return [_first(_dims(inputs[1]))]
+
+
 SHAPE_FUNCTIONS = {
+    "SparseReorder": sparse_reorder, "SparseSlice": sparse_slice,
+    "SparseSliceGrad": sparse_slice_grad,
     "SparseCross": sparse_cross, "SparseCrossV2": sparse_cross,
     "SparseFillEmptyRows": sparse_fill_empty_rows,
     "SparseFillEmptyRowsGrad": sparse_fill_empty_rows_grad,

@@ -154,8 +154,34 @@ def vocabulary_files(tf):
     return features, {"output": fc.input_layer(features, columns)}
 
 
+def weighted(tf):
+    """weighted_categorical_column: dense weights (0.0 dropped) of string tags into an
+    indicator (sparse_merge, sparse_slice, scatter_nd) and an embedding (the weighted
+    lookup), sparse weights of the sparse words, with gradients."""
+    fc = tf.feature_column
+    features = _features(tf)
+    features["tag_weights"] = tf.constant([[0.5, 2.0], [1.5, 0.0], [0.0, 0.0], [3.0, 1.0]])
+    features["word_weights"] = tf.SparseTensor(indices=[[0, 0], [1, 0], [1, 1], [3, 2]],
+                                               values=[1.0, 2.0, 0.5, 4.0],
+                                               dense_shape=[4, 3])
+    tags = fc.weighted_categorical_column(
+        fc.categorical_column_with_vocabulary_list("tags", ["a", "b", "c"]), "tag_weights")
+    words = fc.weighted_categorical_column(
+        fc.categorical_column_with_hash_bucket("words", 5), "word_weights")
+    columns = [fc.indicator_column(tags), fc.indicator_column(words),
+               fc.embedding_column(tags, 2, combiner="sqrtn",
+                                   initializer=tf.constant_initializer(0.25)),
+               fc.embedding_column(words, 3, combiner="sum",
+                                   initializer=tf.truncated_normal_initializer(seed=3))]
+    output = fc.input_layer(features, columns)
+    tables = tf.global_variables()
+    grads = tf.gradients(tf.reduce_sum(output * output), tables)
+    return features, {"output": output, **{f"grad_{v.op.name}": tf.convert_to_tensor(g)
+                                           for v, g in zip(tables, grads)}}
+
+
 BUILDS = {"mixed": mixed, "trained": trained, "crossed": crossed, "lookups": lookups,
-          "vocabulary_files": vocabulary_files}
+          "vocabulary_files": vocabulary_files, "weighted": weighted}
 
 
 def run(tf, name):
@@ -250,6 +276,12 @@ ERRORS = {
         tf.feature_column.categorical_column_with_vocabulary_file("a", "v.txt", 3,
                                                                  num_oov_buckets=1,
                                                                  default_value=0),
+    "weighted_string_dtype": lambda tf: tf.feature_column.weighted_categorical_column(
+        tf.feature_column.categorical_column_with_identity("a", 3), "w", dtype=tf.string),
+    "weighted_bad_weights_dtype": lambda tf: tf.feature_column.input_layer(
+        {"a": tf.constant([[1]]), "w": tf.constant([[1]])},
+        [tf.feature_column.indicator_column(tf.feature_column.weighted_categorical_column(
+            tf.feature_column.categorical_column_with_identity("a", 3), "w"))]),
     "identity_of_strings": lambda tf: tf.feature_column.input_layer(
         {"a": tf.constant(["1"])}, [tf.feature_column.indicator_column(
             tf.feature_column.categorical_column_with_identity("a", 3))]),

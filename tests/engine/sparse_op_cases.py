@@ -159,6 +159,37 @@ CASES.update({
 })
 
 
+def _reorder(indices, values, shape):
+    return ("SparseReorder", [(indices, I64), (values, F32), (shape, I64)])
+
+
+def _slice(indices, values, shape, start, size):
+    return ("SparseSlice", [(indices, I64), (values, F32), (shape, I64), (start, I64),
+                            (size, I64)])
+
+
+CASES.update({
+    "reorder": _reorder([[2, 1], [0, 3], [2, 0], [0, 1]], [1.0, 2.0, 3.0, 4.0], [3, 4]),
+    "reorder_rank3": _reorder([[1, 0, 1], [0, 2, 0], [1, 0, 0]], [1.0, 2.0, 3.0], [2, 3, 2]),
+    "reorder_empty": _reorder(np.zeros((0, 2), np.int64), [], [3, 4]),
+    "reorder_out_of_bounds": _reorder([[2, 1], [0, 4]], [1.0, 2.0], [3, 4]),
+    "reorder_counts": _reorder([[2, 1], [0, 3]], [1.0], [3, 4]),
+    "reorder_rank_mismatch": _reorder([[2, 1], [0, 3]], [1.0, 2.0], [3, 4, 1]),
+    "reorder_indices_vector": _reorder([2, 1], [1.0, 2.0], [3, 4]),
+    "slice": _slice([[0, 0], [1, 2], [2, 3], [3, 1]], [1.0, 2.0, 3.0, 4.0], [4, 4], [1, 1],
+                    [2, 3]),
+    "slice_past_the_end": _slice([[0, 0], [1, 2], [2, 3], [3, 1]], [1.0, 2.0, 3.0, 4.0],
+                                 [4, 4], [2, 2], [5, 5]),
+    "slice_empty": _slice([[0, 0], [3, 1]], [1.0, 4.0], [4, 4], [1, 2], [1, 1]),
+    "slice_start_length": _slice([[0, 0]], [1.0], [4, 4], [1], [2, 2]),
+    "slice_size_length": _slice([[0, 0]], [1.0], [4, 4], [1, 1], [2]),
+    "slice_start_matrix": _slice([[0, 0]], [1.0], [4, 4], [[1, 1]], [2, 2]),
+    "slice_grad": ("SparseSliceGrad", [([5.0, 6.0], F32), ([[0, 0], [1, 2], [2, 3], [3, 1]],
+                                                          I64),
+                                       ([1, 1], I64), ([[0, 1], [1, 2]], I64)]),
+})
+
+
 def kernel_message(message):
     """The kernel's own text of an OpError's message: between the `Node: '...'` line and the
     `[[{{node ...}}]]` line (several lines for some errors), else the line before it."""

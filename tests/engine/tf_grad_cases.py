@@ -190,4 +190,9 @@ def make_cases(tf):
             [rand(5, 2)])
     cases["SparseFillEmptyRows"] = (lambda v: tf.sparse.fill_empty_rows(
         tf.SparseTensor([[3, 0], [1, 2], [1, 0]], v, [5, 3]), 0.5)[0].values * 1.0, [rand(3)])
+    cases["SparseReorder"] = (lambda v: tf.sparse.reorder(
+        tf.SparseTensor([[2, 1], [0, 3], [2, 0], [0, 1]], v, [3, 4])).values, [rand(4)])
+    cases["SparseSlice"] = (lambda v: tf.sparse.slice(
+        tf.SparseTensor([[0, 0], [1, 2], [2, 3], [3, 1]], v, [4, 4]), [1, 1], [2, 3]).values,
+        [rand(4)])
     return cases

@@ -476,3 +476,88 @@ def _cross(ctx, inputs, hashed, separator):
     else:
         out_values = np.array(out_values + [b""], dtype=object)[:-1]
     return out_indices, out_values, np.array([batch, widest], np.int64)
+
+
+# -- SparseReorder, SparseSlice ---------------------------------------------------------------
+
+@register("SparseReorder")
+def sparse_reorder(ctx, input_indices, input_values, input_shape):
+    """The entries in row-major order of their indices (a stable sort; indices out of the
+    shape are sorted too, as TensorFlow's kernel does not check them)."""
+    indices, values = np.asarray(input_indices), np.asarray(input_values)
+    shape = np.asarray(input_shape)
+    # SparseTensor::Create's checks
+    if indices.ndim != 2:
+        raise invalid(ctx, f"Sparse indices must be rank 2 but is rank {indices.ndim}")
+    if values.ndim != 1:
+        raise invalid(ctx, f"Sparse values must be rank 1 but is rank {values.ndim}")
+    if shape.ndim != 1:
+        raise invalid(ctx, f"Input shape should be a vector but received shape "
+                           f"{_shape(shape)}")
+    if indices.shape[0] != values.shape[0]:
+        raise invalid(ctx, f"Number of elements in indices ({indices.shape[0]}) and values "
+                           f"({values.shape[0]}) do not match")
+    if indices.shape[1] != shape.size:
+        raise invalid(ctx, f"Index rank ({indices.shape[1]}) and shape rank ({shape.size}) do "
+                           "not match")
+    order = np.lexsort(indices.T[::-1]) if indices.size else np.arange(indices.shape[0])
+    return indices[order].astype(np.int64), values[order]
+
+
+@register("SparseSlice")
+def sparse_slice(ctx, indices, values, shape, start, size):
+    """The entries inside [start, start + size), moved to start at 0; the output shape is
+    the size clipped to the input's shape."""
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
+    start, size = np.asarray(start), np.asarray(size)
+    if indices.ndim != 2:
+        raise invalid(ctx, f"Input indices should be a matrix but received shape "
+                           f"{_shape(indices)}")
+    if values.ndim != 1:
+        raise invalid(ctx, f"Input values should be a vector but received shape "
+                           f"{_shape(values)}")
+    if shape.ndim != 1:
+        raise invalid(ctx, f"Input shape should be a vector but received shape "
+                           f"{_shape(shape)}")
+    if start.ndim != 1:
+        raise invalid(ctx, f"Input start should be a vector but received shape "
+                           f"{_shape(start)}")
+    if size.ndim != 1:
+        raise invalid(ctx, f"Input size should be a vector but received shape "
+                           f"{_shape(size)}")
+    rank = shape.size
+    if start.size != rank:
+        raise invalid(ctx, f"Expected start to be a vector of length {rank} but got length "
+                           f"{start.size}")
+    if size.size != rank:
+        raise invalid(ctx, f"Expected size to be a vector of length {rank} but got length "
+                           f"{size.size}")
+    shape, start, size = (a.astype(np.int64) for a in (shape, start, size))
+    out_shape = np.maximum(np.minimum(start + size, shape) - start, 0)
+    end = start + out_shape
+    inside = ((indices >= start) & (indices < end)).all(axis=1) if indices.size else \
+        np.zeros(indices.shape[0], np.bool_)
+    return ((indices[inside] - start).astype(np.int64).reshape(-1, rank), values[inside],
+            out_shape)
+
+
+@register("SparseSliceGrad")
+def sparse_slice_grad(ctx, backprop_val_grad, input_indices, input_start, output_indices):
+    """The sliced entries' gradients back at their input entries (zeros elsewhere)."""
+    grad, indices = np.asarray(backprop_val_grad), np.asarray(input_indices)
+    start, out_indices = np.asarray(input_start), np.asarray(output_indices)
+    if indices.ndim != 2 or out_indices.ndim != 2 or grad.ndim != 1 or start.ndim != 1:
+        raise invalid(ctx, f"Input indices should be a matrix but received shape "
+                           f"{_shape(indices)}" if indices.ndim != 2 else
+                           "Input backprop_val_grad, output_indices or input_start has the "
+                           "wrong rank")
+    if out_indices.shape[0] != grad.shape[0]:
+        raise invalid(ctx, f"backprop_val_grad and output_indices must have the same number "
+                           f"of elements; got {grad.shape[0]} and {out_indices.shape[0]}")
+    out = np.zeros(indices.shape[0], grad.dtype)
+    wanted = {tuple(row): i for i, row in enumerate((out_indices + start).tolist())}
+    for i, row in enumerate(indices.tolist()):
+        j = wanted.get(tuple(row))
+        if j is not None:
+            out[i] = grad[j]
+    return out
