@@ -1,5 +1,6 @@
 """Write tests/fixtures/feature_columns/: for each graph of tests/engine/feature_column_cases.py
-the nodes TensorFlow builds (nodes_<case>.txt) and the values a run gives (values.json), and
+the nodes TensorFlow builds (nodes.json.gz, one node a line) and the values a run gives
+(values.json), and
 the errors its bad columns raise (errors.json).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_feature_column_fixtures.py`.
@@ -7,7 +8,7 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_feature_column_fix
 
 import json
 
-from fixture_common import FIXTURES, node_list, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, node_list, nodes_json, tf_v1
 
 import feature_column_cases as cases  # tests/engine: on sys.path through fixture_common
 
@@ -17,11 +18,11 @@ OUT = FIXTURES / "feature_columns"
 def main():
     tf = tf_v1()
     OUT.mkdir(parents=True, exist_ok=True)
-    values = {}
+    values, nodes = {}, {}
     for name in cases.BUILDS:
         graph, values[name] = cases.run(tf, name)
-        lines = [" ".join([node, op, *inputs]) for node, op, inputs in node_list(graph)]
-        (OUT / f"nodes_{name}.txt").write_text("\n".join(lines) + "\n")
+        nodes[name] = node_list(graph)
+    (OUT / "nodes.json.gz").write_bytes(gzip_bytes(nodes_json(nodes)))
     (OUT / "values.json").write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
     errors = {name: cases.error_text(tf, name) for name in cases.ERRORS}
     (OUT / "errors.json").write_text(json.dumps(errors, indent=1, sort_keys=True) + "\n")
