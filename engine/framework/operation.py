@@ -44,11 +44,21 @@ def _static_value(tensor, depth=0):
     kind = tensor._op._node_def.op
     if kind in _INT_ARITHMETIC and tensor._dtype.base_dtype.name not in ("int32", "int64"):
         return None
+    if kind in _SMALL_INT_OPS and tensor._dtype.base_dtype.name not in ("int32", "int64"):
+        return None
+    if kind in ("Identity", "StopGradient") and depth <= 8:
+        return _static_value(tensor._op._inputs[0], depth + 1)
+    if kind in _KERNEL_FOLDABLE and depth <= 8:
+        return _kernel_value(tensor, depth)
     if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
-                                 "BroadcastArgs", "Fill", *_INT_ARITHMETIC):
+                                 "BroadcastArgs", "Fill", *_INT_ARITHMETIC, *_SMALL_INT_OPS):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
     values = [_static_value(t, depth + 1) for t in op._inputs]
+    if kind in ("StridedSlice", "Slice") and values and values[0] is None:
+        # A slice of a partially known shape whose picked dims are known (x.shape[1] of an
+        # [?, 2] tensor): TensorFlow's shape inference infers it from the shapes.
+        values[0] = _partial_shape_array(op._inputs[0])
     if any(v is None for v in values) or not values:
         return None
     if kind in _INT_ARITHMETIC:
@@ -57,6 +67,15 @@ def _static_value(tensor, depth=0):
         if any(np.size(v) > 1000 for v in values):
             return None
         return np.asarray(_INT_ARITHMETIC[kind](*values), dtype=tensor._dtype.as_numpy_dtype)
+    if kind in _SMALL_INT_OPS:
+        if any(np.size(v) > 1000 for v in values):
+            return None
+        if kind != "Slice" and any(np.asarray(v).dtype == object for v in values):
+            return None
+        try:
+            return _small_int_op(kind, op, tensor, [np.asarray(v) for v in values])
+        except (ValueError, IndexError, TypeError):
+            return None
     if kind == "Fill":
         dims, value = (np.asarray(v) for v in values)
         if dims.ndim != 1 or np.prod(dims) > 1000 or (dims < 0).any():
@@ -84,10 +103,88 @@ def _static_value(tensor, depth=0):
     masks = [op.get_attr(k) for k in ("begin_mask", "end_mask", "ellipsis_mask",
                                       "new_axis_mask", "shrink_axis_mask")]
     try:
-        return x[resolve_shrinks(strided_slice_index(x.ndim, begin, end, strides, *masks),
-                                 x.shape)]
+        result = x[resolve_shrinks(strided_slice_index(x.ndim, begin, end, strides, *masks),
+                                   x.shape)]
     except (SliceError, IndexError, ValueError):
         return None
+    if x.dtype == object:  # a partially known shape: known only where no dim is unknown
+        if any(d is None for d in np.asarray(result, object).reshape(-1)):
+            return None
+        return np.asarray(result, dtype=tensor._dtype.as_numpy_dtype)
+    return result
+
+
+def _partial_shape_array(tensor):
+    """The dims of a Shape op's input as an object array (None where unknown), or None."""
+    if tensor._op._node_def.op != "Shape" or tensor._op._inputs[0]._shape.ndims is None:
+        return None
+    return np.array(tensor._op._inputs[0]._shape.as_list(), dtype=object)
+
+
+def _kernel_value(tensor, depth):
+    """The output of an op of _KERNEL_FOLDABLE whose inputs are all known and small, by its
+    CPU kernel (TensorFlow's shape inference runs such constant subgraphs' kernels: the dense
+    shape sparse_merge and sparse_slice give a constant SparseTensor)."""
+    from engine import kernels
+    from engine.kernels.context import KernelContext
+    op = tensor._op
+    values = [_static_value(t, depth + 1) for t in op._inputs]
+    if any(v is None or np.size(v) > 1000 for v in values):
+        return None
+    kernel = kernels.lookup(op._node_def.op)
+    if kernel is None:
+        return None
+    try:
+        context = KernelContext(op._node_def, [t._dtype for t in op._outputs], None)
+        outputs = kernel(context, *[np.asarray(v) for v in values])
+    except Exception:  # noqa: BLE001  (a kernel refusing the values: not known statically)
+        return None
+    if len(op._outputs) == 1:
+        outputs = (outputs,)
+    return np.asarray(outputs[tensor._value_index])
+
+
+def _small_int_op(kind, op, tensor, values):
+    """Prod, Slice, GatherV2 and SparseReshape's new dense shape on small known integer
+    values: TensorFlow's shape inference evaluates such constant subgraphs with the ops'
+    kernels (the shape safe_embedding_lookup_sparse reshapes a constant SparseTensor to)."""
+    dtype = tensor._dtype.as_numpy_dtype
+    if kind == "Prod":
+        x, axes = values
+        keep = bool(op.get_attr("keep_dims"))
+        axes = tuple(int(a) % max(x.ndim, 1) for a in axes.reshape(-1))
+        return np.asarray(np.prod(x, axis=axes, keepdims=keep), dtype=dtype)
+    if kind == "Slice":
+        x, begin, size = values
+        index = tuple(slice(int(b), None if int(n) == -1 else int(b) + int(n))
+                      for b, n in zip(begin.reshape(-1), size.reshape(-1)))
+        if len(index) != x.ndim:
+            return None
+        if x.dtype == object and any(d is None for d in x[index].reshape(-1)):
+            return None  # a slice of a partially known shape reaching an unknown dim
+        return np.asarray(x[index], dtype=dtype)
+    if kind == "GatherV2":
+        params, indices, axis = values
+        if int(axis) != 0 or op.get_attr("batch_dims") != 0:
+            return None
+        if ((indices < 0) | (indices >= params.shape[0])).any():
+            return None
+        return np.asarray(params[indices], dtype=dtype)
+    # SparseReshape: only its output_shape (output 1), all three inputs known
+    if tensor._value_index != 1:
+        return None
+    indices, shape, target = values
+    if indices.ndim != 2 or shape.ndim != 1 or target.ndim != 1:
+        return None
+    dense = int(np.prod(shape))
+    known = [int(d) for d in target if d != -1]
+    product = int(np.prod(known)) if known else 1
+    if len(known) == target.size:
+        return np.asarray(target, dtype=dtype) if product == dense else None
+    if len(known) != target.size - 1 or (product and dense % product):
+        return None
+    return np.asarray([(dense // product if product else 0) if d == -1 else int(d)
+                       for d in target], dtype=dtype)
 
 
 class _TensorAttrShape:
@@ -148,8 +245,15 @@ _SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np.multiply,
                    "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative}
 
-_FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
-                       "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
+# Small integer ops TensorFlow's shape inference evaluates when their inputs are known.
+_SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
+
+# Ops evaluated by their kernels when every input is known (small): what the sparse ops that
+# build a constant SparseTensor's shape need.
+_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast"})
+
+_FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
+                       "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
                        "BroadcastArgs", *_INT_ARITHMETIC})
 
 

@@ -1,7 +1,8 @@
 """tf.SparseTensor (three tensors: indices [N, rank], values [N], dense_shape [rank]) and
 tf.SparseTensorValue, what Session.run gives for one (engine.runtime.fetches builds it).
 
-The engine has no sparse ops yet; SparseTensors come from tf.parse_example's VarLenFeatures.
+SparseTensors come from tf.parse_example's VarLenFeatures, tf.string_split, the set ops and
+the sparse ops of engine/ops/sparse_ops.py (the feature columns' and sparse embeddings').
 """
 
 import collections

@@ -195,7 +195,9 @@ def _resource_gather_grad(op, grad):
     params_shape = _variable_shape(handle, op.get_attr("dtype"))
     size = array_ops.expand_dims(array_ops.size(indices), 0)
     values_shape = array_ops.concat([size, params_shape[1:]], 0)
-    values = array_ops.reshape(dense(grad), values_shape)
+    # IndexedSlices (a gather of the gathered rows) become a tensor inside the Reshape's scope,
+    # as TensorFlow's reshape of `grad` converts it (the GatherV2 gradient converts first)
+    values = array_ops.reshape(grad, values_shape)
     indices = array_ops.reshape(indices, size)
     return [IndexedSlices(values, indices, params_shape), None]
 

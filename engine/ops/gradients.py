@@ -16,7 +16,7 @@ from engine.framework.graph import get_graph_from_inputs
 from engine.framework.graph import get_default_graph
 # The gradient functions register themselves on import.
 from engine.ops import array_grad, math_grad, nn_grad
-from engine.ops import debug_ops, linalg_grad, segment_grad, shuffle_ops  # noqa: F401
+from engine.ops import debug_ops, linalg_grad, segment_grad, shuffle_ops, sparse_ops  # noqa: F401
 from engine.ops import decomposition_grad, einsum_grad  # noqa: F401
 from engine.ops.control_flow import grad as control_flow_grad  # noqa: F401
 from engine.ops import list_grad, tensor_array_grad  # noqa: F401

@@ -16,6 +16,7 @@ from engine.framework import dtypes
 from engine.framework.default_graph import init_scope
 from engine.framework.graph import GraphKeys, add_to_collection, get_collection
 from engine.framework.graph import get_default_graph
+from engine.framework.sparse_tensor import SparseTensor
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape
 from engine.ops.control_flow.ops import group, no_op
@@ -184,13 +185,17 @@ class StaticHashTable(_Table):
         return self._default_value
 
     def lookup(self, keys, name=None):
+        """The values at `keys` (a tensor, or a SparseTensor whose values are looked up)."""
+        key_tensor = keys.values if isinstance(keys, SparseTensor) else keys
         if keys.dtype.base_dtype != self.key_dtype:
             raise TypeError(f"Dtype of argument `keys` must be {self.key_dtype}, received: "
                             f"{keys.dtype}")
         with self._scope(name, "Lookup"):
             values = apply_op("LookupTableFindV2", table_handle=self._resource_handle,
-                              keys=keys, default_value=self._default_value)
-        values.set_shape(keys.shape)
+                              keys=key_tensor, default_value=self._default_value)
+        values.set_shape(key_tensor.shape)
+        if isinstance(keys, SparseTensor):
+            return SparseTensor(keys.indices, values, keys.dense_shape)
         return values
 
     def export(self, name=None):
@@ -254,3 +259,116 @@ def tables_initializer(name="init_all_tables"):
     if initializers:
         return group(*initializers, name=name)
     return no_op(name=name)
+
+
+class IdTableWithHashBuckets:
+    """A table of known keys, other keys hashed into `num_oov_buckets` ids after them
+    (StringToHashBucketFast; tf.contrib.lookup's, what index_table_from_tensor gives with
+    out-of-vocabulary buckets)."""
+
+    def __init__(self, table, num_oov_buckets, key_dtype=None):
+        if num_oov_buckets < 0:
+            raise ValueError(f"oov_buckets must be > 0; got {num_oov_buckets}.")
+        self._table, self._num_oov_buckets = table, num_oov_buckets
+        self.key_dtype = key_dtype or table.key_dtype
+        self.value_dtype = dtypes.int64
+
+    @property
+    def name(self):
+        return self._table.name
+
+    @property
+    def initializer(self):
+        return self._table.initializer
+
+    def size(self, name=None):
+        with get_default_graph().name_scope(name or f"{self.name}_Size"):
+            return self._table.size() + self._num_oov_buckets
+
+    def lookup(self, keys, name=None):
+        """Ids of `keys` (a tensor or a SparseTensor's values)."""
+        from engine.ops import array_ops, math_ops
+        from engine.ops.text_ops import as_string, string_to_hash_bucket_fast
+        if keys.dtype.base_dtype != self.key_dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {self.key_dtype}, received: "
+                            f"{keys.dtype}")
+        values = keys.values if isinstance(keys, SparseTensor) else keys
+        if self._table.key_dtype.base_dtype == dtypes.int64:
+            values = math_ops.cast(values, dtypes.int64)
+        with get_default_graph().name_scope(name or f"{self.name}_Lookup"):
+            strings = values if values.dtype == dtypes.string else as_string(values)
+            buckets = string_to_hash_bucket_fast(strings, num_buckets=self._num_oov_buckets,
+                                                 name="hash_bucket")
+            ids = self._table.lookup(values)
+            buckets = math_ops.add(buckets, self._table.size())
+            is_id_non_default = math_ops.not_equal(ids, self._table.default_value)
+            ids = array_ops.where_v2(is_id_non_default, ids, buckets)
+        if isinstance(keys, SparseTensor):
+            return SparseTensor(keys.indices, ids, keys.dense_shape)
+        return ids
+
+
+def index_table_from_tensor(vocabulary_list, num_oov_buckets=0, default_value=-1,
+                            dtype=dtypes.string, name=None):
+    """Keys of `vocabulary_list` to their positions (int64), other keys to `default_value`
+    or, with `num_oov_buckets`, to hashed ids after them; as TensorFlow's lookup_ops.py."""
+    from engine.framework.default_graph import name_scope
+    from engine.ops import math_ops
+    from engine.ops.shape_ops import size
+    if vocabulary_list is None:
+        raise ValueError("`vocabulary_list` must be specified.")
+    if num_oov_buckets < 0:
+        raise ValueError("`num_oov_buckets` must be greater or equal than 0, got %d."
+                         % num_oov_buckets)
+    if (not dtype.is_integer) and dtypes.string != dtype.base_dtype:
+        raise TypeError("`dtype` must either be integer or string.")
+    with name_scope(name, "string_to_index"):
+        keys = convert_to_tensor(vocabulary_list)
+        if keys.dtype.is_integer != dtype.is_integer:
+            raise ValueError("Invalid `dtype`: Expected %s, got %s." % (
+                "integer" if dtype.is_integer else "non-integer", keys.dtype))
+        if (not dtype.is_integer) and keys.dtype.base_dtype != dtype:
+            raise ValueError("Invalid `dtype`: Expected %s, got %s." % (dtype, keys.dtype))
+        num_elements = size(keys)
+        values = math_ops.cast(math_ops.range(num_elements), dtypes.int64)
+        with name_scope(None, "hash_table"):
+            table_keys = math_ops.cast(keys, dtypes.int64) if keys.dtype.is_integer else keys
+            init = KeyValueTensorInitializer(table_keys, values, table_keys.dtype.base_dtype,
+                                             dtypes.int64, name="table_init")
+            table = StaticHashTable(init, default_value)
+        if num_oov_buckets:
+            table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
+                                           key_dtype=dtype)
+        return table
+
+
+def index_table_from_file(vocabulary_file=None, num_oov_buckets=0, vocab_size=None,
+                          default_value=-1, key_dtype=dtypes.string, name=None,
+                          key_column_index=TextFileIndex.WHOLE_LINE,
+                          value_column_index=TextFileIndex.LINE_NUMBER, delimiter="\t"):
+    """Keys of a vocabulary file (a line each) to their line numbers (int64), others to
+    `default_value` or, with `num_oov_buckets`, to hashed ids after them; as TensorFlow's
+    lookup_ops.py."""
+    from engine.framework.default_graph import name_scope
+    if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
+        raise ValueError("`vocabulary_file` must be specified and must not be empty.")
+    if num_oov_buckets < 0:
+        raise ValueError("num_oov_buckets must be greater or equal than 0, got %d."
+                         % num_oov_buckets)
+    if vocab_size is not None and vocab_size < 1:
+        shown = vocabulary_file if not isinstance(vocabulary_file, Tensor) else "?"
+        raise ValueError("`vocab_size` must be greater than 0, got %d for vocabulary_file: %s."
+                         % (vocab_size, shown))
+    if (not key_dtype.is_integer) and dtypes.string != key_dtype.base_dtype:
+        raise TypeError("Dtype for `keys` should be either integer or string.")
+    with name_scope(name, "string_to_index"):
+        with name_scope(None, "hash_table"):
+            init = TextFileInitializer(
+                vocabulary_file, dtypes.int64 if key_dtype.is_integer else key_dtype,
+                key_column_index, dtypes.int64, value_column_index, vocab_size=vocab_size,
+                delimiter=delimiter, name="table_init")
+            table = StaticHashTable(init, default_value)
+        if num_oov_buckets:
+            table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
+                                           key_dtype=key_dtype)
+        return table

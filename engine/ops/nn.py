@@ -11,7 +11,8 @@ from engine.ops.batch_norm import batch_normalization, fused_batch_norm, moments
 from engine.ops.candidate_sampling_ops import (compute_accidental_hits,  # noqa: F401,E402
                                                log_uniform_candidate_sampler,
                                                uniform_candidate_sampler)
-from engine.ops.embedding_ops import embedding_lookup  # noqa: F401,E402
+from engine.ops.embedding_ops import (embedding_lookup, embedding_lookup_sparse,  # noqa: F401,E402
+                                      safe_embedding_lookup_sparse)
 from engine.ops.sampled_losses import (nce_loss, sampled_softmax_loss,  # noqa: F401,E402
                                        sigmoid_cross_entropy_with_logits)
 from engine.ops.norm_ops import l2_normalize  # noqa: F401,E402

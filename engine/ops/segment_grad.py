@@ -158,3 +158,24 @@ def _gather_nd_grad(op, grad):
 @RegisterGradient("ScatterNd")
 def _scatter_nd_grad(op, grad):
     return [None, array_ops.gather_nd(grad, op.inputs[0]), None]
+
+
+def _sparse_segment_reduce_grad(op, grad, kind):
+    """SparseSegment{Sum,Mean,SqrtN}[WithNumSegments]: the dense gradient of the data through
+    the Grad op, or with sparse_gradient (tf.nn.embedding_lookup_sparse's fast path) the rows
+    that were read, as IndexedSlices through the GradV2 op."""
+    extra = (None,) * (len(op.inputs) - 1)
+    if op.get_attr("sparse_gradient"):
+        data_shape = array_ops.shape(op.inputs[0])
+        values, unique = apply_op(f"SparseSegment{kind}GradV2", grad=grad, indices=op.inputs[1],
+                                  segment_ids=op.inputs[2], dense_output_dim0=data_shape[0])
+        return (IndexedSlices(values, unique, data_shape),) + extra
+    dim0 = array_ops.shape(op.inputs[0])[0]
+    return (apply_op(f"SparseSegment{kind}Grad", grad=grad, indices=op.inputs[1],
+                     segment_ids=op.inputs[2], output_dim0=dim0),) + extra
+
+
+for _kind in ("Sum", "Mean", "SqrtN"):
+    for _op in (f"SparseSegment{_kind}", f"SparseSegment{_kind}WithNumSegments"):
+        RegisterGradient(_op)(lambda op, grad, _kind=_kind:
+                              _sparse_segment_reduce_grad(op, grad, _kind))

@@ -202,3 +202,25 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
 
 def bincount_v1(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32):
     return bincount(arr, weights, minlength, maxlength, dtype)
+
+
+def _sparse_segment(kind):
+    def reduce(data, indices, segment_ids, name=None, num_segments=None,
+               sparse_gradient=False):
+        if num_segments is not None:
+            return apply_op(f"SparseSegment{kind}WithNumSegments", data=data, indices=indices,
+                            segment_ids=segment_ids, num_segments=num_segments,
+                            sparse_gradient=sparse_gradient, name=name)
+        return apply_op(f"SparseSegment{kind}", data=data, indices=indices,
+                        segment_ids=segment_ids, sparse_gradient=sparse_gradient, name=name)
+    reduce.__name__ = reduce.__qualname__ = {"Sum": "sparse_segment_sum",
+                                             "Mean": "sparse_segment_mean",
+                                             "SqrtN": "sparse_segment_sqrt_n"}[kind]
+    reduce.__doc__ = (f"tf.{reduce.__name__}: the {kind.lower()} of the rows `indices` of "
+                      "`data` per segment of the sorted `segment_ids`.")
+    return reduce
+
+
+sparse_segment_sum = _sparse_segment("Sum")
+sparse_segment_mean = _sparse_segment("Mean")
+sparse_segment_sqrt_n = _sparse_segment("SqrtN")

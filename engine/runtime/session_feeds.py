@@ -103,6 +103,7 @@ def feed_converter(tensor):
     dims = None if shape.ndims is None else tuple(shape.as_list())
     # A fully known shape is checked with one tuple comparison (Session.run's hot path).
     static = dims if dims is not None and None not in dims else None
+    is_string = tensor.dtype.base_dtype.name == "string"
     feedable = getattr(tensor.graph, "is_feedable", None)
     if feedable is not None and not feedable(tensor):
         def refuse(value):
@@ -117,6 +118,8 @@ def feed_converter(tensor):
                     f"Type of feed value {value} with type {type(value)} is not compatible "
                     f"with Tensor type {np.dtype(np_dtype).name}. Try explicitly setting the "
                     f"type of the feed tensor to a larger type (e.g. int64).")
+        elif is_string:
+            converted = string_feed(value)
         else:
             converted = np.asarray(value, dtype=np_dtype)
         if dims is not None and converted.shape != static:
@@ -127,6 +130,20 @@ def feed_converter(tensor):
                                  f"which has shape {shape}")
         return converted
     return convert
+
+
+def string_feed(value):
+    """A fed string value as the engine's strings are: bytes in an object array, text
+    encoded as UTF-8 (as TensorFlow's feed of a str or a NumPy unicode array)."""
+    array = np.asarray(value)
+    if array.dtype.kind == "U":
+        return np.char.encode(array, "utf-8").astype(object)
+    array = np.asarray(value, dtype=object)
+    flat = array.reshape(-1)
+    for i, item in enumerate(flat):
+        if isinstance(item, str):
+            flat[i] = item.encode("utf-8")
+    return array
 
 
 def fits_dtype(value, np_dtype):

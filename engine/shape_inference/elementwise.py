@@ -46,7 +46,16 @@ def add_n(attrs, inputs):
 
 
 def select(attrs, inputs):
-    return merge(_dims(inputs[1]), _dims(inputs[2]))
+    """t and e merged; a condition of rank > 1 (or with scalar t and e) merged in too, as
+    TensorFlow's shape function does (tf.where of a tiled mask gets the mask's shape)."""
+    data = merge(_dims(inputs[1]), _dims(inputs[2]))
+    cond = _dims(inputs[0])
+    if cond is None or data is None or len(cond) == 0:
+        return data
+    if len(cond) != 1 or len(data) == 0:
+        return merge(data, cond)
+    merge(cond, data[:1])
+    return data
 
 
 def select_v2(attrs, inputs):

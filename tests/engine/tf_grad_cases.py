@@ -176,4 +176,23 @@ def make_cases(tf):
         cases[op] = ((lambda op, rows: lambda t, u: getattr(raw, op)(
             tensor=t, indices=tf.constant(rows), updates=u))(op, rows),
             [rand(3, 2), rand(len(rows), 2)])
+    # The sparse segment reductions (dense Grad ops, and with sparse_gradient IndexedSlices
+    # through the GradV2 ops; row 2 read by none) and SparseFillEmptyRows's values. (Drawn
+    # after the cases above, whose inputs stay as they were.)
+    for kind, reduce in (("Sum", tf.sparse_segment_sum), ("Mean", tf.sparse_segment_mean),
+                         ("SqrtN", tf.sparse_segment_sqrt_n)):
+        for suffix, sparse in (("", False), ("_sparse_gradient", True)):
+            cases[f"SparseSegment{kind}{suffix}"] = (
+                lambda x, reduce=reduce, sparse=sparse: reduce(
+                    x, [3, 0, 3, 1], [0, 0, 2, 3], sparse_gradient=sparse), [rand(5, 2)])
+        cases[f"SparseSegment{kind}WithNumSegments"] = (
+            lambda x, reduce=reduce: reduce(x, [3, 0, 3, 1], [0, 0, 2, 3], num_segments=6),
+            [rand(5, 2)])
+    cases["SparseFillEmptyRows"] = (lambda v: tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[3, 0], [1, 2], [1, 0]], v, [5, 3]), 0.5)[0].values * 1.0, [rand(3)])
+    cases["SparseReorder"] = (lambda v: tf.sparse.reorder(
+        tf.SparseTensor([[2, 1], [0, 3], [2, 0], [0, 1]], v, [3, 4])).values, [rand(4)])
+    cases["SparseSlice"] = (lambda v: tf.sparse.slice(
+        tf.SparseTensor([[0, 0], [1, 2], [2, 3], [3, 1]], v, [4, 4]), [1, 1], [2, 3]).values,
+        [rand(4)])
     return cases

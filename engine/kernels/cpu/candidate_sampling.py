@@ -1,5 +1,5 @@
 """NumPy CPU kernels of the candidate samplers (TensorFlow's seeded streams bit for bit),
-ComputeAccidentalHits, SparseToDense and InTopKV2.
+ComputeAccidentalHits and InTopKV2 (SparseToDense's kernel is in sparse.py).
 
 A sampler's run reserves 2048 * num_sampled 32-bit words of its Philox stream (so each run
 starts 512 * num_sampled blocks after the last), then reads words one at a time as
@@ -118,14 +118,3 @@ def compute_accidental_hits(ctx, true_classes, sampled_candidates):
     return rows, ids, np.full(len(hits), -np.finfo(np.float32).max, np.float32)
 
 
-@register("SparseToDense")
-def sparse_to_dense(ctx, sparse_indices, output_shape, sparse_values, default_value):
-    shape = [int(d) for d in np.reshape(output_shape, -1)]
-    dense = np.full(shape, default_value, dtype=np.asarray(sparse_values).dtype)
-    indices = np.asarray(sparse_indices).reshape(len(sparse_indices) if np.ndim(
-        sparse_indices) else 1, -1)
-    if indices.size:
-        if ((indices < 0) | (indices >= np.array(shape[:indices.shape[1]]))).any():
-            raise invalid(ctx, "indices is out of bounds")
-        dense[tuple(indices.T)] = sparse_values
-    return dense
