@@ -8,8 +8,9 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.framework import tensor_shape
-from engine.ops import array_ops, linalg_ops, math_ops
+from engine.ops import array_ops, check_ops, linalg_ops, math_ops
 from engine.ops.cast import cast
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.cond import cond
@@ -22,14 +23,17 @@ from engine.ops.shape_ops import shape as _shape
 
 
 def _maybe_validate_matrix(a, validate_args):
+    """linalg_impl._maybe_validate_matrix: a float tensor of rank 2 at least (an assertion
+    where the rank is unknown and validate_args asks)."""
     if not a.dtype.is_floating:
         raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
     if a.shape.ndims is not None:
         if a.shape.ndims < 2:
             raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {a.shape.ndims}).")
     elif validate_args:
-        raise NotImplementedError("tf.linalg.pinv's validate_args on a tensor of unknown rank "
-                                  "is not supported by the engine yet")
+        return [check_ops.assert_rank_at_least(
+            a, rank=2, message="Input `a` must have at least 2 dimensions.")]
+    return []
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
@@ -37,7 +41,10 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     rcond * max(s) (the others as if infinite)."""
     with name_scope(name or "pinv"):
         a = convert_to_tensor(a, name="a")
-        _maybe_validate_matrix(a, validate_args)
+        assertions = _maybe_validate_matrix(a, validate_args)
+        if assertions:
+            with get_default_graph().control_dependencies(assertions):
+                a = array_ops.identity(a)
         dtype = a.dtype.as_numpy_dtype
         if rcond is None:
             def dim_size(dim):
@@ -182,34 +189,61 @@ def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
     return tuple(apply_op("Lu", input=input, output_idx_type=output_idx_type, name=name))
 
 
-def _lu_solve_checks(lower_upper, perm, rhs):
+def _lu_reconstruct_assertions(lower_upper, perm, validate_args):
+    assertions = []
     message = "Input `lower_upper` must have at least 2 dimensions."
     if lower_upper.shape.ndims is not None and lower_upper.shape.ndims < 2:
         raise ValueError(message)
+    elif validate_args:
+        assertions.append(check_ops.assert_rank_at_least(lower_upper, rank=2, message=message))
+    message = "`rank(lower_upper)` must equal `rank(perm) + 1`"
     if lower_upper.shape.ndims is not None and perm.shape.ndims is not None:
         if lower_upper.shape.ndims != perm.shape.ndims + 1:
-            raise ValueError("`rank(lower_upper)` must equal `rank(perm) + 1`")
+            raise ValueError(message)
+    elif validate_args:
+        assertions.append(check_ops.assert_rank(lower_upper, rank=array_ops.rank(perm) + 1,
+                                                message=message))
+    message = "`lower_upper` must be square."
     if lower_upper.shape[:-2].is_fully_defined():
         if lower_upper.shape[-2] != lower_upper.shape[-1]:
-            raise ValueError("`lower_upper` must be square.")
-    if rhs.shape.ndims is not None and rhs.shape.ndims < 2:
-        raise ValueError("Input `rhs` must have at least 2 dimensions.")
+            raise ValueError(message)
+    elif validate_args:
+        m, n = array_ops.split(_shape(lower_upper)[-2:], num_or_size_splits=2)
+        assertions.append(check_ops.assert_equal(m, n, message=message))
+    return assertions
+
+
+def _lu_solve_assertions(lower_upper, perm, rhs, validate_args):
+    assertions = _lu_reconstruct_assertions(lower_upper, perm, validate_args)
+    message = "Input `rhs` must have at least 2 dimensions."
+    if rhs.shape.ndims is not None:
+        if rhs.shape.ndims < 2:
+            raise ValueError(message)
+    elif validate_args:
+        assertions.append(check_ops.assert_rank_at_least(rhs, rank=2, message=message))
+    message = "`lower_upper.shape[-1]` must equal `rhs.shape[-1]`."
     if lower_upper.shape[-1] is not None and rhs.shape[-2] is not None:
         if lower_upper.shape[-1] != rhs.shape[-2]:
-            raise ValueError("`lower_upper.shape[-1]` must equal `rhs.shape[-1]`.")
+            raise ValueError(message)
+    elif validate_args:
+        assertions.append(check_ops.assert_equal(_shape(lower_upper)[-1], _shape(rhs)[-2],
+                                                 message=message))
+    return assertions
 
 
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
     """X with A X = rhs, given tf.linalg.lu(A)'s (lower_upper, perm)."""
-    if validate_args:
-        raise NotImplementedError("tf.linalg.lu_solve's validate_args is not supported by the "
-                                  "engine yet")
     with name_scope(name or "lu_solve"):
         lower_upper = convert_to_tensor(lower_upper, preferred_dtype=dtypes.float32,
                                         name="lower_upper")
         perm = convert_to_tensor(perm, preferred_dtype=dtypes.int32, name="perm")
         rhs = convert_to_tensor(rhs, preferred_dtype=lower_upper.dtype, name="rhs")
-        _lu_solve_checks(lower_upper, perm, rhs)
+        assertions = _lu_solve_assertions(lower_upper, perm, rhs, validate_args)
+        if assertions:
+            with get_default_graph().control_dependencies(assertions):
+                lower_upper = array_ops.identity(lower_upper)
+                perm = array_ops.identity(perm)
+                rhs = array_ops.identity(rhs)
         if rhs.shape.ndims == 2 and perm.shape.ndims == 1:
             permuted_rhs = array_ops.gather(rhs, perm, axis=-2)
         else:

@@ -30,6 +30,14 @@ def _lu_solve_batched(tf, x):
     return tf.linalg.lu_solve(lower_upper, perm, x)
 
 
+def _lu_solve_unknown(tf, x):
+    """Shapes unknown until run: validate_args adds TensorFlow's assertions."""
+    lower_upper, perm = tf.linalg.lu(tf.constant(_A))
+    return tf.linalg.lu_solve(tf.placeholder_with_default(lower_upper, None),
+                              tf.placeholder_with_default(perm, None),
+                              tf.placeholder_with_default(x, None), validate_args=True)
+
+
 CASES = {
     "pinv_wide_batch": (lambda tf, x: tf.linalg.pinv(x), _random([2, 3, 4]), True),
     "pinv_tall_float32": (lambda tf, x: tf.linalg.pinv(x), _random([5, 3], np.float32), True),
@@ -52,6 +60,13 @@ CASES = {
     "lu_solve": (lambda tf, x: tf.linalg.lu_solve(*tf.linalg.lu(tf.constant(_A)), x),
                  _random([4, 2]), True),
     "lu_solve_batched": (_lu_solve_batched, _random([3, 4, 2]), True),
+    "pinv_validate_unknown_rank": (lambda tf, x: tf.linalg.pinv(
+                                       tf.placeholder_with_default(x, None), validate_args=True),
+                                   _random([3, 2]), False),
+    "lu_solve_validate_unknown": (_lu_solve_unknown, _random([4, 2]), True),
+    "lu_solve_validate_static": (lambda tf, x: tf.linalg.lu_solve(
+                                     *tf.linalg.lu(tf.constant(_A)), x, validate_args=True),
+                                 _random([4, 3]), True),
     "lu_solve_float32_named": (lambda tf, x: tf.linalg.lu_solve(
                                    *tf.linalg.lu(tf.constant(_LU_A.astype(np.float32))),
                                    x, name="solved"), _random([3, 3], np.float32), True),
