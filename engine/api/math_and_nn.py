@@ -45,6 +45,8 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     cholesky_solve=_linalg.cholesky_solve, lstsq=_least_squares.matrix_solve_ls,
                     pinv=_matrix_functions.pinv, expm=_matrix_functions.matrix_exponential,
                     lu=_matrix_functions.lu, lu_solve=_matrix_functions.lu_solve,
+                    lu_matrix_inverse=_matrix_functions.lu_matrix_inverse,
+                    lu_reconstruct=_matrix_functions.lu_reconstruct,
                     slogdet=_linalg.log_matrix_determinant, logdet=_linalg.logdet,
                     eye=_linalg.eye, matrix_transpose=_linalg.matrix_transpose,
                     transpose=_linalg.matrix_transpose, adjoint=_linalg.adjoint,

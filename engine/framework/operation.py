@@ -37,15 +37,17 @@ def _infer_shapes(op, attrs=None):
 
 def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
-    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill or integer
-    arithmetic (Sub, AddV2, Mul, Maximum, ...) of small constants (a shape's dims, mostly),
+    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill, integer Prod
+    or integer arithmetic (Sub, AddV2, Mul, Maximum, ...) of small constants (a shape's dims, mostly),
     which TensorFlow's shape inference evaluates as a small constant subgraph."""
     from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op
     if kind in _INT_ARITHMETIC and tensor._dtype.base_dtype.name not in ("int32", "int64"):
         return None
+    if kind == "Prod" and tensor._dtype.base_dtype.name not in ("int32", "int64"):
+        return None
     if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
-                                 "BroadcastArgs", "Fill", *_INT_ARITHMETIC):
+                                 "BroadcastArgs", "Fill", "Prod", *_INT_ARITHMETIC):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
     values = [_static_value(t, depth + 1) for t in op._inputs]
@@ -57,6 +59,16 @@ def _static_value(tensor, depth=0):
         if any(np.size(v) > 1000 for v in values):
             return None
         return np.asarray(_INT_ARITHMETIC[kind](*values), dtype=tensor._dtype.as_numpy_dtype)
+    if kind == "Prod":
+        # The number of elements of a known shape's part (tf.reduce_prod(shape[:-2])).
+        x, axes = (np.asarray(v) for v in values)
+        if x.size > 1000 or axes.ndim > 1:
+            return None
+        try:
+            return np.prod(x, axis=tuple(axes.reshape(-1).tolist()),
+                           keepdims=bool(op.get_attr("keep_dims")), dtype=x.dtype)
+        except (ValueError, np.exceptions.AxisError):
+            return None
     if kind == "Fill":
         dims, value = (np.asarray(v) for v in values)
         if dims.ndim != 1 or np.prod(dims) > 1000 or (dims < 0).any():
@@ -150,7 +162,7 @@ _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np
 
 _FOLDABLE = frozenset({"Const", "Shape", "Size", "Rank", "Range", "Cast", "ConcatV2", "Pack",
                        "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
-                       "BroadcastArgs", *_INT_ARITHMETIC})
+                       "BroadcastArgs", "Prod", *_INT_ARITHMETIC})
 
 
 class Operation:

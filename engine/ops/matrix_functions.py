@@ -1,8 +1,8 @@
-"""tf.linalg.pinv, tf.linalg.expm, tf.linalg.lu and tf.linalg.lu_solve as TensorFlow 2.21's
-linalg_impl.py builds them in a TF1 graph (the same nodes, names and errors): pinv from the
-Svd, expm by scaling and squaring over Pade approximants (a tf.cond and a tf.while_loop of
-squarings), lu the Lu op, lu_solve a gather of the right-hand side and two triangular
-solves."""
+"""tf.linalg.pinv, expm, lu, lu_solve, lu_matrix_inverse and lu_reconstruct as TensorFlow
+2.21's linalg_impl.py builds them in a TF1 graph (the same nodes, names and errors): pinv from
+the Svd, expm by scaling and squaring over Pade approximants (a tf.cond and a tf.while_loop of
+squarings), lu the Lu op, lu_solve a gather of the right-hand side and two triangular solves,
+lu_matrix_inverse lu_solve of the identity, lu_reconstruct L @ U with its rows put back."""
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from engine.ops.control_flow.while_loop import while_loop
 from engine.ops.convert import convert_to_tensor
 from engine.ops.distributions import broadcast_dynamic_shape
 from engine.ops.fill_ops import fill, ones
+from engine.ops.functional_ops import map_fn
 from engine.ops.op_def_library import apply_op
 from engine.ops.shape_ops import shape as _shape
 
@@ -268,4 +269,55 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
             lower_upper, linalg_ops.matrix_triangular_solve(lower, permuted_rhs), lower=False)
 
 
-__all__ = ["pinv", "matrix_exponential", "lu", "lu_solve"]
+def _lu_inputs(lower_upper, perm, validate_args):
+    lower_upper = convert_to_tensor(lower_upper, preferred_dtype=dtypes.float32,
+                                    name="lower_upper")
+    perm = convert_to_tensor(perm, preferred_dtype=dtypes.int32, name="perm")
+    assertions = _lu_reconstruct_assertions(lower_upper, perm, validate_args)
+    if assertions:
+        with get_default_graph().control_dependencies(assertions):
+            lower_upper = array_ops.identity(lower_upper)
+            perm = array_ops.identity(perm)
+    return lower_upper, perm
+
+
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+    """A's inverse from tf.linalg.lu(A): lu_solve against the identity."""
+    with name_scope(name or "lu_matrix_inverse"):
+        lower_upper, perm = _lu_inputs(lower_upper, perm, validate_args)
+        shape = _shape(lower_upper)
+        return lu_solve(lower_upper, perm,
+                        rhs=linalg_ops.eye(shape[-1], batch_shape=shape[:-2],
+                                           dtype=lower_upper.dtype),
+                        validate_args=False)
+
+
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+    """A again from tf.linalg.lu(A): L @ U with its rows put back (a map_fn of
+    InvertPermutation over a batch)."""
+    with name_scope(name or "lu_reconstruct"):
+        lower_upper, perm = _lu_inputs(lower_upper, perm, validate_args)
+        shape = _shape(lower_upper)
+        lower = linalg_ops.matrix_set_diag(
+            linalg_ops.matrix_band_part(lower_upper, num_lower=-1, num_upper=0),
+            ones(shape[:-1], dtype=lower_upper.dtype))
+        upper = linalg_ops.matrix_band_part(lower_upper, num_lower=0, num_upper=-1)
+        x = math_ops.matmul(lower, upper)
+        if lower_upper.shape.ndims is None or lower_upper.shape.ndims != 2:
+            batch_size = math_ops.reduce_prod(shape[:-2])
+            d = shape[-1]
+            x = array_ops.reshape(x, [batch_size, d, d])
+            perm = array_ops.reshape(perm, [batch_size, d])
+            perm = map_fn(array_ops.invert_permutation, perm)
+            batch_indices = array_ops.broadcast_to(
+                math_ops.range(batch_size)[:, None], [batch_size, d])
+            x = array_ops.gather_nd(x, array_ops.stack([batch_indices, perm], axis=-1))
+            x = array_ops.reshape(x, shape)
+        else:
+            x = array_ops.gather(x, array_ops.invert_permutation(perm))
+        x.set_shape(lower_upper.shape)
+        return x
+
+
+__all__ = ["pinv", "matrix_exponential", "lu", "lu_solve", "lu_matrix_inverse",
+           "lu_reconstruct"]

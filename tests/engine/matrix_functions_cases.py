@@ -1,4 +1,4 @@
-"""tf.linalg.pinv, expm, lu and lu_solve, built the same way by real TensorFlow and the engine,
+"""tf.linalg.pinv, expm, lu, lu_solve, lu_matrix_inverse and lu_reconstruct, built the same way by real TensorFlow and the engine,
 in tests/engine/image_cases.py's form (`build(tf, x)`, x, differentiable): values, the
 gradient of the outputs' sum of squares with respect to x, static shapes and graph nodes; the
 Lu kernel's errors and the Python layer's. tools/make_matrix_functions_fixtures.py writes
@@ -67,6 +67,12 @@ CASES = {
     "lu_solve_validate_static": (lambda tf, x: tf.linalg.lu_solve(
                                      *tf.linalg.lu(tf.constant(_A)), x, validate_args=True),
                                  _random([4, 3]), True),
+    "lu_matrix_inverse": (lambda tf, x: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(x)),
+                          _A, False),
+    "lu_reconstruct": (lambda tf, x: tf.linalg.lu_reconstruct(*tf.linalg.lu(x)), _A.T, False),
+    "lu_reconstruct_batch": (lambda tf, x: tf.linalg.lu_reconstruct(
+                                 *tf.linalg.lu(x), name="again"),
+                             np.stack([_A, _A.T @ _A]).astype(np.float32), False),
     "lu_solve_float32_named": (lambda tf, x: tf.linalg.lu_solve(
                                    *tf.linalg.lu(tf.constant(_LU_A.astype(np.float32))),
                                    x, name="solved"), _random([3, 3], np.float32), True),
