@@ -108,8 +108,8 @@ STATS_DIFF = [
 
 TREES = "Trees (graph browser, SavedModel objects)"
 
-HELP_SECTIONS = {"Everywhere": APP, TREES: TREE, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
+HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, TREES: TREE, "Runs": RUNS,
+                 "Log": LOG, "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
                  "SavedModel objects": SAVED_OBJECTS}
 
 HELP_EXTRA = {
