@@ -7,8 +7,8 @@ float32 takes Eigen's two paths as every flat cwise kernel does (engine/kernels/
 eigen_float32.py): on 8-lane packets plog is Eigen's plog_float and preciprocal FAST_MATH's
 rcpps with a Newton step; on the last n % 8 elements glibc's logf and a division. Every
 multiply-add is rounded twice (no FMA), in the element's precision. float64 evaluates the same
-formula with NumPy's log (Eigen's plog_double may differ in the last bit); float16 and
-bfloat16 go through float32's packets, as Eigen's F16_PACKET_FUNCTION does, and round.
+formula with NumPy's log (Eigen's plog_double may differ in the last bit). TensorFlow's CPU
+has no half or bfloat16 kernel of either (engine/kernels/cpu/special_math.py says so).
 tools/make_special_inverse_fixtures.py writes TensorFlow's values; tests/engine/
 test_special_inverse.py compares them (float32 bit for bit).
 """
@@ -113,7 +113,7 @@ def _apply(x, float32_function, erfinv):
         return _float64(x, erfinv)
     if x.dtype == np.float32:
         return float32_function(x)
-    return float32_function(x.astype(np.float32)).astype(x.dtype)   # float16, bfloat16
+    raise TypeError(f"no CPU kernel for {x.dtype}: float32 and float64 only")
 
 
 def ndtri(x):
