@@ -82,7 +82,9 @@ from engine.ops.variables import (Variable, assert_variables_initialized,  # noq
                                   resource_variables_enabled, trainable_variables,
                                   variables_initializer)
 from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient,  # noqa: F401
-                                  NotDifferentiable, RegisterGradient, gradients, no_gradient)
+                                  NotDifferentiable, RegisterGradient, gradients, hessians,
+                                  no_gradient)
+from engine.ops.custom_gradient import custom_gradient  # noqa: F401
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares

@@ -16,7 +16,7 @@ _GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest
              "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down",
              "random_flip_left_right", "random_flip_up_down", "transpose_image", "rot90",
              "crop_to_bounding_box", "pad_to_bounding_box", "resize_image_with_crop_or_pad",
-             "central_crop", "random_crop")
+             "central_crop", "random_crop", "crop_and_resize")
 _COLOR = ("per_image_standardization", "convert_image_dtype", "rgb_to_grayscale",
           "grayscale_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_gamma", "adjust_brightness",
           "adjust_contrast", "adjust_saturation", "adjust_hue", "random_brightness",

@@ -7,6 +7,7 @@ from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _met
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
 from engine.ops import segment_ops as _segment
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
+from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
 
 # tf.nn is the module engine.ops.nn; these members live in other op modules.
@@ -42,6 +43,10 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     svd=_linalg.svd, qr=_linalg.qr, cross=_linalg.cross,
                     solve=_linalg.matrix_solve, triangular_solve=_linalg.matrix_triangular_solve,
                     cholesky_solve=_linalg.cholesky_solve, lstsq=_least_squares.matrix_solve_ls,
+                    pinv=_matrix_functions.pinv, expm=_matrix_functions.matrix_exponential,
+                    lu=_matrix_functions.lu, lu_solve=_matrix_functions.lu_solve,
+                    lu_matrix_inverse=_matrix_functions.lu_matrix_inverse,
+                    lu_reconstruct=_matrix_functions.lu_reconstruct,
                     slogdet=_linalg.log_matrix_determinant, logdet=_linalg.logdet,
                     eye=_linalg.eye, matrix_transpose=_linalg.matrix_transpose,
                     transpose=_linalg.matrix_transpose, adjoint=_linalg.adjoint,

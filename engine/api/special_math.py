@@ -34,7 +34,7 @@ sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
 lbeta = _special.lbeta
 
 for _name in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan", "bessel_i0e", "bessel_i1e",
-              "polygamma", "zeta", "lbeta"):
+              "polygamma", "zeta", "lbeta", "erfinv", "ndtri"):
     setattr(_math_and_nn.math, _name, getattr(_special, _name))
 _math_and_nn.nn.swish = _special.swish
 for _name in ("reduce_variance", "reduce_std", "unsorted_segment_mean", "unsorted_segment_sqrt_n",

@@ -37,8 +37,8 @@ def _infer_shapes(op, attrs=None):
 
 def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
-    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill or integer
-    arithmetic (Sub, AddV2, Mul, Maximum, ...) of small constants (a shape's dims, mostly),
+    cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill, integer Prod
+    or integer arithmetic (Sub, AddV2, Mul, Maximum, ...) of small constants (a shape's dims, mostly),
     which TensorFlow's shape inference evaluates as a small constant subgraph."""
     from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op

@@ -164,25 +164,28 @@ def _gather_v2_grad(op, grad):
         values = array_ops.reshape(dense(grad), values_shape)
         indices = array_ops.reshape(indices, indices_size)
         return [IndexedSlices(values, indices, params_shape), None, None]
-    if axis_static is None:
-        raise LookupError(f"Gradient of GatherV2 ({op.name}) needs a constant axis")
-    axis = int(axis_static)
+    # TensorFlow's other axes (batch_dims 0): the axis moved first (by the axis tensor
+    # itself, so the slices are TensorFlow's), _BatchGatherGrad's segment sum, moved back.
     outer_shape = params_shape[:axis]
     inner_shape = params_shape[axis:][1:]
     values_shape = array_ops.concat([outer_shape, [-1], inner_shape], 0)
     values_dims = array_ops.size(values_shape)
     axis_dims = array_ops.size(outer_shape)
+    outer_batches_indices = math_ops.range(0)
     batch_axis_indices = math_ops.range(0, axis_dims)
     inner_axes_indices = math_ops.range(axis_dims + 1, values_dims)
     values = array_ops.reshape(dense(grad), values_shape)
-    transpose_dims = array_ops.concat([[axis_dims], batch_axis_indices, inner_axes_indices], 0)
+    transpose_dims = array_ops.concat(
+        [outer_batches_indices, [axis_dims], batch_axis_indices, inner_axes_indices], 0)
     values_transpose = array_ops.transpose(values, transpose_dims)
-    params_shape_transpose = array_ops.gather(params_shape, transpose_dims)
+    array_ops.gather(params_shape, transpose_dims)   # params_shape_transpose (unread at 0)
+    gather_dim_size = params_shape[axis]
+    indices_size = array_ops.expand_dims(array_ops.size(indices), 0)
+    indices = array_ops.reshape(indices, indices_size)
     params_grad = apply_op("UnsortedSegmentSum", data=values_transpose, segment_ids=indices,
-                           num_segments=params_shape[axis])
-    del params_shape_transpose
-    invert_transpose_dims = array_ops.concat([batch_axis_indices + 1, [0], inner_axes_indices],
-                                             0)
+                           num_segments=gather_dim_size)
+    invert_transpose_dims = array_ops.concat(
+        [outer_batches_indices, batch_axis_indices + 1, [0], inner_axes_indices], 0)
     params_grad = array_ops.transpose(params_grad, invert_transpose_dims)
     return [array_ops.reshape(params_grad, array_ops.shape(params)), None, None]
 
@@ -266,6 +269,11 @@ def _tile_grad(op, grad):
 def _broadcast_to_grad(op, grad):
     input_value, broadcast_shape = op.inputs
     input_value_shape = array_ops.shape(input_value, out_type=broadcast_shape.dtype)
+    # TensorFlow replaces a shape its try_evaluate_constant finds by a Const of it; what that
+    # finds is what shape inference gave the output, when that is fully known.
+    static = op.outputs[0].shape
+    if static.is_fully_defined():
+        broadcast_shape = constant(static.as_list(), dtype=broadcast_shape.dtype)
     _, reduction_axes = apply_op("BroadcastGradientArgs", s0=broadcast_shape,
                                  s1=input_value_shape)
     updates_grad_reshaped = math_ops.reduce_sum(grad, axis=reduction_axes, keepdims=True)

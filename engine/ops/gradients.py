@@ -24,6 +24,8 @@ from engine.ops import image_grad, volumetric_ops  # noqa: F401
 from engine.ops.control_flow import state as control_flow_state
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import tuple as _tuple
+from engine.ops.control_flow.while_loop import while_loop
+from engine.ops.tensor_array_ops import TensorArray
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import (  # noqa: F401  (tf.RegisterGradient, ...)
     NoGradient, NotDifferentiable, RegisterGradient, get_gradient_function, is_trainable,
@@ -339,3 +341,26 @@ def _get_grad(grads, t, unconnected):
 
 __all__ = ["gradients", "RegisterGradient", "NoGradient", "no_gradient", "NotDifferentiable",
            "IndexedSlices", "AggregationMethod", "Operation"]
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+    """tf.hessians: for each x, the Hessian of sum(ys), [x's shape, x's shape], as TensorFlow
+    builds it: the gradient flattened, then a while loop whose iteration j writes the gradient
+    of its j-th element into a TensorArray (`name` is unused, as in TensorFlow)."""
+    xs = _as_list(xs)
+    kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops,
+              "gate_gradients": gate_gradients, "aggregation_method": aggregation_method}
+    result = []
+    for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
+        gradient = array_ops.reshape(gradient, [-1])
+        n = array_ops.size(x)
+        loop_vars = [array_ops.constant(0, dtypes.int32), TensorArray(x.dtype, n)]
+        _, hessian = while_loop(
+            lambda j, _: j < n,
+            lambda j, hessian_rows, gradient=gradient, x=x: (
+                j + 1, hessian_rows.write(j, gradients(gradient[j], x)[0])),
+            loop_vars)
+        shape = array_ops.shape(x)
+        result.append(array_ops.reshape(hessian.stack(), array_ops.concat((shape, shape), 0)))
+    return result

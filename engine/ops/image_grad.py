@@ -1,5 +1,5 @@
 """Gradients of the image ops, as TensorFlow's image_grad.py and array_grad.py register them:
-the resizes' by their Grad kernels, DepthToSpace's and SpaceToDepth's by each other."""
+the resizes' and CropAndResize's by their Grad kernels, DepthToSpace's and SpaceToDepth's by each other."""
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
@@ -19,6 +19,26 @@ def _resize_nearest_neighbor_grad(op, grad):
                      align_corners=op.get_attr("align_corners"),
                      half_pixel_centers=op.get_attr("half_pixel_centers"))
     return [grads, None]
+
+
+@RegisterGradient("CropAndResize")
+def _crop_and_resize_grad(op, grad):
+    """To the image (a float image only) by CropAndResizeGradImage, to the boxes by
+    CropAndResizeGradBoxes (bilinear's, for nearest too, as TensorFlow approximates it)."""
+    image = op.inputs[0]
+    if image.get_shape().is_fully_defined():
+        image_shape = image.get_shape().as_list()
+    else:
+        image_shape = array_ops.shape(image)
+    if image.dtype in (dtypes.float16, dtypes.float32, dtypes.float64):
+        grad0 = apply_op("CropAndResizeGradImage", grads=grad, boxes=op.inputs[1],
+                         box_ind=op.inputs[2], image_size=image_shape, T=op.get_attr("T"),
+                         method=op.get_attr("method"))
+    else:
+        grad0 = None
+    grad1 = apply_op("CropAndResizeGradBoxes", grads=grad, image=op.inputs[0],
+                     boxes=op.inputs[1], box_ind=op.inputs[2])
+    return [grad0, grad1, None, None]
 
 
 @RegisterGradient("ResizeBilinear")

@@ -5,6 +5,7 @@ functions are engine/ops/image_color_ops.py."""
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape
 from engine.framework.tensor_util import constant_value, constant_value_as_shape
@@ -394,6 +395,16 @@ def _resize_kernel(op_type, images, size, align_corners, half_pixel_centers=Fals
     if op_type != "ResizeArea":
         attrs["half_pixel_centers"] = half_pixel_centers
     return apply_op(op_type, images=images, size=size, name=name, **attrs)
+
+
+def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                    extrapolation_value=0, name=None, box_indices=None):
+    """tf.image.crop_and_resize (TF 1.x's, box_ind or box_indices): each box of an image
+    resampled to crop_size, as one CropAndResize node."""
+    box_ind = deprecated_argument_lookup("box_indices", box_indices, "box_ind", box_ind)
+    return apply_op("CropAndResize", image=image, boxes=boxes, box_ind=box_ind,
+                    crop_size=crop_size, method=method,
+                    extrapolation_value=extrapolation_value, name=name)
 
 
 def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_centers=False):

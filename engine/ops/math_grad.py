@@ -545,7 +545,9 @@ def _batch_mat_mul(x, y, adj_x, adj_y, grad_x=False, grad_y=False, v1=False):
     x_rank, y_rank = x.shape.ndims, y.shape.ndims
     if x_rank is None or x_rank > 2 or y_rank is None or y_rank > 2:
         grads = {} if v1 else {"grad_x": grad_x, "grad_y": grad_y}
-        return apply_op("BatchMatMulV2", x=x, y=y, adj_x=adj_x, adj_y=adj_y, **grads)
+        # math_ops.matmul names its batched product as its plain one: "MatMul"
+        return apply_op("BatchMatMulV2", x=x, y=y, adj_x=adj_x, adj_y=adj_y, name="MatMul",
+                        **grads)
     grads = {} if v1 else {"grad_a": grad_x, "grad_b": grad_y}
     return apply_op("MatMul", a=x, b=y, transpose_a=adj_x, transpose_b=adj_y, **grads)
 

@@ -1,7 +1,9 @@
 """Gradients of the special math and manipulation ops, ported from TensorFlow's math_grad.py,
 manip_grad.py and sparse_grad.py node for node (Lgamma, Digamma, Polygamma, Zeta, Igamma,
-Igammac, Betainc, BesselI0e, BesselI1e, Xlogy, Xdivy, Xlog1py, MulNoNan, Roll,
+Igammac, Betainc, Erfinv, Ndtri, BesselI0e, BesselI1e, Xlogy, Xdivy, Xlog1py, MulNoNan, Roll,
 SparseTensorDenseMatMul)."""
+
+import numpy as np
 
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops, special_math_ops as special
@@ -21,6 +23,22 @@ def _broadcast_args(x, y):
 
 def _sum_to(value, axes, shape):
     return array_ops.reshape(math_ops.reduce_sum(value, axes), shape)
+
+
+@RegisterGradient("Erfinv")
+def _erfinv_grad(op, grad):
+    """grad * sqrt(pi) / 2 * exp(erfinv(x)**2)."""
+    root_pi_over_two = array_ops.constant(np.sqrt(np.pi) / 2, dtype=grad.dtype)
+    with _control(grad):
+        return grad * root_pi_over_two * math_ops.exp(math_ops.square(op.outputs[0]))
+
+
+@RegisterGradient("Ndtri")
+def _ndtri_grad(op, grad):
+    """grad * sqrt(2 * pi) * exp(ndtri(x)**2 / 2)."""
+    root_two_pi = array_ops.constant(np.sqrt(2 * np.pi), dtype=grad.dtype)
+    with _control(grad):
+        return grad * root_two_pi * math_ops.exp(math_ops.square(op.outputs[0]) / 2.)
 
 
 @RegisterGradient("Lgamma")

@@ -64,6 +64,18 @@ def multiply_no_nan(x, y, name=None):
         return apply_op("MulNoNan", x=x, y=y, name=name)
 
 
+def erfinv(x, name=None):
+    """tf.math.erfinv: erf's inverse."""
+    with name_scope(name, "erfinv", [x]):
+        return apply_op("Erfinv", x=x)
+
+
+def ndtri(x, name=None):
+    """tf.math.ndtri: the standard normal distribution's quantile function."""
+    with name_scope(name, "ndtri", [x]):
+        return apply_op("Ndtri", x=x)
+
+
 def bessel_i0e(x, name=None):
     with name_scope(name, "bessel_i0e", [x]):
         return apply_op("BesselI0e", x=x)

@@ -1,7 +1,7 @@
 """Shape functions of the image ops (TensorFlow's core/ops/image_ops.cc and array_ops.cc's
 DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
 
-from engine.shape_inference.dims import ShapeError, _dims
+from engine.shape_inference.dims import ShapeError, _dims, merge_dim
 from engine.shape_inference.partial_values import _from_value
 
 
@@ -63,7 +63,40 @@ def space_to_depth(attrs, inputs):
             None if depth is None else depth * block * block]
 
 
+def _with_rank(info, rank):
+    dims = _dims(info)
+    if dims is not None and len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    return dims
+
+
+def crop_and_resize(attrs, inputs):
+    """[num_boxes, crop_height, crop_width, depth]: boxes [num_boxes, 4], box_ind [num_boxes],
+    crop_size's values as far as they are known (SetOutputToSizedImage)."""
+    image = _rank4(inputs[0])
+    boxes = _with_rank(inputs[1], 2) or [None, None]
+    box_ind = _with_rank(inputs[2], 1) or [None]
+    num_boxes = merge_dim(boxes[0], box_ind[0])
+    if boxes[1] is not None and boxes[1] != 4:
+        raise ShapeError(f"Dimension must be 4 but is {boxes[1]}")
+    size_dims = _with_rank(inputs[3], 1)
+    if size_dims is not None and size_dims[0] is not None and size_dims[0] != 2:
+        raise ShapeError(f"Dimension must be 2 but is {size_dims[0]}")
+    size = _from_value(inputs[3]) or [None, None]
+    return [num_boxes, size[0], size[1], image[3]]
+
+
+def crop_and_resize_grad_image(attrs, inputs):
+    """The image's shape from image_size (rank 4)."""
+    dims = _from_value(inputs[3])
+    if dims is not None and len(dims) != 4:
+        raise ShapeError(f"Shape must be rank 4 but is rank {len(dims)}")
+    return dims if dims is not None else [None] * 4
+
+
 SHAPE_FUNCTIONS = {
+    "CropAndResize": crop_and_resize, "CropAndResizeGradImage": crop_and_resize_grad_image,
+    "CropAndResizeGradBoxes": lambda attrs, inputs: _dims(inputs[2]),
     "ResizeBilinear": resize, "ResizeNearestNeighbor": resize, "ResizeBicubic": resize,
     "ResizeArea": resize,
     "ResizeNearestNeighborGrad": resize, "ResizeBilinearGrad": resize_grad,

@@ -23,6 +23,12 @@ def matrix_determinant(attrs, inputs):
     return None if dims is None else dims[:-2]
 
 
+def lu(attrs, inputs):
+    """Lu: the square input's shape, and its shape without the last dimension."""
+    dims = square_matrix(attrs, inputs)
+    return (None, None) if dims is None else (dims, dims[:-1])
+
+
 def _at_least_matrix(inputs, index=0):
     dims = _dims(inputs[index])
     if dims is not None and len(dims) < 2:
@@ -249,7 +255,7 @@ def scatter_nd(attrs, inputs):
 
 
 SHAPE_FUNCTIONS = {
-    "MatrixInverse": square_matrix, "Cholesky": square_matrix,
+    "MatrixInverse": square_matrix, "Cholesky": square_matrix, "Lu": lu,
     "MatrixDeterminant": matrix_determinant, "Einsum": einsum, "Diag": diag,
     "SelfAdjointEigV2": self_adjoint_eig_v2, "Svd": svd, "Qr": qr, "MatrixSolve": matrix_solve,
     "MatrixTriangularSolve": matrix_triangular_solve, "MatrixSolveLs": matrix_solve_ls,

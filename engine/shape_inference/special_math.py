@@ -105,7 +105,8 @@ def set_operation(attrs, inputs):
 
 
 SHAPE_FUNCTIONS = {
-    **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll")},
+    **{op: unchanged for op in ("Lgamma", "Digamma", "BesselI0e", "BesselI1e", "Roll",
+                                        "Erfinv", "Ndtri")},
     **{op: binary for op in ("Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Zeta", "Polygamma",
                              "Igamma", "Igammac", "IgammaGradA", "RandomGammaGrad")},
     "Multinomial": multinomial, "RandomGamma": sampled_per_parameter,

@@ -51,5 +51,8 @@ CASES = {
                                                  _uniform(-1.0, 1.0, 3, 2)]),
     "Swish": (lambda x: tf.nn.swish(x), [_uniform(-3.0, 3.0, 2, 3)]),
     "LogSigmoid": (lambda x: tf.log_sigmoid(x), [_uniform(-3.0, 3.0, 2, 3)]),
+    "Erfinv": (lambda x: tf.math.erfinv(x), [_uniform(-0.95, 0.95, 2, 3)]),
+    "Ndtri": (lambda x: tf.math.ndtri(x), [np.concatenate([_uniform(0.02, 0.98, 4),
+                                                           [1e-3, 0.999]]).reshape(2, 3)]),
 }
 EXEMPT = {"RandomGamma", "CustomGradient-swish"}

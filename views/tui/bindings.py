@@ -89,17 +89,33 @@ CHECKPOINTS = [
 
 SAVED_OBJECTS = []   # the tree's own keys: enter, space, arrows (HELP_EXTRA says what they do)
 
+# Every tree's (widgets/keyed_tree.py): the graph browser's scopes, the SavedModel objects.
+TREE = [
+    Binding("right", "expand_or_child", "Open the row, or go to its first child", key_display="→",
+            show=False),
+    Binding("left", "collapse_or_parent", "Close the row, or go to its parent", key_display="←",
+            show=False),
+    Binding("shift+right", "scroll_right", "Scroll the tree right", key_display="shift+→",
+            show=False),
+    Binding("shift+left", "scroll_left", "Scroll the tree left", key_display="shift+←",
+            show=False),
+]
+
 STATS_DIFF = [
     Binding("s", "sort_next", "Sort"),
     Binding("r", "sort_reverse", "Reverse"),
 ]
 
-HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, "Runs": RUNS, "Log": LOG,
-                 "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
+TREES = "Trees (graph browser, SavedModel objects)"
+
+HELP_SECTIONS = {"Everywhere": APP, "Graph browser": BROWSER, TREES: TREE, "Runs": RUNS,
+                 "Log": LOG, "Debugger": DEBUGGER, "Checkpoint": CHECKPOINTS, "Stats diff": STATS_DIFF,
                  "SavedModel objects": SAVED_OBJECTS}
 
 HELP_EXTRA = {
     "Everywhere": [("ctrl+p", "command palette: open a graph, jump to a screen, find a node")],
+    TREES: [("space", "open or close the row"),
+            ("shift+↑/↓", "the previous or next sibling")],
     "Graph browser": [("enter", "on a tree node, input or consumer: go to that node"),
                       ("enter", "on a call node (→ in the tree), or a call in the NodeDef tab:"
                                 " open the function's body"),

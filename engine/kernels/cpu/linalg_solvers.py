@@ -175,3 +175,33 @@ def qr(ctx, x):
     for index in np.ndindex(x.shape[:-2]):
         q[index], r[index] = np.linalg.qr(x[index], mode="complete" if full else "reduced")
     return q, r
+
+
+@register("Lu")
+def lu(ctx, x):
+    """Eigen's PartialPivLU (unblocked): in each column the row of the largest |value| (the
+    first of equals) swapped up, the column below divided by the pivot, the rank-1 update;
+    (L below the unit diagonal and U in one matrix, the row order p with x[p] = L U). An
+    exactly zero (or NaN) pivot is TensorFlow's error."""
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise invalid(ctx, f"Input tensor must have rank >= 2, got {x.ndim}")
+    if x.shape[-1] != x.shape[-2]:
+        raise invalid(ctx, "Input matrix must be square.")
+    n = x.shape[-1]
+    index_type = ctx.attr("output_idx_type").as_numpy_dtype
+    lu = x.reshape((-1, n, n)).copy()
+    perm = np.tile(np.arange(n), (lu.shape[0], 1))
+    rows = np.arange(lu.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            pivot = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            lu[rows, [k], :], lu[rows, pivot, :] = lu[rows, pivot, :], lu[rows, [k], :]
+            perm[rows, k], perm[rows, pivot] = perm[rows, pivot], perm[rows, k]
+            head = lu[:, k, k]
+            nonzero = head != 0
+            lu[nonzero, k + 1:, k] /= head[nonzero, None]
+            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
+        if n and not (np.abs(np.diagonal(lu, axis1=1, axis2=2)).min() > 0):
+            raise invalid(ctx, "Input is not invertible.")
+    return lu.reshape(x.shape), perm.reshape(x.shape[:-1]).astype(index_type)

@@ -1,5 +1,6 @@
 """CPU kernels of TensorFlow's special math: Xlogy, Xdivy, Xlog1py, MulNoNan, Lgamma, Digamma,
-Polygamma, Zeta, Igamma, Igammac, IgammaGradA, Betainc, BesselI0e, BesselI1e.
+Polygamma, Zeta, Igamma, Igammac, IgammaGradA, Betainc, BesselI0e, BesselI1e, Erfinv, Ndtri
+(engine/kernels/cpu/eigen_ndtri.py).
 
 The binary ones broadcast as TensorFlow's BinaryOp does and evaluate TensorFlow's functors
 (xlogy_op, xdivy_op, xlog1py_op, mul_no_nan_op in core/kernels/cwise_ops.h): x == 0 gives 0
@@ -13,7 +14,7 @@ import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import eigen_float32, special_functions as sf
+from engine.kernels.cpu import eigen_float32, eigen_ndtri, special_functions as sf
 
 
 def _broadcast(ctx, *arrays):
@@ -106,6 +107,33 @@ def lgamma(ctx, x):
 @register("Digamma")
 def digamma(ctx, x):
     return sf.digamma_array(x)
+
+
+def _float_or_double_only(ctx, op, x):
+    """Erfinv and Ndtri have CPU kernels for float and double alone (TensorFlow registers no
+    half or bfloat16 one): its error, which a session raises when the node runs."""
+    if x.dtype not in (np.float32, np.float64):
+        name = ctx.node_def.name if getattr(ctx, "node_def", None) is not None else op
+        dtype = {"float16": "DT_HALF", "bfloat16": "DT_BFLOAT16"}.get(x.dtype.name, x.dtype.name)
+        raise invalid(ctx, f"No OpKernel was registered to support Op '{op}' used by "
+                           f"{{{{node {name}}}}} with these attrs: [T={dtype}]\n"
+                           "Registered devices: [CPU]\nRegistered kernels:\n"
+                           "  device='GPU'; T in [DT_DOUBLE]\n  device='GPU'; T in [DT_FLOAT]\n"
+                           "  device='CPU'; T in [DT_DOUBLE]\n  device='CPU'; T in [DT_FLOAT]")
+
+
+@register("Erfinv")
+def erfinv(ctx, x):
+    x = np.asarray(x)
+    _float_or_double_only(ctx, "Erfinv", x)
+    return eigen_ndtri.erfinv(x)
+
+
+@register("Ndtri")
+def ndtri(ctx, x):
+    x = np.asarray(x)
+    _float_or_double_only(ctx, "Ndtri", x)
+    return eigen_ndtri.ndtri(x)
 
 
 @register("BesselI0e")

@@ -11,12 +11,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static, Tree
+from textual.widgets import Static
 
 from engine.proto import types_pb2
 from parsers.printable import printable
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
+from views.tui.widgets.keyed_tree import KeyedTree
 
 
 def tensor_info_text(key, info):
@@ -62,7 +63,7 @@ def argument_lines(option):
     return lines
 
 
-class SavedObjectTree(Tree):
+class SavedObjectTree(KeyedTree):
     """Sections per SavedModel meta graph; rows that name a library function carry
     ("function", FileFunctions, graph label, function name) as data: Enter opens its body."""
 
@@ -150,10 +151,10 @@ class SavedObjectTree(Tree):
         function = target[1].library.get(name) if target else None
         return (f"  {function.node_count} nodes", "dim") if function is not None else ""
 
-    def _on_tree_node_expanded(self, event):
+    def fill_children(self, tree_node):
         """An object's children by Python attribute name, made when it opens."""
-        data = event.node.data
-        if not (isinstance(data, tuple) and data[0] == "objects") or event.node.children:
+        data = tree_node.data
+        if not (isinstance(data, tuple) and data[0] == "objects") or tree_node.children:
             return
         _, children, path = data
         for item in children.get(path, ()):
@@ -161,9 +162,12 @@ class SavedObjectTree(Tree):
             label = Text.assemble((printable(name), "bold"), f"  {item.kind}",
                                   (f"  {printable(item.detail)}" if item.detail else "", "dim"))
             if item.path in children:
-                event.node.add(label, ("objects", children, item.path))
+                tree_node.add(label, ("objects", children, item.path))
             else:
-                event.node.add_leaf(label)
+                tree_node.add_leaf(label)
+
+    def _on_tree_node_expanded(self, event):
+        self.fill_children(event.node)
 
     def action_select_cursor(self):
         """Enter on a row naming a function opens its body; elsewhere opens or closes."""

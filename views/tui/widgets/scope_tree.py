@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Tree
-
 from parsers.printable import printable
 from views.tui import diffs
 from views.tui.messages import NodeChosen, NodeOpened
+from views.tui.widgets.keyed_tree import KeyedTree
 
 CHUNK = 400   # entries made per opening; the rest behind a "more" row
 OPEN_ALL_UNDER = 200   # a filter with fewer matches opens every scope down to them
@@ -45,7 +44,7 @@ class _More:
         self.entries = entries
 
 
-class ScopeTree(Tree):
+class ScopeTree(KeyedTree):
     """A Tree over a GraphIndex: data is a ScopeEntry (or _More); highlighting a node chooses it."""
 
     def __init__(self, **kwargs):
@@ -129,10 +128,13 @@ class ScopeTree(Tree):
             return
         super().action_select_cursor()
 
+    def fill_children(self, tree_node):
+        """A scope's entries, made when it first opens."""
+        if tree_node is not self.root and tree_node.data is not None and not tree_node.children:
+            self._fill(tree_node)
+
     def _on_tree_node_expanded(self, event):
-        node = event.node
-        if node is not self.root and node.data is not None and not node.children:
-            self._fill(node)
+        self.fill_children(event.node)
 
     def _on_tree_node_selected(self, event):
         if isinstance(event.node.data, _More):
