@@ -49,25 +49,21 @@ def feed_names_and_values(graph, feed_dict, known):
             raise TypeError(f"FlattenDictItems: 'dict' must be a dictionary or "
                             f"collection.Mapping type object, instead of "
                             f"'{type(feed_dict).__name__}'.") from None
-    items = feed_dict.items()
-    if any(key.__class__ not in _NAME_KEY_TYPES and hasattr(key, "_feed_components")
-           for key in feed_dict):
-        items = list(_expanded(items))
     named = {}
-    for key, value in items:
+    for key, value in feed_dict.items():
         name = known.get(key) if key.__class__ in _NAME_KEY_TYPES else None
         if name is None:
+            if key.__class__ not in _NAME_KEY_TYPES and hasattr(key, "_feed_components"):
+                for tensor, part in _expanded(key, value):
+                    _check_value(key, part)
+                    named[feed_tensor(graph, tensor).name] = part
+                continue
             name = feed_tensor(graph, key).name
             if key.__class__ in _NAME_KEY_TYPES:
                 if len(known) >= _MAX_KNOWN_KEYS:
                     known.clear()
                 known[key] = name
-        if is_graph_tensor(value):
-            raise TypeError(
-                "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
-                "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
-                f"For reference, the tensor object was {value!r} which was passed to the "
-                f"argument `feed_dict` with key {key!r}.")
+        _check_value(key, value)
         named[name] = value
     if len(named) == 1:
         ((name, value),) = named.items()
@@ -76,23 +72,27 @@ def feed_names_and_values(graph, feed_dict, known):
     return names, [named[name] for name in names]
 
 
-def _expanded(items):
-    """(key, value) pairs with a SparseTensor's or an IndexedSlices' key fed through its
-    component tensors, as TensorFlow's session expands them: a SparseTensorValue (or any
-    three values: indices, values, dense_shape) for a SparseTensor; an IndexedSlicesValue (or
+def _check_value(key, value):
+    if is_graph_tensor(value):
+        raise TypeError(
+            "The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+            "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+            f"For reference, the tensor object was {value!r} which was passed to the "
+            f"argument `feed_dict` with key {key!r}.")
+
+
+def _expanded(key, value):
+    """(tensor, value) pairs feeding a SparseTensor's or an IndexedSlices' key through its
+    component tensors, as TensorFlow's session expands them: a SparseTensorValue (or any three
+    values: indices, values, dense_shape) for a SparseTensor; an IndexedSlicesValue (or
     values, indices[, dense_shape]) for an IndexedSlices."""
-    for key, value in items:
-        components = getattr(key, "_feed_components", None)
-        if components is None:
-            yield key, value
-            continue
-        tensors, value_type = components()
-        try:
-            parts = list(value)
-        except TypeError:
-            raise TypeError(f"The value fed for {key!r} must be a {value_type} or a tuple of "
-                            f"its {len(tensors)} parts, not {type(value).__name__}") from None
-        yield from zip(tensors, parts)
+    tensors, value_type = key._feed_components()
+    try:
+        parts = list(value)
+    except TypeError:
+        raise TypeError(f"The value fed for {key!r} must be a {value_type} or a tuple of "
+                        f"its {len(tensors)} parts, not {type(value).__name__}") from None
+    return zip(tensors, parts)
 
 
 def feed_converter(tensor):
