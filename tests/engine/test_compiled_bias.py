@@ -1,6 +1,9 @@
 """BiasAdd's compiled form (engine/kernels/compiled/bias_numba.py) gives the NumPy reference's
 bits, NHWC and NCHW, float32 and float64, any threads; BiasAddGrad's (pool_numba.bias_add_grad)
-sums each block of rows in row order, the blocks in float64, whatever the thread budget."""
+and its reference give TensorFlow's bits (each channel's rows added in order in the input's
+dtype: tests/fixtures/ops/bias_add_grad.npz), whatever the thread budget."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +15,10 @@ from engine.kernels.context import KernelContext
 from engine.proto.node_def_pb2 import NodeDef
 from engine.runtime import threads
 from engine.runtime.resources import ResourceMgr
+
+from tests.engine import bias_grad_cases
+
+FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "bias_add_grad.npz")
 
 
 @pytest.fixture(scope="module")
@@ -88,27 +95,36 @@ def test_bias_add_of_a_value_not_contiguous_and_of_other_dtypes(loaded, monkeypa
                 reference=False).tolist() == (ints + np.arange(4)).tolist()
 
 
-def _blocks_in_row_order(dy):
-    """The sum BiasAddGrad's compiled form makes: each block of rows summed one row after
-    another in dy's dtype (cumsum is sequential), the blocks added in float64 in order."""
+def _rows_in_order(dy):
+    """Each channel's rows added one after another in dy's dtype, from zero (cumsum is
+    sequential): what TensorFlow's BiasAddGrad computes."""
     rows = dy.reshape(-1, dy.shape[-1])
-    total = np.zeros(rows.shape[1], np.float64)
-    for first in range(0, rows.shape[0], pool_numba._SUM_BLOCK):
-        total += np.cumsum(rows[first:first + pool_numba._SUM_BLOCK], axis=0, dtype=dy.dtype)[-1]
-    return total.astype(dy.dtype)
+    return np.cumsum(rows, axis=0, dtype=dy.dtype)[-1] + dy.dtype.type(0)
+
+
+@pytest.mark.parametrize("name", sorted(bias_grad_cases.cases()))
+@pytest.mark.parametrize("budget", [1, 2], indirect=True)
+@pytest.mark.parametrize("form", ["compiled", "reference"])
+def test_bias_add_grad_gives_tensorflows_bits(loaded, monkeypatch, budget, form, name):
+    _, dtype = bias_grad_cases.cases()[name]
+    dy = bias_grad_cases.case_input(name)
+    got = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=form == "reference")
+    want = FIXTURE[name]
+    assert got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (4, 1, 1, 1), (2, 5, 7, 3), (131, 64),
                                    (3, 9, 9, 130), (50, 14, 14, 64), (200, 1), (130, 2)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("budget", [1], indirect=True)
-def test_bias_add_grad_sums_blocks_of_rows_in_order(loaded, monkeypatch, budget, shape, dtype):
-    """The compiled form and the NumPy reference both add in this order: the same bits, so a
-    program's values do not change where the compiled module loads (before 2026-11-28 the
-    reference's np.sum differed in 97% of the float32 values)."""
+@pytest.mark.parametrize("budget", [1, 2], indirect=True)
+def test_bias_add_grad_adds_each_channels_rows_in_order(loaded, monkeypatch, budget, shape,
+                                                        dtype):
+    """The compiled form and the NumPy reference both add in TensorFlow's order: the same
+    bits, so a program's values do not change where the compiled module loads."""
     dy = np.random.RandomState(sum(shape)).standard_normal(shape).astype(dtype) * 100
     got = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=False)
-    np.testing.assert_array_equal(got, _blocks_in_row_order(dy))
+    np.testing.assert_array_equal(got, _rows_in_order(dy))
     want = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=True)
     _assert_same_values(got, want)
 
@@ -121,22 +137,4 @@ def test_bias_add_grad_reference_takes_non_finite_values_and_signed_zeros(loaded
     got = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=False)
     want = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=True)
     _assert_same_values(got, want)
-
-
-@pytest.mark.parametrize("budget", [1, 2, 3], indirect=True)
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("channels", [32, 1])
-def test_bias_add_grad_over_runs_gives_the_references_bits_at_any_budget(
-        loaded, monkeypatch, budget, dtype, channels):
-    """Runs of 2 blocks (32 channels) or 64 (one channel): several float64 partials, added in
-    run order whatever the threads, as the reference adds them."""
-    from engine.kernels.cpu import grad
-    monkeypatch.setattr(grad, "BIAS_RUN_ITEMS", 1 << 12)
-    dy = np.random.RandomState(3).standard_normal(
-        (9, 13, 11, 32) if channels == 32 else (20000, 1)).astype(dtype) * 100
-    assert -(-dy.size // channels // grad.SUM_BLOCK) > grad.bias_grad_run_blocks(channels)
-    got = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=False)
-    want = _run("BiasAddGrad", dtype, b"NHWC", (dy,), monkeypatch, reference=True)
-    np.testing.assert_array_equal(got, want)
-    # runs from zero, not one running total: the float64 sums differ from the blocks in order
-    assert dtype == np.float32 or not np.array_equal(got, _blocks_in_row_order(dy))
+    assert not np.signbit(got[2])  # a sum from zero: -0.0 rows give +0.0

@@ -27,7 +27,6 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from engine.kernels.cpu.grad import SUM_BLOCK, bias_grad_run_blocks
 from engine.runtime import threads
 
 JIT = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
@@ -35,7 +34,6 @@ _MIN_ITEMS_PER_PIECE = 1 << 16
 # MaxPool and AvgPool read each input once and do little with it: as for Relu
 # (activation_numba), a piece handed to the other thread must be large to pay for the handing.
 _FORWARD_MIN_ITEMS_PER_PIECE = 1 << 20
-_SUM_BLOCK = SUM_BLOCK  # BiasAddGrad's rows summed in the input's dtype before a float64 total
 
 
 def _vector_bytes():
@@ -279,28 +277,23 @@ def _row_sums(x, first, rows, ld, col, count, out):
 
 @numba.njit(**JIT)
 def _column_sums(x, start, end, sums):
-    """sums += the sum of rows [start, end) of the 2-D `x`: each block of _SUM_BLOCK rows
-    summed in x's dtype (all the vector lanes of float32), the blocks in sums' (float64).
-
-    Each channel adds its block's rows in row order, ((r0 + r1) + r2) + ..., its running sum
-    in a register for the whole block (_row_sums: up to _SUM_VECTORS vectors of channels at
-    once, a group after another where there are more). Measured 2026-11-28 (one thread,
-    paired runs alternating, load 3-4): 128x14x14x64 float32 in 0.069-0.080 ms where the
-    former loop (four rows a pass over the channels, the running sums stored and reloaded
-    each pass) took 0.085-0.11 (ratios 0.73-0.81); 50x14x14x64 0.029 against 0.042,
-    50x28x28x32 0.059-0.066 against 0.079-0.093; the same bits."""
-    channels = x.shape[1]
+    """sums[c] = the sum of column c of the 2-D `x` over all its rows, for the columns of
+    vectors start..end (of the dtype's lanes each): each column's rows added one after another
+    in x's dtype, ((r0 + r1) + r2) + ..., then + 0 (TensorFlow's sum starts from zero: a
+    column of -0.0 sums to +0.0), its running sum in a register the whole time (_row_sums: up
+    to _SUM_VECTORS vectors of columns at once, a group after another where there are
+    more)."""
+    channels, count = x.shape[1], x.shape[0]
     flat = x.reshape(-1)
     lanes = _SUM_BYTES // x.itemsize
-    width = _SUM_VECTORS * lanes
-    block = np.empty(width, x.dtype)
-    for first in range(start, end, _SUM_BLOCK):
-        rows = min(end, first + _SUM_BLOCK) - first
-        for col in range(0, channels, width):
-            count = min(width, channels - col)
-            _row_sums(flat, first, rows, channels, col, count, block)
-            for ch in range(count):
-                sums[col + ch] += block[ch]
+    block = np.empty(_SUM_VECTORS * lanes, x.dtype)
+    zero = x.dtype.type(0)
+    for vector in range(start, end, _SUM_VECTORS):
+        col = vector * lanes
+        width = min(min(end, vector + _SUM_VECTORS) * lanes, channels) - col
+        _row_sums(flat, 0, count, channels, col, width, block)
+        for ch in range(width):
+            sums[col + ch] = block[ch] + zero
 
 
 def _geometry(window, stride, pads, out_hw):
@@ -354,46 +347,25 @@ def avg_pool_grad(dy, input_shape, window, stride, pads):
     return dx
 
 
-# BiasAddGrad reads each element once: a second thread pays only for a large tensor. Measured
-# 2026-11-28 (2 cores, load 3-4): 50x14x14x64 float32 (627k elements) summed in 0.04 ms on one
-# thread and took 0.08-0.10 ms split in eight pieces over two. So the float64 sums go in runs
-# of about 2^20 elements (grad.bias_grad_run_blocks), the pieces a thread takes.
+# BiasAddGrad reads each element once: a second thread pays only for a large tensor, and
+# takes its own channels (every row's part of them). TensorFlow's running sums cannot be cut
+# by rows: its bits are each column's rows added in order.
+_BIAS_GRAD_MIN_ITEMS_PER_PIECE = 1 << 20
 
 
 def bias_add_grad(dy):
-    """BiasAddGrad of a channels-last `dy`: the sum over every axis but the last, in blocks
-    of _SUM_BLOCK rows added in float64 (as exact as TensorFlow's float32 tree, or more), in
-    runs of blocks fixed by the shape, each run's sum from zero, the runs added in order.
-    The runs do not depend on the threads, so neither does a value, and the NumPy reference
-    (grad._channel_sums) adds in the same order: the same bits. (Before 2026-11-28 the pieces
-    were the threads' own, so a float64 total over 2M elements or more changed with the
-    thread budget.)"""
+    """BiasAddGrad of a channels-last `dy` as TensorFlow 2.21 computes it (bias_op.cc's sum of
+    the [rows, channels] matrix over its rows): each channel's rows added one after another
+    in dy's dtype, from zero, whatever the threads (measured on float32 and float64 at 1 and 2
+    intra-op threads; tools/make_bias_grad_fixtures.py). The NumPy reference
+    (grad._channel_sums) adds in the same order: the same bits."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
     count, channels = rows.shape
-    blocks = -(-count // _SUM_BLOCK)
-    run = bias_grad_run_blocks(channels)
-    runs = -(-blocks // run)
-    if runs == 1:
-        total = np.zeros(channels, np.float64)
-        _column_sums(rows, 0, count, total)
-        return total.astype(dy.dtype)
-    partials = np.zeros((runs, channels), np.float64)
-
-    def piece(start, end):
-        for r in range(start, end):
-            _column_sums(rows, r * run * _SUM_BLOCK, min(count, (r + 1) * run * _SUM_BLOCK),
-                         partials[r])
-
-    if blocks < 2 * run or threads.budget() == 1:
-        # a last run shorter than a whole one is no piece worth another thread: 128x14x14x64
-        # (two runs, 1.6M elements) took 0.21 ms split where TensorFlow took 0.20 (2026-11-28)
-        piece(0, runs)
-    else:
-        threads.parallel_for(piece, runs, 1)
-    total = np.zeros(channels, np.float64)
-    for r in range(runs):  # in run order: the same sum whatever the threads did
-        total += partials[r]
-    return total.astype(dy.dtype)
+    out = np.empty(channels, dy.dtype)
+    vectors = -(-channels // (_SUM_BYTES // rows.itemsize))
+    threads.parallel_for(lambda start, end: _column_sums(rows, start, end, out), vectors,
+                         max(1, _BIAS_GRAD_MIN_ITEMS_PER_PIECE // max(1, rows.size // vectors)))
+    return out
 
 
 def warm():

@@ -208,21 +208,12 @@ def bias_add_grad(ctx, out_backprop, xp=np):
     return xp.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
 
 
-# BiasAddGrad of channels-last float32 or float64 adds its rows in the compiled kernel's order
-# (engine/kernels/compiled/pool_numba.bias_add_grad): blocks of SUM_BLOCK rows, each added
-# row after row in the input's dtype, then the blocks in float64 in runs of a number of blocks
-# fixed by the shape (bias_grad_run_blocks), each run from zero, and the runs one after
-# another. np.sum added all the rows one after another in the input's dtype: 97% of float32
-# values differed from the compiled kernel's (up to 653 ulps), and a program's values changed
-# at the step where the compiled module loaded (measured 2026-11-28, tools/compiled_bits.py).
-SUM_BLOCK = 64
-BIAS_RUN_ITEMS = 1 << 20
-
-
-def bias_grad_run_blocks(channels):
-    """Blocks of SUM_BLOCK rows a run of BiasAddGrad's float64 sums takes: about
-    BIAS_RUN_ITEMS elements, so that a run is a piece worth another thread."""
-    return max(1, BIAS_RUN_ITEMS // (SUM_BLOCK * max(1, channels)))
+# BiasAddGrad of channels-last float32 or float64 adds as TensorFlow does (bias_op.cc: the sum
+# of the [rows, channels] matrix over its rows): each channel's rows one after another in the
+# input's dtype, from zero, whatever the threads (measured against TensorFlow 2.21 at 1 and 2
+# intra-op threads: tools/make_bias_grad_fixtures.py); the compiled form
+# (engine/kernels/compiled/pool_numba.bias_add_grad) adds in the same order. np.sum's pairwise
+# order changed 24 of a [96, 27] gradient's 27 values (2026-11-28).
 
 
 def _sums_in_order(a):
@@ -240,22 +231,9 @@ def _sums_in_order(a):
 
 
 def _channel_sums(dy):
-    """BiasAddGrad of the channels-last float `dy` in the compiled kernel's order (above)."""
+    """BiasAddGrad of the channels-last float `dy` in TensorFlow's order (above)."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
-    count, channels = rows.shape
-    full = count // SUM_BLOCK
-    blocks = []
-    if full:
-        blocks.append(_sums_in_order(rows[:full * SUM_BLOCK].reshape(full, SUM_BLOCK,
-                                                                       channels)))
-    if count % SUM_BLOCK:
-        blocks.append(_sums_in_order(rows[full * SUM_BLOCK:][None]))
-    blocks = np.concatenate(blocks).astype(np.float64)
-    run = bias_grad_run_blocks(channels)
-    total = np.zeros(channels, np.float64)
-    for start in range(0, blocks.shape[0], run):
-        total += _sums_in_order(blocks[None, start:start + run])[0]
-    return total.astype(dy.dtype)
+    return _sums_in_order(rows[None])[0] + dy.dtype.type(0)
 
 
 @register("BroadcastGradientArgs")
