@@ -347,24 +347,22 @@ def avg_pool_grad(dy, input_shape, window, stride, pads):
     return dx
 
 
-# BiasAddGrad reads each element once: a second thread pays only for a large tensor, and
-# takes its own channels (every row's part of them). TensorFlow's running sums cannot be cut
-# by rows: its bits are each column's rows added in order.
-_BIAS_GRAD_MIN_ITEMS_PER_PIECE = 1 << 20
+# BiasAddGrad reads each element once, on one thread: TensorFlow's running sums cannot be cut
+# by rows (its bits are each column's rows added in order), and a second thread taking half
+# the channels of every row ran slower than one thread taking all of them (bench.conv_ops,
+# 2026-11-28: 128x14x14x64 float32 0.14 ms in two pieces, 0.07 in one; 128x28x28x32 0.22
+# against 0.15), both streaming the same cache lines.
 
 
 def bias_add_grad(dy):
     """BiasAddGrad of a channels-last `dy` as TensorFlow 2.21 computes it (bias_op.cc's sum of
     the [rows, channels] matrix over its rows): each channel's rows added one after another
-    in dy's dtype, from zero, whatever the threads (measured on float32 and float64 at 1 and 2
-    intra-op threads; tools/make_bias_grad_fixtures.py). The NumPy reference
+    in dy's dtype, from zero, as TensorFlow does whatever its threads (measured on float32 and
+    float64 at 1 and 2 intra-op threads; tools/make_bias_grad_fixtures.py). The NumPy reference
     (grad._channel_sums) adds in the same order: the same bits."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
-    count, channels = rows.shape
-    out = np.empty(channels, dy.dtype)
-    vectors = -(-channels // (_SUM_BYTES // rows.itemsize))
-    threads.parallel_for(lambda start, end: _column_sums(rows, start, end, out), vectors,
-                         max(1, _BIAS_GRAD_MIN_ITEMS_PER_PIECE // max(1, rows.size // vectors)))
+    out = np.empty(rows.shape[1], dy.dtype)
+    _column_sums(rows, 0, -(-rows.shape[1] // (_SUM_BYTES // rows.itemsize)), out)
     return out
 
 
