@@ -1,9 +1,10 @@
 """Write tests/fixtures/ops/sparse_xent.npz: TensorFlow 2.21's float32
-SparseSoftmaxCrossEntropyWithLogits (loss and backprop) bit for bit, on the logits of
+SparseSoftmaxCrossEntropyWithLogits and SoftmaxCrossEntropyWithLogits (loss and backprop) bit
+for bit, on the logits of
 tests/engine/reduce_order_cases.py's Softmax cases (the same row lengths: every part of
 Eigen's reducer and exp's packet and scalar paths) with seeded labels
-(engine/kernels/cpu/eigen_reduce.py, sparse_softmax_cross_entropy, says what TensorFlow
-computes).
+and, for the dense op, probability or one-hot labels (engine/kernels/cpu/eigen_reduce.py,
+sparse_softmax_cross_entropy and softmax_cross_entropy, say what TensorFlow computes).
 
     .venv-tf/bin/python tools/make_xent_fixtures.py [--check]
 
@@ -34,15 +35,22 @@ def tensorflow_outputs(tf, threads):
         for name, (logits, labels) in cases.xent_cases().items():
             out[f"loss__{name}"], out[f"backprop__{name}"] = session.run(
                 [loss, backprop], {x: logits, y: labels})
+        z = tf.placeholder(tf.float32)
+        loss, backprop = tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=x, labels=z)
+        for name, (logits, labels) in cases.dense_xent_cases().items():
+            out[f"dense_loss__{name}"], out[f"dense_backprop__{name}"] = session.run(
+                [loss, backprop], {x: logits, z: labels})
     return out
 
 
 def engine_output(key):
     from engine.kernels.cpu import eigen_reduce
     what, name = key.split("__", 1)
-    logits, labels = cases.xent_cases()[name]
-    loss, backprop = eigen_reduce.sparse_softmax_cross_entropy(logits, labels)
-    return loss if what == "loss" else backprop
+    if what.startswith("dense_"):
+        loss, backprop = eigen_reduce.softmax_cross_entropy(*cases.dense_xent_cases()[name])
+    else:
+        loss, backprop = eigen_reduce.sparse_softmax_cross_entropy(*cases.xent_cases()[name])
+    return loss if what.endswith("loss") else backprop
 
 
 def main():

@@ -106,3 +106,20 @@ def xent_cases():
         rng = np.random.RandomState(_seed("labels" + name))
         out[name] = logits, rng.randint(0, logits.shape[1], logits.shape[0]).astype(np.int64)
     return out
+
+
+def dense_xent_cases():
+    """{name: (logits, labels)} of SoftmaxCrossEntropyWithLogits in the same fixture: the
+    xent_cases' logits with labels of their shape, probability rows (seeded) for one case in
+    two, one-hot rows (the sparse labels') for the other."""
+    out = {}
+    for name, (logits, sparse) in xent_cases().items():
+        rng = np.random.RandomState(_seed("dense" + name))
+        if _seed(name) % 2:
+            labels = rng.uniform(0, 1, logits.shape).astype(np.float32)
+            labels /= np.maximum(labels.sum(axis=1, keepdims=True), np.float32(1e-30))
+        else:
+            labels = np.zeros(logits.shape, np.float32)
+            labels[np.arange(logits.shape[0]), sparse] = 1
+        out[name] = logits, labels
+    return out

@@ -1,6 +1,6 @@
-"""float32 SparseSoftmaxCrossEntropyWithLogits against TensorFlow 2.21's bits (tests/fixtures/
-ops/sparse_xent.npz, tools/make_xent_fixtures.py): its loss and its backprop, which is the
-gradient a training step's logits get (a TF1 char-RNN's logits gradient differed from
+"""float32 SparseSoftmaxCrossEntropyWithLogits and SoftmaxCrossEntropyWithLogits against
+TensorFlow 2.21's bits (tests/fixtures/ops/sparse_xent.npz, tools/make_xent_fixtures.py): their
+loss and their backprop, which is the gradient a training step's logits get (a TF1 char-RNN's logits gradient differed from
 TensorFlow's in two thirds of its values when the engine computed exp(shifted - log(sum))
 rather than exp(shifted) / sum)."""
 
@@ -19,10 +19,12 @@ FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "ops" / "sparse_xe
 DIGESTS = {key: digest.tobytes().hex()
            for key, digest in zip(FIXTURE["keys"].tolist(), FIXTURE["digests"])}
 CASES = cases.xent_cases()
+DENSE = cases.dense_xent_cases()
 
 
 def test_the_fixture_holds_every_case():
-    assert set(DIGESTS) == {f"{what}__{name}" for name in CASES for what in ("loss", "backprop")}
+    assert set(DIGESTS) == {f"{what}__{name}" for name in CASES
+                            for what in ("loss", "backprop", "dense_loss", "dense_backprop")}
 
 
 @pytest.fixture(params=["compiled", "numpy"])
@@ -44,6 +46,27 @@ def test_the_kernel_gives_tensorflows_bits(name, exp_loops):
     assert loss.dtype == backprop.dtype == np.float32
     assert cases.digest(loss) == DIGESTS[f"loss__{name}"]
     assert cases.digest(backprop) == DIGESTS[f"backprop__{name}"]
+
+
+@pytest.mark.parametrize("name", sorted(DENSE))
+def test_the_dense_kernel_gives_tensorflows_bits(name, exp_loops):
+    loss, backprop = eigen_reduce.softmax_cross_entropy(*DENSE[name])
+    assert cases.digest(loss) == DIGESTS[f"dense_loss__{name}"]
+    assert cases.digest(backprop) == DIGESTS[f"dense_backprop__{name}"]
+
+
+@pytest.mark.parametrize("name", ["rows33_n9", "blocks", "rows2_n9001", "specials"])
+def test_a_session_gives_the_dense_loss_and_gradient_tensorflow_gives(name):
+    logits, labels = DENSE[name]
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, logits.shape)
+        loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=x)
+        (gradient,) = tf.gradients(tf.reduce_sum(loss), [x])
+        with tf.Session() as sess:
+            got_loss, got_gradient = sess.run([loss, gradient], {x: logits})
+    assert cases.digest(got_loss) == DIGESTS[f"dense_loss__{name}"]
+    assert cases.digest(got_gradient) == DIGESTS[f"dense_backprop__{name}"]
 
 
 @pytest.mark.parametrize("name", ["rows33_n9", "rows9_n1000", "rows2_n9001", "specials"])

@@ -37,7 +37,10 @@ Softmax and LogSoftmax are softmax_op_functor.h's SoftmaxEigenImpl over [batch, 
 tools/make_reduce_order_fixtures.py writes TensorFlow's bits for these (at 1 and 2
 intra-op threads: the same), tests/engine/test_reduce_order.py compares.
 
-SparseSoftmaxCrossEntropyWithLogits is sparse_xent_op.h's SparseXentEigenImpl: the shifted
+SoftmaxCrossEntropyWithLogits is xent_op.h's XentEigenImpl: the loss the reducer's row sums
+of labels * (log(sum) - shifted), the log flat over the sums; the backprop (exp(shifted) /
+sum) - labels, tiled in blocks of XENT_BLOCK values. SparseSoftmaxCrossEntropyWithLogits is
+sparse_xent_op.h's SparseXentEigenImpl: the shifted
 logits and their exp's row sums as LogSoftmax has them; the loss glibc's logf of the sum
 minus the label's shifted logit (a generator: scalar code, summed along the row from 0); the
 backprop exp(shifted), a flat expression (packet exp on all but the last size % 8 values),
@@ -54,6 +57,11 @@ from engine.kernels.cpu import eigen_float32 as ef
 PACKET = 8          # float32 lanes of an AVX packet
 LEAF = 1024         # Eigen's kLeafSize: rows longer than PACKET * LEAF are cut in two
 SOFTMAX_BLOCK = 6956  # values in a block of Softmax's exp (see above)
+# SoftmaxCrossEntropyWithLogits' backprop, (exp(shifted) / sums.broadcast) - labels.broadcast:
+# 40000 / (34/8 (exp) + 14/8 (the division) + 1/8 (the subtraction) + 2 * 8 * 11/64 (two
+# broadcasts' blocks)) = 4,507 values a block (found as the only block of 8 to 45,000 that
+# reproduced TensorFlow's bits on ten shapes, 4,506-4,508, then read off the cost model).
+XENT_BLOCK = 4507
 _F = np.float32
 _TINY = _F(np.finfo(np.float32).tiny)
 # Values whose magnitude is at least this (or zero) make no denormal partial sum: every
@@ -227,8 +235,10 @@ def _scalar_exp(values):
     return out
 
 
-def block_packets(rows, n):
-    """Which values of Softmax's [rows, n] exp take the packet path (tiled evaluation)."""
+def block_packets(rows, n, block=SOFTMAX_BLOCK):
+    """Which values of Softmax's [rows, n] exp take the packet path (tiled evaluation in
+    blocks of `block` values: the expression's own, XENT_BLOCK for SoftmaxCrossEntropy's)."""
+    SOFTMAX_BLOCK = block  # noqa: N806  (the rule below, for this expression's block)
     packets = np.ones((rows, n), bool)
     if rows * n <= SOFTMAX_BLOCK:
         blocks = [(0, rows * n)]
@@ -281,9 +291,7 @@ def sparse_softmax_cross_entropy(x, labels):
         rows, n = shifted.shape
         flat = shifted.reshape(-1)
         size = flat.size
-        padded = np.zeros(-(-size // PACKET) * PACKET, _F)  # a whole number of packets
-        padded[:size] = flat
-        packet = ef.exp(padded)[:size].reshape(rows, n)
+        packet = _packet_exp(shifted)
         sums = row_sums(_exp_on_paths(shifted, _reducer_packets(rows, n), packet), True)
         rows_at = np.arange(rows)
         labels = np.asarray(labels).reshape(-1)
@@ -295,3 +303,30 @@ def sparse_softmax_cross_entropy(x, labels):
         backprop = _flush(_flush(e) / sums[:, None])
         backprop[rows_at, labels] = _flush(backprop[rows_at, labels] - _F(1))
         return loss, backprop
+
+
+def softmax_cross_entropy(x, labels):
+    """TensorFlow's float32 (loss, backprop) of SoftmaxCrossEntropyWithLogits of the 2-D `x`
+    and `labels` of its shape (xent_op.h's XentEigenImpl): the loss the row sums, in the
+    reducer's order, of labels * (log(sum) - shifted), the log a flat expression over the sums
+    (packet log but on the last rows % 8); the backprop (exp(shifted) / sum) - labels, a
+    broadcasting expression evaluated in tiled blocks of XENT_BLOCK values (exp's packet path
+    but on each block's last size % 8)."""
+    with np.errstate(all="ignore"):
+        shifted = _shifted(x)
+        rows, n = shifted.shape
+        packet = _packet_exp(shifted)
+        sums = row_sums(_exp_on_paths(shifted, _reducer_packets(rows, n), packet), True)
+        logs = _flat(sums, ef.packet_log, ef.scalar_log)
+        loss = row_sums(_flush(labels * _flush(logs[:, None] - shifted)))
+        e = _exp_on_paths(shifted, block_packets(rows, n, XENT_BLOCK), packet)
+        return loss, _flush(_flush(e / sums[:, None]) - labels)
+
+
+def _packet_exp(shifted):
+    """Eigen's packet exp of every value of `shifted` (eigen_float32.exp over a whole number of
+    packets: its compiled loops where loaded)."""
+    flat = shifted.reshape(-1)
+    padded = np.zeros(-(-flat.size // PACKET) * PACKET, _F)
+    padded[:flat.size] = flat
+    return ef.exp(padded)[:flat.size].reshape(shifted.shape)

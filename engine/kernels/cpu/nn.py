@@ -208,6 +208,11 @@ def softmax_cross_entropy(ctx, features, labels, xp=np):
         features, labels = xp.broadcast_arrays(features, labels)
     except ValueError:
         raise xent_shapes_error(ctx, features, labels) from None
+    if (xp is np and features.dtype == labels.dtype == np.float32 and features.ndim == 2
+            and features.size):
+        # TensorFlow's bits: its exp, log and order of additions (eigen_reduce.py)
+        return eigen_reduce.softmax_cross_entropy(np.ascontiguousarray(features),
+                                                  np.ascontiguousarray(labels))
     shifted = features - xp.max(features, axis=-1, keepdims=True)
     log_sum = xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
     loss = xp.sum(labels * (log_sum - shifted), axis=-1)
