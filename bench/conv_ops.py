@@ -2,22 +2,27 @@
 backprops, MaxPool, MaxPoolGrad, BiasAdd, BiasAddGrad, Relu, ReluGrad at the shapes of the two
 CNN programs, and DepthwiseConv2dNative with its backprops (bench/programs/conv_ops.py, which
 runs the same graphs on either). TensorFlow runs as a server process (bench/tensorflow_side.py)
-and the engine in this one, their samples interleaved, each side first in turn (the same
-kernel sampled twice in a row read up to 25% apart, the second faster, 2026-11-28); each
-figure is the median seconds per run of the op (`sess.run(op)`, inputs in Variables), wall
+and the engine in this one, their samples interleaved in blocks (BLOCKS, below: each side
+first in turn, a block's first sample dropped); each figure is the median seconds per run of the op (`sess.run(op)`, inputs in Variables), wall
 and CPU: "engine / TF ms (wall): ratio wall, ratio CPU". At 1 intra-op thread and at the
 default (every core), the engine's sessions made once numba and its kernels are loaded (the
 steady state a training loop is in after its first steps)."""
 
+import functools
 import json
 import statistics
 
 import bench
 from bench import tensorflow_side
 
-# Fifteen samples a side: with nine, a row within 5% of TensorFlow's time read 0.99x in one
-# bench run and 1.04x in the next.
-REPEATS = 15
+# Samples are taken in blocks, one side's after the other's, each side first in turn, and the
+# first sample of a block is dropped: the other side's run leaves the caches to the next
+# process cold, and a 12.8 MB MaxPool then read 0.64-0.70 ms a run for a whole sample where it
+# takes 0.37 warm (TensorFlow alike), so single interleaved samples measured both sides at
+# memory's pace rather than the steady state of a training loop (2026-11-28). Five blocks of
+# four: fifteen samples kept a side (with nine, a row within 5% of TensorFlow's time read
+# 0.99x in one bench run and 1.04x in the next).
+BLOCKS, BLOCK_SAMPLES = 5, 4
 THREADS = (1, 0)
 SAMPLE_S = 0.02
 
@@ -26,6 +31,11 @@ def _tensorflow_seconds(server, case, number):
     server.stdin.write(json.dumps({"case": case, "number": number}) + "\n")
     server.stdin.flush()
     return json.loads(server.stdout.readline())
+
+
+def _block(sample):
+    """BLOCK_SAMPLES samples of one side in a row, the first dropped."""
+    return [sample() for _ in range(BLOCK_SAMPLES)][1:]
 
 
 def _phase(threads, cases):
@@ -39,12 +49,11 @@ def _phase(threads, cases):
             runner = runners[name]
             number = max(1, int(SAMPLE_S / max(runner.seconds(1)[0], 1e-6)))
             engine, tensorflow = [], []
-            for repeat in range(REPEATS):
-                if repeat % 2:
-                    engine.append(runner.seconds(number))
-                tensorflow.append(_tensorflow_seconds(server, name, number))
-                if not repeat % 2:
-                    engine.append(runner.seconds(number))
+            sides = [(engine, functools.partial(runner.seconds, number)),
+                     (tensorflow, functools.partial(_tensorflow_seconds, server, name, number))]
+            for block in range(BLOCKS):
+                for samples, sample in (sides if block % 2 else sides[::-1]):
+                    samples.extend(_block(sample))
             results[name] = tuple(statistics.median(s[k] for s in side)
                                   for side in (engine, tensorflow) for k in (0, 1))
         return results
