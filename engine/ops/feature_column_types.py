@@ -164,25 +164,28 @@ class VocabularyListCategoricalColumn(_CategoricalColumn):
     _num_buckets = property(lambda self: len(self.vocabulary_list) + self.num_oov_buckets)
 
     def _transform_feature(self, inputs):
-        input_tensor = _to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
-        if self.dtype.is_integer != input_tensor.dtype.is_integer:
-            raise ValueError("Column dtype and SparseTensors dtype must be compatible. "
-                             f"key: {self.key}, column dtype: {self.dtype}, tensor dtype: "
-                             f"{input_tensor.dtype}")
-        _assert_string_or_int(input_tensor.dtype,
-                              prefix=f"column_name: {self.key} input_tensor")
-        key_dtype = self.dtype
-        if input_tensor.dtype.is_integer:
-            key_dtype = dtypes.int64
-            input_tensor = SparseTensor(input_tensor.indices,
-                                        math_ops.cast(input_tensor.values, dtypes.int64),
-                                        input_tensor.dense_shape)
+        input_tensor, key_dtype = _vocabulary_input(self, inputs)
         with init_scope():
             table = lookup_ops.index_table_from_tensor(
                 vocabulary_list=tuple(self.vocabulary_list), default_value=self.default_value,
                 num_oov_buckets=self.num_oov_buckets, dtype=key_dtype,
                 name=f"{self.key}_lookup")
         return table.lookup(input_tensor)
+
+
+def _vocabulary_input(column, inputs):
+    """(the column's sparse input, the lookup table's key dtype) of a vocabulary column, as
+    TensorFlow's list and file columns both make them: integer ids cast to int64."""
+    input_tensor = _to_sparse_input_and_drop_ignore_values(inputs.get(column.key))
+    if column.dtype.is_integer != input_tensor.dtype.is_integer:
+        raise ValueError("Column dtype and SparseTensors dtype must be compatible. "
+                         f"key: {column.key}, column dtype: {column.dtype}, tensor dtype: "
+                         f"{input_tensor.dtype}")
+    _assert_string_or_int(input_tensor.dtype, prefix=f"column_name: {column.key} input_tensor")
+    if not input_tensor.dtype.is_integer:
+        return input_tensor, column.dtype
+    return SparseTensor(input_tensor.indices, math_ops.cast(input_tensor.values, dtypes.int64),
+                        input_tensor.dense_shape), dtypes.int64
 
 
 class VocabularyFileCategoricalColumn(_CategoricalColumn):
@@ -201,19 +204,7 @@ class VocabularyFileCategoricalColumn(_CategoricalColumn):
     _num_buckets = property(lambda self: self.vocabulary_size + self.num_oov_buckets)
 
     def _transform_feature(self, inputs):
-        input_tensor = _to_sparse_input_and_drop_ignore_values(inputs.get(self.key))
-        if self.dtype.is_integer != input_tensor.dtype.is_integer:
-            raise ValueError("Column dtype and SparseTensors dtype must be compatible. "
-                             f"key: {self.key}, column dtype: {self.dtype}, tensor dtype: "
-                             f"{input_tensor.dtype}")
-        _assert_string_or_int(input_tensor.dtype,
-                              prefix=f"column_name: {self.key} input_tensor")
-        key_dtype = self.dtype
-        if input_tensor.dtype.is_integer:
-            key_dtype = dtypes.int64
-            input_tensor = SparseTensor(input_tensor.indices,
-                                        math_ops.cast(input_tensor.values, dtypes.int64),
-                                        input_tensor.dense_shape)
+        input_tensor, key_dtype = _vocabulary_input(self, inputs)
         with init_scope():
             table = lookup_ops.index_table_from_file(
                 vocabulary_file=self.vocabulary_file, num_oov_buckets=self.num_oov_buckets,

@@ -238,23 +238,19 @@ def _scalar_exp(values):
 def block_packets(rows, n, block=SOFTMAX_BLOCK):
     """Which values of Softmax's [rows, n] exp take the packet path (tiled evaluation in
     blocks of `block` values: the expression's own, XENT_BLOCK for SoftmaxCrossEntropy's)."""
-    SOFTMAX_BLOCK = block  # noqa: N806  (the rule below, for this expression's block)
     packets = np.ones((rows, n), bool)
-    if rows * n <= SOFTMAX_BLOCK:
-        blocks = [(0, rows * n)]
-        flat = packets.reshape(-1)
-        for start, end in blocks:
-            flat[end - (end - start) % PACKET:end] = False
+    flat = packets.reshape(-1)
+    if rows * n <= block:  # one block, the whole tensor
+        flat[rows * n - rows * n % PACKET:] = False
         return packets
-    if n <= SOFTMAX_BLOCK:
-        block_rows = -(-SOFTMAX_BLOCK // n)
-        flat = packets.reshape(-1)
+    if n <= block:  # blocks of whole rows
+        block_rows = -(-block // n)
         for r in range(0, rows, block_rows):
             start, end = r * n, min(r + block_rows, rows) * n
             flat[end - (end - start) % PACKET:end] = False
         return packets
-    for start in range(0, n, SOFTMAX_BLOCK):
-        end = min(start + SOFTMAX_BLOCK, n)
+    for start in range(0, n, block):  # pieces of each row
+        end = min(start + block, n)
         packets[:, end - (end - start) % PACKET:end] = False
     return packets
 

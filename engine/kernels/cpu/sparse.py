@@ -14,6 +14,13 @@ def _shape(array):
     return shape_str(np.shape(array)).replace(", ", ",")
 
 
+def _check_rank(ctx, label, array, rank, where=""):
+    """TensorFlow's error for `array` (`label`) not a matrix (rank 2) or a vector (rank 1)."""
+    if array.ndim != rank:
+        raise invalid(ctx, f"{label} should be a {'matrix' if rank == 2 else 'vector'} but "
+                           f"received shape {_shape(array)}{where}")
+
+
 # -- SparseToDense ---------------------------------------------------------------------------
 
 @register("SparseToDense")
@@ -158,9 +165,7 @@ def sparse_reshape(ctx, input_indices, input_shape, new_shape):
         raise invalid(ctx, "Input must be a matrix.")
     if shape.ndim != 1:
         raise invalid(ctx, "Input shape must be a vector.")
-    if target.ndim != 1:
-        raise invalid(ctx, f"Target shape should be a vector but received shape "
-                           f"{_shape(target)}")
+    _check_rank(ctx, "Target shape", target, 1)
     if indices.shape[1] != shape.size:
         raise invalid(ctx, "Input tensor rank must match input shape length.")
     dense_size = int(np.prod(shape, dtype=np.int64))
@@ -400,30 +405,22 @@ def _cross(ctx, inputs, hashed, separator):
     shapes = [np.asarray(s) for s in shapes]
     dense = [np.asarray(d) for d in dense]
     for i, index in enumerate(indices):
-        if index.ndim != 2:
-            raise invalid(ctx, f"Input indices should be a matrix but received shape "
-                               f"{_shape(index)} at position {i}")
+        _check_rank(ctx, "Input indices", index, 2, f" at position {i}")
         if index.shape[1] != 2:
             raise invalid(ctx, f"Expected D2 of index to be 2 got {index.shape[1]} at "
                                f"position {i}")
     for i, value in enumerate(values):
-        if value.ndim != 1:
-            raise invalid(ctx, f"Input values should be a vector but received shape "
-                               f"{_shape(value)} at position {i}")
+        _check_rank(ctx, "Input values", value, 1, f" at position {i}")
         if indices[i].shape[0] != value.shape[0]:
             raise invalid(ctx, f"Expected size of values to be {indices[i].shape[0]} got "
                                f"{value.shape[0]} at position {i}")
     for i, shape in enumerate(shapes):
-        if shape.ndim != 1:
-            raise invalid(ctx, f"Input shapes should be a vector but received shape "
-                               f"{_shape(shape)} at position {i}")
+        _check_rank(ctx, "Input shapes", shape, 1, f" at position {i}")
         if shape.size != 2:
             raise invalid(ctx, f"shape should imply a 2D tensor, but got {_shape(shape)} at "
                                f"position {i}")
     for i, d in enumerate(dense):
-        if d.ndim != 2:
-            raise invalid(ctx, f"Dense inputs should be a matrix but received shape "
-                               f"{_shape(d)} at position {i}")
+        _check_rank(ctx, "Dense inputs", d, 2, f" at position {i}")
     batch = int(shapes[0][0]) if shapes else dense[0].shape[0]
     for i, shape in enumerate(shapes):
         if int(shape[0]) != batch:
@@ -491,9 +488,7 @@ def sparse_reorder(ctx, input_indices, input_values, input_shape):
         raise invalid(ctx, f"Sparse indices must be rank 2 but is rank {indices.ndim}")
     if values.ndim != 1:
         raise invalid(ctx, f"Sparse values must be rank 1 but is rank {values.ndim}")
-    if shape.ndim != 1:
-        raise invalid(ctx, f"Input shape should be a vector but received shape "
-                           f"{_shape(shape)}")
+    _check_rank(ctx, "Input shape", shape, 1)
     if indices.shape[0] != values.shape[0]:
         raise invalid(ctx, f"Number of elements in indices ({indices.shape[0]}) and values "
                            f"({values.shape[0]}) do not match")
@@ -510,21 +505,11 @@ def sparse_slice(ctx, indices, values, shape, start, size):
     the size clipped to the input's shape."""
     indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
     start, size = np.asarray(start), np.asarray(size)
-    if indices.ndim != 2:
-        raise invalid(ctx, f"Input indices should be a matrix but received shape "
-                           f"{_shape(indices)}")
-    if values.ndim != 1:
-        raise invalid(ctx, f"Input values should be a vector but received shape "
-                           f"{_shape(values)}")
-    if shape.ndim != 1:
-        raise invalid(ctx, f"Input shape should be a vector but received shape "
-                           f"{_shape(shape)}")
-    if start.ndim != 1:
-        raise invalid(ctx, f"Input start should be a vector but received shape "
-                           f"{_shape(start)}")
-    if size.ndim != 1:
-        raise invalid(ctx, f"Input size should be a vector but received shape "
-                           f"{_shape(size)}")
+    _check_rank(ctx, "Input indices", indices, 2)
+    _check_rank(ctx, "Input values", values, 1)
+    _check_rank(ctx, "Input shape", shape, 1)
+    _check_rank(ctx, "Input start", start, 1)
+    _check_rank(ctx, "Input size", size, 1)
     rank = shape.size
     if start.size != rank:
         raise invalid(ctx, f"Expected start to be a vector of length {rank} but got length "
