@@ -43,7 +43,7 @@ def keep_freed_memory():
         _done = True
     if os.environ.get("GRAPH_INSPECTOR_MALLOC", "").lower() == "system":
         return False
-    libc = _glibc()
+    libc = glibc()
     if libc is None:
         return False
     mallopt = libc.mallopt
@@ -58,7 +58,7 @@ def keeping():
     return _kept
 
 
-def _glibc():
+def glibc():
     """The process's C library where it is glibc, else None."""
     if not sys.platform.startswith("linux"):
         return None

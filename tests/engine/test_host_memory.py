@@ -31,7 +31,7 @@ def test_a_session_sets_the_thresholds_once():
     assert _run({"GRAPH_INSPECTOR_MALLOC": "system"}) == ["False"]
 
 
-@pytest.mark.skipif(host_memory._glibc() is None, reason="not glibc")
+@pytest.mark.skipif(host_memory.glibc() is None, reason="not glibc")
 def test_glibc_takes_the_thresholds(monkeypatch):
     monkeypatch.setattr(host_memory, "_done", False)
     monkeypatch.setenv("GRAPH_INSPECTOR_MALLOC", "system")

@@ -39,10 +39,15 @@ _MODULES = {"philox": "engine.kernels.compiled.philox_numba",
             "eigen": "engine.kernels.compiled.eigen_arrays",
             "pow": "engine.kernels.compiled.eigen_pow_numba",
             "atan2": "engine.kernels.compiled.eigen_atan2_numba",
-            "eigen_reduce": "engine.kernels.compiled.eigen_reduce_numba"}
+            "eigen_reduce": "engine.kernels.compiled.eigen_reduce_numba",
+            # NumPy's array data on 64-byte boundaries (aligned_memory.py): loaded before any
+            # other compiled module, as the kernels it serves are
+            "memory": "engine.kernels.compiled.aligned_memory"}
 # Modules whose functions' source the compiled modules write into generated files (fused
-# chains, the float loops): the cached machine code depends on them too.
-_GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py", "eigen_trig_numba.py")
+# chains, the float loops), or that they import compiled (the allocator's cfuncs): the cached
+# machine code depends on them too.
+_GENERATED_FROM = ("eigen_numba.py", "eigen_erf_numba.py", "eigen_trig_numba.py",
+                   "allocator_numba.py")
 _loaded = {}      # name -> module, or None where it could not be loaded
 _loading = {}     # name -> threading.Event set when loading finished
 _errors = {}      # name -> why it could not be loaded
@@ -165,6 +170,8 @@ def why_not(name):
 
 
 def _load(name, event):
+    if name != "memory":
+        module("memory", wait=True)
     try:
         loaded = importlib.import_module(_MODULES[name])
         loaded.warm()
