@@ -206,3 +206,9 @@ def as_dtype(type_value):
         return _BY_NUMPY[np_dtype]
     except KeyError:
         raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
+
+
+# A name TensorFlow has here and the engine lacks says so (engine/framework/api_namespace.py).
+from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("tf.dtypes")

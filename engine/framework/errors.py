@@ -116,3 +116,9 @@ def exception_type_from_error_code(error_code):
 
 def error_code_from_exception_type(cls):
     return cls.error_code
+
+
+# A name TensorFlow has here and the engine lacks says so (engine/framework/api_namespace.py).
+from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("tf.errors")
