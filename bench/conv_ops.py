@@ -6,7 +6,8 @@ and the engine in this one, their samples interleaved in blocks (BLOCKS, below: 
 first in turn, a block's first sample dropped); each figure is the median seconds per run of the op (`sess.run(op)`, inputs in Variables), wall
 and CPU: "engine / TF ms (wall): ratio wall, ratio CPU". At 1 intra-op thread and at the
 default (every core), the engine's sessions made once numba and its kernels are loaded (the
-steady state a training loop is in after its first steps)."""
+steady state a training loop is in after its first steps). TensorFlow's malloc is set as the
+engine sets its own (tensorflow_side.MALLOC_LIKE_ENGINE says why)."""
 
 import functools
 import json
@@ -42,7 +43,7 @@ def _phase(threads, cases):
     """{case: (engine wall, engine CPU, TF wall, TF CPU)} at one thread setting."""
     from bench.programs import conv_ops
     runners = conv_ops.runners(threads)
-    server = tensorflow_side.serve("conv_ops.py", [threads])
+    server = tensorflow_side.serve("conv_ops.py", [threads], malloc_like_engine=True)
     try:
         results = {}
         for name in cases:

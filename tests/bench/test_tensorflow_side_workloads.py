@@ -4,6 +4,8 @@ without a TensorFlow venv the TensorFlow column says so instead of failing."""
 import pytest
 
 import bench
+import os
+
 from bench import cnn_program, conv_ops, tensorflow_side
 from bench.programs import conv_ops as conv_op_graphs
 
@@ -34,3 +36,17 @@ def test_every_op_case_runs_on_the_engine():
     for runner in runners.values():
         wall, cpu = runner.seconds(1)
         assert wall > 0 and cpu >= 0
+
+
+def test_tensorflows_malloc_is_set_as_the_engines_only_where_asked():
+    _, plain = tensorflow_side.command("conv_ops.py", [1], True)
+    _, steady = tensorflow_side.command("conv_ops.py", [1], True, malloc_like_engine=True)
+    _, engine_side = tensorflow_side.command("conv_ops.py", [1], False, malloc_like_engine=True)
+    names = set(tensorflow_side.MALLOC_LIKE_ENGINE)
+    assert names <= set(steady) and all(steady[k] == v for k, v in
+                                        tensorflow_side.MALLOC_LIKE_ENGINE.items())
+    assert not names & (set(plain) - set(os.environ))
+    assert not names & (set(engine_side) - set(os.environ))
+    from engine.runtime import host_memory
+    assert steady["MALLOC_MMAP_THRESHOLD_"] == str(host_memory.MMAP_THRESHOLD)
+    assert steady["MALLOC_TRIM_THRESHOLD_"] == str(host_memory.TRIM_THRESHOLD)
