@@ -1,11 +1,11 @@
 """bench.conv_ops, bench.mnist_deep_cnn and bench.raw_conv_net: the engine side runs, and
 without a TensorFlow venv the TensorFlow column says so instead of failing."""
 
+import os
+
 import pytest
 
 import bench
-import os
-
 from bench import cnn_program, conv_ops, tensorflow_side
 from bench.programs import conv_ops as conv_op_graphs
 
