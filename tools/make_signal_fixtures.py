@@ -1,7 +1,7 @@
 """Write tests/fixtures/signal/: what TensorFlow computes for tests/engine/signal_cases.py
 (tf.fft & co., tf.spectral, tf.signal, tf.audio): values.npz (each case's values and
 gradients, `<case>--<key>`), errors.json (error class and first line per error case),
-shapes.json (static shapes of partly known inputs) and nodes.json (the [name, op] of each
+shapes.json (static shapes of partly known inputs) and nodes.json.gz (the [name, op] of each
 node each API function builds).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_signal_fixtures.py`.
@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 
-from fixture_common import FIXTURES, npz_key, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, npz_key, tf_v1
 
 import signal_cases  # tests/engine: on sys.path through fixture_common
 
@@ -31,8 +31,8 @@ def main():
     shapes = signal_cases.static_shapes(tf)
     (OUT / "shapes.json").write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
     nodes = {name: signal_cases.graph_nodes(tf, name) for name in signal_cases.NODE_CASES}
-    (OUT / "nodes.json").write_text("{\n" + ",\n".join(
-        f"{json.dumps(name)}: {json.dumps(case)}" for name, case in nodes.items()) + "\n}\n")
+    (OUT / "nodes.json.gz").write_bytes(gzip_bytes("{\n" + ",\n".join(
+        f"{json.dumps(name)}: {json.dumps(case)}" for name, case in nodes.items()) + "\n}\n"))
     print(f"{OUT}: {len(arrays)} arrays, {len(errors)} errors, {len(nodes)} graphs")
 
 
