@@ -154,7 +154,41 @@ def _shifts(tf):
             "grad": tf.gradients(_loss(tf, tf.signal.fftshift(x, axes=[-1])), x)[0]}
 
 
+def _dynamic(tf):
+    """The paths taken when shapes or lengths are known only when the graph runs: frame's
+    split of the shape, gcd's while loop, the windows' cond, rfft's computed padding."""
+    x = tf.placeholder_with_default(SIG, [None, None])
+    n = tf.placeholder_with_default(np.int32(9), [])
+    step = tf.placeholder_with_default(np.int32(6), [])
+    length = tf.placeholder_with_default(np.array([12], np.int32), [1])
+    return {"frame": tf.signal.frame(x, n, step), "frame_pad": tf.signal.frame(x, 8, step, True),
+            "hann": tf.signal.hann_window(n), "hann_1": tf.signal.hann_window(n - 8),
+            "hamming": tf.signal.hamming_window(n, periodic=False),
+            "vorbis": tf.signal.vorbis_window(n), "kaiser": tf.signal.kaiser_window(n),
+            "rfft": tf.signal.rfft(x, length), "irfft": tf.signal.irfft(
+                tf.cast(x, tf.complex64), length),
+            "rfft_inferred": tf.signal.irfft(tf.signal.rfft(x)),
+            "stft": tf.signal.stft(x, n, step, fft_length=16),
+            "istft": tf.signal.inverse_stft(tf.signal.stft(x, 8, 4), n, 4),
+            "dct": tf.signal.dct(x, n=6), "dct3": tf.signal.idct(x, norm="ortho"),
+            "ola": tf.signal.overlap_and_add(tf.reshape(x, [2, 5, 10]), step),
+            "mfcc": tf.signal.mfccs_from_log_mel_spectrograms(x)}
+
+
+def _empty(tf):
+    """Zero-length transforms and inputs (not RFFT or IRFFT of fft_length [0]: DUCC's
+    sanity check aborts TensorFlow's process; the engine gives an empty result)."""
+    e = tf.placeholder_with_default(np.zeros((2, 0), np.float32), None)
+    x = tf.placeholder_with_default(X[0], None)
+    return {"fft": tf.fft(tf.cast(e, tf.complex64)),
+            "irfft1": tf.raw_ops.IRFFT(input=tf.cast(x, tf.complex64), fft_length=[1]),
+            "rfft2d0": tf.raw_ops.RFFT2D(input=x, fft_length=[0, 4]),
+            "frame": tf.signal.frame(e, 3, 1), "frame_short": tf.signal.frame(x[:, :2], 3, 1)}
+
+
 CASES = {
+    "dynamic": _dynamic,
+    "empty": _empty,
     "fft_c64": _complex_op(lambda tf, x: tf.fft(x), Z, np.complex64),
     "fft_c128": _complex_op(lambda tf, x: tf.signal.fft(x), Z, np.complex128),
     "ifft_c64": _complex_op(lambda tf, x: tf.ifft(x), Z, np.complex64),
