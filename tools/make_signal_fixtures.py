@@ -2,7 +2,8 @@
 (tf.fft & co., tf.spectral, tf.signal, tf.audio): values.npz (each case's values and
 gradients, `<case>--<key>`), errors.json (error class and first line per error case),
 shapes.json (static shapes of partly known inputs) and nodes.json.gz (the [name, op] of each
-node each API function builds).
+node each API function builds), signatures.json (each API function's parameters and
+defaults).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_signal_fixtures.py`.
 """
@@ -30,6 +31,8 @@ def main():
     (OUT / "errors.json").write_text(json.dumps(errors, indent=1, sort_keys=True) + "\n")
     shapes = signal_cases.static_shapes(tf)
     (OUT / "shapes.json").write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
+    (OUT / "signatures.json").write_text(json.dumps(signal_cases.signatures(tf), indent=0)
+                                         + "\n")
     nodes = {name: signal_cases.graph_nodes(tf, name) for name in signal_cases.NODE_CASES}
     (OUT / "nodes.json.gz").write_bytes(gzip_bytes("{\n" + ",\n".join(
         f"{json.dumps(name)}: {json.dumps(case)}" for name, case in nodes.items()) + "\n}\n"))

@@ -427,3 +427,39 @@ def graph_nodes(tf, name):
         c = tf.placeholder(tf.complex64, [2, 3, 9], name="c")
         NODE_CASES[name](tf, x, c)
     return [[node.name, node.op] for node in graph.as_graph_def().node]
+
+
+API_NAMES = (
+    ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d"]
+    + [f"spectral.{n}" for n in ("fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft",
+                                 "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "dct",
+                                 "idct")]
+    + [f"signal.{n}" for n in (
+        "fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
+        "irfft2d", "rfft3d", "irfft3d", "dct", "idct", "fftshift", "ifftshift", "frame",
+        "overlap_and_add", "hann_window", "hamming_window", "kaiser_window",
+        "kaiser_bessel_derived_window", "vorbis_window", "stft", "inverse_stft",
+        "inverse_stft_window_fn", "linear_to_mel_weight_matrix",
+        "mfccs_from_log_mel_spectrograms", "mdct", "inverse_mdct")]
+    + ["audio.decode_wav", "audio.encode_wav"])
+
+
+def signatures(tf):
+    """{api name: its parameters as "name=default" text} (defaults that are functions or
+    dtypes by their names)."""
+    import inspect
+
+    def text(value):
+        if value is inspect.Parameter.empty:
+            return ""
+        name = getattr(value, "__name__", None) or getattr(value, "name", None)
+        return "=" + (name if isinstance(name, str) else repr(value))
+
+    out = {}
+    for api in API_NAMES:
+        fn = tf
+        for part in api.split("."):
+            fn = getattr(fn, part)
+        params = inspect.signature(fn).parameters.values()
+        out[api] = [p.name + text(p.default) for p in params]
+    return out

@@ -77,3 +77,8 @@ def test_the_api_names_are_bound():
                  "fft2d", "ifft2d", "fft3d", "ifft3d", "dct", "idct"):
         assert getattr(tf.signal, name) is getattr(tf.spectral, name)
     assert tf.fft is tf.signal.fft and tf.ifft3d is tf.spectral.ifft3d
+
+
+def test_signatures_are_tensorflows():
+    want = json.loads((FIXTURES / "signatures.json").read_text())
+    assert cases.signatures(tf) == want
