@@ -88,6 +88,11 @@ ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace Space
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
+# signal-fft: the FFT family, the complex parts the signal ops build, the WAV ops
+ENGINE_OPS += """
+FFT IFFT FFT2D IFFT2D FFT3D IFFT3D RFFT IRFFT RFFT2D IRFFT2D RFFT3D IRFFT3D
+Complex Real Imag Conj DecodeWav EncodeWav
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -63,6 +63,13 @@ class DType:
         return self.base_dtype._enum in (types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
 
     @property
+    def real_dtype(self):
+        """float32 for complex64, float64 for complex128, else the dtype itself."""
+        real = {types_pb2.DT_COMPLEX64: types_pb2.DT_FLOAT,
+                types_pb2.DT_COMPLEX128: types_pb2.DT_DOUBLE}.get(self.base_dtype._enum)
+        return self if real is None else DType(real)
+
+    @property
     def is_bool(self):
         return self.base_dtype._enum == types_pb2.DT_BOOL
 

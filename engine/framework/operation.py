@@ -42,15 +42,24 @@ def _static_value(tensor, depth=0):
     which TensorFlow's shape inference evaluates as a small constant subgraph."""
     from engine.framework.tensor_util import constant_value
     kind = tensor._op._node_def.op
+    if kind in _FLOAT_SCALAR_ARITHMETIC and tensor._dtype.is_floating and depth <= _MAX_DEPTH:
+        # (n - 1.) / 2. of a known n: kaiser_window's range bounds, which TensorFlow's shape
+        # inference evaluates to give the window its static length.
+        if tensor._shape.ndims != 0:
+            return None
+        return _kernel_value(tensor, depth)
     if kind in _INT_ARITHMETIC and tensor._dtype.base_dtype.name not in ("int32", "int64"):
         return None
     if kind in _SMALL_INT_OPS and tensor._dtype.base_dtype.name not in ("int32", "int64"):
         return None
-    if kind in ("Identity", "StopGradient") and depth <= 8:
+    if kind in ("Identity", "StopGradient") and depth <= _MAX_DEPTH:
         return _static_value(tensor._op._inputs[0], depth + 1)
-    if kind in _KERNEL_FOLDABLE and depth <= 8:
+    if kind in _KERNEL_FOLDABLE and depth <= _MAX_DEPTH:
         return _kernel_value(tensor, depth)
-    if depth > 8 or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
+    if kind == "Cast" and depth <= _MAX_DEPTH:  # also of a computed value (window lengths)
+        value = constant_value(tensor)
+        return value if value is not None else _kernel_value(tensor, depth)
+    if depth > _MAX_DEPTH or kind not in ("StridedSlice", "Pack", "ConcatV2", "ExpandDims",
                                  "BroadcastArgs", "Fill", *_INT_ARITHMETIC, *_SMALL_INT_OPS):
         return constant_value(tensor) if kind in _FOLDABLE else None
     op = tensor._op
@@ -66,6 +75,8 @@ def _static_value(tensor, depth=0):
         # inference evaluates such constant subgraphs (rank(x) - rank(y) in ones([...])).
         if any(np.size(v) > 1000 for v in values):
             return None
+        if kind in ("FloorDiv", "FloorMod") and np.any(np.asarray(values[1]) == 0):
+            return None  # the kernel's error to raise when it runs
         return np.asarray(_INT_ARITHMETIC[kind](*values), dtype=tensor._dtype.as_numpy_dtype)
     if kind in _SMALL_INT_OPS:
         if any(np.size(v) > 1000 for v in values):
@@ -243,14 +254,24 @@ def _partial_shape_value(tensor):
 _SHAPE_OPS = frozenset({"Shape", "Pack", "ConcatV2", "Cast", "StridedSlice"})
 
 _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np.multiply,
-                   "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative}
+                   "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative,
+                   "FloorDiv": np.floor_divide, "FloorMod": np.mod}
+
+# How deep _static_value follows inputs: tf.signal.frame's padded length is 12 ops from its
+# constants, all of which TensorFlow's shape inference evaluates.
+_MAX_DEPTH = 16
+
+# Float scalar arithmetic evaluated by the kernels when its inputs are known.
+_FLOAT_SCALAR_ARITHMETIC = frozenset({"Sub", "AddV2", "RealDiv", "Mul", "Neg"})
 
 # Small integer ops TensorFlow's shape inference evaluates when their inputs are known.
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
 # Ops evaluated by their kernels when every input is known (small): what the sparse ops that
-# build a constant SparseTensor's shape need.
-_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast"})
+# build a constant SparseTensor's shape need, and linspace's size (a SelectV2 and a Reshape
+# of its num) that gives tf.linspace(0., 1., 6) its static shape [6] as in TensorFlow.
+_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast",
+                              "SelectV2", "Reshape"})
 
 _FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",

@@ -15,6 +15,13 @@ def invalid(ctx, message):
     return InvalidArgumentError(getattr(ctx, "node_def", None), None, message)
 
 
+def split_outputs(parts):
+    """A kernel's result of a variable number of outputs (Unpack, Split, SplitV): the one
+    array itself when there is one, as the executor stores a one-output node's result."""
+    parts = tuple(parts)
+    return parts[0] if len(parts) == 1 else parts
+
+
 def resource_handle(value):
     """The ResourceHandle a resource input holds: fed as itself, or as a 0-d object array."""
     return value.item() if isinstance(value, np.ndarray) else value

@@ -170,6 +170,9 @@ def _check_index(idx):
     if isinstance(idx, Tensor) and idx.dtype.base_dtype in (dtypes.int16, dtypes.int32,
                                                               dtypes.int64):
         return
+    if isinstance(idx, np.ndarray) and idx.ndim == 0 and idx.dtype in (np.int16, np.int32,
+                                                                        np.int64):
+        return  # a 0-d NumPy integer (a constant_value), as TensorFlow takes it
     raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                     "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(idx))
 

@@ -7,6 +7,7 @@ training graph built here names its gradient nodes as TensorFlow's does.
 import numpy as np
 
 from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
@@ -100,12 +101,20 @@ def _sub_grad(op, grad):
     return reduce_gradient_args(x, y, grad, -grad)
 
 
+def _conj(x):
+    """math_ops.conj of a complex tensor (engine/ops/complex_parts.py, which imports this)."""
+    with name_scope(None, "Conj", [x]) as name:
+        return apply_op("Conj", input=x, name=name)
+
+
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     if _fully_specified_and_equal(x, y, grad) and grad.dtype in (dtypes.int32,
                                                                  dtypes.float32):
         return apply_op("Mul", x=grad, y=y), apply_op("Mul", x=grad, y=x)
+    if x.dtype.is_complex:  # TensorFlow's: grad * conj(y), conj(x) * grad
+        x, y = _conj(x), _conj(y)
     gx = apply_op("Mul", x=grad, y=y)
     gy = apply_op("Mul", x=x, y=grad)
     return reduce_gradient_args(x, y, gx, gy)

@@ -152,3 +152,16 @@ def test_strided_slices_with_tensor_bounds_have_tensorflows_static_shapes():
             "(1, ?, 5)"]
         with tf.Session() as sess:
             assert sess.run(y[n]) == 2 and sess.run(x[q:], {q: 3}).shape == (1, 5)
+
+
+def test_a_one_part_split_or_unstack_gives_the_array():
+    # A node of one output holds its kernel's result as it is: Split, SplitV and Unpack of one
+    # part give that part, not a 1-tuple (TensorFlow's values: the input, and its one row).
+    with tf.Graph().as_default():
+        x = tf.placeholder_with_default(np.arange(6, dtype=np.float32).reshape(2, 3), None)
+        parts = [tf.split(x, 1)[0], tf.split(x, [3], axis=1)[0], tf.unstack(x[:1], num=1)[0]]
+        with tf.Session() as sess:
+            split, split_v, row = sess.run(parts)
+    np.testing.assert_array_equal(split, np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(split_v, split)
+    np.testing.assert_array_equal(row, np.arange(3, dtype=np.float32))

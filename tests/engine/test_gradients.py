@@ -16,6 +16,7 @@ from tests.engine.special_math_grad_cases import CASES as SPECIAL_MATH_CASES
 from tests.engine.special_math_grad_cases import EXEMPT as SPECIAL_MATH_EXEMPT
 from tests.engine.image_grad_cases import CASES as IMAGE_CASES, EXEMPT as IMAGE_EXEMPT
 from tests.engine.tf_grad_cases import make_cases as make_tf_grad_cases
+from tests.engine.signal_grad_cases import CASES as SIGNAL_CASES
 
 RNG = np.random.RandomState(7)
 EPS = 1e-6
@@ -226,6 +227,7 @@ CASES.update(BREADTH_CASES)
 CASES.update(LINALG_CASES)
 CASES.update(SPECIAL_MATH_CASES)
 CASES.update(IMAGE_CASES)
+CASES.update(SIGNAL_CASES)
 CASES.update(make_tf_grad_cases(tf))
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from engine.kernels import register, register_table
-from engine.kernels.common import check_axis, datatype_string, invalid, shape_str
+from engine.kernels.common import check_axis, datatype_string, invalid, shape_str, split_outputs
 from engine.kernels.tensor_list import TensorList, zeros_like_list
 from engine.kernels.slicing import (SliceError, resolve_shrinks, slice_bounds,
                                     strided_slice_index)
@@ -159,7 +159,7 @@ def pack_axis(ctx, shapes):
 
 @register("Unpack")
 def unpack(ctx, value):
-    return tuple(np.moveaxis(value, unpack_axis(ctx, value.shape), 0))
+    return split_outputs(np.moveaxis(value, unpack_axis(ctx, value.shape), 0))
 
 
 def unpack_axis(ctx, shape):
@@ -174,7 +174,7 @@ def unpack_axis(ctx, shape):
 @register("Split")
 def split(ctx, axis, value):
     num = ctx.attrs["num_split"]
-    return tuple(np.split(value, num, axis=split_axis(ctx, value.shape, axis, num)))
+    return split_outputs(np.split(value, num, axis=split_axis(ctx, value.shape, axis, num)))
 
 
 def split_axis(ctx, shape, axis, num):
@@ -190,7 +190,7 @@ def split_axis(ctx, shape, axis, num):
 @register("SplitV")
 def split_v(ctx, value, size_splits, axis):
     axis, sizes = split_v_sizes(ctx, value.shape, size_splits, axis)
-    return tuple(np.split(value, np.cumsum(sizes)[:-1], axis=axis))
+    return split_outputs(np.split(value, np.cumsum(sizes)[:-1], axis=axis))
 
 
 def split_v_sizes(ctx, shape, size_splits, axis):

@@ -12,7 +12,7 @@ from engine.kernels import register_table
 from engine.kernels.tensor_list import TensorList, zeros_like_list
 from engine.kernels.cpu import array as cpu_array
 from engine.kernels.cpu import grad as cpu_grad
-from engine.kernels.common import check_axis, invalid
+from engine.kernels.common import check_axis, invalid, split_outputs
 from engine.kernels.cpu.array import (broadcast_to_error, concat_axis, expand_axis, fill_dims,
                                       gather_batch_dims, index_error, one_hot_depth, out_dtype,
                                       pack_axis, pad_widths, reshape_dims, reverse_axes,
@@ -61,16 +61,17 @@ def register_all(xp):
 
     def unpack(ctx, value):
         moved = xp.moveaxis(device(xp, value), unpack_axis(ctx, value.shape), 0)
-        return tuple(moved[i] for i in range(moved.shape[0]))
+        return split_outputs(moved[i] for i in range(moved.shape[0]))
 
     def split(ctx, axis, value):
         num = ctx.attrs["num_split"]
         axis = split_axis(ctx, value.shape, host(axis), num)
-        return tuple(xp.split(device(xp, value), num, axis=axis))
+        return split_outputs(xp.split(device(xp, value), num, axis=axis))
 
     def split_v(ctx, value, size_splits, axis):
         axis, sizes = split_v_sizes(ctx, value.shape, host(size_splits), host(axis))
-        return tuple(xp.split(device(xp, value), np.cumsum(sizes)[:-1].tolist(), axis=axis))
+        return split_outputs(xp.split(device(xp, value), np.cumsum(sizes)[:-1].tolist(),
+                                      axis=axis))
 
     def slice_(ctx, x, begin, size):
         return device(xp, x)[slice_index(ctx, x.shape, host(begin), host(size))]
