@@ -88,6 +88,11 @@ ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace Space
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
+# Math, complex numbers and bitwise ops (tf.math, tf.complex, tf.bitwise).
+ENGINE_OPS += """
+Acosh Asinh Atanh Rint EuclideanNorm CumulativeLogsumexp NextAfter Complex Real Imag Conj Angle
+ComplexAbs BitwiseAnd BitwiseOr BitwiseXor Invert LeftShift RightShift
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

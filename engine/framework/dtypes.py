@@ -63,6 +63,20 @@ class DType:
         return self.base_dtype._enum in (types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
 
     @property
+    def is_numeric(self):
+        return self.is_integer or self.is_floating or self.is_complex
+
+    @property
+    def real_dtype(self):
+        """A complex type's part type (complex64: float32); any other type itself."""
+        base = self.base_dtype._enum
+        if base == types_pb2.DT_COMPLEX64:
+            return DType(types_pb2.DT_FLOAT)
+        if base == types_pb2.DT_COMPLEX128:
+            return DType(types_pb2.DT_DOUBLE)
+        return self
+
+    @property
     def is_bool(self):
         return self.base_dtype._enum == types_pb2.DT_BOOL
 

@@ -71,7 +71,7 @@ def scalar(attrs, inputs):
 UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
     "LeakyRelu", "Cast", "Identity", "StopGradient", "PreventGradient", "Snapshot",
     "CheckNumerics", "ZerosLike", "OnesLike", "Softmax", "LogSoftmax", "BiasAdd", "BiasAddV1",
-    "ReverseV2", "Cumsum", "Cumprod", "ClipByValue", "Assign", "AssignAdd", "AssignSub",
+    "ReverseV2", "Cumsum", "Cumprod", "CumulativeLogsumexp", "ClipByValue", "Assign", "AssignAdd", "AssignSub",
     "InvertPermutation", "RandomShuffle"}
 
 BINARY = op_families.BINARY

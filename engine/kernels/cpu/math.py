@@ -13,6 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu import complex_and_bits as cb, inverse_hyperbolic
 from engine.kernels.cpu import (compiled_forms, eigen_atan2, eigen_erf, eigen_float32, eigen_pow,
                                 eigen_trig, threaded_elementwise)
 
@@ -414,7 +415,10 @@ UNARY = {
     "Softplus": softplus, "Softsign": softsign, "Sign": sign, "Round": round_,
     "Floor": np.floor, "Ceil": np.ceil, "Reciprocal": reciprocal, "Inv": reciprocal,
     "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
-    "LogicalNot": np.logical_not,
+    "LogicalNot": np.logical_not, "Acosh": inverse_hyperbolic.acosh,
+    "Asinh": inverse_hyperbolic.asinh, "Atanh": inverse_hyperbolic.atanh, "Rint": np.rint,
+    "Real": cb.real, "Imag": cb.imag, "Conj": cb.conj, "Angle": cb.angle,
+    "ComplexAbs": cb.complex_abs, "Invert": cb.invert,
 }
 
 BINARY = {
@@ -427,7 +431,9 @@ BINARY = {
     "SquaredDifference": squared_difference, "Atan2": np.arctan2,
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater,
     "GreaterEqual": np.greater_equal, "Equal": np.equal, "NotEqual": np.not_equal,
-    "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
+    "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or, "NextAfter": np.nextafter,
+    "Complex": cb.complex_, "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
+    "BitwiseXor": np.bitwise_xor, "LeftShift": cb.left_shift, "RightShift": cb.right_shift,
 }
 
 

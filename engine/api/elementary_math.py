@@ -1,0 +1,26 @@
+"""tf.math's inverse hyperbolic functions, rint, nextafter, reciprocal_no_nan, erfcinv,
+reduce_euclidean_norm, cumulative_logsumexp, accumulate_n, zero_fraction and the monotonicity
+tests; complex numbers (tf.complex, tf.math.real/imag/conj/angle, tf.to_complex64/128); and
+tf.bitwise. TensorFlow's other names for them (tf.acosh, tf.real, tf.nn.zero_fraction,
+tf.debugging.is_non_decreasing, ...) come from engine/api/aliases.py."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+from engine.api import math_and_nn as _math_and_nn
+from engine.ops import bitwise_ops as _bitwise, complex_ops as _complex
+from engine.ops import elementary_math_ops as _elementary
+from engine.ops import elementary_math_grad as _elementary_grad  # noqa: F401  (gradients)
+
+complex = _complex.complex  # noqa: A001  (TensorFlow's name)
+to_complex128 = _complex.to_complex128
+
+for _name in ("acosh", "asinh", "atanh", "rint", "nextafter", "reciprocal_no_nan", "erfcinv",
+              "reduce_euclidean_norm", "cumulative_logsumexp", "accumulate_n", "zero_fraction",
+              "is_non_decreasing", "is_strictly_increasing"):
+    setattr(_math_and_nn.math, _name, getattr(_elementary, _name))
+for _name in ("real", "imag", "conj", "angle"):
+    setattr(_math_and_nn.math, _name, getattr(_complex, _name))
+
+bitwise = _Namespace("tf.bitwise", **{name: getattr(_bitwise, name) for name in (
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift")})
+
+__all__ = ["complex", "to_complex128", "bitwise"]

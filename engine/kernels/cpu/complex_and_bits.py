@@ -1,0 +1,67 @@
+"""Elementwise kernels of complex numbers' parts (Complex, Real, Imag, Conj, Angle, ComplexAbs)
+and of integers' bits (BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift).
+
+Each takes the array module as `xp` (NumPy here, CuPy for engine/kernels/cuda/math.py). The
+shifts are TensorFlow's left_shift_op and right_shift_op (core/kernels/cwise_ops.h): the shift
+is clamped to [0, bits - 1] (a negative one shifts by nothing, one of the width or more by
+bits - 1), a left shift is done on the unsigned type (no overflow), a right shift of a signed
+integer is arithmetic.
+
+>>> import numpy as np
+>>> left_shift(np.int8([1, 1, -1]), np.int8([7, 9, -3]))
+array([-128, -128,   -1], dtype=int8)
+>>> right_shift(np.int32([-16, 16]), np.int32([40, 2]))
+array([-1,  4], dtype=int32)
+"""
+
+import numpy as np
+
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+def complex_(real, imag, xp=np):
+    """Complex(real, imag): the parts broadcast, each copied as it is (no arithmetic, so an
+    infinite or NaN part stays what it was)."""
+    out = xp.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
+    out.real = real
+    out.imag = imag
+    return out
+
+
+def real(x, xp=np):
+    return xp.ascontiguousarray(xp.real(x))
+
+
+def imag(x, xp=np):
+    return xp.ascontiguousarray(xp.imag(x))
+
+
+def conj(x, xp=np):
+    return xp.conj(x)
+
+
+def angle(x, xp=np):
+    return xp.angle(x)
+
+
+def complex_abs(x, xp=np):
+    return xp.abs(x)
+
+
+def invert(x, xp=np):
+    return xp.invert(x)
+
+
+def _clamped_shift(x, y, xp):
+    bits = np.dtype(x.dtype).itemsize * 8
+    return xp.clip(y, 0, bits - 1).astype(x.dtype, copy=False)
+
+
+def left_shift(x, y, xp=np):
+    unsigned = np.dtype(f"uint{np.dtype(x.dtype).itemsize * 8}")
+    shift = _clamped_shift(x, y, xp).astype(unsigned)
+    return xp.left_shift(x.astype(unsigned), shift).astype(x.dtype)
+
+
+def right_shift(x, y, xp=np):
+    return xp.right_shift(x, _clamped_shift(x, y, xp))
