@@ -9,6 +9,7 @@ import numpy as np
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
+from engine.ops.complex_ops import conj
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
@@ -106,8 +107,9 @@ def _mul_grad(op, grad):
     if _fully_specified_and_equal(x, y, grad) and grad.dtype in (dtypes.int32,
                                                                  dtypes.float32):
         return apply_op("Mul", x=grad, y=y), apply_op("Mul", x=grad, y=x)
-    gx = apply_op("Mul", x=grad, y=y)
-    gy = apply_op("Mul", x=x, y=grad)
+    # (conj is the tensor itself, no node, unless it is complex)
+    gx = apply_op("Mul", x=grad, y=conj(y))
+    gy = apply_op("Mul", x=conj(x), y=grad)
     return reduce_gradient_args(x, y, gx, gy)
 
 

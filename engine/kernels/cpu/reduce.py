@@ -191,9 +191,15 @@ def _scalar_exp_log1p(dtype):
 def cumulative_logsumexp(ctx, x, axis, xp=np):
     """CumulativeLogsumexp: Eigen's scan with LogSumExpReducer along `axis`, from -inf (the
     identity an exclusive scan starts from), reversed where `reverse` says."""
-    axis = check_axis(ctx, int(axis), x.ndim, "axis")
+    if np.ndim(axis):
+        raise invalid(ctx, f"ScanOp: axis must be a scalar, not {shape_str(np.shape(axis))}")
+    axis = int(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise invalid(ctx, f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
+                           f"but got {axis}")
+    axis %= x.ndim
     exclusive, reverse = ctx.attrs.get("exclusive", False), ctx.attrs.get("reverse", False)
-    work = np.float32 if x.dtype in (np.float16, ) else x.dtype
+    work = np.float32 if x.dtype == np.float16 else x.dtype
     moved = np.moveaxis(np.asarray(x, work), axis, 0)
     if reverse:
         moved = moved[::-1]
