@@ -24,10 +24,9 @@ _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.comp
 def complex_(real, imag, xp=np):
     """Complex(real, imag): the parts broadcast, each copied as it is (no arithmetic, so an
     infinite or NaN part stays what it was)."""
-    out = xp.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
-    out.real = real
-    out.imag = imag
-    return out
+    shape = np.broadcast_shapes(real.shape, imag.shape)
+    parts = xp.stack([xp.broadcast_to(real, shape), xp.broadcast_to(imag, shape)], axis=-1)
+    return xp.ascontiguousarray(parts).view(_COMPLEX_OF[np.dtype(real.dtype)]).reshape(shape)
 
 
 def real(x, xp=np):
