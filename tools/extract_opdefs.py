@@ -91,7 +91,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 # Math, complex numbers and bitwise ops (tf.math, tf.complex, tf.bitwise).
 ENGINE_OPS += """
 Acosh Asinh Atanh Rint EuclideanNorm CumulativeLogsumexp NextAfter Complex Real Imag Conj Angle
-ComplexAbs BitwiseAnd BitwiseOr BitwiseXor Invert LeftShift RightShift
+ComplexAbs BitwiseAnd BitwiseOr BitwiseXor Invert LeftShift RightShift BesselI0 BesselI1 BesselK0
+BesselK0e BesselK1 BesselK1e
 """.split()
 
 

@@ -72,7 +72,8 @@ UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
     "LeakyRelu", "Cast", "Identity", "StopGradient", "PreventGradient", "Snapshot",
     "CheckNumerics", "ZerosLike", "OnesLike", "Softmax", "LogSoftmax", "BiasAdd", "BiasAddV1",
     "ReverseV2", "Cumsum", "Cumprod", "CumulativeLogsumexp", "ClipByValue", "Assign", "AssignAdd", "AssignSub",
-    "InvertPermutation", "RandomShuffle"}
+    "InvertPermutation", "RandomShuffle", "BesselI0", "BesselI1", "BesselK0", "BesselK0e",
+    "BesselK1", "BesselK1e"}
 
 BINARY = op_families.BINARY
 

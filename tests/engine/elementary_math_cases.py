@@ -13,6 +13,8 @@ ABOVE_ONE = 1.0 + _R.exponential(3.0, size=(3, 7))
 ATANH_WIDE = np.concatenate([_R.uniform(-1, 1, 997), [-1.0, 1.0, 0.5, -0.5, 1.5, -2.0, 0.0]])
 HALVES = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.49999997, -0.0, 1e7 + 0.5])
 POSITIVE = _R.uniform(0.1, 4.0, size=(3, 7))
+# The Bessel functions: both series (|x| up to 2 or 8 and beyond), packets and a tail.
+BESSEL_X = np.concatenate([_R.uniform(0.05, 12.0, 37), [0.0, -1.0, 2.0, 8.0, 30.0, 90.0, 1e-3]])
 SHIFT_VALUES = np.array([1, -1, 5, -128, 127, 0, 3, 100, -7], np.int64)
 SHIFTS = np.array([0, 1, -3, 7, 8, 9, 31, 63, 70], np.int64)
 
@@ -144,6 +146,11 @@ CASES = {
     "acosh_wide": _unary_case(lambda tf, x: tf.math.acosh(x), 1 + ATANH_WIDE ** 2 * 50,
                               grad=False),
     "rint": _unary_case(lambda tf, x: tf.rint(x), HALVES, grad=False),
+    **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x), BESSEL_X)
+       for name in ("bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e")},
+    **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math, name)(x),
+                         np.concatenate([BESSEL_X, -BESSEL_X[:9]]))
+       for name in ("bessel_i0", "bessel_i1")},
     "nextafter": _nextafter,
     "reciprocal_no_nan": _reciprocal_no_nan,
     "erfcinv": _erfcinv,
@@ -240,7 +247,8 @@ def static_shapes(tf):
                "invert": tf.bitwise.invert(i), "zero_fraction": tf.math.zero_fraction(x),
                "monotonic": tf.math.is_non_decreasing(x), "erfcinv": tf.math.erfcinv(y),
                "accumulate_n": tf.math.accumulate_n([x, x]),
-               "reciprocal_no_nan": tf.math.reciprocal_no_nan(y)}
+               "reciprocal_no_nan": tf.math.reciprocal_no_nan(y),
+               "bessel_k1": tf.math.special.bessel_k1(x), "bessel_i0": tf.math.bessel_i0(y)}
         return {key: [str(value.shape), value.dtype.name] for key, value in out.items()}
 
 
@@ -255,7 +263,9 @@ def gradient_graph_nodes(tf):
                 tf.math.reciprocal_no_nan(x), tf.math.erfcinv(u + 1),
                 tf.math.reduce_euclidean_norm(x, axis=1), tf.math.cumulative_logsumexp(x),
                 tf.math.accumulate_n([x, x]), tf.real(c), tf.imag(c), tf.math.angle(c),
-                tf.abs(c), tf.real(tf.conj(c))]
+                tf.abs(c), tf.real(tf.conj(c)), tf.math.bessel_i0(x), tf.math.bessel_i1(x),
+                tf.math.special.bessel_k0(x), tf.math.special.bessel_k0e(x),
+                tf.math.special.bessel_k1(x), tf.math.special.bessel_k1e(x)]
         loss = tf.add_n([tf.reduce_sum(o) for o in outs])
         tf.gradients(loss, [x, u])
         tf.math.zero_fraction(x)

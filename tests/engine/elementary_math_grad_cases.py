@@ -36,5 +36,10 @@ CASES = {
     "CumulativeLogsumexp_exclusive_reverse": (
         lambda x: tf.math.cumulative_logsumexp(x, axis=0, exclusive=True, reverse=True)[:-1],
         [_uniform(-2.0, 2.0, 3, 2)]),
+    **{op: (lambda x, name=name: getattr(tf.math.special, name)(x),
+            [_uniform(0.3, 6.0, 2, 4)])
+       for op, name in (("BesselI0", "bessel_i0"), ("BesselI1", "bessel_i1"),
+                        ("BesselK0", "bessel_k0"), ("BesselK0e", "bessel_k0e"),
+                        ("BesselK1", "bessel_k1"), ("BesselK1e", "bessel_k1e"))},
     "ComplexParts": (_complex_chain, [_uniform(0.5, 2.0, 2, 3), _uniform(-2.0, -0.5, 3)]),
 }

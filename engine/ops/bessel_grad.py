@@ -1,0 +1,53 @@
+"""Gradients of BesselI0, BesselI1, BesselK0, BesselK0e, BesselK1 and BesselK1e, as
+TensorFlow's math_grad.py builds them."""
+
+from engine.framework.graph import get_default_graph
+from engine.ops import array_ops, bessel_ops, math_ops
+from engine.ops.cast import cast
+from engine.ops.gradient_registry import RegisterGradient
+
+
+def _after(grad):
+    return get_default_graph().control_dependencies([grad])
+
+
+@RegisterGradient("BesselI0")
+def _bessel_i0_grad(op, grad):
+    with _after(grad):
+        return grad * bessel_ops.bessel_i1(op.inputs[0])
+
+
+@RegisterGradient("BesselI1")
+def _bessel_i1_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    with _after(grad):
+        # (at 0 the derivative is 1; the formula's y / x is NaN there)
+        dy_dx = array_ops.where_v2(math_ops.equal(x, 0.), cast(1., x.dtype),
+                                   bessel_ops.bessel_i0(x) - math_ops.div(y, x))
+        return grad * dy_dx
+
+
+@RegisterGradient("BesselK0")
+def _bessel_k0_grad(op, grad):
+    with _after(grad):
+        return grad * -bessel_ops.bessel_k1(op.inputs[0])
+
+
+@RegisterGradient("BesselK0e")
+def _bessel_k0e_grad(op, grad):
+    with _after(grad):
+        return grad * (op.outputs[0] - bessel_ops.bessel_k1e(op.inputs[0]))
+
+
+@RegisterGradient("BesselK1")
+def _bessel_k1_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    with _after(grad):
+        return grad * (-bessel_ops.bessel_k0(x) - math_ops.div(y, x))
+
+
+@RegisterGradient("BesselK1e")
+def _bessel_k1e_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    with _after(grad):
+        return grad * (y * (1. - math_ops.reciprocal(x)) - bessel_ops.bessel_k0e(x))
