@@ -1,6 +1,6 @@
 """tf.math's inverse hyperbolic functions, rint, nextafter, reciprocal_no_nan, erfcinv,
 reduce_euclidean_norm, cumulative_logsumexp, accumulate_n, zero_fraction and the monotonicity
-tests; the Bessel functions of tf.math.special (I0, I1, K0, K0e, K1, K1e; I0e and I1e are
+tests; the Bessel functions of tf.math.special (I0, I1, K0, K0e, K1, K1e, J0, J1, Y0, Y1; I0e and I1e are
 special_math's); complex numbers (tf.complex, tf.math.real/imag/conj/angle, tf.to_complex64/128); and
 tf.bitwise. TensorFlow's other names for them (tf.acosh, tf.real, tf.nn.zero_fraction,
 tf.debugging.is_non_decreasing, ...) come from engine/api/aliases.py."""
@@ -29,7 +29,9 @@ _math_and_nn.math.special = _Namespace("tf.math.special", bessel_i0e=_special.be
                                        bessel_i1e=_special.bessel_i1e, **{
                                            name: getattr(_bessel, name) for name in (
                                                "bessel_i0", "bessel_i1", "bessel_k0",
-                                               "bessel_k0e", "bessel_k1", "bessel_k1e")})
+                                               "bessel_k0e", "bessel_k1", "bessel_k1e",
+                                               "bessel_j0", "bessel_j1", "bessel_y0",
+                                               "bessel_y1")})
 
 bitwise = _Namespace("tf.bitwise", **{name: getattr(_bitwise, name) for name in (
     "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift")})

@@ -1,4 +1,5 @@
-"""Gradients of BesselI0, BesselI1, BesselK0, BesselK0e, BesselK1 and BesselK1e, as
+"""Gradients of BesselI0, BesselI1, BesselK0, BesselK0e, BesselK1, BesselK1e, BesselJ0,
+BesselJ1, BesselY0 and BesselY1, as
 TensorFlow's math_grad.py builds them."""
 
 from engine.framework.graph import get_default_graph
@@ -51,3 +52,32 @@ def _bessel_k1e_grad(op, grad):
     x, y = op.inputs[0], op.outputs[0]
     with _after(grad):
         return grad * (y * (1. - math_ops.reciprocal(x)) - bessel_ops.bessel_k0e(x))
+
+
+@RegisterGradient("BesselJ0")
+def _bessel_j0_grad(op, grad):
+    with _after(grad):
+        return grad * -bessel_ops.bessel_j1(op.inputs[0])
+
+
+@RegisterGradient("BesselJ1")
+def _bessel_j1_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    with _after(grad):
+        # (at 0 the derivative is 1/2; the formula's y / x is NaN there)
+        dy_dx = array_ops.where_v2(math_ops.equal(x, 0.), cast(0.5, x.dtype),
+                                   bessel_ops.bessel_j0(x) - math_ops.div(y, x))
+        return grad * dy_dx
+
+
+@RegisterGradient("BesselY0")
+def _bessel_y0_grad(op, grad):
+    with _after(grad):
+        return grad * -bessel_ops.bessel_y1(op.inputs[0])
+
+
+@RegisterGradient("BesselY1")
+def _bessel_y1_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    with _after(grad):
+        return grad * (bessel_ops.bessel_y0(x) - math_ops.div(y, x))

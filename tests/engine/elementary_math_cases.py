@@ -147,10 +147,14 @@ CASES = {
                               grad=False),
     "rint": _unary_case(lambda tf, x: tf.rint(x), HALVES, grad=False),
     **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x), BESSEL_X)
-       for name in ("bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e")},
+       for name in ("bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "bessel_y0",
+                    "bessel_y1")},
     **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math, name)(x),
                          np.concatenate([BESSEL_X, -BESSEL_X[:9]]))
        for name in ("bessel_i0", "bessel_i1")},
+    **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x),
+                         np.concatenate([BESSEL_X, -BESSEL_X[:9], [4.9, 5.0, 5.1, 1e-4]]))
+       for name in ("bessel_j0", "bessel_j1")},
     "nextafter": _nextafter,
     "reciprocal_no_nan": _reciprocal_no_nan,
     "erfcinv": _erfcinv,
@@ -265,7 +269,9 @@ def gradient_graph_nodes(tf):
                 tf.math.accumulate_n([x, x]), tf.real(c), tf.imag(c), tf.math.angle(c),
                 tf.abs(c), tf.real(tf.conj(c)), tf.math.bessel_i0(x), tf.math.bessel_i1(x),
                 tf.math.special.bessel_k0(x), tf.math.special.bessel_k0e(x),
-                tf.math.special.bessel_k1(x), tf.math.special.bessel_k1e(x)]
+                tf.math.special.bessel_k1(x), tf.math.special.bessel_k1e(x),
+                tf.math.special.bessel_j0(x), tf.math.special.bessel_j1(x),
+                tf.math.special.bessel_y0(x), tf.math.special.bessel_y1(x)]
         loss = tf.add_n([tf.reduce_sum(o) for o in outs])
         tf.gradients(loss, [x, u])
         tf.math.zero_fraction(x)

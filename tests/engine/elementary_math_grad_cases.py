@@ -40,6 +40,8 @@ CASES = {
             [_uniform(0.3, 6.0, 2, 4)])
        for op, name in (("BesselI0", "bessel_i0"), ("BesselI1", "bessel_i1"),
                         ("BesselK0", "bessel_k0"), ("BesselK0e", "bessel_k0e"),
-                        ("BesselK1", "bessel_k1"), ("BesselK1e", "bessel_k1e"))},
+                        ("BesselK1", "bessel_k1"), ("BesselK1e", "bessel_k1e"),
+                        ("BesselJ0", "bessel_j0"), ("BesselJ1", "bessel_j1"),
+                        ("BesselY0", "bessel_y0"), ("BesselY1", "bessel_y1"))},
     "ComplexParts": (_complex_chain, [_uniform(0.5, 2.0, 2, 3), _uniform(-2.0, -0.5, 3)]),
 }
