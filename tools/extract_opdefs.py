@@ -92,7 +92,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 ENGINE_OPS += """
 Acosh Asinh Atanh Rint EuclideanNorm CumulativeLogsumexp NextAfter Complex Real Imag Conj Angle
 ComplexAbs BitwiseAnd BitwiseOr BitwiseXor Invert LeftShift RightShift BesselI0 BesselI1 BesselK0
-BesselK0e BesselK1 BesselK1e BesselJ0 BesselJ1 BesselY0 BesselY1
+BesselK0e BesselK1 BesselK1e BesselJ0 BesselJ1 BesselY0 BesselY1 Dawsn Expint FresnelCos FresnelSin
+Spence
 """.split()
 
 

@@ -15,6 +15,11 @@ HALVES = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.49999997, -0.0, 1e7 +
 POSITIVE = _R.uniform(0.1, 4.0, size=(3, 7))
 # The Bessel functions: both series (|x| up to 2 or 8 and beyond), packets and a tail.
 BESSEL_X = np.concatenate([_R.uniform(0.05, 12.0, 37), [0.0, -1.0, 2.0, 8.0, 30.0, 90.0, 1e-3]])
+# Dawson's integral, Ei, the Fresnel integrals, Spence's function: every interval and its edges.
+MISC_X = np.concatenate([_R.uniform(-8.0, 8.0, 40), _R.uniform(0.0, 100.0, 16),
+                         [0.0, 1.0, 1.5, 1.6, 2.0, 3.25, 6.25, 4.0, 16.0, 32.0, 64.0, 1.6008,
+                          -1.6008, 4e4, -4e4, 2e9, -2e9, 0.25, 0.5, 0.75]])
+MISC_GRAD_X = _R.uniform(0.2, 7.0, 21)
 SHIFT_VALUES = np.array([1, -1, 5, -128, 127, 0, 3, 100, -7], np.int64)
 SHIFTS = np.array([0, 1, -3, 7, 8, 9, 31, 63, 70], np.int64)
 
@@ -155,6 +160,12 @@ CASES = {
     **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x),
                          np.concatenate([BESSEL_X, -BESSEL_X[:9], [4.9, 5.0, 5.1, 1e-4]]))
        for name in ("bessel_j0", "bessel_j1")},
+    **{name: _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x), MISC_X,
+                         grad=False)
+       for name in ("dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")},
+    **{f"{name}_grad": _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x),
+                                   MISC_GRAD_X)
+       for name in ("dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")},
     "nextafter": _nextafter,
     "reciprocal_no_nan": _reciprocal_no_nan,
     "erfcinv": _erfcinv,
@@ -271,7 +282,10 @@ def gradient_graph_nodes(tf):
                 tf.math.special.bessel_k0(x), tf.math.special.bessel_k0e(x),
                 tf.math.special.bessel_k1(x), tf.math.special.bessel_k1e(x),
                 tf.math.special.bessel_j0(x), tf.math.special.bessel_j1(x),
-                tf.math.special.bessel_y0(x), tf.math.special.bessel_y1(x)]
+                tf.math.special.bessel_y0(x), tf.math.special.bessel_y1(x),
+                tf.math.special.dawsn(x), tf.math.special.expint(x),
+                tf.math.special.fresnel_cos(x), tf.math.special.fresnel_sin(x),
+                tf.math.special.spence(x)]
         loss = tf.add_n([tf.reduce_sum(o) for o in outs])
         tf.gradients(loss, [x, u])
         tf.math.zero_fraction(x)

@@ -43,5 +43,9 @@ CASES = {
                         ("BesselK1", "bessel_k1"), ("BesselK1e", "bessel_k1e"),
                         ("BesselJ0", "bessel_j0"), ("BesselJ1", "bessel_j1"),
                         ("BesselY0", "bessel_y0"), ("BesselY1", "bessel_y1"))},
+    **{op: (lambda x, name=name: getattr(tf.math.special, name)(x),
+            [_uniform(0.3, 3.0, 2, 4)])
+       for op, name in (("Dawsn", "dawsn"), ("Expint", "expint"), ("FresnelCos", "fresnel_cos"),
+                        ("FresnelSin", "fresnel_sin"), ("Spence", "spence"))},
     "ComplexParts": (_complex_chain, [_uniform(0.5, 2.0, 2, 3), _uniform(-2.0, -0.5, 3)]),
 }
