@@ -32,6 +32,46 @@ def _unary_case(fn, data, grad=True):
     return build
 
 
+EDGES = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 1.0, -1.0, 0.5, 2.0,
+                  1e30, -1e30, 3.0])  # 14 values: a packet and a tail of 6
+
+
+def _edges(tf, dtype):
+    """Every new unary function of NaN, the infinities, signed zeros, denormals (float32's
+    flushed), +-1 and large values; and of an empty tensor."""
+    x = tf.constant(EDGES.astype(dtype), name="x")
+    empty = tf.constant(np.zeros((0, 3), dtype), name="empty")
+    out = {}
+    for name in ("acosh", "asinh", "atanh", "rint", "erfcinv", "reciprocal_no_nan",
+                 "bessel_i0", "bessel_i1"):
+        out[name] = getattr(tf.math, name)(x)
+        out[f"{name}_empty"] = getattr(tf.math, name)(empty)
+    for name in ("bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "bessel_j0", "bessel_j1",
+                 "bessel_y0", "bessel_y1", "dawsn", "expint", "fresnel_cos", "fresnel_sin",
+                 "spence"):
+        out[name] = getattr(tf.math.special, name)(x)
+    c = tf.complex(x, tf.reverse(x, [0]))
+    out.update(angle=tf.math.angle(c), abs=tf.abs(c), real=tf.math.real(c),
+               conj=tf.math.conj(c), clse=tf.math.cumulative_logsumexp(x),
+               norm=tf.math.reduce_euclidean_norm(empty, axis=0),
+               nextafter=tf.math.nextafter(x, tf.reverse(x, [0])))
+    return out
+
+
+def _half(tf, dtype):
+    """The narrow floats, which TensorFlow's kernels compute through float32."""
+    x = tf.constant((X / 3.5).astype(dtype), name="x")
+    out = {}
+    for name in ("asinh", "atanh"):
+        out[name] = getattr(tf.math, name)(x)
+    out["acosh"] = tf.math.acosh(tf.abs(x) + 1)
+    for name in ("bessel_i0", "bessel_i1"):
+        out[name] = getattr(tf.math, name)(x)
+    for name in ("bessel_k0", "bessel_j1", "bessel_y0"):
+        out[name] = getattr(tf.math.special, name)(tf.abs(x) + 0.1)
+    return out
+
+
 def _nextafter(tf, dtype):
     a = tf.constant(X.astype(dtype), name="a")
     b = tf.constant(X[0].astype(dtype) * 2, name="b")  # [7], broadcast
@@ -166,6 +206,8 @@ CASES = {
     **{f"{name}_grad": _unary_case(lambda tf, x, name=name: getattr(tf.math.special, name)(x),
                                    MISC_GRAD_X)
        for name in ("dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")},
+    "edges": _edges,
+    "half": _half,
     "nextafter": _nextafter,
     "reciprocal_no_nan": _reciprocal_no_nan,
     "erfcinv": _erfcinv,
@@ -179,7 +221,7 @@ CASES = {
     "complex_arithmetic": _complex_arithmetic,
     "bitwise": _bitwise,
 }
-DTYPES = {"reduce_euclidean_norm_int": (np.int32,),
+DTYPES = {"reduce_euclidean_norm_int": (np.int32,), "half": (np.float16,),
           "monotonic": (np.float32, np.int32),
           "bitwise": (np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64)}
 DEFAULT_DTYPES = (np.float32, np.float64)

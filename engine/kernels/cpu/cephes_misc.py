@@ -112,7 +112,7 @@ def _dawsn_tail(x, numerator, denominator):
     return t(0.5) * (inverse_x2 * z + inverse_x)
 
 
-def dawsn(x, c):
+def dawsn(x, c, raw):
     t = x.dtype.type
     a = np.abs(x)
     x2 = a * a
@@ -169,11 +169,11 @@ _EXPINT_INTERVALS = (
 )
 
 
-def expint(x, c):
+def expint(x, c, raw):
     t = x.dtype.type
     f = _polevl(x, _EXPINT_A) / _polevl(x, _EXPINT_B)
     cases = [(x < t(0), np.full_like(x, t(np.nan))),
-             (x < t(2), (x * f + t(0.5772156649015329)) + c.log(x))]
+             (x < t(2), (x * f + t(0.5772156649015329)) + c.log(raw))]
     exp_x = c.exp(x)
     w = t(1) / x
     for upper, numerator, denominator in _EXPINT_INTERVALS:
@@ -246,11 +246,11 @@ def _fresnel(x, c, use_sin):
     return np.where(a > t(36974.0), far, value)
 
 
-def fresnel_cos(x, c):
+def fresnel_cos(x, c, raw):
     return _fresnel(x, c, False)
 
 
-def fresnel_sin(x, c):
+def fresnel_sin(x, c, raw):
     return _fresnel(x, c, True)
 
 
@@ -264,7 +264,7 @@ _SPENCE_B = (6.90990488912553276999E-4, 2.54043763932544379113E-2, 2.82974860602
              3.54771340985225096217E0, 9.99999999999999998740E-1)
 
 
-def spence(x, c):
+def spence(x, c, raw):
     t = x.dtype.type
     one, half, three_halves = t(1), t(0.5), t(1.5)
     pi2o6 = t(np.pi * np.pi / 6.0)
@@ -283,10 +283,12 @@ def _function(formula):
         x = np.asarray(x)
         if x.dtype == _D:
             with np.errstate(all="ignore"):
-                return formula(x, _DOUBLE)
-        work = e32.flush(np.asarray(x, _F))
+                return formula(x, _DOUBLE, x)
+        # TensorFlow's arithmetic and comparisons read a denormal as zero (DAZ); glibc's logf
+        # reads its argument's bits (`raw`: Expint's log(x) of a denormal).
+        raw = np.asarray(x, _F)
         with np.errstate(all="ignore"):
-            value = e32.flush(formula(work, _FLOAT))
+            value = e32.flush(formula(e32.flush(raw), _FLOAT, raw))
         return value.astype(x.dtype, copy=False)
     apply.__name__ = formula.__name__
     return apply

@@ -174,8 +174,9 @@ def _cumulative(accumulate, identity):
 
 def _log_sum_exp(a, b, exp, log1p):
     """scan_ops.h's LogSumExp(a, b): max + log1p(exp(min - max)), the max itself where it is
-    below the type's lowest (-inf)."""
-    low, high = np.minimum(a, b), np.maximum(a, b)
+    below the type's lowest (-inf). Eigen's min and max are std::min's and std::max's (a where
+    either is NaN): a NaN input leaves the accumulated value as it was."""
+    low, high = np.where(b < a, b, a), np.where(a < b, b, a)
     with np.errstate(all="ignore"):
         total = log1p(exp(low - high)) + high
     return np.where(high < np.finfo(high.dtype).min, high, total)
