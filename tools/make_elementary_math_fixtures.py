@@ -3,7 +3,7 @@ tests/engine/elementary_math_cases.py (values and tf.gradients of tf.math's elem
 functions, complex numbers and tf.bitwise in each case's dtypes: elementary_math.npz), the
 errors (elementary_math_errors.json), the static shapes of the new APIs' outputs
 (static_shapes.json), and the nodes of a graph of the new APIs with tf.gradients through them
-(graph_nodes.json).
+(graph_nodes.json.gz).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_elementary_math_fixtures.py`.
 """
@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from fixture_common import FIXTURES, npz_key, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, npz_key, tf_v1
 
 import elementary_math_cases  # tests/engine: on sys.path through fixture_common
 
@@ -34,8 +34,8 @@ def main():
     shapes = elementary_math_cases.static_shapes(tf)
     (OUT / "static_shapes.json").write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
     nodes = elementary_math_cases.gradient_graph_nodes(tf)
-    (OUT / "graph_nodes.json").write_text(
-        "[\n" + ",\n".join(json.dumps(node) for node in nodes) + "\n]\n")
+    (OUT / "graph_nodes.json.gz").write_bytes(gzip_bytes(
+        "[\n" + ",\n".join(json.dumps(node) for node in nodes) + "\n]\n"))
     print(f"{OUT}: {len(arrays)} arrays, {len(errors)} errors")
 
 

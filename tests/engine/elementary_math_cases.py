@@ -10,7 +10,7 @@ X = _R.uniform(-3.0, 3.0, size=(3, 7))  # 21 values: packets and a tail
 UNIT = _R.uniform(-0.99, 0.99, size=(3, 7))
 ABOVE_ONE = 1.0 + _R.exponential(3.0, size=(3, 7))
 # Atanh over many values: both packet branches, the tail, and its edges.
-ATANH_WIDE = np.concatenate([_R.uniform(-1, 1, 997), [-1.0, 1.0, 0.5, -0.5, 1.5, -2.0, 0.0]])
+ATANH_WIDE = np.concatenate([_R.uniform(-1, 1, 493), [-1.0, 1.0, 0.5, -0.5, 1.5, -2.0, 0.0]])
 HALVES = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.49999997, -0.0, 1e7 + 0.5])
 POSITIVE = _R.uniform(0.1, 4.0, size=(3, 7))
 # The Bessel functions: both series (|x| up to 2 or 8 and beyond), packets and a tail.
