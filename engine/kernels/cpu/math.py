@@ -460,6 +460,51 @@ def _pow_cpu(x, y):
 register("Pow")(_binary(_pow_cpu))
 
 
+def complex_multiply(x, y):
+    """x * y of complex numbers as Eigen's pmul (and std::complex's *): (ac - bd) + (ad + bc)i,
+    each product and sum rounded in the part's type (NumPy's multiply rounds otherwise)."""
+    x, y = np.asarray(x), np.asarray(y)
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), np.result_type(x, y))
+    with np.errstate(all="ignore"):
+        out.real = a * c - b * d
+        out.imag = a * d + b * c
+    return out
+
+
+def complex_square(x):
+    """x * x of complex numbers as Eigen's: re*re - im*im, (re*im)*2."""
+    a, b = x.real, x.imag
+    out = np.empty_like(x)
+    with np.errstate(all="ignore"):
+        out.real = a * a - b * b
+        out.imag = (a * b) * a.dtype.type(2)
+    return out
+
+
+def _complex_first(kernel, complex_function):
+    """`kernel`, but `complex_function` where an operand is complex (TensorFlow's rounding)."""
+    def kernel_or_complex(ctx, *operands):
+        if any(getattr(v, "dtype", np.dtype(float)).kind == "c" for v in operands):
+            try:
+                return complex_function(*operands)
+            except ValueError:
+                return kernel(ctx, *operands)  # (its own error for shapes that do not broadcast)
+        return kernel(ctx, *operands)
+    if hasattr(kernel, "forwarding"):
+        def forwarding(ctx, donated, *operands):
+            if any(getattr(v, "dtype", np.dtype(float)).kind == "c" for v in operands):
+                return kernel_or_complex(ctx, *operands)
+            return kernel.forwarding(ctx, donated, *operands)
+        kernel_or_complex.forwarding = forwarding
+    kernel_or_complex.__name__ = getattr(kernel, "__name__", "kernel")
+    return kernel_or_complex
+
+
+register("Mul")(_complex_first(_binary(BINARY["Mul"]), complex_multiply))
+register("Square")(_complex_first(_unary(UNARY["Square"]), complex_square))
+
+
 def _atan2_cpu(y, x):
     """np.arctan2 on the CPU: float32 as TensorFlow computes it, Eigen's patan2 on packets and
     glibc's atan2f on the tail (engine/kernels/cpu/eigen_atan2.py)."""
