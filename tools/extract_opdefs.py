@@ -88,10 +88,17 @@ ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace Space
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
-# signal-fft: the FFT family, the complex parts the signal ops build, the WAV ops
+# signal-fft: the FFT family, the WAV ops
 ENGINE_OPS += """
 FFT IFFT FFT2D IFFT2D FFT3D IFFT3D RFFT IRFFT RFFT2D IRFFT2D RFFT3D IRFFT3D
-Complex Real Imag Conj DecodeWav EncodeWav
+DecodeWav EncodeWav
+""".split()
+# Math, complex numbers and bitwise ops (tf.math, tf.complex, tf.bitwise).
+ENGINE_OPS += """
+Acosh Asinh Atanh Rint EuclideanNorm CumulativeLogsumexp NextAfter Complex Real Imag Conj Angle
+ComplexAbs BitwiseAnd BitwiseOr BitwiseXor Invert LeftShift RightShift BesselI0 BesselI1 BesselK0
+BesselK0e BesselK1 BesselK1e BesselJ0 BesselJ1 BesselY0 BesselY1 Dawsn Expint FresnelCos FresnelSin
+Spence
 """.split()
 
 

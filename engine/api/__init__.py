@@ -28,6 +28,7 @@ from engine.api.training import *  # noqa: F401,F403
 from engine.api.input_output import *  # noqa: F401,F403
 from engine.api.platform import *  # noqa: F401,F403
 from engine.api.special_math import *  # noqa: F401,F403
+from engine.api.elementary_math import *  # noqa: F401,F403
 from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403

@@ -6,7 +6,6 @@ engine/api/aliases.py once one of them is bound here."""
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.ops import audio_ops as _audio, fft_ops as _fft
 from engine.ops import signal_ops as _signal_ops, spectral_ops as _spectral_ops
-from engine.ops import complex_parts as _complex_parts  # noqa: F401  (registers gradients)
 from engine.ops import fft_grad as _fft_grad  # noqa: F401  (registers gradients)
 
 fft = _fft.fft

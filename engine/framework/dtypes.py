@@ -63,11 +63,18 @@ class DType:
         return self.base_dtype._enum in (types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
 
     @property
+    def is_numeric(self):
+        return self.is_integer or self.is_floating or self.is_complex
+
+    @property
     def real_dtype(self):
-        """float32 for complex64, float64 for complex128, else the dtype itself."""
-        real = {types_pb2.DT_COMPLEX64: types_pb2.DT_FLOAT,
-                types_pb2.DT_COMPLEX128: types_pb2.DT_DOUBLE}.get(self.base_dtype._enum)
-        return self if real is None else DType(real)
+        """A complex type's part type (complex64: float32); any other type itself."""
+        base = self.base_dtype._enum
+        if base == types_pb2.DT_COMPLEX64:
+            return DType(types_pb2.DT_FLOAT)
+        if base == types_pb2.DT_COMPLEX128:
+            return DType(types_pb2.DT_DOUBLE)
+        return self
 
     @property
     def is_bool(self):

@@ -18,6 +18,8 @@ UNARY = frozenset({
     "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf", "Erfc", "Sigmoid", "Relu",
     "Relu6", "Elu", "Selu", "Softplus", "Softsign", "Sign", "Round", "Floor", "Ceil",
     "Reciprocal", "Inv", "IsNan", "IsInf", "IsFinite", "LogicalNot",
+    # math, complex numbers' parts, bits
+    "Acosh", "Asinh", "Atanh", "Rint", "Real", "Imag", "Conj", "Angle", "ComplexAbs", "Invert",
 })
 
 # Elementwise ops of two inputs that broadcast (TensorFlow's BinaryOpShared).
@@ -26,6 +28,7 @@ BINARY = frozenset({
     "TruncateDiv", "TruncateMod", "DivNoNan", "Maximum", "Minimum", "Pow",
     "SquaredDifference", "Atan2", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal",
     "NotEqual", "LogicalAnd", "LogicalOr",
+    "NextAfter", "Complex", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift",
 })
 
 # The gradients of elementwise activations: (gradients, features or outputs) -> backprops,
@@ -36,7 +39,7 @@ ACTIVATION_GRADS = frozenset({
 })
 
 # Reductions over reduction_indices with keep_dims.
-REDUCTIONS = frozenset({"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"})
+REDUCTIONS = frozenset({"Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"})
 
 # Send/Recv: the transfers partitioning inserts between devices.
 SEND = frozenset({"_Send", "_HostSend"})

@@ -313,8 +313,9 @@ def _stored_values(tensor, tensor_dtype):
         values = np.array(tensor.uint64_val, dtype=dtype)
     elif tensor_dtype in (dtypes.complex64, dtypes.complex128):
         pairs = tensor.scomplex_val if tensor_dtype == dtypes.complex64 else tensor.dcomplex_val
-        flat = np.array(pairs, dtype=np.float64)
-        values = (flat[0::2] + 1j * flat[1::2]).astype(dtype)
+        # (the parts as they are: arithmetic would make NaN of an infinite part's partner)
+        part = np.float32 if tensor_dtype == dtypes.complex64 else np.float64
+        values = np.array(pairs, dtype=part).view(dtype)
     elif tensor_dtype == dtypes.bool:
         values = np.array(tensor.bool_val, dtype=dtype)
     elif tensor_dtype.is_integer or tensor_dtype.name.startswith(("qint", "quint")):

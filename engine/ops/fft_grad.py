@@ -9,7 +9,7 @@ from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops, math_ops
 from engine.ops import fft_ops
 from engine.ops.cast import cast
-from engine.ops.complex_parts import conj, real
+from engine.ops.complex_ops import conj, real
 from engine.ops.gradient_registry import RegisterGradient
 from engine.ops.signal_ops import floormod
 

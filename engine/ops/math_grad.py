@@ -7,9 +7,9 @@ training graph built here names its gradient nodes as TensorFlow's does.
 import numpy as np
 
 from engine.framework import dtypes
-from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
+from engine.ops.complex_ops import conj
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient, is_zeros_tensor
@@ -101,22 +101,15 @@ def _sub_grad(op, grad):
     return reduce_gradient_args(x, y, grad, -grad)
 
 
-def _conj(x):
-    """math_ops.conj of a complex tensor (engine/ops/complex_parts.py, which imports this)."""
-    with name_scope(None, "Conj", [x]) as name:
-        return apply_op("Conj", input=x, name=name)
-
-
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     if _fully_specified_and_equal(x, y, grad) and grad.dtype in (dtypes.int32,
                                                                  dtypes.float32):
         return apply_op("Mul", x=grad, y=y), apply_op("Mul", x=grad, y=x)
-    if x.dtype.is_complex:  # TensorFlow's: grad * conj(y), conj(x) * grad
-        x, y = _conj(x), _conj(y)
-    gx = apply_op("Mul", x=grad, y=y)
-    gy = apply_op("Mul", x=x, y=grad)
+    # (conj is the tensor itself, no node, unless it is complex)
+    gx = apply_op("Mul", x=grad, y=conj(y))
+    gy = apply_op("Mul", x=conj(x), y=grad)
     return reduce_gradient_args(x, y, gx, gy)
 
 

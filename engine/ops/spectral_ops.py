@@ -13,7 +13,7 @@ from engine.framework.tensor import Tensor
 from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops, fft_ops, math_ops, signal_ops
 from engine.ops.cast import cast
-from engine.ops.complex_parts import complex as complex_, real
+from engine.ops.complex_ops import complex as complex_, real
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor

@@ -1,8 +1,7 @@
-"""Shape functions of the FFT ops, the complex parts and the WAV ops, as TensorFlow's
-(core/ops/spectral_ops.cc, math_ops.cc, audio_ops.cc) give them."""
+"""Shape functions of the FFT ops and the WAV ops, as TensorFlow's (core/ops/spectral_ops.cc,
+audio_ops.cc) give them. (The complex parts are elementwise: engine/framework/op_families.py.)"""
 
-from engine.shape_inference.dims import ShapeError, _dims, broadcast
-from engine.shape_inference.elementwise import unchanged
+from engine.shape_inference.dims import ShapeError, _dims
 from engine.shape_inference.partial_values import _ints
 
 
@@ -62,7 +61,5 @@ SHAPE_FUNCTIONS = {
     **{op: real_fft(rank, forward) for op, rank, forward in (
         ("RFFT", 1, True), ("IRFFT", 1, False), ("RFFT2D", 2, True), ("IRFFT2D", 2, False),
         ("RFFT3D", 3, True), ("IRFFT3D", 3, False))},
-    "Complex": lambda attrs, inputs: broadcast(_dims(inputs[0]), _dims(inputs[1])),
-    "Real": unchanged, "Imag": unchanged, "Conj": unchanged,
     "DecodeWav": decode_wav, "EncodeWav": encode_wav,
 }

@@ -6,7 +6,7 @@ TensorFlow's in tests/engine/test_signal.py."""
 import numpy as np
 
 import engine as tf
-from engine.ops import complex_parts
+from engine.ops import complex_ops as complex_parts
 
 
 def _rand(seed, *shape):

@@ -51,6 +51,9 @@ def _values(shape, dtype, low=-10, high=10, nonzero=False):
         if nonzero:
             values[values == 0] = 3
         return values
+    if dtype.kind == "c":
+        return (_values(shape, np.float64, low, high, nonzero)
+                + 1j * _values(shape, np.float64, low, high)).astype(dtype)
     values = (_rng.standard_normal(shape) * 3).astype(dtype)
     return np.where(values == 0, dtype.type(0.5), values) if nonzero else values
 
@@ -68,11 +71,22 @@ UNARY_SHAPES = ((2, 3), (), (4, 0))
 FLOATS = (np.float32, np.float64)
 # Unary ops on integers too (TensorFlow registers them for ints).
 INTEGER_UNARY = {"Neg", "Abs", "Square", "Sign", "Round", "Reciprocal", "Inv"}
+# Unary ops of complex numbers' parts (complex inputs) and of integers' bits (integers only).
+COMPLEX_UNARY = {"Real", "Imag", "Conj", "Angle", "ComplexAbs"}
+COMPLEXES = (np.complex64, np.complex128)
+BITWISE = {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert"}
 
 for op in sorted(set(cpu_math.UNARY) - gpu_math.NO_GPU_KERNEL):
     if op == "LogicalNot":
         for shape in UNARY_SHAPES:
             _case(op, {}, [_values(shape, np.bool_)])
+        continue
+    if op in COMPLEX_UNARY or op in BITWISE:
+        for dtype in COMPLEXES if op in COMPLEX_UNARY else (np.int8, np.int32, np.uint64):
+            attrs = {"T": dtype, **({"Tout": np.dtype(dtype).type(0).real.dtype.type}
+                                    if op in COMPLEX_UNARY and op != "Conj" else {})}
+            for shape in UNARY_SHAPES:
+                _case(op, attrs, [_values(shape, dtype)])
         continue
     for dtype in FLOATS + ((np.int32, np.int64) if op in INTEGER_UNARY else ()):
         for shape in UNARY_SHAPES:
@@ -88,8 +102,10 @@ INTEGER_DIVISIONS = {"Div", "FloorDiv", "FloorMod", "Mod", "TruncateDiv", "Trunc
 for op in sorted(cpu_math.BINARY):
     if op in ("LogicalAnd", "LogicalOr"):
         dtypes = (np.bool_,)
-    elif op in ("Atan2", "RealDiv", "DivNoNan"):
+    elif op in ("Atan2", "RealDiv", "DivNoNan", "NextAfter", "Complex"):
         dtypes = FLOATS
+    elif op in BITWISE:
+        dtypes = (np.int8, np.int32, np.uint64)
     else:
         dtypes = FLOATS + (np.int32, np.int64)
     for dtype in dtypes:
@@ -97,9 +113,13 @@ for op in sorted(cpu_math.BINARY):
             x = _values(x_shape, dtype)
             if op == "Pow" and np.dtype(dtype).kind == "i":
                 y = _values(y_shape, dtype, low=0, high=5)
+            elif op in ("LeftShift", "RightShift"):
+                y = _values(y_shape, dtype, low=-3, high=np.dtype(dtype).itemsize * 8 + 3)
             else:
                 y = _values(y_shape, dtype, nonzero=op in INTEGER_DIVISIONS)
-            _case(op, {"T": dtype}, [x, y])
+            _case(op, {"T": dtype, **({"Tout": np.complex64 if dtype == np.float32
+                                       else np.complex128} if op == "Complex" else {})},
+                  [x, y])
     _case(op, {"T": dtypes[0]}, [_values((2, 3), dtypes[0]), _values((4,), dtypes[0])],
           name="incompatible shapes")
 for op in sorted(INTEGER_DIVISIONS | {"DivNoNan"}):

@@ -15,6 +15,7 @@ from tests.engine.linalg_grad_cases import CASES as LINALG_CASES
 from tests.engine.special_math_grad_cases import CASES as SPECIAL_MATH_CASES
 from tests.engine.special_math_grad_cases import EXEMPT as SPECIAL_MATH_EXEMPT
 from tests.engine.image_grad_cases import CASES as IMAGE_CASES, EXEMPT as IMAGE_EXEMPT
+from tests.engine.elementary_math_grad_cases import CASES as ELEMENTARY_MATH_CASES
 from tests.engine.tf_grad_cases import make_cases as make_tf_grad_cases
 from tests.engine.signal_grad_cases import CASES as SIGNAL_CASES
 
@@ -228,6 +229,7 @@ CASES.update(LINALG_CASES)
 CASES.update(SPECIAL_MATH_CASES)
 CASES.update(IMAGE_CASES)
 CASES.update(SIGNAL_CASES)
+CASES.update(ELEMENTARY_MATH_CASES)
 CASES.update(make_tf_grad_cases(tf))
 
 

@@ -13,6 +13,7 @@ from engine.framework.errors import InternalError
 from engine.kernels.tensor_list import TensorList, add_lists
 from engine.kernels import register, register_table
 from engine.kernels.common import invalid, shape_str
+from engine.kernels.cpu import complex_and_bits as cb, inverse_hyperbolic
 from engine.kernels.cpu import (compiled_forms, eigen_atan2, eigen_erf, eigen_float32, eigen_pow,
                                 eigen_trig, threaded_elementwise)
 
@@ -193,6 +194,8 @@ def truncate_mod(x, y, xp=np):
 def div_no_nan(x, y, xp=np):
     with np.errstate(all="ignore"):
         result = xp.divide(x, y)
+    if _eigen(y, xp):  # TensorFlow's CPU compares under DAZ: a denormal y is zero
+        return xp.where(eigen_float32.flush(y) == 0, xp.zeros((), result.dtype), result)
     return xp.where(y == 0, xp.zeros((), result.dtype), result)
 
 
@@ -414,7 +417,10 @@ UNARY = {
     "Softplus": softplus, "Softsign": softsign, "Sign": sign, "Round": round_,
     "Floor": np.floor, "Ceil": np.ceil, "Reciprocal": reciprocal, "Inv": reciprocal,
     "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
-    "LogicalNot": np.logical_not,
+    "LogicalNot": np.logical_not, "Acosh": inverse_hyperbolic.acosh,
+    "Asinh": inverse_hyperbolic.asinh, "Atanh": inverse_hyperbolic.atanh, "Rint": np.rint,
+    "Real": cb.real, "Imag": cb.imag, "Conj": cb.conj, "Angle": cb.angle,
+    "ComplexAbs": cb.complex_abs, "Invert": cb.invert,
 }
 
 BINARY = {
@@ -427,7 +433,9 @@ BINARY = {
     "SquaredDifference": squared_difference, "Atan2": np.arctan2,
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater,
     "GreaterEqual": np.greater_equal, "Equal": np.equal, "NotEqual": np.not_equal,
-    "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
+    "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or, "NextAfter": np.nextafter,
+    "Complex": cb.complex_, "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
+    "BitwiseXor": np.bitwise_xor, "LeftShift": cb.left_shift, "RightShift": cb.right_shift,
 }
 
 
@@ -450,6 +458,51 @@ def _pow_cpu(x, y):
 
 
 register("Pow")(_binary(_pow_cpu))
+
+
+def complex_multiply(x, y):
+    """x * y of complex numbers as Eigen's pmul (and std::complex's *): (ac - bd) + (ad + bc)i,
+    each product and sum rounded in the part's type (NumPy's multiply rounds otherwise)."""
+    x, y = np.asarray(x), np.asarray(y)
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), np.result_type(x, y))
+    with np.errstate(all="ignore"):
+        out.real = a * c - b * d
+        out.imag = a * d + b * c
+    return out
+
+
+def complex_square(x):
+    """x * x of complex numbers as Eigen's: re*re - im*im, (re*im)*2."""
+    a, b = x.real, x.imag
+    out = np.empty_like(x)
+    with np.errstate(all="ignore"):
+        out.real = a * a - b * b
+        out.imag = (a * b) * a.dtype.type(2)
+    return out
+
+
+def _complex_first(kernel, complex_function):
+    """`kernel`, but `complex_function` where an operand is complex (TensorFlow's rounding)."""
+    def kernel_or_complex(ctx, *operands):
+        if any(getattr(v, "dtype", np.dtype(float)).kind == "c" for v in operands):
+            try:
+                return complex_function(*operands)
+            except ValueError:
+                return kernel(ctx, *operands)  # (its own error for shapes that do not broadcast)
+        return kernel(ctx, *operands)
+    if hasattr(kernel, "forwarding"):
+        def forwarding(ctx, donated, *operands):
+            if any(getattr(v, "dtype", np.dtype(float)).kind == "c" for v in operands):
+                return kernel_or_complex(ctx, *operands)
+            return kernel.forwarding(ctx, donated, *operands)
+        kernel_or_complex.forwarding = forwarding
+    kernel_or_complex.__name__ = getattr(kernel, "__name__", "kernel")
+    return kernel_or_complex
+
+
+register("Mul")(_complex_first(_binary(BINARY["Mul"]), complex_multiply))
+register("Square")(_complex_first(_unary(UNARY["Square"]), complex_square))
 
 
 def _atan2_cpu(y, x):

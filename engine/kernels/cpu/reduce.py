@@ -9,7 +9,7 @@ import numpy as np
 from engine.framework import op_families
 from engine.kernels import register_table
 from engine.kernels.common import check_axis, invalid, reduction_axes, shape_str
-from engine.kernels.cpu import compiled_forms, eigen_reduce
+from engine.kernels.cpu import compiled_forms, eigen_float32, eigen_reduce
 
 
 def _innermost(x, axis, keepdims, op):
@@ -116,8 +116,18 @@ def _any(x, axis, keepdims, xp):
     return xp.any(x, axis=axis, keepdims=keepdims)
 
 
+def _euclidean_norm(x, axis, keepdims, xp):
+    """TensorFlow's EuclideanNormReducer: sqrt of the sum of x * conj(x), in x's type (an
+    integer's root truncated)."""
+    squares = x * xp.conj(x) if x.dtype.kind == "c" else xp.multiply(x, x, dtype=x.dtype)
+    total = _sum(squares, axis, keepdims, xp)
+    if x.dtype.kind in "iu":
+        return xp.sqrt(total.astype(np.float64)).astype(x.dtype)
+    return xp.sqrt(total)
+
+
 REDUCTIONS = {"Sum": _sum, "Prod": _prod, "Max": _extreme(True), "Min": _extreme(False),
-              "Mean": _mean, "All": _all, "Any": _any}
+              "Mean": _mean, "All": _all, "Any": _any, "EuclideanNorm": _euclidean_norm}
 
 
 def _reduction(fn):
@@ -162,6 +172,53 @@ def _cumulative(accumulate, identity):
     return kernel
 
 
+def _log_sum_exp(a, b, exp, log1p):
+    """scan_ops.h's LogSumExp(a, b): max + log1p(exp(min - max)), the max itself where it is
+    below the type's lowest (-inf). Eigen's min and max are std::min's and std::max's (a where
+    either is NaN): a NaN input leaves the accumulated value as it was."""
+    low, high = np.where(b < a, b, a), np.where(a < b, b, a)
+    with np.errstate(all="ignore"):
+        total = log1p(exp(low - high)) + high
+    return np.where(high < np.finfo(high.dtype).min, high, total)
+
+
+def _scalar_exp_log1p(dtype):
+    """Eigen's scalar exp and log1p of `dtype`: glibc's expf and log1pf for float32."""
+    if dtype == np.float32:
+        return eigen_float32.scalar_exp, eigen_float32.scalar_log1p
+    return np.exp, np.log1p
+
+
+def cumulative_logsumexp(ctx, x, axis, xp=np):
+    """CumulativeLogsumexp: Eigen's scan with LogSumExpReducer along `axis`, from -inf (the
+    identity an exclusive scan starts from), reversed where `reverse` says."""
+    if np.ndim(axis):
+        raise invalid(ctx, f"ScanOp: axis must be a scalar, not {shape_str(np.shape(axis))}")
+    axis = int(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise invalid(ctx, f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
+                           f"but got {axis}")
+    axis %= x.ndim
+    exclusive, reverse = ctx.attrs.get("exclusive", False), ctx.attrs.get("reverse", False)
+    work = np.float32 if x.dtype == np.float16 else x.dtype
+    moved = np.moveaxis(np.asarray(x, work), axis, 0)
+    if reverse:
+        moved = moved[::-1]
+    exp, log1p = _scalar_exp_log1p(np.dtype(work))
+    out = np.empty_like(moved)
+    accumulated = np.full(moved.shape[1:], -np.inf, work)
+    for i in range(moved.shape[0]):
+        if exclusive:
+            out[i] = accumulated
+            accumulated = _log_sum_exp(accumulated, moved[i], exp, log1p)
+        else:
+            accumulated = _log_sum_exp(accumulated, moved[i], exp, log1p)
+            out[i] = accumulated
+    if reverse:
+        out = out[::-1]
+    return np.ascontiguousarray(np.moveaxis(out, 0, axis)).astype(x.dtype, copy=False)
+
+
 def l2_loss(ctx, t, xp=np):
     return (xp.sum(xp.square(t), dtype=t.dtype) / t.dtype.type(2)).astype(t.dtype)
 
@@ -177,3 +234,4 @@ HOST_INPUTS = {**{op: (1,) for op in REDUCTIONS}, "ArgMax": (1,), "ArgMin": (1,)
                "Cumsum": (1,), "Cumprod": (1,)}
 
 register_table(KERNELS)
+register_table({"CumulativeLogsumexp": cumulative_logsumexp})  # (the CPU's alone: NumPy scans)

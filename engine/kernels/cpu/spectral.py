@@ -13,7 +13,6 @@ import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu.special_math import _broadcast
 
 # op: (number of inner axes it transforms, real input or output, forward)
 _FFT_OPS = {
@@ -90,26 +89,3 @@ def _fixed_rank_kernel(op):
 
 for _op in _FFT_OPS:
     register(_op)(_fixed_rank_kernel(_op))
-
-
-@register("Complex")
-def complex_(ctx, real, imag):
-    real, imag = _broadcast(ctx, real, imag)
-    out = np.empty(real.shape, ctx.attrs["Tout"].as_numpy_dtype)
-    out.real, out.imag = real, imag
-    return out
-
-
-@register("Real")
-def real(ctx, x):
-    return np.ascontiguousarray(x.real, dtype=ctx.attrs["Tout"].as_numpy_dtype)
-
-
-@register("Imag")
-def imag(ctx, x):
-    return np.ascontiguousarray(x.imag, dtype=ctx.attrs["Tout"].as_numpy_dtype)
-
-
-@register("Conj")
-def conj(ctx, x):
-    return np.conj(x) if x.dtype.kind == "c" else x.copy()
