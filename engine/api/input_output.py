@@ -33,7 +33,7 @@ WholeFileReader = _io_ops.WholeFileReader
 read_file = _io_ops.read_file
 write_file = _io_ops.write_file
 string_join = _string_ops.string_join
-strings = _Namespace("tf.strings", join=string_join)
+strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_format)
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (

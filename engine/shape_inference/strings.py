@@ -1,0 +1,32 @@
+"""Shape functions of the formatting, encoding and Unicode string ops (TensorFlow's
+core/ops/string_ops.cc, logging_ops.cc, parsing_ops.cc)."""
+
+from engine.shape_inference.dims import ShapeError, _dims
+from engine.shape_inference.elementwise import scalar, unchanged
+
+
+def _text(value):
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+
+
+def string_format(attrs, inputs):
+    """A scalar, once the template has a placeholder for every input."""
+    from engine.kernels.cpu.string_format import split_template
+    pieces = split_template(_text(attrs.get("template", "%s")),
+                            _text(attrs.get("placeholder", "%s")))
+    if len(pieces) - 1 != len(inputs):
+        raise ShapeError("num placeholders in template and num inputs must match: "
+                         f"{len(pieces) - 1} vs. {len(inputs)}")
+    return []
+
+
+def print_v2(attrs, inputs):
+    dims = _dims(inputs[0])
+    if dims is not None and dims != []:
+        raise ShapeError(f"input must be a scalar, but has rank: {len(dims)}")
+    return ()
+
+
+SHAPE_FUNCTIONS = {
+    "StringFormat": string_format, "PrintV2": print_v2,
+}
