@@ -89,6 +89,11 @@ Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxP
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
 
+# tf.io's encodings and tf.strings' Unicode ops (PrintV2 and StringFormat are above).
+ENGINE_OPS += """
+EncodeBase64 DecodeBase64 DecodeCompressed SerializeTensor ParseTensor DecodeJSONExample
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -29,4 +29,8 @@ def print_v2(attrs, inputs):
 
 SHAPE_FUNCTIONS = {
     "StringFormat": string_format, "PrintV2": print_v2,
+    # The encodings (kernels/cpu/encoding.py): string for string, or a scalar's TensorProto.
+    **{op: unchanged for op in ("EncodeBase64", "DecodeBase64", "DecodeCompressed",
+                                "DecodeJSONExample")},
+    "SerializeTensor": scalar, "ParseTensor": lambda attrs, inputs: None,
 }
