@@ -3,6 +3,7 @@ core/ops/string_ops.cc, logging_ops.cc, parsing_ops.cc)."""
 
 from engine.shape_inference.dims import ShapeError, _dims
 from engine.shape_inference.elementwise import scalar, unchanged
+from engine.shape_inference.linalg import unsorted_segment
 
 
 def _text(value):
@@ -27,10 +28,22 @@ def print_v2(attrs, inputs):
     return ()
 
 
+def unicode_encode(attrs, inputs):
+    """One string per row: [len(input_splits) - 1], the values and splits vectors."""
+    values, splits = _dims(inputs[0]), _dims(inputs[1])
+    for dims in (values, splits):
+        if dims is not None and len(dims) != 1:
+            raise ShapeError(f"Shape must be rank 1 but is rank {len(dims)}")
+    return [splits[0] - 1 if splits and splits[0] is not None else None]
+
+
 SHAPE_FUNCTIONS = {
     "StringFormat": string_format, "PrintV2": print_v2,
     # The encodings (kernels/cpu/encoding.py): string for string, or a scalar's TensorProto.
     **{op: unchanged for op in ("EncodeBase64", "DecodeBase64", "DecodeCompressed",
                                 "DecodeJSONExample")},
     "SerializeTensor": scalar, "ParseTensor": lambda attrs, inputs: None,
+    # The Unicode ops (kernels/cpu/unicode.py).
+    "UnicodeScript": unchanged, "UnicodeTranscode": unchanged, "UnicodeEncode": unicode_encode,
+    "UnsortedSegmentJoin": unsorted_segment,
 }
