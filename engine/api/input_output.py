@@ -7,7 +7,8 @@ from engine.framework.api_namespace import Namespace as _Namespace
 from engine import data  # noqa: F401  (tf.data, tf.compat.v1.data)
 from engine import summary  # noqa: F401  (tf.summary: FileWriter, scalar, merge, merge_all)
 from engine.lib_io import tf_record as _tf_record
-from engine.ops import encoding_ops as _encoding_ops, unicode_ops as _unicode_ops
+from engine.ops import encoding_ops as _encoding_ops, text_ops as _text_ops
+from engine.ops import unicode_ops as _unicode_ops
 from engine.ops import io_ops as _io_ops, parsing_ops as _parsing_ops
 from engine.ops import queue_ops as _queue_ops, string_ops as _string_ops, train as _train
 from engine.ops.accumulator_ops import ConditionalAccumulator  # noqa: F401
@@ -37,7 +38,7 @@ string_join = _string_ops.string_join
 strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_format,
                      **{name: getattr(_unicode_ops, name) for name in (
                          "unicode_script", "unicode_transcode", "unicode_encode",
-                         "unsorted_segment_join")})
+                         "unsorted_segment_join")}, ngrams=_text_ops.ngrams)
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (

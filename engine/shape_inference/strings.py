@@ -46,4 +46,5 @@ SHAPE_FUNCTIONS = {
     # The Unicode ops (kernels/cpu/unicode.py).
     "UnicodeScript": unchanged, "UnicodeTranscode": unchanged, "UnicodeEncode": unicode_encode,
     "UnsortedSegmentJoin": unsorted_segment,
+    "StringNGrams": lambda attrs, inputs: ([None], _dims(inputs[1])),
 }

@@ -1,7 +1,7 @@
 """tf.strings' Unicode ops on dense tensors built the same way by TensorFlow and the engine:
 unicode_script, unicode_transcode (UTF-8/16/32, Latin-1, ASCII; replace, ignore, strict,
-control characters), unicode_encode (vectors and higher ranks, invalid code points) and
-unsorted_segment_join; values byte for byte, static shapes, node names where the engine
+control characters), unicode_encode (vectors and higher ranks, invalid code points),
+unsorted_segment_join and ngrams of dense tensors; values byte for byte, static shapes, node names where the engine
 builds TensorFlow's graph, and the errors for bad input. Fixtures in
 tests/fixtures/unicode/unicode.json (tools/make_unicode_fixtures.py)."""
 
@@ -69,6 +69,18 @@ CASES = {
             name="joined"),
         "fed_count": tf.strings.unsorted_segment_join(
             ["x", "y"], [0, 0], tf.placeholder_with_default(2, []), separator="")},
+    "ngrams": lambda tf: {
+        "bigrams": tf.strings.ngrams(["a", "b", "c", "d"], 2),
+        "widths_padded": tf.strings.ngrams(["a", "b", "c"], [1, 3], separator="_",
+                                           pad_values=("<s>", "</s>")),
+        "pad_width_1": tf.strings.ngrams(["a", "b", "c"], 3, pad_values="#", padding_width=1),
+        "matrix": tf.strings.ngrams([["a", "b", "c"], ["d", "e", "f"]], 2, separator=""),
+        "rank3": tf.strings.ngrams(np.array([[["a", "b"]], [["c", "d"]]], dtype=object), [1, 2]),
+        "short_preserved": tf.strings.ngrams(["a", "b"], 4, preserve_short_sequences=True),
+        "short_padded": tf.strings.ngrams(["a"], 5, pad_values="*", padding_width=1,
+                                          preserve_short_sequences=True),
+        "too_short": tf.strings.ngrams(["a", "b"], 3, name="ngrams"),
+        "empty": tf.strings.ngrams(tf.zeros([0], tf.string), 2)},
 }
 
 # The node names of these cases are TensorFlow's (the others' graphs differ: TensorFlow
@@ -95,6 +107,12 @@ ERRORS = {
     "encode_unknown_rank": lambda tf: tf.strings.unicode_encode(
         tf.placeholder_with_default([65], None), "UTF-8"),
     "encode_float": lambda tf: tf.strings.unicode_encode([65.0], "UTF-8"),
+    "ngrams_width": lambda tf: tf.strings.ngrams(["a"], [2, 0]),
+    "ngrams_padding_width": lambda tf: tf.strings.ngrams(["a"], 2, pad_values="x",
+                                                         padding_width=0),
+    "ngrams_padding_without_values": lambda tf: tf.strings.ngrams(["a"], 2, padding_width=1),
+    "ngrams_pad_type": lambda tf: tf.strings.ngrams(["a"], 2, pad_values=3),
+    "ngrams_scalar": lambda tf: tf.strings.ngrams("a", 2),
     "segment_out_of_range": lambda tf: tf.strings.unsorted_segment_join(
         ["a", "b"], tf.placeholder_with_default([0, 2], None), 2),
     "segment_negative_id": lambda tf: tf.strings.unsorted_segment_join(
@@ -135,7 +153,7 @@ def run_case(tf, name):
             values = sess.run(fetches)
     kernels = sorted([node.op, sorted((key, str(value).strip()) for key, value in
                                       node.attr.items())]
-                     for node in graph_def.node if node.op.startswith(("Unicode", "Unsorted")))
+                     for node in graph_def.node if node.op.startswith(("Unicode", "Unsorted", "StringNGrams")))
     return ({key: _jsonable(value) for key, value in values.items()}, shapes, nodes, kernels)
 
 
