@@ -92,7 +92,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 # tf.io's encodings and tf.strings' Unicode ops (PrintV2 and StringFormat are above).
 ENGINE_OPS += """
 EncodeBase64 DecodeBase64 DecodeCompressed SerializeTensor ParseTensor DecodeJSONExample
-UnicodeScript UnicodeTranscode UnicodeEncode UnsortedSegmentJoin StringNGrams
+UnicodeScript UnicodeTranscode UnicodeEncode UnsortedSegmentJoin StringNGrams UnicodeDecode
+UnicodeDecodeWithOffsets
 """.split()
 
 

@@ -38,7 +38,9 @@ string_join = _string_ops.string_join
 strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_format,
                      **{name: getattr(_unicode_ops, name) for name in (
                          "unicode_script", "unicode_transcode", "unicode_encode",
-                         "unsorted_segment_join")}, ngrams=_text_ops.ngrams)
+                         "unsorted_segment_join", "unicode_decode",
+                         "unicode_decode_with_offsets", "unicode_split",
+                         "unicode_split_with_offsets", "bytes_split")}, ngrams=_text_ops.ngrams)
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (

@@ -37,6 +37,17 @@ def unicode_encode(attrs, inputs):
     return [splits[0] - 1 if splits and splits[0] is not None else None]
 
 
+def unicode_decode(attrs, inputs):
+    """Row splits [n + 1] for n strings, then the code points (and offsets) [?]."""
+    dims = _dims(inputs[0])
+    count = None
+    if dims is not None and all(d is not None for d in dims):
+        count = 1
+        for d in dims:
+            count *= d
+    return ([None if count is None else count + 1], [None], [None])
+
+
 SHAPE_FUNCTIONS = {
     "StringFormat": string_format, "PrintV2": print_v2,
     # The encodings (kernels/cpu/encoding.py): string for string, or a scalar's TensorProto.
@@ -47,4 +58,5 @@ SHAPE_FUNCTIONS = {
     "UnicodeScript": unchanged, "UnicodeTranscode": unchanged, "UnicodeEncode": unicode_encode,
     "UnsortedSegmentJoin": unsorted_segment,
     "StringNGrams": lambda attrs, inputs: ([None], _dims(inputs[1])),
+    "UnicodeDecode": unicode_decode, "UnicodeDecodeWithOffsets": unicode_decode,
 }

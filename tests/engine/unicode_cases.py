@@ -69,6 +69,33 @@ CASES = {
             name="joined"),
         "fed_count": tf.strings.unsorted_segment_join(
             ["x", "y"], [0, 0], tf.placeholder_with_default(2, []), separator="")},
+    "decode": lambda tf: {
+        "utf8": tf.strings.unicode_decode("h\xe9llo 日本 😀", "UTF-8"),
+        "malformed": tf.strings.unicode_decode(_bytes(tf, b"a\xffb\xe2\x82c\x01"), "UTF-8",
+                                               replace_control_characters=True),
+        "ignored": tf.strings.unicode_decode(_bytes(tf, b"a\xffb\xe2\x82c\x01"), "UTF-8",
+                                             errors="ignore", replace_control_characters=True,
+                                             name="decoded"),
+        "utf16": tf.strings.unicode_decode(_bytes(tf, b"\x00a\xd8=\xde\x00\xd8\x00"),
+                                           "UTF-16-BE", replacement_char=0x3F),
+        "offsets_chars": tf.strings.unicode_decode_with_offsets(
+            _bytes(tf, b"a\xffb\xe2\x82c\xc3\xa9\xf0\x9f\x98\x80"), "UTF-8")[0],
+        "offsets": tf.strings.unicode_decode_with_offsets(
+            _bytes(tf, b"a\xffb\xe2\x82c\xc3\xa9\xf0\x9f\x98\x80"), "UTF-8")[1],
+        "offsets_ignore": tf.strings.unicode_decode_with_offsets(
+            _bytes(tf, b"a\xffb\xe2\x82c"), "UTF-8", errors="ignore")[1],
+        "offsets_utf16_bom": tf.strings.unicode_decode_with_offsets(
+            _bytes(tf, b"\xff\xfea\x00=\xd8\x00\xde"), "UTF-16")[1],
+        "empty": tf.strings.unicode_decode("", "UTF-8")},
+    "split": lambda tf: {
+        "chars": tf.strings.unicode_split("h\xe9 😀", "UTF-8"),
+        "malformed": tf.strings.unicode_split(_bytes(tf, b"a\xffb"), "UTF-8"),
+        "utf16": tf.strings.unicode_split(_bytes(tf, b"\x00a\xd8=\xde\x00"), "UTF-16-BE"),
+        "with_offsets": tf.strings.unicode_split_with_offsets("h\xe9x", "UTF-8")[0],
+        "offsets": tf.strings.unicode_split_with_offsets("h\xe9x", "UTF-8")[1],
+        "bytes": tf.strings.bytes_split("h\xe9"),
+        "bytes_empty": tf.strings.bytes_split(""),
+        "empty": tf.strings.unicode_split("", "UTF-8")},
     "ngrams": lambda tf: {
         "bigrams": tf.strings.ngrams(["a", "b", "c", "d"], 2),
         "widths_padded": tf.strings.ngrams(["a", "b", "c"], [1, 3], separator="_",
@@ -85,7 +112,10 @@ CASES = {
 
 # The node names of these cases are TensorFlow's (the others' graphs differ: TensorFlow
 # builds a RaggedTensor on the way, the engine the same row splits without one).
-SAME_NODES = {"script", "transcode", "segment_join"}
+SAME_NODES = {"script", "transcode", "segment_join", "decode"}
+# TensorFlow's shape inference runs UnicodeDecode on a constant while building the graph, so
+# unicode_split of a constant has a known length there; the engine's is [?].
+SHAPES_FOLDED_BY_TENSORFLOW = {"split"}
 
 
 ERRORS = {
@@ -107,6 +137,11 @@ ERRORS = {
     "encode_unknown_rank": lambda tf: tf.strings.unicode_encode(
         tf.placeholder_with_default([65], None), "UTF-8"),
     "encode_float": lambda tf: tf.strings.unicode_encode([65.0], "UTF-8"),
+    "decode_strict": lambda tf: tf.strings.unicode_decode(
+        tf.placeholder_with_default(b"a\xff", []), "UTF-8", errors="strict"),
+    "decode_encoding": lambda tf: tf.strings.unicode_decode("a", "NOPE-8"),
+    "decode_unknown_rank": lambda tf: tf.strings.unicode_decode(
+        tf.placeholder_with_default("a", None), "UTF-8"),
     "ngrams_width": lambda tf: tf.strings.ngrams(["a"], [2, 0]),
     "ngrams_padding_width": lambda tf: tf.strings.ngrams(["a"], 2, pad_values="x",
                                                          padding_width=0),
@@ -153,7 +188,7 @@ def run_case(tf, name):
             values = sess.run(fetches)
     kernels = sorted([node.op, sorted((key, str(value).strip()) for key, value in
                                       node.attr.items())]
-                     for node in graph_def.node if node.op.startswith(("Unicode", "Unsorted", "StringNGrams")))
+                     for node in graph_def.node if node.op.startswith(("Unicode", "Unsorted", "StringNGrams", "StringSplit")))
     return ({key: _jsonable(value) for key, value in values.items()}, shapes, nodes, kernels)
 
 

@@ -1,5 +1,5 @@
-"""CPU kernels of tf.strings' Unicode ops on dense tensors: UnicodeScript, UnicodeTranscode,
-UnicodeEncode (unicode_ops.cc, unicode_script_op.cc) and UnsortedSegmentJoin
+"""CPU kernels of tf.strings' Unicode ops: UnicodeScript, UnicodeTranscode, UnicodeEncode,
+UnicodeDecode and UnicodeDecodeWithOffsets (unicode_ops.cc, unicode_script_op.cc) and UnsortedSegmentJoin
 (unsorted_segment_join_op.cc), their errors in TensorFlow's words
 (tests/fixtures/unicode/unicode.json).
 
@@ -11,17 +11,29 @@ refused). UnicodeScript reads ICU's script of each code point from unicode_scrip
 
 import codecs
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
 
+from engine.framework import dtypes
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 
 _SCRIPTS = None
 _MALFORMED = "\udc80"  # what a decoding error leaves in the text: no decoder yields it
 _MARK_ERRORS = "graph_inspector_unicode_mark"
-codecs.register_error(_MARK_ERRORS, lambda error: (_MALFORMED, error.end))
+_SPANS = threading.local()  # the byte length of each malformed run, as a decode meets them
+
+
+def _mark(error):
+    spans = getattr(_SPANS, "lengths", None)
+    if spans is not None:
+        spans.append(error.end - error.start)
+    return _MALFORMED, error.end
+
+
+codecs.register_error(_MARK_ERRORS, _mark)
 _OUTPUT_CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}
 
 
@@ -96,6 +108,77 @@ def unicode_transcode(ctx, values):
     if options.strict and any_error:
         raise invalid(ctx, "Invalid formatting on input string")
     return out
+
+
+def _decode_with_offsets(decoder, data, options, replace_controls):
+    """(code points, byte offset of each, whether any was malformed or a control character
+    replaced) of `data`, as TensorFlow's decoding callback sees them."""
+    _SPANS.lengths = []
+    try:
+        text = decoder.decode(data, _MARK_ERRORS)[0]
+        lengths = _SPANS.lengths
+    finally:
+        _SPANS.lengths = None
+    spans = iter(lengths)
+    # Bytes no character accounts for lead the string (a byte order mark): the first
+    # character's, as ICU reads it.
+    lead = len(data) - sum(lengths) - sum(_encoded_size(ch, decoder) for ch in text
+                                          if ch != _MALFORMED)
+    code_points, offsets, any_error, at = [], [], False, 0
+    for ch in text:
+        size = next(spans) if ch == _MALFORMED else _encoded_size(ch, decoder)
+        size, lead = size + lead, 0
+        if ch == _MALFORMED or (replace_controls and ord(ch) <= 0x1F):
+            any_error = True
+            if not options.elide:
+                code_points.append(ord(options.substitute))
+                offsets.append(at)
+        else:
+            code_points.append(ord(ch))
+            offsets.append(at)
+        at += size
+    return code_points, offsets, any_error
+
+
+def _encoded_size(ch, decoder):
+    """The bytes one decoded character took in the input."""
+    name = decoder.name
+    if name in ("utf-16", "utf-32"):  # byte order marked: each unit as in the marked order
+        name += "-le"
+    return len(ch.encode(name, "surrogatepass"))
+
+
+def _decode(ctx, values, with_offsets):
+    options = _ErrorOptions(ctx)
+    decoder = _decoder(ctx, _text(ctx.attr("input_encoding")))
+    replace_controls = ctx.attr("replace_control_characters", False)
+    splits, code_points, offsets, any_error = [0], [], [], False
+    for value in np.asarray(values, dtype=object).reshape(-1).tolist():
+        data = value if isinstance(value, bytes) else str(value).encode("utf-8")
+        points, starts, error = _decode_with_offsets(decoder, data, options, replace_controls)
+        code_points += points
+        offsets += starts
+        any_error |= error
+        splits.append(len(code_points))
+    if options.strict and any_error:
+        raise invalid(ctx, "Invalid formatting on input string")
+    split_type = dtypes.as_dtype(ctx.attr("Tsplits", dtypes.int64)).as_numpy_dtype
+    result = [np.array(splits, split_type), np.array(code_points, np.int32)]
+    if with_offsets:
+        result.append(np.array(offsets, np.int64))
+    return tuple(result)
+
+
+@register("UnicodeDecode")
+def unicode_decode(ctx, values):
+    """Row splits and the code points of each string of a vector."""
+    return _decode(ctx, values, with_offsets=False)
+
+
+@register("UnicodeDecodeWithOffsets")
+def unicode_decode_with_offsets(ctx, values):
+    """Row splits, the code points, and each one's first byte in its string."""
+    return _decode(ctx, values, with_offsets=True)
 
 
 def _valid_code_point(code_point):
