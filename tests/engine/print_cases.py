@@ -5,6 +5,8 @@ tests/fixtures/print/print.json (tools/make_print_fixtures.py)."""
 
 import collections
 import os
+import re
+import subprocess
 import sys
 import tempfile
 
@@ -187,3 +189,34 @@ def run_error(tf, name):
                 at = next((i for i, line in enumerate(lines) if "[[{{node" in line), 1)
                 return [type(error).__name__, lines[at - 1] if at else lines[0]]
     return ["no error", ""]
+
+
+# tf.print to the logging levels: LOG(INFO/WARNING/ERROR) lines on stderr, shown as
+# TF_CPP_MIN_LOG_LEVEL allows (read when TensorFlow starts, so each level runs in a process
+# of its own). `{import_tf}` is the line that makes `tf`.
+LOG_PROGRAM = """
+import logging, sys
+{import_tf}
+ops = [tf.print("info", [1, 2], output_stream=tf.logging.info),
+       tf.print("warn", output_stream=logging.WARNING),
+       tf.print("err", tf.constant([[1.5]]), output_stream=tf.logging.error, end="!")]
+with tf.Session() as sess:
+    sys.stderr.write("=====\\n")
+    sys.stderr.flush()
+    for op in ops:
+        sess.run(op)
+"""
+LOG_LEVELS = ("0", "1", "2", "3")
+_LOG_PREFIX = re.compile(r"^([IWE])0000 00:00:\d+\.\d{6} +\d+ ", re.M)
+_OTHER_SOURCE = re.compile(r"^[IWE] (?!logging_ops\.cc:)[^\n]*\n", re.M)
+
+
+def run_log_program(python, import_tf, level, env):
+    """What LOG_PROGRAM writes to stderr after its marker at TF_CPP_MIN_LOG_LEVEL `level`,
+    each line's time and thread id left out, and other sources' log lines (TensorFlow's MLIR
+    pass notice) dropped."""
+    env = dict(env, TF_CPP_MIN_LOG_LEVEL=level)
+    result = subprocess.run([python, "-c", LOG_PROGRAM.format(import_tf=import_tf)],
+                            env=env, capture_output=True, text=True, timeout=240, check=True)
+    after = result.stderr.split("=====\n", 1)[1]
+    return _OTHER_SOURCE.sub("", _LOG_PREFIX.sub(r"\1 ", after))

@@ -4,6 +4,8 @@ types), the formatted strings and their static shapes, and the errors for bad in
 (tests/fixtures/print/print.json, tools/make_print_fixtures.py)."""
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,11 @@ def test_string_format_is_tensorflows(name):
 @pytest.mark.parametrize("name", sorted(print_cases.ERRORS))
 def test_errors_are_tensorflows(name):
     assert print_cases.run_error(tf, name) == FIXTURE["errors"][name]
+
+
+@pytest.mark.parametrize("level", print_cases.LOG_LEVELS)
+def test_logging_streams_are_tensorflows_log_lines(level):
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    got = print_cases.run_log_program(sys.executable, "import engine as tf", level, env)
+    assert got == FIXTURE["log_levels"][level]

@@ -5,8 +5,9 @@ placeholder and puts each input between the pieces as Tensor::SummarizeValue(sum
 print_v2=true) writes it: the first and last `summarize` entries of every dimension, `...`
 between them, rows on their own lines (a blank line between blocks of rank 3 and more),
 strings in double quotes. PrintV2 (logging_ops.cc) writes its scalar string and `end` to C++'s
-std::cerr or std::cout (file descriptors 2 and 1, not Python's sys.stderr and sys.stdout), or
-appends it to the file of a "file://" stream.
+std::cerr or std::cout (file descriptors 2 and 1, not Python's sys.stderr and sys.stdout), as a
+LOG(INFO/WARNING/ERROR) line on stderr (shown as TF_CPP_MIN_LOG_LEVEL allows), or appends it
+to the file of a "file://" stream.
 """
 
 import os
@@ -19,12 +20,16 @@ from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu.asserts import _REGULAR, _element
 from engine.lib_io import file_io
+from engine.runtime import vlog
 
 _FILE_PREFIX = "file://"
 _STREAMS = {"stdout": 1, "stderr": 2}
 # The streams PrintV2's constructor accepts, in its error's order.
 _VALID_STREAMS = ("stdout", "stderr", "log(info)", "log(warning)", "log(error)")
 _FILE_LOCK = threading.Lock()
+# LOG(...)'s severity letter, logging_ops.cc's line, and its TF_CPP_MIN_LOG_LEVEL threshold.
+_LOG_STREAMS = {"log(info)": ("I", 169, 0), "log(warning)": ("W", 171, 1),
+                "log(error)": ("E", 173, 2)}
 
 
 def _text(value):
@@ -140,6 +145,24 @@ def print_v2(ctx, message):
     if stream not in _VALID_STREAMS:
         raise invalid(ctx, f"Unknown output stream: {stream}, Valid streams are: "
                            + " ".join(_VALID_STREAMS))
-    # LOG(INFO/WARNING/ERROR) goes to stderr as well (TensorFlow's log sink).
-    os.write(_STREAMS.get(stream, 2), ended)
+    if stream in _LOG_STREAMS:
+        _log(stream, ended)
+    else:
+        os.write(_STREAMS[stream], ended)
     return None
+
+
+def _min_log_level():
+    try:
+        return int(os.environ.get("TF_CPP_MIN_LOG_LEVEL", "0") or 0)
+    except ValueError:
+        return 0
+
+
+def _log(stream, ended):
+    """LOG(INFO/WARNING/ERROR) << message: absl's prefix, the message and a newline on stderr,
+    unless TF_CPP_MIN_LOG_LEVEL is above the severity."""
+    letter, line, severity = _LOG_STREAMS[stream]
+    if _min_log_level() <= severity:
+        prefix = letter + vlog.prefix("logging_ops", line)[1:]
+        os.write(2, prefix.encode("utf-8") + ended + b"\n")
