@@ -17,6 +17,10 @@ def _bytes_constant(tf, values):
     return tf.constant(np.array(values, dtype=object))
 
 
+def _gzip(data):
+    return gzip.compress(data, mtime=0)
+
+
 def _compressed(level):
     data = b"tensorflow " * 50 + bytes(range(256))
     return {"zlib": zlib.compress(data, level), "gzip": gzip.compress(data, level, mtime=0),
@@ -41,7 +45,13 @@ CASES = {
                                      name="gunzip"),
         "none": tf.io.decode_compressed(_compressed(6)["plain"]),
         "empty_zlib": tf.io.decode_compressed(zlib.compress(b""), "ZLIB"),
-        "truncated": tf.io.decode_compressed(_compressed(6)["zlib"][:20], "ZLIB")},
+        "truncated": tf.io.decode_compressed(_compressed(6)["zlib"][:20], "ZLIB"),
+        "gzip_members": tf.io.decode_compressed(
+            [_gzip(b"first ") + _gzip(b"second"), _gzip(b"1") + _gzip(b"2") + _gzip(b"3"),
+             _gzip(b"whole ") + _gzip(b"cut short")[:10], b"", b"x"], "GZIP"),
+        "zlib_streams": tf.io.decode_compressed(
+            [zlib.compress(b"one") + zlib.compress(b"two"), zlib.compress(b"one") + b"junk"],
+            "ZLIB")},
     "serialize": lambda tf: {
         "float32": tf.io.serialize_tensor(tf.constant([[1.5, -2.0, 3.25], [0.0, 1e-8, 7.0]])),
         "int64_scalar": tf.serialize_tensor(tf.constant(-5, tf.int64), name="ser"),
@@ -94,6 +104,10 @@ ERRORS = {
     "parse_garbage_padded": lambda tf: tf.io.parse_tensor(b"\xff", tf.float32),
     "gzip_as_zlib": lambda tf: tf.io.decode_compressed(_compressed(6)["gzip"],
                                                        compression_type="ZLIB"),
+    "gzip_trailing_garbage": lambda tf: tf.io.decode_compressed(_gzip(b"a") + b"garbage",
+                                                                "GZIP"),
+    "gzip_trailing_zeros": lambda tf: tf.io.decode_compressed(_gzip(b"a") + b"\x00\x00",
+                                                              "GZIP"),
     "parse_garbage": lambda tf: tf.io.parse_tensor(b"\xff\xff\xff", tf.float32),
     "parse_type": lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.range(3)),
                                                 tf.float32),

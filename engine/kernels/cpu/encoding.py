@@ -89,11 +89,17 @@ _ZLIB_ERROR = re.compile(r"Error (-?\d+) while (?:decompressing data|preparing t
 
 
 def _inflate(ctx, data, window_bits):
-    """What zlib's inflate gives of `data` (a stream cut short gives what it held, as
-    TensorFlow's ZlibInputStream reading to its end)."""
-    stream = zlib.decompressobj(window_bits)
+    """What zlib's inflate gives of `data`, as TensorFlow's ZlibInputStream reads it to its
+    end: a stream cut short gives what it held; after a GZIP member another may follow (a
+    ZLIB stream's end is the end)."""
+    out = []
     try:
-        return stream.decompress(data) + stream.flush()
+        while True:
+            stream = zlib.decompressobj(window_bits)
+            out.append(stream.decompress(data) + stream.flush())
+            if not (window_bits == _WINDOW_BITS["GZIP"] and stream.eof and stream.unused_data):
+                return b"".join(out)
+            data = stream.unused_data
     except zlib.error as error:
         found = _ZLIB_ERROR.match(str(error))
         words = f"inflate() failed with error {found[1]}: {found[2]}" if found else str(error)
