@@ -46,7 +46,7 @@ CASES = {
         "utf16_bom": tf.strings.unicode_transcode(_bytes(tf, [b"\xff\xfea\x00"]), "UTF-16",
                                                   "UTF-8"),
         "scalar": tf.strings.unicode_transcode("plain", "UTF-8", "UTF-16-BE")},
-    "encode": lambda tf: {
+    "encode_vector": lambda tf: {
         "vector": tf.strings.unicode_encode([0x48, 0xE9, 0x65E5, 0x1F600], "UTF-8"),
         "invalid": tf.strings.unicode_encode(
             [0x41, -1, 0xD800, 0xDFFF, 0xFFFE, 0xFDD0, 0x110000, 0x1F600], "UTF-8"),
@@ -54,11 +54,12 @@ CASES = {
                                                   errors="ignore"),
         "replace_char": tf.strings.unicode_encode([0x41, 0xD800], "UTF-32-BE",
                                                   replacement_char=0x3F),
+        "empty_vector": tf.strings.unicode_encode(np.zeros([0], np.int32), "UTF-8")},
+    "encode": lambda tf: {
         "matrix": tf.strings.unicode_encode([[72, 105], [0x263A, 33]], "UTF-8"),
         "rank3": tf.strings.unicode_encode(np.arange(72, 84).reshape(2, 3, 2).astype(np.int32),
                                            "UTF-16-BE"),
-        "empty_rows": tf.strings.unicode_encode(np.zeros([3, 0], np.int32), "UTF-8"),
-        "empty_vector": tf.strings.unicode_encode(np.zeros([0], np.int32), "UTF-8")},
+        "empty_rows": tf.strings.unicode_encode(np.zeros([3, 0], np.int32), "UTF-8")},
     "segment_join": lambda tf: {
         "vector": tf.strings.unsorted_segment_join(["a", "b", "c", "d", "e"], [1, 0, 1, 1, 3],
                                                    4, separator=", "),
@@ -112,7 +113,7 @@ CASES = {
 
 # The node names of these cases are TensorFlow's (the others' graphs differ: TensorFlow
 # builds a RaggedTensor on the way, the engine the same row splits without one).
-SAME_NODES = {"script", "transcode", "segment_join", "decode"}
+SAME_NODES = {"script", "transcode", "segment_join", "decode", "encode_vector"}
 # TensorFlow's shape inference runs UnicodeDecode on a constant while building the graph, so
 # unicode_split of a constant has a known length there; the engine's is [?].
 SHAPES_FOLDED_BY_TENSORFLOW = {"split"}
