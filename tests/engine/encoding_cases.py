@@ -89,6 +89,13 @@ CASES = {
              '{"features": {"feature": {"b": {"floatList": {"value": [0.5]}}}}}',
              '{"features": {"feature": {"c": {"bytesList": {"value": ["aGk="]}}}}}',
              '{}']),
+        "multi_feature": tf.io.decode_json_example(
+            ['{"features": {"feature": {"b": {"int64List": {"value": [1]}}, '
+             '"a": {"floatList": {"value": [1.5, -2]}}, "c": {}}}}',
+             '{"features": {"feature": {"x": {"bytesList": {"value": []}}, '
+             '"y": {"int64List": {}}}}}',
+             '{"features": {"feature": {"n": {"int64List": {"value": ["-5", 300]}}}}}',
+             '{"features": null}']),
         "scalar": tf.decode_json_example('{"features": {}}', name="json")},
 }
 
