@@ -64,6 +64,15 @@ CASES = {
     "to_file": lambda tf, path: [tf.print("to file", _ten(tf), output_stream="file://" + path),
                                  tf.print(tf.constant([[1]]), output_stream="file://" + path,
                                           end=";")],
+    # SummarizeArray<bool> of no data (empty, or summarize 0) is "", with or without print_v2.
+    "bool_without_data": lambda tf, path: [
+        tf.print(tf.zeros([0], tf.bool), tf.zeros([2, 0], tf.bool), tf.constant(True),
+                 tf.constant([[True], [False]]), summarize=0),
+        tf.print(tf.zeros([0, 3], tf.bool)),
+        tf.Print(tf.constant(1), [tf.zeros([0], tf.bool), tf.constant([True, False])],
+                 message="v1:", summarize=0),
+        tf.Print(tf.constant(1), [tf.zeros([0], tf.bool), tf.constant([True, False])],
+                 message="v1 all:", summarize=-1)],
     "long_rows": lambda tf, path: [
         tf.print(tf.reshape(tf.range(2 * 7 * 8, dtype=tf.int64), [2, 7, 8]), summarize=2)],
 }

@@ -84,6 +84,8 @@ def summarize_value_v2(array, dtype, max_entries):
     limit = min(max_entries, num_elts)
     flat = array.reshape(-1)
     dtype_name = dtype.base_dtype.name
+    if dtype_name == "bool" and limit == 0:
+        return ""  # SummarizeArray<bool> of no data prints nothing, not even brackets
     if dtype_name not in _REGULAR:  # complex, resource, variant: TensorFlow has no printer
         text = " ".join("?" for _ in range(limit)) + ("..." if max_entries < num_elts else "")
         return f"[{text}]" if array.ndim > 0 else text
