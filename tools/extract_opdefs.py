@@ -101,6 +101,13 @@ BesselK0e BesselK1 BesselK1e BesselJ0 BesselJ1 BesselY0 BesselY1 Dawsn Expint Fr
 Spence
 """.split()
 
+# tf.io's encodings and tf.strings' Unicode ops (PrintV2 and StringFormat are above).
+ENGINE_OPS += """
+EncodeBase64 DecodeBase64 DecodeCompressed SerializeTensor ParseTensor DecodeJSONExample
+UnicodeScript UnicodeTranscode UnicodeEncode UnsortedSegmentJoin StringNGrams UnicodeDecode
+UnicodeDecodeWithOffsets
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

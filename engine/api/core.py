@@ -90,6 +90,7 @@ from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import segment_ops as _segment
 from engine.ops.logging_ops import Assert as _Assert
+from engine.ops.logging_ops import print_v2 as _print_v2
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
 from engine.proto.function_pb2 import FunctionDef  # noqa: F401
 from engine.proto.graph_pb2 import GraphDef  # noqa: F401
@@ -152,8 +153,9 @@ lookup = _Namespace(
                             MutableHashTable=_lookup_ops.MutableHashTable))
 tables_initializer = initialize_all_tables = _lookup_ops.tables_initializer
 
-# Debugging: tf.Print, numeric checks, tf.py_func and the asserts.
+# Debugging: tf.Print, tf.print, numeric checks, tf.py_func and the asserts.
 Print = _debug_ops.Print
+globals()["print"] = _print_v2  # tf.print, bound without shadowing the builtin here
 check_numerics = _debug_ops.check_numerics
 verify_tensor_all_finite = _debug_ops.verify_tensor_all_finite
 add_check_numerics_ops = _debug_ops.add_check_numerics_ops

@@ -7,6 +7,8 @@ from engine.framework.api_namespace import Namespace as _Namespace
 from engine import data  # noqa: F401  (tf.data, tf.compat.v1.data)
 from engine import summary  # noqa: F401  (tf.summary: FileWriter, scalar, merge, merge_all)
 from engine.lib_io import tf_record as _tf_record
+from engine.ops import encoding_ops as _encoding_ops, text_ops as _text_ops
+from engine.ops import unicode_ops as _unicode_ops
 from engine.ops import io_ops as _io_ops, parsing_ops as _parsing_ops
 from engine.ops import queue_ops as _queue_ops, string_ops as _string_ops, train as _train
 from engine.ops.accumulator_ops import ConditionalAccumulator  # noqa: F401
@@ -33,7 +35,12 @@ WholeFileReader = _io_ops.WholeFileReader
 read_file = _io_ops.read_file
 write_file = _io_ops.write_file
 string_join = _string_ops.string_join
-strings = _Namespace("tf.strings", join=string_join)
+strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_format,
+                     **{name: getattr(_unicode_ops, name) for name in (
+                         "unicode_script", "unicode_transcode", "unicode_encode",
+                         "unsorted_segment_join", "unicode_decode",
+                         "unicode_decode_with_offsets", "unicode_split",
+                         "unicode_split_with_offsets", "bytes_split")}, ngrams=_text_ops.ngrams)
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
@@ -45,8 +52,12 @@ globals().update(_PARSING)
 _TF_RECORD = {name: getattr(_tf_record, name) for name in (
     "TFRecordWriter", "tf_record_iterator", "TFRecordOptions", "TFRecordCompressionType")}
 python_io = _Namespace("tf.python_io", **_TF_RECORD)
+# The encodings: tf.io.encode_base64, ..., and their top-level names (engine/api/aliases.py).
+_ENCODINGS = {name: getattr(_encoding_ops, name) for name in (
+    "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
+    "decode_json_example")}
 io = _Namespace("tf.io", write_graph=_train.write_graph, read_file=read_file,
-                write_file=write_file, **_TF_RECORD, **_PARSING)
+                write_file=write_file, **_TF_RECORD, **_PARSING, **_ENCODINGS)
 
 gfile = _Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (
     "Copy", "DeleteRecursively", "Exists", "FastGFile", "GFile", "Glob", "IsDirectory",

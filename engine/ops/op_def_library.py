@@ -176,6 +176,8 @@ def apply_op_raw(op_type, name=None, **keywords):
                     and isinstance(value, (list, tuple)) and len(value) < attr.minimum):
                 raise ValueError(f"Attr '{attr_name}' of '{op_type}' Op passed list of length "
                                  f"{len(value)} less than minimum {attr.minimum}.")
+            if attr.type == "string" and attr.allowed_values.list.s:
+                _check_allowed_string(op_type, attr_name, value, attr.allowed_values.list.s)
             attr_protos[attr_name] = from_python(value, attr.type)
             decoded[attr_name] = _decoded(value, attr.type)
         if keywords:
@@ -189,6 +191,15 @@ def apply_op_raw(op_type, name=None, **keywords):
                                                  attr_protos, op_def, decoded_attrs=decoded)
         return graph._create_op_internal(op_type, inputs, None, input_types, scope,
                                          attr_protos, op_def, decoded_attrs=decoded)
+
+
+def _check_allowed_string(op_type, attr_name, value, allowed):
+    """TensorFlow's ValueError for a string attr outside its OpDef's allowed values."""
+    text = value.decode("utf-8") if isinstance(value, bytes) else value
+    choices = [choice.decode("utf-8") for choice in allowed]
+    if text not in choices:
+        raise ValueError(f"Attr '{attr_name}' of '{op_type}' Op passed string '{text}' not in: "
+                         + ", ".join(f'"{choice}"' for choice in choices) + ".")
 
 
 @contextlib.contextmanager

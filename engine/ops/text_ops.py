@@ -1,4 +1,4 @@
-"""tf.string_split, tf.strings.split, tf.substr (tf.strings.substr), tf.as_string
+"""tf.strings.ngrams (of dense tensors), tf.string_split, tf.strings.split, tf.substr (tf.strings.substr), tf.as_string
 (tf.strings.as_string), tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace,
 tf.string_strip and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
 
@@ -8,7 +8,7 @@ from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.sparse_tensor import SparseTensor
-from engine.ops import array_ops, math_ops
+from engine.ops import array_ops, math_ops, shape_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
@@ -147,3 +147,58 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None,
 for _op in ("ReduceJoin", "RegexReplace", "StringToHashBucketFast", "StringToHashBucketStrong",
             "StringToHashBucket"):
     NotDifferentiable(_op)
+
+
+def _ngram_pads(pad_values, padding_width):
+    if pad_values is None:
+        left_pad = right_pad = ""
+    elif isinstance(pad_values, (list, tuple)):
+        if not all(isinstance(v, (bytes, str)) for v in pad_values[:2]):
+            raise TypeError("pad_values must be a string, tuple of strings, or None.")
+        left_pad, right_pad = pad_values[0], pad_values[1]
+    elif isinstance(pad_values, (bytes, str)):
+        left_pad = right_pad = pad_values
+    else:
+        raise TypeError("pad_values must be a string, tuple of strings, or None.")
+    if padding_width is not None and padding_width < 1:
+        raise ValueError("padding_width must be greater than 0.")
+    if padding_width is not None and pad_values is None:
+        raise ValueError("pad_values must be provided if padding_width is set.")
+    return left_pad, right_pad
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """tf.strings.ngrams of a dense tensor: the n-grams along its last dimension, a vector's
+    as a vector, a [d0, ..., dn, k] tensor's as [d0, ..., dn, ?]. TensorFlow takes the rows
+    as a RaggedTensor of uniform rows; the engine builds the same row splits without one."""
+    with name_scope(name, "StringNGrams", [data]):
+        left_pad, right_pad = _ngram_pads(pad_values, padding_width)
+        data = convert_to_tensor(data, name="data", dtype=dtypes.string)
+        rank = data.shape.ndims
+        if rank is None:
+            raise ValueError("Rank of data must be known.")
+        if rank == 0:
+            raise ValueError("Data must have rank>0")
+        if pad_values is None:
+            padding_width = 0
+        elif padding_width is None:
+            padding_width = -1
+        widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
+        for width in widths:
+            if width < 1:
+                raise ValueError("All ngram_widths must be greater than 0. Got %s" % ngram_width)
+        dims = shape_ops.shape(data, out_type=dtypes.int64)
+        if rank == 1:
+            values, splits = data, array_ops.stack([0, shape_ops.size(data, out_type=dtypes.int64)])
+        else:
+            values = array_ops.reshape(data, [-1])
+            rows = math_ops.reduce_prod(dims[:-1])
+            splits = math_ops.range(rows + 1, dtype=dtypes.int64) * dims[-1]
+        output, _ = apply_op("StringNGrams", data=values, data_splits=splits,
+                             separator=separator, ngram_widths=widths, left_pad=left_pad,
+                             right_pad=right_pad, pad_width=padding_width,
+                             preserve_short_sequences=preserve_short_sequences)
+        if rank == 1:
+            return output
+        return array_ops.reshape(output, array_ops.concat([dims[:-1], [-1]], axis=0))

@@ -64,6 +64,8 @@ def summarize_value(array, dtype, max_entries):
     limit = min(max_entries, num_elts)
     flat = array.reshape(-1)
     dtype_name = dtype.base_dtype.name
+    if dtype_name == "bool" and limit == 0:
+        return ""  # SummarizeArray<bool> of no data prints nothing, not even "..."
     if dtype_name not in _REGULAR:
         text = " ".join("?" for _ in range(limit))
         return text + ("..." if max_entries < num_elts else "")
