@@ -69,3 +69,30 @@ def test_counter_of_one_word_is_refused():
         with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
                                                  match="length at least 2"):
             sess.run(out)
+
+
+def test_keras_dropout_and_random_flip_in_a_saved_model_give_tensorflows_values(tmp_path,
+                                                                               capsys):
+    """Keras 3 Dropout and RandomFlip called with training=True in a TF2 SavedModel: their
+    seed generators' variables feed StatelessRandomGetKeyCounter and StatelessRandomUniformV2
+    (tools/make_stateless_saved_model_fixtures.py); the first run after loading draws what
+    TensorFlow drew."""
+    from engine.proto import saved_model_pb2
+    from inspector.cli import main
+    folder = TF.folder / "keras_random"
+    saved = saved_model_pb2.SavedModel.FromString((folder / "saved_model.pb").read_bytes())
+    ops = {node.op for function in saved.meta_graphs[0].graph_def.library.function
+           for node in function.node_def}
+    assert {"StatelessRandomGetKeyCounter", "StatelessRandomUniformV2"} <= ops
+    expected = np.load(folder / "expected.npz")
+    feeds = []
+    for key in ("x", "image"):
+        np.save(tmp_path / f"{key}.npy", expected[f"serving_default/{key}"])
+        feeds += ["--feed", f"{key}={tmp_path / f'{key}.npy'}"]
+    status = main(["run", str(folder), "--signature", "serving_default", *feeds,
+                   "--save", str(tmp_path / "out.npz")])
+    assert (status, capsys.readouterr().err) == (0, "")
+    got = np.load(tmp_path / "out.npz")
+    for key in ("dropped", "flipped"):
+        np.testing.assert_array_equal(got[key], expected[f"serving_default/{key}"],
+                                      strict=True, err_msg=key)
