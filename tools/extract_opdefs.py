@@ -96,7 +96,7 @@ StatelessRandomUniform StatelessRandomNormal StatelessTruncatedNormal StatelessR
 StatelessRandomUniformFullInt StatelessRandomUniformV2 StatelessRandomNormalV2
 StatelessTruncatedNormalV2 StatelessRandomUniformIntV2 StatelessRandomUniformFullIntV2
 StatelessMultinomial StatelessRandomBinomial StatelessRandomGammaV2 StatelessRandomGammaV3
-StatelessRandomPoisson StatelessShuffle
+StatelessRandomPoisson StatelessShuffle RandomIndexShuffle
 """.split()
 
 

@@ -148,6 +148,7 @@ random = _Namespace("tf.random", set_random_seed=set_random_seed, uniform=random
 random.experimental = _Namespace(
     "tf.random.experimental", stateless_fold_in=_stateless.fold_in,
     stateless_split=_stateless.split, stateless_shuffle=_stateless.stateless_shuffle,
+    index_shuffle=_stateless.index_shuffle,
     create_rng_state=_stateless.create_rng_state, Algorithm=_stateless.Algorithm)
 initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_initializer,
                           constant=constant_initializer,

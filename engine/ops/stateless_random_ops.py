@@ -195,6 +195,15 @@ def fold_in(seed, data, alg="auto_select"):
     return array_ops.stack([seed1, data])
 
 
+def index_shuffle(index, seed, max_index):
+    seed = convert_to_tensor(seed)
+    paddings = [[1, 0]] if seed.shape.ndims is None else \
+        [[1, 0]] + (seed.shape.ndims - 1) * [[0, 0]]
+    seed = array_ops.pad(seed, paddings, constant_values=498247692)
+    return apply_op("RandomIndexShuffle", index=index, seed=seed, max_index=max_index,
+                    rounds=4)
+
+
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     with name_scope(name, "stateless_shuffle", [value, seed]):
         key, counter, alg = get_key_counter_alg(seed, alg)
@@ -261,5 +270,6 @@ for _op in ("StatelessMultinomial", "StatelessRandomBinomial", "StatelessRandomN
             "StatelessRandomPoisson", "StatelessRandomUniform", "StatelessRandomUniformInt",
             "StatelessRandomUniformFullInt", "StatelessTruncatedNormal",
             "StatelessRandomNormalV2", "StatelessRandomUniformV2", "StatelessRandomUniformIntV2",
-            "StatelessRandomUniformFullIntV2", "StatelessTruncatedNormalV2"):
+            "StatelessRandomUniformFullIntV2", "StatelessTruncatedNormalV2",
+            "RandomIndexShuffle"):
     NotDifferentiable(_op)

@@ -2,6 +2,7 @@
 and the samplers' MakeShapeFromShapeTensor): the output is the shape asked for."""
 
 from engine.shape_inference.array import random
+from engine.shape_inference.dims import ShapeError, _dims
 from engine.shape_inference.elementwise import unchanged
 from engine.shape_inference.special_math import multinomial
 
@@ -12,6 +13,22 @@ _SHAPED = ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncate
            "StatelessRandomBinomial", "StatelessRandomGammaV2", "StatelessRandomGammaV3",
            "StatelessRandomPoisson")
 
+def random_index_shuffle(attrs, inputs):
+    """A scalar for a scalar index, [3] seed and scalar max_index; else a vector of the
+    batch any of them gives."""
+    index, seed, max_index = (_dims(info) for info in inputs)
+    if seed is not None and (len(seed) not in (1, 2) or seed[-1] not in (3, None)):
+        shown = ", ".join("?" if d is None else str(d) for d in seed)
+        raise ShapeError(f"Seed must have shape [3] or [n, 3] but got [{shown}].")
+    if index is None or seed is None or max_index is None:
+        return None
+    if len(index) == 0 and len(seed) == 1 and len(max_index) == 0:
+        return []
+    batch = [d[0] for d in (index, max_index, seed[:-1] if len(seed) == 2 else [])
+             if len(d) == 1 and d[0] is not None]
+    return [batch[0] if batch else None]
+
+
 SHAPE_FUNCTIONS = {
     **{op: random for op in _SHAPED},
     "StatelessRandomGetKeyCounter": lambda attrs, inputs: ([1], [2]),
@@ -19,4 +36,5 @@ SHAPE_FUNCTIONS = {
     "StatelessRandomGetAlg": lambda attrs, inputs: [],
     "StatelessMultinomial": multinomial,
     "StatelessShuffle": unchanged,
+    "RandomIndexShuffle": random_index_shuffle,
 }

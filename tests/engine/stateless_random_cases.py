@@ -134,6 +134,23 @@ def _shuffle(tf):
                                                                 seed=[1, 2])}
 
 
+def _index_shuffle(tf):
+    shuffle = tf.random.experimental.index_shuffle
+    return {"range": shuffle(tf.range(10), seed=[5, 9], max_index=9),
+            "scalar": shuffle(3, seed=[5, 9], max_index=3),
+            "int64_wide": shuffle(tf.constant([0, 1, 2, 70000, 99999], tf.int64),
+                                  seed=tf.constant([-3, 2**40], tf.int64),
+                                  max_index=tf.constant(100000, tf.int64)),
+            "huge": shuffle(tf.constant([5, 2**45], tf.int64), seed=[1, 2],
+                            max_index=tf.constant(2**62 + 7, tf.int64)),
+            "batched_seeds": tf.raw_ops.RandomIndexShuffle(
+                index=tf.constant([1, 2, 3]), seed=tf.constant([[1, 2, 3], [3, 4, 5], [5, 6, 7]]),
+                max_index=tf.constant([4, 40, 400])),
+            "uint32": shuffle(tf.constant([7, 8], tf.uint32), seed=[7, 7],
+                              max_index=tf.constant(20, tf.uint32)),
+            "max_zero": shuffle(0, seed=[1, 1], max_index=0)}
+
+
 def _raw_ops(tf):
     seed = tf.constant([3, 4])
     raw = tf.raw_ops
@@ -154,7 +171,7 @@ def _raw_ops(tf):
 CASES = {"uniform": _uniform, "integers": _integers, "normal": _normal,
          "truncated_normal": _truncated_normal, "categorical": _categorical,
          "binomial": _binomial, "gamma": _gamma, "poisson": _poisson, "seeds": _seeds,
-         "shuffle": _shuffle, "raw_ops": _raw_ops}
+         "shuffle": _shuffle, "index_shuffle": _index_shuffle, "raw_ops": _raw_ops}
 
 
 def _flat(fetches):
@@ -241,6 +258,15 @@ ERROR_CASES = {
     "multinomial_logits": ("StatelessMultinomial",
                            dict(logits=LOGITS[0], num_samples=np.array(3, np.int32),
                                 seed=_SEED), {}),
+    "index_shuffle_seed": ("RandomIndexShuffle",
+                           dict(index=np.array(1, np.int64), seed=np.ones(4, np.int64),
+                                max_index=np.array(9, np.int64)), {}),
+    "index_shuffle_index": ("RandomIndexShuffle",
+                            dict(index=np.ones((2, 2), np.int32), seed=np.ones(3, np.int32),
+                                 max_index=np.array(9, np.int32)), {}),
+    "index_shuffle_max": ("RandomIndexShuffle",
+                          dict(index=np.array(1, np.int32), seed=np.ones(3, np.int32),
+                               max_index=np.ones((2, 2), np.int32)), {}),
     "shuffle_key": ("StatelessShuffle", dict(value=np.arange(4.0), key=np.array([], np.uint64),
                                              counter=_COUNTER, alg=_ALG), {}),
 }

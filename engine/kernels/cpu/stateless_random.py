@@ -231,3 +231,84 @@ def stateless_shuffle(ctx, value, key, counter, alg):
     stream = key_counter_stream(ctx, key, counter, alg)
     return shuffle.shuffle_rows(np.asarray(value), stream)
 
+
+
+# -- RandomIndexShuffle (random_index_shuffle.cc): a Simon-cipher Feistel permutation --
+
+def _simon_round_keys(key, rounds, width):
+    """The Simon key schedule in `width`-bit words from a three-word key."""
+    mask = (1 << width) - 1
+    constant, z = 0xFFFFFFFC & mask, 0x7369F885192C0EF5 & mask
+    keys = [k & mask for k in key]
+    for i in range(3, rounds):
+        previous = keys[i - 1]
+        keys.append(constant ^ (z & 1) ^ keys[i - 3] ^ _rotate_right(previous, 3, width)
+                    ^ _rotate_right(previous, 4, width))
+        z >>= 1
+    return keys
+
+
+def _rotate_left(x, r, width):
+    return ((x << r) | (x >> (width - r))) & ((1 << width) - 1)
+
+
+def _rotate_right(x, r, width):
+    return ((x >> r) | (x << (width - r))) & ((1 << width) - 1)
+
+
+def _simon_encrypt(value, keys, width):
+    mask = (1 << width) - 1
+    left, right = (value >> width) & mask, value & mask
+    for i in range(0, len(keys), 2):
+        left ^= (_rotate_left(right, 1, width) & _rotate_left(right, 8, width)) \
+            ^ _rotate_left(right, 2, width)
+        left ^= keys[i]
+        right ^= (_rotate_left(left, 1, width) & _rotate_left(left, 8, width)) \
+            ^ _rotate_left(left, 2, width)
+        right ^= keys[i + 1]
+    return (left << width) | right
+
+
+def index_shuffle(index, key, max_index, rounds):
+    """index's position in the permutation of [0, max_index] that `key` names: the cipher
+    over the smallest even block of at least 16 bits holding max_index, walked until the
+    value falls in range."""
+    if max_index == 0:
+        return 0
+    bits = int(np.ceil(np.log2(np.float64(max_index))))
+    block = max(bits + bits % 2, 16)
+    block = block if block <= 62 else 64
+    keys = _simon_round_keys(key, rounds, block // 2)
+    new_index = index
+    while True:
+        new_index = _simon_encrypt(new_index, keys, block // 2)
+        if new_index <= max_index:
+            return new_index
+
+
+@register("RandomIndexShuffle")
+def random_index_shuffle(ctx, index, seed, max_index):
+    index, seed, max_index = np.asarray(index), np.asarray(seed), np.asarray(max_index)
+    all_scalar = index.ndim == 0 and seed.ndim == 1 and max_index.ndim == 0
+    count = max(index.size, max_index.size, seed.size // 3)
+    if not (index.ndim == 0 or (index.ndim == 1 and index.shape[0] == count)):
+        raise invalid(ctx, "Index bust be a scalar or vector.")
+    if not (seed.shape == (3,) or (seed.ndim == 2 and seed.shape == (count, 3))):
+        raise invalid(ctx, f"Seed must be a vector of size [3] or a matrix of size [{count}, 3] "
+                           f"but got {shape_str(seed.shape)}.")
+    if not (max_index.ndim == 0 or (max_index.ndim == 1 and max_index.shape[0] == count)):
+        raise invalid(ctx, "Maxval must be a scalar or a vector of the same size as index but "
+                           f"got {shape_str(max_index.shape)}")
+    dtype = index.dtype
+    bits = 8 * dtype.itemsize
+    rows = seed.reshape(-1, 3).astype(np.int64).tolist() if seed.dtype != np.uint64 \
+        else seed.reshape(-1, 3).tolist()
+    indices = np.broadcast_to(index, (count,)).tolist()
+    limits = np.broadcast_to(max_index, (count,)).tolist()
+    rounds = int(ctx.attrs.get("rounds", 4))
+    out = np.empty(count, dtype)
+    for i in range(count):
+        key = [int(w) & _MASK32 for w in rows[0 if seed.ndim == 1 else i]]
+        shuffled = index_shuffle(indices[i] % (1 << 64), key, limits[i] % (1 << 64), rounds)
+        out[i] = np.array(shuffled % (1 << bits), np.uint64).astype(dtype)
+    return out.reshape(()) if all_scalar else out
