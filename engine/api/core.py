@@ -142,6 +142,8 @@ random = _Namespace("tf.random", set_random_seed=set_random_seed, uniform=random
                     stateless_binomial=_stateless.stateless_random_binomial,
                     stateless_gamma=_stateless.stateless_random_gamma,
                     stateless_poisson=_stateless.stateless_random_poisson,
+                    stateless_parameterized_truncated_normal=(
+                        _stateless.stateless_parameterized_truncated_normal),
                     fold_in=_stateless.fold_in, split=_stateless.split,
                     create_rng_state=_stateless.create_rng_state,
                     Algorithm=_stateless.Algorithm)

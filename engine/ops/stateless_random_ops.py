@@ -182,6 +182,17 @@ def stateless_random_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
         return apply_op("StatelessRandomPoisson", shape=shape, seed=seed, lam=lam, dtype=dtype)
 
 
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
+                                             maxvals=2.0, name=None):
+    with name_scope(name, "stateless_parameterized_truncated_normal",
+                    [shape, means, stddevs, minvals, maxvals]):
+        shape = _shape_tensor(shape)
+        parameters = {key: convert_to_tensor(value, name=key) for key, value in (
+            ("means", means), ("stddevs", stddevs), ("minvals", minvals), ("maxvals", maxvals))}
+        return apply_op("StatelessParameterizedTruncatedNormal", shape=shape, seed=seed,
+                        **parameters)
+
+
 def split(seed, num=2, alg="auto_select"):
     seed = convert_to_tensor(seed)
     return stateless_random_uniform(shape=[num, 2], seed=seed, dtype=seed.dtype, minval=None,
@@ -264,6 +275,55 @@ def _stateless_random_gamma_v3_grad(op, grad):
     with get_default_graph().control_dependencies([grad]):
         return (None, None, None, None,
                 _stateless_gamma_grad_alpha(shape, alpha, op.outputs[0], grad))
+
+
+def _ndtr(x):
+    """random_grad._Ndtr: the normal distribution function through erf and erfc."""
+    from engine.ops.constant_op import constant
+    half_sqrt_2 = constant(0.5 * np.sqrt(2.0), dtype=x.dtype, name="half_sqrt_2")
+    w = x * half_sqrt_2
+    z = math_ops.abs(w)
+    y = array_ops.where(z < half_sqrt_2, 1.0 + math_ops.erf(w),
+                        array_ops.where(w > 0.0, 2.0 - math_ops.erfc(z), math_ops.erfc(z)))
+    return 0.5 * y
+
+
+@RegisterGradient("StatelessParameterizedTruncatedNormal")
+def _stateless_parameterized_truncated_normal_grad(op, grad):
+    """Implicit reparameterisation gradients of the sample with respect to the mean, stddev
+    and bounds (TensorFlow's random_grad.py)."""
+    from engine.ops.distributions import broadcast_dynamic_shape
+    from engine.ops.fill_ops import ones_like
+    from engine.ops.shape_ops import size
+    shape, mean, stddev, minval, maxval = (op.inputs[0], *op.inputs[2:6])
+    sample = op.outputs[0]
+    with get_default_graph().control_dependencies([grad]):
+        minval_std = (minval - mean) / stddev
+        maxval_std = (maxval - mean) / stddev
+        sample_std = (sample - mean) / stddev
+        cdf_sample = (_ndtr(sample_std) - _ndtr(minval_std)) / (
+            _ndtr(maxval_std) - _ndtr(minval_std))
+        tiny = np.finfo(mean.dtype.as_numpy_dtype).tiny
+        eps = np.finfo(mean.dtype.as_numpy_dtype).eps
+        cdf_sample = math_ops.clip_by_value(cdf_sample, tiny, 1 - eps)
+        dmaxval = math_ops.exp(0.5 * (sample_std ** 2 - maxval_std ** 2)
+                               + math_ops.log(cdf_sample))
+        dminval = math_ops.exp(0.5 * (sample_std ** 2 - minval_std ** 2)
+                               + math_ops.log1p(-cdf_sample))
+        dmean = ones_like(sample_std)
+        dstddev = sample_std
+        shapes = [shape_of(t) for t in (mean, stddev, minval, maxval)]
+        broadcast_shape = broadcast_dynamic_shape(shapes[0], shapes[1])
+        broadcast_shape = broadcast_dynamic_shape(shapes[2], broadcast_shape)
+        broadcast_shape = broadcast_dynamic_shape(shapes[3], broadcast_shape)
+        extra_dims = math_ops.range(size(shape) - size(broadcast_shape))
+        grads = [math_ops.reduce_sum(grad * d, axis=extra_dims)
+                 for d in (dmean, dstddev, dminval, dmaxval)]
+        reductions = [apply_op("BroadcastGradientArgs", s0=broadcast_shape, s1=s)[1]
+                      for s in shapes]
+        return (None, None, *(
+            array_ops.reshape(math_ops.reduce_sum(g, axis=r, keepdims=True), s)
+            for g, r, s in zip(grads, reductions, shapes)))
 
 
 for _op in ("StatelessMultinomial", "StatelessRandomBinomial", "StatelessRandomNormal",

@@ -210,7 +210,7 @@ def _libm():
     import ctypes
     import ctypes.util
     libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-    for name in ("logf", "sinf", "cosf"):
+    for name in ("logf", "sinf", "cosf", "expf"):
         function = getattr(libm, name)
         function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
     return libm

@@ -11,7 +11,7 @@ _SHAPED = ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncate
            "StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
            "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
            "StatelessRandomBinomial", "StatelessRandomGammaV2", "StatelessRandomGammaV3",
-           "StatelessRandomPoisson")
+           "StatelessRandomPoisson", "StatelessParameterizedTruncatedNormal")
 
 def random_index_shuffle(attrs, inputs):
     """A scalar for a scalar index, [3] seed and scalar max_index; else a vector of the

@@ -151,6 +151,30 @@ def _index_shuffle(tf):
             "max_zero": shuffle(0, seed=[1, 1], max_index=0)}
 
 
+def _parameterized_truncated_normal(tf):
+    sample = tf.random.stateless_parameterized_truncated_normal
+    # per column: the normal sampler (the mean inside, wide bounds), the uniform one (narrow
+    # bounds), the exponential one (a far lower tail), and a lower one flipped (-inf, -3]
+    means = tf.constant([0.0, 1.0, 0.0, 0.0], name="means")
+    stddevs = tf.constant([1.0, 0.5, 1.0, 2.0], name="stddevs")
+    minvals = tf.constant([-2.0, 0.75, 3.0, -np.inf], name="minvals")
+    maxvals = tf.constant([2.0, 1.25, np.inf, -6.0], name="maxvals")
+    draws = sample([5, 4], seed=[1, 2], means=means, stddevs=stddevs, minvals=minvals,
+                   maxvals=maxvals)
+    grads = tf.gradients(tf.reduce_sum(draws * draws), [means, stddevs, minvals, maxvals])
+    return {"float32": draws, "grad_means": grads[0], "grad_stddevs": grads[1],
+            "grad_minvals": grads[2], "grad_maxvals": grads[3],
+            "default_bounds": sample([7], seed=[3, 4]),
+            "float64": sample([3, 2], seed=[5, 6], means=tf.constant([0.0, 2.0], tf.float64),
+                              stddevs=tf.constant(1.5, tf.float64),
+                              minvals=tf.constant([-1.0, 4.0], tf.float64),
+                              maxvals=tf.constant(np.inf, tf.float64)),
+            "float16": sample([6], seed=[7, 8], means=tf.constant(0.5, tf.float16),
+                              stddevs=tf.constant(1.0, tf.float16),
+                              minvals=tf.constant(0.0, tf.float16),
+                              maxvals=tf.constant(1.0, tf.float16))}
+
+
 def _raw_ops(tf):
     seed = tf.constant([3, 4])
     raw = tf.raw_ops
@@ -171,7 +195,8 @@ def _raw_ops(tf):
 CASES = {"uniform": _uniform, "integers": _integers, "normal": _normal,
          "truncated_normal": _truncated_normal, "categorical": _categorical,
          "binomial": _binomial, "gamma": _gamma, "poisson": _poisson, "seeds": _seeds,
-         "shuffle": _shuffle, "index_shuffle": _index_shuffle, "raw_ops": _raw_ops}
+         "shuffle": _shuffle, "index_shuffle": _index_shuffle,
+         "parameterized_truncated_normal": _parameterized_truncated_normal, "raw_ops": _raw_ops}
 
 
 def _flat(fetches):
@@ -267,6 +292,19 @@ ERROR_CASES = {
     "index_shuffle_max": ("RandomIndexShuffle",
                           dict(index=np.array(1, np.int32), seed=np.ones(3, np.int32),
                                max_index=np.ones((2, 2), np.int32)), {}),
+    "parameterized_invalid": ("StatelessParameterizedTruncatedNormal",
+                              dict(shape=np.array([2], np.int32), seed=_SEED,
+                                   means=np.float32(0), stddevs=np.float32(-1),
+                                   minvals=np.float32(-1), maxvals=np.float32(1)), {}),
+    "parameterized_shape": ("StatelessParameterizedTruncatedNormal",
+                            dict(shape=np.array([2], np.int32), seed=_SEED,
+                                 means=np.zeros(3, np.float32), stddevs=np.float32(1),
+                                 minvals=np.float32(-1), maxvals=np.float32(1)), {}),
+    "parameterized_broadcast": ("StatelessParameterizedTruncatedNormal",
+                                dict(shape=np.array([2], np.int32), seed=_SEED,
+                                     means=np.zeros(3, np.float32),
+                                     stddevs=np.ones(2, np.float32),
+                                     minvals=np.float32(-1), maxvals=np.float32(1)), {}),
     "shuffle_key": ("StatelessShuffle", dict(value=np.arange(4.0), key=np.array([], np.uint64),
                                              counter=_COUNTER, alg=_ALG), {}),
 }
