@@ -29,12 +29,36 @@ def random_index_shuffle(attrs, inputs):
     return [batch[0] if batch else None]
 
 
+def _check_seed(info):
+    """A seed input's static shape as TensorFlow's shape functions hold it: a vector of 2."""
+    dims = _dims(info)
+    if dims is None:
+        return
+    if len(dims) != 1:
+        raise ShapeError(f"Shape must be rank 1 but is rank {len(dims)}")
+    if dims[0] is not None and dims[0] != 2:
+        raise ShapeError(f"Dimension must be 2 but is {dims[0]}")
+
+
+def _seeded(shape_function, seed_input):
+    def checked(attrs, inputs):
+        _check_seed(inputs[seed_input])
+        return shape_function(attrs, inputs)
+    return checked
+
+
+_SEEDED = ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
+           "StatelessRandomUniformInt", "StatelessRandomUniformFullInt",
+           "StatelessRandomBinomial", "StatelessRandomGammaV2", "StatelessRandomPoisson",
+           "StatelessParameterizedTruncatedNormal")
+
 SHAPE_FUNCTIONS = {
     **{op: random for op in _SHAPED},
-    "StatelessRandomGetKeyCounter": lambda attrs, inputs: ([1], [2]),
-    "StatelessRandomGetKeyCounterAlg": lambda attrs, inputs: ([1], [2], []),
+    **{op: _seeded(random, 1) for op in _SEEDED},
+    "StatelessRandomGetKeyCounter": _seeded(lambda attrs, inputs: ([1], [2]), 0),
+    "StatelessRandomGetKeyCounterAlg": _seeded(lambda attrs, inputs: ([1], [2], []), 0),
     "StatelessRandomGetAlg": lambda attrs, inputs: [],
-    "StatelessMultinomial": multinomial,
+    "StatelessMultinomial": _seeded(multinomial, 2),
     "StatelessShuffle": unchanged,
     "RandomIndexShuffle": random_index_shuffle,
 }

@@ -332,11 +332,20 @@ def _api_errors(tf):
         "alg_name": lambda: tf.random.stateless_normal([2], seed=[1, 2], alg="mersenne"),
         "alg_int": lambda: tf.random.stateless_normal([2], seed=[1, 2], alg=9),
         "alg_type": lambda: tf.random.stateless_normal([2], seed=[1, 2], alg=1.5),
+        "seed_of_three": lambda: tf.random.stateless_uniform([2], seed=[1, 2, 3]),
+        "seed_matrix": lambda: tf.random.stateless_uniform([2], seed=[[1, 2]]),
+        "raw_seed_of_three": lambda: tf.raw_ops.StatelessRandomNormal(shape=[2],
+                                                                      seed=[1, 2, 3]),
+        "categorical_seed": lambda: tf.random.stateless_categorical([[1.0, 2.0]], 3,
+                                                                    seed=[1]),
+        "seed_of_floats": lambda: tf.random.stateless_uniform([2], seed=[1.0, 2.0]),
     }
 
 
 API_ERROR_CASES = ("uniform_int_one_bound", "uniform_unsigned_range", "uniform_bool",
-                   "categorical_float_dtype", "alg_name", "alg_int", "alg_type")
+                   "categorical_float_dtype", "alg_name", "alg_int", "alg_type",
+                   "seed_of_three", "seed_matrix", "raw_seed_of_three", "categorical_seed",
+                   "seed_of_floats")
 
 
 def run_api_error_case(tf, name):
@@ -345,5 +354,8 @@ def run_api_error_case(tf, name):
         try:
             _api_errors(tf)[name]()
         except (ValueError, TypeError) as error:
-            return type(error).__name__, str(error)
+            # a shape function's words, without TensorFlow's " for '{{node ...}}" suffix; the
+            # engine's ShapeError is a ValueError
+            kind = "ValueError" if isinstance(error, ValueError) else type(error).__name__
+            return kind, str(error).split(" for '{{node ")[0]
     raise AssertionError(f"{name}: no error")
