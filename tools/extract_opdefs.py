@@ -89,8 +89,10 @@ Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxP
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
 
-# Stateless random ops (tf.random.stateless_*, fold_in, split, experimental.stateless_shuffle).
+# Stateless random ops (tf.random.stateless_*, fold_in, split, experimental.stateless_shuffle,
+# index_shuffle) and the bitwise ops alg="philox" scrambles a seed with.
 ENGINE_OPS += """
+BitwiseAnd BitwiseOr BitwiseXor LeftShift RightShift
 StatelessRandomGetKeyCounter StatelessRandomGetKeyCounterAlg StatelessRandomGetAlg
 StatelessRandomUniform StatelessRandomNormal StatelessTruncatedNormal StatelessRandomUniformInt
 StatelessRandomUniformFullInt StatelessRandomUniformV2 StatelessRandomNormalV2

@@ -57,19 +57,40 @@ def convert_alg_to_int(alg):
                     "to int.")
 
 
+def _uint32s_to_uint64(x):
+    from engine.ops.constant_op import constant
+    return apply_op("BitwiseOr", x=cast(x[0], dtypes.uint64),
+                    y=apply_op("LeftShift", x=cast(x[1], dtypes.uint64),
+                               y=constant(32, dtypes.uint64)))
+
+
+def _philox_scramble_seed(seed):
+    """GenerateKey's scramble built from ops (random_ops_util._philox_scramble_seed)."""
+    from engine.ops.constant_op import constant
+    key = constant([0x02461E293EC8F720], dtypes.uint64)
+    counter = cast(seed, dtypes.uint64)
+    mix = apply_op("StatelessRandomUniformFullIntV2", shape=[4], key=key, counter=counter,
+                   dtype=dtypes.uint32, alg=Algorithm.PHILOX.value)
+    key = array_ops.reshape(_uint32s_to_uint64(mix[:2]), [1])
+    counter = array_ops.stack([0, _uint32s_to_uint64(mix[2:])], axis=0)
+    return key, counter
+
+
 def get_key_counter_alg(seed, alg):
-    """The key, counter and alg a V2 op takes: StatelessRandomGetKeyCounter's for auto-select.
-    The explicit Philox and ThreeFry forms build on bitwise ops the engine lacks."""
+    """The key, counter and alg a V2 op takes (random_ops_util.get_key_counter_alg):
+    StatelessRandomGetKeyCounter's for auto-select, the scramble built from ops for Philox,
+    the seed's words for ThreeFry (which the CPU kernels refuse, as TensorFlow's)."""
     alg = convert_alg_to_int(Algorithm.AUTO_SELECT.value if alg is None else alg)
     if alg == Algorithm.AUTO_SELECT.value:
         key, counter = apply_op("StatelessRandomGetKeyCounter", seed=seed)
-        return key, counter, alg
-    if alg in (Algorithm.PHILOX.value, Algorithm.THREEFRY.value):
-        raise NotImplementedError(
-            f"alg={Algorithm(alg).name.lower()!r}: TensorFlow scrambles the seed with BitwiseOr "
-            "and LeftShift, which the engine does not have yet; use alg='auto_select' (the "
-            "same Philox stream on the CPU)")
-    raise ValueError(unsupported_alg_error_msg(alg))
+    elif alg == Algorithm.PHILOX.value:
+        key, counter = _philox_scramble_seed(seed)
+    elif alg == Algorithm.THREEFRY.value:
+        key = array_ops.reshape(_uint32s_to_uint64(cast(seed, dtypes.uint32)), [1])
+        counter = zeros([1], dtypes.uint64)
+    else:
+        raise ValueError(unsupported_alg_error_msg(alg))
+    return key, counter, alg
 
 
 _UNIFORM_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64,
@@ -331,5 +352,6 @@ for _op in ("StatelessMultinomial", "StatelessRandomBinomial", "StatelessRandomN
             "StatelessRandomUniformFullInt", "StatelessTruncatedNormal",
             "StatelessRandomNormalV2", "StatelessRandomUniformV2", "StatelessRandomUniformIntV2",
             "StatelessRandomUniformFullIntV2", "StatelessTruncatedNormalV2",
-            "RandomIndexShuffle"):
+            "RandomIndexShuffle", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+            "RightShift"):
     NotDifferentiable(_op)

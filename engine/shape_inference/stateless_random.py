@@ -1,9 +1,10 @@
 """Shape functions of the stateless random ops (TensorFlow's StatelessShape, StatelessShapeV2
-and the samplers' MakeShapeFromShapeTensor): the output is the shape asked for."""
+and the samplers' MakeShapeFromShapeTensor: the output is the shape asked for; seeds checked
+to be [2]), and of the bitwise ops alg="philox" scrambles a seed with."""
 
 from engine.shape_inference.array import random
 from engine.shape_inference.dims import ShapeError, _dims
-from engine.shape_inference.elementwise import unchanged
+from engine.shape_inference.elementwise import binary, unchanged
 from engine.shape_inference.special_math import multinomial
 
 _SHAPED = ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
@@ -61,4 +62,7 @@ SHAPE_FUNCTIONS = {
     "StatelessMultinomial": _seeded(multinomial, 2),
     "StatelessShuffle": unchanged,
     "RandomIndexShuffle": random_index_shuffle,
+    # the bitwise ops (kernels/cpu/bitwise.py) that alg="philox" scrambles a seed with
+    **{op: binary for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+                             "RightShift")},
 }

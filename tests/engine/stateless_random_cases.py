@@ -29,6 +29,9 @@ def _uniform(tf):
     out["large"] = tf.random.stateless_uniform([1029], seed=[11, 12])
     out["alg_enum"] = tf.random.stateless_uniform([3], seed=[1, 2],
                                                   alg=tf.random.Algorithm.AUTO_SELECT)
+    out["alg_philox"] = tf.random.stateless_uniform([5], seed=[1, 2], alg="philox")
+    out["alg_philox_int64"] = tf.random.stateless_normal(
+        [3], seed=tf.constant([-4, 2**33], tf.int64), alg=tf.random.Algorithm.PHILOX)
     return out
 
 
@@ -117,6 +120,7 @@ def _seeds(tf):
     return {"split": tf.random.split([1, 2], num=3),
             "split_int64": tf.random.split(tf.constant([-3, 2**40], tf.int64)),
             "fold_in": tf.random.fold_in([1, 2], 3),
+            "split_philox": tf.random.split([3, 4], num=2, alg="philox"),
             "fold_in_int64": tf.random.experimental.stateless_fold_in(
                 tf.constant([5, 6], tf.int64), tf.constant(2**33, tf.int64)),
             "stateless_split": tf.random.experimental.stateless_split([7, 8], num=2),
@@ -310,11 +314,25 @@ ERROR_CASES = {
 }
 
 
+# Graphs the API builds that fail when run: (API, builder of the fetch, None).
+ERROR_CASES["threefry_on_cpu"] = ("API", lambda tf: tf.random.stateless_uniform(
+    [2], seed=[1, 2], alg="threefry"), None)
+
+
 def run_error_case(tf, name):
     """(error class, kernel message) running ERROR_CASES[name]'s raw op on fed inputs of
-    unknown shape, so that only the kernel can fail."""
+    unknown shape, so that only the kernel can fail (or the API's graph, run)."""
     import image_cases
     op, values, attrs = ERROR_CASES[name]
+    if op == "API":
+        with tf.Graph().as_default():
+            fetch = values(tf)
+            with tf.Session() as sess:
+                try:
+                    sess.run(fetch)
+                except tf.errors.OpError as error:
+                    return type(error).__name__, image_cases.kernel_message(error.message)
+        raise AssertionError(f"{name}: no error")
     attrs = {key: tf.as_dtype(value) if key == "dtype" else value
              for key, value in attrs.items()}
     return image_cases.run_error_case(tf, name, {name: (op, values, attrs)})

@@ -15,7 +15,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
     "image", "crop_and_resize", "volumetric", "sparse", "stateless_random",
-    "parameterized_truncated_normal"))
+    "parameterized_truncated_normal", "bitwise"))
 
 
 def load_kernels():
