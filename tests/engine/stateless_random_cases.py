@@ -179,6 +179,23 @@ def _parameterized_truncated_normal(tf):
                               maxvals=tf.constant(1.0, tf.float16))}
 
 
+def _bitwise(tf):
+    raw = tf.raw_ops
+    x = tf.constant([1, -1, 5, 7, -16], tf.int32)
+    counts = tf.constant([3, 40, -2, 31, 2], tf.int32)
+    wide = tf.constant([2**40 + 3, -9, 12345], tf.int64)
+    return {"left_shift": raw.LeftShift(x=x, y=counts),
+            "right_shift": raw.RightShift(x=x, y=counts),
+            "left_shift_uint64": raw.LeftShift(x=tf.constant([1, 3], tf.uint64),
+                                               y=tf.constant([63, 64], tf.uint64)),
+            "right_shift_uint8": raw.RightShift(x=tf.constant([200, 7], tf.uint8),
+                                                y=tf.constant([3, 9], tf.uint8)),
+            "and": raw.BitwiseAnd(x=wide, y=tf.constant(0xFFFF, tf.int64)),
+            "or": raw.BitwiseOr(x=wide, y=tf.constant([1, 2, 4], tf.int64)),
+            "xor": raw.BitwiseXor(x=tf.constant([[3], [5]], tf.uint16),
+                                  y=tf.constant([1, 6, 65535], tf.uint16))}
+
+
 def _raw_ops(tf):
     seed = tf.constant([3, 4])
     raw = tf.raw_ops
@@ -200,7 +217,8 @@ CASES = {"uniform": _uniform, "integers": _integers, "normal": _normal,
          "truncated_normal": _truncated_normal, "categorical": _categorical,
          "binomial": _binomial, "gamma": _gamma, "poisson": _poisson, "seeds": _seeds,
          "shuffle": _shuffle, "index_shuffle": _index_shuffle,
-         "parameterized_truncated_normal": _parameterized_truncated_normal, "raw_ops": _raw_ops}
+         "parameterized_truncated_normal": _parameterized_truncated_normal, "bitwise": _bitwise,
+         "raw_ops": _raw_ops}
 
 
 def _flat(fetches):
