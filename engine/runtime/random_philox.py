@@ -217,9 +217,11 @@ def _libm():
 
 
 def _box_muller_glibc(x0, x1, shape):
-    module = None
-    if x0.shape[0] > _GLIBC_CTYPES_MAX_PAIRS and compiled.enabled():
-        module = compiled.module("philox", wait=True)
+    """BoxMullerFloat of word pairs, glibc's float functions called compiled where the Philox
+    kernels are loaded (or worth loading), else through ctypes."""
+    module = compiled.loaded("philox")
+    if module is None and x0.shape[0] > _GLIBC_CTYPES_MAX_PAIRS:
+        module = compiled.module("philox")  # None while a cold cache compiles beside us
     if module is not None:
         f0, f1 = module.box_muller_f32(x0, x1)
         return f0.reshape(shape), f1.reshape(shape)
