@@ -199,6 +199,8 @@ def _bitwise(tf):
 def _raw_ops(tf):
     seed = tf.constant([3, 4])
     raw = tf.raw_ops
+    alpha = tf.constant([0.7, 4.0], name="alpha")
+    gamma_v2 = raw.StatelessRandomGammaV2(shape=[3, 2], seed=seed, alpha=alpha)
     return {
         "uniform": raw.StatelessRandomUniform(shape=[5], seed=seed, dtype=tf.float32),
         "normal": raw.StatelessRandomNormal(shape=[2, 3], seed=seed, dtype=tf.float64),
@@ -206,8 +208,8 @@ def _raw_ops(tf):
         "int": raw.StatelessRandomUniformInt(shape=[5], seed=seed, minval=tf.constant(3),
                                              maxval=tf.constant(9)),
         "full_int": raw.StatelessRandomUniformFullInt(shape=[3], seed=seed, dtype=tf.int64),
-        "gamma_v2": raw.StatelessRandomGammaV2(shape=[3, 2], seed=seed,
-                                               alpha=tf.constant([0.7, 4.0])),
+        "gamma_v2": gamma_v2,
+        "gamma_v2_grad": tf.gradients(tf.reduce_sum(gamma_v2 * gamma_v2), alpha)[0],
         "key_counter_alg": raw.StatelessRandomGetKeyCounterAlg(seed=seed),
         "alg": raw.StatelessRandomGetAlg(),
     }
