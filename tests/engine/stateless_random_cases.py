@@ -179,6 +179,17 @@ def _parameterized_truncated_normal(tf):
                               maxvals=tf.constant(1.0, tf.float16))}
 
 
+def _parameterized_sharded(tf):
+    # enough outputs that TensorFlow's Shard cuts them over two threads (each piece's stream
+    # skipped to start * 2000 / k blocks): where a piece ends follows the type's cost
+    sample = tf.random.stateless_parameterized_truncated_normal
+    return {"float32": sample([1500], seed=[1, 2]),
+            "float64": sample([1100], seed=[3, 2], means=tf.constant(1.0, tf.float64),
+                              stddevs=tf.constant(0.5, tf.float64),
+                              minvals=tf.constant(0.9, tf.float64),
+                              maxvals=tf.constant(1.1, tf.float64))}
+
+
 def _bitwise(tf):
     raw = tf.raw_ops
     x = tf.constant([1, -1, 5, 7, -16], tf.int32)
@@ -219,7 +230,8 @@ CASES = {"uniform": _uniform, "integers": _integers, "normal": _normal,
          "truncated_normal": _truncated_normal, "categorical": _categorical,
          "binomial": _binomial, "gamma": _gamma, "poisson": _poisson, "seeds": _seeds,
          "shuffle": _shuffle, "index_shuffle": _index_shuffle,
-         "parameterized_truncated_normal": _parameterized_truncated_normal, "bitwise": _bitwise,
+         "parameterized_truncated_normal": _parameterized_truncated_normal,
+         "parameterized_sharded": _parameterized_sharded, "bitwise": _bitwise,
          "raw_ops": _raw_ops}
 
 
@@ -238,10 +250,11 @@ def build_case(tf, name):
 
 
 def run_case(tf, name):
-    """({key: value}, {key: static shape}) of case `name`, run in one session."""
+    """({key: value}, {key: static shape}) of case `name`, run in one session of two intra-op
+    threads (the parameterized truncated normal's pieces follow the thread count)."""
     with tf.Graph().as_default():
         fetches = build_case(tf, name)
-        with tf.Session() as sess:
+        with tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=2)) as sess:
             values = sess.run(fetches)
         shapes = {key: (t.shape.as_list() if t.shape.ndims is not None else None)
                   for key, t in fetches.items()}

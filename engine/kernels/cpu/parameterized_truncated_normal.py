@@ -23,9 +23,11 @@ from engine.kernels.cpu.stateless_random import seed_stream
 from engine.runtime import random_philox, threads
 
 _MAX_ITERATIONS = 1000
-# Shard's cost of an output (batchInitCost + 2 uniformRejectionSamplingCost with Eigen's
-# float costs); only the cut of tensors of about a thousand outputs or more depends on it.
-_OUTPUT_COST = 127
+# Shard's cost of an output (batchInitCost + 2 uniformRejectionSamplingCost of Eigen's costs
+# of the type), read off where TensorFlow's first piece ends for 1100-2500 outputs on two
+# threads; only tensors of about a thousand outputs or more are cut.
+_OUTPUT_COST = {np.dtype(np.float16): 215, np.dtype(np.float32): 187,
+                np.dtype(np.float64): 257}
 
 
 class _Float:
@@ -134,7 +136,7 @@ def _fill(ctx, generator, arith, params, per_batch, batches, flat):
     """TruncatedNormalFunctorV2's shards: outputs [start, limit) from one stream each."""
     means, stddevs, minvals, maxvals = params
     total = per_batch * batches
-    for start, limit in shards(total, _OUTPUT_COST, threads.budget()):
+    for start, limit in shards(total, _OUTPUT_COST[arith.dtype], threads.budget()):
         skip = (start * 2 * _MAX_ITERATIONS + arith.per_block - 1) // arith.per_block
         stream = _Stream(generator, skip)
         output = start
