@@ -236,6 +236,16 @@ def index_shuffle(index, seed, max_index):
                     rounds=4)
 
 
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """tf.nn.experimental.stateless_dropout: dropout's nodes with stateless uniform noise."""
+    from engine.ops.nn_ops import dropout_v2
+
+    def uniform_sampler(shape, dtype):
+        return stateless_random_uniform(shape=shape, seed=seed, alg=rng_alg, dtype=dtype)
+    return dropout_v2(x, rate, noise_shape=noise_shape, name=name,
+                      uniform_sampler=uniform_sampler, default_name="stateless_dropout")
+
+
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     with name_scope(name, "stateless_shuffle", [value, seed]):
         key, counter, alg = get_key_counter_alg(seed, alg)

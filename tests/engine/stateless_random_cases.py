@@ -190,6 +190,16 @@ def _parameterized_sharded(tf):
                               maxvals=tf.constant(1.1, tf.float64))}
 
 
+def _stateless_dropout(tf):
+    x = tf.constant(np.linspace(-1.0, 2.0, 24, dtype=np.float32).reshape(4, 6))
+    dropout = tf.nn.experimental.stateless_dropout
+    return {"rate": dropout(x, 0.4, seed=[1, 2]),
+            "rate_tensor": dropout(tf.cast(x, tf.float64), tf.constant(0.25, tf.float64),
+                                   seed=[3, 4]),
+            "noise_shape": dropout(x, 0.5, seed=[5, 6], noise_shape=[4, 1], name="drop"),
+            "philox": dropout(x, 0.3, seed=[7, 8], rng_alg="philox")}
+
+
 def _bitwise(tf):
     raw = tf.raw_ops
     x = tf.constant([1, -1, 5, 7, -16], tf.int32)
@@ -231,7 +241,8 @@ CASES = {"uniform": _uniform, "integers": _integers, "normal": _normal,
          "binomial": _binomial, "gamma": _gamma, "poisson": _poisson, "seeds": _seeds,
          "shuffle": _shuffle, "index_shuffle": _index_shuffle,
          "parameterized_truncated_normal": _parameterized_truncated_normal,
-         "parameterized_sharded": _parameterized_sharded, "bitwise": _bitwise,
+         "parameterized_sharded": _parameterized_sharded,
+         "stateless_dropout": _stateless_dropout, "bitwise": _bitwise,
          "raw_ops": _raw_ops}
 
 
@@ -390,13 +401,17 @@ def _api_errors(tf):
         "categorical_seed": lambda: tf.random.stateless_categorical([[1.0, 2.0]], 3,
                                                                     seed=[1]),
         "seed_of_floats": lambda: tf.random.stateless_uniform([2], seed=[1.0, 2.0]),
+        "dropout_rate_dtype": lambda: tf.nn.experimental.stateless_dropout(
+            tf.constant([1.0, 2.0], tf.float64), tf.constant(0.5), seed=[1, 2]),
+        "dropout_rate_one": lambda: tf.nn.experimental.stateless_dropout(
+            tf.constant([1.0, 2.0]), 1.0, seed=[1, 2]),
     }
 
 
 API_ERROR_CASES = ("uniform_int_one_bound", "uniform_unsigned_range", "uniform_bool",
                    "categorical_float_dtype", "alg_name", "alg_int", "alg_type",
                    "seed_of_three", "seed_matrix", "raw_seed_of_three", "categorical_seed",
-                   "seed_of_floats")
+                   "seed_of_floats", "dropout_rate_dtype", "dropout_rate_one")
 
 
 def run_api_error_case(tf, name):
