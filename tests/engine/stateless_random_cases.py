@@ -92,6 +92,9 @@ def _binomial(tf):
             probs=tf.constant([0.5, 0.1], tf.float64), output_dtype=tf.float32),
         "int64": tf.random.stateless_binomial([6], seed=[3, 3], counts=1000.0, probs=0.7,
                                               output_dtype=tf.int64),
+        "float16": tf.random.stateless_binomial(
+            [8, 2], seed=[2, 8], counts=tf.constant([30.0, 4.0], tf.float16),
+            probs=tf.constant([0.4, 0.6], tf.float16), output_dtype=tf.float16),
     }
 
 
@@ -102,7 +105,9 @@ def _gamma(tf):
                                      alpha=tf.constant([[0.25], [3.0]], tf.float64),
                                      beta=tf.constant([1.0, 2.0], tf.float64),
                                      dtype=tf.float64)
-    return {"float32": sample, "float64": wide,
+    half = tf.random.stateless_gamma([40], seed=[6, 1], alpha=tf.constant(0.3, tf.float16),
+                                     dtype=tf.float16)
+    return {"float32": sample, "float64": wide, "float16": half,
             "grad_alpha": tf.gradients(tf.reduce_sum(sample), alpha)[0]}
 
 
@@ -111,6 +116,9 @@ def _poisson(tf):
     return {"int32": tf.random.stateless_poisson([6, 4], seed=[1, 2], lam=lam),
             "float32": tf.random.stateless_poisson([3, 4], seed=[2, 1], lam=lam,
                                                    dtype=tf.float32),
+            "float16": tf.random.stateless_poisson([20], seed=[9, 9],
+                                                   lam=tf.constant(6.5, tf.float16),
+                                                   dtype=tf.float16),
             "int64_f64": tf.random.stateless_poisson(
                 [3, 2], seed=[5, 5], lam=tf.constant([4.0, 40.0], tf.float64),
                 dtype=tf.int64)}
