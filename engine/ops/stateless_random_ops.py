@@ -1,7 +1,9 @@
 """tf.random's stateless samplers (stateless_uniform, normal, truncated_normal, categorical,
-binomial, gamma, poisson), fold_in, split, experimental.stateless_shuffle, create_rng_state and
-Algorithm, as TensorFlow 2.21's stateless_random_ops.py and random_ops_util.py build them, and
-the stateless gamma's gradient (random_grad.py)."""
+multinomial, binomial, gamma, poisson, parameterized_truncated_normal), fold_in, split,
+experimental.stateless_shuffle and index_shuffle, create_rng_state, Algorithm and
+tf.nn.experimental.stateless_dropout, as TensorFlow 2.21's stateless_random_ops.py,
+random_ops_util.py and nn_ops.py build them, and the gradients of the stateless gamma and
+parameterized truncated normal (random_grad.py)."""
 
 import enum
 
@@ -12,6 +14,7 @@ from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.cast import cast
+from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.fill_ops import zeros
 from engine.ops.gradient_registry import NotDifferentiable, RegisterGradient
@@ -58,7 +61,6 @@ def convert_alg_to_int(alg):
 
 
 def _uint32s_to_uint64(x):
-    from engine.ops.constant_op import constant
     return apply_op("BitwiseOr", x=cast(x[0], dtypes.uint64),
                     y=apply_op("LeftShift", x=cast(x[1], dtypes.uint64),
                                y=constant(32, dtypes.uint64)))
@@ -66,7 +68,6 @@ def _uint32s_to_uint64(x):
 
 def _philox_scramble_seed(seed):
     """GenerateKey's scramble built from ops (random_ops_util._philox_scramble_seed)."""
-    from engine.ops.constant_op import constant
     key = constant([0x02461E293EC8F720], dtypes.uint64)
     counter = cast(seed, dtypes.uint64)
     mix = apply_op("StatelessRandomUniformFullIntV2", shape=[4], key=key, counter=counter,
@@ -310,7 +311,6 @@ def _stateless_random_gamma_v3_grad(op, grad):
 
 def _ndtr(x):
     """random_grad._Ndtr: the normal distribution function through erf and erfc."""
-    from engine.ops.constant_op import constant
     half_sqrt_2 = constant(0.5 * np.sqrt(2.0), dtype=x.dtype, name="half_sqrt_2")
     w = x * half_sqrt_2
     z = math_ops.abs(w)
