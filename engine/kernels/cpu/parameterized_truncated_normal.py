@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu.random_sampling import _Stream, shards
@@ -23,6 +24,10 @@ from engine.kernels.cpu.stateless_random import seed_stream
 from engine.runtime import random_philox, threads
 
 _MAX_ITERATIONS = 1000
+
+
+def _internal(ctx, message):
+    return errors.InternalError(getattr(ctx, "node_def", None), None, message)
 # Shard's cost of an output (batchInitCost + 2 uniformRejectionSamplingCost of Eigen's costs
 # of the type), read off where TensorFlow's first piece ends for 1100-2500 outputs on two
 # threads; only tensors of about a thousand outputs or more are cut.
@@ -98,8 +103,8 @@ def _sample(arith, stream, count, mean, stddev, minval, maxval, ctx):
                 else:
                     iterations += 1
                     if iterations > _MAX_ITERATIONS:
-                        raise invalid(ctx, "TruncatedNormal randn rejection sampler failed "
-                                           "to accept a sample.")
+                        raise _internal(ctx, "TruncatedNormal randn rejection sampler failed "
+                                             "to accept a sample.")
     elif diff < cutoff:
         plus_factor = t(0) if norm_min < 0 else t(norm_min * norm_min)
         while len(out) < count:
@@ -107,7 +112,11 @@ def _sample(arith, stream, count, mean, stddev, minval, maxval, ctx):
             g = [t(t(plus_factor - t(zi * zi)) / t(2)) for zi in z]
             u = arith.uniform(stream)
             for zi, gi, ui in zip(z, g, u):
-                if ui <= arith.exp(gi) or iterations + 1 >= _MAX_ITERATIONS:
+                accept = ui <= arith.exp(gi)
+                if accept or iterations + 1 >= _MAX_ITERATIONS:
+                    if not accept:
+                        raise _internal(ctx, "TruncatedNormal uniform rejection sampler "
+                                             "failed to  accept a sample.")
                     out.append(t(t(zi * stddev) + mean))
                     if len(out) >= count:
                         break
@@ -122,7 +131,11 @@ def _sample(arith, stream, count, mean, stddev, minval, maxval, ctx):
                 z = t(t(-arith.log(rand[i]) / alpha) + norm_min)
                 x = t(alpha - z) if norm_min < alpha else t(norm_min - alpha)
                 g = arith.exp(t(t(-x * x) / t(2)))
-                if (rand[i + 1] <= g and z < norm_max) or iterations + 1 >= _MAX_ITERATIONS:
+                accept = rand[i + 1] <= g and z < norm_max
+                if accept or iterations + 1 >= _MAX_ITERATIONS:
+                    if not accept:
+                        raise _internal(ctx, "TruncatedNormal exponential distribution "
+                                             "rejection sampler failed to accept a sample.")
                     out.append(t(t(z * stddev) + mean))
                     if len(out) >= count:
                         break
