@@ -206,14 +206,16 @@ _GLIBC_CTYPES_MAX_PAIRS = 1 << 11
 
 
 @functools.lru_cache(maxsize=1)
-def _libm():
+def libm():
+    """glibc's libm with the float functions TensorFlow's samplers call (logf, sinf, cosf,
+    expf) typed for ctypes."""
     import ctypes
     import ctypes.util
-    libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    library = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
     for name in ("logf", "sinf", "cosf", "expf"):
-        function = getattr(libm, name)
+        function = getattr(library, name)
         function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
-    return libm
+    return library
 
 
 def _box_muller_glibc(x0, x1, shape):
@@ -227,12 +229,12 @@ def _box_muller_glibc(x0, x1, shape):
         return f0.reshape(shape), f1.reshape(shape)
     u1 = np.maximum(uint32_to_float(x0), np.float32(1.0e-7))
     v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
-    libm = _libm()
-    logs = np.array([libm.logf(u) for u in u1.tolist()], np.float32)
+    glibc = libm()
+    logs = np.array([glibc.logf(u) for u in u1.tolist()], np.float32)
     u2 = np.sqrt(np.float32(-2.0) * logs)
     angles = v1.tolist()
-    sines = np.array([libm.sinf(v) for v in angles], np.float32)
-    cosines = np.array([libm.cosf(v) for v in angles], np.float32)
+    sines = np.array([glibc.sinf(v) for v in angles], np.float32)
+    cosines = np.array([glibc.cosf(v) for v in angles], np.float32)
     return (sines * u2).reshape(shape), (cosines * u2).reshape(shape)
 
 

@@ -46,12 +46,12 @@ class _Float:
     def exp(self, x):
         if self.dtype == np.float64:
             return math.exp(x)
-        return self.t(random_philox._libm().expf(float(x)))
+        return self.t(random_philox.libm().expf(float(x)))
 
     def log(self, x):
         if self.dtype == np.float64:
             return math.log(x) if x > 0 else -math.inf
-        return self.t(random_philox._libm().logf(float(x)))
+        return self.t(random_philox.libm().logf(float(x)))
 
     def sqrt(self, x):
         return math.sqrt(x) if self.dtype == np.float64 else self.t(np.sqrt(np.float32(x)))
