@@ -108,6 +108,17 @@ UnicodeScript UnicodeTranscode UnicodeEncode UnsortedSegmentJoin StringNGrams Un
 UnicodeDecodeWithOffsets
 """.split()
 
+# Stateless random ops (tf.random.stateless_*, fold_in, split, experimental.stateless_shuffle,
+# index_shuffle); the bitwise ops alg="philox" scrambles a seed with are math's, above.
+ENGINE_OPS += """
+StatelessRandomGetKeyCounter StatelessRandomGetKeyCounterAlg StatelessRandomGetAlg
+StatelessRandomUniform StatelessRandomNormal StatelessTruncatedNormal StatelessRandomUniformInt
+StatelessRandomUniformFullInt StatelessRandomUniformV2 StatelessRandomNormalV2
+StatelessTruncatedNormalV2 StatelessRandomUniformIntV2 StatelessRandomUniformFullIntV2
+StatelessMultinomial StatelessRandomBinomial StatelessRandomGammaV2 StatelessRandomGammaV3
+StatelessRandomPoisson StatelessShuffle RandomIndexShuffle StatelessParameterizedTruncatedNormal
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -63,6 +63,7 @@ from engine.ops.norm_ops import norm  # noqa: F401
 from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
                                    set_random_seed, truncated_normal)
 from engine.ops.shuffle_ops import random_shuffle
+from engine.ops import stateless_random_ops as _stateless
 from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  # noqa: F401
                                   scatter_div, scatter_max, scatter_min, scatter_mul,
                                   scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
@@ -133,7 +134,25 @@ graph_util = _Namespace("tf.graph_util", import_graph_def=import_graph_def, **{
         "tensor_shape_from_node_def_name")})
 random = _Namespace("tf.random", set_random_seed=set_random_seed, uniform=random_uniform,
                     normal=random_normal, truncated_normal=truncated_normal, get_seed=get_seed,
-                    shuffle=random_shuffle)
+                    shuffle=random_shuffle,
+                    stateless_uniform=_stateless.stateless_random_uniform,
+                    stateless_normal=_stateless.stateless_random_normal,
+                    stateless_truncated_normal=_stateless.stateless_truncated_normal,
+                    stateless_categorical=_stateless.stateless_categorical,
+                    stateless_multinomial=_stateless.stateless_multinomial,
+                    stateless_binomial=_stateless.stateless_random_binomial,
+                    stateless_gamma=_stateless.stateless_random_gamma,
+                    stateless_poisson=_stateless.stateless_random_poisson,
+                    stateless_parameterized_truncated_normal=(
+                        _stateless.stateless_parameterized_truncated_normal),
+                    fold_in=_stateless.fold_in, split=_stateless.split,
+                    create_rng_state=_stateless.create_rng_state,
+                    Algorithm=_stateless.Algorithm)
+random.experimental = _Namespace(
+    "tf.random.experimental", stateless_fold_in=_stateless.fold_in,
+    stateless_split=_stateless.split, stateless_shuffle=_stateless.stateless_shuffle,
+    index_shuffle=_stateless.index_shuffle,
+    create_rng_state=_stateless.create_rng_state, Algorithm=_stateless.Algorithm)
 initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_initializer,
                           constant=constant_initializer,
                           random_uniform=random_uniform_initializer,

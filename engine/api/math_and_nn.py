@@ -9,6 +9,7 @@ from engine.ops import segment_ops as _segment
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
+from engine.ops import stateless_random_ops as _stateless_random
 
 # tf.nn is the module engine.ops.nn; these members live in other op modules.
 for _name, _value in {
@@ -20,6 +21,8 @@ for _name, _value in {
             "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
             "local_response_normalization")}}.items():
     setattr(nn, _name, _value)
+nn.experimental = _Namespace("tf.nn.experimental",
+                             stateless_dropout=_stateless_random.stateless_dropout)
 
 losses = _Namespace("tf.losses", Reduction=_losses.Reduction,
                     compute_weighted_loss=_losses.compute_weighted_loss,

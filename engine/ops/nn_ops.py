@@ -268,12 +268,14 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     return dropout_v2(x, rate, noise_shape=noise_shape, seed=seed, name=name)
 
 
-def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+def dropout_v2(x, rate, noise_shape=None, seed=None, name=None, uniform_sampler=None,
+               default_name="dropout"):
     """Zeroes each element with probability `rate` (RandomUniform >= rate) and scales the
-    kept ones by 1 / (1 - rate), as TensorFlow's nodes do."""
+    kept ones by 1 / (1 - rate), as TensorFlow's nodes do; `uniform_sampler(shape, dtype)`
+    draws the noise where not RandomUniform (tf.nn.experimental.stateless_dropout's)."""
     import numbers
 
-    with name_scope(name, "dropout", [x]):
+    with name_scope(name, default_name, [x]):
         is_rate_number = isinstance(rate, numbers.Real)
         if is_rate_number and (rate < 0 or rate >= 1):
             raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
@@ -289,10 +291,18 @@ def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
             ret = apply_op("Mul", x=x, y=scale)
         else:
             if rate.dtype != x.dtype:
+                if rate.dtype.base_dtype != x.dtype.base_dtype:
+                    raise ValueError("`x.dtype` must be compatible with `rate.dtype`. "
+                                     f"Received: x.dtype={x.dtype} and "
+                                     f"rate.dtype={rate.dtype}")
                 rate = apply_op("Cast", x=rate, DstT=x.dtype, name="rate")
             one_tensor = constant(1, dtype=x.dtype)
             ret = apply_op("RealDiv", x=x, y=apply_op("Sub", x=one_tensor, y=rate))
-        random_tensor = random_uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+        if uniform_sampler is None:
+            random_tensor = random_uniform(_noise_shape(x, noise_shape), dtype=x.dtype,
+                                           seed=seed)
+        else:
+            random_tensor = uniform_sampler(shape=_noise_shape(x, noise_shape), dtype=x.dtype)
         keep_mask = random_tensor >= rate
         zero_tensor = constant(0, dtype=x.dtype)
         ret = array_ops.where_v2(keep_mask, ret, zero_tensor)

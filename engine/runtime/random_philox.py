@@ -104,6 +104,14 @@ class PhiloxRandom:
         self.key = (seed_lo & _MASK32, seed_lo >> 32)
         self.counter = seed_hi << 64  # counter words 2 and 3 hold seed_hi
 
+    @classmethod
+    def from_key_counter(cls, key, counter):
+        """The stream of a given key (two 32-bit words) and 128-bit counter, as
+        PhiloxRandom(counter, key) of the stateless ops."""
+        stream = cls.__new__(cls)
+        stream.key, stream.counter = (key[0] & _MASK32, key[1] & _MASK32), counter & _MASK128
+        return stream
+
     def copy(self):
         other = PhiloxRandom.__new__(PhiloxRandom)
         other.key, other.counter = self.key, self.counter
@@ -126,6 +134,21 @@ class PhiloxRandom:
             result = self.blocks_at(xp.arange(n, dtype=np.uint64), xp)
         self.skip(n)
         return result
+
+
+def stateless_stream(seed0, seed1):
+    """The stream of a stateless op's seed pair (GenerateKey of stateless_random_ops.cc): the
+    seeds, as the counter under a fixed key, scrambled into a key and the counter's high
+    words.
+
+    >>> stream = stateless_stream(1, 2)
+    >>> [hex(w) for w in stream.key], hex(stream.counter)
+    (['0x6d2f7fba', '0x908502c9'], '0xf7734320619cb60b0000000000000000')
+    """
+    scramble = PhiloxRandom.from_key_counter(
+        (0x3EC8F720, 0x02461E29), (seed0 & _MASK64) | ((seed1 & _MASK64) << 64))
+    mix = [int(w) for w in scramble.blocks_at(np.zeros(1, np.uint64))[0]]
+    return PhiloxRandom.from_key_counter((mix[0], mix[1]), (mix[2] | (mix[3] << 32)) << 64)
 
 
 class GuardedPhiloxRandom:
@@ -162,13 +185,57 @@ def uint16_to_half(x):
 
 
 def box_muller_float(x0, x1, xp=np):
-    """Two float32 normals from two uint32 words each, as BoxMullerFloat (glibc logf, sincosf)."""
+    """Two float32 normals from two uint32 words each, as BoxMullerFloat: sqrt(-2 logf(u1))
+    times sinf and cosf of 2 pi u2, glibc's float functions (TensorFlow's CPU calls them; they
+    are not always correctly rounded, about 1 value in 100 each). On the CPU they are called:
+    through the compiled kernel for long streams, through ctypes element by element
+    otherwise; CuPy's are its own (a GPU's normals may differ in the last ulp)."""
+    if xp is np:
+        return _box_muller_glibc(np.asarray(x0).reshape(-1), np.asarray(x1).reshape(-1),
+                                 np.shape(x0))
     u1 = xp.maximum(uint32_to_float(x0), np.float32(1.0e-7))
     v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
-    # Computed in double and rounded once: the correctly rounded float results glibc returns.
     u2 = xp.sqrt(np.float32(-2.0) * xp.log(u1.astype(np.float64)).astype(np.float32))
     v1_64 = v1.astype(np.float64)
     return (xp.sin(v1_64).astype(np.float32) * u2, xp.cos(v1_64).astype(np.float32) * u2)
+
+
+# Below this many pairs glibc's functions are called through ctypes (about 4 us a pair)
+# rather than loading the compiled kernel (0.2 s and more the first time).
+_GLIBC_CTYPES_MAX_PAIRS = 1 << 11
+
+
+@functools.lru_cache(maxsize=1)
+def libm():
+    """glibc's libm with the float functions TensorFlow's samplers call (logf, sinf, cosf,
+    expf) typed for ctypes."""
+    import ctypes
+    import ctypes.util
+    library = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    for name in ("logf", "sinf", "cosf", "expf"):
+        function = getattr(library, name)
+        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    return library
+
+
+def _box_muller_glibc(x0, x1, shape):
+    """BoxMullerFloat of word pairs, glibc's float functions called compiled where the Philox
+    kernels are loaded (or worth loading), else through ctypes."""
+    module = compiled.loaded("philox")
+    if module is None and x0.shape[0] > _GLIBC_CTYPES_MAX_PAIRS:
+        module = compiled.module("philox")  # None while a cold cache compiles beside us
+    if module is not None:
+        f0, f1 = module.box_muller_f32(x0, x1)
+        return f0.reshape(shape), f1.reshape(shape)
+    u1 = np.maximum(uint32_to_float(x0), np.float32(1.0e-7))
+    v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
+    glibc = libm()
+    logs = np.array([glibc.logf(u) for u in u1.tolist()], np.float32)
+    u2 = np.sqrt(np.float32(-2.0) * logs)
+    angles = v1.tolist()
+    sines = np.array([glibc.sinf(v) for v in angles], np.float32)
+    cosines = np.array([glibc.cosf(v) for v in angles], np.float32)
+    return (sines * u2).reshape(shape), (cosines * u2).reshape(shape)
 
 
 def box_muller_double(x0, x1, x2, x3, xp=np):

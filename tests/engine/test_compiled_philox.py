@@ -128,3 +128,20 @@ def test_parallel_for_raises_what_a_piece_raised():
             threads.parallel_for(fail, 1 << 16, min_per_piece=1 << 10)
     finally:
         threads.configure(0)
+
+
+def test_box_muller_calls_the_same_glibc_functions_as_the_ctypes_path(fast, monkeypatch):
+    """The compiled BoxMullerFloat (numba's float32 log, sin and cos) and the ctypes path
+    both give glibc's logf, sinf and cosf, which are not always correctly rounded."""
+    words = random_philox.PhiloxRandom(11, 3).next_blocks(3000).reshape(-1, 2)
+    compiled_normals = fast.box_muller_f32(words[:, 0], words[:, 1])
+    monkeypatch.setattr(compiled, "loaded", lambda name: None)
+    monkeypatch.setattr(compiled, "module", lambda name, wait=False: None)
+    ctypes_normals = random_philox.box_muller_float(words[:, 0], words[:, 1])
+    for ours, theirs in zip(compiled_normals, ctypes_normals):
+        np.testing.assert_array_equal(ours, theirs)
+    u1 = np.maximum(random_philox.uint32_to_float(words[:, 0]), np.float32(1e-7))
+    rounded_once = np.log(u1.astype(np.float64)).astype(np.float32)
+    libm = random_philox.libm()
+    glibc = np.array([libm.logf(u) for u in u1.tolist()], np.float32)
+    assert (glibc != rounded_once).any()  # why the engine calls glibc at all

@@ -14,7 +14,8 @@ piecewise_constant; layers_mnist: batch normalization's cond and its gradient), 
 dynamic_rnn restored from a checkpoint with import_meta_graph, which has no contexts), tf.data
 (data_pipeline_mlp), queues and a frozen graph (queue_freeze_pipeline), file readers on the CPU
 feeding decode_raw and the image ops on the GPU (cifar10_input_pipeline), and hooks reading
-the global step of a GPU variable (monitored_training, monitored_checkpoints).
+the global step of a GPU variable (monitored_training, monitored_checkpoints), and stateless
+random ops, which have CPU kernels only, feeding a model on the GPU (stateless_augmentation).
 """
 
 import os
@@ -29,7 +30,8 @@ from tests.engine.test_programs import EXPECTED, PROGRAMS, REPO, normalise, same
 
 ON_GPU = ["linear_regression", "logistic_regression", "layers_mnist", "dynamic_rnn_lengths",
           "resume_training", "data_pipeline_mlp", "queue_freeze_pipeline",
-          "cifar10_input_pipeline", "monitored_training", "monitored_checkpoints"]
+          "cifar10_input_pipeline", "monitored_training", "monitored_checkpoints",
+          "stateless_augmentation"]
 
 
 def run_on_simulated_gpu(name, backend_name="simulated"):

@@ -7,6 +7,8 @@ PhiloxRandom's outputs. They release the GIL, so engine.runtime.threads.parallel
 one stream at once; compiled once per machine and cached on disk (numba's cache=True).
 """
 
+import math
+
 import numpy as np
 import numba
 
@@ -137,6 +139,33 @@ def _uniform_f64(k0, k1, c0, c1, c2, c3, out, start, end):
                                                  | np.uint64(x3[j]))) * scale
 
 
+@numba.njit(**_JIT)
+def _box_muller_f32(x0, x1, f0, f1, start, end):
+    """BoxMullerFloat over word pairs: math.log, sin and cos of a float32 are glibc's logf,
+    sinf and cosf here (llvm.log.f32 and its kind lower to those calls), the functions
+    TensorFlow's sincosf and log call, so these are its values to the bit."""
+    low23 = np.uint32(0x7FFFFF)
+    scale = np.float32(1.0 / (1 << 23))
+    epsilon = np.float32(1.0e-7)
+    minus_two = np.float32(-2.0)
+    two_pi = 2.0 * np.pi
+    for i in range(start, end):
+        u1 = max(np.float32(np.int32(x0[i] & low23)) * scale, epsilon)
+        v1 = np.float32(two_pi * np.float64(np.float32(np.int32(x1[i] & low23)) * scale))
+        u2 = np.float32(math.sqrt(minus_two * math.log(u1)))
+        f0[i] = np.float32(math.sin(v1)) * u2
+        f1[i] = np.float32(math.cos(v1)) * u2
+
+
+def box_muller_f32(x0, x1):
+    """(f0, f1): BoxMullerFloat of each pair of uint32 words, split over the threads."""
+    x0, x1 = np.ascontiguousarray(x0, np.uint32), np.ascontiguousarray(x1, np.uint32)
+    f0, f1 = np.empty(x0.shape[0], np.float32), np.empty(x0.shape[0], np.float32)
+    threads.parallel_for(lambda start, end: _box_muller_f32(x0, x1, f0, f1, start, end),
+                         x0.shape[0], _MIN_BLOCKS_PER_PIECE)
+    return f0, f1
+
+
 def stream_args(key, counter):
     """A stream's key and 128-bit counter as the six uint64 arguments the kernels take."""
     k0, k1 = key
@@ -168,3 +197,4 @@ def warm():
     blocks((1, 2), 3, 1)
     uniform((1, 2), 3, 3, np.float32)
     uniform((1, 2), 3, 3, np.float64)
+    box_muller_f32(np.arange(3, dtype=np.uint32), np.arange(3, dtype=np.uint32))

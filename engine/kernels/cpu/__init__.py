@@ -15,7 +15,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
     "image", "crop_and_resize", "volumetric", "sparse", "spectral", "audio", "bessel",
-    "cephes_misc", "string_format", "encoding", "unicode", "string_ngrams"))
+    "cephes_misc", "string_format", "encoding", "unicode", "string_ngrams", "stateless_random",
+    "parameterized_truncated_normal"))
 
 
 def load_kernels():

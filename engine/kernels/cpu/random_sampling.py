@@ -117,6 +117,12 @@ def shards(total, cost_per_unit, num_threads):
 
 @register("Multinomial")
 def multinomial(ctx, logits, num_samples):
+    return multinomial_draws(ctx, logits, num_samples, ctx.rng().reserve_random_outputs)
+
+
+def multinomial_draws(ctx, logits, num_samples, generator_for):
+    """Multinomial's checks and draws; `generator_for(reserved outputs)` gives the stream (the
+    node's reservation, or a stateless op's seed stream)."""
     logits, num_samples = np.asarray(logits), np.asarray(num_samples)
     if logits.ndim != 2:
         raise invalid(ctx, f"logits should be a matrix, got shape {shape_str(logits.shape)}")
@@ -133,7 +139,7 @@ def multinomial(ctx, logits, num_samples):
     if out.size == 0:
         return out
     reserved = batch * ((samples + 3) // 4 * 4) * 2
-    generator = ctx.rng().reserve_random_outputs(reserved)
+    generator = generator_for(reserved)
     cost = int(50 * (samples * math.log(classes) / math.log(2) + classes))
     wide = logits.astype(np.float64)
     finite = np.isfinite(logits)
@@ -163,7 +169,7 @@ def multinomial(ctx, logits, num_samples):
 
 # -- RandomGamma, RandomGammaGrad --
 
-def _shape_of(ctx, shape):
+def shape_vector(ctx, shape):
     shape = np.asarray(shape)
     if shape.ndim != 1 or shape.dtype not in (np.int32, np.int64):
         raise invalid(ctx, "shape must be a vector of {int32,int64}, got shape: "
@@ -203,21 +209,26 @@ def _gamma_sample(stream, alpha):
 
 @register("RandomGamma")
 def random_gamma(ctx, shape, alpha):
-    dims = _shape_of(ctx, shape)
+    dims = shape_vector(ctx, shape)
     alpha = np.asarray(alpha)
     per_alpha = int(np.prod(dims, dtype=np.int64))
     out = np.zeros(dims + list(alpha.shape), alpha.dtype)
     if out.size == 0:
         return out
     generator = ctx.rng().reserve_random_outputs(per_alpha * alpha.size)
-    flat = out.reshape(-1)
+    gamma_fill(generator, alpha, per_alpha, out.reshape(-1))
+    return out
+
+
+def gamma_fill(generator, alpha, per_alpha, flat):
+    """flat[sample * alphas + alpha_index] = a Gamma(alpha) draw, output alpha_index *
+    per_alpha + sample on its own stream at 256 blocks an output."""
     alphas = alpha.reshape(-1).astype(np.float64).tolist()
     for alpha_index, a in enumerate(alphas):
         for sample in range(per_alpha):
             output = alpha_index * per_alpha + sample
             stream = _Stream(generator, RESERVED * output)
             flat[sample * len(alphas) + alpha_index] = _gamma_sample(stream, a)
-    return out
 
 
 @register("RandomGammaGrad")
@@ -275,8 +286,14 @@ def random_poisson_v2(ctx, shape, rate):
     if per_rate == 0 or out.size == 0:
         return out
     generator = ctx.rng().reserve_random_outputs(per_rate * rate.size)
-    highest = _HIGHEST[out_dtype]
-    flat = out.reshape(-1)
+    poisson_fill(generator, rate, per_rate, out.reshape(-1))
+    return out
+
+
+def poisson_fill(generator, rate, per_rate, flat):
+    """flat[sample * rates + rate_index] = a Poisson(rate) draw, each output on its own
+    stream at 256 blocks an output (PoissonFunctor)."""
+    highest = _HIGHEST[flat.dtype]
     rates = rate.reshape(-1).astype(np.float64).tolist()
     for rate_index, r in enumerate(rates):
         if r < 10:
@@ -293,4 +310,106 @@ def random_poisson_v2(ctx, shape, rate):
             else:
                 value = _poisson_hormann(stream, r, log_rate, a, b, inv_alpha, highest)
             flat[sample * len(rates) + rate_index] = value
-    return out
+
+
+# -- binomial (random_binomial_op.cc's RandomBinomialFunctor) --
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _log(x):
+    """glibc's log, with log(0) = -inf as C gives it."""
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _stirling_approx_tail(k):
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(stream, count, prob):
+    uniform = _Buffered(stream.uniform_pair)
+    geom_sum, num_geom = 0.0, 0
+    log1p_q = math.log1p(-prob)
+    while True:
+        ratio = _log(uniform()) / log1p_q
+        geom = math.ceil(ratio) if math.isfinite(ratio) else ratio
+        geom_sum += geom
+        if geom_sum > count:
+            return num_geom
+        num_geom += 1
+
+
+def _btrs(stream, count, prob):
+    """Hormann's transformed rejection with pairs of uniforms (btrs)."""
+    stddev = math.sqrt(count * prob * (1 - prob))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = count * prob + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = prob / (1 - prob)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor((count + 1) * prob)
+    uniform = _Buffered(stream.uniform_pair)
+    while True:
+        u = uniform()
+        v = uniform()
+        u = u - 0.5
+        us = 0.5 - abs(u)
+        if us == 0:  # C's k is -inf here: rejected
+            continue
+        k = math.floor((2 * a / us + b) * u + c)
+        if us >= 0.07 and v <= v_r:
+            return k
+        if k < 0 or k > count:
+            continue
+        v = _log(v * alpha / (a / (us * us) + b))
+        upperbound = ((m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
+                      + (count + 1) * math.log((count - m + 1) / (count - k + 1))
+                      + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
+                      + _stirling_approx_tail(m) + _stirling_approx_tail(count - m)
+                      - _stirling_approx_tail(k) - _stirling_approx_tail(count - k))
+        if v <= upperbound:
+            return k
+
+
+def _binomial_sample(generator, output, count, prob):
+    """One draw for counts and probs of the parameters' type (their products and 1 - p in
+    that type, as TensorFlow's comparisons)."""
+    dtype = type(prob)
+    dcount = float(count)
+    if dcount <= 0.0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return dcount
+    if prob <= dtype(0.5):
+        flip, p = False, prob
+    elif prob > dtype(0.5):
+        flip, p = True, dtype(dtype(1) - prob)
+    else:
+        return math.nan
+    with np.errstate(over="ignore"):
+        large = count * p >= dtype(10)
+    if large:
+        draw = _btrs(_Stream(generator, RESERVED * output), dcount, float(p))
+    else:
+        draw = _binomial_inversion(_Stream(generator, 42 * output), dcount, float(p))
+    return dcount - draw if flip else draw
+
+
+def binomial_fill(generator, counts, probs, flat):
+    """flat[sample * batches + batch] = a Binomial(counts[batch], probs[batch]) draw, output
+    batch * samples_per_batch + sample on its own stream (256 blocks an output for BTRS, 42
+    for inversion)."""
+    batches = counts.size
+    per_batch = flat.size // batches
+    for batch in range(batches):
+        count, prob = counts[batch], probs[batch]
+        for sample in range(per_batch):
+            flat[sample * batches + batch] = _binomial_sample(
+                generator, batch * per_batch + sample, count, prob)

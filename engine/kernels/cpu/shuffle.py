@@ -19,7 +19,17 @@ def random_shuffle(ctx, value):
     samples = size - 1
     blocks = (samples + 3) // 4
     generator = ctx.rng().reserve_random_outputs(blocks, multiplier=1)
-    words = generator.next_blocks(blocks).reshape(-1)[:samples].astype(np.int64)
+    return shuffle_rows(value, generator)
+
+
+def shuffle_rows(value, generator):
+    """value's rows in the order of a Fisher-Yates shuffle reading one uint32 a swap from
+    `generator` (TensorFlow's RandomShuffle over a SingleSampleAdapter)."""
+    if value.size <= 1 or value.ndim == 0 or value.shape[0] <= 1:
+        return value
+    size = value.shape[0]
+    samples = size - 1
+    words = generator.next_blocks((samples + 3) // 4).reshape(-1)[:samples].astype(np.int64)
     permutation = np.arange(size)
     for i in range(samples):
         j = i + int(words[i]) % (size - i)
