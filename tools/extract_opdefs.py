@@ -87,7 +87,15 @@ ResizeBilinear ResizeBilinearGrad ResizeNearestNeighbor ResizeNearestNeighborGra
 ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace SpaceToDepth
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
-""".split()
+# tf.sparse arithmetic, serialization and tf.sparse_matmul (sparse-metrics)
+SparseAdd SparseAddGrad SparseTensorDenseAdd SparseDenseCwiseAdd SparseDenseCwiseMul
+SparseDenseCwiseDiv SparseConcat SparseSparseMaximum SparseSparseMinimum SparseReduceSum
+SparseReduceSumSparse SparseReduceMax SparseReduceMaxSparse SparseSoftmax SparseSplit
+SerializeSparse SerializeManySparse DeserializeManySparse SparseMatMul
+"""
+# a line starting with "#" names the topic of the block under it
+ENGINE_OPS = [name for line in ENGINE_OPS.splitlines() if not line.startswith("#")
+              for name in line.split()]
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -12,7 +12,9 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - image_and_spatial.py: tf.image, tf.random_crop, and the spatial ops of tf.nn and tf.layers
   that came with them (depth_to_space, separable and transposed convolutions);
 - feature_columns.py: tf.feature_column and the sparse ops under it (tf.sparse_segment_*,
-  tf.sparse_reshape, tf.sparse.cross, ...).
+  tf.sparse_reshape, tf.sparse.cross, ...);
+- sparse_and_metrics.py: tf.sparse's arithmetic (tf.sparse.add, tf.sparse_concat, ...),
+  serialized SparseTensors, and the TF1 streaming metrics beyond the basic ones.
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -29,6 +31,7 @@ from engine.api.platform import *  # noqa: F401,F403
 from engine.api.special_math import *  # noqa: F401,F403
 from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.api.feature_columns import *  # noqa: F401,F403
+from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

@@ -250,7 +250,9 @@ _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
 # Ops evaluated by their kernels when every input is known (small): what the sparse ops that
 # build a constant SparseTensor's shape need.
-_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast"})
+_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast",
+                              # tf.sparse.eye's and expand_dims' sizes and axes
+                              "SelectV2", "GreaterEqual", "Reshape", "Cast"})
 
 _FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",

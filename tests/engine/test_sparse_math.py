@@ -1,0 +1,50 @@
+"""tf.sparse's arithmetic, tf.sparse_matmul and serialized SparseTensors against TensorFlow
+2.21 (tf.compat.v1): values and gradients, static shapes, graphs node for node and kernel
+errors (tests/engine/sparse_math_cases.py; fixtures by tools/make_sparse_math_fixtures.py)."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine as tf
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import tf_fixture_set  # noqa: E402
+import sparse_math_cases as cases  # noqa: E402
+
+TF = tf_fixture_set.load("sparse_math")
+# SparseMatMul's product: TensorFlow's Eigen contraction (or its own blocked loop when an
+# input is marked sparse) adds in another order than NumPy's BLAS. Everything else is
+# TensorFlow's bits: sums of a few values, Eigen's packet exp in SparseSoftmax.
+TOLERANT = {"matmul": dict(rtol=1e-6, atol=1e-6)}
+
+
+@pytest.mark.parametrize("name", list(cases.CASES))
+def test_values_and_gradients_equal_tensorflows(name):
+    values, shapes = cases.run_case(tf, name)
+    expected = {key.split("__", 1)[1] for key in TF.values.files if key.startswith(name + "__")}
+    assert set(values) == expected
+    for key, value in values.items():
+        want = TF.values[f"{name}__{key}"]
+        assert value.dtype == want.dtype and value.shape == want.shape, key
+        if name in TOLERANT:
+            np.testing.assert_allclose(value, want, err_msg=key, **TOLERANT[name])
+        else:
+            np.testing.assert_array_equal(value, want, err_msg=key)
+    assert shapes == TF.shapes[name]
+
+
+@pytest.mark.parametrize("name", list(cases.CASES))
+def test_graphs_equal_tensorflows(name):
+    with tf.Graph().as_default() as graph:
+        cases.build_case(tf, name)
+    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+    assert ours == TF.nodes[name]
+
+
+@pytest.mark.parametrize("name", list(cases.ERROR_CASES))
+def test_kernel_errors_are_tensorflows(name):
+    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
