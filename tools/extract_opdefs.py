@@ -91,7 +91,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 SparseAdd SparseAddGrad SparseTensorDenseAdd SparseDenseCwiseAdd SparseDenseCwiseMul
 SparseDenseCwiseDiv SparseConcat SparseSparseMaximum SparseSparseMinimum SparseReduceSum
 SparseReduceSumSparse SparseReduceMax SparseReduceMaxSparse SparseSoftmax SparseSplit
-SerializeSparse SerializeManySparse DeserializeManySparse SparseMatMul
+SerializeSparse SerializeManySparse DeserializeManySparse SparseMatMul DenseCountSparseOutput
+SparseCountSparseOutput
 """
 # a line starting with "#" names the topic of the block under it
 ENGINE_OPS = [name for line in ENGINE_OPS.splitlines() if not line.startswith("#")

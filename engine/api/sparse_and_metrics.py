@@ -1,5 +1,5 @@
 """tf.sparse's arithmetic (add, concat, mask, maximum, minimum, the reductions, reset_shape,
-softmax, split, to_indicator, transpose, from_dense, eye, expand_dims) with their TF 1.x
+softmax, split, to_indicator, transpose, from_dense, eye, expand_dims, bincount) with their TF 1.x
 top-level names (tf.sparse_add, ...), tf.sparse_matmul, tf.serialize_sparse,
 tf.serialize_many_sparse and tf.deserialize_many_sparse (also in tf.io); the TF 1.x streaming
 metrics beyond the basic ones (tf.metrics.mean_iou, ..._at_thresholds, ..._at_k)."""
@@ -43,7 +43,8 @@ for _name, _function in (("add", sparse_add), ("concat", sparse_concat), ("mask"
                          ("transpose", sparse_transpose),
                          ("from_dense", _sparse_math.from_dense),
                          ("eye", _sparse_math.sparse_eye),
-                         ("expand_dims", _sparse_math.sparse_expand_dims)):
+                         ("expand_dims", _sparse_math.sparse_expand_dims),
+                         ("bincount", _sparse_math.sparse_bincount)):
     setattr(_special_math.sparse, _name, _function)
 for _name in ("serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"):
     setattr(_input_output.io, _name, getattr(_sparse_math, _name))

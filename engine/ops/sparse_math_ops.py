@@ -1,6 +1,6 @@
 """tf.sparse's arithmetic as TensorFlow 2.21's sparse_ops.py builds it in TF 1.x: add,
 concat, maximum, minimum, the reductions, softmax, split, to_indicator, transpose, from_dense,
-eye, expand_dims, reset_shape; tf.serialize_sparse and its many/deserialize forms;
+eye, expand_dims, reset_shape, bincount; tf.serialize_sparse and its many/deserialize forms;
 tf.sparse.mask of IndexedSlices and tf.sparse_matmul. Gradients in sparse_math_grad.py."""
 
 import numbers
@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape, unknown_shape
@@ -427,3 +428,73 @@ def sparse_matmul(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False,
     return apply_op("SparseMatMul", a=a, b=b, transpose_a=transpose_a,
                     transpose_b=transpose_b, a_is_sparse=a_is_sparse,
                     b_is_sparse=b_is_sparse, name=name)
+
+
+def _validate_sparse_weights(values, weights, dtype=None):
+    if weights is None:
+        return constant([], dtype=dtype or values.values.dtype)
+    if not isinstance(weights, SparseTensor):
+        raise ValueError("Argument `weights` must be a SparseTensor if `values` is a "
+                         f"SparseTensor. Received weights={weights} of type: "
+                         f"{type(weights).__name__}")
+    checks = []
+    if weights.dense_shape is not values.dense_shape:
+        checks.append(check_ops.assert_equal(
+            weights.dense_shape, values.dense_shape,
+            message="'weights' and 'values' must have the same dense shape."))
+    if weights.indices is not values.indices:
+        checks.append(check_ops.assert_equal(
+            weights.indices, values.indices,
+            message="'weights' and 'values' must have the same indices."))
+    if checks:
+        with get_default_graph().control_dependencies(checks):
+            return array_ops.identity(weights.values)
+    return weights.values
+
+
+def sparse_bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
+                    binary_output=False, name=None):
+    """tf.sparse.bincount: the counts (or summed weights, or ones) of each value, over all
+    values (axis 0) or per row (axis -1), as a SparseTensor."""
+    with name_scope(name, "count", [values, weights]):
+        if not isinstance(values, SparseTensor):
+            values = convert_to_tensor(values, name="values")
+        if weights is not None and not isinstance(weights, (SparseTensor, IndexedSlices)):
+            weights = convert_to_tensor(weights, name="weights")
+        if weights is not None and binary_output:
+            raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                             "Please specify only one.")
+        if axis is None:
+            axis = 0
+        if axis not in [0, -1]:
+            raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
+                             "currently supported.")
+        minlength_value = minlength if minlength is not None else -1
+        maxlength_value = maxlength if maxlength is not None else -1
+        if axis == 0:
+            if isinstance(values, SparseTensor):
+                if weights is not None:
+                    weights = _validate_sparse_weights(values, weights)
+                values = values.values
+            else:
+                if weights is not None:
+                    weights = array_ops.reshape(weights, [-1])
+                values = array_ops.reshape(values, [-1])
+        if isinstance(values, SparseTensor):
+            weights = _validate_sparse_weights(values, weights)
+            c_ind, c_val, c_shape = apply_op(
+                "SparseCountSparseOutput", indices=values.indices, values=values.values,
+                dense_shape=values.dense_shape, weights=weights, minlength=minlength_value,
+                maxlength=maxlength_value, binary_output=binary_output)
+        else:
+            if weights is None:
+                weights = constant([], dtype=values.dtype)
+            elif not isinstance(weights, Tensor):
+                raise ValueError("Argument `weights` must be a tf.Tensor if `values` is a "
+                                 f"tf.Tensor. Received weights={weights} of type: "
+                                 f"{type(weights).__name__}")
+            c_ind, c_val, c_shape = apply_op(
+                "DenseCountSparseOutput", values=values, weights=weights,
+                minlength=minlength_value, maxlength=maxlength_value,
+                binary_output=binary_output)
+        return SparseTensor(c_ind, c_val, c_shape)

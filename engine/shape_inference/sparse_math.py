@@ -98,6 +98,18 @@ def sparse_mat_mul(attrs, inputs):
     return [rows, columns]
 
 
+def dense_count_sparse_output(attrs, inputs):
+    values = _dims(inputs[0])
+    rank = None if values is None else len(values)
+    return [None, rank], [None], [rank]
+
+
+def sparse_count_sparse_output(attrs, inputs):
+    shape = _dims(inputs[2])
+    rank = shape[0] if shape else None
+    return [None, rank], [None], [rank]
+
+
 SHAPE_FUNCTIONS = {
     "SparseAdd": sparse_add, "SparseAddGrad": sparse_add_grad,
     "SparseTensorDenseAdd": sparse_tensor_dense_add,
@@ -111,4 +123,6 @@ SHAPE_FUNCTIONS = {
     "SparseSoftmax": sparse_softmax, "SparseSplit": sparse_split,
     "SerializeSparse": serialize_sparse, "SerializeManySparse": serialize_many_sparse,
     "DeserializeManySparse": deserialize_many_sparse, "SparseMatMul": sparse_mat_mul,
+    "DenseCountSparseOutput": dense_count_sparse_output,
+    "SparseCountSparseOutput": sparse_count_sparse_output,
 }

@@ -234,6 +234,35 @@ def _deserialize(tf):
     return {"back": back, "stacked": one}, [], []
 
 
+def _bincount(tf):
+    values = tf.constant([[1, 3, 1], [0, 5, 2]], tf.int64, name="ids")
+    weights = tf.constant([[0.5, 1.0, 2.0], [1.0, 1.5, 1.0]], name="w")
+    return {"all": tf.sparse.bincount(values),
+            "rows": tf.sparse.bincount(values, axis=-1, minlength=8),
+            "weighted": tf.sparse.bincount(values, weights=weights, axis=-1),
+            "binary": tf.sparse.bincount(values, axis=-1, binary_output=True, maxlength=3,
+                                         name="bin")}, [], []
+
+
+def _bincount_sparse(tf):
+    ids = _sparse(tf, ([[0, 0], [0, 2], [2, 1], [2, 3]], [4, 1, 4, 4], [3, 4]), "ids",
+                  np.int32)
+    weights = tf.SparseTensor(ids.indices, tf.constant([1.0, 2.0, 3.0, 0.5]), ids.dense_shape)
+    return {"all": tf.sparse.bincount(ids),
+            "rows": tf.sparse.bincount(ids, axis=-1),
+            "weighted": tf.sparse.bincount(ids, weights=weights, axis=-1)}, [], []
+
+
+def _cwise_mul_div(tf):
+    a = _sparse(tf, _A, "a")
+    dense = tf.constant([[2.0, -1.0, 0.5, 4.0]], name="dense")
+    mul = tf.raw_ops.SparseDenseCwiseMul(sp_indices=a.indices, sp_values=a.values,
+                                         sp_shape=a.dense_shape, dense=dense)
+    div = tf.raw_ops.SparseDenseCwiseDiv(sp_indices=a.indices, sp_values=a.values,
+                                         sp_shape=a.dense_shape, dense=dense)
+    return {"mul": mul, "div": div}, [mul, div], [a.values, dense]
+
+
 CASES = {name[1:]: fn for name, fn in list(globals().items())
          if name.startswith("_") and callable(fn) and name not in (
              "_sparse", "_loss", "_parts", "_fetchable")}
@@ -311,7 +340,29 @@ _DENSE_ADD = dict(a_indices=_i([[0, 0], [1, 1]]), a_values=_f([1, 2]), a_shape=_
 _SERIAL = dict(sparse_indices=_i([[0, 0], [1, 2]]), sparse_values=_f([1.5, 2]),
                sparse_shape=_i([2, 3]))
 
+_COUNT = dict(values=np.array([[1, 3, 1], [0, 5, 2]], I64), weights=np.array([], I64))
+_SPARSE_COUNT = dict(indices=_i([[0, 0], [0, 2], [2, 1]]), values=np.array([4, 1, 4], I64),
+                     dense_shape=_i([3, 4]), weights=np.array([], I64))
+_COUNT_ATTRS = {"binary_output": False}
+
 ERROR_CASES = {
+    "count_weights_shape": ("DenseCountSparseOutput", dict(_COUNT, weights=_f([0.5, 1])),
+                            _COUNT_ATTRS),
+    "count_negative": ("DenseCountSparseOutput",
+                       dict(_COUNT, values=np.array([[1, -3, 1], [0, 5, 2]], I64)),
+                       _COUNT_ATTRS),
+    "count_rank3": ("DenseCountSparseOutput", dict(_COUNT, values=np.array([[[1]]], I64)),
+                    _COUNT_ATTRS),
+    "sparse_count_weights_shape": ("SparseCountSparseOutput",
+                                   dict(_SPARSE_COUNT, weights=_f([1, 2])), _COUNT_ATTRS),
+    "sparse_count_negative": ("SparseCountSparseOutput",
+                              dict(_SPARSE_COUNT, values=np.array([4, -1, 4], I64)),
+                              _COUNT_ATTRS),
+    "sparse_count_index": ("SparseCountSparseOutput",
+                           dict(_SPARSE_COUNT, indices=_i([[0, 0], [5, 2], [2, 1]])),
+                           _COUNT_ATTRS),
+    "sparse_count_ranks": ("SparseCountSparseOutput",
+                           dict(_SPARSE_COUNT, dense_shape=_i([3, 4, 1])), _COUNT_ATTRS),
     "add_shapes_differ": ("SparseAdd", dict(_ADD, b_shape=_i([2, 3])), {}),
     "add_ranks_differ": ("SparseAdd", dict(_ADD, b_shape=_i([2, 2, 1])), {}),
     "add_indices_vector": ("SparseAdd", dict(_ADD, a_indices=_i([0, 1])), {}),
