@@ -175,7 +175,6 @@ def sparse_add(a, b, threshold=None, thresh=None):
         return SparseTensor(output_ind, output_val, output_shape)
     if isinstance(b, sparse_classes):
         a, b = b, a
-    a = convert_to_sparse_tensor(a)
     return apply_op("SparseTensorDenseAdd", a_indices=a.indices, a_values=a.values,
                     a_shape=a.dense_shape, b=b)
 
