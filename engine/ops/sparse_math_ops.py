@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.graph import get_default_graph
 from engine.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from engine.framework.tensor import Tensor
@@ -44,12 +45,6 @@ def _make_int64_tensor(value, name):
     if value.dtype == dtypes.int64:
         return value
     return cast(value, dtypes.int64)
-
-
-def _deprecated_lookup(new_name, new_value, old_name, old_value):
-    if new_value is not None and old_value is not None:
-        raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'")
-    return new_value if new_value is not None else old_value
 
 
 def from_dense(tensor, name=None):
@@ -107,7 +102,7 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     expand_nonconcat_dim the other dimensions grow to the largest input's."""
     if expand_nonconcat_dims is not None:
         expand_nonconcat_dim = expand_nonconcat_dims
-    axis = _deprecated_lookup("axis", axis, "concat_dim", concat_dim)
+    axis = deprecated_argument_lookup("axis", axis, "concat_dim", concat_dim)
     sp_inputs = _convert_to_sparse_tensors(sp_inputs)
     if len(sp_inputs) == 1:
         return sp_inputs[0]
@@ -153,7 +148,7 @@ def _real(dtype):
 def sparse_add(a, b, threshold=None, thresh=None):
     """tf.sparse.add (TF 1.x): two SparseTensors summed into one (sums of magnitude below
     `threshold` dropped), or a SparseTensor and a dense tensor into a dense one."""
-    threshold = _deprecated_lookup("threshold", threshold, "thresh", thresh)
+    threshold = deprecated_argument_lookup("threshold", threshold, "thresh", thresh)
     if threshold is None:
         threshold = 0
     sparse_classes = (SparseTensor, SparseTensorValue)
@@ -202,7 +197,7 @@ def sparse_split(keyword_required=KeywordRequired(), sp_input=None, num_split=No
         raise ValueError("num_split is required")
     if axis is None:
         raise ValueError("axis is required")
-    axis = _deprecated_lookup("axis", axis, "split_dim", split_dim)
+    axis = deprecated_argument_lookup("axis", axis, "split_dim", split_dim)
     sp_input = convert_to_sparse_tensor(sp_input)
     outputs = apply_op("SparseSplit", split_dim=axis,
                        indices=sp_input.indices, values=sp_input.values,
@@ -226,8 +221,8 @@ def _reduction_dims(sp_input, axis):
 
 def _sparse_reducer(op_type, sparse_output):
     def reducer(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-        keepdims = _deprecated_lookup("keepdims", keepdims, "keep_dims", keep_dims)
-        axis = _deprecated_lookup("axis", axis, "reduction_axes", reduction_axes)
+        keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+        axis = deprecated_argument_lookup("axis", axis, "reduction_axes", reduction_axes)
         if keepdims is None:
             keepdims = False
         result = apply_op(op_type, input_indices=sp_input.indices,

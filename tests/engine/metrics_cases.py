@@ -215,8 +215,41 @@ def _average_precision_at_k(tf):
 
 CASES = {name[1:]: fn for name, fn in list(globals().items())
          if name.startswith("_") and callable(fn) and name not in (
-             "_batches", "_classes", "_probabilities", "_binary", "_top_k_feeds")}
-ERROR_CASES = {}
+             "_batches", "_classes", "_probabilities", "_binary", "_top_k_feeds",
+             "_labels_predictions")}
+
+
+def _labels_predictions(tf, classes=False):
+    labels = tf.placeholder(tf.int64 if classes else tf.bool, [6], name="labels")
+    predictions = tf.placeholder(tf.int64 if classes else tf.float32, [6], name="predictions")
+    return labels, predictions
+
+
+ERROR_CASES = {  # the Python API's errors while building: (class, message)
+    "specificity_out_of_range": lambda tf: tf.metrics.sensitivity_at_specificity(
+        *_labels_predictions(tf), specificity=1.5),
+    "sensitivity_out_of_range": lambda tf: tf.metrics.specificity_at_sensitivity(
+        *_labels_predictions(tf), sensitivity=-0.1),
+    "average_precision_k_zero": lambda tf: tf.metrics.average_precision_at_k(
+        tf.constant([[1]], tf.int64), tf.constant([[0.5, 0.5]]), 0),
+    "top_k_labels_rank": lambda tf: tf.metrics.precision_at_top_k(
+        tf.constant(np.zeros((3, 2, 1, 1), I64)), tf.constant(np.zeros((3, 2), I64))),
+    "mean_iou_shapes": lambda tf: tf.metrics.mean_iou(
+        tf.placeholder(tf.int64, [6]), tf.placeholder(tf.int64, [5]), 3),
+    "mean_relative_error_normalizer": lambda tf: tf.metrics.mean_relative_error(
+        tf.placeholder(tf.float32, [4]), tf.placeholder(tf.float32, [4]),
+        tf.placeholder(tf.float32, [3])),
+}
+
+
+def run_error_case(tf, name):
+    """(class, message) of the error building ERROR_CASES[name] raises."""
+    with tf.Graph().as_default():
+        try:
+            ERROR_CASES[name](tf)
+        except Exception as error:  # noqa: BLE001  (the class is what is compared)
+            return type(error).__name__, str(error)
+    raise AssertionError(f"{name}: no error")
 
 
 def build_case(tf, name):

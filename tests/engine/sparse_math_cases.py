@@ -436,9 +436,41 @@ ERROR_CASES = {
 }
 
 
+def _a(tf):
+    return _sparse(tf, _A, "a")
+
+
+ERROR_CASES.update({  # the Python API's errors while building: (class, message)
+    "add_two_dense": lambda tf: tf.sparse_add(tf.constant([1.0]), tf.constant([2.0])),
+    "split_positional": lambda tf: tf.sparse_split(_a(tf), 2, 1),
+    "split_no_num": lambda tf: tf.sparse.split(sp_input=_a(tf), axis=1),
+    "split_no_axis": lambda tf: tf.sparse.split(sp_input=_a(tf), num_split=2),
+    "concat_not_a_list": lambda tf: tf.sparse_concat(1, _a(tf)),
+    "concat_dense": lambda tf: tf.sparse_concat(1, [_a(tf), tf.constant([[1.0]])]),
+    "concat_both_axes": lambda tf: tf.sparse_concat(1, [_a(tf), _a(tf)], concat_dim=1),
+    "reset_shape_smaller": lambda tf: tf.sparse_reset_shape(_a(tf), [2, 4]),
+    "to_indicator_dense": lambda tf: tf.sparse_to_indicator(tf.constant([[1]]), 3),
+    "bincount_weights_binary": lambda tf: tf.sparse.bincount(
+        tf.constant([1, 2]), weights=tf.constant([1.0, 2.0]), binary_output=True),
+    "bincount_axis": lambda tf: tf.sparse.bincount(tf.constant([[1, 2]]), axis=1),
+    "eye_float_rows": lambda tf: tf.sparse.eye(2.5),
+    "expand_dims_text_axis": lambda tf: tf.sparse.expand_dims(_a(tf), "x"),
+    "reduce_sum_both_axes": lambda tf: tf.sparse_reduce_sum(_a(tf), axis=1,
+                                                            reduction_axes=1),
+})
+
+
 def run_error_case(tf, name):
-    """(error class, kernel message) running ERROR_CASES[name]'s raw op on fed inputs."""
+    """(error class, message): of running ERROR_CASES[name]'s raw op on fed inputs (the
+    kernel's message), or of the Python API refusing a call while building."""
     from sparse_op_cases import kernel_message
+    if callable(ERROR_CASES[name]):
+        with tf.Graph().as_default():
+            try:
+                ERROR_CASES[name](tf)
+            except Exception as error:  # noqa: BLE001  (the class is what is compared)
+                return type(error).__name__, str(error)
+        raise AssertionError(f"{name}: no error")
     op, values, attrs = ERROR_CASES[name]
     attrs = {k: (tf.as_dtype(v) if k == "dtype" else v) for k, v in attrs.items()}
     with tf.Graph().as_default():
