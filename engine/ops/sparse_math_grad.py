@@ -47,8 +47,7 @@ def _sparse_reduce_sum_grad(op, out_grad):
 
 @RegisterGradient("SparseDenseCwiseAdd")
 def _sparse_dense_cwise_add_grad(unused_op, unused_grad):
-    raise NotImplementedError("Gradient for SparseDenseCwiseAdd is currently not implemented "
-                              "yet.")
+    raise NotImplementedError("Gradient for SparseDenseCwiseAdd is not implemented.")
 
 
 def _sparse_dense_cwise_mul_or_div_grad(op, grad, is_mul):
@@ -96,13 +95,15 @@ def _sparse_softmax_grad(op, grad):
     return [None, grad_x, None]
 
 
+# TensorFlow's two take one output gradient of the ops' two, so tf.gradients through them is
+# a TypeError naming the function, not their NotImplementedError: the same names and arity.
 @RegisterGradient("SparseSparseMaximum")
-def _sparse_sparse_maximum_grad(unused_op, unused_grad):
+def _SparseSparseMaximumGrad(unused_op, unused_grad):  # noqa: N802
     raise NotImplementedError("Gradient for SparseSparseMaximum is not implemented.")
 
 
 @RegisterGradient("SparseSparseMinimum")
-def _sparse_sparse_minimum_grad(unused_op, unused_grad):
+def _SparseSparseMinimumGrad(unused_op, unused_grad):  # noqa: N802
     raise NotImplementedError("Gradient for SparseSparseMinimum is not implemented.")
 
 

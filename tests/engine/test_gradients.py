@@ -15,6 +15,8 @@ from tests.engine.linalg_grad_cases import CASES as LINALG_CASES
 from tests.engine.special_math_grad_cases import CASES as SPECIAL_MATH_CASES
 from tests.engine.special_math_grad_cases import EXEMPT as SPECIAL_MATH_EXEMPT
 from tests.engine.image_grad_cases import CASES as IMAGE_CASES, EXEMPT as IMAGE_EXEMPT
+from tests.engine.sparse_math_grad_cases import CASES as SPARSE_MATH_CASES
+from tests.engine.sparse_math_grad_cases import EXEMPT as SPARSE_MATH_EXEMPT
 from tests.engine.tf_grad_cases import make_cases as make_tf_grad_cases
 
 RNG = np.random.RandomState(7)
@@ -226,6 +228,7 @@ CASES.update(BREADTH_CASES)
 CASES.update(LINALG_CASES)
 CASES.update(SPECIAL_MATH_CASES)
 CASES.update(IMAGE_CASES)
+CASES.update(SPARSE_MATH_CASES)
 CASES.update(make_tf_grad_cases(tf))
 
 
@@ -296,6 +299,7 @@ def test_every_differentiable_op_is_covered():
     # in tests/engine/test_layers.py.
     exempt |= {"FusedBatchNormV3"}
     exempt |= SPECIAL_MATH_EXEMPT  # (see special_math_grad_cases.py)
+    exempt |= SPARSE_MATH_EXEMPT  # (see sparse_math_grad_cases.py)
     # LRN takes float32 and narrower only: its gradient equals TensorFlow's in
     # tests/engine/test_conv_norm_ops.py.
     exempt |= {"LRN"}

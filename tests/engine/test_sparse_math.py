@@ -48,3 +48,25 @@ def test_graphs_equal_tensorflows(name):
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
     assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+
+
+@pytest.mark.parametrize("function, op", [(tf.sparse_maximum, "SparseSparseMaximum"),
+                                          (tf.sparse_minimum, "SparseSparseMinimum")])
+def test_min_and_max_gradients_raise_tensorflows_error(function, op):
+    """TensorFlow 2.21's gradient functions take one of the two output gradients: a TypeError
+    (the text TensorFlow printed)."""
+    with tf.Graph().as_default():
+        a = tf.SparseTensor([[0, 0]], tf.constant([1.0]), [2, 2])
+        with pytest.raises(TypeError) as raised:
+            tf.gradients(function(a, a).values, a.values)
+    assert str(raised.value) == f"_{op}Grad() takes 2 positional arguments but 3 were given"
+
+
+def test_dense_cwise_add_gradient_raises_tensorflows_error():
+    with tf.Graph().as_default():
+        a = tf.SparseTensor([[0, 0]], tf.constant([1.0]), [2, 2])
+        out = tf.raw_ops.SparseDenseCwiseAdd(sp_indices=a.indices, sp_values=a.values,
+                                             sp_shape=a.dense_shape, dense=tf.constant([1.0]))
+        with pytest.raises(NotImplementedError) as raised:
+            tf.gradients(out, a.values)
+    assert str(raised.value) == "Gradient for SparseDenseCwiseAdd is not implemented."
