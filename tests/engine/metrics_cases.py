@@ -213,6 +213,32 @@ def _average_precision_at_k(tf):
     return metrics, _batches(16, make)
 
 
+def _collections(tf):
+    labels = tf.placeholder(tf.int64, [3, 2], name="labels")
+    predictions = tf.placeholder(tf.float32, [3, 5], name="predictions")
+    flags = tf.placeholder(tf.bool, [6], name="flags")
+    scores = tf.placeholder(tf.float32, [6], name="scores")
+    into = dict(metrics_collections=["metric_values"], updates_collections=["metric_updates"])
+    metrics = {
+        "iou": tf.metrics.mean_iou(labels, tf.cast(labels, tf.int32), 5, **into),
+        "per_class": tf.metrics.mean_per_class_accuracy(labels, labels, 5, **into),
+        "cos": tf.metrics.mean_cosine_distance(predictions, predictions, 1, **into),
+        "tensor": tf.metrics.mean_tensor(predictions, **into),
+        "tp": tf.metrics.true_positives_at_thresholds(flags, scores, [0.5], **into),
+        "prec": tf.metrics.precision_at_thresholds(flags, scores, [0.5], **into),
+        "sens": tf.metrics.sensitivity_at_specificity(flags, scores, 0.5, num_thresholds=5,
+                                                      **into),
+        "p@k": tf.metrics.precision_at_k(labels, predictions, 2, **into),
+        "r@top": tf.metrics.recall_at_top_k(labels, tf.constant([[0, 1]] * 3), **into),
+        "ap": tf.metrics.average_precision_at_k(labels, predictions, 2, **into),
+    }
+    feeds = _batches(17, lambda r: {labels: r.randint(0, 5, (3, 2)).astype(I64),
+                                    predictions: r.randn(3, 5).astype(F32),
+                                    flags: _binary(r, (6,)),
+                                    scores: _probabilities(r, (6,))})
+    return metrics, feeds
+
+
 CASES = {name[1:]: fn for name, fn in list(globals().items())
          if name.startswith("_") and callable(fn) and name not in (
              "_batches", "_classes", "_probabilities", "_binary", "_top_k_feeds",
@@ -263,6 +289,10 @@ def run_case(tf, name):
         metrics, feeds = build_case(tf, name)
         names = sorted(metrics)
         values = {"local_variables": np.array([v.op.name for v in tf.local_variables()])}
+        for collection in ("metric_values", "metric_updates"):
+            names_in = [t.name for t in tf.get_collection(collection)]
+            if names_in:
+                values[collection] = np.array(names_in)
         with tf.Session() as sess:
             sess.run(tf.local_variables_initializer())
             for step, feed in enumerate(feeds):
