@@ -137,6 +137,16 @@ def _softmax_wide(tf):
     return {"out": out}, [out], [a.values]
 
 
+def _softmax_wide_float64(tf):
+    rng = np.random.RandomState(4)
+    indices = [[r, c] for r in range(3) for c in range(37) if (r * c) % 5 != 2]
+    a = _sparse(tf, (indices, rng.randn(len(indices)) * 3, [3, 37]), "a", np.float64)
+    out = tf.sparse_softmax(a)
+    return {"out": out, "sum": tf.sparse_reduce_sum(a, 1),
+            "sum32": tf.sparse_reduce_sum(_sparse(tf, (indices, rng.randn(len(indices)),
+                                                       [3, 37]), "b"), 1)}, [out], [a.values]
+
+
 def _split(tf):
     a = _sparse(tf, _A, "a")
     parts = tf.sparse_split(sp_input=a, num_split=3, axis=1)
