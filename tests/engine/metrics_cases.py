@@ -100,6 +100,21 @@ def _percentage_below(tf):
     return metrics, _batches(7, lambda r: {values: r.randn(7).astype(F32)})
 
 
+def _weighted_means(tf):
+    values = tf.placeholder(tf.float32, [2, 3], name="values")
+    row_weights = tf.placeholder(tf.float32, [2, 1], name="row_weights")
+    unknown = tf.placeholder(tf.float32, None, name="unknown")
+    metrics = {"below": tf.metrics.percentage_below(values, 0.0, weights=row_weights),
+               "mre": tf.metrics.mean_relative_error(values, values * 0.5, values + 3.0,
+                                                     weights=row_weights),
+               "scalar": tf.metrics.percentage_below(values, 0.5, weights=2.0),
+               "unknown": tf.metrics.mean_tensor(values, weights=unknown)}
+    feeds = _batches(18, lambda r: {values: r.randn(2, 3).astype(F32),
+                                    row_weights: r.uniform(0, 2, (2, 1)).astype(F32),
+                                    unknown: r.uniform(0, 2, (1, 3)).astype(F32)})
+    return metrics, feeds
+
+
 _THRESHOLDS = [0.15, 0.5, 0.85]
 
 
