@@ -12,6 +12,7 @@ from engine.ops import array_ops, check_ops, math_ops, state_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.variable_scope import variable_scope
 from engine.ops.variables import Variable
+from engine.ops.weights_broadcast_ops import broadcast_weights
 
 
 def metric_variable(shape, dtype, validate_shape=True, name=None):
@@ -84,7 +85,6 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
         if weights is None:
             num_values = math_ops.cast(array_ops.size(values), dtypes.float32)
         else:
-            from engine.ops.metrics_means import broadcast_weights
             values, _, weights = _remove_squeezable_dimensions(values, None, weights)
             weights = broadcast_weights(math_ops.cast(weights, dtypes.float32), values)
             values = math_ops.multiply(values, weights)

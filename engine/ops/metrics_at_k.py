@@ -13,11 +13,12 @@ from engine.ops.convert import convert_to_tensor
 from engine.ops.fill_ops import fill, ones_like, zeros_like
 from engine.ops.math_grad import reduced_shape
 from engine.ops.metrics import metric_variable
-from engine.ops.metrics_means import _collect, assert_broadcastable, broadcast_weights
+from engine.ops.metrics_means import _collect
 from engine.ops.segment_ops import top_k
 from engine.ops.shape_ops import rank as _rank, shape as _shape, size as _size
 from engine.ops.sparse_math_ops import sparse_concat
 from engine.ops.sparse_ops import sparse_reshape, sparse_retain
+from engine.ops.weights_broadcast_ops import assert_broadcastable, broadcast_weights
 
 
 def _to_tensor_or_sparse(value):

@@ -6,8 +6,9 @@ from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, check_ops, math_ops, state_ops
 from engine.ops.metrics import _remove_squeezable_dimensions, metric_variable
-from engine.ops.metrics_means import _collect, broadcast_weights
+from engine.ops.metrics_means import _collect
 from engine.ops.variable_scope import variable_scope
+from engine.ops.weights_broadcast_ops import broadcast_weights
 
 _ALL = ("tp", "fn", "tn", "fp")
 _NAMES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives",

@@ -153,6 +153,20 @@ def _precision_recall_at_thresholds(tf):
     return metrics, feeds
 
 
+def _auc_broadcast_weights(tf):
+    labels = tf.placeholder(tf.bool, [8], name="labels")
+    predictions = tf.placeholder(tf.float32, [8], name="predictions")
+    weight = tf.placeholder(tf.float32, [1], name="weight")
+    some = tf.placeholder(tf.float32, [None], name="some")
+    metrics = {"roc": tf.metrics.auc(labels, predictions, weights=weight, num_thresholds=7),
+               "pr": tf.metrics.auc(labels, predictions, weights=some, curve="PR",
+                                    num_thresholds=7)}
+    feeds = _batches(19, lambda r: {labels: _binary(r), predictions: _probabilities(r),
+                                    weight: r.uniform(0.5, 2, 1).astype(F32),
+                                    some: r.uniform(0.5, 2, 8).astype(F32)})
+    return metrics, feeds
+
+
 def _sensitivity_specificity(tf):
     labels = tf.placeholder(tf.bool, [12], name="labels")
     predictions = tf.placeholder(tf.float32, [12], name="predictions")
