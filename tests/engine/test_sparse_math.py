@@ -74,3 +74,20 @@ def test_dense_cwise_add_gradient_raises_tensorflows_error():
         with pytest.raises(NotImplementedError) as raised:
             tf.gradients(out, a.values)
     assert str(raised.value) == "Gradient for SparseDenseCwiseAdd is not implemented."
+
+
+def test_the_whole_array_merge_is_tensorflows_walk():
+    """SparseAdd's and the sparse-sparse ops' merge on whole arrays (sorted inputs) gives the
+    steps of TensorFlow's walk; unsorted or repeated indices take the walk itself."""
+    from engine.kernels.cpu.sparse_math import _merge, _walk
+    rng = np.random.RandomState(0)
+    for trial in range(20):
+        shape = (rng.randint(1, 6), rng.randint(1, 6))
+        cells = np.array([[r, c] for r in range(shape[0]) for c in range(shape[1])], np.int64)
+        a = cells[np.sort(rng.choice(len(cells), rng.randint(0, len(cells) + 1), False))]
+        b = cells[np.sort(rng.choice(len(cells), rng.randint(0, len(cells) + 1), False))]
+        if trial % 3 == 1:
+            a = a[rng.permutation(len(a))]
+        if trial % 3 == 2 and len(b):
+            b = np.concatenate([b, b[:1]])
+        np.testing.assert_array_equal(_merge(a, b), _walk(a, b), err_msg=str(trial))

@@ -41,10 +41,10 @@ def _row_major(indices):
     return np.lexsort(indices.T[::-1])
 
 
-def _merge(a_indices, b_indices):
+def _walk(a_indices, b_indices):
     """The union merge TensorFlow's SparseAdd and the sparse-sparse binary ops walk: both
     inputs read in their order, the smaller index (lexicographically) taken first, equal
-    indices together. Returns [(from_a, i, j)] with i or j -1 where the other side is absent."""
+    indices together; (a's entry, b's entry) per step, -1 where a side is absent."""
     steps = []
     i = j = 0
     a_rows, b_rows = a_indices.tolist(), b_indices.tolist()
@@ -61,13 +61,60 @@ def _merge(a_indices, b_indices):
             j += 1
     steps.extend((k, -1) for k in range(i, len(a_rows)))
     steps.extend((-1, k) for k in range(j, len(b_rows)))
+    return np.array(steps, np.int64).reshape(-1, 2)
+
+
+def _row_keys(rows):
+    """Integers ordered as the rows are lexicographically: the rows read as mixed-radix
+    numbers where they fit in int64 (no negative index), else their ranks."""
+    low, high = rows.min(axis=0), rows.max(axis=0)
+    radix = (high + 1).astype(object)
+    if (low >= 0).all() and np.prod(radix) < 2 ** 62:
+        strides = np.ones(rows.shape[1], np.int64)
+        for d in range(rows.shape[1] - 2, -1, -1):
+            strides[d] = strides[d + 1] * int(radix[d + 1])
+        return rows @ strides
+    return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _merge(a_indices, b_indices):
+    """_walk's [steps, 2] (a's entry, b's entry; -1 where absent): on whole arrays where both
+    inputs are in strictly increasing order (the walk is then the sorted union), else by the
+    walk itself (TensorFlow's order for unsorted input)."""
+    na, nb = a_indices.shape[0], b_indices.shape[0]
+    if na == 0 or nb == 0 or a_indices.shape[1] == 0:
+        return _walk(a_indices, b_indices)
+    keys = _row_keys(np.concatenate([a_indices, b_indices]).astype(np.int64))
+    a_keys, b_keys = keys[:na], keys[na:]
+    if (np.diff(a_keys) <= 0).any() or (np.diff(b_keys) <= 0).any():
+        return _walk(a_indices, b_indices)
+    union = np.concatenate([a_keys, b_keys])
+    union.sort(kind="stable")  # two sorted runs: a merge
+    union = union[np.r_[True, union[1:] != union[:-1]]]
+    steps = np.full((union.size, 2), -1, np.int64)
+    steps[np.searchsorted(union, a_keys), 0] = np.arange(na)
+    steps[np.searchsorted(union, b_keys), 1] = np.arange(nb)
     return steps
 
 
 def _merged_indices(a_indices, b_indices, steps):
     rank = a_indices.shape[1]
-    rows = [a_indices[i] if i >= 0 else b_indices[j] for i, j in steps]
-    return np.array(rows, np.int64).reshape(-1, rank)
+    from_a = steps[:, 0] >= 0
+    rows = np.empty((steps.shape[0], rank), np.int64)
+    rows[from_a] = a_indices[steps[from_a, 0]]
+    rows[~from_a] = b_indices[steps[~from_a, 1]]
+    return rows
+
+
+def _merged_values(a_values, b_values, steps):
+    """Each step's a and b values, zero where the side is absent."""
+    i, j = steps[:, 0], steps[:, 1]
+    zero = np.zeros((), a_values.dtype)
+    a = np.where(i >= 0, a_values[np.maximum(i, 0)], zero) if a_values.size else \
+        np.zeros(steps.shape[0], a_values.dtype)
+    b = np.where(j >= 0, b_values[np.maximum(j, 0)], zero) if b_values.size else \
+        np.zeros(steps.shape[0], a_values.dtype)
+    return a.astype(a_values.dtype), b.astype(a_values.dtype)
 
 
 @register("SparseAdd")
@@ -101,18 +148,13 @@ def sparse_add(ctx, a_indices, a_values, a_shape, b_indices, b_values, b_shape, 
         raise invalid(ctx, f"The magnitude threshold must be a scalar: got shape "
                            f"{_shape(thresh)}")
     steps = _merge(a_indices, b_indices)
-    kept, values = [], []
-    for i, j in steps:
-        if i >= 0 and j >= 0:
-            total = a_values[i] + b_values[j]
-            if thresh <= np.abs(total):
-                kept.append((i, j))
-                values.append(total)
-        else:
-            kept.append((i, j))
-            values.append(a_values[i] if i >= 0 else b_values[j])
-    return (_merged_indices(a_indices, b_indices, kept),
-            np.array(values, a_values.dtype).reshape(-1), a_shape.astype(np.int64))
+    a, b = _merged_values(a_values, b_values, steps)
+    summed = (steps[:, 0] >= 0) & (steps[:, 1] >= 0)
+    values = np.where(summed, a + b, np.where(steps[:, 0] >= 0, a, b)).astype(a_values.dtype)
+    kept = ~summed | (thresh <= np.abs(values))
+    steps = steps[kept]
+    return (_merged_indices(a_indices, b_indices, steps), values[kept],
+            a_shape.astype(np.int64))
 
 
 @register("SparseAddGrad")
@@ -139,16 +181,13 @@ def sparse_add_grad(ctx, backprop_val_grad, a_indices, b_indices, sum_indices):
                            f"{sum_indices.shape[0]}")
     a_grad = np.zeros(a_indices.shape[0], grad.dtype)
     b_grad = np.zeros(b_indices.shape[0], grad.dtype)
+    steps = _merge(a_indices, b_indices)
+    merged = _merged_indices(a_indices, b_indices, steps)
     at = {tuple(row): k for k, row in enumerate(sum_indices.tolist())}
-    for i, j in _merge(a_indices, b_indices):
-        row = tuple((a_indices[i] if i >= 0 else b_indices[j]).tolist())
-        k = at.get(row)
-        if k is None:
-            continue
-        if i >= 0:
-            a_grad[i] = grad[k]
-        if j >= 0:
-            b_grad[j] = grad[k]
+    found = np.array([at.get(tuple(row), -1) for row in merged.tolist()], np.int64)
+    for side, out in ((0, a_grad), (1, b_grad)):
+        picked = (found >= 0) & (steps[:, side] >= 0)
+        out[steps[picked, side]] = grad[found[picked]]
     return a_grad, b_grad
 
 
@@ -174,13 +213,15 @@ def sparse_tensor_dense_add(ctx, a_indices, a_values, a_shape, b):
             raise invalid(ctx, f"Dimension {d} does not equal (no broadcasting is supported): "
                                f"sparse side {x} vs dense side {y}")
     out = b.copy()
-    for n, row in enumerate(a_indices.tolist()):
-        for d, index in enumerate(row):
-            if not 0 <= index < b.shape[d]:
-                raise invalid(ctx, f"Sparse tensor has an invalid index on dimension {d}: "
-                                   f"a_indices({n},{d}) = {index}, dense tensor shape: "
-                                   f"{' '.join(map(str, b.shape))}")
-        out[tuple(row)] += a_values[n]
+    if a_indices.shape[0] == 0:
+        return out
+    outside = (a_indices < 0) | (a_indices >= np.array(b.shape, np.int64))
+    if outside.any():
+        n, d = (int(x) for x in np.argwhere(outside)[0])  # the first in row-major order
+        raise invalid(ctx, f"Sparse tensor has an invalid index on dimension {d}: "
+                           f"a_indices({n},{d}) = {a_indices[n, d]}, dense tensor shape: "
+                           f"{' '.join(map(str, b.shape))}")
+    np.add.at(out, tuple(a_indices.T), a_values)
     return out
 
 
@@ -273,11 +314,9 @@ def _sparse_sparse(pick):
                 raise invalid(ctx, f"Operands' shapes do not match: got {x} and {y} for "
                                    f"dimension {d}")
         steps = _merge(a_indices, b_indices)
-        zero = np.zeros((), a_values.dtype)
-        values = [pick(a_values[i] if i >= 0 else zero, b_values[j] if j >= 0 else zero)
-                  for i, j in steps]
+        a, b = _merged_values(a_values, b_values, steps)
         return (_merged_indices(a_indices, b_indices, steps),
-                np.array(values, a_values.dtype).reshape(-1))
+                pick(a, b).astype(a_values.dtype))
     return kernel
 
 
