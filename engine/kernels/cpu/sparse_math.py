@@ -325,8 +325,9 @@ register("SparseSparseMinimum")(_sparse_sparse(np.minimum))
 
 
 def _reduce(ctx, indices, values, shape, axes):
-    """(output dims with keep_dims' ones, kept dims, [(group index, its values)]) of the
-    entries grouped by their indices on the dimensions not reduced, in row-major order."""
+    """(output dims with keep_dims' ones, kept dims, group keys [groups, kept], group starts,
+    the values in group order): the entries sorted as TensorFlow's kernel reorders them (by
+    the kept dimensions, then the reduced ones) and grouped by their kept indices."""
     indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
     if indices.ndim != 2:
         raise invalid(ctx, f"Input indices should be a matrix but received shape "
@@ -342,11 +343,35 @@ def _reduce(ctx, indices, values, shape, axes):
     kept = [d for d in range(rank) if d not in reduced]
     dims = shape.tolist()
     keep_dims_shape = [1 if d in reduced else dims[d] for d in range(rank)]
-    groups = {}
-    for n, row in enumerate(indices.tolist()):
-        groups.setdefault(tuple(row[d] for d in kept), []).append(n)
-    ordered = sorted(groups.items())
-    return keep_dims_shape, kept, [(key, values[rows]) for key, rows in ordered]
+    indices = indices.astype(np.int64).reshape(-1, rank)
+    reorder = kept + sorted(reduced)
+    order = (np.lexsort(indices[:, reorder].T[::-1]) if indices.shape[0] and reorder
+             else np.arange(indices.shape[0]))
+    keys = indices[order][:, kept]
+    if keys.shape[0]:
+        starts = np.flatnonzero(np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)])
+    else:
+        starts = np.zeros(0, np.int64)
+    return keep_dims_shape, kept, keys[starts], starts, values[order]
+
+
+def _group_sums(values, starts):
+    """Each group's sum as Eigen's reducer adds a 1-D tensor: from 0 in order where a group
+    is shorter than a packet, its packet order for longer float32 groups."""
+    if not starts.size:
+        return np.zeros(0, values.dtype)
+    ends = np.r_[starts[1:], values.size]
+    if values.dtype == np.float32 and (ends - starts).max() >= eigen_reduce.PACKET:
+        return np.array([_sum(values[a:b]) for a, b in zip(starts, ends)], values.dtype)
+    with np.errstate(all="ignore"):
+        return (np.add.reduceat(values, starts) + np.zeros((), values.dtype)).astype(
+            values.dtype)
+
+
+def _group_maxima(values, starts):
+    if not starts.size:
+        return np.zeros(0, values.dtype)
+    return np.maximum.reduceat(values, starts)
 
 
 def _sum(group):
@@ -367,49 +392,47 @@ def _exp(shifted):
     return eigen_reduce._exp_on_paths(shifted, packets)
 
 
-def _dense_reduction(operation):
+def _dense_reduction(reduce_groups):
     def kernel(ctx, input_indices, input_values, input_shape, reduction_axes):
         values = np.asarray(input_values)
-        full_shape, kept, groups = _reduce(ctx, input_indices, values, input_shape,
-                                           reduction_axes)
+        full_shape, kept, keys, starts, ordered = _reduce(ctx, input_indices, values,
+                                                          input_shape, reduction_axes)
         kept_shape = [full_shape[d] for d in kept]
         out = np.zeros(kept_shape, values.dtype)
-        for key, group in groups:
-            if any(not 0 <= k < s for k, s in zip(key, kept_shape)):
-                flat = sum(k * int(np.prod(kept_shape[i + 1:])) for i, k in enumerate(key))
-                raise InternalError(getattr(ctx, "node_def", None), None,
-                                    f"Obtained a write index of {flat} which is outside of "
-                                    f"bounds of [0, {out.size})")
-            out[key] = operation(group)
+        strides = np.array([int(np.prod(kept_shape[i + 1:])) for i in range(len(kept))],
+                           np.int64)
+        flat = keys @ strides if len(kept) else np.zeros(keys.shape[0], np.int64)
+        outside = (flat < 0) | (flat >= out.size)
+        if outside.any():
+            raise InternalError(getattr(ctx, "node_def", None), None,
+                                f"Obtained a write index of {flat[outside.argmax()]} which is "
+                                f"outside of bounds of [0, {out.size})")
+        out.reshape(-1)[flat] = reduce_groups(ordered, starts)
         if ctx.attr("keep_dims", False):
             out = out.reshape(full_shape)
         return out
     return kernel
 
 
-def _sparse_reduction(operation):
+def _sparse_reduction(reduce_groups):
     def kernel(ctx, input_indices, input_values, input_shape, reduction_axes):
         values = np.asarray(input_values)
-        full_shape, kept, groups = _reduce(ctx, input_indices, values, input_shape,
-                                           reduction_axes)
+        full_shape, kept, keys, starts, ordered = _reduce(ctx, input_indices, values,
+                                                          input_shape, reduction_axes)
         keep = ctx.attr("keep_dims", False)
         out_shape = full_shape if keep else [full_shape[d] for d in kept]
-        rows = []
-        for key, _ in groups:
-            if keep:
-                row = [0] * len(full_shape)
-                for d, k in zip(kept, key):
-                    row[d] = k
-                rows.append(row)
-            else:
-                rows.append(list(key))
-        out_values = np.array([operation(group) for _, group in groups], values.dtype)
-        return (np.array(rows, np.int64).reshape(len(groups), len(out_shape)),
-                out_values.reshape(-1), np.array(out_shape, np.int64))
+        if keep:
+            rows = np.zeros((keys.shape[0], len(full_shape)), np.int64)
+            rows[:, kept] = keys
+        else:
+            rows = keys
+        return (rows.reshape(keys.shape[0], len(out_shape)),
+                reduce_groups(ordered, starts).astype(values.dtype),
+                np.array(out_shape, np.int64))
     return kernel
 
 
-for _name, _operation in (("Sum", _sum), ("Max", np.max)):
+for _name, _operation in (("Sum", _group_sums), ("Max", _group_maxima)):
     register(f"SparseReduce{_name}")(_dense_reduction(_operation))
     register(f"SparseReduce{_name}Sparse")(_sparse_reduction(_operation))
 
