@@ -14,34 +14,29 @@ def _output_size(max_seen, maxlength, minlength):
 
 
 def _count(ctx, batches, data, weights, num_batches, is_1d):
-    """The sparse output of per-batch counts of `data` (batch ids in `batches`)."""
+    """The sparse output of per-batch counts of `data` (batch ids in `batches`): each
+    (batch, value) pair's count, summed weights (added in input order) or one, pairs sorted."""
     minlength, maxlength = ctx.attr("minlength", -1), ctx.attr("maxlength", -1)
     binary = ctx.attr("binary_output", False)
     out_dtype = weights.dtype
-    counts = [{} for _ in range(num_batches)]
-    max_value = 0
-    use_weights = weights.size > 0
-    for i, (b, value) in enumerate(zip(batches.tolist(), data.tolist())):
-        if value < 0:
-            raise invalid(ctx, "Input values must all be non-negative")
-        if maxlength <= 0 or value < maxlength:
-            row = counts[b]
-            if binary:
-                row[value] = out_dtype.type(1)
-            elif use_weights:
-                row[value] = row.get(value, out_dtype.type(0)) + weights[i]
-            else:
-                row[value] = row.get(value, out_dtype.type(0)) + out_dtype.type(1)
-            max_value = max(max_value, value)
+    data = data.astype(np.int64)
+    if (data < 0).any():
+        raise invalid(ctx, "Input values must all be non-negative")
+    counted = data < maxlength if maxlength > 0 else np.ones(data.shape, np.bool_)
+    max_value = int(data[counted].max()) if counted.any() else 0
     size = _output_size(max_value, maxlength, minlength)
-    indices, values = [], []
-    for b, row in enumerate(counts):
-        for value in sorted(row):
-            indices.append([value] if is_1d else [b, value])
-            values.append(row[value])
-    rank = 1 if is_1d else 2
+    pairs = batches[counted].astype(np.int64) * (max_value + 1) + data[counted]
+    keys, inverse = np.unique(pairs, return_inverse=True)
+    if binary:
+        values = np.ones(keys.size, out_dtype)
+    else:
+        values = np.zeros(keys.size, out_dtype)
+        added = weights[counted] if weights.size else np.ones(inverse.size, out_dtype)
+        np.add.at(values, inverse.reshape(-1), added)
+    batch_of, value_of = np.divmod(keys, max_value + 1)
+    indices = value_of[:, None] if is_1d else np.stack([batch_of, value_of], axis=1)
     shape = [size] if is_1d else [num_batches, size]
-    return (np.array(indices, np.int64).reshape(-1, rank), np.array(values, out_dtype),
+    return (indices.astype(np.int64).reshape(-1, 1 if is_1d else 2), values,
             np.array(shape, np.int64))
 
 
@@ -71,13 +66,13 @@ def sparse_count_sparse_output(ctx, indices, values, dense_shape, weights):
         raise invalid(ctx, "Number of dimensions must match second dimension of indices.Got "
                            f"{shape.size} dimensions, indices shape: {_shape(indices)}")
     dims = shape.tolist()
-    for n, row in enumerate(indices.tolist()):
-        for d, index in enumerate(row):
-            if not 0 <= index < dims[d]:
-                raise invalid(ctx, f"Invalid index value at {n}: dimension {d} has value "
-                                   f"{index} which is not in [0, {dims[d]}) (as given by dense "
-                                   f"shape Tensor<type: int64 shape: [{len(dims)}] values: "
-                                   f"{' '.join(map(str, dims))}>")
+    outside = (indices < 0) | (indices >= np.array(dims, np.int64))
+    if outside.any():
+        n, d = (int(x) for x in np.argwhere(outside)[0])  # the first in row-major order
+        raise invalid(ctx, f"Invalid index value at {n}: dimension {d} has value "
+                           f"{indices[n, d]} which is not in [0, {dims[d]}) (as given by dense "
+                           f"shape Tensor<type: int64 shape: [{len(dims)}] values: "
+                           f"{' '.join(map(str, dims))}>")
     is_1d = shape.size == 1
     num_batches = 1 if is_1d else dims[0]
     batches = np.zeros(data.size, np.int64) if is_1d else indices[:, 0]
