@@ -183,12 +183,25 @@ def sparse_add_grad(ctx, backprop_val_grad, a_indices, b_indices, sum_indices):
     b_grad = np.zeros(b_indices.shape[0], grad.dtype)
     steps = _merge(a_indices, b_indices)
     merged = _merged_indices(a_indices, b_indices, steps)
-    at = {tuple(row): k for k, row in enumerate(sum_indices.tolist())}
-    found = np.array([at.get(tuple(row), -1) for row in merged.tolist()], np.int64)
+    found = _positions(merged, sum_indices.astype(np.int64))
     for side, out in ((0, a_grad), (1, b_grad)):
         picked = (found >= 0) & (steps[:, side] >= 0)
         out[steps[picked, side]] = grad[found[picked]]
     return a_grad, b_grad
+
+
+def _positions(rows, table):
+    """For each of `rows`, the position of an equal row of `table` (the last of repeats), or
+    -1."""
+    if not rows.shape[0] or not table.shape[0]:
+        return np.full(rows.shape[0], -1, np.int64)
+    keys = _row_keys(np.concatenate([rows, table]))
+    row_keys, table_keys = keys[:rows.shape[0]], keys[rows.shape[0]:]
+    order = np.argsort(table_keys, kind="stable")
+    sorted_keys = table_keys[order]
+    at = np.searchsorted(sorted_keys, row_keys, side="right") - 1
+    hit = (at >= 0) & (sorted_keys[np.maximum(at, 0)] == row_keys)
+    return np.where(hit, order[np.maximum(at, 0)], -1)
 
 
 @register("SparseTensorDenseAdd")
