@@ -15,7 +15,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
     "image", "crop_and_resize", "volumetric", "sparse",
-    "sparse_math", "sparse_serialize", "sparse_count"))
+    "sparse_math", "sparse_reduce", "sparse_serialize", "sparse_count"))
 
 
 def load_kernels():
