@@ -80,7 +80,7 @@ def test_dense_cwise_add_gradient_raises_tensorflows_error():
 def test_the_whole_array_merge_is_tensorflows_walk():
     """SparseAdd's and the sparse-sparse ops' merge on whole arrays (sorted inputs) gives the
     steps of TensorFlow's walk; unsorted or repeated indices take the walk itself."""
-    from engine.kernels.cpu.sparse_math import _merge, _walk
+    from engine.kernels.cpu.sparse_math import merge_steps, walk_steps
     rng = np.random.RandomState(0)
     for trial in range(20):
         shape = (rng.randint(1, 6), rng.randint(1, 6))
@@ -91,4 +91,4 @@ def test_the_whole_array_merge_is_tensorflows_walk():
             a = a[rng.permutation(len(a))]
         if trial % 3 == 2 and len(b):
             b = np.concatenate([b, b[:1]])
-        np.testing.assert_array_equal(_merge(a, b), _walk(a, b), err_msg=str(trial))
+        np.testing.assert_array_equal(merge_steps(a, b), walk_steps(a, b), err_msg=str(trial))

@@ -39,7 +39,7 @@ def _row_major(indices):
     return np.lexsort(indices.T[::-1])
 
 
-def _walk(a_indices, b_indices):
+def walk_steps(a_indices, b_indices):
     """The union merge TensorFlow's SparseAdd and the sparse-sparse binary ops walk: both
     inputs read in their order, the smaller index (lexicographically) taken first, equal
     indices together; (a's entry, b's entry) per step, -1 where a side is absent."""
@@ -75,17 +75,17 @@ def _row_keys(rows):
     return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1)
 
 
-def _merge(a_indices, b_indices):
-    """_walk's [steps, 2] (a's entry, b's entry; -1 where absent): on whole arrays where both
+def merge_steps(a_indices, b_indices):
+    """walk_steps's [steps, 2] (a's entry, b's entry; -1 where absent): on whole arrays where both
     inputs are in strictly increasing order (the walk is then the sorted union), else by the
     walk itself (TensorFlow's order for unsorted input)."""
     na, nb = a_indices.shape[0], b_indices.shape[0]
     if na == 0 or nb == 0 or a_indices.shape[1] == 0:
-        return _walk(a_indices, b_indices)
+        return walk_steps(a_indices, b_indices)
     keys = _row_keys(np.concatenate([a_indices, b_indices]).astype(np.int64))
     a_keys, b_keys = keys[:na], keys[na:]
     if (np.diff(a_keys) <= 0).any() or (np.diff(b_keys) <= 0).any():
-        return _walk(a_indices, b_indices)
+        return walk_steps(a_indices, b_indices)
     union = np.concatenate([a_keys, b_keys])
     union.sort(kind="stable")  # two sorted runs: a merge
     union = union[np.r_[True, union[1:] != union[:-1]]]
@@ -145,7 +145,7 @@ def sparse_add(ctx, a_indices, a_values, a_shape, b_indices, b_values, b_shape, 
     if thresh.ndim != 0:
         raise invalid(ctx, f"The magnitude threshold must be a scalar: got shape "
                            f"{_shape(thresh)}")
-    steps = _merge(a_indices, b_indices)
+    steps = merge_steps(a_indices, b_indices)
     a, b = _merged_values(a_values, b_values, steps)
     summed = (steps[:, 0] >= 0) & (steps[:, 1] >= 0)
     values = np.where(summed, a + b, np.where(steps[:, 0] >= 0, a, b)).astype(a_values.dtype)
@@ -179,7 +179,7 @@ def sparse_add_grad(ctx, backprop_val_grad, a_indices, b_indices, sum_indices):
                            f"{sum_indices.shape[0]}")
     a_grad = np.zeros(a_indices.shape[0], grad.dtype)
     b_grad = np.zeros(b_indices.shape[0], grad.dtype)
-    steps = _merge(a_indices, b_indices)
+    steps = merge_steps(a_indices, b_indices)
     merged = _merged_indices(a_indices, b_indices, steps)
     found = _positions(merged, sum_indices.astype(np.int64))
     for side, out in ((0, a_grad), (1, b_grad)):
@@ -324,7 +324,7 @@ def _sparse_sparse(pick):
             if x != y:
                 raise invalid(ctx, f"Operands' shapes do not match: got {x} and {y} for "
                                    f"dimension {d}")
-        steps = _merge(a_indices, b_indices)
+        steps = merge_steps(a_indices, b_indices)
         a, b = _merged_values(a_values, b_values, steps)
         return (_merged_indices(a_indices, b_indices, steps),
                 pick(a, b).astype(a_values.dtype))
