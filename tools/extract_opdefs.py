@@ -119,6 +119,15 @@ StatelessMultinomial StatelessRandomBinomial StatelessRandomGammaV2 StatelessRan
 StatelessRandomPoisson StatelessShuffle RandomIndexShuffle StatelessParameterizedTruncatedNormal
 """.split()
 
+# tf.sparse arithmetic, serialization and tf.sparse_matmul (sparse-metrics)
+ENGINE_OPS += """
+SparseAdd SparseAddGrad SparseTensorDenseAdd SparseDenseCwiseAdd SparseDenseCwiseMul
+SparseDenseCwiseDiv SparseConcat SparseSparseMaximum SparseSparseMinimum SparseReduceSum
+SparseReduceSumSparse SparseReduceMax SparseReduceMaxSparse SparseSoftmax SparseSplit
+SerializeSparse SerializeManySparse DeserializeManySparse SparseMatMul DenseCountSparseOutput
+SparseCountSparseOutput
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

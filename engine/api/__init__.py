@@ -14,6 +14,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - feature_columns.py: tf.feature_column and the sparse ops under it (tf.sparse_segment_*,
   tf.sparse_reshape, tf.sparse.cross, ...);
 - signal_and_audio.py: tf.signal, tf.spectral, tf.audio and tf.fft, tf.ifft, ... .
+- sparse_and_metrics.py: tf.sparse's arithmetic (tf.sparse.add, tf.sparse_concat, ...),
+  serialized SparseTensors, and the TF1 streaming metrics beyond the basic ones.
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -32,6 +34,7 @@ from engine.api.elementary_math import *  # noqa: F401,F403
 from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403
+from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

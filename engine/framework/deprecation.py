@@ -8,5 +8,5 @@ def deprecated_argument_lookup(new_name, new_value, old_name, old_value):
     1
     """
     if new_value is not None and old_value is not None:
-        raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'.")
+        raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'.")
     return new_value if new_value is not None else old_value

@@ -268,10 +268,11 @@ _FLOAT_SCALAR_ARITHMETIC = frozenset({"Sub", "AddV2", "RealDiv", "Mul", "Neg"})
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
 # Ops evaluated by their kernels when every input is known (small): what the sparse ops that
-# build a constant SparseTensor's shape need, and linspace's size (a SelectV2 and a Reshape
-# of its num) that gives tf.linspace(0., 1., 6) its static shape [6] as in TensorFlow.
+# build a constant SparseTensor's shape need, linspace's size (a SelectV2 and a Reshape of its
+# num) that gives tf.linspace(0., 1., 6) its static shape [6] as in TensorFlow, and
+# tf.sparse.eye's and expand_dims' sizes and axes.
 _KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast",
-                              "SelectV2", "Reshape"})
+                              "SelectV2", "GreaterEqual", "Reshape", "Cast"})
 
 _FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",

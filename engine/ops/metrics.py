@@ -12,6 +12,7 @@ from engine.ops import array_ops, check_ops, math_ops, state_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.variable_scope import variable_scope
 from engine.ops.variables import Variable
+from engine.ops.weights_broadcast_ops import broadcast_weights
 
 
 def metric_variable(shape, dtype, validate_shape=True, name=None):
@@ -43,13 +44,34 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
     weights = convert_to_tensor(weights)
     if weights.shape.ndims == 0:
         return predictions, labels, weights
-    if weights.shape.ndims is None or predictions.shape.ndims is None:
-        raise NotImplementedError("tf.metrics with weights of unknown rank is not supported "
-                                  "by the engine yet")
-    if weights.shape.ndims - predictions.shape.ndims == 1:
-        weights = array_ops.squeeze(weights, [-1])
-    elif predictions.shape.ndims - weights.shape.ndims == 1:
-        weights = array_ops.expand_dims(weights, [-1])
+    weights_rank, predictions_rank = weights.shape.ndims, predictions.shape.ndims
+    if weights_rank is not None and predictions_rank is not None:
+        if weights_rank - predictions_rank == 1:
+            weights = array_ops.squeeze(weights, [-1])
+        elif predictions_rank - weights_rank == 1:
+            weights = array_ops.expand_dims(weights, [-1])
+        return predictions, labels, weights
+    # A rank known only when run: TensorFlow's conds on the ranks' difference.
+    from engine.ops.control_flow.cond import cond
+    weights_rank_tensor = array_ops.rank(weights)
+    rank_diff = weights_rank_tensor - array_ops.rank(predictions)
+
+    def maybe_expand_weights():
+        return cond(math_ops.equal(rank_diff, -1),
+                    lambda: array_ops.expand_dims(weights, [-1]), lambda: weights)
+
+    if weights_rank is not None and not weights.shape.dims[-1].is_compatible_with(1):
+        def maybe_squeeze_weights():
+            return weights
+    else:
+        def maybe_squeeze_weights():
+            return array_ops.squeeze(weights, [-1])
+
+    def maybe_adjust_weights():
+        return cond(math_ops.equal(rank_diff, 1), maybe_squeeze_weights, maybe_expand_weights)
+
+    weights = cond(math_ops.equal(weights_rank_tensor, 0), lambda: weights,
+                   maybe_adjust_weights)
     return predictions, labels, weights
 
 
@@ -64,10 +86,7 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
             num_values = math_ops.cast(array_ops.size(values), dtypes.float32)
         else:
             values, _, weights = _remove_squeezable_dimensions(values, None, weights)
-            weights = math_ops.cast(weights, dtypes.float32)
-            if weights.shape != values.shape:
-                weights = math_ops.multiply(weights, array_ops.ones_like(values),
-                                            name="broadcast_weights")
+            weights = broadcast_weights(math_ops.cast(weights, dtypes.float32), values)
             values = math_ops.multiply(values, weights)
             num_values = math_ops.reduce_sum(weights)
         update_total_op = state_ops.assign_add(total, math_ops.reduce_sum(values))

@@ -47,6 +47,7 @@ from engine.shape_inference.image import SHAPE_FUNCTIONS as _IMAGE
 from engine.shape_inference.lists import SHAPE_FUNCTIONS as _LISTS_AND_TABLES
 from engine.shape_inference.special_math import SHAPE_FUNCTIONS as _SPECIAL_MATH
 from engine.shape_inference.sparse import SHAPE_FUNCTIONS as _SPARSE
+from engine.shape_inference.sparse_math import SHAPE_FUNCTIONS as _SPARSE_MATH
 from engine.shape_inference.spectral import SHAPE_FUNCTIONS as _SPECTRAL
 from engine.shape_inference.stateless_random import SHAPE_FUNCTIONS as _STATELESS_RANDOM
 from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
@@ -158,5 +159,6 @@ SHAPE_FUNCTIONS = {
     **_SPARSE,
     **_STRINGS,
     **_STATELESS_RANDOM,
+    **_SPARSE_MATH,
     **_IMAGE,
 }

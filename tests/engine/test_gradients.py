@@ -16,6 +16,8 @@ from tests.engine.special_math_grad_cases import CASES as SPECIAL_MATH_CASES
 from tests.engine.special_math_grad_cases import EXEMPT as SPECIAL_MATH_EXEMPT
 from tests.engine.image_grad_cases import CASES as IMAGE_CASES, EXEMPT as IMAGE_EXEMPT
 from tests.engine.elementary_math_grad_cases import CASES as ELEMENTARY_MATH_CASES
+from tests.engine.sparse_math_grad_cases import CASES as SPARSE_MATH_CASES
+from tests.engine.sparse_math_grad_cases import EXEMPT as SPARSE_MATH_EXEMPT
 from tests.engine.tf_grad_cases import make_cases as make_tf_grad_cases
 from tests.engine.signal_grad_cases import CASES as SIGNAL_CASES
 
@@ -230,6 +232,7 @@ CASES.update(SPECIAL_MATH_CASES)
 CASES.update(IMAGE_CASES)
 CASES.update(SIGNAL_CASES)
 CASES.update(ELEMENTARY_MATH_CASES)
+CASES.update(SPARSE_MATH_CASES)
 CASES.update(make_tf_grad_cases(tf))
 
 
@@ -300,6 +303,7 @@ def test_every_differentiable_op_is_covered():
     # in tests/engine/test_layers.py.
     exempt |= {"FusedBatchNormV3"}
     exempt |= SPECIAL_MATH_EXEMPT  # (see special_math_grad_cases.py)
+    exempt |= SPARSE_MATH_EXEMPT  # (see sparse_math_grad_cases.py)
     # LRN takes float32 and narrower only: its gradient equals TensorFlow's in
     # tests/engine/test_conv_norm_ops.py.
     exempt |= {"LRN"}

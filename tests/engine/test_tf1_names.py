@@ -47,7 +47,7 @@ def test_renamed_names_build_what_the_new_names_build():
     ("tf.summary.get_summary_description",
      "tf.summary.get_summary_description is not supported by the engine yet"),
     ("tf.estimator", "tf.estimator is not supported by the engine yet"),
-    ("tf.metrics.mean_iou", "tf.metrics.mean_iou is not supported by the engine yet"),
+    ("tf.metrics.NotAMetric", "tf.metrics.NotAMetric is not supported by the engine yet"),
     ("tf.gfile.NotAFunction", "tf.gfile.NotAFunction is not supported by the engine yet"),
     ("tf.contrib", "tf.contrib is not supported: the engine has TensorFlow 1.x's core API, "
                    "not tf.contrib"),

@@ -16,7 +16,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
     "image", "crop_and_resize", "volumetric", "sparse", "spectral", "audio", "bessel",
     "cephes_misc", "string_format", "encoding", "unicode", "string_ngrams", "stateless_random",
-    "parameterized_truncated_normal"))
+    "parameterized_truncated_normal", "sparse_math", "sparse_reduce", "sparse_serialize",
+    "sparse_count"))
 
 
 def load_kernels():
