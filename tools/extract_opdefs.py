@@ -88,6 +88,10 @@ ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace Space
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
+# tf.nn CTC, convolution/pool wrappers, samplers; tf.train leftovers (branch nn-train)
+ENGINE_OPS += """
+CTCLoss CTCGreedyDecoder CTCBeamSearchDecoder
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -5,7 +5,7 @@ from engine.framework.api_namespace import Namespace as _Namespace
 from engine.ops import nn  # noqa: F401
 from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
-from engine.ops import segment_ops as _segment
+from engine.ops import ctc_ops as _ctc, segment_ops as _segment
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
@@ -18,7 +18,10 @@ for _name, _value in {
         "weighted_cross_entropy_with_logits": _nn_extra.weighted_cross_entropy_with_logits,
         **{name: getattr(_nn_conv_norm, name) for name in (
             "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
-            "local_response_normalization")}}.items():
+            "local_response_normalization")},
+        **{name: getattr(_ctc, name) for name in (
+            "ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "ctc_beam_search_decoder",
+            "ctc_beam_search_decoder_v2", "ctc_unique_labels", "collapse_repeated")}}.items():
     setattr(nn, _name, _value)
 
 losses = _Namespace("tf.losses", Reduction=_losses.Reduction,

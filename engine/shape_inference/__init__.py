@@ -47,6 +47,7 @@ from engine.shape_inference.image import SHAPE_FUNCTIONS as _IMAGE
 from engine.shape_inference.lists import SHAPE_FUNCTIONS as _LISTS_AND_TABLES
 from engine.shape_inference.special_math import SHAPE_FUNCTIONS as _SPECIAL_MATH
 from engine.shape_inference.sparse import SHAPE_FUNCTIONS as _SPARSE
+from engine.shape_inference.ctc import SHAPE_FUNCTIONS as _CTC
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -152,5 +153,6 @@ SHAPE_FUNCTIONS = {
     **_LISTS_AND_TABLES,
     **_SPECIAL_MATH,
     **_SPARSE,
+    **_CTC,
     **_IMAGE,
 }
