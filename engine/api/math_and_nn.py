@@ -6,6 +6,7 @@ from engine.ops import nn  # noqa: F401
 from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
 from engine.ops import ctc_ops as _ctc, segment_ops as _segment
+from engine.ops import nn_conv_wrappers as _conv_wrappers
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
@@ -21,7 +22,19 @@ for _name, _value in {
             "local_response_normalization")},
         **{name: getattr(_ctc, name) for name in (
             "ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "ctc_beam_search_decoder",
-            "ctc_beam_search_decoder_v2", "ctc_unique_labels", "collapse_repeated")}}.items():
+            "ctc_beam_search_decoder_v2", "ctc_unique_labels", "collapse_repeated")},
+        **{name: getattr(_conv_wrappers, name) for name in (
+            "conv2d_backprop_filter", "conv2d_backprop_input", "conv3d_transpose",
+            "conv1d_transpose", "conv_transpose", "atrous_conv2d_transpose", "max_pool1d",
+            "max_pool2d", "max_pool_v2", "avg_pool1d", "avg_pool_v2",
+            "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input",
+            "relu_layer", "batch_norm_with_global_normalization", "compute_average_loss",
+            "scale_regularization_loss")},
+        "conv3d_backprop_filter": _conv_wrappers.conv3d_backprop_filter_v2,
+        "conv3d_backprop_filter_v2": _conv_wrappers.conv3d_backprop_filter_v2,
+        "depthwise_conv2d_backprop_filter": _conv_wrappers.depthwise_conv2d_native_backprop_filter,
+        "depthwise_conv2d_backprop_input": _conv_wrappers.depthwise_conv2d_native_backprop_input,
+        }.items():
     setattr(nn, _name, _value)
 
 losses = _Namespace("tf.losses", Reduction=_losses.Reduction,

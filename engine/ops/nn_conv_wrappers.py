@@ -1,0 +1,399 @@
+"""tf.nn's wrappers over the convolution and pooling ops the engine already runs (TensorFlow's
+nn_ops.py and nn_impl.py): the backprop ops by name, the 1-D and n-D transposed
+convolutions and pools, atrous_conv2d_transpose, relu_layer,
+batch_norm_with_global_normalization, and the distribution-aware loss scalings (one replica
+outside a strategy, as in TensorFlow's default strategy)."""
+
+import collections.abc
+
+import numpy as np
+
+from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.ops import array_ops, math_ops, shape_ops
+from engine.ops.batch_norm import batch_normalization
+from engine.ops.convert import convert_to_tensor
+from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
+from engine.ops.nn_extra_ops import conv2d_transpose
+from engine.ops.nn_ops import _get_sequence
+from engine.ops.op_def_library import apply_op
+from engine.ops.volumetric_ops import max_pool3d
+
+
+def convert_padding(padding, expected_length=4):
+    """("EXPLICIT", flat pairs) for a list of [before, after] pairs, else (padding, [])."""
+    explicit_paddings = []
+    if padding == "EXPLICIT":
+        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit "
+                         "padding, `padding` must be a list.")
+    if isinstance(padding, (list, tuple)):
+        for i, dim_paddings in enumerate(padding):
+            if not isinstance(dim_paddings, (list, tuple)):
+                raise ValueError("When `padding` is a list, each element of `padding` must be "
+                                 f"a list/tuple of size 2. Received: padding={padding} with "
+                                 f"element at index {i} of type {type(dim_paddings)}")
+            if len(dim_paddings) != 2:
+                raise ValueError("When `padding` is a list, each element of `padding` must be "
+                                 f"a list/tuple of size 2. Received: padding={padding} with "
+                                 f"element at index {i} of size {len(dim_paddings)}")
+            explicit_paddings.extend(dim_paddings)
+        if len(padding) != expected_length:
+            raise ValueError(f"When padding is a list, it must be of size {expected_length}. "
+                             f"Received: padding={padding} of size {len(padding)}")
+        padding = "EXPLICIT"
+    return padding, explicit_paddings
+
+
+# -- the backprop ops by name -----------------------------------------------------------------
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1),
+                           name=None):
+    padding, explicit_paddings = convert_padding(padding)
+    return apply_op("Conv2DBackpropFilter", input=input, filter_sizes=filter_sizes,
+                    out_backprop=out_backprop, strides=strides, padding=padding,
+                    use_cudnn_on_gpu=use_cudnn_on_gpu, explicit_paddings=explicit_paddings,
+                    data_format=data_format, dilations=list(dilations), name=name)
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=(1, 1, 1, 1), name=None, filters=None):
+    filter = filters if filters is not None else filter  # noqa: A001
+    padding, explicit_paddings = convert_padding(padding)
+    return apply_op("Conv2DBackpropInput", input_sizes=input_sizes, filter=filter,
+                    out_backprop=out_backprop, strides=strides, padding=padding,
+                    use_cudnn_on_gpu=use_cudnn_on_gpu, explicit_paddings=explicit_paddings,
+                    data_format=data_format, dilations=list(dilations), name=name)
+
+
+def conv3d_backprop_filter_v2(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                              data_format="NDHWC", dilations=(1, 1, 1, 1, 1), name=None):
+    return apply_op("Conv3DBackpropFilterV2", input=input, filter_sizes=filter_sizes,
+                    out_backprop=out_backprop, strides=strides, padding=padding,
+                    data_format=data_format, dilations=list(dilations), name=name)
+
+
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
+                                            padding, data_format="NHWC",
+                                            dilations=(1, 1, 1, 1), name=None):
+    padding, explicit_paddings = convert_padding(padding)
+    return apply_op("DepthwiseConv2dNativeBackpropFilter", input=input,
+                    filter_sizes=filter_sizes, out_backprop=out_backprop, strides=strides,
+                    padding=padding, explicit_paddings=explicit_paddings,
+                    data_format=data_format, dilations=list(dilations), name=name)
+
+
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
+                                           padding, data_format="NHWC",
+                                           dilations=(1, 1, 1, 1), name=None):
+    padding, explicit_paddings = convert_padding(padding)
+    return apply_op("DepthwiseConv2dNativeBackpropInput", input_sizes=input_sizes,
+                    filter=filter, out_backprop=out_backprop, strides=strides,
+                    padding=padding, explicit_paddings=explicit_paddings,
+                    data_format=data_format, dilations=list(dilations), name=name)
+
+
+# -- transposed convolutions ------------------------------------------------------------------
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NWC", dilations=None, name=None):
+    with name_scope(name, "conv1d_transpose", [input, filters, output_shape]) as name:
+        if data_format is None or data_format == "NWC":
+            data_format, spatial_start_dim, channel_index = "NHWC", 1, 2
+        elif data_format == "NCW":
+            data_format, spatial_start_dim, channel_index = "NCHW", 2, 1
+        else:
+            raise ValueError("`data_format` must be 'NWC' or 'NCW'. "
+                             f"Received: data_format={data_format}")
+        strides = [1] + _get_sequence(strides, 1, channel_index, "stride")
+        dilations = [1] + _get_sequence(dilations, 1, channel_index, "dilations")
+        input = array_ops.expand_dims(input, spatial_start_dim)  # noqa: A001
+        filters = array_ops.expand_dims(filters, 0)
+        if not hasattr(output_shape, "op"):
+            output_shape = list(output_shape)
+        output_shape = array_ops.concat([output_shape[:spatial_start_dim], [1],
+                                         output_shape[spatial_start_dim:]], 0)
+        result = apply_op("Conv2DBackpropInput", input_sizes=output_shape, filter=filters,
+                          out_backprop=input, strides=strides, padding=padding,
+                          explicit_paddings=[], data_format=data_format,
+                          dilations=dilations, name=name)
+        return array_ops.squeeze(result, [spatial_start_dim])
+
+
+def conv3d_transpose_v2(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                        data_format="NDHWC", dilations=None, name=None):
+    with name_scope(name, "conv3d_transpose", [input, filters, output_shape]) as name:
+        data_format = data_format or "NDHWC"
+        channel_index = 1 if data_format.startswith("NC") else 4
+        return apply_op("Conv3DBackpropInputV2", input_sizes=output_shape, filter=filters,
+                        out_backprop=input,
+                        strides=_get_sequence(strides, 3, channel_index, "strides"),
+                        padding=padding, data_format=data_format,
+                        dilations=_get_sequence(dilations, 3, channel_index, "dilations"),
+                        name=name)
+
+
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NDHWC", name=None, input=None,  # noqa: A002
+                     filters=None, dilations=None):
+    filter = filters if filters is not None else filter  # noqa: A001
+    value = input if input is not None else value
+    return conv3d_transpose_v2(value, filter, output_shape, strides, padding=padding,
+                               data_format=data_format, dilations=dilations, name=name)
+
+
+def _conv2d_transpose_v2(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                         data_format="NHWC", dilations=None, name=None):
+    with name_scope(name, "conv2d_transpose", [input, filters, output_shape]) as name:
+        data_format = data_format or "NHWC"
+        channel_index = 1 if data_format.startswith("NC") else 3
+        padding, explicit_paddings = convert_padding(padding)
+        return apply_op("Conv2DBackpropInput", input_sizes=output_shape, filter=filters,
+                        out_backprop=input,
+                        strides=_get_sequence(strides, 2, channel_index, "strides"),
+                        padding=padding, explicit_paddings=explicit_paddings,
+                        data_format=data_format,
+                        dilations=_get_sequence(dilations, 2, channel_index, "dilations"),
+                        name=name)
+
+
+_CONV_TRANSPOSE_OPS = (conv1d_transpose, _conv2d_transpose_v2, conv3d_transpose_v2)
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                   data_format=None, dilations=None, name=None):
+    """conv1d/2d/3d_transpose by the length of output_shape."""
+    with name_scope(name, "conv_transpose", [input, filters, output_shape]) as name:
+        if hasattr(output_shape, "op"):
+            n = output_shape.shape.as_list()[0] - 2
+        elif isinstance(output_shape, collections.abc.Sized):
+            n = len(output_shape) - 2
+        else:
+            raise ValueError("`output_shape` must be a tensor or sized collection. "
+                             f"Received: output_shape={output_shape}")
+        if not 1 <= n <= 3:
+            raise ValueError(f"`output_shape` must be of length 3, 4 or 5. "
+                             f"Received: output_shape={output_shape} of length {n + 2}.")
+        return _CONV_TRANSPOSE_OPS[n - 1](input, filters, output_shape, strides,
+                                          padding=padding, data_format=data_format,
+                                          dilations=dilations, name=name)
+
+
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of atrous_conv2d: space_to_batch, Conv2DBackpropInput, batch_to_space."""
+    with name_scope(name, "atrous_conv2d_transpose", [value, filters, output_shape]) as name:
+        value = convert_to_tensor(value, name="value")
+        filters = convert_to_tensor(filters, name="filters")
+        value_channels = value.shape.as_list()[3]
+        filter_channels = filters.shape.as_list()[3]
+        if None not in (value_channels, filter_channels) and value_channels != filter_channels:
+            raise ValueError(
+                "`value` channel count must be compatible with `filters` input channel count. "
+                f"Received: value.shape={value.shape} with channel count {value_channels} "
+                f"and filters.shape={filters.shape} with input channel count "
+                f"{filter_channels}.")
+        if rate < 1:
+            raise ValueError(f"`rate` cannot be less than one. Received: rate={rate}")
+        if rate == 1:
+            return conv2d_transpose(value, filters, output_shape, strides=[1, 1, 1, 1],
+                                    padding=padding, data_format="NHWC")
+        output_shape_ = convert_to_tensor(output_shape, name="output_shape")
+        if not output_shape_.shape.is_compatible_with([4]):
+            raise ValueError("`output_shape` must have shape (4,). "
+                             f"Received: output_shape={output_shape_.shape}")
+        if isinstance(output_shape, tuple):
+            output_shape = list(output_shape)
+        if padding == "SAME":
+            if filters.shape.is_fully_defined():
+                filter_shape = filters.shape.as_list()
+            else:
+                filter_shape = shape_ops.shape(filters)
+            filter_height, filter_width = filter_shape[0], filter_shape[1]
+            pad_height = filter_height + (filter_height - 1) * (rate - 1) - 1
+            pad_width = filter_width + (filter_width - 1) * (rate - 1) - 1
+            pad_top, pad_left = pad_height // 2, pad_width // 2
+            pad_bottom, pad_right = pad_height - pad_top, pad_width - pad_left
+        elif padding == "VALID":
+            pad_top = pad_bottom = pad_left = pad_right = 0
+        else:
+            raise ValueError("`padding` must be either 'VALID' or 'SAME'. "
+                             f"Received: padding={padding}")
+        in_height = output_shape[1] + pad_top + pad_bottom
+        in_width = output_shape[2] + pad_left + pad_right
+        pad_bottom_extra = (rate - in_height % rate) % rate
+        pad_right_extra = (rate - in_width % rate) % rate
+        block_shape = np.array([rate, rate], np.int64)
+        value = space_to_batch_nd(value, block_shape,
+                                  [[0, pad_bottom_extra], [0, pad_right_extra]])
+        input_sizes = [rate * rate * output_shape[0], (in_height + pad_bottom_extra) // rate,
+                       (in_width + pad_right_extra) // rate, output_shape[3]]
+        value = apply_op("Conv2DBackpropInput", input_sizes=input_sizes, filter=filters,
+                         out_backprop=value, strides=[1, 1, 1, 1], padding="VALID",
+                         explicit_paddings=[], data_format="NHWC")
+        return batch_to_space_nd(value, block_shape, [[pad_top, pad_bottom + pad_bottom_extra],
+                                                      [pad_left, pad_right + pad_right_extra]])
+
+
+# -- pools of any rank ------------------------------------------------------------------------
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    with name_scope(name, "MaxPool1d", [input]) as name:
+        data_format = data_format or "NWC"
+        channel_index = 1 if data_format.startswith("NC") else 2
+        ksize = [1] + _get_sequence(ksize, 1, channel_index, "ksize")
+        strides = [1] + _get_sequence(strides, 1, channel_index, "strides")
+        padding, explicit_paddings = convert_padding(padding, 3)
+        if padding == "EXPLICIT":
+            explicit_paddings = [0, 0] + explicit_paddings
+        expanding_dim = 1 if data_format == "NWC" else 2
+        data_format = "NHWC" if data_format == "NWC" else "NCHW"
+        input = array_ops.expand_dims(input, expanding_dim)  # noqa: A001
+        result = apply_op("MaxPool", input=input, ksize=ksize, strides=strides,
+                          padding=padding, explicit_paddings=explicit_paddings,
+                          data_format=data_format, name=name)
+        return array_ops.squeeze(result, [expanding_dim])
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    with name_scope(name, "MaxPool2d", [input]) as name:
+        data_format = data_format or "NHWC"
+        channel_index = 1 if data_format.startswith("NC") else 3
+        padding, explicit_paddings = convert_padding(padding)
+        return apply_op("MaxPool", input=input,
+                        ksize=_get_sequence(ksize, 2, channel_index, "ksize"),
+                        strides=_get_sequence(strides, 2, channel_index, "strides"),
+                        padding=padding, explicit_paddings=explicit_paddings,
+                        data_format=data_format, name=name)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    with name_scope(name, "AvgPool1D", [input]) as name:
+        data_format = data_format or "NWC"
+        channel_index = 1 if data_format.startswith("NC") else 2
+        ksize = [1] + _get_sequence(ksize, 1, channel_index, "ksize")
+        strides = [1] + _get_sequence(strides, 1, channel_index, "strides")
+        expanding_dim = 1 if data_format == "NWC" else 2
+        data_format = "NHWC" if data_format == "NWC" else "NCHW"
+        input = array_ops.expand_dims(input, expanding_dim)  # noqa: A001
+        result = apply_op("AvgPool", value=input, ksize=ksize, strides=strides,
+                          padding=padding, data_format=data_format, name=name)
+        return array_ops.squeeze(result, [expanding_dim])
+
+
+def _pool_rank(input, data_format):  # noqa: A002
+    if input.shape.ndims is not None:
+        n = input.shape.ndims - 2
+    elif data_format is not None:
+        n = len(data_format) - 2
+    else:
+        raise ValueError("`input` must have a static shape or a data format must be given. "
+                         f"Received: input.shape={input.shape} and "
+                         f"data_format={data_format}")
+    if not 1 <= n <= 3:
+        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: "
+                         f"input.shape={input.shape} of rank {n + 2}.")
+    channel_index = n + 1 if data_format is None else (
+        1 if data_format.startswith("NC") else n + 1)
+    return n, channel_index
+
+
+def max_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """max_pool1d, max_pool2d or max_pool3d by the input's rank."""
+    input = convert_to_tensor(input)  # noqa: A001
+    n, channel_index = _pool_rank(input, data_format)
+    ksize = _get_sequence(ksize, n, channel_index, "ksize")
+    strides = _get_sequence(strides, n, channel_index, "strides")
+    if isinstance(padding, (list, tuple)) and n == 3:
+        raise ValueError("Explicit padding is not supported with an input tensor of rank 5. "
+                         f"Received: padding={padding}")
+    if n == 3:
+        return max_pool3d(input, ksize=ksize, strides=strides, padding=padding,
+                          data_format=data_format or "NDHWC", name=name)
+    return (max_pool1d, max_pool2d)[n - 1](input, ksize=ksize, strides=strides,
+                                           padding=padding, data_format=data_format,
+                                           name=name)
+
+
+def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """avg_pool1d, AvgPool or AvgPool3D by the input's rank."""
+    input = convert_to_tensor(input)  # noqa: A001
+    n, channel_index = _pool_rank(input, data_format)
+    ksize = _get_sequence(ksize, n, channel_index, "ksize")
+    strides = _get_sequence(strides, n, channel_index, "strides")
+    if n == 1:
+        return avg_pool1d(input, ksize=ksize, strides=strides, padding=padding,
+                          data_format=data_format, name=name)
+    op, default_format = ("AvgPool", "NHWC") if n == 2 else ("AvgPool3D", "NDHWC")
+    return apply_op(op, **{"value" if n == 2 else "input": input}, ksize=ksize,
+                    strides=strides, padding=padding,
+                    data_format=data_format or default_format, name=name)
+
+
+# -- nn_impl ----------------------------------------------------------------------------------
+
+def relu_layer(x, weights, biases, name=None):
+    """Relu(matmul(x, weights) + biases)."""
+    with name_scope(name, "relu_layer", [x, weights, biases]) as name:
+        x = convert_to_tensor(x, name="x")
+        weights = convert_to_tensor(weights, name="weights")
+        biases = convert_to_tensor(biases, name="biases")
+        xw_plus_b = math_ops.bias_add(math_ops.matmul(x, weights), biases)
+        return apply_op("Relu", features=xw_plus_b, name=name)
+
+
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
+                                         variance_epsilon=None,
+                                         scale_after_normalization=None, name=None,
+                                         input=None, mean=None, variance=None):  # noqa: A002
+    """batch_normalization with gamma only when scale_after_normalization."""
+    t = input if input is not None else t
+    m = mean if mean is not None else m
+    v = variance if variance is not None else v
+    return batch_normalization(t, m, v, beta, gamma if scale_after_normalization else None,
+                               variance_epsilon, name)
+
+
+def _scale_losses_by_sample_weight(losses, sample_weight):
+    """losses * sample_weight in float32, the weights' rank brought to the losses' (losses_util's
+    squeeze_or_expand_dimensions on static ranks)."""
+    losses = math_ops.cast(losses, dtypes.float32)
+    sample_weight = math_ops.cast(sample_weight, dtypes.float32)
+    loss_rank, weight_rank = losses.shape.ndims, sample_weight.shape.ndims
+    if weight_rank and loss_rank is not None:
+        if weight_rank - loss_rank == 1:
+            sample_weight = array_ops.squeeze(sample_weight, [-1])
+        elif loss_rank - weight_rank == 1:
+            sample_weight = array_ops.expand_dims(sample_weight, [-1])
+    return math_ops.multiply(losses, sample_weight)
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size (by default the first
+    dimension: one replica), 0 when that is 0."""
+    from engine.ops import check_ops
+    per_example_loss = convert_to_tensor(per_example_loss)
+    input_dtype = per_example_loss.dtype
+    if per_example_loss.shape.ndims == 0:
+        raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor "
+                         "with at least rank 1. Received per_example_loss="
+                         f"{per_example_loss}")
+    if sample_weight is not None:
+        sample_weight = convert_to_tensor(sample_weight)
+        per_example_loss = _scale_losses_by_sample_weight(per_example_loss, sample_weight)
+    per_example_loss = math_ops.cast(per_example_loss, input_dtype)
+    if global_batch_size is None:
+        global_batch_size = shape_ops.shape(per_example_loss)[0] * 1
+    check_ops.assert_scalar(global_batch_size, message="global_batch_size must be scalar.")
+    check_ops.assert_integer(global_batch_size, message="global_batch_size must be an integer.")
+    check_ops.assert_non_negative(global_batch_size,
+                                  message="global_batch_size must be non-negative.")
+    loss = math_ops.reduce_sum(per_example_loss)
+    global_batch_size = math_ops.cast(global_batch_size, input_dtype)
+    return math_ops.div_no_nan(loss, global_batch_size)
+
+
+def scale_regularization_loss(regularization_loss):
+    """sum(regularization_loss) divided by the number of replicas (one)."""
+    return math_ops.reduce_sum(regularization_loss) / 1
+

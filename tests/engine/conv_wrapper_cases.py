@@ -1,0 +1,133 @@
+"""tf.nn's convolution and pooling wrappers over ops the engine already has (the backprop ops
+by name, transposed convolutions of 1-3 dimensions, atrous_conv2d_transpose, pools of any
+rank), relu_layer, batch_norm_with_global_normalization, compute_average_loss and
+scale_regularization_loss, built the same way by real TensorFlow and the engine: values, the
+gradient of the sum of squares to the first input where TensorFlow has one, static shapes and
+nodes. tools/make_conv_wrapper_fixtures.py writes TensorFlow's to
+tests/fixtures/conv_wrappers/; tests/engine/test_conv_wrappers.py compares the engine's."""
+
+import numpy as np
+
+_R = np.random.RandomState(11)
+
+
+def _array(*shape):
+    return _R.uniform(-1.0, 1.0, shape).astype(np.float32)
+
+
+IMAGES = _array(2, 5, 5, 3)
+OUT_SAME = _array(2, 5, 5, 4)
+OUT_STRIDE2 = _array(2, 3, 3, 4)
+FILTER = _array(3, 3, 3, 4)
+VOLUME = _array(1, 4, 4, 4, 2)
+OUT_3D = _array(1, 3, 3, 3, 3)
+FILTER_3D = _array(2, 2, 2, 2, 3)
+SEQUENCE = _array(2, 5, 4)
+FILTER_1D = _array(3, 2, 4)
+DEPTHWISE = _array(3, 3, 3, 2)
+OUT_DEPTHWISE = _array(2, 5, 5, 6)
+ATROUS_FILTER = _array(3, 3, 2, 3)
+SMALL = _array(1, 5, 5, 3)
+MATRIX, WEIGHTS, BIASES = _array(4, 3), _array(3, 5), _array(5)
+LOSSES = _R.uniform(0.0, 2.0, (6,)).astype(np.float32)
+
+
+def _with_grad(out, x, tf):
+    return {"out": out, "grad": tf.gradients(tf.reduce_sum(out * out), x)[0]}
+
+
+def _case(fn, first):
+    """fn(tf, x) with x a constant of `first`; its output and d(sum out^2)/dx."""
+    def build(tf):
+        x = tf.constant(first)
+        return _with_grad(fn(tf, x), x, tf)
+    return build
+
+
+CASES = {
+    "conv2d_backprop_filter": _case(lambda tf, x: tf.nn.conv2d_backprop_filter(
+        x, [3, 3, 3, 4], tf.constant(OUT_SAME), [1, 1, 1, 1], "SAME"), IMAGES),
+    "conv2d_backprop_filter_explicit": _case(lambda tf, x: tf.nn.conv2d_backprop_filter(
+        x, [3, 3, 3, 4], tf.constant(OUT_SAME), [1, 1, 1, 1],
+        [[0, 0], [1, 1], [0, 2], [0, 0]], name="filter_grad"), IMAGES),
+    "conv2d_backprop_input": _case(lambda tf, x: tf.nn.conv2d_backprop_input(
+        [2, 5, 5, 3], x, tf.constant(OUT_STRIDE2), [1, 2, 2, 1], "SAME"), FILTER),
+    "conv2d_backprop_input_filters": _case(lambda tf, x: tf.nn.conv2d_backprop_input(
+        [2, 5, 5, 3], filters=tf.constant(FILTER), out_backprop=x, strides=[1, 1, 1, 1],
+        padding="SAME"), OUT_SAME),
+    "conv3d_backprop_filter": _case(lambda tf, x: tf.nn.conv3d_backprop_filter(
+        x, [2, 2, 2, 2, 3], tf.constant(OUT_3D), [1, 1, 1, 1, 1], "VALID"), VOLUME),
+    "conv3d_backprop_filter_v2": _case(lambda tf, x: tf.nn.conv3d_backprop_filter_v2(
+        x, [2, 2, 2, 2, 3], tf.constant(OUT_3D), [1, 1, 1, 1, 1], "VALID"), VOLUME),
+    "conv3d_transpose": _case(lambda tf, x: tf.nn.conv3d_transpose(
+        x, tf.constant(FILTER_3D), [1, 4, 4, 4, 2], [1, 1, 1, 1, 1], "VALID"), OUT_3D),
+    "conv1d_transpose": _case(lambda tf, x: tf.nn.conv1d_transpose(
+        x, tf.constant(FILTER_1D), [2, 10, 2], 2), SEQUENCE),
+    "conv_transpose_2d": _case(lambda tf, x: tf.nn.conv_transpose(
+        x, tf.constant(FILTER), [2, 10, 10, 3], [2, 2]), OUT_SAME),
+    "conv_transpose_1d": _case(lambda tf, x: tf.nn.conv_transpose(
+        x, tf.constant(FILTER_1D), [2, 5, 2], 1, padding="SAME"), SEQUENCE),
+    "atrous_conv2d_transpose_same": _case(lambda tf, x: tf.nn.atrous_conv2d_transpose(
+        x, tf.constant(ATROUS_FILTER), [1, 5, 5, 2], 2, "SAME"), SMALL),
+    "atrous_conv2d_transpose_valid": _case(lambda tf, x: tf.nn.atrous_conv2d_transpose(
+        x, tf.constant(ATROUS_FILTER), [1, 9, 9, 2], 2, "VALID"), SMALL),
+    "atrous_conv2d_transpose_rate1": _case(lambda tf, x: tf.nn.atrous_conv2d_transpose(
+        x, tf.constant(ATROUS_FILTER), [1, 5, 5, 2], 1, "SAME"), SMALL),
+    "depthwise_backprop_filter": _case(lambda tf, x: tf.nn.depthwise_conv2d_backprop_filter(
+        x, [3, 3, 3, 2], tf.constant(OUT_DEPTHWISE), [1, 1, 1, 1], "SAME"), IMAGES),
+    "depthwise_native_backprop_input": _case(
+        lambda tf, x: tf.nn.depthwise_conv2d_native_backprop_input(
+            [2, 5, 5, 3], x, tf.constant(OUT_DEPTHWISE), [1, 1, 1, 1], "SAME"), DEPTHWISE),
+    "max_pool1d": _case(lambda tf, x: tf.nn.max_pool1d(x, 2, 2, "VALID"), SEQUENCE),
+    "max_pool2d": _case(lambda tf, x: tf.nn.max_pool2d(x, 3, 2, "SAME"), IMAGES),
+    "max_pool_v2_rank3": _case(lambda tf, x: tf.nn.max_pool_v2(x, 3, 1, "SAME"), SEQUENCE),
+    "max_pool_v2_rank4": _case(lambda tf, x: tf.nn.max_pool_v2(x, [2, 2], [1, 2], "VALID"),
+                               IMAGES),
+    "max_pool_v2_rank5": _case(lambda tf, x: tf.nn.max_pool_v2(x, 2, 2, "VALID"), VOLUME),
+    "avg_pool1d": _case(lambda tf, x: tf.nn.avg_pool1d(x, 3, 2, "SAME"), SEQUENCE),
+    "avg_pool_v2_rank3": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 2, 1, "VALID"), SEQUENCE),
+    "avg_pool_v2_rank4": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 3, 2, "SAME"), IMAGES),
+    "avg_pool_v2_rank5": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 2, 1, "SAME"), VOLUME),
+    "relu_layer": _case(lambda tf, x: tf.nn.relu_layer(x, WEIGHTS, BIASES), MATRIX),
+    "batch_norm_global_scaled": _case(
+        lambda tf, x: tf.nn.batch_norm_with_global_normalization(
+            x, BIASES * 0.1, BIASES * BIASES + 0.5, BIASES, BIASES * 2.0, 0.001, True),
+        np.tile(BIASES, (4, 1))),
+    "batch_norm_global_unscaled": _case(
+        lambda tf, x: tf.nn.batch_norm_with_global_normalization(
+            input=x, mean=BIASES * 0.1, variance=BIASES * BIASES + 0.5, beta=BIASES,
+            gamma=BIASES * 2.0, variance_epsilon=0.001, scale_after_normalization=False),
+        np.tile(BIASES, (4, 1))),
+    "compute_average_loss": _case(lambda tf, x: tf.nn.compute_average_loss(x), LOSSES),
+    "compute_average_loss_weighted": _case(lambda tf, x: tf.nn.compute_average_loss(
+        x, sample_weight=np.arange(6, dtype=np.float32), global_batch_size=12), LOSSES),
+    "compute_average_loss_zero_batch": _case(lambda tf, x: tf.nn.compute_average_loss(
+        x, global_batch_size=0), LOSSES),
+    "scale_regularization_loss": _case(
+        lambda tf, x: tf.nn.scale_regularization_loss(x), LOSSES),
+}
+
+
+def _static(tensor):
+    shape = tensor.shape
+    return None if shape.ndims is None else shape.as_list()
+
+
+def build_case(tf, name):
+    return CASES[name](tf)
+
+
+def run_case(tf, name):
+    with tf.Graph().as_default():
+        outputs = build_case(tf, name)
+        shapes = {key: _static(t) for key, t in outputs.items()}
+        with tf.Session() as sess:
+            values = sess.run(outputs)
+    return values, shapes
+
+
+ERROR_CASES = {}
+
+
+def run_error_case(tf, name):
+    raise KeyError(name)
