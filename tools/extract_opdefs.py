@@ -91,6 +91,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 # tf.nn CTC, convolution/pool wrappers, samplers; tf.train leftovers (branch nn-train)
 ENGINE_OPS += """
 CTCLoss CTCGreedyDecoder CTCBeamSearchDecoder
+MaxPoolWithArgmax MaxPoolGradWithArgmax MaxPoolGradGradWithArgmax
+Dilation2D Dilation2DBackpropInput Dilation2DBackpropFilter
 """.split()
 
 

@@ -6,7 +6,7 @@ from engine.ops import nn  # noqa: F401
 from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
 from engine.ops import ctc_ops as _ctc, segment_ops as _segment
-from engine.ops import nn_conv_wrappers as _conv_wrappers
+from engine.ops import nn_conv_wrappers as _conv_wrappers, window_argmax_ops as _window_argmax
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
@@ -30,6 +30,8 @@ for _name, _value in {
             "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input",
             "relu_layer", "batch_norm_with_global_normalization", "compute_average_loss",
             "scale_regularization_loss")},
+        **{name: getattr(_window_argmax, name) for name in (
+            "max_pool_with_argmax", "dilation2d", "erosion2d")},
         "conv3d_backprop_filter": _conv_wrappers.conv3d_backprop_filter_v2,
         "conv3d_backprop_filter_v2": _conv_wrappers.conv3d_backprop_filter_v2,
         "depthwise_conv2d_backprop_filter": _conv_wrappers.depthwise_conv2d_native_backprop_filter,

@@ -48,6 +48,7 @@ from engine.shape_inference.lists import SHAPE_FUNCTIONS as _LISTS_AND_TABLES
 from engine.shape_inference.special_math import SHAPE_FUNCTIONS as _SPECIAL_MATH
 from engine.shape_inference.sparse import SHAPE_FUNCTIONS as _SPARSE
 from engine.shape_inference.ctc import SHAPE_FUNCTIONS as _CTC
+from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -154,5 +155,6 @@ SHAPE_FUNCTIONS = {
     **_SPECIAL_MATH,
     **_SPARSE,
     **_CTC,
+    **_WINDOW_ARGMAX,
     **_IMAGE,
 }

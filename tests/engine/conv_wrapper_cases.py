@@ -44,7 +44,49 @@ def _case(fn, first):
     return build
 
 
+def _argmax_pool(grad=True, **kwargs):
+    def build(tf):
+        x = tf.constant(TIED_IMAGES)
+        out, argmax = tf.nn.max_pool_with_argmax(x, **kwargs)
+        if not grad:  # TensorFlow's CPU MaxPoolGradWithArgmax takes int64 argmax only
+            return {"out": out, "argmax": argmax}
+        return {"out": out, "argmax": argmax, "grad": tf.gradients(tf.reduce_sum(out * out),
+                                                                   x)[0]}
+    return build
+
+
+def _morphology(erosion=False, **kwargs):
+    def build(tf):
+        x, kernel = tf.constant(IMAGES), tf.constant(MORPH_FILTER)
+        if erosion:
+            out = tf.nn.erosion2d(x, kernel, **kwargs)
+        else:
+            out = tf.nn.dilation2d(x, kernel, **kwargs)
+        grad_x, grad_kernel = tf.gradients(tf.reduce_sum(out * out), [x, kernel])
+        return {"out": out, "grad": grad_x, "grad_filter": grad_kernel}
+    return build
+
+
+# Values on a coarse grid, so that windows hold equal maxima (the first wins).
+TIED_IMAGES = np.round(_array(2, 5, 6, 3) * 2.0) / 2.0
+MORPH_FILTER = _array(3, 2, 3)
+
 CASES = {
+    "max_pool_with_argmax_same": _argmax_pool(ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+                                              padding="SAME"),
+    "max_pool_with_argmax_valid_batch": _argmax_pool(ksize=[1, 2, 2, 1], strides=[1, 1, 2, 1],
+                                                     padding="VALID",
+                                                     include_batch_in_index=True),
+    "max_pool_with_argmax_int32": _argmax_pool(ksize=[1, 2, 3, 1], strides=[1, 2, 1, 1],
+                                               padding="SAME", output_dtype=np.int32, grad=False),
+    "dilation2d_same": _morphology(strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="SAME"),
+    "dilation2d_valid_rates": _morphology(strides=[1, 2, 1, 1], rates=[1, 1, 2, 1],
+                                          padding="VALID"),
+    "dilation2d_dilations": lambda tf: {"out": tf.nn.dilation2d(
+        tf.constant(IMAGES), filters=tf.constant(MORPH_FILTER), strides=[1, 1, 1, 1],
+        dilations=[1, 2, 2, 1], padding="SAME", name="morph")},
+    "erosion2d": _morphology(erosion=True, strides=[1, 1, 2, 1], rates=[1, 2, 1, 1],
+                             padding="SAME"),
     "conv2d_backprop_filter": _case(lambda tf, x: tf.nn.conv2d_backprop_filter(
         x, [3, 3, 3, 4], tf.constant(OUT_SAME), [1, 1, 1, 1], "SAME"), IMAGES),
     "conv2d_backprop_filter_explicit": _case(lambda tf, x: tf.nn.conv2d_backprop_filter(
