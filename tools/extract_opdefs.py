@@ -93,6 +93,7 @@ ENGINE_OPS += """
 CTCLoss CTCGreedyDecoder CTCBeamSearchDecoder
 MaxPoolWithArgmax MaxPoolGradWithArgmax MaxPoolGradGradWithArgmax
 Dilation2D Dilation2DBackpropInput Dilation2DBackpropFilter
+AllCandidateSampler FixedUnigramCandidateSampler LearnedUnigramCandidateSampler
 """.split()
 
 

@@ -122,6 +122,8 @@ SHAPE_FUNCTIONS = {
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
     "LogUniformCandidateSampler": candidate_sampler,
     "UniformCandidateSampler": candidate_sampler,
+    **{f"{kind}CandidateSampler": candidate_sampler
+       for kind in ("All", "FixedUnigram", "LearnedUnigram")},
     "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
     # Ref updates: the variable's shape.
     "ScatterAdd": unchanged, "ScatterSub": unchanged,
