@@ -94,6 +94,9 @@ CTCLoss CTCGreedyDecoder CTCBeamSearchDecoder
 MaxPoolWithArgmax MaxPoolGradWithArgmax MaxPoolGradGradWithArgmax
 Dilation2D Dilation2DBackpropInput Dilation2DBackpropFilter
 AllCandidateSampler FixedUnigramCandidateSampler LearnedUnigramCandidateSampler
+ApplyProximalAdagrad SparseApplyProximalAdagrad ApplyAdagradDA SparseApplyAdagradDA
+ResourceApplyProximalAdagrad ResourceSparseApplyProximalAdagrad ResourceApplyAdagradDA
+ResourceSparseApplyAdagradDA
 """.split()
 
 
