@@ -72,7 +72,8 @@ train = _Namespace(
                             start_queue_runners=_queue_runner.start_queue_runners),
     **_members(_input, ("limit_epochs", "input_producer", "string_input_producer",
                         "range_input_producer", "slice_input_producer", "batch",
-                        "shuffle_batch")),
+                        "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch",
+                        "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join")),
     # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
     **_members(_example_pb2, ("Example", "SequenceExample")),
     **_members(_feature_pb2, ("Features", "Feature", "FeatureList", "FeatureLists",
