@@ -97,6 +97,7 @@ AllCandidateSampler FixedUnigramCandidateSampler LearnedUnigramCandidateSampler
 ApplyProximalAdagrad SparseApplyProximalAdagrad ApplyAdagradDA SparseApplyAdagradDA
 ResourceApplyProximalAdagrad ResourceSparseApplyProximalAdagrad ResourceApplyAdagradDA
 ResourceSparseApplyAdagradDA
+FractionalMaxPool FractionalMaxPoolGrad FractionalAvgPool FractionalAvgPoolGrad
 """.split()
 
 

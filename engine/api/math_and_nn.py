@@ -31,7 +31,8 @@ for _name, _value in {
             "relu_layer", "batch_norm_with_global_normalization", "compute_average_loss",
             "scale_regularization_loss")},
         **{name: getattr(_window_argmax, name) for name in (
-            "max_pool_with_argmax", "dilation2d", "erosion2d")},
+            "max_pool_with_argmax", "dilation2d", "erosion2d", "fractional_max_pool",
+            "fractional_avg_pool")},
         "conv3d_backprop_filter": _conv_wrappers.conv3d_backprop_filter_v2,
         "conv3d_backprop_filter_v2": _conv_wrappers.conv3d_backprop_filter_v2,
         "depthwise_conv2d_backprop_filter": _conv_wrappers.depthwise_conv2d_native_backprop_filter,

@@ -1,5 +1,6 @@
-"""tf.nn.max_pool_with_argmax, dilation2d and erosion2d (TensorFlow's nn_ops.py), and the
-gradients of MaxPoolWithArgmax and Dilation2D (nn_grad.py)."""
+"""tf.nn.max_pool_with_argmax, dilation2d, erosion2d, fractional_max_pool and
+fractional_avg_pool (TensorFlow's nn_ops.py), and the gradients of MaxPoolWithArgmax,
+Dilation2D and the fractional pools (nn_grad.py)."""
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
@@ -57,3 +58,36 @@ def _dilation2d_grad(op, grad):
                      out_backprop=grad, **attrs),
             apply_op("Dilation2DBackpropFilter", input=op.inputs[0], filter=op.inputs[1],
                      out_backprop=grad, **attrs)]
+
+
+def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0, name=None):
+    """(max over regions of about 1/ratio the input, row boundaries, column boundaries), the
+    regions drawn from the node's Philox stream of (seed, seed2)."""
+    return tuple(apply_op("FractionalMaxPool", value=value, pooling_ratio=pooling_ratio,
+                          pseudo_random=pseudo_random, overlapping=overlapping,
+                          deterministic=deterministic, seed=seed, seed2=seed2, name=name))
+
+
+def fractional_avg_pool(value, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0, name=None):
+    """fractional_max_pool's regions, averaged."""
+    return tuple(apply_op("FractionalAvgPool", value=value, pooling_ratio=pooling_ratio,
+                          pseudo_random=pseudo_random, overlapping=overlapping,
+                          deterministic=deterministic, seed=seed, seed2=seed2, name=name))
+
+
+@RegisterGradient("FractionalMaxPool")
+def _fractional_max_pool_grad(op, grad_0, unused_grad_1, unused_grad_2):
+    return apply_op("FractionalMaxPoolGrad", orig_input=op.inputs[0],
+                    orig_output=op.outputs[0], out_backprop=grad_0,
+                    row_pooling_sequence=op.outputs[1], col_pooling_sequence=op.outputs[2],
+                    overlapping=op.get_attr("overlapping"))
+
+
+@RegisterGradient("FractionalAvgPool")
+def _fractional_avg_pool_grad(op, grad_0, unused_grad_1, unused_grad_2):
+    return apply_op("FractionalAvgPoolGrad",
+                    orig_input_tensor_shape=op.inputs[0].shape.as_list(),
+                    out_backprop=grad_0, row_pooling_sequence=op.outputs[1],
+                    col_pooling_sequence=op.outputs[2], overlapping=op.get_attr("overlapping"))
