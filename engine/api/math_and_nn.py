@@ -29,7 +29,7 @@ for _name, _value in {
             "max_pool2d", "max_pool_v2", "avg_pool1d", "avg_pool_v2",
             "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input",
             "relu_layer", "batch_norm_with_global_normalization", "compute_average_loss",
-            "scale_regularization_loss")},
+            "scale_regularization_loss", "convolution", "pool")},
         **{name: getattr(_window_argmax, name) for name in (
             "max_pool_with_argmax", "dilation2d", "erosion2d", "fractional_max_pool",
             "fractional_avg_pool")},

@@ -330,6 +330,115 @@ def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  #
                     data_format=data_format or default_format, name=name)
 
 
+# -- convolution and pool of any rank -------------------------------------------------------
+
+def convolution(input, filter, padding, strides=None, dilation_rate=None, name=None,  # noqa: A002
+                data_format=None, filters=None, dilations=None):
+    """Conv1D (conv1d), Conv2D or Conv3D by the filter's rank (convolution_internal).
+    Dilated convolutions run as the op's dilations attr, where TensorFlow builds them through
+    SpaceToBatchND and BatchToSpaceND (the same values, other nodes)."""
+    from engine.ops.nn_extra_ops import conv1d
+    from engine.ops.nn_ops import conv2d
+    from engine.ops.volumetric_ops import conv3d
+    filters = filters if filters is not None else filter
+    dilations = dilations if dilations is not None else dilation_rate
+    if not hasattr(filters, "op"):
+        with name_scope("convolution_internal", None, [filters, input]):
+            filters = convert_to_tensor(filters, name="filters")
+    if not hasattr(input, "op"):
+        with name_scope("convolution_internal", None, [filters, input]):
+            input = convert_to_tensor(input, name="input")  # noqa: A001
+    filters_rank, inputs_rank = filters.shape.ndims, input.shape.ndims
+    if filters_rank:
+        num_spatial_dims = filters_rank - 2
+    elif inputs_rank:
+        num_spatial_dims = inputs_rank - 2
+    else:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or "
+                         "`filters.shape.rank` must be known. "
+                         f"Received: input.shape={input.shape} of rank {inputs_rank} and "
+                         f"filters.shape={filters.shape} of rank {filters_rank}")
+    num_batch_dims = inputs_rank - num_spatial_dims - 1 if inputs_rank else 1
+    if num_spatial_dims not in {1, 2, 3}:
+        raise ValueError("`num_spatial_dims` must be 1, 2, or 3. "
+                         f"Received: num_spatial_dims={num_spatial_dims}.")
+    if data_format is None or not data_format.startswith("NC"):
+        channel_index = num_batch_dims + num_spatial_dims
+    else:
+        channel_index = num_batch_dims
+    dilations = _get_sequence(dilations, num_spatial_dims, channel_index, "dilations")
+    strides = _get_sequence(strides, num_spatial_dims, channel_index, "strides")
+    with name_scope(name, None if name else "convolution", [input, filters]) as name:
+        if num_spatial_dims == 2:
+            return conv2d(input, filters, strides, padding, data_format=data_format or "NHWC",
+                          dilations=dilations, name=name)
+        if num_spatial_dims == 3:
+            return conv3d(input, filters, strides, padding,
+                          data_format=data_format or "NDHWC", dilations=dilations, name=name)
+        return conv1d(input, filters, strides, padding=padding, data_format=data_format,
+                      dilations=dilations, name=name)
+
+
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
+         name=None, data_format=None, dilations=None):
+    """MAX or AVG pooling of 1-3 spatial dims through max_pool/avg_pool(3d). A dilation rate
+    above 1 (TensorFlow's space-to-batch form) is not supported yet."""
+    from engine.ops.nn_ops import avg_pool, max_pool
+    from engine.ops.volumetric_ops import avg_pool3d
+    dilation_rate = dilations if dilations is not None else dilation_rate
+    with name_scope(name, "%s_pool" % pooling_type.lower(), [input]) as scope:
+        input = convert_to_tensor(input, name="input")  # noqa: A001
+        num_spatial_dims = len(window_shape)
+        if num_spatial_dims < 1 or num_spatial_dims > 3:
+            raise ValueError("`len(window_shape)` must be 1, 2, or 3. Received: "
+                             f"window_shape={window_shape} of length {len(window_shape)}")
+        input.shape.with_rank(num_spatial_dims + 2)
+        strides = np.ones(num_spatial_dims, np.int64) if strides is None else np.array(strides)
+        dilation_rate = (np.ones(num_spatial_dims, np.int64) if dilation_rate is None
+                         else np.array(dilation_rate))
+        if padding == "SAME" and np.any(dilation_rate > 1):
+            raise ValueError("pooling with 'SAME' padding is not implemented for "
+                             f"`dilation_rate` > 1. Received: padding={padding} and "
+                             f"dilation_rate={dilation_rate}")
+        if np.any(strides > window_shape):
+            raise ValueError("`strides` > `window_shape` not supported due to inconsistency "
+                             f"between CPU and GPU implementations. Received: strides={strides}"
+                             f" and window_shape={window_shape}")
+        ops = {("MAX", 1): max_pool, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
+               ("AVG", 1): avg_pool, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
+        if (pooling_type, num_spatial_dims) not in ops:
+            raise ValueError(f"{num_spatial_dims}-D {pooling_type} pooling is not supported.")
+        if data_format is None or not data_format.startswith("NC"):
+            window = [1] + list(window_shape) + [1]
+            steps = [1] + list(strides) + [1]
+            spatial_start = 1
+        else:
+            window, steps, spatial_start = [1, 1] + list(window_shape), [1, 1] + list(strides), 2
+        if num_spatial_dims == 1:
+            if data_format is None or data_format == "NWC":
+                data_format = "NHWC"
+            elif data_format == "NCW":
+                data_format = "NCHW"
+            else:
+                raise ValueError("data_format must be either 'NWC' or 'NCW'. "
+                                 f"Received: data_format={data_format}")
+            window, steps = [1] + window, [1] + steps
+        rate = convert_to_tensor(dilation_rate, dtypes.int32, name="dilation_rate")
+        if np.any(dilation_rate != 1):
+            raise NotImplementedError(f"tf.nn.pool with dilation_rate {list(dilation_rate)} "
+                                      "(TensorFlow's space-to-batch form) is not supported yet")
+        del rate
+        if num_spatial_dims == 1:
+            input = array_ops.expand_dims(input, spatial_start)  # noqa: A001
+        kwargs = {} if data_format is None else {"data_format": data_format}
+        result = ops[(pooling_type, num_spatial_dims)](
+            input, [int(v) for v in window], [int(v) for v in steps], padding, name=scope,
+            **kwargs)
+        if num_spatial_dims == 1:
+            result = array_ops.squeeze(result, [spatial_start])
+        return result
+
+
 # -- nn_impl ----------------------------------------------------------------------------------
 
 def relu_layer(x, weights, biases, name=None):

@@ -130,6 +130,20 @@ CASES = {
     "avg_pool_v2_rank3": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 2, 1, "VALID"), SEQUENCE),
     "avg_pool_v2_rank4": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 3, 2, "SAME"), IMAGES),
     "avg_pool_v2_rank5": _case(lambda tf, x: tf.nn.avg_pool_v2(x, 2, 1, "SAME"), VOLUME),
+    "convolution_2d": _case(lambda tf, x: tf.nn.convolution(
+        x, tf.constant(FILTER), "SAME", strides=[2, 2]), IMAGES),
+    "convolution_1d": _case(lambda tf, x: tf.nn.convolution(
+        x, FILTER_1D.transpose(0, 2, 1).copy(), "VALID", name="conv"), SEQUENCE),
+    "convolution_3d": _case(lambda tf, x: tf.nn.convolution(
+        x, tf.constant(FILTER_3D), padding="VALID"), VOLUME),
+    "convolution_dilated": _case(lambda tf, x: tf.nn.convolution(
+        x, tf.constant(FILTER), "VALID", dilation_rate=[2, 1]), IMAGES),
+    "pool_max_2d": _case(lambda tf, x: tf.nn.pool(x, [3, 2], "MAX", "SAME", strides=[2, 1]),
+                         IMAGES),
+    "pool_avg_1d": _case(lambda tf, x: tf.nn.pool(x, [2], "AVG", "VALID", strides=[2]),
+                         SEQUENCE),
+    "pool_max_3d": _case(lambda tf, x: tf.nn.pool(x, [2, 2, 2], "MAX", "VALID",
+                                                  name="pool3d"), VOLUME),
     "relu_layer": _case(lambda tf, x: tf.nn.relu_layer(x, WEIGHTS, BIASES), MATRIX),
     "batch_norm_global_scaled": _case(
         lambda tf, x: tf.nn.batch_norm_with_global_normalization(
@@ -168,6 +182,9 @@ def run_case(tf, name):
     return values, shapes
 
 
+# TensorFlow builds a dilated convolution through SpaceToBatchND and BatchToSpaceND, the
+# engine as Conv2D's dilations (values compared, not nodes).
+NODES_DIFFER = {"convolution_dilated"}
 ERROR_CASES = {}
 
 
