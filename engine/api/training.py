@@ -13,7 +13,7 @@ from engine.ops import saver as _saver, train as _train
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
-from engine.training import basic_loops as _basic_loops
+from engine.training import basic_loops as _basic_loops, checkpoint_init as _checkpoint_init
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
@@ -50,6 +50,7 @@ train = _Namespace(
     **_members(_checkpoint_management, ("generate_checkpoint_state_proto",
                                         "get_checkpoint_mtimes", "remove_checkpoint",
                                         "checkpoints_iterator")),
+    init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.

@@ -1,7 +1,8 @@
 """tf.train's remaining utilities run the same way by real TensorFlow and the engine:
 noisy_linear_cosine_decay (values from the graph seed's stream, nodes), the checkpoint helpers
 (generate_checkpoint_state_proto, get_checkpoint_mtimes, remove_checkpoint,
-checkpoints_iterator) on checkpoints a Saver wrote, and basic_train_loop under a Supervisor.
+checkpoints_iterator) on checkpoints a Saver wrote, init_from_checkpoint (values, nodes,
+errors), and basic_train_loop under a Supervisor.
 Each case gives JSON (paths as names inside the directory). tools/make_train_utility_fixtures.py
 writes TensorFlow's to tests/fixtures/train_utilities/; tests/engine/test_train_utilities.py
 compares the engine's."""
@@ -87,5 +88,48 @@ def train_loop(tf):
         return {"seen": seen}
 
 
+def _save_model(tf, directory):
+    with tf.Graph().as_default():
+        with tf.variable_scope("a"):
+            tf.get_variable("w", initializer=np.arange(6, dtype=np.float32).reshape(2, 3))
+            tf.get_variable("b", initializer=np.array([7.0, 8.0, 9.0], np.float32))
+        tf.get_variable("c", initializer=np.float32(-1.5))
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, os.path.join(directory, "model"))
+
+
+def init_from_checkpoint(tf):
+    with tempfile.TemporaryDirectory() as directory:
+        _save_model(tf, directory)
+        out = {}
+        with tf.Graph().as_default() as graph:
+            with tf.variable_scope("x"):
+                w = tf.get_variable("w", shape=[2, 3], initializer=tf.zeros_initializer())
+                b = tf.get_variable("b", shape=[3], initializer=tf.zeros_initializer())
+            d = tf.get_variable("d", shape=[], initializer=tf.zeros_initializer())
+            r = tf.get_variable("r", shape=[3], initializer=tf.zeros_initializer(),
+                                use_resource=True)
+            kept = tf.get_variable("kept", initializer=np.float32(4.0))
+            tf.train.init_from_checkpoint(directory, {"a/": "x/", "c": "d"})
+            tf.train.init_from_checkpoint(os.path.join(directory, "model"), {"a/b": r})
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                out["values"] = [v.tolist() for v in sess.run([w, b, d, r, kept])]
+            out["nodes"] = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+        for label, mapping in (("missing", {"a/q": "x/w"}), ("shape", {"a/b": "x/w"}),
+                               ("scope_only", {"a": "x/"}), ("scope_missing", {"b/": "x/"})):
+            with tf.Graph().as_default():
+                with tf.variable_scope("x"):
+                    tf.get_variable("w", shape=[2, 3])
+                try:
+                    tf.train.init_from_checkpoint(directory, mapping)
+                except ValueError as error:
+                    out[f"error_{label}"] = str(error).replace(directory, "DIR").split(
+                        " checkpoint {")[0]
+        return out
+
+
 CASES = {"noisy_linear_cosine_decay": noisy_decay, "checkpoint_helpers": checkpoint_helpers,
-         "basic_train_loop": train_loop}
+         "basic_train_loop": train_loop, "init_from_checkpoint": init_from_checkpoint}
