@@ -381,8 +381,10 @@ def convolution(input, filter, padding, strides=None, dilation_rate=None, name=N
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
          name=None, data_format=None, dilations=None):
-    """MAX or AVG pooling of 1-3 spatial dims through max_pool/avg_pool(3d). A dilation rate
-    above 1 (TensorFlow's space-to-batch form) is not supported yet."""
+    """MAX or AVG pooling of 1-3 spatial dims through max_pool/avg_pool(3d); with a dilation
+    rate above 1 (VALID padding), the pool of SpaceToBatchND's blocks put back by
+    BatchToSpaceND, as with_space_to_batch (its paddings computed here from the static
+    input shape)."""
     from engine.ops.nn_ops import avg_pool, max_pool
     from engine.ops.volumetric_ops import avg_pool3d
     dilation_rate = dilations if dilations is not None else dilation_rate
@@ -423,20 +425,35 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
                 raise ValueError("data_format must be either 'NWC' or 'NCW'. "
                                  f"Received: data_format={data_format}")
             window, steps = [1] + window, [1] + steps
-        rate = convert_to_tensor(dilation_rate, dtypes.int32, name="dilation_rate")
-        if np.any(dilation_rate != 1):
-            raise NotImplementedError(f"tf.nn.pool with dilation_rate {list(dilation_rate)} "
-                                      "(TensorFlow's space-to-batch form) is not supported yet")
-        del rate
-        if num_spatial_dims == 1:
-            input = array_ops.expand_dims(input, spatial_start)  # noqa: A001
+        convert_to_tensor(dilation_rate, dtypes.int32, name="dilation_rate")
         kwargs = {} if data_format is None else {"data_format": data_format}
-        result = ops[(pooling_type, num_spatial_dims)](
-            input, [int(v) for v in window], [int(v) for v in steps], padding, name=scope,
-            **kwargs)
-        if num_spatial_dims == 1:
-            result = array_ops.squeeze(result, [spatial_start])
-        return result
+
+        def op(converted, converted_padding):
+            if num_spatial_dims == 1:
+                converted = array_ops.expand_dims(converted, spatial_start)
+            result = ops[(pooling_type, num_spatial_dims)](
+                converted, [int(v) for v in window], [int(v) for v in steps],
+                converted_padding, name=scope, **kwargs)
+            if num_spatial_dims == 1:
+                result = array_ops.squeeze(result, [spatial_start])
+            return result
+
+        if np.all(dilation_rate == 1):
+            return op(input, padding)
+        spatial_dims = list(range(spatial_start, spatial_start + num_spatial_dims))
+        dims = input.shape.as_list() if input.shape.ndims is not None else None
+        if dims is None or any(dims[i] is None for i in spatial_dims):
+            raise NotImplementedError("tf.nn.pool with a dilation rate needs the input's "
+                                      "spatial shape known while building the graph")
+        size = np.array([dims[i] for i in spatial_dims])
+        extra = (dilation_rate - size % dilation_rate) % dilation_rate
+        paddings = np.stack([np.zeros_like(extra), extra], axis=1).astype(np.int32)
+        # with_space_to_batch_adjust: a channels-first input's channel dim gets block 1
+        lead = spatial_dims[0] - 1
+        block = np.concatenate([np.ones(lead, np.int32), dilation_rate.astype(np.int32)])
+        paddings = np.concatenate([np.zeros((lead, 2), np.int32), paddings])
+        converted = space_to_batch_nd(input, block, paddings)
+        return batch_to_space_nd(op(converted, "VALID"), block, paddings)
 
 
 # -- nn_impl ----------------------------------------------------------------------------------

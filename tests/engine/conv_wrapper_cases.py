@@ -142,6 +142,10 @@ CASES = {
                          IMAGES),
     "pool_avg_1d": _case(lambda tf, x: tf.nn.pool(x, [2], "AVG", "VALID", strides=[2]),
                          SEQUENCE),
+    "pool_avg_dilated": _case(lambda tf, x: tf.nn.pool(x, [2, 2], "AVG", "VALID",
+                                                       dilation_rate=[2, 3]), IMAGES),
+    "pool_max_1d_dilated": _case(lambda tf, x: tf.nn.pool(x, [2], "MAX", "VALID",
+                                                          dilation_rate=[2]), SEQUENCE),
     "pool_max_3d": _case(lambda tf, x: tf.nn.pool(x, [2, 2, 2], "MAX", "VALID",
                                                   name="pool3d"), VOLUME),
     "relu_layer": _case(lambda tf, x: tf.nn.relu_layer(x, WEIGHTS, BIASES), MATRIX),
@@ -184,7 +188,9 @@ def run_case(tf, name):
 
 # TensorFlow builds a dilated convolution through SpaceToBatchND and BatchToSpaceND, the
 # engine as Conv2D's dilations (values compared, not nodes).
-NODES_DIFFER = {"convolution_dilated"}
+# tf.nn.pool with a dilation rate: TensorFlow's with_space_to_batch names its paddings'
+# constants otherwise (values compared, not nodes).
+NODES_DIFFER = {"convolution_dilated", "pool_avg_dilated", "pool_max_1d_dilated"}
 ERROR_CASES = {}
 
 
