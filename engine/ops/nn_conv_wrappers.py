@@ -74,8 +74,8 @@ def conv3d_backprop_filter_v2(input, filter_sizes, out_backprop, strides, paddin
                     data_format=data_format, dilations=list(dilations), name=name)
 
 
-def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
-                                            padding, data_format="NHWC",
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes,  # noqa: A002
+                                            out_backprop, strides, padding, data_format="NHWC",
                                             dilations=(1, 1, 1, 1), name=None):
     padding, explicit_paddings = convert_padding(padding)
     return apply_op("DepthwiseConv2dNativeBackpropFilter", input=input,

@@ -7,7 +7,7 @@ import numpy as np
 
 from engine.shape_inference.dims import ShapeError, _dims, merge_dim
 from engine.shape_inference.partial_values import _from_value
-from engine.shape_inference.nn import _hw, _spatial, pool
+from engine.shape_inference.nn import _spatial, pool
 
 
 def max_pool_with_argmax(attrs, inputs):

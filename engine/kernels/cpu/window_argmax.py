@@ -4,7 +4,6 @@ backprops. As TensorFlow's kernels, each window is scanned row by row and the fi
 maxima wins; gradients are added into their positions in the output's order."""
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from engine.kernels import register
 from engine.kernels.common import invalid
