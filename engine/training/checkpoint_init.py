@@ -9,7 +9,7 @@ from engine.checkpoint.reader import load_checkpoint
 from engine.checkpoint.state import latest_checkpoint
 from engine.ops import array_ops, state_ops
 from engine.ops.op_def_library import apply_op
-from engine.ops.variable_scope import _get_default_variable_store
+from engine.ops.variable_scope import stored_variables
 from engine.ops.variables import ResourceVariable, Variable
 from engine.platform import tf_logging
 
@@ -46,7 +46,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     variable_map = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()
     if hasattr(assignment_map, "items"):
         assignment_map = assignment_map.items()
-    store_vars = _get_default_variable_store()._vars
+    store_vars = stored_variables()
     for tensor_name_in_ckpt, current_var_or_name in sorted(assignment_map,
                                                            key=lambda pair: pair[0]):
         if isinstance(current_var_or_name, Variable):
