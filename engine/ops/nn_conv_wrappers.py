@@ -332,11 +332,43 @@ def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  #
 
 # -- convolution and pool of any rank -------------------------------------------------------
 
+def _with_space_to_batch(input, spatial_dims, rate, base_paddings, op,  # noqa: A002
+                         base_paddings_made=False):
+    """op over SpaceToBatchND's blocks of `input` put back by BatchToSpaceND, as TensorFlow's
+    with_space_to_batch builds it for a constant rate and a static spatial shape (its
+    required_space_to_batch_paddings constants included; base_paddings_made: SAME padding's
+    base paddings are a constant already)."""
+    dims = input.shape.as_list() if input.shape.ndims is not None else None
+    if dims is None or any(dims[i] is None for i in spatial_dims):
+        raise NotImplementedError("a dilation rate above 1 needs the input's spatial shape "
+                                  "known while building the graph")
+    size = np.array([dims[i] for i in spatial_dims], np.int32)
+    base_paddings = np.asarray(base_paddings, np.int32).reshape(-1, 2)
+    with name_scope(None, "required_space_to_batch_paddings"):
+        convert_to_tensor(size, dtypes.int32, name="input_shape")
+        if not base_paddings_made:
+            convert_to_tensor(base_paddings, dtypes.int32, name="base_paddings")
+        full = size + base_paddings[:, 0] + base_paddings[:, 1]
+        extra = (rate - full % rate) % rate
+        paddings = np.stack([base_paddings[:, 0], base_paddings[:, 1] + extra], 1)
+        crops = np.stack([np.zeros_like(extra), extra], 1).astype(np.int32)
+        convert_to_tensor(paddings.astype(np.int32), dtypes.int32, name="paddings")
+        convert_to_tensor(crops, dtypes.int32, name="crops")
+    # with_space_to_batch_adjust: dims before the first spatial one (a channels-first input's
+    # channel) get block 1 and no padding
+    lead = spatial_dims[0] - 1
+    block = np.concatenate([np.ones(lead, np.int32), rate.astype(np.int32)])
+    paddings = np.concatenate([np.zeros((lead, 2), np.int32), paddings]).astype(np.int32)
+    crops = np.concatenate([np.zeros((lead, 2), np.int32), crops])
+    converted = space_to_batch_nd(input, block, paddings)
+    return batch_to_space_nd(op(converted), block, crops)
+
+
 def convolution(input, filter, padding, strides=None, dilation_rate=None, name=None,  # noqa: A002
                 data_format=None, filters=None, dilations=None):
-    """Conv1D (conv1d), Conv2D or Conv3D by the filter's rank (convolution_internal).
-    Dilated convolutions run as the op's dilations attr, where TensorFlow builds them through
-    SpaceToBatchND and BatchToSpaceND (the same values, other nodes)."""
+    """Conv1D (conv1d), Conv2D or Conv3D by the filter's rank (convolution_internal); a
+    dilated one as the undilated op over SpaceToBatchND's blocks (TensorFlow's Convolution
+    through with_space_to_batch)."""
     from engine.ops.nn_extra_ops import conv1d
     from engine.ops.nn_ops import conv2d
     from engine.ops.volumetric_ops import conv3d
@@ -369,6 +401,9 @@ def convolution(input, filter, padding, strides=None, dilation_rate=None, name=N
     dilations = _get_sequence(dilations, num_spatial_dims, channel_index, "dilations")
     strides = _get_sequence(strides, num_spatial_dims, channel_index, "strides")
     with name_scope(name, None if name else "convolution", [input, filters]) as name:
+        if any(d != 1 for d in dilations):
+            return _dilated_convolution(input, filters, padding, strides, dilations,
+                                        data_format, channel_index, num_spatial_dims, name)
         if num_spatial_dims == 2:
             return conv2d(input, filters, strides, padding, data_format=data_format or "NHWC",
                           dilations=dilations, name=name)
@@ -377,6 +412,46 @@ def convolution(input, filter, padding, strides=None, dilation_rate=None, name=N
                           data_format=data_format or "NDHWC", dilations=dilations, name=name)
         return conv1d(input, filters, strides, padding=padding, data_format=data_format,
                       dilations=dilations, name=name)
+
+
+def _dilated_convolution(input, filters, padding, strides, dilations, data_format,  # noqa: A002
+                         channel_index, num_spatial_dims, name):
+    from engine.ops.nn_extra_ops import conv1d
+    from engine.ops.nn_ops import conv2d
+    from engine.ops.volumetric_ops import conv3d
+    spatial = slice(2, None) if channel_index == 1 else slice(1, -1)
+    strides, rate = list(strides)[spatial], np.array(list(dilations)[spatial])
+    if any(s != 1 for s in strides):
+        raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                         f"Received: strides={strides} and dilation_rate={list(rate)}")
+    convert_to_tensor(rate, dtypes.int32, name="dilation_rate")
+    if padding == "SAME":
+        filter_dims = filters.shape.as_list()[:num_spatial_dims]
+        convert_to_tensor(filter_dims, name="filter_shape")
+        extra = (np.array(filter_dims) - 1) * rate
+        base = np.stack([extra // 2, extra - extra // 2], 1).astype(np.int32)
+        convert_to_tensor(base, dtypes.int32, name="stack")   # its base paddings' stack
+    elif padding == "VALID":
+        base = np.zeros((num_spatial_dims, 2), np.int32)
+    else:
+        raise ValueError("`padding` must be one of 'SAME' or 'VALID'. "
+                         f"Received: padding={padding}")
+    first = 2 if channel_index == 1 else 1
+    spatial_dims = list(range(first, first + num_spatial_dims))
+    step = [1] * (num_spatial_dims + 2)
+
+    def op(converted):
+        if num_spatial_dims == 2:
+            return conv2d(converted, filters, step, "VALID", data_format=data_format or "NHWC",
+                          name=name)
+        if num_spatial_dims == 3:
+            return conv3d(converted, filters, step, "VALID",
+                          data_format=data_format or "NDHWC", name=name)
+        return conv1d(converted, filters, 1, padding="VALID", data_format=data_format,
+                      name=name)
+
+    return _with_space_to_batch(input, spatial_dims, rate, base, op,
+                                base_paddings_made=padding == "SAME")
 
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
@@ -441,19 +516,9 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
         if np.all(dilation_rate == 1):
             return op(input, padding)
         spatial_dims = list(range(spatial_start, spatial_start + num_spatial_dims))
-        dims = input.shape.as_list() if input.shape.ndims is not None else None
-        if dims is None or any(dims[i] is None for i in spatial_dims):
-            raise NotImplementedError("tf.nn.pool with a dilation rate needs the input's "
-                                      "spatial shape known while building the graph")
-        size = np.array([dims[i] for i in spatial_dims])
-        extra = (dilation_rate - size % dilation_rate) % dilation_rate
-        paddings = np.stack([np.zeros_like(extra), extra], axis=1).astype(np.int32)
-        # with_space_to_batch_adjust: a channels-first input's channel dim gets block 1
-        lead = spatial_dims[0] - 1
-        block = np.concatenate([np.ones(lead, np.int32), dilation_rate.astype(np.int32)])
-        paddings = np.concatenate([np.zeros((lead, 2), np.int32), paddings])
-        converted = space_to_batch_nd(input, block, paddings)
-        return batch_to_space_nd(op(converted, "VALID"), block, paddings)
+        return _with_space_to_batch(input, spatial_dims, dilation_rate,
+                                    np.zeros((num_spatial_dims, 2), np.int32),
+                                    lambda converted: op(converted, "VALID"))
 
 
 # -- nn_impl ----------------------------------------------------------------------------------

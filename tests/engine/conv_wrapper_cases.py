@@ -142,6 +142,10 @@ CASES = {
                          IMAGES),
     "pool_avg_1d": _case(lambda tf, x: tf.nn.pool(x, [2], "AVG", "VALID", strides=[2]),
                          SEQUENCE),
+    "convolution_dilated_same": _case(lambda tf, x: tf.nn.convolution(
+        x, tf.constant(FILTER), "SAME", dilation_rate=[2, 2]), IMAGES),
+    "convolution_1d_dilated": _case(lambda tf, x: tf.nn.convolution(
+        x, FILTER_1D.transpose(0, 2, 1).copy(), "SAME", dilations=[2]), SEQUENCE),
     "pool_avg_dilated": _case(lambda tf, x: tf.nn.pool(x, [2, 2], "AVG", "VALID",
                                                        dilation_rate=[2, 3]), IMAGES),
     "pool_max_1d_dilated": _case(lambda tf, x: tf.nn.pool(x, [2], "MAX", "VALID",
@@ -186,11 +190,6 @@ def run_case(tf, name):
     return values, shapes
 
 
-# TensorFlow builds a dilated convolution through SpaceToBatchND and BatchToSpaceND, the
-# engine as Conv2D's dilations (values compared, not nodes).
-# tf.nn.pool with a dilation rate: TensorFlow's with_space_to_batch names its paddings'
-# constants otherwise (values compared, not nodes).
-NODES_DIFFER = {"convolution_dilated", "pool_avg_dilated", "pool_max_1d_dilated"}
 ERROR_CASES = {}
 
 
