@@ -176,6 +176,13 @@ ERROR_CASES = {
                                                                           np.int32)), {}),
     "loss_empty_labels": ("CTCLoss", dict(_LOSS, labels_indices=INDICES[:5],
                                           labels_values=VALUES[:5]), {}),
+    "loss_batch_out_of_bounds": ("CTCLoss", dict(_LOSS, labels_indices=np.array(
+        [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [3, 0]], np.int64)), {}),
+    "loss_repeated_index": ("CTCLoss", dict(_LOSS, labels_indices=INDICES[[0, 0, 2, 3, 4, 5]]),
+                            {}),
+    "loss_rows_differ": ("CTCLoss", dict(_LOSS, labels_values=VALUES[:5]), {}),
+    "loss_negative_length": ("CTCLoss", dict(_LOSS, sequence_length=np.array([6, -1, 4],
+                                                                             np.int32)), {}),
     "greedy_sequence_too_long": ("CTCGreedyDecoder",
                                  dict(_DECODE, sequence_length=np.array([6, 9, 4], np.int32)),
                                  {}),

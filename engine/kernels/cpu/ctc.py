@@ -55,18 +55,27 @@ def _backward(l_prime, log_y, blank, merge_repeated):
 
 
 def _labels_by_batch(ctx, indices, values, batch_size):
-    """Each batch entry's labels, checking the order TensorFlow's GroupBy needs."""
-    for i in range(1, len(indices)):
-        if tuple(indices[i]) <= tuple(indices[i - 1]):
-            at = ",".join(str(int(v)) for v in indices[i])
-            raise invalid(ctx, f"label SparseTensor is not valid: indices[{i}] = [{at}] is out "
-                               "of order. Many sparse ops require sorted indices.\n    Use "
-                               "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
+    """Each batch entry's labels, after the checks of the op's label SparseTensor (dense
+    shape [batch, longest label]): rows agree, indices in bounds and in order."""
+    if len(indices) != len(values):
+        raise invalid(ctx, "labels_indices and labels_values must contain the same number of "
+                           f"rows, but saw shapes: [{indices.shape[0]},{indices.shape[1]}] vs. "
+                           f"[{len(values)}]")
+    bounds = (batch_size, int(indices[:, 1].max()) + 1 if len(indices) else 0)
+    for i in range(len(indices)):
+        at = ",".join(str(int(v)) for v in indices[i])
+        prefix = f"label SparseTensor is not valid: indices[{i}] = [{at}]"
+        if any(not 0 <= v < bound for v, bound in zip(indices[i], bounds)):
+            raise invalid(ctx, f"{prefix} is out of bounds: need 0 <= index < "
+                               f"[{bounds[0]},{bounds[1]}]")
+        if i and tuple(indices[i]) == tuple(indices[i - 1]):
+            raise invalid(ctx, f"{prefix} is repeated")
+        if i and tuple(indices[i]) < tuple(indices[i - 1]):
+            raise invalid(ctx, f"{prefix} is out of order. Many sparse ops require sorted "
+                               "indices.\n    Use `tf.sparse.reorder` to create a correctly "
+                               "ordered copy.\n\n")
     labels = [[] for _ in range(batch_size)]
     for (b, *_), value in zip(indices, values):
-        if not 0 <= b < batch_size:
-            raise invalid(ctx, f"labels batch index must be between 0 and {batch_size - 1} "
-                               f"but saw: {b}")
         labels[b].append(int(value))
     return labels
 
@@ -104,6 +113,12 @@ def _check_lengths(ctx, seq_len, max_time, error=invalid):
             raise error(ctx, f"sequence_length({b}) <= {max_time}")
 
 
+def _check_nonnegative(ctx, seq_len):
+    for b, length in enumerate(seq_len):
+        if length < 0:
+            raise invalid(ctx, f"seq_len({b}) < 0")
+
+
 @register("CTCLoss")
 def ctc_loss(ctx, inputs, labels_indices, labels_values, sequence_length):
     """(loss [batch], gradient [max_time, batch, num_classes]): -log p(labels | inputs) and
@@ -111,6 +126,7 @@ def ctc_loss(ctx, inputs, labels_indices, labels_values, sequence_length):
     max_time, batch_size, num_classes = inputs.shape
     _check_lengths(ctx, sequence_length, max_time)
     labels = _labels_by_batch(ctx, labels_indices, labels_values, batch_size)
+    _check_nonnegative(ctx, sequence_length)
     merge_repeated = ctx.attr("ctc_merge_repeated", True)
     ignore_longer = ctx.attr("ignore_longer_outputs_than_inputs", False)
     blank = num_classes - 1
