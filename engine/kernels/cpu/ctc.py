@@ -113,6 +113,17 @@ def _check_lengths(ctx, seq_len, max_time, error=invalid):
             raise error(ctx, f"sequence_length({b}) <= {max_time}")
 
 
+def _check_ranks(ctx, inputs, sequence_length, length_error=invalid):
+    """The checks CTCLossOp and CTCDecodeHelper make of the logits and lengths."""
+    if inputs.ndim != 3:
+        raise invalid(ctx, "inputs is not a 3-Tensor")
+    if np.ndim(sequence_length) != 1:
+        raise invalid(ctx, "sequence_length is not a vector")
+    if len(sequence_length) != inputs.shape[1]:
+        raise length_error(ctx, "len(sequence_length) != batch_size.  len(sequence_length):  "
+                                f"{len(sequence_length)} batch_size: {inputs.shape[1]}")
+
+
 def _check_nonnegative(ctx, seq_len):
     for b, length in enumerate(seq_len):
         if length < 0:
@@ -123,6 +134,11 @@ def _check_nonnegative(ctx, seq_len):
 def ctc_loss(ctx, inputs, labels_indices, labels_values, sequence_length):
     """(loss [batch], gradient [max_time, batch, num_classes]): -log p(labels | inputs) and
     its gradient with respect to the logits, zero past each sequence's end."""
+    _check_ranks(ctx, inputs, sequence_length)
+    if np.ndim(labels_indices) != 2:
+        raise invalid(ctx, "labels_indices is not a matrix")
+    if np.ndim(labels_values) != 1:
+        raise invalid(ctx, "labels_values is not a vector")
     max_time, batch_size, num_classes = inputs.shape
     _check_lengths(ctx, sequence_length, max_time)
     labels = _labels_by_batch(ctx, labels_indices, labels_values, batch_size)
@@ -180,6 +196,7 @@ def _failed_precondition(ctx, message):
 def ctc_greedy_decoder(ctx, inputs, sequence_length):
     """The best class of each step (the first of equal ones), blanks dropped and, with
     merge_repeated, repeats merged; log_probability is minus the sum of the steps' maxima."""
+    _check_ranks(ctx, inputs, sequence_length, _failed_precondition)
     max_time, batch_size, num_classes = inputs.shape
     _check_lengths(ctx, sequence_length, max_time, _failed_precondition)
     blank = ctx.attr("blank_index", -1)
@@ -204,6 +221,7 @@ def ctc_beam_search_decoder(ctx, inputs, sequence_length):
     """top_paths SparseTensors (all indices, then all values, then all shapes) and the
     paths' log probabilities [batch, top_paths], as TensorFlow's beam search with its
     default scorer finds them."""
+    _check_ranks(ctx, inputs, sequence_length, _failed_precondition)
     max_time, batch_size, num_classes = inputs.shape
     top_paths, beam_width = ctx.attr("top_paths"), ctx.attr("beam_width")
     _check_lengths(ctx, sequence_length, max_time, _failed_precondition)
