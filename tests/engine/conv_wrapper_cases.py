@@ -190,8 +190,17 @@ def run_case(tf, name):
     return values, shapes
 
 
-ERROR_CASES = {}
+_DILATION = dict(strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="SAME")
+ERROR_CASES = {
+    "dilation2d_input_rank": ("Dilation2D", dict(input=IMAGES[0], filter=MORPH_FILTER),
+                              _DILATION),
+    "dilation2d_filter_rank": ("Dilation2D", dict(input=IMAGES, filter=MORPH_FILTER[0]),
+                               _DILATION),
+    "dilation2d_depth": ("Dilation2D", dict(input=IMAGES, filter=MORPH_FILTER[:, :, :2]),
+                         _DILATION),
+}
 
 
 def run_error_case(tf, name):
-    raise KeyError(name)
+    import image_cases
+    return image_cases.run_error_case(tf, name, ERROR_CASES)

@@ -57,8 +57,18 @@ def run_case(tf, name):
     return {key: np.stack([run[key] for run in runs]) for key in outputs}, shapes
 
 
-ERROR_CASES = {}
+ERROR_CASES = {
+    "max_rank3": ("FractionalMaxPool", dict(value=IMAGES[0]),
+                  dict(pooling_ratio=[1.0, 1.5, 1.5, 1.0])),
+    "max_batch_ratio": ("FractionalMaxPool", dict(value=IMAGES),
+                        dict(pooling_ratio=[2.0, 1.5, 1.5, 1.0])),
+    "avg_channel_ratio": ("FractionalAvgPool", dict(value=IMAGES),
+                          dict(pooling_ratio=[1.0, 1.5, 1.5, 2.0])),
+    "max_seed_not_deterministic": ("FractionalMaxPool", dict(value=IMAGES),
+                                   dict(pooling_ratio=[1.0, 1.5, 1.5, 1.0], seed=3)),
+}
 
 
 def run_error_case(tf, name):
-    raise KeyError(name)
+    import image_cases
+    return image_cases.run_error_case(tf, name, ERROR_CASES)

@@ -45,6 +45,11 @@ def test_graphs_equal_tensorflows(name):
     assert ours == TF.nodes[name]
 
 
+@pytest.mark.parametrize("name", list(cases.ERROR_CASES))
+def test_kernel_errors_are_tensorflows(name):
+    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+
+
 def test_explicit_padding_must_be_pairs():
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="must be a list/tuple of size 2"):

@@ -39,3 +39,7 @@ def test_graphs_equal_tensorflows(name):
     ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
     assert ours == TF.nodes[name]
 
+
+@pytest.mark.parametrize("name", list(cases.ERROR_CASES))
+def test_kernel_errors_are_tensorflows(name):
+    assert list(cases.run_error_case(tf, name)) == TF.errors[name]

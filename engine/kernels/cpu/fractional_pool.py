@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from engine.kernels import register
+from engine.framework.errors import UnimplementedError
 from engine.kernels.common import invalid
 from engine.kernels.cpu.candidate_sampling import SimplePhilox
 from engine.runtime.random_philox import GuardedPhiloxRandom
@@ -54,15 +55,15 @@ def _regions(sequence, length, overlapping):
             for i in range(len(sequence) - 1)]
 
 
-def _sequences(ctx, x):
+def _sequences(ctx, x, kind):
     if x.ndim != 4:
-        raise invalid(ctx, "input must be 4-dimensional")
+        raise invalid(ctx, "tensor_in must be 4-dimensional")
     ratio = list(ctx.attr("pooling_ratio"))
     if len(ratio) != 4:
         raise invalid(ctx, "pooling_ratio field must specify 4 dimensions")
     if ratio[0] != 1 or ratio[3] != 1:
-        raise invalid(ctx, "FractionalMaxPool is not yet supported on the batch nor channel "
-                           "dimension.")
+        raise UnimplementedError(ctx.node_def, None, f"Fractional {kind} pooling is not yet "
+                                 "supported on the batch nor channel dimension.")
     if not ctx.attr("deterministic", False) and (ctx.attr("seed", 0) or ctx.attr("seed2", 0)):
         raise invalid(ctx, "Both seed and seed2 should be 0 if deterministic is false.")
     # in float, as TensorFlow divides by its float ratios (11 / 2.2f is 5)
@@ -78,7 +79,7 @@ def _sequences(ctx, x):
 
 @register("FractionalMaxPool")
 def fractional_max_pool(ctx, x):
-    rows, cols = _sequences(ctx, x)
+    rows, cols = _sequences(ctx, x, "max")
     overlapping = ctx.attr("overlapping", False)
     out = np.empty((x.shape[0], len(rows) - 1, len(cols) - 1, x.shape[3]), x.dtype)
     for i, (r0, r1) in enumerate(_regions(rows, x.shape[1], overlapping)):
@@ -90,7 +91,7 @@ def fractional_max_pool(ctx, x):
 @register("FractionalAvgPool")
 def fractional_avg_pool(ctx, x):
     """Each region's values added in row-major order, then divided by their count."""
-    rows, cols = _sequences(ctx, x)
+    rows, cols = _sequences(ctx, x, "average")
     overlapping = ctx.attr("overlapping", False)
     out = np.empty((x.shape[0], len(rows) - 1, len(cols) - 1, x.shape[3]), x.dtype)
     for i, (r0, r1) in enumerate(_regions(rows, x.shape[1], overlapping)):

@@ -6,7 +6,7 @@ maxima wins; gradients are added into their positions in the output's order."""
 import numpy as np
 
 from engine.kernels import register
-from engine.kernels.common import invalid
+from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu.nn import conv_output_size
 
 
@@ -102,9 +102,9 @@ def max_pool_grad_grad_with_argmax(ctx, x, grad, argmax):
 
 def _dilation_taps(ctx, x, filters):
     if x.ndim != 4:
-        raise invalid(ctx, f"input must be 4-dimensional{list(x.shape)}")
+        raise invalid(ctx, f"input must be 4-dimensional{shape_str(x.shape)}")
     if filters.ndim != 3:
-        raise invalid(ctx, f"filter must be 3-dimensional: {list(filters.shape)}")
+        raise invalid(ctx, f"filter must be 3-dimensional: {shape_str(filters.shape)}")
     if x.shape[3] != filters.shape[2]:
         raise invalid(ctx, f"input and filter must have the same depth: {x.shape[3]} vs "
                            f"{filters.shape[2]}")
