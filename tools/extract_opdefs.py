@@ -127,6 +127,17 @@ SparseReduceSumSparse SparseReduceMax SparseReduceMaxSparse SparseSoftmax Sparse
 SerializeSparse SerializeManySparse DeserializeManySparse SparseMatMul DenseCountSparseOutput
 SparseCountSparseOutput
 """.split()
+# tf.nn CTC, convolution/pool wrappers, samplers; tf.train leftovers (branch nn-train)
+ENGINE_OPS += """
+CTCLoss CTCGreedyDecoder CTCBeamSearchDecoder
+MaxPoolWithArgmax MaxPoolGradWithArgmax MaxPoolGradGradWithArgmax
+Dilation2D Dilation2DBackpropInput Dilation2DBackpropFilter
+AllCandidateSampler FixedUnigramCandidateSampler LearnedUnigramCandidateSampler
+ApplyProximalAdagrad SparseApplyProximalAdagrad ApplyAdagradDA SparseApplyAdagradDA
+ResourceApplyProximalAdagrad ResourceSparseApplyProximalAdagrad ResourceApplyAdagradDA
+ResourceSparseApplyAdagradDA
+FractionalMaxPool FractionalMaxPoolGrad FractionalAvgPool FractionalAvgPoolGrad
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -5,7 +5,8 @@ from engine.framework.api_namespace import Namespace as _Namespace
 from engine.ops import nn  # noqa: F401
 from engine.ops import linalg_ops as _linalg, losses as _losses, metrics as _metrics
 from engine.ops import nn_conv_norm_ops as _nn_conv_norm, nn_extra_ops as _nn_extra
-from engine.ops import segment_ops as _segment
+from engine.ops import ctc_ops as _ctc, segment_ops as _segment
+from engine.ops import nn_conv_wrappers as _conv_wrappers, window_argmax_ops as _window_argmax
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
@@ -19,7 +20,25 @@ for _name, _value in {
         "weighted_cross_entropy_with_logits": _nn_extra.weighted_cross_entropy_with_logits,
         **{name: getattr(_nn_conv_norm, name) for name in (
             "depthwise_conv2d", "depthwise_conv2d_native", "lrn",
-            "local_response_normalization")}}.items():
+            "local_response_normalization")},
+        **{name: getattr(_ctc, name) for name in (
+            "ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "ctc_beam_search_decoder",
+            "ctc_beam_search_decoder_v2", "ctc_unique_labels", "collapse_repeated")},
+        **{name: getattr(_conv_wrappers, name) for name in (
+            "conv2d_backprop_filter", "conv2d_backprop_input", "conv3d_transpose",
+            "conv1d_transpose", "conv_transpose", "atrous_conv2d_transpose", "max_pool1d",
+            "max_pool2d", "max_pool_v2", "avg_pool1d", "avg_pool_v2",
+            "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input",
+            "relu_layer", "batch_norm_with_global_normalization", "compute_average_loss",
+            "scale_regularization_loss", "convolution", "pool")},
+        **{name: getattr(_window_argmax, name) for name in (
+            "max_pool_with_argmax", "dilation2d", "erosion2d", "fractional_max_pool",
+            "fractional_avg_pool")},
+        "conv3d_backprop_filter": _conv_wrappers.conv3d_backprop_filter_v2,
+        "conv3d_backprop_filter_v2": _conv_wrappers.conv3d_backprop_filter_v2,
+        "depthwise_conv2d_backprop_filter": _conv_wrappers.depthwise_conv2d_native_backprop_filter,
+        "depthwise_conv2d_backprop_input": _conv_wrappers.depthwise_conv2d_native_backprop_input,
+        }.items():
     setattr(nn, _name, _value)
 nn.experimental = _Namespace("tf.nn.experimental",
                              stateless_dropout=_stateless_random.stateless_dropout)

@@ -3,6 +3,7 @@ and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and 
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
+from engine.checkpoint import management as _checkpoint_management
 from engine.checkpoint import reader as _checkpoint_reader, state as _checkpoint_state
 from engine.cluster import cluster_spec as _cluster_spec, server as _cluster_server
 from engine.framework.devices import replica_device_setter as _replica_device_setter
@@ -12,6 +13,7 @@ from engine.ops import saver as _saver, train as _train
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
+from engine.training import basic_loops as _basic_loops, checkpoint_init as _checkpoint_init
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
@@ -33,16 +35,22 @@ train = _Namespace(
     **_members(_optimizers, ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
                              "AdamOptimizer", "RMSPropOptimizer", "AdagradOptimizer")),
     **_members(_optimizers_tf1, ("AdadeltaOptimizer", "FtrlOptimizer",
-                                 "ProximalGradientDescentOptimizer")),
+                                 "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
+                                 "AdagradDAOptimizer")),
     ExponentialMovingAverage=_moving_averages.ExponentialMovingAverage,
     **_members(_decay, ("cosine_decay", "exponential_decay", "inverse_time_decay",
                         "natural_exp_decay", "piecewise_constant", "piecewise_constant_decay",
-                        "polynomial_decay", "linear_cosine_decay", "cosine_decay_restarts")),
+                        "polynomial_decay", "linear_cosine_decay", "cosine_decay_restarts",
+                        "noisy_linear_cosine_decay")),
     # Checkpoints and meta graphs.
     Saver=_saver.Saver, import_meta_graph=_saver.import_meta_graph,
     export_meta_graph=_meta_graph.export_meta_graph,
     **_members(_checkpoint_state, ("latest_checkpoint", "get_checkpoint_state",
                                    "checkpoint_exists", "update_checkpoint_state")),
+    **_members(_checkpoint_management, ("generate_checkpoint_state_proto",
+                                        "get_checkpoint_mtimes", "remove_checkpoint",
+                                        "checkpoints_iterator")),
+    init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.
@@ -54,7 +62,7 @@ train = _Namespace(
                            "SessionRunValues")),
     **_members(_monitored, ("MonitoredSession", "MonitoredTrainingSession", "Scaffold",
                             "SingularMonitoredSession")),
-    summary_iterator=_summary_iterator,
+    summary_iterator=_summary_iterator, basic_train_loop=_basic_loops.basic_train_loop,
     # Queue runners and the input producers built on them.
     Coordinator=_coordinator.Coordinator, LooperThread=_coordinator.LooperThread,
     QueueRunner=_queue_runner.QueueRunner,
@@ -65,7 +73,8 @@ train = _Namespace(
                             start_queue_runners=_queue_runner.start_queue_runners),
     **_members(_input, ("limit_epochs", "input_producer", "string_input_producer",
                         "range_input_producer", "slice_input_producer", "batch",
-                        "shuffle_batch")),
+                        "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch",
+                        "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join")),
     # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
     **_members(_example_pb2, ("Example", "SequenceExample")),
     **_members(_feature_pb2, ("Features", "Feature", "FeatureList", "FeatureLists",

@@ -159,6 +159,36 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         return math_ops.multiply(initial, linear_cosine_decayed, name=name)
 
 
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0,
+                              variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001,
+                              name=None):
+    """tf.train.noisy_linear_cosine_decay: linear_cosine_decay with Gaussian noise of variance
+    initial_variance / (1 + step) ** variance_decay added to its linear part (a
+    RandomStandardNormal of the graph's seed), as Keras' NoisyLinearCosineDecay builds it."""
+    from engine.ops.random_ops import random_normal
+    if global_step is None:
+        raise ValueError("noisy linear cosine decay requires global_step")
+    with name_scope(name or None, "NoisyLinearCosineDecay") as name:
+        initial = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = initial.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        initial_variance = math_ops.cast(initial_variance, dtype)
+        variance_decay = math_ops.cast(variance_decay, dtype)
+        num_periods = math_ops.cast(num_periods, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        beta = math_ops.cast(beta, dtype)
+        step = math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
+        linear_decayed = (decay_steps - step) / decay_steps
+        variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
+        std = math_ops.sqrt(variance)
+        noisy_linear_decayed = linear_decayed + random_normal(linear_decayed.shape, stddev=std)
+        completed_fraction = step / decay_steps
+        fraction = 2.0 * num_periods * completed_fraction
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi) * fraction))
+        noisy_linear_cosine_decayed = (alpha + noisy_linear_decayed) * cosine_decayed + beta
+        return math_ops.multiply(initial, noisy_linear_cosine_decayed, name=name)
+
+
 def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0,
                           alpha=0.0, name=None):
     """tf.train.cosine_decay_restarts (SGDR): cosine cycles, each t_mul times longer and m_mul

@@ -10,7 +10,9 @@ from engine.ops.nn_ops import (dropout, dropout_v2, in_top_k, l2_loss,  # noqa: 
 from engine.ops.batch_norm import batch_normalization, fused_batch_norm, moments  # noqa: F401,E402
 from engine.ops.candidate_sampling_ops import (compute_accidental_hits,  # noqa: F401,E402
                                                log_uniform_candidate_sampler,
-                                               uniform_candidate_sampler)
+                                               uniform_candidate_sampler, all_candidate_sampler,
+                                               fixed_unigram_candidate_sampler,
+                                               learned_unigram_candidate_sampler)
 from engine.ops.embedding_ops import (embedding_lookup, embedding_lookup_sparse,  # noqa: F401,E402
                                       safe_embedding_lookup_sparse)
 from engine.ops.sampled_losses import (nce_loss, sampled_softmax_loss,  # noqa: F401,E402

@@ -187,6 +187,19 @@ class Optimizer:
                                            op_name):
         return self._make_slot(var, slot_name, op_name, initializer, shape, dtype)
 
+    def _get_or_make_slot_from_value(self, var, value, slot_name):
+        """slot_creator.create_slot: the slot `var/<name>` initialized from tensor `value`."""
+        named_slots = self._slot_dict(slot_name)
+        key = _var_key(var)
+        if key not in named_slots:
+            graph = get_default_graph()
+            with variable_scope(None, default_name=var.op.name + "/" + self._name), \
+                    graph.colocate_with(var.op):
+                named_slots[key] = get_variable(
+                    "", initializer=value, trainable=False, use_resource=_is_resource(var),
+                    validate_shape=value.shape.is_fully_defined())
+        return named_slots[key]
+
     def _create_non_slot_variable(self, initial_value, name, colocate_with):
         graph = colocate_with.graph
         key = (name, graph)

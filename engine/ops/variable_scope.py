@@ -171,6 +171,12 @@ def _get_default_variable_store():
     return _store()[0]
 
 
+def stored_variables():
+    """The default variable store's variables by full name (get_variable's), as
+    tf.train.init_from_checkpoint looks names up in them."""
+    return _store()[0]._vars
+
+
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
                  trainable=None, collections=None, caching_device=None, partitioner=None,
                  validate_shape=True, use_resource=None, custom_getter=None, constraint=None,

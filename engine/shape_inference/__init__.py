@@ -47,10 +47,12 @@ from engine.shape_inference.image import SHAPE_FUNCTIONS as _IMAGE
 from engine.shape_inference.lists import SHAPE_FUNCTIONS as _LISTS_AND_TABLES
 from engine.shape_inference.special_math import SHAPE_FUNCTIONS as _SPECIAL_MATH
 from engine.shape_inference.sparse import SHAPE_FUNCTIONS as _SPARSE
+from engine.shape_inference.ctc import SHAPE_FUNCTIONS as _CTC
 from engine.shape_inference.sparse_math import SHAPE_FUNCTIONS as _SPARSE_MATH
 from engine.shape_inference.spectral import SHAPE_FUNCTIONS as _SPECTRAL
 from engine.shape_inference.stateless_random import SHAPE_FUNCTIONS as _STATELESS_RANDOM
 from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
+from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -124,6 +126,8 @@ SHAPE_FUNCTIONS = {
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
     "LogUniformCandidateSampler": candidate_sampler,
     "UniformCandidateSampler": candidate_sampler,
+    **{f"{kind}CandidateSampler": candidate_sampler
+       for kind in ("All", "FixedUnigram", "LearnedUnigram")},
     "ComputeAccidentalHits": compute_accidental_hits, "SparseToDense": sparse_to_dense,
     # Ref updates: the variable's shape.
     "ScatterAdd": unchanged, "ScatterSub": unchanged,
@@ -160,5 +164,7 @@ SHAPE_FUNCTIONS = {
     **_STRINGS,
     **_STATELESS_RANDOM,
     **_SPARSE_MATH,
+    **_CTC,
+    **_WINDOW_ARGMAX,
     **_IMAGE,
 }

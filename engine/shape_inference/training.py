@@ -87,11 +87,13 @@ SHAPE_FUNCTIONS = {
     "UnsortedSegmentSum": _unsorted_segment_sum,
     # the sparse updates return their variable (the resource ones return nothing)
     **{f"SparseApply{name}": unchanged
-       for name in ("Momentum", "RMSProp", "CenteredRMSProp", "Adagrad")},
+       for name in ("Momentum", "RMSProp", "CenteredRMSProp", "Adagrad", "ProximalAdagrad",
+                    "AdagradDA")},
     **{f"{prefix}{name}": unchanged
        for prefix in ("Apply", "ResourceApply")
        for name in ("GradientDescent", "Momentum", "Adam", "RMSProp", "CenteredRMSProp",
-                    "Adagrad", "Adadelta", "ProximalGradientDescent", "Ftrl", "FtrlV2")},
+                    "Adagrad", "Adadelta", "ProximalGradientDescent", "Ftrl", "FtrlV2",
+                    "ProximalAdagrad", "AdagradDA")},
     # SyncReplicasOptimizer's accumulators (kernels/cpu/accumulators.py): a scalar handle
     # and count; what a take returns is unknown to TensorFlow's function (the Python
     # wrapper sets it).

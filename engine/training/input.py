@@ -1,13 +1,17 @@
 """tf.train's queue-based input pipelines (TF 1.0-1.3; TensorFlow's training/input.py):
 limit_epochs, input_producer, range_input_producer, slice_input_producer,
-string_input_producer, batch and shuffle_batch, each a queue fed by a QueueRunner, with the
-"fraction_of_N_full" summaries TensorFlow adds."""
+string_input_producer, batch and shuffle_batch with their _join forms (one enqueue op per
+list of tensors) and maybe_ forms (keep_input: a scalar choosing whether to enqueue, through
+a cond unless it is constant, or a vector choosing the rows of enqueue_many), each a queue fed
+by a QueueRunner, with the "fraction_of_N_full" summaries TensorFlow adds."""
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.graph import GraphKeys, get_default_graph
 from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
+from engine.ops.control_flow.cond import cond
+from engine.ops.control_flow.ops import no_op
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor
 from engine.ops.logging_ops import Assert
 from engine.ops.op_def_library import apply_op
@@ -143,28 +147,56 @@ def _shapes(tensor_list, shapes, enqueue_many):
     return result
 
 
-def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input):
+def _select_which_to_enqueue(tensor_list, keep_input):
+    select = math_ops.cast(keep_input, dtypes.int32)
+    return [apply_op("DynamicPartition", data=x, partitions=select, num_partitions=2)[1]
+            for x in tensor_list]
+
+
+def _enqueue_op(queue, tensor_list, enqueue_many, keep_input):
     enqueue_fn = queue.enqueue_many if enqueue_many else queue.enqueue
     if keep_input.shape.ndims == 1:
-        raise NotImplementedError("a vector keep_input (maybe_batch) is not supported yet")
-    keep = constant_value(keep_input)
-    if keep is None or not bool(keep):
-        raise NotImplementedError("a keep_input decided at run time (maybe_batch) is not "
-                                  "supported yet")
-    enqueue_ops = [enqueue_fn(tensor_list)] * threads
+        return enqueue_fn(_select_which_to_enqueue(tensor_list, keep_input))
+    keep = constant_value(keep_input)   # smart_cond: a constant decides now
+    if keep is not None:
+        return enqueue_fn(tensor_list) if bool(keep) else no_op()
+    return cond(keep_input, lambda: enqueue_fn(tensor_list), no_op)
+
+
+def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input):
+    enqueue_ops = [_enqueue_op(queue, tensor_list, enqueue_many, keep_input)] * threads
+    add_queue_runner(QueueRunner(queue, enqueue_ops))
+
+
+def _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input):
+    enqueue_ops = [_enqueue_op(queue, tl, enqueue_many, keep_input) for tl in tensor_list_list]
     add_queue_runner(QueueRunner(queue, enqueue_ops))
 
 
 def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
           dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
     """Batches of `tensors` from a FIFOQueue that `num_threads` QueueRunner threads fill."""
+    return _batch(tensors, batch_size, True, num_threads, capacity, enqueue_many, shapes,
+                  dynamic_pad, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32,
+                enqueue_many=False, shapes=None, dynamic_pad=False,
+                allow_smaller_final_batch=False, shared_name=None, name=None):
+    """batch, enqueueing only where keep_input says."""
+    return _batch(tensors, batch_size, keep_input, num_threads, capacity, enqueue_many, shapes,
+                  dynamic_pad, allow_smaller_final_batch, shared_name, name)
+
+
+def _batch(tensors, batch_size, keep_input, num_threads, capacity, enqueue_many, shapes,
+           dynamic_pad, allow_smaller_final_batch, shared_name, name):
     if dynamic_pad:
         raise NotImplementedError("tf.train.batch with dynamic_pad (a PaddingFIFOQueue) is not "
                                   "supported yet")
     tensor_list = _as_tensor_list(tensors)
     with name_scope(name, "batch") as scope:
         tensor_list = _validate(tensor_list)
-        keep_input = _validate_keep_input(True, enqueue_many)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = [t.dtype for t in tensor_list]
         shapes = _shapes(tensor_list, shapes, enqueue_many)
         queue = FIFOQueue(capacity=capacity, dtypes=types, shapes=shapes,
@@ -183,13 +215,29 @@ def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=
                   enqueue_many=False, shapes=None, allow_smaller_final_batch=False,
                   shared_name=None, name=None):
     """Batches drawn at random from a RandomShuffleQueue (NumPy's stream, not TensorFlow's)."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, True, num_threads,
+                          seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name,
+                          name)
+
+
+def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
+                        num_threads=1, seed=None, enqueue_many=False, shapes=None,
+                        allow_smaller_final_batch=False, shared_name=None, name=None):
+    """shuffle_batch, enqueueing only where keep_input says."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
+                          num_threads, seed, enqueue_many, shapes, allow_smaller_final_batch,
+                          shared_name, name)
+
+
+def _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads,
+                   seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name):
     tensor_list = _as_tensor_list(tensors)
     with name_scope(name, "shuffle_batch") as scope:
         if capacity <= min_after_dequeue:
             raise ValueError("capacity %d must be bigger than min_after_dequeue %d."
                              % (capacity, min_after_dequeue))
         tensor_list = _validate(tensor_list)
-        keep_input = _validate_keep_input(True, enqueue_many)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = [t.dtype for t in tensor_list]
         shapes = _shapes(tensor_list, shapes, enqueue_many)
         queue = RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue,
@@ -205,3 +253,130 @@ def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=
         else:
             dequeued = queue.dequeue_many(batch_size, name=scope)
         return _as_original_type(tensors, dequeued)
+
+
+# -- the _join forms: one enqueue op per list of tensors --------------------------------------
+
+def _as_tensor_list_list(tensors_list):
+    if not tensors_list:
+        raise ValueError("Expected at least one set of tensors")
+    if isinstance(tensors_list[0], dict):
+        expected_keys = set(tensors_list[0].keys())
+        result = []
+        for tensors in tensors_list:
+            if set(tensors.keys()) != expected_keys:
+                raise ValueError("All dictionaries in tensors_list must have the same keys")
+            result.append(_as_tensor_list(tensors))
+        return result
+    return tensors_list
+
+
+def _validate_join(tensor_list_list):
+    tensor_list_list = [convert_n_to_tensor(list(tl)) for tl in tensor_list_list]
+    if not tensor_list_list:
+        raise ValueError("Expected at least one input in batch_join().")
+    return tensor_list_list
+
+
+def _join_dtypes(tensor_list_list):
+    all_types = [[t.dtype for t in tl] for tl in tensor_list_list]
+    types = all_types[0]
+    for other_types in all_types[1:]:
+        if other_types != types:
+            raise TypeError("Expected types to be consistent: %s vs. %s."
+                            % (", ".join(x.name for x in types),
+                               ", ".join(x.name for x in other_types)))
+    return types
+
+
+def _join_shapes(tensor_list_list, shapes, enqueue_many):
+    """Each position's shapes merged over the lists (less the batch dim of enqueue_many)."""
+    if shapes is not None:
+        return shapes
+    merged = []
+    for i in range(len(tensor_list_list[0])):
+        shape = TensorShape(None)
+        for tl in tensor_list_list:
+            if tl[i].shape.ndims is None:
+                raise ValueError("Cannot infer Tensor's rank: %s" % tl[i])
+            shape = shape.merge_with(as_shape(_shapes([tl[i]], None, enqueue_many)[0]))
+        merged.append(shape.as_list())
+    return merged
+
+
+def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes=None,
+               dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None,
+               name=None):
+    """Batches from one FIFOQueue that each list of tensors enqueues into (a thread each)."""
+    return _batch_join(tensors_list, batch_size, True, capacity, enqueue_many, shapes,
+                       dynamic_pad, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False,
+                     shapes=None, dynamic_pad=False, allow_smaller_final_batch=False,
+                     shared_name=None, name=None):
+    return _batch_join(tensors_list, batch_size, keep_input, capacity, enqueue_many, shapes,
+                       dynamic_pad, allow_smaller_final_batch, shared_name, name)
+
+
+def _batch_join(tensors_list, batch_size, keep_input, capacity, enqueue_many, shapes,
+                dynamic_pad, allow_smaller_final_batch, shared_name, name):
+    if dynamic_pad:
+        raise NotImplementedError("tf.train.batch_join with dynamic_pad (a PaddingFIFOQueue) "
+                                  "is not supported yet")
+    tensor_list_list = _as_tensor_list_list(tensors_list)
+    with name_scope(name, "batch_join") as scope:
+        tensor_list_list = _validate_join(tensor_list_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
+        types = _join_dtypes(tensor_list_list)
+        shapes = _join_shapes(tensor_list_list, shapes, enqueue_many)
+        queue = FIFOQueue(capacity=capacity, dtypes=types, shapes=shapes,
+                          shared_name=shared_name)
+        _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
+        summary.scalar("fraction_of_%d_full" % capacity,
+                       math_ops.cast(queue.size(), dtypes.float32) * (1. / capacity))
+        if allow_smaller_final_batch:
+            dequeued = queue.dequeue_up_to(batch_size, name=scope)
+        else:
+            dequeued = queue.dequeue_many(batch_size, name=scope)
+        return _as_original_type(tensors_list[0], dequeued)
+
+
+def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, seed=None,
+                       enqueue_many=False, shapes=None, allow_smaller_final_batch=False,
+                       shared_name=None, name=None):
+    """Shuffled batches from one RandomShuffleQueue that each list of tensors enqueues into."""
+    return _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, True,
+                               seed, enqueue_many, shapes, allow_smaller_final_batch,
+                               shared_name, name)
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input,
+                             seed=None, enqueue_many=False, shapes=None,
+                             allow_smaller_final_batch=False, shared_name=None, name=None):
+    return _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue,
+                               keep_input, seed, enqueue_many, shapes,
+                               allow_smaller_final_batch, shared_name, name)
+
+
+def _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed,
+                        enqueue_many, shapes, allow_smaller_final_batch, shared_name, name):
+    tensor_list_list = _as_tensor_list_list(tensors_list)
+    with name_scope(name, "shuffle_batch_join") as scope:
+        tensor_list_list = _validate_join(tensor_list_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
+        types = _join_dtypes(tensor_list_list)
+        shapes = _join_shapes(tensor_list_list, shapes, enqueue_many)
+        queue = RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue,
+                                   seed=seed, dtypes=types, shapes=shapes,
+                                   shared_name=shared_name)
+        _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
+        full = (math_ops.cast(math_ops.maximum(0, queue.size() - min_after_dequeue),
+                              dtypes.float32) * (1. / (capacity - min_after_dequeue)))
+        summary.scalar("fraction_over_%d_of_%d_full" % (min_after_dequeue,
+                                                        capacity - min_after_dequeue), full)
+        if allow_smaller_final_batch:
+            dequeued = queue.dequeue_up_to(batch_size, name=scope)
+        else:
+            dequeued = queue.dequeue_many(batch_size, name=scope)
+        return _as_original_type(tensors_list[0], dequeued)

@@ -7,12 +7,14 @@ tsl's SimplePhilox does: RandDouble and Rand64 take two each.
 """
 
 import math
+import weakref
 
 import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
-from engine.runtime.random_philox import uint64_to_double
+from engine.lib_io import file_io
+from engine.runtime.random_philox import uint32_to_float, uint64_to_double
 
 
 class SimplePhilox:
@@ -38,6 +40,23 @@ class SimplePhilox:
         lo, hi = int(self._word()), int(self._word())
         return lo | hi << 32
 
+    def rand32(self):
+        return int(self._word())
+
+    def rand_float(self):
+        return float(uint32_to_float(np.array([self._word()], np.uint32))[0])
+
+    def uniform(self, n):
+        """tsl's ExactUniformInt / UnbiasedUniform: a power of two masked, else words below
+        2^32 mod n rejected and the rest taken mod n."""
+        if n & (n - 1) == 0:
+            return self.rand32() & (n - 1)
+        reject = ((2 ** 32 - 1) % n + 1) % n
+        while True:
+            word = self.rand32()
+            if word >= reject:
+                return word % n
+
 
 class LogUniformSampler:
     def __init__(self, range_max):
@@ -61,6 +80,89 @@ class UniformSampler:
         return np.float32(1.0 / self.range)
 
 
+class AllSampler:
+    """Every class once: sample i is class i, each expected once."""
+
+    def __init__(self, range_max):
+        self.range = range_max
+
+
+class DistributionSampler:
+    """tsl's DistributionSampler: Walker's alias table over float weights, paired as its
+    constructor pairs them (the last short bucket with the last long one)."""
+
+    def __init__(self, weights):
+        n = len(weights)
+        total = 0.0
+        for w in weights:
+            total += float(w)
+        scaled = [float(np.float32(w)) * n / total for w in weights]
+        self.alt = [-1] * n
+        high = [i for i in range(n) if scaled[i] >= 1.0]
+        low = [i for i in range(n) if scaled[i] < 1.0]
+        while high and low:
+            small, large = low.pop(), high.pop()
+            self.alt[small] = large
+            scaled[large] = scaled[large] - (1.0 - scaled[small])
+            (low if scaled[large] < 1.0 else high).append(large)
+        self.prob = [np.float32(p) for p in scaled]
+        for i in high + low:
+            self.prob[i], self.alt[i] = np.float32(1.0), i
+
+    def sample(self, rnd):
+        r = np.float32(rnd.rand_float())
+        index = rnd.uniform(len(self.prob))
+        return index if r < self.prob[index] else self.alt[index]
+
+
+class FixedUnigramSampler:
+    """Classes drawn by weight (unigram ** distortion) with reserved ids of weight 0, the
+    shard's own ids only; P(class) = weight / total weight in float32."""
+
+    def __init__(self, range_max, unigrams, distortion, num_reserved_ids, num_shards, shard):
+        self.range = range_max
+        weights = [np.float32(0.0) for i in range(num_reserved_ids) if i % num_shards == shard]
+        total = np.float32(0.0)
+        for word_id, w in enumerate(unigrams, start=len(weights)):
+            if word_id % num_shards == shard:
+                w = np.float32(math.pow(np.float32(w), np.float32(distortion)))
+                total = np.float32(total + w)
+                weights.append(w)
+        self.weights, self.total = weights, total
+        self.sampler = DistributionSampler(weights) if weights else None
+
+    def sample(self, rnd):
+        return self.sampler.sample(rnd)
+
+    def probability(self, value):
+        if value < 0 or value >= len(self.weights):
+            return np.float32(0.0)
+        return np.float32(self.weights[value] / self.total)
+
+
+class LearnedUnigramSampler:
+    """tsl's UnigramSampler: every class starts at weight 1 and each run adds 1 to the
+    weight of each true class it saw; draws are an unbiased uniform over the total weight,
+    walked through the cumulative weights (WeightedPicker)."""
+
+    def __init__(self, range_max):
+        self.range = range_max
+        self.weights = np.ones(range_max, np.int64)
+
+    def sample(self, rnd):
+        position = rnd.uniform(int(self.weights.sum()))
+        return int(np.searchsorted(np.cumsum(self.weights), position, side="right"))
+
+    def probability(self, value):
+        if value < 0 or value >= self.range:
+            return np.float32(0.0)
+        return np.float32(np.float32(self.weights[value]) / np.float32(self.weights.sum()))
+
+    def update(self, values):
+        for value in values:
+            self.weights[value] += 1
+
+
 def _expected_count(p, batch_size, num_tries):
     """RangeSampler's ExpectedCountHelper, in float32 as TensorFlow computes it."""
     if num_tries == batch_size:
@@ -68,11 +170,23 @@ def _expected_count(p, batch_size, num_tries):
     return -np.expm1(np.float32(num_tries) * np.log1p(-p))
 
 
+def _check_true_classes(ctx, true_classes, num_true, range_max):
+    """BaseCandidateSamplerOp's checks of true_classes [batch, num_true] in [0, range)."""
+    if true_classes.ndim != 2:
+        raise invalid(ctx, "true_classes must be a matrix")
+    if true_classes.shape[1] != num_true:
+        raise invalid(ctx, "true_classes must have num_true columns, expected: "
+                           f"{true_classes.shape[1]} was: {num_true}")
+    for value in true_classes.reshape(-1):
+        if not 0 <= value < range_max:
+            raise invalid(ctx, f"`true_candidate` out of range [0, {range_max}), received "
+                               f"{value}")
+
+
 def _sample(ctx, sampler, true_classes):
     num_true, num_sampled = ctx.attrs["num_true"], ctx.attrs["num_sampled"]
     unique = ctx.attrs["unique"]
-    if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
-        raise invalid(ctx, f"true_classes must be a matrix with num_true={num_true} columns")
+    _check_true_classes(ctx, true_classes, num_true, sampler.range)
     if unique and num_sampled > sampler.range:
         raise invalid(ctx, "Sampler's range is too small.")
     rnd = SimplePhilox(ctx.rng().reserve_random_outputs((2048 * num_sampled + 3) // 4, 1))
@@ -94,6 +208,66 @@ def _sample(ctx, sampler, true_classes):
     return (np.array(picked, np.int64),
             np.array(true_count, np.float32).reshape(true_classes.shape),
             np.array(sampled_count, np.float32))
+
+
+def _sample_all(ctx, true_classes):
+    num_true, num_sampled = ctx.attrs["num_true"], ctx.attrs["num_sampled"]
+    _check_true_classes(ctx, true_classes, num_true, num_sampled)
+    ctx.rng().reserve_random_outputs((2048 * num_sampled + 3) // 4, 1)
+    return (np.arange(num_sampled, dtype=np.int64), np.ones(true_classes.shape, np.float32),
+            np.ones(num_sampled, np.float32))
+
+
+@register("AllCandidateSampler")
+def all_candidate_sampler(ctx, true_classes):
+    return _sample_all(ctx, true_classes)
+
+
+def _unigrams(ctx):
+    vocab_file = ctx.attr("vocab_file", b"")
+    if not vocab_file:
+        return list(ctx.attr("unigrams") or [])
+    path = vocab_file.decode() if isinstance(vocab_file, bytes) else vocab_file
+    unigrams = []
+    # One "word,count" line a class; the count is the last column.
+    for line in file_io.read_file(path, _VOCAB_LIMIT, ctx.node_def).decode().splitlines():
+        if line:
+            try:
+                unigrams.append(float(line.split(",")[-1]))
+            except ValueError:
+                raise invalid(ctx, f"Wrong vocabulary format at line: {line}") from None
+    return unigrams
+
+
+_VOCAB_LIMIT = 64 << 20
+
+
+@register("FixedUnigramCandidateSampler")
+def fixed_unigram_candidate_sampler(ctx, true_classes):
+    unigrams = _unigrams(ctx)
+    sampler = FixedUnigramSampler(
+        ctx.attr("range_max"), unigrams, ctx.attr("distortion", 1.0),
+        ctx.attr("num_reserved_ids", 0), ctx.attr("num_shards", 1), ctx.attr("shard", 0))
+    if len(sampler.weights) != sampler.range:
+        raise invalid(ctx, f"range is {sampler.range} must be equal to weights size  "
+                           f"{len(sampler.weights)}")
+    return _sample(ctx, sampler, true_classes)
+
+
+# Each LearnedUnigramCandidateSampler node's learned weights, per session (as TensorFlow's
+# kernel keeps its sampler).
+_LEARNED = weakref.WeakKeyDictionary()
+
+
+@register("LearnedUnigramCandidateSampler")
+def learned_unigram_candidate_sampler(ctx, true_classes):
+    by_node = _LEARNED.setdefault(ctx.resources, {})
+    sampler = by_node.get(ctx.name)
+    if sampler is None:
+        sampler = by_node[ctx.name] = LearnedUnigramSampler(ctx.attr("range_max"))
+    result = _sample(ctx, sampler, true_classes)
+    sampler.update(int(v) for v in true_classes.reshape(-1))
+    return result
 
 
 @register("LogUniformCandidateSampler")

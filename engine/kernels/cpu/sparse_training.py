@@ -55,6 +55,30 @@ def _adagrad(attrs, rows, lr, grad):
     return var - lr * grad * _rsqrt(accum), accum
 
 
+def _proximal_adagrad(attrs, rows, lr, l1, l2, grad):
+    var, accum = rows
+    accum = accum + np.square(grad)
+    learning_rate = lr * _rsqrt(accum) if np.ndim(grad) else lr / np.sqrt(accum)
+    prox_var = var - grad * learning_rate
+    if l1 > 0:
+        prox_var = np.sign(prox_var) * np.maximum(np.abs(prox_var) - learning_rate * l1, 0)
+    return prox_var / (1 + l2 * learning_rate), accum
+
+
+def _adagrad_da(attrs, rows, grad, lr, l1, l2, global_step):
+    var, gradient_accum, gradient_squared_accum = rows
+    gradient_accum = gradient_accum + grad
+    gradient_squared_accum = gradient_squared_accum + np.square(grad)
+    step_lr = global_step * lr
+    denominator = l2 + np.sqrt(gradient_squared_accum) / step_lr
+    if l1 > 0:
+        var = (-1 * np.sign(gradient_accum)
+               * np.maximum(np.abs(gradient_accum) / global_step - l1, 0) / denominator)
+    else:
+        var = -1 * (gradient_accum / global_step) / denominator
+    return var, gradient_accum, gradient_squared_accum
+
+
 # op: (update, number of variables, positions of the scalars, of grad and of indices among
 # the inputs after the variables)
 SPARSE_UPDATES = {
@@ -62,9 +86,13 @@ SPARSE_UPDATES = {
     "RMSProp": (_rms_prop, 3, (0, 1, 2, 3), 4, 5),
     "CenteredRMSProp": (_centered_rms_prop, 4, (0, 1, 2, 3), 4, 5),
     "Adagrad": (_adagrad, 2, (0,), 1, 2),
+    "ProximalAdagrad": (_proximal_adagrad, 2, (0, 1, 2), 3, 4),
+    "AdagradDA": (_adagrad_da, 3, (2, 3, 4, 5), 0, 1),
 }
 _SLOT_NAMES = {"Momentum": ["var", "accum"], "RMSProp": ["var", "ms", "mom"],
-               "CenteredRMSProp": ["var", "mg", "ms", "mom"], "Adagrad": ["var", "accum"]}
+               "CenteredRMSProp": ["var", "mg", "ms", "mom"], "Adagrad": ["var", "accum"],
+               "ProximalAdagrad": ["var", "accum"],
+               "AdagradDA": ["var", "gradient_accumulator", "gradient_squared_accumulator"]}
 
 
 def _apply_rows(ctx, name, values, rest):

@@ -45,12 +45,43 @@ def _ftrl_v2(xp, attrs, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_p
     return _ftrl_update(xp, var, accum, linear, grad, shrunk, lr, l1, l2, lr_power)
 
 
+def _proximal_adagrad(xp, attrs, var, accum, lr, l1, l2, grad):
+    one = var.dtype.type(1)
+    accum = accum + xp.square(grad)
+    learning_rate = lr * (one / xp.sqrt(accum))
+    prox_var = var - grad * learning_rate
+    if l1 > 0:
+        var = (xp.sign(prox_var) * xp.maximum(xp.abs(prox_var) - learning_rate * l1, 0)
+               / (one + l2 * learning_rate))
+    else:
+        var = prox_var / (one + l2 * learning_rate)
+    return var, accum
+
+
+def _adagrad_da(xp, attrs, var, gradient_accum, gradient_squared_accum, grad, lr, l1, l2,
+                global_step):
+    """w = -sign(g) lr max(|g| - l1 T, 0) / (l2 T lr + sqrt(gg)), g and gg the gradients'
+    sum and sum of squares, T the global step."""
+    gradient_accum = gradient_accum + grad
+    gradient_squared_accum = gradient_squared_accum + xp.square(grad)
+    step = var.dtype.type(global_step)
+    denominator = l2 * step * lr + xp.sqrt(gradient_squared_accum)
+    if l1 > 0:
+        var = (lr * xp.sign(-gradient_accum)
+               * xp.maximum(xp.abs(gradient_accum) - step * l1, 0) / denominator)
+    else:
+        var = lr * gradient_accum * var.dtype.type(-1) / denominator
+    return var, gradient_accum, gradient_squared_accum
+
+
 # op name: (update function, how many leading inputs are variables, where grad is)
 UPDATES = {
     "Adadelta": (_adadelta, 3, -1),
     "ProximalGradientDescent": (_proximal_gradient_descent, 1, -1),
     "Ftrl": (_ftrl, 3, 3),
     "FtrlV2": (_ftrl_v2, 3, 3),
+    "ProximalAdagrad": (_proximal_adagrad, 2, -1),
+    "AdagradDA": (_adagrad_da, 3, 3),
 }
 
 for _name, (_update, _count, _grad) in UPDATES.items():
