@@ -88,6 +88,11 @@ ResizeBicubicGrad AdjustContrastv2 AdjustSaturation AdjustHue DepthToSpace Space
 Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxPool3DGradGrad
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
+# Image codecs and the image ops that came with them (branch image-codecs).
+ENGINE_OPS += """
+DecodeJpeg DecodeAndCropJpeg DecodePng DecodeGif DecodeBmp DecodeImage ExtractJpegShape
+EncodeJpeg EncodeJpegVariableQuality EncodePng
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -181,3 +181,59 @@ SHAPE_FUNCTIONS.update({
     "MaxPool3DGradGrad": lambda attrs, inputs: _rank5(inputs[1]),
     "NonMaxSuppressionV3": non_max_suppression,
 })
+
+
+# --- the codecs (core/ops/image_ops.cc's DecodeImageShapeFn and the encoders') ---
+
+def _with_rank(info, rank):
+    dims = _dims(info)
+    if dims is not None and len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    return dims
+
+
+def _channels(attrs):
+    channels = int(attrs.get("channels", 0))
+    return channels or None
+
+
+def decode_image(attrs, inputs):
+    """DecodeJpeg, DecodePng, DecodeBmp: [height, width, channels or unknown]."""
+    _with_rank(inputs[0], 0)
+    return [None, None, _channels(attrs)]
+
+
+def decode_any_image(attrs, inputs):
+    """DecodeImage: unknown rank while animations expand (3-D or 4-D), else 3-D."""
+    _with_rank(inputs[0], 0)
+    if attrs.get("expand_animations", True):
+        return None
+    return [None, None, _channels(attrs)]
+
+
+def decode_and_crop_jpeg(attrs, inputs):
+    """[crop height, crop width, channels] as far as the crop window is constant."""
+    _with_rank(inputs[0], 0)
+    window = _with_rank(inputs[1], 1)
+    if window is not None and window[0] is not None and window[0] != 4:
+        raise ShapeError(f"Dimension must be 4 but is {window[0]}")
+    values = _from_value(inputs[1]) or [None] * 4
+    return [values[2], values[3], _channels(attrs)]
+
+
+def encode_image(attrs, inputs):
+    """EncodeJpeg, EncodePng, EncodeJpegVariableQuality: a scalar string of a 3-D image."""
+    _with_rank(inputs[0], 3)
+    if len(inputs) > 1:
+        _with_rank(inputs[1], 0)
+    return []
+
+
+SHAPE_FUNCTIONS.update({
+    "DecodeJpeg": decode_image, "DecodePng": decode_image, "DecodeBmp": decode_image,
+    "DecodeImage": decode_any_image, "DecodeAndCropJpeg": decode_and_crop_jpeg,
+    "DecodeGif": lambda attrs, inputs: (_with_rank(inputs[0], 0), [None, None, None, 3])[1],
+    "ExtractJpegShape": lambda attrs, inputs: (_with_rank(inputs[0], 0), [3])[1],
+    "EncodeJpeg": encode_image, "EncodeJpegVariableQuality": encode_image,
+    "EncodePng": encode_image,
+})
