@@ -92,6 +92,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 ENGINE_OPS += """
 DecodeJpeg DecodeAndCropJpeg DecodePng DecodeGif DecodeBmp DecodeImage ExtractJpegShape
 EncodeJpeg EncodeJpegVariableQuality EncodePng
+NonMaxSuppressionV4 NonMaxSuppressionV5 NonMaxSuppressionWithOverlaps DrawBoundingBoxes
+DrawBoundingBoxesV2
 """.split()
 
 

@@ -2,7 +2,7 @@
 DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
 
 from engine.shape_inference.dims import ShapeError, _dims, merge_dim
-from engine.shape_inference.partial_values import _from_value
+from engine.shape_inference.partial_values import _from_value, _ints
 
 
 def _rank4(info, what="Shape"):
@@ -236,4 +236,39 @@ SHAPE_FUNCTIONS.update({
     "ExtractJpegShape": lambda attrs, inputs: (_with_rank(inputs[0], 0), [3])[1],
     "EncodeJpeg": encode_image, "EncodeJpegVariableQuality": encode_image,
     "EncodePng": encode_image,
+})
+
+
+def non_max_suppression_padded(attrs, inputs):
+    """NonMaxSuppressionV4 / V5: the indices ([max_output_size] when padded to a constant
+    size), V5's scores alike, and the scalar count of valid ones."""
+    non_max_suppression(attrs, list(inputs))
+    size = _ints(inputs[2])
+    length = None
+    if attrs.get("pad_to_max_output_size") and size is not None and len(size) == 1:
+        length = int(size[0])
+    count = 2 if len(inputs) == 5 else 3
+    return ([length],) * (count - 1) + ([],)
+
+
+def non_max_suppression_with_overlaps(attrs, inputs):
+    overlaps = _dims(inputs[0])
+    if overlaps is not None and len(overlaps) != 2:
+        raise ShapeError(f"Shape must be rank 2 but is rank {len(overlaps)}")
+    return [None]
+
+
+def draw_bounding_boxes(attrs, inputs):
+    dims = _rank4(inputs[0])
+    boxes = _dims(inputs[1])
+    if boxes is not None and len(boxes) != 3:
+        raise ShapeError(f"Shape must be rank 3 but is rank {len(boxes)}")
+    return dims
+
+
+SHAPE_FUNCTIONS.update({
+    "NonMaxSuppressionV4": non_max_suppression_padded,
+    "NonMaxSuppressionV5": non_max_suppression_padded,
+    "NonMaxSuppressionWithOverlaps": non_max_suppression_with_overlaps,
+    "DrawBoundingBoxes": draw_bounding_boxes, "DrawBoundingBoxesV2": draw_bounding_boxes,
 })

@@ -1,0 +1,97 @@
+"""tf.image's colour spaces (YIQ, YUV), SSIM and MS-SSIM, resize_image_with_pad, bounding boxes
+(draw_bounding_boxes, non_max_suppression_with_scores, non_max_suppression_overlaps), built
+the same way by real TensorFlow (tf.compat.v1) and the engine, in image_cases.py's form
+(tools/make_image_box_and_measure_fixtures.py writes TensorFlow's values, graphs and errors
+to tests/fixtures/image_box_and_measure/)."""
+
+import numpy as np
+
+import image_cases
+
+_image = image_cases._image
+
+_BOXES = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                   [0, 10.1, 1, 11.1], [0, 100, 1, 101], [0.2, 0.2, 0.8, 0.8],
+                   [1, 1, 0, 0]], np.float32)
+_SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.8, 0.85], np.float32)
+_DRAW_BOXES = np.array([[[0.1, 0.2, 0.6, 0.7], [-0.2, 0.5, 0.4, 1.3], [0.5, 0.5, 0.5, 0.5]],
+                        [[0.0, 0.0, 1.0, 1.0], [0.7, 0.1, 0.3, 0.9], [0.3, 0.3, 0.9, 0.95]]],
+                       np.float32)
+_OVERLAPS = np.random.RandomState(7).uniform(0, 1, (6, 6)).astype(np.float32)
+
+CASES = {
+    "rgb_to_yiq": (lambda tf, x: tf.image.rgb_to_yiq(x), _image(70, [2, 4, 5, 3]), True),
+    "yiq_to_rgb": (lambda tf, x: tf.image.yiq_to_rgb(x), _image(71, [3, 4, 3]), True),
+    "rgb_to_yuv": (lambda tf, x: tf.image.rgb_to_yuv(x), _image(72, [2, 4, 5, 3]), True),
+    "yuv_to_rgb_float64": (lambda tf, x: tf.image.yuv_to_rgb(x),
+                           _image(73, [4, 5, 3], np.float64), True),
+    "ssim": (lambda tf, x: tf.image.ssim(x, x * 0.8 + 0.1, max_val=1.0),
+             _image(74, [2, 16, 17, 3]), True),
+    "ssim_index_map": (lambda tf, x: tf.image.ssim(x, tf.reverse(x, [0]), 1.0, filter_size=5,
+                                                   return_index_map=True),
+                       _image(75, [2, 9, 8, 2]), False),
+    "ssim_uint8": (lambda tf, x: tf.image.ssim(tf.cast(x, tf.uint8),
+                                               tf.cast(x * 0.7, tf.uint8), 255),
+                   _image(76, [12, 13, 3], np.float32, 0, 255), False),
+    "ssim_multiscale": (lambda tf, x: tf.image.ssim_multiscale(
+                            x, x * 0.9 + 0.05, 1.0, power_factors=(0.3, 0.7), filter_size=3),
+                        _image(77, [1, 13, 14, 3]), True),
+    "resize_image_with_pad_3d": (lambda tf, x: tf.image.resize_image_with_pad(x, 10, 10),
+                                 _image(78, [5, 8, 3]), True),
+    "resize_image_with_pad_4d": (lambda tf, x: tf.image.resize_image_with_pad(
+                                     x, 5, 9, method=tf.image.ResizeMethod.NEAREST_NEIGHBOR),
+                                 _image(79, [2, 6, 4, 3]), True),
+    "draw_bounding_boxes": (lambda tf, x: tf.image.draw_bounding_boxes(x, _DRAW_BOXES),
+                            _image(80, [2, 8, 10, 3]), False),
+    "draw_bounding_boxes_gray": (lambda tf, x: tf.image.draw_bounding_boxes(x, _DRAW_BOXES),
+                                 _image(81, [2, 7, 9, 1]), False),
+    "draw_bounding_boxes_colors": (lambda tf, x: tf.image.draw_bounding_boxes(
+                                       x, _DRAW_BOXES, colors=[[0.2, 0.4, 0.6, 1.0],
+                                                               [1.0, 0.0, 0.5, 1.0]]),
+                                   _image(82, [2, 8, 10, 4]), False),
+    "non_max_suppression_with_scores": (lambda tf, x: tf.image.non_max_suppression_with_scores(
+                                            x, _SCORES, 5, 0.5), _BOXES, False),
+    "soft_non_max_suppression": (lambda tf, x: tf.image.non_max_suppression_with_scores(
+                                     x, _SCORES, 6, 1.0, score_threshold=0.1,
+                                     soft_nms_sigma=0.5), _BOXES, False),
+    "non_max_suppression_overlaps": (lambda tf, x: tf.image.non_max_suppression_overlaps(
+                                         x, _SCORES[:6], 4, overlap_threshold=0.6,
+                                         score_threshold=0.35), _OVERLAPS, False),
+}
+
+GRAPH_SEEDS = {}
+
+
+def build_case(tf, name):
+    return image_cases.build_case(tf, name, CASES, GRAPH_SEEDS)
+
+
+def run_case(tf, name):
+    return image_cases.run_case(tf, name, CASES, GRAPH_SEEDS)
+
+
+ERROR_CASES = {
+    "draw_rank3": ("DrawBoundingBoxes", dict(images=_image(83, [8, 10, 3]),
+                                             boxes=_DRAW_BOXES), {}),
+    "draw_batch": ("DrawBoundingBoxes", dict(images=_image(84, [3, 8, 10, 3]),
+                                             boxes=_DRAW_BOXES), {}),
+    "draw_depth": ("DrawBoundingBoxes", dict(images=_image(85, [2, 8, 10, 2]),
+                                             boxes=_DRAW_BOXES), {}),
+    "draw_colors": ("DrawBoundingBoxesV2", dict(images=_image(86, [2, 8, 10, 3]),
+                                                boxes=_DRAW_BOXES,
+                                                colors=np.ones((2, 2), np.float32)), {}),
+    "soft_sigma_negative": ("NonMaxSuppressionV5", dict(
+        boxes=_BOXES, scores=_SCORES, max_output_size=np.int32(3),
+        iou_threshold=np.float32(0.5), score_threshold=np.float32(0),
+        soft_nms_sigma=np.float32(-1)), {}),
+    "overlaps_not_square": ("NonMaxSuppressionWithOverlaps", dict(
+        overlaps=_OVERLAPS[:5], scores=_SCORES[:6], max_output_size=np.int32(3),
+        overlap_threshold=np.float32(0.5), score_threshold=np.float32(0)), {}),
+    "nms_v4_iou": ("NonMaxSuppressionV4", dict(
+        boxes=_BOXES, scores=_SCORES, max_output_size=np.int32(3),
+        iou_threshold=np.float32(1.5), score_threshold=np.float32(0)), {}),
+}
+
+
+def run_error_case(tf, name):
+    return image_cases.run_error_case(tf, name, ERROR_CASES)
