@@ -537,6 +537,15 @@ def resize_image_with_pad(image, target_height, target_width,
         return padded
 
 
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    uniform_noise=True, name=None):
+    """TF 1.x's tf.image.extract_glimpse: one ExtractGlimpse node (windows of `size` at the
+    offsets, (y, x) each)."""
+    return apply_op("ExtractGlimpse", input=input, size=size, offsets=offsets,
+                    centered=centered, normalized=normalized, uniform_noise=uniform_noise,
+                    name=name)
+
+
 def random_crop(value, size, seed=None, name=None):
     """tf.random_crop: a Slice at a RandomUniformInt offset modulo the room left."""
     with name_scope(name, "random_crop", [value, size]) as name:

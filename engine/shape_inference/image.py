@@ -272,3 +272,27 @@ SHAPE_FUNCTIONS.update({
     "NonMaxSuppressionWithOverlaps": non_max_suppression_with_overlaps,
     "DrawBoundingBoxes": draw_bounding_boxes, "DrawBoundingBoxesV2": draw_bounding_boxes,
 })
+
+
+def sample_distorted_bounding_box(attrs, inputs):
+    """(begin [3], size [3], bboxes [1, 1, 4]) of a 1-D image size and 3-D boxes."""
+    _with_rank(inputs[0], 1)
+    _with_rank(inputs[1], 3)
+    _with_rank(inputs[2], 0)
+    return [3], [3], [1, 1, 4]
+
+
+SHAPE_FUNCTIONS["SampleDistortedBoundingBoxV2"] = sample_distorted_bounding_box
+
+
+def extract_glimpse(attrs, inputs):
+    """[batch, size[0], size[1], depth]."""
+    dims = _rank4(inputs[0])
+    size = _from_value(inputs[1]) or [None, None]
+    if len(size) != 2:
+        raise ShapeError(f"Dimension must be 2 but is {len(size)}")
+    _with_rank(inputs[2], 2)
+    return [dims[0], size[0], size[1], dims[3]]
+
+
+SHAPE_FUNCTIONS["ExtractGlimpse"] = extract_glimpse

@@ -57,7 +57,28 @@ CASES = {
     "non_max_suppression_overlaps": (lambda tf, x: tf.image.non_max_suppression_overlaps(
                                          x, _SCORES[:6], 4, overlap_threshold=0.6,
                                          score_threshold=0.35), _OVERLAPS, False),
+    "sample_distorted_bounding_box": (lambda tf, x: sum((
+        tf.image.sample_distorted_bounding_box([40, 60, 3], x, seed=3, seed2=5),
+        tf.image.sample_distorted_bounding_box(
+            tf.constant([31, 17, 1], tf.int64), x, seed=11, min_object_covered=0.5,
+            aspect_ratio_range=[0.5, 2.0], area_range=[0.2, 0.9], max_attempts=7),
+        tf.image.sample_distorted_bounding_box([50, 50, 3], tf.zeros([1, 0, 4]), seed2=9,
+                                               use_image_if_no_bounding_boxes=True)), ()),
+        np.array([[[0.1, 0.2, 0.5, 0.9], [0.3, 0.3, 0.6, 0.5]]], np.float32), False),
+    "extract_glimpse_inside": (lambda tf, x: (
+        tf.image.extract_glimpse(x, [4, 5], [[0.1, -0.2], [-0.3, 0.25]]),
+        tf.image.extract_glimpse(x, [3, 2], [[2.0, 3.0], [5.0, 9.6]], centered=False,
+                                 normalized=False),
+        tf.image.extract_glimpse(x, [5, 4], [[-1.5, 1.0], [2.0, -3.0]], normalized=False)),
+        _image(87, [2, 10, 12, 3]), False),
+    # A window past the right edge: its last column is TensorFlow's unseeded noise.
+    "extract_glimpse_partial": (lambda tf, x: tf.image.extract_glimpse(
+        x, [3, 4], [[2.0, 5.0]], centered=False, normalized=False),
+        _image(88, [1, 8, 8, 2]), False),
 }
+
+# The columns of a case's output that TensorFlow fills with unseeded noise.
+NOISY_COLUMNS = {"extract_glimpse_partial": slice(3, None)}
 
 GRAPH_SEEDS = {}
 
@@ -90,6 +111,25 @@ ERROR_CASES = {
     "nms_v4_iou": ("NonMaxSuppressionV4", dict(
         boxes=_BOXES, scores=_SCORES, max_output_size=np.int32(3),
         iou_threshold=np.float32(1.5), score_threshold=np.float32(0)), {}),
+    "sample_box_outside": ("SampleDistortedBoundingBoxV2", dict(
+        image_size=np.array([10, 10, 3], np.int32),
+        bounding_boxes=np.array([[[0.1, 0.2, 1.5, 0.9]]], np.float32),
+        min_object_covered=np.float32(0.1)), dict(seed=1)),
+    "sample_box_no_boxes": ("SampleDistortedBoundingBoxV2", dict(
+        image_size=np.array([10, 10, 3], np.int32),
+        bounding_boxes=np.zeros([1, 0, 4], np.float32),
+        min_object_covered=np.float32(0.1)), dict(seed=1)),
+    "sample_box_image_size": ("SampleDistortedBoundingBoxV2", dict(
+        image_size=np.array([10, 10], np.int32),
+        bounding_boxes=np.zeros([1, 1, 4], np.float32),
+        min_object_covered=np.float32(0.1)), dict(seed=1)),
+    "glimpse_size": ("ExtractGlimpse", dict(input=_image(89, [1, 5, 5, 1]),
+                                            size=np.array([2, 2, 2], np.int32),
+                                            offsets=np.zeros([1, 2], np.float32)), {}),
+    "glimpse_offsets_batch": ("ExtractGlimpse", dict(input=_image(90, [2, 5, 5, 1]),
+                                                     size=np.array([2, 2], np.int32),
+                                                     offsets=np.zeros([1, 2], np.float32)),
+                              {}),
 }
 
 
