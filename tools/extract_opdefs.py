@@ -93,7 +93,7 @@ ENGINE_OPS += """
 DecodeJpeg DecodeAndCropJpeg DecodePng DecodeGif DecodeBmp DecodeImage ExtractJpegShape
 EncodeJpeg EncodeJpegVariableQuality EncodePng
 NonMaxSuppressionV4 NonMaxSuppressionV5 NonMaxSuppressionWithOverlaps DrawBoundingBoxes
-DrawBoundingBoxesV2 SampleDistortedBoundingBoxV2 ExtractGlimpse
+DrawBoundingBoxesV2 SampleDistortedBoundingBoxV2 ExtractGlimpse CombinedNonMaxSuppression
 """.split()
 
 

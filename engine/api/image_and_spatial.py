@@ -37,7 +37,7 @@ image = _Namespace(
         "sobel_edges")},
     **{name: getattr(_boxes, name) for name in (
         "non_max_suppression", "non_max_suppression_with_scores", "draw_bounding_boxes",
-        "sample_distorted_bounding_box")},
+        "sample_distorted_bounding_box", "combined_non_max_suppression")},
     non_max_suppression_overlaps=_boxes.non_max_suppression_with_overlaps,
     **{name: getattr(_codecs, name) for name in _CODECS})
 

@@ -1,5 +1,6 @@
 """tf.image's bounding boxes (TF 1.x names): non_max_suppression and its variants with
-scores (soft NMS) and overlaps, draw_bounding_boxes and sample_distorted_bounding_box, built
+scores (soft NMS), overlaps and batches of classes (combined_non_max_suppression),
+draw_bounding_boxes and sample_distorted_bounding_box, built
 as TensorFlow 2.21's image_ops_impl.py builds them in graph mode."""
 
 from engine.framework.default_graph import name_scope
@@ -73,3 +74,23 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=None, seed2=N
             bounding_boxes=bounding_boxes, min_object_covered=min_object_covered, name=name,
             **attrs)
         return begin, size, bboxes
+
+
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size,
+                                 iou_threshold=0.5, score_threshold=float("-inf"),
+                                 pad_per_class=False, clip_boxes=True, name=None):
+    """(nmsed boxes, scores, classes, valid detections): per-class NMS over a batch, the
+    best max_total_size of each image (one CombinedNonMaxSuppression node)."""
+    from engine.framework import dtypes
+    with name_scope(name, "combined_non_max_suppression"):
+        iou_threshold = convert_to_tensor(iou_threshold, dtype=dtypes.float32,
+                                          name="iou_threshold")
+        score_threshold = convert_to_tensor(score_threshold, dtype=dtypes.float32,
+                                            name="score_threshold")
+        max_total_size = convert_to_tensor(max_total_size)
+        return tuple(apply_op(
+            "CombinedNonMaxSuppression", boxes=boxes, scores=scores,
+            max_output_size_per_class=max_output_size_per_class,
+            max_total_size=max_total_size, iou_threshold=iou_threshold,
+            score_threshold=score_threshold, pad_per_class=pad_per_class,
+            clip_boxes=clip_boxes))

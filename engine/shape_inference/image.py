@@ -296,3 +296,27 @@ def extract_glimpse(attrs, inputs):
 
 
 SHAPE_FUNCTIONS["ExtractGlimpse"] = extract_glimpse
+
+
+def combined_non_max_suppression(attrs, inputs):
+    """([batch, size, 4], [batch, size], [batch, size], [batch]): the size is max_total_size
+    where known (pad_per_class makes it unknown unless both sizes are)."""
+    boxes, scores = _dims(inputs[0]), _dims(inputs[1])
+    if boxes is not None and len(boxes) != 4:
+        raise ShapeError(f"Shape must be rank 4 but is rank {len(boxes)}")
+    if scores is not None and len(scores) != 3:
+        raise ShapeError(f"Shape must be rank 3 but is rank {len(scores)}")
+    batch = (boxes or scores or [None])[0]
+    total = _ints(inputs[3])
+    size = int(total[0]) if total is not None and len(total) == 1 else None
+    if attrs.get("pad_per_class"):
+        per_class = _ints(inputs[2])
+        classes = scores[2] if scores is not None else None
+        if size is not None and per_class is not None and classes is not None:
+            size = min(size, int(per_class[0]) * classes)
+        else:
+            size = None
+    return [batch, size, 4], [batch, size], [batch, size], [batch]
+
+
+SHAPE_FUNCTIONS["CombinedNonMaxSuppression"] = combined_non_max_suppression

@@ -17,6 +17,11 @@ _SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.8, 0.85], np.float32)
 _DRAW_BOXES = np.array([[[0.1, 0.2, 0.6, 0.7], [-0.2, 0.5, 0.4, 1.3], [0.5, 0.5, 0.5, 0.5]],
                         [[0.0, 0.0, 1.0, 1.0], [0.7, 0.1, 0.3, 0.9], [0.3, 0.3, 0.9, 0.95]]],
                        np.float32)
+_rs = np.random.RandomState(8)
+# Scores in tenths: ties, which the kernel orders through libstdc++'s heap and sort.
+_BATCH_SCORES = np.round(_rs.uniform(0, 1, (2, 30, 3)), 1).astype(np.float32)
+_BATCH_BOXES = np.sort(_rs.uniform(-0.2, 1.2, (2, 30, 1, 4)).astype(np.float32), axis=-1)
+_CLASS_BOXES = np.sort(_rs.uniform(0, 1, (1, 8, 2, 4)).astype(np.float32), axis=-1)
 _OVERLAPS = np.random.RandomState(7).uniform(0, 1, (6, 6)).astype(np.float32)
 
 CASES = {
@@ -75,6 +80,11 @@ CASES = {
     "extract_glimpse_partial": (lambda tf, x: tf.image.extract_glimpse(
         x, [3, 4], [[2.0, 5.0]], centered=False, normalized=False),
         _image(88, [1, 8, 8, 2]), False),
+    "combined_non_max_suppression": (lambda tf, x: tf.image.combined_non_max_suppression(
+        x, _BATCH_SCORES, 6, 20, iou_threshold=0.4), _BATCH_BOXES, False),
+    "combined_non_max_suppression_per_class": (lambda tf, x: tf.image.combined_non_max_suppression(
+        x, np.round(_rs.uniform(0, 1, (1, 8, 2)), 1).astype(np.float32), 3, 10,
+        score_threshold=0.2, pad_per_class=True, clip_boxes=False), _CLASS_BOXES, False),
 }
 
 # The columns of a case's output that TensorFlow fills with unseeded noise.
@@ -130,6 +140,14 @@ ERROR_CASES = {
                                                      size=np.array([2, 2], np.int32),
                                                      offsets=np.zeros([1, 2], np.float32)),
                               {}),
+    "combined_iou": ("CombinedNonMaxSuppression", dict(
+        boxes=_BATCH_BOXES, scores=_BATCH_SCORES, max_output_size_per_class=np.int32(3),
+        max_total_size=np.int32(5), iou_threshold=np.float32(2),
+        score_threshold=np.float32(0)), {}),
+    "combined_total": ("CombinedNonMaxSuppression", dict(
+        boxes=_BATCH_BOXES, scores=_BATCH_SCORES, max_output_size_per_class=np.int32(3),
+        max_total_size=np.int32(0), iou_threshold=np.float32(0.5),
+        score_threshold=np.float32(0)), {}),
 }
 
 

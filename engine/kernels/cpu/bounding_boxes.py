@@ -421,3 +421,95 @@ def sample_distorted_bounding_box_v2(ctx, image_size, bounding_boxes, min_object
     bboxes = np.array([[[F32(min_y) / F32(height), F32(min_x) / F32(width),
                          F32(max_y) / F32(height), F32(max_x) / F32(width)]]], F32)
     return begin, size, bboxes
+
+
+# --- CombinedNonMaxSuppression (BatchedNonMaxSuppressionOp) ---
+
+def _combined_inputs(ctx, boxes, scores, max_per_class, max_total, iou_threshold,
+                     score_threshold):
+    if boxes.shape[0] != scores.shape[0]:
+        raise invalid(ctx, "boxes and scores must have same batch size")
+    for name, value in (("max_size_per_class", max_per_class),
+                        ("max_total_size", max_total)):
+        if np.ndim(value) != 0:
+            raise invalid(ctx, f"{name} must be 0-D, got shape {shape_str(np.shape(value))}")
+    per_class, total = int(max_per_class), int(max_total)
+    if per_class <= 0:
+        raise invalid(ctx, "max_size_per_class must be positive")
+    if total <= 0:
+        raise invalid(ctx, "max_total_size must be > 0")
+    for name, value in (("iou_threshold", iou_threshold),
+                        ("score_threshold", score_threshold)):
+        if np.ndim(value) != 0:
+            raise invalid(ctx, f"{name} must be 0-D, got shape {shape_str(np.shape(value))}")
+    iou, score = F32(iou_threshold), F32(score_threshold)
+    if not 0 <= iou <= 1:
+        raise invalid(ctx, "iou_threshold must be in [0, 1]")
+    if boxes.ndim != 4:
+        raise invalid(ctx, f"boxes must be 4-D{shape_str(boxes.shape)}")
+    num_classes = scores.shape[2] if scores.ndim == 3 else 0
+    if boxes.shape[2] != 1 and boxes.shape[2] != num_classes:
+        raise invalid(ctx, f"third dimension of boxes must be either 1 or {num_classes}")
+    if boxes.shape[3] != 4:
+        raise invalid(ctx, "fourth dimension of boxes must be 4")
+    if scores.ndim != 3:
+        raise invalid(ctx, f"scores must be 3-D{shape_str(scores.shape)}")
+    if scores.shape[1] != boxes.shape[1]:
+        raise invalid(ctx, "scores has incompatible shape")
+    return per_class, total, iou, score
+
+
+def _class_nms(boxes, scores, class_index, size_per_class, score_threshold, iou_threshold):
+    """DoNMSPerClass: (box index, score, box) kept for one class, from libstdc++'s
+    priority queue ordered by score alone."""
+    from engine.kernels.cpu import stl_order
+    queue = stl_order.PriorityQueue(lambda a, b: a[1] < b[1])
+    for i in range(scores.shape[0]):
+        if scores[i, class_index] > score_threshold:
+            queue.push((i, scores[i, class_index]))
+    column = class_index if boxes.shape[1] > 1 else 0
+    iou = _iou_function(boxes[:, column])
+    kept = []
+    while len(kept) < size_per_class and len(queue):
+        index, score = queue.pop()
+        if all(iou(index, j) <= iou_threshold for j, _ in reversed(kept)):
+            kept.append((index, score))
+    return [(index, score, class_index, boxes[index, column]) for index, score in kept]
+
+
+@register("CombinedNonMaxSuppression")
+def combined_non_max_suppression(ctx, boxes, scores, max_output_size_per_class,
+                                 max_total_size, iou_threshold, score_threshold):
+    """Per image and class hard NMS, then the image's candidates sorted by score (libstdc++'s
+    std::sort, ties as it leaves them), the best max_total_size kept, clipped to [0, 1]."""
+    from engine.kernels.cpu import stl_order
+    boxes, scores = np.asarray(boxes, F32), np.asarray(scores, F32)
+    per_class, total, iou_threshold, score_threshold = _combined_inputs(
+        ctx, boxes, scores, max_output_size_per_class, max_total_size, iou_threshold,
+        score_threshold)
+    pad_per_class = bool(ctx.attrs.get("pad_per_class", False))
+    clip = bool(ctx.attrs.get("clip_boxes", True))
+    batch, num_boxes, num_classes = scores.shape
+    size_per_class = min(per_class, num_boxes)
+    max_total = min(2 ** 31 - 1, per_class * num_classes)
+    per_batch = min(total, max_total) if pad_per_class else total
+    out_boxes = np.zeros((batch, per_batch, 4), F32)
+    out_scores = np.zeros((batch, per_batch), F32)
+    out_classes = np.zeros((batch, per_batch), F32)
+    valid = np.zeros(batch, np.int32)
+    empty = (-1, F32(-1), -1, np.zeros(4, F32))
+    for b in range(batch):
+        candidates = [empty] * (size_per_class * num_classes)
+        for c in range(num_classes):
+            kept = _class_nms(boxes[b], scores[b], c, size_per_class, score_threshold,
+                              iou_threshold)
+            candidates[c * size_per_class:c * size_per_class + len(kept)] = kept
+        candidates = stl_order.sort(candidates, lambda x, y: x[1] > y[1])
+        found = sum(1 for candidate in candidates if candidate[0] > -1)
+        count = min(found, total) if not pad_per_class else min(per_batch, found)
+        valid[b] = count
+        for k, (_, score, class_index, box) in enumerate(candidates[:count]):
+            out_boxes[b, k] = np.clip(box, F32(0), F32(1)) if clip else box
+            out_scores[b, k] = score
+            out_classes[b, k] = class_index
+    return out_boxes, out_scores, out_classes, valid
