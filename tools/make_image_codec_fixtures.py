@@ -23,7 +23,7 @@ import image_codec_cases as cases  # tests/engine: on sys.path through fixture_c
 OUT = FIXTURES / "image_codecs"
 # Larger outputs are kept as digests of their dtype, shape and bytes (the fixtures stay small;
 # the tests compare them bit for bit all the same).
-SMALL = 1500
+SMALL = 400
 
 
 def digest(array):
@@ -97,6 +97,8 @@ def write_inputs(tf):
         files["gray16.png"] = png(cases.smooth_image(9, 14, 1, 19, np.uint16))
     cmyk = Image.fromarray(cases.smooth_image(16, 24, 4, 20), "CMYK")
     files["cmyk.jpg"] = _save(cmyk, "JPEG", quality=90)
+    files["rgb422.jpg"] = _save(Image.fromarray(cases.smooth_image(21, 30, 3, 34)), "JPEG",
+                                quality=85, subsampling="4:2:2")
     palette_image = Image.fromarray(cases.smooth_image(12, 15, 3, 21)).quantize(12)
     files["palette.png"] = _save(palette_image, "PNG")
     files["palette_trns.png"] = _save(palette_image, "PNG", transparency=bytes(range(0, 240, 20)))

@@ -43,6 +43,16 @@ def _grid(tf, contents):
                  for fancy in (True, False) for ratio in (1, 2, 4, 8))
 
 
+def _grid_422(tf, contents):
+    """_grid without the accurate IDCT unupsampled at full size, which the engine does not
+    do for 4:2:2 (tests/engine/test_image_codecs.py checks that it says so)."""
+    return tuple(tf.image.decode_jpeg(contents, dct_method=dct, fancy_upscaling=fancy,
+                                      ratio=ratio)
+                 for dct in ("", "INTEGER_FAST", "INTEGER_ACCURATE")
+                 for fancy in (True, False) for ratio in (1, 2, 4, 8)
+                 if (dct, fancy, ratio) != ("INTEGER_ACCURATE", False, 1))
+
+
 def _png_all(tf, contents):
     return tuple(tf.image.decode_png(contents, channels=channels, dtype=dtype)
                  for channels in (0, 1, 3, 4) for dtype in (tf.uint8, tf.uint16))
@@ -55,6 +65,7 @@ DECODE_CASES = {
     "jpeg_odd_grid": (_grid, "odd420.jpg"),
     "jpeg_tiny_grid": (_grid, "tiny420.jpg"),
     "jpeg_gray_grid": (_grid, "gray.jpg"),
+    "jpeg_422_grid": (_grid_422, "rgb422.jpg"),
     "jpeg_channels": (lambda tf, c: (tf.image.decode_jpeg(c, channels=1),
                                      tf.image.decode_jpeg(c, channels=3, name="rgb"),
                                      tf.io.decode_jpeg(c, channels=1, ratio=2)), "rgb420.jpg"),

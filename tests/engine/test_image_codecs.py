@@ -87,3 +87,15 @@ def test_recovering_a_truncated_jpeg_says_it_is_not_supported():
         with tf.Session() as sess:
             with pytest.raises(tf.errors.UnimplementedError, match="try_recover_truncated"):
                 sess.run(decoded, {contents: cases.read_input("truncated.jpg")})
+
+
+def test_an_idct_and_upsampling_pillow_cannot_pair_says_it_is_not_supported():
+    # The accurate IDCT without fancy upsampling of 4:2:2 chroma at full size: Pillow's
+    # decoder pairs them otherwise and the planes cannot be had apart (jpeg_codec.py).
+    with tf.Graph().as_default():
+        contents = tf.placeholder(tf.string, [])
+        decoded = tf.image.decode_jpeg(contents, dct_method="INTEGER_ACCURATE",
+                                       fancy_upscaling=False)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.UnimplementedError, match=r"2x1, 1x1, 1x1"):
+                sess.run(decoded, {contents: cases.read_input("rgb422.jpg")})

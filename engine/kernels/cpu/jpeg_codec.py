@@ -8,9 +8,11 @@ integer IDCT without it (Pillow's draft flag), at every scale. TensorFlow's defa
 fast IDCT *with* fancy upsampling, which Pillow cannot ask for; there the colour planes are
 taken from Pillow un-upsampled (the draft flag, YCbCr out: chroma replicated, so every other
 sample is the plane) and upsampled and converted as libjpeg-turbo's jdsample.c and jdcolor.c
-do (integer arithmetic, the same bytes). The accurate IDCT without fancy upsampling takes
-the chroma planes from a half-scale decode (libjpeg then decodes 2x2-subsampled chroma with
-the full 8x8 IDCT). Pillow's encoder, given TensorFlow's quality, subsampling, progression and
+do (integer arithmetic, the same bytes; 4:2:0, 4:2:2 and 4:4:0). The accurate IDCT without
+fancy upsampling takes 4:2:0 chroma planes from a half-scale decode (libjpeg then decodes
+2x2-subsampled chroma with the full 8x8 IDCT); for other subsamplings that pairing is an
+UnimplementedError. Scaled down (ratio 2, 4, 8), only the IDCT or only the upsampling
+matters, and Pillow's flag is picked for it (_pillow_flag). Pillow's encoder, given TensorFlow's quality, subsampling, progression and
 Huffman optimisation, writes TensorFlow's bytes; the JFIF density and XMP are set in the
 bytes as libjpeg writes them.
 """
@@ -232,14 +234,52 @@ def _decode(data, channels, ratio, fancy_upscaling, fast_idct):
         luma = _read(data, "L", ratio, fast_idct)
         luma = luma.reshape(luma.shape[0], luma.shape[1], 1)
         return luma if components == 1 else np.repeat(luma, 3, axis=2)
+    flag = _pillow_flag(image, ratio, fast_idct, fancy_upscaling)
+    if flag is not None:
+        return _read(data, "RGB", ratio, flag)
     factors = _sampling(image)
-    # Pillow's decoder pairs the accurate IDCT with fancy upsampling and the fast one without;
-    # scaled down, or with no chroma subsampled, the pairing makes no difference (measured).
-    if ratio == 1 and factors not in (None, (1, 1)) and fancy_upscaling == fast_idct:
-        if fancy_upscaling or factors == (2, 2):
-            return _rgb_own_upsampling(data, height, width, *factors, fast_idct,
-                                       fancy_upscaling)
-    return _read(data, "RGB", ratio, fast_idct)
+    if ratio == 1 and (factors in ((2, 2), (2, 1), (1, 2)) if fancy_upscaling
+                       else factors == (2, 2)):
+        return _rgb_own_upsampling(data, height, width, *factors, fast_idct, fancy_upscaling)
+    raise Unsupported(
+        f"decoding this JPEG's chroma subsampling ({_layout(image)}) with "
+        f"dct_method={'INTEGER_FAST' if fast_idct else 'INTEGER_ACCURATE'!r}, "
+        f"fancy_upscaling={fancy_upscaling} and ratio={ratio} is not supported by the engine: "
+        f"its decoder cannot pair that IDCT with that upsampling")
+
+
+def _layout(image):
+    return ", ".join(f"{h}x{v}" for _, h, v, _ in getattr(image, "layer", []))
+
+
+def _pillow_flag(image, ratio, fast_idct, fancy):
+    """Pillow's draft flag that gives TensorFlow's bytes (fast IDCT and no fancy upsampling
+    when set, accurate IDCT and fancy upsampling when not), or None when neither does.
+
+    libjpeg-turbo (jdmaster.c) decodes a component with an IDCT of 8 / ratio, doubled while
+    the component's subsampling allows, to spare upsampling it: the IDCT's method matters
+    only to a component decoded at 8x8, the upsampling only to one still smaller than the
+    image after its IDCT."""
+    layers = getattr(image, "layer", None) or []
+    if not layers:
+        return fast_idct
+    max_h = max(h for _, h, _, _ in layers)
+    max_v = max(v for _, _, v, _ in layers)
+    smallest = 8 // ratio
+    idct_matters = fancy_matters = False
+    for _, h, v, _ in layers:
+        size = smallest
+        while (size < 8 and (max_h * smallest) % (h * size * 2) == 0
+               and (max_v * smallest) % (v * size * 2) == 0):
+            size *= 2
+        idct_matters = idct_matters or size == 8
+        upsampled = h * size != max_h * smallest or v * size != max_v * smallest
+        fancy_matters = fancy_matters or (upsampled and size > 1)
+    if idct_matters and fancy_matters:
+        return fast_idct if fancy != fast_idct else None
+    if fancy_matters:
+        return not fancy
+    return fast_idct
 
 
 def header(data):
