@@ -115,18 +115,21 @@ def _running_sum(x, bpp):
 
 
 def _sequential(x, up, bpp, kind):
-    """Average (3) and Paeth (4): each byte needs the decoded byte bpp before it."""
-    out = np.zeros(x.size, np.int64)
-    for start in range(0, x.size, bpp):
-        stop = min(start + bpp, x.size)
-        b = up[start:stop]
-        a = out[start - bpp:stop - bpp] if start else np.zeros(stop - start, np.int64)
+    """Average (3) and Paeth (4): each byte needs the decoded byte bpp before it (plain
+    Python on bytes: several times faster than NumPy on a pixel at a time)."""
+    raw, above = x.tolist(), up.tolist()
+    out = [0] * len(raw)
+    for i, value in enumerate(raw):
+        a = out[i - bpp] if i >= bpp else 0
+        b = above[i]
         if kind == 3:
-            out[start:stop] = (x[start:stop] + ((a + b) >> 1)) & 0xFF
-        else:
-            c = up[start - bpp:stop - bpp] if start else np.zeros(stop - start, np.int64)
-            out[start:stop] = (x[start:stop] + _paeth(a, b, c)) & 0xFF
-    return out
+            out[i] = (value + ((a + b) >> 1)) & 0xFF
+            continue
+        c = above[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        out[i] = (value + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+    return np.array(out, np.int64)
 
 
 def _paeth(a, b, c):
