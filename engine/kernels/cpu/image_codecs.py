@@ -291,7 +291,7 @@ def _encode_jpeg(ctx, image, quality):
     except jpeg_codec.CodecError as error:
         if isinstance(error, (jpeg_codec.MissingPillow, jpeg_codec.Unsupported)):
             raise _jpeg_error(ctx, error) from None
-        raise invalid(ctx, f"JPEG encoding failed") from None
+        raise invalid(ctx, "JPEG encoding failed") from None
     return np.array(encoded, dtype=object)
 
 

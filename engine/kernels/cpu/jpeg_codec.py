@@ -12,9 +12,9 @@ do (integer arithmetic, the same bytes; 4:2:0, 4:2:2 and 4:4:0). The accurate ID
 fancy upsampling takes 4:2:0 chroma planes from a half-scale decode (libjpeg then decodes
 2x2-subsampled chroma with the full 8x8 IDCT); for other subsamplings that pairing is an
 UnimplementedError. Scaled down (ratio 2, 4, 8), only the IDCT or only the upsampling
-matters, and Pillow's flag is picked for it (_pillow_flag). Pillow's encoder, given TensorFlow's quality, subsampling, progression and
-Huffman optimisation, writes TensorFlow's bytes; the JFIF density and XMP are set in the
-bytes as libjpeg writes them.
+matters, and Pillow's flag is picked for it (_pillow_flag). Pillow's encoder, given
+TensorFlow's quality, subsampling, progression and Huffman optimisation, writes TensorFlow's
+bytes; the JFIF density and XMP are set in the bytes as libjpeg writes them.
 """
 
 import io
@@ -45,7 +45,7 @@ RECOVERY_UNSUPPORTED = (
 def pillow():
     """PIL.Image, or MissingPillow naming the package."""
     try:
-        from PIL import Image, ImageFile  # noqa: F401
+        from PIL import Image
     except ImportError:
         raise MissingPillow(f"JPEG images need {_PILLOW}, which is not installed") from None
     return Image
