@@ -156,12 +156,16 @@ def _pixels(chunks, width, height, depth, color, interlace):
     channels = _CHANNELS[color]
     bits_per_pixel = depth * channels
     bpp = max(1, bits_per_pixel // 8)
+    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
+    needed = sum(len(range(r0, height, rs)) * ((len(range(c0, width, cs)) * bits_per_pixel + 7)
+                                               // 8 + 1)
+                 for r0, c0, rs, cs in passes if len(range(c0, width, cs)))
     try:
+        # Inflated no further than the rows need, as libpng reads them (no zlib bomb).
         raw = zlib.decompressobj().decompress(
-            b"".join(payload for kind, payload in chunks if kind == b"IDAT"))
+            b"".join(payload for kind, payload in chunks if kind == b"IDAT"), needed)
     except zlib.error:
         raise CodecError(True) from None
-    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
     image = np.zeros((height, width, channels), np.uint16 if depth == 16 else np.uint8)
     at = 0
     for row0, col0, row_step, col_step in passes:
