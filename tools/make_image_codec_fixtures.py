@@ -121,6 +121,10 @@ def write_inputs(tf):
     files["interlaced.gif"] = _save(Image.fromarray(cases.smooth_image(20, 9, 3, 30))
                                     .quantize(8), "GIF", interlace=True)
     files["single.gif"] = _save(frames[2], "GIF")
+    small_frame = bytearray(_save(Image.fromarray(cases.smooth_image(6, 5, 3, 35)).quantize(8),
+                                  "GIF"))
+    small_frame[6:10] = struct.pack("<HH", 9, 11)  # a logical screen larger than the frame
+    files["small_frame.gif"] = bytes(small_frame)
     files["rgb24.bmp"] = bmp(cases.smooth_image(5, 7, 3, 31))
     files["rgba32.bmp"] = bmp(cases.smooth_image(4, 3, 4, 32), top_down=True)
     files["gray8.bmp"] = bmp(cases.smooth_image(3, 6, 1, 33))

@@ -117,6 +117,7 @@ DECODE_CASES = {
                                     tf.image.decode_image(c, expand_animations=False)),
                      "animated.gif"),
     "gif_truncated": (lambda tf, c: tf.io.decode_gif(c), "truncated.gif"),
+    "gif_frame_smaller_than_screen": (lambda tf, c: tf.io.decode_gif(c), "small_frame.gif"),
     "gif_interlaced": (lambda tf, c: tf.io.decode_gif(c), "interlaced.gif"),
     "gif_single_through_decode_png": (lambda tf, c: (tf.image.decode_png(c),
                                                      tf.image.decode_image(

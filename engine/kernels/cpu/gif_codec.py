@@ -1,6 +1,7 @@
 """GIF as TensorFlow's gif_io.cc reads it through giflib's DGifSlurp, in Python and NumPy:
 the blocks, LZW-coded frames (interlaced rows put in place as DGifSlurp does), and the frames
-drawn on a canvas as gif_io.cc draws them: the first frame on black, each later one on the
+drawn on a canvas of the largest frame's size (not the logical screen's) as gif_io.cc draws
+them: the first frame on black, each later one on the
 frame before, its transparent colour index leaving the pixel as it was (no disposal
 methods, as TensorFlow has none). A file cut inside a later frame gives the frames before it,
 as TensorFlow 2.21 does."""
@@ -158,9 +159,12 @@ def _read_blocks(reader, global_table, frames):
 def decode(data, expand_animations=True):
     """[frames, height, width, 3] uint8 (one frame unless expand_animations), or
     CodecError with gif_io.cc's words."""
-    width, height, _, frames = _frames(data)
+    _, _, _, frames = _frames(data)
     if not frames:
         raise CodecError("gif file does not contain any image")
+    # gif_io.cc sizes the output by the largest frame, not the logical screen (measured).
+    width = max(frame[2] for frame in frames)
+    height = max(frame[3] for frame in frames)
     count = len(frames) if expand_animations else 1
     canvas = np.zeros((count, height, width, 3), np.uint8)
     for k, (left, top, w, h, indices, table, transparent) in enumerate(frames[:count]):
