@@ -138,6 +138,13 @@ ResourceApplyProximalAdagrad ResourceSparseApplyProximalAdagrad ResourceApplyAda
 ResourceSparseApplyAdagradDA
 FractionalMaxPool FractionalMaxPoolGrad FractionalAvgPool FractionalAvgPoolGrad
 """.split()
+# Image codecs and the image ops that came with them (branch image-codecs).
+ENGINE_OPS += """
+DecodeJpeg DecodeAndCropJpeg DecodePng DecodeGif DecodeBmp DecodeImage ExtractJpegShape
+EncodeJpeg EncodeJpegVariableQuality EncodePng
+NonMaxSuppressionV4 NonMaxSuppressionV5 NonMaxSuppressionWithOverlaps DrawBoundingBoxes
+DrawBoundingBoxesV2 SampleDistortedBoundingBoxV2 ExtractGlimpse CombinedNonMaxSuppression
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -86,6 +86,10 @@ def _depth_to_space_grad(op, grad):
 
 
 NotDifferentiable("HSVToRGB")
+# image_ops_impl.py's: the boxes' ops and glimpses have no gradient.
+for _op in ("DrawBoundingBoxes", "SampleDistortedBoundingBoxV2", "ExtractGlimpse",
+            "NonMaxSuppressionWithOverlaps"):
+    NotDifferentiable(_op)
 
 
 def _custom_reciprocal(x):

@@ -487,6 +487,65 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
         return images
 
 
+def resize_image_with_pad(image, target_height, target_width,
+                          method=ResizeMethod.BILINEAR, align_corners=False):
+    """The image resized to fit the target keeping its aspect ratio, then padded with zeros
+    to the target (image_ops_impl.py's _resize_image_with_pad_common)."""
+    with name_scope(None, "resize_image_with_pad", [image]):
+        image = convert_to_tensor(image, name="image")
+        image_shape = image.get_shape()
+        is_batch = True
+        if image_shape.ndims == 3:
+            is_batch = False
+            image = array_ops.expand_dims(image, 0)
+        elif image_shape.ndims is None:
+            is_batch = False
+            image = array_ops.expand_dims(image, 0)
+            image.set_shape([None] * 4)
+        elif image_shape.ndims != 4:
+            raise ValueError(f"'image' (shape {image_shape}) must have either 3 or 4 "
+                             f"dimensions.")
+        assert_ops = _check_at_least_3d_image(image, require_static=False)
+        assert_ops += _assert(target_width > 0, ValueError, "target_width must be > 0.")
+        assert_ops += _assert(target_height > 0, ValueError, "target_height must be > 0.")
+        image = with_dependencies(assert_ops, image)
+        _, height, width, _ = _image_dimensions(image, rank=4)
+        f_height = math_ops.cast(height, dtype=dtypes.float32)
+        f_width = math_ops.cast(width, dtype=dtypes.float32)
+        f_target_height = math_ops.cast(target_height, dtype=dtypes.float32)
+        f_target_width = math_ops.cast(target_width, dtype=dtypes.float32)
+        ratio = _max(f_width / f_target_width, f_height / f_target_height)
+        resized_height_float = f_height / ratio
+        resized_width_float = f_width / ratio
+        resized_height = math_ops.cast(math_ops.floor(resized_height_float),
+                                       dtype=dtypes.int32)
+        resized_width = math_ops.cast(math_ops.floor(resized_width_float), dtype=dtypes.int32)
+        padding_height = (f_target_height - resized_height_float) / 2
+        padding_width = (f_target_width - resized_width_float) / 2
+        f_padding_height = math_ops.floor(padding_height)
+        f_padding_width = math_ops.floor(padding_width)
+        p_height = _max(0, math_ops.cast(f_padding_height, dtype=dtypes.int32))
+        p_width = _max(0, math_ops.cast(f_padding_width, dtype=dtypes.int32))
+        resized = resize_images(image, [resized_height, resized_width], method,
+                                align_corners=align_corners)
+        padded = pad_to_bounding_box(resized, p_height, p_width, target_height, target_width)
+        if padded.get_shape().ndims is None:
+            raise ValueError("padded contains no shape.")
+        _image_dimensions(padded, rank=4)
+        if not is_batch:
+            padded = array_ops.squeeze(padded, axis=[0])
+        return padded
+
+
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    uniform_noise=True, name=None):
+    """TF 1.x's tf.image.extract_glimpse: one ExtractGlimpse node (windows of `size` at the
+    offsets, (y, x) each)."""
+    return apply_op("ExtractGlimpse", input=input, size=size, offsets=offsets,
+                    centered=centered, normalized=normalized, uniform_noise=uniform_noise,
+                    name=name)
+
+
 def random_crop(value, size, seed=None, name=None):
     """tf.random_crop: a Slice at a RandomUniformInt offset modulo the room left."""
     with name_scope(name, "random_crop", [value, size]) as name:

@@ -185,10 +185,13 @@ def expand_dims(attrs, inputs):
 def tile(attrs, inputs):
     dims, multiples = _dims(inputs[0]), _ints(inputs[1])
     if multiples is None:
+        # Multiples known in part (a Pack of constants and a shape's dim): those dims known.
+        multiples = _from_value(inputs[1])
+    if multiples is None:
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         dims = [None] * len(multiples)
-    return [None if d is None else d * m for d, m in zip(dims, multiples)]
+    return [None if d is None or m is None else d * m for d, m in zip(dims, multiples)]
 
 
 def pad(attrs, inputs):

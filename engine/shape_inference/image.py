@@ -2,7 +2,7 @@
 DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
 
 from engine.shape_inference.dims import ShapeError, _dims, merge_dim
-from engine.shape_inference.partial_values import _from_value
+from engine.shape_inference.partial_values import _from_value, _ints
 
 
 def _rank4(info, what="Shape"):
@@ -181,3 +181,142 @@ SHAPE_FUNCTIONS.update({
     "MaxPool3DGradGrad": lambda attrs, inputs: _rank5(inputs[1]),
     "NonMaxSuppressionV3": non_max_suppression,
 })
+
+
+# --- the codecs (core/ops/image_ops.cc's DecodeImageShapeFn and the encoders') ---
+
+def _with_rank(info, rank):
+    dims = _dims(info)
+    if dims is not None and len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    return dims
+
+
+def _channels(attrs):
+    channels = int(attrs.get("channels", 0))
+    return channels or None
+
+
+def decode_image(attrs, inputs):
+    """DecodeJpeg, DecodePng, DecodeBmp: [height, width, channels or unknown]."""
+    _with_rank(inputs[0], 0)
+    return [None, None, _channels(attrs)]
+
+
+def decode_any_image(attrs, inputs):
+    """DecodeImage: unknown rank while animations expand (3-D or 4-D), else 3-D."""
+    _with_rank(inputs[0], 0)
+    if attrs.get("expand_animations", True):
+        return None
+    return [None, None, _channels(attrs)]
+
+
+def decode_and_crop_jpeg(attrs, inputs):
+    """[crop height, crop width, channels] as far as the crop window is constant."""
+    _with_rank(inputs[0], 0)
+    window = _with_rank(inputs[1], 1)
+    if window is not None and window[0] is not None and window[0] != 4:
+        raise ShapeError(f"Dimension must be 4 but is {window[0]}")
+    values = _from_value(inputs[1]) or [None] * 4
+    return [values[2], values[3], _channels(attrs)]
+
+
+def encode_image(attrs, inputs):
+    """EncodeJpeg, EncodePng, EncodeJpegVariableQuality: a scalar string of a 3-D image."""
+    _with_rank(inputs[0], 3)
+    if len(inputs) > 1:
+        _with_rank(inputs[1], 0)
+    return []
+
+
+SHAPE_FUNCTIONS.update({
+    "DecodeJpeg": decode_image, "DecodePng": decode_image, "DecodeBmp": decode_image,
+    "DecodeImage": decode_any_image, "DecodeAndCropJpeg": decode_and_crop_jpeg,
+    "DecodeGif": lambda attrs, inputs: (_with_rank(inputs[0], 0), [None, None, None, 3])[1],
+    "ExtractJpegShape": lambda attrs, inputs: (_with_rank(inputs[0], 0), [3])[1],
+    "EncodeJpeg": encode_image, "EncodeJpegVariableQuality": encode_image,
+    "EncodePng": encode_image,
+})
+
+
+def non_max_suppression_padded(attrs, inputs):
+    """NonMaxSuppressionV4 / V5: the indices ([max_output_size] when padded to a constant
+    size), V5's scores alike, and the scalar count of valid ones."""
+    non_max_suppression(attrs, list(inputs))
+    size = _ints(inputs[2])
+    length = None
+    if attrs.get("pad_to_max_output_size") and size is not None and len(size) == 1:
+        length = int(size[0])
+    count = 2 if len(inputs) == 5 else 3
+    return ([length],) * (count - 1) + ([],)
+
+
+def non_max_suppression_with_overlaps(attrs, inputs):
+    overlaps = _dims(inputs[0])
+    if overlaps is not None and len(overlaps) != 2:
+        raise ShapeError(f"Shape must be rank 2 but is rank {len(overlaps)}")
+    return [None]
+
+
+def draw_bounding_boxes(attrs, inputs):
+    dims = _rank4(inputs[0])
+    boxes = _dims(inputs[1])
+    if boxes is not None and len(boxes) != 3:
+        raise ShapeError(f"Shape must be rank 3 but is rank {len(boxes)}")
+    return dims
+
+
+SHAPE_FUNCTIONS.update({
+    "NonMaxSuppressionV4": non_max_suppression_padded,
+    "NonMaxSuppressionV5": non_max_suppression_padded,
+    "NonMaxSuppressionWithOverlaps": non_max_suppression_with_overlaps,
+    "DrawBoundingBoxes": draw_bounding_boxes, "DrawBoundingBoxesV2": draw_bounding_boxes,
+})
+
+
+def sample_distorted_bounding_box(attrs, inputs):
+    """(begin [3], size [3], bboxes [1, 1, 4]) of a 1-D image size and 3-D boxes."""
+    _with_rank(inputs[0], 1)
+    _with_rank(inputs[1], 3)
+    _with_rank(inputs[2], 0)
+    return [3], [3], [1, 1, 4]
+
+
+SHAPE_FUNCTIONS["SampleDistortedBoundingBoxV2"] = sample_distorted_bounding_box
+
+
+def extract_glimpse(attrs, inputs):
+    """[batch, size[0], size[1], depth]."""
+    dims = _rank4(inputs[0])
+    size = _from_value(inputs[1]) or [None, None]
+    if len(size) != 2:
+        raise ShapeError(f"Dimension must be 2 but is {len(size)}")
+    _with_rank(inputs[2], 2)
+    return [dims[0], size[0], size[1], dims[3]]
+
+
+SHAPE_FUNCTIONS["ExtractGlimpse"] = extract_glimpse
+
+
+def combined_non_max_suppression(attrs, inputs):
+    """([batch, size, 4], [batch, size], [batch, size], [batch]): the size is max_total_size
+    where known (pad_per_class makes it unknown unless both sizes are)."""
+    boxes, scores = _dims(inputs[0]), _dims(inputs[1])
+    if boxes is not None and len(boxes) != 4:
+        raise ShapeError(f"Shape must be rank 4 but is rank {len(boxes)}")
+    if scores is not None and len(scores) != 3:
+        raise ShapeError(f"Shape must be rank 3 but is rank {len(scores)}")
+    batch = (boxes or scores or [None])[0]
+    total = _ints(inputs[3])
+    size = int(total[0]) if total is not None and len(total) == 1 else None
+    if attrs.get("pad_per_class"):
+        per_class = _ints(inputs[2])
+        classes = scores[2] if scores is not None else None
+        if size is not None and per_class is not None and classes is not None:
+            size = min(size, int(per_class[0]) * classes)
+        else:
+            size = None
+    return [batch, size, 4], [batch, size], [batch, size], [batch]
+
+
+SHAPE_FUNCTIONS["CombinedNonMaxSuppression"] = combined_non_max_suppression

@@ -17,7 +17,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "image", "crop_and_resize", "volumetric", "sparse", "spectral", "audio", "bessel",
     "cephes_misc", "string_format", "encoding", "unicode", "string_ngrams", "stateless_random",
     "parameterized_truncated_normal", "sparse_math", "sparse_reduce", "sparse_serialize",
-    "sparse_count", "ctc", "window_argmax", "fractional_pool"))
+    "sparse_count", "ctc", "window_argmax", "fractional_pool", "image_codecs", "bounding_boxes", "distorted_crop",
+    "glimpse"))
 
 
 def load_kernels():

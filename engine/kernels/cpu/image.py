@@ -1,6 +1,6 @@
 """NumPy CPU kernels of the image ops: ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic and
 their gradients, ResizeArea, AdjustContrastv2, AdjustSaturation, AdjustHue, RGBToHSV,
-HSVToRGB, DepthToSpace and SpaceToDepth.
+HSVToRGB, DepthToSpace and SpaceToDepth (non-max suppression: non_max_suppression.py).
 
 Each follows TensorFlow's CPU kernel (core/kernels/image/) step by step in float32 where it
 computes in float32: the source positions `scaler(x, scale)` in float, the interpolation in
@@ -520,63 +520,3 @@ def space_to_depth(ctx, x):
     view = x.reshape(batch, height // block, block, width // block, block, depth)
     return np.ascontiguousarray(view.transpose(0, 1, 3, 2, 4, 5)).reshape(
         batch, height // block, width // block, block * block * depth)
-
-
-
-@register("NonMaxSuppressionV3")
-def non_max_suppression_v3(ctx, boxes, scores, max_output_size, iou_threshold,
-                           score_threshold):
-    """TensorFlow's DoNonMaxSuppressionOp (hard NMS): candidates above score_threshold taken
-    by score (ties: the lower index first), each kept when its IoU with every box kept so far
-    is at most iou_threshold, until max_output_size are kept."""
-    boxes, scores = np.asarray(boxes), np.asarray(scores)
-    for name, value in (("max_output_size", max_output_size),
-                        ("iou_threshold", iou_threshold),
-                        ("score_threshold", score_threshold)):
-        if np.ndim(value) != 0:
-            raise invalid(ctx, f"{name} must be 0-D, got shape {shape_str(np.shape(value))} "
-                               f"(Shape must be rank 0 but is rank {np.ndim(value)})")
-    dtype = boxes.dtype.type
-    iou_threshold = dtype(np.asarray(iou_threshold))
-    if not 0 <= iou_threshold <= 1:
-        raise invalid(ctx, "iou_threshold must be in [0, 1]")
-    if boxes.ndim != 2:
-        raise invalid(ctx, f"boxes must be 2-D{shape_str(boxes.shape)} (Shape must be rank 2 "
-                           f"but is rank {boxes.ndim})")
-    num_boxes = boxes.shape[0]
-    if boxes.shape[1] != 4:
-        raise invalid(ctx, f"boxes must have 4 columns (Dimension must be 4 but is "
-                           f"{boxes.shape[1]})")
-    if scores.ndim != 1:
-        raise invalid(ctx, f"scores must be 1-D{shape_str(scores.shape)} (Shape must be rank 1 "
-                           f"but is rank {scores.ndim})")
-    if scores.shape[0] != num_boxes:
-        raise invalid(ctx, f"scores has incompatible shape (Dimensions must be equal, but are "
-                           f"{num_boxes} and {scores.shape[0]})")
-    output_size = int(np.asarray(max_output_size))
-    if output_size < 0:
-        raise invalid(ctx, "output size must be non-negative")
-    score_threshold = dtype(np.asarray(score_threshold))
-    ymin = np.minimum(boxes[:, 0], boxes[:, 2])
-    xmin = np.minimum(boxes[:, 1], boxes[:, 3])
-    ymax = np.maximum(boxes[:, 0], boxes[:, 2])
-    xmax = np.maximum(boxes[:, 1], boxes[:, 3])
-    areas = (ymax - ymin) * (xmax - xmin)
-
-    def iou(i, j):
-        if areas[i] <= 0 or areas[j] <= 0:
-            return dtype(0)
-        height = max(min(ymax[i], ymax[j]) - max(ymin[i], ymin[j]), dtype(0))
-        width = max(min(xmax[i], xmax[j]) - max(xmin[i], xmin[j]), dtype(0))
-        intersection = dtype(height * width)
-        return dtype(intersection / dtype(areas[i] + areas[j] - intersection))
-
-    candidates = [i for i in range(num_boxes) if scores[i] > score_threshold]
-    candidates.sort(key=lambda i: (-scores[i], i))
-    selected = []
-    for i in candidates:
-        if len(selected) >= output_size:
-            break
-        if all(iou(i, j) <= iou_threshold for j in reversed(selected)):
-            selected.append(i)
-    return np.array(selected, np.int32)
