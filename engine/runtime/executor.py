@@ -33,6 +33,8 @@ stops a frame running more iterations with ResourceExhaustedError naming the fra
 """
 
 import os
+import sys
+
 import numpy as np
 
 from engine.runtime import chain_steps, frame_compiler, frames, function_library as function
@@ -378,8 +380,9 @@ def _bind_checked_step(node, kernel, ctx):
 
 
 def _fetched(value, retval, fed):
-    """A fetched value as Session.run returns it: a Ref read (copied), a computed 0-d array
-    as a NumPy scalar; a fed value comes back as fed."""
+    """A fetched value as Session.run returns it: a Ref read (copied), an array whose memory
+    something outlasting the run holds (copied: `_held_elsewhere`), a computed 0-d array as a
+    NumPy scalar; a fed value comes back as fed."""
     if isinstance(value, ReceivedRef):
         return value  # a variable on another device: read when its partition has finished
     if isinstance(value, Ref):
@@ -387,9 +390,40 @@ def _fetched(value, retval, fed):
             raise node_error(retval, errors.FailedPreconditionError(
                 None, None, f"Attempting to use uninitialized value {value.name}"))
         value = value.value.copy() if hasattr(value.value, "copy") else value.value
+    elif not fed and type(value) is np.ndarray and _held_elsewhere(value):
+        value = value.copy()
     if not fed and isinstance(value, np.ndarray) and value.ndim == 0:
         return value[()]
     return value
+
+
+def _held_elsewhere(array):
+    """Whether memory of a fetched array (the caller's list holds it) is held by more than the
+    run's values: a ref variable's buffer that an Identity or a view passed on, a constant's
+    cached array. TensorFlow hands such a buffer back copied (TF_TensorToNumpy moves a buffer
+    only when nothing else holds it), so a later step's assign_add does not change an array
+    the program fetched before; an array only the run made is handed back as it is."""
+    if sys.getrefcount(array) > _ONLY_IN_RUN:
+        return True
+    owner = array.base  # (a view: whose memory it is)
+    return owner is not None and (type(owner) is not np.ndarray
+                                  or sys.getrefcount(owner) > _ONLY_AS_BASE)
+
+
+def _references(values, k):
+    array = values[k]
+    return sys.getrefcount(array)
+
+
+def _base_references(view):
+    owner = view.base
+    return sys.getrefcount(owner)
+
+
+# The counts _held_elsewhere sees for an array only the run's list holds, and for the owner of
+# a view that only the view holds (measured, as the interpreter's own references vary).
+_ONLY_IN_RUN = _references([np.empty(1)], 0) + 1  # (+1: _fetched's own argument)
+_ONLY_AS_BASE = _base_references(np.empty(2)[1:])
 
 
 def fetched_ref(value):
