@@ -26,6 +26,8 @@ from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dim
                                   split, squeeze, stack, stop_gradient, strided_slice, tile,
                                   transpose, unstack, where, where_v2, zeros, zeros_like)
 from engine.ops.constant_op import constant  # noqa: F401
+from engine.ops.sort_ops import argsort, sort  # noqa: F401
+from engine.ops.repeat_ops import repeat  # noqa: F401
 from engine.ops.control_flow.ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
 from engine.ops.control_flow.case import case  # noqa: F401
 from engine.ops.control_flow.cond import cond  # noqa: F401

@@ -249,8 +249,9 @@ _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
 # Ops evaluated by their kernels when every input is known (small): what the sparse ops that
-# build a constant SparseTensor's shape need.
-_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast"})
+# build a constant SparseTensor's shape need, and the counts tf.repeat reshapes and tiles by.
+_KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast",
+                              "Reshape", "BroadcastTo", "Max", "Sum"})
 
 _FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",

@@ -183,12 +183,14 @@ def expand_dims(attrs, inputs):
 
 
 def tile(attrs, inputs):
-    dims, multiples = _dims(inputs[0]), _ints(inputs[1])
+    # multiples as a partially known shape (TensorFlow's MakeShapeFromShapeTensor): a Pack of
+    # known and unknown counts still gives the dims the known ones multiply.
+    dims, multiples = _dims(inputs[0]), _from_value(inputs[1])
     if multiples is None:
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         dims = [None] * len(multiples)
-    return [None if d is None else d * m for d, m in zip(dims, multiples)]
+    return [None if d is None or m is None else d * m for d, m in zip(dims, multiples)]
 
 
 def pad(attrs, inputs):
