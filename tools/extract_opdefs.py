@@ -89,6 +89,11 @@ Conv3D Conv3DBackpropInputV2 Conv3DBackpropFilterV2 MaxPool3D MaxPool3DGrad MaxP
 AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 """.split()
 
+# Array and shape ops, small linalg (branch array-ops).
+ENGINE_OPS += """
+ParallelConcat GuaranteeConst Fingerprint Timestamp
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

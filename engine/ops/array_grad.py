@@ -22,6 +22,7 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "Where", "Assign", "AssignAdd", "AssignSub", "VariableShape",
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
+NotDifferentiable("Timestamp")  # TensorFlow's logging_ops.py marks it
 
 
 @RegisterGradient("Pack")

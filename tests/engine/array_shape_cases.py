@@ -66,6 +66,31 @@ CASES = {
     "repeat_counts_tensor": (lambda tf, x: tf.repeat(x, tf.placeholder_with_default(
                                  np.array([2, 0, 1], np.int32), [None]), axis=1),
                              _random([2, 3]), True),
+    "ensure_shape": (lambda tf, x: tf.ensure_shape(tf.placeholder_with_default(
+                         x, [None, None]), [3, None]), _random([3, 4]), True),
+    "ensure_shape_tensor_shape": (lambda tf, x: tf.ensure_shape(x, tf.TensorShape([2, 3]),
+                                                                name="checked"),
+                                  _random([2, 3], np.float64), True),
+    "parallel_stack": (lambda tf, x: tf.parallel_stack([x, x * 2.0, -x]), _random([2, 3]),
+                       False),
+    "parallel_stack_named": (lambda tf, x: tf.parallel_stack([x[0], x[1]], name="both"),
+                             _ints([2, 4], 0, 9), False),
+    "guarantee_const": (lambda tf, x: tf.guarantee_const(x, name="fixed"), _random([3]),
+                        False),
+    # Each row's bytes: float32 and int64 rows, bool, a 1-D input (rows of one element), an
+    # empty input, and rows of strings (each string's fingerprint, then the row's).
+    "fingerprint_float32": (lambda tf, x: tf.fingerprint(x), _random([3, 5]), False),
+    "fingerprint_int64_rank3": (lambda tf, x: tf.fingerprint(x, name="fp"),
+                                _ints([2, 3, 4], -2**40, 2**40, np.int64), False),
+    "fingerprint_vector": (lambda tf, x: tf.fingerprint(x), _ints([4], 0, 100), False),
+    "fingerprint_bool": (lambda tf, x: tf.fingerprint(x > 0), _random([3, 7]), False),
+    "fingerprint_empty_rows": (lambda tf, x: tf.fingerprint(x), _random([0, 3]), False),
+    "fingerprint_strings": (lambda tf, x: tf.fingerprint(tf.constant(
+                                [b"", b"a", b"hello world", b"x" * 70, b"y" * 200])),
+                            _random([1]), False),
+    "fingerprint_string_rows": (lambda tf, x: tf.fingerprint(tf.constant(
+                                    [[b"ab", b"cd", b""], [b"0123456789" * 3, b"q", b"r"]])),
+                                _random([1]), False),
 }
 
 
@@ -80,6 +105,12 @@ def run_case(tf, name):
 # Kernels that fail at run time: (raw op, inputs, attrs); the message is TensorFlow's.
 ERROR_CASES = {
     "top_k_too_few": ("TopKV2", dict(input=_random([2, 3]), k=np.int32(4)), {}),
+    "fingerprint_scalar": ("Fingerprint", dict(data=np.float32(1.0),
+                                               method=np.array(b"farmhash64", object)), {}),
+    "fingerprint_method": ("Fingerprint", dict(data=_random([2, 2]),
+                                               method=np.array(b"md5", object)), {}),
+    "fingerprint_method_vector": ("Fingerprint", dict(
+        data=_random([2, 2]), method=np.array([b"farmhash64"], object)), {}),
 }
 
 
@@ -94,7 +125,102 @@ PYTHON_ERRORS = {
     "repeat_axis_out_of_range": lambda tf: tf.repeat(tf.ones([3, 2]), 2, axis=2),
     "repeat_float_counts": lambda tf: tf.repeat(tf.ones([3]), [1.0, 2.0, 1.0]),
     "repeat_counts_mismatch": lambda tf: tf.repeat(tf.ones([3, 2]), [1, 2], axis=0),
+    "ensure_shape_static": lambda tf: tf.ensure_shape(tf.placeholder(tf.float32, [None, 3]),
+                                                      [2, 4]),
+    "parallel_stack_unknown": lambda tf: tf.parallel_stack(
+        [tf.placeholder(tf.float32, [None, 2])] * 2),
+    "parallel_stack_mismatch": lambda tf: tf.parallel_stack([tf.ones([2]), tf.ones([3])]),
+    "fingerprint_scalar": lambda tf: tf.fingerprint(tf.constant(1.0)),
+    "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
+        tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
+
+
+def _describe(value):
+    """What a predicate or converter gave, as JSON: a Tensor's name, dtype and shape."""
+    if isinstance(value, np.ndarray):
+        return ["array", value.dtype.name, value.tolist()]
+    if hasattr(value, "op") and hasattr(value, "dtype") and hasattr(value, "shape"):
+        return [type(value).__name__.replace("Symbolic", ""), value.name, value.dtype.name,
+                None if value.shape.ndims is None else value.shape.as_list()]
+    return [type(value).__name__, repr(value) if value is not None else None]
+
+
+def api_answers(tf):
+    """The predicates' and converters' answers on one graph's objects, and count_up_to's
+    values and error: {question: JSON}."""
+    found = {}
+    with tf.Graph().as_default():
+        objects = {
+            "ref_variable": tf.Variable(1.0, name="v"),
+            "tensor": tf.constant([1, 2], name="c"),
+            "sparse": tf.SparseTensor([[0, 0]], [1.0], [2, 2]),
+            "indexed_slices": tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])),
+            "ndarray": np.ones(2), "int": 3, "string_tensor": tf.constant("a"),
+            "bool_tensor": tf.constant(True), "complex_tensor": tf.constant(1j),
+            "uint16_tensor": tf.constant(3, tf.uint16)}
+        objects["ref_tensor"] = objects["ref_variable"]._ref()
+        for key, value in objects.items():
+            found[f"is_tensor/{key}"] = bool(tf.is_tensor(value))
+            found[f"is_numeric_tensor/{key}"] = bool(tf.is_numeric_tensor(value))
+        unknown = tf.placeholder(tf.float32, [None, 3])
+        for key, value in {
+                "const": objects["tensor"], "shape_known": tf.shape(tf.ones([2, 5])),
+                "shape_unknown": tf.shape(unknown), "placeholder": unknown, "int": 3,
+                "list": [1, 2], "variable": objects["ref_variable"],
+                "sparse": objects["sparse"]}.items():
+            found[f"get_static_value/{key}"] = _describe(tf.get_static_value(value))
+        found["get_static_value/shape_unknown_partial"] = _describe(
+            tf.get_static_value(tf.shape(unknown), partial=True))
+        found["dimension_value"] = [tf.dimension_value(d) for d in (
+            tf.Dimension(3), 4, tf.Dimension(None), None)]
+        found["dimension_at_index"] = [repr(tf.dimension_at_index(s, i)) for s, i in (
+            (tf.TensorShape([2, 3]), 1), (tf.TensorShape([2, None]), -1),
+            (tf.TensorShape(None), 5))]
+        found["convert_indexed_slices_same"] = tf.convert_to_tensor_or_indexed_slices(
+            objects["indexed_slices"]) is objects["indexed_slices"]
+        found["convert_indexed_slices_list"] = _describe(
+            tf.convert_to_tensor_or_indexed_slices([1, 2], name="cv"))
+        found["convert_indexed_slices_dtype"] = _describe(
+            tf.convert_to_tensor_or_indexed_slices([1, 2], dtype=tf.int64))
+        found["convert_sparse_same"] = tf.convert_to_tensor_or_sparse_tensor(
+            objects["sparse"]) is objects["sparse"]
+        from_value = tf.convert_to_tensor_or_sparse_tensor(
+            tf.SparseTensorValue([[0]], [1], [3]))
+        found["convert_sparse_value"] = [type(from_value).__name__, from_value.dtype.name,
+                                         from_value.indices.name, from_value.values.name]
+        found["convert_sparse_list"] = _describe(
+            tf.convert_to_tensor_or_sparse_tensor([1.0], name="cs"))
+        try:
+            tf.convert_to_tensor_or_sparse_tensor(objects["sparse"], dtype=tf.int32)
+        except RuntimeError as error:
+            found["convert_sparse_mismatch"] = str(error)
+        counter = tf.Variable(1, name="counter")
+        count = tf.count_up_to(counter, 3)
+        found["count_up_to_node"] = [count.op.type, count.name, count.dtype.name,
+                                     [t.name for t in count.op.inputs]]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            found["count_up_to_values"] = [int(sess.run(count)), int(sess.run(count))]
+            try:
+                sess.run(count)
+            except tf.errors.OpError as error:
+                found["count_up_to_error"] = [type(error).__name__,
+                                              image_cases.kernel_message(error.message)]
+            found["count_up_to_after"] = int(sess.run(counter))
+        for key, value, shape in (("mismatch", np.ones([3, 3]), [2, None]),
+                                  ("rank", np.ones([3]), [3, 1])):
+            checked = tf.ensure_shape(tf.placeholder_with_default(value, None), shape)
+            with tf.Session() as sess:
+                try:
+                    sess.run(checked)
+                except tf.errors.OpError as error:
+                    found[f"ensure_shape_{key}"] = [type(error).__name__,
+                                                    image_cases.kernel_message(error.message)]
+        stamp = tf.timestamp()
+        found["timestamp_node"] = [stamp.op.type, stamp.name, stamp.dtype.name,
+                                   stamp.shape.as_list()]
+    return found
 
 
 def python_errors(tf):

@@ -61,3 +61,25 @@ def test_python_errors_are_tensorflows():
         kind, message = found
         assert kind == want[name][0], name
         assert message == want[name][1] or want[name][1].startswith(message + " for '{{node "), name
+
+
+def test_predicates_converters_and_count_up_to_answer_as_tensorflow():
+    """is_tensor, is_numeric_tensor, get_static_value, dimension_value, dimension_at_index,
+    the two converters, count_up_to (values, then OutOfRangeError at the limit) and
+    ensure_shape's run-time check, question by question."""
+    want = json.loads((TF.folder / "api.json").read_text())
+    ours = json.loads(json.dumps(cases.api_answers(tf)))
+    assert set(ours) == set(want)
+    for key in want:
+        assert ours[key] == want[key], key
+
+
+def test_timestamp_is_the_time_it_runs():
+    import time
+    with tf.Graph().as_default():
+        stamp = tf.timestamp()
+        with tf.Session() as sess:
+            before = time.time()
+            first, second = sess.run(stamp), sess.run(stamp)
+            after = time.time()
+    assert isinstance(first, np.float64) and before - 1e-6 <= first <= second <= after + 1e-6
