@@ -91,6 +91,46 @@ CASES = {
     "fingerprint_string_rows": (lambda tf, x: tf.fingerprint(tf.constant(
                                     [[b"ab", b"cd", b""], [b"0123456789" * 3, b"q", b"r"]])),
                                 _random([1]), False),
+    # Space to batch and back (v1's square blocks), the paddings they need, and a pooling
+    # with holes through with_space_to_batch.
+    "space_to_batch": (lambda tf, x: tf.space_to_batch(x, [[1, 1], [0, 2]], block_size=2),
+                       _random([2, 4, 4, 3]), True),
+    "nn_space_to_batch_block_shape": (lambda tf, x: tf.nn.space_to_batch(
+                                          x, [[0, 0], [1, 2]], block_shape=3, name="s2b"),
+                                      _random([1, 3, 3, 2], np.float64), True),
+    "batch_to_space": (lambda tf, x: tf.batch_to_space(x, [[0, 1], [1, 0]], 2),
+                       _random([8, 2, 3, 1]), True),
+    "required_paddings_const": (lambda tf, x: tf.required_space_to_batch_paddings(
+                                    [5, 7], [2, 3], base_paddings=[[1, 0], [2, 2]]),
+                                _random([1]), False),
+    "required_paddings_no_base": (lambda tf, x: tf.required_space_to_batch_paddings(
+                                      [4, 9, 2], [3, 3, 2], name="needed"),
+                                  _random([1]), False),
+    "required_paddings_dynamic": (lambda tf, x: tf.required_space_to_batch_paddings(
+                                      tf.placeholder_with_default([5, 6], [2]), [4, 4]),
+                                  _random([1]), False),
+    "with_space_to_batch_same": (lambda tf, x: tf.nn.with_space_to_batch(
+                                     x, [2, 2], "SAME", lambda inp, n, padding: tf.nn.max_pool(
+                                         inp, [1, 3, 3, 1], [1, 1, 1, 1], padding),
+                                     filter_shape=[3, 3]), _random([2, 7, 6, 2]), True),
+    "with_space_to_batch_valid": (lambda tf, x: tf.nn.with_space_to_batch(
+                                      x, [2, 1], "VALID",
+                                      lambda inp, n, padding: tf.nn.avg_pool(
+                                          inp, [1, 2, 2, 1], [1, 1, 1, 1], padding)),
+                                  _random([1, 6, 5, 3], np.float64), True),
+    "with_space_to_batch_unknown_spatial": (lambda tf, x: tf.nn.with_space_to_batch(
+                                                tf.placeholder_with_default(x, [None, None,
+                                                                                None, 2]),
+                                                [3, 2], "SAME",
+                                                lambda inp, n, padding: tf.nn.max_pool(
+                                                    inp, [1, 2, 2, 1], [1, 1, 1, 1],
+                                                    padding), filter_shape=[2, 2]),
+                                            _random([1, 5, 7, 2]), True),
+    "with_space_to_batch_rate_one": (lambda tf, x: tf.nn.with_space_to_batch(
+                                         x, [1, 1], "SAME", lambda inp, n, padding:
+                                         tf.nn.max_pool(inp, [1, 2, 2, 1], [1, 1, 1, 1],
+                                                        padding)), _random([1, 4, 4, 1]),
+                                     True),
 }
 
 
@@ -131,6 +171,16 @@ PYTHON_ERRORS = {
         [tf.placeholder(tf.float32, [None, 2])] * 2),
     "parallel_stack_mismatch": lambda tf: tf.parallel_stack([tf.ones([2]), tf.ones([3])]),
     "fingerprint_scalar": lambda tf: tf.fingerprint(tf.constant(1.0)),
+    "space_to_batch_rank": lambda tf: tf.space_to_batch(tf.ones([2, 4, 4]), [[0, 0], [0, 0]],
+                                                        2),
+    "required_paddings_rank": lambda tf: tf.required_space_to_batch_paddings([4, 4], [[2]]),
+    "with_space_to_batch_rate": lambda tf: tf.nn.with_space_to_batch(
+        tf.ones([1, 4, 4, 1]), [0, 2], "VALID", lambda inp, n, padding: inp),
+    "with_space_to_batch_same_no_filter": lambda tf: tf.nn.with_space_to_batch(
+        tf.ones([1, 4, 4, 1]), [2, 2], "SAME", lambda inp, n, padding: inp),
+    "with_space_to_batch_dims": lambda tf: tf.nn.with_space_to_batch(
+        tf.ones([1, 4, 4, 1]), [2, 2], "VALID", lambda inp, n, padding: inp,
+        spatial_dims=[2, 1]),
     "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
         tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
