@@ -131,6 +131,37 @@ CASES = {
                                          tf.nn.max_pool(inp, [1, 2, 2, 1], [1, 1, 1, 1],
                                                         padding)), _random([1, 4, 4, 1]),
                                      True),
+    # Patches: SAME and VALID, strides, rates, the v1 and v2 names; their gradients.
+    "extract_image_patches_valid": (lambda tf, x: tf.extract_image_patches(
+                                        x, ksizes=[1, 2, 3, 1], strides=[1, 1, 2, 1],
+                                        rates=[1, 1, 1, 1], padding="VALID"),
+                                    _random([2, 4, 5, 3]), True),
+    "extract_image_patches_same_rates": (lambda tf, x: tf.image.extract_patches(
+                                             x, sizes=[1, 3, 2, 1], strides=[1, 2, 1, 1],
+                                             rates=[1, 2, 2, 1], padding="SAME",
+                                             name="patches"),
+                                         _random([1, 6, 5, 2], np.float64), True),
+    "extract_image_patches_sizes_kw": (lambda tf, x: tf.image.extract_image_patches(
+                                           x, sizes=[1, 2, 2, 1], strides=[1, 3, 3, 1],
+                                           rates=[1, 1, 1, 1], padding="SAME"),
+                                       _random([2, 7, 7, 1]), True),
+    "extract_image_patches_int": (lambda tf, x: tf.extract_image_patches(
+                                      x, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+                                  _ints([1, 3, 3, 2], -50, 50), False),
+    "extract_image_patches_empty": (lambda tf, x: tf.extract_image_patches(
+                                        x, [1, 3, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+                                    _random([1, 2, 3, 2]), True),
+    "extract_image_patches_unknown": (lambda tf, x: tf.extract_image_patches(
+                                          tf.placeholder_with_default(x, [None, None, None, 2]),
+                                          [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+                                      _random([1, 5, 4, 2]), True),
+    "extract_volume_patches_same": (lambda tf, x: tf.extract_volume_patches(
+                                        x, [1, 2, 2, 2, 1], [1, 1, 2, 1, 1], "SAME"),
+                                    _random([2, 3, 4, 3, 2]), True),
+    "extract_volume_patches_valid": (lambda tf, x: tf.extract_volume_patches(
+                                         x, [1, 2, 1, 3, 1], [1, 2, 1, 2, 1], "VALID",
+                                         name="vol"), _random([1, 5, 2, 5, 1], np.float64),
+                                     True),
 }
 
 
@@ -151,6 +182,18 @@ ERROR_CASES = {
                                                method=np.array(b"md5", object)), {}),
     "fingerprint_method_vector": ("Fingerprint", dict(
         data=_random([2, 2]), method=np.array([b"farmhash64"], object)), {}),
+    "patches_ksize_batch": ("ExtractImagePatches", dict(images=_random([1, 4, 4, 1])),
+                            dict(ksizes=[2, 2, 2, 1], strides=[1, 1, 1, 1],
+                                 rates=[1, 1, 1, 1], padding="VALID")),
+    "patches_too_small": ("ExtractImagePatches", dict(images=_random([1, 1, 4, 1])),
+                          dict(ksizes=[1, 3, 1, 1], strides=[1, 1, 1, 1],
+                               rates=[1, 1, 1, 1], padding="VALID")),
+    "patches_rank3": ("ExtractImagePatches", dict(images=_random([4, 4, 1])),
+                      dict(ksizes=[1, 1, 1, 1], strides=[1, 1, 1, 1],
+                           rates=[1, 1, 1, 1], padding="VALID")),
+    "volume_patches_stride_depth": ("ExtractVolumePatches", dict(input=_random([1, 2, 2, 2, 2])),
+                                    dict(ksizes=[1, 1, 1, 1, 1], strides=[1, 1, 1, 1, 2],
+                                         padding="VALID")),
 }
 
 
@@ -181,6 +224,12 @@ PYTHON_ERRORS = {
     "with_space_to_batch_dims": lambda tf: tf.nn.with_space_to_batch(
         tf.ones([1, 4, 4, 1]), [2, 2], "VALID", lambda inp, n, padding: inp,
         spatial_dims=[2, 1]),
+    "patches_static_too_small": lambda tf: tf.extract_image_patches(
+        tf.ones([1, 1, 4, 1]), [1, 3, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+    "patches_three_ksizes": lambda tf: tf.image.extract_patches(
+        tf.ones([1, 4, 4, 1]), [1, 2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+    "volume_patches_rank": lambda tf: tf.extract_volume_patches(
+        tf.ones([1, 4, 4, 1]), [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], "VALID"),
     "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
         tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
