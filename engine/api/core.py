@@ -28,6 +28,7 @@ from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dim
 from engine.ops.constant_op import constant  # noqa: F401
 from engine.ops.sort_ops import argsort, sort  # noqa: F401
 from engine.ops.repeat_ops import repeat  # noqa: F401
+from engine.ops.batch_gather_ops import batch_gather, batch_scatter_update  # noqa: F401
 from engine.ops.array_shape_ops import (  # noqa: F401
     convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, count_up_to,
     dimension_at_index, dimension_value, ensure_shape, fingerprint, get_static_value,
@@ -73,6 +74,7 @@ from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  
                                   scatter_div, scatter_max, scatter_min, scatter_mul,
                                   scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
                                   scatter_update, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                  tensor_scatter_nd_max, tensor_scatter_nd_min,
                                   tensor_scatter_nd_update)
 tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add

@@ -76,3 +76,13 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     return apply_op("TensorScatterSub", tensor=tensor, indices=indices, updates=updates,
                     name=name)
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    return apply_op("TensorScatterMax", tensor=tensor, indices=indices, updates=updates,
+                    name=name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    return apply_op("TensorScatterMin", tensor=tensor, indices=indices, updates=updates,
+                    name=name)

@@ -162,6 +162,26 @@ CASES = {
                                          x, [1, 2, 1, 3, 1], [1, 2, 1, 2, 1], "VALID",
                                          name="vol"), _random([1, 5, 2, 5, 1], np.float64),
                                      True),
+    "batch_gather": (lambda tf, x: tf.batch_gather(x, [[2, 0], [1, 1], [0, 3]]),
+                     _random([3, 4, 2]), True),
+    "batch_gather_rank3_indices": (lambda tf, x: tf.batch_gather(
+                                       x, tf.constant([[[1, 0, 1]], [[2, 2, 0]]], tf.int64),
+                                       name="picked"), _random([2, 1, 3]), True),
+    "batch_gather_vector": (lambda tf, x: tf.batch_gather(x, [3, 0, 0]), _random([5]), True),
+    "batch_gather_unknown_params": (lambda tf, x: tf.batch_gather(
+                                        tf.placeholder_with_default(x, [None, None]),
+                                        [[1], [0]]), _random([2, 3]), True),
+    # Duplicate indices, ties with the tensor's own values: the gradient splits between them.
+    "tensor_scatter_nd_max": (lambda tf, x: tf.tensor_scatter_nd_max(
+                                  x, [[0], [2], [0]], tf.constant(
+                                      [[0.5, 0.0, 0.25], [0.0, 1.0, 0.0], [0.75, 0.0, 0.25]])),
+                              np.array([[0.0, 0.5, 0.25], [1, 2, 3], [0.5, 0.5, 0.5]],
+                                       np.float32), True),
+    "tensor_scatter_nd_min": (lambda tf, x: tf.tensor_scatter_nd_min(
+                                  x, [[1, 1], [0, 2], [1, 1]], x[0] * 0.5, name="lowest"),
+                              _random([2, 3], np.float64), True),
+    "tensor_scatter_nd_max_int": (lambda tf, x: tf.tensor_scatter_nd_max(
+                                      x, [[3], [1]], [7, -9]), _ints([5], -5, 5), False),
 }
 
 
@@ -194,6 +214,9 @@ ERROR_CASES = {
     "volume_patches_stride_depth": ("ExtractVolumePatches", dict(input=_random([1, 2, 2, 2, 2])),
                                     dict(ksizes=[1, 1, 1, 1, 1], strides=[1, 1, 1, 1, 2],
                                          padding="VALID")),
+    "tensor_scatter_max_bad_index": ("TensorScatterMax", dict(
+        tensor=_random([3]), indices=np.array([[1], [5]], np.int32),
+        updates=_random([2])), {}),
 }
 
 
@@ -230,6 +253,8 @@ PYTHON_ERRORS = {
         tf.ones([1, 4, 4, 1]), [1, 2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
     "volume_patches_rank": lambda tf: tf.extract_volume_patches(
         tf.ones([1, 4, 4, 1]), [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], "VALID"),
+    "batch_gather_unknown_indices": lambda tf: tf.batch_gather(
+        tf.ones([2, 3]), tf.placeholder(tf.int32)),
     "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
         tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
@@ -316,6 +341,16 @@ def api_answers(tf):
                 except tf.errors.OpError as error:
                     found[f"ensure_shape_{key}"] = [type(error).__name__,
                                                     image_cases.kernel_message(error.message)]
+        table = tf.Variable(np.arange(12, dtype=np.float32).reshape(2, 3, 2), name="table")
+        updated = tf.batch_scatter_update(table, [[2, 0], [1, 1]],
+                                          -np.ones([2, 2, 2], np.float32))
+        found["batch_scatter_update_nodes"] = [
+            [op.name, op.type] for op in updated.graph.get_operations()
+            if op.name.startswith("ScatterNdUpdate") or op.name.startswith("concat")
+            or op.name.startswith("Range")]
+        with tf.Session() as sess:
+            sess.run(table.initializer)
+            found["batch_scatter_update"] = sess.run(updated).tolist()
         stamp = tf.timestamp()
         found["timestamp_node"] = [stamp.op.type, stamp.name, stamp.dtype.name,
                                    stamp.shape.as_list()]
