@@ -92,7 +92,7 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 # Array and shape ops, small linalg (branch array-ops).
 ENGINE_OPS += """
 ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractVolumePatches
-TensorScatterMax TensorScatterMin
+TensorScatterMax TensorScatterMin EditDistance
 """.split()
 
 

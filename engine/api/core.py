@@ -31,8 +31,8 @@ from engine.ops.repeat_ops import repeat  # noqa: F401
 from engine.ops.batch_gather_ops import batch_gather, batch_scatter_update  # noqa: F401
 from engine.ops.array_shape_ops import (  # noqa: F401
     convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, count_up_to,
-    dimension_at_index, dimension_value, ensure_shape, fingerprint, get_static_value,
-    guarantee_const, is_numeric_tensor, is_tensor, parallel_stack, timestamp)
+    dimension_at_index, dimension_value, edit_distance, ensure_shape, fingerprint,
+    get_static_value, guarantee_const, is_numeric_tensor, is_tensor, parallel_stack, timestamp)
 from engine.ops.control_flow.ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
 from engine.ops.control_flow.case import case  # noqa: F401
 from engine.ops.control_flow.cond import cond  # noqa: F401

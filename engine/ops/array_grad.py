@@ -23,6 +23,7 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
 NotDifferentiable("Timestamp")  # TensorFlow's logging_ops.py marks it
+NotDifferentiable("EditDistance")
 
 
 @RegisterGradient("Pack")

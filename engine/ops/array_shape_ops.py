@@ -1,6 +1,6 @@
 """Small array and shape API of TF 1.x: tf.ensure_shape, parallel_stack, guarantee_const,
-timestamp, fingerprint, count_up_to, and the tensor predicates and converters (is_tensor,
-is_numeric_tensor, get_static_value, dimension_value, dimension_at_index,
+timestamp, fingerprint, count_up_to, edit_distance, and the tensor predicates and converters
+(is_tensor, is_numeric_tensor, get_static_value, dimension_value, dimension_at_index,
 convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor)."""
 
 from engine.framework import dtypes
@@ -114,3 +114,16 @@ def convert_to_tensor_or_sparse_tensor(value, dtype=None, name=None):
                                f"Actual: {value.dtype.name}")
         return value
     return convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
+    """The Levenshtein distance between the sequences (the last dimension) of two
+    SparseTensors, per index of the others; divided by the truth's length where `normalize`."""
+    if not isinstance(hypothesis, (SparseTensor, SparseTensorValue)):
+        raise TypeError("Hypothesis must be a SparseTensor.")
+    if not isinstance(truth, (SparseTensor, SparseTensorValue)):
+        raise TypeError("Truth must be a SparseTensor.")
+    return apply_op("EditDistance", hypothesis_indices=hypothesis.indices,
+                    hypothesis_values=hypothesis.values, hypothesis_shape=hypothesis.dense_shape,
+                    truth_indices=truth.indices, truth_values=truth.values,
+                    truth_shape=truth.dense_shape, normalize=normalize, name=name)

@@ -182,6 +182,43 @@ CASES = {
                               _random([2, 3], np.float64), True),
     "tensor_scatter_nd_max_int": (lambda tf, x: tf.tensor_scatter_nd_max(
                                       x, [[3], [1]], [7, -9]), _ints([5], -5, 5), False),
+    "histogram_fixed_width_bins": (lambda tf, x: tf.histogram_fixed_width_bins(
+                                       x, [-0.5, 0.5], nbins=7), _random([3, 5]), False),
+    "histogram_fixed_width_bins_float64": (lambda tf, x: tf.histogram_fixed_width_bins(
+                                               x, tf.constant([0.0, 10.0], tf.float64),
+                                               nbins=tf.constant(4), name="bins"),
+                                           np.array([-1.0, 0.0, 2.5, 5.0, 7.49, 9.999, 10.0,
+                                                     11.0]), False),
+    # Sequences of the last dim: equal groups, missing truths and hypotheses, normalized
+    # or not, strings, a third dim.
+    "edit_distance": (lambda tf, x: tf.edit_distance(
+                          tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]],
+                                          [1, 2, 3, 4, 5], [4, 2]),
+                          tf.SparseTensor([[0, 0], [0, 1], [0, 2], [1, 0], [3, 0]],
+                                          [1, 3, 2, 3, 9], [4, 3])), _random([1]), False),
+    "edit_distance_not_normalized": (lambda tf, x: tf.edit_distance(
+                                         tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1]],
+                                                         [1, 2, 4, 5], [3, 2]),
+                                         tf.SparseTensor([[0, 0], [1, 0], [1, 1]],
+                                                         [2, 7, 7], [3, 2]),
+                                         normalize=False), _random([1]), False),
+    "edit_distance_strings_rank3": (lambda tf, x: tf.edit_distance(
+                                        tf.SparseTensorValue(
+                                            [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 1, 0],
+                                             [1, 1, 1], [1, 1, 2]],
+                                            np.array([b"a", b"b", b"c", b"k", b"i", b"t"]),
+                                            [2, 2, 3]),
+                                        tf.SparseTensor(
+                                            [[0, 0, 0], [0, 1, 0], [0, 1, 1], [1, 0, 0],
+                                             [1, 1, 0], [1, 1, 1], [1, 1, 2], [1, 1, 3]],
+                                            [b"a", b"c", b"d", b"x", b"s", b"i", b"t", b"e"],
+                                            [2, 2, 4]), name="distance"),
+                                    _random([1]), False),
+    "edit_distance_empty_truth": (lambda tf, x: tf.edit_distance(
+                                      tf.SparseTensor([[0, 0], [1, 0]], [1.5, 2.5], [2, 1]),
+                                      tf.SparseTensor(np.zeros([0, 2], np.int64),
+                                                      np.zeros([0], np.float32), [2, 1])),
+                                  _random([1]), False),
 }
 
 
@@ -217,6 +254,30 @@ ERROR_CASES = {
     "tensor_scatter_max_bad_index": ("TensorScatterMax", dict(
         tensor=_random([3]), indices=np.array([[1], [5]], np.int32),
         updates=_random([2])), {}),
+    "edit_distance_rank1": ("EditDistance", dict(
+        hypothesis_indices=np.array([[0]], np.int64), hypothesis_values=np.array([1]),
+        hypothesis_shape=np.array([1], np.int64), truth_indices=np.array([[0]], np.int64),
+        truth_values=np.array([1]), truth_shape=np.array([1], np.int64)), {}),
+    "edit_distance_ranks_differ": ("EditDistance", dict(
+        hypothesis_indices=np.array([[0, 0]], np.int64), hypothesis_values=np.array([1]),
+        hypothesis_shape=np.array([1, 1], np.int64),
+        truth_indices=np.array([[0, 0, 0]], np.int64), truth_values=np.array([1]),
+        truth_shape=np.array([1, 1, 1], np.int64)), {}),
+    "edit_distance_values_rows": ("EditDistance", dict(
+        hypothesis_indices=np.array([[0, 0]], np.int64), hypothesis_values=np.array([1, 2]),
+        hypothesis_shape=np.array([1, 1], np.int64),
+        truth_indices=np.array([[0, 0]], np.int64), truth_values=np.array([1]),
+        truth_shape=np.array([1, 1], np.int64)), {}),
+    "edit_distance_empty_output": ("EditDistance", dict(
+        hypothesis_indices=np.zeros([0, 2], np.int64), hypothesis_values=np.zeros([0]),
+        hypothesis_shape=np.array([0, 1], np.int64),
+        truth_indices=np.zeros([0, 2], np.int64), truth_values=np.zeros([0]),
+        truth_shape=np.array([0, 1], np.int64)), {}),
+    "edit_distance_outside": ("EditDistance", dict(
+        hypothesis_indices=np.array([[5, 0]], np.int64), hypothesis_values=np.array([1]),
+        hypothesis_shape=np.array([2, 1], np.int64),
+        truth_indices=np.array([[0, 0]], np.int64), truth_values=np.array([1]),
+        truth_shape=np.array([2, 1], np.int64)), {}),
 }
 
 
@@ -255,6 +316,13 @@ PYTHON_ERRORS = {
         tf.ones([1, 4, 4, 1]), [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], "VALID"),
     "batch_gather_unknown_indices": lambda tf: tf.batch_gather(
         tf.ones([2, 3]), tf.placeholder(tf.int32)),
+    "edit_distance_dense": lambda tf: tf.edit_distance(tf.ones([2, 2]), tf.SparseTensor(
+        [[0, 0]], [1.0], [2, 2])),
+    "edit_distance_truth_dense": lambda tf: tf.edit_distance(tf.SparseTensor(
+        [[0, 0]], [1.0], [2, 2]), tf.ones([2, 2])),
+    "edit_distance_shapes_differ": lambda tf: tf.edit_distance(
+        tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0, 0]], [1.0],
+                                                                  [2, 2, 2])),
     "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
         tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
