@@ -35,6 +35,7 @@ from engine.ops.array_shape_ops import (  # noqa: F401
     get_static_value, guarantee_const, is_numeric_tensor, is_tensor, parallel_stack, timestamp)
 from engine.ops.control_flow.ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
 from engine.ops.control_flow.case import case  # noqa: F401
+from engine.ops.control_flow.switch_case import switch_case  # noqa: F401
 from engine.ops.control_flow.cond import cond  # noqa: F401
 from engine.ops.logging_ops import Assert  # noqa: F401
 from engine.ops.control_flow.while_loop import while_loop  # noqa: F401

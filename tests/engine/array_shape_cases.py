@@ -219,6 +219,23 @@ CASES = {
                                       tf.SparseTensor(np.zeros([0, 2], np.int64),
                                                       np.zeros([0], np.float32), [2, 1])),
                                   _random([1]), False),
+    # switch_case: StatelessCase over the branches' captures, out-of-range to the default.
+    "switch_case": (lambda tf, x: tf.switch_case(tf.constant(1), [
+                        lambda: x, lambda: x * 2.0, lambda: tf.reduce_sum(x) + tf.zeros([3])]),
+                    _random([3]), False),
+    "switch_case_dict_default": (lambda tf, x: tf.switch_case(
+                                     tf.placeholder_with_default(5, []),
+                                     {1: lambda: x + 1.0, 0: lambda: x - 1.0},
+                                     default=lambda: tf.square(x), name="pick"),
+                                 _random([2, 2]), False),
+    "switch_case_tuple_outputs": (lambda tf, x: tf.switch_case(
+                                      tf.constant(0),
+                                      [lambda: (x[:2], tf.constant(7)),
+                                       lambda: (x[1:], tf.constant(8))]),
+                                  _random([3]), False),
+    "switch_case_negative_index": (lambda tf, x: tf.switch_case(
+                                       tf.placeholder_with_default(-3, []),
+                                       [lambda: x, lambda: -x]), _random([4]), False),
 }
 
 
@@ -323,6 +340,12 @@ PYTHON_ERRORS = {
     "edit_distance_shapes_differ": lambda tf: tf.edit_distance(
         tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0, 0]], [1.0],
                                                                   [2, 2, 2])),
+    "switch_case_python_index": lambda tf: tf.switch_case(1, [lambda: 1.0]),
+    "switch_case_float_index": lambda tf: tf.switch_case(tf.constant(1.0), [lambda: 1.0]),
+    "switch_case_keys": lambda tf: tf.switch_case(tf.constant(1), {0: lambda: 1.0,
+                                                                   2: lambda: 2.0}),
+    "switch_case_not_callable": lambda tf: tf.switch_case(tf.constant(0), [(0, 1.0)]),
+    "switch_case_no_branches": lambda tf: tf.switch_case(tf.constant(0), []),
     "indexed_slices_dtype": lambda tf: tf.convert_to_tensor_or_indexed_slices(
         tf.IndexedSlices(tf.constant([1.0]), tf.constant([0])), dtype=tf.int32),
 }
