@@ -92,7 +92,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 # Array and shape ops, small linalg (branch array-ops).
 ENGINE_OPS += """
 ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractVolumePatches
-TensorScatterMax TensorScatterMin EditDistance
+TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
+TridiagonalMatMul TridiagonalSolve
 """.split()
 
 

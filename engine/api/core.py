@@ -98,6 +98,7 @@ from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import segment_ops as _segment
+from engine.ops import matrix_functions as _matrix_functions
 from engine.ops.logging_ops import Assert as _Assert
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
 from engine.proto.function_pb2 import FunctionDef  # noqa: F401
@@ -187,6 +188,7 @@ _SEGMENT = ("segment_sum", "segment_mean", "segment_max", "segment_min", "segmen
             "meshgrid", "linspace")
 globals().update({name: getattr(_linalg, name) for name in _LINALG})
 einsum = _einsum.einsum
+matrix_square_root = _matrix_functions.matrix_square_root
 matrix_solve_ls = _least_squares.matrix_solve_ls
 globals().update({name: getattr(_segment, name) for name in _SEGMENT})
 lin_space = _segment.linspace  # TF 1.x's name
