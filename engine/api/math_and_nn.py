@@ -57,7 +57,8 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     sqrtm=_matrix_functions.matrix_square_root,
                     logm=_matrix_functions.matrix_logarithm,
                     tridiagonal_matmul=_tridiagonal.tridiagonal_matmul,
-                    tridiagonal_solve=_tridiagonal.tridiagonal_solve)
+                    tridiagonal_solve=_tridiagonal.tridiagonal_solve,
+                    eigh_tridiagonal=_tridiagonal.eigh_tridiagonal)
 # tf.math: only the ops the engine has under no other name yet.
 math = _Namespace("tf.math", in_top_k=nn.in_top_k)
 metrics = _Namespace("tf.metrics", **{name: getattr(_metrics, name) for name in _metrics.METRICS})

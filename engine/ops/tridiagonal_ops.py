@@ -1,10 +1,16 @@
 """tf.linalg.tridiagonal_matmul and tridiagonal_solve (compact, sequence and matrix formats)
-as TensorFlow 2.21's linalg_impl.py builds them, and the TridiagonalMatMul and
-TridiagonalSolve gradients of its linalg_grad.py."""
+and eigh_tridiagonal's eigenvalues as TensorFlow 2.21's linalg_impl.py builds them, and the
+TridiagonalMatMul and TridiagonalSolve gradients of its linalg_grad.py."""
+
+import numpy as np
 
 from engine.framework import dtypes
+from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.framework.tensor_shape import dimension_value
-from engine.ops import array_ops, linalg_ops, math_ops
+from engine.ops import array_ops, check_ops, linalg_ops, math_ops
+from engine.ops.control_flow.while_loop import while_loop
+from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import RegisterGradient
 from engine.ops.op_def_library import apply_op
 
@@ -207,3 +213,142 @@ def _matmul_extracting_three_diagonals(x, y_tr):
         subdiag = math_ops.reduce_sum(x * array_ops.pad(y_tr[..., :-1, :], subdiag_pad),
                                       axis=-1)
     return array_ops.stack([superdiag, diag, subdiag], axis=-2)
+
+
+def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None,
+                     name=None):
+    """The eigenvalues (ascending) of the real symmetric tridiagonal matrix with diagonal
+    alpha and off-diagonal beta, by TensorFlow's bisection on Sturm sequence counts; select
+    'a' (all), 'i' (indices select_range[0] .. [1]) or 'v' (the values in the half-open
+    interval). The eigenvectors (eigvals_only=False) and complex matrices are not supported
+    by the engine yet."""
+    with name_scope(name or "eigh_tridiagonal"):
+        alpha = convert_to_tensor(alpha, name="alpha")
+        n = dimension_value(alpha.shape[0])
+        if n <= 1:
+            if alpha.dtype.is_complex:
+                raise NotImplementedError("tf.linalg.eigh_tridiagonal of a complex matrix "
+                                          "is not supported by the engine yet")
+            return alpha
+        beta = convert_to_tensor(beta, name="beta")
+        if alpha.dtype != beta.dtype:
+            raise ValueError("'alpha' and 'beta' must have the same type.")
+        if alpha.dtype.is_complex:
+            raise NotImplementedError("tf.linalg.eigh_tridiagonal of a complex matrix is not "
+                                      "supported by the engine yet")
+        if not eigvals_only:
+            raise NotImplementedError("tf.linalg.eigh_tridiagonal with eigvals_only=False "
+                                      "(eigenvectors) is not supported by the engine yet")
+        return _compute_eigenvalues(alpha, beta, n, select, select_range, tol)
+
+
+def _sturm(alpha, beta_sq, pivmin, alpha0_perturbation, x):
+    """The number of eigenvalues below each x: the negative terms of its Sturm sequence,
+    16 steps to a loop iteration after the first (n - 1) % 16."""
+    with name_scope("sturm"):
+        n = alpha.shape[0]  # a Dimension, as under TF 1.x's shapes: the loop counter's Const
+        # is then TensorFlow's "shape_as_tensor"
+        zeros = array_ops.zeros(array_ops.shape(x), dtype=dtypes.int32)
+        ones = array_ops.ones(array_ops.shape(x), dtype=dtypes.int32)
+
+        def sturm_step0():
+            q = alpha[0] - x
+            count = array_ops.where(q < 0, ones, zeros)
+            q = array_ops.where(math_ops.equal(alpha[0], x), alpha0_perturbation, q)
+            return q, count
+
+        def sturm_step(i, q, count):
+            q = alpha[i] - beta_sq[i - 1] / q - x
+            count = array_ops.where(q <= pivmin, count + 1, count)
+            q = array_ops.where(q <= pivmin, math_ops.minimum(q, -pivmin), q)
+            return q, count
+
+        q, count = sturm_step0()
+        blocksize = 16
+        unroll = [(n - 1) % blocksize]
+
+        def unrolled_steps(start, q, count):
+            for j in range(unroll[0]):
+                q, count = sturm_step(start + j, q, count)
+            return start + unroll[0], q, count
+
+        i, q, count = unrolled_steps(1, q, count)
+        unroll[0] = blocksize
+        _, _, count = while_loop(lambda i, q, count: math_ops.less(i, n), unrolled_steps,
+                                 [i, q, count], back_prop=False)
+        return count
+
+
+def _compute_eigenvalues(alpha, beta, n, select, select_range, tol):
+    with name_scope("compute_eigenvalues"):
+        beta_sq = math_ops.square(beta)
+        beta_abs = math_ops.abs(beta)
+        finfo = np.finfo(alpha.dtype.as_numpy_dtype)
+        off_diag_abs_row_sum = array_ops.concat(
+            [beta_abs[:1], beta_abs[:-1] + beta_abs[1:], beta_abs[-1:]], axis=0)
+        lambda_est_max = math_ops.minimum(
+            finfo.max, math_ops.reduce_max(alpha + off_diag_abs_row_sum))
+        lambda_est_min = math_ops.maximum(
+            finfo.min, math_ops.reduce_min(alpha - off_diag_abs_row_sum))
+        t_norm = math_ops.maximum(math_ops.abs(lambda_est_min), math_ops.abs(lambda_est_max))
+        one = np.ones([], dtype=alpha.dtype.as_numpy_dtype)
+        safemin = np.maximum(one / finfo.max, (one + finfo.eps) * finfo.tiny)
+        pivmin = safemin * math_ops.maximum(one, math_ops.reduce_max(beta_sq))
+        alpha0_perturbation = math_ops.square(finfo.eps * beta_abs[0])
+        abs_tol = finfo.eps * t_norm
+        if tol:
+            abs_tol = math_ops.maximum(tol, abs_tol)
+        max_it = finfo.nmant + 1
+        asserts = None
+        if select == "a":
+            target_counts = math_ops.range(n)
+        elif select == "i":
+            asserts = check_ops.assert_less_equal(
+                select_range[0], select_range[1],
+                message="Got empty index range in select_range.")
+            target_counts = math_ops.range(select_range[0], select_range[1] + 1)
+        elif select == "v":
+            asserts = check_ops.assert_less(select_range[0], select_range[1],
+                                            message="Got empty interval in select_range.")
+        else:
+            raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
+        if asserts:
+            with get_default_graph().control_dependencies([asserts]):
+                alpha = array_ops.identity(alpha)
+        fudge = 2.1
+        norm_slack = math_ops.cast(n, alpha.dtype) * fudge * finfo.eps * t_norm
+        if select in {"a", "i"}:
+            lower = lambda_est_min - norm_slack - 2 * fudge * pivmin
+            upper = lambda_est_max + norm_slack + fudge * pivmin
+        else:
+            lower = select_range[0] - norm_slack - 2 * fudge * pivmin
+            upper = select_range[1] + norm_slack + fudge * pivmin
+            first = _sturm(alpha, beta_sq, pivmin, alpha0_perturbation, lower)
+            last = _sturm(alpha, beta_sq, pivmin, alpha0_perturbation, upper)
+            target_counts = math_ops.range(first, last)
+        upper = math_ops.minimum(upper, finfo.max)
+        lower = math_ops.maximum(lower, finfo.min)
+        target_shape = array_ops.shape(target_counts)
+        lower = array_ops.broadcast_to(lower, shape=target_shape)
+        upper = array_ops.broadcast_to(upper, shape=target_shape)
+        pivmin = array_ops.broadcast_to(pivmin, target_shape)
+        alpha0_perturbation = array_ops.broadcast_to(alpha0_perturbation, target_shape)
+
+        def midpoint(lower, upper):
+            return (0.5 * lower) + (0.5 * upper)
+
+        def continue_binary_search(i, lower, upper):
+            return math_ops.logical_and(
+                math_ops.less(i, max_it),
+                math_ops.less(abs_tol, math_ops.reduce_max(upper - lower)))
+
+        def binary_search_step(i, lower, upper):
+            mid = midpoint(lower, upper)
+            counts = _sturm(alpha, beta_sq, pivmin, alpha0_perturbation, mid)
+            lower = array_ops.where(counts <= target_counts, mid, lower)
+            upper = array_ops.where(counts > target_counts, mid, upper)
+            return i + 1, lower, upper
+
+        _, lower, upper = while_loop(continue_binary_search, binary_search_step,
+                                     [0, lower, upper])
+        return midpoint(lower, upper)

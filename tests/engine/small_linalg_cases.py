@@ -60,6 +60,10 @@ _C22 = _diagonals([], 6, np.float32)
 _C23 = _random([6, 2], np.float32)
 _C24 = _diagonals([], 3)
 _C25 = _random([3, 1])
+_ALPHA = _random([6], low=-2.0, high=3.0)
+_BETA = _random([5])
+_ALPHA_LONG = _random([21])
+_BETA_LONG = _random([20])
 
 CASES = {
     "matvec": (lambda tf, x: tf.linalg.matvec(x, tf.constant([1.0, -2.0, 0.5], tf.float64)),
@@ -125,6 +129,18 @@ CASES = {
     "tridiagonal_solve_unknown": (lambda tf, x: tf.linalg.tridiagonal_solve(
                                       tf.placeholder_with_default(_C24, None), x),
                                   _C25, True),
+    # Eigenvalues of symmetric tridiagonal matrices: bisection, all, by index, by interval.
+    "eigh_tridiagonal": (lambda tf, x: tf.linalg.eigh_tridiagonal(x, tf.constant(_BETA)),
+                         _ALPHA, False),
+    "eigh_tridiagonal_float32_index": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                           x, tf.constant(_BETA.astype(np.float32)),
+                                           select="i", select_range=[1, 3], name="eig"),
+                                       _ALPHA.astype(np.float32), False),
+    "eigh_tridiagonal_interval": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                      x, tf.constant(_BETA), select="v",
+                                      select_range=[-1.0, 2.0]), _ALPHA, False),
+    "eigh_tridiagonal_long": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                  x, tf.constant(_BETA_LONG)), _ALPHA_LONG, False),
     # Singular systems: NaNs where elimination meets a zero pivot, no error.
     "tridiagonal_solve_singular": (lambda tf, x: tf.linalg.tridiagonal_solve(
                                        x, tf.ones([3, 2], tf.float64)),
@@ -183,6 +199,10 @@ PYTHON_ERRORS = {
     "tridiagonal_solve_sequence_length": lambda tf: tf.linalg.tridiagonal_solve(
         (tf.ones([2]), tf.ones([4]), tf.ones([3])), tf.ones([4, 1]),
         diagonals_format="sequence"),
+    "eigh_tridiagonal_types": lambda tf: tf.linalg.eigh_tridiagonal(
+        tf.ones([3]), tf.ones([2], tf.float64)),
+    "eigh_tridiagonal_select": lambda tf: tf.linalg.eigh_tridiagonal(
+        tf.ones([3]), tf.ones([2]), select="x"),
     "tridiagonal_matrix_not_square": lambda tf: tf.linalg.tridiagonal_matmul(
         tf.ones([3, 4]), tf.ones([4, 1]), diagonals_format="matrix"),
 }

@@ -23,6 +23,11 @@ TF = tf_fixture_set.load("small_linalg")
 # form; the solves are LAPACK's elimination order: all round apart from TensorFlow's, within
 # these bounds (a few ulps of the conditioning of the small, well-conditioned cases).
 TOLERANCE = {"f8": dict(rtol=1e-9, atol=1e-12), "f4": dict(rtol=5e-5, atol=1e-6)}
+# The cases that round apart; every other output and gradient is TensorFlow's bits (the
+# tridiagonal products and solves in TF's order of operations, the bisection's steps), and
+# only the float64 loss, a sum in Eigen's order, is compared within the tolerance.
+APPROXIMATE = {"matvec_adjoint_named", "normalize", "normalize_matrix_fro", "sqrtm",
+               "sqrtm_batch_float32", "sqrtm_spd", "logm", "logm_complex64_batch"}
 
 
 def _tolerance(dtype):
@@ -39,8 +44,8 @@ def test_values_and_gradients_equal_tensorflows(name):
         want = TF.values[f"{name}__{key}"]
         value = np.asarray(value)
         assert value.dtype == want.dtype and value.shape == want.shape, key
-        if want.dtype.kind in "iub":
-            np.testing.assert_array_equal(value, want, err_msg=key)  # matrix_rank
+        if want.dtype.kind in "iub" or (name not in APPROXIMATE and key != "loss"):
+            np.testing.assert_array_equal(value, want, err_msg=key)
         else:
             np.testing.assert_allclose(value, want, err_msg=key,
                                        **_tolerance(np.dtype(case_dtype).type))
