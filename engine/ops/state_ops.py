@@ -78,11 +78,19 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
                     name=name)
 
 
-def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+def _check_bad_indices_policy(policy):
+    if policy not in ("", "DEFAULT", "ERROR"):
+        raise NotImplementedError(f"bad_indices_policy={policy!r} is not supported by the "
+                                  "engine yet")
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy="", name=None):
+    _check_bad_indices_policy(bad_indices_policy)
     return apply_op("TensorScatterMax", tensor=tensor, indices=indices, updates=updates,
-                    name=name)
+                    bad_indices_policy=bad_indices_policy, name=name)
 
 
-def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=None):
+    _check_bad_indices_policy(bad_indices_policy)
     return apply_op("TensorScatterMin", tensor=tensor, indices=indices, updates=updates,
-                    name=name)
+                    bad_indices_policy=bad_indices_policy, name=name)

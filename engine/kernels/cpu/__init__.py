@@ -14,8 +14,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "training_tf1", "shuffle", "fused", "nn_extra", "parsing", "readers", "decode_csv",
     "list_ops", "lookup_tables", "linalg_solvers", "eigen_decompositions",
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
-    "image", "crop_and_resize", "volumetric", "sparse", "array_shape", "patches", "edit_distance", "matrix_roots",
-    "tridiagonal"))
+    "image", "crop_and_resize", "volumetric", "sparse",
+    # array and shape ops, small linalg
+    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal"))
 
 
 def load_kernels():
