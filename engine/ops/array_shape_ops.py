@@ -55,8 +55,12 @@ def fingerprint(data, method="farmhash64", name=None):
 
 
 def count_up_to(ref, limit, name=None):
-    """The ref variable's value, then the variable incremented; OutOfRangeError at `limit`."""
-    return apply_op("CountUpTo", ref=ref, limit=limit, name=name)
+    """The variable's value, then the variable incremented; OutOfRangeError at `limit`
+    (CountUpTo of a ref variable, ResourceCountUpTo of a resource variable's handle)."""
+    if ref.dtype._is_ref_dtype:
+        return apply_op("CountUpTo", ref=ref, limit=limit, name=name)
+    return apply_op("ResourceCountUpTo", resource=ref.handle, limit=limit, T=ref.dtype,
+                    name=name)
 
 
 def _is_variable(x):

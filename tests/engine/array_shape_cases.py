@@ -442,6 +442,20 @@ def api_answers(tf):
         with tf.Session() as sess:
             sess.run(table.initializer)
             found["batch_scatter_update"] = sess.run(updated).tolist()
+        resource_counter = tf.Variable(5, name="resource_counter", use_resource=True)
+        resource_count = tf.count_up_to(resource_counter, 6, name="counted")
+        found["resource_count_up_to_node"] = [
+            resource_count.op.type, resource_count.name, resource_count.dtype.name,
+            resource_count.shape.as_list(), [t.name for t in resource_count.op.inputs]]
+        with tf.Session() as sess:
+            sess.run(resource_counter.initializer)
+            found["resource_count_up_to_values"] = [int(sess.run(resource_count))]
+            try:
+                sess.run(resource_count)
+            except tf.errors.OpError as error:
+                found["resource_count_up_to_error"] = [
+                    type(error).__name__, image_cases.kernel_message(error.message)]
+            found["resource_count_up_to_after"] = int(sess.run(resource_counter.value()))
         stamp = tf.timestamp()
         found["timestamp_node"] = [stamp.op.type, stamp.name, stamp.dtype.name,
                                    stamp.shape.as_list()]
