@@ -233,6 +233,11 @@ CASES = {
                                       [lambda: (x[:2], tf.constant(7)),
                                        lambda: (x[1:], tf.constant(8))]),
                                   _random([3]), False),
+    # Branches of constants only: each waits for its _SwitchN pivot, which must stay.
+    "switch_case_constant_branches": (lambda tf, x: tf.switch_case(
+                                          tf.placeholder_with_default(1, []),
+                                          [lambda: tf.constant(3.0), lambda: tf.constant(7.0),
+                                           lambda: tf.constant(9.0)]), _random([1]), False),
     "switch_case_negative_index": (lambda tf, x: tf.switch_case(
                                        tf.placeholder_with_default(-3, []),
                                        [lambda: x, lambda: -x]), _random([4]), False),
@@ -456,6 +461,18 @@ def api_answers(tf):
                 found["resource_count_up_to_error"] = [
                     type(error).__name__, image_cases.kernel_message(error.message)]
             found["resource_count_up_to_after"] = int(sess.run(resource_counter.value()))
+        stateful = tf.switch_case(tf.constant(0), [lambda: tf.random_uniform([2], seed=1),
+                                                   lambda: tf.zeros([2])])
+        found["switch_case_legacy_random_op"] = [stateful.op.inputs[0].op.type,
+                                                 stateful.op.inputs[0].op.name]
+        counter_variable = tf.Variable(0, name="branch_counter", use_resource=True)
+        stateful = tf.switch_case(tf.constant(0), [
+            lambda: tf.identity(tf.assign_add(counter_variable, 1)), lambda: tf.constant(7)])
+        found["switch_case_stateful_op"] = [stateful.op.inputs[0].op.type,
+                                            stateful.op.inputs[0].op.name]
+        with tf.Session() as sess:
+            sess.run(counter_variable.initializer)
+            found["switch_case_stateful_values"] = [int(sess.run(stateful)) for _ in range(3)]
         stamp = tf.timestamp()
         found["timestamp_node"] = [stamp.op.type, stamp.name, stamp.dtype.name,
                                    stamp.shape.as_list()]

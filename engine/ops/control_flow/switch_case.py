@@ -90,8 +90,23 @@ class _Branch:
                                      list(zip(self.outputs, out_names)))
 
     def is_stateful(self):
-        return any(op.op_def.is_stateful for op in self.graph.get_operations()
-                   if op.type != "Placeholder")
+        return any(_op_is_stateful(op) for op in self.graph.get_operations())
+
+
+# auto_control_deps.op_is_stateful's exceptions: stateful ops that do not make a Case.
+_NOT_ORDERED = frozenset({
+    "CollectiveGather", "CollectiveReduce", "CollectiveBcastSend", "CollectiveBcastSendV2",
+    "CollectiveBcastRecv", "CollectiveBcastRecvV2", "NcclAllReduce", "Send", "Recv",
+    "CollectiveInitializeCommunicator", "CollectiveAssignGroupV2",
+    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "ParameterizedTruncatedNormal",
+    "TruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma", "RandomGammaGrad",
+    "RandomPoisson", "RandomPoissonV2",
+    "CudnnRNN", "CudnnRNNBackprop", "CudnnRNNV2", "CudnnRNNV3", "CudnnRNNBackpropV2",
+    "CudnnRNNBackpropV3", "RestoreV2", "SaveV2"})
+
+
+def _op_is_stateful(op):
+    return op.op_def.is_stateful and op.type not in _NOT_ORDERED
 
 
 def _indexed_case(branch_index, branch_fns):
