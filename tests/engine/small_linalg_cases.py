@@ -141,6 +141,25 @@ CASES = {
                                       select_range=[-1.0, 2.0]), _ALPHA, False),
     "eigh_tridiagonal_long": (lambda tf, x: tf.linalg.eigh_tridiagonal(
                                   x, tf.constant(_BETA_LONG)), _ALPHA_LONG, False),
+    # perturb_singular: tiny pivots nudged (TF's xLAGTF / xLAGTS), singular systems too.
+    "tridiagonal_solve_perturb": (lambda tf, x: tf.linalg.tridiagonal_solve(
+                                      x, tf.constant(_C5), perturb_singular=True),
+                                  _PIVOTING, True),
+    "tridiagonal_solve_perturb_singular": (lambda tf, x: tf.linalg.tridiagonal_solve(
+                                               x, tf.ones([3, 2], tf.float64),
+                                               perturb_singular=True),
+                                           np.array([[1.0, 1.0, 0.0], [1.0, 2.0, 1.0],
+                                                     [0.0, 1.0, 1.0]]), False),
+    "tridiagonal_solve_perturb_float32_scalar": (lambda tf, x: tf.linalg.tridiagonal_solve(
+                                                     x, tf.ones([1, 2]), perturb_singular=True),
+                                                 np.zeros([3, 1], np.float32), False),
+    "tridiagonal_solve_perturb_shifted": (lambda tf, x: tf.linalg.tridiagonal_solve(
+                                              x - tf.constant([[0.0], [2.0], [0.0]],
+                                                              tf.float64),
+                                              tf.constant(_C11), perturb_singular=True),
+                                          np.array([[1.0, 1.0, 1.0, 1.0, 0.0],
+                                                    [2.0, 2.0, 2.0, 2.0, 2.0],
+                                                    [0.0, 1.0, 1.0, 1.0, 1.0]]), False),
     # Singular systems: NaNs where elimination meets a zero pivot, no error.
     "tridiagonal_solve_singular": (lambda tf, x: tf.linalg.tridiagonal_solve(
                                        x, tf.ones([3, 2], tf.float64)),

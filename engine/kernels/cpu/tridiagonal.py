@@ -67,6 +67,98 @@ def _solve_pivoting(ctx, diags, rhs):
     return x
 
 
+def _perturbed_pivot(perturb, pivot, row):
+    """(pivot, row) with a tiny pivot nudged (by perturb, doubling) or scaled up until
+    neither row / pivot nor 1 / pivot overflows: LAPACK xLAGTS's safeguard, as TensorFlow's
+    kernel applies it."""
+    finfo = np.finfo(row.dtype)
+    one = finfo.dtype.type(1)
+    small = one / finfo.max
+    safemin = finfo.tiny if small < finfo.tiny else (one + finfo.eps) * small
+    bignum = one / safemin
+    abs_pivot = abs(pivot)
+    if abs_pivot >= one:
+        return pivot, row
+    perturb = np.copysign(max(abs(perturb), safemin), pivot.real)
+    largest = np.max(np.abs(row)) if row.size else finfo.dtype.type(0)
+    while abs_pivot < one:
+        if abs_pivot < safemin:
+            if abs_pivot == 0 or largest * safemin > abs_pivot:
+                pivot, perturb = pivot + perturb, perturb * 2
+            else:
+                return pivot * bignum, row * bignum
+        elif largest > abs_pivot * bignum:
+            pivot, perturb = pivot + perturb, perturb * 2
+        else:
+            break
+        abs_pivot = abs(pivot)
+    return pivot, row
+
+
+def _solve_perturbing(ctx, diags, rhs):
+    """Pivoted elimination that keeps going through a numerically singular matrix (xLAGTF,
+    then xLAGTS's back substitution with tiny pivots perturbed by eps * max |U|): what
+    inverse iteration solves with (T - lambda I)."""
+    sup, diag, sub = (np.asarray(diags[k], dtype=rhs.dtype) for k in range(3))
+    n = diag.shape[0]
+    eps = np.finfo(rhs.dtype).eps
+    one = rhs.dtype.type(1)
+    x = np.array(rhs, copy=True)
+    if n == 1:
+        pivot, row = _perturbed_pivot(eps * abs(diag[0]), diag[0], x[0])
+        return (row * (one / pivot))[None]
+    u = np.zeros((n, 3), rhs.dtype)
+    u[0, 0], u[0, 1] = diag[0], sup[0]
+    max_abs_u = max(abs(u[0, 0]), abs(u[0, 1]))
+    scale1 = abs(u[0, 0]) + abs(u[0, 1])
+    for k in range(n - 1):
+        u[k + 1, 0] = diag[k + 1]
+        scale2 = abs(sub[k + 1]) + abs(u[k + 1, 0])
+        if k < n - 2:
+            scale2 += abs(sup[k + 1])
+        if sub[k + 1] == 0:
+            scale1 = scale2
+            u[k + 1, 1] = sup[k + 1]
+            u[k, 2] = 0
+            x[k + 1] = rhs[k + 1]
+        else:
+            piv1 = 0 if u[k, 0] == 0 else abs(u[k, 0]) / scale1
+            piv2 = abs(sub[k + 1]) / scale2
+            if piv2 <= piv1:
+                scale1 = scale2
+                factor = sub[k + 1] / u[k, 0]
+                u[k + 1, 0] = diag[k + 1] - factor * u[k, 1]
+                u[k + 1, 1] = sup[k + 1]
+                u[k, 2] = 0
+                x[k + 1] = rhs[k + 1] - factor * x[k]
+            else:
+                factor = u[k, 0] / sub[k + 1]
+                u[k, 0] = sub[k + 1]
+                u[k + 1, 0] = u[k, 1] - factor * diag[k + 1]
+                u[k, 1] = diag[k + 1]
+                if k < n - 2:
+                    u[k, 2] = sup[k + 1]
+                    u[k + 1, 1] = -factor * sup[k + 1]
+                x[k + 1] = x[k] - factor * rhs[k + 1]
+                x[k] = rhs[k + 1]
+        if k < n - 2:
+            max_abs_u = max(max_abs_u, *np.abs(u[k]))
+    max_abs_u = max(max_abs_u, abs(u[n - 1, 0]))
+    tol = eps * max_abs_u
+    pivot, row = _perturbed_pivot(tol, u[n - 1, 0], x[n - 1].copy())
+    x[n - 1] = row * (one / pivot)
+    pivot = u[n - 2, 0]
+    pivot, row = _perturbed_pivot(np.copysign(tol, pivot.real), pivot,
+                                  x[n - 2] - u[n - 2, 1] * x[n - 1])
+    x[n - 2] = row * (one / pivot)
+    for k in range(n - 3, -1, -1):
+        pivot = u[k, 0]
+        pivot, row = _perturbed_pivot(np.copysign(tol, pivot.real), pivot,
+                                      x[k] - u[k, 1] * x[k + 1] - u[k, 2] * x[k + 2])
+        x[k] = row * (one / pivot)
+    return x
+
+
 def _solve_thomas(ctx, diags, rhs):
     """The Thomas algorithm (no pivoting): a zero pivot is an error."""
     du, d, dl = (np.asarray(diags[k], dtype=rhs.dtype) for k in range(3))
@@ -108,11 +200,14 @@ def tridiagonal_solve(ctx, diagonals, rhs):
     if diagonals.shape[-1] != rhs.shape[-2]:
         raise invalid(ctx, "Expected the same number of left-hand sides and right-hand sides, "
                            f"got {diagonals.shape[-1]} and {rhs.shape[-2]}.")
+    pivoting = bool(ctx.attr("partial_pivoting", True))
     if bool(ctx.attr("perturb_singular", False)):
-        from engine.framework.errors import UnimplementedError
-        raise UnimplementedError(ctx.node_def, None, "TridiagonalSolve with "
-                                 "perturb_singular=True is not supported by the engine yet")
-    solve = _solve_pivoting if ctx.attr("partial_pivoting", True) else _solve_thomas
+        if not pivoting:
+            raise invalid(ctx, "Setting perturb_singular requires also setting "
+                               "partial_pivoting.")
+        solve = _solve_perturbing
+    else:
+        solve = _solve_pivoting if pivoting else _solve_thomas
     batch = np.broadcast_shapes(diagonals.shape[:-2], rhs.shape[:-2])
     diagonals = np.broadcast_to(diagonals, batch + diagonals.shape[-2:])
     rhs = np.broadcast_to(rhs, batch + rhs.shape[-2:])
