@@ -93,7 +93,8 @@ AvgPool3D AvgPool3DGrad ResizeArea RGBToHSV HSVToRGB
 ENGINE_OPS += """
 ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractVolumePatches
 TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
-TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
+TridiagonalMatMul TridiagonalSolve ResourceCountUpTo StatelessRandomGetKeyCounter
+StatelessRandomNormalV2
 """.split()
 
 

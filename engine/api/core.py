@@ -71,6 +71,7 @@ from engine.ops.norm_ops import norm  # noqa: F401
 from engine.ops.random_ops import (get_seed, random_normal, random_uniform,  # noqa: F401
                                    set_random_seed, truncated_normal)
 from engine.ops.shuffle_ops import random_shuffle
+from engine.ops import random_ops as _random_ops
 from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  # noqa: F401
                                   scatter_div, scatter_max, scatter_min, scatter_mul,
                                   scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
@@ -141,6 +142,7 @@ graph_util = _Namespace("tf.graph_util", import_graph_def=import_graph_def, **{
         "convert_variables_to_constants", "extract_sub_graph", "remove_training_nodes",
         "tensor_shape_from_node_def_name")})
 random = _Namespace("tf.random", set_random_seed=set_random_seed, uniform=random_uniform,
+                    stateless_normal=_random_ops.stateless_normal,
                     normal=random_normal, truncated_normal=truncated_normal, get_seed=get_seed,
                     shuffle=random_shuffle)
 initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_initializer,

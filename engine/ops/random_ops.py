@@ -5,6 +5,7 @@ from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
 from engine.ops.math_ops import add, multiply
+from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
 
 DEFAULT_GRAPH_SEED = 87654321
@@ -84,3 +85,36 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
         else:
             result = add(result * (maxval - minval), minval, name=name)
         return result
+
+
+_AUTO_SELECT = 3  # random_ops_util.Algorithm.AUTO_SELECT: Philox on the CPU
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
+                     alg="auto_select"):
+    """tf.random.stateless_normal: normals fixed by `seed` (a shape [2] integer tensor), the
+    same for the same seed and shape on every run. Only the auto_select algorithm."""
+    from engine.framework.tensor_shape import dimension_value
+    from engine.framework.tensor_util import constant_value_as_shape
+    if not (isinstance(alg, str) and alg.strip().lower().replace("-", "").replace("_", "")
+            == "autoselect"):
+        raise NotImplementedError(f"tf.random.stateless_normal with alg={alg!r} is not "
+                                  "supported by the engine yet")
+    with name_scope(name, "stateless_random_normal", [shape, seed, mean, stddev]) as name:
+        if isinstance(shape, (tuple, list)):
+            shape = tuple(dimension_value(d) for d in shape)
+            shape = convert_to_tensor(shape, dtype=None if shape else dtypes.int32,
+                                      name="shape")
+        else:
+            shape = convert_to_tensor(shape, name="shape")
+        mean = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        key, counter = apply_op("StatelessRandomGetKeyCounter", seed=seed)
+        rnd = apply_op("StatelessRandomNormalV2", shape=shape, key=key, counter=counter,
+                       alg=_AUTO_SELECT, dtype=dtype)
+        result = add(rnd * stddev, mean, name=name)
+        result.set_shape(constant_value_as_shape(shape))
+        return result
+
+
+NotDifferentiable("StatelessRandomNormalV2")

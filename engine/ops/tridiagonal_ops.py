@@ -220,8 +220,8 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
     """The eigenvalues (ascending) of the real symmetric tridiagonal matrix with diagonal
     alpha and off-diagonal beta, by TensorFlow's bisection on Sturm sequence counts; select
     'a' (all), 'i' (indices select_range[0] .. [1]) or 'v' (the values in the half-open
-    interval). The eigenvectors (eigvals_only=False) and complex matrices are not supported
-    by the engine yet."""
+    interval); with eigvals_only=False also the eigenvectors (as columns), by inverse
+    iteration from TF's fixed random start. Complex matrices are not supported yet."""
     with name_scope(name or "eigh_tridiagonal"):
         alpha = convert_to_tensor(alpha, name="alpha")
         n = dimension_value(alpha.shape[0])
@@ -236,10 +236,10 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
         if alpha.dtype.is_complex:
             raise NotImplementedError("tf.linalg.eigh_tridiagonal of a complex matrix is not "
                                       "supported by the engine yet")
-        if not eigvals_only:
-            raise NotImplementedError("tf.linalg.eigh_tridiagonal with eigvals_only=False "
-                                      "(eigenvectors) is not supported by the engine yet")
-        return _compute_eigenvalues(alpha, beta, n, select, select_range, tol)
+        eigvals = _compute_eigenvalues(alpha, beta, n, select, select_range, tol)
+        if eigvals_only:
+            return eigvals
+        return eigvals, _compute_eigenvectors(alpha, beta, eigvals)
 
 
 def _sturm(alpha, beta_sq, pivmin, alpha0_perturbation, x):
@@ -352,3 +352,78 @@ def _compute_eigenvalues(alpha, beta, n, select, select_range, tol):
         _, lower, upper = while_loop(continue_binary_search, binary_search_step,
                                      [0, lower, upper])
         return midpoint(lower, upper)
+
+
+def _compute_eigenvectors(alpha, beta, eigvals):
+    """Inverse iteration (at most 5 steps, as LAPACK's xSTEIN) from stateless normal
+    vectors of seed [7, 42], each step a perturbed tridiagonal solve per eigenvalue, the
+    vectors of clusters of close eigenvalues orthogonalized by a QR."""
+    from engine.ops.norm_ops import norm
+    from engine.ops.random_ops import stateless_normal
+    from engine.ops.state_ops import tensor_scatter_nd_update
+    with name_scope("compute_eigenvectors"):
+        k = array_ops.size(eigvals)
+        n = array_ops.size(alpha)
+        alpha = math_ops.cast(alpha, dtype=beta.dtype)
+        gap = eigvals[1:] - eigvals[:-1]
+        eps = np.finfo(eigvals.dtype.as_numpy_dtype).eps
+        t_norm = math_ops.maximum(math_ops.abs(eigvals[0]), math_ops.abs(eigvals[-1]))
+        gaptol = np.sqrt(eps) * t_norm
+        close = math_ops.less(gap, gaptol)
+        left_neighbor_close = array_ops.concat([[False], close], axis=0)
+        right_neighbor_close = array_ops.concat([close, [False]], axis=0)
+        ortho_interval_start = math_ops.logical_and(
+            math_ops.logical_not(left_neighbor_close), right_neighbor_close)
+        ortho_interval_start = array_ops.squeeze(array_ops.where_v2(ortho_interval_start),
+                                                 axis=-1)
+        ortho_interval_end = math_ops.logical_and(
+            left_neighbor_close, math_ops.logical_not(right_neighbor_close))
+        ortho_interval_end = array_ops.squeeze(array_ops.where_v2(ortho_interval_end),
+                                               axis=-1) + 1
+        num_clusters = array_ops.size(ortho_interval_end)
+        v0 = math_ops.cast(stateless_normal(shape=(k, n), seed=[7, 42]), dtype=beta.dtype)
+        nrm_v = norm(v0, axis=1)
+        v0 = v0 / nrm_v[:, array_ops.newaxis]
+        zero_nrm = array_ops.constant(0, shape=nrm_v.shape, dtype=nrm_v.dtype)
+        eigvals_cast = math_ops.cast(eigvals, dtype=beta.dtype)
+        alpha_shifted = alpha[array_ops.newaxis, :] - eigvals_cast[:, array_ops.newaxis]
+        beta = array_ops.tile(beta[array_ops.newaxis, :], [k, 1])
+        diags = [beta, alpha_shifted, _conj(beta)]
+
+        def orthogonalize_close_eigenvectors(eigenvectors):
+            def orthogonalize_cluster(cluster_idx, eigenvectors):
+                start = ortho_interval_start[cluster_idx]
+                end = ortho_interval_end[cluster_idx]
+                update_indices = array_ops.expand_dims(math_ops.range(start, end), -1)
+                vectors_in_cluster = eigenvectors[start:end, :]
+                q, _ = linalg_ops.qr(linalg_ops.matrix_transpose(vectors_in_cluster))
+                vectors_to_update = linalg_ops.matrix_transpose(q)
+                eigenvectors = tensor_scatter_nd_update(eigenvectors, update_indices,
+                                                        vectors_to_update)
+                return cluster_idx + 1, eigenvectors
+
+            _, eigenvectors = while_loop(lambda i, ev: math_ops.less(i, num_clusters),
+                                         orthogonalize_cluster, [0, eigenvectors])
+            return eigenvectors
+
+        def continue_iteration(i, _, nrm_v, nrm_v_old):
+            max_it = 5
+            min_norm_growth = 0.1
+            norm_growth_factor = array_ops.constant(1 + min_norm_growth, dtype=nrm_v.dtype)
+            return math_ops.logical_and(
+                math_ops.less(i, max_it),
+                math_ops.reduce_any(math_ops.greater_equal(nrm_v,
+                                                           norm_growth_factor * nrm_v_old)))
+
+        def inverse_iteration_step(i, v, nrm_v, nrm_v_old):
+            v = tridiagonal_solve(diags, v, diagonals_format="sequence",
+                                  partial_pivoting=True, perturb_singular=True)
+            nrm_v_old = nrm_v
+            nrm_v = norm(v, axis=1)
+            v = v / nrm_v[:, array_ops.newaxis]
+            v = orthogonalize_close_eigenvectors(v)
+            return i + 1, v, nrm_v, nrm_v_old
+
+        _, v, nrm_v, _ = while_loop(continue_iteration, inverse_iteration_step,
+                                    [0, v0, nrm_v, zero_nrm])
+        return linalg_ops.matrix_transpose(v)

@@ -19,7 +19,7 @@ from engine.kernels import slicing
 from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
     _concat, _unknown_slice_dims, broadcast_args, broadcast_to, concat_offset, const,
     dynamic_partition, dynamic_stitch, ensure_shape, expand_dims, fill, fingerprint,
-    parallel_concat, gather_v2, identity_n, list_diff, one_hot,
+    parallel_concat, stateless_random_normal_v2, gather_v2, identity_n, list_diff, one_hot,
     pack, pad, placeholder_with_default, random, range_, reshape, shape_of, slice_, split,
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
@@ -118,7 +118,8 @@ SHAPE_FUNCTIONS = {
     "DynamicPartition": dynamic_partition,
     "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
     "ParallelConcat": parallel_concat, "Fingerprint": fingerprint, "GuaranteeConst": unchanged,
-    "Timestamp": scalar,
+    "Timestamp": scalar, "StatelessRandomNormalV2": stateless_random_normal_v2,
+    "StatelessRandomGetKeyCounter": lambda attrs, inputs: ([1], [2]),
     "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
     "LogUniformCandidateSampler": candidate_sampler,

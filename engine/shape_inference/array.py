@@ -354,3 +354,8 @@ def fingerprint(attrs, inputs):
     if method is not None and method:
         raise ShapeError(f"Shape must be rank 0 but is rank {len(method)}")
     return [None if dims is None else dims[0], 8]
+
+
+def stateless_random_normal_v2(attrs, inputs):
+    """StatelessRandomNormalV2: the shape input's value, as far as it is known."""
+    return _from_value(inputs[0])

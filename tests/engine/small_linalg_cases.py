@@ -139,8 +139,29 @@ CASES = {
     "eigh_tridiagonal_interval": (lambda tf, x: tf.linalg.eigh_tridiagonal(
                                       x, tf.constant(_BETA), select="v",
                                       select_range=[-1.0, 2.0]), _ALPHA, False),
+    "eigh_tridiagonal_vectors": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                     x, tf.constant(_BETA), eigvals_only=False),
+                                 _ALPHA, False),
+    "eigh_tridiagonal_vectors_clustered_float32": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                                       x, tf.constant(
+                                                           [1e-4, 0.5, 1e-4, 1e-4], tf.float32),
+                                                       eigvals_only=False, name="eigv"),
+                                                   np.array([1.0, 1.0, 2.0, 1.0, 1.0],
+                                                            np.float32), False),
+    "eigh_tridiagonal_vectors_index": (lambda tf, x: tf.linalg.eigh_tridiagonal(
+                                           x, tf.constant(_BETA_LONG), eigvals_only=False,
+                                           select="i", select_range=[2, 5]),
+                                       _ALPHA_LONG, False),
     "eigh_tridiagonal_long": (lambda tf, x: tf.linalg.eigh_tridiagonal(
                                   x, tf.constant(_BETA_LONG)), _ALPHA_LONG, False),
+    # Stateless normals: TF's Philox stream from a scrambled seed.
+    "stateless_normal": (lambda tf, x: tf.random.stateless_normal([3, 5], seed=[7, 42]) * x,
+                         np.float32(1.5), False),
+    "stateless_normal_float64_int64_seed": (lambda tf, x: tf.random.stateless_normal(
+                                                tf.constant([2, 3]), tf.constant(
+                                                    [-5, 2**40], tf.int64), mean=x,
+                                                stddev=2.0, dtype=tf.float64, name="draw"),
+                                            np.float64(0.5), False),
     # perturb_singular: tiny pivots nudged (TF's xLAGTF / xLAGTS), singular systems too.
     "tridiagonal_solve_perturb": (lambda tf, x: tf.linalg.tridiagonal_solve(
                                       x, tf.constant(_C5), perturb_singular=True),

@@ -16,7 +16,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "fused_contraction", "accumulators", "special_math", "manip", "random_sampling", "strings", "sets",
     "image", "crop_and_resize", "volumetric", "sparse",
     # array and shape ops, small linalg
-    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal"))
+    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal",
+    "stateless_random"))
 
 
 def load_kernels():
