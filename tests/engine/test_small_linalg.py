@@ -56,7 +56,8 @@ def test_values_and_gradients_equal_tensorflows(name):
     assert shapes == TF.shapes[name]
 
 
-@pytest.mark.parametrize("name", list(cases.CASES))
+@pytest.mark.parametrize("name", [name for name in cases.CASES
+                                  if name not in cases.NODES_NOT_KEPT])
 def test_graphs_equal_tensorflows(name):
     with tf.Graph().as_default() as graph:
         cases.build_case(tf, name)
