@@ -146,6 +146,13 @@ NonMaxSuppressionV4 NonMaxSuppressionV5 NonMaxSuppressionWithOverlaps DrawBoundi
 DrawBoundingBoxesV2 SampleDistortedBoundingBoxV2 ExtractGlimpse CombinedNonMaxSuppression
 """.split()
 
+# Array and shape ops, small linalg (branch array-ops).
+ENGINE_OPS += """
+ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractVolumePatches
+TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
+TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -26,8 +26,16 @@ from engine.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dim
                                   split, squeeze, stack, stop_gradient, strided_slice, tile,
                                   transpose, unstack, where, where_v2, zeros, zeros_like)
 from engine.ops.constant_op import constant  # noqa: F401
+from engine.ops.sort_ops import argsort, sort  # noqa: F401
+from engine.ops.repeat_ops import repeat  # noqa: F401
+from engine.ops.batch_gather_ops import batch_gather, batch_scatter_update  # noqa: F401
+from engine.ops.array_shape_ops import (  # noqa: F401
+    convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, count_up_to,
+    dimension_at_index, dimension_value, edit_distance, ensure_shape, fingerprint,
+    get_static_value, guarantee_const, is_numeric_tensor, is_tensor, parallel_stack, timestamp)
 from engine.ops.control_flow.ops import group, no_op, tuple, with_dependencies  # noqa: F401,A004
 from engine.ops.control_flow.case import case  # noqa: F401
+from engine.ops.control_flow.switch_case import switch_case  # noqa: F401
 from engine.ops.control_flow.cond import cond  # noqa: F401
 from engine.ops.logging_ops import Assert  # noqa: F401
 from engine.ops.control_flow.while_loop import while_loop  # noqa: F401
@@ -68,6 +76,7 @@ from engine.ops.state_ops import (assign, assign_add, assign_sub, scatter_add,  
                                   scatter_div, scatter_max, scatter_min, scatter_mul,
                                   scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub,
                                   scatter_update, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                  tensor_scatter_nd_max, tensor_scatter_nd_min,
                                   tensor_scatter_nd_update)
 tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add
@@ -90,6 +99,7 @@ from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
 from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import segment_ops as _segment
+from engine.ops import matrix_functions as _matrix_functions
 from engine.ops.logging_ops import Assert as _Assert
 from engine.ops.logging_ops import print_v2 as _print_v2
 from engine.proto.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
@@ -199,6 +209,7 @@ _SEGMENT = ("segment_sum", "segment_mean", "segment_max", "segment_min", "segmen
             "meshgrid", "linspace")
 globals().update({name: getattr(_linalg, name) for name in _LINALG})
 einsum = _einsum.einsum
+matrix_square_root = _matrix_functions.matrix_square_root
 matrix_solve_ls = _least_squares.matrix_solve_ls
 globals().update({name: getattr(_segment, name) for name in _SEGMENT})
 lin_space = _segment.linspace  # TF 1.x's name

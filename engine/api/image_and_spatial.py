@@ -8,10 +8,17 @@ from engine.ops import image_color_ops as _color, image_ops as _geometry, nn as 
 from engine.ops import image_box_ops as _boxes, image_codec_ops as _codecs
 from engine.ops import image_measure_ops as _measure
 from engine.ops import spatial_ops as _spatial, volumetric_ops as _volumetric
+from engine.ops import space_batch_ops as _space_batch
+from engine.ops import patch_ops as _patches
 
 random_crop = _geometry.random_crop
 depth_to_space = _spatial.depth_to_space
 space_to_depth = _spatial.space_to_depth
+space_to_batch = _space_batch.space_to_batch
+batch_to_space = _space_batch.batch_to_space
+required_space_to_batch_paddings = _space_batch.required_space_to_batch_paddings
+extract_image_patches = _patches.extract_image_patches
+extract_volume_patches = _patches.extract_volume_patches
 
 _GEOMETRY = ("ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest_neighbor",
              "resize_bicubic", "resize_area", "flip_left_right", "flip_up_down",
@@ -30,6 +37,8 @@ _CODECS = ("decode_jpeg", "encode_jpeg", "decode_png", "encode_png", "decode_bmp
 image = _Namespace(
     "tf.image", resize=_geometry.resize_images, transpose=_geometry.transpose_image,
     resize_with_crop_or_pad=_geometry.resize_image_with_crop_or_pad,
+    extract_patches=_patches.extract_patches,
+    extract_image_patches=_patches.extract_image_patches,
     **{name: getattr(_geometry, name) for name in _GEOMETRY},
     **{name: getattr(_color, name) for name in _COLOR},
     **{name: getattr(_measure, name) for name in (
@@ -43,5 +52,7 @@ image = _Namespace(
 
 for _name in ("depth_to_space", "space_to_depth", "separable_conv2d", "atrous_conv2d"):
     setattr(_nn, _name, getattr(_spatial, _name))
+for _name in ("space_to_batch", "with_space_to_batch"):
+    setattr(_nn, _name, getattr(_space_batch, _name))
 for _name in ("conv3d", "max_pool3d", "avg_pool3d"):
     setattr(_nn, _name, getattr(_volumetric, _name))

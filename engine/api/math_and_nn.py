@@ -11,6 +11,7 @@ from engine.ops import einsum_ops as _einsum, least_squares as _least_squares
 from engine.ops import matrix_functions as _matrix_functions
 from engine.ops import math_ops as _math, norm_ops as _norm
 from engine.ops import stateless_random_ops as _stateless_random
+from engine.ops import tridiagonal_ops as _tridiagonal
 
 # tf.nn is the module engine.ops.nn; these members live in other op modules.
 for _name, _value in {
@@ -72,7 +73,14 @@ linalg = _Namespace("tf.linalg", inv=_linalg.matrix_inverse, det=_linalg.matrix_
                     slogdet=_linalg.log_matrix_determinant, logdet=_linalg.logdet,
                     eye=_linalg.eye, matrix_transpose=_linalg.matrix_transpose,
                     transpose=_linalg.matrix_transpose, adjoint=_linalg.adjoint,
-                    norm=_norm.norm, matmul=_math.matmul)
+                    norm=_norm.norm, matmul=_math.matmul,
+                    matvec=_matrix_functions.matvec, normalize=_matrix_functions.normalize,
+                    matrix_rank=_matrix_functions.matrix_rank,
+                    sqrtm=_matrix_functions.matrix_square_root,
+                    logm=_matrix_functions.matrix_logarithm,
+                    tridiagonal_matmul=_tridiagonal.tridiagonal_matmul,
+                    tridiagonal_solve=_tridiagonal.tridiagonal_solve,
+                    eigh_tridiagonal=_tridiagonal.eigh_tridiagonal)
 # tf.math: only the ops the engine has under no other name yet.
 math = _Namespace("tf.math", in_top_k=nn.in_top_k)
 metrics = _Namespace("tf.metrics", **{name: getattr(_metrics, name) for name in _metrics.METRICS})

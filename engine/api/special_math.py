@@ -29,6 +29,7 @@ unravel_index = _manip.unravel_index
 bitcast = _manip.bitcast
 searchsorted = _manip.searchsorted
 histogram_fixed_width = _manip.histogram_fixed_width
+histogram_fixed_width_bins = _manip.histogram_fixed_width_bins
 unique_with_counts = _manip.unique_with_counts
 sparse_tensor_dense_matmul = _manip.sparse_tensor_dense_matmul
 lbeta = _special.lbeta
@@ -94,7 +95,8 @@ manip = _Namespace("tf.manip", roll=roll)
 sparse = _Namespace("tf.sparse", matmul=sparse_tensor_dense_matmul)
 
 __all__ = ["lgamma", "digamma", "igamma", "igammac", "betainc", "log_sigmoid", "roll", "bitcast",
-           "searchsorted", "histogram_fixed_width", "unique_with_counts",
+           "searchsorted", "histogram_fixed_width", "histogram_fixed_width_bins",
+           "unique_with_counts",
            "sparse_tensor_dense_matmul", "manip", "sparse", "multinomial", "random_gamma",
            "random_poisson", "string_split", "substr", "as_string", "string_to_number", "sets",
            "reduce_join", "regex_replace", "string_strip", "distributions",

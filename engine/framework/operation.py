@@ -269,10 +269,11 @@ _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
 
 # Ops evaluated by their kernels when every input is known (small): what the sparse ops that
 # build a constant SparseTensor's shape need, linspace's size (a SelectV2 and a Reshape of its
-# num) that gives tf.linspace(0., 1., 6) its static shape [6] as in TensorFlow, and
-# tf.sparse.eye's and expand_dims' sizes and axes.
+# num) that gives tf.linspace(0., 1., 6) its static shape [6] as in TensorFlow, tf.sparse.eye's
+# and expand_dims' sizes and axes, and the counts tf.repeat reshapes and tiles by.
 _KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucketFast",
-                              "SelectV2", "GreaterEqual", "Reshape", "Cast"})
+                              "SelectV2", "GreaterEqual", "Reshape", "Cast", "BroadcastTo",
+                              "Max", "Sum"})
 
 _FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",

@@ -291,6 +291,11 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
+    def with_rank_at_most(self, rank):
+        if self.ndims is not None and self.ndims > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def concatenate(self, other):
         other = as_shape(other)
         if self._dims is None or other._dims is None:

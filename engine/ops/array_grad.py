@@ -22,6 +22,8 @@ for _op_type in ("Const", "ConcatOffset", "ZerosLike", "OnesLike", "StopGradient
                  "Where", "Assign", "AssignAdd", "AssignSub", "VariableShape",
                  "StringJoin"):  # in TensorFlow, string_ops.py marks StringJoin so
     NotDifferentiable(_op_type)
+NotDifferentiable("Timestamp")  # TensorFlow's logging_ops.py marks it
+NotDifferentiable("EditDistance")
 
 
 @RegisterGradient("Pack")
@@ -325,6 +327,24 @@ def _tensor_scatter_add_grad(op, grad):
 def _tensor_scatter_sub_grad(op, grad):
     updates_grad = array_ops.gather_nd(grad, op.inputs[1])
     return [array_ops.identity(grad), None, -updates_grad]
+
+
+@RegisterGradient("TensorScatterMax")
+@RegisterGradient("TensorScatterMin")
+def _tensor_scatter_min_or_max_grad(op, grad):
+    """The gradient split evenly between the tensor's value and the updates equal to the
+    result (TensorFlow's _TensorScatterMinOrMaxGrad)."""
+    from engine.ops.segment_ops import scatter_nd
+    indices, x, y, output = op.inputs[1], op.inputs[0], op.inputs[2], op.outputs[0]
+    x_indicators = math_ops.cast(math_ops.equal(x, output), grad.dtype)
+    y_output = array_ops.gather_nd(output, indices)
+    y_indicators = math_ops.cast(math_ops.equal(y, y_output), grad.dtype)
+    ys_indicators = scatter_nd(indices, y_indicators,
+                               array_ops.shape(x, out_type=indices.dtype))
+    indicators = x_indicators + ys_indicators
+    x_grad = grad * x_indicators / indicators
+    y_grad = array_ops.gather_nd(grad / indicators, indices) * y_indicators
+    return [x_grad, None, y_grad]
 
 
 for _op in ("ScatterMul", "ScatterDiv", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):

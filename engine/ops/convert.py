@@ -3,7 +3,7 @@
 from engine.framework import dtypes
 from engine.ops.constant_op import constant
 from engine.framework.tensor import Tensor
-from engine.framework.tensor_shape import TensorShape
+from engine.framework.tensor_shape import Dimension, TensorShape
 
 # (base type, priority, function), sorted by priority then registration order.
 _CONVERSION_FUNCTIONS = []
@@ -92,9 +92,23 @@ def _shape_conversion(value, dtype=None, name=None, as_ref=False):
     return constant(values, dtype=dtype, name=name or "shape_as_tensor")
 
 
+def _dimension_conversion(value, dtype=None, name=None, as_ref=False):
+    """A known Dimension as an int32 (or int64) scalar, named as TensorFlow names it."""
+    if value.value is None:
+        raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+    if dtype is not None:
+        if dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Cannot convert Dimension {value} to dtype {dtype}. Allowed "
+                            "dtypes are tf.int32 and tf.int64.")
+    else:
+        dtype = dtypes.int32
+    return constant(value.value, dtype=dtype, name=name or "shape_as_tensor")
+
+
 def _install():
     register_tensor_conversion_function(Tensor, _tensor_conversion, 100)
     register_tensor_conversion_function(TensorShape, _shape_conversion, 100)
+    register_tensor_conversion_function(Dimension, _dimension_conversion, 100)
     for base in ((list, tuple), object):
         register_tensor_conversion_function(base, _constant_conversion, 200 if base is object
                                             else 100)

@@ -32,8 +32,8 @@ class IndexedSlices:
             "IndexedSlicesValue"
 
     def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
+        dense_shape = "" if self.dense_shape is None else f", dense_shape={self.dense_shape}"
+        return f"IndexedSlices(indices={self.indices}, values={self.values}{dense_shape})"
 
 
 def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):

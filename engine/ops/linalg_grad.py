@@ -203,3 +203,45 @@ def _self_adjoint_eig_v2_grad(op, grad_e, grad_v):
         # The op reads only the lower triangle: symmetrise, keep the lower triangle.
         grad_a = linalg_ops.matrix_band_part(grad_a + linalg_ops.adjoint(grad_a), -1, 0)
         return linalg_ops.matrix_set_diag(grad_a, 0.5 * linalg_ops.matrix_diag_part(grad_a))
+
+
+def _kronecker_product(b1, b2):
+    """The Kronecker product of two batches of square matrices (TensorFlow's helper)."""
+    b1_shape = array_ops.shape(b1)
+    b2_shape = array_ops.shape(b2)
+    b1_order = b1_shape[-1]
+    b2_order = b2_shape[-1]
+    shape_slice_size = [math_ops.subtract(array_ops.size(b1_shape), 2)]
+    shape_slice = array_ops.slice(b1_shape, [0], shape_slice_size)
+    b1_reshape_shape = array_ops.concat([shape_slice, [b1_order], [1], [b1_order], [1]], 0)
+    b2_reshape_shape = array_ops.concat([shape_slice, [1], [b2_order], [1], [b2_order]], 0)
+    b1_reshape = array_ops.reshape(b1, b1_reshape_shape)
+    b2_reshape = array_ops.reshape(b2, b2_reshape_shape)
+    order_prod = b1_order * b2_order
+    kprod_shape = array_ops.concat([shape_slice, [order_prod], [order_prod]], 0)
+    return array_ops.reshape(b1_reshape * b2_reshape, kprod_shape)
+
+
+@RegisterGradient("MatrixSquareRoot")
+def _matrix_square_root_grad(op, grad):
+    """dA solves the Sylvester equation R dR + dR R = dA, as one linear system of order
+    M^2 per matrix: (I (x) R^T + R (x) I) vec(dA^T) = vec(grad^T)."""
+    sqrtm = op.outputs[0]
+    shape = array_ops.shape(sqrtm)
+    order = shape[-1]
+    matrix_count = math_ops.reduce_prod(shape[0:-2])
+    eye = linalg_ops.eye(order, dtype=sqrtm.dtype)
+    eye_flat = array_ops.reshape(eye, [-1])
+    eye_tiled = array_ops.tile(eye_flat, [matrix_count])
+    eye_batch = array_ops.reshape(eye_tiled, shape)
+    sqrtm_transpose = linalg_ops.matrix_transpose(sqrtm)
+    k1 = _kronecker_product(eye_batch, sqrtm_transpose)
+    k2 = _kronecker_product(sqrtm, eye_batch)
+    ksum = math_ops.add(k1, k2)
+    shape_slice_size = [math_ops.subtract(array_ops.size(shape), 2)]
+    shape_slice = array_ops.slice(shape, [0], shape_slice_size)
+    shape_vec_da = array_ops.concat([shape_slice, [order * order], [1]], 0)
+    vec_da = array_ops.reshape(linalg_ops.matrix_transpose(grad), shape_vec_da)
+    vec_dsqrtm = linalg_ops.matrix_solve(ksum, vec_da)
+    dsqrtm_transpose = array_ops.reshape(vec_dsqrtm, shape)
+    return linalg_ops.matrix_transpose(dsqrtm_transpose)

@@ -1,4 +1,5 @@
-"""tf.roll, tf.bitcast, tf.searchsorted, tf.histogram_fixed_width, tf.unique_with_counts and
+"""tf.roll, tf.bitcast, tf.searchsorted, tf.histogram_fixed_width (and _bins),
+tf.unique_with_counts and
 tf.sparse_tensor_dense_matmul, as TF 1.x builds them."""
 
 from engine.framework import dtypes
@@ -41,6 +42,29 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
     with name_scope(name, "histogram_fixed_width", [values, value_range, nbins]) as name:
         return apply_op("HistogramFixedWidth", values=values, value_range=value_range,
                         nbins=nbins, dtype=dtypes.as_dtype(dtype), name=name)
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """The bin (0 .. nbins - 1, int32) each value falls in; values outside the range in the
+    first or last bin. `dtype` is unused, as in TensorFlow."""
+    from engine.ops import math_ops
+    from engine.ops.control_flow.ops import with_dependencies
+    from engine.ops.logging_ops import Assert
+    with name_scope(name, "histogram_fixed_width_bins", [values, value_range, nbins]):
+        values = convert_to_tensor(values, name="values")
+        shape = array_ops.shape(values)
+        values = array_ops.reshape(values, [-1])
+        value_range = convert_to_tensor(value_range, name="value_range")
+        nbins = convert_to_tensor(nbins, dtype=dtypes.int32, name="nbins")
+        check = Assert(math_ops.greater(nbins, 0), [f"nbins {nbins} must > 0"])
+        nbins = with_dependencies([check], nbins)
+        nbins_float = math_ops.cast(nbins, values.dtype)
+        scaled_values = math_ops.truediv(values - value_range[0],
+                                         value_range[1] - value_range[0],
+                                         name="scaled_values")
+        indices = math_ops.floor(nbins_float * scaled_values, name="indices")
+        indices = math_ops.cast(math_ops.clip_by_value(indices, 0, nbins_float - 1), dtypes.int32)
+        return array_ops.reshape(indices, shape)
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):

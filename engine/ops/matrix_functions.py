@@ -321,3 +321,54 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
 
 __all__ = ["pinv", "matrix_exponential", "lu", "lu_solve", "lu_matrix_inverse",
            "lu_reconstruct"]
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+    """a @ b for a vector (or batch of vectors) b: a MatMul of b as a column, squeezed."""
+    with name_scope(name, "MatVec", [a, b]) as name:
+        output = math_ops.matmul(a, array_ops.expand_dims(b, axis=-1),
+                                 transpose_a=transpose_a, adjoint_a=adjoint_a,
+                                 a_is_sparse=a_is_sparse, b_is_sparse=b_is_sparse)
+        return array_ops.squeeze(output, axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
+    """(tensor / its norm, the norm with the reduced axes kept), the norm cast to the
+    tensor's dtype."""
+    from engine.ops.norm_ops import norm
+    with name_scope(name, "normalize", [tensor]) as name:
+        tensor = convert_to_tensor(tensor)
+        norm_value = norm(tensor, ord, axis, keepdims=True)
+        norm_value = cast(norm_value, tensor.dtype)
+        return tensor / norm_value, norm_value
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values of each matrix above tol (by default eps * max(M, N) *
+    the largest singular value)."""
+    with name_scope(name or "matrix_rank"):
+        a = convert_to_tensor(a, dtype_hint=dtypes.float32, name="a")
+        assertions = _maybe_validate_matrix(a, validate_args)
+        if assertions:
+            with get_default_graph().control_dependencies(assertions):
+                a = array_ops.identity(a)
+        s = linalg_ops.svd(a, compute_uv=False)
+        if tol is None:
+            if a.shape[-2:].is_fully_defined():
+                m = np.max(a.shape[-2:].as_list())
+            else:
+                m = math_ops.reduce_max(_shape(a)[-2:])
+            eps = np.finfo(a.dtype.as_numpy_dtype).eps
+            tol = eps * cast(m, a.dtype) * math_ops.reduce_max(s, axis=-1, keepdims=True)
+        return math_ops.reduce_sum(cast(s > tol, dtypes.int32), axis=-1)
+
+
+def matrix_square_root(input, name=None):  # noqa: A002
+    """The principal square root of each square matrix (tf.linalg.sqrtm)."""
+    return apply_op("MatrixSquareRoot", input=input, name=name)
+
+
+def matrix_logarithm(input, name=None):  # noqa: A002
+    """The principal logarithm of each complex square matrix (tf.linalg.logm)."""
+    return apply_op("MatrixLogarithm", input=input, name=name)

@@ -84,3 +84,4 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
         else:
             result = add(result * (maxval - minval), minval, name=name)
         return result
+

@@ -76,3 +76,21 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     return apply_op("TensorScatterSub", tensor=tensor, indices=indices, updates=updates,
                     name=name)
+
+
+def _check_bad_indices_policy(policy):
+    if policy not in ("", "DEFAULT", "ERROR"):
+        raise NotImplementedError(f"bad_indices_policy={policy!r} is not supported by the "
+                                  "engine yet")
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy="", name=None):
+    _check_bad_indices_policy(bad_indices_policy)
+    return apply_op("TensorScatterMax", tensor=tensor, indices=indices, updates=updates,
+                    bad_indices_policy=bad_indices_policy, name=name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=None):
+    _check_bad_indices_policy(bad_indices_policy)
+    return apply_op("TensorScatterMin", tensor=tensor, indices=indices, updates=updates,
+                    bad_indices_policy=bad_indices_policy, name=name)

@@ -29,8 +29,10 @@ FORWARDING = frozenset({"Identity", "StopGradient", "PreventGradient"})
 # Never made NoOps, whatever their purity (TensorFlow's do_not_rewrite_ops).
 _KEEP_OPS = frozenset({"Assert", "CheckNumerics", "_Retval", "_Arg", "_ParallelConcatUpdate",
                        "ControlTrigger"})
+# TensorFlow's IsSwitch: a lowered Case's _SwitchN is one too (its pivots must stay).
+_SWITCHES = op_families.SWITCH | {"_SwitchN"}
 _FRAME_OPS = (op_families.ENTER | op_families.EXIT | op_families.NEXT_ITERATION
-              | op_families.MERGE | op_families.SWITCH)
+              | op_families.MERGE | _SWITCHES)
 ROUNDS = 2
 # What an Identity reading it must stay for (TensorFlow's IsVariable): the Identity is the
 # handle or value a function's inlined argument, or a user's read, hands on.
@@ -202,7 +204,7 @@ def _identity_removable(view, node, context):
         consumer = view.node(consumer_name)
         if len(inputs) > 1 and (consumer.op in op_families.MERGE or consumer.op == "_Retval"):
             return False
-        if producer.op in op_families.SWITCH and waits in view.inputs(consumer_name):
+        if producer.op in _SWITCHES and waits in view.inputs(consumer_name):
             return False
     return True
 

@@ -18,7 +18,8 @@ from engine.framework import op_families
 from engine.kernels import slicing
 from engine.shape_inference.array import (  # noqa: F401  (the shape functions, re-exported)
     _concat, _unknown_slice_dims, broadcast_args, broadcast_to, concat_offset, const,
-    dynamic_partition, dynamic_stitch, ensure_shape, expand_dims, fill, gather_v2, identity_n, list_diff, one_hot,
+    dynamic_partition, dynamic_stitch, ensure_shape, expand_dims, fill, fingerprint,
+    parallel_concat, gather_v2, identity_n, list_diff, one_hot,
     pack, pad, placeholder_with_default, random, range_, reshape, shape_of, slice_, split,
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
@@ -122,6 +123,8 @@ SHAPE_FUNCTIONS = {
     "DynamicStitch": dynamic_stitch, "ParallelDynamicStitch": dynamic_stitch,
     "DynamicPartition": dynamic_partition,
     "EnsureShape": ensure_shape, "ListDiff": list_diff, "TopKV2": top_k,
+    "ParallelConcat": parallel_concat, "Fingerprint": fingerprint, "GuaranteeConst": unchanged,
+    "Timestamp": scalar,
     "MaxPoolV2": max_pool_v2, "InTopKV2": in_top_k,
     "FusedBatchNormV3": fused_batch_norm, "FusedBatchNormGradV3": fused_batch_norm_grad,
     "LogUniformCandidateSampler": candidate_sampler,
@@ -134,7 +137,8 @@ SHAPE_FUNCTIONS = {
     **{op: unchanged for op in ("ScatterUpdate", "ScatterMul", "ScatterDiv", "ScatterMin",
                                 "ScatterMax", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
                                 "TensorScatterUpdate", "TensorScatterAdd",
-                                "TensorScatterSub")}, "ReverseSequence": unchanged,
+                                "TensorScatterSub", "TensorScatterMax",
+                                "TensorScatterMin")}, "ReverseSequence": unchanged,
     **{op: switch for op in op_families.SWITCH}, "_SwitchN": switch_n,
     **{op: merge_op for op in op_families.MERGE},
     **{op: enter for op in op_families.ENTER},

@@ -183,7 +183,9 @@ def expand_dims(attrs, inputs):
 
 
 def tile(attrs, inputs):
-    dims, multiples = _dims(inputs[0]), _ints(inputs[1])
+    # multiples as a partially known shape (TensorFlow's MakeShapeFromShapeTensor): a Pack of
+    # known and unknown counts still gives the dims the known ones multiply.
+    dims, multiples = _dims(inputs[0]), _from_value(inputs[1])
     if multiples is None:
         # Multiples known in part (a Pack of constants and a shape's dim): those dims known.
         multiples = _from_value(inputs[1])
@@ -306,7 +308,7 @@ def dynamic_partition(attrs, inputs):
 
 
 def ensure_shape(attrs, inputs):
-    return merge(_dims(inputs[0]), _attr_shape(attrs))
+    return merge(_attr_shape(attrs), _dims(inputs[0]))  # in TensorFlow's order, for its words
 
 
 def list_diff(attrs, inputs):
@@ -322,3 +324,36 @@ def top_k(attrs, inputs):
         raise ShapeError("Shape must be at least rank 1 but is rank 0")
     out = dims[:-1] + [k[0] if k else None]
     return (out, list(out))
+
+
+def parallel_concat(attrs, inputs):
+    """ParallelConcat: the `shape` attr, every input fully known, [1, ...] and merging with it."""
+    shape = _attr_shape(attrs)
+    if shape is None or None in shape:
+        raise ShapeError("shape attr must be fully defined.")
+    current = [1] + shape[1:]
+    for index, info in enumerate(inputs):
+        dims = _dims(info)
+        if dims is None or None in dims:
+            raise ShapeError("All input shapes must be fully defined.")
+        if len(dims) < 1:
+            raise ShapeError("The rank of all input shapes must be greater than 0, but the "
+                             f"input {index} had rank {len(dims)}.")
+        if dims[0] != 1:
+            raise ShapeError("Size of first dimension must be 1.")
+        try:
+            current = merge(dims, current)
+        except ShapeError as error:
+            raise ShapeError(f"{error}\n\tFrom merging shape {index} with other shapes.") \
+                from None
+    return shape
+
+
+def fingerprint(attrs, inputs):
+    """Fingerprint: [rows, 8] of data of rank 1 at least; the method a scalar."""
+    dims, method = _dims(inputs[0]), _dims(inputs[1])
+    if dims is not None and not dims:
+        raise ShapeError("Shape must be at least rank 1 but is rank 0")
+    if method is not None and method:
+        raise ShapeError(f"Shape must be rank 0 but is rank {len(method)}")
+    return [None if dims is None else dims[0], 8]

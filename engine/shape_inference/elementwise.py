@@ -79,5 +79,6 @@ UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
 BINARY = op_families.BINARY
 
 SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedOp",
+           "ResourceCountUpTo",
            "VarHandleOp", "ScalarSummary", "MergeSummary", "HistogramSummary", "ImageSummary",
            "AudioSummaryV2", "TensorSummaryV2")

@@ -94,7 +94,50 @@ def crop_and_resize_grad_image(attrs, inputs):
     return dims if dims is not None else [None] * 4
 
 
+def _patches(attrs, inputs, op, rank, rates):
+    """ExtractImagePatches, ExtractVolumePatches: [batch, windows per spatial dim...,
+    depth * prod(ksizes)]."""
+    from engine.kernels.cpu.patches import windowed_output_size
+    dims = _dims(inputs[0])
+    if dims is not None and len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    dims = dims or [None] * rank
+    ksizes, strides = list(attrs["ksizes"]), list(attrs["strides"])
+    for name, values in (("ksizes", ksizes), ("stride", strides), ("rates", rates)):
+        if len(values) != rank:
+            raise ShapeError(f"{op} requires the {name} attribute to contain {rank} values, "
+                             f"but got: {len(values)}")
+    padding = attrs["padding"]
+    padding = padding.decode() if isinstance(padding, bytes) else padding
+    kernel = 1
+    for k in ksizes[1:-1]:
+        kernel *= k
+    out = [dims[0]]
+    for size, k, stride, rate in zip(dims[1:-1], ksizes[1:-1], strides[1:-1], rates[1:-1]):
+        if size is None:
+            out.append(None)
+            continue
+        effective = k + (k - 1) * (rate - 1)
+        windows, _ = windowed_output_size(size, effective, stride, padding)
+        if windows is None:
+            raise ShapeError(f"Computed output size would be negative: "
+                             f"{(size - effective + stride) // stride} [input_size: {size}, "
+                             f"effective_filter_size: {effective}, stride: {stride}]")
+        out.append(windows)
+    return out + [None if dims[-1] is None else dims[-1] * kernel]
+
+
+def extract_image_patches(attrs, inputs):
+    return _patches(attrs, inputs, "ExtractImagePatches", 4, list(attrs["rates"]))
+
+
+def extract_volume_patches(attrs, inputs):
+    return _patches(attrs, inputs, "ExtractVolumePatches", 5, [1] * 5)
+
+
 SHAPE_FUNCTIONS = {
+    "ExtractImagePatches": extract_image_patches,
+    "ExtractVolumePatches": extract_volume_patches,
     "CropAndResize": crop_and_resize, "CropAndResizeGradImage": crop_and_resize_grad_image,
     "CropAndResizeGradBoxes": lambda attrs, inputs: _dims(inputs[2]),
     "ResizeBilinear": resize, "ResizeNearestNeighbor": resize, "ResizeBicubic": resize,

@@ -254,7 +254,41 @@ def scatter_nd(attrs, inputs):
     return _from_value(inputs[2])
 
 
+def tridiagonal_mat_mul(attrs, inputs):
+    """TridiagonalMatMul: rhs's shape; each diagonal [..., 1, M] with rhs [..., M, N]."""
+    rhs = _dims(inputs[3])
+    if rhs is not None and len(rhs) < 2:
+        raise ShapeError(f"Shape must be at least rank 2 but is rank {len(rhs)}")
+    for info in inputs[:3]:
+        dims = _dims(info)
+        if dims is None:
+            continue
+        if len(dims) < 2:
+            raise ShapeError(f"Shape must be at least rank 2 but is rank {len(dims)}")
+        merge_dim(dims[-2], 1)
+        if rhs is not None:
+            merge_dim(dims[-1], rhs[-2])
+    return rhs
+
+
+def tridiagonal_solve(attrs, inputs):
+    """TridiagonalSolve: rhs's shape; diagonals [..., 3, M] with rhs [..., M, K]."""
+    diagonals, rhs = _dims(inputs[0]), _dims(inputs[1])
+    if diagonals is not None:
+        if len(diagonals) < 2:
+            raise ShapeError(f"Shape must be at least rank 2 but is rank {len(diagonals)}")
+        merge_dim(diagonals[-2], 3)
+        if rhs is not None:
+            if len(rhs) != len(diagonals):
+                raise ShapeError(f"Shape must be rank {len(diagonals)} but is rank "
+                                 f"{len(rhs)}")
+            merge_dim(diagonals[-1], rhs[-2])
+    return rhs
+
+
 SHAPE_FUNCTIONS = {
+    "MatrixSquareRoot": square_matrix, "MatrixLogarithm": square_matrix,
+    "TridiagonalMatMul": tridiagonal_mat_mul, "TridiagonalSolve": tridiagonal_solve,
     "MatrixInverse": square_matrix, "Cholesky": square_matrix, "Lu": lu,
     "MatrixDeterminant": matrix_determinant, "Einsum": einsum, "Diag": diag,
     "SelfAdjointEigV2": self_adjoint_eig_v2, "Svd": svd, "Qr": qr, "MatrixSolve": matrix_solve,

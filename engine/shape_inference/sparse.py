@@ -1,7 +1,7 @@
 """Shape functions of the SparseTensor ops of engine/kernels/cpu/sparse.py, as TensorFlow's
 (core/ops/sparse_ops.cc, math_ops.cc) give them."""
 
-from engine.shape_inference.dims import _dims
+from engine.shape_inference.dims import ShapeError, _dims
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -71,7 +71,26 @@ def sparse_slice_grad(attrs, inputs):
     return [_first(_dims(inputs[1]))]
 
 
+def edit_distance(attrs, inputs):
+    """EditDistance: max(hypothesis_shape, truth_shape) without the last dim, where both
+    shapes' values are known; else unknown."""
+    for indices, values, shape in (inputs[:3], inputs[3:]):
+        for info, rank, what in ((indices, 2, "indices"), (values, 1, "values"),
+                                 (shape, 1, "shape")):
+            dims = _dims(info)
+            if dims is not None and len(dims) != rank:
+                raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
+    hypothesis, truth = _ints(inputs[2]), _ints(inputs[5])
+    if hypothesis is None or truth is None:
+        return None
+    if len(hypothesis) != len(truth):
+        raise ShapeError("Num elements of hypothesis_shape does not match truth_shape: "
+                         f"{len(hypothesis)} vs. {len(truth)}")
+    return [max(h, t) for h, t in zip(hypothesis[:-1], truth[:-1])]
+
+
 SHAPE_FUNCTIONS = {
+    "EditDistance": edit_distance,
     "SparseReorder": sparse_reorder, "SparseSlice": sparse_slice,
     "SparseSliceGrad": sparse_slice_grad,
     "SparseCross": sparse_cross, "SparseCrossV2": sparse_cross,

@@ -55,4 +55,16 @@ CASES = {
     "GatherNd_rows": (lambda x: tf.gather_nd(x, [[1], [0], [1]]), [_rand(2, 3)]),
     "ScatterNd": (lambda u: apply_op("ScatterNd", indices=[[1], [3]], updates=u, shape=[4, 2]),
                   [_rand(2, 2)]),
+    # Array and shape ops: patches (float64 here; TF's values in test_array_shape_ops.py)
+    # and the min/max scatters away from ties.
+    "ExtractImagePatches": (lambda x: tf.image.extract_patches(
+                                x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 1, 1], "SAME"),
+                            [_rand(1, 4, 5, 2)]),
+    "ExtractVolumePatches": (lambda x: tf.extract_volume_patches(
+                                 x, [1, 2, 1, 2, 1], [1, 1, 1, 2, 1], "VALID"),
+                             [_rand(1, 3, 2, 4, 1)]),
+    "TensorScatterMax": (lambda x, u: tf.tensor_scatter_nd_max(x, [[2], [0]], u),
+                         [_apart(3, 2), _apart(2, 2) + 0.01]),
+    "TensorScatterMin": (lambda x, u: tf.tensor_scatter_nd_min(x, [[1, 1], [0, 0]], u),
+                         [_apart(2, 3), _apart(2) + 0.01]),
 }

@@ -72,6 +72,11 @@ CASES = {
     "Einsum": (lambda a, b, c: tf.einsum("ij,jk,kl->il", a, b, c),
                [_rand(2, 3), _rand(3, 4), _rand(4, 2)]),
     "Einsum_reduce": (lambda a: tf.einsum("ijk->j", a), [_rand(2, 3, 4)]),
+    "MatrixSquareRoot": (lambda a: tf.linalg.sqrtm(a), [_well_conditioned(3)]),
+    "TridiagonalMatMul": (lambda d, r: tf.linalg.tridiagonal_matmul(d, r),
+                          [_rand(2, 3, 4), _rand(2, 4, 3)]),
+    "TridiagonalSolve": (lambda d, r: tf.linalg.tridiagonal_solve(d, r),
+                         [_rand(3, 4) + np.array([[0.0], [3.0], [0.0]]), _rand(4, 2)]),
     "Einsum_ellipsis": (lambda a, b: tf.einsum("...ij,...jk->...ik", a, b),
                         [_rand(2, 2, 3), _rand(1, 3, 2)]),
 }

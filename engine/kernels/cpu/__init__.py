@@ -18,7 +18,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "cephes_misc", "string_format", "encoding", "unicode", "string_ngrams", "stateless_random",
     "parameterized_truncated_normal", "sparse_math", "sparse_reduce", "sparse_serialize",
     "sparse_count", "ctc", "window_argmax", "fractional_pool", "image_codecs", "bounding_boxes", "distorted_crop",
-    "glimpse"))
+    "glimpse",
+    # array and shape ops, small linalg
+    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal"))
 
 
 def load_kernels():

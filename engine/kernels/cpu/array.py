@@ -26,8 +26,7 @@ def identity_n(ctx, *inputs):
 
 
 register_table({op: identity for op in (
-    "Identity", "StopGradient", "PreventGradient", "PlaceholderWithDefault",
-    "EnsureShape")})
+    "Identity", "StopGradient", "PreventGradient", "PlaceholderWithDefault")})
 register_table({
     # TensorFlow's SnapshotOp copies (an input aliasing a variable is read now, not later).
     "Snapshot": lambda ctx, x: np.copy(x),

@@ -422,8 +422,9 @@ register_table({
 @register("TopKV2")
 def top_k(ctx, x, k):
     k = top_k_count(ctx, x.shape, k)
-    # A stable sort on the negated values keeps equal elements in index order, as TensorFlow.
-    order = np.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
+    # A stable sort on the negated values keeps equal elements in index order, as TensorFlow;
+    # integers through ~x (-x - 1), which has no overflow at the dtype's minimum.
+    order = np.argsort(~x if x.dtype.kind in "iu" else -x, axis=-1, kind="stable")[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(top_k_index_dtype(ctx))
 
 

@@ -1,7 +1,8 @@
 """NumPy CPU kernels of the scatter ops: ScatterSub and ScatterAdd on ref variables (the sparse
 updates GradientDescent applies for IndexedSlices gradients, and tf.scatter_sub / scatter_add),
 ScatterUpdate, ScatterMul, ScatterDiv, ScatterMin, ScatterMax, ScatterNdUpdate, ScatterNdAdd,
-ScatterNdSub, and the functional TensorScatterUpdate, TensorScatterAdd, TensorScatterSub."""
+ScatterNdSub, and the functional TensorScatterUpdate, TensorScatterAdd, TensorScatterSub,
+TensorScatterMax, TensorScatterMin."""
 
 import numpy as np
 
@@ -107,6 +108,10 @@ def _scatter_nd_into(ctx, target, indices, updates, mode, what="shape"):
             target[position] = update
         elif mode == "add":
             target[position] = target[position] + update
+        elif mode == "max":
+            target[position] = np.maximum(target[position], update)
+        elif mode == "min":
+            target[position] = np.minimum(target[position], update)
         else:
             target[position] = target[position] - update
     return target
@@ -137,3 +142,5 @@ def _tensor_scatter(mode):
 register("TensorScatterUpdate")(_tensor_scatter("update"))
 register("TensorScatterAdd")(_tensor_scatter("add"))
 register("TensorScatterSub")(_tensor_scatter("sub"))
+register("TensorScatterMax")(_tensor_scatter("max"))
+register("TensorScatterMin")(_tensor_scatter("min"))

@@ -9,7 +9,8 @@ live in ctx.resources.variable(handle).
 import numpy as np
 
 from engine.framework.dtypes import as_dtype
-from engine.framework.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from engine.framework.errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
+                                     OutOfRangeError)
 from engine.kernels import register, register_table
 from engine.kernels.common import datatype_string, resource_handle, shape_str
 from engine.kernels.cpu.array import index_error
@@ -215,6 +216,20 @@ def resource_variable_kernels(arrays):
         value = existing_or_not_found(ctx, resource).value
         return np.array(shape_of(value), ctx.attrs.get("out_type").as_numpy_dtype)
 
+    def resource_count_up_to(ctx, resource):
+        """The variable's value before adding one; OutOfRangeError once it reached limit."""
+        buffer = existing_or_not_found(ctx, resource)
+        limit = int(ctx.attr("limit"))
+        with locked([buffer]):
+            value = buffer.value
+            if len(shape_of(value)) != 0:
+                raise InvalidArgumentError(ctx.node_def, None, "input is not a scalar: "
+                                                               f"{shape_str(shape_of(value))}")
+            if int(value) >= limit:
+                raise OutOfRangeError(ctx.node_def, None, f"Reached limit of {limit}")
+            buffer.value = value + arrays.xp.asarray(1, dtype=value.dtype)
+        return value
+
     def disable_copy_on_read(ctx, resource):
         # The engine never copies a variable for a read (its updates replace the buffer), so
         # there is no mode to change; the variable must exist, as TensorFlow looks it up.
@@ -224,7 +239,8 @@ def resource_variable_kernels(arrays):
             "AssignAddVariableOp": update_variable(arrays.xp.add),
             "AssignSubVariableOp": update_variable(arrays.xp.subtract),
             "VarIsInitializedOp": var_is_initialized_op, "ResourceGather": resource_gather,
-            "DisableCopyOnRead": disable_copy_on_read, "VariableShape": variable_shape}
+            "DisableCopyOnRead": disable_copy_on_read, "VariableShape": variable_shape,
+            "ResourceCountUpTo": resource_count_up_to}
 
 
 def gather_rows(ctx, xp, params, indices, batch_dims):

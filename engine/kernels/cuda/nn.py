@@ -210,7 +210,7 @@ def register_all(xp):
         x = device(xp, x)
         k = top_k_count(ctx, x.shape, host(k))
         # A stable sort of the negated values keeps equal elements in index order, as TF.
-        order = xp.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
+        order = xp.argsort(~x if x.dtype.kind in "iu" else -x, axis=-1, kind="stable")[..., :k]
         return xp.take_along_axis(x, order, axis=-1), order.astype(top_k_index_dtype(ctx))
 
     register_table({
