@@ -11,6 +11,7 @@ from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
+from engine.ops.nn_conv_wrappers import convert_padding
 
 
 def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # noqa: A002
@@ -71,32 +72,6 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
         result_crops = array_ops.stack(
             [[0, pad_end_extra[i]] for i in range(num_block_dims)], name="crops")
         return result_paddings, result_crops
-
-
-def _convert_padding(padding, expected_length=4):
-    """nn_ops.convert_padding: (padding, explicit paddings) from a string or pairs."""
-    explicit_paddings = []
-    if padding == "EXPLICIT":
-        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit "
-                         "padding, `padding` must be a list.")
-    if isinstance(padding, (list, tuple)):
-        for i, dim_paddings in enumerate(padding):
-            if not isinstance(dim_paddings, (list, tuple)):
-                raise ValueError("When `padding` is a list, each element of `padding` must "
-                                 "be a list/tuple of size 2. Received: "
-                                 f"padding={padding} with element at index {i} of type "
-                                 f"{type(dim_paddings)}")
-            if len(dim_paddings) != 2:
-                raise ValueError("When `padding` is a list, each element of `padding` must "
-                                 "be a list/tuple of size 2. Received: "
-                                 f"padding={padding} with element at index {i} of size "
-                                 f"{len(dim_paddings)}")
-            explicit_paddings.extend(dim_paddings)
-        if len(padding) != expected_length:
-            raise ValueError(f"When padding is a list, it must be of size {expected_length}. "
-                             f"Received: padding={padding} of size {len(padding)}")
-        padding = "EXPLICIT"
-    return padding, explicit_paddings
 
 
 def _base_paddings(filter_shape, num_spatial_dims, rate_or_const_rate):
@@ -172,7 +147,7 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
                              f"dilation_rate={const_rate}")
         if np.all(const_rate == 1):
             return op(input, num_spatial_dims, padding)
-    padding, explicit_paddings = _convert_padding(padding)
+    padding, explicit_paddings = convert_padding(padding)
     if padding == "SAME":
         if filter_shape is None:
             raise ValueError("`filter_shape` must be specified for `padding='SAME'`. "

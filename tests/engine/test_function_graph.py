@@ -142,19 +142,22 @@ def test_a_rewritten_body_writes_its_new_edges_in_function_def_syntax():
 
 
 def test_an_op_the_engine_does_not_run_resolves_by_tensorflows_op_def():
-    """SparseSplit's outputs are three lists of num_split tensors: `output_values:1` of a
-    two-way split is its fourth output. The engine has no SparseSplit; TensorFlow's op list
+    """CudnnRNNParamsToCanonical's outputs are two lists of num_params tensors: `biases:1` of
+    a two-parameter call is its fourth output. The engine has no such op; TensorFlow's op list
     (engine/framework/tensorflow_op_list.py) says where each output starts."""
     from engine.framework import op_registry
-    assert op_registry.lookup("SparseSplit") is None
+    assert op_registry.lookup("CudnnRNNParamsToCanonical") is None
     function_def = _function('''
-        signature { name: "f" input_arg { name: "i" type: DT_INT64 }
-                    input_arg { name: "v" type: DT_FLOAT } input_arg { name: "s" type: DT_INT64 }
-                    input_arg { name: "axis" type: DT_INT64 }
+        signature { name: "f" input_arg { name: "layers" type: DT_INT32 }
+                    input_arg { name: "units" type: DT_INT32 }
+                    input_arg { name: "size" type: DT_INT32 }
+                    input_arg { name: "params" type: DT_FLOAT }
                     output_arg { name: "y" type: DT_FLOAT } }
-        node_def { name: "split" op: "SparseSplit" input: "axis" input: "i" input: "v" input: "s"
-                   attr { key: "num_split" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
-        node_def { name: "neg" op: "Neg" input: "split:output_values:1"
+        node_def { name: "split" op: "CudnnRNNParamsToCanonical" input: "layers"
+                   input: "units" input: "size" input: "params"
+                   attr { key: "num_params" value { i: 2 } }
+                   attr { key: "T" value { type: DT_FLOAT } } }
+        node_def { name: "neg" op: "Neg" input: "split:biases:1"
                    attr { key: "T" value { type: DT_FLOAT } } }
         ret { key: "y" value: "neg:y:0" }''')
     graph = function_body_graph(function_def)

@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.kernels import register_table
 from engine.kernels.cpu import eigen_float32 as e32, eigen_trig
+from engine.kernels.cpu.eigen_ndtri import _polevl  # Eigen's ppolevl
 from engine.kernels.cpu import special_functions as sf
 
 _F, _D = np.float32, np.float64
@@ -205,15 +206,6 @@ _SQ2OPI = 7.9788456080286535587989E-1
 _TWOOPI = 0.636619772367581343075535
 _NEG_PIO4 = -0.7853981633974483096
 _NEG_THPIO4 = -2.35619449019234492885
-
-
-def _polevl(x, coefficients):
-    """Eigen's ppolevl: Horner's rule, each multiply-add rounded twice."""
-    t = x.dtype.type
-    p = np.full_like(x, t(coefficients[0]))
-    for c in coefficients[1:]:
-        p = p * x + t(c)
-    return p
 
 
 def _asymptotic_float(y, m, mo, ph, phase):

@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.kernels import register_table
 from engine.kernels.cpu import eigen_float32 as e32, eigen_trig
+from engine.kernels.cpu.eigen_ndtri import _polevl  # Eigen's ppolevl
 
 _F, _D = np.float32, np.float64
 
@@ -62,15 +63,6 @@ _FLOAT = _CLibrary(e32.scalar_exp, e32.scalar_log, e32.scalar_log1p, eigen_trig.
 _DOUBLE = _CLibrary(_elementwise(_double_exp), _elementwise(_double_log),
                     _elementwise(_double_log1p), _elementwise(_double_trig(math.sin)),
                     _elementwise(_double_trig(math.cos)))
-
-
-def _polevl(x, coefficients):
-    """Eigen's ppolevl on scalars: Horner's rule, each multiply-add rounded twice."""
-    t = x.dtype.type
-    p = np.full_like(x, t(coefficients[0]))
-    for c in coefficients[1:]:
-        p = p * x + t(c)
-    return p
 
 
 def _pick(conditions_and_values, otherwise):
