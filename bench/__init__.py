@@ -44,6 +44,17 @@ def steady_malloc():
             "page-fault anew each call")
 
 
+def array_alignment():
+    """Where NumPy's array data started in this run: on 64-byte boundaries once the compiled
+    kernels loaded (engine/kernels/compiled/aligned_memory.py), for both sides of a case."""
+    from engine.kernels.compiled import aligned_memory
+
+    if aligned_memory.installed():
+        return ("NumPy's data of 1 KiB and more on 64-byte boundaries once the compiled "
+                "kernels loaded (both sides of every case), as TensorFlow's tensors")
+    return f"NumPy's own boundaries ({aligned_memory.why_not() or 'the compiled kernels not loaded'})"
+
+
 class Skipped(Exception):
     """A workload that cannot run on this machine; the message says why."""
 

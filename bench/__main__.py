@@ -63,7 +63,8 @@ def report(results, measurements, info, skipped=()):
              f"- GPU: {info['gpu']}",
              f"- Python {info['python']}, NumPy {info['numpy']}",
              f"- BLAS: {info.get('blas', 'unknown')}",
-             f"- malloc: {info.get('malloc', 'the default')}", "",
+             f"- malloc: {info.get('malloc', 'the default')}",
+             "- arrays: " + info.get("arrays", "NumPy's own boundaries"), "",
              "GPU cases compare against plain CuPy on the same device instead of NumPy.", "",
              f"- load average when it started: {info['load']} (2 cores shared with other "
              "sessions: compare ratios within one run, not absolute times across runs)", ""]
@@ -170,7 +171,8 @@ def main(argv=None):
             results.append(result)
             print(f"{case.name}: {_time(result.engine_s)} vs {_time(result.numpy_s)} "
                   f"= {result.ratio:.2f}x", flush=True)
-    text = (report(results, measurements, dict(machine(), malloc=malloc), skipped)
+    text = (report(results, measurements,
+                   dict(machine(), malloc=malloc, arrays=bench.array_alignment()), skipped)
             + kept_section(args.output))
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
