@@ -1,5 +1,8 @@
 """Helpers shared by the NumPy CPU kernels: TensorFlow's error wording, axes, shapes."""
 
+import os
+import sys
+
 import numpy as np
 
 from engine.framework.errors import InvalidArgumentError
@@ -84,3 +87,17 @@ def as_array(value, dtype=None):
     if dtype is not None and array.dtype != dtype:
         array = array.astype(dtype)
     return array
+
+
+def write_standard_stream(fd, data):
+    """`data` (bytes) to C++'s std::cout (fd 1) or std::cerr (fd 2), where TensorFlow's Print,
+    PrintV2 and LOG write: the file descriptor itself, unless the program has put a stream of
+    its own in sys.stdout or sys.stderr (the debugger's program-output pane, a notebook's
+    cell). Then the text goes there, beside the program's own prints, and not under a TUI
+    that owns the terminal."""
+    stream = sys.stdout if fd == 1 else sys.stderr
+    if stream is None or stream is (sys.__stdout__ if fd == 1 else sys.__stderr__):
+        os.write(fd, data)
+        return
+    stream.write(data.decode("utf-8", "backslashreplace"))
+    stream.flush()

@@ -113,13 +113,18 @@ def _capture(run):
     sys.stderr.flush()
     saved = [os.dup(1), os.dup(2)]
     files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+    # the interpreter's own streams, as in a plain run (pytest puts its capture in them, and
+    # the engine then writes there: engine/kernels/common.py, write_standard_stream)
+    streams = sys.stdout, sys.stderr
     try:
         os.dup2(files[0].fileno(), 1)
         os.dup2(files[1].fileno(), 2)
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         run()
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+        sys.stdout, sys.stderr = streams
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
         for fd in saved:

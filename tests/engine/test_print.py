@@ -51,3 +51,21 @@ def test_logging_streams_are_tensorflows_log_lines(level):
     env = dict(os.environ, PYTHONPATH=str(repo))
     got = print_cases.run_log_program(sys.executable, "import engine as tf", level, env)
     assert got == FIXTURE["log_levels"][level]
+
+
+def test_a_program_that_put_its_own_streams_in_sys_gets_the_text_there(monkeypatch):
+    """The debugger's program-output pane (and a notebook) replace sys.stdout and sys.stderr:
+    tf.print and tf.Print then write there, not under the TUI onto the terminal."""
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    tf.reset_default_graph()
+    x = tf.constant([1.5, 2.0])
+    printed = tf.print("x:", x, output_stream=sys.stdout)
+    logged = tf.print("to stderr", x)
+    passed = tf.Print(x, [x], message="old print: ")
+    with tf.Session() as sess:
+        sess.run([printed, logged, passed])
+    assert out.getvalue() == "x: [1.5 2]\n"
+    assert sorted(err.getvalue().splitlines()) == ["old print: [1.5 2]", "to stderr [1.5 2]"]

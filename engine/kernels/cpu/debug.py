@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 from engine.kernels import register
-from engine.kernels.common import invalid
+from engine.kernels.common import invalid, write_standard_stream
 from engine.kernels.cpu.asserts import summarize_value
 
 _COUNT_LOCK = threading.Lock()
@@ -36,7 +36,7 @@ def print_(ctx, value, *data):
     summarize = ctx.attr("summarize", 3)
     types = ctx.attr("U") or []
     parts = [f"[{summarize_value(x, t, summarize)}]" for x, t in zip(data, types)]
-    os.write(2, (message + "".join(parts) + "\n").encode("utf-8"))
+    write_standard_stream(2, (message + "".join(parts) + "\n").encode("utf-8"))
     return value
 
 

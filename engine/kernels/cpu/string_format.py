@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.kernels import register
-from engine.kernels.common import invalid, shape_str
+from engine.kernels.common import invalid, shape_str, write_standard_stream
 from engine.kernels.cpu.asserts import _REGULAR, _element
 from engine.lib_io import file_io
 from engine.runtime import vlog
@@ -150,7 +150,7 @@ def print_v2(ctx, message):
     if stream in _LOG_STREAMS:
         _log(stream, ended)
     else:
-        os.write(_STREAMS[stream], ended)
+        write_standard_stream(_STREAMS[stream], ended)
     return None
 
 
@@ -167,4 +167,4 @@ def _log(stream, ended):
     letter, line, severity = _LOG_STREAMS[stream]
     if _min_log_level() <= severity:
         prefix = letter + vlog.prefix("logging_ops", line)[1:]
-        os.write(2, prefix.encode("utf-8") + ended + b"\n")
+        write_standard_stream(2, prefix.encode("utf-8") + ended + b"\n")
