@@ -5,6 +5,7 @@ did (tests/fixtures/engine_api/, written by tools/make_api_fixtures.py)."""
 import contextlib
 import io
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,10 @@ def run_snippet(code):
     # earlier snippet's numbered resource would show a larger number there)
     resources.restart_unique_names()
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    # sys.stderr the interpreter's own, as where TensorFlow's fixture writer ran: tf.Print
+    # writes to file descriptor 2 then, where a snippet's stderr_of reads it (the engine writes
+    # to a sys.stderr a program put in place of it: engine/kernels/common.py)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(sys.__stderr__):
         exec(compile(code, "<snippet>", "exec"), {"tf": tf, "np": np})
     return out.getvalue(), tf.get_default_graph().as_graph_def(include_debug_info=False)
 
