@@ -1,0 +1,19 @@
+"""tf.quantization and the top-level fake-quantization functions (tf.fake_quant_with_min_max_args,
+..._vars, ..._vars_per_channel and their _gradient forms)."""
+
+from engine.framework.api_namespace import Namespace as _Namespace
+from engine.ops import quantization_grad as _quantization_grad  # noqa: F401  (gradients)
+from engine.ops import quantization_ops as _quantization
+
+fake_quant_with_min_max_args = _quantization.fake_quant_with_min_max_args
+fake_quant_with_min_max_args_gradient = _quantization.fake_quant_with_min_max_args_gradient
+fake_quant_with_min_max_vars = _quantization.fake_quant_with_min_max_vars
+fake_quant_with_min_max_vars_gradient = _quantization.fake_quant_with_min_max_vars_gradient
+fake_quant_with_min_max_vars_per_channel = _quantization.fake_quant_with_min_max_vars_per_channel
+fake_quant_with_min_max_vars_per_channel_gradient = (
+    _quantization.fake_quant_with_min_max_vars_per_channel_gradient)
+
+# The same functions under tf.quantization come from engine/api/aliases.py.
+quantization = _Namespace("tf.quantization")
+
+__all__ = [*_quantization.FAKE_QUANT, "quantization"]
