@@ -158,6 +158,7 @@ ENGINE_OPS += """
 FakeQuantWithMinMaxArgs FakeQuantWithMinMaxArgsGradient FakeQuantWithMinMaxVars
 FakeQuantWithMinMaxVarsGradient FakeQuantWithMinMaxVarsPerChannel
 FakeQuantWithMinMaxVarsPerChannelGradient
+QuantizeAndDequantizeV2 QuantizeAndDequantizeV4 QuantizeAndDequantizeV4Grad
 """.split()
 
 

@@ -1,5 +1,6 @@
 """tf.quantization and the top-level fake-quantization functions (tf.fake_quant_with_min_max_args,
-..._vars, ..._vars_per_channel and their _gradient forms)."""
+..._vars, ..._vars_per_channel and their _gradient forms); tf.quantization.quantize_and_dequantize
+(QuantizeAndDequantizeV2) and quantize_and_dequantize_v2 (V4)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.ops import quantization_grad as _quantization_grad  # noqa: F401  (gradients)
@@ -13,7 +14,9 @@ fake_quant_with_min_max_vars_per_channel = _quantization.fake_quant_with_min_max
 fake_quant_with_min_max_vars_per_channel_gradient = (
     _quantization.fake_quant_with_min_max_vars_per_channel_gradient)
 
-# The same functions under tf.quantization come from engine/api/aliases.py.
-quantization = _Namespace("tf.quantization")
+# The fake-quantization functions under tf.quantization come from engine/api/aliases.py.
+quantization = _Namespace(
+    "tf.quantization", quantize_and_dequantize=_quantization.quantize_and_dequantize,
+    quantize_and_dequantize_v2=_quantization.quantize_and_dequantize_v2)
 
 __all__ = [*_quantization.FAKE_QUANT, "quantization"]

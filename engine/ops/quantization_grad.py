@@ -29,3 +29,20 @@ def _fake_quant_with_min_max_vars_grad(op, grad):
 def _fake_quant_with_min_max_vars_per_channel_grad(op, grad):
     return quantization_ops.fake_quant_with_min_max_vars_per_channel_gradient(
         grad, op.inputs[0], op.inputs[1], op.inputs[2], **_attrs(op))
+
+
+@RegisterGradient("QuantizeAndDequantizeV2")
+def _quantize_and_dequantize_v2_grad(_, grad):
+    return [grad, None, None]
+
+
+@RegisterGradient("QuantizeAndDequantizeV4")
+def _quantize_and_dequantize_v4_grad(op, grad):
+    return quantization_ops.quantize_and_dequantize_v4_grad(
+        grad, op.inputs[0], op.inputs[1], op.inputs[2], axis=op.get_attr("axis"))
+
+
+@RegisterGradient("QuantizeAndDequantizeV4Grad")
+def _quantize_and_dequantize_v4_grad_grad(op, grad):
+    # TensorFlow's: the V4 gradient of the Grad op's first three inputs, as written there.
+    return _quantize_and_dequantize_v4_grad(op, grad)

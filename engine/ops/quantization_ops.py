@@ -58,3 +58,46 @@ FAKE_QUANT = ("fake_quant_with_min_max_args", "fake_quant_with_min_max_args_grad
               "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
               "fake_quant_with_min_max_vars_per_channel",
               "fake_quant_with_min_max_vars_per_channel_gradient")
+
+
+QuantizeAndDequantizeV4Grad = namedtuple(
+    "QuantizeAndDequantizeV4Grad",
+    ["input_backprop", "input_min_backprop", "input_max_backprop"])
+
+
+def _axis(input, axis):  # noqa: A002
+    """TensorFlow's axis: -1 for None; a negative one counted from the input's known rank."""
+    if axis is None:
+        return -1
+    if axis < 0:
+        if input.shape.ndims is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= input.shape.ndims
+    return axis
+
+
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True,  # noqa: A002
+                            num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
+                            name=None, narrow_range=False, axis=None):
+    """The deprecated form (QuantizeAndDequantizeV2): its gradient passes everything."""
+    return apply_op("QuantizeAndDequantizeV2", input=input, input_min=input_min,
+                    input_max=input_max, signed_input=signed_input, num_bits=num_bits,
+                    range_given=range_given, round_mode=round_mode,
+                    narrow_range=narrow_range, axis=_axis(input, axis), name=name)
+
+
+def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True,  # noqa: A002
+                               num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
+                               name=None, narrow_range=False, axis=None):
+    """QuantizeAndDequantizeV4: its gradient is zero outside [input_min, input_max]."""
+    return apply_op("QuantizeAndDequantizeV4", input=input, input_min=input_min,
+                    input_max=input_max, signed_input=signed_input, num_bits=num_bits,
+                    range_given=range_given, round_mode=round_mode,
+                    narrow_range=narrow_range, axis=_axis(input, axis), name=name)
+
+
+def quantize_and_dequantize_v4_grad(gradients, input, input_min, input_max,  # noqa: A002
+                                    axis=-1, name=None):
+    return QuantizeAndDequantizeV4Grad(*apply_op(
+        "QuantizeAndDequantizeV4Grad", gradients=gradients, input=input, input_min=input_min,
+        input_max=input_max, axis=axis, name=name))

@@ -1,4 +1,5 @@
-"""Shape functions of the fake-quantization ops (TensorFlow's array_ops.cc)."""
+"""Shape functions of the fake-quantization and quantize-and-dequantize ops (TensorFlow's
+array_ops.cc)."""
 
 from engine.shape_inference.dims import ShapeError, _dims, merge, merge_dim
 
@@ -55,7 +56,37 @@ def fake_quant_vars_per_channel_gradient(attrs, inputs):
     return dims, [depth], [depth]
 
 
+def _quantize_range(attrs, input_info, min_info, max_info):
+    """min and max scalars (axis -1) or [depth] vectors, depth input's dimension `axis`."""
+    axis = int(attrs["axis"])
+    minmax = merge(_dims(max_info), _with_rank(min_info, 0 if axis == -1 else 1))
+    if axis < -1:
+        raise ShapeError(f"axis should be at least -1, got {axis}")
+    if axis != -1:
+        dims = _dims(input_info)
+        if dims is not None and len(dims) < axis + 1:
+            raise ShapeError(f"Shape must be at least rank {axis + 1} but is rank {len(dims)}")
+        minmax = [merge_dim(minmax[0], None if dims is None else dims[axis])]
+    return minmax
+
+
+def quantize_and_dequantize(attrs, inputs):
+    """QuantizeAndDequantizeV2/V4: the input's shape."""
+    _quantize_range(attrs, inputs[0], inputs[1], inputs[2])
+    return _dims(inputs[0])
+
+
+def quantize_and_dequantize_v4_grad(attrs, inputs):
+    """QuantizeAndDequantizeV4Grad: (gradients merged with input, minmax, minmax)."""
+    minmax = _quantize_range(attrs, inputs[0], inputs[2], inputs[3])
+    dims = merge(_dims(inputs[0]), _dims(inputs[1]))
+    return dims, minmax, minmax
+
+
 SHAPE_FUNCTIONS = {
+    "QuantizeAndDequantizeV2": quantize_and_dequantize,
+    "QuantizeAndDequantizeV4": quantize_and_dequantize,
+    "QuantizeAndDequantizeV4Grad": quantize_and_dequantize_v4_grad,
     "FakeQuantWithMinMaxArgs": lambda attrs, inputs: _dims(inputs[0]),
     # TensorFlow's UnchangedShape: the gradients' shape, the inputs' not merged in.
     "FakeQuantWithMinMaxArgsGradient": lambda attrs, inputs: _dims(inputs[0]),

@@ -97,13 +97,62 @@ CASES = {
 }
 
 
+def _qdq(v2=True, **kwargs):
+    """quantize_and_dequantize(_v2) of x with min and max as constants (kwargs)."""
+    def build(tf, x):
+        fn = (tf.quantization.quantize_and_dequantize_v2 if v2
+              else tf.quantization.quantize_and_dequantize)
+        return fn(x, **kwargs)
+    return build
+
+
+_XQ = np.concatenate([_random([24], -3, 3), np.array([-1, 1, 0.5, -0.5, 1.5, -2.5, 0], _F),
+                      (np.arange(-8, 9, dtype=_F) + _F(0.5)) / _F(4)])
+_XQ64 = _R.uniform(-2, 5, [5, 4])
+_XQ3 = _random([2, 3, 4], -2, 2)
+CASES.update({
+    "qdq_input_range": (_qdq(input_min=0.0, input_max=0.0), [_XQ], True),
+    "qdq_v1_input_range": (_qdq(False, input_min=0.0, input_max=0.0, name="qdq"), [_XQ], True),
+    "qdq_given_range": (_qdq(input_min=-1.0, input_max=1.0, range_given=True), [_XQ], True),
+    "qdq_v1_given_range": (_qdq(False, input_min=-1.0, input_max=1.0, range_given=True),
+                           [_XQ], True),
+    "qdq_half_up_4_bits": (_qdq(input_min=-2.0, input_max=2.0, range_given=True, num_bits=4,
+                                round_mode="HALF_UP"), [_XQ], True),
+    "qdq_narrow_unsigned": (_qdq(input_min=0.0, input_max=2.5, range_given=True,
+                                 signed_input=False, narrow_range=True, num_bits=3),
+                            [_XQ], True),
+    "qdq_narrow_signed": (_qdq(input_min=-0.75, input_max=3.0, range_given=True,
+                               narrow_range=True, num_bits=5), [_XQ], True),
+    "qdq_float64": (_qdq(input_min=-1.5, input_max=4.0, range_given=True, num_bits=12),
+                    [_XQ64], True),
+    "qdq_float64_input_range": (_qdq(input_min=0.0, input_max=0.0, num_bits=6,
+                                     round_mode="HALF_UP"), [_XQ64], True),
+    "qdq_axis1_input_range": (_qdq(input_min=[0.0, 0.0, 0.0], input_max=[0.0, 0.0, 0.0],
+                                   axis=1), [_XQ3], True),
+    "qdq_axis_negative": (_qdq(input_min=[0.0] * 4, input_max=[0.0] * 4, axis=-1, num_bits=3,
+                               round_mode="HALF_UP"), [_XQ3], True),
+    "qdq_v1_axis0_input_range": (_qdq(False, input_min=[0.0, 0.0], input_max=[0.0, 0.0],
+                                      axis=0, num_bits=4), [_XQ3], True),
+    "qdq_axis2_input_range_unsigned": (_qdq(input_min=[0.0] * 4, input_max=[0.0] * 4, axis=2,
+                                            signed_input=False),
+                                       [np.abs(_XQ3)], True),
+    "qdq_v4_grad_op": (lambda tf, g, x, lo, hi: tf.raw_ops.QuantizeAndDequantizeV4Grad(
+                           gradients=g, input=x, input_min=lo, input_max=hi, axis=1),
+                       [_random([2, 3, 4], -1, 1), _XQ3, np.array([-1, -0.5, -3], _F),
+                        np.array([1, 0.5, 0.1], _F)], False),
+    "qdq_v4_grad_op_scalar": (lambda tf, g, x, lo, hi: tf.raw_ops.QuantizeAndDequantizeV4Grad(
+                                  gradients=g, input=x, input_min=lo, input_max=hi),
+                              [_XQ64 * 2, _XQ64, np.float64(-1), np.float64(2)], False),
+})
+
+
 def build_case(tf, name):
     """(feed dict, outputs, loss, gradients w.r.t. every input or []) in the default graph."""
     build, values, differentiable = CASES[name]
-    inputs = [tf.placeholder(tf.float32, np.shape(v), name=f"x{i}")
+    inputs = [tf.placeholder(tf.as_dtype(np.asarray(v).dtype), np.shape(v), name=f"x{i}")
               for i, v in enumerate(values)]
     outputs = build(tf, *inputs)
-    outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
+    outputs = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
     loss = tf.add_n([tf.reduce_sum(tf.square(tf.cast(out, tf.float64))) for out in outputs])
     grads = tf.gradients(loss, inputs) if differentiable else []
     return dict(zip(inputs, values)), outputs, loss, grads
@@ -152,6 +201,46 @@ ERROR_CASES = {
     "per_channel_gradient_shapes": ("FakeQuantWithMinMaxVarsPerChannelGradient",
                                     dict(gradients=_X[:1], inputs=_X, min=np.zeros([3], _F),
                                          max=np.ones([3], _F)), {}),
+    "qdq_bits_unsigned": ("QuantizeAndDequantizeV4", dict(input=_X, input_min=_F(-1),
+                                                        input_max=_F(1)),
+                          dict(num_bits=63, signed_input=False)),
+    "qdq_bits_signed": ("QuantizeAndDequantizeV2", dict(input=_X, input_min=_F(-1),
+                                                      input_max=_F(1)), dict(num_bits=62)),
+    "qdq_bits_zero": ("QuantizeAndDequantizeV2", dict(input=_X, input_min=_F(-1),
+                                                    input_max=_F(1)), dict(num_bits=0)),
+    "qdq_range_inverted": ("QuantizeAndDequantizeV4", dict(input=_X, input_min=_F(1.5),
+                                                         input_max=_F(-1)),
+                           dict(range_given=True)),
+    "qdq_min_vector": ("QuantizeAndDequantizeV2", dict(input=_X, input_min=np.zeros([3], _F),
+                                                     input_max=np.ones([3], _F)),
+                       dict(range_given=True)),
+    "qdq_axis_rank": ("QuantizeAndDequantizeV2", dict(input=_X, input_min=np.zeros([3], _F),
+                                                    input_max=np.ones([3], _F)),
+                      dict(range_given=True, axis=4)),
+    # TensorFlow 2.21's kernels take a scalar range only, whatever the axis.
+    "qdq_axis_range_given": ("QuantizeAndDequantizeV4", dict(
+        input=_X, input_min=np.zeros([3], _F), input_max=np.ones([3], _F)),
+        dict(range_given=True, axis=1)),
+    "qdq_max_vector": ("QuantizeAndDequantizeV2", dict(input=_X, input_min=_F(0),
+                                                     input_max=np.ones([3], _F)),
+                       dict(range_given=True)),
+    "qdq_axis_min_size": ("QuantizeAndDequantizeV4", dict(
+        input=_X, input_min=np.zeros([2], _F), input_max=np.ones([3], _F)),
+        dict(range_given=True, axis=1)),
+    "qdq_axis_min_scalar": ("QuantizeAndDequantizeV4", dict(
+        input=_X, input_min=_F(0), input_max=_F(1)), dict(range_given=True, axis=1)),
+    "qdq_grad_axis": ("QuantizeAndDequantizeV4Grad", dict(
+        gradients=_X, input=_X, input_min=_F(-1), input_max=_F(1)), dict(axis=3)),
+    "qdq_grad_min_vector": ("QuantizeAndDequantizeV4Grad", dict(
+        gradients=_X, input=_X, input_min=np.zeros([2], _F), input_max=_F(1)), {}),
+    "qdq_grad_min_size": ("QuantizeAndDequantizeV4Grad", dict(
+        gradients=_X, input=_X, input_min=np.zeros([2], _F), input_max=np.ones([3], _F)),
+        dict(axis=1)),
+    "qdq_grad_max_size": ("QuantizeAndDequantizeV4Grad", dict(
+        gradients=_X, input=_X, input_min=np.zeros([3], _F), input_max=np.ones([2], _F)),
+        dict(axis=1)),
+    "qdq_grad_sizes": ("QuantizeAndDequantizeV4Grad", dict(
+        gradients=_X[:1], input=_X, input_min=_F(-1), input_max=_F(1)), {}),
 }
 
 
@@ -177,6 +266,21 @@ PYTHON_ERRORS = {
             [1.0, 1.0])),
     "args_gradient_shapes": lambda tf: tf.fake_quant_with_min_max_args_gradient(
         np.zeros([2, 3], _F), np.zeros([3, 2], _F)),
+    "qdq_max_size": lambda tf: tf.quantization.quantize_and_dequantize(
+        np.zeros([2, 3], _F), [-1.0, -1.0], [1.0, 1.0, 1.0], axis=1, range_given=True),
+    "qdq_axis_scalar_min": lambda tf: tf.quantization.quantize_and_dequantize_v2(
+        np.zeros([2, 3], _F), -1.0, 1.0, axis=1),
+    "qdq_axis_past_rank": lambda tf: tf.quantization.quantize_and_dequantize_v2(
+        tf.constant(np.zeros([2, 3], _F)), [-1.0], [1.0], axis=4),
+    "qdq_depth": lambda tf: tf.quantization.quantize_and_dequantize_v2(
+        tf.constant(np.zeros([2, 3], _F)), [-1.0, 0.0], [1.0, 1.0], axis=1),
+    "qdq_negative_axis_unknown_rank": lambda tf: tf.quantization.quantize_and_dequantize_v2(
+        tf.placeholder(tf.float32), -1.0, 1.0, axis=-1),
+    "qdq_round_mode": lambda tf: tf.quantization.quantize_and_dequantize_v2(
+        np.zeros([2], _F), -1.0, 1.0, round_mode="HALF_DOWN"),
+    "qdq_grad_min_rank": lambda tf: tf.raw_ops.QuantizeAndDequantizeV4Grad(
+        gradients=np.zeros([2, 3], _F), input=np.zeros([2, 3], _F), input_min=[0.0],
+        input_max=1.0),
 }
 
 
