@@ -4,7 +4,8 @@ tests/engine/quantization_cases.py, from TensorFlow.
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_quantization_fixtures.py`.
 values.npz, shapes.json, nodes.json.gz and errors.json as tools/fixture_common.py's
 write_case_fixtures writes them; python_errors.json holds the shape functions' and the
-Python layer's errors for each PYTHON_ERRORS call.
+Python layer's errors for each PYTHON_ERRORS call, dtypes.json what the quantized DTypes
+answer.
 """
 
 import json
@@ -21,6 +22,7 @@ def main():
     write_case_fixtures(tf, cases, OUT)
     (OUT / "python_errors.json").write_text(json.dumps(cases.python_errors(tf), indent=1)
                                             + "\n")
+    (OUT / "dtypes.json").write_text(json.dumps(cases.dtype_answers(tf), indent=1) + "\n")
 
 
 if __name__ == "__main__":

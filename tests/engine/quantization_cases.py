@@ -298,3 +298,20 @@ def python_errors(tf):
             else:
                 found[name] = None
     return found
+
+
+QUANTIZED_TYPES = ("qint8", "quint8", "qint16", "quint16", "qint32")
+
+
+def dtype_answers(tf):
+    """What each quantized DType answers (enum, is_quantized, is_integer, is_floating, repr,
+    str, its reference type's name), and tf.dtypes.QUANTIZED_DTYPES' members' names."""
+    answers = {name: [getattr(tf, name).as_datatype_enum, getattr(tf, name).is_quantized,
+                      getattr(tf, name).is_integer, getattr(tf, name).is_floating,
+                      repr(getattr(tf, name)), str(getattr(tf, name)),
+                      getattr(tf.dtypes, name)._as_ref.name]
+               for name in QUANTIZED_TYPES}
+    answers["QUANTIZED_DTYPES"] = sorted(d.name for d in tf.dtypes.QUANTIZED_DTYPES)
+    answers["same_set"] = tf.QUANTIZED_DTYPES is tf.dtypes.QUANTIZED_DTYPES
+    answers["float32_is_quantized"] = tf.float32.is_quantized
+    return answers

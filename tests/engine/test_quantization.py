@@ -93,3 +93,8 @@ def test_quantization_namespace_is_the_top_level_functions():
                  "fake_quant_with_min_max_vars_per_channel",
                  "fake_quant_with_min_max_vars_per_channel_gradient"):
         assert getattr(tf.quantization, name) is getattr(tf, name)
+
+
+def test_quantized_dtypes_answer_as_tensorflows():
+    want = json.loads((TF.folder / "dtypes.json").read_text())
+    assert json.loads(json.dumps(cases.dtype_answers(tf))) == want
