@@ -1,6 +1,7 @@
 """tf.quantization and the top-level fake-quantization functions (tf.fake_quant_with_min_max_args,
 ..._vars, ..._vars_per_channel and their _gradient forms); tf.quantization.quantize_and_dequantize
-(QuantizeAndDequantizeV2) and quantize_and_dequantize_v2 (V4)."""
+(QuantizeAndDequantizeV2) and quantize_and_dequantize_v2 (V4); tf.quantization.quantize
+(tf.quantize), tf.quantize_v2 and tf.quantization.dequantize (tf.dequantize)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.ops import quantization_grad as _quantization_grad  # noqa: F401  (gradients)
@@ -17,6 +18,10 @@ fake_quant_with_min_max_vars_per_channel_gradient = (
 # The fake-quantization functions under tf.quantization come from engine/api/aliases.py.
 quantization = _Namespace(
     "tf.quantization", quantize_and_dequantize=_quantization.quantize_and_dequantize,
-    quantize_and_dequantize_v2=_quantization.quantize_and_dequantize_v2)
+    quantize_and_dequantize_v2=_quantization.quantize_and_dequantize_v2,
+    quantize=_quantization.quantize, dequantize=_quantization.dequantize)
+quantize = _quantization.quantize
+quantize_v2 = _quantization.quantize_v2
+dequantize = _quantization.dequantize
 
-__all__ = [*_quantization.FAKE_QUANT, "quantization"]
+__all__ = [*_quantization.FAKE_QUANT, "quantization", "quantize", "quantize_v2", "dequantize"]

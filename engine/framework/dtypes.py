@@ -102,11 +102,17 @@ class DType:
 
     @property
     def min(self):
+        if self.is_quantized:
+            raise TypeError(f"Cannot find minimum value of {self} with quantized type "
+                            f"{self.base_dtype}.")
         np_type = self.as_numpy_dtype
         return np.finfo(np_type).min if self.is_floating else np.iinfo(np_type).min
 
     @property
     def max(self):
+        if self.is_quantized:
+            raise TypeError(f"Cannot find maximum value of {self} with quantized type "
+                            f"{self.base_dtype}.")
         np_type = self.as_numpy_dtype
         return np.finfo(np_type).max if self.is_floating else np.iinfo(np_type).max
 
@@ -162,6 +168,10 @@ _NUMPY = {
     types_pb2.DT_COMPLEX128: np.complex128, types_pb2.DT_HALF: np.float16,
     types_pb2.DT_UINT32: np.uint32, types_pb2.DT_UINT64: np.uint64,
     types_pb2.DT_RESOURCE: np.object_, types_pb2.DT_VARIANT: np.object_,
+    # A quantized tensor is held (and fetched, as TensorFlow's session fetches it) as its
+    # integer type.
+    types_pb2.DT_QINT8: np.int8, types_pb2.DT_QUINT8: np.uint8, types_pb2.DT_QINT16: np.int16,
+    types_pb2.DT_QUINT16: np.uint16, types_pb2.DT_QINT32: np.int32,
 }
 
 _QUANTIZED = {types_pb2.DT_QINT8, types_pb2.DT_QUINT8, types_pb2.DT_QINT16,

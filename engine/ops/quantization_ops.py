@@ -101,3 +101,34 @@ def quantize_and_dequantize_v4_grad(gradients, input, input_min, input_max,  # n
     return QuantizeAndDequantizeV4Grad(*apply_op(
         "QuantizeAndDequantizeV4Grad", gradients=gradients, input=input, input_min=input_min,
         input_max=input_max, axis=axis, name=name))
+
+
+QuantizeV2 = namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
+
+
+def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,  # noqa: A002,N803
+                round_mode="HALF_AWAY_FROM_ZERO", narrow_range=False, axis=None,
+                ensure_minimum_range=0.01):
+    """tf.quantize_v2 (QuantizeV2): a quantized tensor of type T and its range."""
+    return QuantizeV2(*apply_op(
+        "QuantizeV2", input=input, min_range=min_range, max_range=max_range, T=T, mode=mode,
+        round_mode=round_mode, narrow_range=narrow_range, axis=_axis(input, axis),
+        ensure_minimum_range=ensure_minimum_range, name=name))
+
+
+def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # noqa: A002,N803
+             round_mode="HALF_AWAY_FROM_ZERO", name=None, narrow_range=False, axis=None,
+             ensure_minimum_range=0.01):
+    """tf.quantization.quantize (tf.quantize): quantize_v2 with its arguments reordered."""
+    return quantize_v2(input, min_range, max_range, T, mode=mode, round_mode=round_mode,
+                       name=name, narrow_range=narrow_range, axis=axis,
+                       ensure_minimum_range=ensure_minimum_range)
+
+
+def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None,  # noqa: A002
+               axis=None, narrow_range=False, dtype=None):
+    """tf.quantization.dequantize (Dequantize): float32 (or `dtype`) from a quantized tensor."""
+    from engine.framework import dtypes
+    return apply_op("Dequantize", input=input, min_range=min_range, max_range=max_range,
+                    mode=mode, narrow_range=narrow_range, axis=_axis(input, axis),
+                    dtype=dtypes.float32 if dtype is None else dtype, name=name)

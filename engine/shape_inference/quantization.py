@@ -83,7 +83,34 @@ def quantize_and_dequantize_v4_grad(attrs, inputs):
     return dims, minmax, minmax
 
 
+def _quantize_op(attrs, inputs):
+    """QuantizeV2 and Dequantize: the input's shape, min and max scalars or [depth]."""
+    axis = int(attrs.get("axis", -1))
+    if axis < -1:
+        raise ShapeError(f"axis should be at least -1, got {axis}")
+    rank = 0 if axis == -1 else 1
+    _with_rank(inputs[1], rank)
+    minmax = _with_rank(inputs[2], rank)
+    if axis != -1:
+        dims = _dims(inputs[0])
+        if dims is not None and len(dims) < axis + 1:
+            raise ShapeError(f"Shape must be at least rank {axis + 1} but is rank {len(dims)}")
+        minmax = [merge_dim(minmax[0], None if dims is None else dims[axis])]
+    return _dims(inputs[0]), minmax
+
+
+def _dequantize(attrs, inputs):
+    """Dequantize: with an axis, TensorFlow's function wants the input's rank known."""
+    axis = int(attrs.get("axis", -1))
+    if axis != -1 and _dims(inputs[0]) is None:
+        raise ShapeError(f"Axis must be less than input dimension(-1), got {axis}")
+    return _quantize_op(attrs, inputs)[0]
+
+
 SHAPE_FUNCTIONS = {
+    "QuantizeV2": lambda attrs, inputs: (_quantize_op(attrs, inputs)[0],
+                                         *[_quantize_op(attrs, inputs)[1]] * 2),
+    "Dequantize": lambda attrs, inputs: _dequantize(attrs, inputs),
     "QuantizeAndDequantizeV2": quantize_and_dequantize,
     "QuantizeAndDequantizeV4": quantize_and_dequantize,
     "QuantizeAndDequantizeV4Grad": quantize_and_dequantize_v4_grad,

@@ -146,6 +146,53 @@ CASES.update({
 })
 
 
+def _quantize(low, high, T, dequantize=True, v2=False, **kwargs):
+    """tf.quantization.quantize (or tf.quantize_v2) of x, then tf.dequantize of its result."""
+    def build(tf, x):
+        fn = tf.quantize_v2 if v2 else tf.quantization.quantize
+        q = fn(x, low, high, getattr(tf, T), **kwargs)
+        if not dequantize:
+            return tuple(q)
+        keep = {k: v for k, v in kwargs.items() if k in ("mode", "axis", "narrow_range")}
+        return (*q, tf.quantization.dequantize(q.output, q.output_min, q.output_max, **keep))
+    return build
+
+
+_XS = np.concatenate([_random([20], -4, 4), np.array([-1, 2, 0, 0.5, -0.5, 1.5, 3, -3], _F),
+                      (np.arange(-12, 13, dtype=_F) + _F(0.5)) / _F(8)])
+CASES.update({
+    "quantize_qint8": (_quantize(-1.0, 2.0, "qint8"), [_XS], False),
+    "quantize_quint8": (_quantize(-1.0, 2.0, "quint8", name="q8"), [_XS], False),
+    "quantize_qint16": (_quantize(-3.0, 3.0, "qint16"), [_XS], False),
+    "quantize_quint16_min_positive": (_quantize(0.5, 2.0, "quint16"), [_XS], False),
+    "quantize_v2_equal_range": (_quantize(1.0, 1.0, "qint8", v2=True), [_XS], False),
+    "quantize_minimum_range": (_quantize(0.0, 0.0, "quint8", ensure_minimum_range=0.25),
+                               [_XS], False),
+    "quantize_min_first_quint8": (_quantize(-1.0, 2.0, "quint8", mode="MIN_FIRST"), [_XS],
+                                  False),
+    "quantize_min_first_qint8": (_quantize(-2.5, 1.0, "qint8", mode="MIN_FIRST"), [_XS],
+                                 False),
+    "quantize_min_first_qint16": (_quantize(-0.5, 3.5, "qint16", mode="MIN_FIRST"), [_XS],
+                                  False),
+    "quantize_scaled_qint8": (_quantize(-1.0, 2.0, "qint8", mode="SCALED"), [_XS], False),
+    "quantize_scaled_narrow_even": (_quantize(-3.0, 1.0, "qint8", mode="SCALED",
+                                              narrow_range=True, round_mode="HALF_TO_EVEN"),
+                                    [_XS], False),
+    "quantize_scaled_quint8": (_quantize(-1.0, 3.0, "quint8", mode="SCALED"), [_XS], False),
+    "quantize_scaled_qint32": (_quantize(-2.0, 2.0, "qint32", mode="SCALED",
+                                         dequantize=False), [_XS], False),
+    "quantize_scaled_axis": (_quantize([-1.0, -2.0, 0.0], [1.0, 0.5, 3.0], "qint8",
+                                       mode="SCALED", axis=1), [_XQ3], False),
+    "quantize_min_combined_axis": (_quantize([-1.0, -2.0], [1.0, 4.0], "quint8", axis=0),
+                                   [_XQ3], False),
+    "quantize_negative_axis": (_quantize([-1.0, -2.0, 0.0, -0.5], [1.0, 0.5, 3.0, 0.5],
+                                         "qint16", mode="SCALED", axis=-1), [_XQ3], False),
+    "dequantize_top_level": (lambda tf, x: tf.dequantize(
+                                 tf.quantize(x, -2.0, 2.0, tf.quint8).output, -2.0, 2.0,
+                                 name="dq"), [_XS], False),
+})
+
+
 def build_case(tf, name):
     """(feed dict, outputs, loss, gradients w.r.t. every input or []) in the default graph."""
     build, values, differentiable = CASES[name]
@@ -241,11 +288,42 @@ ERROR_CASES = {
         dict(axis=1)),
     "qdq_grad_sizes": ("QuantizeAndDequantizeV4Grad", dict(
         gradients=_X[:1], input=_X, input_min=_F(-1), input_max=_F(1)), {}),
+    "quantize_even_min_combined": ("QuantizeV2", dict(input=_X, min_range=_F(-1),
+                                                    max_range=_F(1)),
+                                   dict(T="qint8", round_mode="HALF_TO_EVEN")),
+    "quantize_range_inverted": ("QuantizeV2", dict(input=_X, min_range=_F(1),
+                                                 max_range=_F(-1)), dict(T="quint8")),
+    "quantize_min_first_inverted": ("QuantizeV2", dict(input=_X, min_range=_F(1),
+                                                     max_range=_F(-1)),
+                                    dict(T="quint8", mode="MIN_FIRST")),
+    "quantize_min_first_axis": ("QuantizeV2", dict(input=_X, min_range=np.zeros([3], _F),
+                                                 max_range=np.ones([3], _F)),
+                                dict(T="quint8", mode="MIN_FIRST", axis=1)),
+    "dequantize_axis_sizes": ("Dequantize", dict(input=_X,
+                                               min_range=np.zeros([2], _F),
+                                               max_range=np.ones([3], _F)), dict(axis=1)),
 }
 
 
 def run_error_case(tf, name):
-    return image_cases.run_error_case(tf, name, ERROR_CASES)
+    """image_cases' runner; Dequantize's input is quint8, quantized in the graph from the
+    float32 one fed (a placeholder of a quantized type cannot be fed)."""
+    op, values, attrs = ERROR_CASES[name]
+    if op != "Dequantize":
+        return image_cases.run_error_case(tf, name, ERROR_CASES)
+    with tf.Graph().as_default():
+        # Dequantize's shape function wants the input's rank when an axis is given.
+        feeds = {key: tf.placeholder(tf.float32, value.shape if key == "input" else None)
+                 for key, value in values.items()}
+        quantized = tf.quantization.quantize(feeds["input"], -1.0, 1.0, tf.quint8).output
+        out = tf.raw_ops.Dequantize(input=quantized, min_range=feeds["min_range"],
+                                    max_range=feeds["max_range"], **attrs)
+        with tf.Session() as sess:
+            try:
+                sess.run(out, {feeds[key]: value for key, value in values.items()})
+            except tf.errors.OpError as error:
+                return type(error).__name__, image_cases.kernel_message(error.message)
+    raise AssertionError(f"{name}: no error")
 
 
 # Graph-building errors: the error class and the shape function's words (TensorFlow's
@@ -278,6 +356,16 @@ PYTHON_ERRORS = {
         tf.placeholder(tf.float32), -1.0, 1.0, axis=-1),
     "qdq_round_mode": lambda tf: tf.quantization.quantize_and_dequantize_v2(
         np.zeros([2], _F), -1.0, 1.0, round_mode="HALF_DOWN"),
+    "dequantize_axis_unknown_rank": lambda tf: tf.quantization.dequantize(
+        tf.quantization.quantize(tf.placeholder(tf.float32), -1.0, 1.0, tf.quint8).output,
+        [0.0, 0.0], [1.0, 1.0], axis=1),
+    "dequantize_axis_past_rank": lambda tf: tf.quantization.dequantize(
+        tf.quantization.quantize(np.zeros([2, 3], _F), -1.0, 1.0, tf.quint8).output,
+        [0.0, 0.0], [1.0, 1.0], axis=2),
+    "quantize_axis_scalar_range": lambda tf: tf.quantization.quantize(
+        np.zeros([2, 3], _F), -1.0, 1.0, tf.qint8, axis=1),
+    "quantize_negative_axis_unknown_rank": lambda tf: tf.quantization.quantize(
+        tf.placeholder(tf.float32), -1.0, 1.0, tf.qint8, axis=-1),
     "qdq_grad_min_rank": lambda tf: tf.raw_ops.QuantizeAndDequantizeV4Grad(
         gradients=np.zeros([2, 3], _F), input=np.zeros([2, 3], _F), input_min=[0.0],
         input_max=1.0),
@@ -305,7 +393,8 @@ QUANTIZED_TYPES = ("qint8", "quint8", "qint16", "quint16", "qint32")
 
 def dtype_answers(tf):
     """What each quantized DType answers (enum, is_quantized, is_integer, is_floating, repr,
-    str, its reference type's name), and tf.dtypes.QUANTIZED_DTYPES' members' names."""
+    str, its reference type's name), tf.dtypes.QUANTIZED_DTYPES' members' names, qint8's
+    min and max (TensorFlow's TypeError) and each type's size."""
     answers = {name: [getattr(tf, name).as_datatype_enum, getattr(tf, name).is_quantized,
                       getattr(tf, name).is_integer, getattr(tf, name).is_floating,
                       repr(getattr(tf, name)), str(getattr(tf, name)),
@@ -314,4 +403,10 @@ def dtype_answers(tf):
     answers["QUANTIZED_DTYPES"] = sorted(d.name for d in tf.dtypes.QUANTIZED_DTYPES)
     answers["same_set"] = tf.QUANTIZED_DTYPES is tf.dtypes.QUANTIZED_DTYPES
     answers["float32_is_quantized"] = tf.float32.is_quantized
+    for bound in ("min", "max"):
+        try:
+            answers[f"qint8_{bound}"] = getattr(tf.qint8, bound)
+        except TypeError as error:
+            answers[f"qint8_{bound}"] = str(error)
+    answers["sizes"] = [getattr(tf, name).size for name in QUANTIZED_TYPES]
     return answers

@@ -22,7 +22,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # array and shape ops, small linalg
     "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal",
     # fake quantization
-    "fake_quant", "quantize_and_dequantize"))
+    "fake_quant", "quantize_and_dequantize", "quantize"))
 
 
 def load_kernels():
