@@ -159,7 +159,7 @@ FakeQuantWithMinMaxArgs FakeQuantWithMinMaxArgsGradient FakeQuantWithMinMaxVars
 FakeQuantWithMinMaxVarsGradient FakeQuantWithMinMaxVarsPerChannel
 FakeQuantWithMinMaxVarsPerChannelGradient
 QuantizeAndDequantizeV2 QuantizeAndDequantizeV4 QuantizeAndDequantizeV4Grad
-QuantizeV2 Dequantize
+QuantizeV2 Dequantize QuantizedConcat
 """.split()
 
 

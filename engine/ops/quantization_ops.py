@@ -132,3 +132,13 @@ def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None,  # n
     return apply_op("Dequantize", input=input, min_range=min_range, max_range=max_range,
                     mode=mode, narrow_range=narrow_range, axis=_axis(input, axis),
                     dtype=dtypes.float32 if dtype is None else dtype, name=name)
+
+
+QuantizedConcat = namedtuple("QuantizedConcat", ["output", "output_min", "output_max"])
+
+
+def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
+    """tf.quantization.quantized_concat (tf.quantized_concat): QuantizedConcat."""
+    return QuantizedConcat(*apply_op("QuantizedConcat", concat_dim=concat_dim, values=values,
+                                     input_mins=input_mins, input_maxes=input_maxes,
+                                     name=name))

@@ -107,7 +107,17 @@ def _dequantize(attrs, inputs):
     return _quantize_op(attrs, inputs)[0]
 
 
+def _quantized_concat(attrs, inputs):
+    """QuantizedConcat: Concat's shape of the values; min and max scalars."""
+    from engine.shape_inference.array import _concat
+    n = int(attrs["N"])
+    for info in inputs[1 + n:]:
+        _with_rank(info, 0)
+    return _concat(inputs[1:1 + n], inputs[0]), [], []
+
+
 SHAPE_FUNCTIONS = {
+    "QuantizedConcat": _quantized_concat,
     "QuantizeV2": lambda attrs, inputs: (_quantize_op(attrs, inputs)[0],
                                          *[_quantize_op(attrs, inputs)[1]] * 2),
     "Dequantize": lambda attrs, inputs: _dequantize(attrs, inputs),

@@ -193,6 +193,36 @@ CASES.update({
 })
 
 
+def _concat(T, ranges, axis, shapes):
+    """tf.quantization.quantized_concat of x's pieces, each quantized (MIN_FIRST) in its range."""
+    def build(tf, x):
+        pieces, start = [], 0
+        for (low, high), shape in zip(ranges, shapes):
+            size = int(np.prod(shape))
+            piece = tf.reshape(x[start:start + size], shape)
+            start += size
+            pieces.append(tf.quantization.quantize(piece, low, high, getattr(tf, T),
+                                                   mode="MIN_FIRST"))
+        return tuple(tf.quantization.quantized_concat(
+            axis, [p.output for p in pieces], [p.output_min for p in pieces],
+            [p.output_max for p in pieces]))
+    return build
+
+
+CASES.update({
+    "quantized_concat_quint8": (_concat("quint8", [(-1.0, 2.0), (-3.0, 1.0), (0.5, 4.0)], 1,
+                                        [[2, 3], [2, 2], [2, 1]]), [_XS[:12]], False),
+    "quantized_concat_same_range": (_concat("quint8", [(-1.0, 2.0), (-1.0, 2.0)], 0,
+                                            [[2, 3], [1, 3]]), [_XS[:9]], False),
+    "quantized_concat_qint32": (_concat("qint32", [(-1.0, 2.0), (-0.5, 0.5)], 0,
+                                        [[1, 4], [2, 4]]), [_XS[:12]], False),
+    "quantized_concat_given_ranges": (lambda tf, x: tf.quantized_concat(
+                                    0, [tf.quantization.quantize(x, -1.0, 2.0, tf.quint8,
+                                                                 mode="MIN_FIRST").output] * 2,
+                                    [-1.0, -2.0], [2.0, 3.0], name="qc"), [_XS[:6]], False),
+})
+
+
 def build_case(tf, name):
     """(feed dict, outputs, loss, gradients w.r.t. every input or []) in the default graph."""
     build, values, differentiable = CASES[name]
@@ -366,6 +396,9 @@ PYTHON_ERRORS = {
         np.zeros([2, 3], _F), -1.0, 1.0, tf.qint8, axis=1),
     "quantize_negative_axis_unknown_rank": lambda tf: tf.quantization.quantize(
         tf.placeholder(tf.float32), -1.0, 1.0, tf.qint8, axis=-1),
+    "quantized_concat_min_rank": lambda tf: tf.quantization.quantized_concat(
+        0, [tf.quantization.quantize(np.zeros([2], _F), -1.0, 1.0, tf.quint8).output] * 2,
+        [[-1.0], [-1.0]], [1.0, 1.0]),
     "qdq_grad_min_rank": lambda tf: tf.raw_ops.QuantizeAndDequantizeV4Grad(
         gradients=np.zeros([2, 3], _F), input=np.zeros([2, 3], _F), input_min=[0.0],
         input_max=1.0),

@@ -1,4 +1,4 @@
-"""NumPy CPU kernels of QuantizeV2 and Dequantize: TensorFlow's quantize_op.cc and
+"""NumPy CPU kernels of QuantizeV2, Dequantize and QuantizedConcat: TensorFlow's quantize_op.cc and
 dequantize_op.cc in float32, a quantized tensor held as its integer type (qint8 as int8, ...)
 as TensorFlow's session fetches it.
 
@@ -13,7 +13,7 @@ import numpy as np
 from engine.framework import dtypes
 from engine.framework.errors import UnimplementedError
 from engine.kernels import register
-from engine.kernels.common import invalid
+from engine.kernels.common import invalid, shape_str
 
 _F = np.float32
 _INTS = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16,
@@ -86,6 +86,15 @@ def _min_first(x, min_range, max_range, int_type):
         return _cast(np.minimum(np.maximum(values, lower), upper), int_type)
 
 
+def _dequantize_min_first(x, low, high):
+    """DEQUANTIZE_WITH_EIGEN of QuantizedToFloatStruct(low, high)."""
+    steps = float(1 << (8 * x.dtype.itemsize))
+    with np.errstate(all="ignore"):
+        scale = _F(float(_F(high) - _F(low)) / (steps - 1.0))
+        rounded = _F(low) if high == low else std_round(np.array(low / scale, _F)) * scale
+        return (_F(rounded) - _F(np.iinfo(x.dtype).min) * scale) + x.astype(_F) * scale
+
+
 def _text(value):
     return value.decode() if isinstance(value, bytes) else value
 
@@ -153,11 +162,7 @@ def dequantize(ctx, input, min_range, max_range):  # noqa: A002
     if slices == 1:
         low, high = _F(min_range.reshape(-1)[0]), _F(max_range.reshape(-1)[0])
         if mode == "MIN_FIRST":
-            steps = float(1 << (8 * input.dtype.itemsize))
-            with np.errstate(all="ignore"):
-                scale = _F(float(high - low) / (steps - 1.0))
-                rounded = low if high == low else std_round(np.array(low / scale, _F)) * scale
-                out = (_F(rounded) - _F(info.min) * scale) + input.astype(_F) * scale
+            out = _dequantize_min_first(input, low, high)
         else:
             out = _dequantize_slice(input, low, high, mode, ctx.attrs["narrow_range"], info)
         return out.astype(out_type)
@@ -172,3 +177,42 @@ def dequantize(ctx, input, min_range, max_range):  # noqa: A002
                                          max_range.reshape(-1)[i], mode,
                                          ctx.attrs["narrow_range"], info)
     return out.reshape(input.shape).astype(out_type)
+
+
+@register("QuantizedConcat")
+def quantized_concat(ctx, concat_dim, *tensors):
+    """Each input requantized (MIN_FIRST's structs) into the range of them all, widened to
+    hold 0 (and symmetric for the signed qint32), then concatenated; an input already in
+    that range is copied."""
+    n = len(tensors) // 3
+    values, mins, maxes = tensors[:n], tensors[n:2 * n], tensors[2 * n:]
+    if np.ndim(concat_dim) != 0:
+        raise invalid(ctx, "Concat dim tensor should be a scalar integer, but got shape "
+                           f"{shape_str(np.shape(concat_dim))}")
+    axis, rank = int(concat_dim), values[0].ndim
+    if not 0 <= axis < rank:
+        raise invalid(ctx, "ConcatOp : Expected concatenating dimensions in the range [0, "
+                           f"{rank}), but got {axis}")
+    low = min(_F(0), min(_F(m.reshape(-1)[0]) for m in mins))
+    high = max(_F(m.reshape(-1)[0]) for m in maxes)
+    if np.iinfo(values[0].dtype).min < 0:  # qint32: a range symmetric about 0
+        high = max(abs(low), abs(high))
+        low = -high
+    for i, value in enumerate(values):
+        if value.ndim != rank:
+            raise invalid(ctx, "ConcatOp : Ranks of all input tensors should match: shape[0] "
+                               f"= {shape_str(values[0].shape)} vs. shape[{i}] = "
+                               f"{shape_str(value.shape)}")
+        if any(value.shape[j] != values[0].shape[j] for j in range(rank) if j != axis):
+            raise invalid(ctx, "ConcatOp : Dimensions of inputs should match: shape[0] = "
+                               f"{shape_str(values[0].shape)} vs. shape[{i}] = "
+                               f"{shape_str(value.shape)}")
+    parts = []
+    for value, vmin, vmax in zip(values, mins, maxes):
+        vmin, vmax = _F(vmin.reshape(-1)[0]), _F(vmax.reshape(-1)[0])
+        if vmin == low and vmax == high:
+            parts.append(value)
+        else:
+            floats = _dequantize_min_first(value, vmin, vmax)
+            parts.append(_min_first(floats, low, high, value.dtype))
+    return np.concatenate(parts, axis), np.array(low, _F), np.array(high, _F)
