@@ -147,7 +147,8 @@ def fake_quant_with_min_max_vars_per_channel(ctx, inputs, min, max):  # noqa: A0
 
 
 @register("FakeQuantWithMinMaxVarsPerChannelGradient")
-def fake_quant_with_min_max_vars_per_channel_gradient(ctx, gradients, inputs, min, max):  # noqa: A002
+def fake_quant_with_min_max_vars_per_channel_gradient(ctx, gradients, inputs,
+                                                      min, max):  # noqa: A002
     quant = _quant_range(ctx)
     if gradients.shape != inputs.shape:
         raise invalid(ctx, "gradient and input must be the same size")
