@@ -153,6 +153,15 @@ TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
 TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
 
+# Fake quantization and the quantize ops (branch quantization).
+ENGINE_OPS += """
+FakeQuantWithMinMaxArgs FakeQuantWithMinMaxArgsGradient FakeQuantWithMinMaxVars
+FakeQuantWithMinMaxVarsGradient FakeQuantWithMinMaxVarsPerChannel
+FakeQuantWithMinMaxVarsPerChannelGradient
+QuantizeAndDequantizeV2 QuantizeAndDequantizeV4 QuantizeAndDequantizeV4Grad
+QuantizeV2 Dequantize QuantizedConcat
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -16,6 +16,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - signal_and_audio.py: tf.signal, tf.spectral, tf.audio and tf.fft, tf.ifft, ... .
 - sparse_and_metrics.py: tf.sparse's arithmetic (tf.sparse.add, tf.sparse_concat, ...),
   serialized SparseTensors, and the TF1 streaming metrics beyond the basic ones.
+- fake_quant_and_quantize.py: tf.quantization, the tf.fake_quant_* functions, tf.quantize,
+  tf.dequantize and tf.quantized_concat.
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -35,6 +37,7 @@ from engine.api.image_and_spatial import *  # noqa: F401,F403
 from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403
 from engine.api.sparse_and_metrics import *  # noqa: F401,F403
+from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

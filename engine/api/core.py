@@ -8,8 +8,9 @@ from engine.framework.devices import DeviceSpec  # noqa: F401
 from engine.cluster import session as _cluster_session  # noqa: F401 (tf.Session("grpc://..."))
 from engine.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex64,  # noqa: F401,A004
                                      complex128, double, float16, float32, float64, half, int8,
-                                     int16, int32, int64, qint8, qint32, quint8, resource, string,
-                                     uint8, uint16, uint32, uint64, variant)
+                                     int16, int32, int64, qint8, qint16, qint32, quint8,
+                                     quint16, resource, string, uint8, uint16, uint32, uint64,
+                                     variant, QUANTIZED_DTYPES)
 from engine.framework.graph import (Graph, GraphKeys, add_to_collection,  # noqa: F401
                                     add_to_collections, get_all_collection_keys, get_collection,
                                     get_collection_ref, get_default_graph, get_default_session,

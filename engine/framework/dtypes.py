@@ -59,6 +59,10 @@ class DType:
         return self.base_dtype._enum in _INTEGER
 
     @property
+    def is_quantized(self):
+        return self.base_dtype._enum in _QUANTIZED
+
+    @property
     def is_complex(self):
         return self.base_dtype._enum in (types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
 
@@ -98,11 +102,17 @@ class DType:
 
     @property
     def min(self):
+        if self.is_quantized:
+            raise TypeError(f"Cannot find minimum value of {self} with quantized type "
+                            f"{self.base_dtype}.")
         np_type = self.as_numpy_dtype
         return np.finfo(np_type).min if self.is_floating else np.iinfo(np_type).min
 
     @property
     def max(self):
+        if self.is_quantized:
+            raise TypeError(f"Cannot find maximum value of {self} with quantized type "
+                            f"{self.base_dtype}.")
         np_type = self.as_numpy_dtype
         return np.finfo(np_type).max if self.is_floating else np.iinfo(np_type).max
 
@@ -158,8 +168,14 @@ _NUMPY = {
     types_pb2.DT_COMPLEX128: np.complex128, types_pb2.DT_HALF: np.float16,
     types_pb2.DT_UINT32: np.uint32, types_pb2.DT_UINT64: np.uint64,
     types_pb2.DT_RESOURCE: np.object_, types_pb2.DT_VARIANT: np.object_,
+    # A quantized tensor is held (and fetched, as TensorFlow's session fetches it) as its
+    # integer type.
+    types_pb2.DT_QINT8: np.int8, types_pb2.DT_QUINT8: np.uint8, types_pb2.DT_QINT16: np.int16,
+    types_pb2.DT_QUINT16: np.uint16, types_pb2.DT_QINT32: np.int32,
 }
 
+_QUANTIZED = {types_pb2.DT_QINT8, types_pb2.DT_QUINT8, types_pb2.DT_QINT16,
+              types_pb2.DT_QUINT16, types_pb2.DT_QINT32}
 _FLOATING = {types_pb2.DT_FLOAT, types_pb2.DT_DOUBLE, types_pb2.DT_HALF, types_pb2.DT_BFLOAT16}
 _INTEGER = {types_pb2.DT_INT8, types_pb2.DT_INT16, types_pb2.DT_INT32, types_pb2.DT_INT64,
             types_pb2.DT_UINT8, types_pb2.DT_UINT16, types_pb2.DT_UINT32, types_pb2.DT_UINT64}
@@ -176,6 +192,10 @@ bool = DType(types_pb2.DT_BOOL)  # noqa: A001  (TensorFlow's name)
 string = DType(types_pb2.DT_STRING)
 complex64, complex128 = DType(types_pb2.DT_COMPLEX64), DType(types_pb2.DT_COMPLEX128)
 qint8, quint8, qint32 = DType(types_pb2.DT_QINT8), DType(types_pb2.DT_QUINT8), DType(types_pb2.DT_QINT32)
+qint16, quint16 = DType(types_pb2.DT_QINT16), DType(types_pb2.DT_QUINT16)
+# TensorFlow's set: the quantized types and their reference types.
+QUANTIZED_DTYPES = frozenset(DType(enum)._as_ref for enum in _QUANTIZED) | frozenset(
+    DType(enum) for enum in _QUANTIZED)
 resource, variant = DType(types_pb2.DT_RESOURCE), DType(types_pb2.DT_VARIANT)
 float32_ref, float64_ref = float32._as_ref, float64._as_ref
 int32_ref, int64_ref = int32._as_ref, int64._as_ref

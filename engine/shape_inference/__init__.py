@@ -54,6 +54,7 @@ from engine.shape_inference.spectral import SHAPE_FUNCTIONS as _SPECTRAL
 from engine.shape_inference.stateless_random import SHAPE_FUNCTIONS as _STATELESS_RANDOM
 from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
 from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
+from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -170,5 +171,6 @@ SHAPE_FUNCTIONS = {
     **_SPARSE_MATH,
     **_CTC,
     **_WINDOW_ARGMAX,
+    **_QUANTIZATION,
     **_IMAGE,
 }

@@ -302,6 +302,14 @@ def test_every_differentiable_op_is_covered():
     # float32-only ops (no float64 finite differences): their gradients equal TensorFlow's
     # in tests/engine/test_layers.py.
     exempt |= {"FusedBatchNormV3"}
+    # Fake quantization takes float32 only: its gradients (straight-through, and min's and
+    # max's sums) equal TensorFlow's tf.gradients bit for bit in tests/engine/test_quantization.py.
+    exempt |= {"FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars",
+               "FakeQuantWithMinMaxVarsPerChannel"}
+    # Quantize-and-dequantize is piecewise constant: its straight-through gradients (which
+    # finite differences cannot see) equal TensorFlow's there too.
+    exempt |= {"QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4",
+               "QuantizeAndDequantizeV4Grad"}
     exempt |= SPECIAL_MATH_EXEMPT  # (see special_math_grad_cases.py)
     exempt |= SPARSE_MATH_EXEMPT  # (see sparse_math_grad_cases.py)
     # LRN takes float32 and narrower only: its gradient equals TensorFlow's in

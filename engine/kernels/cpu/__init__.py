@@ -20,7 +20,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "sparse_count", "ctc", "window_argmax", "fractional_pool", "image_codecs", "bounding_boxes", "distorted_crop",
     "glimpse",
     # array and shape ops, small linalg
-    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal"))
+    "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal",
+    # fake quantization
+    "fake_quant", "quantize_and_dequantize", "quantize"))
 
 
 def load_kernels():
