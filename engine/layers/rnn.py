@@ -1,8 +1,10 @@
 """tf.nn.static_rnn: a cell unrolled over a list of inputs in the variable scope "rnn", its
-variables made at the first step and reused after, as TF 1.x's rnn.static_rnn."""
+variables made at the first step and reused after, as TF 1.x's rnn.static_rnn; and
+static_bidirectional_rnn, two of them (scopes fw and bw) over the inputs and their reverse."""
 
 from engine.layers.rnn_cell_base import flatten_state
 from engine.ops import array_ops
+from engine.ops.nest import flatten, pack_sequence_as
 from engine.ops import variable_scope as vs
 
 
@@ -39,3 +41,42 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
             output, state = cell(input_, state)
             outputs.append(output)
         return outputs, state
+
+
+def assert_like_rnncell(cell_name, cell):
+    """TypeError naming what `cell` lacks to be used as an RNNCell, as TensorFlow's."""
+    conditions = [hasattr(cell, "output_size"), hasattr(cell, "state_size"),
+                  hasattr(cell, "get_initial_state") or hasattr(cell, "zero_state"),
+                  callable(cell)]
+    errors = ["'output_size' property is missing", "'state_size' property is missing",
+              "either 'zero_state' or 'get_initial_state' method is required",
+              "is not callable"]
+    if not all(conditions):
+        missing = [error for error, met in zip(errors, conditions) if not met]
+        raise TypeError(f"The argument {cell_name!r} ({cell}) is not an RNNCell: "
+                        f"{', '.join(missing)}.")
+
+
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
+                             initial_state_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+    """(outputs, output_state_fw, output_state_bw): each step's forward and backward outputs
+    concatenated on their last axis, and each direction's last state."""
+    assert_like_rnncell("cell_fw", cell_fw)
+    assert_like_rnncell("cell_bw", cell_bw)
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"Argument `inputs` must be a sequence. Received: {inputs}")
+    if not inputs:
+        raise ValueError("Argument `inputs` must not be empty.")
+    with vs.variable_scope(scope or "bidirectional_rnn"):
+        with vs.variable_scope("fw") as fw_scope:
+            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
+                                                    sequence_length, scope=fw_scope)
+        with vs.variable_scope("bw") as bw_scope:
+            reversed_inputs = list(reversed(inputs))
+            tmp, output_state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw,
+                                              dtype, sequence_length, scope=bw_scope)
+    output_bw = list(reversed(tmp))
+    flat_outputs = tuple(array_ops.concat([fw, bw], 1)
+                         for fw, bw in zip(flatten(output_fw), flatten(output_bw)))
+    return pack_sequence_as(output_fw, flat_outputs), output_state_fw, output_state_bw
