@@ -1,8 +1,8 @@
-"""tf.nn.static_bidirectional_rnn and tf.nn.rnn_cell.DeviceWrapper, built the same way by real
+"""tf.nn.static_bidirectional_rnn, tf.nn.rnn_cell.DeviceWrapper and tf.nn.raw_rnn, built the same way by real
 TensorFlow and by the engine (run by layers_cases.run_case; fixtures in tests/fixtures/rnn/,
 written by tools/make_rnn_fixtures.py)."""
 
-from rnn_cases import STEPS, _flatten
+from rnn_cases import LENGTHS, STEPS, _flatten
 
 
 def _bidirectional(tf, cell_fw, cell_bw, **kwargs):
@@ -41,8 +41,10 @@ def build_static_bidirectional_initial_states(tf):
                           scope="encoder")
 
 
-CASES = {"static_bidirectional": build_static_bidirectional,
-         "static_bidirectional_initial_states": build_static_bidirectional_initial_states}
+
+
+def _raw_not_callable(tf):
+    tf.nn.raw_rnn(tf.nn.rnn_cell.GRUCell(3), "loop_fn")
 
 
 def _not_a_cell(tf):
@@ -60,7 +62,8 @@ def _no_dtype(tf):
                                    [tf.zeros([2, 4])])
 
 
-ERRORS = {"not_a_cell": _not_a_cell, "no_inputs": _no_inputs, "no_dtype": _no_dtype}
+ERRORS = {"not_a_cell": _not_a_cell, "no_inputs": _no_inputs, "no_dtype": _no_dtype,
+          "raw_not_callable": _raw_not_callable}
 
 
 def run_error(tf, name):
@@ -71,3 +74,80 @@ def run_error(tf, name):
         except (TypeError, ValueError) as error:
             return [type(error).__name__, str(error)]
     raise AssertionError(f"{name} did not fail")
+
+
+def build_raw_rnn(tf):
+    """raw_rnn as TensorFlow's docstring uses it: inputs read from a TensorArray, rows
+    finishing at their lengths, an LSTM, the emits stacked; a loss, gradients, an SGD step."""
+    tf.set_random_seed(23)
+    inputs = tf.placeholder(tf.float32, [3, 2, 4], name="inputs")  # time-major
+    lengths = tf.constant(LENGTHS, name="lengths")
+    inputs_ta = tf.TensorArray(dtype=tf.float32, size=3).unstack(inputs)
+    cell = tf.nn.rnn_cell.BasicLSTMCell(5)
+
+    def loop_fn(time, cell_output, cell_state, loop_state):
+        emit_output = cell_output
+        if cell_output is None:
+            next_cell_state = cell.zero_state(2, tf.float32)
+        else:
+            next_cell_state = cell_state
+        elements_finished = time >= lengths
+        finished = tf.reduce_all(elements_finished)
+        next_input = tf.cond(finished, lambda: tf.zeros([2, 4], dtype=tf.float32),
+                             lambda: inputs_ta.read(time))
+        return elements_finished, next_input, next_cell_state, emit_output, None
+
+    outputs_ta, final_state, loop_state = tf.nn.raw_rnn(cell, loop_fn)
+    assert loop_state is None
+    outputs = outputs_ta.stack()
+    flat_state = _flatten(final_state)
+    loss = tf.reduce_sum(tf.square(outputs)) + tf.add_n([tf.reduce_mean(s)
+                                                          for s in flat_state])
+    out = {"outputs": outputs, "loss": loss}
+    out.update({f"state{i}": s for i, s in enumerate(flat_state)})
+    variables = tf.trainable_variables()
+    names = [v.op.name for v in variables] + ["inputs"]
+    for name, g in zip(names, tf.gradients(loss, variables + [inputs])):
+        out["grad:" + name] = g
+    return out, {"inputs": STEPS}, [tf.train.GradientDescentOptimizer(0.1).minimize(loss)]
+
+
+def build_raw_rnn_emit_and_loop_state(tf):
+    """raw_rnn with an emit structure of its own (the output and its sum), a loop state (a
+    running total), a GRU over an unknown batch, a named scope, the inputs read from a
+    TensorArray in a cond."""
+    tf.set_random_seed(24)
+    inputs = tf.placeholder(tf.float32, [3, None, 4], name="inputs")
+    batch = tf.shape(inputs)[1]
+    steps_ta = tf.TensorArray(dtype=tf.float32, size=3).unstack(inputs)
+    cell = tf.nn.rnn_cell.GRUCell(3)
+
+    def loop_fn(time, cell_output, cell_state, loop_state):
+        if cell_output is None:
+            emit = (tf.zeros([3]), tf.zeros([], tf.float32))
+            state = cell.zero_state(batch, tf.float32)
+            loop_state = tf.constant(0.0)
+        else:
+            emit = (cell_output, tf.reduce_sum(cell_output, axis=1))
+            state = cell_state
+            loop_state = loop_state + tf.reduce_sum(cell_output)
+        finished = tf.fill([batch], time >= 3)
+        next_input = tf.cond(time >= 3, lambda: tf.zeros([batch, 4]),
+                             lambda: steps_ta.read(tf.minimum(time, 2)))
+        return finished, next_input, state, emit, loop_state
+
+    (outputs_ta, sums_ta), final_state, total = tf.nn.raw_rnn(cell, loop_fn, scope="decoder")
+    outputs, sums = outputs_ta.stack(), sums_ta.stack()
+    loss = tf.reduce_sum(tf.square(outputs)) + tf.reduce_sum(sums) + total
+    out = {"outputs": outputs, "sums": sums, "state": final_state, "total": total,
+           "loss": loss}
+    variables = tf.trainable_variables()
+    names = [v.op.name for v in variables] + ["inputs"]
+    for name, g in zip(names, tf.gradients(loss, variables + [inputs])):
+        out["grad:" + name] = g
+    return out, {"inputs": STEPS}, [tf.train.GradientDescentOptimizer(0.1).minimize(loss)]
+
+
+CASES = {"static_bidirectional": build_static_bidirectional,
+         "static_bidirectional_initial_states": build_static_bidirectional_initial_states,
+         "raw_rnn": build_raw_rnn, "raw_rnn_emit_and_loop_state": build_raw_rnn_emit_and_loop_state}
