@@ -153,6 +153,11 @@ TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
 TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
 
+# tf.io.matching_files and tf.train.match_filenames_once (branch train-nn-misc).
+ENGINE_OPS += """
+MatchingFiles
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

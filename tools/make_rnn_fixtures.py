@@ -35,7 +35,8 @@ def main(only):
     OUT.mkdir(parents=True, exist_ok=True)
     manifest_path = OUT / "rnn.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    manifest = {k: v for k, v in manifest.items() if k in TABLES or k in ("errors", "static_errors")}
+    manifest = {k: v for k, v in manifest.items()
+                if k in TABLES or k in ("errors", "static_errors")}
     for name, table in TABLES.items():
         if only and name not in only:
             continue

@@ -1,5 +1,6 @@
 """tf.train: optimizers, the Saver and checkpoints, hooks and monitored sessions, queue runners
-and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef and JobDef protos."""
+and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef and JobDef
+protos."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
@@ -78,8 +79,8 @@ train = _Namespace(
     queue_runner=_Namespace("tf.train.queue_runner", QueueRunner=_queue_runner.QueueRunner,
                             add_queue_runner=_queue_runner.add_queue_runner,
                             start_queue_runners=_queue_runner.start_queue_runners),
-    **_members(_input, ("limit_epochs", "input_producer", "string_input_producer",
-                        "range_input_producer", "slice_input_producer", "batch",
+    **_members(_input, ("match_filenames_once", "limit_epochs", "input_producer",
+                        "string_input_producer", "range_input_producer", "slice_input_producer", "batch",
                         "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch",
                         "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join")),
     # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).

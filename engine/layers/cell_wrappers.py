@@ -1,7 +1,8 @@
 """tf.nn.rnn_cell.DropoutWrapper (TF 1.x's legacy wrapper): dropout on a cell's inputs,
 outputs and state (an LSTM's h, never its c), each element seeded as TensorFlow seeds it
 (md5 of the seed and "<input|state|output>_<index>"), plain or variational (one noise mask
-per sequence); plus ResidualWrapper and DeviceWrapper. The wrapped cell's variables keep their names."""
+per sequence); plus ResidualWrapper and DeviceWrapper. The wrapped cell's variables keep their
+names."""
 
 import hashlib
 import numbers

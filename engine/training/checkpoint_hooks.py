@@ -1,4 +1,5 @@
-"""CheckpointSaverHook (and the CheckpointSaverListener it calls): the saving half of a MonitoredTrainingSession(checkpoint_dir=...).
+"""CheckpointSaverHook (and the CheckpointSaverListener it calls): the saving half of a
+MonitoredTrainingSession(checkpoint_dir=...).
 
 As TensorFlow 1.x: the hook writes graph.pbtxt, the graph and meta graph events, and a
 checkpoint of the state at the first step, then one every save_steps steps (or save_secs

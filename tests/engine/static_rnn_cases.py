@@ -1,6 +1,6 @@
-"""tf.nn.static_bidirectional_rnn, tf.nn.rnn_cell.DeviceWrapper and tf.nn.raw_rnn, built the same way by real
-TensorFlow and by the engine (run by layers_cases.run_case; fixtures in tests/fixtures/rnn/,
-written by tools/make_rnn_fixtures.py)."""
+"""tf.nn.static_bidirectional_rnn, tf.nn.rnn_cell.DeviceWrapper and tf.nn.raw_rnn, built the
+same way by real TensorFlow and by the engine (run by layers_cases.run_case; fixtures in
+tests/fixtures/rnn/, written by tools/make_rnn_fixtures.py)."""
 
 from rnn_cases import LENGTHS, STEPS, _flatten
 
@@ -150,4 +150,5 @@ def build_raw_rnn_emit_and_loop_state(tf):
 
 CASES = {"static_bidirectional": build_static_bidirectional,
          "static_bidirectional_initial_states": build_static_bidirectional_initial_states,
-         "raw_rnn": build_raw_rnn, "raw_rnn_emit_and_loop_state": build_raw_rnn_emit_and_loop_state}
+         "raw_rnn": build_raw_rnn,
+         "raw_rnn_emit_and_loop_state": build_raw_rnn_emit_and_loop_state}
