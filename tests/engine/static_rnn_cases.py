@@ -1,6 +1,7 @@
-"""tf.nn.static_bidirectional_rnn, tf.nn.rnn_cell.DeviceWrapper and tf.nn.raw_rnn, built the
-same way by real TensorFlow and by the engine (run by layers_cases.run_case; fixtures in
-tests/fixtures/rnn/, written by tools/make_rnn_fixtures.py)."""
+"""tf.nn.static_bidirectional_rnn, static_state_saving_rnn, tf.nn.rnn_cell.DeviceWrapper and
+tf.nn.raw_rnn, built the same way by real TensorFlow and by the engine (run by
+layers_cases.run_case; fixtures in tests/fixtures/rnn/, written by
+tools/make_rnn_fixtures.py)."""
 
 from rnn_cases import LENGTHS, STEPS, _flatten
 
@@ -47,6 +48,65 @@ def _raw_not_callable(tf):
     tf.nn.raw_rnn(tf.nn.rnn_cell.GRUCell(3), "loop_fn")
 
 
+class _VariableStateSaver:
+    """A state saver over non-trainable variables: state(name) reads one, save_state assigns
+    it (what TensorFlow's SequenceQueueingStateSaver does through its queue)."""
+
+    def __init__(self, tf, sizes):
+        self._tf = tf
+        self._vars = {name: tf.Variable(tf.fill([2, size], 0.125 * (i + 1)), trainable=False,
+                                        name=f"saved_{name}")
+                      for i, (name, size) in enumerate(sizes.items())}
+
+    def state(self, name):
+        return self._vars[name].read_value()
+
+    def save_state(self, name, value):
+        return self._tf.assign(self._vars[name], value, name=f"save_{name}")
+
+
+def _state_saving(tf, cell, saver, state_name):
+    inputs = [tf.placeholder(tf.float32, [2, 4], name=f"step{i}") for i in range(3)]
+    outputs, state = tf.nn.static_state_saving_rnn(cell, inputs, saver, state_name)
+    flat_state = _flatten(state)
+    loss = tf.add_n([tf.reduce_sum(o * o) for o in outputs]) + tf.add_n(
+        [tf.reduce_mean(s) for s in flat_state])
+    out = {f"output{i}": o for i, o in enumerate(outputs)}
+    out.update({f"state{i}": s for i, s in enumerate(flat_state)})
+    out["loss"] = loss
+    variables = tf.trainable_variables()
+    names = [v.op.name for v in variables] + ["step0"]
+    for name, g in zip(names, tf.gradients(loss, variables + inputs[:1])):
+        out["grad:" + name] = g
+    return out, {f"step{i}": STEPS[i] for i in range(3)}, [
+        tf.train.GradientDescentOptimizer(0.1).minimize(loss)]
+
+
+def build_state_saving_lstm(tf):
+    """static_state_saving_rnn: an LSTM's (c, h) from and to a state saver (the saved values
+    are the variables after the update run)."""
+    tf.set_random_seed(25)
+    saver = _VariableStateSaver(tf, {"c": 3, "h": 3})
+    return _state_saving(tf, tf.nn.rnn_cell.BasicLSTMCell(3), saver, ("c", "h"))
+
+
+def build_state_saving_gru(tf):
+    """static_state_saving_rnn: a GRU's one state under one name."""
+    tf.set_random_seed(26)
+    saver = _VariableStateSaver(tf, {"state": 2})
+    return _state_saving(tf, tf.nn.rnn_cell.GRUCell(2), saver, "state")
+
+
+def _saving_name_kind(tf):
+    tf.nn.static_state_saving_rnn(tf.nn.rnn_cell.BasicLSTMCell(3), [tf.zeros([2, 4])], None,
+                                  "state")
+
+
+def _saving_name_count(tf):
+    tf.nn.static_state_saving_rnn(tf.nn.rnn_cell.BasicLSTMCell(3), [tf.zeros([2, 4])], None,
+                                  ("c", "h", "x"))
+
+
 def _not_a_cell(tf):
     inputs = [tf.zeros([2, 4])]
     tf.nn.static_bidirectional_rnn(tf.nn.rnn_cell.GRUCell(3), "cell", inputs, dtype=tf.float32)
@@ -63,7 +123,8 @@ def _no_dtype(tf):
 
 
 ERRORS = {"not_a_cell": _not_a_cell, "no_inputs": _no_inputs, "no_dtype": _no_dtype,
-          "raw_not_callable": _raw_not_callable}
+          "raw_not_callable": _raw_not_callable, "saving_name_kind": _saving_name_kind,
+          "saving_name_count": _saving_name_count}
 
 
 def run_error(tf, name):
@@ -151,4 +212,6 @@ def build_raw_rnn_emit_and_loop_state(tf):
 CASES = {"static_bidirectional": build_static_bidirectional,
          "static_bidirectional_initial_states": build_static_bidirectional_initial_states,
          "raw_rnn": build_raw_rnn,
-         "raw_rnn_emit_and_loop_state": build_raw_rnn_emit_and_loop_state}
+         "raw_rnn_emit_and_loop_state": build_raw_rnn_emit_and_loop_state,
+         "state_saving_lstm": build_state_saving_lstm,
+         "state_saving_gru": build_state_saving_gru}
