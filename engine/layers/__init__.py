@@ -10,6 +10,7 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
                                          max_pooling1d, AveragePooling3D, AvgPool3D, Conv3D,
                                          Convolution3D, MaxPool3D, MaxPooling3D,
                                          average_pooling3d, conv3d, max_pooling3d)
+from engine.layers.input_spec import InputSpec  # noqa: F401
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
 from engine.layers.separable_transposed import (  # noqa: F401
