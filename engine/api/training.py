@@ -23,6 +23,7 @@ from engine.training import queue_runner as _queue_runner
 from engine.training import session_creators as _session_creators, step_hooks as _step_hooks
 from engine.training import session_manager as _session_manager, supervisor as _supervisor
 from engine.training import sync_replicas_optimizer as _sync_replicas
+from engine.training import warm_starting as _warm_starting
 from engine.training import session_run_hook as _run_hook
 
 
@@ -55,6 +56,7 @@ train = _Namespace(
                                         "get_checkpoint_mtimes", "remove_checkpoint",
                                         "checkpoints_iterator")),
     init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
+    warm_start=_warm_starting.warm_start,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.
