@@ -161,6 +161,10 @@ FakeQuantWithMinMaxVarsPerChannelGradient
 QuantizeAndDequantizeV2 QuantizeAndDequantizeV4 QuantizeAndDequantizeV4Grad
 QuantizeV2 Dequantize QuantizedConcat
 """.split()
+# tf.io.matching_files and tf.train.match_filenames_once (branch train-nn-misc).
+ENGINE_OPS += """
+MatchingFiles
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

@@ -19,13 +19,15 @@ from fixture_common import FIXTURES, npz_key, tf_v1
 
 import dynamic_rnn_cases  # tests/engine: on sys.path through fixture_common
 import layers_cases
+import static_rnn_cases
 import tensor_array_cases
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers as TF 1.x built them
 OUT = FIXTURES / "rnn"
 
 TABLES = {**{name: tensor_array_cases.CASES for name in tensor_array_cases.CASES},
-          **{name: dynamic_rnn_cases.CASES for name in dynamic_rnn_cases.CASES}}
+          **{name: dynamic_rnn_cases.CASES for name in dynamic_rnn_cases.CASES},
+          **{name: static_rnn_cases.CASES for name in static_rnn_cases.CASES}}
 
 
 def main(only):
@@ -33,7 +35,8 @@ def main(only):
     OUT.mkdir(parents=True, exist_ok=True)
     manifest_path = OUT / "rnn.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    manifest = {k: v for k, v in manifest.items() if k in TABLES or k == "errors"}
+    manifest = {k: v for k, v in manifest.items()
+                if k in TABLES or k in ("errors", "static_errors")}
     for name, table in TABLES.items():
         if only and name not in only:
             continue
@@ -44,6 +47,9 @@ def main(only):
     if not only or "errors" in only:
         manifest["errors"] = {name: tensor_array_cases.run_error(tf, name)
                               for name in tensor_array_cases.ERRORS}
+    if not only or "static_errors" in only:
+        manifest["static_errors"] = {name: static_rnn_cases.run_error(tf, name)
+                                     for name in static_rnn_cases.ERRORS}
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
 

@@ -13,6 +13,7 @@ from engine.ops import io_ops as _io_ops, parsing_ops as _parsing_ops
 from engine.ops import queue_ops as _queue_ops, string_ops as _string_ops, train as _train
 from engine.ops.accumulator_ops import ConditionalAccumulator  # noqa: F401
 from engine.platform import gfile as _gfile
+from engine.training import input as _input
 from engine.proto.event_pb2 import Event, SessionLog  # noqa: F401
 from engine.proto.summary_pb2 import Summary  # noqa: F401
 from engine.savedmodel import SAVED_MODEL as saved_model  # noqa: F401 (tf.saved_model, TF 1.x's)
@@ -33,6 +34,7 @@ TextLineReader = _io_ops.TextLineReader
 FixedLengthRecordReader = _io_ops.FixedLengthRecordReader
 WholeFileReader = _io_ops.WholeFileReader
 read_file = _io_ops.read_file
+matching_files = _io_ops.matching_files
 write_file = _io_ops.write_file
 string_join = _string_ops.string_join
 strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_format,
@@ -57,7 +59,9 @@ _ENCODINGS = {name: getattr(_encoding_ops, name) for name in (
     "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
     "decode_json_example")}
 io = _Namespace("tf.io", write_graph=_train.write_graph, read_file=read_file,
-                write_file=write_file, **_TF_RECORD, **_PARSING, **_ENCODINGS)
+                write_file=write_file, matching_files=matching_files,
+                match_filenames_once=_input.match_filenames_once, **_TF_RECORD, **_PARSING,
+                **_ENCODINGS)
 
 gfile = _Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (
     "Copy", "DeleteRecursively", "Exists", "FastGFile", "GFile", "Glob", "IsDirectory",

@@ -1,5 +1,6 @@
 """tf.train: optimizers, the Saver and checkpoints, hooks and monitored sessions, queue runners
-and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server."""
+and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef and JobDef
+protos."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
@@ -10,6 +11,7 @@ from engine.framework.devices import replica_device_setter as _replica_device_se
 from engine.ops import learning_rate_decay as _decay, meta_graph as _meta_graph
 from engine.ops import optimizers as _optimizers, optimizers_tf1 as _optimizers_tf1
 from engine.ops import saver as _saver, train as _train
+from engine.proto import cluster_pb2 as _cluster_pb2, saver_pb2 as _saver_pb2
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
@@ -18,8 +20,10 @@ from engine.training import coordinator as _coordinator, input as _input
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
 from engine.training import queue_runner as _queue_runner
+from engine.training import session_creators as _session_creators, step_hooks as _step_hooks
 from engine.training import session_manager as _session_manager, supervisor as _supervisor
 from engine.training import sync_replicas_optimizer as _sync_replicas
+from engine.training import warm_starting as _warm_starting
 from engine.training import session_run_hook as _run_hook
 
 
@@ -31,6 +35,7 @@ train = _Namespace(
     "tf.train", write_graph=_train.write_graph, global_step=_train.global_step,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
+    assert_global_step=_train.assert_global_step,
     # Optimizers.
     **_members(_optimizers, ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
                              "AdamOptimizer", "RMSPropOptimizer", "AdagradOptimizer")),
@@ -51,6 +56,7 @@ train = _Namespace(
                                         "get_checkpoint_mtimes", "remove_checkpoint",
                                         "checkpoints_iterator")),
     init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
+    warm_start=_warm_starting.warm_start,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.
@@ -58,6 +64,10 @@ train = _Namespace(
                         "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook",
                         "SummarySaverHook")),
     CheckpointSaverHook=_checkpoint_hooks.CheckpointSaverHook,
+    CheckpointSaverListener=_checkpoint_hooks.CheckpointSaverListener,
+    **_members(_step_hooks, ("FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook")),
+    **_members(_session_creators, ("SessionCreator", "ChiefSessionCreator",
+                                   "WorkerSessionCreator")),
     **_members(_run_hook, ("SessionRunArgs", "SessionRunContext", "SessionRunHook",
                            "SessionRunValues")),
     **_members(_monitored, ("MonitoredSession", "MonitoredTrainingSession", "Scaffold",
@@ -71,8 +81,8 @@ train = _Namespace(
     queue_runner=_Namespace("tf.train.queue_runner", QueueRunner=_queue_runner.QueueRunner,
                             add_queue_runner=_queue_runner.add_queue_runner,
                             start_queue_runners=_queue_runner.start_queue_runners),
-    **_members(_input, ("limit_epochs", "input_producer", "string_input_producer",
-                        "range_input_producer", "slice_input_producer", "batch",
+    **_members(_input, ("match_filenames_once", "limit_epochs", "input_producer",
+                        "string_input_producer", "range_input_producer", "slice_input_producer", "batch",
                         "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch",
                         "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join")),
     # tf.train.Example and its parts: the protocol messages (engine/proto/example.proto).
@@ -81,6 +91,8 @@ train = _Namespace(
                               "BytesList", "FloatList", "Int64List")),
     # Clusters, and the sessions of their tasks.
     replica_device_setter=_replica_device_setter, ClusterSpec=_cluster_spec.ClusterSpec,
+    ClusterDef=_cluster_pb2.ClusterDef, JobDef=_cluster_pb2.JobDef,
+    SaverDef=_saver_pb2.SaverDef,
     Server=_cluster_server.Server, Supervisor=_supervisor.Supervisor,
     SessionManager=_session_manager.SessionManager,
     SyncReplicasOptimizer=_sync_replicas.SyncReplicasOptimizer)

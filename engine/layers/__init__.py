@@ -10,11 +10,13 @@ from engine.layers.convolutional import (AveragePooling2D, AvgPool2D, Conv2D,  #
                                          max_pooling1d, AveragePooling3D, AvgPool3D, Conv3D,
                                          Convolution3D, MaxPool3D, MaxPooling3D,
                                          average_pooling3d, conv3d, max_pooling3d)
+from engine.layers.input_spec import InputSpec  # noqa: F401
 from engine.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten  # noqa: F401
 from engine.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
 from engine.layers.separable_transposed import (  # noqa: F401
-    Conv2DTranspose, Convolution2DTranspose, Deconv2D, Deconvolution2D, SeparableConv2D,
-    SeparableConvolution2D, conv2d_transpose, separable_conv2d)
+    Conv2DTranspose, Conv3DTranspose, Convolution2DTranspose, Deconv2D, Deconvolution2D,
+    SeparableConv1D, SeparableConv2D, SeparableConvolution2D, conv2d_transpose,
+    conv3d_transpose, separable_conv1d, separable_conv2d)
 
 from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 

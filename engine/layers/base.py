@@ -4,6 +4,7 @@ variable scope ("dense", "dense_1", or its name), its ops in that scope's name s
 import re
 
 from engine.framework.graph import GraphKeys, add_to_collection, get_collection, get_default_graph
+from engine.layers.input_spec import assert_input_compatibility
 from engine.ops import variable_scope as vs
 from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor
@@ -136,6 +137,7 @@ class Layer:
         self._set_scope(scope)
         graph = get_default_graph()
         reuse = True if self.built else self._reuse
+        assert_input_compatibility(getattr(self, "input_spec", None), inputs, self.name)
         with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as scope:
             self._current_scope = scope
             with graph.name_scope(self._name_scope()):

@@ -1,12 +1,13 @@
 """tf.nn.rnn_cell.DropoutWrapper (TF 1.x's legacy wrapper): dropout on a cell's inputs,
 outputs and state (an LSTM's h, never its c), each element seeded as TensorFlow seeds it
 (md5 of the seed and "<input|state|output>_<index>"), plain or variational (one noise mask
-per sequence); plus ResidualWrapper. The wrapped cell's variables keep their names."""
+per sequence); plus ResidualWrapper and DeviceWrapper. The wrapped cell's variables keep their
+names."""
 
 import hashlib
 import numbers
 
-from engine.framework.default_graph import name_scope
+from engine.framework.default_graph import get_default_graph, name_scope
 from engine.layers.rnn_cell_base import LSTMStateTuple, RNNCell
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
@@ -206,3 +207,20 @@ class ResidualWrapper(_RNNCellWrapperV1):
             return pack_sequence_as(outputs, [i + o for i, o in zip(flatten(inputs),
                                                                        flatten(outputs))])
         return (self._residual_fn or default_residual_fn)(inputs, outputs), new_state
+
+
+class DeviceWrapper(_RNNCellWrapperV1):
+    """The wrapped cell, its zero state and its step built on one device."""
+
+    def __init__(self, cell, device, **kwargs):
+        super().__init__(cell, **kwargs)
+        self._device = device
+
+    def zero_state(self, batch_size, dtype):
+        with name_scope(type(self).__name__ + "ZeroState"):
+            with get_default_graph().device(self._device):
+                return self.cell.zero_state(batch_size, dtype)
+
+    def _call_wrapped_cell(self, inputs, state, cell_call_fn, **kwargs):
+        with get_default_graph().device(self._device):
+            return cell_call_fn(inputs, state, **kwargs)

@@ -4,7 +4,7 @@ initializers and node order; LSTMCell and the wrappers live in their own modules
 here, all of them built on rnn_cell_base.py."""
 
 from engine.framework import dtypes
-from engine.layers.cell_wrappers import DropoutWrapper, ResidualWrapper  # noqa: F401
+from engine.layers.cell_wrappers import DeviceWrapper, DropoutWrapper, ResidualWrapper  # noqa: F401
 from engine.layers.lstm_cell import LSTMCell  # noqa: F401
 from engine.layers.rnn_cell_base import (LayerRNNCell, LSTMStateTuple, RNNCell,  # noqa: F401
                                          zero_state_tensors)

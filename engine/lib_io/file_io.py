@@ -15,6 +15,7 @@ FailedPreconditionError('records; Is a directory')
 
 import errno
 import fcntl
+import fnmatch
 import os
 import stat
 
@@ -203,3 +204,77 @@ def write_atomically(path, data, node_def=None):
         except OSError:
             pass  # never made, or already gone: nothing left behind either way
         raise os_error(error, path, node_def) from None
+
+
+def _dirname(path):
+    """tsl's io::Dirname: everything before the last "/" ("/" for a top-level path)."""
+    cut = path.rfind("/")
+    if cut == -1:
+        return ""
+    return "/" if cut == 0 else path[:cut]
+
+
+def _join(directory, name):
+    """tsl's io::JoinPath of two parts: one "/" between them."""
+    if not directory:
+        return name
+    return directory.rstrip("/") + "/" + name.lstrip("/")
+
+
+def _component_match(name, pattern):
+    # fnmatch(3)'s "[^...]" is fnmatchcase's "[!...]".
+    return fnmatch.fnmatchcase(name, pattern.replace("[^", "[!"))
+
+
+def path_matches(path, pattern):
+    """fnmatch(pattern, path, FNM_PATHNAME): wildcards never match a "/".
+
+    >>> path_matches("/d/a.txt", "/d/*.txt"), path_matches("/d/e/a.txt", "/d/*.txt")
+    (True, False)
+    """
+    names, patterns = path.split("/"), pattern.split("/")
+    return len(names) == len(patterns) and all(
+        _component_match(n, p) for n, p in zip(names, patterns))
+
+
+def get_matching_paths(pattern):
+    """The paths matching a glob pattern, as TensorFlow's GetMatchingPaths finds them: the
+    directories below the pattern's fixed prefix explored level by level, a wildcard matching
+    within one path component (names starting with "." too), unsorted; a pattern without
+    wildcards is the path itself where it exists."""
+    if not pattern:
+        return []
+    cut = min([pattern.find(c) for c in "*?[\\" if c in pattern] or [len(pattern)])
+    if cut == len(pattern):  # no wildcard: the path itself, as written, where it exists
+        return [pattern] if os.path.exists(pattern) else []
+    fixed_prefix, eval_pattern = pattern[:cut], pattern
+    top = _dirname(fixed_prefix)
+    if not top:
+        top = "."
+        fixed_prefix, eval_pattern = _join(top, fixed_prefix), _join(top, eval_pattern)
+    dirs = [] if pattern.endswith("/") else [eval_pattern]
+    level = eval_pattern
+    while len(level) > len(top):
+        level = _dirname(level)
+        dirs.append(level)
+    dirs.reverse()
+    results, queue = [], [(dirs[0], 0)] if len(dirs) > 1 else []
+    while queue:
+        next_queue = []
+        for current, index in queue:
+            try:
+                children = os.listdir(current)
+            except OSError:
+                continue
+            for child in children:
+                child_path = _join(current, child)
+                if not child_path.startswith(fixed_prefix) or not path_matches(
+                        child_path, dirs[index + 1]):
+                    continue
+                if index < len(dirs) - 2:
+                    if os.path.isdir(child_path):
+                        next_queue.append((child_path, index + 1))
+                else:
+                    results.append(child_path)
+        queue = next_queue
+    return results

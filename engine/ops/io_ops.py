@@ -2,7 +2,8 @@
 TF 1.x builds them (io_ops.ReaderBase): the reader op and its read/read_up_to/
 num_records_produced/num_work_units_completed/reset ops, each fed the reader's handle; read
 takes the queue of file names (a QueueBase or its handle) that the reader dequeues from when
-it finishes a file. Also tf.read_file and tf.write_file (whole files, ReadFile/WriteFile)."""
+it finishes a file. Also tf.read_file and tf.write_file (whole files, ReadFile/WriteFile) and
+tf.io.matching_files (MatchingFiles)."""
 
 from engine.lib_io.tf_record import TFRecordOptions
 from engine.ops.gradient_registry import NotDifferentiable
@@ -91,6 +92,11 @@ class WholeFileReader(ReaderBase):
 
     def __init__(self, name=None):
         super().__init__(apply_op("WholeFileReaderV2", name=name), supports_serialize=True)
+
+
+def matching_files(pattern, name=None):
+    """The files matching a glob pattern (or a vector of them), sorted: a vector of names."""
+    return apply_op("MatchingFiles", pattern=pattern, name=name)
 
 
 def read_file(filename, name=None):

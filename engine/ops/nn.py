@@ -19,8 +19,10 @@ from engine.ops.sampled_losses import (nce_loss, sampled_softmax_loss,  # noqa: 
                                        sigmoid_cross_entropy_with_logits)
 from engine.ops.norm_ops import l2_normalize  # noqa: F401,E402
 from engine.layers import rnn_cell  # noqa: F401,E402
-from engine.layers.rnn import static_rnn  # noqa: F401,E402
+from engine.layers.rnn import (static_bidirectional_rnn, static_rnn,  # noqa: F401,E402
+                               static_state_saving_rnn)
 from engine.layers.dynamic_rnn import bidirectional_dynamic_rnn, dynamic_rnn  # noqa: F401,E402
+from engine.layers.raw_rnn import raw_rnn  # noqa: F401,E402
 
 from engine.framework.api_namespace import module_getattr as _module_getattr  # noqa: E402
 

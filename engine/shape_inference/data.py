@@ -1,6 +1,6 @@
 """Shape functions of the tf.data ops (TensorFlow's dataset_ops.cc): a dataset or an iterator
 is a scalar handle; IteratorGetNext's outputs have the shapes its output_shapes attr names.
-Also TF 1.x's readers, ReadFile, DecodeRaw and DecodeCSV."""
+Also TF 1.x's readers, ReadFile, MatchingFiles, DecodeRaw and DecodeCSV."""
 
 from engine.shape_inference.dims import ShapeError, _dims
 
@@ -54,6 +54,14 @@ def read_file(attrs, inputs):
     return []
 
 
+def matching_files(attrs, inputs):
+    """The matched names: a vector of unknown length, from a scalar or vector of patterns."""
+    dims = _dims(inputs[0])
+    if dims is not None and len(dims) > 1:
+        raise ShapeError(f"Shape must be at most rank 1 but is rank {len(dims)}")
+    return [None]
+
+
 # TF 1.x's readers (kernels/cpu/readers.py): a scalar handle; a read gives a scalar key and
 # value, read_up_to a vector of each; the counters are scalars (a reset has no output).
 READER_HANDLES = frozenset({"TFRecordReaderV2", "TextLineReaderV2",
@@ -70,4 +78,5 @@ SHAPE_FUNCTIONS = {
     "DecodeCSV": decode_csv,
     "ReadFile": read_file,
     "WriteFile": read_file,
+    "MatchingFiles": matching_files,
 }

@@ -1,4 +1,5 @@
-"""CheckpointSaverHook: the saving half of a MonitoredTrainingSession(checkpoint_dir=...).
+"""CheckpointSaverHook (and the CheckpointSaverListener it calls): the saving half of a
+MonitoredTrainingSession(checkpoint_dir=...).
 
 As TensorFlow 1.x: the hook writes graph.pbtxt, the graph and meta graph events, and a
 checkpoint of the state at the first step, then one every save_steps steps (or save_secs
@@ -31,6 +32,23 @@ def default_saver():
     if savers:
         return savers[0]
     return Saver(sharded=True, allow_empty=True)
+
+
+class CheckpointSaverListener:
+    """Called by a CheckpointSaverHook around its saves: begin, before_save, after_save (a
+    true result stops training) and end; each does nothing unless overridden."""
+
+    def begin(self):
+        pass
+
+    def before_save(self, session, global_step_value):
+        pass
+
+    def after_save(self, session, global_step_value):
+        pass
+
+    def end(self, session, global_step_value):
+        pass
 
 
 class CheckpointSaverHook(SessionRunHook):

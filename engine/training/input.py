@@ -12,6 +12,7 @@ from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.cond import cond
 from engine.ops.control_flow.ops import no_op
+from engine.ops.io_ops import matching_files
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor
 from engine.ops.logging_ops import Assert
 from engine.ops.op_def_library import apply_op
@@ -22,6 +23,13 @@ from engine.summary import ops as summary
 from engine.framework.tensor_shape import TensorShape, as_shape
 from engine.framework.tensor_util import constant_value
 from engine.training.queue_runner import QueueRunner, add_queue_runner
+
+
+def match_filenames_once(pattern, name=None):
+    """A local variable holding the files `pattern` matches when it is initialized."""
+    with name_scope(name, "matching_filenames", [pattern]) as name:
+        return Variable(name=name, initial_value=matching_files(pattern), trainable=False,
+                        validate_shape=False, collections=[GraphKeys.LOCAL_VARIABLES])
 
 
 def limit_epochs(tensor, num_epochs=None, name=None):

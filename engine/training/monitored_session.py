@@ -18,82 +18,20 @@ from engine.framework import errors
 from engine.framework.api_namespace import NotSupportedError
 from engine.framework.default_graph import get_default_graph
 from engine.framework.graph_keys import GraphKeys
-from engine.ops import variables
-from engine.ops.control_flow import ops as control_flow_ops
 from engine.platform import tf_logging as logging
 from engine.runtime.session import RunOptions
-from engine.summary.ops import merge_all
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
-from engine.training.checkpoint_hooks import CheckpointSaverHook, default_saver
+from engine.training.checkpoint_hooks import CheckpointSaverHook
 from engine.training.coordinator import Coordinator
 from engine.training.queue_runner import start_queue_runners
-from engine.training.session_manager import SessionManager
+from engine.training.scaffold import Scaffold
+from engine.training.session_creators import ChiefSessionCreator, WorkerSessionCreator
 from engine.training.session_run_hook import SessionRunContext, SessionRunValues
 
 
-READY_CHECK_SECS = 0.2  # how often a non-chief worker looks whether the chief is done
 # The errors of a cluster that lost a task (TensorFlow's _PREEMPTION_ERRORS): a monitored
 # session recovers from them with a new session.
 PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
-
-
-class Scaffold:
-    """The ops that make a session ready: init_op, local_init_op, summary_op (and init_fn)."""
-
-    def __init__(self, init_op=None, init_feed_dict=None, init_fn=None, ready_op=None,
-                 ready_for_local_init_op=None, local_init_op=None, summary_op=None, saver=None,
-                 copy_from_scaffold=None):
-        self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
-        self._local_init_op, self._summary_op, self._saver = local_init_op, summary_op, saver
-        self._ready_op, self._ready_for_local_init_op = ready_op, ready_for_local_init_op
-
-    def finalize(self):
-        """Builds what was not given (or reuses the graph's, from its collections), then
-        freezes the graph, as TensorFlow's Scaffold does."""
-        graph = get_default_graph()
-
-        def get_or_default(given, key, make):
-            if given is not None:
-                return given
-            elements = graph.get_collection(key)
-            if len(elements) > 1:
-                raise RuntimeError(f"More than one item in the collection {key}. "
-                                   "Please indicate which one to use by passing it to the "
-                                   "tf.Scaffold constructor as:  tf.Scaffold(init_op=...)")
-            if elements:
-                return elements[0]
-            made = make()
-            if made is not None:
-                graph.add_to_collection(key, made)
-            return made
-
-        self._init_op = get_or_default(self._init_op, GraphKeys.INIT_OP,
-                                       variables.global_variables_initializer)
-        self._ready_op = get_or_default(self._ready_op, GraphKeys.READY_OP,
-                                        variables.report_uninitialized_variables)
-        self._ready_for_local_init_op = get_or_default(
-            self._ready_for_local_init_op, GraphKeys.READY_FOR_LOCAL_INIT_OP,
-            lambda: variables.report_uninitialized_variables(variables.global_variables()))
-        self._local_init_op = get_or_default(
-            self._local_init_op, GraphKeys.LOCAL_INIT_OP,
-            lambda: control_flow_ops.group(variables.local_variables_initializer()))
-        self._summary_op = get_or_default(self._summary_op, GraphKeys.SUMMARY_OP, merge_all)
-        if self._saver is None:
-            try:
-                self._saver = default_saver()
-            except NotSupportedError:
-                pass  # no tf.train.Saver in this engine: no checkpoints
-        graph.finalize()
-        return self
-
-    init_op = property(lambda self: self._init_op)
-    init_feed_dict = property(lambda self: self._init_feed_dict)
-    init_fn = property(lambda self: self._init_fn)
-    local_init_op = property(lambda self: self._local_init_op)
-    ready_op = property(lambda self: self._ready_op)
-    ready_for_local_init_op = property(lambda self: self._ready_for_local_init_op)
-    summary_op = property(lambda self: self._summary_op)
-    saver = property(lambda self: self._saver)
 
 
 class MonitoredSession:
@@ -109,16 +47,21 @@ class MonitoredSession:
                  checkpoint_dir=None, master="", is_chief=True, max_wait_secs=7200,
                  stop_grace_period_secs=120):
         self._hooks = list(hooks or [])
-        self._scaffold = scaffold or Scaffold()
+        if session_creator is None:
+            scaffold = scaffold or Scaffold()
+            session_creator = (
+                ChiefSessionCreator(scaffold, master, config, checkpoint_dir) if is_chief
+                else WorkerSessionCreator(scaffold, master, config, max_wait_secs))
+        self._session_creator = session_creator
         self._graph = get_default_graph()
         # A graph the session finalized is unfinalized again on close (TensorFlow's rule).
         self._graph_was_finalized = self._graph.finalized
         for hook in self._hooks:
             hook.begin()
-        self._scaffold.finalize()
-        logging.info("Graph was finalized.")
-        self._master, self._config, self._is_chief = master, config, is_chief
-        self._checkpoint_dir, self._max_wait_secs = checkpoint_dir, max_wait_secs
+        creator_scaffold = getattr(session_creator, "scaffold", None)
+        if creator_scaffold is not None:
+            creator_scaffold.finalize()
+            logging.info("Graph was finalized.")
         self._stop_grace_period_secs = stop_grace_period_secs
         self._sess = self._coord = None
         self._stop_requested = False
@@ -130,7 +73,7 @@ class MonitoredSession:
         cluster preempted while it was made is made again."""
         while True:
             try:
-                self._sess = self._prepared_session()
+                self._sess = self._session_creator.create_session()
                 # No exception of a thread is a clean stop here (TensorFlow's choice).
                 self._coord = Coordinator(clean_stop_exception_types=[])
                 if self._graph.get_collection(GraphKeys.QUEUE_RUNNERS):
@@ -147,27 +90,6 @@ class MonitoredSession:
                              "repeatedly, try increasing the number of parameter servers "
                              "assigned to the job. Error: %s", error)
                 self._close_internal()
-
-    def _prepared_session(self):
-        """The chief's session prepared (restored or initialized), another worker's once
-        the chief has made the model ready: TensorFlow's Chief- and WorkerSessionCreator.
-        TensorFlow's workers look every 30 s; the engine's often (a look is one small run)."""
-        scaffold = self._scaffold
-        manager = SessionManager(
-            local_init_op=scaffold.local_init_op, ready_op=scaffold.ready_op,
-            ready_for_local_init_op=scaffold.ready_for_local_init_op, graph=self._graph,
-            recovery_wait_secs=READY_CHECK_SECS)
-        if not self._is_chief:
-            return manager.wait_for_session(self._master, config=self._config,
-                                            max_wait_secs=self._max_wait_secs)
-        init_fn = None
-        if scaffold.init_fn is not None:
-            def init_fn(sess):
-                scaffold.init_fn(scaffold, sess)
-        return manager.prepare_session(
-            self._master, saver=scaffold.saver, checkpoint_dir=self._checkpoint_dir,
-            config=self._config, init_op=scaffold.init_op,
-            init_feed_dict=scaffold.init_feed_dict, init_fn=init_fn)
 
     @property
     def graph(self):

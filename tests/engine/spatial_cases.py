@@ -1,5 +1,6 @@
 """tf.nn.separable_conv2d, tf.nn.atrous_conv2d, tf.layers.conv2d_transpose /
-Conv2DTranspose and tf.layers.separable_conv2d / SeparableConv2D, built the same way by real
+Conv2DTranspose, conv3d_transpose / Conv3DTranspose and tf.layers.separable_conv1d /
+SeparableConv1D, separable_conv2d / SeparableConv2D, built the same way by real
 TensorFlow (tf.compat.v1 with tf_keras's legacy layers) and the engine, in
 tests/engine/layers_cases.py's form: each builder returns the tensors to fetch by key
 (outputs, the loss, "grad:<variable or input>"), the feeds and the update ops.
@@ -71,9 +72,45 @@ def build_separable_layers(tf):
     return _with_gradients(tf, out, loss, {"images": images}), {}, []
 
 
+def build_conv3d_transpose(tf):
+    """tf.layers.conv3d_transpose (same, stride 2, relu) and Conv3DTranspose (valid, uneven
+    strides, output_padding, no bias), as a volumetric decoder upsamples."""
+    tf.set_random_seed(9)
+    volumes = tf.constant(_random(7, [2, 2, 3, 2, 3]), name="volumes")
+    up = tf.layers.conv3d_transpose(volumes, 2, 3, strides=2, padding="same",
+                                    activation=tf.nn.relu)
+    layer = tf.layers.Conv3DTranspose(3, (2, 3, 2), strides=(1, 2, 2), output_padding=(0, 1, 1),
+                                      use_bias=False, name="decoded")
+    decoded = layer(up)
+    loss = tf.reduce_mean(tf.square(decoded))
+    out = {"up": up, "decoded": decoded,
+           "static_shapes": tf.constant([up.shape.as_list(), decoded.shape.as_list()])}
+    return _with_gradients(tf, out, loss, {"volumes": volumes}), {}, []
+
+
+def build_separable_conv1d(tf):
+    """tf.layers.separable_conv1d (depth multiplier 2, tanh) and SeparableConv1D (same
+    padding with a dilation rate; strides, valid), over sequences of unknown batch."""
+    tf.set_random_seed(10)
+    sequences = tf.placeholder(tf.float32, [None, 9, 3], name="sequences")
+    first = tf.layers.separable_conv1d(sequences, 4, 3, depth_multiplier=2,
+                                       activation=tf.nn.tanh)
+    second = tf.layers.SeparableConv1D(5, 3, padding="same", dilation_rate=2,
+                                       name="dilated")(first)
+    third = tf.layers.SeparableConv1D(2, 2, strides=2, use_bias=False, name="strided")(second)
+    loss = tf.reduce_mean(tf.square(third))
+    out = {"first": first, "second": second, "third": third,
+           "static_shapes": tf.constant([[-1 if d is None else d for d in t.shape.as_list()]
+                                         for t in (first, second, third)])}
+    return (_with_gradients(tf, out, loss, {"sequences": sequences}),
+            {"sequences": _random(8, [2, 9, 3])}, [])
+
+
 CASES = {
     "separable": build_separable,
     "atrous": build_atrous,
     "conv2d_transpose": build_conv2d_transpose,
     "separable_layers": build_separable_layers,
+    "conv3d_transpose": build_conv3d_transpose,
+    "separable_conv1d": build_separable_conv1d,
 }

@@ -12,13 +12,15 @@ import pytest
 
 import engine as tf
 import dynamic_rnn_cases
+import static_rnn_cases
 import tensor_array_cases
 from layers_cases import run_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rnn"
 MANIFEST = json.loads((FIXTURES / "rnn.json").read_text())
 TABLES = {**{name: tensor_array_cases.CASES for name in tensor_array_cases.CASES},
-          **{name: dynamic_rnn_cases.CASES for name in dynamic_rnn_cases.CASES}}
+          **{name: dynamic_rnn_cases.CASES for name in dynamic_rnn_cases.CASES},
+          **{name: static_rnn_cases.CASES for name in static_rnn_cases.CASES}}
 
 
 def _key(name):
@@ -66,3 +68,8 @@ def test_errors_are_tensorflows(name):
     got = tensor_array_cases.run_error(tf, name)
     want = MANIFEST["errors"][name]
     assert [got[0], _numbered(got[1])] == [want[0], _numbered(want[1])]
+
+
+@pytest.mark.parametrize("name", sorted(static_rnn_cases.ERRORS))
+def test_static_bidirectional_errors_are_tensorflows(name):
+    assert static_rnn_cases.run_error(tf, name) == MANIFEST["static_errors"][name]

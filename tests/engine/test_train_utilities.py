@@ -1,5 +1,6 @@
 """tf.train.noisy_linear_cosine_decay, generate_checkpoint_state_proto, get_checkpoint_mtimes,
-remove_checkpoint, checkpoints_iterator and basic_train_loop against TensorFlow 2.21
+remove_checkpoint, checkpoints_iterator, basic_train_loop, init_from_checkpoint and warm_start
+against TensorFlow 2.21
 (tf.compat.v1): the same values (the decay's noise is the graph seed's Philox stream, bit for
 bit), nodes, state protos, files left and checkpoints found
 (tests/engine/train_utility_cases.py; fixtures by tools/make_train_utility_fixtures.py)."""

@@ -131,5 +131,58 @@ def init_from_checkpoint(tf):
         return out
 
 
+def _warm_graph(tf):
+    """The model of _save_model again, zeros everywhere, c not trainable, one new variable."""
+    with tf.variable_scope("a"):
+        w = tf.get_variable("w", shape=[2, 3], initializer=tf.zeros_initializer())
+        b = tf.get_variable("b", shape=[3], initializer=tf.zeros_initializer())
+    c = tf.get_variable("c", shape=[], initializer=tf.zeros_initializer(), trainable=False)
+    renamed = tf.get_variable("renamed_b", shape=[3], initializer=tf.zeros_initializer())
+    return [w, b, c, renamed]
+
+
+def warm_start(tf):
+    """tf.train.warm_start by a regular expression (trainable variables only), by names
+    (global ones), as variables with a renamed one; and its errors."""
+    with tempfile.TemporaryDirectory() as directory:
+        _save_model(tf, directory)
+        out = {}
+        choices = {"regex": lambda v: (directory, "a/w"),
+                   "all_trainable": lambda v: (directory,),
+                   "names": lambda v: (directory, ["a/", "c"]),
+                   "variables": lambda v: (os.path.join(directory, "model"), [v[0], v[3]],
+                                           None, {"renamed_b": "a/b"}),
+                   "none": lambda v: (directory, None)}
+        for label, arguments in choices.items():
+            with tf.Graph().as_default() as graph:
+                variables = _warm_graph(tf)
+                try:
+                    tf.train.warm_start(*arguments(variables))
+                except ValueError as error:
+                    # The checkpoint's map in the message: another order in the engine.
+                    out[label] = ["ValueError", str(error).replace(directory, "DIR").split(
+                        " checkpoint {")[0]]
+                    continue
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    values = [v.tolist() for v in sess.run(variables)]
+                nodes = [[n.name, n.op] for n in graph.as_graph_def().node
+                         if "checkpoint_initializer" in n.name]
+                out[label] = {"values": values, "restores": nodes}
+        for label, arguments in (
+                ("misspelled", lambda v: (directory, "a/", None, {"a/x": "a/w"})),
+                ("mixed", lambda v: (directory, ["a/w", v[1]])),
+                ("kind", lambda v: (directory, 3))):
+            with tf.Graph().as_default():
+                variables = _warm_graph(tf)
+                try:
+                    tf.train.warm_start(*arguments(variables))
+                except ValueError as error:
+                    text = str(error).replace(directory, "DIR")
+                    out[label] = text.split("[<")[0].replace("<class 'tensorflow.python.", "")
+        return out
+
+
 CASES = {"noisy_linear_cosine_decay": noisy_decay, "checkpoint_helpers": checkpoint_helpers,
-         "basic_train_loop": train_loop, "init_from_checkpoint": init_from_checkpoint}
+         "basic_train_loop": train_loop, "init_from_checkpoint": init_from_checkpoint,
+         "warm_start": warm_start}

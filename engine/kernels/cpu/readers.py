@@ -1,7 +1,7 @@
 """NumPy CPU kernels of TF 1.x's readers (TFRecordReaderV2, TextLineReaderV2,
 FixedLengthRecordReaderV2, WholeFileReaderV2) and the ops that drive one (ReaderReadV2,
 ReaderReadUpToV2, ReaderNumRecordsProducedV2, ReaderNumWorkUnitsCompletedV2, ReaderResetV2),
-as reader_base.cc runs them; and ReadFile, WriteFile.
+as reader_base.cc runs them; and ReadFile, WriteFile, MatchingFiles.
 
 A reader lives in the session's resources, made by the first run of its node. A read takes
 the next record of the file it is on; at that file's end it counts a finished work unit and
@@ -332,3 +332,15 @@ def write_file(ctx, filename, contents):
         raise file_io.os_error(NotADirectoryError(20, "Not a directory"), path, ctx.node_def)
     file_io.write_atomically(path, contents if isinstance(contents, (bytes, str))
                              else bytes(contents), ctx.node_def)
+
+
+@register("MatchingFiles")
+def matching_files(ctx, pattern):
+    """Every pattern's matches together, sorted (matching_files_op.cc)."""
+    patterns = np.asarray(pattern, dtype=object)
+    if patterns.ndim > 1:
+        raise invalid(ctx, "Input patterns tensor must be scalar or vector, but had shape: "
+                           f"[{','.join(str(d) for d in patterns.shape)}]")
+    names = [file_io.get_matching_paths(_path(p)) for p in patterns.reshape(-1)]
+    found = sorted(name.encode() for group in names for name in group)
+    return np.array(found, dtype=object).reshape(len(found))
