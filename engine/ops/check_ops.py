@@ -15,6 +15,7 @@ from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import no_op, with_dependencies
 from engine.ops.convert import convert_to_tensor
 from engine.ops.logging_ops import Assert
+from engine.framework.sparse_tensor import SparseTensor
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_util import constant_value
 
@@ -242,7 +243,72 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None)
         return Assert(condition, data, summarize=summarize)
 
 
+def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message=None,
+                name=None):
+    """Asserts |x - y| < atol + rtol * |y| element-wise (tolerances 10 eps by default); no
+    static check, as TensorFlow builds it."""
+    message = _message_prefix(message)
+    with name_scope(name, "assert_near", [x, y, rtol, atol, data]):
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, name="y", dtype=x.dtype)
+        dtype = x.dtype.real_dtype if x.dtype.is_complex else x.dtype
+        eps = np.finfo(dtype.as_numpy_dtype).eps
+        rtol = convert_to_tensor(10 * eps if rtol is None else rtol, name="rtol", dtype=dtype)
+        atol = convert_to_tensor(10 * eps if atol is None else atol, name="atol", dtype=dtype)
+        if data is None:
+            data = [message,
+                    "x and y not equal to tolerance rtol = %s, atol = %s" % (rtol, atol),
+                    "x (%s) = " % x.name, x, "y (%s) = " % y.name, y]
+        tol = atol + rtol * math_ops.abs(y)
+        diff = math_ops.abs(x - y)
+        condition = math_ops.reduce_all(math_ops.less(diff, tol))
+        return Assert(condition, data, summarize=summarize)
+
+
+def assert_proper_iterable(values):
+    """Raises TypeError unless `values` is an iterable other than a tensor, array or string."""
+    if isinstance(values, (Tensor, SparseTensor, np.ndarray, bytes, str)):
+        raise TypeError('Expected argument "values" to be a "proper" iterable.  Found: %s'
+                        % type(values))
+    if not hasattr(values, "__iter__"):
+        raise TypeError('Expected argument "values" to be iterable.  Found: %s' % type(values))
+
+
+def _item_name(item):
+    return item.name if hasattr(item, "name") else str(item)
+
+
+def _assert_same_base_type(items, expected_type=None):
+    """The one base dtype of the non-None items (and expected_type), else ValueError naming
+    the first item that differs."""
+    first_name = None
+    found = expected_type
+    for item in items:
+        if item is None:
+            continue
+        item_type = item.dtype.base_dtype
+        if not found:
+            found, first_name = item_type, (None if expected_type else _item_name(item))
+        elif found != item_type:
+            raise ValueError("%s, type=%s, must be of the same type (%s)%s." % (
+                _item_name(item), item_type, found,
+                (" as %s" % first_name) if first_name else ""))
+    return found
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The floating dtype all `tensors` (and `dtype`) share: float32 when there is none."""
+    if tensors:
+        dtype = _assert_same_base_type(tensors, dtype)
+    if not dtype:
+        dtype = dtypes.float32
+    elif not dtype.is_floating:
+        raise ValueError("Expected floating point type, got %s." % dtype)
+    return dtype
+
+
 ASSERTS = ("assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
            "assert_greater", "assert_greater_equal", "assert_positive", "assert_non_negative",
            "assert_negative", "assert_non_positive", "assert_type", "assert_integer",
-           "assert_scalar", "assert_rank", "assert_rank_at_least", "assert_rank_in")
+           "assert_scalar", "assert_rank", "assert_rank_at_least", "assert_rank_in",
+           "assert_near", "assert_proper_iterable", "assert_same_float_dtype")

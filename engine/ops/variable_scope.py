@@ -6,6 +6,7 @@ import threading
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph, init_scope
 from engine.ops import init_ops
+from engine.platform import tf_logging
 from engine.ops.variables import Variable, resource_variables_enabled
 from engine.framework.tensor_shape import as_shape
 
@@ -200,6 +201,27 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
                         validate_shape=validate_shape, use_resource=use_resource)
 
 
+def no_regularizer(_):
+    """A regularizer that adds no loss (a variable_scope's regularizer=tf.no_regularizer)."""
+    return None
+
+
+@contextlib.contextmanager
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None,
+                      regularizer=None, caching_device=None, partitioner=None,
+                      custom_getter=None, reuse=None, dtype=None, use_resource=None,
+                      constraint=None):
+    """tf.variable_op_scope: the deprecated variable_scope with `values` first."""
+    tf_logging.warn("tf.variable_op_scope(values, name, default_name) is deprecated, use "
+                    "tf.variable_scope(name, default_name, values)")
+    with variable_scope(name_or_scope, default_name=default_name, values=values,
+                        initializer=initializer, regularizer=regularizer,
+                        caching_device=caching_device, partitioner=partitioner,
+                        custom_getter=custom_getter, reuse=reuse, dtype=dtype,
+                        use_resource=use_resource, constraint=constraint) as scope:
+        yield scope
+
+
 @contextlib.contextmanager
 def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
                    regularizer=None, caching_device=None, partitioner=None,
@@ -265,5 +287,3 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             else:
                 store.close_subscopes(scope_name)
 
-
-variable_op_scope = variable_scope

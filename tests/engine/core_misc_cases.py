@@ -1,0 +1,232 @@
+"""The TF 1.x initializers (he/lecun, orthogonal, identity, uniform_unit_scaling) and the small
+core names (tf.op_scope, variable_op_scope, no_regularizer, numpy_function, assert_near,
+assert_same_float_dtype, assert_proper_iterable, UnconnectedGradients, VariableAggregation,
+VariableSynchronization, the v1 switches, is_symbolic_tensor, log device placement), built
+and run the same way by real TensorFlow and the engine. Each case gives JSON: float32 values
+as Python floats (exact), node lists, errors as [class, message].
+tools/make_core_misc_fixtures.py writes TensorFlow's to tests/fixtures/core_misc/cases.json;
+tests/engine/test_core_misc.py compares the engine's."""
+
+import numpy as np
+
+
+def _nodes(graph):
+    return [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+
+
+def _error(call):
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001  (the class is what is compared)
+        return [type(error).__name__, _without_stacks(str(error))]
+    return None
+
+
+def _without_stacks(message):
+    """A run error's first line and its lines from "Node:" to the next blank line: the
+    Python stacks around them name each side's own files."""
+    lines = message.split("\n")
+    if "Node:" not in message:
+        return message
+    start = next(i for i, line in enumerate(lines) if line.startswith("Node:"))
+    end = lines.index("", start) if "" in lines[start:] else len(lines)
+    return "\n".join(lines[:1] + lines[start:end])
+
+
+def _initialized(tf, build):
+    """Values and nodes of the variables `build(tf)` makes in a seeded graph."""
+    with tf.Graph().as_default() as graph:
+        tf.set_random_seed(7)
+        variables = build(tf)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = {v.op.name: np.asarray(sess.run(v)).tolist() for v in variables}
+        return {"values": values, "shapes": {v.op.name: v.shape.as_list() for v in variables},
+                "nodes": _nodes(graph)}
+
+
+def variance_scaling_family(tf):
+    def build(tf):
+        init = tf.initializers
+        return [tf.get_variable("he_normal", [4, 6], initializer=init.he_normal(seed=1)),
+                tf.get_variable("he_uniform", [3, 3, 2, 5], initializer=init.he_uniform(seed=2)),
+                tf.get_variable("lecun_normal", [5, 3], initializer=init.lecun_normal(seed=3)),
+                tf.get_variable("lecun_uniform", [7], initializer=init.lecun_uniform()),
+                tf.get_variable("he_double", [3, 2], tf.float64, init.he_normal(seed=4))]
+    return _initialized(tf, build)
+
+
+def uniform_unit_scaling(tf):
+    def build(tf):
+        return [tf.get_variable("u", [4, 5], initializer=tf.uniform_unit_scaling_initializer(
+                    factor=1.43, seed=5)),
+                tf.get_variable("conv", [2, 2, 3, 4],
+                                initializer=tf.initializers.uniform_unit_scaling(seed=6)),
+                tf.get_variable("vector", [6], initializer=tf.uniform_unit_scaling_initializer())]
+    return _initialized(tf, build)
+
+
+def orthogonal(tf):
+    def build(tf):
+        return [tf.get_variable("tall", [5, 3], initializer=tf.orthogonal_initializer(seed=8)),
+                tf.get_variable("wide", [3, 5], initializer=tf.orthogonal_initializer(
+                    gain=2.0, seed=9)),
+                tf.get_variable("conv", [2, 2, 3, 4],
+                                initializer=tf.initializers.orthogonal(seed=10)),
+                tf.get_variable("square_unseeded", [4, 4],
+                                initializer=tf.initializers.orthogonal())]
+    return _initialized(tf, build)
+
+
+def identity(tf):
+    def build(tf):
+        return [tf.get_variable("eye", [3, 4], initializer=tf.initializers.identity(gain=0.5)),
+                tf.get_variable("eye64", [2, 2], tf.float64, tf.initializers.identity())]
+    return _initialized(tf, build)
+
+
+def initializer_errors(tf):
+    with tf.Graph().as_default():
+        return {
+            "orthogonal_rank_1": _error(lambda: tf.orthogonal_initializer()([3])),
+            "identity_rank_3": _error(lambda: tf.initializers.identity()([2, 2, 2])),
+            "orthogonal_int": _error(lambda: tf.orthogonal_initializer(dtype=tf.int32)),
+            "identity_int": _error(lambda: tf.initializers.identity(dtype=tf.int32)),
+            "unit_scaling_int": _error(lambda: tf.uniform_unit_scaling_initializer(
+                dtype=tf.int32)),
+            "configs": [tf.orthogonal_initializer(2.0, 3).get_config(),
+                        tf.initializers.identity(0.5).get_config(),
+                        tf.uniform_unit_scaling_initializer(1.5, 4).get_config()]}
+
+
+def scopes(tf):
+    with tf.Graph().as_default() as graph:
+        a = tf.constant(1.0, name="a")
+        with tf.op_scope([a], "outer", "default") as outer:
+            b = tf.identity(a, name="b")
+        with tf.op_scope([a], None, "fallback") as fallback:
+            c = tf.identity(a)
+        with tf.variable_op_scope([a], "vs", regularizer=tf.no_regularizer) as vs:
+            w = tf.get_variable("w", [2], initializer=tf.zeros_initializer())
+            d = tf.identity(a)
+        with tf.variable_op_scope([a], None, "default_vs") as dvs:
+            u = tf.get_variable("u", [1])
+        regularized = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+        return {"scopes": [outer, fallback, vs.name, dvs.name],
+                "names": [t.name for t in (b, c, w, d, u)],
+                "regularization_losses": len(regularized),
+                "no_regularizer": tf.no_regularizer(tf.constant(2.0)),
+                "nodes": _nodes(graph)}
+
+
+def numpy_function(tf):
+    with tf.Graph().as_default() as graph:
+        x = tf.constant([1.0, 2.0, 3.0])
+        calls = []
+
+        def sinh(v):
+            calls.append(1)
+            return np.sinh(v)
+
+        stateful = tf.numpy_function(sinh, [x], tf.float32)
+        stateless = tf.numpy_function(lambda v, k: (v * k).astype(np.float32), [x, 2.0],
+                                      tf.float32, stateful=False, name="twice")
+        pair = tf.numpy_function(lambda v: (v, v.sum()), [x], [tf.float32, tf.float32])
+        with tf.Session() as sess:
+            values = sess.run([stateful, stateless, pair])
+        return {"values": [np.asarray(v).tolist() for v in values[:2]]
+                + [[np.asarray(v).tolist() for v in values[2]]],
+                "types": [stateful.op.type, stateless.op.type, pair[0].op.type],
+                "shapes": [str(t.shape) for t in (stateful, stateless, pair[0])],
+                "calls": len(calls),
+                "nodes": [[n[0], n[1]] for n in _nodes(graph)]}  # PyFunc's token differs
+
+
+def assert_near(tf):
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [3], name="x")
+        near = tf.assert_near(x, [1.0, 2.0, 3.0], rtol=0.01, atol=0.001)
+        with tf.control_dependencies([near]):
+            out = tf.identity(x)
+        loose = tf.debugging.assert_near(x, np.array([1.0, 2.0, 3.0], np.float32),
+                                         message="loose", name="loose")
+        default_tol = tf.assert_near(tf.constant(1.0, tf.float64), 1.0 + 1e-16)
+        result = {"nodes": _nodes(graph)}
+        with tf.Session() as sess:
+            result["pass"] = sess.run(out, {x: [1.0, 2.001, 3.0]}).tolist()
+            sess.run(default_tol)
+            result["fail"] = _error(lambda: sess.run(out, {x: [1.0, 2.5, 3.0]}))
+            result["fail_message"] = _error(lambda: sess.run(loose, {x: [1.0, 2.0, 4.0]}))
+        return result
+
+
+def float_dtypes(tf):
+    with tf.Graph().as_default():
+        f32 = tf.constant(1.0, name="f32")
+        f64 = tf.constant(1.0, tf.float64, name="f64")
+        i32 = tf.constant(1, name="i32")
+        same = tf.assert_same_float_dtype
+        return {
+            "none": same().name, "dtype_only": same(dtype=tf.float64).name,
+            "tensors": same([f32, None, f32]).name,
+            "with_dtype": same([f64], tf.float64).name,
+            "int": _error(lambda: same([i32])),
+            "int_dtype": _error(lambda: same(dtype=tf.int32)),
+            "mixed": _error(lambda: same([f32, f64])),
+            "mixed_dtype": _error(lambda: same([f64], tf.float32)),
+            "debugging": tf.debugging.assert_same_float_dtype([f64]).name,
+            "iterables": [tf.assert_proper_iterable(v) for v in ([1], (2,), {3: 4}, range(2))],
+            # TensorFlow's graph tensor class is SymbolicTensor, the engine's Tensor.
+            "not_proper_tensor": _error(lambda: tf.assert_proper_iterable(f32))[1].split(
+                "Found:")[0],
+            "not_proper": [_error(lambda v=v: tf.debugging.assert_proper_iterable(v))
+                           for v in (np.zeros(2), "abc", b"ab", 3)]}
+
+
+def unconnected_gradients(tf):
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [2], name="x")
+        c = tf.constant([[1.0, 2.0]], name="c")
+        y = tf.reduce_sum(x * 3.0)
+        zero = tf.gradients(y, [x, c], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        text = tf.gradients(y, [c], unconnected_gradients="zero")
+        none = tf.gradients(y, [x, c], unconnected_gradients=tf.UnconnectedGradients.NONE)
+        with tf.Session() as sess:
+            values = sess.run(zero + text, {x: [1.0, 2.0]})
+        return {"values": [v.tolist() for v in values], "none": [g is None for g in none],
+                "members": [[m.name, m.value] for m in tf.UnconnectedGradients],
+                "bad": _error(lambda: tf.gradients(y, [x], unconnected_gradients="nan")),
+                "nodes": _nodes(graph)}
+
+
+def variable_enums(tf):
+    return {"aggregation": [[m.name, m.value] for m in tf.VariableAggregation],
+            "synchronization": [[m.name, m.value] for m in tf.VariableSynchronization],
+            "only_first_tower": tf.VariableAggregation.ONLY_FIRST_TOWER.name,
+            "by_value": tf.VariableAggregation(2).name}
+
+
+def switches(tf):
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, name="v")
+        c = tf.constant([1.0, 2.0])
+        tf.disable_v2_tensorshape()
+        tf.disable_control_flow_v2()
+        result = {
+            "control_flow_v2_enabled": tf.control_flow_v2_enabled(),
+            "executing_eagerly_outside_functions": tf.executing_eagerly_outside_functions(),
+            "symbolic": [tf.is_symbolic_tensor(t) for t in (c, v, v.value(), 1.0, np.ones(2))],
+            "dimension": type(c.shape[0]).__name__,
+            "logger": tf.get_logger().name,
+            "log_device_placement": [tf.debugging.get_log_device_placement()]}
+        tf.debugging.set_log_device_placement(True)
+        result["log_device_placement"].append(tf.debugging.get_log_device_placement())
+        tf.debugging.set_log_device_placement(False)
+        result["log_device_placement"].append(tf.debugging.get_log_device_placement())
+        return result
+
+
+CASES = {name: globals()[name] for name in (
+    "variance_scaling_family", "uniform_unit_scaling", "orthogonal", "identity",
+    "initializer_errors", "scopes", "numpy_function", "assert_near", "float_dtypes",
+    "unconnected_gradients", "variable_enums", "switches")}

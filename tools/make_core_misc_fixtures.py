@@ -1,0 +1,25 @@
+"""Write tests/fixtures/core_misc/cases.json: the initializers and small core names of
+tests/engine/core_misc_cases.py as TensorFlow runs them.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_core_misc_fixtures.py`.
+"""
+
+import json
+
+from fixture_common import FIXTURES, tf_v1
+
+import core_misc_cases as cases  # tests/engine: on sys.path through fixture_common
+
+OUT = FIXTURES / "core_misc"
+
+
+def main():
+    tf = tf_v1()
+    results = {name: case(tf) for name, case in cases.CASES.items()}
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "cases.json").write_text(json.dumps(results, indent=0, sort_keys=True) + "\n")
+    print(f"wrote {len(results)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
