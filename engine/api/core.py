@@ -87,6 +87,9 @@ from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable, 
                                        get_local_variable, get_variable_scope, no_regularizer,
                                        variable_op_scope, variable_scope)
 from engine.framework.default_graph import op_scope  # noqa: F401
+from engine.ops.partitioned_variables import (  # noqa: F401
+    fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner)
+from engine.ops.variable_scope import create_partitioned_variables  # noqa: F401
 from engine.ops.variables import (Variable, assert_variables_initialized,  # noqa: F401
                                   disable_resource_variables, enable_resource_variables,
                                   global_variables, global_variables_initializer,

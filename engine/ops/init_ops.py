@@ -89,7 +89,8 @@ class VarianceScaling(Initializer):
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = dtype or self.dtype
         scale = self.scale
-        fan_in, fan_out = _compute_fans(list(shape))
+        scale_shape = shape if partition_info is None else partition_info.full_shape
+        fan_in, fan_out = _compute_fans(list(scale_shape))
         if self.mode == "fan_in":
             scale /= max(1.0, fan_in)
         elif self.mode == "fan_out":

@@ -64,6 +64,12 @@ class Variable(metaclass=_VariableMeta):
     def initializer(self):
         return self._initializer_op
 
+    def _set_save_slice_info(self, save_slice_info):
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
+
     @property
     def initial_value(self):
         return self._initial_value

@@ -226,7 +226,118 @@ def switches(tf):
         return result
 
 
+def partitioners(tf):
+    def shape(dims):
+        return tf.TensorShape(dims)
+    axis_size = tf.variable_axis_size_partitioner
+    min_max = tf.min_max_variable_partitioner
+    return {
+        "fixed": [tf.fixed_size_partitioner(3)(shape([10, 4])),
+                  tf.fixed_size_partitioner(5, axis=1)(shape([10, 4]), dtype=tf.float32)],
+        "axis_size": [axis_size(64)(shape([10, 4]), tf.float32),
+                      axis_size(100, axis=1)(shape([6, 20]), tf.float64),
+                      axis_size(48, max_shards=2)(shape([10, 4]), tf.float32),
+                      axis_size(40, bytes_per_string_element=8)(shape([10]), tf.string),
+                      axis_size(1)(shape([3, 5]), tf.int32)],
+        "min_max": [min_max(4, min_slice_size=64)(shape([10, 4]), tf.float32),
+                    min_max(8, axis=1, min_slice_size=16)(shape([2, 3]), tf.float32),
+                    min_max()(shape([1000, 1000]), tf.float32),
+                    min_max(10, min_slice_size=32)(shape([12]), tf.string)],
+        "errors": [_error(lambda: axis_size(0)),
+                   _error(lambda: axis_size(10, max_shards=-1)),
+                   _error(lambda: axis_size(10)([10, 4], tf.float32)),
+                   _error(lambda: axis_size(10)(shape([None, 4]), tf.float32)),
+                   _error(lambda: min_max(2, axis=2)(shape([3, 4]), tf.float32))]}
+
+
+def _parts(variable):
+    return [[v.op.name, v.shape.as_list(), v._get_save_slice_info().full_name,
+             v._get_save_slice_info().full_shape, v._get_save_slice_info().var_offset,
+             v._get_save_slice_info().var_shape, v._get_save_slice_info().spec]
+            for v in variable]
+
+
+def partitioned_get_variable(tf):
+    with tf.Graph().as_default() as graph:
+        tf.set_random_seed(11)
+        w = tf.get_variable("w", [5, 3], partitioner=tf.fixed_size_partitioner(2))
+        with tf.variable_scope("scope", partitioner=tf.min_max_variable_partitioner(
+                3, min_slice_size=16)):
+            e = tf.get_variable("e", [4, 6], initializer=tf.initializers.he_normal(seed=2),
+                                regularizer=lambda v: 0.5 * tf.reduce_sum(v))
+            eye = tf.get_variable("eye", [4, 4], initializer=tf.initializers.identity(2.0))
+            value = tf.get_variable("value", [6, 2], initializer=np.arange(12, dtype=np.float32)
+                                    .reshape(6, 2), partitioner=tf.fixed_size_partitioner(4))
+        with tf.variable_scope("scope", reuse=True):
+            again = tf.get_variable("e", [4, 6])
+        y = tf.matmul(tf.ones([1, 5]), w)
+        read = tf.convert_to_tensor(e)
+        reads = [tf.convert_to_tensor(v) for v in (eye, value, w)]
+        losses = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+        result = {
+            "types": [type(v).__name__ for v in (w, e, eye, value)],
+            "names": [v.name for v in (w, e, eye, value)],
+            "lengths": [len(v) for v in (w, e, eye, value)],
+            "partitions": [v._get_partitions() for v in (w, e, eye, value)],
+            "shapes": [v.get_shape().as_list() for v in (w, e, eye, value)],
+            "parts": [_parts(v) for v in (w, e, eye, value)],
+            "reused": again is e, "read": [read.name, read.shape.as_list()],
+            "losses": [loss.name for loss in losses],
+            "global_variables": [v.op.name for v in tf.global_variables()],
+            "trainable": [v.op.name for v in tf.trainable_variables()],
+            "nodes": _nodes(graph)}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            # y's nodes are compared, not its value: the engine's small MatMul sums in
+            # another order than Eigen's (1 ulp apart); the concatenation is read itself.
+            fetched = sess.run([reads[2], read] + reads[:2] + losses)
+            result["values"] = [np.asarray(v).tolist() for v in fetched]
+            sess.run(w.assign(np.full([5, 3], 2.0, np.float32)))
+            result["assigned"] = sess.run(reads[2]).tolist()
+        result["errors"] = {
+            "unpartitioned_exists": _error(lambda: _unpartitioned_then_partitioned(tf)),
+            "other_partitions": _error(lambda: _reuse_other_partitions(tf)),
+            "rank_0": _error(lambda: tf.get_variable("s", [], partitioner=
+                                                     tf.fixed_size_partitioner(2))),
+            "two_axes": _error(lambda: tf.get_variable("t", [4, 4],
+                                                       partitioner=lambda **_: [2, 2]))}
+        return result
+
+
+def _unpartitioned_then_partitioned(tf):
+    with tf.Graph().as_default():
+        tf.get_variable("v", [4])
+        tf.get_variable("v", [4], partitioner=tf.fixed_size_partitioner(2))
+
+
+def _reuse_other_partitions(tf):
+    with tf.Graph().as_default():
+        tf.get_variable("v", [4], partitioner=tf.fixed_size_partitioner(2))
+        with tf.variable_scope(tf.get_variable_scope(), reuse=True):
+            tf.get_variable("v", [4], partitioner=tf.fixed_size_partitioner(4))
+
+
+def create_partitioned(tf):
+    with tf.Graph().as_default() as graph:
+        tf.set_random_seed(5)
+        parts = tf.create_partitioned_variables(
+            [7, 2], [3, 1], tf.random_uniform_initializer(-1.0, 1.0, seed=4))
+        named = tf.create_partitioned_variables(
+            [2, 5], [1, 2], np.arange(10, dtype=np.float32).reshape(2, 5), name="named")
+        result = {"names": [v.op.name for v in parts + named],
+                  "shapes": [v.shape.as_list() for v in parts + named],
+                  "specs": [v._get_save_slice_info().spec for v in parts + named],
+                  "nodes": _nodes(graph),
+                  "errors": [_error(lambda: tf.create_partitioned_variables([2], [1, 1], None)),
+                             _error(lambda: tf.create_partitioned_variables([], [], None))]}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            result["values"] = [v.tolist() for v in sess.run(parts + named)]
+        return result
+
+
 CASES = {name: globals()[name] for name in (
+    "partitioners", "partitioned_get_variable", "create_partitioned",
     "variance_scaling_family", "uniform_unit_scaling", "orthogonal", "identity",
     "initializer_errors", "scopes", "numpy_function", "assert_near", "float_dtypes",
     "unconnected_gradients", "variable_enums", "switches")}

@@ -1,7 +1,8 @@
 """The TF 1.x initializers (he/lecun normal and uniform, orthogonal, identity,
 uniform_unit_scaling) and small core names against TensorFlow 2.21 (tf.compat.v1): values from
 the graph seed's streams bit for bit, node names and op types, static shapes and error classes
-and messages (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
+and messages; the partitioners, get_variable's partitioned variables (parts, slice infos,
+concatenation, reuse, regularizer losses) and create_partitioned_variables (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
 
 Orthogonal's values agree to 1e-6 times its gain (at most 3.6e-7 seen, 1 to 3 float32 ulps):
 the engine's Qr kernel (LAPACK's Householder QR through NumPy) rounds apart from Eigen's
@@ -66,3 +67,14 @@ def test_set_log_device_placement_reaches_sessions_made_without_a_config():
         finally:
             tf.debugging.set_log_device_placement(False)
         assert not tf.Session()._config.log_device_placement
+
+
+def test_saver_refuses_partitioned_variables_rather_than_write_them_whole():
+    with tf.Graph().as_default():
+        w = tf.get_variable("w", [4, 2], partitioner=tf.fixed_size_partitioner(2))
+        with pytest.raises(NotSupportedError, match="partitioned variable w .*'4 2 0,2:0,2'"):
+            tf.train.Saver()
+        with pytest.raises(NotSupportedError, match="partitioned variable w"):
+            tf.train.Saver([w])
+        with pytest.raises(NotSupportedError, match="part w/part_1"):
+            tf.train.Saver({"w1": list(w)[1]})
