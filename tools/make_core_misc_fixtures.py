@@ -1,5 +1,7 @@
-"""Write tests/fixtures/core_misc/cases.json: the initializers and small core names of
-tests/engine/core_misc_cases.py as TensorFlow runs them.
+"""Write tests/fixtures/core_misc/cases.json: the initializers, partitioned variables and small
+core names of tests/engine/core_misc_cases.py as TensorFlow runs them, and
+tests/fixtures/core_misc/partitioned/model.*: a checkpoint of a partitioned variable as
+TensorFlow saves it.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_core_misc_fixtures.py`.
 """
@@ -18,6 +20,10 @@ def main():
     results = {name: case(tf) for name, case in cases.CASES.items()}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "cases.json").write_text(json.dumps(results, indent=0, sort_keys=True) + "\n")
+    # A partitioned checkpoint as TensorFlow writes it, for the engine to restore.
+    (OUT / "partitioned").mkdir(exist_ok=True)
+    cases.save_partitioned(tf, str(OUT / "partitioned"))
+    (OUT / "partitioned" / "checkpoint").unlink()
     print(f"wrote {len(results)} cases to {OUT}")
 
 

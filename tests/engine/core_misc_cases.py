@@ -7,6 +7,9 @@ as Python floats (exact), node lists, errors as [class, message].
 tools/make_core_misc_fixtures.py writes TensorFlow's to tests/fixtures/core_misc/cases.json;
 tests/engine/test_core_misc.py compares the engine's."""
 
+import os
+import tempfile
+
 import numpy as np
 
 
@@ -336,8 +339,52 @@ def create_partitioned(tf):
         return result
 
 
+def save_partitioned(tf, directory):
+    """A checkpoint `directory`/model of w (5x3 in 2 parts) and v: the SaveV2 node's names and
+    slice specs, and the values saved."""
+    with tf.Graph().as_default() as graph:
+        tf.set_random_seed(13)
+        w = tf.get_variable("w", [5, 3], partitioner=tf.fixed_size_partitioner(2))
+        v = tf.get_variable("v", [4], initializer=tf.ones_initializer())
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, os.path.join(directory, "model"), write_meta_graph=False)
+            names, specs = sess.run([graph.get_tensor_by_name("save/SaveV2/tensor_names:0"),
+                                     graph.get_tensor_by_name("save/SaveV2/shape_and_slices:0")])
+            return {"tensor_names": [n.decode() for n in names],
+                    "shape_and_slices": [n.decode() for n in specs],
+                    "saved": sess.run(tf.convert_to_tensor(w)).tolist(),
+                    "saved_v": sess.run(v).tolist()}
+
+
+def restore_partitioned(tf, prefix, num_shards):
+    """w restored from `prefix` into `num_shards` parts (another partitioning than saved),
+    through a Saver of all variables and one of a dict of w's parts."""
+    with tf.Graph().as_default():
+        w = tf.get_variable("w", [5, 3], partitioner=tf.fixed_size_partitioner(num_shards))
+        v = tf.get_variable("v", [4])
+        with tf.Session() as sess:
+            tf.train.Saver().restore(sess, prefix)
+            restored = [sess.run(tf.convert_to_tensor(w)).tolist(), sess.run(v).tolist()]
+            sess.run(tf.global_variables_initializer())
+            tf.train.Saver({"w": list(w)}).restore(sess, prefix)
+            restored.append(sess.run(tf.convert_to_tensor(w)).tolist())
+            return restored
+
+
+def partitioned_checkpoint(tf):
+    with tempfile.TemporaryDirectory() as directory:
+        result = save_partitioned(tf, directory)
+        prefix = os.path.join(directory, "model")
+        result["listed"] = tf.train.list_variables(prefix)
+        result["loaded"] = tf.train.load_variable(prefix, "w").tolist()
+        result["restored"] = restore_partitioned(tf, prefix, 3)
+        return result
+
+
 CASES = {name: globals()[name] for name in (
-    "partitioners", "partitioned_get_variable", "create_partitioned",
+    "partitioned_checkpoint", "partitioners", "partitioned_get_variable", "create_partitioned",
     "variance_scaling_family", "uniform_unit_scaling", "orthogonal", "identity",
     "initializer_errors", "scopes", "numpy_function", "assert_near", "float_dtypes",
     "unconnected_gradients", "variable_enums", "switches")}

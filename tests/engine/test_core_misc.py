@@ -2,7 +2,8 @@
 uniform_unit_scaling) and small core names against TensorFlow 2.21 (tf.compat.v1): values from
 the graph seed's streams bit for bit, node names and op types, static shapes and error classes
 and messages; the partitioners, get_variable's partitioned variables (parts, slice infos,
-concatenation, reuse, regularizer losses) and create_partitioned_variables (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
+concatenation, reuse, regularizer losses), create_partitioned_variables, and checkpoints of
+partitioned variables (TensorFlow's slices, byte for byte) (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
 
 Orthogonal's values agree to 1e-6 times its gain (at most 3.6e-7 seen, 1 to 3 float32 ulps):
 the engine's Qr kernel (LAPACK's Householder QR through NumPy) rounds apart from Eigen's
@@ -22,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import core_misc_cases as cases  # noqa: E402
 
-TF = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "core_misc"
-                 / "cases.json").read_text())
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "core_misc"
+TF = json.loads((FIXTURES / "cases.json").read_text())
 ORTHOGONAL_GAINS = {"tall": 1.0, "wide": 2.0, "conv": 1.0, "square_unseeded": 1.0}
 
 
@@ -69,12 +70,30 @@ def test_set_log_device_placement_reaches_sessions_made_without_a_config():
         assert not tf.Session()._config.log_device_placement
 
 
-def test_saver_refuses_partitioned_variables_rather_than_write_them_whole():
+def test_partitioned_checkpoint_is_tensorflows_byte_for_byte(tmp_path):
+    """The engine's Saver writes the parts as slices of w: the same index and data bytes as
+    TensorFlow's Saver wrote from the same seeded graph."""
+    assert cases.save_partitioned(tf, str(tmp_path))["saved"] == TF["partitioned_checkpoint"][
+        "saved"]
+    for name in ("model.index", "model.data-00000-of-00001"):
+        assert (tmp_path / name).read_bytes() == (FIXTURES / "partitioned" / name).read_bytes()
+
+
+def test_restores_tensorflows_partitioned_checkpoint_into_other_partitions():
+    expected = TF["partitioned_checkpoint"]
+    for num_shards in (1, 3, 5):
+        w, v, w_by_dict = cases.restore_partitioned(
+            tf, str(FIXTURES / "partitioned" / "model"), num_shards)
+        assert w == w_by_dict == expected["saved"] and v == expected["saved_v"]
+
+
+def test_saver_takes_only_slices_of_one_variable_in_a_list():
+    """TensorFlow's messages (they end in the variable's repr, which differs)."""
     with tf.Graph().as_default():
         w = tf.get_variable("w", [4, 2], partitioner=tf.fixed_size_partitioner(2))
-        with pytest.raises(NotSupportedError, match="partitioned variable w .*'4 2 0,2:0,2'"):
-            tf.train.Saver()
-        with pytest.raises(NotSupportedError, match="partitioned variable w"):
-            tf.train.Saver([w])
-        with pytest.raises(NotSupportedError, match="part w/part_1"):
-            tf.train.Saver({"w1": list(w)[1]})
+        x = tf.get_variable("x", [4, 2], partitioner=tf.fixed_size_partitioner(2))
+        u = tf.get_variable("u", [2])
+        with pytest.raises(ValueError, match="^Slices must all be slices: "):
+            tf.train.Saver({"w": [list(w)[0], u]})
+        with pytest.raises(ValueError, match="^Slices must all be from the same tensor: w != x$"):
+            tf.train.Saver({"w": [list(w)[0], list(x)[1]]})
