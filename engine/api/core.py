@@ -210,6 +210,7 @@ _ASSERTS = {name: getattr(_check_ops, name) for name in _check_ops.ASSERTS}
 globals().update(_ASSERTS)
 debugging = _Namespace("tf.debugging", Assert=_Assert, check_numerics=check_numerics,
                        set_log_device_placement=_context_config.set_log_device_placement,
+                       assert_shapes=_check_ops.assert_shapes,
                        get_log_device_placement=_context_config.get_log_device_placement,
                        assert_all_finite=verify_tensor_all_finite, is_finite=is_finite,
                        is_inf=is_inf, is_nan=is_nan, **_ASSERTS)

@@ -383,7 +383,40 @@ def partitioned_checkpoint(tf):
         return result
 
 
+def assert_shapes(tf):
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        y = tf.placeholder(tf.float32, [None, None], name="y")
+        z = tf.placeholder(tf.float32, None, name="z")
+        check = tf.debugging.assert_shapes([(x, ("N", "Q")), (y, ("N", 3)), (1.0, ()),
+                                            (z, (..., "Q")), (x, None)])
+        named = tf.debugging.assert_shapes({z: (".", None), x: ["*", 3]}, message="named",
+                                           name="named")
+        with tf.control_dependencies([check]):
+            out = tf.identity(x)
+        c = tf.constant(np.zeros([2, 3], np.float32), name="c")
+        result = {"nodes": _nodes(graph),
+                  "static": [
+                      _error(lambda: tf.debugging.assert_shapes([(c, ("N", 4))])),
+                      _error(lambda: tf.debugging.assert_shapes([(c, ("N", "Q")),
+                                                                 (x, ("Q", "N"))])),
+                      _error(lambda: tf.debugging.assert_shapes([(c, 3)])),
+                      _error(lambda: tf.debugging.assert_shapes([(c, ("N", ...))])),
+                      _error(lambda: tf.debugging.assert_shapes([(c, ("A", "B", "C"))],
+                                                                message="rank"))]}
+        feeds = {x: [[1, 2, 3]], y: [[1, 2, 3]], z: [5, 6, 7]}
+        with tf.Session() as sess:
+            result["pass"] = sess.run(out, feeds).tolist()
+            sess.run(named, {x: np.zeros([4, 3]), z: np.zeros([1, 1])})
+            result["fail_size"] = _error(lambda: sess.run(out, {**feeds, y: [[1, 2, 3]] * 2}))
+            result["fail_inner"] = _error(lambda: sess.run(out, {**feeds, z: [[1, 2]]}))
+            result["fail_rank"] = _error(lambda: sess.run(named, {x: np.zeros([4, 3]),
+                                                                  z: np.zeros([2])}))
+        return result
+
+
 CASES = {name: globals()[name] for name in (
+    "assert_shapes",
     "partitioned_checkpoint", "partitioners", "partitioned_get_variable", "create_partitioned",
     "variance_scaling_family", "uniform_unit_scaling", "orthogonal", "identity",
     "initializer_errors", "scopes", "numpy_function", "assert_near", "float_dtypes",

@@ -1,7 +1,7 @@
 """The TF 1.x initializers (he/lecun normal and uniform, orthogonal, identity,
 uniform_unit_scaling) and small core names against TensorFlow 2.21 (tf.compat.v1): values from
 the graph seed's streams bit for bit, node names and op types, static shapes and error classes
-and messages; the partitioners, get_variable's partitioned variables (parts, slice infos,
+and messages (assert_shapes too); the partitioners, get_variable's partitioned variables (parts, slice infos,
 concatenation, reuse, regularizer losses), create_partitioned_variables, and checkpoints of
 partitioned variables (TensorFlow's slices, byte for byte) (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
 
