@@ -5,6 +5,7 @@ from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
+from engine.ops.partitioned_variables import PartitionedVariable
 
 
 def _clip(params, ids, max_norm):
@@ -19,6 +20,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     """The rows of `params` (a tensor, a variable, or a list of shards) at `ids`."""
     if params is None or (isinstance(params, (list, tuple)) and not params):
         raise ValueError("Need at least one param")
+    if isinstance(params, PartitionedVariable):
+        params = list(params)  # its parts are the shards, as TensorFlow takes them
     if not isinstance(params, (list, tuple)):
         params = [params]
     with name_scope(name, "embedding_lookup", list(params) + [ids]) as name:

@@ -415,7 +415,27 @@ def assert_shapes(tf):
         return result
 
 
+def partitioned_training(tf):
+    """Three Adam steps on a loss of two partitioned variables: each part its own slots."""
+    with tf.Graph().as_default() as graph:
+        tf.set_random_seed(3)
+        w = tf.get_variable("w", [5, 3], partitioner=tf.fixed_size_partitioner(3))
+        e = tf.get_variable("e", [6, 2], partitioner=tf.fixed_size_partitioner(2))
+        loss = tf.reduce_sum(tf.square(tf.matmul(tf.ones([2, 5]), w))) + tf.reduce_sum(
+            tf.square(e))
+        step = tf.train.AdamOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(3):
+                sess.run(step)
+            values = [sess.run(v).tolist() for v in list(w) + list(e)]
+        return {"values": values,
+                "global_variables": [v.op.name for v in tf.global_variables()],
+                "nodes": [[n[0], n[1]] for n in _nodes(graph)]}
+
+
 CASES = {name: globals()[name] for name in (
+    "partitioned_training",
     "assert_shapes",
     "partitioned_checkpoint", "partitioners", "partitioned_get_variable", "create_partitioned",
     "variance_scaling_family", "uniform_unit_scaling", "orthogonal", "identity",
