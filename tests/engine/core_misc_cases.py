@@ -434,7 +434,36 @@ def partitioned_training(tf):
                 "nodes": [[n[0], n[1]] for n in _nodes(graph)]}
 
 
+def partitioned_embedding(tf):
+    """embedding_lookup over a partitioned table, both strategies, and a gradient step. The
+    ids are fed: TensorFlow's shape refiner would evaluate a constant ids' DynamicPartition
+    and know the stitched size, which the engine's shape inference does not."""
+    result = {}
+    for strategy in ("mod", "div"):
+        with tf.Graph().as_default() as graph:
+            tf.set_random_seed(3)
+            e = tf.get_variable("e", [7, 2], partitioner=tf.fixed_size_partitioner(3))
+            ids = tf.placeholder(tf.int32, [3, 2], name="ids")
+            rows = tf.nn.embedding_lookup(e, ids, partition_strategy=strategy)
+            step = tf.train.GradientDescentOptimizer(0.1).minimize(
+                tf.reduce_sum(tf.square(rows)))
+            feed = {ids: [[0, 6], [3, 4], [5, 1]]}
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                looked_up = sess.run(rows, feed).tolist()
+                sess.run(step, feed)
+                result[strategy] = {"rows": looked_up, "shape": rows.shape.as_list(),
+                                    "trained": [v.tolist() for v in sess.run(list(e))],
+                                    "nodes": _nodes(graph)}
+    with tf.Graph().as_default():
+        e = tf.get_variable("e", [7, 2], partitioner=tf.fixed_size_partitioner(3))
+        result["bad_strategy"] = _error(lambda: tf.nn.embedding_lookup(
+            e, [1], partition_strategy="rows"))
+    return result
+
+
 CASES = {name: globals()[name] for name in (
+    "partitioned_embedding",
     "partitioned_training",
     "assert_shapes",
     "partitioned_checkpoint", "partitioners", "partitioned_get_variable", "create_partitioned",
