@@ -1,4 +1,4 @@
-"""Write tests/fixtures/core_misc/cases.json: the initializers, partitioned variables and small
+"""Write tests/fixtures/core_misc/cases.json.gz: the initializers, partitioned variables and small
 core names of tests/engine/core_misc_cases.py as TensorFlow runs them, and
 tests/fixtures/core_misc/partitioned/model.*: a checkpoint of a partitioned variable as
 TensorFlow saves it.
@@ -8,7 +8,7 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_core_misc_fixtures
 
 import json
 
-from fixture_common import FIXTURES, tf_v1
+from fixture_common import FIXTURES, gzip_bytes, tf_v1
 
 import core_misc_cases as cases  # tests/engine: on sys.path through fixture_common
 
@@ -19,7 +19,8 @@ def main():
     tf = tf_v1()
     results = {name: case(tf) for name, case in cases.CASES.items()}
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "cases.json").write_text(json.dumps(results, indent=0, sort_keys=True) + "\n")
+    (OUT / "cases.json.gz").write_bytes(gzip_bytes(json.dumps(results, indent=0,
+                                                              sort_keys=True) + "\n"))
     # A partitioned checkpoint as TensorFlow writes it, for the engine to restore.
     (OUT / "partitioned").mkdir(exist_ok=True)
     cases.save_partitioned(tf, str(OUT / "partitioned"))

@@ -4,7 +4,7 @@ assert_same_float_dtype, assert_proper_iterable, UnconnectedGradients, VariableA
 VariableSynchronization, the v1 switches, is_symbolic_tensor, log device placement), built
 and run the same way by real TensorFlow and the engine. Each case gives JSON: float32 values
 as Python floats (exact), node lists, errors as [class, message].
-tools/make_core_misc_fixtures.py writes TensorFlow's to tests/fixtures/core_misc/cases.json;
+tools/make_core_misc_fixtures.py writes TensorFlow's to tests/fixtures/core_misc/cases.json.gz;
 tests/engine/test_core_misc.py compares the engine's."""
 
 import os

@@ -9,6 +9,7 @@ Orthogonal's values agree to 1e-6 times its gain (at most 3.6e-7 seen, 1 to 3 fl
 the engine's Qr kernel (LAPACK's Householder QR through NumPy) rounds apart from Eigen's
 HouseholderQR; its random normal input and the sign fix are TensorFlow's exactly."""
 
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import core_misc_cases as cases  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "core_misc"
-TF = json.loads((FIXTURES / "cases.json").read_text())
+TF = json.loads(gzip.decompress((FIXTURES / "cases.json.gz").read_bytes()))
 ORTHOGONAL_GAINS = {"tall": 1.0, "wide": 2.0, "conv": 1.0, "square_unseeded": 1.0}
 
 
