@@ -1,9 +1,11 @@
 """The TF 1.x initializers (he/lecun normal and uniform, orthogonal, identity,
-uniform_unit_scaling) and small core names against TensorFlow 2.21 (tf.compat.v1): values from
-the graph seed's streams bit for bit, node names and op types, static shapes and error classes
-and messages (assert_shapes too); the partitioners, get_variable's partitioned variables (parts, slice infos,
-concatenation, reuse, regularizer losses), create_partitioned_variables, and checkpoints of
-partitioned variables (TensorFlow's slices, byte for byte) (tests/engine/core_misc_cases.py; fixtures by tools/make_core_misc_fixtures.py).
+uniform_unit_scaling), the small core names (assert_shapes, assert_near, ...), partitioned
+variables (the partitioners, get_variable's parts and slice infos, their concatenation, reuse,
+regularizer losses, create_partitioned_variables, Adam and embedding_lookup over the parts)
+and their checkpoints (TensorFlow's slices, byte for byte) against TensorFlow 2.21
+(tf.compat.v1): values from the graph seed's streams bit for bit, node names and op types,
+static shapes, error classes and messages (tests/engine/core_misc_cases.py; fixtures by
+tools/make_core_misc_fixtures.py).
 
 Orthogonal's values agree to 1e-6 times its gain (at most 3.6e-7 seen, 1 to 3 float32 ulps):
 the engine's Qr kernel (LAPACK's Householder QR through NumPy) rounds apart from Eigen's
