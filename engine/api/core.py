@@ -51,7 +51,9 @@ from engine.ops.init_ops import (constant_initializer, glorot_normal_initializer
                                  glorot_uniform_initializer, ones_initializer,
                                  random_normal_initializer, random_uniform_initializer,
                                  truncated_normal_initializer, variance_scaling_initializer,
-                                 zeros_initializer)
+                                 zeros_initializer, orthogonal_initializer,
+                                 uniform_unit_scaling_initializer)
+from engine.ops import init_ops as _init_ops
 from engine.ops.math_ops import (abs, acos, add, add_n, argmax, argmin, asin, atan,  # noqa: F401,A004
                                  atan2, cast, ceil, clip_by_value, cos, cosh, count_nonzero,
                                  cumprod, cumsum, div, div_no_nan, divide, equal, erf, erfc,
@@ -83,7 +85,12 @@ tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add
 tensor_scatter_sub = tensor_scatter_nd_sub
 from engine.ops.variable_scope import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
-                                       get_local_variable, get_variable_scope, variable_scope)
+                                       get_local_variable, get_variable_scope, no_regularizer,
+                                       variable_op_scope, variable_scope)
+from engine.framework.default_graph import op_scope  # noqa: F401
+from engine.ops.partitioned_variables import (  # noqa: F401
+    fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner)
+from engine.ops.variable_scope import create_partitioned_variables  # noqa: F401
 from engine.ops.variables import (Variable, assert_variables_initialized,  # noqa: F401
                                   disable_resource_variables, enable_resource_variables,
                                   global_variables, global_variables_initializer,
@@ -91,10 +98,11 @@ from engine.ops.variables import (Variable, assert_variables_initialized,  # noq
                                   local_variables_initializer, model_variables,
                                   moving_average_variables, report_uninitialized_variables,
                                   resource_variables_enabled, trainable_variables,
-                                  variables_initializer)
+                                  variables_initializer, VariableAggregation,
+                                  VariableSynchronization)
 from engine.ops.gradients import (AggregationMethod, IndexedSlices, NoGradient,  # noqa: F401
                                   NotDifferentiable, RegisterGradient, gradients, hessians,
-                                  no_gradient)
+                                  no_gradient, UnconnectedGradients)
 from engine.ops.custom_gradient import custom_gradient  # noqa: F401
 from engine.ops import check_ops as _check_ops, debug_ops as _debug_ops
 from engine.ops import linalg_ops as _linalg, nn_conv_norm_ops as _nn_conv_norm
@@ -109,7 +117,8 @@ from engine.proto.graph_pb2 import GraphDef  # noqa: F401
 from engine.proto.meta_graph_pb2 import MetaGraphDef  # noqa: F401
 from engine.proto.node_def_pb2 import NodeDef  # noqa: F401
 from engine.proto.tensor_pb2 import TensorProto  # noqa: F401
-from engine.framework.tensor import Tensor  # noqa: F401
+from engine.framework.tensor import Tensor, is_symbolic_tensor  # noqa: F401
+from engine.runtime import context_config as _context_config
 from engine.framework.tensor_shape import Dimension, TensorShape  # noqa: F401
 from engine.framework.tensor_util import (MakeNdarray, constant_value,  # noqa: F401
                                           make_ndarray, make_tensor_proto)
@@ -172,6 +181,12 @@ initializers = _Namespace("tf.initializers", zeros=zeros_initializer, ones=ones_
                           glorot_uniform=glorot_uniform_initializer,
                           glorot_normal=glorot_normal_initializer,
                           variance_scaling=variance_scaling_initializer,
+                          orthogonal=orthogonal_initializer,
+                          uniform_unit_scaling=uniform_unit_scaling_initializer,
+                          identity=_init_ops.identity_initializer,
+                          he_normal=_init_ops.he_normal, he_uniform=_init_ops.he_uniform,
+                          lecun_normal=_init_ops.lecun_normal,
+                          lecun_uniform=_init_ops.lecun_uniform,
                           tables_initializer=_lookup_ops.tables_initializer)
 
 # Hash tables (tf.lookup) and the op that initializes them all.
@@ -191,9 +206,13 @@ verify_tensor_all_finite = _debug_ops.verify_tensor_all_finite
 add_check_numerics_ops = _debug_ops.add_check_numerics_ops
 py_func = _debug_ops.py_func
 py_function = _debug_ops.py_function
+numpy_function = _debug_ops.numpy_function
 _ASSERTS = {name: getattr(_check_ops, name) for name in _check_ops.ASSERTS}
 globals().update(_ASSERTS)
 debugging = _Namespace("tf.debugging", Assert=_Assert, check_numerics=check_numerics,
+                       set_log_device_placement=_context_config.set_log_device_placement,
+                       assert_shapes=_check_ops.assert_shapes,
+                       get_log_device_placement=_context_config.get_log_device_placement,
                        assert_all_finite=verify_tensor_all_finite, is_finite=is_finite,
                        is_inf=is_inf, is_nan=is_nan, **_ASSERTS)
 

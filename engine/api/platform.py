@@ -35,3 +35,35 @@ def disable_eager_execution():
 
 def executing_eagerly():
     return False
+
+
+def executing_eagerly_outside_functions():
+    """False: the engine's outermost context is always a graph."""
+    return False
+
+
+get_logger = _logging.get_logger
+
+
+def enable_control_flow_v2():
+    raise _NotSupported("control flow v2 is not supported: the engine builds TF 1.x control "
+                        "flow (Switch, Merge, Enter, Exit, NextIteration), never If or While")
+
+
+def disable_control_flow_v2():
+    """The engine always builds v1 control flow: nothing to do."""
+
+
+def control_flow_v2_enabled():
+    """False: tf.cond and tf.while_loop build v1 control flow (as TF 1.x's default)."""
+    return False
+
+
+def enable_v2_tensorshape():
+    raise _NotSupported("the v2 TensorShape behaviour is not supported: the engine's "
+                        "TensorShape indexes and iterates as Dimension objects, TF 1.x's way")
+
+
+def disable_v2_tensorshape():
+    """The engine's TensorShape already behaves as TF 1.x's (Dimension objects): nothing to
+    do."""

@@ -4,6 +4,7 @@ import contextlib
 import threading
 
 from engine.framework.operation import Operation
+from engine.platform import tf_logging
 from engine.framework.tensor import Tensor
 
 
@@ -141,6 +142,15 @@ def name_scope(name, default_name=None, values=None):
                          f"be provided.")
     graph = get_graph_from_inputs(values) if values else get_default_graph()
     return graph.name_scope(default_name if name is None else name)
+
+
+@contextlib.contextmanager
+def op_scope(values, name, default_name=None):
+    """tf.op_scope: the deprecated name_scope with its arguments in the old order."""
+    tf_logging.warn("tf.op_scope(values, name, default_name) is deprecated, use "
+                    "tf.name_scope(name, default_name, values)")
+    with name_scope(name, default_name=default_name, values=values) as scope:
+        yield scope
 
 
 def get_graph_from_inputs(op_input_list, graph=None):

@@ -144,4 +144,9 @@ def is_ref_dtype(dtype):
     return dtype._is_ref_dtype
 
 
+def is_symbolic_tensor(tensor):
+    """tf.is_symbolic_tensor: a graph tensor (every engine Tensor; not a Variable, not a value)."""
+    return isinstance(tensor, Tensor)
+
+
 __all__ = ["Tensor", "TensorShape", "_dtypes"]

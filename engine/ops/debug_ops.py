@@ -65,6 +65,12 @@ def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803  (TensorFl
                              name)
 
 
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):  # noqa: N803
+    """tf.numpy_function: tf.py_func (NumPy arrays in and out), a PyFunc op unless
+    stateful=False makes it PyFuncStateless."""
+    return py_func(func, inp, Tout, stateful=stateful, name=name)
+
+
 def py_function(func, inp, Tout, name=None):  # noqa: N803  (TensorFlow's names)
     """tf.py_function (eager_py_func): `func` gets eager values (arrays with .numpy()) and
     its results are converted to Tout, as an EagerPyFunc op."""

@@ -1,10 +1,12 @@
 """tf.nn.embedding_lookup: a GatherV2 of the embedding rows, whose gradient is IndexedSlices,
-as TensorFlow's (one table; sharded tables are not supported yet)."""
+as TensorFlow's; over shards (a list, or a PartitionedVariable's parts) TensorFlow's
+DynamicPartition, per-shard gathers and ParallelDynamicStitch ("mod" and "div")."""
 
 from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
+from engine.ops.partitioned_variables import PartitionedVariable
 
 
 def _clip(params, ids, max_norm):
@@ -16,9 +18,12 @@ def _clip(params, ids, max_norm):
 
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
                      max_norm=None):
-    """The rows of `params` (a tensor, a variable, or a list of shards) at `ids`."""
+    """The rows of `params` (a tensor, a variable, a list of shards or a PartitionedVariable)
+    at `ids`."""
     if params is None or (isinstance(params, (list, tuple)) and not params):
         raise ValueError("Need at least one param")
+    if isinstance(params, PartitionedVariable):
+        params = list(params)  # its parts are the shards, as TensorFlow takes them
     if not isinstance(params, (list, tuple)):
         params = [params]
     with name_scope(name, "embedding_lookup", list(params) + [ids]) as name:
@@ -27,8 +32,62 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
             with get_default_graph().colocate_with(getattr(params[0], "op", None)):
                 result = _clip(array_ops.gather(params[0], ids, name=name), ids, max_norm)
             return array_ops.identity(result)
-        raise NotImplementedError("tf.nn.embedding_lookup over a list of sharded tables is "
-                                  "not supported by the engine yet")
+        return _sharded_lookup(params, ids, partition_strategy, name, max_norm)
+
+
+def _sharded_lookup(params, ids, partition_strategy, name, max_norm):
+    """TensorFlow's lookup over shards: each id's shard and row in it ("mod": id % n and
+    id // n; "div": contiguous ranges, the first `size % n` shards one row longer), the ids
+    dynamically partitioned, gathered per shard and stitched back in order."""
+    from engine.framework import dtypes
+    from engine.ops import data_flow_ops, math_ops
+    from engine.ops.cast import cast
+    from engine.ops.constant_op import constant
+    from engine.ops.op_def_library import apply_op
+    from engine.ops.shape_ops import shape, size
+    graph = get_default_graph()
+    num_shards = len(params)
+    params = [p if hasattr(p, "handle") else convert_to_tensor(p) for p in params]
+    flat_ids = array_ops.reshape(ids, [-1])
+    original_indices = math_ops.range(size(flat_ids, out_type=dtypes.int32))
+    if partition_strategy == "mod":
+        p_assignments = flat_ids % num_shards
+        new_ids = flat_ids // num_shards
+    elif partition_strategy == "div":
+        rows = [p.get_shape()[0].value for p in params]
+        if any(r is None for r in rows):
+            raise NotImplementedError("tf.nn.embedding_lookup's div strategy over shards of "
+                                      "unknown size is not supported by the engine yet")
+        num_total_ids = constant(sum(rows), flat_ids.dtype)
+        ids_per_partition = num_total_ids // num_shards
+        extras = num_total_ids % num_shards
+        p_assignments = math_ops.maximum(flat_ids // (ids_per_partition + 1),
+                                         (flat_ids - extras) // ids_per_partition)
+        new_ids = array_ops.where(p_assignments < extras, flat_ids % (ids_per_partition + 1),
+                                  (flat_ids - extras) % ids_per_partition)
+    else:
+        raise ValueError(f"Unrecognized partition strategy: {partition_strategy}.Must be one "
+                         f"of either `mod` or `div`.")
+    p_assignments = cast(p_assignments, dtypes.int32)
+    gather_ids = data_flow_ops.dynamic_partition(new_ids, p_assignments, num_shards)
+    pindices = data_flow_ops.dynamic_partition(original_indices, p_assignments, num_shards)
+    partitioned_result = []
+    for shard, pids in zip(params, gather_ids):
+        with graph.device(None), graph.colocate_with(getattr(shard, "op", None)):
+            partitioned_result.append(array_ops.gather(shard, pids))
+    ret = apply_op("ParallelDynamicStitch", indices=pindices, data=partitioned_result,
+                   name=name)
+    element_shape_s = params[0].get_shape()[1:]
+    for p in params[1:]:
+        element_shape_s = element_shape_s.merge_with(p.get_shape()[1:])
+    if element_shape_s.is_fully_defined():
+        element_shape_d = element_shape_s.as_list()
+    else:
+        with graph.colocate_with(params[0].op):
+            element_shape_d = shape(params[0])[1:]
+    ret = array_ops.reshape(ret, array_ops.concat([shape(ids), element_shape_d], 0))
+    ret.set_shape(ids.get_shape().concatenate(element_shape_s))
+    return _clip(ret, ids, max_norm)
 
 
 

@@ -10,6 +10,7 @@ engine/ops/gradient_registry.py.
 
 import collections
 import contextlib
+import enum
 
 from engine.framework import dtypes
 from engine.framework.graph import get_graph_from_inputs
@@ -41,6 +42,12 @@ class AggregationMethod:
     DEFAULT = ADD_N
     EXPERIMENTAL_TREE = 1
     EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+class UnconnectedGradients(enum.Enum):
+    """What tf.gradients gives an x that ys do not depend on: None, or zeros shaped like x."""
+    NONE = "none"
+    ZERO = "zero"
 
 
 # -- the algorithm --

@@ -1,11 +1,12 @@
-"""TF 1.x initializers: callables (shape, dtype) -> Tensor, used by get_variable."""
+"""TF 1.x initializers: callables (shape, dtype) -> Tensor, used by get_variable (TensorFlow's
+init_ops.py, the same ops in the same order so that a seeded graph draws the same values)."""
 
 import math
 
 import numpy as np
 
 from engine.framework import dtypes
-from engine.ops import array_ops, random_ops
+from engine.ops import array_ops, linalg_ops, math_ops, random_ops
 from engine.ops.constant_op import constant
 
 
@@ -88,7 +89,8 @@ class VarianceScaling(Initializer):
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = dtype or self.dtype
         scale = self.scale
-        fan_in, fan_out = _compute_fans(list(shape))
+        scale_shape = shape if partition_info is None else partition_info.full_shape
+        fan_in, fan_out = _compute_fans(list(scale_shape))
         if self.mode == "fan_in":
             scale /= max(1.0, fan_in)
         elif self.mode == "fan_out":
@@ -114,6 +116,96 @@ class GlorotNormal(VarianceScaling):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
+class UniformUnitScaling(Initializer):
+    """Uniform in [-m, m], m = factor * sqrt(3 / product of all dimensions but the last)."""
+
+    def __init__(self, factor=1.0, seed=None, dtype=dtypes.float32):
+        self.factor, self.seed = factor, seed
+        self.dtype = _assert_float_dtype(dtypes.as_dtype(dtype))
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        scale_shape = shape if partition_info is None else partition_info.full_shape
+        input_size = 1.0
+        for dim in scale_shape[:-1]:
+            input_size *= float(dim)
+        max_val = math.sqrt(3 / max(input_size, 1.0)) * self.factor
+        return random_ops.random_uniform(shape, -max_val, max_val, dtype or self.dtype,
+                                         seed=self.seed)
+
+    def get_config(self):
+        return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class Orthogonal(Initializer):
+    """Q of the QR of a random normal matrix, its columns' signs those of R's diagonal."""
+
+    def __init__(self, gain=1.0, seed=None, dtype=dtypes.float32):
+        self.gain, self.seed = gain, seed
+        self.dtype = _assert_float_dtype(dtypes.as_dtype(dtype))
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = dtype or self.dtype
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize, specified by argument `shape` must be "
+                             f"at least two-dimensional. Received shape={shape}")
+        num_rows = int(np.prod([int(dim) for dim in shape[:-1]]))
+        num_cols = int(shape[-1])
+        flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
+        a = random_ops.random_normal(flat_shape, dtype=dtype, seed=self.seed)
+        q, r = linalg_ops.qr(a, full_matrices=False)
+        q *= math_ops.sign(linalg_ops.diag_part(r))
+        if num_rows < num_cols:
+            q = linalg_ops.matrix_transpose(q)
+        return self.gain * array_ops.reshape(q, shape)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class Identity(Initializer):
+    """gain times the identity matrix (2-D only); a partition takes its slice of it."""
+
+    def __init__(self, gain=1.0, dtype=dtypes.float32):
+        self.gain = gain
+        self.dtype = _assert_float_dtype(dtypes.as_dtype(dtype))
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        full_shape = shape if partition_info is None else partition_info.full_shape
+        if len(full_shape) != 2:
+            raise ValueError("The tensor to initialize, specified by argument `shape` must be "
+                             f"at least two-dimensional. Received shape={shape}")
+        full_shape = [int(dim) for dim in full_shape]
+        initializer = linalg_ops.eye(*full_shape, dtype=dtype or self.dtype)
+        if partition_info is not None:
+            initializer = array_ops.slice(initializer, partition_info.var_offset, shape)
+        return self.gain * initializer
+
+    def get_config(self):
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
+def _assert_float_dtype(dtype):
+    if not dtype.is_floating:
+        raise ValueError(f"Argument `dtype` is expected to be floating point. Received: {dtype}.")
+    return dtype
+
+
+def lecun_normal(seed=None):
+    return VarianceScaling(scale=1., mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def lecun_uniform(seed=None):
+    return VarianceScaling(scale=1., mode="fan_in", distribution="uniform", seed=seed)
+
+
+def he_normal(seed=None):
+    return VarianceScaling(scale=2., mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def he_uniform(seed=None):
+    return VarianceScaling(scale=2., mode="fan_in", distribution="uniform", seed=seed)
+
+
 zeros_initializer = Zeros
 ones_initializer = Ones
 constant_initializer = Constant
@@ -123,3 +215,6 @@ truncated_normal_initializer = TruncatedNormal
 variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer = GlorotUniform
 glorot_normal_initializer = GlorotNormal
+uniform_unit_scaling_initializer = UniformUnitScaling
+orthogonal_initializer = Orthogonal
+identity_initializer = Identity

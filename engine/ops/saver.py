@@ -22,30 +22,66 @@ from engine.ops.constant_op import constant
 from engine.ops.control_flow.ops import group, with_dependencies
 from engine.ops.meta_graph import export_meta_graph, import_scoped_meta_graph
 from engine.ops.op_def_library import apply_op
-from engine.ops.variables import RefVariable, ResourceVariable
+from engine.ops.partitioned_variables import PartitionedVariable
+from engine.ops.variables import RefVariable, ResourceVariable, Variable
 from engine.proto import saver_pb2
 
 
 def _saveables(var_list):
-    """[(checkpoint name, variable)] sorted by name, as TensorFlow's op_list_to_dict orders them."""
+    """[(checkpoint name, variable)] sorted by name, as TensorFlow's op_list_to_dict orders them.
+    A partitioned variable's parts all take its full name, in offset order, each saved as
+    its slice (_slice_spec)."""
     if var_list is None:
         graph = get_default_graph()
         var_list = graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + \
             graph.get_collection(GraphKeys.SAVEABLE_OBJECTS)
     if isinstance(var_list, dict):
-        named = list(var_list.items())
+        named = []
+        for name, value in var_list.items():
+            if isinstance(value, (list, tuple, PartitionedVariable)):
+                _check_slices(list(value))
+                named.extend((name, part) for part in value)
+            else:
+                named.append((name, value))
     else:
         named = []
         for variable in var_list:
             if isinstance(variable, (list, tuple)):
-                raise TypeError("Saver's var_list holds a nested list; partitioned variables are not supported yet")
-            named.append((variable.op.name, variable))
+                raise TypeError("Saver's var_list holds a nested list; pass a partitioned "
+                                "variable's parts in a dict under their full name")
+            for part in (list(variable) if isinstance(variable, PartitionedVariable)
+                         else [variable]):
+                info = part._get_save_slice_info() if isinstance(part, Variable) else None
+                named.append((info.full_name if info else part.op.name, part))
     seen = {}
     for name, variable in named:
-        if name in seen:
+        if name in seen and not (_slice_spec(variable) and _slice_spec(seen[name][-1])):
             raise ValueError(f"At least two variables have the same name: {name}")
-        seen[name] = variable
-    return sorted(seen.items())
+        seen.setdefault(name, []).append(variable)
+    return [(name, part) for name, parts in sorted(seen.items()) for part in parts]
+
+
+def _check_slices(parts):
+    """TensorFlow's saveable_objects_for_op over a list: slices of one variable, only."""
+    slice_name = None
+    for part in parts:
+        if not isinstance(part, Variable):
+            raise ValueError("Slices must all be Variables: %s" % part)
+        info = part._get_save_slice_info()
+        if info is None:
+            raise ValueError("Slices must all be slices: %s" % part)
+        if slice_name is None:
+            slice_name = info.full_name
+        elif slice_name != info.full_name:
+            raise ValueError(f"Slices must all be from the same tensor: {slice_name} != "
+                             f"{info.full_name}")
+
+
+def _slice_spec(variable):
+    """SaveV2's shape_and_slices entry: a part's "<full shape> <offset>,<length>:...", else
+    "" for a whole variable."""
+    info = variable._get_save_slice_info() if isinstance(variable, Variable) else None
+    return info.spec if info is not None else ""
 
 
 def _save_tensor(variable):
@@ -114,7 +150,8 @@ class Saver:
 
     def _save_ops(self, filename, saveables):
         names = [name for name, _ in saveables]
-        save = apply_op("SaveV2", prefix=filename, tensor_names=names, shape_and_slices=[""] * len(names),
+        save = apply_op("SaveV2", prefix=filename, tensor_names=names,
+                        shape_and_slices=[_slice_spec(v) for _, v in saveables],
                         tensors=[_save_tensor(v) for _, v in saveables], name="SaveV2")
         return with_dependencies([save], filename)
 
@@ -122,7 +159,7 @@ class Saver:
         names = [name for name, _ in saveables]
         with graph.device("/device:CPU:0"):
             restored = apply_op("RestoreV2", prefix=filename, tensor_names=names,
-                                shape_and_slices=[""] * len(names),
+                                shape_and_slices=[_slice_spec(v) for _, v in saveables],
                                 dtypes=[_dtype_of(v) for _, v in saveables], name=name)
         restored = restored if isinstance(restored, (list, tuple)) else [restored]
         assigns = []

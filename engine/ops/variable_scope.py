@@ -1,12 +1,16 @@
 """tf.variable_scope and tf.get_variable: named variable reuse, as TF 1.x's variable store."""
 
 import contextlib
+import inspect
 import threading
 
 from engine.framework import dtypes
-from engine.framework.graph import get_default_graph, init_scope
-from engine.ops import init_ops
+from engine.framework.graph import add_to_collection, get_default_graph, init_scope
+from engine.framework.graph_keys import GraphKeys
+from engine.ops import init_ops, partitioned_variables
+from engine.platform import tf_logging
 from engine.ops.variables import Variable, resource_variables_enabled
+from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import as_shape
 
 AUTO_REUSE = object()
@@ -49,6 +53,20 @@ class VariableScope:
     def use_resource(self):
         return self._use_resource
 
+    @property
+    def regularizer(self):
+        return self._regularizer
+
+    @property
+    def partitioner(self):
+        return self._partitioner
+
+    def set_regularizer(self, regularizer):
+        self._regularizer = regularizer
+
+    def set_partitioner(self, partitioner):
+        self._partitioner = partitioner
+
     def reuse_variables(self):
         self._reuse = True
 
@@ -73,11 +91,23 @@ class VariableScope:
             use_resource = self._use_resource
         if dtype is None:
             dtype = self._dtype
+        if regularizer is None:
+            regularizer = self._regularizer
+        if partitioner is None:
+            partitioner = self._partitioner
         full_name = f"{self._name}/{name}" if self._name else name
         with get_default_graph().name_scope(None):
+            # TensorFlow's _true_getter: a scalar shape ignores the partitioner, and reuse
+            # finds a partitioned variable without one.
+            is_scalar = isinstance(shape, (list, tuple)) and not shape
+            if (partitioner is not None and not is_scalar) or (
+                    reuse is True and full_name in var_store._partitioned_vars):
+                return var_store.get_partitioned_variable(
+                    full_name, partitioner, shape, dtype, initializer, regularizer, reuse,
+                    trainable, collections, validate_shape, use_resource)
             return var_store.get_variable(full_name, shape, dtype, initializer, reuse,
                                           trainable, collections, validate_shape,
-                                          use_resource)
+                                          use_resource, regularizer=regularizer)
 
 
 class _VariableStore:
@@ -85,6 +115,7 @@ class _VariableStore:
 
     def __init__(self):
         self._vars = {}
+        self._partitioned_vars = {}
         self.scope_counts = {}  # full scope name -> times opened (TF's variable_scopes_count)
 
     def unique_scope_name(self, parent_name, prefix):
@@ -104,8 +135,69 @@ class _VariableStore:
             if key.startswith(prefix):
                 self.scope_counts[key] = 0
 
+    def get_partitioned_variable(self, name, partitioner, shape, dtype, initializer,
+                                 regularizer, reuse, trainable, collections, validate_shape,
+                                 use_resource):
+        """TensorFlow's _VariableStore._get_partitioned_variable: the parts `name/part_<i>`
+        (each a get_variable with its slice's shape and PartitionInfo) as one
+        PartitionedVariable."""
+        pv = partitioned_variables
+        dtype = dtypes.as_dtype(dtype)
+        if name in self._vars:
+            raise ValueError("A partitioner was provided, but an unpartitioned version of the "
+                             "variable was found: %s.  Perhaps a variable of the same name "
+                             "was already created without partitioning?" % name)
+        shape = as_shape(shape)
+        if isinstance(initializer, Tensor):
+            shape = shape.merge_with(initializer.get_shape())
+        partitions = None
+        if not reuse or partitioner:
+            partitions = pv.call_partitioner(partitioner, shape, dtype)
+        if name in self._partitioned_vars:
+            if reuse is False or reuse is None:
+                raise ValueError("Partitioned variable with name %s already exists. Did you "
+                                 "mean to set reuse=True or reuse=tf.AUTO_REUSE in VarScope?"
+                                 % name)
+            existing = self._partitioned_vars[name]
+            if not shape.is_compatible_with(existing.get_shape()):
+                raise ValueError("Trying to reuse partitioned variable %s, but specified shape "
+                                 "%s and found shape %s." % (name, shape, existing.get_shape()))
+            if partitions is not None and existing._get_partitions() != partitions:
+                raise ValueError("Trying to reuse partitioned variable %s, but specified "
+                                 "partitions %s and found partitions %s." %
+                                 (name, partitions, existing._get_partitions()))
+            return existing
+        if reuse is True:
+            raise ValueError("PartitionedVariable %s does not exist, or was not created with "
+                             "tf.get_variable(). Did you mean to set reuse=False or "
+                             "reuse=tf.AUTO_REUSE in VarScope?" % name)
+        slice_dim, num_slices = pv.slice_dim_and_num_slices(partitions)
+        full_shape = shape.as_list()
+        parts = []
+        graph = get_default_graph()
+        for i, (var_offset, var_shape) in enumerate(
+                pv.iter_slices(full_shape, num_slices, slice_dim)):
+            partition_info = pv.PartitionInfo(full_shape, var_offset)
+            part_name = "%s/part_%d" % (name, i)
+            with graph.name_scope(part_name + "/PartitionedInitializer"):
+                if initializer is None or callable(initializer):
+                    init, init_shape = initializer, var_shape
+                else:
+                    init = pv.slice_initializer(initializer, dtype, var_offset, var_shape)
+                    dtype, init_shape = init.dtype.base_dtype, None
+            with graph.name_scope(None):
+                part = self.get_variable(part_name, init_shape, dtype, init, reuse, trainable,
+                                         collections, validate_shape, use_resource,
+                                         regularizer=regularizer, partition_info=partition_info)
+            part._set_save_slice_info(pv.SaveSliceInfo(name, full_shape, var_offset,
+                                                       var_shape))
+            parts.append(part)
+        partitioned = pv.PartitionedVariable(name, shape, dtype, parts, partitions)
+        self._partitioned_vars[name] = partitioned
+        return partitioned
+
     def get_variable(self, name, shape, dtype, initializer, reuse, trainable, collections,
-                     validate_shape, use_resource):
+                     validate_shape, use_resource, regularizer=None, partition_info=None):
         dtype = dtypes.as_dtype(dtype)
         shape = None if shape is None else as_shape(shape)
         if name in self._vars:
@@ -142,7 +234,12 @@ class _VariableStore:
                                      f"but instead was {shape}.")
                 shape_list = shape.as_list()
 
+                takes_partition_info = "partition_info" in _parameters(initializer)
+
                 def init_val():
+                    if takes_partition_info:
+                        return initializer(shape_list, dtype=dtype,
+                                           partition_info=partition_info)
                     return initializer(shape_list, dtype=dtype)
                 variable_dtype = dtype
             else:
@@ -153,7 +250,20 @@ class _VariableStore:
                             collections=collections, dtype=variable_dtype,
                             validate_shape=validate_shape, use_resource=use_resource)
         self._vars[name] = variable
+        # TensorFlow calls the regularizer once where get_variable was called, to see
+        # whether it gives a loss (those nodes stay in the graph, unused), then again under
+        # "<name>/Regularizer/" for the loss it collects.
+        if regularizer and regularizer(variable) is not None:
+            with get_default_graph().name_scope(name + "/Regularizer/"):
+                add_to_collection(GraphKeys.REGULARIZATION_LOSSES, regularizer(variable))
         return variable
+
+
+def _parameters(function):
+    try:
+        return inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return {}
 
 
 def _store():
@@ -183,9 +293,30 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                  **kwargs):
     store, scopes = _store()
     return scopes[-1].get_variable(store, name, shape=shape, dtype=dtype,
-                                   initializer=initializer, trainable=trainable,
-                                   collections=collections, validate_shape=validate_shape,
+                                   initializer=initializer, regularizer=regularizer,
+                                   trainable=trainable, collections=collections,
+                                   partitioner=partitioner, validate_shape=validate_shape,
                                    use_resource=use_resource)
+
+
+def get_partitioned_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                             trainable=True, collections=None, partitioner=None,
+                             validate_shape=True, use_resource=None):
+    """TensorFlow's variable_scope._get_partitioned_variable: always a PartitionedVariable
+    (create_partitioned_variables' way in)."""
+    store, scopes = _store()
+    scope = scopes[-1]
+    partitioner = partitioner if partitioner is not None else scope.partitioner
+    if partitioner is None:
+        raise ValueError("No partitioner was specified")
+    full_name = "/".join(part for part in (scope.name, name) if part)
+    with get_default_graph().name_scope(None):
+        return store.get_partitioned_variable(
+            full_name, partitioner, shape, dtype if dtype is not None else scope.dtype,
+            initializer if initializer is not None else scope.initializer,
+            regularizer if regularizer is not None else scope.regularizer, scope.reuse,
+            trainable, collections, validate_shape,
+            use_resource if use_resource is not None else scope.use_resource)
 
 
 def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
@@ -197,7 +328,29 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
     collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
     return get_variable(name, shape=shape, dtype=dtype, initializer=initializer,
                         regularizer=regularizer, trainable=False, collections=collections,
-                        validate_shape=validate_shape, use_resource=use_resource)
+                        partitioner=partitioner, validate_shape=validate_shape,
+                        use_resource=use_resource)
+
+
+def no_regularizer(_):
+    """A regularizer that adds no loss (a variable_scope's regularizer=tf.no_regularizer)."""
+    return None
+
+
+@contextlib.contextmanager
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None,
+                      regularizer=None, caching_device=None, partitioner=None,
+                      custom_getter=None, reuse=None, dtype=None, use_resource=None,
+                      constraint=None):
+    """tf.variable_op_scope: the deprecated variable_scope with `values` first."""
+    tf_logging.warn("tf.variable_op_scope(values, name, default_name) is deprecated, use "
+                    "tf.variable_scope(name, default_name, values)")
+    with variable_scope(name_or_scope, default_name=default_name, values=values,
+                        initializer=initializer, regularizer=regularizer,
+                        caching_device=caching_device, partitioner=partitioner,
+                        custom_getter=custom_getter, reuse=reuse, dtype=dtype,
+                        use_resource=use_resource, constraint=constraint) as scope:
+        yield scope
 
 
 @contextlib.contextmanager
@@ -254,7 +407,9 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             initializer=initializer if initializer is not None else base.initializer,
             dtype=dtype if dtype is not None else base.dtype,
             use_resource=use_resource if use_resource is not None else base.use_resource,
-            name_scope=name_scope or opened)
+            name_scope=name_scope or opened,
+            regularizer=regularizer if regularizer is not None else base.regularizer,
+            partitioner=partitioner if partitioner is not None else base.partitioner)
         scopes.append(scope)
         try:
             yield scope
@@ -266,4 +421,17 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                 store.close_subscopes(scope_name)
 
 
-variable_op_scope = variable_scope
+def create_partitioned_variables(shape, slicing, initializer, dtype=dtypes.float32,
+                                 trainable=True, collections=None, name=None, reuse=None):
+    """The parts of a new variable (deprecated: get_variable with a partitioner), in a
+    variable scope `name`, else "PartitionedVariable" made unique."""
+    if len(shape) != len(slicing):
+        raise ValueError("The 'shape' and 'slicing' of a partitioned Variable must have the "
+                         f"length: shape: {shape}, slicing: {slicing}")
+    if len(shape) < 1:
+        raise ValueError(f"A partitioned Variable must have rank at least 1: shape: {shape}")
+    with variable_scope(name, "PartitionedVariable", reuse=reuse):
+        return list(get_partitioned_variable(
+            None, shape=as_shape(shape), dtype=dtype, initializer=initializer,
+            trainable=trainable, partitioner=lambda **unused_kwargs: slicing,
+            collections=collections))

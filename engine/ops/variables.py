@@ -1,5 +1,7 @@
 """tf.Variable: ref variables (VariableV2, TF 1.x's default) and resource variables (VarHandleOp)."""
 
+import enum
+
 from engine.framework import dtypes
 from engine.framework.graph import (GraphKeys, add_to_collections, get_collection,
                                     get_default_graph, init_scope)
@@ -61,6 +63,12 @@ class Variable(metaclass=_VariableMeta):
     @property
     def initializer(self):
         return self._initializer_op
+
+    def _set_save_slice_info(self, save_slice_info):
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
 
     @property
     def initial_value(self):
@@ -456,3 +464,21 @@ def assert_variables_initialized(var_list=None):
 
 
 __all__ = ["Variable", "RefVariable", "ResourceVariable", "Tensor"]
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's copies are made to agree (taken, not used: one device)."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a distributed variable's per-replica updates combine (TF 1.x's names, with
+    ONLY_FIRST_TOWER an alias of ONLY_FIRST_REPLICA)."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3

@@ -29,6 +29,7 @@ from engine.framework import errors, graph, op_registry, topological
 from engine.framework.graph import get_default_graph
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
+from engine.runtime import context_config
 from engine.runtime import deadline, host_memory, placement_log, threads, vlog
 from engine.runtime import observers as observers_lib, step_stats
 from engine.runtime import partition as partition_lib, placer as placer_lib, plan as plan_lib
@@ -113,7 +114,7 @@ class BaseSession:
             raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
         self._target = target if isinstance(target, str) else target.decode()
-        self._config = config if config is not None else config_pb2.ConfigProto()
+        self._config = config if config is not None else context_config.default_config()
         self._closed = False
         self._resources = ResourceMgr()
         self._session_state = {}

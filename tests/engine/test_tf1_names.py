@@ -40,10 +40,9 @@ def test_renamed_names_build_what_the_new_names_build():
 
 @pytest.mark.parametrize("name, message", [
     ("tf.train.ProfilerHook", "tf.train.ProfilerHook is not supported by the engine yet"),
-    ("tf.nn.rnn_cell.DeviceWrapper",
-     "tf.nn.rnn_cell.DeviceWrapper is not supported by the engine yet"),
-    ("tf.layers.conv3d_transpose",
-     "tf.layers.conv3d_transpose is not supported by the engine yet"),
+    ("tf.train.Checkpoint", "tf.train.Checkpoint is not supported by the engine yet"),
+    ("tf.linalg.LinearOperatorDiag",
+     "tf.linalg.LinearOperatorDiag is not supported by the engine yet"),
     ("tf.summary.get_summary_description",
      "tf.summary.get_summary_description is not supported by the engine yet"),
     ("tf.estimator", "tf.estimator is not supported by the engine yet"),
