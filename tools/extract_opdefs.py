@@ -152,6 +152,10 @@ ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractV
 TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
 TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
+# Padding and priority queues (branch queues-sequences).
+ENGINE_OPS += """
+PaddingFIFOQueueV2 PriorityQueueV2
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

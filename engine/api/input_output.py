@@ -22,8 +22,11 @@ from engine.summary.legacy import (audio_summary, histogram_summary,  # noqa: F4
 # Queue-based input pipelines (TF 1.0-1.3).
 FIFOQueue = _queue_ops.FIFOQueue
 RandomShuffleQueue = _queue_ops.RandomShuffleQueue
+PaddingFIFOQueue = _queue_ops.PaddingFIFOQueue
+PriorityQueue = _queue_ops.PriorityQueue
 QueueBase = _queue_ops.QueueBase
 queue = _Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuffleQueue,
+                   PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
                    QueueBase=QueueBase)
 
 # Readers of the queue pipelines: records of the files a queue of names gives.
@@ -57,6 +60,7 @@ _ENCODINGS = {name: getattr(_encoding_ops, name) for name in (
     "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
     "decode_json_example")}
 io = _Namespace("tf.io", write_graph=_train.write_graph, read_file=read_file,
+                PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
                 write_file=write_file, **_TF_RECORD, **_PARSING, **_ENCODINGS)
 
 gfile = _Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (
