@@ -9,7 +9,14 @@ from engine.data.iterator_ops import (Iterator, get_output_classes, get_output_s
                                       make_one_shot_iterator)
 from engine.data.readers import TextLineDataset, TFRecordDataset
 
-__all__ = ["Dataset", "DatasetV1", "Iterator", "TextLineDataset", "TFRecordDataset",
+# tf.data's constants (tf.data.experimental's too): AUTOTUNE asks a transformation to pick
+# its own parallelism or buffer (the engine runs them one element at a time); cardinality()
+# answers with the other two.
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV1", "Iterator", "TextLineDataset", "TFRecordDataset",
            "get_output_classes", "get_output_shapes", "get_output_types",
            "make_initializable_iterator", "make_one_shot_iterator"]
 
