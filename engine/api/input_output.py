@@ -47,7 +47,8 @@ strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_f
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
-    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature", "decode_raw",
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
+    "FixedLenSequenceFeature", "decode_raw",
     "decode_csv")}
 globals().update(_PARSING)
 

@@ -2,7 +2,9 @@
 TensorFlow builds them (parsing_ops.py, parsing_config.py): one ParseExampleV2 node fed the
 sorted keys and the dense defaults, its sparse outputs wrapped as SparseTensors.
 
-SparseFeature, FixedLenSequenceFeature and RaggedFeature are not supported yet.
+FixedLenSequenceFeature (allow_missing) is a dense key whose first dimension is None: the
+kernel pads each example's values to the batch's longest with the feature's default_value.
+SparseFeature and RaggedFeature are not supported yet.
 """
 
 import collections
@@ -34,6 +36,31 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
         return super().__new__(cls, shape, dtype, default_value)
 
 
+class FixedLenSequenceFeature(collections.namedtuple(
+        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+    """A feature of any number of `shape`-shaped values per example, parsed into a dense
+    Tensor padded with default_value (0 or "" if None); parse_example needs allow_missing."""
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+def _prepend_none_dimension(features):
+    """The features, each FixedLenSequenceFeature's shape with a leading None."""
+    if not features:
+        return features
+    modified = dict(features)
+    for key, feature in features.items():
+        if isinstance(feature, FixedLenSequenceFeature):
+            if not feature.allow_missing:
+                raise ValueError("Unsupported: FixedLenSequenceFeature requires "
+                                 "allow_missing to be True.")
+            modified[key] = FixedLenSequenceFeature([None] + list(feature.shape), feature.dtype,
+                                                    feature.allow_missing,
+                                                    feature.default_value)
+    return modified
+
+
 class _ParseOpParams:
     """The sparse and dense keys, types, shapes and defaults of a feature dict, keys sorted."""
 
@@ -51,6 +78,8 @@ class _ParseOpParams:
                 params._add_varlen(key, feature)
             elif isinstance(feature, FixedLenFeature):
                 params._add_fixed_len(key, feature)
+            elif isinstance(feature, FixedLenSequenceFeature):
+                params._add_fixed_len_sequence(key, feature)
             else:
                 raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
                                  f"'{key}'")
@@ -80,13 +109,35 @@ class _ParseOpParams:
         if feature.default_value is not None:
             self.dense_defaults[key] = feature.default_value
 
+    def _add_fixed_len_sequence(self, key, feature):
+        if not feature.dtype:
+            raise ValueError(f"Missing type for feature {key}. Received feature={feature}.")
+        if feature.shape is None:
+            raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+        self.dense_keys.append(key)
+        self.dense_shapes.append(as_shape(feature.shape))
+        self.dense_types.append(dtypes.as_dtype(feature.dtype))
+        if feature.allow_missing:
+            self.dense_defaults[key] = None
+        if feature.default_value is not None:
+            self.dense_defaults[key] = feature.default_value
+
     def dense_defaults_vec(self):
         """One tensor per dense key: its default reshaped to the feature's shape, or an empty
         constant (the feature is required)."""
         defaults = []
         for key, shape, dtype in zip(self.dense_keys, self.dense_shapes, self.dense_types):
             default = self.dense_defaults.get(key)
-            if default is None:
+            if shape.ndims and shape.dims[0].value is None:
+                # A sequence feature's default is its scalar padding value.
+                if default is None:
+                    default = convert_to_tensor("" if dtype == dtypes.string else 0,
+                                                dtype=dtype)
+                else:
+                    key_name = "padding_" + re.sub("[^A-Za-z0-9_.\\-/]", "_", key)
+                    default = convert_to_tensor(default, dtype=dtype, name=key_name)
+                    default = array_ops.reshape(default, [])
+            elif default is None:
                 default = constant([], dtype=dtype)
             elif not isinstance(default, Tensor):
                 key_name = "key_" + re.sub("[^A-Za-z0-9_.\\-/]", "_", key)
@@ -101,7 +152,7 @@ def parse_example(serialized, features, name=None, example_names=None):
     serialized tf.train.Examples."""
     if not features:
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
-    params = _ParseOpParams.from_features(features)
+    params = _ParseOpParams.from_features(_prepend_none_dimension(features))
     if not params.sparse_keys and not params.dense_keys:
         raise ValueError("Must provide at least one feature key.")
     with name_scope(name, "ParseExample", [serialized, example_names]):

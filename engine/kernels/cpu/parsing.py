@@ -197,7 +197,40 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
 
 
+def _dense_sequence(ctx, examples, key, dtype, shape, default, batched):
+    """A FixedLenSequenceFeature: each example's values as rows of shape[1:], padded with the
+    scalar default to the batch's longest (absent: no rows)."""
+    stride = int(np.prod(shape[1:]))
+    numpy_dtype = dtype.as_numpy_dtype
+    rows = []
+    for where, example in examples:
+        values = _feature_values(ctx, where, example, key, dtype)
+        if values is None:
+            values = np.zeros(0, numpy_dtype)
+        if values.size % stride:
+            if not batched:
+                raise invalid(ctx, f"Error while parsing feature with key {key}: number of "
+                                   f"elements should be divisible by {stride}, found "
+                                   f"{values.size} instead")
+            raise invalid(ctx, f"{where.key(key)}  Number of {_KIND[dtype][:-len('_list')]} "
+                               f"values is not a multiple of stride length. Saw {values.size} "
+                               f"values but output shape is: "
+                               f"[{','.join('?' if d is None else str(d) for d in shape)}]")
+        rows.append(np.reshape(values, [-1] + shape[1:]).astype(numpy_dtype))
+    if not batched:
+        return rows[0]
+    longest = max([len(r) for r in rows] + [0])
+    batch = np.empty([len(rows), longest] + shape[1:], numpy_dtype)
+    batch[...] = np.asarray(default).reshape(()).item() if np.size(default) else (
+        b"" if dtype == dtypes.string else 0)
+    for i, row in enumerate(rows):
+        batch[i, :len(row)] = row
+    return batch
+
+
 def _dense(ctx, examples, key, dtype, shape, default, batched):
+    if shape and shape[0] is None:
+        return _dense_sequence(ctx, examples, key, dtype, shape, default, batched)
     size = int(np.prod(shape))
     rows = []
     for where, example in examples:

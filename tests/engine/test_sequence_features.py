@@ -1,0 +1,22 @@
+"""tf.io.FixedLenSequenceFeature in tf.parse_example and tf.parse_single_example against
+TensorFlow 2.21 (tf.compat.v1): padded values, static shapes, the ParseExampleV2 node, the
+kernel's stride and type errors and the Python errors with TensorFlow's texts
+(tests/engine/sequence_feature_cases.py; fixture by tools/make_sequence_feature_fixtures.py)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine as tf
+from tests.engine.sequence_feature_cases import replay
+
+FIXTURE = (Path(__file__).resolve().parent.parent / "fixtures" / "sequence_features" /
+           "fixed_len_sequence.json")
+TF = json.loads(FIXTURE.read_text())
+RESULT = replay(tf)
+
+
+@pytest.mark.parametrize("key", sorted(TF))
+def test_matches_tensorflow(key):
+    assert RESULT[key] == TF[key]
