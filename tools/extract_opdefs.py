@@ -154,7 +154,7 @@ TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
 # Padding and priority queues (branch queues-sequences).
 ENGINE_OPS += """
-PaddingFIFOQueueV2 PriorityQueueV2
+PaddingFIFOQueueV2 PriorityQueueV2 ParseSequenceExampleV2
 """.split()
 
 

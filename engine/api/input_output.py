@@ -27,6 +27,7 @@ PriorityQueue = _queue_ops.PriorityQueue
 QueueBase = _queue_ops.QueueBase
 queue = _Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuffleQueue,
                    PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
+                parse_sequence_example=_parsing_ops.parse_sequence_example,
                    QueueBase=QueueBase)
 
 # Readers of the queue pipelines: records of the files a queue of names gives.
@@ -48,7 +49,7 @@ strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_f
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
-    "FixedLenSequenceFeature", "decode_raw",
+    "FixedLenSequenceFeature", "parse_single_sequence_example", "decode_raw",
     "decode_csv")}
 globals().update(_PARSING)
 
@@ -62,6 +63,7 @@ _ENCODINGS = {name: getattr(_encoding_ops, name) for name in (
     "decode_json_example")}
 io = _Namespace("tf.io", write_graph=_train.write_graph, read_file=read_file,
                 PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
+                parse_sequence_example=_parsing_ops.parse_sequence_example,
                 write_file=write_file, **_TF_RECORD, **_PARSING, **_ENCODINGS)
 
 gfile = _Namespace("tf.gfile", **{name: getattr(_gfile, name) for name in (

@@ -4,7 +4,9 @@ sorted keys and the dense defaults, its sparse outputs wrapped as SparseTensors.
 
 FixedLenSequenceFeature (allow_missing) is a dense key whose first dimension is None: the
 kernel pads each example's values to the batch's longest with the feature's default_value.
-SparseFeature and RaggedFeature are not supported yet.
+parse_sequence_example and parse_single_sequence_example build one ParseSequenceExampleV2
+node (context: VarLenFeature, FixedLenFeature; feature lists: VarLenFeature,
+FixedLenSequenceFeature). SparseFeature and RaggedFeature are not supported yet.
 """
 
 import collections
@@ -226,3 +228,90 @@ def parse_single_example(serialized, features, name=None, example_names=None):
         serialized = convert_to_tensor(serialized, name="serialized")
         serialized = _assert_scalar(serialized, "serialized")
         return parse_example(serialized, features, example_names=example_names)
+
+
+def _parse_sequence_example_raw(serialized, debug_name, context, feature_list, name=None):
+    """One ParseSequenceExampleV2 node: (context dict, feature-list dict, dense lengths)."""
+    if not (context.sparse_keys or context.dense_keys or feature_list.sparse_keys
+            or feature_list.dense_keys):
+        raise ValueError("Must provide at least one feature key.")
+    with name_scope(name, "ParseSequenceExample", [serialized]):
+        debug_name = [] if debug_name is None else debug_name
+        assumed_empty = []
+        for key, value in feature_list.dense_defaults.items():
+            if value is not None:
+                raise ValueError("Value feature_list.dense_defaults[%s] must be None" % key)
+            assumed_empty.append(key)
+        serialized = convert_to_tensor(serialized, name="serialized")
+        num_cs, num_cd = len(context.sparse_keys), len(context.dense_keys)
+        num_ls, num_ld = len(feature_list.sparse_keys), len(feature_list.dense_keys)
+        outputs = apply_op(
+            "ParseSequenceExampleV2", serialized=serialized, debug_name=debug_name,
+            context_sparse_keys=context.sparse_keys, context_dense_keys=context.dense_keys,
+            context_ragged_keys=[], feature_list_sparse_keys=feature_list.sparse_keys,
+            feature_list_dense_keys=feature_list.dense_keys, feature_list_ragged_keys=[],
+            feature_list_dense_missing_assumed_empty=[
+                key in assumed_empty for key in feature_list.dense_keys],
+            context_dense_defaults=context.dense_defaults_vec(), Ncontext_sparse=num_cs,
+            Nfeature_list_sparse=num_ls, Nfeature_list_dense=num_ld,
+            context_sparse_types=context.sparse_types, context_ragged_value_types=[],
+            context_ragged_split_types=[], feature_list_dense_types=feature_list.dense_types,
+            feature_list_sparse_types=feature_list.sparse_types,
+            feature_list_ragged_value_types=[], feature_list_ragged_split_types=[],
+            context_dense_shapes=context.dense_shapes,
+            feature_list_dense_shapes=feature_list.dense_shapes, name=name)
+        if not isinstance(outputs, (list, tuple)):
+            outputs = [outputs]
+        outputs = list(outputs)
+        take = iter(outputs)
+
+        def next_n(count):
+            return [next(take) for _ in range(count)]
+
+        cs_indices, cs_values, cs_shapes = next_n(num_cs), next_n(num_cs), next_n(num_cs)
+        cd_values = next_n(num_cd)
+        ls_indices, ls_values, ls_shapes = next_n(num_ls), next_n(num_ls), next_n(num_ls)
+        ld_values, ld_lengths = next_n(num_ld), next_n(num_ld)
+        context_output = dict(zip(
+            context.sparse_keys + context.dense_keys,
+            [SparseTensor(i, v, s) for i, v, s in zip(cs_indices, cs_values, cs_shapes)]
+            + cd_values))
+        list_output = dict(zip(
+            feature_list.sparse_keys + feature_list.dense_keys,
+            [SparseTensor(i, v, s) for i, v, s in zip(ls_indices, ls_values, ls_shapes)]
+            + ld_values))
+        return context_output, list_output, dict(zip(feature_list.dense_keys, ld_lengths))
+
+
+def _sequence_params(context_features, sequence_features):
+    return (_ParseOpParams.from_features(context_features or {}),
+            _ParseOpParams.from_features(sequence_features or {}))
+
+
+def parse_sequence_example(serialized, context_features=None, sequence_features=None,
+                           example_names=None, name=None):
+    """A batch (vector) of serialized tf.train.SequenceExamples: (context dict, feature-list
+    dict, dict of the dense feature lists' lengths)."""
+    if not (context_features or sequence_features):
+        raise ValueError("Both `context_features` and `sequence_features` argument are None, "
+                         "but at least one should have values.")
+    context, feature_list = _sequence_params(context_features, sequence_features)
+    with name_scope(name, "ParseSequenceExample", [serialized, example_names]):
+        return _parse_sequence_example_raw(serialized, example_names, context, feature_list,
+                                           name)
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+    """One serialized tf.train.SequenceExample (a scalar): (context dict, feature-list dict)."""
+    if not (context_features or sequence_features):
+        raise ValueError("Both context_features and sequence_features are None, but at least "
+                         "one should have values.")
+    context, feature_list = _sequence_params(context_features, sequence_features)
+    with name_scope(name, "ParseSingleSequenceExample", [serialized, example_name]):
+        with name_scope(name, "ParseSingleExample", [serialized, example_name]):
+            serialized = convert_to_tensor(serialized, name="serialized")
+            serialized = _assert_scalar(serialized, "serialized")
+        return _parse_sequence_example_raw(serialized, example_name, context, feature_list,
+                                           name)[:2]
+

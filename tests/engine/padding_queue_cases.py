@@ -9,6 +9,9 @@ from tests.engine.accumulator_cases import kernel_message
 
 
 def _value(value):
+    if hasattr(value, "indices") and hasattr(value, "dense_shape"):  # a SparseTensorValue
+        return {"indices": _value(value.indices), "values": _value(value.values),
+                "dense_shape": _value(value.dense_shape)}
     if isinstance(value, (list, tuple)):
         return [_value(v) for v in value]
     if isinstance(value, dict):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine as tf
+from tests.engine import sequence_example_cases
 from tests.engine.sequence_feature_cases import replay
 
 FIXTURE = (Path(__file__).resolve().parent.parent / "fixtures" / "sequence_features" /
@@ -20,3 +21,12 @@ RESULT = replay(tf)
 @pytest.mark.parametrize("key", sorted(TF))
 def test_matches_tensorflow(key):
     assert RESULT[key] == TF[key]
+
+
+SEQUENCE_TF = json.loads((FIXTURE.parent / "sequence_example.json").read_text())
+SEQUENCE_RESULT = sequence_example_cases.replay(tf)
+
+
+@pytest.mark.parametrize("key", sorted(SEQUENCE_TF))
+def test_sequence_examples_match_tensorflow(key):
+    assert SEQUENCE_RESULT[key] == SEQUENCE_TF[key]
