@@ -152,9 +152,10 @@ ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractV
 TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
 TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
-# Padding and priority queues (branch queues-sequences).
+# Padding and priority queues, SequenceExample parsing, FixedLengthRecordDataset (branch
+# queues-sequences).
 ENGINE_OPS += """
-PaddingFIFOQueueV2 PriorityQueueV2 ParseSequenceExampleV2
+PaddingFIFOQueueV2 PriorityQueueV2 ParseSequenceExampleV2 FixedLengthRecordDatasetV2
 """.split()
 
 
