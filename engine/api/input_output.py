@@ -49,7 +49,7 @@ strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_f
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
-    "FixedLenSequenceFeature", "parse_single_sequence_example", "decode_raw",
+    "FixedLenSequenceFeature", "SparseFeature", "parse_single_sequence_example", "decode_raw",
     "decode_csv")}
 globals().update(_PARSING)
 

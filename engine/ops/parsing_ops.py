@@ -38,6 +38,15 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
         return super().__new__(cls, shape, dtype, default_value)
 
 
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A SparseTensor built from an Example's index feature(s) and value feature
+    (tf.sparse.merge of the VarLenFeatures parsed for them); size is the dense shape."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
 class FixedLenSequenceFeature(collections.namedtuple(
         "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
     """A feature of any number of `shape`-shaped values per example, parsed into a dense
@@ -82,6 +91,8 @@ class _ParseOpParams:
                 params._add_fixed_len(key, feature)
             elif isinstance(feature, FixedLenSequenceFeature):
                 params._add_fixed_len_sequence(key, feature)
+            elif isinstance(feature, SparseFeature):
+                params._add_sparse_feature(key, feature)
             else:
                 raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
                                  f"'{key}'")
@@ -110,6 +121,29 @@ class _ParseOpParams:
         self.dense_types.append(dtypes.as_dtype(feature.dtype))
         if feature.default_value is not None:
             self.dense_defaults[key] = feature.default_value
+
+    def _add_sparse_key(self, key, dtype):
+        if key in self.sparse_keys:
+            original = self.sparse_types[self.sparse_keys.index(key)]
+            if original != dtype:
+                raise ValueError(f"Conflicting type {original} vs {dtype} for feature {key}.")
+        else:
+            self.sparse_keys.append(key)
+            self.sparse_types.append(dtype)
+
+    def _add_sparse_feature(self, key, feature):
+        if not feature.index_key:
+            raise ValueError(f"Missing index_key for SparseFeature {feature}.")
+        if not feature.value_key:
+            raise ValueError(f"Missing value_key for SparseFeature {feature}.")
+        if not feature.dtype:
+            raise ValueError(f"Missing type for feature {key}. Received feature={feature}.")
+        index_keys = feature.index_key
+        if isinstance(index_keys, str):
+            index_keys = [index_keys]
+        for index_key in sorted(index_keys):
+            self._add_sparse_key(index_key, dtypes.int64)
+        self._add_sparse_key(feature.value_key, dtypes.as_dtype(feature.dtype))
 
     def _add_fixed_len_sequence(self, key, feature):
         if not feature.dtype:
@@ -174,7 +208,31 @@ def parse_example(serialized, features, name=None, example_names=None):
         shapes = outputs[2 * num_sparse:3 * num_sparse]
         dense = outputs[3 * num_sparse:3 * num_sparse + num_dense]
         sparse = [SparseTensor(i, v, s) for i, v, s in zip(indices, values, shapes)]
-        return dict(zip(params.sparse_keys + params.dense_keys, sparse + dense))
+        outputs = dict(zip(params.sparse_keys + params.dense_keys, sparse + dense))
+    return _construct_sparse_features(features, outputs)
+
+
+def _construct_sparse_features(features, tensor_dict):
+    """Each SparseFeature's SparseTensor (tf.sparse.merge of its index and value keys); the
+    keys the features did not ask for dropped."""
+    from engine.ops.sparse_ops import sparse_merge
+
+    tensor_dict = dict(tensor_dict)
+    updates = {}
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, SparseFeature):
+            if isinstance(feature.index_key, str):
+                ids = tensor_dict[feature.index_key]
+            else:
+                ids = [tensor_dict[index_key] for index_key in feature.index_key]
+            updates[key] = sparse_merge(ids, tensor_dict[feature.value_key],
+                                        vocab_size=feature.size,
+                                        already_sorted=feature.already_sorted)
+    tensor_dict.update(updates)
+    for key in set(tensor_dict) - set(features):
+        del tensor_dict[key]
+    return tensor_dict
 
 
 def _assert_scalar(value, name):

@@ -19,8 +19,48 @@ def _example(tf, **features):
     return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
 
 
-def replay(tf):
+def sparse_features(tf):
+    """tf.io.SparseFeature in parse_example: one index key and two (a 2-D SparseTensor),
+    unsorted indices, examples without the keys; the ops sparse_merge adds."""
     out = {}
+    records = [_example(tf, ix=("int64", [3, 0]), val=("float", [1.5, 2.5]),
+                        r=("int64", [1, 0, 1]), c=("int64", [2, 1, 0]),
+                        w=("bytes", [b"a", b"b", b"c"])),
+               _example(tf),
+               _example(tf, ix=("int64", [4]), val=("float", [-1.0]),
+                        r=("int64", [0]), c=("int64", [0]), w=("bytes", [b"z"]))]
+    graph = tf.Graph()
+    with graph.as_default():
+        serialized = tf.placeholder(tf.string, [None])
+        features = {"vec": tf.io.SparseFeature("ix", "val", tf.float32, 5),
+                    "grid": tf.SparseFeature(["r", "c"], "w", tf.string, [2, 3]),
+                    "ix": tf.io.VarLenFeature(tf.int64)}
+        parsed = tf.parse_example(serialized, features)
+        out["keys"] = sorted(parsed)
+        out["shapes"] = {k: [str(v.indices.shape), str(v.values.shape),
+                             str(v.dense_shape.shape)] for k, v in sorted(parsed.items())}
+        out["graph"] = [[op.name, op.type] for op in graph.get_operations()]
+        with tf.Session() as sess:
+            out["values"] = _run(sess, parsed, {serialized: records})
+    graph = tf.Graph()
+    with graph.as_default():
+        serialized = tf.placeholder(tf.string, [None])
+        for key, feature in (
+                ("no_index", {"x": tf.io.SparseFeature(None, "v", tf.float32, 3)}),
+                ("no_value", {"x": tf.io.SparseFeature("i", None, tf.float32, 3)}),
+                ("no_dtype", {"x": tf.io.SparseFeature("i", "v", None, 3)}),
+                ("conflict", {"x": tf.io.SparseFeature("i", "v", tf.float32, 3),
+                              "v": tf.io.VarLenFeature(tf.int64)})):
+            try:
+                tf.parse_example(serialized, feature)
+                out[key] = None
+            except Exception as ex:  # noqa: BLE001
+                out[key] = _error(ex)
+    return out
+
+
+def replay(tf):
+    out = {"sparse_features": sparse_features(tf)}
     records = [_example(tf, ids=("int64", [1, 2, 3]), pairs=("float", [1.0, 2.0]),
                         words=("bytes", [b"a"])),
                _example(tf, ids=("int64", [4]), words=("bytes", [b"b", b"c", b"d"])),
