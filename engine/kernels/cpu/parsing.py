@@ -1,6 +1,9 @@
-"""NumPy CPU kernel of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
-into dense tensors (FixedLenFeature) and sparse triples (VarLenFeature), with TensorFlow's
-errors. Ragged keys are not supported yet.
+"""NumPy CPU kernels of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
+into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest) and
+sparse triples (VarLenFeature), with TensorFlow's errors; and of ParseSequenceExampleV2:
+tf.train.SequenceExamples, their context as an Example's features and their feature lists as
+padded steps with lengths or [example, step, position] triples. Ragged keys are not
+supported yet.
 
 As TensorFlow's fast parser, an Example is read in two steps: its feature map, each Feature
 kept as bytes (a map that does not parse: "Could not parse example input"), then each
