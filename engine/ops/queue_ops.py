@@ -1,6 +1,7 @@
 """tf.FIFOQueue, tf.RandomShuffleQueue, tf.PaddingFIFOQueue and tf.PriorityQueue as TF 1.x
 builds them (data_flow_ops.QueueBase): the queue op and its enqueue/enqueue_many/dequeue/
-dequeue_many/dequeue_up_to/close/size ops, named as TensorFlow names them ("fifo_queue_enqueue", "fifo_queue_Dequeue", ...)."""
+dequeue_many/dequeue_up_to/close/size ops, named as TensorFlow names them
+("fifo_queue_enqueue", "fifo_queue_Dequeue", ...)."""
 
 import hashlib
 
