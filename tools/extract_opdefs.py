@@ -152,6 +152,11 @@ ParallelConcat GuaranteeConst Fingerprint Timestamp ExtractImagePatches ExtractV
 TensorScatterMax TensorScatterMin EditDistance MatrixSquareRoot MatrixLogarithm
 TridiagonalMatMul TridiagonalSolve ResourceCountUpTo
 """.split()
+# Padding and priority queues, SequenceExample parsing, FixedLengthRecordDataset (branch
+# queues-sequences).
+ENGINE_OPS += """
+PaddingFIFOQueueV2 PriorityQueueV2 ParseSequenceExampleV2 FixedLengthRecordDatasetV2
+""".split()
 
 # Fake quantization and the quantize ops (branch quantization).
 ENGINE_OPS += """

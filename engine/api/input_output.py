@@ -23,8 +23,12 @@ from engine.summary.legacy import (audio_summary, histogram_summary,  # noqa: F4
 # Queue-based input pipelines (TF 1.0-1.3).
 FIFOQueue = _queue_ops.FIFOQueue
 RandomShuffleQueue = _queue_ops.RandomShuffleQueue
+PaddingFIFOQueue = _queue_ops.PaddingFIFOQueue
+PriorityQueue = _queue_ops.PriorityQueue
 QueueBase = _queue_ops.QueueBase
 queue = _Namespace("tf.queue", FIFOQueue=FIFOQueue, RandomShuffleQueue=RandomShuffleQueue,
+                   PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
+                parse_sequence_example=_parsing_ops.parse_sequence_example,
                    QueueBase=QueueBase)
 
 # Readers of the queue pipelines: records of the files a queue of names gives.
@@ -46,7 +50,8 @@ strings = _Namespace("tf.strings", join=string_join, format=_string_ops.string_f
 
 # tf.parse_example and its feature configurations, also under tf.io.
 _PARSING = {name: getattr(_parsing_ops, name) for name in (
-    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature", "decode_raw",
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
+    "FixedLenSequenceFeature", "SparseFeature", "parse_single_sequence_example", "decode_raw",
     "decode_csv")}
 globals().update(_PARSING)
 
@@ -59,6 +64,8 @@ _ENCODINGS = {name: getattr(_encoding_ops, name) for name in (
     "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
     "decode_json_example")}
 io = _Namespace("tf.io", write_graph=_train.write_graph, read_file=read_file,
+                PaddingFIFOQueue=PaddingFIFOQueue, PriorityQueue=PriorityQueue,
+                parse_sequence_example=_parsing_ops.parse_sequence_example,
                 write_file=write_file, matching_files=matching_files,
                 match_filenames_once=_input.match_filenames_once, **_TF_RECORD, **_PARSING,
                 **_ENCODINGS)

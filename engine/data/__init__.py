@@ -1,15 +1,23 @@
 """tf.data (and tf.compat.v1.data) as TensorFlow 1.x graph code used it: datasets are graph ops
 (engine.data.dataset_ops), iterators too (engine.data.iterator_ops), files through
-TextLineDataset and TFRecordDataset (engine.data.readers)."""
+TextLineDataset, TFRecordDataset and FixedLengthRecordDataset (engine.data.readers)."""
 
 from engine.framework.api_namespace import module_getattr
 from engine.data.dataset_ops import Dataset, DatasetV1
 from engine.data.iterator_ops import (Iterator, get_output_classes, get_output_shapes,
                                       get_output_types, make_initializable_iterator,
                                       make_one_shot_iterator)
-from engine.data.readers import TextLineDataset, TFRecordDataset
+from engine.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
-__all__ = ["Dataset", "DatasetV1", "Iterator", "TextLineDataset", "TFRecordDataset",
+# tf.data's constants (tf.data.experimental's too): AUTOTUNE asks a transformation to pick
+# its own parallelism or buffer (the engine runs them one element at a time); cardinality()
+# answers with the other two.
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV1",
+           "FixedLengthRecordDataset", "Iterator", "TextLineDataset", "TFRecordDataset",
            "get_output_classes", "get_output_shapes", "get_output_types",
            "make_initializable_iterator", "make_one_shot_iterator"]
 

@@ -45,3 +45,28 @@ def TFRecordDataset(filenames, compression_type=None, buffer_size=None, num_para
     """The records of each TFRecord file, in order."""
     size = -1 if buffer_size is None else buffer_size
     return _file_dataset(filenames).flat_map(_reader("TFRecordDataset", size, compression_type))
+
+
+_FIXED_LENGTH_BUFFER = 256 * 1024  # TensorFlow's _DEFAULT_READER_BUFFER_SIZE_BYTES
+
+
+def FixedLengthRecordDataset(filenames, record_bytes, header_bytes=None, footer_bytes=None,
+                             buffer_size=None, compression_type=None, num_parallel_reads=None,
+                             name=None):
+    """The records of `record_bytes` bytes of each file, after its header_bytes and before its
+    footer_bytes (files plain, GZIP or ZLIB)."""
+    def read_one_file(filename):
+        record = convert_to_tensor(record_bytes, dtypes.int64, name="record_bytes")
+        header = convert_to_tensor(0 if header_bytes is None else header_bytes, dtypes.int64,
+                                   name="header_bytes")
+        footer = convert_to_tensor(0 if footer_bytes is None else footer_bytes, dtypes.int64,
+                                   name="footer_bytes")
+        size = convert_to_tensor(_FIXED_LENGTH_BUFFER if buffer_size is None else buffer_size,
+                                 dtypes.int64, name="buffer_size")
+        compression = convert_to_tensor(compression_type or "", dtypes.string,
+                                        name="compression_type")
+        variant = apply_op("FixedLengthRecordDatasetV2", filenames=filename,
+                           header_bytes=header, record_bytes=record, footer_bytes=footer,
+                           buffer_size=size, compression_type=compression)
+        return DatasetV1(variant, None, [(dtypes.string, TensorShape([]))])
+    return _file_dataset(filenames).flat_map(read_one_file)

@@ -84,7 +84,8 @@ RESOURCE_PRODUCERS = frozenset({
     "VarHandleOp", "_VarHandlesOp", "HashTableV2", "MutableHashTableV2",
     "MutableHashTableOfTensorsV2", "MutableDenseHashTableV2", "IteratorV2", "Iterator",
     "AnonymousIteratorV2", "MultiDeviceIterator", "StackV2", "TensorArrayV3",
-    "FIFOQueueV2", "RandomShuffleQueueV2", "TFRecordReaderV2", "TextLineReaderV2",
+    "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2",
+    "TFRecordReaderV2", "TextLineReaderV2",
     "FixedLengthRecordReaderV2", "WholeFileReaderV2", "ResourceConditionalAccumulator",
 })
 

@@ -1,6 +1,7 @@
-"""tf.FIFOQueue and tf.RandomShuffleQueue as TF 1.x builds them (data_flow_ops.QueueBase):
-the queue op and its enqueue/enqueue_many/dequeue/dequeue_many/dequeue_up_to/close/size ops,
-named as TensorFlow names them ("fifo_queue_enqueue", "fifo_queue_Dequeue", ...)."""
+"""tf.FIFOQueue, tf.RandomShuffleQueue, tf.PaddingFIFOQueue and tf.PriorityQueue as TF 1.x
+builds them (data_flow_ops.QueueBase): the queue op and its enqueue/enqueue_many/dequeue/
+dequeue_many/dequeue_up_to/close/size ops, named as TensorFlow names them
+("fifo_queue_enqueue", "fifo_queue_Dequeue", ...)."""
 
 import hashlib
 
@@ -21,7 +22,11 @@ def _as_type_list(dtypes):
     return [dtypes_lib.as_dtype(t) for t in dtypes]
 
 
-def _as_shape_list(shapes, dtypes):
+def _as_shape_list(shapes, dtypes, unknown_dim_allowed=False):
+    if unknown_dim_allowed:
+        if (not isinstance(shapes, (list, tuple)) or not shapes or
+                any(shape is None or isinstance(shape, int) for shape in shapes)):
+            raise ValueError("When providing partial shapes, a list of shapes must be provided.")
     if shapes is None:
         return None
     if isinstance(shapes, TensorShape):
@@ -32,8 +37,10 @@ def _as_shape_list(shapes, dtypes):
     if all(s is None or isinstance(s, int) for s in shapes):
         shapes = [shapes]
     shapes = [TensorShape(s) for s in shapes]
-    if any(not shape.is_fully_defined() for shape in shapes):
+    if not unknown_dim_allowed and any(not shape.is_fully_defined() for shape in shapes):
         raise ValueError("All shapes must be fully defined: %s" % shapes)
+    if any(shape.dims is None for shape in shapes):
+        raise ValueError("All shapes must have a defined rank: %s" % shapes)
     return shapes
 
 
@@ -200,3 +207,38 @@ class RandomShuffleQueue(QueueBase):
                              min_after_dequeue=min_after_dequeue, seed=seed1, seed2=seed2,
                              shared_name=shared_name or "", name=name)
         super().__init__(dtypes, shapes, names, queue_ref)
+
+
+class PaddingFIFOQueue(QueueBase):
+    """A FIFO queue whose components may vary in the dimensions their shapes leave None;
+    dequeue_many pads each to the largest shape of its batch (zeros, empty strings)."""
+
+    def __init__(self, capacity, dtypes, shapes, names=None, shared_name=None,
+                 name="padding_fifo_queue"):
+        dtypes = _as_type_list(dtypes)
+        shapes = _as_shape_list(shapes, dtypes, unknown_dim_allowed=True)
+        names = _as_name_list(names, dtypes)
+        if len(dtypes) != len(shapes):
+            raise ValueError("Shapes must be provided for all components, "
+                             f"but received {len(dtypes)} dtypes and {len(shapes)} shapes.")
+        queue_ref = apply_op("PaddingFIFOQueueV2", component_types=dtypes, shapes=shapes,
+                             capacity=capacity, shared_name=shared_name or "", name=name)
+        super().__init__(dtypes, shapes, names, queue_ref)
+
+
+class PriorityQueue(QueueBase):
+    """A queue that dequeues the element of lowest priority first: every element starts with
+    its int64 scalar priority, which `types` and `shapes` leave out."""
+
+    def __init__(self, capacity, types, shapes=None, names=None, shared_name=None,
+                 name="priority_queue"):
+        types = _as_type_list(types)
+        shapes = _as_shape_list(shapes, types)
+        if shapes is None:
+            raise TypeError("Expected list for 'shapes' argument to 'priority_queue_v2' Op, "
+                            "not None.")
+        queue_ref = apply_op("PriorityQueueV2", component_types=types, shapes=shapes,
+                             capacity=capacity, shared_name=shared_name or "", name=name)
+        priority_dtypes = [dtypes_lib.int64] + types
+        priority_shapes = [TensorShape([])] + shapes if shapes else shapes
+        super().__init__(priority_dtypes, priority_shapes, names, queue_ref)

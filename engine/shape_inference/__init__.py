@@ -24,7 +24,8 @@ from engine.shape_inference.array import (  # noqa: F401  (the shape functions, 
     split_v, squeeze, strided_slice, tile, top_k, transpose, unpack, where)
 from engine.shape_inference.control_flow import (  # noqa: F401
     enter, if_or_case, merge_op, switch, switch_n, unknown, while_)
-from engine.shape_inference.io import parse_example_v2, restore_v2, string_join  # noqa: F401
+from engine.shape_inference.io import (parse_example_v2, parse_sequence_example_v2,  # noqa: F401
+                                       restore_v2, string_join)
 from engine.shape_inference.dims import (  # noqa: F401
     ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
 from engine.shape_inference.elementwise import (  # noqa: F401
@@ -152,7 +153,7 @@ SHAPE_FUNCTIONS = {
                                                  "ReadVariableOp", "StackPopV2"}},
     # Checkpoints (io.py); SaveV2 and MergeV2Checkpoints have no outputs to shape.
     "RestoreV2": restore_v2, "StringJoin": string_join, "ShardedFilename": scalar,
-    "ParseExampleV2": parse_example_v2,
+    "ParseExampleV2": parse_example_v2, "ParseSequenceExampleV2": parse_sequence_example_v2,
     "StaticRegexFullMatch": unchanged,
     # Debug ops (kernels/cpu/debug.py, script.py): Print passes its input on; a PyFunc's
     # outputs are whatever the Python function returns (TensorFlow's UnknownShape).

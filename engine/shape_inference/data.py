@@ -9,7 +9,7 @@ DATASET_OPS = frozenset({
     "FlatMapDataset", "BatchDatasetV2", "ShuffleDataset", "RepeatDataset", "TakeDataset",
     "SkipDataset", "PrefetchDataset", "ZipDataset", "TextLineDataset", "TFRecordDataset",
     "FilterDataset", "CacheDataset", "PaddedBatchDatasetV2", "InterleaveDataset",
-    "ConcatenateDataset", "GeneratorDataset",
+    "ConcatenateDataset", "GeneratorDataset", "FixedLengthRecordDatasetV2",
 })
 ITERATOR_HANDLES = frozenset({"OneShotIterator", "IteratorV2", "IteratorToStringHandle"})
 

@@ -52,3 +52,28 @@ def parse_example_v2(attrs, inputs):
                          + len(attrs.get("ragged_split_types") or ()))
     return tuple([[None, width]] * num_sparse + [[None]] * num_sparse + [[width]] * num_sparse
                  + dense + ragged)
+
+
+def parse_sequence_example_v2(attrs, inputs):
+    """ParseSequenceExampleV2 (parsing_ops.cc): context outputs as ParseExampleV2's; per
+    feature-list sparse key indices [?, rank + 2], values [?], dense_shape [rank + 2]; per
+    dense key serialized's shape + [?] + its shape, and its lengths serialized's shape."""
+    serialized = _dims(inputs[0])
+    rank = len(serialized) if serialized is not None else None
+    width = rank + 1 if rank is not None else None
+    list_width = rank + 2 if rank is not None else None
+    context_sparse = int(attrs.get("Ncontext_sparse", 0))
+    list_sparse = int(attrs.get("Nfeature_list_sparse", 0))
+    list_dense = int(attrs.get("Nfeature_list_dense", 0))
+    context_dense = [serialized + as_shape(shape).as_list() if serialized is not None else None
+                     for shape in attrs.get("context_dense_shapes") or []]
+    dense = [serialized + [None] + as_shape(shape).as_list() if serialized is not None
+             else None for shape in attrs.get("feature_list_dense_shapes") or []]
+    ragged = [[None]] * (len(attrs.get("context_ragged_value_types") or ())
+                         + len(attrs.get("context_ragged_split_types") or ())
+                         + len(attrs.get("feature_list_ragged_value_types") or ())
+                         + 2 * len(attrs.get("feature_list_ragged_split_types") or ()))
+    return tuple([[None, width]] * context_sparse + [[None]] * context_sparse
+                 + [[width]] * context_sparse + context_dense
+                 + [[None, list_width]] * list_sparse + [[None]] * list_sparse
+                 + [[list_width]] * list_sparse + dense + [serialized] * list_dense + ragged)

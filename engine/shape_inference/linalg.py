@@ -305,6 +305,7 @@ SHAPE_FUNCTIONS = {
     # Queues (kernels/cpu/queues.py): a scalar handle, size and closed flag; what a dequeue
     # returns is unknown to TensorFlow's shape functions (the Python wrapper sets it).
     **{op: (lambda attrs, inputs: []) for op in ("FIFOQueueV2", "RandomShuffleQueueV2",
+                                                  "PaddingFIFOQueueV2", "PriorityQueueV2",
                                                   "QueueSizeV2", "QueueIsClosedV2")},
     **{op: (lambda attrs, inputs: None) for op in ("QueueDequeueV2", "QueueDequeueManyV2",
                                                     "QueueDequeueUpToV2")},

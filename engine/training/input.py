@@ -16,7 +16,7 @@ from engine.ops.io_ops import matching_files
 from engine.ops.convert import convert_n_to_tensor, convert_to_tensor
 from engine.ops.logging_ops import Assert
 from engine.ops.op_def_library import apply_op
-from engine.ops.queue_ops import FIFOQueue, RandomShuffleQueue
+from engine.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
 from engine.ops.shuffle_ops import random_shuffle
 from engine.ops.variables import Variable
 from engine.summary import ops as summary
@@ -196,19 +196,20 @@ def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32,
                   dynamic_pad, allow_smaller_final_batch, shared_name, name)
 
 
+def _which_queue(dynamic_pad):
+    return PaddingFIFOQueue if dynamic_pad else FIFOQueue
+
+
 def _batch(tensors, batch_size, keep_input, num_threads, capacity, enqueue_many, shapes,
            dynamic_pad, allow_smaller_final_batch, shared_name, name):
-    if dynamic_pad:
-        raise NotImplementedError("tf.train.batch with dynamic_pad (a PaddingFIFOQueue) is not "
-                                  "supported yet")
     tensor_list = _as_tensor_list(tensors)
     with name_scope(name, "batch") as scope:
         tensor_list = _validate(tensor_list)
         keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = [t.dtype for t in tensor_list]
         shapes = _shapes(tensor_list, shapes, enqueue_many)
-        queue = FIFOQueue(capacity=capacity, dtypes=types, shapes=shapes,
-                          shared_name=shared_name)
+        queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes,
+                                          shared_name=shared_name)
         _enqueue(queue, tensor_list, num_threads, enqueue_many, keep_input)
         summary.scalar("fraction_of_%d_full" % capacity,
                        math_ops.cast(queue.size(), dtypes.float32) * (1. / capacity))
@@ -329,17 +330,14 @@ def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_
 
 def _batch_join(tensors_list, batch_size, keep_input, capacity, enqueue_many, shapes,
                 dynamic_pad, allow_smaller_final_batch, shared_name, name):
-    if dynamic_pad:
-        raise NotImplementedError("tf.train.batch_join with dynamic_pad (a PaddingFIFOQueue) "
-                                  "is not supported yet")
     tensor_list_list = _as_tensor_list_list(tensors_list)
     with name_scope(name, "batch_join") as scope:
         tensor_list_list = _validate_join(tensor_list_list)
         keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _join_dtypes(tensor_list_list)
         shapes = _join_shapes(tensor_list_list, shapes, enqueue_many)
-        queue = FIFOQueue(capacity=capacity, dtypes=types, shapes=shapes,
-                          shared_name=shared_name)
+        queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes,
+                                          shared_name=shared_name)
         _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
         summary.scalar("fraction_of_%d_full" % capacity,
                        math_ops.cast(queue.size(), dtypes.float32) * (1. / capacity))

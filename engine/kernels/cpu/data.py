@@ -10,7 +10,9 @@ per iterator, an index drawn as `sample % buffered` from a buffer of `buffer_siz
 """
 
 import functools
+import gzip
 import os
+import zlib
 
 import numpy as np
 
@@ -422,6 +424,35 @@ class TFRecords(Dataset):
                     raise error.error_class(self.node_def, None, str(error)) from None
 
 
+class FixedLengthRecords(Dataset):
+    """FixedLengthRecordDatasetV2: each file's records of record_bytes bytes between its
+    header and footer (a GZIP or ZLIB file inflated first)."""
+
+    def __init__(self, filenames, header, record, footer, compression_type, ctx):
+        self.filenames, self.node_def = filenames, ctx.node_def
+        self.header, self.record, self.footer = header, record, footer
+        self.compression_type = compression_type
+
+    def elements(self, context, prefix=data_errors.ROOT):
+        for name in self.filenames:
+            with _open(self.node_def, name) as f:
+                data = f.read()
+            if self.compression_type == "GZIP":
+                data = gzip.decompress(data)
+            elif self.compression_type == "ZLIB":
+                data = zlib.decompress(data)
+            body = len(data) - self.header - self.footer
+            if not self.compression_type and body % self.record:
+                raise errors.InvalidArgumentError(
+                    self.node_def, None,
+                    f"Excluding the header ({self.header} bytes) and footer ({self.footer} "
+                    f"bytes), input file \"{_path(name)}\" has body length {body} bytes, "
+                    f"which is not an exact multiple of the record length ({self.record} "
+                    f"bytes).")
+            for start in range(self.header, self.header + body - self.record + 1, self.record):
+                yield [np.asarray(data[start:start + self.record], object)]
+
+
 def _path(name):
     return name.decode() if isinstance(name, bytes) else str(name)
 
@@ -625,6 +656,24 @@ def tf_record_dataset(ctx, filenames, compression_type, buffer_size):
     kind = _compression(compression_type)
     # TensorFlow logs an unknown compression type and reads the files uncompressed.
     return TFRecords(_filenames(ctx, filenames), kind if kind in ("ZLIB", "GZIP") else "", ctx)
+
+
+@dataset_kernel("FixedLengthRecordDatasetV2")
+def fixed_length_record_dataset_v2(ctx, filenames, header_bytes, record_bytes, footer_bytes,
+                                   buffer_size, compression_type):
+    header, record = int(header_bytes), int(record_bytes)
+    footer, size = int(footer_bytes), int(buffer_size)
+    if header < 0:
+        raise invalid(ctx, "`header_bytes` must be >= 0")
+    if record <= 0:
+        raise invalid(ctx, "`record_bytes` must be > 0")
+    if footer < 0:
+        raise invalid(ctx, "`footer_bytes` must be >= 0")
+    if size < 0:
+        raise invalid(ctx, "`buffer_size` must be >= 0")
+    kind = _compression(compression_type)
+    return FixedLengthRecords(_filenames(ctx, filenames), header, record, footer,
+                              kind if kind in ("ZLIB", "GZIP") else "", ctx)
 
 
 def _compression(compression_type):

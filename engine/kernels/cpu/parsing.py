@@ -1,6 +1,9 @@
-"""NumPy CPU kernel of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
-into dense tensors (FixedLenFeature) and sparse triples (VarLenFeature), with TensorFlow's
-errors. Ragged keys are not supported yet.
+"""NumPy CPU kernels of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
+into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest) and
+sparse triples (VarLenFeature), with TensorFlow's errors; and of ParseSequenceExampleV2:
+tf.train.SequenceExamples, their context as an Example's features and their feature lists as
+padded steps with lengths or [example, step, position] triples. Ragged keys are not
+supported yet.
 
 As TensorFlow's fast parser, an Example is read in two steps: its feature map, each Feature
 kept as bytes (a map that does not parse: "Could not parse example input"), then each
@@ -197,7 +200,40 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
 
 
+def _dense_sequence(ctx, examples, key, dtype, shape, default, batched):
+    """A FixedLenSequenceFeature: each example's values as rows of shape[1:], padded with the
+    scalar default to the batch's longest (absent: no rows)."""
+    stride = int(np.prod(shape[1:]))
+    numpy_dtype = dtype.as_numpy_dtype
+    rows = []
+    for where, example in examples:
+        values = _feature_values(ctx, where, example, key, dtype)
+        if values is None:
+            values = np.zeros(0, numpy_dtype)
+        if values.size % stride:
+            if not batched:
+                raise invalid(ctx, f"Error while parsing feature with key {key}: number of "
+                                   f"elements should be divisible by {stride}, found "
+                                   f"{values.size} instead")
+            raise invalid(ctx, f"{where.key(key)}  Number of {_KIND[dtype][:-len('_list')]} "
+                               f"values is not a multiple of stride length. Saw {values.size} "
+                               f"values but output shape is: "
+                               f"[{','.join('?' if d is None else str(d) for d in shape)}]")
+        rows.append(np.reshape(values, [-1] + shape[1:]).astype(numpy_dtype))
+    if not batched:
+        return rows[0]
+    longest = max([len(r) for r in rows] + [0])
+    batch = np.empty([len(rows), longest] + shape[1:], numpy_dtype)
+    batch[...] = np.asarray(default).reshape(()).item() if np.size(default) else (
+        b"" if dtype == dtypes.string else 0)
+    for i, row in enumerate(rows):
+        batch[i, :len(row)] = row
+    return batch
+
+
 def _dense(ctx, examples, key, dtype, shape, default, batched):
+    if shape and shape[0] is None:
+        return _dense_sequence(ctx, examples, key, dtype, shape, default, batched)
     size = int(np.prod(shape))
     rows = []
     for where, example in examples:
@@ -258,3 +294,137 @@ def decode_raw(ctx, data):
                                f"but element {i} has size {size} != {len(string)}")
     values = np.frombuffer(b"".join(strings), wire).astype(out_type)
     return values.reshape(np.shape(data) + (size // wire.itemsize,))
+
+
+def _step_values(ctx, name, key, index, feature, dtype):
+    """One step of a FeatureList: its values, the kind checked."""
+    kind = feature.WhichOneof("kind")
+    if kind is None:
+        return _values(None, dtype)
+    if kind != _KIND[dtype]:
+        raise invalid(ctx, f"Name: {name}, Feature list: {key}, Index: {index}.  Data types "
+                           f"don't match. Expected type: {datatype_string(dtype)}")
+    return _values(getattr(feature, kind), dtype)
+
+
+def _list_dense(ctx, sequences, key, dtype, shape, assumed_empty, batched):
+    """A FixedLenSequenceFeature of the feature lists: [steps] + shape per example, padded
+    with zeros to the longest; and the lengths."""
+    stride = int(np.prod(shape))
+    numpy_dtype = dtype.as_numpy_dtype
+    rows = []
+    for name, sequence in sequences:
+        if key not in sequence.feature_lists.feature_list:
+            if not assumed_empty:
+                raise invalid(ctx, f"Name: {name}, Feature list '{key}' is required but could "
+                                   "not be found.  Did you mean to include it in "
+                                   "feature_list_dense_missing_assumed_empty or "
+                                   "feature_list_dense_defaults?")
+            rows.append(np.zeros([0] + shape, numpy_dtype))
+            continue
+        steps = []
+        for index, feature in enumerate(sequence.feature_lists.feature_list[key].feature):
+            values = _step_values(ctx, name, key, index, feature, dtype)
+            if values.size != stride:
+                raise invalid(ctx, f"Name: {name}, Key: {key}, Index: {index}.  Number of "
+                                   f"values != expected.  values size: {values.size} but "
+                                   f"output shape: [{','.join(str(d) for d in shape)}]")
+            steps.append(np.reshape(values, shape).astype(numpy_dtype))
+        rows.append(np.stack(steps) if steps else np.zeros([0] + shape, numpy_dtype))
+    lengths = np.array([len(r) for r in rows], np.int64)
+    if not batched:
+        return rows[0], lengths[0]
+    longest = max([len(r) for r in rows] + [0])
+    batch = np.zeros([len(rows), longest] + shape, numpy_dtype)
+    if batch.dtype.kind == "O":
+        batch.fill(b"")
+    for i, row in enumerate(rows):
+        batch[i, :len(row)] = row
+    return batch, lengths
+
+
+def _list_sparse(ctx, sequences, key, dtype, batched):
+    """A VarLenFeature of the feature lists: indices [example, step, position] (no example
+    alone), dense_shape [examples, most steps, most values]."""
+    indices, values, most_steps, most_values = [], [], 0, 0
+    for batch, (name, sequence) in enumerate(sequences):
+        if key not in sequence.feature_lists.feature_list:
+            continue
+        steps = sequence.feature_lists.feature_list[key].feature
+        most_steps = max(most_steps, len(steps))
+        for index, feature in enumerate(steps):
+            found = _step_values(ctx, name, key, index, feature, dtype)
+            most_values = max(most_values, found.size)
+            for position in range(found.size):
+                indices.append(([batch] if batched else []) + [index, position])
+            values.append(found)
+    width = 3 if batched else 2
+    index_array = np.array(indices, np.int64).reshape(-1, width)
+    value_array = (np.concatenate(values) if values
+                   else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    shape = ([len(sequences)] if batched else []) + [most_steps, most_values]
+    return index_array, value_array, np.array(shape, np.int64)
+
+
+@register("ParseSequenceExampleV2")
+def parse_sequence_example_v2(ctx, serialized, debug_name, context_sparse_keys,
+                              context_dense_keys, context_ragged_keys, feature_list_sparse_keys,
+                              feature_list_dense_keys, feature_list_ragged_keys,
+                              missing_assumed_empty, *context_dense_defaults):
+    """SequenceExamples (a scalar or a vector) into the context's features (as ParseExampleV2
+    parses an Example's) and the feature lists' (dense: padded steps and their lengths;
+    sparse: [example, step, position] triples)."""
+    from engine.proto import example_pb2
+
+    attrs = ctx.attrs
+    if np.size(context_ragged_keys) or np.size(feature_list_ragged_keys):
+        raise invalid(ctx, "ragged_keys are not supported by the engine yet")
+    if np.ndim(serialized) > 1:
+        raise invalid(ctx, f"Expected serialized to be a scalar or vector, got shape: "
+                           f"{list(np.shape(serialized))}")
+    batched = np.ndim(serialized) == 1
+    names = _strings(debug_name) if np.size(debug_name) else []
+    contexts, sequences = [], []
+    for index, record in enumerate(np.reshape(serialized, -1)):
+        name = names[index] if names else "<unknown>"
+        sequence = example_pb2.SequenceExample()
+        try:
+            sequence.ParseFromString(bytes(record))
+        except DecodeError:
+            raise invalid(ctx, f"Invalid protocol message input, example id: {name}") from None
+        context = {key: feature.SerializeToString()
+                   for key, feature in sequence.context.feature.items()}
+        contexts.append((_Where(batched, name, index), context))
+        sequences.append((name, sequence))
+    context_sparse_types = [dtypes.as_dtype(t) for t in attrs.get("context_sparse_types") or []]
+    context_dense_types = [dtypes.as_dtype(t) for t in attrs.get("Tcontext_dense") or []]
+    context_dense_shapes = [as_shape(s).as_list()
+                            for s in attrs.get("context_dense_shapes") or []]
+    list_sparse_types = [dtypes.as_dtype(t) for t in attrs.get("feature_list_sparse_types") or []]
+    list_dense_types = [dtypes.as_dtype(t) for t in attrs.get("feature_list_dense_types") or []]
+    list_dense_shapes = [as_shape(s).as_list()
+                         for s in attrs.get("feature_list_dense_shapes") or []]
+    for key, default in zip(_strings(context_dense_keys), context_dense_defaults):
+        if np.size(default) == 0 and any(key not in c for _, c in contexts):
+            # TensorFlow's FastParseSequenceExample counts the values of a required context
+            # key before it looks for missing ones.
+            raise invalid(ctx, f"Inconsistent max number of elements for feature {key}: "
+                               f"expected 1, but found 0")
+    context_sparse = [_sparse(ctx, contexts, key, dtype, batched)
+                      for key, dtype in zip(_strings(context_sparse_keys), context_sparse_types)]
+    context_dense = [_dense(ctx, contexts, key, dtype, shape, default, batched)
+                     for key, dtype, shape, default in zip(
+                         _strings(context_dense_keys), context_dense_types,
+                         context_dense_shapes, context_dense_defaults)]
+    list_sparse = [_list_sparse(ctx, sequences, key, dtype, batched)
+                   for key, dtype in zip(_strings(feature_list_sparse_keys), list_sparse_types)]
+    empty = list(np.reshape(missing_assumed_empty, -1))
+    list_dense = [_list_dense(ctx, sequences, key, dtype, shape, bool(empty[i]), batched)
+                  for i, (key, dtype, shape) in enumerate(zip(
+                      _strings(feature_list_dense_keys), list_dense_types, list_dense_shapes))]
+    outputs = ([s[0] for s in context_sparse] + [s[1] for s in context_sparse]
+               + [s[2] for s in context_sparse] + context_dense
+               + [s[0] for s in list_sparse] + [s[1] for s in list_sparse]
+               + [s[2] for s in list_sparse]
+               + [d[0] for d in list_dense] + [d[1] for d in list_dense])
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)

@@ -1,4 +1,7 @@
-"""NumPy CPU kernels of TF 1.x's input-pipeline queues (FIFOQueueV2, RandomShuffleQueueV2 and
+"""NumPy CPU kernels of TF 1.x's input-pipeline queues (FIFOQueueV2, RandomShuffleQueueV2,
+PaddingFIFOQueueV2 (dequeue_many pads to the batch's largest shape), PriorityQueueV2 (lowest
+int64 priority first; equal priorities first in, first out, where TensorFlow's heap leaves
+their order unspecified) and
 their Enqueue/EnqueueMany/Dequeue/DequeueMany/DequeueUpTo/Close/Size/IsClosed ops) and of
 CountUpTo, the epoch counter of tf.train's input producers.
 
@@ -17,11 +20,14 @@ the queue big enough), as QueueBase::FlushUnlocked serves it; so the elements a 
 drawn from are those TensorFlow's would be drawn from.
 """
 
+import heapq
+import itertools
 import os
 import threading
 
 import numpy as np
 
+from engine.framework import dtypes as dtypes_lib
 from engine.framework import errors
 from engine.runtime.deadline import check as check_deadline
 from engine.kernels import register
@@ -43,12 +49,16 @@ class _Queue:
         self.min_after_dequeue = min_after_dequeue
         self.draws = _Draws(*seed) if kind == "RandomShuffleQueue" else None
         self.items, self.closed, self.cancelled = [], False, False
+        self.order = itertools.count()  # the priority queue's tie-break: first in, first out
         self.attempts = []  # the shuffle queue's waiting dequeues, served in order
         self.dequeuers = []  # the FIFO queue's waiting dequeues, in the order they came
         self.condition = threading.Condition()
 
     def describe(self):
-        return f"{self.kind} '{self.name}'"
+        # PaddingFIFOQueue's texts are its base FIFOQueue's (padding_fifo_queue.cc), but
+        # for its own TryDequeueMany's.
+        kind = "FIFOQueue" if self.kind == "PaddingFIFOQueue" else self.kind
+        return f"{kind} '{self.name}'"
 
     def wait(self):
         """Waits for a change; CancelledError once the session that owns the queue closed."""
@@ -62,7 +72,15 @@ class _Queue:
             self.cancelled = True
             self.condition.notify_all()
 
+    def put(self, element):
+        if self.kind == "PriorityQueue":
+            heapq.heappush(self.items, (int(element[0]), next(self.order), element))
+        else:
+            self.items.append(element)
+
     def take(self):
+        if self.kind == "PriorityQueue":
+            return heapq.heappop(self.items)[2]
         if self.draws is None:
             return self.items.pop(0)
         index = self.draws.next() % len(self.items)
@@ -153,6 +171,10 @@ def _queues(resources):
     return queues
 
 
+def _partial_shape_text(shape):
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
 def _create(ctx, kind, **extra):
     queues = _queues(ctx.resources)
     queue = queues.get(ctx.name)
@@ -160,14 +182,17 @@ def _create(ctx, kind, **extra):
         with _CREATE_LOCK:
             queue = queues.get(ctx.name)
             if queue is None:
+                types = list(ctx.attr("component_types"))
+                shapes = [s.as_list() if s is not None and s.ndims is not None else None
+                          for s in (ctx.attr("shapes") or [])]
+                if kind == "PriorityQueue":  # the int64 priority comes first
+                    types = [dtypes_lib.int64] + types
+                    shapes = [[]] + shapes
                 shared = ctx.attr("shared_name", b"")
                 shared = shared.decode() if isinstance(shared, bytes) else shared
                 name = ctx.resources.resource_name(ctx.name, shared)
-                queue = _Queue(
-                    kind, name, int(ctx.attr("capacity", -1)),
-                    list(ctx.attr("component_types")),
-                    [s.as_list() if s is not None and s.ndims is not None else None
-                     for s in (ctx.attr("shapes") or [])], **extra)
+                queue = _Queue(kind, name, int(ctx.attr("capacity", -1)), types,
+                               shapes if ctx.attr("shapes") else [], **extra)
                 ctx.resources.queues_by_name[name] = queues[ctx.name] = queue
     return ResourceHandle("", queue.name, ctx.device, None, ())
 
@@ -211,9 +236,10 @@ def _check_components(ctx, queue, components, many):
     arrays = [np.asarray(c) for c in components]
     for i, (array, shape) in enumerate(zip(arrays, queue.shapes or [None] * len(arrays))):
         element = array.shape[1:] if many else array.shape
-        if shape is not None and list(element) != shape:
+        if shape is not None and (len(element) != len(shape) or any(
+                d is not None and d != e for d, e in zip(shape, element))):
             what = "Shape of a slice of component" if many else "Shape mismatch in tuple component"
-            raise invalid(ctx, f"{what} {i}. Expected {shape_str(shape)}, got "
+            raise invalid(ctx, f"{what} {i}. Expected {_partial_shape_text(shape)}, got "
                                f"{shape_str(element)}")
     return arrays
 
@@ -228,9 +254,19 @@ def _enqueue(ctx, queue, elements):
                 if queue.capacity < 0 or len(queue.items) < queue.capacity:
                     break
                 queue.wait()
-            queue.items.append(element)
+            queue.put(element)
             _serve(queue)
             queue.condition.notify_all()
+
+
+@register("PaddingFIFOQueueV2")
+def padding_fifo_queue_v2(ctx):
+    return _create(ctx, "PaddingFIFOQueue")
+
+
+@register("PriorityQueueV2")
+def priority_queue_v2(ctx):
+    return _create(ctx, "PriorityQueue")
 
 
 @register("QueueEnqueueV2")
@@ -271,12 +307,21 @@ def _dequeue(ctx, queue, count, up_to=False, many=False):
                     if available >= count:
                         break
                     if queue.closed:
-                        if up_to and queue.items:
+                        if up_to and queue.kind == "PriorityQueue" and queue.items:
+                            # TensorFlow's PriorityQueue::TryDequeueMany takes what the
+                            # closed queue holds, then finds it too small for the rest of
+                            # the batch and fails; what it took is lost.
+                            count -= len(queue.items)
+                            queue.items.clear()
+                        elif up_to and queue.items:
                             count = len(queue.items)
                             break
+                        # PaddingFIFOQueue's own TryDequeueMany names its own kind.
+                        what = (f"{queue.kind} '{queue.name}'" if many else
+                                queue.describe())
                         raise errors.OutOfRangeError(
                             ctx.node_def, None,
-                            f"{queue.describe()} is closed and has insufficient elements "
+                            f"{what} is closed and has insufficient elements "
                             f"(requested {count}, current size {len(queue.items)})")
                 queue.wait()
             taken = [queue.take() for _ in range(count)]
@@ -314,7 +359,24 @@ def queue_dequeue_v2(ctx, handle):
     return _outputs(list(element))
 
 
+def _padded(queue, i, parts):
+    """PaddingFIFOQueue's batch of component i: each element padded to the batch's largest
+    shape with zeros (empty strings)."""
+    shape = [max([p.shape[d] for p in parts] + [0]) for d in range(len(queue.shapes[i]))]
+    dtype = queue.component_types[i].as_numpy_dtype
+    batch = np.zeros([len(parts)] + shape, dtype=dtype)
+    if batch.dtype.kind == "O":
+        batch.fill(b"")
+    for k, part in enumerate(parts):
+        # (a 0-d object array stored whole would be an element of the batch)
+        batch[(k,) + tuple(slice(0, n) for n in part.shape)] = part if part.ndim else part[()]
+    return batch
+
+
 def _stacked(queue, elements):
+    if queue.kind == "PaddingFIFOQueue":
+        return _outputs([_padded(queue, i, [np.asarray(e[i]) for e in elements])
+                         for i in range(len(queue.component_types))])
     return _outputs([np.stack([e[i] for e in elements]) if elements else
                      np.zeros([0] + (queue.shapes[i] if queue.shapes else []),
                               queue.component_types[i].as_numpy_dtype)

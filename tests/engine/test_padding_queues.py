@@ -1,0 +1,30 @@
+"""tf.PaddingFIFOQueue and tf.PriorityQueue against TensorFlow 2.21 (tf.compat.v1): padded
+batches, priority order, static shapes, node names and op types, the closed-queue
+OutOfRange/Cancelled errors and the shape errors with TensorFlow's texts
+(tests/engine/padding_queue_cases.py; fixtures by tools/make_padding_queue_fixtures.py)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine as tf
+from tests.engine.padding_queue_cases import dynamic_pad, padding_fifo, priority
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "queues" / "padding_priority.json"
+TF = json.loads(FIXTURE.read_text())
+# Every session names its queue "_<id>_<node>"; ids are counted per process in TensorFlow.
+RESULTS = {"padding_fifo": padding_fifo(tf), "priority": priority(tf),
+           "dynamic_pad": dynamic_pad(tf)}
+
+
+def _normal(value):
+    if isinstance(value, dict) and "message" in value:
+        import re
+        return dict(value, message=re.sub(r"'_\d+_", "'_N_", value["message"]))
+    return value
+
+
+@pytest.mark.parametrize("script,key", [(s, k) for s in TF for k in TF[s]])
+def test_matches_tensorflow(script, key):
+    assert _normal(RESULTS[script][key]) == _normal(TF[script][key])
