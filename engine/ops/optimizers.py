@@ -18,6 +18,7 @@ from engine.ops.init_ops import constant_initializer
 from engine.ops.init_ops import ones_initializer
 from engine.ops.init_ops import zeros_initializer
 from engine.ops.op_def_library import apply_op
+from engine.ops.partitioned_variables import SaveSliceInfo
 from engine.ops.variable_scope import get_variable, variable_scope
 from engine.ops.variables import ResourceVariable, Variable, trainable_variables
 from engine.framework.tensor import Tensor
@@ -30,6 +31,23 @@ def _var_key(var):
 def _is_resource(v):
     return isinstance(v, ResourceVariable) or (isinstance(v, Tensor)
                                                and v.op.type == "VarHandleOp")
+
+
+def _partition_like(primary, slot):
+    """slot_creator's slice info for the slot of a part of a partitioned variable: the slot is
+    that part of the full slot `<full name>/<slot name>` (net/w/Momentum, not
+    net/w/part_0/Momentum), so a checkpoint holds one full slot as TensorFlow's does. A slot of
+    fewer dimensions takes as many of the part's; a scalar slot none."""
+    info = getattr(primary, "_get_save_slice_info", lambda: None)()
+    if info is None:
+        return
+    n = slot.shape.ndims
+    if n is not None and n == 0:
+        return
+    slot_name = slot.name[len(primary.op.name + "/"):-2]
+    slot._set_save_slice_info(SaveSliceInfo(
+        info.full_name + "/" + slot_name, list(info.full_shape)[:n], list(info.var_offset)[:n],
+        list(info.var_shape)[:n]))
 
 
 class Optimizer:
@@ -177,6 +195,7 @@ class Optimizer:
                 named_slots[key] = get_variable(
                     "", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
                     use_resource=_is_resource(var), validate_shape=shape.is_fully_defined())
+            _partition_like(var, named_slots[key])
         return named_slots[key]
 
     def _zeros_slot(self, var, slot_name, op_name):
@@ -198,6 +217,7 @@ class Optimizer:
                 named_slots[key] = get_variable(
                     "", initializer=value, trainable=False, use_resource=_is_resource(var),
                     validate_shape=value.shape.is_fully_defined())
+            _partition_like(var, named_slots[key])
         return named_slots[key]
 
     def _create_non_slot_variable(self, initial_value, name, colocate_with):
