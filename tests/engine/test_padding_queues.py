@@ -4,6 +4,7 @@ OutOfRange/Cancelled errors and the shape errors with TensorFlow's texts
 (tests/engine/padding_queue_cases.py; fixtures by tools/make_padding_queue_fixtures.py)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,15 @@ RESULTS = {"padding_fifo": padding_fifo(tf), "priority": priority(tf),
 
 
 def _normal(value):
-    if isinstance(value, dict) and "message" in value:
-        import re
-        return dict(value, message=re.sub(r"'_\d+_", "'_N_", value["message"]))
+    """The value with each queue id in a message as N, at any depth (the ids depend on how
+    many sessions the process made before)."""
+    if isinstance(value, dict):
+        value = {k: _normal(v) for k, v in value.items()}
+        if isinstance(value.get("message"), str):
+            value["message"] = re.sub(r"'_\d+_", "'_N_", value["message"])
+        return value
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
     return value
 
 
