@@ -43,8 +43,8 @@ from engine.kernels import lookup
 from engine.kernels.context import KernelContext
 from engine.kernels.cuda import memory_types
 from engine.kernels.cpu.functional import function_call
-from engine.runtime.node_run import (FORWARD_MIN_BYTES, check_output, checked_outputs,
-                                     exclusive_inputs,
+from engine.runtime.node_run import (FORWARD_MIN_BYTES, _ONLY_IN_LIST, check_output,
+                                     checked_outputs, exclusive_inputs,
                                      no_kernel_error, node_error, outputs_list,
                                      raise_node_error, read_ref)
 from engine.runtime.resources import ReceivedRef, Ref
@@ -410,11 +410,6 @@ def _held_elsewhere(array):
                                   or sys.getrefcount(owner) > _ONLY_AS_BASE)
 
 
-def _references(values, k):
-    array = values[k]
-    return sys.getrefcount(array)
-
-
 def _base_references(view):
     owner = view.base
     return sys.getrefcount(owner)
@@ -422,7 +417,7 @@ def _base_references(view):
 
 # The counts _held_elsewhere sees for an array only the run's list holds, and for the owner of
 # a view that only the view holds (measured, as the interpreter's own references vary).
-_ONLY_IN_RUN = _references([np.empty(1)], 0) + 1  # (+1: _fetched's own argument)
+_ONLY_IN_RUN = _ONLY_IN_LIST + 1  # (node_run's count, +1: _fetched's own argument)
 _ONLY_AS_BASE = _base_references(np.empty(2)[1:])
 
 
