@@ -359,7 +359,7 @@ def bias_add_grad(dy):
     the [rows, channels] matrix over its rows): each channel's rows added one after another
     in dy's dtype, from zero, as TensorFlow does whatever its threads (measured on float32 and
     float64 at 1 and 2 intra-op threads; tools/make_bias_grad_fixtures.py). The NumPy reference
-    (grad._channel_sums) adds in the same order: the same bits."""
+    (grad.channel_sums) adds in the same order: the same bits."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
     out = np.empty(rows.shape[1], dy.dtype)
     _column_sums(rows, 0, -(-rows.shape[1] // (_SUM_BYTES // rows.itemsize)), out)

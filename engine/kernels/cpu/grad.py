@@ -199,11 +199,13 @@ def bias_add_grad(ctx, out_backprop, xp=np):
                            f"{shape_str(out_backprop.shape)}")
     axis = _channel_axis(ctx, out_backprop.ndim)
     if xp is np and axis == out_backprop.ndim - 1 and out_backprop.size:
+        if out_backprop.size == out_backprop.shape[-1]:
+            return channel_sums(out_backprop)  # one row: TensorFlow hands it back as it is
         fast = compiled_forms.module("pool", out_backprop.dtype, out_backprop.size)
         if fast is not None:
             return fast.bias_add_grad(out_backprop)
         if out_backprop.dtype in (np.float32, np.float64):
-            return _channel_sums(out_backprop)
+            return channel_sums(out_backprop)
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
     return xp.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
 
@@ -230,9 +232,14 @@ def _sums_in_order(a):
     return np.add.accumulate(a, axis=1)[:, -1]
 
 
-def _channel_sums(dy):
-    """BiasAddGrad of the channels-last float `dy` in TensorFlow's order (above)."""
+def channel_sums(dy):
+    """BiasAddGrad of the channels-last float `dy` in TensorFlow's order (above): from zero,
+    so a column of negative zeros sums to +0.0, except where there is one row, which
+    TensorFlow's reduction of the outer dimension hands back as it is (-0.0 stays; measured
+    on BiasAddGrad and FusedBatchNormGradV3, 2026-11-28)."""
     rows = np.ascontiguousarray(dy).reshape(-1, dy.shape[-1])
+    if rows.shape[0] == 1:
+        return rows[0].copy()
     return _sums_in_order(rows[None])[0] + dy.dtype.type(0)
 
 
