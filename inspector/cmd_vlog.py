@@ -8,6 +8,7 @@ per step (views/timeline, as `graph-inspector trace` writes them).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -195,15 +196,35 @@ def _slug(text):
 def write_outputs(log, directory, all_svg=False):
     """graph_NNNN[_label].dot per dump (.svg too for the first SVG_LIMIT, or all with all_svg,
     where dot is installed) and trace_step_N.json per step; each file whole or not at all.
-    A file that cannot be written stops the command (OutputError); a dump dot cannot draw is
-    a warning (its .dot is there)."""
-    from views import dot as views_dot
-    from views import outputs, timeline
+    A file that cannot be written (a full disk) stops the command (OutputError) and takes
+    back what this run wrote: its files, and the directory where this run made it; a dump
+    dot cannot draw is a warning (its .dot is there)."""
+    from views import outputs
 
+    made = outputs.first_missing(os.path.abspath(directory))
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as error:
         raise InputError(directory, error.strerror or str(error)) from None
+    written = []
+    try:
+        _write_outputs(log, directory, all_svg, written)
+    except BaseException:
+        for path in written:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        outputs.remove_made(os.path.abspath(directory), made)
+        raise
+
+
+def _write_outputs(log, directory, all_svg, written):
+    from views import dot as views_dot
+    from views import outputs, timeline
+
+    def write_text(path, text):
+        written.append(path)  # (before: a failed write may leave a partial temporary)
+        outputs.write_text(path, text)
+
     to_render = []
     steps = log.steps()
     found_dot = views_dot.find_dot() is not None
@@ -212,17 +233,18 @@ def write_outputs(log, directory, all_svg=False):
         for index, graph in enumerate(log.graphs):
             stem = f"graph_{index:04d}" + (f"_{_slug(graph.label)}" if graph.label else "")
             source = dump_source(graph)
-            outputs.write_text(os.path.join(directory, stem + ".dot"), source)
+            write_text(os.path.join(directory, stem + ".dot"), source)
             if all_svg or index < SVG_LIMIT:
                 to_render.append((os.path.join(directory, stem + ".svg"), source))
             dots(index + 1)
         failed = []
         if found_dot and to_render:
+            written.extend(path for path, _ in to_render)
             failed = _render_all(to_render, progress.task("rendering .svg", len(to_render)))
         traces = progress.task("writing step traces", len(steps))
         for number, step in enumerate(steps, start=1):
-            outputs.write_text(os.path.join(directory, f"trace_step_{step}.json"),
-                               timeline.dumps(step_trace(log, step)) + "\n")
+            write_text(os.path.join(directory, f"trace_step_{step}.json"),
+                       timeline.dumps(step_trace(log, step)) + "\n")
             traces(number)
     print(f"wrote {len(log.graphs)} graphs and {len(steps)} step traces to {directory}",
           file=sys.stderr)

@@ -195,12 +195,12 @@ def replacing_directory(path, replaceable=lambda folder: False):
         raise OutputError(path, "exists and holds files this command did not write;"
                                " will not replace it (choose another output directory)")
     folder, name = os.path.split(os.path.abspath(path))
-    made = _first_missing(folder)
+    made = first_missing(folder)
     try:
         os.makedirs(folder, exist_ok=True)
         staging = tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     except OSError as error:
-        _remove_made(folder, made)
+        remove_made(folder, made)
         raise _cannot_write(path, error) from None
     try:
         yield staging
@@ -220,15 +220,15 @@ def replacing_directory(path, replaceable=lambda folder: False):
             shutil.rmtree(old, ignore_errors=True)
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
-        _remove_made(folder, made)
+        remove_made(folder, made)
         raise _cannot_write(path, error) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
-        _remove_made(folder, made)
+        remove_made(folder, made)
         raise
 
 
-def _first_missing(folder):
+def first_missing(folder):
     """The outermost folder on the way to `folder` that does not exist yet (None: it does)."""
     missing = None
     while folder and not os.path.exists(folder):
@@ -238,7 +238,7 @@ def _first_missing(folder):
     return missing
 
 
-def _remove_made(folder, made):
+def remove_made(folder, made):
     """Removes the folders from `folder` up to `made` that this command made, where they are
     still empty (a failed write leaves no empty log directory behind)."""
     if made is None:
