@@ -80,7 +80,8 @@ How every command writes:
   the summary.
   -o - writes to stdout where the format is one file (dot, trace).
   Every file is written to a temporary file beside it and renamed into place: a write that
-  fails (full disk, file-size limit) leaves the old file as it was.
+  fails (full disk, file-size limit) leaves the old file as it was. A command that writes a
+  directory (vlog -o, tensorboard --logdir) and cannot finish takes back what it wrote.
   An output that is one of the inputs is refused, as is a missing directory; paths are
   checked before any work.
 Exit status:
