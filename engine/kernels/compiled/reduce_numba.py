@@ -1,16 +1,18 @@
-"""Sum over a tensor's leading axes compiled with numba, in NumPy's order of additions.
+"""Sum over a tensor's leading axes compiled with numba, in TensorFlow's order of additions.
 
 A bias gradient written as `Sum(dy, [0, 1, 2])` (a conv layer's `conv + b`, not BiasAdd)
-reduces an NHWC tensor to its channels. NumPy's reference (engine/kernels/cpu/reduce.py,
-np.sum) does it as an outer loop over the rows and an inner loop over the channels: per row a
-call of its add loop over 8-64 values, so 32x16x16x8 float32 took 0.27-0.54 ms here where
-TensorFlow takes 0.004 (a traced conv-net step, 2026-11-28, `diff --stats`).
+reduces an NHWC tensor to its channels. NumPy's np.sum does it as an outer loop over the rows
+and an inner loop over the channels: per row a call of its add loop over 8-64 values, so
+32x16x16x8 float32 took 0.27-0.54 ms here where TensorFlow takes 0.004 (a traced conv-net
+step, 2026-11-28, `diff --stats`).
 
-Here each column is the same running sum NumPy makes, 0 + x[0] + x[1] + ... in the input's
-dtype, row after row, so the values are NumPy's (for two columns or more: with one, NumPy sums
-pairwise and this is not asked). Four rows go into one pass over the columns. A large sum is
-split over the intra-op threads by columns, which keeps each column's order; every function
-here releases the GIL.
+The values are TensorFlow's, Eigen's reduction preserving the inner dimension
+(engine/kernels/cpu/eigen_reduce.outer_sums, the reference): the columns before `split`
+(those Eigen computes in packets) keep four running sums, of rows 0, 4, 8, ..., 1, 5, 9, ...
+and so on, the other three added to the first in turn, then the rows past the last multiple
+of 4; the columns from `split` on add their rows one after another. Four rows go into one
+pass over the columns. A large sum is split over the intra-op threads by columns, which keeps
+each column's order; every function here releases the GIL.
 """
 
 import numba
@@ -25,36 +27,87 @@ _MIN_ITEMS_PER_PIECE = 1 << 20
 
 
 @numba.njit(**JIT)
-def _running_sums(x, out, start, end):
-    """out[start:end] = the sum of x[:, start:end] down the rows, one row after another."""
+def _running_sums(x, out, start, end, split):
+    """out[start:end] = the sum of x[:, start:end] down the rows in Eigen's order (see the
+    module's doc): four running sums for the columns before `split`, one for the others."""
     rows = x.shape[0]
-    sums = out[start:end]
-    width = end - start
+    whole = rows - rows % 4
+    four_end = min(max(split, start), end)
+    width = four_end - start
+    if width > 0:
+        s0 = np.zeros(width, x.dtype)
+        s1 = np.zeros(width, x.dtype)
+        s2 = np.zeros(width, x.dtype)
+        s3 = np.zeros(width, x.dtype)
+        for r in range(0, whole, 4):
+            r0, r1 = x[r, start:four_end], x[r + 1, start:four_end]
+            r2, r3 = x[r + 2, start:four_end], x[r + 3, start:four_end]
+            for ch in range(width):
+                s0[ch] += r0[ch]
+                s1[ch] += r1[ch]
+                s2[ch] += r2[ch]
+                s3[ch] += r3[ch]
+        for ch in range(width):
+            s0[ch] = ((s0[ch] + s1[ch]) + s2[ch]) + s3[ch]
+        for r in range(whole, rows):
+            row = x[r, start:four_end]
+            for ch in range(width):
+                s0[ch] += row[ch]
+        out[start:four_end] = s0
+    first = max(four_end, start)
+    width = end - first
+    if width <= 0:
+        return
+    sums = out[first:end]
     for ch in range(width):
         sums[ch] = 0
     r = 0
     while r + 4 <= rows:
-        r0, r1 = x[r, start:end], x[r + 1, start:end]
-        r2, r3 = x[r + 2, start:end], x[r + 3, start:end]
+        r0, r1 = x[r, first:end], x[r + 1, first:end]
+        r2, r3 = x[r + 2, first:end], x[r + 3, first:end]
         for ch in range(width):
             sums[ch] = (((sums[ch] + r0[ch]) + r1[ch]) + r2[ch]) + r3[ch]
         r += 4
     for r in range(r, rows):
-        row = x[r, start:end]
+        row = x[r, first:end]
         for ch in range(width):
             sums[ch] += row[ch]
 
 
-def leading_sum(x, count):
-    """The sum of the C-contiguous `x` over its first `count` axes (a tensor of the others)."""
+@numba.njit(**JIT)
+def _has_tiny(bits, magnitude, safe):
+    """Whether a value is nonzero and below `safe` in magnitude, read from the values' bits
+    (`magnitude`: the mask that drops the sign; `safe`: the bits of the bound): the bits
+    less one, unsigned, are below safe - 1 exactly then (zero wraps to the largest)."""
+    one = bits.dtype.type(1)
+    lowest = magnitude
+    for i in range(bits.shape[0]):
+        v = (bits[i] & magnitude) - one
+        lowest = v if v < lowest else lowest
+    return lowest < safe - one
+
+
+_FLOAT_BITS = {np.dtype(np.float32): (np.uint32, 0x7FFFFFFF, 2.0 ** -103),
+               np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 2.0 ** -970)}
+
+
+def leading_sum(x, count, split):
+    """The sum of the C-contiguous `x` over its first `count` axes (a tensor of the others),
+    the flat columns before `split` with four running sums (the module's doc); None where a
+    value is nonzero and small enough to make a denormal (float32 below 2**-103, float64
+    below 2**-970), whose sums TensorFlow's FTZ/DAZ flushes: the reference does those."""
+    unsigned, magnitude, safe = _FLOAT_BITS[x.dtype]
+    if _has_tiny(x.reshape(-1).view(unsigned), unsigned(magnitude),
+                 np.array(safe, x.dtype).view(unsigned)):
+        return None
     rows = x.reshape(int(np.prod(x.shape[:count], dtype=np.int64)), -1)
     out = np.empty(rows.shape[1], x.dtype)
     columns = rows.shape[1]
     if rows.size < 2 * _MIN_ITEMS_PER_PIECE:  # one piece: no threads' bookkeeping
-        _running_sums(rows, out, 0, columns)
+        _running_sums(rows, out, 0, columns, split)
     else:
-        threads.parallel_for(lambda start, end: _running_sums(rows, out, start, end), columns,
-                             max(1, _MIN_ITEMS_PER_PIECE // rows.shape[0]))
+        threads.parallel_for(lambda start, end: _running_sums(rows, out, start, end, split),
+                             columns, max(1, _MIN_ITEMS_PER_PIECE // rows.shape[0]))
     return out.reshape(x.shape[count:])
 
 
@@ -122,7 +175,7 @@ def shift_rows(x):
 def warm():
     """Compile, or load from the on-disk cache, every kernel here (float32 and float64)."""
     for dtype in (np.float32, np.float64):
-        leading_sum(np.arange(24, dtype=dtype).reshape(3, 4, 2), 2)
+        leading_sum(np.arange(24, dtype=dtype).reshape(3, 4, 2), 2, 0)
         rows = np.arange(40, dtype=dtype).reshape(2, 20)
         shifted_rows(rows, np.empty_like(rows))
         shift_rows(rows)

@@ -175,6 +175,90 @@ def innermost(x, axis):
     return outer, inner
 
 
+def outer(x, axis):
+    """(A, B, C) where reducing `x` over `axis` is TensorFlow's reduction of an [A, B, C]
+    tensor over B, the kept C innermost (A is 1 for a reduction over leading axes: a bias's
+    gradient through `x + b`, tf.nn.moments over N, H and W), its dimensions of size 1
+    dropped and adjacent ones of a kind merged as TensorFlow's ReductionHelper does, for a
+    C-contiguous float32 or float64 ndarray; else None."""
+    if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64)
+            and x.flags.c_contiguous and x.size):
+        return None
+    groups = []
+    for a, size in enumerate(x.shape):
+        if size == 1:
+            continue
+        reduced = a in axis
+        if groups and groups[-1][1] == reduced:
+            groups[-1][0] *= size
+        else:
+            groups.append([size, reduced])
+    kinds = [reduced for _, reduced in groups]
+    if kinds == [True, False]:
+        return 1, groups[0][0], groups[1][0]
+    if kinds == [False, True, False]:
+        return tuple(size for size, _ in groups)
+    return None
+
+
+def lanes_of(dtype):
+    """An AVX packet's lanes of the dtype (float32 8, float64 4)."""
+    return PACKET if np.dtype(dtype) == np.float32 else PACKET // 2
+
+
+def packet_outputs(outer_size, inner, lanes):
+    """Boolean [A, C]: the outputs of an [A, B, C] -> [A, C] reduction Eigen computes as
+    packets (TensorReduction.h's packet() with PreservingInnerMostDims): those of each
+    aligned packet of the flat output that lies within one row of C. The others, a packet
+    across two rows and the flat output's last A * C % lanes, are reduced one at a time."""
+    n = outer_size * inner
+    starts = np.arange(0, n - n % lanes, lanes)
+    starts = starts[starts % inner + lanes <= inner]
+    flat = np.zeros(n, bool)
+    flat[(starts[:, None] + np.arange(lanes)).ravel()] = True
+    return flat.reshape(outer_size, inner)
+
+
+def outer_sums(x3):
+    """The [A, C] sums over axis 1 of the float [A, B, C] `x3` in Eigen's order (its
+    reduction preserving the innermost dimension, InnerMostDimPreserver): an output reduced
+    one at a time adds B's values in order from 0; an output of a packet, where B >= 16,
+    keeps four running sums (of b = 0, 4, 8, ...; 1, 5, 9, ...; ...) up to the last
+    multiple of 4, adds the other three to the first in turn, then the values left one by
+    one (fewer than 16: in order, as the others). The same at any intra-op thread count
+    (they split the outputs). tools/make_outer_reduce_fixtures.py checks it against
+    TensorFlow 2.21; under FTZ/DAZ (float32) as the innermost reduction above."""
+    outer_size, rows, inner = x3.shape
+    flushing = x3.dtype == np.float32 and needs_flush(x3)
+    if flushing:
+        x3 = _flush(x3)
+    add = _adder(flushing)
+    with np.errstate(all="ignore"):
+        in_order = _in_order(x3, 0, rows, add)
+        if rows < 16:
+            return add(in_order, x3.dtype.type(0))
+        packets = packet_outputs(outer_size, inner, lanes_of(x3.dtype))
+        if not packets.any():
+            return add(in_order, x3.dtype.type(0))
+        whole = rows - rows % 4
+        running = [_in_order(x3[:, k:whole:4], 0, whole // 4, add) for k in range(4)]
+        total = add(add(add(running[0], running[1]), running[2]), running[3])
+        for b in range(whole, rows):
+            total = add(total, x3[:, b])
+        return add(np.where(packets, total, in_order), x3.dtype.type(0))
+
+
+def _in_order(x3, start, stop, add):
+    """x3[:, start:stop] summed over axis 1 one value after another (from the first)."""
+    if add is np.add:
+        return np.add.reduce(x3[:, start:stop], axis=1) if x3.shape[2] > 1 else \
+            np.add.accumulate(x3[:, start:stop], axis=1)[:, -1]
+    total = x3[:, start]
+    for b in range(start + 1, stop):
+        total = add(total, x3[:, b])
+    return total
+
+
 def _flat(v, packet, scalar):
     """A flat expression over the 1-D `v`: `packet` on all but the last len % PACKET."""
     end = v.size - v.size % PACKET
