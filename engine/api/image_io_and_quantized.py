@@ -1,8 +1,13 @@
 """tf.conv, tf.conv2d_backprop_filter_v2 and tf.conv2d_backprop_input_v2 (the generic
-Conv op and the V2 backprops), and tf.nn's quantized convolution, pools and ReluX."""
+Conv op and the V2 backprops), tf.nn's quantized convolution, pools and ReluX, and
+tf.image.decode_webp (tf.io.decode_webp through engine/api/aliases.py)."""
 
+from engine.api import image_and_spatial as _image_and_spatial
 from engine.api import math_and_nn as _math_and_nn
 from engine.ops import conv_quantized_ops as _conv_quantized
+from engine.ops import image_codec_ops as _codecs
+
+_image_and_spatial.image.decode_webp = _codecs.decode_webp
 
 for _name in _conv_quantized.NN:
     setattr(_math_and_nn.nn, _name, getattr(_conv_quantized, _name))

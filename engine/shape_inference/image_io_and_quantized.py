@@ -1,5 +1,6 @@
-"""Shape functions of the generic Conv op, Conv2DBackpropFilterV2/InputV2 and the quantized
-convolution, pools and ReluX (TensorFlow's common_shape_fns.cc ConvShape, nn_ops.cc)."""
+"""Shape functions of the generic Conv op, Conv2DBackpropFilterV2/InputV2, the quantized
+convolution, pools and ReluX (TensorFlow's common_shape_fns.cc ConvShape, nn_ops.cc) and
+DecodeWebP (image_ops.cc)."""
 
 from engine.kernels.cpu.nn import conv_output_size
 from engine.shape_inference.dims import ShapeError, _dims
@@ -82,7 +83,17 @@ def quantized_relu_x(attrs, inputs):
     return _dims(inputs[0]), [], []
 
 
+def decode_webp(attrs, inputs):
+    """DecodeWebP: frames [count, height, width, channels or unknown] of a scalar string."""
+    _with_rank(inputs[0], 0)
+    channels = int(attrs.get("channels", 0))
+    if channels < 0:
+        raise ShapeError(f"channels must be non-negative, got {channels}")
+    return [None, None, None, channels or None]
+
+
 SHAPE_FUNCTIONS = {
+    "DecodeWebP": decode_webp,
     "Conv": conv,
     "Conv2DBackpropFilterV2": lambda attrs, inputs: _dims(inputs[1]),
     "Conv2DBackpropInputV2": lambda attrs, inputs: _dims(inputs[0]),
