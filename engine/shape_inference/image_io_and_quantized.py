@@ -92,7 +92,25 @@ def decode_webp(attrs, inputs):
     return [None, None, None, channels or None]
 
 
+def decode_proto(attrs, inputs):
+    """DecodeProtoV2: sizes [batch..., fields], each value [batch..., unknown]."""
+    batch = _dims(inputs[0])
+    count = len(attrs.get("output_types") or [])
+    if batch is None:
+        return (None,) * (count + 1)
+    return (batch + [len(attrs.get("field_names") or [])],) + \
+        tuple(batch + [None] for _ in range(count))
+
+
+def encode_proto(attrs, inputs):
+    """EncodeProto: the sizes' batch dims."""
+    sizes = _dims(inputs[0])
+    return None if sizes is None else sizes[:-1]
+
+
 SHAPE_FUNCTIONS = {
+    "DecodeProtoV2": decode_proto,
+    "EncodeProto": encode_proto,
     "DecodeWebP": decode_webp,
     "Conv": conv,
     "Conv2DBackpropFilterV2": lambda attrs, inputs: _dims(inputs[1]),
