@@ -175,7 +175,7 @@ MatchingFiles
 ENGINE_OPS += """
 Conv Conv2DBackpropFilterV2 Conv2DBackpropInputV2
 QuantizedConv2D QuantizedAvgPool QuantizedMaxPool QuantizedReluX
-DecodeWebP DecodeProtoV2 EncodeProto
+DecodeWebP DecodeProtoV2 EncodeProto GenerateBoundingBoxProposals
 """.split()
 
 

@@ -1,6 +1,6 @@
 """Shape functions of the generic Conv op, Conv2DBackpropFilterV2/InputV2, the quantized
-convolution, pools and ReluX (TensorFlow's common_shape_fns.cc ConvShape, nn_ops.cc) and
-DecodeWebP (image_ops.cc)."""
+convolution, pools and ReluX (TensorFlow's common_shape_fns.cc ConvShape, nn_ops.cc),
+DecodeWebP and GenerateBoundingBoxProposals (image_ops.cc), DecodeProtoV2 and EncodeProto."""
 
 from engine.kernels.cpu.nn import conv_output_size
 from engine.shape_inference.dims import ShapeError, _dims
@@ -108,7 +108,18 @@ def encode_proto(attrs, inputs):
     return None if sizes is None else sizes[:-1]
 
 
+def generate_bounding_box_proposals(attrs, inputs):
+    """GenerateBoundingBoxProposals: rois [batch, post_nms_topn, 4] and their scores."""
+    for index, rank in enumerate((4, 4, 2, 3, 0, 0, 0)):
+        dims = _with_rank(inputs[index], rank)
+        if index == 0:
+            batch = dims[0]
+    count = int(attrs.get("post_nms_topn", 300))
+    return [batch, count, 4], [batch, count]
+
+
 SHAPE_FUNCTIONS = {
+    "GenerateBoundingBoxProposals": generate_bounding_box_proposals,
     "DecodeProtoV2": decode_proto,
     "EncodeProto": encode_proto,
     "DecodeWebP": decode_webp,

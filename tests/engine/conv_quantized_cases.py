@@ -1,5 +1,6 @@
-"""tf.conv (the generic Conv op), tf.conv2d_backprop_filter_v2 / _input_v2 and the quantized
-tf.nn ops (quantized_conv2d, quantized_avg_pool, quantized_max_pool, quantized_relu_x), built
+"""tf.conv (the generic Conv op), tf.conv2d_backprop_filter_v2 / _input_v2, the quantized
+tf.nn ops (quantized_conv2d, quantized_avg_pool, quantized_max_pool, quantized_relu_x) and
+tf.image.generate_bounding_box_proposals, built
 the same way by real TensorFlow and the engine from constants (a placeholder of a quantized
 type cannot be fed): values, static shapes and graph nodes, the kernels' errors (ops
 TensorFlow's CPU has no kernel for among them) and the shape functions'.
@@ -116,6 +117,11 @@ ERROR_CASES = {
         "VALID", name="bpi"),
     "quantized_relu_x_no_cpu_kernel": lambda tf: tf.nn.quantized_relu_x(
         tf.constant(_Q_IN, tf.quint8), 0.5, -1.0, 1.0),
+    "generate_bounding_box_proposals_no_cpu_kernel": lambda tf: (
+        tf.image.generate_bounding_box_proposals(
+            tf.constant(_normal(1, 2, 2, 3)), tf.constant(_normal(1, 2, 2, 12)),
+            tf.constant(np.array([[20, 20, 1, 1, 1]], _F)), tf.constant(_normal(4, 3, 4)),
+            name="gbp")),
     "quantized_conv2d_batch_stride": _qconv(_Q_IN, _Q_W, (0.0, 1.0, 0.0, 1.0),
                                             [2, 1, 1, 1], "VALID"),
     "quantized_conv2d_unequal_strides": _qconv(_Q_IN, _Q_W, (0.0, 1.0, 0.0, 1.0),
@@ -127,6 +133,38 @@ ERROR_CASES = {
     "quantized_avg_pool_batch_window": _qpool("avg", _Q_IN, 0.0, 1.0, [2, 2, 2, 1],
                                               [1, 1, 1, 1], "VALID"),
 }
+
+
+# Graphs of the ops TensorFlow's CPU cannot run: their nodes and static shapes.
+GRAPH_CASES = {
+    "backprop_filter_v2": lambda tf: tf.conv2d_backprop_filter_v2(
+        tf.constant(_X2), tf.constant(_W2), tf.constant(_normal(2, 3, 4, 4)), [1, 2, 2, 1],
+        "SAME"),
+    "backprop_input_v2": lambda tf: tf.conv2d_backprop_input_v2(
+        tf.constant(_X2), tf.constant(_W2), tf.constant(_normal(2, 4, 5, 4)), [1, 1, 1, 1],
+        "VALID", name="bpi"),
+    "quantized_relu_x": lambda tf: tf.nn.quantized_relu_x(
+        tf.constant(_Q_IN, tf.quint8), 0.5, -1.0, 1.0),
+    "generate_bounding_box_proposals": lambda tf: tf.image.generate_bounding_box_proposals(
+        tf.constant(_normal(2, 3, 4, 5)), tf.constant(_normal(2, 3, 4, 20)),
+        tf.constant(np.ones((2, 5), _F)), tf.constant(_normal(12, 5, 4)), 0.5, 100, 4.0,
+        post_nms_topn=7),
+    "generate_bounding_box_proposals_unknown_batch": lambda tf: (
+        tf.image.generate_bounding_box_proposals(
+            tf.placeholder(tf.float32, [None, 3, 4, 5]), tf.placeholder(tf.float32),
+            tf.placeholder(tf.float32), tf.placeholder(tf.float32))),
+}
+
+
+def graph_case(tf, name):
+    """{"nodes": [[name, op, inputs]], "shapes": [static shapes]}."""
+    with tf.Graph().as_default() as graph:
+        outputs = GRAPH_CASES[name](tf)
+        outputs = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
+        shapes = [out.shape.as_list() if out.shape.ndims is not None else None
+                  for out in outputs]
+    nodes = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+    return {"nodes": nodes, "shapes": shapes}
 
 
 def run_error_case(tf, name):
@@ -151,6 +189,8 @@ PYTHON_ERRORS = {
     "quantized_conv2d_min_rank": lambda tf: tf.nn.quantized_conv2d(
         tf.constant(_Q_IN, tf.quint8), tf.constant(_Q_W, tf.quint8), [0.0], 1.0, 0.0, 1.0,
         [1, 1, 1, 1], "VALID"),
+    "box_proposals_anchors_rank": lambda tf: tf.image.generate_bounding_box_proposals(
+        tf.zeros([1, 2, 2, 3]), tf.zeros([1, 2, 2, 12]), tf.zeros([1, 5]), tf.zeros([3, 4])),
     "quantized_max_pool_rank": lambda tf: tf.nn.quantized_max_pool(
         tf.constant(_Q_IN[0], tf.quint8), 0.0, 1.0, [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
 }

@@ -1,4 +1,5 @@
-"""tf.conv, tf.conv2d_backprop_*_v2 and tf.nn's quantized ops
+"""tf.conv, tf.conv2d_backprop_*_v2, tf.nn's quantized ops and
+tf.image.generate_bounding_box_proposals
 (tests/engine/conv_quantized_cases.py) against TensorFlow 2.21 (tf.compat.v1): values, static
 shapes, graphs node for node, the kernels' errors and the shape functions' (fixtures by
 tools/make_conv_quantized_fixtures.py)."""
@@ -66,3 +67,11 @@ def test_kernel_errors_are_tensorflows(name):
 def test_shape_function_errors_are_tensorflows():
     want = json.loads((TF.folder / "python_errors.json").read_text())
     assert cases.python_errors(tf) == want
+
+
+_GRAPHS = json.loads((TF.folder / "graphs.json").read_text())
+
+
+@pytest.mark.parametrize("name", list(cases.GRAPH_CASES))
+def test_graphs_of_ops_without_cpu_kernels_are_tensorflows(name):
+    assert cases.graph_case(tf, name) == _GRAPHS[name]

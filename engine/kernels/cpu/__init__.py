@@ -24,7 +24,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # fake quantization
     "fake_quant", "quantize_and_dequantize", "quantize",
     # generic Conv, quantized convolution and pools, WebP, padded NMS, box proposals, protos
-    "conv_generic", "quantized_nn", "proto_codec"))
+    "conv_generic", "quantized_nn", "proto_codec", "cpu_refusals"))
 
 
 def load_kernels():
