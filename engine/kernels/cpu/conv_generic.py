@@ -4,8 +4,6 @@ Conv3D kernel, with the CPU's refusals in TensorFlow's words."""
 
 from types import SimpleNamespace
 
-import numpy as np
-
 from engine.framework.errors import UnimplementedError
 from engine.kernels import register
 from engine.kernels.cpu import nn, volumetric
