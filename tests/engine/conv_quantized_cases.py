@@ -49,7 +49,19 @@ def _qpool(kind, x, low, high, ksize, strides, padding, **kwargs):
     return build
 
 
+def _quantize_conv_dequantize(tf):
+    """A TF1 quantized inference step: quantize input and filter (MIN_FIRST), convolve,
+    dequantize the qint32 sums."""
+    x = tf.quantization.quantize(tf.constant(_X2), -3.0, 3.0, tf.quint8, mode="MIN_FIRST")
+    w = tf.quantization.quantize(tf.constant(_W2), -2.5, 2.5, tf.quint8, mode="MIN_FIRST")
+    conv = tf.nn.quantized_conv2d(x.output, w.output, x.output_min, x.output_max,
+                                  w.output_min, w.output_max, [1, 1, 1, 1], "SAME")
+    return [conv.output, conv.min_output, conv.max_output,
+            tf.quantization.dequantize(conv.output, conv.min_output, conv.max_output)]
+
+
 CASES = {
+    "quantize_conv_dequantize": _quantize_conv_dequantize,
     "conv_2d_valid": _conv(_X2, _W2, [1, 1, 1, 1], "VALID"),
     "conv_2d_same_strided": _conv(_X2, _W2, [1, 2, 3, 1], "SAME", name="gconv"),
     "conv_2d_dilated": _conv(_X2, _W2, [1, 1, 1, 1], "SAME", dilations=[1, 2, 2, 1]),
