@@ -187,6 +187,8 @@ CASES = {
                                          [[123]], [[2 ** 63 + 5]]]),
     "encode_singular_twice": _encode(["i32", "s"], ["int32", "string"], [[2, 2]],
                                      [[[1, 2]], [[b"a", b"b"]]]),
+    "encode_int64_into_int32": _encode(["i32", "ri32"], ["int64", "int64"], [[1, 2]],
+                                       [[[-3]], [[2 ** 40 + 1, -1]]]),
     "encode_nested": _encode(["inner", "rinner"], ["string", "string"], [[1, 2]],
                              [[[b"\x08\x03"]], [[b"\x08\x01", b"\x12\x01z"]]]),
 }
@@ -263,11 +265,26 @@ def run_error_case(tf, name):
     raise AssertionError(f"{name}: no error")
 
 
+def _raw_encode(sizes, values, fields):
+    return lambda tf: tf.io.encode_proto(tf.constant(sizes), [tf.constant(v) for v in values],
+                                         fields, SAMPLE, descriptor_source=str(DESC))
+
+
+ERROR_CASES.update({
+    "types_and_fields_differ": _raw_decode(fields=("i32", "s"), types=("int32",)),
+    "encode_values_and_fields_differ": _raw_encode([[1, 1]], [[[1]]], ["i32", "s"]),
+    "encode_sizes_rank_1": _raw_encode([1], [[[1]]], ["i32"]),
+    "encode_sizes_and_fields_differ": _raw_encode([[1, 1]], [[[1]]], ["i32"]),
+    "encode_batch_differs": _raw_encode([[1]], [[[1], [2]]], ["i32"]),
+    "encode_int_as_bool": _raw_encode([[1]], [[[1]]], ["b"]),
+    "encode_int32_as_int64": _raw_encode([[1]], [np.array([[1]], np.int32)], ["i64"]),
+    "encode_float_as_double": _raw_encode([[1]], [np.array([[1.5]], np.float32)], ["d"]),
+})
+
+# Graph building accepts all of these (TensorFlow checks them when the graph runs).
 PYTHON_ERRORS = {
     "types_and_fields_differ": _raw_decode(fields=("i32", "s"), types=("int32",)),
-    "encode_values_and_fields_differ": lambda tf: tf.io.encode_proto(
-        tf.constant([[1, 1]]), [tf.constant([[1]])], ["i32", "s"], SAMPLE,
-        descriptor_source=str(DESC)),
+    "encode_values_and_fields_differ": _raw_encode([[1, 1]], [[[1]]], ["i32", "s"]),
     "decode_rank_0": _raw_decode(data=b"\x08\x01"),
 }
 

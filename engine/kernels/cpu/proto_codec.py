@@ -181,8 +181,10 @@ def _read_one(data, at, kind):
     raise ValueError("type")
 
 
-def decode_message(data, fields):
-    """{field number: [values]} of the requested fields, read off the wire."""
+def decode_message(data, fields, unsigned_packed=frozenset()):
+    """{field number: [values]} of the requested fields, read off the wire. The int32 fields
+    numbered in unsigned_packed (read as int64) give their packed values as uint32, as
+    TensorFlow's packed reader does (its unpacked one sign-extends them)."""
     by_number = {field.number: field for field in fields}
     found = {number: [] for number in by_number}
     at = 0
@@ -213,7 +215,8 @@ def decode_message(data, fields):
                     values, inner = [], 0
                     while inner < len(chunk):
                         value, inner = _read_one(chunk, inner, kind)
-                        values.append(value)
+                        values.append(value & 0xFFFFFFFF if number in unsigned_packed
+                                      else value)
             else:
                 value, at = _read_one(data, at, kind)
                 values = [value]
@@ -241,6 +244,10 @@ def _varint_bytes(value):
 
 def _to_varint(kind, value):
     value = int(value)
+    if kind in (5, 14, 17):  # 32-bit fields take an int64 value's low 32 bits
+        value = _signed(value, 32)
+    if kind == 13:
+        value &= 0xFFFFFFFF
     if kind in (17, 18):
         bits = 32 if kind == 17 else 64
         return (value << 1) ^ (value >> (bits - 1))
@@ -256,6 +263,8 @@ def _payload(kind, value):
             number = float(value) if code[1] in "df" else int(value)
             if code[1] in "IQ":
                 number &= 2 ** (32 if code[1] == "I" else 64) - 1
+            elif code[1] in "iq":
+                number = _signed(number, 32 if code[1] == "i" else 64)
             return struct.pack(code, number)
     data = value if isinstance(value, bytes) else str(value).encode()
     return _varint_bytes(len(data)) + data
@@ -311,6 +320,8 @@ def decode_proto(ctx, messages):
     message_type = _text(attrs["message_type"])
     names = [_text(n) for n in attrs.get("field_names", [])]
     out_types = list(attrs.get("output_types", []))
+    if len(names) != len(out_types):
+        raise invalid(ctx, "field_names and output_types attributes must have the same length")
     descriptor, fields = _fields(ctx, message_type, names)
     _check_types(ctx, fields, out_types, message_type)
     message_format = _text(attrs.get("message_format", b"binary"))
@@ -320,10 +331,12 @@ def decode_proto(ctx, messages):
     flat = [m if isinstance(m, bytes) else str(m).encode() for m in messages.reshape(-1)]
     if message_format == "text" or attrs.get("sanitize", False):
         flat = [_canonical(ctx, descriptor, m, message_format) for m in flat]
+    unsigned_packed = frozenset(field.number for field, dtype in zip(fields, out_types)
+                                if field.type == 5 and dtype.name == "int64")
     decoded = []
     for data in flat:
         try:
-            decoded.append(decode_message(data, fields))
+            decoded.append(decode_message(data, fields, unsigned_packed))
         except DataLossError as error:
             raise DataLossError(getattr(ctx, "node_def", None), None, error.message) from None
     sizes = np.array([[len(d[f.number]) for f in fields] for d in decoded], np.int32)
@@ -364,6 +377,8 @@ def encode_proto(ctx, sizes, *values):
     attrs = ctx.attrs
     message_type = _text(attrs["message_type"])
     names = [_text(n) for n in attrs.get("field_names", [])]
+    if len(values) != len(names):
+        raise invalid(ctx, "Length of inputs list must match field_names")
     descriptor, fields = _fields(ctx, message_type, names)
     for field, value in zip(fields, values):
         tf_name = _tf_dtype_name(value)
@@ -372,7 +387,12 @@ def encode_proto(ctx, sizes, *values):
                                f"{_short_name(tf_name)} but field type is: "
                                f"{_TYPE_NAMES[field.type]}")
     sizes = np.asarray(sizes)
-    batch_shape = sizes.shape[:-1]
+    batch_shape = np.shape(values[0])[:-1] if values else sizes.shape[:-1]
+    expected = tuple(batch_shape) + (len(fields),)
+    if sizes.shape != expected:
+        raise invalid(ctx, f"sizes should be batch_size + [len(field_names)].  Saw: "
+                           f"[{','.join(map(str, sizes.shape))}] but expected: "
+                           f"[{','.join(map(str, expected))}]")
     count = int(np.prod(batch_shape, dtype=np.int64))
     flat_sizes = sizes.reshape(count, len(fields))
     flat_values = [np.asarray(v).reshape(count, -1) if np.asarray(v).size or count == 0
