@@ -27,24 +27,28 @@ _X3 = _normal(2, 4, 5, 6, 2)
 _W3 = _normal(2, 3, 2, 2, 3)
 _Q_IN = _bytes(2, 5, 6, 3)
 _Q_W = _bytes(2, 3, 3, 4)
+_Q_S8 = (_bytes(2, 5, 6, 3).astype(np.int16) - 128).astype(np.int8)
+_Q_W_S8 = (_Q_W.astype(np.int16) - 128).astype(np.int8)
 
 
 def _conv(x, w, strides, padding, **kwargs):
     return lambda tf: tf.conv(tf.constant(x), tf.constant(w), strides, padding, **kwargs)
 
 
-def _qconv(x, w, ranges, strides, padding, **kwargs):
+def _qconv(x, w, ranges, strides, padding, filter_type="quint8", input_type="quint8",
+           **kwargs):
     def build(tf):
-        return tf.nn.quantized_conv2d(tf.constant(x, tf.quint8), tf.constant(w, tf.quint8),
+        return tf.nn.quantized_conv2d(tf.constant(x, getattr(tf, input_type)),
+                                      tf.constant(w, getattr(tf, filter_type)),
                                       *[tf.constant(_F(v)) for v in ranges], strides,
                                       padding, **kwargs)
     return build
 
 
-def _qpool(kind, x, low, high, ksize, strides, padding, **kwargs):
+def _qpool(kind, x, low, high, ksize, strides, padding, dtype="quint8", **kwargs):
     def build(tf):
         pool = getattr(tf.nn, f"quantized_{kind}_pool")
-        return pool(tf.constant(x, tf.quint8), tf.constant(_F(low)), tf.constant(_F(high)),
+        return pool(tf.constant(x, getattr(tf, dtype)), tf.constant(_F(low)), tf.constant(_F(high)),
                     ksize, strides, padding, **kwargs)
     return build
 
@@ -81,6 +85,10 @@ CASES = {
                                    [1, 1, 1, 1], "SAME"),
     "quantized_conv2d_offsets_at_ends": _qconv(_Q_IN, _Q_W, (0.5, 1.5, -2.0, -1.0),
                                                [1, 3, 3, 1], "SAME"),
+    "quantized_max_pool_qint8": _qpool("max", _Q_S8, -1.0, 1.0, [1, 2, 2, 1], [1, 1, 1, 1],
+                                       "SAME", dtype="qint8"),
+    "quantized_avg_pool_qint8": _qpool("avg", _Q_S8, -1.0, 1.0, [1, 3, 2, 1], [1, 2, 1, 1],
+                                       "SAME", dtype="qint8"),
     "quantized_max_pool_valid": _qpool("max", _Q_IN, -1.0, 1.0, [1, 2, 2, 1], [1, 2, 2, 1],
                                        "VALID"),
     "quantized_max_pool_same": _qpool("max", _Q_IN, 0.0, 3.5, [1, 3, 2, 1], [1, 2, 1, 1],
@@ -134,6 +142,14 @@ ERROR_CASES = {
             tf.constant(_normal(1, 2, 2, 3)), tf.constant(_normal(1, 2, 2, 12)),
             tf.constant(np.array([[20, 20, 1, 1, 1]], _F)), tf.constant(_normal(4, 3, 4)),
             name="gbp")),
+    "quantized_conv2d_qint8_filter": _qconv(_Q_IN, _Q_W_S8, (-1.0, 2.0, -0.8, 0.6),
+                                            [1, 1, 1, 1], "SAME", filter_type="qint8"),
+    "quantized_conv2d_qint8_input": _qconv(_Q_S8, _Q_W, (0.0, 1.0, 0.0, 1.0), [1, 1, 1, 1],
+                                           "VALID", input_type="qint8"),
+    "quantized_conv2d_quint8_out": _qconv(_Q_IN, _Q_W, (0.0, 1.0, 0.0, 1.0), [1, 1, 1, 1],
+                                          "VALID", out_type="quint8"),
+    "quantized_max_pool_qint32": _qpool("max", _Q_IN.astype(np.int32), 0.0, 1.0,
+                                        [1, 2, 2, 1], [1, 1, 1, 1], "VALID", dtype="qint32"),
     "quantized_conv2d_batch_stride": _qconv(_Q_IN, _Q_W, (0.0, 1.0, 0.0, 1.0),
                                             [2, 1, 1, 1], "VALID"),
     "quantized_conv2d_unequal_strides": _qconv(_Q_IN, _Q_W, (0.0, 1.0, 0.0, 1.0),

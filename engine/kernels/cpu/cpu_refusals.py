@@ -1,8 +1,9 @@
 """Ops TensorFlow's CPU has no kernel for, failing when they run as TensorFlow's session
 fails them: InvalidArgumentError "No OpKernel was registered to support Op ...", the node's
 attrs, and the devices that do have one (Conv2DBackpropFilterV2, Conv2DBackpropInputV2 and
-QuantizedReluX: none; GenerateBoundingBoxProposals: the GPU). TensorFlow lists the attrs in
-its map's order, the engine sorted."""
+QuantizedReluX: none; GenerateBoundingBoxProposals: the GPU), and no_kernel_error for the
+kernels that take some types alone. TensorFlow lists the attrs in its map's order, the
+engine sorted."""
 
 from engine.kernels import register
 from engine.kernels.common import invalid
@@ -30,13 +31,18 @@ def _attr_text(value):
 
 
 def no_cpu_kernel(ctx, *inputs):
+    raise no_kernel_error(ctx, _REGISTERED[ctx.node_def.op])
+
+
+def no_kernel_error(ctx, registered):
+    """The error for a node whose attrs no CPU kernel takes; `registered` lists the kernels
+    there are, one "  device=..." line each."""
     node_def = ctx.node_def
     attrs = ", ".join(f"{key}={_attr_text(value)}" for key, value in
                       sorted(node_def.attr.items()) if not key.startswith("_"))
-    raise invalid(ctx, f"No OpKernel was registered to support Op '{node_def.op}' used by "
-                       f"{{{{node {node_def.name}}}}} with these attrs: [{attrs}]\n"
-                       f"Registered devices: [CPU]\nRegistered kernels:\n"
-                       f"{_REGISTERED[node_def.op]}")
+    return invalid(ctx, f"No OpKernel was registered to support Op '{node_def.op}' used by "
+                        f"{{{{node {node_def.name}}}}} with these attrs: [{attrs}]\n"
+                        f"Registered devices: [CPU]\nRegistered kernels:\n{registered}")
 
 
 for _op in _REGISTERED:

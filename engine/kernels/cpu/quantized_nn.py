@@ -1,5 +1,7 @@
 """CPU kernels of QuantizedConv2D, QuantizedMaxPool and QuantizedAvgPool: TensorFlow's
-quantized_conv_ops.cc and quantized_pooling_ops.cc on quint8 held as uint8.
+quantized_conv_ops.cc and quantized_pooling_ops.cc on quint8 (held as uint8) and qint8 where
+TensorFlow's CPU takes them: quint8 input with a quint8 or qint8 filter into qint32, pools of
+quint8 or qint8.
 
 QuantizedConv2D sums (input - input_offset) * (filter - filter_offset) in int32, the offsets
 being where 0.0 falls in each range (FloatToQuantizedUnclamped), and gives the range
@@ -10,10 +12,11 @@ integer mean over the window's elements inside the input (a truncating division)
 
 import numpy as np
 
-from engine.framework.errors import UnimplementedError
+from engine.framework.errors import InternalError, UnimplementedError
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.kernels.cpu import nn
+from engine.kernels.cpu.cpu_refusals import no_kernel_error
 
 _F = np.float32
 _INT32_LOWEST, _INT32_HIGHEST = -(2 ** 31), 2 ** 31 - 1
@@ -37,6 +40,17 @@ def _round(x):
     return float(np.sign(x) * np.floor(abs(x) + 0.5))
 
 
+_CONV_KERNELS = ("  device='CPU'; Tinput in [DT_QUINT8]; Tfilter in [DT_QUINT8]; out_type in "
+                 "[DT_QINT32]\n  device='CPU'; Tinput in [DT_QUINT8]; Tfilter in [DT_QINT8]; "
+                 "out_type in [DT_QINT32]\n")
+_POOL_KERNELS = "  device='CPU'; T in [DT_QINT8]\n  device='CPU'; T in [DT_QUINT8]\n"
+
+
+def _type_name(ctx, attr):
+    value = ctx.attrs.get(attr)
+    return getattr(value, "name", str(value))
+
+
 def float_for_one_level(low, high, levels=255):
     """FloatForOneQuantizedLevel: the float range over (highest - lowest), in float32."""
     return _F(_F(high) - _F(low)) / _F(levels)
@@ -51,6 +65,9 @@ def _scalar(ctx, value, what):
 
 @register("QuantizedConv2D")
 def quantized_conv2d(ctx, x, filters, min_input, max_input, min_filter, max_filter):
+    if (_type_name(ctx, "Tinput"), _type_name(ctx, "out_type")) != ("quint8", "qint32") or \
+            _type_name(ctx, "Tfilter") not in ("quint8", "qint8"):
+        raise no_kernel_error(ctx, _CONV_KERNELS)
     strides = list(ctx.attrs["strides"])
     if len(strides) != 4:
         raise invalid(ctx, "sliding window strides field must specify 4 dimensions")
@@ -75,6 +92,12 @@ def quantized_conv2d(ctx, x, filters, min_input, max_input, min_filter, max_filt
         raise invalid(ctx, "Current implementation only supports equal length strides in "
                            "the row and column dimensions.")
     input_offset = float_to_quantized_unclamped(0.0, ranges[0], ranges[1])
+    if _type_name(ctx, "Tfilter") == "qint8":
+        # TensorFlow 2.21 registers a quint8 x qint8 kernel whose CPU form (oneDNN off)
+        # leaves its output unset: the session fails so.
+        name = ctx.node_def.name if getattr(ctx, "node_def", None) is not None else ""
+        raise InternalError(getattr(ctx, "node_def", None), None,
+                            f"Missing 0-th output from {{{{node {name}}}}}")
     filter_offset = float_to_quantized_unclamped(0.0, ranges[2], ranges[3])
     centred_x = x.astype(np.int64) - input_offset
     centred_w = filters.astype(np.int64) - filter_offset
@@ -104,6 +127,8 @@ class _Attrs:
 
 
 def _pool_checks(ctx, x, kind):
+    if _type_name(ctx, "T") not in ("quint8", "qint8"):
+        raise no_kernel_error(ctx, _POOL_KERNELS)
     ksize, strides = list(ctx.attrs["ksize"]), list(ctx.attrs["strides"])
     if len(ksize) != 4:
         raise invalid(ctx, "Sliding window ksize field must specify 4 dimensions")
@@ -148,5 +173,6 @@ def quantized_avg_pool(ctx, x, min_input, max_input):
     sums = nn._windows(padded, out_hw, window, stride, (1, 1)).sum(axis=(3, 4))
     counts = nn._windows(inside, out_hw, window, stride, (1, 1)).sum(axis=(3, 4))
     info = np.iinfo(x.dtype)
-    means = np.clip(sums // counts, info.min, info.max)
+    means = np.where(sums < 0, -(-sums // counts), sums // counts)  # C++'s truncation
+    means = np.clip(means, info.min, info.max)
     return means.astype(x.dtype), _F(min_input), _F(max_input)
