@@ -20,9 +20,9 @@ import tf_fixture_set  # noqa: E402
 import conv_quantized_cases as cases  # noqa: E402
 
 TF = tf_fixture_set.load("conv_quantized")
-# float32: TensorFlow's bits (the fixtures' Conv2D/Conv3D sums agree); float64 sums are
+# float32 and float16: TensorFlow's bits (the fixtures' Conv2D/Conv3D sums agree); float64 sums are
 # Eigen's contraction blocks in another order, an ulp or two apart.
-_TOLERANCE = {"float32": 0, "float64": 1e-14}
+_TOLERANCE = {"float32": 0, "float64": 1e-14, "float16": 0}
 
 
 @pytest.mark.parametrize("name", list(cases.CASES))

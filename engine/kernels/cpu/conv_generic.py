@@ -29,11 +29,10 @@ def conv(ctx, x, filters):
         raise UnimplementedError(ctx.node_def, None, f"The {what}")
     lead = x.shape[:batch_dims]
     folded = x.reshape((-1,) + x.shape[batch_dims:])
-    rank = spatial + 2
-    skip = batch_dims - 1  # the attrs count the extra batch dims' entries first
-    strides = list(attrs.get("strides"))[skip:]
-    dilations = list(attrs.get("dilations") or [1] * rank)[skip:]
-    explicit = list(attrs.get("explicit_paddings") or [])[2 * skip:]
+    rank = spatial + 2  # the attrs describe the folded input: one batch dim
+    strides = list(attrs.get("strides"))
+    dilations = list(attrs.get("dilations") or [1] * rank)
+    explicit = list(attrs.get("explicit_paddings") or [])
     inner = SimpleNamespace(node_def=getattr(ctx, "node_def", None), attrs={
         "strides": strides, "dilations": dilations, "padding": attrs.get("padding"),
         "explicit_paddings": explicit, "data_format": b"NHWC" if spatial == 2 else b"NDHWC"})
