@@ -171,6 +171,13 @@ ENGINE_OPS += """
 MatchingFiles
 """.split()
 
+# WebP, padded NMS, box proposals, protos, quantized conv/pools, Conv (branch image-io-quant).
+ENGINE_OPS += """
+Conv Conv2DBackpropFilterV2 Conv2DBackpropInputV2
+QuantizedConv2D QuantizedAvgPool QuantizedMaxPool QuantizedReluX
+DecodeWebP DecodeProtoV2 EncodeProto GenerateBoundingBoxProposals
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

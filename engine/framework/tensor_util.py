@@ -169,6 +169,8 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
         numpy_dtype = dtypes.as_dtype(nparray.dtype)
     except TypeError:
         raise TypeError(f"Unrecognized data type: {nparray.dtype}") from None
+    if dtype is not None and dtype.is_quantized and nparray.dtype == dtype.as_numpy_dtype:
+        numpy_dtype = dtype.base_dtype  # quint8 held as uint8, as tf.constant(x, tf.quint8)
     if dtype is not None and dtype.base_dtype != numpy_dtype.base_dtype:
         raise TypeError(f"`dtype` {dtype} is not compatible with {values} of dtype "
                         f"{nparray.dtype}.")

@@ -54,6 +54,10 @@ def decode_bmp(contents, channels=0, name=None):
     return apply_op("DecodeBmp", contents=contents, channels=channels, name=name)
 
 
+def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
+    return apply_op("DecodeWebP", contents=contents, channels=channels, dtype=dtype, name=name)
+
+
 def decode_gif(contents, name=None):
     return apply_op("DecodeGif", contents=contents, name=name)
 
@@ -61,7 +65,7 @@ def decode_gif(contents, name=None):
 def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
                  expand_animations=True):
     """One DecodeImage node (uint8, uint16 or float32; other dtypes decoded as uint16 and
-    converted) that sniffs JPEG, PNG, GIF or BMP."""
+    converted) that sniffs JPEG, PNG, GIF, BMP or WebP."""
     with name_scope(name, "decode_image"):
         channels = 0 if channels is None else channels
         dtype = dtypes.as_dtype(dtype)

@@ -56,6 +56,7 @@ from engine.shape_inference.stateless_random import SHAPE_FUNCTIONS as _STATELES
 from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
 from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
+from engine.shape_inference.image_io_and_quantized import SHAPE_FUNCTIONS as _IMAGE_IO_AND_QUANTIZED
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -174,4 +175,5 @@ SHAPE_FUNCTIONS = {
     **_WINDOW_ARGMAX,
     **_QUANTIZATION,
     **_IMAGE,
+    **_IMAGE_IO_AND_QUANTIZED,
 }

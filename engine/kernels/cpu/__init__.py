@@ -22,7 +22,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # array and shape ops, small linalg
     "array_shape", "patches", "edit_distance", "matrix_roots", "tridiagonal",
     # fake quantization
-    "fake_quant", "quantize_and_dequantize", "quantize"))
+    "fake_quant", "quantize_and_dequantize", "quantize",
+    # generic Conv, quantized convolution and pools, WebP, padded NMS, box proposals, protos
+    "conv_generic", "quantized_nn", "proto_codec", "cpu_refusals"))
 
 
 def load_kernels():

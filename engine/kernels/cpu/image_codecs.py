@@ -1,9 +1,11 @@
 """CPU kernels of the image codecs: DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeGif,
-DecodeBmp and DecodeImage (one kernel, as TensorFlow's DecodeImageV2Op: each op sniffs the
-format and decodes JPEG, PNG and GIF alike, BMP only through DecodeBmp and DecodeImage),
+DecodeBmp, DecodeWebP and DecodeImage (one kernel, as TensorFlow's DecodeImageV2Op: each op
+sniffs the format and decodes JPEG, PNG, GIF and WebP alike, BMP only through DecodeBmp and
+DecodeImage),
 EncodeJpeg, EncodeJpegVariableQuality, EncodePng and ExtractJpegShape.
 
-The formats are jpeg_codec.py (Pillow's libjpeg-turbo), png_codec.py and gif_codec.py; BMP is
+The formats are jpeg_codec.py (Pillow's libjpeg-turbo), png_codec.py, gif_codec.py and
+webp_codec.py (Pillow's libwebp); BMP is
 decode_image_op.cc's own reader, here. Errors are TensorFlow's InvalidArgument words.
 """
 
@@ -12,7 +14,7 @@ import numpy as np
 from engine.framework.errors import UnimplementedError
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu import gif_codec, jpeg_codec, png_codec
+from engine.kernels.cpu import gif_codec, jpeg_codec, png_codec, webp_codec
 
 _JPEG, _PNG, _GIF, _BMP = b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF8", b"BM"
 
@@ -82,6 +84,8 @@ class _Decoder:
                               (_BMP, self.bmp)):
             if data.startswith(magic):
                 return decode(data, crop_window)
+        if webp_codec.is_webp(data):
+            return self.webp(data)
         raise invalid(self.ctx, "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, "
                                 "BMP, WebP required.")
 
@@ -146,6 +150,8 @@ class _Decoder:
             frames = gif_codec.decode(data, expand)
         except gif_codec.CodecError as error:
             raise invalid(ctx, f"Invalid GIF data (size {len(data)}), {error}") from None
+        if self.op_type == "DecodeWebP":
+            raise invalid(ctx, "Bad op type DecodeWebP")
         if self.op_type in ("DecodePng", "DecodeJpeg"):
             if len(frames) != 1:
                 raise invalid(ctx, f"Got {len(frames)} frames, but animated gifs can only be "
@@ -154,6 +160,27 @@ class _Decoder:
         elif self.op_type == "DecodeImage" and not self.expand_animations:
             frames = frames[0]
         return _convert(frames, self.dtype)
+
+    def webp(self, data):
+        """Frames [count, height, width, channels] from every op (DecodePng's and
+        DecodeAndCropJpeg's too, uncropped), the first frame alone from DecodeImage without
+        expand_animations, as decode_image_op.cc's DecodeWebPV2 gives them."""
+        ctx = self.ctx
+        if self.channels == 1:
+            raise invalid(ctx, "WebP only supports 3 or 4 channels")
+        if self.dtype != np.uint8:
+            raise invalid(ctx, "WebP only supports uint8 for dtype")
+        try:
+            frames = webp_codec.decode(data)
+        except webp_codec.CodecError as error:
+            raise invalid(ctx, str(error)) from None
+        except jpeg_codec.MissingPillow as error:
+            raise _jpeg_error(ctx, error) from None
+        if self.channels not in (0, frames.shape[3]):
+            raise invalid(ctx, "Number of channels requested does not match input")
+        if self.op_type == "DecodeImage" and not self.expand_animations:
+            return frames[0]
+        return frames
 
     def bmp(self, data, crop_window):
         ctx = self.ctx
@@ -237,7 +264,7 @@ def _decoder_kernel(op_type):
 
 
 for _op in ("DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeGif", "DecodeBmp",
-            "DecodeImage"):
+            "DecodeImage", "DecodeWebP"):
     register(_op)(_decoder_kernel(_op))
 
 
