@@ -16,6 +16,7 @@ from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
 from engine.training import basic_loops as _basic_loops, checkpoint_init as _checkpoint_init
+from engine.training import checkpoint_object as _checkpoint_object
 from engine.training import coordinator as _coordinator, input as _input
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
@@ -56,6 +57,7 @@ train = _Namespace(
                                         "get_checkpoint_mtimes", "remove_checkpoint",
                                         "checkpoints_iterator")),
     init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
+    **_members(_checkpoint_object, ("Checkpoint", "CheckpointManager", "CheckpointOptions")),
     warm_start=_warm_starting.warm_start,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),

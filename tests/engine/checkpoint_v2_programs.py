@@ -1,0 +1,43 @@
+"""TF1-style programs using tf.train.Checkpoint and CheckpointManager, written once for both
+TensorFlow (tools/make_checkpoint_v2_fixtures.py) and the engine (test_checkpoint_v2.py)."""
+
+import os
+
+
+def build_model(tf):
+    """A ref variable, a resource variable, a global step and Adam: slots and beta powers."""
+    w = tf.get_variable("w", initializer=tf.constant([1.0, -2.0, 0.5]))
+    r = tf.get_variable("r", initializer=tf.constant(3.0), use_resource=True)
+    step = tf.train.get_or_create_global_step()
+    x = tf.constant([[0.5, 1.0, -1.5], [2.0, 0.25, 1.0]])
+    loss = tf.reduce_sum(tf.square(tf.linalg.matvec(x, w) * r - 1.0))
+    optimizer = tf.train.AdamOptimizer(0.05)
+    train = optimizer.minimize(loss, global_step=step)
+    return {"w": w, "r": r, "step": step, "loss": loss, "optimizer": optimizer, "train": train}
+
+
+def train_with_manager(tf, directory, steps, save_every=2, max_to_keep=2):
+    """Restores the manager's latest checkpoint (or initializes), trains `steps` steps and saves
+    every save_every steps; returns the printed lines and the manager's checkpoints."""
+    lines = []
+    with tf.Graph().as_default():
+        model = build_model(tf)
+        checkpoint = tf.train.Checkpoint(model_w=model["w"], model_r=model["r"],
+                                         step=model["step"], optimizer=model["optimizer"])
+        manager = tf.train.CheckpointManager(checkpoint, directory, max_to_keep=max_to_keep)
+        status = checkpoint.restore(manager.latest_checkpoint)
+        with tf.Session() as session:
+            status.initialize_or_restore(session)
+            lines.append("restored from %s" % (os.path.basename(manager.latest_checkpoint)
+                                               if manager.latest_checkpoint else None))
+            for _ in range(steps):
+                _, loss, step = session.run([model["train"], model["loss"], model["step"]])
+                lines.append("step %d loss %r" % (step, float(loss)))
+                if step % save_every == 0:
+                    path = manager.save()
+                    lines.append("saved %s counter %d" % (
+                        os.path.basename(path), session.run(checkpoint.save_counter)))
+            w, r = session.run([model["w"], model["r"]])
+            lines.append("w %r r %r" % ([float(v) for v in w], float(r)))
+        checkpoints = [os.path.basename(p) for p in manager.checkpoints]
+    return lines, checkpoints
