@@ -18,6 +18,7 @@ from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoi
 from engine.training import basic_loops as _basic_loops, checkpoint_init as _checkpoint_init
 from engine.training import checkpoint_object as _checkpoint_object
 from engine.training import coordinator as _coordinator, input as _input
+from engine.training import profiler_hook as _profiler_hook
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
 from engine.training import queue_runner as _queue_runner
@@ -66,6 +67,7 @@ train = _Namespace(
                         "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook",
                         "SummarySaverHook")),
     CheckpointSaverHook=_checkpoint_hooks.CheckpointSaverHook,
+    ProfilerHook=_profiler_hook.ProfilerHook,
     CheckpointSaverListener=_checkpoint_hooks.CheckpointSaverListener,
     **_members(_step_hooks, ("FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook")),
     **_members(_session_creators, ("SessionCreator", "ChiefSessionCreator",
