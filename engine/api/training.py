@@ -59,7 +59,7 @@ train = _Namespace(
                                         "checkpoints_iterator")),
     init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
     **_members(_checkpoint_object, ("Checkpoint", "CheckpointManager", "CheckpointOptions")),
-    warm_start=_warm_starting.warm_start,
+    warm_start=_warm_starting.warm_start, VocabInfo=_warm_starting.VocabInfo,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.
