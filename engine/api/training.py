@@ -12,6 +12,7 @@ from engine.ops import learning_rate_decay as _decay, meta_graph as _meta_graph
 from engine.ops import optimizers as _optimizers, optimizers_tf1 as _optimizers_tf1
 from engine.ops import saver as _saver, train as _train
 from engine.proto import cluster_pb2 as _cluster_pb2, saver_pb2 as _saver_pb2
+from engine.proto import tensorflow_server_pb2 as _tensorflow_server_pb2
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
@@ -96,7 +97,7 @@ train = _Namespace(
     # Clusters, and the sessions of their tasks.
     replica_device_setter=_replica_device_setter, ClusterSpec=_cluster_spec.ClusterSpec,
     ClusterDef=_cluster_pb2.ClusterDef, JobDef=_cluster_pb2.JobDef,
-    SaverDef=_saver_pb2.SaverDef,
+    SaverDef=_saver_pb2.SaverDef, ServerDef=_tensorflow_server_pb2.ServerDef,
     Server=_cluster_server.Server, Supervisor=_supervisor.Supervisor,
     SessionManager=_session_manager.SessionManager,
     SyncReplicasOptimizer=_sync_replicas.SyncReplicasOptimizer)

@@ -14,9 +14,6 @@ def messages(tf):
     info = tf.TensorInfo(name="x:0", dtype=tf.float32.as_datatype_enum)
     info.tensor_shape.dim.add(size=-1)
     info.tensor_shape.dim.add(size=3)
-    if not hasattr(tf.train, "ServerDef"):
-        return {"HistogramProto": histogram, "SummaryMetadata": metadata, "LogMessage": log,
-                "TensorInfo": info}
     server = tf.train.ServerDef(job_name="worker", task_index=1, protocol="grpc", port=2222)
     job = server.cluster.job.add(name="worker")
     job.tasks[0] = "localhost:2222"

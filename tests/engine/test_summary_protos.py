@@ -1,5 +1,5 @@
-"""tf.HistogramProto, tf.SummaryMetadata, tf.LogMessage, tf.TensorInfo and the TF 2 summary
-helpers of tf.summary against TensorFlow (tests/fixtures/summary_protos,
+"""tf.HistogramProto, tf.SummaryMetadata, tf.LogMessage, tf.TensorInfo, tf.train.ServerDef and
+the TF 2 summary helpers of tf.summary against TensorFlow (tests/fixtures/summary_protos,
 tools/make_summary_proto_fixtures.py)."""
 
 import json
@@ -18,7 +18,7 @@ from summary_proto_messages import messages  # noqa: E402
 
 
 @pytest.mark.parametrize("name", ["HistogramProto", "SummaryMetadata", "LogMessage",
-                                  "TensorInfo"])
+                                  "TensorInfo", "ServerDef"])
 def test_messages_serialize_and_print_as_tensorflows(name):
     made = messages(tf)[name]
     expected = EXPECTED["messages"][name]
