@@ -6,7 +6,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_checkpoint_v2_fixt
                   a CheckpointManager every 2 steps (tests/engine/checkpoint_v2_programs.py)
   expected.json   that program's printed lines, first run and restarted run; the manager's
                   checkpoints; the files and state file (timestamps dropped) after each; per
-                  checkpoint its keys (dtype, shape, values) and object graph proto as text;
+                  checkpoint its keys (dtype, shape, values) and object graph proto as text
+                  (and of a checkpoint of a list, a dict and a nested Checkpoint);
                   the ops Checkpoint.save and restore add to a graph; assertion messages
 """
 
@@ -148,6 +149,8 @@ def main():
         expected["second_files"] = sorted(os.listdir(run))
         expected["second_state"] = state_without_times(run)
         expected["latest_checkpoint"] = os.path.basename(tf.train.latest_checkpoint(run))
+        expected["structures"] = checkpoint_contents(
+            programs.structures_checkpoint(tf, work))
         os.mkdir(os.path.join(work, "graph"))
         expected["graph"] = graph_case(os.path.join(work, "graph"))
         os.mkdir(os.path.join(work, "messages"))

@@ -41,3 +41,18 @@ def train_with_manager(tf, directory, steps, save_every=2, max_to_keep=2):
             lines.append("w %r r %r" % ([float(v) for v in w], float(r)))
         checkpoints = [os.path.basename(p) for p in manager.checkpoints]
     return lines, checkpoints
+
+
+def structures_checkpoint(tf, directory):
+    """A Checkpoint of a list, a dict, a nested Checkpoint and a name with '/' and '.': the
+    paths TensorFlow gives them (data structures, escaped local names)."""
+    with tf.Graph().as_default():
+        a = tf.Variable(1.0, name="a")
+        b = tf.Variable([2.0, 3.0], name="b")
+        c = tf.get_variable("c", initializer=tf.constant(4.0), use_resource=True)
+        d = tf.Variable(5, name="d")
+        checkpoint = tf.train.Checkpoint(
+            vars=[a, b], table={"x/y.z": c}, sub=tf.train.Checkpoint(v=d))
+        with tf.Session() as session:
+            session.run(tf.global_variables_initializer())
+            return checkpoint.write(os.path.join(directory, "structures"), session=session)

@@ -219,3 +219,8 @@ def test_checkpoint_options_and_write(tmp_path):
     assert path == str(tmp_path / "plain") and written == [path]
     assert not (tmp_path / "checkpoint").exists()  # write() keeps no state file
     assert tf.train.load_variable(path, "v/.ATTRIBUTES/VARIABLE_VALUE") == 2.0
+
+
+def test_lists_dicts_and_nested_checkpoints_take_tensorflows_paths(tmp_path):
+    prefix = programs.structures_checkpoint(tf, str(tmp_path))
+    assert checkpoint_contents(prefix) == EXPECTED["structures"]
