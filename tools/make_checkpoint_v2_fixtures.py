@@ -7,7 +7,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_checkpoint_v2_fixt
   expected.json   that program's printed lines, first run and restarted run; the manager's
                   checkpoints; the files and state file (timestamps dropped) after each; per
                   checkpoint its keys (dtype, shape, values) and object graph proto as text
-                  (and of a checkpoint of a list, a dict and a nested Checkpoint);
+                  (and of a checkpoint of a list, a dict and a nested Checkpoint, and of
+                  nested tf.Modules);
                   the ops Checkpoint.save and restore add to a graph; assertion messages
 """
 
@@ -151,6 +152,8 @@ def main():
         expected["latest_checkpoint"] = os.path.basename(tf.train.latest_checkpoint(run))
         expected["structures"] = checkpoint_contents(
             programs.structures_checkpoint(tf, work))
+        expected["module"] = checkpoint_contents(
+            programs.module_checkpoint(tf, tf.Module, work))
         os.mkdir(os.path.join(work, "graph"))
         expected["graph"] = graph_case(os.path.join(work, "graph"))
         os.mkdir(os.path.join(work, "messages"))

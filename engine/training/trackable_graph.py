@@ -26,10 +26,25 @@ def escape_local_name(name):
 
 def is_trackable(value):
     """What tf.train.Checkpoint accepts: variables, optimizers, objects with trackable children
-    (the engine's tf.Module answers `_trackable_children`), and lists, tuples and dicts,
-    which TensorFlow wraps as trackable data structures."""
+    (`_trackable_children`, or a tf.Module: a class with TensorFlow's
+    `_TF_MODULE_IGNORED_PROPERTIES`), and lists, tuples and dicts, which TensorFlow wraps as
+    trackable data structures. Other Python objects are not tracked, as in TensorFlow."""
     return (isinstance(value, (Variable, Optimizer, list, tuple, dict))
-            or callable(getattr(value, "_trackable_children", None)))
+            or callable(getattr(value, "_trackable_children", None))
+            or _is_module(value))
+
+
+def _is_module(value):
+    return (not isinstance(value, type)
+            and hasattr(type(value), "_TF_MODULE_IGNORED_PROPERTIES"))
+
+
+def _module_children(module):
+    """A tf.Module's dependencies: its attributes holding trackables, in the order they were
+    set (AutoTrackable tracks each assignment), but the ignored properties."""
+    ignored = type(module)._TF_MODULE_IGNORED_PROPERTIES
+    return [(name, value) for name, value in vars(module).items()
+            if name not in ignored and is_trackable(value)]
 
 
 def children(obj, graph):
@@ -45,6 +60,8 @@ def children(obj, graph):
         return [(str(i), value) for i, value in enumerate(obj) if is_trackable(value)]
     if isinstance(obj, dict):
         return [(str(key), value) for key, value in obj.items() if is_trackable(value)]
+    if not callable(getattr(obj, "_trackable_children", None)) and _is_module(obj):
+        return _module_children(obj)
     found = obj._trackable_children()
     return list(found.items()) if isinstance(found, dict) else list(found)
 

@@ -56,3 +56,27 @@ def structures_checkpoint(tf, directory):
         with tf.Session() as session:
             session.run(tf.global_variables_initializer())
             return checkpoint.write(os.path.join(directory, "structures"), session=session)
+
+
+def module_checkpoint(tf, module_base, directory):
+    """A Checkpoint of nested tf.Module subclasses (module_base: tf.Module, or on the engine
+    a class shaped as tf.Module until the engine has one): their attributes' paths."""
+    class Dense(module_base):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0, 2.0]], name="w")
+            self.b = tf.Variable([0.5], name="b")
+            self.units = 2  # not trackable: not saved
+
+    class Model(module_base):
+        def __init__(self):
+            super().__init__()
+            self.layers = [Dense(), Dense()]
+            self.scale = tf.Variable(2.0, name="scale")
+
+    with tf.Graph().as_default():
+        model = Model()
+        with tf.Session() as session:
+            session.run(tf.global_variables_initializer())
+            return tf.train.Checkpoint(model=model).write(os.path.join(directory, "module"),
+                                                          session=session)
