@@ -8,7 +8,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_checkpoint_v2_fixt
                   checkpoints; the files and state file (timestamps dropped) after each; per
                   checkpoint its keys (dtype, shape, values) and object graph proto as text
                   (and of a checkpoint of a list, a dict and a nested Checkpoint, and of
-                  nested tf.Modules);
+                  nested tf.Modules); the ops a restore before minimize() adds as the
+                  optimizer makes its variables;
                   the ops Checkpoint.save and restore add to a graph; assertion messages
 """
 
@@ -154,6 +155,7 @@ def main():
             programs.structures_checkpoint(tf, work))
         expected["module"] = checkpoint_contents(
             programs.module_checkpoint(tf, tf.Module, work))
+        expected["restore_before_minimize"] = programs.restore_before_minimize(tf, work)
         os.mkdir(os.path.join(work, "graph"))
         expected["graph"] = graph_case(os.path.join(work, "graph"))
         os.mkdir(os.path.join(work, "messages"))

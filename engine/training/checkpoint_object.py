@@ -128,7 +128,9 @@ class Checkpoint:
     def restore(self, save_path):
         """A load status for save_path: restore ops to run, assertions on what matched."""
         status = self._saver.restore(save_path)
-        self._maybe_create_save_counter()
+        if self._maybe_create_save_counter() and isinstance(
+                status, object_saver.CheckpointLoadStatus):
+            status._checkpoint.match()  # restored when made, as TensorFlow's deferred restore
         if isinstance(status, object_saver.NameBasedSaverStatus):
             status.add_to_optionally_restored(self.save_counter)
         return status

@@ -6,23 +6,24 @@ by MergeV2Checkpoints) and runs them with the prefix and the graph proto fed. re
 the checkpoint's object graph to the Python objects by local names, from the root, and builds
 RestoreV2 ops (one per slot variable, one for the rest, each checkpoint key once per saver);
 the status runs them. A checkpoint without an object graph (tf.compat.v1.train.Saver's) is
-restored by variable names. Slots and optimizer variables created after restore() are matched
-when the status is next used, before its ops run (TensorFlow matches them on creation).
+restored by variable names. A matched optimizer's slots and beta powers made after restore()
+get their restore ops as they are made (TensorFlow's deferred restorations).
 """
 
 import os
+import weakref
 
 from google.protobuf.message import DecodeError
 
 from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY
 from engine.checkpoint.reader import CheckpointReader
 from engine.framework import dtypes
-from engine.framework.default_graph import get_default_session
+from engine.framework.default_graph import get_default_session, init_scope
 from engine.framework.graph import get_default_graph
 from engine.ops.array_ops import identity, stack
 from engine.ops.constant_op import constant
 from engine.ops.op_def_library import apply_op
-from engine.ops.optimizers import Optimizer
+from engine.ops.optimizers import VARIABLE_CREATED_CALLBACKS, Optimizer
 from engine.ops.saver import Saver
 from engine.ops import state_ops
 from engine.ops.variables import ResourceVariable, Variable
@@ -185,6 +186,26 @@ class _RestoreCoordinator:
                     optimizer_id, ref.original_variable_node_id, ref.slot_name)
         self.matched_python = set()
         self.visited = {}  # proto id -> when first visited
+        self.graph = get_default_graph()
+        self._watch_optimizers()
+
+    def _watch_optimizers(self):
+        """Matches what a matched optimizer makes later (slots, beta powers) when it is made."""
+        coordinator = weakref.ref(self)
+
+        def created(optimizer, variable):
+            this = coordinator()
+            if this is None or this.complete():
+                VARIABLE_CREATED_CALLBACKS.remove(created)
+            elif variable.graph is this.graph and any(
+                    obj is optimizer for obj in this.object_by_proto_id.values()):
+                with init_scope():
+                    this.match()
+
+        VARIABLE_CREATED_CALLBACKS.append(created)
+
+    def complete(self):
+        return len(self.object_by_proto_id) == len(self.proto.nodes)
 
     def match(self):
         """Walks the proto from the root (again: objects made since are matched now) and adds

@@ -80,3 +80,43 @@ def module_checkpoint(tf, module_base, directory):
             session.run(tf.global_variables_initializer())
             return tf.train.Checkpoint(model=model).write(os.path.join(directory, "module"),
                                                           session=session)
+
+
+def _op_rows(ops):
+    return [[op.name, op.type, op.device, [t.name for t in op.inputs],
+             [c.name for c in op.control_inputs]] for op in ops]
+
+
+def restore_before_minimize(tf, directory):
+    """TensorFlow's documented order: restore, build the train op, initialize_or_restore.
+    save_counter, the beta powers and the slots are restored as they are made: the ops each
+    step adds, and the values restored."""
+    def model():
+        w = tf.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+        return w, tf.train.AdamOptimizer(0.1)
+
+    with tf.Graph().as_default():
+        w, optimizer = model()
+        train = optimizer.minimize(tf.reduce_sum(w * w))
+        checkpoint = tf.train.Checkpoint(w=w, opt=optimizer)
+        with tf.Session() as session:
+            session.run(tf.global_variables_initializer())
+            session.run(train)
+            path = checkpoint.save(os.path.join(directory, "deferred"))
+    found = {}
+    with tf.Graph().as_default() as graph:
+        w, optimizer = model()
+        checkpoint = tf.train.Checkpoint(w=w, opt=optimizer)
+        before = len(graph.get_operations())
+        status = checkpoint.restore(path)
+        found["restore_ops"] = _op_rows(graph.get_operations()[before:])
+        before = len(graph.get_operations())
+        optimizer.minimize(tf.reduce_sum(w * w))
+        found["minimize_ops"] = _op_rows(graph.get_operations()[before:])
+        with tf.Session() as session:
+            status.assert_consumed()
+            status.initialize_or_restore(session)
+            found["values"] = [session.run(v).tolist() for v in (
+                w, optimizer.get_slot(w, "m"), optimizer.get_slot(w, "v"),
+                checkpoint.save_counter)]
+    return found

@@ -236,3 +236,10 @@ class ModuleShaped:
 def test_modules_take_tensorflows_paths(tmp_path):
     prefix = programs.module_checkpoint(tf, ModuleShaped, str(tmp_path))
     assert checkpoint_contents(prefix) == EXPECTED["module"]
+
+
+def test_restore_before_minimize_adds_tensorflows_ops_as_variables_are_made(tmp_path):
+    """Each beta power and slot gets its RestoreV2 when the optimizer makes it, and
+    save_counter when restore() makes it, node for node as in TensorFlow."""
+    assert programs.restore_before_minimize(tf, str(tmp_path)) == \
+        EXPECTED["restore_before_minimize"]
