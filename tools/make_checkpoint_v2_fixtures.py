@@ -9,7 +9,7 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_checkpoint_v2_fixt
                   checkpoint its keys (dtype, shape, values) and object graph proto as text
                   (and of a checkpoint of a list, a dict and a nested Checkpoint, and of
                   nested tf.Modules); the ops a restore before minimize() adds as the
-                  optimizer makes its variables;
+                  optimizer makes its variables; CheckpointManager's options;
                   the ops Checkpoint.save and restore add to a graph; assertion messages
 """
 
@@ -156,6 +156,7 @@ def main():
         expected["module"] = checkpoint_contents(
             programs.module_checkpoint(tf, tf.Module, work))
         expected["restore_before_minimize"] = programs.restore_before_minimize(tf, work)
+        expected["manager_options"] = programs.manager_options(tf, work)
         os.mkdir(os.path.join(work, "graph"))
         expected["graph"] = graph_case(os.path.join(work, "graph"))
         os.mkdir(os.path.join(work, "messages"))

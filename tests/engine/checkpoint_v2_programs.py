@@ -120,3 +120,46 @@ def restore_before_minimize(tf, directory):
                 w, optimizer.get_slot(w, "m"), optimizer.get_slot(w, "v"),
                 checkpoint.save_counter)]
     return found
+
+
+def _state_lines(directory):
+    with open(os.path.join(directory, "checkpoint")) as f:
+        return [line for line in f.read().splitlines() if "timestamp" not in line]
+
+
+def manager_options(tf, directory):
+    """checkpoint_name, checkpoint_number from the global step, keep_checkpoint_every_n_hours
+    (tiny: every checkpoint leaving the active set is kept), max_to_keep=None, and a second
+    manager recovering the first one's state."""
+    found = {}
+    kept_dir, all_dir = os.path.join(directory, "kept"), os.path.join(directory, "all")
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, name="v")
+        step = tf.train.get_or_create_global_step()
+        checkpoint = tf.train.Checkpoint(v=v)
+        kept = tf.train.CheckpointManager(checkpoint, kept_dir, max_to_keep=1,
+                                          keep_checkpoint_every_n_hours=1e-9,
+                                          checkpoint_name="model")
+        every = tf.train.CheckpointManager(checkpoint, all_dir, max_to_keep=None)
+        advance = tf.assign_add(step, 10)
+        with tf.Session() as session:
+            session.run(tf.global_variables_initializer())
+            paths = []
+            for _ in range(3):
+                session.run(advance)
+                paths.append(kept.save(checkpoint_number=step))
+                paths.append(every.save())
+            paths.append(kept.save(checkpoint_number=7))
+            found["counter"] = int(session.run(checkpoint.save_counter))
+        found["paths"] = [os.path.relpath(p, directory) for p in paths]
+        found["kept_checkpoints"] = [os.path.basename(p) for p in kept.checkpoints]
+        found["all_checkpoints"] = [os.path.basename(p) for p in every.checkpoints]
+        found["kept_files"] = sorted(os.listdir(kept_dir))
+        found["all_files"] = sorted(os.listdir(all_dir))
+        found["kept_state"], found["all_state"] = _state_lines(kept_dir), _state_lines(all_dir)
+        again = tf.train.CheckpointManager(checkpoint, kept_dir, max_to_keep=3)
+        found["recovered"] = [os.path.basename(p) for p in again.checkpoints]
+        found["recovered_latest"] = os.path.basename(again.latest_checkpoint)
+        found["listed"] = [os.path.basename(p) for p in
+                           tf.train.get_checkpoint_state(kept_dir).all_model_checkpoint_paths]
+    return found

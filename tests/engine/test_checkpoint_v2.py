@@ -243,3 +243,7 @@ def test_restore_before_minimize_adds_tensorflows_ops_as_variables_are_made(tmp_
     save_counter when restore() makes it, node for node as in TensorFlow."""
     assert programs.restore_before_minimize(tf, str(tmp_path)) == \
         EXPECTED["restore_before_minimize"]
+
+
+def test_manager_options_as_tensorflow(tmp_path):
+    assert programs.manager_options(tf, str(tmp_path)) == EXPECTED["manager_options"]
