@@ -180,10 +180,13 @@ class _RestoreCoordinator:
         self.object_by_proto_id = {0: saver._root}
         self.restore_ops = []
         self.unresolved_slots = {}  # slot node id -> (optimizer id, original id, slot name)
+        self._slots_of = {}  # optimizer or variable node id -> its slot node ids
         for optimizer_id, node in enumerate(graph_proto.nodes):
             for ref in node.slot_variables:
                 self.unresolved_slots[ref.slot_variable_node_id] = (
                     optimizer_id, ref.original_variable_node_id, ref.slot_name)
+                for end in (optimizer_id, ref.original_variable_node_id):
+                    self._slots_of.setdefault(end, []).append(ref.slot_variable_node_id)
         self.matched_python = set()
         self.visited = {}  # proto id -> when first visited
         self.graph = get_default_graph()
@@ -239,9 +242,11 @@ class _RestoreCoordinator:
         variable, its slots in proto order; for an optimizer, those of the variables visited
         before it, in their visiting order (restore.py's slot and deferred restorations)."""
         self.visited.setdefault(proto_id, len(self.visited))
-        pending = [(slot_id, entry) for slot_id, entry in self.unresolved_slots.items()
-                   if proto_id in entry[:2] and entry[0] in self.visited
-                   and entry[1] in self.visited]
+        pending = [(slot_id, self.unresolved_slots[slot_id])
+                   for slot_id in self._slots_of.get(proto_id, ())
+                   if slot_id in self.unresolved_slots]
+        pending = [(slot_id, entry) for slot_id, entry in pending
+                   if entry[0] in self.visited and entry[1] in self.visited]
         pending.sort(key=lambda item: self.visited[item[1][1]])
         for slot_id, (optimizer_id, original_id, slot_name) in pending:
             optimizer = self.object_by_proto_id.get(optimizer_id)
