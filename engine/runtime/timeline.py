@@ -1,4 +1,4 @@
-"""A step's StepStats as TensorFlow's client Timeline writes it (tensorflow/python/client/timeline.py).
+"""A step's StepStats as TensorFlow's client Timeline writes it (python/client/timeline.py).
 
 tf.train.ProfilerHook writes this format: an "Allocators" process, then per device a
 "<device> Compute" process of "X" op events (name = op type, args name/op/inputN) on lanes that

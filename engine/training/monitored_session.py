@@ -144,7 +144,7 @@ class MonitoredSession:
         if options is not None and merged_options is not None:
             merged_options.MergeFrom(options)
         requests = {"caller": fetches, **{id(h): f for h, f in hook_fetches.items()}}
-        run_metadata = run_metadata or RunMetadata()  # hooks read it (ProfilerHook's traces)
+        run_metadata = run_metadata or RunMetadata()  # hooks read it (ProfilerHook)
         try:
             outputs = self._sess.run(requests, feed_dict=feeds or None,
                                      options=merged_options or options,

@@ -133,7 +133,8 @@ class TrackableSaver:
         try:
             graph_proto.ParseFromString(reader.get_tensor(OBJECT_GRAPH_KEY))
         except DecodeError as error:
-            raise ValueError(f"{OBJECT_GRAPH_KEY} is not a TrackableObjectGraph ({error})") from None
+            raise ValueError(f"{OBJECT_GRAPH_KEY} is not a TrackableObjectGraph "
+                             f"({error})") from None
         if self._restore_prefix is None:
             with get_default_graph().device("/cpu:0"):
                 self._restore_prefix = constant("model")

@@ -82,7 +82,8 @@ class ObjectGraph:
                     node_ids[id(child)] = len(self.objects)
                     self.objects.append(child)
                     prefix = self.paths[id(obj)]
-                    self.paths[id(child)] = (prefix + "/" if prefix else "") + escape_local_name(name)
+                    self.paths[id(child)] = ((prefix + "/" if prefix else "")
+                                             + escape_local_name(name))
                     queue.append(child)
                 refs.append((node_ids[id(child)], name))
             self.edges[node_ids[id(obj)]] = refs
