@@ -1,6 +1,7 @@
-"""tf.train: optimizers, the Saver and checkpoints, hooks and monitored sessions, queue runners
-and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef and JobDef
-protos."""
+"""tf.train: optimizers, the Saver and checkpoints (object-based too: Checkpoint and
+CheckpointManager), hooks and monitored sessions, queue runners and input producers,
+learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef,
+JobDef and ServerDef protos."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
