@@ -178,6 +178,11 @@ QuantizedConv2D QuantizedAvgPool QuantizedMaxPool QuantizedReluX
 DecodeWebP DecodeProtoV2 EncodeProto GenerateBoundingBoxProposals
 """.split()
 
+# Vocabulary remapping of checkpointed matrices for tf.train.VocabInfo (branch checkpoint-v2).
+ENGINE_OPS += """
+GenerateVocabRemapping LoadAndRemapMatrix
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

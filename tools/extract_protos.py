@@ -23,7 +23,7 @@ ROOT_MESSAGES = [
     "tensorflow.SavedModel", "tensorflow.Event", "tensorflow.Summary",
     "tensorflow.TensorDescription", "tensorflow.ResourceHandleProto",
     "tensorflow.BundleHeaderProto", "tensorflow.BundleEntryProto", "tensorflow.CheckpointState",
-    "tensorflow.Example", "tensorflow.SequenceExample",
+    "tensorflow.Example", "tensorflow.SequenceExample", "tensorflow.ServerDef",
 ]
 
 SCALAR_TYPES = {
@@ -224,7 +224,7 @@ def main(out_dir, schema_path="tests/fixtures/proto_schema.json"):
     import tensorflow  # noqa: F401
     from tensorflow.core.framework import graph_pb2, op_def_pb2, step_stats_pb2  # noqa: F401
     from tensorflow.core.protobuf import config_pb2, meta_graph_pb2, saved_model_pb2  # noqa: F401
-    from tensorflow.core.protobuf import tensor_bundle_pb2  # noqa: F401
+    from tensorflow.core.protobuf import tensor_bundle_pb2, tensorflow_server_pb2  # noqa: F401
     from tensorflow.core.util import event_pb2  # noqa: F401
     from tensorflow.python.training import checkpoint_state_pb2  # noqa: F401
     from google.protobuf import descriptor_pool

@@ -14,8 +14,10 @@ from engine.ops import queue_ops as _queue_ops, string_ops as _string_ops, train
 from engine.ops.accumulator_ops import ConditionalAccumulator  # noqa: F401
 from engine.platform import gfile as _gfile
 from engine.training import input as _input
-from engine.proto.event_pb2 import Event, SessionLog  # noqa: F401
-from engine.proto.summary_pb2 import Summary  # noqa: F401
+from engine.proto.event_pb2 import Event, LogMessage, SessionLog  # noqa: F401
+from engine.proto.histogram_pb2 import HistogramProto  # noqa: F401
+from engine.proto.meta_graph_pb2 import TensorInfo  # noqa: F401
+from engine.proto.summary_pb2 import Summary, SummaryMetadata  # noqa: F401
 from engine.savedmodel import SAVED_MODEL as saved_model  # noqa: F401 (tf.saved_model, TF 1.x's)
 from engine.summary.legacy import (audio_summary, histogram_summary,  # noqa: F401
                                    image_summary, scalar_summary)

@@ -17,7 +17,7 @@ app = _Namespace("tf.app", run=_app.run, flags=flags)
 logging = _Namespace("tf.logging", **{name: getattr(_logging, name) for name in (
     "DEBUG", "ERROR", "FATAL", "INFO", "WARN", "debug", "error", "fatal", "flush",
     "get_verbosity", "info", "log", "log_every_n", "log_first_n", "log_if", "set_verbosity",
-    "vlog", "warn", "warning")})
+    "vlog", "warn", "warning", "TaskLevelStatusMessage")})
 
 
 def enable_eager_execution(*args, **kwargs):

@@ -1,6 +1,7 @@
-"""tf.train: optimizers, the Saver and checkpoints, hooks and monitored sessions, queue runners
-and input producers, learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef and JobDef
-protos."""
+"""tf.train: optimizers, the Saver and checkpoints (object-based too: Checkpoint and
+CheckpointManager), hooks and monitored sessions, queue runners and input producers,
+learning-rate schedules, tf.train.Example, ClusterSpec and Server, and the SaverDef, ClusterDef,
+JobDef and ServerDef protos."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 
@@ -12,11 +13,14 @@ from engine.ops import learning_rate_decay as _decay, meta_graph as _meta_graph
 from engine.ops import optimizers as _optimizers, optimizers_tf1 as _optimizers_tf1
 from engine.ops import saver as _saver, train as _train
 from engine.proto import cluster_pb2 as _cluster_pb2, saver_pb2 as _saver_pb2
+from engine.proto import tensorflow_server_pb2 as _tensorflow_server_pb2
 from engine.proto import example_pb2 as _example_pb2, feature_pb2 as _feature_pb2
 from engine.summary.reader import summary_iterator as _summary_iterator
 from engine.training import basic_hooks as _hooks, checkpoint_hooks as _checkpoint_hooks
 from engine.training import basic_loops as _basic_loops, checkpoint_init as _checkpoint_init
+from engine.training import checkpoint_object as _checkpoint_object
 from engine.training import coordinator as _coordinator, input as _input
+from engine.training import profiler_hook as _profiler_hook
 from engine.training import monitored_session as _monitored
 from engine.training import moving_averages as _moving_averages
 from engine.training import queue_runner as _queue_runner
@@ -56,7 +60,8 @@ train = _Namespace(
                                         "get_checkpoint_mtimes", "remove_checkpoint",
                                         "checkpoints_iterator")),
     init_from_checkpoint=_checkpoint_init.init_from_checkpoint,
-    warm_start=_warm_starting.warm_start,
+    **_members(_checkpoint_object, ("Checkpoint", "CheckpointManager", "CheckpointOptions")),
+    warm_start=_warm_starting.warm_start, VocabInfo=_warm_starting.VocabInfo,
     **_members(_checkpoint_reader, ("NewCheckpointReader", "load_checkpoint", "list_variables",
                                     "load_variable")),
     # Hooks and monitored sessions.
@@ -64,6 +69,7 @@ train = _Namespace(
                         "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook",
                         "SummarySaverHook")),
     CheckpointSaverHook=_checkpoint_hooks.CheckpointSaverHook,
+    ProfilerHook=_profiler_hook.ProfilerHook,
     CheckpointSaverListener=_checkpoint_hooks.CheckpointSaverListener,
     **_members(_step_hooks, ("FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook")),
     **_members(_session_creators, ("SessionCreator", "ChiefSessionCreator",
@@ -92,7 +98,7 @@ train = _Namespace(
     # Clusters, and the sessions of their tasks.
     replica_device_setter=_replica_device_setter, ClusterSpec=_cluster_spec.ClusterSpec,
     ClusterDef=_cluster_pb2.ClusterDef, JobDef=_cluster_pb2.JobDef,
-    SaverDef=_saver_pb2.SaverDef,
+    SaverDef=_saver_pb2.SaverDef, ServerDef=_tensorflow_server_pb2.ServerDef,
     Server=_cluster_server.Server, Supervisor=_supervisor.Supervisor,
     SessionManager=_session_manager.SessionManager,
     SyncReplicasOptimizer=_sync_replicas.SyncReplicasOptimizer)

@@ -7,8 +7,11 @@ import os
 import re
 import time
 
+from google.protobuf import text_format
+
 from engine.checkpoint.bundle import index_path
-from engine.checkpoint.state import latest_checkpoint
+from engine.checkpoint.state import STATE_FILE, latest_checkpoint
+from engine.lib_io import file_io
 from engine.platform import tf_logging
 from engine.proto import checkpoint_state_pb2
 
@@ -129,3 +132,27 @@ def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, time
         if timeout_fn is not None and timeout_fn():
             tf_logging.info("Done. No new checkpoints will be generated.")
             return
+
+
+def update_checkpoint_state_internal(save_dir, model_checkpoint_path,
+                                     all_model_checkpoint_paths=None, latest_filename=None,
+                                     save_relative_paths=False,
+                                     all_model_checkpoint_timestamps=None,
+                                     last_preserved_timestamp=None):
+    """Writes the `checkpoint` state file as tf.train.Checkpoint and CheckpointManager do:
+    with save_relative_paths, absolute paths relative to save_dir; timestamps as given."""
+    def relative(path):
+        return os.path.relpath(path, save_dir) if os.path.isabs(path) else path
+
+    paths = list(all_model_checkpoint_paths or [])
+    if save_relative_paths:
+        model_checkpoint_path, paths = relative(model_checkpoint_path), [relative(p) for p in paths]
+    state = generate_checkpoint_state_proto(
+        save_dir, model_checkpoint_path, all_model_checkpoint_paths=paths,
+        all_model_checkpoint_timestamps=all_model_checkpoint_timestamps,
+        last_preserved_timestamp=last_preserved_timestamp)
+    state_path = os.path.join(save_dir, latest_filename or STATE_FILE)
+    if state_path == state.model_checkpoint_path:
+        raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
+                           "checkpoint state.  Please use a different save path.")
+    file_io.write_atomically(state_path, text_format.MessageToString(state))

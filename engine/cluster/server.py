@@ -10,21 +10,7 @@ Its `target`, `grpc://host:port` as TensorFlow's, is what `tf.Session(target)` t
 """
 
 from engine.cluster.cluster_spec import ClusterSpec
-
-
-class ServerDef:
-    """TensorFlow's ServerDef message (cluster, job_name, task_index, protocol), printed as
-    TensorFlow prints it; the engine has no generated class for it."""
-
-    def __init__(self, cluster_def, job_name, task_index, protocol="grpc"):
-        self.cluster, self.job_name = cluster_def, job_name
-        self.task_index, self.protocol = task_index, protocol
-
-    def __str__(self):
-        cluster = str(self.cluster)  # as TensorFlow prints it (map keys of 0 too)
-        indented = "".join("  " + line + "\n" for line in cluster.splitlines())
-        return (f"cluster {{\n{indented}}}\njob_name: \"{self.job_name}\"\n"
-                f"task_index: {self.task_index}\nprotocol: \"{self.protocol}\"\n")
+from engine.proto.tensorflow_server_pb2 import ServerDef
 
 
 class Server:
@@ -44,8 +30,8 @@ class Server:
                 raise ValueError("Must specify an explicit `task_index`.")
             task_index = indices[0]
         self._cluster = cluster
-        self._server_def = ServerDef(cluster.as_cluster_def(), job_name, task_index,
-                                     protocol or "grpc")
+        self._server_def = ServerDef(cluster=cluster.as_cluster_def(), job_name=job_name,
+                                     task_index=task_index, protocol=protocol or "grpc")
         self._address = cluster.task_address(job_name, task_index)
         self._task = f"/job:{job_name}/task:{task_index}"
         self._worker = None

@@ -24,6 +24,17 @@ from engine.ops.variables import ResourceVariable, Variable, trainable_variables
 from engine.framework.tensor import Tensor
 
 
+# Called as callback(optimizer, variable) after an optimizer makes a slot or a non-slot
+# variable: a tf.train.Checkpoint restore waiting for it adds its restore ops then, as
+# TensorFlow's deferred restorations do.
+VARIABLE_CREATED_CALLBACKS = []
+
+
+def _created(optimizer, variable):
+    for callback in list(VARIABLE_CREATED_CALLBACKS):
+        callback(optimizer, variable)
+
+
 def _var_key(var):
     return (var.op.graph, var.op.name)
 
@@ -196,6 +207,7 @@ class Optimizer:
                     "", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
                     use_resource=_is_resource(var), validate_shape=shape.is_fully_defined())
             _partition_like(var, named_slots[key])
+            _created(self, named_slots[key])
         return named_slots[key]
 
     def _zeros_slot(self, var, slot_name, op_name):
@@ -218,6 +230,7 @@ class Optimizer:
                     "", initializer=value, trainable=False, use_resource=_is_resource(var),
                     validate_shape=value.shape.is_fully_defined())
             _partition_like(var, named_slots[key])
+            _created(self, named_slots[key])
         return named_slots[key]
 
     def _create_non_slot_variable(self, initial_value, name, colocate_with):
@@ -229,6 +242,7 @@ class Optimizer:
                 v = Variable(initial_value, name=name, trainable=False,
                              use_resource=_is_resource(colocate_with))
             self._non_slot_dict[key] = v
+            _created(self, v)
         return v
 
     def _get_non_slot_variable(self, name, graph=None):

@@ -61,6 +61,11 @@ def fatal(msg, *args, **kwargs):
     _log(FATAL, msg, args, kwargs)
 
 
+def TaskLevelStatusMessage(msg):  # noqa: N802  (TensorFlow's name)
+    """A task's status, logged as an error (tf.logging.TaskLevelStatusMessage)."""
+    _log(ERROR, msg, (), {})
+
+
 def vlog(level, msg, *args, **kwargs):
     _log(level, msg, args, kwargs)
 

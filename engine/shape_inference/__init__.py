@@ -57,6 +57,7 @@ from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
 from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.image_io_and_quantized import SHAPE_FUNCTIONS as _IMAGE_IO_AND_QUANTIZED
+from engine.shape_inference.checkpoint_remap import SHAPE_FUNCTIONS as _CHECKPOINT_REMAP
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -174,6 +175,7 @@ SHAPE_FUNCTIONS = {
     **_CTC,
     **_WINDOW_ARGMAX,
     **_QUANTIZATION,
+    **_CHECKPOINT_REMAP,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
 }

@@ -9,6 +9,8 @@ from engine.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa:
 from engine.proto.summary_pb2 import Summary, SummaryDescription, SummaryMetadata  # noqa: F401
 from engine.summary.media import audio, histogram, image, tensor_summary, text  # noqa: F401
 from engine.summary.ops import merge, merge_all, scalar  # noqa: F401
+from engine.summary.v2_graph_helpers import (all_v2_summary_ops,  # noqa: F401
+                                             get_summary_description, initialize)
 from engine.summary.writer import FileWriter, SummaryWriter  # noqa: F401
 from engine.summary.writer_cache import FileWriterCache  # noqa: F401
 

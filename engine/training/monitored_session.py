@@ -19,7 +19,7 @@ from engine.framework.api_namespace import NotSupportedError
 from engine.framework.default_graph import get_default_graph
 from engine.framework.graph_keys import GraphKeys
 from engine.platform import tf_logging as logging
-from engine.runtime.session import RunOptions
+from engine.runtime.session import RunMetadata, RunOptions
 from engine.training.basic_hooks import StepCounterHook, SummarySaverHook
 from engine.training.checkpoint_hooks import CheckpointSaverHook
 from engine.training.coordinator import Coordinator
@@ -144,6 +144,7 @@ class MonitoredSession:
         if options is not None and merged_options is not None:
             merged_options.MergeFrom(options)
         requests = {"caller": fetches, **{id(h): f for h, f in hook_fetches.items()}}
+        run_metadata = run_metadata or RunMetadata()  # hooks read it (ProfilerHook)
         try:
             outputs = self._sess.run(requests, feed_dict=feeds or None,
                                      options=merged_options or options,

@@ -24,7 +24,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # fake quantization
     "fake_quant", "quantize_and_dequantize", "quantize",
     # generic Conv, quantized convolution and pools, WebP, padded NMS, box proposals, protos
-    "conv_generic", "quantized_nn", "proto_codec", "cpu_refusals"))
+    "conv_generic", "quantized_nn", "proto_codec", "cpu_refusals",
+    # vocabulary remapping of checkpoints (tf.train.VocabInfo)
+    "checkpoint_remap"))
 
 
 def load_kernels():
