@@ -170,6 +170,14 @@ QuantizeV2 Dequantize QuantizedConcat
 ENGINE_OPS += """
 MatchingFiles
 """.split()
+# tf.data.Options, session handles, the sparse conditional accumulator,
+# tf.IdentityReader and tf.user_ops.my_fact (branch specs-session-misc).
+ENGINE_OPS += """
+OptionsDataset GetSessionHandle GetSessionHandleV2 GetSessionTensor DeleteSessionTensor
+SparseConditionalAccumulator
+SparseAccumulatorApplyGradient SparseAccumulatorTakeGradient AccumulatorNumAccumulated
+AccumulatorSetGlobalStep IdentityReaderV2 Fact
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

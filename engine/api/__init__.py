@@ -18,6 +18,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
   serialized SparseTensors, and the TF1 streaming metrics beyond the basic ones.
 - fake_quant_and_quantize.py: tf.quantization, the tf.fake_quant_* functions, tf.quantize,
   tf.dequantize and tf.quantized_concat.
+- specs_and_sessions.py: type specs, tf.data.Options, session handles, tf.CriticalSection,
+  the sparse conditional accumulator, tf.IdentityReader and the TF1 toggles.
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -38,6 +40,7 @@ from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403
 from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
+from engine.api.specs_and_sessions import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 
