@@ -6,6 +6,7 @@ A handle is "<node name>;<id>;<device>"; the reader and deleter subgraphs a Tens
 runs are made once per graph, kept under TensorFlow's keys (node name and device; a
 deleter's number)."""
 
+import threading
 import weakref
 
 from engine.framework import devices, dtypes
@@ -42,6 +43,10 @@ class TensorHandle:
         self._dtype = dtype
         self._session = session
         self._auto_gc_enabled = True
+
+    def __del__(self):
+        if getattr(self, "_auto_gc_enabled", False):
+            _register_dead_handle(self._session, self._handle)
 
     def __str__(self):
         return self._handle
@@ -130,6 +135,31 @@ def _handle_deleter(graph, deleter_key, handle):
             holder = placeholder(dtypes.string)
             deleters[deleter_key] = holder, apply_op("DeleteSessionTensor", handle=holder)
     return deleters[deleter_key]
+
+
+# TensorFlow's BaseSession._DEAD_HANDLES_THRESHOLD: the tensors of handles Python dropped
+# are deleted from the session ten at a time, by deleter subgraphs keyed 0 to 9.
+_DEAD_HANDLES_THRESHOLD = 10
+_DEAD_HANDLES = weakref.WeakKeyDictionary()
+_DEAD_LOCK = threading.Lock()
+
+
+def _register_dead_handle(session, handle):
+    with _DEAD_LOCK:
+        dead = _DEAD_HANDLES.setdefault(session, [])
+        dead.append(handle)
+        if len(dead) < _DEAD_HANDLES_THRESHOLD:
+            return
+        to_delete = list(dead)
+        dead.clear()
+    if getattr(session, "_closed", False):
+        return
+    feeds, fetches = {}, []
+    for deleter_key, dead_handle in enumerate(to_delete):
+        holder, deleter = _handle_deleter(session.graph, deleter_key, dead_handle)
+        feeds[holder] = dead_handle
+        fetches.append(deleter)
+    session.run(fetches, feed_dict=feeds)
 
 
 def fetched_handle(tensor, session):

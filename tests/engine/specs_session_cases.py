@@ -270,6 +270,16 @@ def replay_session_handles(tf):
         with tf.Session() as other:
             attempt("new_session_ids", lambda: other.run(handle).handle)
         log["nodes"] = _nodes(graph)
+    # Handles Python drops are deleted from the session ten at a time.
+    with tf.Graph().as_default() as dropping:
+        kept = tf.get_session_handle(tf.constant(3.0))
+        with tf.Session() as sess:
+            names = [sess.run(kept).handle for _ in range(12)]
+            holder, reader = tf.get_session_tensor(names[0], tf.float32)
+            attempt("dropped_first", lambda: sess.run(reader, {holder: names[0]}))
+            attempt("dropped_tenth", lambda: sess.run(reader, {holder: names[9]}))
+            attempt("dropped_last", lambda: sess.run(reader, {holder: names[11]}))
+        log["dropped_nodes"] = _nodes(dropping)
     return log
 
 
