@@ -171,12 +171,12 @@ ENGINE_OPS += """
 MatchingFiles
 """.split()
 # tf.data.Options, session handles, the sparse conditional accumulator,
-# tf.IdentityReader and tf.user_ops.my_fact (branch specs-session-misc).
+# tf.IdentityReader, tf.user_ops.my_fact and enable_check_numerics (branch specs-session-misc).
 ENGINE_OPS += """
 OptionsDataset GetSessionHandle GetSessionHandleV2 GetSessionTensor DeleteSessionTensor
 SparseConditionalAccumulator
 SparseAccumulatorApplyGradient SparseAccumulatorTakeGradient AccumulatorNumAccumulated
-AccumulatorSetGlobalStep IdentityReaderV2 Fact
+AccumulatorSetGlobalStep IdentityReaderV2 Fact CheckNumericsV2
 """.split()
 
 

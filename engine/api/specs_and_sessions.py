@@ -24,6 +24,7 @@ from engine.framework import errors as _errors, op_libraries as _op_libraries
 from engine.framework import switches as _switches
 from engine.ops import accumulator_ops as _accumulators, io_ops as _io_ops
 from engine.ops import session_ops as _session_ops, user_ops as _user_ops
+from engine.ops import check_numerics_callback as _check_numerics
 from engine.api import special_math as _special_math
 
 # Session handles: tensors kept in a session between runs.
@@ -42,6 +43,8 @@ disable_tensor_equality = _switches.disable_tensor_equality
 _core.debugging.enable_traceback_filtering = _switches.enable_traceback_filtering
 _core.debugging.disable_traceback_filtering = _switches.disable_traceback_filtering
 _core.debugging.is_traceback_filtering_enabled = _switches.is_traceback_filtering_enabled
+_core.debugging.enable_check_numerics = _check_numerics.enable_check_numerics
+_core.debugging.disable_check_numerics = _check_numerics.disable_check_numerics
 _core.graph_util.must_run_on_cpu = _switches.must_run_on_cpu
 _errors.raise_exception_on_not_ok_status = _switches.raise_exception_on_not_ok_status
 load_op_library = _op_libraries.load_op_library

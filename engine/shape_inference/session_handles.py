@@ -1,10 +1,11 @@
 """Shape functions of the session-handle ops, the sparse conditional accumulator,
-OptionsDataset, IdentityReaderV2 and Fact (TensorFlow's data_flow_ops.cc, dataset_ops.cc,
-io_ops.cc, user_ops.cc). Ops without outputs (DeleteSessionTensor, the accumulators' apply
-and set-step)
-need none; `unknown` is TensorFlow's UnknownShape."""
+OptionsDataset, IdentityReaderV2, Fact and CheckNumericsV2 (TensorFlow's data_flow_ops.cc,
+dataset_ops.cc, io_ops.cc, user_ops.cc, array_ops.cc). Ops without outputs
+(DeleteSessionTensor, the accumulators' apply and set-step) need none; `unknown` is
+TensorFlow's UnknownShape."""
 
 from engine.shape_inference.control_flow import unknown
+from engine.shape_inference.elementwise import unchanged
 
 
 def _scalar(attrs, inputs):
@@ -21,4 +22,5 @@ SHAPE_FUNCTIONS = {
     "SparseAccumulatorTakeGradient": unknown,
     "IdentityReaderV2": _scalar,
     "Fact": unknown,
+    "CheckNumericsV2": unchanged,
 }

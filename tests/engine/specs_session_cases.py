@@ -5,6 +5,7 @@ tf.compat.v1 (tools/make_specs_session_fixtures.py) and on the engine
 error class and message it raised."""
 
 import os
+import re
 import tempfile
 import warnings
 
@@ -450,7 +451,65 @@ def replay(name, tf):
     return _plain(REPLAYS[name](tf))
 
 
-REPLAYS = {"specs": replay_specs, "options": replay_options,
+def numerics_report(message):
+    """A check's words (after the "Node:" line) with the creation stack cut to this file's
+    frames, their paths to its name: TensorFlow's stack also lists its own library's frames
+    and the engine's lists its, and the callers above this file (pytest, the fixture tool)
+    differ."""
+    text = message.split("\nNode: ", 1)[1].split("\n", 1)[1].split("\n\t [[{{node")[0]
+    lines, kept, i = text.split("\n"), [], 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("    + "):
+            if "specs_session_cases.py" in line:
+                kept.append(re.sub(r"\+ \S*specs_session_cases\.py", "+ specs_session_cases.py",
+                                   line))
+                kept.append(lines[i + 1])
+            i += 1 if line.startswith("    + ... (Omitted") else 2
+            continue
+        kept.append(line)
+        i += 1
+    return "\n".join(kept)
+
+
+def replay_check_numerics(tf):
+    log = {}
+    attempt = _trying(log, tf)
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.debugging.enable_check_numerics()
+        try:
+            x = tf.placeholder(tf.float32, name="x")
+            y = tf.log(x, name="lg")
+            z = y * 2.0
+            both = tf.add_n([x, y], name="both")
+            ints = tf.constant([1, 2]) + 1
+            squeezed = tf.squeeze(tf.reshape(y, [1]))
+            square = tf.multiply(x, x, name="square")
+        finally:
+            tf.debugging.disable_check_numerics()
+        after = tf.log(x, name="after")
+        grad = tf.gradients(z, x)[0]
+        log["tensors"] = [t.name for t in (x, y, z, both, ints, squeezed, after, grad)]
+        log["control_inputs"] = [[op.name for op in graph.get_operation_by_name(name)
+                                  .control_inputs] for name in ("lg", "both", "after")]
+        with tf.Session() as sess:
+            attempt("fine", lambda: sess.run([z, both, grad], {x: 2.0}))
+            attempt("after_not_checked", lambda: bool(np.isnan(sess.run(after, {x: -1.0}))))
+            for label, fetch, value in (("nan", z, -1.0), ("minus_inf", z, 0.0),
+                                        ("two_inputs", square, 1e30),
+                                        ("placeholder", z, float("nan")),
+                                        ("gradient", grad, 0.0)):
+                try:
+                    log[label] = _plain(sess.run(fetch, {x: value}))
+                except tf.errors.OpError as error:
+                    log[label] = [type(error).__name__, error.op.name if error.op else None,
+                                  numerics_report(error.message)]
+        log["nodes"] = _nodes(graph)
+    return log
+
+
+REPLAYS = {"check_numerics": replay_check_numerics, "specs": replay_specs, "options": replay_options,
            "session_handles": replay_session_handles,
            "sparse_accumulator": replay_sparse_accumulator,
            "identity_reader": replay_identity_reader, "misc": replay_misc}

@@ -24,7 +24,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # fake quantization
     "fake_quant", "quantize_and_dequantize", "quantize",
     # dataset options, session handles, sparse accumulators, IdentityReader, Fact
-    "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops"))
+    "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
+    "numerics_checks"))
 
 
 def load_kernels():
