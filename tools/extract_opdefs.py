@@ -176,7 +176,7 @@ ENGINE_OPS += """
 OptionsDataset GetSessionHandle GetSessionHandleV2 GetSessionTensor DeleteSessionTensor
 SparseConditionalAccumulator
 SparseAccumulatorApplyGradient SparseAccumulatorTakeGradient AccumulatorNumAccumulated
-AccumulatorSetGlobalStep IdentityReaderV2 Fact CheckNumericsV2
+AccumulatorSetGlobalStep IdentityReaderV2 Fact CheckNumericsV2 CheckPinned
 """.split()
 
 

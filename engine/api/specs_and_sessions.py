@@ -47,6 +47,7 @@ _core.debugging.enable_check_numerics = _check_numerics.enable_check_numerics
 _core.debugging.disable_check_numerics = _check_numerics.disable_check_numerics
 _core.graph_util.must_run_on_cpu = _switches.must_run_on_cpu
 _errors.raise_exception_on_not_ok_status = _switches.raise_exception_on_not_ok_status
+check_pinned = _check_numerics.check_pinned
 load_op_library = _op_libraries.load_op_library
 load_library = _op_libraries.load_library
 load_file_system_library = _op_libraries.load_file_system_library

@@ -136,3 +136,8 @@ def _check_numerics_v2_grad(op, grad):
                     message="Not a number (NaN) or infinity (Inf) values detected in "
                             f"gradient. {message}")
 
+
+
+def check_pinned(tensor, name=None):
+    """tf.check_pinned: `tensor`, once checked to be in host memory pinned for a GPU."""
+    return apply_op("CheckPinned", tensor=tensor, name=name)

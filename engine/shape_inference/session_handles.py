@@ -1,5 +1,5 @@
 """Shape functions of the session-handle ops, the sparse conditional accumulator,
-OptionsDataset, IdentityReaderV2, Fact and CheckNumericsV2 (TensorFlow's data_flow_ops.cc,
+OptionsDataset, IdentityReaderV2, Fact, CheckNumericsV2 and CheckPinned (TensorFlow's data_flow_ops.cc,
 dataset_ops.cc, io_ops.cc, user_ops.cc, array_ops.cc). Ops without outputs
 (DeleteSessionTensor, the accumulators' apply and set-step) need none; `unknown` is
 TensorFlow's UnknownShape."""
@@ -23,4 +23,5 @@ SHAPE_FUNCTIONS = {
     "IdentityReaderV2": _scalar,
     "Fact": unknown,
     "CheckNumericsV2": unchanged,
+    "CheckPinned": unchanged,
 }

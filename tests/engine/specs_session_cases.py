@@ -394,6 +394,10 @@ def replay_misc(tf):
     attempt = _trying(log, tf)
     graph = tf.Graph()
     with graph.as_default():
+        pinned = tf.check_pinned(tf.constant([1.0, 2.0]))
+        log["pinned"] = [pinned.name, pinned.op.type, str(pinned.shape), pinned.dtype.name]
+        with tf.Session() as sess:
+            attempt("pinned_value", lambda: sess.run(pinned))
         fact = tf.user_ops.my_fact()
         log["fact"] = [fact.name, fact.op.type, fact.dtype.name, str(fact.shape)]
         with tf.Session() as sess:

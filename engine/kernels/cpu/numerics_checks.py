@@ -1,6 +1,7 @@
-"""The CPU kernel of CheckNumericsV2 (tf.debugging.enable_check_numerics' checks): its input,
+"""The CPU kernels of CheckNumericsV2 (tf.debugging.enable_check_numerics' checks): its input,
 or InvalidArgumentError "<message> : Tensor had <what> values", naming -Inf, +Inf and NaN
-apart as TensorFlow's CheckNumericsV2Op does."""
+apart as TensorFlow's CheckNumericsV2Op does; and of CheckPinned (tf.check_pinned), which
+the engine's tensors, in plain host memory, never pass: "not pinned", as TensorFlow's CPU."""
 
 import numpy as np
 
@@ -28,3 +29,8 @@ def check_numerics_v2(ctx, tensor):
             else message
         raise invalid(ctx, f"{message} : Tensor had {what} values")
     return tensor
+
+
+@register("CheckPinned")
+def check_pinned(ctx, tensor):
+    raise invalid(ctx, "not pinned")
