@@ -1,24 +1,14 @@
-"""Type specs (tf.TypeSpec, tf.TensorSpec, ..., tf.type_spec_from_value, tf.data.DatasetSpec),
-tf.data's Options and NumpyIterator, session handles (tf.get_session_handle, ...),
-tf.CriticalSection, the sparse conditional accumulator, tf.IdentityReader, and the toggles and
-odds of the TF1 namespace (tensor equality, check-numerics instrumentation, traceback
-filtering, op libraries, tf.CXX_VERSION)."""
+"""Type specs (tf.TypeSpec, tf.TensorSpec, ..., tf.type_spec_from_value; tf.data's
+DatasetSpec, Options and NumpyIterator are engine/data's), session handles
+(tf.get_session_handle, ...), the sparse conditional accumulator, tf.IdentityReader, and the
+toggles and odds of the TF1 namespace (tensor equality, check-numerics instrumentation,
+traceback filtering, tf.check_pinned, op libraries, tf.CXX_VERSION, tf.user_ops).
+tf.CriticalSection and tf.LMDBReader stay unsupported (docs/ARCHITECTURE.md says why)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
-from engine import data as _data
-from engine.data import dataset_spec as _dataset_spec, options as _data_options
 from engine.framework.type_spec import (IndexedSlicesSpec, NoneTensorSpec,  # noqa: F401
                                         OptionalSpec, SparseTensorSpec, TensorArraySpec,
                                         TensorSpec, TypeSpec, type_spec_from_value)
-
-_data.DatasetSpec = _dataset_spec.DatasetSpec
-_data.NumpyIterator = _dataset_spec.NumpyIterator
-_data.Options = _data_options.Options
-_data.ThreadingOptions = _data_options.ThreadingOptions
-if not isinstance(vars(_data).get("experimental"), _Namespace):
-    _data.experimental = _Namespace("tf.data.experimental")
-_data.experimental.get_structure = _dataset_spec.get_structure
-
 from engine.api import core as _core
 from engine.framework import errors as _errors, op_libraries as _op_libraries
 from engine.framework import switches as _switches

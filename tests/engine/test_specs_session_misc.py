@@ -34,3 +34,14 @@ def test_an_existing_op_library_is_refused_naming_it(tmp_path):
     for load in (tf.load_op_library, tf.load_library, tf.load_file_system_library):
         with pytest.raises(NotSupportedError, match="my_ops.so"):
             load(str(library))
+
+
+def test_tf_data_names_resolve_before_anything_else_loads_the_api():
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    code = ("import engine as tf; tf.data.Options().threading; tf.data.ThreadingOptions; "
+            "tf.data.experimental.get_structure; tf.data.DatasetSpec; tf.data.NumpyIterator")
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                            text=True, env={"PYTHONPATH": str(root)}, timeout=120)
+    assert result.returncode == 0, result.stderr
