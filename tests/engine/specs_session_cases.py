@@ -140,6 +140,23 @@ def replay_specs(tf):
     return log
 
 
+def _autotune_algorithm(tf):
+    """tf.data.experimental.AutotuneAlgorithm (the options module's enum on the engine)."""
+    try:
+        return tf.data.experimental.AutotuneAlgorithm
+    except AttributeError:
+        from engine.data.options import AutotuneAlgorithm
+        return AutotuneAlgorithm
+
+
+def _external_state_policy(tf):
+    try:
+        return tf.data.experimental.ExternalStatePolicy
+    except AttributeError:
+        from engine.data.options import ExternalStatePolicy
+        return ExternalStatePolicy
+
+
 def replay_options(tf):
     log = {}
     attempt = _trying(log, tf)
@@ -209,6 +226,12 @@ def replay_options(tf):
             policy.experimental_distribute.auto_shard_policy).OFF
         policy.autotune.ram_budget = 1 << 33
         policy.dataset_name = "ds"
+        policy.framework_type = ["keras", "tfx"]
+        policy.autotune.enabled = False
+        policy.autotune.autotune_algorithm = _autotune_algorithm(tf).HILL_CLIMB
+        policy.experimental_external_state_policy = _external_state_policy(tf).IGNORE
+        policy.experimental_service.pinned = True
+        policy.deterministic = True
         attempt("serialized_policy", lambda: list(
             dataset.with_options(policy)._variant_tensor.op.get_attr("serialized_options")))
         attempt("options_node", lambda: [
