@@ -109,7 +109,7 @@ class OptionsBase:
             return not self.__eq__(other)
         return NotImplemented
 
-    __hash__ = object.__hash__
+    __hash__ = None   # unhashable, as TensorFlow's (it defines __eq__ only)
 
     def _set_mutable(self, mutable):
         object.__setattr__(self, "_mutable", mutable)

@@ -175,6 +175,7 @@ def replay_options(tf):
                                   type(tf.data.ThreadingOptions()).__name__,
                                   type(options.experimental_optimization).__name__])
         attempt("equal_fresh", lambda: tf.data.Options() == tf.data.Options())
+        attempt("hash", lambda: hash(tf.data.Options()))
         options.experimental_deterministic = False
         options.threading.private_threadpool_size = 4
         options.threading.max_intra_op_parallelism = 1
