@@ -2,7 +2,8 @@
 DatasetSpec, Options and NumpyIterator are engine/data's), session handles
 (tf.get_session_handle, ...), the sparse conditional accumulator, tf.IdentityReader, and the
 toggles and odds of the TF1 namespace (tensor equality, check-numerics instrumentation,
-traceback filtering, tf.check_pinned, op libraries, tf.CXX_VERSION, tf.user_ops).
+traceback filtering, tf.check_pinned, tf.nondifferentiable_batch_function, op libraries,
+tf.CXX_VERSION, tf.user_ops).
 tf.CriticalSection and tf.LMDBReader stay unsupported (docs/ARCHITECTURE.md says why)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
@@ -14,7 +15,7 @@ from engine.framework import errors as _errors, op_libraries as _op_libraries
 from engine.framework import switches as _switches
 from engine.ops import accumulator_ops as _accumulators, io_ops as _io_ops
 from engine.ops import session_ops as _session_ops, user_ops as _user_ops
-from engine.ops import check_numerics_callback as _check_numerics
+from engine.ops import batch_ops as _batch_ops, check_numerics_callback as _check_numerics
 from engine.api import special_math as _special_math
 
 # Session handles: tensors kept in a session between runs.
@@ -38,6 +39,7 @@ _core.debugging.disable_check_numerics = _check_numerics.disable_check_numerics
 _core.graph_util.must_run_on_cpu = _switches.must_run_on_cpu
 _errors.raise_exception_on_not_ok_status = _switches.raise_exception_on_not_ok_status
 check_pinned = _check_numerics.check_pinned
+nondifferentiable_batch_function = _batch_ops.batch_function
 load_op_library = _op_libraries.load_op_library
 load_library = _op_libraries.load_library
 load_file_system_library = _op_libraries.load_file_system_library

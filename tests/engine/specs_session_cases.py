@@ -39,7 +39,8 @@ def _trying(log, tf):
             log[label] = _plain(fn())
         except tf.errors.OpError as error:
             log[label] = [type(error).__name__, kernel_message(error.message)]
-        except (TypeError, ValueError, AttributeError, RuntimeError, OSError) as error:
+        except (TypeError, ValueError, AttributeError, RuntimeError, OSError,
+                LookupError) as error:
             log[label] = [type(error).__name__, str(error)]
     return attempt
 
@@ -537,7 +538,65 @@ def replay_check_numerics(tf):
     return log
 
 
-REPLAYS = {"check_numerics": replay_check_numerics, "specs": replay_specs, "options": replay_options,
+def replay_batch_function(tf):
+    log = {}
+    attempt = _trying(log, tf)
+    batch = tf.nondifferentiable_batch_function
+    graph = tf.Graph()
+    with graph.as_default():
+        w = tf.constant(3.0, name="w")
+
+        @batch(1, 4, 10)
+        def affine(a, b):
+            return a * w + b, tf.reduce_sum(a, axis=1)
+
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        y = tf.placeholder(tf.float32, [None, 2], name="y")
+        pair = affine(x, y)
+        v = tf.placeholder(tf.float32, [None], name="v")
+        padded = batch(1, 4, 10, allowed_batch_sizes=[2, 4])(lambda a: a + tf.reduce_sum(a))(v)
+        single = batch(2, 8, 100)(lambda a: a * 2.0)(v)
+        scalar_out = batch(1, 4, 10)(lambda a: tf.reduce_sum(a))(v)
+        first_row = batch(1, 4, 10)(lambda a: a[:1])(v)
+        too_big = batch(1, 2, 10, enable_large_batch_splitting=False)(lambda a: a * 2)(v)
+        s = tf.placeholder(tf.float32, [], name="s")
+        scalar_in = batch(1, 4, 10)(lambda a: a * 2)(s)
+        mismatch = batch(1, 4, 10)(lambda a, b: a + b[:1])(v, v[:2])
+        node = pair[0].op
+        attrs = {}
+        for key in sorted(node.node_def.attr):
+            value = node.node_def.attr[key]
+            attrs[key] = ("<function>" if key == "f" else
+                          str(value).replace("\n", " ").strip())
+        log["node"] = [node.name, node.type, [t.name for t in node.inputs],
+                       [str(t.shape) for t in pair], type(pair).__name__,
+                       isinstance(single, tf.Tensor), attrs]
+        function = [f for f in graph.as_graph_def().library.function
+                    if f.signature.name == node.get_attr("f").name][0]
+        log["signature"] = [re.sub(r"_\d+$", "_N", function.signature.name),
+                            [a.name for a in function.signature.input_arg],
+                            [a.name for a in function.signature.output_arg]]
+        attempt("not_a_tensor", lambda: batch(1, 4, 10)(lambda a: a)(1.0))
+        with tf.Session() as sess:
+            attempt("pair", lambda: sess.run(pair, {x: [[1, 2], [3, 4]], y: [[1, 1], [0, 0]]}))
+            attempt("padded", lambda: sess.run(padded, {v: [1, 2, 3]}))
+            attempt("padded_exact", lambda: sess.run(padded, {v: [1, 2]}))
+            attempt("single", lambda: sess.run(single, {v: [1, 2, 3]}))
+            attempt("empty", lambda: sess.run(single, {v: np.zeros([0], np.float32)}))
+            for label, fetch, feed in (("scalar_out", scalar_out, {v: [1, 2]}),
+                                       ("first_row", first_row, {v: [1, 2, 3]}),
+                                       ("too_big", too_big, {v: [1, 2, 3]}),
+                                       ("scalar_in", scalar_in, {s: 3.0}),
+                                       ("mismatch", mismatch, {v: [1, 2, 3]})):
+                attempt(label, lambda fetch=fetch, feed=feed: sess.run(fetch, feed))
+                if isinstance(log[label], list) and log[label][0].endswith("Error"):
+                    log[label][1] = log[label][1].split("\nBelow are")[0]
+        attempt("gradient", lambda: tf.gradients(single, v))
+        log["nodes"] = _nodes(graph)
+    return log
+
+
+REPLAYS = {"batch_function": replay_batch_function, "check_numerics": replay_check_numerics, "specs": replay_specs, "options": replay_options,
            "session_handles": replay_session_handles,
            "sparse_accumulator": replay_sparse_accumulator,
            "identity_reader": replay_identity_reader, "misc": replay_misc}

@@ -25,7 +25,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "fake_quant", "quantize_and_dequantize", "quantize",
     # dataset options, session handles, sparse accumulators, IdentityReader, Fact
     "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
-    "numerics_checks"))
+    "numerics_checks", "batch_function"))
 
 
 def load_kernels():
