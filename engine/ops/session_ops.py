@@ -46,7 +46,10 @@ class TensorHandle:
 
     def __del__(self):
         if getattr(self, "_auto_gc_enabled", False):
-            _register_dead_handle(self._session, self._handle)
+            try:
+                _register_dead_handle(self._session, self._handle)
+            except Exception:  # noqa: BLE001  (interpreter shutdown, a closed graph)
+                pass
 
     def __str__(self):
         return self._handle
