@@ -336,8 +336,6 @@ class DatasetV1(Elements):
                                                      "buffer_size": size},
                                  slack_period=0, legacy_autotune=False)
 
-    # -- iterators (engine.data.iterator_ops) --
-
     # -- options --
 
     def options(self):
@@ -372,6 +370,8 @@ class DatasetV1(Elements):
     def as_numpy_iterator(self):
         raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager "
                            "mode.")
+
+    # -- iterators (engine.data.iterator_ops) --
 
     def make_one_shot_iterator(self):
         from engine.data import iterator_ops
