@@ -170,6 +170,15 @@ QuantizeV2 Dequantize QuantizedConcat
 ENGINE_OPS += """
 MatchingFiles
 """.split()
+# tf.data.Options, session handles, the sparse conditional accumulator,
+# tf.IdentityReader, tf.user_ops.my_fact, enable_check_numerics, check_pinned and
+# nondifferentiable_batch_function (branch specs-session-misc).
+ENGINE_OPS += """
+OptionsDataset GetSessionHandle GetSessionHandleV2 GetSessionTensor DeleteSessionTensor
+SparseConditionalAccumulator
+SparseAccumulatorApplyGradient SparseAccumulatorTakeGradient AccumulatorNumAccumulated
+AccumulatorSetGlobalStep IdentityReaderV2 Fact CheckNumericsV2 CheckPinned BatchFunction
+""".split()
 
 # WebP, padded NMS, box proposals, protos, quantized conv/pools, Conv (branch image-io-quant).
 ENGINE_OPS += """

@@ -19,6 +19,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - fake_quant_and_quantize.py: tf.quantization, the tf.fake_quant_* functions, tf.quantize,
   tf.dequantize and tf.quantized_concat.
 - image_io_and_quantized.py: tf.conv and the V2 conv backprops, tf.nn's quantized ops.
+- specs_and_sessions.py: type specs, tf.data.Options, session handles, tf.CriticalSection,
+  the sparse conditional accumulator, tf.IdentityReader and the TF1 toggles.
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -40,6 +42,7 @@ from engine.api.signal_and_audio import *  # noqa: F401,F403
 from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
 from engine.api.image_io_and_quantized import *  # noqa: F401,F403
+from engine.api.specs_and_sessions import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

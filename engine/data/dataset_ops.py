@@ -5,11 +5,12 @@ op's DT_VARIANT output. Elements are nested tuples/dicts of components (engine.d
 """
 
 import threading
+import warnings
 
 import numpy as np
 
 from engine.framework import dtypes
-from engine.data import structure, tracing
+from engine.data import dataset_spec, options as dataset_options, structure, tracing
 from engine.data.elements import Elements, flat_attrs
 from engine.framework.graph import get_default_graph
 from engine.ops.convert import convert_to_tensor
@@ -24,16 +25,20 @@ from engine.framework.tensor_util import constant_value_as_shape
 class DatasetV1(Elements):
     """A dataset: its variant tensor and its elements' structure and component specs."""
 
-    def __init__(self, variant_tensor, element_structure, specs):
+    def __init__(self, variant_tensor, element_structure, specs, inputs=()):
         self._variant_tensor = variant_tensor
         self._structure = element_structure   # nesting of components (leaves unused)
         self._specs = list(specs)              # [(DType, TensorShape)] per flat component
+        self._options_attr = dataset_options.Options()
+        for input_dataset in inputs:          # TensorFlow's DatasetV2.__init__ merges them
+            self._options_attr = self._options_attr.merge(input_dataset._options_attr)
+        self._options_attr._set_mutable(False)
 
     def _derived(self, op_type, inputs, specs=None, element_structure=None, **attrs):
         specs = self._specs if specs is None else specs
         element_structure = self._structure if element_structure is None else element_structure
         variant = apply_op(op_type, **inputs, **flat_attrs(specs), **attrs)
-        return DatasetV1(variant, element_structure, specs)
+        return DatasetV1(variant, element_structure, specs, inputs=(self,))
 
     # -- sources --
 
@@ -168,7 +173,7 @@ class DatasetV1(Elements):
         specs = [spec for d in flat for spec in d._specs]
         variant = apply_op("ZipDataset", input_datasets=[d._variant_tensor for d in flat],
                            **flat_attrs(specs))
-        return DatasetV1(variant, element, specs)
+        return DatasetV1(variant, element, specs, inputs=flat)
 
     # -- transformations --
 
@@ -254,7 +259,7 @@ class DatasetV1(Elements):
                            batch_size=size, padded_shapes=shapes, padding_values=values,
                            drop_remainder=drop, parallel_copy=False,
                            output_shapes=[s for _, s in specs])
-        return DatasetV1(variant, self._structure, specs)
+        return DatasetV1(variant, self._structure, specs, inputs=(self,))
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
@@ -298,7 +303,7 @@ class DatasetV1(Elements):
         variant = apply_op("ConcatenateDataset", input_dataset=self._variant_tensor,
                            another_dataset=dataset._variant_tensor,
                            output_types=[d for d, _ in specs], output_shapes=[s for _, s in specs])
-        return DatasetV1(variant, self._structure, specs)
+        return DatasetV1(variant, self._structure, specs, inputs=(self, dataset))
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         size = convert_to_tensor(buffer_size, dtypes.int64, name="buffer_size")
@@ -331,6 +336,41 @@ class DatasetV1(Elements):
                                                      "buffer_size": size},
                                  slack_period=0, legacy_autotune=False)
 
+    # -- options --
+
+    def options(self):
+        """The options of this dataset and its inputs (TensorFlow's graph-mode legacy value,
+        with its warning), immutable."""
+        warnings.warn("To make it possible to preserve tf.data options across serialization "
+                      "boundaries, their implementation has moved to be part of the "
+                      "TensorFlow graph. As a consequence, the options value is in general no "
+                      "longer known at graph construction time. Invoking this method in graph "
+                      "mode retains the legacy behavior of the original implementation, but "
+                      "note that the returned value might not reflect the actual value of the "
+                      "options.")
+        return self._options_attr
+
+    def with_options(self, options, name=None):
+        """OptionsDataset: this dataset with `options` (a tf.data.Options) merged into its
+        own; the op carries them serialized. The engine runs the pipeline as it would without
+        them (TensorFlow's options steer its threads and graph rewrites)."""
+        with get_default_graph().colocate_with(self._variant_tensor.op):
+            variant = apply_op("OptionsDataset", input_dataset=self._variant_tensor,
+                               serialized_options=options.serialize(), **flat_attrs(self._specs))
+        dataset = DatasetV1(variant, self._structure, self._specs, inputs=(self,))
+        dataset._options_attr._set_mutable(True)
+        dataset._options_attr = dataset._options_attr.merge(options)
+        dataset._options_attr._set_mutable(False)
+        return dataset
+
+    @property
+    def _type_spec(self):
+        return dataset_spec.dataset_type_spec(self)
+
+    def as_numpy_iterator(self):
+        raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager "
+                           "mode.")
+
     # -- iterators (engine.data.iterator_ops) --
 
     def make_one_shot_iterator(self):
@@ -347,6 +387,7 @@ class DatasetV1(Elements):
 
 
 Dataset = DatasetV1
+dataset_spec.DatasetSpec.dataset_class = DatasetV1
 
 
 def _truthy(value):

@@ -4,6 +4,7 @@ output_shapes attrs of the ops that make or read them."""
 
 from engine.data import structure
 from engine.framework.tensor import Tensor
+from engine.framework.type_spec import TensorSpec
 
 
 def flat_attrs(specs):
@@ -31,4 +32,6 @@ class Elements:
 
     @property
     def element_spec(self):
-        return structure.pack_as(self._structure, list(self._specs))
+        """A tf.TensorSpec per component, in the elements' nesting."""
+        return structure.pack_as(self._structure, [TensorSpec(shape, dtype)
+                                                   for dtype, shape in self._specs])

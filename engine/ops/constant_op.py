@@ -1,6 +1,6 @@
 """tf.constant: a Const node whose value attr is exactly the TensorProto TensorFlow writes."""
 
-from engine.framework import dtypes
+from engine.framework import dtypes, op_callbacks
 from engine.framework.graph import get_default_graph
 from engine.proto import attr_value_pb2
 from engine.framework.tensor_shape import TensorShape
@@ -27,6 +27,12 @@ def _constant_impl(value, dtype, shape, name, verify_shape, allow_broadcast):
     op = graph._create_op_internal(
         "Const", [], [out_dtype], attrs={"value": tensor_value, "dtype": dtype_value},
         name=name, shapes=[TensorShape(tensor_value.tensor.tensor_shape)])
+    if op_callbacks.active and op_callbacks.should_invoke_op_callbacks():
+        replaced = op_callbacks.invoke_op_callbacks("Const", (), op.node_def.attr,
+                                                    (op._outputs[0],), op_name=name,
+                                                    graph=graph)
+        if replaced is not None:
+            return replaced[0]
     return op._outputs[0]
 
 

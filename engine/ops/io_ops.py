@@ -10,7 +10,7 @@ from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
 
 _READER_OPS = ("TFRecordReaderV2", "TextLineReaderV2", "FixedLengthRecordReaderV2",
-               "WholeFileReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
+               "WholeFileReaderV2", "IdentityReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
                "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2")
 for _op_type in _READER_OPS:
     NotDifferentiable(_op_type)
@@ -92,6 +92,13 @@ class WholeFileReader(ReaderBase):
 
     def __init__(self, name=None):
         super().__init__(apply_op("WholeFileReaderV2", name=name), supports_serialize=True)
+
+
+class IdentityReader(ReaderBase):
+    """Outputs each work item the queue gives as both key and value."""
+
+    def __init__(self, name=None):
+        super().__init__(apply_op("IdentityReaderV2", name=name), supports_serialize=True)
 
 
 def matching_files(pattern, name=None):

@@ -7,7 +7,7 @@ raise TypeError with TensorFlow's words.
 
 import contextlib
 
-from engine.framework import dtypes, op_registry
+from engine.framework import dtypes, op_callbacks, op_registry
 from engine.framework.attr_value import from_python, to_python
 from engine.framework.graph import get_default_graph, get_graph_from_inputs
 from engine.ops.convert import convert_to_tensor
@@ -61,6 +61,8 @@ def apply_op(op_type, name=None, **keywords):
     op = apply_op_raw(op_type, name, **keywords)
     outputs = op._outputs
     op_def = op._op_def
+    if op_callbacks.active and op_callbacks.should_invoke_op_callbacks():
+        outputs = _called_back(op, outputs)
     if not outputs:
         return op
     if len(op_def.output_arg) == 1:
@@ -69,6 +71,16 @@ def apply_op(op_type, name=None, **keywords):
             return list(outputs)
         return outputs[0]
     return list(outputs)
+
+
+def _called_back(op, outputs):
+    """The op's outputs after the op callbacks (in the op's name scope, as TensorFlow's
+    _apply_op_helper calls them)."""
+    with op.graph.name_scope(op.name + "/"):
+        replaced = op_callbacks.invoke_op_callbacks(op.type, tuple(op.inputs), op.node_def.attr,
+                                                    tuple(outputs), op_name=op.name,
+                                                    graph=op.graph)
+    return outputs if replaced is None else replaced
 
 
 def apply_op_raw(op_type, name=None, **keywords):

@@ -26,7 +26,9 @@ class FetchMapper:
         return self._build(values)
 
     @classmethod
-    def for_fetch(cls, fetch, graph):
+    def for_fetch(cls, fetch, graph, session=None):
+        """`session`: the one whose runs build values (a fetched session handle becomes a
+        TensorHandle of it)."""
         unique, index = [], {}
 
         def leaf_index(element):
@@ -37,7 +39,7 @@ class FetchMapper:
                 unique.append(element)
             return position
 
-        builder = _mapper(fetch, graph, leaf_index)
+        builder = _mapper(fetch, graph, leaf_index, session)
         return cls(unique, builder)
 
 
@@ -78,13 +80,13 @@ def _load_leaf_types():
     return _LEAF_TYPES
 
 
-def _mapper(fetch, graph, leaf_index):
+def _mapper(fetch, graph, leaf_index, session=None):
     """A function values -> structure for `fetch`, registering its leaves with leaf_index."""
     if fetch is None:
         raise TypeError(f'Argument `fetch` = {fetch} has invalid type "{type(fetch).__name__}". '
                         "Cannot be None")
     if isinstance(fetch, (list, tuple)):
-        parts = [_mapper(item, graph, leaf_index) for item in fetch]
+        parts = [_mapper(item, graph, leaf_index, session) for item in fetch]
         if isinstance(fetch, tuple) and hasattr(fetch, "_fields"):
             make = type(fetch)
             return lambda values: make(*[part(values) for part in parts])
@@ -94,7 +96,7 @@ def _mapper(fetch, graph, leaf_index):
         return lambda values: make(part(values) for part in parts)
     if isinstance(fetch, collections.abc.Mapping):
         keys = list(fetch.keys())
-        parts = [_mapper(fetch[key], graph, leaf_index) for key in keys]
+        parts = [_mapper(fetch[key], graph, leaf_index, session) for key in keys]
         make = type(fetch)
 
         def build_mapping(values):
@@ -122,11 +124,21 @@ def _mapper(fetch, graph, leaf_index):
     attrs_fields = getattr(type(fetch), "__attrs_attrs__", None)
     if attrs_fields is not None:
         names = [field.name for field in attrs_fields]
-        parts = [_mapper(getattr(fetch, name), graph, leaf_index) for name in names]
+        parts = [_mapper(getattr(fetch, name), graph, leaf_index, session)
+                 for name in names]
         make = type(fetch)
         return lambda values: make(**{name: part(values) for name, part in zip(names, parts)})
-    position = leaf_index(as_fetch_element(fetch, graph))
+    element = as_fetch_element(fetch, graph)
+    position = leaf_index(element)
+    if getattr(element, "op", None) is not None and element.op.type in _HANDLE_OPS:
+        from engine.ops.session_ops import fetched_handle  # engine.ops imports the session
+        wrap = fetched_handle(element, session)
+        if wrap is not None:
+            return lambda values: wrap(values[position])
     return lambda values: values[position]
+
+
+_HANDLE_OPS = frozenset({"GetSessionHandle", "GetSessionHandleV2"})
 
 
 def _indexed_slices_types():

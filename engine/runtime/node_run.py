@@ -76,7 +76,10 @@ def node_error(node, error):
         message += f"Detected at node '{node.name}' defined at (most recent call last):\n"
         message += "".join(f'    File "{f[0]}", line {f[1]}, in {f[2]}\n' for f in frames)
         message += f"Node: '{node.name}'\n"
-    message += text
+        # TensorFlow's message starts the kernel's words on that line, leading blanks dropped
+        message += text.lstrip()
+    else:
+        message += text
     if "[[{{node " not in text:
         message += f"\n\t [[{_node_tags(node)}]]"
     wrapped = cls(node_def, op, message)

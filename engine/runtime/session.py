@@ -258,7 +258,7 @@ class BaseSession:
             cached = self._mappers.get(structure)
             if cached is not None:
                 return cached[1], cached[2]
-        mapper = FetchMapper.for_fetch(fetches, self._graph)
+        mapper = FetchMapper.for_fetch(fetches, self._graph, session=self)
         key = tuple(("^" + e.name) if is_operation(e) else e.name for e in mapper.elements)
         if len(self._mappers) > 256:
             self._mappers.clear()

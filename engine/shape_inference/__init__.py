@@ -58,6 +58,7 @@ from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGM
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.image_io_and_quantized import SHAPE_FUNCTIONS as _IMAGE_IO_AND_QUANTIZED
 from engine.shape_inference.checkpoint_remap import SHAPE_FUNCTIONS as _CHECKPOINT_REMAP
+from engine.shape_inference.session_handles import SHAPE_FUNCTIONS as _SESSION_HANDLES
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -176,6 +177,7 @@ SHAPE_FUNCTIONS = {
     **_WINDOW_ARGMAX,
     **_QUANTIZATION,
     **_CHECKPOINT_REMAP,
+    **_SESSION_HANDLES,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
 }

@@ -297,7 +297,7 @@ def test_every_differentiable_op_is_covered():
                   if gradient_registry.gradient_status(t) == gradient_registry.REGISTERED}
     # Pass-through and failing gradients, checked by the structural tests below.
     exempt = {"PlaceholderWithDefault", "RefIdentity", "Snapshot", "EnsureShape", "IdentityN",
-              "CheckNumerics", "PreventGradient", "Concat", "RefSwitch", "RefMerge",
+              "CheckNumerics", "CheckNumericsV2", "PreventGradient", "Concat", "RefSwitch", "RefMerge",
               "RefEnter", "RefExit", "RefNextIteration"}
     # float32-only ops (no float64 finite differences): their gradients equal TensorFlow's
     # in tests/engine/test_layers.py.

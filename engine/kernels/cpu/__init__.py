@@ -26,7 +26,10 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # generic Conv, quantized convolution and pools, WebP, padded NMS, box proposals, protos
     "conv_generic", "quantized_nn", "proto_codec", "cpu_refusals",
     # vocabulary remapping of checkpoints (tf.train.VocabInfo)
-    "checkpoint_remap"))
+    "checkpoint_remap",
+    # dataset options, session handles, sparse accumulators, IdentityReader, Fact
+    "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
+    "numerics_checks", "batch_function"))
 
 
 def load_kernels():
