@@ -1,0 +1,367 @@
+"""tf.function in graph mode: a Python function traced into a FunctionDef once per input
+signature and called through PartitionedCall / StatefulPartitionedCall, as tf.compat.v1 with
+v2 behaviour disabled does.
+
+The tracing graph is tf.data's (engine/data/tracing.py: FunctionGraph captures outer tensors as
+placeholders, function_def_from_ops writes the FunctionDef). Python control flow runs at trace
+time (there is no autograph); tf.cond and tf.while_loop build their ops in the function body.
+Variables a traced function creates are made in the outermost graph (TensorFlow lifts them out
+of the function with init_scope), and only on the first trace. Stateful ops of a body run in
+the order the Python code made them, as TensorFlow's automatic control dependencies order
+them.
+"""
+
+import functools
+import inspect
+import itertools
+import weakref
+
+from engine.data.tracing import FunctionGraph, function_def_from_ops
+from engine.framework import dtypes
+from engine.framework.graph import get_default_graph
+from engine.framework.operation import Operation
+from engine.framework.tensor import Tensor
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.ops import nest
+from engine.ops.convert import convert_to_tensor
+from engine.ops.op_def_library import apply_op
+from engine.ops.variable_creator import variable_creator_scope
+from engine.ops.variables import Variable
+
+# TensorFlow numbers functions with its process-wide uid; ours count this process's functions.
+_UIDS = itertools.count(1)
+_CONCRETE_BY_NAME = {}  # FunctionDef name -> ConcreteFunction, for the call ops' gradient
+
+
+class TensorSpec:
+    """The dtype and shape a tf.function argument takes (tf.TensorSpec)."""
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self._shape = as_shape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        self._name = name
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    name = property(lambda self: self._name)
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name or tensor.op.name)
+
+    def is_compatible_with(self, spec_or_tensor):
+        return (self._dtype.is_compatible_with(spec_or_tensor.dtype)
+                and self._shape.is_compatible_with(spec_or_tensor.shape))
+
+    def __eq__(self, other):
+        return (type(other) is type(self) and self._dtype == other._dtype
+                and self._shape.as_list() == other._shape.as_list()
+                if self._shape.ndims is not None and other._shape.ndims is not None
+                else type(other) is type(self) and self._dtype == other._dtype
+                and self._shape.ndims == other._shape.ndims and self._name == other._name)
+
+    def __hash__(self):
+        return hash((self._dtype, self._shape.ndims, self._name))
+
+    def __repr__(self):
+        name = "None" if self._name is None else repr(self._name)
+        return f"TensorSpec(shape={_shape_text(self._shape)}, dtype=tf.{self._dtype.name}, " \
+               f"name={name})"
+
+
+def _shape_text(shape):
+    if shape.ndims is None:
+        return "<unknown>"
+    dims = ["None" if d is None else str(d) for d in shape.as_list()]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def function(func=None, input_signature=None, autograph=True, experimental_autograph_options=None,
+             experimental_relax_shapes=False, experimental_compile=None,
+             experimental_implements=None, experimental_follow_type_hints=None,
+             jit_compile=None, reduce_retracing=False):
+    """tf.function (tf.compat.v1.function): `func` compiled into graph functions."""
+    def decorate(python_function):
+        return functools.update_wrapper(
+            Function(python_function, getattr(python_function, "__name__", "function"),
+                     input_signature), python_function)
+    return decorate if func is None else decorate(func)
+
+
+class Function:
+    """A polymorphic function: one ConcreteFunction per input signature and graph."""
+
+    def __init__(self, python_function, name, input_signature=None):
+        self._python_function = python_function
+        self._name = name
+        self._input_signature = (None if input_signature is None
+                                 else tuple(nest.flatten(input_signature)) and
+                                 tuple(input_signature))
+        self._signature = inspect.signature(python_function)
+        self._cache = {}
+        self._created_variables = None  # the variables the first trace made
+        self._bound = weakref.WeakKeyDictionary()
+
+    python_function = property(lambda self: self._python_function)
+    input_signature = property(lambda self: self._input_signature)
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            method = self._python_function.__get__(instance, owner)
+            bound = self._bound[instance] = functools.update_wrapper(
+                Function(method, self._name, self._input_signature), self._python_function)
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        concrete, flat = self._concrete(args, kwargs)
+        return concrete._call_flat(flat)
+
+    def get_concrete_function(self, *args, **kwargs):
+        if not args and not kwargs and self._input_signature is not None:
+            args = self._input_signature
+        return self._concrete(args, kwargs)[0]
+
+    def experimental_get_tracing_count(self):
+        return len(self._cache)
+
+    def _concrete(self, args, kwargs):
+        """(ConcreteFunction, flat tensor arguments) for a call with `args`, `kwargs`."""
+        graph = get_default_graph()
+        if self._input_signature is not None:
+            values = self._cast_to_signature(args, kwargs)
+            specs = [TensorSpec(s.shape, s.dtype, s.name) for s in
+                     nest.flatten(list(self._input_signature))]
+            key = (id(graph), "signature")
+            names = self._parameter_names(len(self._input_signature))
+            structure = list(self._input_signature)
+            flat_values = nest.flatten(values)
+        else:
+            bound = self._signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            names = list(bound.arguments)
+            structure = [bound.arguments[n] for n in names]
+            flat_values = nest.flatten(structure)
+            specs = [_leaf_spec(v) for v in flat_values]
+            key = (id(graph), tuple(_leaf_key(v) for v in flat_values),
+                   _structure_key(structure))
+        concrete = self._cache.get(key)
+        if concrete is None:
+            keyword = self._input_signature is None
+            traced = self._trace(graph, names, structure, specs, keyword)
+            if self._created_variables:
+                # As TensorFlow does: the function that runs is traced again, where making a
+                # variable is an error (so only a variable made once, on the first call, works).
+                traced = self._trace(graph, names, structure, specs, keyword)
+            name = f"__inference_{_function_name(self._name)}_{next(_UIDS)}"
+            concrete = self._cache[key] = ConcreteFunction(name, *traced)
+        flat = [v for v, s in zip(flat_values, specs) if isinstance(s, TensorSpec)]
+        return concrete, flat
+
+    def _parameter_names(self, count):
+        names = [p.name for p in self._signature.parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return names[:count]
+
+    def _cast_to_signature(self, args, kwargs):
+        bound = self._signature.bind_partial(*args, **kwargs)
+        values = list(bound.arguments.values())
+        signature = list(self._input_signature)
+        if len(values) != len(signature):
+            raise TypeError(f"Binding inputs to tf.function failed: expected "
+                            f"{len(signature)} arguments, got {len(values)}")
+        converted = []
+        for value, spec in zip(values, signature):
+            flat_specs, flat_values = nest.flatten(spec), nest.flatten(value)
+            out = []
+            for v, s in zip(flat_values, flat_specs):
+                if isinstance(v, TensorSpec):  # get_concrete_function(spec): no call
+                    out.append(v)
+                    continue
+                tensor = convert_to_tensor(v, dtype_hint=s.dtype) if not isinstance(v, Tensor) \
+                    else v
+                if not s.is_compatible_with(tensor):
+                    raise TypeError(
+                        f"Binding inputs to tf.function failed due to `Can not cast "
+                        f"{TensorSpec(tensor.shape, tensor.dtype)!r} to {s!r}`.")
+                out.append(tensor)
+            converted.append(nest.pack_sequence_as(spec, out))
+        return converted
+
+    def _trace(self, outer, names, structure, specs, keyword):
+        graph = FunctionGraph(outer)
+        created = []
+
+        def lift_variables(next_creator, **kwargs):
+            if self._created_variables is not None:
+                raise ValueError(
+                    "tf.function only supports singleton tf.Variables created on the first "
+                    "call. Make sure the tf.Variable is only created once or created outside "
+                    "tf.function. See https://www.tensorflow.org/guide/function#creating_tf"
+                    "variables for more information.")
+            with _outermost(graph).as_default(), get_default_graph().control_dependencies(None):
+                variable = next_creator(**kwargs)
+            created.append(variable)
+            return variable
+
+        with graph.as_default(), variable_creator_scope(lift_variables):
+            placeholders, flat_args = [], []
+            leaf_names = _leaf_names(names, structure)
+            for spec, value, leaf_name in zip(specs, nest.flatten(structure), leaf_names):
+                if isinstance(spec, TensorSpec):
+                    placeholder = apply_op("Placeholder", name=spec.name or leaf_name,
+                                           dtype=spec.dtype, shape=spec.shape)
+                    placeholders.append(placeholder)
+                    flat_args.append(placeholder)
+                else:
+                    flat_args.append(value)
+            packed = nest.pack_sequence_as(structure, flat_args)
+            if keyword:
+                result = self._python_function(**dict(zip(names, packed)))
+            else:
+                result = self._python_function(*packed)
+            flat_result = nest.flatten(result)
+            stateful = _order_stateful_ops(graph)
+            outputs = []
+            with graph.control_dependencies(stateful):
+                for value in flat_result:
+                    if isinstance(value, Variable):
+                        value = value.value()
+                    if isinstance(value, Tensor):
+                        outputs.append(apply_op("Identity", name="Identity", input=value))
+        if self._created_variables is None:
+            self._created_variables = created
+        return graph, placeholders, outputs, result, flat_result
+
+
+class ConcreteFunction:
+    """One traced body: its FunctionDef in the library, graph, inputs and outputs."""
+
+    def __init__(self, name, graph, placeholders, outputs, structured_outputs, flat_result):
+        self.name = name
+        self.graph = graph
+        self._placeholders = placeholders
+        self._capture_count = len(graph.captures)
+        self.outputs = outputs
+        self.structured_outputs = structured_outputs
+        self._flat_result = flat_result
+        out_names = ["identity" if i == 0 else f"identity_{i}" for i in range(len(outputs))]
+        arguments = [(p.op, p.op.name) for p in self.inputs]
+        self.function_def = function_def_from_ops(name, graph.get_operations(), arguments,
+                                                  list(zip(outputs, out_names)))
+        for index, placeholder in enumerate(self.inputs):
+            shape = placeholder.shape
+            if shape.ndims is not None:
+                attr = self.function_def.arg_attr[index].attr["_output_shapes"]
+                attr.list.shape.add().CopyFrom(shape.as_proto())
+        graph.outer._add_function(self.function_def)
+        _CONCRETE_BY_NAME[name] = self
+        self._backward = None
+
+    @property
+    def inputs(self):
+        """The body's placeholders: the arguments, then the captured outer tensors."""
+        return self._placeholders + [p for _, p in self.graph.captures[:self._capture_count]]
+
+    @property
+    def captured_inputs(self):
+        return [outer for outer, _ in self.graph.captures[:self._capture_count]]
+
+    def __call__(self, *args):
+        flat = [convert_to_tensor(a) for a in nest.flatten(list(args))]
+        return self._call_flat(flat)
+
+    def _call_flat(self, args):
+        stateful = self.function_def.signature.is_stateful
+        op_type = "StatefulPartitionedCall" if stateful else "PartitionedCall"
+        inputs = [convert_to_tensor(a) for a in args] + self.captured_inputs
+        out_types = [t.dtype for t in self.outputs]
+        results = apply_op(op_type, args=inputs, Tout=out_types, f=self.name)
+        if isinstance(results, Operation):
+            results = []
+        for result, output in zip(results, self.outputs):
+            result.set_shape(output.shape)
+        tensors = iter(results)
+        flat = []
+        for value in self._flat_result:
+            if isinstance(value, (Tensor, Variable)):
+                flat.append(next(tensors))
+            elif isinstance(value, Operation):
+                flat.append(results[0].op if results else None)
+            else:
+                flat.append(value)
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+
+def concrete_function_named(name):
+    return _CONCRETE_BY_NAME.get(name)
+
+
+def _outermost(graph):
+    while isinstance(graph, FunctionGraph):
+        graph = graph.outer
+    return graph
+
+
+def _order_stateful_ops(graph):
+    """TensorFlow's automatic control dependencies, in short: each op that touches a resource
+    runs after the op before it on that resource, and every stateful op before the outputs."""
+    last_on_resource, stateful = {}, []
+    for op in graph.get_operations():
+        if op.type == "Placeholder":
+            continue
+        for tensor in op.inputs:
+            if tensor.dtype.base_dtype == dtypes.resource:
+                previous = last_on_resource.get(tensor.name)
+                if previous is not None and previous not in op.control_inputs:
+                    op._add_control_input(previous)
+                last_on_resource[tensor.name] = op
+        if op.op_def.is_stateful:
+            stateful.append(op)
+    return stateful
+
+
+def _leaf_names(names, structure):
+    result = []
+    for name, value in zip(names, structure):
+        count = len(nest.flatten(value))
+        result.extend([name] * count)
+    return result
+
+
+def _leaf_spec(value):
+    if isinstance(value, TensorSpec):
+        return value
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    return value
+
+
+def _leaf_key(value):
+    if isinstance(value, (Tensor, TensorSpec)):
+        shape = value.shape
+        return ("tensor", value.dtype, None if shape.ndims is None else tuple(shape.as_list()))
+    if isinstance(value, Variable):
+        return ("variable", id(value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    return ("python", type(value), value)
+
+
+def _structure_key(structure):
+    if isinstance(structure, dict):
+        return ("dict", tuple((k, _structure_key(structure[k])) for k in sorted(structure)))
+    if isinstance(structure, (list, tuple)):
+        return (type(structure).__name__, tuple(_structure_key(s) for s in structure))
+    return None
+
+
+def _function_name(name):
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec", "TensorShape"]
