@@ -72,7 +72,7 @@ class TensorSpec:
 def _shape_text(shape):
     if shape.ndims is None:
         return "<unknown>"
-    dims = ["None" if d is None else str(d) for d in shape.as_list()]
+    dims = ["?" if d is None else str(d) for d in shape.as_list()]
     return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
@@ -163,11 +163,14 @@ class Function:
     def _parameter_names(self, count):
         names = [p.name for p in self._signature.parameters.values()
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        return names[:count]
+        return (names + [f"args_{i}" for i in range(len(names), count)])[:count]
 
     def _cast_to_signature(self, args, kwargs):
-        bound = self._signature.bind_partial(*args, **kwargs)
-        values = list(bound.arguments.values())
+        if kwargs:
+            bound = self._signature.bind_partial(*args, **kwargs)
+            values = list(bound.arguments.values())
+        else:
+            values = list(args)
         signature = list(self._input_signature)
         if len(values) != len(signature):
             raise TypeError(f"Binding inputs to tf.function failed: expected "
@@ -183,9 +186,14 @@ class Function:
                 tensor = convert_to_tensor(v, dtype_hint=s.dtype) if not isinstance(v, Tensor) \
                     else v
                 if not s.is_compatible_with(tensor):
+                    parameters = ", ".join(
+                        f"{n}: {sp!r}" for n, sp in zip(self._parameter_names(len(signature)),
+                                                         signature))
                     raise TypeError(
                         f"Binding inputs to tf.function failed due to `Can not cast "
-                        f"{TensorSpec(tensor.shape, tensor.dtype)!r} to {s!r}`.")
+                        f"{TensorSpec(tensor.shape, tensor.dtype)!r} to {s!r}`. Received "
+                        f"args: {tuple(args)!r} and kwargs: {kwargs!r} for signature: "
+                        f"({parameters}).")
                 out.append(tensor)
             converted.append(nest.pack_sequence_as(spec, out))
         return converted
@@ -201,6 +209,7 @@ class Function:
                     "call. Make sure the tf.Variable is only created once or created outside "
                     "tf.function. See https://www.tensorflow.org/guide/function#creating_tf"
                     "variables for more information.")
+            kwargs["use_resource"] = True  # TensorFlow's lifted variables are resource ones
             with _outermost(graph).as_default(), get_default_graph().control_dependencies(None):
                 variable = next_creator(**kwargs)
             created.append(variable)
@@ -240,13 +249,15 @@ class ConcreteFunction:
     """One traced body: its FunctionDef in the library, graph, inputs and outputs."""
 
     def __init__(self, name, graph, placeholders, outputs, structured_outputs, flat_result):
-        self.name = name
+        self._function_name = name
         self.graph = graph
         self._placeholders = placeholders
         self._capture_count = len(graph.captures)
         self.outputs = outputs
-        self.structured_outputs = structured_outputs
         self._flat_result = flat_result
+        identities = iter(outputs)
+        self.structured_outputs = nest.pack_sequence_as(structured_outputs, [
+            next(identities) if isinstance(v, (Tensor, Variable)) else v for v in flat_result])
         out_names = ["identity" if i == 0 else f"identity_{i}" for i in range(len(outputs))]
         arguments = [(p.op, p.op.name) for p in self.inputs]
         self.function_def = function_def_from_ops(name, graph.get_operations(), arguments,
@@ -259,6 +270,11 @@ class ConcreteFunction:
         graph.outer._add_function(self.function_def)
         _CONCRETE_BY_NAME[name] = self
         self._backward = None
+
+    @property
+    def name(self):
+        """The FunctionDef's name, as bytes (TensorFlow's ConcreteFunction.name)."""
+        return self._function_name.encode()
 
     @property
     def inputs(self):
@@ -278,7 +294,7 @@ class ConcreteFunction:
         op_type = "StatefulPartitionedCall" if stateful else "PartitionedCall"
         inputs = [convert_to_tensor(a) for a in args] + self.captured_inputs
         out_types = [t.dtype for t in self.outputs]
-        results = apply_op(op_type, args=inputs, Tout=out_types, f=self.name)
+        results = apply_op(op_type, args=inputs, Tout=out_types, f=self._function_name)
         if isinstance(results, Operation):
             results = []
         for result, output in zip(results, self.outputs):

@@ -46,7 +46,7 @@ class _Backward:
         arguments = forward_inputs + [p for _, p in self.extra_captures] + grad_ys
         needed = _ancestors([t.op for t in outputs])
         ops = [op for op in graph.get_operations() if op in needed]
-        self.name = (f"__inference___backward_{concrete.name[len('__inference_'):]}"
+        self.name = (f"__inference___backward_{concrete._function_name[len('__inference_'):]}"
                      f"_{next(_UIDS)}")
         names = ["identity" if i == 0 else f"identity_{i}" for i in range(len(outputs))]
         self.function_def = function_def_from_ops(

@@ -53,7 +53,7 @@ class GradientTape:
     def stop_recording(self):
         """Ops made inside the block are not recorded."""
         if not self._recording:
-            raise ValueError("Tape must be recording.")
+            raise ValueError("Tape is not recording.")
         self._pop()
         try:
             yield

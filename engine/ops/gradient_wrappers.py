@@ -85,7 +85,7 @@ def wrap_function(fn, signature, name=None):
     """tf.compat.v1.wrap_function: `fn` traced once over `signature`, a ConcreteFunction."""
     specs = [s if isinstance(s, TensorSpec) else TensorSpec(s.shape, s.dtype)
              for s in nest.flatten(signature)]
-    traced = function(lambda *args: fn(*args), input_signature=specs)
+    traced = function(fn, input_signature=specs)
     traced._name = name or getattr(fn, "__name__", "wrapped_function")
     if traced._name == "<lambda>":
         traced._name = "lambda"

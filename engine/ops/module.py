@@ -39,7 +39,7 @@ class Module:
             name = _CAMEL_TO_SNAKE.sub(r"_\1", type(self).__name__).lower()
         elif not (isinstance(name, str) and name.isidentifier()):
             raise ValueError(f"{name!r} is not a valid module name. Module names must be "
-                             f"valid Python 3 identifiers.")
+                             f"valid Python identifiers (e.g. a valid class name).")
         self._name = name
         with get_default_graph().name_scope(name) as scope_name:
             self._name_scope = _ModuleNameScope(scope_name)
