@@ -18,6 +18,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
   serialized SparseTensors, and the TF1 streaming metrics beyond the basic ones.
 - fake_quant_and_quantize.py: tf.quantization, the tf.fake_quant_* functions, tf.quantize,
   tf.dequantize and tf.quantized_concat.
+- functions_and_modules.py: tf.function, tf.Module, tf.GradientTape and the TF2 building
+  blocks TF1-era programs use in a graph (tf.recompute_grad, tf.variable_creator_scope, ...).
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
