@@ -326,8 +326,8 @@ def _order_stateful_ops(graph):
     runs after the op before it on that resource, and every stateful op before the outputs."""
     last_on_resource, stateful = {}, []
     for op in graph.get_operations():
-        if op.type == "Placeholder":
-            continue
+        if op.type == "Placeholder" or op._get_control_flow_context() is not None:
+            continue  # v1 control flow orders the ops of a cond or loop itself
         for tensor in op.inputs:
             if tensor.dtype.base_dtype == dtypes.resource:
                 previous = last_on_resource.get(tensor.name)
