@@ -343,7 +343,32 @@ def stateful_order_and_nesting(tf):
     return {"call": [out.op.type, y.op.type], "library": library, "values": values}
 
 
+def saved_model_objects(tf):
+    """tf.saved_model.SaveOptions (defaults, checks) and tf.saved_model.Asset (its path)."""
+    options = tf.saved_model.SaveOptions(namespace_whitelist=["Custom"],
+                                         experimental_variable_policy="SAVE_VARIABLE_DEVICES")
+    default = tf.saved_model.SaveOptions()
+    fields = ["namespace_whitelist", "save_debug_info", "function_aliases",
+              "experimental_io_device", "experimental_skip_saver", "extra_tags",
+              "experimental_custom_gradients"]
+    errors = [_error(lambda: tf.saved_model.SaveOptions(experimental_variable_policy="bad")),
+              _error(lambda: tf.saved_model.SaveOptions(namespace_whitelist="Custom")),
+              _error(lambda: tf.saved_model.SaveOptions(namespace_whitelist=[3]))]
+    with tf.Graph().as_default():
+        asset = tf.saved_model.Asset("vocab.txt")
+        with tf.Session() as sess:
+            value = sess.run(asset.asset_path).decode()
+        path = [asset.asset_path.name, asset.asset_path.op.type, asset.asset_path.device,
+                value]
+    return {"default": [repr(getattr(default, f)) for f in fields],
+            "options": [options.namespace_whitelist,
+                        str(options.experimental_variable_policy)],
+            "policy": str(default.experimental_variable_policy), "errors": errors,
+            "asset": path}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
-    "gradient_helpers", "creator_scope", "stateful_order_and_nesting")}
+    "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
+    "saved_model_objects")}
