@@ -16,6 +16,8 @@ import inspect
 import itertools
 import weakref
 
+import numpy as np
+
 from engine.data.tracing import FunctionGraph, function_def_from_ops
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
@@ -137,28 +139,47 @@ class Function:
             key = (id(graph), "signature")
             names = self._parameter_names(len(self._input_signature))
             structure = list(self._input_signature)
+            leaf_names = _leaf_names(names, structure)
             flat_values = nest.flatten(values)
+            bound = None
         else:
             bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
             names = list(bound.arguments)
-            structure = [bound.arguments[n] for n in names]
+            structure = [nest.map_structure(_numpy_as_tensor, bound.arguments[n])
+                         for n in names]
+            leaf_names = self._bound_leaf_names(names, structure)
             flat_values = nest.flatten(structure)
             specs = [_leaf_spec(v) for v in flat_values]
             key = (id(graph), tuple(_leaf_key(v) for v in flat_values),
                    _structure_key(structure))
         concrete = self._cache.get(key)
         if concrete is None:
-            keyword = self._input_signature is None
-            traced = self._trace(graph, names, structure, specs, keyword)
+            traced = self._trace(graph, names, structure, specs, leaf_names, bound)
             if self._created_variables:
                 # As TensorFlow does: the function that runs is traced again, where making a
                 # variable is an error (so only a variable made once, on the first call, works).
-                traced = self._trace(graph, names, structure, specs, keyword)
+                traced = self._trace(graph, names, structure, specs, leaf_names, bound)
             name = f"__inference_{_function_name(self._name)}_{next(_UIDS)}"
             concrete = self._cache[key] = ConcreteFunction(name, *traced)
         flat = [v for v, s in zip(flat_values, specs) if isinstance(s, TensorSpec)]
         return concrete, flat
+
+    def _bound_leaf_names(self, names, structure):
+        """The placeholder name of each leaf: its parameter's name; `<name>_<i>` for the
+        i-th of *args; the key for **kwargs."""
+        result = []
+        for name, value in zip(names, structure):
+            kind = self._signature.parameters[name].kind
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                for index, item in enumerate(value):
+                    result.extend([f"{name}_{index}"] * len(nest.flatten(item)))
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                for key in sorted(value):
+                    result.extend([str(key)] * len(nest.flatten(value[key])))
+            else:
+                result.extend([name] * len(nest.flatten(value)))
+        return result
 
     def _parameter_names(self, count):
         names = [p.name for p in self._signature.parameters.values()
@@ -198,7 +219,7 @@ class Function:
             converted.append(nest.pack_sequence_as(spec, out))
         return converted
 
-    def _trace(self, outer, names, structure, specs, keyword):
+    def _trace(self, outer, names, structure, specs, leaf_names, bound):
         graph = FunctionGraph(outer)
         created = []
 
@@ -217,7 +238,6 @@ class Function:
 
         with graph.as_default(), variable_creator_scope(lift_variables):
             placeholders, flat_args = [], []
-            leaf_names = _leaf_names(names, structure)
             for spec, value, leaf_name in zip(specs, nest.flatten(structure), leaf_names):
                 if isinstance(spec, TensorSpec):
                     placeholder = apply_op("Placeholder", name=spec.name or leaf_name,
@@ -227,11 +247,20 @@ class Function:
                 else:
                     flat_args.append(value)
             packed = nest.pack_sequence_as(structure, flat_args)
-            if keyword:
-                result = self._python_function(**dict(zip(names, packed)))
+            if bound is not None:
+                for name, value in zip(names, packed):
+                    bound.arguments[name] = value
+                result = self._python_function(*bound.args, **bound.kwargs)
             else:
                 result = self._python_function(*packed)
             flat_result = nest.flatten(result)
+            for value in flat_result:
+                if isinstance(value, Operation):
+                    raise TypeError(
+                        f"To be compatible with tf.function, Python functions must return "
+                        f"zero or more Tensors or ExtensionTypes or None values; in "
+                        f"compilation of {self._python_function}, found return value of type "
+                        f"Operation, which is not a Tensor or ExtensionType.")
             stateful = _order_stateful_ops(graph)
             outputs = []
             with graph.control_dependencies(stateful):
@@ -345,6 +374,11 @@ def _leaf_names(names, structure):
         count = len(nest.flatten(value))
         result.extend([name] * count)
     return result
+
+
+def _numpy_as_tensor(value):
+    """A NumPy array argument is a tensor to tf.function (traced per dtype and shape)."""
+    return convert_to_tensor(value) if isinstance(value, np.ndarray) else value
 
 
 def _leaf_spec(value):

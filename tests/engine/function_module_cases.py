@@ -367,8 +367,52 @@ def saved_model_objects(tf):
             "asset": path}
 
 
+def call_conventions(tf):
+    """*args, keyword defaults, **kwargs, NumPy arguments, no return value, a returned
+    assign, and the error for a returned Operation."""
+    with tf.Graph().as_default() as graph:
+        v = tf.Variable(1.0, use_resource=True, name="v")
+
+        @tf.function
+        def update():
+            v.assign_add(1.0)
+
+        @tf.function
+        def update_and_read():
+            return v.assign_add(10.0)
+
+        @tf.function
+        def grouped():
+            return tf.group(v.assign_add(1.0))
+
+        @tf.function
+        def k(a, *rest, scale=2.0, **kw):
+            return a * scale + sum(rest) + kw.get("z", 0.0)
+
+        @tf.function
+        def twice(a):
+            return a * 2
+
+        none = update()
+        read = update_and_read()
+        out = k(tf.constant(1.0), tf.constant(2.0), scale=3.0, z=tf.constant(5.0))
+        arrays = [twice(np.ones([2], np.float32)), twice(np.zeros([2], np.float32)),
+                  twice(np.ones([3], np.float32))]
+        message = _message(grouped)
+        fdef = [f for f in graph.as_graph_def().library.function
+                if "_k_" in f.signature.name][0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = [float(sess.run(read)), float(sess.run(out))] + _values(sess.run(arrays))
+    return {"none": none is None, "read": [read.name, read.op.type],
+            "args": [a.name for a in fdef.signature.input_arg], "values": values,
+            "traces": twice.experimental_get_tracing_count(),
+            "error": message.split(" in compilation of")[0],
+            "error_end": message.split(">, ")[-1]}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
-    "saved_model_objects")}
+    "saved_model_objects", "call_conventions")}
