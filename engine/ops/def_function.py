@@ -344,6 +344,11 @@ def concrete_function_named(name):
     return _CONCRETE_BY_NAME.get(name)
 
 
+def register_function_name(name, concrete):
+    """Another FunctionDef name (the forward function a gradient made) of `concrete`."""
+    _CONCRETE_BY_NAME[name] = concrete
+
+
 def _outermost(graph):
     while isinstance(graph, FunctionGraph):
         graph = graph.outer

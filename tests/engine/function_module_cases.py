@@ -53,9 +53,10 @@ def call_and_gradient(tf):
         fdef = graph.as_graph_def().library.function[0]
         body = [[n.name, n.op, list(n.input)] for n in fdef.node_def]
         grad = tf.gradients(z, x)[0]
+        after = [_uid(z.op.get_attr("f").name), len(z.op.outputs), _library(graph)]
         with tf.Session() as sess:
             values = sess.run([z, grad], {x: [1.0, 2.0]})
-    return {"call": call, "library": library, "body": body, "ret": dict(fdef.ret),
+    return {"call": call, "library": library, "after_gradient": after, "body": body, "ret": dict(fdef.ret),
             "args": [a.name for a in fdef.signature.input_arg],
             "grad": [grad.name, grad.op.type], "values": _values(values)}
 
@@ -411,8 +412,27 @@ def call_conventions(tf):
             "error_end": message.split(">, ")[-1]}
 
 
+def random_body(tf):
+    """A dropout inside a function: the gradient sees the mask the forward call drew."""
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+
+        @tf.function
+        def noisy(x):
+            return tf.nn.dropout(x * 2.0, rate=0.5, seed=7)
+        x = tf.placeholder(tf.float32, [2, 6], name="x")
+        y = noisy(x)
+        grad = tf.gradients(y, x)[0]
+        with tf.Session() as sess:
+            first, first_grad = sess.run([y, grad], {x: np.ones([2, 6], np.float32)})
+            second = sess.run(y, {x: np.ones([2, 6], np.float32)})
+    return {"same_mask": ((first != 0) == (first_grad != 0)).all().item(),
+            "values": _values([first, first_grad, second]),
+            "call": [y.op.type, grad.op.type, _uid(y.op.get_attr("f").name)]}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
-    "saved_model_objects", "call_conventions")}
+    "saved_model_objects", "call_conventions", "random_body")}

@@ -15,11 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import function_module_cases as cases  # noqa: E402
 
-# TensorFlow's backward function takes the forward call's intermediates (it rewrites the call
-# to a __forward_<f> function with more outputs) and is a PartitionedCall; the engine's
-# recomputes them from the call's inputs, reading the variables again: a
-# StatefulPartitionedCall. The gradient values are the same.
-DIFFERENT = {("training_program", "grads")}
+DIFFERENT = set()
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "function_module"
 TF = json.loads((FIXTURES / "cases.json").read_text())
 
@@ -35,12 +31,6 @@ def test_case_equals_tensorflows(name):
         if (name, key) in DIFFERENT:
             continue
         assert ours[key] == theirs[key], key
-
-
-def test_backward_call_reads_the_variables_again():
-    ours = _engine("training_program")
-    assert ours["grads"] == ["StatefulPartitionedCall"] * 4
-    assert ours["losses"] == TF["training_program"]["losses"]
 
 
 def test_enable_v2_behavior_says_why_not():
