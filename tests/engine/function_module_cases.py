@@ -431,8 +431,31 @@ def random_body(tf):
             "call": [y.op.type, grad.op.type, _uid(y.op.get_attr("f").name)]}
 
 
+def calls_in_control_flow(tf):
+    """A function called in a tf.while_loop body, a tf.cond branch and a tf.data map, and
+    the gradients through the loop and the cond."""
+    with tf.Graph().as_default():
+        @tf.function
+        def cell(h, x):
+            return tf.tanh(h * 0.5 + x * x)
+        x = tf.placeholder(tf.float32, [3], name="x")
+        _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, cell(h, x)),
+                             [tf.constant(0), tf.zeros([3])])
+        g = tf.gradients(h, x)[0]
+        c = tf.cond(tf.reduce_sum(x) > 0, lambda: cell(x, x), lambda: x * 3.0)
+        gc = tf.gradients(c, x)[0]
+        elements = np.arange(6, dtype=np.float32).reshape(3, 2)
+        dataset = tf.data.Dataset.from_tensor_slices(elements).map(lambda e: cell(e, e))
+        item = tf.data.make_one_shot_iterator(dataset).get_next()
+        with tf.Session() as sess:
+            values = _values(sess.run([h, g, c, gc], {x: [0.1, -0.2, 0.3]}))
+            values += _values(sess.run([c, gc], {x: [-1.0, -0.2, 0.3]}))
+            values += [sess.run(item).tolist() for _ in range(3)]
+    return {"values": values}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
-    "saved_model_objects", "call_conventions", "random_body")}
+    "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow")}
