@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.data.tracing import FunctionGraph, function_def_from_ops
 from engine.framework import dtypes
-from engine.framework.graph import get_default_graph
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.framework.operation import Operation
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape, as_shape
@@ -162,6 +162,9 @@ class Function:
                 traced = self._trace(graph, names, structure, specs, leaf_names, bound)
             name = f"__inference_{_function_name(self._name)}_{next(_UIDS)}"
             concrete = self._cache[key] = ConcreteFunction(name, *traced)
+            concrete._input_signature = tuple(nest.pack_sequence_as(structure, [
+                TensorSpec(s.shape, s.dtype, s.name or leaf) if isinstance(s, TensorSpec) else s
+                for s, leaf in zip(specs, leaf_names)]))
         flat = [v for v, s in zip(flat_values, specs) if isinstance(s, TensorSpec)]
         return concrete, flat
 
@@ -291,14 +294,22 @@ class ConcreteFunction:
         arguments = [(p.op, p.op.name) for p in self.inputs]
         self.function_def = function_def_from_ops(name, graph.get_operations(), arguments,
                                                   list(zip(outputs, out_names)))
+        # TensorFlow's attrs: where the function was built, each argument's user-given name
+        # (a capture's: the outer op's) and known shape.
+        self.function_def.attr["_construction_context"].s = b"kEagerRuntime"
+        outer_names = [outer.op.name for outer in self.captured_inputs]
         for index, placeholder in enumerate(self.inputs):
+            attrs = self.function_def.arg_attr[index].attr
+            user_name = (placeholder.op.name if index < len(placeholders)
+                         else outer_names[index - len(placeholders)])
+            attrs["_user_specified_name"].s = user_name.encode()
             shape = placeholder.shape
-            if shape.ndims is not None:
-                attr = self.function_def.arg_attr[index].attr["_output_shapes"]
-                attr.list.shape.add().CopyFrom(shape.as_proto())
+            if shape.ndims is not None and placeholder.dtype != dtypes.resource:
+                attrs["_output_shapes"].list.shape.add().CopyFrom(shape.as_proto())
         graph.outer._add_function(self.function_def)
         _CONCRETE_BY_NAME[name] = self
         self._backward = None
+        self._input_signature = ()
 
     @property
     def name(self):
@@ -309,6 +320,27 @@ class ConcreteFunction:
     def inputs(self):
         """The body's placeholders: the arguments, then the captured outer tensors."""
         return self._placeholders + [p for _, p in self.graph.captures[:self._capture_count]]
+
+    @property
+    def structured_input_signature(self):
+        """(the arguments, TensorSpecs for tensors, Python values as given; {})."""
+        return self._input_signature, {}
+
+    @property
+    def variables(self):
+        """The variables the body reads (by their captured handles)."""
+        by_handle = {}
+        outer = _outermost(self.graph)
+        for variable in (outer.get_collection(GraphKeys.GLOBAL_VARIABLES)
+                         + outer.get_collection(GraphKeys.LOCAL_VARIABLES)):
+            handle = getattr(variable, "_handle", None)
+            if handle is not None:
+                by_handle.setdefault(handle.name, variable)
+        return tuple(by_handle[t.name] for t in self.captured_inputs if t.name in by_handle)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.variables if v.trainable)
 
     @property
     def captured_inputs(self):

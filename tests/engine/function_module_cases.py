@@ -454,8 +454,32 @@ def calls_in_control_flow(tf):
     return {"values": values}
 
 
+def concrete_function_details(tf):
+    """A ConcreteFunction's structured input signature, variables, captures and the
+    FunctionDef's attrs (a capture's placeholder is named apart: TensorFlow names it after
+    the op that captured it)."""
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, use_resource=True, name="scale")
+
+        @tf.function
+        def f(x, y=2.0):
+            return x * v * y
+        concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32, name="inp"))
+        fdef = concrete.function_def
+        return {"signature": repr(concrete.structured_input_signature),
+                "variables": [x.name for x in concrete.variables],
+                "trainable": [x.name for x in concrete.trainable_variables],
+                "captured": [t.name for t in concrete.captured_inputs],
+                "attr": {k: str(a).strip() for k, a in fdef.attr.items()},
+                "arg_attr": {str(k): sorted((name, str(a).replace("\n", " "))
+                                            for name, a in value.attr.items())
+                             for k, value in fdef.arg_attr.items()},
+                "first_input": [concrete.inputs[0].name, str(concrete.inputs[0].shape)]}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
-    "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow")}
+    "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow",
+    "concrete_function_details")}
