@@ -26,6 +26,7 @@ from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape, as_shape
 from engine.ops import nest
 from engine.ops.convert import convert_to_tensor
+from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.op_def_library import apply_op
 from engine.ops.variable_creator import variable_creator_scope
 from engine.ops.variables import Variable
@@ -268,10 +269,8 @@ class Function:
             outputs = []
             with graph.control_dependencies(stateful):
                 for value in flat_result:
-                    if isinstance(value, Variable):
-                        value = value.value()
-                    if isinstance(value, Tensor):
-                        outputs.append(apply_op("Identity", name="Identity", input=value))
+                    for tensor in _components(value):
+                        outputs.append(apply_op("Identity", name="Identity", input=tensor))
         if self._created_variables is None:
             self._created_variables = created
         return graph, placeholders, outputs, result, flat_result
@@ -287,9 +286,8 @@ class ConcreteFunction:
         self._capture_count = len(graph.captures)
         self.outputs = outputs
         self._flat_result = flat_result
-        identities = iter(outputs)
-        self.structured_outputs = nest.pack_sequence_as(structured_outputs, [
-            next(identities) if isinstance(v, (Tensor, Variable)) else v for v in flat_result])
+        self.structured_outputs = nest.pack_sequence_as(
+            structured_outputs, _rebuild(flat_result, iter(outputs)))
         out_names = ["identity" if i == 0 else f"identity_{i}" for i in range(len(outputs))]
         arguments = [(p.op, p.op.name) for p in self.inputs]
         self.function_def = function_def_from_ops(name, graph.get_operations(), arguments,
@@ -360,16 +358,36 @@ class ConcreteFunction:
             results = []
         for result, output in zip(results, self.outputs):
             result.set_shape(output.shape)
-        tensors = iter(results)
-        flat = []
-        for value in self._flat_result:
-            if isinstance(value, (Tensor, Variable)):
-                flat.append(next(tensors))
-            elif isinstance(value, Operation):
-                flat.append(results[0].op if results else None)
-            else:
-                flat.append(value)
-        return nest.pack_sequence_as(self.structured_outputs, flat)
+        return nest.pack_sequence_as(self.structured_outputs,
+                                     _rebuild(self._flat_result, iter(results)))
+
+
+def _components(value):
+    """The tensors a returned value is made of: a tensor, a variable's value, an
+    IndexedSlices' values, indices (and dense shape); none for a Python value."""
+    if isinstance(value, Variable):
+        return [value.value()]
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, IndexedSlices):
+        parts = [value.values, value.indices]
+        return parts + ([value.dense_shape] if value.dense_shape is not None else [])
+    return []
+
+
+def _rebuild(flat_result, tensors):
+    """The returned values again, from `tensors` (the call's outputs, in _components' order)."""
+    flat = []
+    for value in flat_result:
+        if isinstance(value, (Tensor, Variable)):
+            flat.append(next(tensors))
+        elif isinstance(value, IndexedSlices):
+            values, indices = next(tensors), next(tensors)
+            dense_shape = next(tensors) if value.dense_shape is not None else None
+            flat.append(IndexedSlices(values, indices, dense_shape))
+        else:
+            flat.append(value)
+    return flat
 
 
 def concrete_function_named(name):

@@ -10,7 +10,7 @@ unconnected_gradients="zero").
 
 import contextlib
 
-from engine.framework.graph import GraphKeys, get_collection, get_default_graph
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.framework.tensor import Tensor
 from engine.ops import nest
 from engine.ops.convert import convert_to_tensor
@@ -102,7 +102,8 @@ class GradientTape:
                                  else nest.flatten(output_gradients))
         pairs = [(t, g) for t, g in zip(flat_targets, flat_output_gradients)
                  if t.name in tracked]
-        source_tensors = [s.handle if isinstance(s, Variable) else s for s in flat_sources]
+        source_tensors = [_handle_in(self._graph, s, create=True) if isinstance(s, Variable)
+                          else s for s in flat_sources]
         results = [None] * len(flat_sources)
         connected = [i for i, s in enumerate(source_tensors) if s.name in tracked]
         if pairs and connected:
@@ -140,11 +141,13 @@ class GradientTape:
         events = [(position, value) for position, value in self._watched]
         variables_by_handle = {}
         if self._watch_accessed_variables:
-            for variable in (get_collection(GraphKeys.GLOBAL_VARIABLES) +
-                             get_collection(GraphKeys.LOCAL_VARIABLES)):
-                handle = getattr(variable, "_handle", None)
-                if handle is not None and variable.trainable and not \
-                        isinstance(variable, RefVariable):
+            outer = _outermost(self._graph)
+            for variable in (outer.get_collection(GraphKeys.GLOBAL_VARIABLES) +
+                             outer.get_collection(GraphKeys.LOCAL_VARIABLES)):
+                if not variable.trainable or isinstance(variable, RefVariable):
+                    continue
+                handle = _handle_in(self._graph, variable)
+                if handle is not None:
                     variables_by_handle.setdefault(handle.name, variable)
         for index in sorted(recorded_indices):
             for tensor in operations[index].inputs:
@@ -158,7 +161,8 @@ class GradientTape:
                 if id(value) not in seen:
                     seen.add(id(value))
                     variables.append(value)
-                tracked.add(value.handle.name if hasattr(value, "handle") else value.name)
+                handle = _handle_in(self._graph, value, create=True)
+                tracked.add(handle.name if handle is not None else value.name)
             else:
                 tracked.add(value.name)
         recorded = []
@@ -173,3 +177,24 @@ class GradientTape:
         tracked, recorded, _ = self._watch_state()
         return tracked, recorded
 
+
+
+def _outermost(graph):
+    while getattr(graph, "outer", None) is not None:
+        graph = graph.outer
+    return graph
+
+
+def _handle_in(graph, variable, create=False):
+    """A resource variable's handle as `graph` sees it: in a function graph, the placeholder
+    that captured it (made now if `create`), or None where it was never captured."""
+    handle = getattr(variable, "_handle", None)
+    if handle is None or graph is None or handle.graph is graph:
+        return handle
+    for outer, placeholder in getattr(graph, "captures", ()):
+        if outer is handle:
+            return placeholder
+    if create and hasattr(graph, "capture"):
+        with graph.as_default():
+            return graph.capture(handle)
+    return None

@@ -477,9 +477,46 @@ def concrete_function_details(tf):
                 "first_input": [concrete.inputs[0].name, str(concrete.inputs[0].shape)]}
 
 
+def train_step_function(tf):
+    """The TF2 training step in a graph: a tf.function holding the GradientTape and Adam's
+    apply_gradients (slots and beta powers made on the first call, outside the function),
+    returning the loss and an embedding's IndexedSlices gradient."""
+    with tf.Graph().as_default():
+        class Model(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable([[0.1], [0.2]], use_resource=True, name="w")
+                self.emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10.0,
+                                       use_resource=True, name="emb")
+
+            def __call__(self, ids):
+                return tf.matmul(tf.nn.embedding_lookup(self.emb, ids), self.w)
+        model = Model()
+        opt = tf.train.AdamOptimizer(0.1)
+
+        @tf.function
+        def train_step(ids, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(ids) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss, grads[0]
+        ids = tf.placeholder(tf.int32, [None], name="ids")
+        y = tf.placeholder(tf.float32, [None, 1], name="y")
+        loss, slices = train_step(ids, y)
+        feed = {ids: [0, 3, 3, 5], y: [[1.0], [0.0], [0.5], [2.0]]}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = [float(sess.run(loss, feed)) for _ in range(4)]
+            embedding = sess.run(model.emb).tolist()
+        return {"losses": losses, "embedding": embedding,
+                "variables": [v.name for v in tf.global_variables()],
+                "slices": [type(slices).__name__, slices.values.name, slices.indices.name]}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
     "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow",
-    "concrete_function_details")}
+    "concrete_function_details", "train_step_function")}
