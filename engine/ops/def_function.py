@@ -87,15 +87,18 @@ def function(func=None, input_signature=None, autograph=True, experimental_autog
     def decorate(python_function):
         return functools.update_wrapper(
             Function(python_function, getattr(python_function, "__name__", "function"),
-                     input_signature), python_function)
+                     input_signature,
+                     reduce_retracing=reduce_retracing or experimental_relax_shapes),
+            python_function)
     return decorate if func is None else decorate(func)
 
 
 class Function:
     """A polymorphic function: one ConcreteFunction per input signature and graph."""
 
-    def __init__(self, python_function, name, input_signature=None):
+    def __init__(self, python_function, name, input_signature=None, reduce_retracing=False):
         self._python_function = python_function
+        self._reduce_retracing = reduce_retracing
         self._name = name
         self._input_signature = (None if input_signature is None
                                  else tuple(nest.flatten(input_signature)) and
@@ -115,7 +118,8 @@ class Function:
         if bound is None:
             method = self._python_function.__get__(instance, owner)
             bound = self._bound[instance] = functools.update_wrapper(
-                Function(method, self._name, self._input_signature), self._python_function)
+                Function(method, self._name, self._input_signature,
+                         self._reduce_retracing), self._python_function)
         return bound
 
     def __call__(self, *args, **kwargs):
@@ -154,6 +158,8 @@ class Function:
             specs = [_leaf_spec(v) for v in flat_values]
             key = (id(graph), tuple(_leaf_key(v) for v in flat_values),
                    _structure_key(structure))
+            if self._reduce_retracing and key not in self._cache:
+                key, specs = self._relaxed(key, specs)
         concrete = self._cache.get(key)
         if concrete is None:
             traced = self._trace(graph, names, structure, specs, leaf_names, bound)
@@ -168,6 +174,22 @@ class Function:
                 for s, leaf in zip(specs, leaf_names)]))
         flat = [v for v, s in zip(flat_values, specs) if isinstance(s, TensorSpec)]
         return concrete, flat
+
+    def _relaxed(self, key, specs):
+        """reduce_retracing (experimental_relax_shapes): the trace whose shapes this call's
+        fit, else specs whose shapes are what this call and an earlier trace of the same
+        structure and dtypes share (differing dims unknown, differing ranks unknown rank)."""
+        candidates = [k for k in self._cache if k[0] == key[0] and k[2] == key[2]
+                      and len(k[1]) == len(key[1])
+                      and all(_same_kind(a, b) for a, b in zip(k[1], key[1]))]
+        for cached in candidates:
+            if all(_fits(new, old) for new, old in zip(key[1], cached[1])):
+                return cached, [_spec_of(leaf, spec) for leaf, spec in zip(cached[1], specs)]
+        if not candidates:
+            return key, specs
+        relaxed = tuple(_relax(new, old) for new, old in zip(key[1], candidates[-1][1]))
+        return (key[0], relaxed, key[2]), [_spec_of(leaf, spec)
+                                            for leaf, spec in zip(relaxed, specs)]
 
     def _bound_leaf_names(self, names, structure):
         """The placeholder name of each leaf: its parameter's name; `<name>_<i>` for the
@@ -302,7 +324,7 @@ class ConcreteFunction:
                          else outer_names[index - len(placeholders)])
             attrs["_user_specified_name"].s = user_name.encode()
             shape = placeholder.shape
-            if shape.ndims is not None and placeholder.dtype != dtypes.resource:
+            if placeholder.dtype != dtypes.resource:
                 attrs["_output_shapes"].list.shape.add().CopyFrom(shape.as_proto())
         graph.outer._add_function(self.function_def)
         _CONCRETE_BY_NAME[name] = self
@@ -455,6 +477,37 @@ def _leaf_key(value):
     except TypeError:
         return ("object", id(value))
     return ("python", type(value), value)
+
+
+def _same_kind(a, b):
+    if a[0] == "tensor" and b[0] == "tensor":
+        return a[1] == b[1]
+    return a == b
+
+
+def _fits(new, old):
+    """Whether leaf key `new` fits a trace made for leaf key `old`."""
+    if new[0] != "tensor":
+        return new == old
+    if old[2] is None:
+        return True
+    return new[2] is not None and len(new[2]) == len(old[2]) and all(
+        o is None or n == o for n, o in zip(new[2], old[2]))
+
+
+def _relax(new, old):
+    if new[0] != "tensor" or new == old:
+        return new
+    if new[2] is None or old[2] is None or len(new[2]) != len(old[2]):
+        return ("tensor", new[1], None)
+    return ("tensor", new[1], tuple(n if n == o else None for n, o in zip(new[2], old[2])))
+
+
+def _spec_of(leaf, spec):
+    if leaf[0] != "tensor":
+        return spec
+    return TensorSpec(TensorShape(None if leaf[2] is None else list(leaf[2])), leaf[1],
+                      spec.name)
 
 
 def _structure_key(structure):

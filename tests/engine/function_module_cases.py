@@ -514,9 +514,30 @@ def train_step_function(tf):
                 "slices": [type(slices).__name__, slices.values.name, slices.indices.name]}
 
 
+def relaxed_shapes(tf):
+    """reduce_retracing and TF 1.15's experimental_relax_shapes: a second shape traces once
+    with the differing dims unknown, a new rank with unknown rank; the traces' argument
+    shapes (the calls' output shapes are left out: TensorFlow refines them through the body's
+    shape functions, the engine gives the trace's)."""
+    with tf.Graph().as_default() as graph:
+        traces = []
+        for options in ({"reduce_retracing": True}, {"experimental_relax_shapes": True}):
+            @tf.function(**options)
+            def h(a, b):
+                return a * 2.0 + b
+            for a in ([1.0], [1.0, 2.0], [1.0, 2.0, 3.0], [[1.0]], [[1.0, 2.0]]):
+                h(tf.constant(a), 1.0)
+            traces.append(h.experimental_get_tracing_count())
+        shapes = sorted(
+            [_uid(f.signature.name), [str(tf.TensorShape(a.attr["_output_shapes"].list.shape[0]))
+                                      for a in f.arg_attr.values()]]
+            for f in graph.as_graph_def().library.function)
+    return {"traces": traces, "shapes": shapes}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
     "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow",
-    "concrete_function_details", "train_step_function")}
+    "concrete_function_details", "train_step_function", "relaxed_shapes")}
