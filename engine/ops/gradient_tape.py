@@ -129,6 +129,119 @@ class GradientTape:
                     results[index] = array_ops.zeros_like(value)
         return nest.pack_sequence_as(sources, results)
 
+    @contextlib.contextmanager
+    def _ensure_recording(self):
+        if self._recording:
+            yield
+        else:
+            self._push()
+            try:
+                yield
+            finally:
+                self._pop()
+
+    def jacobian(self, target, sources, unconnected_gradients="none",
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source for every element of `target`: TensorFlow's loop over
+        the flattened target (its pfor vectorizes the loop; the values are the same), each
+        result shaped target.shape + source.shape."""
+        from engine.ops import array_ops
+        flat_sources = nest.flatten(sources)
+        target = convert_to_tensor(target)
+        with self._ensure_recording():
+            target_shape = array_ops.shape(target)
+            flat_target = array_ops.reshape(target, [-1])
+        size = flat_target.shape.as_list()[0] if flat_target.shape.ndims else None
+        if size is None:
+            size = array_ops.shape(flat_target)[0]
+
+        def loop_fn(i):
+            with self._ensure_recording():
+                y = array_ops.gather(flat_target, i)
+            return self._gradient_once(y, flat_sources, unconnected_gradients)
+        output = self._for_loop(loop_fn, [_dtype(s) for s in flat_sources], size,
+                                parallel_iterations)
+        for k, stacked in enumerate(output):
+            if stacked is not None:
+                new_shape = array_ops.concat([target_shape, array_ops.shape(stacked)[1:]],
+                                             axis=0)
+                output[k] = array_ops.reshape(stacked, new_shape)
+        return nest.pack_sequence_as(sources, output)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none",
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """The jacobian of each batch row of `target` with respect to the same row of
+        `source` (the first dimension of both is the batch), shaped
+        [batch] + target.shape[1:] + source.shape[1:]."""
+        from engine.ops import array_ops, check_ops
+        from engine.framework.tensor_shape import Dimension
+        target = convert_to_tensor(target)
+        source_tensor = source.value() if isinstance(source, Variable) else source
+        target_shape = target.shape
+        dim = Dimension(None) if target_shape.ndims is None else target_shape.dims[0]
+        if not (target_shape.with_rank_at_least(2) and
+                source_tensor.shape.with_rank_at_least(2) and
+                dim.is_compatible_with(source_tensor.shape[0])):
+            raise ValueError(f"Need first dimension of target shape ({target.shape}) and "
+                             f"source shape ({source_tensor.shape}) to match.")
+        if target_shape.is_fully_defined():
+            batch_size = int(target_shape[0])
+            target_row_size = target_shape.num_elements() // batch_size
+        else:
+            target_shape = array_ops.shape(target)
+            batch_size = target_shape[0]
+            target_row_size = array_ops.size(target) // batch_size
+        source_shape = array_ops.shape(source_tensor)
+        with self._ensure_recording():
+            from engine.framework.graph import get_default_graph as _graph
+            with _graph().control_dependencies(
+                    [check_ops.assert_equal(batch_size, source_shape[0])]):
+                target = array_ops.reshape(target, [batch_size, target_row_size])
+
+        def loop_fn(i):
+            with self._ensure_recording():
+                y = array_ops.gather(target, i, axis=1)
+            return self._gradient_once(y, [source], unconnected_gradients)
+        output = self._for_loop(loop_fn, [target.dtype], target_row_size,
+                                parallel_iterations)[0]
+        if output is None:
+            return None
+        output = array_ops.reshape(output, [target_row_size, batch_size, -1])
+        output = array_ops.transpose(output, [1, 0, 2])
+        new_shape = array_ops.concat([target_shape, source_shape[1:]], axis=0)
+        return array_ops.reshape(output, new_shape)
+
+    def _gradient_once(self, target, sources, unconnected_gradients):
+        """gradient() for the body of a jacobian's loop (traced once, also on a
+        non-persistent tape)."""
+        used, self._used = self._used, False
+        try:
+            return self.gradient(target, sources, unconnected_gradients=unconnected_gradients)
+        finally:
+            self._used = used
+
+    def _for_loop(self, loop_fn, dtypes_, size, parallel_iterations):
+        """TensorFlow's pfor_ops.for_loop: loop_fn(i) for i < size in a tf.while_loop, each
+        output stacked (None where loop_fn gives None)."""
+        from engine.ops.control_flow.while_loop import while_loop
+        from engine.ops.tensor_array_ops import TensorArray
+        connected = [True] * len(dtypes_)
+
+        def body(i, *arrays):
+            out = []
+            for k, (array, value) in enumerate(zip(arrays, loop_fn(i))):
+                if value is None:
+                    connected[k] = False
+                    out.append(array)
+                else:
+                    out.append(array.write(i, convert_to_tensor(value)))
+            return (i + 1,) + tuple(out)
+        arrays = tuple(TensorArray(dtype, size=size) for dtype in dtypes_)
+        results = while_loop(lambda i, *_: i < size, body, (convert_to_tensor(0),) + arrays,
+                             parallel_iterations=parallel_iterations or 10)[1:]
+        self._used = self._used or not self._persistent
+        return [array.stack() if ok else None for array, ok in zip(results, connected)]
+
     def _watch_state(self):
         """(tracked tensor names, recorded ops, watched variables in order)."""
         if self._graph is None:
@@ -165,12 +278,20 @@ class GradientTape:
                 tracked.add(handle.name if handle is not None else value.name)
             else:
                 tracked.add(value.name)
-        recorded = []
-        for index in sorted(recorded_indices):
-            op = operations[index]
-            if any(t.name in tracked for t in op.inputs):
-                recorded.append(op)
-                tracked.update(t.name for t in op.outputs)
+        # To a fixed point: an op can be made before its input (v1 control flow adds a
+        # loop's Enter after the op that reads through it).
+        recorded, pending = [], [operations[i] for i in sorted(recorded_indices)]
+        changed = True
+        while changed:
+            changed, rest = False, []
+            for op in pending:
+                if any(t.name in tracked for t in op.inputs):
+                    recorded.append(op)
+                    tracked.update(t.name for t in op.outputs)
+                    changed = True
+                else:
+                    rest.append(op)
+            pending = rest
         return tracked, recorded, variables
 
     def _tracked(self):
@@ -198,3 +319,7 @@ def _handle_in(graph, variable, create=False):
         with graph.as_default():
             return graph.capture(handle)
     return None
+
+
+def _dtype(value):
+    return value.dtype.base_dtype

@@ -535,9 +535,35 @@ def relaxed_shapes(tf):
     return {"traces": traces, "shapes": shapes}
 
 
+def tape_jacobians(tf):
+    """jacobian (a tensor and a variable as sources, a batch of unknown size) and
+    batch_jacobian, and batch_jacobian's error for mismatched batches."""
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+        v = tf.Variable([0.5, -1.5], use_resource=True, name="v")
+        p = tf.placeholder(tf.float32, [None, 3], name="p")
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, p])
+            y = tf.sin(x) * v
+            q = tf.square(p) * tf.reduce_sum(p, axis=1, keepdims=True)
+            r = tf.tanh(tf.matmul(p, tf.ones([3, 2])))
+        jacobians = tape.jacobian(y, [x, v])
+        unknown = tape.jacobian(q, p)
+        batch = tape.batch_jacobian(q, p)
+        batch_r = tape.batch_jacobian(r, p)
+        error = _error(lambda: tape.batch_jacobian(y, tf.zeros([3, 2])))
+        feed = {p: [[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = _values(sess.run(jacobians + [unknown, batch, batch_r], feed))
+    return {"values": values, "error": error,
+            "shapes": [str(t.shape) for t in jacobians + [unknown, batch, batch_r]]}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
     "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow",
-    "concrete_function_details", "train_step_function", "relaxed_shapes")}
+    "concrete_function_details", "train_step_function", "relaxed_shapes",
+    "tape_jacobians")}
