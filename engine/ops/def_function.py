@@ -23,60 +23,18 @@ from engine.framework import dtypes
 from engine.framework.graph import GraphKeys, get_default_graph
 from engine.framework.operation import Operation
 from engine.framework.tensor import Tensor
-from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_shape import TensorShape
 from engine.ops import nest
 from engine.ops.convert import convert_to_tensor
 from engine.ops.indexed_slices import IndexedSlices
 from engine.ops.op_def_library import apply_op
 from engine.ops.variable_creator import variable_creator_scope
 from engine.ops.variables import Variable
+from engine.framework.tensor_spec import TensorSpec
 
 # TensorFlow numbers functions with its process-wide uid; ours count this process's functions.
 _UIDS = itertools.count(1)
 _CONCRETE_BY_NAME = {}  # FunctionDef name -> ConcreteFunction, for the call ops' gradient
-
-
-class TensorSpec:
-    """The dtype and shape a tf.function argument takes (tf.TensorSpec)."""
-
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
-        self._shape = as_shape(shape)
-        self._dtype = dtypes.as_dtype(dtype)
-        self._name = name
-
-    shape = property(lambda self: self._shape)
-    dtype = property(lambda self: self._dtype)
-    name = property(lambda self: self._name)
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None):
-        return cls(tensor.shape, tensor.dtype, name or tensor.op.name)
-
-    def is_compatible_with(self, spec_or_tensor):
-        return (self._dtype.is_compatible_with(spec_or_tensor.dtype)
-                and self._shape.is_compatible_with(spec_or_tensor.shape))
-
-    def __eq__(self, other):
-        return (type(other) is type(self) and self._dtype == other._dtype
-                and self._shape.as_list() == other._shape.as_list()
-                if self._shape.ndims is not None and other._shape.ndims is not None
-                else type(other) is type(self) and self._dtype == other._dtype
-                and self._shape.ndims == other._shape.ndims and self._name == other._name)
-
-    def __hash__(self):
-        return hash((self._dtype, self._shape.ndims, self._name))
-
-    def __repr__(self):
-        name = "None" if self._name is None else repr(self._name)
-        return f"TensorSpec(shape={_shape_text(self._shape)}, dtype=tf.{self._dtype.name}, " \
-               f"name={name})"
-
-
-def _shape_text(shape):
-    if shape.ndims is None:
-        return "<unknown>"
-    dims = ["?" if d is None else str(d) for d in shape.as_list()]
-    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def function(func=None, input_signature=None, autograph=True, experimental_autograph_options=None,
@@ -522,4 +480,4 @@ def _function_name(name):
     return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
-__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec", "TensorShape"]
+__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
