@@ -6,6 +6,9 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_function_module_fi
 """
 
 import json
+import os
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers in get_variable_inside
 
 from fixture_common import FIXTURES, tf_v1
 

@@ -205,6 +205,7 @@ class Function:
 
     def _trace(self, outer, names, structure, specs, leaf_names, bound):
         graph = FunctionGraph(outer)
+        _share_variable_state(graph, outer)
         created = []
 
         def lift_variables(next_creator, **kwargs):
@@ -377,6 +378,28 @@ def concrete_function_named(name):
 def register_function_name(name, concrete):
     """Another FunctionDef name (the forward function a gradient made) of `concrete`."""
     _CONCRETE_BY_NAME[name] = concrete
+
+
+# The collections a function graph shares with its outer graph (TensorFlow's FuncGraph
+# ALLOWLIST_COLLECTIONS); it gets a copy of the others.
+_SHARED_COLLECTIONS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES,
+                       GraphKeys.TRAINABLE_VARIABLES)
+
+
+def _share_variable_state(graph, outer):
+    """As TensorFlow's FuncGraph: the outer graph's variable store and variable scopes (so
+    tf.get_variable inside finds the variables of an earlier trace) and its variable
+    collections, by reference."""
+    if outer._variable_scope_stores is None:
+        from engine.ops import variable_scope
+        with outer.as_default():
+            variable_scope._store()
+    graph._variable_scope_stores = outer._variable_scope_stores
+    for key in outer.get_all_collection_keys():
+        if key not in _SHARED_COLLECTIONS:
+            graph._collections[key] = list(outer.get_collection(key))
+    for key in _SHARED_COLLECTIONS:
+        graph._collections[key] = outer.get_collection_ref(key)
 
 
 def _outermost(graph):

@@ -560,10 +560,35 @@ def tape_jacobians(tf):
             "shapes": [str(t.shape) for t in jacobians + [unknown, batch, batch_r]]}
 
 
+def get_variable_inside(tf):
+    """tf.get_variable inside a function: the variable store is the outer graph's, so the
+    second trace finds the variable under AUTO_REUSE; tf.layers.dense's second trace meets
+    TensorFlow's "already exists" error (inside TensorFlow's autograph text)."""
+    with tf.Graph().as_default():
+        @tf.function
+        def f(x):
+            with tf.variable_scope("layer", reuse=tf.AUTO_REUSE):
+                w = tf.get_variable("w", [3, 2], initializer=tf.constant_initializer(0.5))
+            return tf.matmul(x, w)
+
+        @tf.function
+        def dense(x):
+            return tf.layers.dense(x, 2, name="d")
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        y = f(x)
+        names = [v.name for v in tf.global_variables()]
+        message = _message(lambda: dense(x))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = _values(sess.run(y, {x: np.ones([1, 3], np.float32)}))
+    return {"call": [y.name, str(y.shape)], "variables": names, "value": value,
+            "dense_error": "Variable d/kernel already exists, disallowed." in message}
+
+
 CASES = {name: globals()[name] for name in (
     "call_and_gradient", "retracing", "input_signature", "while_loop_inside",
     "module_tracking", "tape_basics", "training_program", "lazy_variables",
     "gradient_helpers", "creator_scope", "stateful_order_and_nesting",
     "saved_model_objects", "call_conventions", "random_body", "calls_in_control_flow",
     "concrete_function_details", "train_step_function", "relaxed_shapes",
-    "tape_jacobians")}
+    "tape_jacobians", "get_variable_inside")}
