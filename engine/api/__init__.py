@@ -21,6 +21,8 @@ gives one function (engine/api/aliases.py: tf.math.sigmoid is tf.sigmoid):
 - image_io_and_quantized.py: tf.conv and the V2 conv backprops, tf.nn's quantized ops.
 - specs_and_sessions.py: type specs, tf.data.Options, session handles, tf.CriticalSection,
   the sparse conditional accumulator, tf.IdentityReader and the TF1 toggles.
+- functions_and_modules.py: tf.function, tf.Module, tf.GradientTape and the TF2 building
+  blocks TF1-era programs use in a graph (tf.recompute_grad, tf.variable_creator_scope, ...).
 engine/api/registry.py (what is op X) loads this whole API for its gradient registrations.
 """
 
@@ -43,6 +45,7 @@ from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
 from engine.api.image_io_and_quantized import *  # noqa: F401,F403
 from engine.api.specs_and_sessions import *  # noqa: F401,F403
+from engine.api.functions_and_modules import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

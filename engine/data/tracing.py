@@ -49,16 +49,22 @@ def _output_names(op):
     return names
 
 
-def function_def_from_ops(name, ops, arguments, outputs):
+def function_def_from_ops(name, ops, arguments, outputs, tensor_arguments=()):
     """A FunctionDef of `ops` (graph order). arguments: [(placeholder op, arg name)];
-    outputs: [(tensor, output arg name)]."""
+    outputs: [(tensor, output arg name)]; tensor_arguments: [(tensor, arg name)], outputs of
+    ops left out that the body reads as its last arguments."""
     fdef = function_pb2.FunctionDef()
     fdef.signature.name = name
     arg_names = {op.name: arg for op, arg in arguments}
     for op, arg in arguments:
         fdef.signature.input_arg.add(name=arg, type=op.outputs[0].dtype.as_datatype_enum)
+    tensor_args = {tensor.name: arg for tensor, arg in tensor_arguments}
+    for tensor, arg in tensor_arguments:
+        fdef.signature.input_arg.add(name=arg, type=tensor.dtype.as_datatype_enum)
 
     def reference(tensor):
+        if tensor.name in tensor_args:
+            return tensor_args[tensor.name]
         if tensor.op.name in arg_names:
             return arg_names[tensor.op.name]
         return f"{tensor.op.name}:{_output_names(tensor.op)[tensor.value_index]}"

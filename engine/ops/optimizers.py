@@ -35,6 +35,14 @@ def _created(optimizer, variable):
         callback(optimizer, variable)
 
 
+def _outside_functions(graph):
+    """The graph a tf.function's body is traced for (TensorFlow's init_scope leaves the
+    function graph): non-slot variables live there."""
+    while getattr(graph, "outer", None) is not None:
+        graph = graph.outer
+    return graph
+
+
 def _var_key(var):
     return (var.op.graph, var.op.name)
 
@@ -188,7 +196,7 @@ class Optimizer:
         return named_slots.get(_var_key(var))
 
     def variables(self):
-        current = get_default_graph()
+        current = _outside_functions(get_default_graph())
         slots = [v for d in self._slots.values() for v in d.values()]
         non_slots = [v for (n, g), v in self._non_slot_dict.items() if g is current]
         return sorted(non_slots, key=lambda v: v.name) + slots
@@ -386,7 +394,7 @@ class AdamOptimizer(Optimizer):
                                                              epsilon)
 
     def _get_beta_accumulators(self):
-        graph = get_default_graph()
+        graph = _outside_functions(get_default_graph())
         return (self._get_non_slot_variable("beta1_power", graph=graph),
                 self._get_non_slot_variable("beta2_power", graph=graph))
 

@@ -7,7 +7,7 @@ from engine.framework.graph import (GraphKeys, add_to_collections, get_collectio
                                     get_default_graph, init_scope)
 from engine.framework.graph import get_default_session
 from engine.ops import array_ops, math_ops
-from engine.ops import state_ops
+from engine.ops import state_ops, variable_creator
 from engine.ops.array_ops import identity
 from engine.ops.constant_op import constant
 from engine.ops.control_flow.ops import group, no_op
@@ -36,6 +36,8 @@ class _VariableMeta(type):
     """tf.Variable(...) builds a RefVariable, or a ResourceVariable when asked for one."""
 
     def __call__(cls, *args, **kwargs):
+        if cls is Variable and variable_creator.creator_stack():
+            return variable_creator.create_variable(_base_creator, args, kwargs)
         if cls is Variable:
             use_resource = kwargs.pop("use_resource", None)
             if use_resource is None:
@@ -44,6 +46,16 @@ class _VariableMeta(type):
         else:
             kwargs.pop("use_resource", None)
         return type.__call__(cls, *args, **kwargs)
+
+
+def _base_creator(use_resource=None, expected_shape=None,
+                  experimental_enable_variable_lifting=None, **kwargs):
+    """The creator under all of tf.variable_creator_scope's: a RefVariable or ResourceVariable."""
+    if use_resource is None:
+        use_resource = _USE_RESOURCE[0]
+    if use_resource:
+        return type.__call__(ResourceVariable, **kwargs)
+    return type.__call__(RefVariable, expected_shape=expected_shape, **kwargs)
 
 
 class Variable(metaclass=_VariableMeta):

@@ -7,6 +7,7 @@ package, whose submodules are not the API's: tf.saved_model.builder is a namespa
 from engine.framework.api_namespace import Namespace
 from engine.savedmodel import builder as _builder, constants as _constants, loader as _loader
 from engine.savedmodel import signatures as _signatures
+from engine.savedmodel import save_options as _save_options
 
 _SIGNATURE_UTILS = {name: getattr(_signatures, name) for name in (
     "build_signature_def", "classification_signature_def", "is_valid_signature",
@@ -37,5 +38,6 @@ SAVED_MODEL = Namespace(
     signature_constants=Namespace("tf.saved_model.signature_constants",
                                   **_constants_of(_constants.SIGNATURE_CONSTANTS)),
     constants=Namespace("tf.saved_model.constants", **_constants_of(_constants.CONSTANTS)),
+    SaveOptions=_save_options.SaveOptions, Asset=_save_options.Asset,
     **_SIGNATURE_UTILS, **_UTILS, **_constants_of(_constants.TAG_CONSTANTS),
     **_constants_of(_constants.SIGNATURE_CONSTANTS), **_constants_of(_constants.CONSTANTS))

@@ -49,7 +49,8 @@ def test_the_api_parts_are_found():
                             "special_math", "elementary_math", "image_and_spatial",
                             "feature_columns", "signal_and_audio", "sparse_and_metrics",
                             "fake_quant_and_quantize", "image_io_and_quantized",
-                            "specs_and_sessions"]
+                            "specs_and_sessions",
+                            "functions_and_modules"]
 
 
 def test_no_submodule_shadows_a_name_its_package_binds():

@@ -48,9 +48,18 @@ def op(op_type, **inputs):
     return apply_op(op_type, **inputs)
 
 
+def _asserted_square(a):
+    """A body with a stateful op (an Assert): its call is a StatefulPartitionedCall."""
+    with tf.control_dependencies([tf.Assert(True, [a])]):
+        return tf.square(a) * 0.5 + tf.exp(a)
+
+
 # name: (function of the input tensors, input values, placeholder shapes or None for static)
 CASES = {
     "Add": (lambda x, y: tf.add(x, y), [rand(3, 4), rand(3, 4)]),
+    "PartitionedCall": (lambda x, y: tf.function(lambda a, b: tf.sin(a) * b + a)(x, y),
+                        [rand(3), rand(3)]),
+    "StatefulPartitionedCall": (lambda x: tf.function(_asserted_square)(x), [rand(2, 3)]),
     "Add_broadcast": (lambda x, y: x + y, [rand(3, 4), rand(4)]),
     "AddV2_unknown": (lambda x, y: x + y, [rand(3, 4), rand(1, 4)], [[None, 4], [None, 4]]),
     "AddLegacy": (lambda x, y: op("Add", x=x, y=y), [rand(2, 3), rand(2, 1)]),
