@@ -36,10 +36,7 @@ def test_steps_match_tensorflows(name):
 
 @pytest.mark.parametrize("name", list(cases.CASES))
 def test_graphs_equal_tensorflows(name):
-    with tf.Graph().as_default() as graph:
-        cases.build_case(tf, name)
-    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
-    assert ours == TF.nodes[name]
+    tf_fixture_set.assert_graph_equal(tf, cases, TF, name)
 
 
 def test_accumulator_must_be_positive():

@@ -46,4 +46,4 @@ def test_graphs_equal_tensorflows(name):
 
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
-    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+    tf_fixture_set.assert_error_equal(tf, cases, TF, name)

@@ -66,12 +66,9 @@ def test_values_and_gradients_equal_tensorflows(name):
 
 @pytest.mark.parametrize("name", [name for name in cases.CASES if name not in GRAPH_DIFFERS])
 def test_graphs_equal_tensorflows(name):
-    with tf.Graph().as_default() as graph:
-        cases.build_case(tf, name)
-    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
-    assert ours == TF.nodes[name]
+    tf_fixture_set.assert_graph_equal(tf, cases, TF, name)
 
 
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
-    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+    tf_fixture_set.assert_error_equal(tf, cases, TF, name)

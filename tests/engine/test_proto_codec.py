@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import engine as tf
@@ -22,25 +21,17 @@ TF = tf_fixture_set.load("proto_codec")
 
 @pytest.mark.parametrize("name", list(cases.CASES))
 def test_values_and_shapes_are_tensorflows(name):
-    values, shapes = cases.run_case(tf, name)
-    for key, value in values.items():
-        want = TF.values[f"{name}__{key}"]
-        assert value.dtype == want.dtype and value.shape == want.shape, key
-        np.testing.assert_array_equal(value, want, err_msg=key)
-    assert shapes == TF.shapes[name]
+    tf_fixture_set.assert_values_equal(tf, cases, TF, name)
 
 
 @pytest.mark.parametrize("name", list(cases.CASES))
 def test_graphs_equal_tensorflows(name):
-    with tf.Graph().as_default() as graph:
-        cases.build_case(tf, name)
-    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
-    assert ours == TF.nodes[name]
+    tf_fixture_set.assert_graph_equal(tf, cases, TF, name)
 
 
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
-    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+    tf_fixture_set.assert_error_equal(tf, cases, TF, name)
 
 
 def test_graph_building_accepts_what_tensorflow_accepts():

@@ -48,15 +48,12 @@ def test_values_and_gradients_are_tensorflows_bits(name):
 
 @pytest.mark.parametrize("name", list(cases.CASES))
 def test_graphs_equal_tensorflows(name):
-    with tf.Graph().as_default() as graph:
-        cases.build_case(tf, name)
-    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
-    assert ours == TF.nodes[name]
+    tf_fixture_set.assert_graph_equal(tf, cases, TF, name)
 
 
 @pytest.mark.parametrize("name", list(cases.ERROR_CASES))
 def test_kernel_errors_are_tensorflows(name):
-    assert list(cases.run_error_case(tf, name)) == TF.errors[name]
+    tf_fixture_set.assert_error_equal(tf, cases, TF, name)
 
 
 def test_shape_function_errors_are_tensorflows():
