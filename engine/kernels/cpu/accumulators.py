@@ -103,19 +103,46 @@ def resource_accumulator_apply_gradient(ctx, handle, local_step, gradient):
         accumulator.condition.notify_all()
 
 
-@register("ResourceAccumulatorTakeGradient")
-def resource_accumulator_take_gradient(ctx, handle, num_required):
-    accumulator = _lookup(ctx, handle)
+def check_num_required(ctx, num_required):
+    """num_required as an int, refused unless positive (TensorFlow's TakeGrad check)."""
     num_required = int(num_required)
     if num_required <= 0:
         raise invalid(ctx, f"Argument num_required must be positive, but was {num_required}")
+    return num_required
+
+
+def wait_for_gradients(ctx, accumulator, num_required):
+    """Blocks (its condition held) until the accumulator holds num_required gradients, looking
+    at the run's deadline and at a cancel between waits (TakeGrad)."""
+    while accumulator.counter < num_required:
+        check_deadline()
+        accumulator.condition.wait(_POLL_SECONDS)
+        if accumulator.cancelled:
+            raise errors.CancelledError(ctx.node_def, None, "TakeGrad operation was cancelled")
+
+
+def set_global_step(accumulator, new_global_step):
+    """SetGlobalStep: a step below the current one is taken, with TensorFlow's warning."""
+    new_step = int(new_global_step)
     with accumulator.condition:
-        while accumulator.counter < num_required:
-            check_deadline()
-            accumulator.condition.wait(_POLL_SECONDS)
-            if accumulator.cancelled:
-                raise errors.CancelledError(ctx.node_def, None,
-                                            "TakeGrad operation was cancelled")
+        if new_step < accumulator.global_step:
+            logging.warning("Attempt to set current_global_step_ to smaller value: "
+                            "current_global_step_ = %d >= %d = new_global_step.",
+                            accumulator.global_step, new_step)
+        accumulator.global_step = new_step
+
+
+def num_accumulated(accumulator):
+    with accumulator.condition:
+        return np.array(accumulator.counter, np.int32)
+
+
+@register("ResourceAccumulatorTakeGradient")
+def resource_accumulator_take_gradient(ctx, handle, num_required):
+    accumulator = _lookup(ctx, handle)
+    num_required = check_num_required(ctx, num_required)
+    with accumulator.condition:
+        wait_for_gradients(ctx, accumulator, num_required)
         accumulator.global_step += 1
         total = accumulator.sum
         if accumulator.reduction_type == "MEAN":
@@ -126,18 +153,9 @@ def resource_accumulator_take_gradient(ctx, handle, num_required):
 
 @register("ResourceAccumulatorSetGlobalStep")
 def resource_accumulator_set_global_step(ctx, handle, new_global_step):
-    accumulator = _lookup(ctx, handle)
-    new_step = int(new_global_step)
-    with accumulator.condition:
-        if new_step < accumulator.global_step:
-            logging.warning("Attempt to set current_global_step_ to smaller value: "
-                            "current_global_step_ = %d >= %d = new_global_step.",
-                            accumulator.global_step, new_step)
-        accumulator.global_step = new_step
+    set_global_step(_lookup(ctx, handle), new_global_step)
 
 
 @register("ResourceAccumulatorNumAccumulated")
 def resource_accumulator_num_accumulated(ctx, handle):
-    accumulator = _lookup(ctx, handle)
-    with accumulator.condition:
-        return np.array(accumulator.counter, np.int32)
+    return num_accumulated(_lookup(ctx, handle))

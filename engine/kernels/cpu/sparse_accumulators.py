@@ -12,10 +12,9 @@ import numpy as np
 from engine.framework import dtypes, errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
-from engine.kernels.cpu.accumulators import (_CREATE_LOCK, _POLL_SECONDS, _Accumulator,
-                                             _accumulators)
-from engine.platform import tf_logging as logging
-from engine.runtime.deadline import check as check_deadline
+from engine.kernels.cpu.accumulators import (_CREATE_LOCK, _Accumulator, _accumulators,
+                                             check_num_required, num_accumulated,
+                                             set_global_step, wait_for_gradients)
 from engine.runtime.resources import Ref
 
 
@@ -168,16 +167,9 @@ def sparse_accumulator_apply_gradient(ctx, handle, local_step, gradient_indices,
 @register("SparseAccumulatorTakeGradient")
 def sparse_accumulator_take_gradient(ctx, handle, num_required):
     accumulator = _lookup(ctx, handle)
-    num_required = int(num_required)
-    if num_required <= 0:
-        raise invalid(ctx, f"Argument num_required must be positive, but was {num_required}")
+    num_required = check_num_required(ctx, num_required)
     with accumulator.condition:
-        while accumulator.counter < num_required:
-            check_deadline()
-            accumulator.condition.wait(_POLL_SECONDS)
-            if accumulator.cancelled:
-                raise errors.CancelledError(ctx.node_def, None,
-                                            "TakeGrad operation was cancelled")
+        wait_for_gradients(ctx, accumulator, num_required)
         values = accumulator.sum
         if accumulator.reduction_type == "MEAN":
             counts = np.array(accumulator.counts, values.dtype).reshape(
@@ -193,18 +185,9 @@ def sparse_accumulator_take_gradient(ctx, handle, num_required):
 
 @register("AccumulatorNumAccumulated")
 def accumulator_num_accumulated(ctx, handle):
-    accumulator = _lookup(ctx, handle)
-    with accumulator.condition:
-        return np.array(accumulator.counter, np.int32)
+    return num_accumulated(_lookup(ctx, handle))
 
 
 @register("AccumulatorSetGlobalStep")
 def accumulator_set_global_step(ctx, handle, new_global_step):
-    accumulator = _lookup(ctx, handle)
-    new_step = int(new_global_step)
-    with accumulator.condition:
-        if new_step < accumulator.global_step:
-            logging.warning("Attempt to set current_global_step_ to smaller value: "
-                            "current_global_step_ = %d >= %d = new_global_step.",
-                            accumulator.global_step, new_step)
-        accumulator.global_step = new_step
+    set_global_step(_lookup(ctx, handle), new_global_step)
