@@ -14,6 +14,8 @@ import struct
 
 import google_crc32c
 
+from engine.framework import varint
+
 MAGIC = 0xDB4775248B80FB57
 FOOTER_SIZE = 48  # two block handles padded to 40 bytes, then the 8-byte magic
 BLOCK_TRAILER_SIZE = 5  # type byte + masked crc32c
@@ -57,33 +59,20 @@ def unmask(masked):
 
 
 def encode_varint(value):
-    """LevelDB's varint (7 bits a byte, low first).
+    """LevelDB's varint (engine/framework/varint.py).
 
     >>> encode_varint(300)
     b'\\xac\\x02'
     """
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return varint.encode(value)
 
 
 def decode_varint(data, pos, limit=None, max_bytes=10):
     """(value, position after it); CorruptTable if it runs past `limit` or is too long."""
-    limit = len(data) if limit is None else limit
-    result = shift = 0
-    for count in range(max_bytes):
-        if pos >= limit:
-            raise CorruptTable("varint runs past the end")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
-    raise CorruptTable("varint longer than 10 bytes")
+    try:
+        return varint.decode(data, pos, limit, max_bytes)
+    except varint.VarintError as error:
+        raise CorruptTable(str(error)) from None
 
 
 class _BlockBuilder:

@@ -13,6 +13,7 @@ b'\\x12\\x00\\x1a\\x00*\\x02\\x10\\x04:\\x00b\\x00'
 
 import enum
 
+from engine.framework import varint
 from engine.platform import tf_logging as logging
 
 
@@ -38,17 +39,7 @@ class ExternalStatePolicy(enum.Enum):
     FAIL = 2
 
 
-def _varint(value):
-    value &= (1 << 64) - 1  # negative int32/int64 values take ten bytes, as protobuf writes them
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+_varint = varint.encode  # (negative int32/int64 values take ten bytes, as protobuf writes them)
 
 
 def _field(number, value):

@@ -16,7 +16,7 @@ import numpy as np
 from google.protobuf import json_format, text_format
 from google.protobuf.message import DecodeError
 
-from engine.framework import dtypes
+from engine.framework import dtypes, varint
 from engine.framework.errors import DataLossError
 from engine.framework.tensor_util import MakeNdarray
 from engine.kernels import register
@@ -178,14 +178,7 @@ def parse_tensor(ctx, serialized):
     return value
 
 
-def _varint(value):
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+_varint = varint.encode
 
 
 def _field(number, payload):

@@ -14,7 +14,7 @@ Feature no key asks for is never parsed.
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from engine.framework import dtypes
+from engine.framework import dtypes, varint
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid
 from engine.proto import feature_pb2
@@ -31,16 +31,10 @@ class _Malformed(Exception):
 
 
 def _varint(data, pos):
-    result = shift = 0
-    while True:
-        if pos >= len(data) or shift > 63:
-            raise _Malformed()
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
+    try:
+        return varint.decode(data, pos)
+    except varint.VarintError:
+        raise _Malformed() from None
 
 
 def _fields(data):

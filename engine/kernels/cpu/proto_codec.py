@@ -16,6 +16,7 @@ import struct
 
 import numpy as np
 
+from engine.framework import varint
 from engine.framework.errors import DataLossError
 from engine.kernels import register
 from engine.kernels.common import invalid
@@ -121,16 +122,8 @@ def _fields(ctx, message_type, field_names):
 # --- the wire format ---
 
 def _varint(data, at):
-    value = shift = 0
-    while True:
-        if at >= len(data) or shift > 63:
-            raise ValueError("varint")
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value & (2 ** 64 - 1), at
+    value, at = varint.decode(data, at)  # (a VarintError is a ValueError)
+    return value & (2 ** 64 - 1), at
 
 
 def _signed(value, bits):
@@ -229,17 +222,7 @@ def decode_message(data, fields, unsigned_packed=frozenset()):
     return found
 
 
-def _varint_bytes(value):
-    value &= 2 ** 64 - 1
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+_varint_bytes = varint.encode
 
 
 def _to_varint(kind, value):

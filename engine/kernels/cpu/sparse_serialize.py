@@ -5,33 +5,17 @@ their bytes), and back (serialize_sparse_op.cc, deserialize_sparse_string_op.cc)
 
 import numpy as np
 
-from engine.framework import dtypes
+from engine.framework import dtypes, varint
 from engine.kernels import register
 from engine.kernels.common import datatype_string, invalid
 from engine.kernels.cpu.sparse import _shape
 from engine.proto import tensor_pb2
 
 
-def _varint(n):
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+_varint = varint.encode
 
 
-def _read_varint(data, at):
-    shift = value = 0
-    while True:
-        if at >= len(data):
-            raise ValueError("truncated varint")
-        byte = data[at]
-        value |= (byte & 0x7F) << shift
-        at += 1
-        shift += 7
-        if not byte & 0x80:
-            return value, at
+_read_varint = varint.decode  # (a VarintError is a ValueError)
 
 
 def tensor_proto_bytes(array):
