@@ -6,7 +6,7 @@ import contextlib
 import numpy as np
 
 from engine.framework import dtypes, errors
-from engine.ops import linear_operator_util
+from engine.ops import linear_operator_util, norm_ops as nn
 from engine.ops.linear_operator_util import (
     array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
     linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,

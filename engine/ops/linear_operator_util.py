@@ -3,8 +3,6 @@ property_hint_util.py), and `tf_modules`: the TensorFlow-internal functions the 
 looked up under TensorFlow's module names in the engine's modules, so the operator classes read
 as TensorFlow's do and build the same ops under the same name scopes."""
 
-import logging as _logging
-
 import numpy as np
 
 from engine.framework import dtypes
@@ -19,6 +17,7 @@ from engine.ops import (array_ops as _array_ops, check_ops as _check_ops, comple
 from engine.ops import variables as _variables
 from engine.ops.control_flow import ops as _control_flow_ops
 from engine.ops.convert import convert_to_tensor
+from engine.platform import tf_logging as logging  # noqa: F401  (the operators' warnings)
 
 
 class _Lookup:
@@ -43,19 +42,39 @@ def _dimension_at_index(shape, index):
     return shape.dims[index]
 
 
+def _broadcast_static_shape(shape_x, shape_y):
+    """TensorFlow's array_ops.broadcast_static_shape: of TensorShapes only (a tuple has no
+    `ndims`, so TensorFlow fails on one with an AttributeError, as here)."""
+    shape_x.ndims, shape_y.ndims  # noqa: B018  (TensorFlow's AttributeError for a tuple)
+    return _distributions.broadcast_static_shape(shape_x, shape_y)
+
+
 ops = _Lookup(name_scope=name_scope, convert_to_tensor=convert_to_tensor)
 tensor_shape = _Lookup(_tensor_shape, dimension_at_index=_dimension_at_index)
-tensor_util = _Lookup(_tensor_util, is_tf_type=lambda x: isinstance(x, Tensor),
+def _constant_value(tensor, partial=False):
+    """TensorFlow 2.21's tensor_util.constant_value: a value that is no tensor is its own."""
+    if not isinstance(tensor, Tensor):
+        return tensor
+    return _tensor_util.constant_value(tensor, partial=partial)
+
+
+tensor_util = _Lookup(_tensor_util, constant_value=_constant_value, is_tf_type=lambda x: isinstance(x, Tensor),
                       is_tensor=lambda x: isinstance(x, Tensor))
 array_ops = _Lookup(_array_ops, fill_ops, _linalg_ops, segment_ops,
-                    broadcast_static_shape=_distributions.broadcast_static_shape,
+                    broadcast_static_shape=_broadcast_static_shape,
                     broadcast_dynamic_shape=_distributions.broadcast_dynamic_shape)
 array_ops_stack = array_ops
 gen_array_ops = _Lookup(matrix_diag_v3=lambda diagonal, k, num_rows, num_cols, padding_value,
                         align="RIGHT_LEFT", name=None: _linalg_ops.matrix_diag(
                             diagonal, k=k, num_rows=num_rows, num_cols=num_cols,
                             padding_value=padding_value, align=align, name=name or "MatrixDiagV3"))
-math_ops = _Lookup(_math_ops, complex_ops, _linalg_ops)
+def _mod(x, y, name=None):
+    """TensorFlow's math_ops.mod: FloorMod under a "mod" scope (tf.mod's node is "FloorMod")."""
+    with name_scope(name, "mod", [x, y]) as name:
+        return _math_ops.floormod(x, y, name=name)
+
+
+math_ops = _Lookup(_math_ops, complex_ops, _linalg_ops, mod=_mod)
 check_ops = _check_ops
 control_flow_ops = _control_flow_ops
 linalg_ops = _linalg_ops
@@ -66,7 +85,6 @@ linalg = _Lookup(_linalg_ops, tridiagonal_ops, slogdet=_linalg_ops.log_matrix_de
 fft_ops = _fft_ops
 sort_ops = _sort_ops
 tensor_conversion = _Lookup(convert_to_tensor_v2_with_dispatch=convert_to_tensor)
-logging = _logging.getLogger("engine.linalg")
 
 
 def is_ref(x):
@@ -190,6 +208,8 @@ def _reshape_for_efficiency(a, b, transpose_a=False, transpose_b=False, adjoint_
     if a.shape.ndims is None or b.shape.ndims is None or a.shape.ndims >= b.shape.ndims:
         return a, b, identity, still_need_to_transpose
     b_extra_ndims = b.shape.ndims - a.shape.ndims
+    b_extra_sh = array_ops.shape(b)[:b_extra_ndims]  # nodes TensorFlow makes, used or not
+    b_main_sh = array_ops.shape(b)[b_extra_ndims:]
     a_domain_sz_ = a.shape[-2 if adjoint_a or transpose_a else -1]
     b_eq_sz_ = b.shape[-2 if adjoint_b or transpose_b else -1]
     b_extra_sz_ = (np.prod(b.shape[:b_extra_ndims].as_list())

@@ -176,8 +176,16 @@ def _static(value):
 
 
 def _error(error):
+    """[class, message's first line]; a shape function's message without TensorFlow's node
+    part (" for '{{node ...}}' with input shapes ...")."""
     message = getattr(error, "message", None) or str(error)
-    return [type(error).__name__, message.splitlines()[0] if message else ""]
+    lines = message.splitlines()
+    after_node = [line for before, line in zip(lines, lines[1:]) if before.startswith("Node: ")]
+    # An assertion's message without the data it prints: which of several failing asserts
+    # TensorFlow's executor reports first is its schedule's choice.
+    message = (after_node or lines)[0].split(" [Condition ")[0].split(" for '{{node ")[0] if message else ""
+    name = type(error).__name__
+    return ["ValueError" if name == "ShapeError" else name, message]
 
 
 def _methods(tf, op, x, dt):
