@@ -13,6 +13,16 @@ from engine.ops.linear_operator_util import (
     tensor_util)
 
 
+# The operators the base class's algebra returns (LinearOperatorComposition, Inversion, Adjoint
+# and LowerTriangular): their modules import this one, so each registers its class here.
+_ALGEBRA_CLASSES = {}
+
+
+def register_algebra_class(cls):
+    _ALGEBRA_CLASSES[cls.__name__] = cls
+    return cls
+
+
 class LinearOperator(metaclass=abc.ABCMeta):
     """tf.linalg.LinearOperator: a (batch) matrix known by what it does (matmul, solve, ...)."""
 
@@ -255,8 +265,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
                 is_non_singular = False
                 is_self_adjoint = False
                 is_positive_definite = False
-            from engine.ops import linear_operator_composition
-            return linear_operator_composition.LinearOperatorComposition(operators=[left_operator, right_operator], is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square)
+            return _ALGEBRA_CLASSES['LinearOperatorComposition'](operators=[left_operator, right_operator], is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square)
 
     def __matmul__(self, other):
         return self.matmul(other)
@@ -345,9 +354,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
             is_non_singular = False
             is_self_adjoint = False
             is_positive_definite = False
-        from engine.ops import linear_operator_composition
-        from engine.ops import linear_operator_inversion
-        return linear_operator_composition.LinearOperatorComposition(operators=[linear_operator_inversion.LinearOperatorInversion(left_operator), right_operator], is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square)
+        return _ALGEBRA_CLASSES['LinearOperatorComposition'](operators=[_ALGEBRA_CLASSES['LinearOperatorInversion'](left_operator), right_operator], is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square)
 
     def _solvevec(self, rhs, adjoint=False):
         rhs_mat = array_ops.expand_dims(rhs, axis=-1)
@@ -370,8 +377,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
     H = property(adjoint, None)
 
     def _linop_adjoint(self) -> 'LinearOperator':
-        from engine.ops import linear_operator_adjoint
-        return linear_operator_adjoint.LinearOperatorAdjoint(self, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=self.is_square)
+        return _ALGEBRA_CLASSES['LinearOperatorAdjoint'](self, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=self.is_square)
 
     def inverse(self, name: str='inverse') -> 'LinearOperator':
         if self.is_square is False:
@@ -382,8 +388,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return self._linop_inverse()
 
     def _linop_inverse(self) -> 'LinearOperator':
-        from engine.ops import linear_operator_inversion
-        return linear_operator_inversion.LinearOperatorInversion(self, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=self.is_square)
+        return _ALGEBRA_CLASSES['LinearOperatorInversion'](self, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=self.is_square)
 
     def cholesky(self, name: str='cholesky') -> 'LinearOperator':
         if not self._can_use_cholesky():
@@ -392,8 +397,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return self._linop_cholesky()
 
     def _linop_cholesky(self) -> 'LinearOperator':
-        from engine.ops import linear_operator_lower_triangular
-        return linear_operator_lower_triangular.LinearOperatorLowerTriangular(linalg_ops.cholesky(self.to_dense()), is_non_singular=True, is_self_adjoint=False, is_square=True)
+        return _ALGEBRA_CLASSES['LinearOperatorLowerTriangular'](linalg_ops.cholesky(self.to_dense()), is_non_singular=True, is_self_adjoint=False, is_square=True)
 
     def _to_dense(self):
         if self.batch_shape.is_fully_defined():

@@ -14,6 +14,7 @@ from engine.ops.linear_operator_util import (
 from engine.ops import linear_operator
 from engine.ops import linear_operator_lower_triangular
 
+@linear_operator.register_algebra_class
 class LinearOperatorComposition(linear_operator.LinearOperator):
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name=None):

@@ -13,6 +13,7 @@ from engine.ops.linear_operator_util import (
     tensor_util)
 from engine.ops import linear_operator
 
+@linear_operator.register_algebra_class
 class LinearOperatorLowerTriangular(linear_operator.LinearOperator):
 
     def __init__(self, tril, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorLowerTriangular'):
