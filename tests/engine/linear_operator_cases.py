@@ -11,7 +11,7 @@ DTYPES = ("float32", "float64")
 
 
 def case_names(tf):
-    return [name for name, _ in _cases(tf, "float32")]
+    return [name for name, _ in _cases(tf, "float32") + _pairs(tf, "float32")]
 
 
 def _well_conditioned(rng, shape):
@@ -85,6 +85,10 @@ def _cases(tf, dt):
             cast(rng.uniform(-1, 1, (2, 3, 4))))),
         ("full_unknown_batch", lambda rng: la.LinearOperatorFullMatrix(tf.placeholder_with_default(
             cast(_well_conditioned(rng, (2, 3, 3))), shape=[None, 3, 3]))),
+        ("full_variable", lambda rng: la.LinearOperatorFullMatrix(tf.Variable(
+            cast(_well_conditioned(rng, (3, 3))), name="m"))),
+        ("full_unknown_rank", lambda rng: la.LinearOperatorFullMatrix(
+            tf.placeholder_with_default(cast(_well_conditioned(rng, (3, 3))), shape=None))),
         ("diag", lambda rng: la.LinearOperatorDiag(cast(rng.uniform(1, 2, (2, 3))),
                                                    is_positive_definite=True)),
         ("diag_signed", lambda rng: la.LinearOperatorDiag(cast([-2.0, 0.5, 3.0]))),
@@ -149,9 +153,84 @@ def _cases(tf, dt):
             cast(np.triu(np.tril(_well_conditioned(rng, (3, 3)), 1), -1)),
             diagonals_format="matrix")),
         ("custom", lambda rng: _custom_operator_class(tf)(cast(_well_conditioned(rng, (3, 3))))),
+        ("custom_graph_parents", lambda rng: _custom_operator_class(tf)(
+            cast(_well_conditioned(rng, (3, 3))), graph_parents=[tf.constant(1.0, name="p")])),
+        ("custom_bad_graph_parents", lambda rng: _custom_operator_class(tf)(
+            cast(_well_conditioned(rng, (3, 3))), graph_parents=[1.0])),
         ("custom_pd", lambda rng: _custom_operator_class(tf)(
             cast(_positive_definite(rng, (3, 3))), is_self_adjoint=True,
             is_positive_definite=True)),
+    ]
+
+
+def _pairs(tf, dt):
+    """(name, builder(rng) -> (a, b)): operators whose products and solves TensorFlow's
+    algebra makes into special classes (or a LinearOperatorComposition)."""
+    la = tf.linalg
+
+    def cast(x):
+        return np.asarray(x).astype(dt)
+
+    def diag(rng):
+        return la.LinearOperatorDiag(cast(rng.uniform(1, 2, 3)))
+
+    def full(rng):
+        return la.LinearOperatorFullMatrix(cast(_well_conditioned(rng, (3, 3))))
+
+    def lower(rng):
+        return la.LinearOperatorLowerTriangular(cast(np.tril(_well_conditioned(rng, (3, 3)))))
+
+    def scaled(rng):
+        return la.LinearOperatorScaledIdentity(3, cast(rng.uniform(1, 2)))
+
+    def circulant(rng):
+        spectrum = np.fft.fft(rng.uniform(-1, 1, 3)).astype(
+            np.complex64 if dt == "float32" else np.complex128)
+        return la.LinearOperatorCirculant(spectrum, input_output_dtype=getattr(tf, dt))
+
+    def kron(rng):
+        return la.LinearOperatorKronecker([
+            la.LinearOperatorFullMatrix(cast(_well_conditioned(rng, (2, 2)))),
+            la.LinearOperatorDiag(cast(rng.uniform(1, 2, 2)))])
+
+    def block(rng):
+        return la.LinearOperatorBlockDiag([
+            la.LinearOperatorFullMatrix(cast(_well_conditioned(rng, (2, 2)))),
+            la.LinearOperatorDiag(cast(rng.uniform(1, 2, 1)))])
+
+    identity = la.LinearOperatorIdentity(3, dtype=getattr(tf, dt))
+    return [
+        ("pair_diag_diag", lambda rng: (diag(rng), diag(rng))),
+        ("pair_diag_full", lambda rng: (diag(rng), full(rng))),
+        ("pair_full_diag", lambda rng: (full(rng), diag(rng))),
+        ("pair_identity_full", lambda rng: (identity, full(rng))),
+        ("pair_full_identity", lambda rng: (full(rng), identity)),
+        ("pair_scaled_diag", lambda rng: (scaled(rng), diag(rng))),
+        ("pair_scaled_scaled", lambda rng: (scaled(rng), scaled(rng))),
+        ("pair_lower_lower", lambda rng: (lower(rng), lower(rng))),
+        ("pair_diag_lower", lambda rng: (diag(rng), lower(rng))),
+        ("pair_full_zeros", lambda rng: (full(rng), la.LinearOperatorZeros(
+            3, dtype=getattr(tf, dt)))),
+        ("pair_circulant_circulant", lambda rng: (circulant(rng), circulant(rng))),
+        ("pair_kronecker_kronecker", lambda rng: (kron(rng), kron(rng))),
+        ("pair_block_block", lambda rng: (block(rng), block(rng))),
+        ("pair_full_full", lambda rng: (full(rng), full(rng))),
+        ("pair_householder_full", lambda rng: (la.LinearOperatorHouseholder(
+            cast(rng.uniform(-1, 1, 3))), full(rng))),
+        ("pair_permutation_diag", lambda rng: (la.LinearOperatorPermutation(
+            np.array([1, 2, 0], np.int32), dtype=getattr(tf, dt)), diag(rng))),
+    ]
+
+
+def _pair_methods(tf, pair):
+    a, b = pair
+    return [
+        ("matmul", lambda: a.matmul(b)),
+        ("matmul_op", lambda: a @ b),
+        ("matmul_adjoint", lambda: a.matmul(b, adjoint=True)),
+        ("matmul_adjoint_arg", lambda: a.matmul(b, adjoint_arg=True)),
+        ("solve", lambda: a.solve(b)),
+        ("solve_adjoint", lambda: a.solve(b, adjoint=True)),
     ]
 
 
@@ -162,7 +241,7 @@ NODE_CASES = ("full", "diag", "lower", "identity", "scaled_identity", "zeros", "
               "permutation", "toeplitz", "tridiag_compact", "custom")
 
 # The cases whose gradients through matmul, solve and log_abs_determinant are compared.
-GRAD_CASES = ("full", "diag", "lower", "low_rank_update_pd", "circulant", "kronecker")
+GRAD_CASES = ("full", "full_variable", "diag", "lower", "low_rank_update_pd", "circulant", "kronecker")
 
 HINTS = ("is_non_singular", "is_self_adjoint", "is_positive_definite", "is_square")
 
@@ -209,6 +288,8 @@ def _methods(tf, op, x, dt):
         ("hints", lambda: [getattr(op, h) for h in HINTS]),
         ("dtype", lambda: op.dtype.name),
         ("name", lambda: op.name),
+        ("graph_parents", lambda: [t.name for t in op.graph_parents]),
+        ("parameters", lambda: sorted(op.parameters)),
         ("shape_tensor", op.shape_tensor),
         ("batch_shape_tensor", op.batch_shape_tensor),
         ("domain_dimension_tensor", op.domain_dimension_tensor),
@@ -256,6 +337,9 @@ def _describe(tf, result):
                             "shape": _static(result.shape)}, result.to_dense()
     if isinstance(result, tf.Tensor):
         return "tensor", {"shape": _static(result.shape), "dtype": result.dtype.name}, result
+    if isinstance(result, tf.Variable):  # FullMatrix(variable).to_dense() is the variable
+        return "variable", {"shape": _static(result.shape),
+                            "dtype": result.dtype.base_dtype.name}, result
     if isinstance(result, tf.Operation):
         return "op", {"type": result.type}, result
     return "python", _plain(result), None
@@ -279,7 +363,7 @@ def replay(tf, dtypes=DTYPES, names=None):
     named in `names`, else all)."""
     records, arrays = {}, {}
     for dt in dtypes:
-        for name, build in _cases(tf, dt):
+        for name, build in _cases(tf, dt) + _pairs(tf, dt):
             if names is not None and name not in names:
                 continue
             graph = tf.Graph()
@@ -292,7 +376,9 @@ def replay(tf, dtypes=DTYPES, names=None):
                     records[f"{prefix}/construct"] = {"error": _error(error)}
                     continue
                 fetches, runs = {}, {}
-                for label, thunk in _methods(tf, op, None, dt):
+                methods = _pair_methods(tf, op) if isinstance(op, tuple) else \
+                    _methods(tf, op, None, dt)
+                for label, thunk in methods:
                     key = f"{prefix}/{label}"
                     before = len(graph.get_operations())
                     try:
@@ -311,7 +397,8 @@ def replay(tf, dtypes=DTYPES, names=None):
                 if name in GRAD_CASES:
                     _add_gradients(tf, op, dt, prefix, graph, fetches, records)
                 with tf.Session() as sess:
-                    values = sess.run(fetches)
+                    sess.run(tf.global_variables_initializer())
+                    values = _run_each_if_one_fails(tf, sess, fetches, records)
                     for key, fetch in runs.items():
                         try:
                             sess.run(fetch)
@@ -338,6 +425,21 @@ def pack(arrays):
 def unpack(flat, index):
     return {key: flat[dt][offset:offset + int(np.prod(shape))].reshape(shape)
             for key, (dt, offset, shape) in index.items()}
+
+
+def _run_each_if_one_fails(tf, sess, fetches, records):
+    """All fetches in one run; if one fails, each alone, its error recorded as its "run"."""
+    try:
+        return sess.run(fetches)
+    except tf.errors.OpError:
+        values = {}
+        for key, fetch in fetches.items():
+            try:
+                values[key] = sess.run(fetch)
+            except tf.errors.OpError as error:
+                records[key if key in records else key.rsplit("/", 1)[0]]["run"] = \
+                    _error(error)
+        return values
 
 
 def _add_gradients(tf, op, dt, prefix, graph, fetches, records):
@@ -369,7 +471,8 @@ def _parameters(tf, op):
     seen = []
     for attr in ("_matrix", "_diag", "_tril", "_spectrum", "_u", "_diag_update", "_v"):
         value = getattr(op, attr, None)
-        if isinstance(value, tf.Tensor) and value.dtype.is_floating and value not in seen:
+        if isinstance(value, (tf.Tensor, tf.Variable)) and value.dtype.base_dtype.is_floating \
+                and value not in seen:
             seen.append(value)
     for sub in list(getattr(op, "operators", None) or []) + \
             ([op.base_operator] if hasattr(op, "base_operator") else []):

@@ -30,6 +30,22 @@ TF_RECORDS, TF_ARRAYS = _load()
 CASES = case_names(tf)
 
 
+# Where the engine's record differs from TensorFlow's for a reason outside the operators.
+KNOWN_DIFFERENCES = {
+    # A wrong-sized matmul of an operator of unknown rank fails in a BatchMatMulV2 whose message
+    # ends with its adj_x and adj_y flags (" 0 0"), as TensorFlow's does when Grappler leaves
+    # it alone; in the fixture's session Grappler had made it a MatMul, whose message has none.
+    "full_unknown_rank/float32/matmul_wrong_dim", "full_unknown_rank/float64/matmul_wrong_dim",
+}
+
+
+def _same_record(got, want, key):
+    if key in KNOWN_DIFFERENCES:
+        got, want = dict(got), dict(want)
+        assert got.pop("run")[1].startswith(want.pop("run")[1]), key
+    return got == want
+
+
 def _tolerance(dt):
     return {"float32": dict(rtol=2e-6, atol=2e-6), "float64": dict(rtol=1e-13, atol=1e-13)}[dt]
 
@@ -42,7 +58,7 @@ def test_case_matches_tensorflow(case, dt):
     expected = {k: v for k, v in TF_RECORDS.items() if k.startswith(prefix)}
     assert sorted(records) == sorted(expected)
     for key in expected:
-        assert records[key] == expected[key], key
+        assert _same_record(records[key], expected[key], key), (key, records[key], expected[key])
     expected_arrays = {k: v for k, v in TF_ARRAYS.items() if k.startswith(prefix)}
     assert sorted(arrays) == sorted(expected_arrays)
     for key, want in expected_arrays.items():
@@ -51,7 +67,25 @@ def test_case_matches_tensorflow(case, dt):
         np.testing.assert_allclose(got, want, err_msg=key, **_tolerance(dt))
 
 
-def test_every_class_is_exercised():
-    kinds = {v["info"]["type"] for v in TF_RECORDS.values() if v.get("kind") == "operator"}
-    kinds |= {k.split("/")[0] for k in TF_RECORDS}
-    assert len(CASES) == len({k.split("/")[0] for k in TF_RECORDS})
+def test_every_class_is_built_by_a_case():
+    """The 20 subclasses each built by some case (the base class by the user's subclass of
+    the "custom" cases), and every case in the fixtures."""
+    names = {name for name in dir(tf.linalg) if name.startswith("LinearOperator")}
+    assert len(names) == 21
+    assert names - {"LinearOperator"} <= _classes_built_by_cases()
+    assert set(CASES) == {k.split("/")[0] for k in TF_RECORDS}
+
+
+def _classes_built_by_cases():
+    graph = tf.Graph()
+    with graph.as_default():
+        from tests.engine.linear_operator_cases import _cases, _pairs
+        built = set()
+        for _, build in _cases(tf, "float64") + _pairs(tf, "float64"):
+            try:
+                made = build(np.random.RandomState(0))
+            except (ValueError, TypeError, tf.errors.InvalidArgumentError):
+                continue
+            for op in made if isinstance(made, tuple) else (made,):
+                built.add(type(op).__name__)
+    return built
