@@ -1,21 +1,13 @@
-"""TensorFlow 2.21's linear_operator_addition.py (tf.linalg), on the engine's ops."""
+"""The sums of operators that LinearOperatorBlockLowerTriangular's solve makes: TensorFlow 2.21's
+linear_operator_addition.py on the engine's ops (the same ops under the same name scopes)."""
 
 import abc
-import contextlib
 
-import numpy as np
+from engine.ops import (linear_operator, linear_operator_diag, linear_operator_full_matrix,
+                        linear_operator_identity, linear_operator_lower_triangular,
+                        linear_operator_util)
+from engine.ops.linear_operator_util import array_ops, check_ops, linalg, ops, tensor_shape
 
-from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
-from engine.ops import linear_operator_diag
-from engine.ops import linear_operator_full_matrix
-from engine.ops import linear_operator_identity
-from engine.ops import linear_operator_lower_triangular
 
 def add_operators(operators, operator_name=None, addition_tiers=None, name=None):
     if addition_tiers is None:
@@ -23,9 +15,11 @@ def add_operators(operators, operator_name=None, addition_tiers=None, name=None)
     check_ops.assert_proper_iterable(operators)
     operators = list(reversed(operators))
     if len(operators) < 1:
-        raise ValueError(f'Argument `operators` must contain at least one operator. Received: {operators}.')
+        raise ValueError('Argument `operators` must contain at least one operator. Received: '
+                         f'{operators}.')
     if not all((isinstance(op, linear_operator.LinearOperator) for op in operators)):
-        raise TypeError(f'Argument `operators` must contain only LinearOperator instances. Received: {operators}.')
+        raise TypeError('Argument `operators` must contain only LinearOperator instances. '
+                        f'Received: {operators}.')
     _static_check_for_same_dimensions(operators)
     _static_check_for_broadcastable_batch_shape(operators)
     with ops.name_scope(name or 'add_operators'):
@@ -43,6 +37,7 @@ def add_operators(operators, operator_name=None, addition_tiers=None, name=None)
                     ops_to_try_at_next_tier.append(op1)
         return ops_to_try_at_next_tier
 
+
 def _pop_a_match_at_tier(op1, operator_list, tier):
     for i in range(1, len(operator_list) + 1):
         op2 = operator_list[-i]
@@ -50,6 +45,7 @@ def _pop_a_match_at_tier(op1, operator_list, tier):
             if adder.can_add(op1, op2):
                 return (operator_list.pop(-i), adder)
     return (None, None)
+
 
 def _infer_hints_allowing_override(op1, op2, hints):
     hints = hints or _Hints()
@@ -65,17 +61,24 @@ def _infer_hints_allowing_override(op1, op2, hints):
         is_non_singular = True
     else:
         is_non_singular = hints.is_non_singular
-    return _Hints(is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite)
+    return _Hints(is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                  is_positive_definite=is_positive_definite)
+
 
 def _static_check_for_same_dimensions(operators):
     if len(operators) < 2:
         return
-    domain_dimensions = [(op.name, tensor_shape.dimension_value(op.domain_dimension)) for op in operators if tensor_shape.dimension_value(op.domain_dimension) is not None]
+    domain_dimensions = [(op.name,
+                          tensor_shape.dimension_value(op.domain_dimension)) for op in operators if tensor_shape.dimension_value(op.domain_dimension) is not None]
     if len(set((value for name, value in domain_dimensions))) > 1:
-        raise ValueError(f'All `operators` must have the same `domain_dimension`. Received: {domain_dimensions}.')
-    range_dimensions = [(op.name, tensor_shape.dimension_value(op.range_dimension)) for op in operators if tensor_shape.dimension_value(op.range_dimension) is not None]
+        raise ValueError('All `operators` must have the same `domain_dimension`. Received: '
+                         f'{domain_dimensions}.')
+    range_dimensions = [(op.name,
+                         tensor_shape.dimension_value(op.range_dimension)) for op in operators if tensor_shape.dimension_value(op.range_dimension) is not None]
     if len(set((value for name, value in range_dimensions))) > 1:
-        raise ValueError(f'All operators must have the same `range_dimension`. Received: {range_dimensions}.')
+        raise ValueError('All operators must have the same `range_dimension`. Received: '
+                         f'{range_dimensions}.')
+
 
 def _static_check_for_broadcastable_batch_shape(operators):
     if len(operators) < 2:
@@ -84,12 +87,14 @@ def _static_check_for_broadcastable_batch_shape(operators):
     for op in operators[1:]:
         batch_shape = array_ops.broadcast_static_shape(batch_shape, op.batch_shape)
 
+
 class _Hints:
 
     def __init__(self, is_non_singular=None, is_positive_definite=None, is_self_adjoint=None):
         self.is_non_singular = is_non_singular
         self.is_positive_definite = is_positive_definite
         self.is_self_adjoint = is_self_adjoint
+
 
 class _Adder(metaclass=abc.ABCMeta):
 
@@ -115,6 +120,7 @@ class _Adder(metaclass=abc.ABCMeta):
         with ops.name_scope(scope_name):
             return self._add(op1, op2, operator_name, updated_hints)
 
+
 class _AddAndReturnScaledIdentity(_Adder):
 
     def can_add(self, op1, op2):
@@ -130,7 +136,11 @@ class _AddAndReturnScaledIdentity(_Adder):
             multiplier_2 = op2.multiplier
         else:
             multiplier_2 = array_ops.ones(op2.batch_shape_tensor(), dtype=op2.dtype)
-        return linear_operator_identity.LinearOperatorScaledIdentity(num_rows=op1.range_dimension_tensor(), multiplier=multiplier_1 + multiplier_2, is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint, is_positive_definite=hints.is_positive_definite, name=operator_name)
+        return linear_operator_identity.LinearOperatorScaledIdentity(
+            num_rows=op1.range_dimension_tensor(), multiplier=multiplier_1 + multiplier_2,
+            is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint,
+            is_positive_definite=hints.is_positive_definite, name=operator_name)
+
 
 class _AddAndReturnDiag(_Adder):
 
@@ -139,7 +149,12 @@ class _AddAndReturnDiag(_Adder):
         return not types.difference(_DIAG_LIKE)
 
     def _add(self, op1, op2, operator_name, hints):
-        return linear_operator_diag.LinearOperatorDiag(diag=op1.diag_part() + op2.diag_part(), is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint, is_positive_definite=hints.is_positive_definite, name=operator_name)
+        return linear_operator_diag.LinearOperatorDiag(diag=op1.diag_part() + op2.diag_part(),
+                                                       is_non_singular=hints.is_non_singular,
+                                                       is_self_adjoint=hints.is_self_adjoint,
+                                                       is_positive_definite=hints.is_positive_definite,
+                                                       name=operator_name)
+
 
 class _AddAndReturnTriL(_Adder):
 
@@ -152,19 +167,28 @@ class _AddAndReturnTriL(_Adder):
             op_add_to_tensor, op_other = (op1, op2)
         else:
             op_add_to_tensor, op_other = (op2, op1)
-        return linear_operator_lower_triangular.LinearOperatorLowerTriangular(tril=op_add_to_tensor.add_to_tensor(op_other.to_dense()), is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint, is_positive_definite=hints.is_positive_definite, name=operator_name)
+        return linear_operator_lower_triangular.LinearOperatorLowerTriangular(
+            tril=op_add_to_tensor.add_to_tensor(op_other.to_dense()),
+            is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint,
+            is_positive_definite=hints.is_positive_definite, name=operator_name)
+
 
 class _AddAndReturnMatrix(_Adder):
 
     def can_add(self, op1, op2):
-        return isinstance(op1, linear_operator.LinearOperator) and isinstance(op2, linear_operator.LinearOperator)
+        return isinstance(op1,
+                          linear_operator.LinearOperator) and isinstance(
+                              op2, linear_operator.LinearOperator)
 
     def _add(self, op1, op2, operator_name, hints):
         if _type(op1) in _EFFICIENT_ADD_TO_TENSOR:
             op_add_to_tensor, op_other = (op1, op2)
         else:
             op_add_to_tensor, op_other = (op2, op1)
-        return linear_operator_full_matrix.LinearOperatorFullMatrix(matrix=op_add_to_tensor.add_to_tensor(op_other.to_dense()), is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint, is_positive_definite=hints.is_positive_definite, name=operator_name)
+        return linear_operator_full_matrix.LinearOperatorFullMatrix(
+            matrix=op_add_to_tensor.add_to_tensor(op_other.to_dense()),
+            is_non_singular=hints.is_non_singular, is_self_adjoint=hints.is_self_adjoint,
+            is_positive_definite=hints.is_positive_definite, name=operator_name)
 _IDENTITY = 'identity'
 _SCALED_IDENTITY = 'scaled_identity'
 _DIAG = 'diag'
@@ -173,7 +197,12 @@ _MATRIX = 'matrix'
 _DIAG_LIKE = {_DIAG, _IDENTITY, _SCALED_IDENTITY}
 _IDENTITY_FAMILY = {_IDENTITY, _SCALED_IDENTITY}
 _EFFICIENT_ADD_TO_TENSOR = _DIAG_LIKE
-SUPPORTED_OPERATORS = [linear_operator_diag.LinearOperatorDiag, linear_operator_lower_triangular.LinearOperatorLowerTriangular, linear_operator_full_matrix.LinearOperatorFullMatrix, linear_operator_identity.LinearOperatorIdentity, linear_operator_identity.LinearOperatorScaledIdentity]
+SUPPORTED_OPERATORS = [linear_operator_diag.LinearOperatorDiag,
+                       linear_operator_lower_triangular.LinearOperatorLowerTriangular,
+                       linear_operator_full_matrix.LinearOperatorFullMatrix,
+                       linear_operator_identity.LinearOperatorIdentity,
+                       linear_operator_identity.LinearOperatorScaledIdentity]
+
 
 def _type(operator):
     if isinstance(operator, linear_operator_diag.LinearOperatorDiag):
@@ -186,5 +215,7 @@ def _type(operator):
         return _IDENTITY
     if isinstance(operator, linear_operator_identity.LinearOperatorScaledIdentity):
         return _SCALED_IDENTITY
-    raise TypeError(f'Expected operator to be one of [LinearOperatorDiag, LinearOperatorLowerTriangular, LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorScaledIdentity]. Received: {operator}')
-_DEFAULT_ADDITION_TIERS = [[_AddAndReturnScaledIdentity()], [_AddAndReturnDiag()], [_AddAndReturnTriL()], [_AddAndReturnMatrix()]]
+    raise TypeError('Expected operator to be one of [LinearOperatorDiag, '
+                    f'LinearOperatorLowerTriangular, LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorScaledIdentity]. Received: {operator}')
+_DEFAULT_ADDITION_TIERS = [[_AddAndReturnScaledIdentity()], [_AddAndReturnDiag()],
+                           [_AddAndReturnTriL()], [_AddAndReturnMatrix()]]

@@ -1,33 +1,38 @@
-"""TensorFlow 2.21's linear_operator_adjoint.py (tf.linalg), on the engine's ops."""
+"""tf.linalg.LinearOperatorAdjoint: TensorFlow 2.21's linear_operator_adjoint.py on the engine's
+ops (the same ops under the same name scopes)."""
 
-import abc
-import contextlib
+from engine.ops import linear_operator, linear_operator_util
+from engine.ops.linear_operator_util import array_ops, linalg, math_ops, ops
 
-import numpy as np
-
-from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
 
 @linear_operator.register_algebra_class
 class LinearOperatorAdjoint(linear_operator.LinearOperator):
+    """The adjoint (conjugate transpose) of an operator."""
 
-    def __init__(self, operator, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name=None):
-        parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name=None):
+        parameters = dict(operator=operator, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         self._operator = operator
         combine_hint = linear_operator_util.use_operator_or_provided_hint_unless_contradicting
-        is_square = combine_hint(operator, 'is_square', is_square, 'An operator is square if and only if its adjoint is square.')
-        is_non_singular = combine_hint(operator, 'is_non_singular', is_non_singular, 'An operator is non-singular if and only if its adjoint is non-singular.')
-        is_self_adjoint = combine_hint(operator, 'is_self_adjoint', is_self_adjoint, 'An operator is self-adjoint if and only if its adjoint is self-adjoint.')
-        is_positive_definite = combine_hint(operator, 'is_positive_definite', is_positive_definite, 'An operator is positive-definite if and only if its adjoint is positive-definite.')
+        is_square = combine_hint(operator, 'is_square', is_square,
+                                 'An operator is square if and only if its adjoint is square.')
+        is_non_singular = combine_hint(operator, 'is_non_singular', is_non_singular,
+                                       'An operator is non-singular if and only if its adjoint is non-singular.')
+        is_self_adjoint = combine_hint(operator, 'is_self_adjoint', is_self_adjoint,
+                                       'An operator is self-adjoint if and only if its adjoint is self-adjoint.')
+        is_positive_definite = combine_hint(operator, 'is_positive_definite', is_positive_definite,
+                                            'An operator is positive-definite if and only if its adjoint is positive-definite.')
         if name is None:
             name = operator.name + '_adjoint'
         with ops.name_scope(name):
-            super(LinearOperatorAdjoint, self).__init__(dtype=operator.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorAdjoint,
+                  self).__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     @property
     def operator(self):

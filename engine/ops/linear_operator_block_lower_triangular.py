@@ -1,31 +1,32 @@
-"""TensorFlow 2.21's linear_operator_block_lower_triangular.py (tf.linalg), on the engine's ops."""
-
-import abc
-import contextlib
-
-import numpy as np
+"""tf.linalg.LinearOperatorBlockLowerTriangular: TensorFlow 2.21's
+linear_operator_block_lower_triangular.py on the engine's ops (the same ops under the same name
+scopes)."""
 
 from engine.framework import dtypes
-from engine.ops import linear_operator_util
+from engine.ops import (linear_operator, linear_operator_addition, linear_operator_full_matrix,
+                        linear_operator_identity, linear_operator_util)
 from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
-from engine.ops import linear_operator_addition
-from engine.ops import linear_operator_full_matrix
-from engine.ops import linear_operator_identity
+    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, math_ops, ops,
+    tensor_shape)
+
 
 class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
+    """A block lower triangular matrix of operators."""
 
-    def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorBlockLowerTriangular'):
-        parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None,
+                 name='LinearOperatorBlockLowerTriangular'):
+        parameters = dict(operators=operators, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         check_ops.assert_proper_iterable(operators)
         for row in operators:
             check_ops.assert_proper_iterable(row)
         operators = [list(row) for row in operators]
         if not operators:
-            raise ValueError(f'Argument `operators` must be a list of >=1 operators. Received: {operators}.')
+            raise ValueError('Argument `operators` must be a list of >=1 operators. Received: '
+                             f'{operators}.')
         self._operators = operators
         self._diagonal_operators = [row[-1] for row in operators]
         dtype = operators[0][0].dtype
@@ -35,12 +36,17 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
         self._validate_operator_dimensions()
         is_square = self._validate_square(is_square)
         with ops.name_scope(name):
-            super(LinearOperatorBlockLowerTriangular, self).__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorBlockLowerTriangular,
+                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _validate_num_operators(self):
         for i, row in enumerate(self.operators):
             if len(row) != i + 1:
-                raise ValueError(f'Argument `operators[{i}]` must contain `{i + 1}` blocks. Received: {len(row)} blocks.')
+                raise ValueError(f'Argument `operators[{i}]` must contain `{i + 1}` blocks. '
+                                 f'Received: {len(row)} blocks.')
 
     def _validate_operator_dimensions(self):
         for i in range(1, len(self.operators)):
@@ -50,27 +56,33 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
                 right_op = self.operators[i][j + 1]
                 if op.domain_dimension is not None and above_op.domain_dimension is not None:
                     if op.domain_dimension != above_op.domain_dimension:
-                        raise ValueError(f'Argument `operators[{i}][{j}].domain_dimension` ({op.domain_dimension}) must be the same as `operators[{i - 1}][{j}].domain_dimension` ({above_op.domain_dimension}).')
+                        raise ValueError(f'Argument `operators[{i}][{j}].domain_dimension` '
+                                         f'({op.domain_dimension}) must be the same as `operators[{i - 1}][{j}].domain_dimension` ({above_op.domain_dimension}).')
                 if op.range_dimension is not None and right_op.range_dimension is not None:
                     if op.range_dimension != right_op.range_dimension:
-                        raise ValueError(f'Argument `operators[{i}][{j}].range_dimension` ({op.range_dimension}) must be the same as `operators[{i}][{j + 1}].range_dimension` ({right_op.range_dimension}).')
+                        raise ValueError(f'Argument `operators[{i}][{j}].range_dimension` '
+                                         f'({op.range_dimension}) must be the same as `operators[{i}][{j + 1}].range_dimension` ({right_op.range_dimension}).')
 
     def _validate_non_singular(self, is_non_singular):
         if all((op.is_non_singular for op in self._diagonal_operators)):
             if is_non_singular is False:
-                raise ValueError(f'A blockwise lower-triangular operator with non-singular operators on the main diagonal is always non-singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError('A blockwise lower-triangular operator with non-singular '
+                                 f'operators on the main diagonal is always non-singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
             return True
         if any((op.is_non_singular is False for op in self._diagonal_operators)):
             if is_non_singular is True:
-                raise ValueError(f'A blockwise lower-triangular operator with a singular operator on the main diagonal is always singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError('A blockwise lower-triangular operator with a singular operator '
+                                 f'on the main diagonal is always singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
             return False
 
     def _validate_square(self, is_square):
         if is_square is False:
-            raise ValueError(f'`LinearOperatorBlockLowerTriangular` must be square. Expected argument `is_square` to be True. Received: {is_square}.')
+            raise ValueError('`LinearOperatorBlockLowerTriangular` must be square. Expected '
+                             f'argument `is_square` to be True. Received: {is_square}.')
         for i, op in enumerate(self._diagonal_operators):
             if op.is_square is False:
-                raise ValueError(f'Matrices on the diagonal (the final elements of each row-partition in the `operators` list) must be square. Expected argument `operators[{i}][-1].is_square` to be True. Received: {op.is_square}.')
+                raise ValueError('Matrices on the diagonal (the final elements of each '
+                                 f'row-partition in the `operators` list) must be square. Expected argument `operators[{i}][-1].is_square` to be True. Received: {op.is_square}.')
         return True
 
     def _validate_dtype(self, dtype):
@@ -78,7 +90,9 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             for operator in row:
                 if operator.dtype != dtype:
                     name_type = (str((o.name, o.dtype)) for o in row)
-                    raise TypeError('Expected all operators to have the same dtype.  Found {} in row {} and {} in row 0.'.format(name_type, i, str(dtype)))
+                    raise TypeError('Expected all operators to have the same dtype.  Found {} in '
+                                    'row {} and {} in row 0.'.format(
+                        name_type, i, str(dtype)))
 
     @property
     def operators(self):
@@ -108,19 +122,25 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def _shape_tensor(self):
         if self.shape.is_fully_defined():
-            return tensor_conversion.convert_to_tensor_v2_with_dispatch(self.shape.as_list(), dtype=dtypes.int32, name='shape')
+            return ops.convert_to_tensor(
+                self.shape.as_list(), dtype=dtypes.int32, name='shape')
         domain_dimension = sum(self._block_domain_dimension_tensors())
         range_dimension = sum(self._block_range_dimension_tensors())
         matrix_shape = array_ops_stack.stack([domain_dimension, range_dimension])
         batch_shape = self.operators[0][0].batch_shape_tensor()
         for row in self.operators[1:]:
             for operator in row:
-                batch_shape = array_ops.broadcast_dynamic_shape(batch_shape, operator.batch_shape_tensor())
+                batch_shape = array_ops.broadcast_dynamic_shape(
+                    batch_shape, operator.batch_shape_tensor())
         return array_ops.concat((batch_shape, matrix_shape), 0)
 
     def _linop_inverse(self) -> 'LinearOperatorBlockLowerTriangular':
         if len(self.operators) == 1:
-            return LinearOperatorBlockLowerTriangular([[self.operators[0][0].inverse()]], is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+            return LinearOperatorBlockLowerTriangular([[self.operators[0][0].inverse()]],
+                                                      is_non_singular=self.is_non_singular,
+                                                      is_self_adjoint=self.is_self_adjoint,
+                                                      is_positive_definite=self.is_positive_definite,
+                                                      is_square=True)
         blockwise_dim = len(self.operators)
         upper_left_inverse = LinearOperatorBlockLowerTriangular(self.operators[:-1]).inverse()
         bottom_row = self.operators[-1]
@@ -130,24 +150,34 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             blocks = []
             for j in range(i, blockwise_dim - 1):
                 result = bottom_row[j].matmul(upper_left_inverse.operators[j][i])
-                if not any((isinstance(result, op_type) for op_type in linear_operator_addition.SUPPORTED_OPERATORS)):
+                if not any((isinstance(result,
+                                       op_type) for op_type in linear_operator_addition.SUPPORTED_OPERATORS)):
                     result = linear_operator_full_matrix.LinearOperatorFullMatrix(result.to_dense())
                 blocks.append(result)
             summed_blocks = linear_operator_addition.add_operators(blocks)
             assert len(summed_blocks) == 1
             block = summed_blocks[0]
             block = bottom_right_inverse.matmul(block)
-            block = linear_operator_identity.LinearOperatorScaledIdentity(num_rows=bottom_right_inverse.domain_dimension_tensor(), multiplier=math_ops.cast(-1, dtype=block.dtype)).matmul(block)
+            block = linear_operator_identity.LinearOperatorScaledIdentity(
+                num_rows=bottom_right_inverse.domain_dimension_tensor(),
+                multiplier=math_ops.cast(-1, dtype=block.dtype)).matmul(block)
             inverse_bottom_row.append(block)
         inverse_bottom_row.append(bottom_right_inverse)
-        return LinearOperatorBlockLowerTriangular(upper_left_inverse.operators + [inverse_bottom_row], is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorBlockLowerTriangular(upper_left_inverse.operators + [inverse_bottom_row],
+                                                  is_non_singular=self.is_non_singular,
+                                                  is_self_adjoint=self.is_self_adjoint,
+                                                  is_positive_definite=self.is_positive_definite,
+                                                  is_square=True)
 
     def matmul(self, x, adjoint=False, adjoint_arg=False, name='matmul'):
         if isinstance(x, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = x.adjoint() if adjoint_arg else x
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `x` to have dimension {} but got {}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
+            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
+                right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError('Operators are incompatible. Expected `x` to have dimension {} '
+                                 'but got {}.'.format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_matmul(left_operator, right_operator)
         with self._name_scope(name):
@@ -156,12 +186,12 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, arg_dim):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
-                        block = tensor_conversion.convert_to_tensor_v2_with_dispatch(block)
+                        block = ops.convert_to_tensor(block)
                         self._check_input_dtype(block)
                         block_dimensions[i].assert_is_compatible_with(block.shape[arg_dim])
                         x[i] = block
             else:
-                x = tensor_conversion.convert_to_tensor_v2_with_dispatch(x, name='x')
+                x = ops.convert_to_tensor(x, name='x')
                 self._check_input_dtype(x)
                 op_dimension = self.range_dimension if adjoint else self.domain_dimension
                 op_dimension.assert_is_compatible_with(x.shape[arg_dim])
@@ -175,19 +205,24 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             split_x = x
         else:
             split_dim = -1 if adjoint_arg else -2
-            split_x = linear_operator_util.split_arg_into_blocks(self._block_domain_dimensions(), self._block_domain_dimension_tensors, x, axis=split_dim)
+            split_x = linear_operator_util.split_arg_into_blocks(
+                self._block_domain_dimensions(), self._block_domain_dimension_tensors, x,
+                axis=split_dim)
         result_list = []
         if adjoint:
             for index in range(len(self.operators)):
-                result = self.operators[index][index].matmul(split_x[index], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                result = self.operators[index][index].matmul(
+                    split_x[index], adjoint=adjoint, adjoint_arg=adjoint_arg)
                 for j in range(index + 1, len(self.operators)):
-                    result += self.operators[j][index].matmul(split_x[j], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                    result += self.operators[j][index].matmul(
+                        split_x[j], adjoint=adjoint, adjoint_arg=adjoint_arg)
                 result_list.append(result)
         else:
             for row in self.operators:
                 result = row[0].matmul(split_x[0], adjoint=adjoint, adjoint_arg=adjoint_arg)
                 for j, operator in enumerate(row[1:]):
-                    result += operator.matmul(split_x[j + 1], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                    result += operator.matmul(split_x[j + 1], adjoint=adjoint,
+                                              adjoint_arg=adjoint_arg)
                 result_list.append(result)
         if blockwise_arg:
             return result_list
@@ -200,14 +235,14 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, -1):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
-                        block = tensor_conversion.convert_to_tensor_v2_with_dispatch(block)
+                        block = ops.convert_to_tensor(block)
                         self._check_input_dtype(block)
                         block_dimensions[i].assert_is_compatible_with(block.shape[-1])
                         x[i] = block
                 x_mat = [block[..., array_ops.newaxis] for block in x]
                 y_mat = self.matmul(x_mat, adjoint=adjoint)
                 return [array_ops.squeeze(y, axis=-1) for y in y_mat]
-            x = tensor_conversion.convert_to_tensor_v2_with_dispatch(x, name='x')
+            x = ops.convert_to_tensor(x, name='x')
             self._check_input_dtype(x)
             op_dimension = self.range_dimension if adjoint else self.domain_dimension
             op_dimension.assert_is_compatible_with(x.shape[-1])
@@ -231,14 +266,19 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name='solve'):
         if self.is_non_singular is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is expected to be singular.')
+            raise NotImplementedError('Exact solve not implemented for an operator that is '
+                                      'expected to be singular.')
         if self.is_square is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is expected to not be square.')
+            raise NotImplementedError('Exact solve not implemented for an operator that is '
+                                      'expected to not be square.')
         if isinstance(rhs, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = rhs.adjoint() if adjoint_arg else rhs
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `rhs` to have dimension {} but got {}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
+            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
+                right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError('Operators are incompatible. Expected `rhs` to have dimension {} '
+                                 'but got {}.'.format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_solve(left_operator, right_operator)
         with self._name_scope(name):
@@ -248,7 +288,7 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             if blockwise_arg:
                 for i, block in enumerate(rhs):
                     if not isinstance(block, linear_operator.LinearOperator):
-                        block = tensor_conversion.convert_to_tensor_v2_with_dispatch(block)
+                        block = ops.convert_to_tensor(block)
                         self._check_input_dtype(block)
                         block_dimensions[i].assert_is_compatible_with(block.shape[arg_dim])
                         rhs[i] = block
@@ -257,18 +297,21 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
                 else:
                     split_rhs = rhs
             else:
-                rhs = tensor_conversion.convert_to_tensor_v2_with_dispatch(rhs, name='rhs')
+                rhs = ops.convert_to_tensor(rhs, name='rhs')
                 self._check_input_dtype(rhs)
                 op_dimension = self.domain_dimension if adjoint else self.range_dimension
                 op_dimension.assert_is_compatible_with(rhs.shape[arg_dim])
                 rhs = linalg.adjoint(rhs) if adjoint_arg else rhs
-                split_rhs = linear_operator_util.split_arg_into_blocks(self._block_domain_dimensions(), self._block_domain_dimension_tensors, rhs, axis=-2)
+                split_rhs = linear_operator_util.split_arg_into_blocks(
+                    self._block_domain_dimensions(), self._block_domain_dimension_tensors, rhs,
+                    axis=-2)
             solution_list = []
             if adjoint:
                 for index in reversed(range(len(self.operators))):
                     y = split_rhs[index]
                     for j in reversed(range(index + 1, len(self.operators))):
-                        y = y - self.operators[j][index].matmul(solution_list[len(self.operators) - 1 - j], adjoint=adjoint)
+                        y = y - self.operators[j][index].matmul(
+                            solution_list[len(self.operators) - 1 - j], adjoint=adjoint)
                     solution_list.append(self._diagonal_operators[index].solve(y, adjoint=adjoint))
                 solution_list.reverse()
             else:
@@ -287,14 +330,14 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             if linear_operator_util.arg_is_blockwise(block_dimensions, rhs, -1):
                 for i, block in enumerate(rhs):
                     if not isinstance(block, linear_operator.LinearOperator):
-                        block = tensor_conversion.convert_to_tensor_v2_with_dispatch(block)
+                        block = ops.convert_to_tensor(block)
                         self._check_input_dtype(block)
                         block_dimensions[i].assert_is_compatible_with(block.shape[-1])
                         rhs[i] = block
                 rhs_mat = [array_ops.expand_dims(block, axis=-1) for block in rhs]
                 solution_mat = self.solve(rhs_mat, adjoint=adjoint)
                 return [array_ops.squeeze(x, axis=-1) for x in solution_mat]
-            rhs = tensor_conversion.convert_to_tensor_v2_with_dispatch(rhs, name='rhs')
+            rhs = ops.convert_to_tensor(rhs, name='rhs')
             self._check_input_dtype(rhs)
             op_dimension = self.domain_dimension if adjoint else self.range_dimension
             op_dimension.assert_is_compatible_with(rhs.shape[-1])
@@ -319,12 +362,15 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
     def _to_dense(self):
         num_cols = 0
         dense_rows = []
-        flat_broadcast_operators = linear_operator_util.broadcast_matrix_batch_dims([op.to_dense() for row in self.operators for op in row])
+        flat_broadcast_operators = linear_operator_util.broadcast_matrix_batch_dims(
+            [op.to_dense() for row in self.operators for op in row])
         broadcast_operators = [flat_broadcast_operators[i * (i + 1) // 2:(i + 1) * (i + 2) // 2] for i in range(len(self.operators))]
         for row_blocks in broadcast_operators:
             batch_row_shape = array_ops.shape(row_blocks[0])[:-1]
             num_cols += array_ops.shape(row_blocks[-1])[-1]
-            zeros_to_pad_after_shape = array_ops.concat([batch_row_shape, [self.domain_dimension_tensor() - num_cols]], axis=-1)
+            zeros_to_pad_after_shape = array_ops.concat([batch_row_shape,
+                                                         [self.domain_dimension_tensor() - num_cols]],
+                                                        axis=-1)
             zeros_to_pad_after = array_ops.zeros(shape=zeros_to_pad_after_shape, dtype=self.dtype)
             row_blocks.append(zeros_to_pad_after)
             dense_rows.append(array_ops.concat(row_blocks, axis=-1))

@@ -1,28 +1,28 @@
-"""TensorFlow 2.21's linear_operator_circulant.py (tf.linalg), on the engine's ops."""
-
-import abc
-import contextlib
+"""tf.linalg.LinearOperatorCirculant, LinearOperatorCirculant2D, LinearOperatorCirculant3D:
+TensorFlow 2.21's linear_operator_circulant.py on the engine's ops (the same ops under the same
+name scopes)."""
 
 import numpy as np
 
 from engine.framework import dtypes
-from engine.ops import linear_operator_util
+from engine.ops import linear_operator, linear_operator_util
 from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
+    array_ops, check_ops, fft_ops, linalg, math_ops, ops, tensor_shape)
 _FFT_OP = {1: fft_ops.fft, 2: fft_ops.fft2d, 3: fft_ops.fft3d}
 _IFFT_OP = {1: fft_ops.ifft, 2: fft_ops.ifft2d, 3: fft_ops.ifft3d}
 
-def exponential_power_convolution_kernel(grid_shape, length_scale, power=None, divisor=None, zero_inflation=None):
+
+def exponential_power_convolution_kernel(grid_shape, length_scale, power=None, divisor=None,
+                                         zero_inflation=None):
     nd = len(grid_shape)
-    length_scale = tensor_conversion.convert_to_tensor_v2_with_dispatch(length_scale, name='length_scale')
+    length_scale = ops.convert_to_tensor(
+        length_scale, name='length_scale')
     dtype = length_scale.dtype
     power = 2.0 if power is None else power
-    power = tensor_conversion.convert_to_tensor_v2_with_dispatch(power, name='power', dtype=dtype)
+    power = ops.convert_to_tensor(power, name='power', dtype=dtype)
     divisor = power if divisor is None else divisor
-    divisor = tensor_conversion.convert_to_tensor_v2_with_dispatch(divisor, name='divisor', dtype=dtype)
+    divisor = ops.convert_to_tensor(
+        divisor, name='divisor', dtype=dtype)
     zero = math_ops.cast(0.0, dtype)
     one = math_ops.cast(1.0, dtype)
     ts = [math_ops.linspace(zero, one, num=n) for n in grid_shape]
@@ -32,35 +32,49 @@ def exponential_power_convolution_kernel(grid_shape, length_scale, power=None, d
         log_vals.append(-math_ops.abs((x - midpoint) / length_scale[i]) ** power / divisor)
     kernel = math_ops.exp(fft_ops.ifftshift(sum(log_vals), axes=[-i for i in range(1, nd + 1)]))
     if zero_inflation:
-        zero_inflation = tensor_conversion.convert_to_tensor_v2_with_dispatch(zero_inflation, name='zero_inflation', dtype=dtype)
-        delta = array_ops.pad(array_ops.reshape(one, [1] * nd), [[0, dim - 1] for dim in grid_shape])
+        zero_inflation = ops.convert_to_tensor(
+            zero_inflation, name='zero_inflation', dtype=dtype)
+        delta = array_ops.pad(array_ops.reshape(one, [1] * nd),
+                              [[0, dim - 1] for dim in grid_shape])
         kernel = (1.0 - zero_inflation) * kernel + zero_inflation * delta
     return kernel
 
+
 class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
 
-    def __init__(self, spectrum, block_depth: int, input_output_dtype=dtypes.complex64, is_non_singular: bool=None, is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True, parameters=None, name='LinearOperatorCirculant'):
+    def __init__(self, spectrum, block_depth: int, input_output_dtype=dtypes.complex64,
+                 is_non_singular: bool=None, is_self_adjoint: bool=None,
+                 is_positive_definite: bool=None, is_square: bool=True, parameters=None,
+                 name='LinearOperatorCirculant'):
         allowed_block_depths = [1, 2, 3]
         self._name = name
         if block_depth not in allowed_block_depths:
-            raise ValueError(f'Argument `block_depth` must be one of {allowed_block_depths}. Received: {block_depth}.')
+            raise ValueError(f'Argument `block_depth` must be one of {allowed_block_depths}. '
+                             f'Received: {block_depth}.')
         self._block_depth = block_depth
         with ops.name_scope(name, values=[spectrum]):
             self._spectrum = self._check_spectrum_and_return_tensor(spectrum)
             if not self.spectrum.dtype.is_complex:
                 if is_self_adjoint is False:
-                    raise ValueError(f'A real spectrum always corresponds to a self-adjoint operator. Expected argument `is_self_adjoint` to be True when `spectrum.dtype.is_complex` = True. Received: {is_self_adjoint}.')
+                    raise ValueError('A real spectrum always corresponds to a self-adjoint '
+                                     f'operator. Expected argument `is_self_adjoint` to be True when `spectrum.dtype.is_complex` = True. Received: {is_self_adjoint}.')
                 is_self_adjoint = True
             if is_square is False:
-                raise ValueError(f'A [[nested] block] circulant operator is always square. Expected argument `is_square` to be True. Received: {is_square}.')
+                raise ValueError('A [[nested] block] circulant operator is always square. '
+                                 f'Expected argument `is_square` to be True. Received: {is_square}.')
             is_square = True
-            super(_BaseLinearOperatorCirculant, self).__init__(dtype=dtypes.as_dtype(input_output_dtype), is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(_BaseLinearOperatorCirculant,
+                  self).__init__(dtype=dtypes.as_dtype(input_output_dtype),
+                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _check_spectrum_and_return_tensor(self, spectrum):
         spectrum = linear_operator_util.convert_nonref_to_tensor(spectrum, name='spectrum')
         if spectrum.shape.ndims is not None:
             if spectrum.shape.ndims < self.block_depth:
-                raise ValueError(f'Argument `spectrum` must have at least {self.block_depth} dimensions. Received: {spectrum}.')
+                raise ValueError(f'Argument `spectrum` must have at least {self.block_depth} '
+                                 f'dimensions. Received: {spectrum}.')
         return spectrum
 
     @property
@@ -72,7 +86,8 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
 
     def _block_shape_tensor(self, spectrum_shape=None):
         if self.block_shape.is_fully_defined():
-            return linear_operator_util.shape_tensor(self.block_shape.as_list(), name='block_shape')
+            return linear_operator_util.shape_tensor(self.block_shape.as_list(),
+                                                     name='block_shape')
         spectrum_shape = array_ops.shape(self.spectrum) if spectrum_shape is None else spectrum_shape
         return spectrum_shape[-self.block_depth:]
 
@@ -80,20 +95,51 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
         spectrum = self.spectrum
         if spectrum.dtype.is_complex:
             spectrum = math_ops.conj(spectrum)
-        return _BaseLinearOperatorCirculant(spectrum=spectrum, block_depth=self.block_depth, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return _BaseLinearOperatorCirculant(spectrum=spectrum, block_depth=self.block_depth,
+                                            is_non_singular=self.is_non_singular,
+                                            is_self_adjoint=self.is_self_adjoint,
+                                            is_positive_definite=self.is_positive_definite,
+                                            is_square=True)
 
     def _linop_inverse(self) -> '_BaseLinearOperatorCirculant':
-        return _BaseLinearOperatorCirculant(spectrum=1.0 / self.spectrum, block_depth=self.block_depth, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True, input_output_dtype=self.dtype)
+        return _BaseLinearOperatorCirculant(spectrum=1.0 / self.spectrum,
+                                            block_depth=self.block_depth,
+                                            is_non_singular=self.is_non_singular,
+                                            is_self_adjoint=self.is_self_adjoint,
+                                            is_positive_definite=self.is_positive_definite,
+                                            is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: '_BaseLinearOperatorCirculant', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator, _BaseLinearOperatorCirculant) or not isinstance(left_operator, type(right_operator)):
+    def _linop_matmul(self, left_operator: '_BaseLinearOperatorCirculant',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if not isinstance(right_operator,
+                          _BaseLinearOperatorCirculant) or not isinstance(
+                              left_operator, type(right_operator)):
             return super()._linop_matmul(left_operator, right_operator)
-        return _BaseLinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum, block_depth=left_operator.block_depth, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return _BaseLinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum,
+                                            block_depth=left_operator.block_depth,
+                                            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                                left_operator, right_operator),
+                                            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                                left_operator, right_operator),
+                                            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                                left_operator, right_operator),
+                                            is_square=True)
 
-    def _linop_solve(self, left_operator: '_BaseLinearOperatorCirculant', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator, _BaseLinearOperatorCirculant) or not isinstance(left_operator, type(right_operator)):
+    def _linop_solve(self, left_operator: '_BaseLinearOperatorCirculant',
+                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if not isinstance(right_operator,
+                          _BaseLinearOperatorCirculant) or not isinstance(
+                              left_operator, type(right_operator)):
             return super()._linop_solve(left_operator, right_operator)
-        return _BaseLinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum, block_depth=left_operator.block_depth, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return _BaseLinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum,
+                                            block_depth=left_operator.block_depth,
+                                            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                                left_operator, right_operator),
+                                            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                                left_operator, right_operator),
+                                            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                                left_operator, right_operator),
+                                            is_square=True)
 
     @property
     def block_shape(self):
@@ -123,7 +169,8 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
             x_shape = array_ops.shape(x)
             x_leading_shape = x_shape[:-self.block_depth]
             x_block_shape = x_shape[-self.block_depth:]
-            flat_shape = array_ops.concat((x_leading_shape, [math_ops.reduce_prod(x_block_shape)]), 0)
+            flat_shape = array_ops.concat((x_leading_shape, [math_ops.reduce_prod(x_block_shape)]),
+                                          0)
         return array_ops.reshape(x, flat_shape)
 
     def _unblockify_then_matricize(self, vec):
@@ -169,34 +216,41 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
         with self._name_scope(name):
             max_err = eps * self.domain_dimension_tensor()
             imag_convolution_kernel = math_ops.imag(self.convolution_kernel())
-            return check_ops.assert_less(math_ops.abs(imag_convolution_kernel), max_err, message='Spectrum was not Hermitian')
+            return check_ops.assert_less(math_ops.abs(imag_convolution_kernel), max_err,
+                                         message='Spectrum was not Hermitian')
 
     def _assert_non_singular(self):
-        return linear_operator_util.assert_no_entries_with_modulus_zero(self.spectrum, message='Singular operator:  Spectrum contained zero values.')
+        return linear_operator_util.assert_no_entries_with_modulus_zero(
+            self.spectrum, message='Singular operator:  Spectrum contained zero values.')
 
     def _assert_positive_definite(self):
         message = 'Not positive definite:  Real part of spectrum was not all positive.'
         return check_ops.assert_positive(math_ops.real(self.spectrum), message=message)
 
     def _assert_self_adjoint(self):
-        return linear_operator_util.assert_zero_imag_part(self.spectrum, message='Not self-adjoint:  The spectrum contained non-zero imaginary part.')
+        return linear_operator_util.assert_zero_imag_part(self.spectrum,
+                                                          message='Not self-adjoint:  The spectrum contained non-zero imaginary part.')
 
     def _broadcast_batch_dims(self, x, spectrum):
-        spectrum = tensor_conversion.convert_to_tensor_v2_with_dispatch(spectrum, name='spectrum')
+        spectrum = ops.convert_to_tensor(spectrum, name='spectrum')
         batch_shape = self._batch_shape_tensor(shape=self._shape_tensor(spectrum=spectrum))
         spec_mat = array_ops.reshape(spectrum, array_ops.concat((batch_shape, [-1, 1]), axis=0))
         x, spec_mat = linear_operator_util.broadcast_matrix_batch_dims((x, spec_mat))
         x_batch_shape = array_ops.shape(x)[:-2]
         spectrum_shape = array_ops.shape(spectrum)
-        spectrum = array_ops.reshape(spec_mat, array_ops.concat((x_batch_shape, self._block_shape_tensor(spectrum_shape=spectrum_shape)), axis=0))
+        spectrum = array_ops.reshape(spec_mat,
+                                     array_ops.concat((x_batch_shape,
+                                                       self._block_shape_tensor(spectrum_shape=spectrum_shape)),
+                                                      axis=0))
         return (x, spectrum)
 
     def _cond(self):
         abs_singular_values = math_ops.abs(self._unblockify(self.spectrum))
-        return math_ops.reduce_max(abs_singular_values, axis=-1) / math_ops.reduce_min(abs_singular_values, axis=-1)
+        return math_ops.reduce_max(abs_singular_values,
+                                   axis=-1) / math_ops.reduce_min(abs_singular_values, axis=-1)
 
     def _eigvals(self):
-        return tensor_conversion.convert_to_tensor_v2_with_dispatch(self._unblockify(self.spectrum))
+        return ops.convert_to_tensor(self._unblockify(self.spectrum))
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = linalg.adjoint(x) if adjoint_arg else x
@@ -262,79 +316,187 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
 
 
 class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
+    """A circulant matrix known by its spectrum (FFT matmul, solve)."""
 
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None, is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True, name='LinearOperatorCirculant'):
-        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        super(LinearOperatorCirculant, self).__init__(spectrum, block_depth=1, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None,
+                 is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True,
+                 name='LinearOperatorCirculant'):
+        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype,
+                          is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
+        super(LinearOperatorCirculant,
+              self).__init__(spectrum, block_depth=1, input_output_dtype=input_output_dtype,
+                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant':
         spectrum = self.spectrum
         if spectrum.dtype.is_complex:
             spectrum = math_ops.conj(spectrum)
-        return LinearOperatorCirculant(spectrum=spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorCirculant(spectrum=spectrum, is_non_singular=self.is_non_singular,
+                                       is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite,
+                                       is_square=True)
 
     def _linop_inverse(self) -> 'LinearOperatorCirculant':
-        return LinearOperatorCirculant(spectrum=1.0 / self.spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True, input_output_dtype=self.dtype)
+        return LinearOperatorCirculant(spectrum=1.0 / self.spectrum,
+                                       is_non_singular=self.is_non_singular,
+                                       is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite,
+                                       is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator, LinearOperatorCirculant) or not isinstance(left_operator, type(right_operator)):
+    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if not isinstance(right_operator,
+                          LinearOperatorCirculant) or not isinstance(
+                              left_operator, type(right_operator)):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum,
+                                       is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                           left_operator, right_operator),
+                                       is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                           left_operator, right_operator),
+                                       is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                           left_operator, right_operator),
+                                       is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(self, left_operator: 'LinearOperatorCirculant',
+                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum,
+                                       is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                           left_operator, right_operator),
+                                       is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                           left_operator, right_operator),
+                                       is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                           left_operator, right_operator),
+                                       is_square=True)
+
 
 class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
+    """A block circulant matrix with circulant blocks (2-D FFT)."""
 
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None, is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True, name='LinearOperatorCirculant2D'):
-        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        super(LinearOperatorCirculant2D, self).__init__(spectrum, block_depth=2, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None,
+                 is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True,
+                 name='LinearOperatorCirculant2D'):
+        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype,
+                          is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
+        super(LinearOperatorCirculant2D,
+              self).__init__(spectrum, block_depth=2, input_output_dtype=input_output_dtype,
+                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant2D':
         spectrum = self.spectrum
         if spectrum.dtype.is_complex:
             spectrum = math_ops.conj(spectrum)
-        return LinearOperatorCirculant2D(spectrum=spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorCirculant2D(spectrum=spectrum, is_non_singular=self.is_non_singular,
+                                         is_self_adjoint=self.is_self_adjoint,
+                                         is_positive_definite=self.is_positive_definite,
+                                         is_square=True)
 
     def _linop_inverse(self) -> 'LinearOperatorCirculant2D':
-        return LinearOperatorCirculant2D(spectrum=1.0 / self.spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True, input_output_dtype=self.dtype)
+        return LinearOperatorCirculant2D(spectrum=1.0 / self.spectrum,
+                                         is_non_singular=self.is_non_singular,
+                                         is_self_adjoint=self.is_self_adjoint,
+                                         is_positive_definite=self.is_positive_definite,
+                                         is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant2D', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator, LinearOperatorCirculant2D) or not isinstance(left_operator, type(right_operator)):
+    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant2D',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if not isinstance(right_operator,
+                          LinearOperatorCirculant2D) or not isinstance(
+                              left_operator, type(right_operator)):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant2D(spectrum=left_operator.spectrum * right_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant2D(spectrum=left_operator.spectrum * right_operator.spectrum,
+                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                             left_operator, right_operator),
+                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                             left_operator, right_operator),
+                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                             left_operator, right_operator),
+                                         is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant2D', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(self, left_operator: 'LinearOperatorCirculant2D',
+                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant2D):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant2D(spectrum=right_operator.spectrum / left_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant2D(spectrum=right_operator.spectrum / left_operator.spectrum,
+                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                             left_operator, right_operator),
+                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                             left_operator, right_operator),
+                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                             left_operator, right_operator),
+                                         is_square=True)
+
 
 class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
+    """A nested block circulant matrix of depth 3 (3-D FFT)."""
 
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None, is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True, name='LinearOperatorCirculant3D'):
-        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        super(LinearOperatorCirculant3D, self).__init__(spectrum, block_depth=3, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular: bool=None,
+                 is_self_adjoint: bool=None, is_positive_definite: bool=None, is_square: bool=True,
+                 name='LinearOperatorCirculant3D'):
+        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype,
+                          is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
+        super(LinearOperatorCirculant3D,
+              self).__init__(spectrum, block_depth=3, input_output_dtype=input_output_dtype,
+                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant3D':
         spectrum = self.spectrum
         if spectrum.dtype.is_complex:
             spectrum = math_ops.conj(spectrum)
-        return LinearOperatorCirculant3D(spectrum=spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorCirculant3D(spectrum=spectrum, is_non_singular=self.is_non_singular,
+                                         is_self_adjoint=self.is_self_adjoint,
+                                         is_positive_definite=self.is_positive_definite,
+                                         is_square=True)
 
     def _linop_inverse(self) -> 'LinearOperatorCirculant3D':
-        return LinearOperatorCirculant3D(spectrum=1.0 / self.spectrum, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True, input_output_dtype=self.dtype)
+        return LinearOperatorCirculant3D(spectrum=1.0 / self.spectrum,
+                                         is_non_singular=self.is_non_singular,
+                                         is_self_adjoint=self.is_self_adjoint,
+                                         is_positive_definite=self.is_positive_definite,
+                                         is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant3D', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator, LinearOperatorCirculant3D) or not isinstance(left_operator, type(right_operator)):
+    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant3D',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if not isinstance(right_operator,
+                          LinearOperatorCirculant3D) or not isinstance(
+                              left_operator, type(right_operator)):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant3D(spectrum=left_operator.spectrum * right_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant3D(spectrum=left_operator.spectrum * right_operator.spectrum,
+                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                             left_operator, right_operator),
+                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                             left_operator, right_operator),
+                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                             left_operator, right_operator),
+                                         is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant3D', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(self, left_operator: 'LinearOperatorCirculant3D',
+                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant3D):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant3D(spectrum=right_operator.spectrum / left_operator.spectrum, is_non_singular=linear_operator_util.combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator), is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator), is_square=True)
+        return LinearOperatorCirculant3D(spectrum=right_operator.spectrum / left_operator.spectrum,
+                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                             left_operator, right_operator),
+                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                             left_operator, right_operator),
+                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                                             left_operator, right_operator),
+                                         is_square=True)
+
 
 def _to_complex(x):
     if x.dtype.is_complex:

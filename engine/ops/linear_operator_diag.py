@@ -1,23 +1,19 @@
-"""TensorFlow 2.21's linear_operator_diag.py (tf.linalg), on the engine's ops."""
+"""tf.linalg.LinearOperatorDiag: TensorFlow 2.21's linear_operator_diag.py on the engine's ops (the
+same ops under the same name scopes)."""
 
-import abc
-import contextlib
+from engine.ops import linear_operator, linear_operator_lower_triangular, linear_operator_util
+from engine.ops.linear_operator_util import array_ops, check_ops, linalg, math_ops, ops
 
-import numpy as np
-
-from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
-from engine.ops import linear_operator_lower_triangular
 
 class LinearOperatorDiag(linear_operator.LinearOperator):
+    """A diagonal matrix known by its diagonal."""
 
-    def __init__(self, diag, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorDiag'):
-        parameters = dict(diag=diag, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, diag, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
+                 is_square=None, name='LinearOperatorDiag'):
+        parameters = dict(diag=diag, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         with ops.name_scope(name, values=[diag]):
             self._diag = linear_operator_util.convert_nonref_to_tensor(diag, name='diag')
             self._check_diag(self._diag)
@@ -29,7 +25,11 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
             if is_square is False:
                 raise ValueError('Only square diagonal operators currently supported.')
             is_square = True
-            super(LinearOperatorDiag, self).__init__(dtype=self._diag.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorDiag,
+                  self).__init__(dtype=self._diag.dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _check_diag(self, diag):
         if diag.shape.ndims is not None and diag.shape.ndims < 1:
@@ -49,36 +49,67 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
         return self._diag
 
     def _linop_inverse(self) -> 'LinearOperatorDiag':
-        return LinearOperatorDiag(1.0 / self.diag, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorDiag(1.0 / self.diag, is_non_singular=self.is_non_singular,
+                                  is_self_adjoint=self.is_self_adjoint,
+                                  is_positive_definite=self.is_positive_definite, is_square=True)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorDiag', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        is_non_singular = linear_operator_util.combined_non_singular_hint(left_operator, right_operator)
-        is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator)
-        is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator)
+    def _linop_matmul(self, left_operator: 'LinearOperatorDiag',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        is_non_singular = linear_operator_util.combined_non_singular_hint(
+            left_operator, right_operator)
+        is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
+            left_operator, right_operator)
+        is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(
+            left_operator, right_operator)
         if isinstance(right_operator, LinearOperatorDiag):
-            return LinearOperatorDiag(diag=left_operator.diag * right_operator.diag, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=True)
+            return LinearOperatorDiag(diag=left_operator.diag * right_operator.diag,
+                                      is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
         elif hasattr(right_operator, '_ones_diag') and hasattr(right_operator, 'multiplier'):
-            return LinearOperatorDiag(diag=left_operator.diag * right_operator.multiplier, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=True)
-        elif isinstance(right_operator, linear_operator_lower_triangular.LinearOperatorLowerTriangular):
-            return linear_operator_lower_triangular.LinearOperatorLowerTriangular(tril=left_operator.diag[..., None] * right_operator.to_dense(), is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=None, is_square=True)
+            return LinearOperatorDiag(diag=left_operator.diag * right_operator.multiplier,
+                                      is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
+        elif isinstance(right_operator,
+                        linear_operator_lower_triangular.LinearOperatorLowerTriangular):
+            return linear_operator_lower_triangular.LinearOperatorLowerTriangular(
+                tril=left_operator.diag[..., None] * right_operator.to_dense(),
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=None, is_square=True)
         else:
             return super()._linop_matmul(left_operator, right_operator)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorDiag', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        is_non_singular = linear_operator_util.combined_non_singular_hint(left_operator, right_operator)
-        is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(left_operator, right_operator)
-        is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(left_operator, right_operator)
+    def _linop_solve(self, left_operator: 'LinearOperatorDiag',
+                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        is_non_singular = linear_operator_util.combined_non_singular_hint(
+            left_operator, right_operator)
+        is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
+            left_operator, right_operator)
+        is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(
+            left_operator, right_operator)
         if isinstance(right_operator, LinearOperatorDiag):
-            return LinearOperatorDiag(diag=right_operator.diag / left_operator.diag, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=True)
+            return LinearOperatorDiag(diag=right_operator.diag / left_operator.diag,
+                                      is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
         elif hasattr(right_operator, '_ones_diag') and hasattr(right_operator, 'multiplier'):
-            return LinearOperatorDiag(diag=right_operator.multiplier / left_operator.diag, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=True)
-        elif isinstance(right_operator, linear_operator_lower_triangular.LinearOperatorLowerTriangular):
-            return linear_operator_lower_triangular.LinearOperatorLowerTriangular(tril=right_operator.to_dense() / left_operator.diag[..., None], is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=None, is_square=True)
+            return LinearOperatorDiag(diag=right_operator.multiplier / left_operator.diag,
+                                      is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
+        elif isinstance(right_operator,
+                        linear_operator_lower_triangular.LinearOperatorLowerTriangular):
+            return linear_operator_lower_triangular.LinearOperatorLowerTriangular(
+                tril=right_operator.to_dense() / left_operator.diag[..., None],
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=None, is_square=True)
         else:
             return super()._linop_solve(left_operator, right_operator)
 
     def _assert_non_singular(self):
-        return linear_operator_util.assert_no_entries_with_modulus_zero(self._diag, message='Singular operator:  Diagonal contained zero values.')
+        return linear_operator_util.assert_no_entries_with_modulus_zero(
+            self._diag, message='Singular operator:  Diagonal contained zero values.')
 
     def _assert_positive_definite(self):
         if self.dtype.is_complex:
@@ -88,16 +119,20 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
         return check_ops.assert_positive(math_ops.real(self._diag), message=message)
 
     def _assert_self_adjoint(self):
-        return linear_operator_util.assert_zero_imag_part(self._diag, message='This diagonal operator contained non-zero imaginary values.   Thus it was not self-adjoint.')
+        return linear_operator_util.assert_zero_imag_part(self._diag,
+                                                          message='This diagonal operator contained non-zero imaginary values.   Thus it was not self-adjoint.')
 
     def _linop_adjoint(self) -> 'LinearOperatorDiag':
         diag = self.diag
         if diag.dtype.is_complex:
             diag = math_ops.conj(diag)
-        return LinearOperatorDiag(diag=diag, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite, is_square=True)
+        return LinearOperatorDiag(diag=diag, is_non_singular=self.is_non_singular,
+                                  is_self_adjoint=self.is_self_adjoint,
+                                  is_positive_definite=self.is_positive_definite, is_square=True)
 
     def _linop_cholesky(self) -> 'LinearOperatorDiag':
-        return LinearOperatorDiag(math_ops.sqrt(self.diag), is_non_singular=True, is_self_adjoint=True, is_positive_definite=True, is_square=True)
+        return LinearOperatorDiag(math_ops.sqrt(self.diag), is_non_singular=True,
+                                  is_self_adjoint=True, is_positive_definite=True, is_square=True)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         diag_term = math_ops.conj(self._diag) if adjoint else self._diag
@@ -136,7 +171,7 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
         return array_ops.matrix_set_diag(x, new_diag)
 
     def _eigvals(self):
-        return tensor_conversion.convert_to_tensor_v2_with_dispatch(self.diag)
+        return ops.convert_to_tensor(self.diag)
 
     def _cond(self):
         abs_diag = math_ops.abs(self.diag)

@@ -1,35 +1,40 @@
-"""TensorFlow 2.21's linear_operator_full_matrix.py (tf.linalg), on the engine's ops."""
-
-import abc
-import contextlib
-
-import numpy as np
+"""tf.linalg.LinearOperatorFullMatrix: TensorFlow 2.21's linear_operator_full_matrix.py on the
+engine's ops (the same ops under the same name scopes)."""
 
 from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
+from engine.ops import linear_operator, linear_operator_util
+from engine.ops.linear_operator_util import array_ops, linalg, math_ops, ops
+
 
 class LinearOperatorFullMatrix(linear_operator.LinearOperator):
+    """A dense (batch) matrix."""
 
-    def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorFullMatrix'):
-        parameters = dict(matrix=matrix, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name='LinearOperatorFullMatrix'):
+        parameters = dict(matrix=matrix, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         with ops.name_scope(name, values=[matrix]):
             self._matrix = linear_operator_util.convert_nonref_to_tensor(matrix, name='matrix')
             self._check_matrix(self._matrix)
-            super(LinearOperatorFullMatrix, self).__init__(dtype=self._matrix.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorFullMatrix,
+                  self).__init__(dtype=self._matrix.dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _check_matrix(self, matrix):
-        allowed_dtypes = [dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128]
-        matrix = tensor_conversion.convert_to_tensor_v2_with_dispatch(matrix, name='matrix')
+        allowed_dtypes = [dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
+                          dtypes.complex128]
+        matrix = ops.convert_to_tensor(matrix, name='matrix')
         dtype = matrix.dtype
         if dtype not in allowed_dtypes:
-            raise TypeError(f'Argument `matrix` must have dtype in {allowed_dtypes}. Received: {dtype}.')
+            raise TypeError(f'Argument `matrix` must have dtype in {allowed_dtypes}. Received: '
+                            f'{dtype}.')
         if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
-            raise ValueError(f'Argument `matrix` must have at least 2 dimensions. Received: {matrix}.')
+            raise ValueError('Argument `matrix` must have at least 2 dimensions. Received: '
+                             f'{matrix}.')
 
     @property
     def matrix(self):

@@ -1,30 +1,31 @@
-"""TensorFlow 2.21's linear_operator_lower_triangular.py (tf.linalg), on the engine's ops."""
+"""tf.linalg.LinearOperatorLowerTriangular: TensorFlow 2.21's linear_operator_lower_triangular.py
+on the engine's ops (the same ops under the same name scopes)."""
 
-import abc
-import contextlib
+from engine.ops import linear_operator, linear_operator_util
+from engine.ops.linear_operator_util import array_ops, linalg, math_ops, ops
 
-import numpy as np
-
-from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
 
 @linear_operator.register_algebra_class
 class LinearOperatorLowerTriangular(linear_operator.LinearOperator):
+    """A lower triangular matrix (the upper triangle ignored)."""
 
-    def __init__(self, tril, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorLowerTriangular'):
-        parameters = dict(tril=tril, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, tril, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
+                 is_square=None, name='LinearOperatorLowerTriangular'):
+        parameters = dict(tril=tril, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         if is_square is False:
             raise ValueError('Only square lower triangular operators supported at this time.')
         is_square = True
         with ops.name_scope(name, values=[tril]):
             self._tril = linear_operator_util.convert_nonref_to_tensor(tril, name='tril')
             self._check_tril(self._tril)
-            super(LinearOperatorLowerTriangular, self).__init__(dtype=self._tril.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorLowerTriangular,
+                  self).__init__(dtype=self._tril.dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     @property
     def tril(self):
@@ -47,14 +48,21 @@ class LinearOperatorLowerTriangular(linear_operator.LinearOperator):
         return array_ops.shape(self._tril)
 
     def _assert_non_singular(self):
-        return linear_operator_util.assert_no_entries_with_modulus_zero(self._get_diag(), message='Singular operator:  Diagonal contained zero values.')
+        return linear_operator_util.assert_no_entries_with_modulus_zero(
+            self._get_diag(), message='Singular operator:  Diagonal contained zero values.')
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return math_ops.matmul(self._get_tril(), x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorLowerTriangular', right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_matmul(self, left_operator: 'LinearOperatorLowerTriangular',
+                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if hasattr(right_operator, '_check_diag'):
-            return LinearOperatorLowerTriangular(tril=left_operator.to_dense() * right_operator.diag, is_non_singular=linear_operator_util.combined_non_singular_hint(right_operator, left_operator), is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(right_operator, left_operator), is_positive_definite=None, is_square=True)
+            return LinearOperatorLowerTriangular(tril=left_operator.to_dense() * right_operator.diag,
+                                                 is_non_singular=linear_operator_util.combined_non_singular_hint(
+                                                     right_operator, left_operator),
+                                                 is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                                                     right_operator, left_operator),
+                                                 is_positive_definite=None, is_square=True)
         return super()._linop_matmul(left_operator, right_operator)
 
     def _determinant(self):

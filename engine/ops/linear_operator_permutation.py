@@ -1,31 +1,38 @@
-"""TensorFlow 2.21's linear_operator_permutation.py (tf.linalg), on the engine's ops."""
-
-import abc
-import contextlib
+"""tf.linalg.LinearOperatorPermutation: TensorFlow 2.21's linear_operator_permutation.py on the
+engine's ops (the same ops under the same name scopes)."""
 
 import numpy as np
 
 from engine.framework import dtypes
-from engine.ops import linear_operator_util
+from engine.ops import linear_operator, linear_operator_util
 from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
+    array_ops, control_flow_ops, linalg, math_ops, ops, sort_ops, tensor_util)
+
 
 class LinearOperatorPermutation(linear_operator.LinearOperator):
+    """A permutation matrix known by its permutation."""
 
-    def __init__(self, perm, dtype=dtypes.float32, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorPermutation'):
-        parameters = dict(perm=perm, dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, perm, dtype=dtypes.float32, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name='LinearOperatorPermutation'):
+        parameters = dict(perm=perm, dtype=dtype, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         with ops.name_scope(name, values=[perm]):
             self._perm = linear_operator_util.convert_nonref_to_tensor(perm, name='perm')
             self._check_perm(self._perm)
             if is_non_singular is False:
-                raise ValueError(f'A Permutation operator is always non-singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError('A Permutation operator is always non-singular. Expected '
+                                 f'argument `is_non_singular` to be True. Received: {is_non_singular}.')
             if is_square is False:
-                raise ValueError(f'A Permutation operator is always square. Expected argument `is_square` to be True. Received: {is_square}.')
+                raise ValueError('A Permutation operator is always square. Expected argument '
+                                 f'`is_square` to be True. Received: {is_square}.')
             is_square = True
-            super(LinearOperatorPermutation, self).__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorPermutation,
+                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _check_perm(self, perm):
         if perm.shape.ndims is not None and perm.shape.ndims < 1:
@@ -36,7 +43,8 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
         if static_perm is not None:
             sorted_perm = np.sort(static_perm, axis=-1)
             if np.any(sorted_perm != np.arange(0, static_perm.shape[-1])):
-                raise ValueError(f'Argument `perm` must be a vector of unique integers from 0 to {static_perm.shape[-1] - 1}.')
+                raise ValueError('Argument `perm` must be a vector of unique integers from 0 to '
+                                 f'{static_perm.shape[-1] - 1}.')
 
     def _shape(self):
         perm_shape = self._perm.shape
@@ -55,11 +63,12 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
         return array_ops.shape(perm)[-1]
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
-        perm = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.perm)
+        perm = ops.convert_to_tensor(self.perm)
         if adjoint and (not self.is_self_adjoint):
             perm = sort_ops.argsort(perm, axis=-1)
         x = linalg.adjoint(x) if adjoint_arg else x
-        broadcast_shape = array_ops.broadcast_dynamic_shape(array_ops.shape(x)[:-1], array_ops.shape(perm))
+        broadcast_shape = array_ops.broadcast_dynamic_shape(array_ops.shape(x)[:-1],
+                                                            array_ops.shape(perm))
         k = array_ops.shape(x)[-1]
         broadcast_x_shape = array_ops.concat([broadcast_shape, [k]], axis=-1)
         x = array_ops.broadcast_to(x, broadcast_x_shape)
@@ -77,12 +86,16 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
         return self._matmul(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)
 
     def _to_dense(self):
-        perm = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.perm)
-        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)), perm[..., array_ops.newaxis]), self.dtype)
+        perm = ops.convert_to_tensor(self.perm)
+        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)),
+                                            perm[..., array_ops.newaxis]),
+                             self.dtype)
 
     def _diag_part(self):
-        perm = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.perm)
-        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)), perm), self.dtype)
+        perm = ops.convert_to_tensor(self.perm)
+        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)),
+                                            perm),
+                             self.dtype)
 
     def _cond(self):
         return array_ops.ones(self.batch_shape_tensor(), dtype=self.dtype)

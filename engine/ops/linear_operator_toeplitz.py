@@ -1,23 +1,20 @@
-"""TensorFlow 2.21's linear_operator_toeplitz.py (tf.linalg), on the engine's ops."""
-
-import abc
-import contextlib
-
-import numpy as np
+"""tf.linalg.LinearOperatorToeplitz: TensorFlow 2.21's linear_operator_toeplitz.py on the engine's
+ops (the same ops under the same name scopes)."""
 
 from engine.framework import dtypes
-from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, fft_ops, gen_array_ops, linalg,
-    linalg_ops, logging, math_ops, nest, ops, sort_ops, tensor_conversion, tensor_shape,
-    tensor_util)
-from engine.ops import linear_operator
-from engine.ops import linear_operator_circulant
+from engine.ops import linear_operator, linear_operator_circulant, linear_operator_util
+from engine.ops.linear_operator_util import array_ops, check_ops, fft_ops, linalg, math_ops, ops
+
 
 class LinearOperatorToeplitz(linear_operator.LinearOperator):
+    """A Toeplitz matrix known by its first column and row."""
 
-    def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None, name='LinearOperatorToeplitz'):
-        parameters = dict(col=col, row=row, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+    def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name='LinearOperatorToeplitz'):
+        parameters = dict(col=col, row=row, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          name=name)
         with ops.name_scope(name, values=[row, col]):
             self._row = linear_operator_util.convert_nonref_to_tensor(row, name='row')
             self._col = linear_operator_util.convert_nonref_to_tensor(col, name='col')
@@ -25,15 +22,21 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
             if is_square is False:
                 raise ValueError('Only square Toeplitz operators currently supported.')
             is_square = True
-            super(LinearOperatorToeplitz, self).__init__(dtype=self._row.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters, name=name)
+            super(LinearOperatorToeplitz,
+                  self).__init__(dtype=self._row.dtype, is_non_singular=is_non_singular,
+                                 is_self_adjoint=is_self_adjoint,
+                                 is_positive_definite=is_positive_definite, is_square=is_square,
+                                 parameters=parameters, name=name)
 
     def _check_row_col(self, row, col):
         for name, tensor in [['row', row], ['col', col]]:
             if tensor.shape.ndims is not None and tensor.shape.ndims < 1:
-                raise ValueError('Argument {} must have at least 1 dimension.  Found: {}'.format(name, tensor))
+                raise ValueError('Argument {} must have at least 1 dimension.  Found: {}'.format(
+                    name, tensor))
         if row.shape[-1] is not None and col.shape[-1] is not None:
             if row.shape[-1] != col.shape[-1]:
-                raise ValueError('Expected square matrix, got row and col with mismatched dimensions.')
+                raise ValueError('Expected square matrix, got row and col with mismatched '
+                                 'dimensions.')
 
     def _shape(self):
         v_shape = array_ops.broadcast_static_shape(self.row.shape, self.col.shape)
@@ -47,18 +50,23 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
         return array_ops.concat((v_shape, [k]), 0)
 
     def _assert_self_adjoint(self):
-        return check_ops.assert_equal(self.row, self.col, message='row and col are not the same, and so this operator is not self-adjoint.')
+        return check_ops.assert_equal(self.row, self.col,
+                                      message='row and col are not the same, and so this operator is not self-adjoint.')
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = linalg.adjoint(x) if adjoint_arg else x
         expanded_x = array_ops.concat([x, array_ops.zeros_like(x)], axis=-2)
-        col = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.col)
-        row = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.row)
-        circulant_col = array_ops.concat([col, array_ops.zeros_like(col[..., 0:1]), array_ops.reverse(row[..., 1:], axis=[-1])], axis=-1)
-        circulant = linear_operator_circulant.LinearOperatorCirculant(fft_ops.fft(_to_complex(circulant_col)), input_output_dtype=row.dtype)
+        col = ops.convert_to_tensor(self.col)
+        row = ops.convert_to_tensor(self.row)
+        circulant_col = array_ops.concat([col, array_ops.zeros_like(col[..., 0:1]),
+                                          array_ops.reverse(row[..., 1:], axis=[-1])],
+                                         axis=-1)
+        circulant = linear_operator_circulant.LinearOperatorCirculant(
+            fft_ops.fft(_to_complex(circulant_col)), input_output_dtype=row.dtype)
         result = circulant.matmul(expanded_x, adjoint=adjoint, adjoint_arg=False)
         shape = self._shape_tensor(row=row, col=col)
-        return math_ops.cast(result[..., :self._domain_dimension_tensor(shape=shape), :], self.dtype)
+        return math_ops.cast(result[..., :self._domain_dimension_tensor(shape=shape), :],
+                             self.dtype)
 
     def _trace(self):
         return math_ops.cast(self.domain_dimension_tensor(), dtype=self.dtype) * self.col[..., 0]
@@ -68,14 +76,17 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
         return diag_entry * array_ops.ones([self.domain_dimension_tensor()], self.dtype)
 
     def _to_dense(self):
-        row = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.row)
-        col = tensor_conversion.convert_to_tensor_v2_with_dispatch(self.col)
+        row = ops.convert_to_tensor(self.row)
+        col = ops.convert_to_tensor(self.col)
         total_shape = array_ops.broadcast_dynamic_shape(array_ops.shape(row), array_ops.shape(col))
         n = array_ops.shape(row)[-1]
         row = array_ops.broadcast_to(row, total_shape)
         col = array_ops.broadcast_to(col, total_shape)
         elements = array_ops.concat([array_ops.reverse(col, axis=[-1]), row[..., 1:]], axis=-1)
-        indices = math_ops.mod(math_ops.range(0, n) + math_ops.range(n - 1, -1, -1)[..., array_ops.newaxis], 2 * n - 1)
+        indices = math_ops.mod(math_ops.range(0,
+                                              n) + math_ops.range(
+                                                  n - 1, -1, -1)[..., array_ops.newaxis],
+                               2 * n - 1)
         return array_ops.gather(elements, indices, axis=-1)
 
     @property

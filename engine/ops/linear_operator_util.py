@@ -1,7 +1,7 @@
 """Helpers of the tf.linalg.LinearOperator family (TensorFlow 2.21's linear_operator_util.py and
-property_hint_util.py), and `tf_modules`: the TensorFlow-internal functions the operators call,
-looked up under TensorFlow's module names in the engine's modules, so the operator classes read
-as TensorFlow's do and build the same ops under the same name scopes."""
+property_hint_util.py), and the TensorFlow-internal modules the operators call (array_ops,
+math_ops, linalg, ...) as lookups into the engine's modules, so the operator classes read as
+TensorFlow's do and build the same ops under the same name scopes."""
 
 import numpy as np
 
@@ -58,7 +58,8 @@ def _constant_value(tensor, partial=False):
     return _tensor_util.constant_value(tensor, partial=partial)
 
 
-tensor_util = _Lookup(_tensor_util, constant_value=_constant_value, is_tf_type=lambda x: isinstance(x, Tensor),
+tensor_util = _Lookup(_tensor_util, constant_value=_constant_value,
+                      is_tf_type=lambda x: isinstance(x, Tensor),
                       is_tensor=lambda x: isinstance(x, Tensor))
 array_ops = _Lookup(_array_ops, fill_ops, _linalg_ops, segment_ops,
                     broadcast_static_shape=_broadcast_static_shape,
