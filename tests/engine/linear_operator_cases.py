@@ -91,6 +91,13 @@ def _cases(tf, dt):
             tf.placeholder_with_default(cast(_well_conditioned(rng, (3, 3))), shape=None))),
         ("diag", lambda rng: la.LinearOperatorDiag(cast(rng.uniform(1, 2, (2, 3))),
                                                    is_positive_definite=True)),
+        ("diag_unknown_dim", lambda rng: la.LinearOperatorDiag(tf.placeholder_with_default(
+            cast(rng.uniform(1, 2, 3)), shape=[None]), is_non_singular=True)),
+        ("identity_dynamic", lambda rng: la.LinearOperatorIdentity(
+            tf.placeholder_with_default(np.int32(3), shape=[]), dtype=dtype,
+            assert_proper_shapes=True)),
+        ("identity_batch_tensor", lambda rng: la.LinearOperatorIdentity(
+            3, batch_shape=tf.constant([2], name="batch"), dtype=dtype)),
         ("diag_signed", lambda rng: la.LinearOperatorDiag(cast([-2.0, 0.5, 3.0]))),
         ("lower", lambda rng: lower(rng, (2, 3, 3))),
         ("identity", lambda rng: la.LinearOperatorIdentity(3, batch_shape=[2], dtype=dtype)),
