@@ -132,6 +132,13 @@ def _cases(tf, dt):
         ("circulant_pd", lambda rng: _circulant_case(
             tf, dt, rng, "LinearOperatorCirculant", (5,), positive=True,
             is_self_adjoint=True, is_positive_definite=True)),
+        ("circulant_complex", lambda rng: la.LinearOperatorCirculant(
+            (np.fft.fft(rng.uniform(-1, 1, (2, 4))) + 2j * rng.uniform(1, 2, (2, 4))).astype(
+                "complex64" if dt == "float32" else "complex128"),
+            **({} if dt == "float32" else {"input_output_dtype": tf.complex128}))),
+        ("full_complex", lambda rng: la.LinearOperatorFullMatrix(
+            (_well_conditioned(rng, (3, 3)) + 1j * rng.uniform(-1, 1, (3, 3))).astype(
+                "complex64" if dt == "float32" else "complex128"))),
         ("circulant2d", lambda rng: _circulant_case(tf, dt, rng, "LinearOperatorCirculant2D",
                                                     (2, 3))),
         ("circulant3d", lambda rng: _circulant_case(tf, dt, rng, "LinearOperatorCirculant3D",
@@ -278,6 +285,11 @@ def _methods(tf, op, x, dt):
     """(label, thunk) of each method call on `op`; a thunk returns a Tensor, an operator, a
     Python value, or raises."""
     rng = np.random.RandomState(7)
+    if op.dtype.is_complex:  # x + iy of the operator's dtype, the solves' right sides too
+        uniform = rng.uniform
+        rng = type("ComplexRng", (), {"uniform": staticmethod(
+            lambda lo, hi, shape: uniform(lo, hi, shape) + 1j * uniform(lo, hi, shape))})
+        dt = op.dtype.name
     rows = _static(op.range_dimension) or 3
     cols = _static(op.domain_dimension) or 3
     batch = [2 if d is None else d for d in _static(op.batch_shape) or []]
