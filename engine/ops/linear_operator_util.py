@@ -85,7 +85,6 @@ linalg = _Lookup(_linalg_ops, tridiagonal_ops, slogdet=_linalg_ops.log_matrix_de
                  solve=_linalg_ops.matrix_solve, transpose=_linalg_ops.matrix_transpose)
 fft_ops = _fft_ops
 sort_ops = _sort_ops
-tensor_conversion = _Lookup(convert_to_tensor_v2_with_dispatch=convert_to_tensor)
 
 
 def is_ref(x):
