@@ -9,8 +9,8 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.ops import linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, check_ops, linalg, linalg_ops, logging, math_ops, ops, tensor_shape, tensor_util)
+from engine.ops.linear_operator_util import (array_ops, check_ops, linalg, linalg_ops, logging,
+                                             math_ops, ops, tensor_shape, tensor_util)
 
 
 # The operators the base class's algebra returns (LinearOperatorComposition, Inversion, Adjoint
@@ -24,7 +24,6 @@ def register_algebra_class(cls):
 
 
 class LinearOperator(metaclass=abc.ABCMeta):
-
 
     def __init__(self, dtype, graph_parents=None, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None, parameters=None):
@@ -126,8 +125,8 @@ class LinearOperator(metaclass=abc.ABCMeta):
 
     def _batch_shape_tensor(self, shape=None):
         if self.batch_shape.is_fully_defined():
-            return linear_operator_util.shape_tensor(self.batch_shape.as_list(),
-                                                     name='batch_shape')
+            return linear_operator_util.shape_tensor(
+                self.batch_shape.as_list(), name='batch_shape')
         else:
             shape = self.shape_tensor() if shape is None else shape
             return shape[:-2]
@@ -187,28 +186,26 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return shape[-2]
 
     def _assert_non_singular(self):
-        logging.warning('Using (possibly slow) default implementation of assert_non_singular.  '
-                        'Requires conversion to a dense matrix and O(N^3) operations.')
+        logging.warning(
+            'Using (possibly slow) default implementation of assert_non_singular.  Requires '
+            'conversion to a dense matrix and O(N^3) operations.')
         if self._can_use_cholesky():
             return self.assert_positive_definite()
         else:
             singular_values = linalg_ops.svd(self.to_dense(), compute_uv=False)
-            cond = math_ops.reduce_max(singular_values,
-                                       axis=-1) / math_ops.reduce_min(singular_values, axis=-1)
+            cond = math_ops.reduce_max(
+                singular_values, axis=-1) / math_ops.reduce_min(singular_values, axis=-1)
             return check_ops.assert_less(cond, self._max_condition_number_to_be_non_singular(),
                                          message='Singular matrix up to precision epsilon.')
 
     def _max_condition_number_to_be_non_singular(self):
         with ops.name_scope('max_nonsingular_condition_number'):
             dtype_eps = np.finfo(self.dtype.as_numpy_dtype).eps
-            eps = math_ops.cast(math_ops.reduce_max([100.0,
-                                                     math_ops.cast(
-                                                         self.range_dimension_tensor(),
-                                                         self.dtype),
-                                                     math_ops.cast(
-                                                         self.domain_dimension_tensor(),
-                                                         self.dtype)]),
-                                self.dtype) * dtype_eps
+            eps = math_ops.cast(
+                math_ops.reduce_max(
+                    [100.0, math_ops.cast(self.range_dimension_tensor(), self.dtype),
+                     math_ops.cast(self.domain_dimension_tensor(), self.dtype)]),
+                self.dtype) * dtype_eps
             return 1.0 / eps
 
     def assert_non_singular(self, name='assert_non_singular'):
@@ -216,11 +213,13 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return self._assert_non_singular()
 
     def _assert_positive_definite(self):
-        logging.warning('Using (possibly slow) default implementation of '
-                        'assert_positive_definite.  Requires conversion to a dense matrix and O(N^3) operations.')
+        logging.warning(
+            'Using (possibly slow) default implementation of assert_positive_definite.  Requires '
+            'conversion to a dense matrix and O(N^3) operations.')
         if self.is_self_adjoint:
-            return check_ops.assert_positive(array_ops.matrix_diag_part(linalg_ops.cholesky(self.to_dense())),
-                                             message='Matrix was not positive definite.')
+            return check_ops.assert_positive(
+                array_ops.matrix_diag_part(linalg_ops.cholesky(self.to_dense())),
+                message='Matrix was not positive definite.')
         raise NotImplementedError('assert_positive_definite is not implemented.')
 
     def assert_positive_definite(self, name='assert_positive_definite'):
@@ -229,8 +228,9 @@ class LinearOperator(metaclass=abc.ABCMeta):
 
     def _assert_self_adjoint(self):
         dense = self.to_dense()
-        logging.warning('Using (possibly slow) default implementation of assert_self_adjoint.  '
-                        'Requires conversion to a dense matrix.')
+        logging.warning(
+            'Using (possibly slow) default implementation of assert_self_adjoint.  Requires '
+            'conversion to a dense matrix.')
         return check_ops.assert_equal(dense, linalg.adjoint(dense),
                                       message='Matrix was not equal to its adjoint.')
 
@@ -240,8 +240,9 @@ class LinearOperator(metaclass=abc.ABCMeta):
 
     def _check_input_dtype(self, arg):
         if arg.dtype.base_dtype != self.dtype:
-            raise TypeError('Expected argument to have dtype %s.  Found: %s in tensor %s' % (
-                self.dtype, arg.dtype, arg))
+            raise TypeError(
+                'Expected argument to have dtype %s.  Found: %s in tensor '
+                '%s' % (self.dtype, arg.dtype, arg))
 
     @abc.abstractmethod
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
@@ -251,11 +252,12 @@ class LinearOperator(metaclass=abc.ABCMeta):
         if isinstance(x, LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = x.adjoint() if adjoint_arg else x
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
-                right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `x` to have dimension {} '
-                                 'but got {}.'.format(
-                    left_operator.domain_dimension, right_operator.range_dimension))
+            if (right_operator.range_dimension is not None
+                and left_operator.domain_dimension is not None
+                and (right_operator.range_dimension != left_operator.domain_dimension)):
+                raise ValueError(
+                    'Operators are incompatible. Expected `x` to have dimension {} but got '
+                    '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_matmul(left_operator, right_operator)
         with self._name_scope(name):
@@ -263,8 +265,8 @@ class LinearOperator(metaclass=abc.ABCMeta):
             self._check_input_dtype(x)
             self_dim = -2 if adjoint else -1
             arg_dim = -1 if adjoint_arg else -2
-            tensor_shape.dimension_at_index(self.shape,
-                                            self_dim).assert_is_compatible_with(x.shape[arg_dim])
+            tensor_shape.dimension_at_index(
+                self.shape, self_dim).assert_is_compatible_with(x.shape[arg_dim])
             return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def _linop_matmul(self, left_operator: 'LinearOperator',
@@ -273,8 +275,9 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return left_operator
         elif hasattr(right_operator, '_zeros_diag'):
             if not right_operator.is_square or not left_operator.is_square:
-                raise ValueError('Matmul with non-square `LinearOperator`s or non-square '
-                                 '`LinearOperatorZeros` not supported at this time.')
+                raise ValueError(
+                    'Matmul with non-square `LinearOperator`s or non-square `LinearOperatorZeros` '
+                    'not supported at this time.')
             return right_operator
         else:
             is_square = linear_operator_util.is_square(left_operator, right_operator)
@@ -288,10 +291,12 @@ class LinearOperator(metaclass=abc.ABCMeta):
                 is_non_singular = False
                 is_self_adjoint = False
                 is_positive_definite = False
-            return _ALGEBRA_CLASSES['LinearOperatorComposition'](
-                operators=[left_operator, right_operator], is_non_singular=is_non_singular,
-                is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
-                is_square=is_square)
+            return _ALGEBRA_CLASSES[
+                'LinearOperatorComposition'](operators=[left_operator, right_operator],
+                                             is_non_singular=is_non_singular,
+                                             is_self_adjoint=is_self_adjoint,
+                                             is_positive_definite=is_positive_definite,
+                                             is_square=is_square)
 
     def __matmul__(self, other):
         return self.matmul(other)
@@ -311,22 +316,24 @@ class LinearOperator(metaclass=abc.ABCMeta):
             return self._matvec(x, adjoint=adjoint)
 
     def _determinant(self):
-        logging.warning('Using (possibly slow) default implementation of determinant.  Requires '
-                        'conversion to a dense matrix and O(N^3) operations.')
+        logging.warning(
+            'Using (possibly slow) default implementation of determinant.  Requires conversion to '
+            'a dense matrix and O(N^3) operations.')
         if self._can_use_cholesky():
             return math_ops.exp(self.log_abs_determinant())
         return linalg_ops.matrix_determinant(self.to_dense())
 
     def determinant(self, name='det'):
         if self.is_square is False:
-            raise NotImplementedError('Determinant not implemented for an operator that is '
-                                      'expected to not be square.')
+            raise NotImplementedError(
+                'Determinant not implemented for an operator that is expected to not be square.')
         with self._name_scope(name):
             return self._determinant()
 
     def _log_abs_determinant(self):
-        logging.warning('Using (possibly slow) default implementation of determinant.  Requires '
-                        'conversion to a dense matrix and O(N^3) operations.')
+        logging.warning(
+            'Using (possibly slow) default implementation of determinant.  Requires conversion to '
+            'a dense matrix and O(N^3) operations.')
         if self._can_use_cholesky():
             diag = array_ops.matrix_diag_part(linalg_ops.cholesky(self.to_dense()))
             return 2 * math_ops.reduce_sum(math_ops.log(diag), axis=[-1])
@@ -335,8 +342,8 @@ class LinearOperator(metaclass=abc.ABCMeta):
 
     def log_abs_determinant(self, name='log_abs_det'):
         if self.is_square is False:
-            raise NotImplementedError('Determinant not implemented for an operator that is '
-                                      'expected to not be square.')
+            raise NotImplementedError(
+                'Determinant not implemented for an operator that is expected to not be square.')
         with self._name_scope(name):
             return self._log_abs_determinant()
 
@@ -350,25 +357,27 @@ class LinearOperator(metaclass=abc.ABCMeta):
             self.to_dense(), rhs, adjoint=adjoint)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
-        logging.warning('Using (possibly slow) default implementation of solve.  Requires '
-                        'conversion to a dense matrix and O(N^3) operations.')
+        logging.warning(
+            'Using (possibly slow) default implementation of solve.  Requires conversion to a '
+            'dense matrix and O(N^3) operations.')
         return self._dense_solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name='solve'):
         if self.is_non_singular is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to be singular.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to be singular.')
         if self.is_square is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to not be square.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to not be square.')
         if isinstance(rhs, LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = rhs.adjoint() if adjoint_arg else rhs
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
-                right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `rhs` to have dimension {} '
-                                 'but got {}.'.format(
-                    left_operator.domain_dimension, right_operator.range_dimension))
+            if (right_operator.range_dimension is not None
+                and left_operator.domain_dimension is not None
+                and (right_operator.range_dimension != left_operator.domain_dimension)):
+                raise ValueError(
+                    'Operators are incompatible. Expected `rhs` to have dimension {} but got '
+                    '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_solve(left_operator, right_operator)
         with self._name_scope(name):
@@ -376,8 +385,8 @@ class LinearOperator(metaclass=abc.ABCMeta):
             self._check_input_dtype(rhs)
             self_dim = -1 if adjoint else -2
             arg_dim = -1 if adjoint_arg else -2
-            tensor_shape.dimension_at_index(self.shape,
-                                            self_dim).assert_is_compatible_with(rhs.shape[arg_dim])
+            tensor_shape.dimension_at_index(
+                self.shape, self_dim).assert_is_compatible_with(rhs.shape[arg_dim])
             return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def _linop_solve(self, left_operator: 'LinearOperator',
@@ -395,10 +404,12 @@ class LinearOperator(metaclass=abc.ABCMeta):
             is_non_singular = False
             is_self_adjoint = False
             is_positive_definite = False
-        return _ALGEBRA_CLASSES['LinearOperatorComposition'](
-            operators=[_ALGEBRA_CLASSES['LinearOperatorInversion'](left_operator), right_operator],
-            is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-            is_positive_definite=is_positive_definite, is_square=is_square)
+        return _ALGEBRA_CLASSES[
+            'LinearOperatorComposition'](
+                operators=[_ALGEBRA_CLASSES['LinearOperatorInversion'](left_operator),
+                           right_operator],
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=is_positive_definite, is_square=is_square)
 
     def _solvevec(self, rhs, adjoint=False):
         rhs_mat = array_ops.expand_dims(rhs, axis=-1)
@@ -422,40 +433,42 @@ class LinearOperator(metaclass=abc.ABCMeta):
     H = property(adjoint, None)
 
     def _linop_adjoint(self) -> 'LinearOperator':
-        return _ALGEBRA_CLASSES['LinearOperatorAdjoint'](self,
-                                                         is_non_singular=self.is_non_singular,
-                                                         is_self_adjoint=self.is_self_adjoint,
-                                                         is_positive_definite=self.is_positive_definite,
-                                                         is_square=self.is_square)
+        return _ALGEBRA_CLASSES[
+            'LinearOperatorAdjoint'](self, is_non_singular=self.is_non_singular,
+                                     is_self_adjoint=self.is_self_adjoint,
+                                     is_positive_definite=self.is_positive_definite,
+                                     is_square=self.is_square)
 
     def inverse(self, name: str='inverse') -> 'LinearOperator':
         if self.is_square is False:
-            raise ValueError('Cannot take the Inverse: This operator represents a non square '
-                             'matrix.')
+            raise ValueError(
+                'Cannot take the Inverse: This operator represents a non square matrix.')
         if self.is_non_singular is False:
-            raise ValueError('Cannot take the Inverse: This operator represents a singular '
-                             'matrix.')
+            raise ValueError(
+                'Cannot take the Inverse: This operator represents a singular matrix.')
         with self._name_scope(name):
             return self._linop_inverse()
 
     def _linop_inverse(self) -> 'LinearOperator':
-        return _ALGEBRA_CLASSES['LinearOperatorInversion'](self,
-                                                           is_non_singular=self.is_non_singular,
-                                                           is_self_adjoint=self.is_self_adjoint,
-                                                           is_positive_definite=self.is_positive_definite,
-                                                           is_square=self.is_square)
+        return _ALGEBRA_CLASSES[
+            'LinearOperatorInversion'](self, is_non_singular=self.is_non_singular,
+                                       is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite,
+                                       is_square=self.is_square)
 
     def cholesky(self, name: str='cholesky') -> 'LinearOperator':
         if not self._can_use_cholesky():
-            raise ValueError('Cannot take the Cholesky decomposition: Not a positive definite '
-                             'self adjoint matrix.')
+            raise ValueError(
+                'Cannot take the Cholesky decomposition: Not a positive definite self adjoint '
+                'matrix.')
         with self._name_scope(name):
             return self._linop_cholesky()
 
     def _linop_cholesky(self) -> 'LinearOperator':
-        return _ALGEBRA_CLASSES['LinearOperatorLowerTriangular'](
-            linalg_ops.cholesky(self.to_dense()), is_non_singular=True, is_self_adjoint=False,
-            is_square=True)
+        return _ALGEBRA_CLASSES[
+            'LinearOperatorLowerTriangular'](linalg_ops.cholesky(self.to_dense()),
+                                             is_non_singular=True, is_self_adjoint=False,
+                                             is_square=True)
 
     def _to_dense(self):
         if self.batch_shape.is_fully_defined():

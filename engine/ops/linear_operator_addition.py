@@ -15,11 +15,12 @@ def add_operators(operators, operator_name=None, addition_tiers=None, name=None)
     check_ops.assert_proper_iterable(operators)
     operators = list(reversed(operators))
     if len(operators) < 1:
-        raise ValueError('Argument `operators` must contain at least one operator. Received: '
-                         f'{operators}.')
+        raise ValueError(
+            f'Argument `operators` must contain at least one operator. Received: {operators}.')
     if not all((isinstance(op, linear_operator.LinearOperator) for op in operators)):
-        raise TypeError('Argument `operators` must contain only LinearOperator instances. '
-                        f'Received: {operators}.')
+        raise TypeError(
+            'Argument `operators` must contain only LinearOperator instances. Received: '
+            f'{operators}.')
     _static_check_for_same_dimensions(operators)
     _static_check_for_broadcastable_batch_shape(operators)
     with ops.name_scope(name or 'add_operators'):
@@ -68,16 +69,23 @@ def _infer_hints_allowing_override(op1, op2, hints):
 def _static_check_for_same_dimensions(operators):
     if len(operators) < 2:
         return
-    domain_dimensions = [(op.name,
-                          tensor_shape.dimension_value(op.domain_dimension)) for op in operators if tensor_shape.dimension_value(op.domain_dimension) is not None]
+    domain_dimensions = [
+        (
+            op.name,
+            tensor_shape.dimension_value(
+                op.domain_dimension)) for op in operators if tensor_shape.dimension_value(
+                    op.domain_dimension) is not None]
     if len(set((value for name, value in domain_dimensions))) > 1:
-        raise ValueError('All `operators` must have the same `domain_dimension`. Received: '
-                         f'{domain_dimensions}.')
-    range_dimensions = [(op.name,
-                         tensor_shape.dimension_value(op.range_dimension)) for op in operators if tensor_shape.dimension_value(op.range_dimension) is not None]
+        raise ValueError(
+            'All `operators` must have the same `domain_dimension`. Received: '
+            f'{domain_dimensions}.')
+    range_dimensions = [
+        (
+            op.name,
+            tensor_shape.dimension_value(op.range_dimension)) for op in operators if tensor_shape.dimension_value(op.range_dimension) is not None]
     if len(set((value for name, value in range_dimensions))) > 1:
-        raise ValueError('All operators must have the same `range_dimension`. Received: '
-                         f'{range_dimensions}.')
+        raise ValueError(
+            f'All operators must have the same `range_dimension`. Received: {range_dimensions}.')
 
 
 def _static_check_for_broadcastable_batch_shape(operators):
@@ -149,11 +157,10 @@ class _AddAndReturnDiag(_Adder):
         return not types.difference(_DIAG_LIKE)
 
     def _add(self, op1, op2, operator_name, hints):
-        return linear_operator_diag.LinearOperatorDiag(diag=op1.diag_part() + op2.diag_part(),
-                                                       is_non_singular=hints.is_non_singular,
-                                                       is_self_adjoint=hints.is_self_adjoint,
-                                                       is_positive_definite=hints.is_positive_definite,
-                                                       name=operator_name)
+        return linear_operator_diag.LinearOperatorDiag(
+            diag=op1.diag_part() + op2.diag_part(), is_non_singular=hints.is_non_singular,
+            is_self_adjoint=hints.is_self_adjoint, is_positive_definite=hints.is_positive_definite,
+            name=operator_name)
 
 
 class _AddAndReturnTriL(_Adder):
@@ -176,9 +183,8 @@ class _AddAndReturnTriL(_Adder):
 class _AddAndReturnMatrix(_Adder):
 
     def can_add(self, op1, op2):
-        return isinstance(op1,
-                          linear_operator.LinearOperator) and isinstance(
-                              op2, linear_operator.LinearOperator)
+        return (isinstance(op1, linear_operator.LinearOperator)
+                and isinstance(op2, linear_operator.LinearOperator))
 
     def _add(self, op1, op2, operator_name, hints):
         if _type(op1) in _EFFICIENT_ADD_TO_TENSOR:
@@ -215,7 +221,9 @@ def _type(operator):
         return _IDENTITY
     if isinstance(operator, linear_operator_identity.LinearOperatorScaledIdentity):
         return _SCALED_IDENTITY
-    raise TypeError('Expected operator to be one of [LinearOperatorDiag, '
-                    f'LinearOperatorLowerTriangular, LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorScaledIdentity]. Received: {operator}')
+    raise TypeError(
+        'Expected operator to be one of [LinearOperatorDiag, LinearOperatorLowerTriangular, '
+        'LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorScaledIdentity]. '
+        f'Received: {operator}')
 _DEFAULT_ADDITION_TIERS = [[_AddAndReturnScaledIdentity()], [_AddAndReturnDiag()],
                            [_AddAndReturnTriL()], [_AddAndReturnMatrix()]]

@@ -19,20 +19,22 @@ class LinearOperatorAdjoint(linear_operator.LinearOperator):
         combine_hint = linear_operator_util.use_operator_or_provided_hint_unless_contradicting
         is_square = combine_hint(operator, 'is_square', is_square,
                                  'An operator is square if and only if its adjoint is square.')
-        is_non_singular = combine_hint(operator, 'is_non_singular', is_non_singular,
-                                       'An operator is non-singular if and only if its adjoint is non-singular.')
-        is_self_adjoint = combine_hint(operator, 'is_self_adjoint', is_self_adjoint,
-                                       'An operator is self-adjoint if and only if its adjoint is self-adjoint.')
-        is_positive_definite = combine_hint(operator, 'is_positive_definite', is_positive_definite,
-                                            'An operator is positive-definite if and only if its adjoint is positive-definite.')
+        is_non_singular = combine_hint(
+            operator, 'is_non_singular', is_non_singular,
+            'An operator is non-singular if and only if its adjoint is non-singular.')
+        is_self_adjoint = combine_hint(
+            operator, 'is_self_adjoint', is_self_adjoint,
+            'An operator is self-adjoint if and only if its adjoint is self-adjoint.')
+        is_positive_definite = combine_hint(
+            operator, 'is_positive_definite', is_positive_definite,
+            'An operator is positive-definite if and only if its adjoint is positive-definite.')
         if name is None:
             name = operator.name + '_adjoint'
         with ops.name_scope(name):
-            super(LinearOperatorAdjoint,
-                  self).__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     @property
     def operator(self):

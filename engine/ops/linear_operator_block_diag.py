@@ -3,8 +3,8 @@ engine's ops (the same ops under the same name scopes)."""
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, ops, tensor_shape)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, linalg, ops, tensor_shape)
 
 
 class LinearOperatorBlockDiag(linear_operator.LinearOperator):
@@ -26,31 +26,31 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
         for operator in operators:
             if operator.dtype != dtype:
                 name_type = (str((o.name, o.dtype)) for o in operators)
-                raise TypeError('Expected all operators to have the same dtype.  Found '
-                                '%s' % '   '.join(name_type))
+                raise TypeError(
+                    'Expected all operators to have the same dtype.  Found '
+                    '%s' % '   '.join(name_type))
         if all((operator.is_non_singular for operator in operators)):
             if is_non_singular is False:
-                raise ValueError('The direct sum of non-singular operators is always '
-                                 'non-singular.')
+                raise ValueError(
+                    'The direct sum of non-singular operators is always non-singular.')
             is_non_singular = True
         if all((operator.is_self_adjoint for operator in operators)):
             if is_self_adjoint is False:
-                raise ValueError('The direct sum of self-adjoint operators is always '
-                                 'self-adjoint.')
+                raise ValueError(
+                    'The direct sum of self-adjoint operators is always self-adjoint.')
             is_self_adjoint = True
         if all((operator.is_positive_definite for operator in operators)):
             if is_positive_definite is False:
-                raise ValueError('The direct sum of positive definite operators is always '
-                                 'positive definite.')
+                raise ValueError(
+                    'The direct sum of positive definite operators is always positive definite.')
             is_positive_definite = True
         if name is None:
             name = '_ds_'.join((operator.name for operator in operators))
         with ops.name_scope(name):
-            super(LinearOperatorBlockDiag,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     @property
     def operators(self):
@@ -79,8 +79,7 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def _shape_tensor(self):
         if self.shape.is_fully_defined():
-            return ops.convert_to_tensor(
-                self.shape.as_list(), dtype=dtypes.int32, name='shape')
+            return ops.convert_to_tensor(self.shape.as_list(), dtype=dtypes.int32, name='shape')
         domain_dimension = sum(self._block_domain_dimension_tensors())
         range_dimension = sum(self._block_range_dimension_tensors())
         matrix_shape = array_ops_stack.stack([range_dimension, domain_dimension])
@@ -91,75 +90,75 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
         return array_ops.concat((batch_shape, matrix_shape), 0)
 
     def _linop_adjoint(self) -> 'LinearOperatorBlockDiag':
-        return LinearOperatorBlockDiag(operators=[operator.adjoint() for operator in self.operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite,
-                                       is_square=True)
+        return LinearOperatorBlockDiag(
+            operators=[operator.adjoint() for operator in self.operators],
+            is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+            is_positive_definite=self.is_positive_definite, is_square=True)
 
     def _linop_cholesky(self) -> 'LinearOperatorBlockDiag':
-        return LinearOperatorBlockDiag(operators=[operator.cholesky() for operator in self.operators],
-                                       is_non_singular=True, is_self_adjoint=None, is_square=True)
+        return LinearOperatorBlockDiag(
+            operators=[operator.cholesky() for operator in self.operators], is_non_singular=True,
+            is_self_adjoint=None, is_square=True)
 
     def _linop_inverse(self) -> 'LinearOperatorBlockDiag':
-        return LinearOperatorBlockDiag(operators=[operator.inverse() for operator in self.operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite,
-                                       is_square=True)
+        return LinearOperatorBlockDiag(
+            operators=[operator.inverse() for operator in self.operators],
+            is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+            is_positive_definite=self.is_positive_definite, is_square=True)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorBlockDiag',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorBlockDiag',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if isinstance(right_operator, LinearOperatorBlockDiag):
-            return LinearOperatorBlockDiag(operators=[o1.matmul(o2) for o1,
-                                                      o2 in zip(
-                                                          left_operator.operators,
-                                                          right_operator.operators)],
-                                           is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                               left_operator, right_operator),
-                                           is_self_adjoint=None, is_positive_definite=None,
-                                           is_square=True)
+            return LinearOperatorBlockDiag(
+                operators=[o1.matmul(o2) for o1,
+                           o2 in zip(left_operator.operators, right_operator.operators)],
+                is_non_singular=linear_operator_util.combined_non_singular_hint(
+                    left_operator, right_operator),
+                is_self_adjoint=None, is_positive_definite=None, is_square=True)
         return super()._linop_matmul(left_operator, right_operator)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorBlockDiag',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorBlockDiag',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if isinstance(right_operator, LinearOperatorBlockDiag):
-            return LinearOperatorBlockDiag(operators=[o1.solve(o2) for o1,
-                                                      o2 in zip(
-                                                          left_operator.operators,
-                                                          right_operator.operators)],
-                                           is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                               left_operator, right_operator),
-                                           is_self_adjoint=None, is_positive_definite=None,
-                                           is_square=True)
+            return LinearOperatorBlockDiag(
+                operators=[o1.solve(o2) for o1,
+                           o2 in zip(left_operator.operators, right_operator.operators)],
+                is_non_singular=linear_operator_util.combined_non_singular_hint(
+                    left_operator, right_operator),
+                is_self_adjoint=None, is_positive_definite=None, is_square=True)
         return super()._linop_solve(left_operator, right_operator)
 
     def matmul(self, x, adjoint=False, adjoint_arg=False, name='matmul'):
 
         def _check_operators_agree(r, l, message):
-            if r.range_dimension is not None and l.domain_dimension is not None and (
-                r.range_dimension != l.domain_dimension):
+            if (r.range_dimension is not None and l.domain_dimension is not None
+                and (r.range_dimension != l.domain_dimension)):
                 raise ValueError(message)
         if isinstance(x, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = x.adjoint() if adjoint_arg else x
-            _check_operators_agree(right_operator, left_operator,
-                                   'Operators are incompatible. Expected `x` to have dimension {} but got {}.'.format(
-                                       left_operator.domain_dimension,
-                                       right_operator.range_dimension))
+            _check_operators_agree(
+                right_operator, left_operator,
+                'Operators are incompatible. Expected `x` to have dimension {} but got '
+                '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             if isinstance(x, LinearOperatorBlockDiag):
                 if len(left_operator.operators) != len(right_operator.operators):
-                    raise ValueError('Can not efficiently multiply two `LinearOperatorBlockDiag`s '
-                                     'together when number of blocks differ.')
+                    raise ValueError(
+                        'Can not efficiently multiply two `LinearOperatorBlockDiag`s together '
+                        'when number of blocks differ.')
                 for o1, o2 in zip(left_operator.operators, right_operator.operators):
-                    _check_operators_agree(o2, o1,
-                                           'Blocks are incompatible. Expected `x` to have dimension {} but got {}.'.format(
-                                               o1.domain_dimension, o2.range_dimension))
+                    _check_operators_agree(
+                        o2, o1,
+                        'Blocks are incompatible. Expected `x` to have dimension {} but got '
+                        '{}.'.format(o1.domain_dimension, o2.range_dimension))
             with self._name_scope(name):
                 return self._linop_matmul(left_operator, right_operator)
         with self._name_scope(name):
             arg_dim = -1 if adjoint_arg else -2
-            block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+            block_dimensions = (self._block_range_dimensions() if adjoint
+                                else self._block_domain_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, arg_dim):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -176,8 +175,10 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         arg_dim = -1 if adjoint_arg else -2
-        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
-        block_dimensions_fn = self._block_range_dimension_tensors if adjoint else self._block_domain_dimension_tensors
+        block_dimensions = (self._block_range_dimensions() if adjoint
+                            else self._block_domain_dimensions())
+        block_dimensions_fn = (self._block_range_dimension_tensors if adjoint
+                               else self._block_domain_dimension_tensors)
         blockwise_arg = linear_operator_util.arg_is_blockwise(block_dimensions, x, arg_dim)
         if blockwise_arg:
             split_x = x
@@ -187,8 +188,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
                 block_dimensions, block_dimensions_fn, x, axis=split_dim)
         result_list = []
         for index, operator in enumerate(self.operators):
-            result_list += [operator.matmul(split_x[index], adjoint=adjoint,
-                                            adjoint_arg=adjoint_arg)]
+            result_list += [
+                operator.matmul(split_x[index], adjoint=adjoint, adjoint_arg=adjoint_arg)]
         if blockwise_arg:
             return result_list
         result_list = linear_operator_util.broadcast_matrix_batch_dims(result_list)
@@ -196,7 +197,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def matvec(self, x, adjoint=False, name='matvec'):
         with self._name_scope(name):
-            block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+            block_dimensions = (self._block_range_dimensions() if adjoint
+                                else self._block_domain_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, -1):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -229,35 +231,38 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name='solve'):
         if self.is_non_singular is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to be singular.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to be singular.')
         if self.is_square is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to not be square.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to not be square.')
 
         def _check_operators_agree(r, l, message):
-            if r.range_dimension is not None and l.domain_dimension is not None and (
-                r.range_dimension != l.domain_dimension):
+            if (r.range_dimension is not None and l.domain_dimension is not None
+                and (r.range_dimension != l.domain_dimension)):
                 raise ValueError(message)
         if isinstance(rhs, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = rhs.adjoint() if adjoint_arg else rhs
-            _check_operators_agree(right_operator, left_operator,
-                                   'Operators are incompatible. Expected `x` to have dimension {} but got {}.'.format(
-                                       left_operator.domain_dimension,
-                                       right_operator.range_dimension))
+            _check_operators_agree(
+                right_operator, left_operator,
+                'Operators are incompatible. Expected `x` to have dimension {} but got '
+                '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             if isinstance(right_operator, LinearOperatorBlockDiag):
                 if len(left_operator.operators) != len(right_operator.operators):
-                    raise ValueError('Can not efficiently solve `LinearOperatorBlockDiag` when '
-                                     'number of blocks differ.')
+                    raise ValueError(
+                        'Can not efficiently solve `LinearOperatorBlockDiag` when number of '
+                        'blocks differ.')
                 for o1, o2 in zip(left_operator.operators, right_operator.operators):
-                    _check_operators_agree(o2, o1,
-                                           'Blocks are incompatible. Expected `x` to have dimension {} but got {}.'.format(
-                                               o1.domain_dimension, o2.range_dimension))
+                    _check_operators_agree(
+                        o2, o1,
+                        'Blocks are incompatible. Expected `x` to have dimension {} but got '
+                        '{}.'.format(o1.domain_dimension, o2.range_dimension))
             with self._name_scope(name):
                 return self._linop_solve(left_operator, right_operator)
         with self._name_scope(name):
-            block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+            block_dimensions = (self._block_domain_dimensions() if adjoint
+                                else self._block_range_dimensions())
             arg_dim = -1 if adjoint_arg else -2
             blockwise_arg = linear_operator_util.arg_is_blockwise(block_dimensions, rhs, arg_dim)
             if blockwise_arg:
@@ -279,8 +284,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
                     axis=split_dim)
             solution_list = []
             for index, operator in enumerate(self.operators):
-                solution_list += [operator.solve(split_rhs[index], adjoint=adjoint,
-                                                 adjoint_arg=adjoint_arg)]
+                solution_list += [
+                    operator.solve(split_rhs[index], adjoint=adjoint, adjoint_arg=adjoint_arg)]
             if blockwise_arg:
                 return solution_list
             solution_list = linear_operator_util.broadcast_matrix_batch_dims(solution_list)
@@ -288,7 +293,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def solvevec(self, rhs, adjoint=False, name='solve'):
         with self._name_scope(name):
-            block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+            block_dimensions = (self._block_domain_dimensions() if adjoint
+                                else self._block_range_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, rhs, -1):
                 for i, block in enumerate(rhs):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -309,8 +315,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def _diag_part(self):
         if not all((operator.is_square for operator in self.operators)):
-            raise NotImplementedError('`diag_part` not implemented for an operator whose blocks '
-                                      'are not square.')
+            raise NotImplementedError(
+                '`diag_part` not implemented for an operator whose blocks are not square.')
         diag_list = []
         for operator in self.operators:
             diag_list += [operator.diag_part()[..., array_ops.newaxis]]
@@ -320,8 +326,8 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
 
     def _trace(self):
         if not all((operator.is_square for operator in self.operators)):
-            raise NotImplementedError('`trace` not implemented for an operator whose blocks are '
-                                      'not square.')
+            raise NotImplementedError(
+                '`trace` not implemented for an operator whose blocks are not square.')
         result = self.operators[0].trace()
         for operator in self.operators[1:]:
             result += operator.trace()
@@ -335,32 +341,34 @@ class LinearOperatorBlockDiag(linear_operator.LinearOperator):
         for block in broadcasted_blocks:
             batch_row_shape = array_ops.shape(block)[:-1]
             zeros_to_pad_before_shape = array_ops.concat([batch_row_shape, [num_cols]], axis=-1)
-            zeros_to_pad_before = array_ops.zeros(shape=zeros_to_pad_before_shape,
-                                                  dtype=block.dtype)
+            zeros_to_pad_before = array_ops.zeros(
+                shape=zeros_to_pad_before_shape, dtype=block.dtype)
             num_cols += array_ops.shape(block)[-1]
-            zeros_to_pad_after_shape = array_ops.concat([batch_row_shape,
-                                                         [self.domain_dimension_tensor() - num_cols]],
-                                                        axis=-1)
+            zeros_to_pad_after_shape = array_ops.concat(
+                [batch_row_shape, [self.domain_dimension_tensor() - num_cols]], axis=-1)
             zeros_to_pad_after = array_ops.zeros(shape=zeros_to_pad_after_shape, dtype=block.dtype)
-            rows.append(array_ops.concat([zeros_to_pad_before, block, zeros_to_pad_after],
-                                         axis=-1))
+            rows.append(
+                array_ops.concat([zeros_to_pad_before, block, zeros_to_pad_after], axis=-1))
         mat = array_ops.concat(rows, axis=-2)
         mat.set_shape(self.shape)
         return mat
 
     def _assert_non_singular(self):
-        return control_flow_ops.group([operator.assert_non_singular() for operator in self.operators])
+        return control_flow_ops.group(
+            [operator.assert_non_singular() for operator in self.operators])
 
     def _assert_self_adjoint(self):
-        return control_flow_ops.group([operator.assert_self_adjoint() for operator in self.operators])
+        return control_flow_ops.group(
+            [operator.assert_self_adjoint() for operator in self.operators])
 
     def _assert_positive_definite(self):
-        return control_flow_ops.group([operator.assert_positive_definite() for operator in self.operators])
+        return control_flow_ops.group(
+            [operator.assert_positive_definite() for operator in self.operators])
 
     def _eigvals(self):
         if not all((operator.is_square for operator in self.operators)):
-            raise NotImplementedError('`eigvals` not implemented for an operator whose blocks are '
-                                      'not square.')
+            raise NotImplementedError(
+                '`eigvals` not implemented for an operator whose blocks are not square.')
         eig_list = []
         for operator in self.operators:
             eig_list += [operator.eigvals()[..., array_ops.newaxis]]

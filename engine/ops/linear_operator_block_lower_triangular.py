@@ -5,9 +5,8 @@ scopes)."""
 from engine.framework import dtypes
 from engine.ops import (linear_operator, linear_operator_addition, linear_operator_full_matrix,
                         linear_operator_identity, linear_operator_util)
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, math_ops, ops,
-    tensor_shape)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, linalg, math_ops, ops, tensor_shape)
 
 
 class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
@@ -25,8 +24,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             check_ops.assert_proper_iterable(row)
         operators = [list(row) for row in operators]
         if not operators:
-            raise ValueError('Argument `operators` must be a list of >=1 operators. Received: '
-                             f'{operators}.')
+            raise ValueError(
+                f'Argument `operators` must be a list of >=1 operators. Received: {operators}.')
         self._operators = operators
         self._diagonal_operators = [row[-1] for row in operators]
         dtype = operators[0][0].dtype
@@ -36,17 +35,17 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
         self._validate_operator_dimensions()
         is_square = self._validate_square(is_square)
         with ops.name_scope(name):
-            super(LinearOperatorBlockLowerTriangular,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _validate_num_operators(self):
         for i, row in enumerate(self.operators):
             if len(row) != i + 1:
-                raise ValueError(f'Argument `operators[{i}]` must contain `{i + 1}` blocks. '
-                                 f'Received: {len(row)} blocks.')
+                raise ValueError(
+                    f'Argument `operators[{i}]` must contain `{i + 1}` blocks. Received: '
+                    f'{len(row)} blocks.')
 
     def _validate_operator_dimensions(self):
         for i in range(1, len(self.operators)):
@@ -56,33 +55,46 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
                 right_op = self.operators[i][j + 1]
                 if op.domain_dimension is not None and above_op.domain_dimension is not None:
                     if op.domain_dimension != above_op.domain_dimension:
-                        raise ValueError(f'Argument `operators[{i}][{j}].domain_dimension` '
-                                         f'({op.domain_dimension}) must be the same as `operators[{i - 1}][{j}].domain_dimension` ({above_op.domain_dimension}).')
+                        raise ValueError(
+                            f'Argument `operators[{i}][{j}].domain_dimension` '
+                            f'({op.domain_dimension}) must be the same as '
+                            f'`operators[{i - 1}][{j}].domain_dimension` '
+                            f'({above_op.domain_dimension}).')
                 if op.range_dimension is not None and right_op.range_dimension is not None:
                     if op.range_dimension != right_op.range_dimension:
-                        raise ValueError(f'Argument `operators[{i}][{j}].range_dimension` '
-                                         f'({op.range_dimension}) must be the same as `operators[{i}][{j + 1}].range_dimension` ({right_op.range_dimension}).')
+                        raise ValueError(
+                            f'Argument `operators[{i}][{j}].range_dimension` '
+                            f'({op.range_dimension}) must be the same as '
+                            f'`operators[{i}][{j + 1}].range_dimension` '
+                            f'({right_op.range_dimension}).')
 
     def _validate_non_singular(self, is_non_singular):
         if all((op.is_non_singular for op in self._diagonal_operators)):
             if is_non_singular is False:
-                raise ValueError('A blockwise lower-triangular operator with non-singular '
-                                 f'operators on the main diagonal is always non-singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError(
+                    'A blockwise lower-triangular operator with non-singular operators on the '
+                    'main diagonal is always non-singular. Expected argument `is_non_singular` '
+                    f'to be True. Received: {is_non_singular}.')
             return True
         if any((op.is_non_singular is False for op in self._diagonal_operators)):
             if is_non_singular is True:
-                raise ValueError('A blockwise lower-triangular operator with a singular operator '
-                                 f'on the main diagonal is always singular. Expected argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError(
+                    'A blockwise lower-triangular operator with a singular operator on the main '
+                    'diagonal is always singular. Expected argument `is_non_singular` to be '
+                    f'True. Received: {is_non_singular}.')
             return False
 
     def _validate_square(self, is_square):
         if is_square is False:
-            raise ValueError('`LinearOperatorBlockLowerTriangular` must be square. Expected '
-                             f'argument `is_square` to be True. Received: {is_square}.')
+            raise ValueError(
+                '`LinearOperatorBlockLowerTriangular` must be square. Expected argument '
+                f'`is_square` to be True. Received: {is_square}.')
         for i, op in enumerate(self._diagonal_operators):
             if op.is_square is False:
-                raise ValueError('Matrices on the diagonal (the final elements of each '
-                                 f'row-partition in the `operators` list) must be square. Expected argument `operators[{i}][-1].is_square` to be True. Received: {op.is_square}.')
+                raise ValueError(
+                    'Matrices on the diagonal (the final elements of each row-partition in the '
+                    '`operators` list) must be square. Expected argument '
+                    f'`operators[{i}][-1].is_square` to be True. Received: {op.is_square}.')
         return True
 
     def _validate_dtype(self, dtype):
@@ -90,9 +102,9 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             for operator in row:
                 if operator.dtype != dtype:
                     name_type = (str((o.name, o.dtype)) for o in row)
-                    raise TypeError('Expected all operators to have the same dtype.  Found {} in '
-                                    'row {} and {} in row 0.'.format(
-                        name_type, i, str(dtype)))
+                    raise TypeError(
+                        'Expected all operators to have the same dtype.  Found {} in row {} and '
+                        '{} in row 0.'.format(name_type, i, str(dtype)))
 
     @property
     def operators(self):
@@ -122,8 +134,7 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def _shape_tensor(self):
         if self.shape.is_fully_defined():
-            return ops.convert_to_tensor(
-                self.shape.as_list(), dtype=dtypes.int32, name='shape')
+            return ops.convert_to_tensor(self.shape.as_list(), dtype=dtypes.int32, name='shape')
         domain_dimension = sum(self._block_domain_dimension_tensors())
         range_dimension = sum(self._block_range_dimension_tensors())
         matrix_shape = array_ops_stack.stack([domain_dimension, range_dimension])
@@ -136,11 +147,10 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def _linop_inverse(self) -> 'LinearOperatorBlockLowerTriangular':
         if len(self.operators) == 1:
-            return LinearOperatorBlockLowerTriangular([[self.operators[0][0].inverse()]],
-                                                      is_non_singular=self.is_non_singular,
-                                                      is_self_adjoint=self.is_self_adjoint,
-                                                      is_positive_definite=self.is_positive_definite,
-                                                      is_square=True)
+            return LinearOperatorBlockLowerTriangular(
+                [[self.operators[0][0].inverse()]], is_non_singular=self.is_non_singular,
+                is_self_adjoint=self.is_self_adjoint,
+                is_positive_definite=self.is_positive_definite, is_square=True)
         blockwise_dim = len(self.operators)
         upper_left_inverse = LinearOperatorBlockLowerTriangular(self.operators[:-1]).inverse()
         bottom_row = self.operators[-1]
@@ -150,8 +160,9 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             blocks = []
             for j in range(i, blockwise_dim - 1):
                 result = bottom_row[j].matmul(upper_left_inverse.operators[j][i])
-                if not any((isinstance(result,
-                                       op_type) for op_type in linear_operator_addition.SUPPORTED_OPERATORS)):
+                if not any(
+                    (
+                        isinstance(result, op_type) for op_type in linear_operator_addition.SUPPORTED_OPERATORS)):
                     result = linear_operator_full_matrix.LinearOperatorFullMatrix(result.to_dense())
                 blocks.append(result)
             summed_blocks = linear_operator_addition.add_operators(blocks)
@@ -163,26 +174,27 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
                 multiplier=math_ops.cast(-1, dtype=block.dtype)).matmul(block)
             inverse_bottom_row.append(block)
         inverse_bottom_row.append(bottom_right_inverse)
-        return LinearOperatorBlockLowerTriangular(upper_left_inverse.operators + [inverse_bottom_row],
-                                                  is_non_singular=self.is_non_singular,
-                                                  is_self_adjoint=self.is_self_adjoint,
-                                                  is_positive_definite=self.is_positive_definite,
-                                                  is_square=True)
+        return LinearOperatorBlockLowerTriangular(
+            upper_left_inverse.operators + [inverse_bottom_row],
+            is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+            is_positive_definite=self.is_positive_definite, is_square=True)
 
     def matmul(self, x, adjoint=False, adjoint_arg=False, name='matmul'):
         if isinstance(x, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = x.adjoint() if adjoint_arg else x
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
-                right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `x` to have dimension {} '
-                                 'but got {}.'.format(
-                    left_operator.domain_dimension, right_operator.range_dimension))
+            if (right_operator.range_dimension is not None
+                and left_operator.domain_dimension is not None
+                and (right_operator.range_dimension != left_operator.domain_dimension)):
+                raise ValueError(
+                    'Operators are incompatible. Expected `x` to have dimension {} but got '
+                    '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_matmul(left_operator, right_operator)
         with self._name_scope(name):
             arg_dim = -1 if adjoint_arg else -2
-            block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+            block_dimensions = (self._block_range_dimensions() if adjoint
+                                else self._block_domain_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, arg_dim):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -199,7 +211,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         arg_dim = -1 if adjoint_arg else -2
-        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        block_dimensions = (self._block_range_dimensions() if adjoint
+                            else self._block_domain_dimensions())
         blockwise_arg = linear_operator_util.arg_is_blockwise(block_dimensions, x, arg_dim)
         if blockwise_arg:
             split_x = x
@@ -231,7 +244,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def matvec(self, x, adjoint=False, name='matvec'):
         with self._name_scope(name):
-            block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+            block_dimensions = (self._block_range_dimensions() if adjoint
+                                else self._block_domain_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, x, -1):
                 for i, block in enumerate(x):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -266,23 +280,25 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name='solve'):
         if self.is_non_singular is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to be singular.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to be singular.')
         if self.is_square is False:
-            raise NotImplementedError('Exact solve not implemented for an operator that is '
-                                      'expected to not be square.')
+            raise NotImplementedError(
+                'Exact solve not implemented for an operator that is expected to not be square.')
         if isinstance(rhs, linear_operator.LinearOperator):
             left_operator = self.adjoint() if adjoint else self
             right_operator = rhs.adjoint() if adjoint_arg else rhs
-            if right_operator.range_dimension is not None and left_operator.domain_dimension is not None and (
-                right_operator.range_dimension != left_operator.domain_dimension):
-                raise ValueError('Operators are incompatible. Expected `rhs` to have dimension {} '
-                                 'but got {}.'.format(
-                    left_operator.domain_dimension, right_operator.range_dimension))
+            if (right_operator.range_dimension is not None
+                and left_operator.domain_dimension is not None
+                and (right_operator.range_dimension != left_operator.domain_dimension)):
+                raise ValueError(
+                    'Operators are incompatible. Expected `rhs` to have dimension {} but got '
+                    '{}.'.format(left_operator.domain_dimension, right_operator.range_dimension))
             with self._name_scope(name):
                 return self._linop_solve(left_operator, right_operator)
         with self._name_scope(name):
-            block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+            block_dimensions = (self._block_domain_dimensions() if adjoint
+                                else self._block_range_dimensions())
             arg_dim = -1 if adjoint_arg else -2
             blockwise_arg = linear_operator_util.arg_is_blockwise(block_dimensions, rhs, arg_dim)
             if blockwise_arg:
@@ -326,7 +342,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
 
     def solvevec(self, rhs, adjoint=False, name='solve'):
         with self._name_scope(name):
-            block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+            block_dimensions = (self._block_domain_dimensions() if adjoint
+                                else self._block_range_dimensions())
             if linear_operator_util.arg_is_blockwise(block_dimensions, rhs, -1):
                 for i, block in enumerate(rhs):
                     if not isinstance(block, linear_operator.LinearOperator):
@@ -364,13 +381,14 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
         dense_rows = []
         flat_broadcast_operators = linear_operator_util.broadcast_matrix_batch_dims(
             [op.to_dense() for row in self.operators for op in row])
-        broadcast_operators = [flat_broadcast_operators[i * (i + 1) // 2:(i + 1) * (i + 2) // 2] for i in range(len(self.operators))]
+        broadcast_operators = [
+            flat_broadcast_operators[
+                i * (i + 1) // 2:(i + 1) * (i + 2) // 2] for i in range(len(self.operators))]
         for row_blocks in broadcast_operators:
             batch_row_shape = array_ops.shape(row_blocks[0])[:-1]
             num_cols += array_ops.shape(row_blocks[-1])[-1]
-            zeros_to_pad_after_shape = array_ops.concat([batch_row_shape,
-                                                         [self.domain_dimension_tensor() - num_cols]],
-                                                        axis=-1)
+            zeros_to_pad_after_shape = array_ops.concat(
+                [batch_row_shape, [self.domain_dimension_tensor() - num_cols]], axis=-1)
             zeros_to_pad_after = array_ops.zeros(shape=zeros_to_pad_after_shape, dtype=self.dtype)
             row_blocks.append(zeros_to_pad_after)
             dense_rows.append(array_ops.concat(row_blocks, axis=-1))
@@ -379,7 +397,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
         return mat
 
     def _assert_non_singular(self):
-        return control_flow_ops.group([op.assert_non_singular() for op in self._diagonal_operators])
+        return control_flow_ops.group(
+            [op.assert_non_singular() for op in self._diagonal_operators])
 
     def _eigvals(self):
         eig_list = []

@@ -6,8 +6,10 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, check_ops, fft_ops, linalg, math_ops, ops, tensor_shape)
+from engine.ops.linear_operator_util import (array_ops, check_ops, fft_ops, linalg, math_ops, ops,
+                                             tensor_shape)
+
+
 _FFT_OP = {1: fft_ops.fft, 2: fft_ops.fft2d, 3: fft_ops.fft3d}
 _IFFT_OP = {1: fft_ops.ifft, 2: fft_ops.ifft2d, 3: fft_ops.ifft3d}
 
@@ -15,14 +17,12 @@ _IFFT_OP = {1: fft_ops.ifft, 2: fft_ops.ifft2d, 3: fft_ops.ifft3d}
 def exponential_power_convolution_kernel(grid_shape, length_scale, power=None, divisor=None,
                                          zero_inflation=None):
     nd = len(grid_shape)
-    length_scale = ops.convert_to_tensor(
-        length_scale, name='length_scale')
+    length_scale = ops.convert_to_tensor(length_scale, name='length_scale')
     dtype = length_scale.dtype
     power = 2.0 if power is None else power
     power = ops.convert_to_tensor(power, name='power', dtype=dtype)
     divisor = power if divisor is None else divisor
-    divisor = ops.convert_to_tensor(
-        divisor, name='divisor', dtype=dtype)
+    divisor = ops.convert_to_tensor(divisor, name='divisor', dtype=dtype)
     zero = math_ops.cast(0.0, dtype)
     one = math_ops.cast(1.0, dtype)
     ts = [math_ops.linspace(zero, one, num=n) for n in grid_shape]
@@ -32,8 +32,7 @@ def exponential_power_convolution_kernel(grid_shape, length_scale, power=None, d
         log_vals.append(-math_ops.abs((x - midpoint) / length_scale[i]) ** power / divisor)
     kernel = math_ops.exp(fft_ops.ifftshift(sum(log_vals), axes=[-i for i in range(1, nd + 1)]))
     if zero_inflation:
-        zero_inflation = ops.convert_to_tensor(
-            zero_inflation, name='zero_inflation', dtype=dtype)
+        zero_inflation = ops.convert_to_tensor(zero_inflation, name='zero_inflation', dtype=dtype)
         delta = array_ops.pad(array_ops.reshape(one, [1] * nd),
                               [[0, dim - 1] for dim in grid_shape])
         kernel = (1.0 - zero_inflation) * kernel + zero_inflation * delta
@@ -49,32 +48,36 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
         allowed_block_depths = [1, 2, 3]
         self._name = name
         if block_depth not in allowed_block_depths:
-            raise ValueError(f'Argument `block_depth` must be one of {allowed_block_depths}. '
-                             f'Received: {block_depth}.')
+            raise ValueError(
+                f'Argument `block_depth` must be one of {allowed_block_depths}. Received: '
+                f'{block_depth}.')
         self._block_depth = block_depth
         with ops.name_scope(name, values=[spectrum]):
             self._spectrum = self._check_spectrum_and_return_tensor(spectrum)
             if not self.spectrum.dtype.is_complex:
                 if is_self_adjoint is False:
-                    raise ValueError('A real spectrum always corresponds to a self-adjoint '
-                                     f'operator. Expected argument `is_self_adjoint` to be True when `spectrum.dtype.is_complex` = True. Received: {is_self_adjoint}.')
+                    raise ValueError(
+                        'A real spectrum always corresponds to a self-adjoint operator. Expected '
+                        'argument `is_self_adjoint` to be True when `spectrum.dtype.is_complex` '
+                        f'= True. Received: {is_self_adjoint}.')
                 is_self_adjoint = True
             if is_square is False:
-                raise ValueError('A [[nested] block] circulant operator is always square. '
-                                 f'Expected argument `is_square` to be True. Received: {is_square}.')
+                raise ValueError(
+                    'A [[nested] block] circulant operator is always square. Expected argument '
+                    f'`is_square` to be True. Received: {is_square}.')
             is_square = True
-            super(_BaseLinearOperatorCirculant,
-                  self).__init__(dtype=dtypes.as_dtype(input_output_dtype),
-                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtypes.as_dtype(input_output_dtype),
+                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_spectrum_and_return_tensor(self, spectrum):
         spectrum = linear_operator_util.convert_nonref_to_tensor(spectrum, name='spectrum')
         if spectrum.shape.ndims is not None:
             if spectrum.shape.ndims < self.block_depth:
-                raise ValueError(f'Argument `spectrum` must have at least {self.block_depth} '
-                                 f'dimensions. Received: {spectrum}.')
+                raise ValueError(
+                    f'Argument `spectrum` must have at least {self.block_depth} dimensions. '
+                    f'Received: {spectrum}.')
         return spectrum
 
     @property
@@ -86,9 +89,10 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
 
     def _block_shape_tensor(self, spectrum_shape=None):
         if self.block_shape.is_fully_defined():
-            return linear_operator_util.shape_tensor(self.block_shape.as_list(),
-                                                     name='block_shape')
-        spectrum_shape = array_ops.shape(self.spectrum) if spectrum_shape is None else spectrum_shape
+            return linear_operator_util.shape_tensor(
+                self.block_shape.as_list(), name='block_shape')
+        spectrum_shape = (array_ops.shape(self.spectrum) if spectrum_shape is None
+                          else spectrum_shape)
         return spectrum_shape[-self.block_depth:]
 
     def _linop_adjoint(self) -> '_BaseLinearOperatorCirculant':
@@ -109,37 +113,39 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
                                             is_positive_definite=self.is_positive_definite,
                                             is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: '_BaseLinearOperatorCirculant',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator,
-                          _BaseLinearOperatorCirculant) or not isinstance(
-                              left_operator, type(right_operator)):
+    def _linop_matmul(
+        self, left_operator: '_BaseLinearOperatorCirculant',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if (not isinstance(right_operator, _BaseLinearOperatorCirculant)
+            or not isinstance(left_operator, type(right_operator))):
             return super()._linop_matmul(left_operator, right_operator)
-        return _BaseLinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum,
-                                            block_depth=left_operator.block_depth,
-                                            is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                                left_operator, right_operator),
-                                            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                                left_operator, right_operator),
-                                            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                                left_operator, right_operator),
-                                            is_square=True)
+        return _BaseLinearOperatorCirculant(
+            spectrum=left_operator.spectrum * right_operator.spectrum,
+            block_depth=left_operator.block_depth,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
-    def _linop_solve(self, left_operator: '_BaseLinearOperatorCirculant',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator,
-                          _BaseLinearOperatorCirculant) or not isinstance(
-                              left_operator, type(right_operator)):
+    def _linop_solve(
+        self, left_operator: '_BaseLinearOperatorCirculant',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if (not isinstance(right_operator, _BaseLinearOperatorCirculant)
+            or not isinstance(left_operator, type(right_operator))):
             return super()._linop_solve(left_operator, right_operator)
-        return _BaseLinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum,
-                                            block_depth=left_operator.block_depth,
-                                            is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                                left_operator, right_operator),
-                                            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                                left_operator, right_operator),
-                                            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                                left_operator, right_operator),
-                                            is_square=True)
+        return _BaseLinearOperatorCirculant(
+            spectrum=right_operator.spectrum / left_operator.spectrum,
+            block_depth=left_operator.block_depth,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
     @property
     def block_shape(self):
@@ -169,8 +175,8 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
             x_shape = array_ops.shape(x)
             x_leading_shape = x_shape[:-self.block_depth]
             x_block_shape = x_shape[-self.block_depth:]
-            flat_shape = array_ops.concat((x_leading_shape, [math_ops.reduce_prod(x_block_shape)]),
-                                          0)
+            flat_shape = array_ops.concat(
+                (x_leading_shape, [math_ops.reduce_prod(x_block_shape)]), 0)
         return array_ops.reshape(x, flat_shape)
 
     def _unblockify_then_matricize(self, vec):
@@ -228,8 +234,9 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
         return check_ops.assert_positive(math_ops.real(self.spectrum), message=message)
 
     def _assert_self_adjoint(self):
-        return linear_operator_util.assert_zero_imag_part(self.spectrum,
-                                                          message='Not self-adjoint:  The spectrum contained non-zero imaginary part.')
+        return linear_operator_util.assert_zero_imag_part(
+            self.spectrum,
+            message='Not self-adjoint:  The spectrum contained non-zero imaginary part.')
 
     def _broadcast_batch_dims(self, x, spectrum):
         spectrum = ops.convert_to_tensor(spectrum, name='spectrum')
@@ -238,16 +245,16 @@ class _BaseLinearOperatorCirculant(linear_operator.LinearOperator):
         x, spec_mat = linear_operator_util.broadcast_matrix_batch_dims((x, spec_mat))
         x_batch_shape = array_ops.shape(x)[:-2]
         spectrum_shape = array_ops.shape(spectrum)
-        spectrum = array_ops.reshape(spec_mat,
-                                     array_ops.concat((x_batch_shape,
-                                                       self._block_shape_tensor(spectrum_shape=spectrum_shape)),
-                                                      axis=0))
+        spectrum = array_ops.reshape(
+            spec_mat,
+            array_ops.concat(
+                (x_batch_shape, self._block_shape_tensor(spectrum_shape=spectrum_shape)), axis=0))
         return (x, spectrum)
 
     def _cond(self):
         abs_singular_values = math_ops.abs(self._unblockify(self.spectrum))
-        return math_ops.reduce_max(abs_singular_values,
-                                   axis=-1) / math_ops.reduce_min(abs_singular_values, axis=-1)
+        return math_ops.reduce_max(
+            abs_singular_values, axis=-1) / math_ops.reduce_min(abs_singular_values, axis=-1)
 
     def _eigvals(self):
         return ops.convert_to_tensor(self._unblockify(self.spectrum))
@@ -325,11 +332,10 @@ class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
                           is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        super(LinearOperatorCirculant,
-              self).__init__(spectrum, block_depth=1, input_output_dtype=input_output_dtype,
-                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                             is_positive_definite=is_positive_definite, is_square=is_square,
-                             parameters=parameters, name=name)
+        super().__init__(spectrum, block_depth=1, input_output_dtype=input_output_dtype,
+                         is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square,
+                         parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant':
         spectrum = self.spectrum
@@ -347,33 +353,36 @@ class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
                                        is_positive_definite=self.is_positive_definite,
                                        is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator,
-                          LinearOperatorCirculant) or not isinstance(
-                              left_operator, type(right_operator)):
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorCirculant',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if (not isinstance(right_operator, LinearOperatorCirculant)
+            or not isinstance(left_operator, type(right_operator))):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant(spectrum=left_operator.spectrum * right_operator.spectrum,
-                                       is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                           left_operator, right_operator),
-                                       is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                           left_operator, right_operator),
-                                       is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                           left_operator, right_operator),
-                                       is_square=True)
+        return LinearOperatorCirculant(
+            spectrum=left_operator.spectrum * right_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorCirculant',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant(spectrum=right_operator.spectrum / left_operator.spectrum,
-                                       is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                           left_operator, right_operator),
-                                       is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                           left_operator, right_operator),
-                                       is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                           left_operator, right_operator),
-                                       is_square=True)
+        return LinearOperatorCirculant(
+            spectrum=right_operator.spectrum / left_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
 
 class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
@@ -386,11 +395,10 @@ class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
                           is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        super(LinearOperatorCirculant2D,
-              self).__init__(spectrum, block_depth=2, input_output_dtype=input_output_dtype,
-                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                             is_positive_definite=is_positive_definite, is_square=is_square,
-                             parameters=parameters, name=name)
+        super().__init__(spectrum, block_depth=2, input_output_dtype=input_output_dtype,
+                         is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square,
+                         parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant2D':
         spectrum = self.spectrum
@@ -408,33 +416,36 @@ class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
                                          is_positive_definite=self.is_positive_definite,
                                          is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant2D',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator,
-                          LinearOperatorCirculant2D) or not isinstance(
-                              left_operator, type(right_operator)):
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorCirculant2D',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if (not isinstance(right_operator, LinearOperatorCirculant2D)
+            or not isinstance(left_operator, type(right_operator))):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant2D(spectrum=left_operator.spectrum * right_operator.spectrum,
-                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                             left_operator, right_operator),
-                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                             left_operator, right_operator),
-                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                             left_operator, right_operator),
-                                         is_square=True)
+        return LinearOperatorCirculant2D(
+            spectrum=left_operator.spectrum * right_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant2D',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorCirculant2D',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant2D):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant2D(spectrum=right_operator.spectrum / left_operator.spectrum,
-                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                             left_operator, right_operator),
-                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                             left_operator, right_operator),
-                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                             left_operator, right_operator),
-                                         is_square=True)
+        return LinearOperatorCirculant2D(
+            spectrum=right_operator.spectrum / left_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
 
 class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
@@ -447,11 +458,10 @@ class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
                           is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        super(LinearOperatorCirculant3D,
-              self).__init__(spectrum, block_depth=3, input_output_dtype=input_output_dtype,
-                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                             is_positive_definite=is_positive_definite, is_square=is_square,
-                             parameters=parameters, name=name)
+        super().__init__(spectrum, block_depth=3, input_output_dtype=input_output_dtype,
+                         is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square,
+                         parameters=parameters, name=name)
 
     def _linop_adjoint(self) -> 'LinearOperatorCirculant3D':
         spectrum = self.spectrum
@@ -469,33 +479,36 @@ class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
                                          is_positive_definite=self.is_positive_definite,
                                          is_square=True, input_output_dtype=self.dtype)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorCirculant3D',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
-        if not isinstance(right_operator,
-                          LinearOperatorCirculant3D) or not isinstance(
-                              left_operator, type(right_operator)):
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorCirculant3D',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+        if (not isinstance(right_operator, LinearOperatorCirculant3D)
+            or not isinstance(left_operator, type(right_operator))):
             return super()._linop_matmul(left_operator, right_operator)
-        return LinearOperatorCirculant3D(spectrum=left_operator.spectrum * right_operator.spectrum,
-                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                             left_operator, right_operator),
-                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                             left_operator, right_operator),
-                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                             left_operator, right_operator),
-                                         is_square=True)
+        return LinearOperatorCirculant3D(
+            spectrum=left_operator.spectrum * right_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorCirculant3D',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorCirculant3D',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not isinstance(right_operator, LinearOperatorCirculant3D):
             return super()._linop_solve(left_operator, right_operator)
-        return LinearOperatorCirculant3D(spectrum=right_operator.spectrum / left_operator.spectrum,
-                                         is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                             left_operator, right_operator),
-                                         is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                             left_operator, right_operator),
-                                         is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
-                                             left_operator, right_operator),
-                                         is_square=True)
+        return LinearOperatorCirculant3D(
+            spectrum=right_operator.spectrum / left_operator.spectrum,
+            is_non_singular=linear_operator_util.combined_non_singular_hint(
+                left_operator, right_operator),
+            is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                left_operator, right_operator),
+            is_positive_definite=linear_operator_util.combined_commuting_positive_definite_hint(
+                left_operator, right_operator),
+            is_square=True)
 
 
 def _to_complex(x):

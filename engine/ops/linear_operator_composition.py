@@ -3,9 +3,9 @@ engine's ops (the same ops under the same name scopes)."""
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_lower_triangular, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, linalg_ops, math_ops, ops,
-    tensor_shape)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, linalg, linalg_ops, math_ops, ops,
+                                             tensor_shape)
 
 
 @linear_operator.register_algebra_class
@@ -27,36 +27,40 @@ class LinearOperatorComposition(linear_operator.LinearOperator):
         for operator in operators:
             if operator.dtype != dtype:
                 name_type = (str((o.name, o.dtype)) for o in operators)
-                raise TypeError('Expected all operators to have the same dtype.  Found '
-                                '%s' % '   '.join(name_type))
+                raise TypeError(
+                    'Expected all operators to have the same dtype.  Found '
+                    '%s' % '   '.join(name_type))
         if all((operator.is_non_singular for operator in operators)):
             if is_non_singular is False:
-                raise ValueError('The composition of non-singular operators is always '
-                                 'non-singular.')
+                raise ValueError(
+                    'The composition of non-singular operators is always non-singular.')
             is_non_singular = True
         if _composition_must_be_self_adjoint(operators):
             if is_self_adjoint is False:
-                raise ValueError('The composition was determined to be self-adjoint but user '
-                                 'provided incorrect `False` hint.')
+                raise ValueError(
+                    'The composition was determined to be self-adjoint but user provided '
+                    'incorrect `False` hint.')
             is_self_adjoint = True
         if linear_operator_util.is_aat_form(operators):
             if is_square is False:
-                raise ValueError('The composition was determined have the form A @ A.H, hence it '
-                                 'must be square. The user provided an incorrect `False` hint.')
+                raise ValueError(
+                    'The composition was determined have the form A @ A.H, hence it must be '
+                    'square. The user provided an incorrect `False` hint.')
             is_square = True
         if linear_operator_util.is_aat_form(operators) and is_non_singular:
             if is_positive_definite is False:
-                raise ValueError('The composition was determined to be non-singular and have the '
-                                 'form A @ A.H, hence it must be positive-definite. The user provided an incorrect `False` hint.')
+                raise ValueError(
+                    'The composition was determined to be non-singular and have the form A @ A.H, '
+                    'hence it must be positive-definite. The user provided an incorrect `False` '
+                    'hint.')
             is_positive_definite = True
         if name is None:
             name = '_o_'.join((operator.name for operator in operators))
         with ops.name_scope(name):
-            super(LinearOperatorComposition,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     @property
     def operators(self):
@@ -67,8 +71,8 @@ class LinearOperatorComposition(linear_operator.LinearOperator):
         for operator in self.operators[1:]:
             domain_dimension.assert_is_compatible_with(operator.range_dimension)
             domain_dimension = operator.domain_dimension
-        matrix_shape = tensor_shape.TensorShape([self.operators[0].range_dimension,
-                                                 self.operators[-1].domain_dimension])
+        matrix_shape = tensor_shape.TensorShape(
+            [self.operators[0].range_dimension, self.operators[-1].domain_dimension])
         batch_shape = self.operators[0].batch_shape
         for operator in self.operators[1:]:
             batch_shape = array_ops.broadcast_static_shape(batch_shape, operator.batch_shape)
@@ -77,8 +81,9 @@ class LinearOperatorComposition(linear_operator.LinearOperator):
     def _shape_tensor(self):
         if self.shape.is_fully_defined():
             return ops.convert_to_tensor(self.shape.as_list(), dtype=dtypes.int32, name='shape')
-        matrix_shape = array_ops_stack.stack([self.operators[0].range_dimension_tensor(),
-                                              self.operators[-1].domain_dimension_tensor()])
+        matrix_shape = array_ops_stack.stack(
+            [self.operators[0].range_dimension_tensor(),
+             self.operators[-1].domain_dimension_tensor()])
         zeros = array_ops.zeros(shape=self.operators[0].batch_shape_tensor())
         for operator in self.operators[1:]:
             zeros += array_ops.zeros(shape=operator.batch_shape_tensor())
@@ -143,7 +148,7 @@ class LinearOperatorComposition(linear_operator.LinearOperator):
         if all((operator.is_square for operator in self.operators)):
             asserts = [operator.assert_non_singular() for operator in self.operators]
             return control_flow_ops.group(asserts)
-        return super(LinearOperatorComposition, self)._assert_non_singular()
+        return super()._assert_non_singular()
 
 
 def _composition_must_be_self_adjoint(operators):

@@ -25,11 +25,10 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
             if is_square is False:
                 raise ValueError('Only square diagonal operators currently supported.')
             is_square = True
-            super(LinearOperatorDiag,
-                  self).__init__(dtype=self._diag.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._diag.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_diag(self, diag):
         if diag.shape.ndims is not None and diag.shape.ndims < 1:
@@ -53,8 +52,9 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
                                   is_self_adjoint=self.is_self_adjoint,
                                   is_positive_definite=self.is_positive_definite, is_square=True)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorDiag',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorDiag',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         is_non_singular = linear_operator_util.combined_non_singular_hint(
             left_operator, right_operator)
         is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
@@ -80,8 +80,9 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
         else:
             return super()._linop_matmul(left_operator, right_operator)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorDiag',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorDiag',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         is_non_singular = linear_operator_util.combined_non_singular_hint(
             left_operator, right_operator)
         is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
@@ -113,14 +114,17 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
 
     def _assert_positive_definite(self):
         if self.dtype.is_complex:
-            message = 'Diagonal operator had diagonal entries with non-positive real part, thus was not positive definite.'
+            message = ('Diagonal operator had diagonal entries with non-positive real part, thus '
+                       'was not positive definite.')
         else:
-            message = 'Real diagonal operator had non-positive diagonal entries, thus was not positive definite.'
+            message = ('Real diagonal operator had non-positive diagonal entries, thus was not '
+                       'positive definite.')
         return check_ops.assert_positive(math_ops.real(self._diag), message=message)
 
     def _assert_self_adjoint(self):
-        return linear_operator_util.assert_zero_imag_part(self._diag,
-                                                          message='This diagonal operator contained non-zero imaginary values.   Thus it was not self-adjoint.')
+        return linear_operator_util.assert_zero_imag_part(
+            self._diag,
+            message='This diagonal operator contained non-zero imaginary values.   Thus it was not self-adjoint.')
 
     def _linop_adjoint(self) -> 'LinearOperatorDiag':
         diag = self.diag

@@ -18,11 +18,10 @@ class LinearOperatorFullMatrix(linear_operator.LinearOperator):
         with ops.name_scope(name, values=[matrix]):
             self._matrix = linear_operator_util.convert_nonref_to_tensor(matrix, name='matrix')
             self._check_matrix(self._matrix)
-            super(LinearOperatorFullMatrix,
-                  self).__init__(dtype=self._matrix.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._matrix.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_matrix(self, matrix):
         allowed_dtypes = [dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
@@ -30,11 +29,11 @@ class LinearOperatorFullMatrix(linear_operator.LinearOperator):
         matrix = ops.convert_to_tensor(matrix, name='matrix')
         dtype = matrix.dtype
         if dtype not in allowed_dtypes:
-            raise TypeError(f'Argument `matrix` must have dtype in {allowed_dtypes}. Received: '
-                            f'{dtype}.')
+            raise TypeError(
+                f'Argument `matrix` must have dtype in {allowed_dtypes}. Received: {dtype}.')
         if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
-            raise ValueError('Argument `matrix` must have at least 2 dimensions. Received: '
-                             f'{matrix}.')
+            raise ValueError(
+                f'Argument `matrix` must have at least 2 dimensions. Received: {matrix}.')
 
     @property
     def matrix(self):

@@ -30,16 +30,16 @@ class LinearOperatorHouseholder(linear_operator.LinearOperator):
             if is_square is False:
                 raise ValueError('A Householder operator is always square.')
             is_square = True
-            super(LinearOperatorHouseholder,
-                  self).__init__(dtype=self._reflection_axis.dtype,
-                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._reflection_axis.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_reflection_axis(self, reflection_axis):
         if reflection_axis.shape.ndims is not None and reflection_axis.shape.ndims < 1:
-            raise ValueError('Argument reflection_axis must have at least 1 dimension.  Found: '
-                             '%s' % reflection_axis)
+            raise ValueError(
+                'Argument reflection_axis must have at least 1 dimension.  Found: '
+                '%s' % reflection_axis)
 
     def _shape(self):
         d_shape = self._reflection_axis.shape
@@ -54,8 +54,8 @@ class LinearOperatorHouseholder(linear_operator.LinearOperator):
         return control_flow_ops.no_op('assert_non_singular')
 
     def _assert_positive_definite(self):
-        raise errors.InvalidArgumentError(None, None,
-                                          'Householder operators are always non-positive definite.')
+        raise errors.InvalidArgumentError(
+            None, None, 'Householder operators are always non-positive definite.')
 
     def _assert_self_adjoint(self):
         return control_flow_ops.no_op('assert_self_adjoint')
@@ -76,9 +76,10 @@ class LinearOperatorHouseholder(linear_operator.LinearOperator):
 
     def _trace(self):
         shape = self.shape_tensor()
-        return math_ops.cast(self._domain_dimension_tensor(shape=shape) - 2,
-                             self.dtype) * array_ops.ones(shape=self._batch_shape_tensor(shape=shape),
-                                                          dtype=self.dtype)
+        return math_ops.cast(
+            self._domain_dimension_tensor(shape=shape) - 2,
+            self.dtype) * array_ops.ones(shape=self._batch_shape_tensor(shape=shape),
+                                         dtype=self.dtype)
 
     def _determinant(self):
         return -array_ops.ones(shape=self.batch_shape_tensor(), dtype=self.dtype)

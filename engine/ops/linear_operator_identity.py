@@ -5,9 +5,9 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_diag, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, math_ops, ops,
-    tensor_shape, tensor_util)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, linalg, math_ops, ops, tensor_shape,
+                                             tensor_util)
 
 
 class BaseLinearOperatorIdentity(linear_operator.LinearOperator):
@@ -15,10 +15,11 @@ class BaseLinearOperatorIdentity(linear_operator.LinearOperator):
     def _check_num_rows_possibly_add_asserts(self):
         if self._assert_proper_shapes:
             self._num_rows = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._num_rows, 0,
-                                       message='Argument num_rows must be a 0-D Tensor.'),
-                 check_ops.assert_non_negative(self._num_rows,
-                                               message='Argument num_rows must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._num_rows, 0,
+                                          message='Argument num_rows must be a 0-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._num_rows, message='Argument num_rows must be non-negative.')],
                 self._num_rows)
         if not self._num_rows.dtype.is_integer:
             raise TypeError('Argument num_rows must be integer type.  Found: %s' % self._num_rows)
@@ -26,11 +27,11 @@ class BaseLinearOperatorIdentity(linear_operator.LinearOperator):
         if num_rows_static is None:
             return
         if num_rows_static.ndim != 0:
-            raise ValueError('Argument num_rows must be a 0-D Tensor.  Found: '
-                             '%s' % num_rows_static)
+            raise ValueError(
+                'Argument num_rows must be a 0-D Tensor.  Found: %s' % num_rows_static)
         if num_rows_static < 0:
-            raise ValueError('Argument num_rows must be non-negative.  Found: '
-                             '%s' % num_rows_static)
+            raise ValueError(
+                'Argument num_rows must be non-negative.  Found: %s' % num_rows_static)
 
     def _min_matrix_dim(self):
         domain_dim = tensor_shape.dimension_value(self.domain_dimension)
@@ -46,9 +47,8 @@ class BaseLinearOperatorIdentity(linear_operator.LinearOperator):
         if self.shape.is_fully_defined():
             d_shape = self.batch_shape.concatenate([self._min_matrix_dim()])
         else:
-            d_shape = array_ops.concat([self.batch_shape_tensor(),
-                                        [self._min_matrix_dim_tensor()]],
-                                       axis=0)
+            d_shape = array_ops.concat(
+                [self.batch_shape_tensor(), [self._min_matrix_dim_tensor()]], axis=0)
         return array_ops.ones(shape=d_shape, dtype=self.dtype)
 
 
@@ -74,11 +74,10 @@ class LinearOperatorIdentity(BaseLinearOperatorIdentity):
                 raise ValueError('An identity operator is always positive-definite.')
             if not is_square:
                 raise ValueError('An identity operator is always square.')
-            super(LinearOperatorIdentity,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
             linear_operator_util.assert_not_ref_type(num_rows, 'num_rows')
             linear_operator_util.assert_not_ref_type(batch_shape, 'batch_shape')
             self._num_rows = linear_operator_util.shape_tensor(num_rows, name='num_rows')
@@ -121,8 +120,9 @@ class LinearOperatorIdentity(BaseLinearOperatorIdentity):
         del left_operator
         return right_operator
 
-    def _linop_solve(self, left_operator: 'LinearOperatorIdentity',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorIdentity',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         del left_operator
         return right_operator
 
@@ -194,10 +194,11 @@ class LinearOperatorIdentity(BaseLinearOperatorIdentity):
     def _check_num_rows_possibly_add_asserts(self):
         if self._assert_proper_shapes:
             self._num_rows = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._num_rows, 0,
-                                       message='Argument num_rows must be a 0-D Tensor.'),
-                 check_ops.assert_non_negative(self._num_rows,
-                                               message='Argument num_rows must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._num_rows, 0,
+                                          message='Argument num_rows must be a 0-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._num_rows, message='Argument num_rows must be non-negative.')],
                 self._num_rows)
         if not self._num_rows.dtype.is_integer:
             raise TypeError('Argument num_rows must be integer type.  Found: %s' % self._num_rows)
@@ -205,33 +206,35 @@ class LinearOperatorIdentity(BaseLinearOperatorIdentity):
         if num_rows_static is None:
             return
         if num_rows_static.ndim != 0:
-            raise ValueError('Argument num_rows must be a 0-D Tensor.  Found: '
-                             '%s' % num_rows_static)
+            raise ValueError(
+                'Argument num_rows must be a 0-D Tensor.  Found: %s' % num_rows_static)
         if num_rows_static < 0:
-            raise ValueError('Argument num_rows must be non-negative.  Found: '
-                             '%s' % num_rows_static)
+            raise ValueError(
+                'Argument num_rows must be non-negative.  Found: %s' % num_rows_static)
 
     def _check_batch_shape_possibly_add_asserts(self):
         if self._batch_shape_arg is None:
             return
         if self._assert_proper_shapes:
             self._batch_shape_arg = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._batch_shape_arg, 1,
-                                       message='Argument batch_shape must be a 1-D Tensor.'),
-                 check_ops.assert_non_negative(self._batch_shape_arg,
-                                               message='Argument batch_shape must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._batch_shape_arg, 1,
+                                          message='Argument batch_shape must be a 1-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._batch_shape_arg,
+                        message='Argument batch_shape must be non-negative.')],
                 self._batch_shape_arg)
         if not self._batch_shape_arg.dtype.is_integer:
-            raise TypeError('Argument batch_shape must be integer type.  Found: '
-                            '%s' % self._batch_shape_arg)
+            raise TypeError(
+                'Argument batch_shape must be integer type.  Found: %s' % self._batch_shape_arg)
         if self._batch_shape_static is None:
             return
         if self._batch_shape_static.ndim != 1:
-            raise ValueError('Argument batch_shape must be a 1-D Tensor.  Found: '
-                             '%s' % self._batch_shape_static)
+            raise ValueError(
+                'Argument batch_shape must be a 1-D Tensor.  Found: %s' % self._batch_shape_static)
         if np.any(self._batch_shape_static < 0):
-            raise ValueError('Argument batch_shape must be non-negative.  '
-                             'Found:%s' % self._batch_shape_static)
+            raise ValueError(
+                'Argument batch_shape must be non-negative.  Found:%s' % self._batch_shape_static)
 
 
 class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
@@ -256,11 +259,10 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
             if not is_square:
                 raise ValueError('A ScaledIdentity operator is always square.')
             linear_operator_util.assert_not_ref_type(num_rows, 'num_rows')
-            super(LinearOperatorScaledIdentity,
-                  self).__init__(dtype=self._multiplier.dtype.base_dtype,
-                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._multiplier.dtype.base_dtype,
+                             is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
             self._num_rows = linear_operator_util.shape_tensor(num_rows, name='num_rows')
             self._num_rows_static = tensor_util.constant_value(self._num_rows)
             self._check_num_rows_possibly_add_asserts()
@@ -321,8 +323,9 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
                                             is_positive_definite=self.is_positive_definite,
                                             is_square=True)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorScaledIdentity',
-                      right_operator: linear_operator.LinearOperator) -> 'LinearOperatorScaledIdentity':
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorScaledIdentity',
+        right_operator: linear_operator.LinearOperator) -> 'LinearOperatorScaledIdentity':
         is_non_singular = linear_operator_util.combined_non_singular_hint(
             left_operator, right_operator)
         is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
@@ -330,23 +333,22 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
         is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(
             left_operator, right_operator)
         if isinstance(right_operator, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(num_rows=left_operator.domain_dimension_tensor(),
-                                                multiplier=left_operator.multiplier * right_operator.multiplier,
-                                                is_non_singular=is_non_singular,
-                                                is_self_adjoint=is_self_adjoint,
-                                                is_positive_definite=is_positive_definite,
-                                                is_square=True)
+            return LinearOperatorScaledIdentity(
+                num_rows=left_operator.domain_dimension_tensor(),
+                multiplier=left_operator.multiplier * right_operator.multiplier,
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=is_positive_definite, is_square=True)
         elif isinstance(right_operator, linear_operator_diag.LinearOperatorDiag):
-            return linear_operator_diag.LinearOperatorDiag(diag=right_operator.diag * left_operator.multiplier,
-                                                           is_non_singular=is_non_singular,
-                                                           is_self_adjoint=is_self_adjoint,
-                                                           is_positive_definite=is_positive_definite,
-                                                           is_square=True)
+            return linear_operator_diag.LinearOperatorDiag(
+                diag=right_operator.diag * left_operator.multiplier,
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=is_positive_definite, is_square=True)
         else:
             return super()._linop_matmul(left_operator, right_operator)
 
-    def _linop_solve(self, left_operator: 'LinearOperatorScaledIdentity',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorScaledIdentity',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         is_non_singular = linear_operator_util.combined_non_singular_hint(
             left_operator, right_operator)
         is_self_adjoint = linear_operator_util.combined_commuting_self_adjoint_hint(
@@ -354,18 +356,16 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
         is_positive_definite = linear_operator_util.combined_commuting_positive_definite_hint(
             left_operator, right_operator)
         if isinstance(right_operator, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(num_rows=left_operator.domain_dimension_tensor(),
-                                                multiplier=right_operator.multiplier / left_operator.multiplier,
-                                                is_non_singular=is_non_singular,
-                                                is_self_adjoint=is_self_adjoint,
-                                                is_positive_definite=is_positive_definite,
-                                                is_square=True)
+            return LinearOperatorScaledIdentity(
+                num_rows=left_operator.domain_dimension_tensor(),
+                multiplier=right_operator.multiplier / left_operator.multiplier,
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=is_positive_definite, is_square=True)
         elif isinstance(right_operator, linear_operator_diag.LinearOperatorDiag):
-            return linear_operator_diag.LinearOperatorDiag(diag=right_operator.diag / left_operator.multiplier,
-                                                           is_non_singular=is_non_singular,
-                                                           is_self_adjoint=is_self_adjoint,
-                                                           is_positive_definite=is_positive_definite,
-                                                           is_square=True)
+            return linear_operator_diag.LinearOperatorDiag(
+                diag=right_operator.diag / left_operator.multiplier,
+                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                is_positive_definite=is_positive_definite, is_square=True)
         else:
             return super()._linop_solve(left_operator, right_operator)
 
@@ -397,8 +397,8 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
         if self._min_matrix_dim() is not None:
             return self.multiplier * self._min_matrix_dim() * batch_of_ones
         else:
-            return self.multiplier * math_ops.cast(self._min_matrix_dim_tensor(),
-                                                   self.dtype) * batch_of_ones
+            return self.multiplier * math_ops.cast(
+                self._min_matrix_dim_tensor(), self.dtype) * batch_of_ones
 
     def _diag_part(self):
         return self._ones_diag() * self.multiplier[..., array_ops.newaxis]

@@ -17,28 +17,34 @@ class LinearOperatorInversion(linear_operator.LinearOperator):
                           name=name)
         self._operator = operator
         if operator.is_non_singular is False or is_non_singular is False:
-            raise ValueError('Argument `is_non_singular` or argument `operator` must have '
-                             f'supplied hint `is_non_singular` equal to `True` or `None`. Found `operator.is_non_singular`: {operator.is_non_singular}, `is_non_singular`: {is_non_singular}.')
+            raise ValueError(
+                'Argument `is_non_singular` or argument `operator` must have supplied hint '
+                '`is_non_singular` equal to `True` or `None`. Found `operator.is_non_singular`: '
+                f'{operator.is_non_singular}, `is_non_singular`: {is_non_singular}.')
         if operator.is_square is False or is_square is False:
-            raise ValueError('Argument `is_square` or argument `operator` must have supplied '
-                             f'hint `is_square` equal to `True` or `None`. Found `operator.is_square`: {operator.is_square}, `is_square`: {is_square}.')
+            raise ValueError(
+                'Argument `is_square` or argument `operator` must have supplied hint `is_square` '
+                f'equal to `True` or `None`. Found `operator.is_square`: {operator.is_square}, '
+                f'`is_square`: {is_square}.')
         combine_hint = linear_operator_util.use_operator_or_provided_hint_unless_contradicting
         is_square = combine_hint(operator, 'is_square', is_square,
                                  'An operator is square if and only if its inverse is square.')
-        is_non_singular = combine_hint(operator, 'is_non_singular', is_non_singular,
-                                       'An operator is non-singular if and only if its inverse is non-singular.')
-        is_self_adjoint = combine_hint(operator, 'is_self_adjoint', is_self_adjoint,
-                                       'An operator is self-adjoint if and only if its inverse is self-adjoint.')
-        is_positive_definite = combine_hint(operator, 'is_positive_definite', is_positive_definite,
-                                            'An operator is positive-definite if and only if its inverse is positive-definite.')
+        is_non_singular = combine_hint(
+            operator, 'is_non_singular', is_non_singular,
+            'An operator is non-singular if and only if its inverse is non-singular.')
+        is_self_adjoint = combine_hint(
+            operator, 'is_self_adjoint', is_self_adjoint,
+            'An operator is self-adjoint if and only if its inverse is self-adjoint.')
+        is_positive_definite = combine_hint(
+            operator, 'is_positive_definite', is_positive_definite,
+            'An operator is positive-definite if and only if its inverse is positive-definite.')
         if name is None:
             name = operator.name + '_inv'
         with ops.name_scope(name):
-            super(LinearOperatorInversion,
-                  self).__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     @property
     def operator(self) -> 'LinearOperatorInversion':
@@ -47,8 +53,9 @@ class LinearOperatorInversion(linear_operator.LinearOperator):
     def _linop_inverse(self) -> linear_operator.LinearOperator:
         return self.operator
 
-    def _linop_solve(self, left_operator: 'LinearOperatorInversion',
-                     right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_solve(
+        self, left_operator: 'LinearOperatorInversion',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         return left_operator.operator.matmul(right_operator)
 
     def _assert_non_singular(self):

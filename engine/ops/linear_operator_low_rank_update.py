@@ -3,8 +3,8 @@ the engine's ops (the same ops under the same name scopes)."""
 
 from engine.ops import (linear_operator, linear_operator_diag, linear_operator_identity,
                         linear_operator_util)
-from engine.ops.linear_operator_util import (
-    array_ops, linalg, linalg_ops, logging, math_ops, ops, tensor_shape)
+from engine.ops.linear_operator_util import (array_ops, linalg, linalg_ops, logging, math_ops, ops,
+                                             tensor_shape)
 
 
 class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
@@ -21,23 +21,29 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
         dtype = base_operator.dtype
         if diag_update is not None:
             if is_diag_update_positive and dtype.is_complex:
-                logging.warn('Note: setting is_diag_update_positive with a complex dtype means '
-                             'that diagonal is real and positive.')
+                logging.warn(
+                    'Note: setting is_diag_update_positive with a complex dtype means that '
+                    'diagonal is real and positive.')
         if diag_update is None:
             if is_diag_update_positive is False:
-                raise ValueError("Default diagonal is the identity, which is positive.  However, "
-                                 "user set 'is_diag_update_positive' to False.")
+                raise ValueError(
+                    "Default diagonal is the identity, which is positive.  However, user set "
+                    "'is_diag_update_positive' to False.")
             is_diag_update_positive = True
-        self._use_cholesky = base_operator.is_positive_definite and base_operator.is_self_adjoint and is_diag_update_positive and (v is None)
+        self._use_cholesky = (base_operator.is_positive_definite
+                              and base_operator.is_self_adjoint and is_diag_update_positive
+                              and (v is None))
         if base_operator.is_self_adjoint and v is None and (not dtype.is_complex):
             if is_self_adjoint is False:
-                raise ValueError('A = L + UDU^H, with L self-adjoint and D real diagonal.  Since '
-                                 'UDU^H is self-adjoint, this must be a self-adjoint operator.')
+                raise ValueError(
+                    'A = L + UDU^H, with L self-adjoint and D real diagonal.  Since UDU^H is '
+                    'self-adjoint, this must be a self-adjoint operator.')
             is_self_adjoint = True
         if self._use_cholesky:
-            if is_positive_definite is False or is_self_adjoint is False or is_non_singular is False:
-                raise ValueError('Arguments imply this is self-adjoint positive-definite '
-                                 'operator.')
+            if (is_positive_definite is False or is_self_adjoint is False
+                or is_non_singular is False):
+                raise ValueError(
+                    'Arguments imply this is self-adjoint positive-definite operator.')
             is_positive_definite = True
             is_self_adjoint = True
         with ops.name_scope(name):
@@ -52,23 +58,23 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
                 self._diag_update = linear_operator_util.convert_nonref_to_tensor(
                     diag_update, name='diag_update')
             self._base_operator = base_operator
-            super(LinearOperatorLowRankUpdate,
-                  self).__init__(dtype=self._base_operator.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._base_operator.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
             self._set_diag_operators(diag_update, is_diag_update_positive)
             self._is_diag_update_positive = is_diag_update_positive
             self._check_shapes()
 
     def _check_shapes(self):
         uv_shape = array_ops.broadcast_static_shape(self.u.shape, self.v.shape)
-        batch_shape = array_ops.broadcast_static_shape(self.base_operator.batch_shape,
-                                                       uv_shape[:-2])
-        tensor_shape.Dimension(self.base_operator.domain_dimension).assert_is_compatible_with(uv_shape[-2])
+        batch_shape = array_ops.broadcast_static_shape(
+            self.base_operator.batch_shape, uv_shape[:-2])
+        tensor_shape.Dimension(
+            self.base_operator.domain_dimension).assert_is_compatible_with(uv_shape[-2])
         if self._diag_update is not None:
-            tensor_shape.dimension_at_index(uv_shape,
-                                            -1).assert_is_compatible_with(self._diag_update.shape[-1])
+            tensor_shape.dimension_at_index(uv_shape, -1).assert_is_compatible_with(
+                self._diag_update.shape[-1])
             array_ops.broadcast_static_shape(batch_shape, self._diag_update.shape[:-1])
 
     def _set_diag_operators(self, diag_update, is_diag_update_positive):
@@ -110,18 +116,18 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
     def _assert_self_adjoint(self):
         if self.u is self.v and self.diag_update is None:
             return self.base_operator.assert_self_adjoint()
-        return super(LinearOperatorLowRankUpdate, self).assert_self_adjoint()
+        return super().assert_self_adjoint()
 
     def _shape(self):
-        batch_shape = array_ops.broadcast_static_shape(self.base_operator.batch_shape,
-                                                       self.diag_operator.batch_shape)
+        batch_shape = array_ops.broadcast_static_shape(
+            self.base_operator.batch_shape, self.diag_operator.batch_shape)
         batch_shape = array_ops.broadcast_static_shape(batch_shape, self.u.shape[:-2])
         batch_shape = array_ops.broadcast_static_shape(batch_shape, self.v.shape[:-2])
         return batch_shape.concatenate(self.base_operator.shape[-2:])
 
     def _shape_tensor(self):
-        batch_shape = array_ops.broadcast_dynamic_shape(self.base_operator.batch_shape_tensor(),
-                                                        self.diag_operator.batch_shape_tensor())
+        batch_shape = array_ops.broadcast_dynamic_shape(
+            self.base_operator.batch_shape_tensor(), self.diag_operator.batch_shape_tensor())
         batch_shape = array_ops.broadcast_dynamic_shape(batch_shape, array_ops.shape(self.u)[:-2])
         batch_shape = array_ops.broadcast_dynamic_shape(batch_shape, array_ops.shape(self.v)[:-2])
         return array_ops.concat([batch_shape, self.base_operator.shape_tensor()[-2:]], axis=0)
@@ -171,8 +177,8 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
         log_abs_det_d = self.diag_operator.log_abs_determinant()
         log_abs_det_l = self.base_operator.log_abs_determinant()
         if self._use_cholesky:
-            chol_cap_diag = array_ops.matrix_diag_part(linalg_ops.cholesky(self._make_capacitance(
-                u=u, v=v)))
+            chol_cap_diag = array_ops.matrix_diag_part(
+                linalg_ops.cholesky(self._make_capacitance(u=u, v=v)))
             log_abs_det_c = 2 * math_ops.reduce_sum(math_ops.log(chol_cap_diag), axis=[-1])
         else:
             det_c = linalg_ops.matrix_determinant(self._make_capacitance(u=u, v=v))
@@ -183,8 +189,9 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         if self.base_operator.is_non_singular is False:
-            raise ValueError('Solve not implemented unless this is a perturbation of a '
-                             'non-singular LinearOperator.')
+            raise ValueError(
+                'Solve not implemented unless this is a perturbation of a non-singular '
+                'LinearOperator.')
         l = self.base_operator
         if adjoint:
             v, u = self._get_uv_as_tensors()
@@ -195,8 +202,8 @@ class LinearOperatorLowRankUpdate(linear_operator.LinearOperator):
         linv_rhs = l.solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
         vh_linv_rhs = math_ops.matmul(v, linv_rhs, adjoint_a=True)
         if self._use_cholesky:
-            capinv_vh_linv_rhs = linalg_ops.cholesky_solve(linalg_ops.cholesky(capacitance),
-                                                           vh_linv_rhs)
+            capinv_vh_linv_rhs = linalg_ops.cholesky_solve(
+                linalg_ops.cholesky(capacitance), vh_linv_rhs)
         else:
             capinv_vh_linv_rhs = linear_operator_util.matrix_solve_with_broadcast(
                 capacitance, vh_linv_rhs, adjoint=adjoint)

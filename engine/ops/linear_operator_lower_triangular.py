@@ -21,11 +21,10 @@ class LinearOperatorLowerTriangular(linear_operator.LinearOperator):
         with ops.name_scope(name, values=[tril]):
             self._tril = linear_operator_util.convert_nonref_to_tensor(tril, name='tril')
             self._check_tril(self._tril)
-            super(LinearOperatorLowerTriangular,
-                  self).__init__(dtype=self._tril.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._tril.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     @property
     def tril(self):
@@ -54,15 +53,17 @@ class LinearOperatorLowerTriangular(linear_operator.LinearOperator):
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return math_ops.matmul(self._get_tril(), x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorLowerTriangular',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorLowerTriangular',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if hasattr(right_operator, '_check_diag'):
-            return LinearOperatorLowerTriangular(tril=left_operator.to_dense() * right_operator.diag,
-                                                 is_non_singular=linear_operator_util.combined_non_singular_hint(
-                                                     right_operator, left_operator),
-                                                 is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
-                                                     right_operator, left_operator),
-                                                 is_positive_definite=None, is_square=True)
+            return LinearOperatorLowerTriangular(
+                tril=left_operator.to_dense() * right_operator.diag,
+                is_non_singular=linear_operator_util.combined_non_singular_hint(
+                    right_operator, left_operator),
+                is_self_adjoint=linear_operator_util.combined_commuting_self_adjoint_hint(
+                    right_operator, left_operator),
+                is_positive_definite=None, is_square=True)
         return super()._linop_matmul(left_operator, right_operator)
 
     def _determinant(self):

@@ -5,8 +5,8 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, control_flow_ops, linalg, math_ops, ops, sort_ops, tensor_util)
+from engine.ops.linear_operator_util import (array_ops, control_flow_ops, linalg, math_ops, ops,
+                                             sort_ops, tensor_util)
 
 
 class LinearOperatorPermutation(linear_operator.LinearOperator):
@@ -22,17 +22,18 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
             self._perm = linear_operator_util.convert_nonref_to_tensor(perm, name='perm')
             self._check_perm(self._perm)
             if is_non_singular is False:
-                raise ValueError('A Permutation operator is always non-singular. Expected '
-                                 f'argument `is_non_singular` to be True. Received: {is_non_singular}.')
+                raise ValueError(
+                    'A Permutation operator is always non-singular. Expected argument '
+                    f'`is_non_singular` to be True. Received: {is_non_singular}.')
             if is_square is False:
-                raise ValueError('A Permutation operator is always square. Expected argument '
-                                 f'`is_square` to be True. Received: {is_square}.')
+                raise ValueError(
+                    'A Permutation operator is always square. Expected argument `is_square` to '
+                    f'be True. Received: {is_square}.')
             is_square = True
-            super(LinearOperatorPermutation,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_perm(self, perm):
         if perm.shape.ndims is not None and perm.shape.ndims < 1:
@@ -43,8 +44,9 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
         if static_perm is not None:
             sorted_perm = np.sort(static_perm, axis=-1)
             if np.any(sorted_perm != np.arange(0, static_perm.shape[-1])):
-                raise ValueError('Argument `perm` must be a vector of unique integers from 0 to '
-                                 f'{static_perm.shape[-1] - 1}.')
+                raise ValueError(
+                    'Argument `perm` must be a vector of unique integers from 0 to '
+                    f'{static_perm.shape[-1] - 1}.')
 
     def _shape(self):
         perm_shape = self._perm.shape
@@ -67,8 +69,8 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
         if adjoint and (not self.is_self_adjoint):
             perm = sort_ops.argsort(perm, axis=-1)
         x = linalg.adjoint(x) if adjoint_arg else x
-        broadcast_shape = array_ops.broadcast_dynamic_shape(array_ops.shape(x)[:-1],
-                                                            array_ops.shape(perm))
+        broadcast_shape = array_ops.broadcast_dynamic_shape(
+            array_ops.shape(x)[:-1], array_ops.shape(perm))
         k = array_ops.shape(x)[-1]
         broadcast_x_shape = array_ops.concat([broadcast_shape, [k]], axis=-1)
         x = array_ops.broadcast_to(x, broadcast_x_shape)
@@ -87,15 +89,16 @@ class LinearOperatorPermutation(linear_operator.LinearOperator):
 
     def _to_dense(self):
         perm = ops.convert_to_tensor(self.perm)
-        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)),
-                                            perm[..., array_ops.newaxis]),
-                             self.dtype)
+        return math_ops.cast(
+            math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)),
+                           perm[..., array_ops.newaxis]),
+            self.dtype)
 
     def _diag_part(self):
         perm = ops.convert_to_tensor(self.perm)
-        return math_ops.cast(math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)),
-                                            perm),
-                             self.dtype)
+        return math_ops.cast(
+            math_ops.equal(math_ops.range(0, self._domain_dimension_tensor(perm)), perm),
+            self.dtype)
 
     def _cond(self):
         return array_ops.ones(self.batch_shape_tensor(), dtype=self.dtype)

@@ -22,21 +22,20 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
             if is_square is False:
                 raise ValueError('Only square Toeplitz operators currently supported.')
             is_square = True
-            super(LinearOperatorToeplitz,
-                  self).__init__(dtype=self._row.dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=self._row.dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _check_row_col(self, row, col):
         for name, tensor in [['row', row], ['col', col]]:
             if tensor.shape.ndims is not None and tensor.shape.ndims < 1:
-                raise ValueError('Argument {} must have at least 1 dimension.  Found: {}'.format(
-                    name, tensor))
+                raise ValueError(
+                    'Argument {} must have at least 1 dimension.  Found: {}'.format(name, tensor))
         if row.shape[-1] is not None and col.shape[-1] is not None:
             if row.shape[-1] != col.shape[-1]:
-                raise ValueError('Expected square matrix, got row and col with mismatched '
-                                 'dimensions.')
+                raise ValueError(
+                    'Expected square matrix, got row and col with mismatched dimensions.')
 
     def _shape(self):
         v_shape = array_ops.broadcast_static_shape(self.row.shape, self.col.shape)
@@ -50,17 +49,18 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
         return array_ops.concat((v_shape, [k]), 0)
 
     def _assert_self_adjoint(self):
-        return check_ops.assert_equal(self.row, self.col,
-                                      message='row and col are not the same, and so this operator is not self-adjoint.')
+        return check_ops.assert_equal(
+            self.row, self.col,
+            message='row and col are not the same, and so this operator is not self-adjoint.')
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = linalg.adjoint(x) if adjoint_arg else x
         expanded_x = array_ops.concat([x, array_ops.zeros_like(x)], axis=-2)
         col = ops.convert_to_tensor(self.col)
         row = ops.convert_to_tensor(self.row)
-        circulant_col = array_ops.concat([col, array_ops.zeros_like(col[..., 0:1]),
-                                          array_ops.reverse(row[..., 1:], axis=[-1])],
-                                         axis=-1)
+        circulant_col = array_ops.concat(
+            [col, array_ops.zeros_like(col[..., 0:1]), array_ops.reverse(row[..., 1:], axis=[-1])],
+            axis=-1)
         circulant = linear_operator_circulant.LinearOperatorCirculant(
             fft_ops.fft(_to_complex(circulant_col)), input_output_dtype=row.dtype)
         result = circulant.matmul(expanded_x, adjoint=adjoint, adjoint_arg=False)
@@ -83,10 +83,9 @@ class LinearOperatorToeplitz(linear_operator.LinearOperator):
         row = array_ops.broadcast_to(row, total_shape)
         col = array_ops.broadcast_to(col, total_shape)
         elements = array_ops.concat([array_ops.reverse(col, axis=[-1]), row[..., 1:]], axis=-1)
-        indices = math_ops.mod(math_ops.range(0,
-                                              n) + math_ops.range(
-                                                  n - 1, -1, -1)[..., array_ops.newaxis],
-                               2 * n - 1)
+        indices = math_ops.mod(
+            math_ops.range(0, n) + math_ops.range(n - 1, -1, -1)[..., array_ops.newaxis],
+            2 * n - 1)
         return array_ops.gather(elements, indices, axis=-1)
 
     @property

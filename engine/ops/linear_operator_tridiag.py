@@ -2,9 +2,11 @@
 ops (the same ops under the same name scopes)."""
 
 from engine.ops import linear_operator, linear_operator_util, manip_ops
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, gen_array_ops, linalg, math_ops,
-    ops)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, gen_array_ops, linalg, math_ops,
+                                             ops)
+
+
 _COMPACT = 'compact'
 _MATRIX = 'matrix'
 _SEQUENCE = 'sequence'
@@ -23,23 +25,24 @@ class LinearOperatorTridiag(linear_operator.LinearOperator):
                           name=name)
         with ops.name_scope(name, values=[diagonals]):
             if diagonals_format not in _DIAGONAL_FORMATS:
-                raise ValueError('Argument `diagonals_format` must be one of compact, matrix, or '
-                                 f'sequence. Received : {diagonals_format}.')
+                raise ValueError(
+                    'Argument `diagonals_format` must be one of compact, matrix, or sequence. '
+                    f'Received : {diagonals_format}.')
             if diagonals_format == _SEQUENCE:
-                self._diagonals = [linear_operator_util.convert_nonref_to_tensor(
-                    d, name='diag_{}'.format(i)) for i,
-                                   d in enumerate(diagonals)]
+                self._diagonals = [
+                    linear_operator_util.convert_nonref_to_tensor(
+                        d, name='diag_{}'.format(i)) for i,
+                    d in enumerate(diagonals)]
                 dtype = self._diagonals[0].dtype
             else:
                 self._diagonals = linear_operator_util.convert_nonref_to_tensor(
                     diagonals, name='diagonals')
                 dtype = self._diagonals.dtype
             self._diagonals_format = diagonals_format
-            super(LinearOperatorTridiag,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
 
     def _shape(self):
         if self.diagonals_format == _MATRIX:
@@ -65,31 +68,37 @@ class LinearOperatorTridiag(linear_operator.LinearOperator):
                 array_ops.shape(self.diagonals[0])[:-1], array_ops.shape(self.diagonals[1])[:-1])
             broadcast_shape = array_ops.broadcast_dynamic_shape(
                 broadcast_shape, array_ops.shape(self.diagonals[2])[:-1])
-            d_shape = array_ops.concat([broadcast_shape, [array_ops.shape(self.diagonals[1])[-1]]],
-                                       axis=0)
+            d_shape = array_ops.concat(
+                [broadcast_shape, [array_ops.shape(self.diagonals[1])[-1]]], axis=0)
         return array_ops.concat([d_shape, [d_shape[-1]]], axis=-1)
 
     def _assert_self_adjoint(self):
         asserts = []
-        diag_message = 'This tridiagonal operator contained non-zero imaginary values on the diagonal.'
-        off_diag_message = 'This tridiagonal operator has non-conjugate subdiagonal and superdiagonal.'
+        diag_message = ('This tridiagonal operator contained non-zero imaginary values on the '
+                        'diagonal.')
+        off_diag_message = ('This tridiagonal operator has non-conjugate subdiagonal and '
+                            'superdiagonal.')
         if self.diagonals_format == _MATRIX:
-            asserts += [check_ops.assert_equal(self.diagonals, linalg.adjoint(self.diagonals),
-                                               message='Matrix was not equal to its adjoint.')]
+            asserts += [
+                check_ops.assert_equal(self.diagonals, linalg.adjoint(self.diagonals),
+                                       message='Matrix was not equal to its adjoint.')]
         elif self.diagonals_format == _COMPACT:
             diagonals = ops.convert_to_tensor(self.diagonals)
-            asserts += [linear_operator_util.assert_zero_imag_part(
-                diagonals[..., 1, :], message=diag_message)]
+            asserts += [
+                linear_operator_util.assert_zero_imag_part(
+                    diagonals[..., 1, :], message=diag_message)]
             subdiag = manip_ops.roll(diagonals[..., 2, :], shift=-1, axis=-1)
-            asserts += [check_ops.assert_equal(math_ops.conj(subdiag[..., :-1]),
-                                               diagonals[..., 0, :-1], message=off_diag_message)]
+            asserts += [
+                check_ops.assert_equal(math_ops.conj(subdiag[..., :-1]), diagonals[..., 0, :-1],
+                                       message=off_diag_message)]
         else:
-            asserts += [linear_operator_util.assert_zero_imag_part(
-                self.diagonals[1], message=diag_message)]
+            asserts += [
+                linear_operator_util.assert_zero_imag_part(
+                    self.diagonals[1], message=diag_message)]
             subdiag = manip_ops.roll(self.diagonals[2], shift=-1, axis=-1)
-            asserts += [check_ops.assert_equal(math_ops.conj(subdiag[..., :-1]),
-                                               self.diagonals[0][..., :-1],
-                                               message=off_diag_message)]
+            asserts += [
+                check_ops.assert_equal(math_ops.conj(subdiag[..., :-1]),
+                                       self.diagonals[0][..., :-1], message=off_diag_message)]
         return control_flow_ops.group(asserts)
 
     def _construct_adjoint_diagonals(self, diagonals):
@@ -120,23 +129,20 @@ class LinearOperatorTridiag(linear_operator.LinearOperator):
             diagonals = self._construct_adjoint_diagonals(diagonals)
         rhs_shape = array_ops.shape(rhs)
         k = self._shape_tensor(diagonals)[-1]
-        broadcast_shape = array_ops.broadcast_dynamic_shape(self._shape_tensor(diagonals)[:-2],
-                                                            rhs_shape[:-2])
+        broadcast_shape = array_ops.broadcast_dynamic_shape(
+            self._shape_tensor(diagonals)[:-2], rhs_shape[:-2])
         rhs = array_ops.broadcast_to(rhs,
                                      array_ops.concat([broadcast_shape, rhs_shape[-2:]], axis=-1))
         if self.diagonals_format == _MATRIX:
-            diagonals = array_ops.broadcast_to(diagonals,
-                                               array_ops.concat(
-                                                   [broadcast_shape, [k, k]], axis=-1))
+            diagonals = array_ops.broadcast_to(
+                diagonals, array_ops.concat([broadcast_shape, [k, k]], axis=-1))
         elif self.diagonals_format == _COMPACT:
-            diagonals = array_ops.broadcast_to(diagonals,
-                                               array_ops.concat(
-                                                   [broadcast_shape, [3, k]], axis=-1))
+            diagonals = array_ops.broadcast_to(
+                diagonals, array_ops.concat([broadcast_shape, [3, k]], axis=-1))
         else:
-            diagonals = [array_ops.broadcast_to(d,
-                                                array_ops.concat(
-                                                    [broadcast_shape, [k]],
-                                                    axis=-1)) for d in diagonals]
+            diagonals = [
+                array_ops.broadcast_to(
+                    d, array_ops.concat([broadcast_shape, [k]], axis=-1)) for d in diagonals]
         y = linalg.tridiagonal_solve(diagonals, rhs, diagonals_format=self.diagonals_format,
                                      transpose_rhs=adjoint_arg, conjugate_rhs=adjoint_arg)
         return y

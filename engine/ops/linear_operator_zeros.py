@@ -5,9 +5,9 @@ import numpy as np
 
 from engine.framework import dtypes, errors
 from engine.ops import linear_operator, linear_operator_util
-from engine.ops.linear_operator_util import (
-    array_ops, array_ops_stack, check_ops, control_flow_ops, linalg, math_ops, ops,
-    tensor_shape, tensor_util)
+from engine.ops.linear_operator_util import (array_ops, array_ops_stack, check_ops,
+                                             control_flow_ops, linalg, math_ops, ops, tensor_shape,
+                                             tensor_util)
 
 
 class LinearOperatorZeros(linear_operator.LinearOperator):
@@ -31,11 +31,10 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
                 raise ValueError('A zero operator is always singular.')
             if is_positive_definite:
                 raise ValueError('A zero operator is always not positive-definite.')
-            super(LinearOperatorZeros,
-                  self).__init__(dtype=dtype, is_non_singular=is_non_singular,
-                                 is_self_adjoint=is_self_adjoint,
-                                 is_positive_definite=is_positive_definite, is_square=is_square,
-                                 parameters=parameters, name=name)
+            super().__init__(dtype=dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
+                             is_positive_definite=is_positive_definite, is_square=is_square,
+                             parameters=parameters, name=name)
             linear_operator_util.assert_not_ref_type(num_rows, 'num_rows')
             linear_operator_util.assert_not_ref_type(num_columns, 'num_columns')
             linear_operator_util.assert_not_ref_type(batch_shape, 'batch_shape')
@@ -48,9 +47,10 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
             self._check_domain_range_possibly_add_asserts()
             if self._num_rows_static is not None and self._num_columns_static is not None:
                 if is_square and self._num_rows_static != self._num_columns_static:
-                    raise ValueError('LinearOperatorZeros initialized as is_square=True, but got '
-                                     'num_rows({}) != num_columns({})'.format(
-                        self._num_rows_static, self._num_columns_static))
+                    raise ValueError(
+                        'LinearOperatorZeros initialized as is_square=True, but got num_rows({}) '
+                        '!= '
+                        'num_columns({})'.format(self._num_rows_static, self._num_columns_static))
             if batch_shape is None:
                 self._batch_shape_arg = None
             else:
@@ -103,13 +103,13 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
             x = control_flow_ops.with_dependencies([aps], x)
         if self.is_square:
             if adjoint_arg:
-                output_shape = array_ops.concat([array_ops.shape(x)[:-2],
-                                                 [array_ops.shape(x)[-1], array_ops.shape(x)[-2]]],
-                                                axis=0)
+                output_shape = array_ops.concat(
+                    [array_ops.shape(x)[:-2], [array_ops.shape(x)[-1], array_ops.shape(x)[-2]]],
+                    axis=0)
             else:
                 output_shape = array_ops.shape(x)
-            return self._possibly_broadcast_batch_shape(array_ops.zeros(
-                shape=output_shape, dtype=x.dtype))
+            return self._possibly_broadcast_batch_shape(
+                array_ops.zeros(shape=output_shape, dtype=x.dtype))
         x_shape = array_ops.shape(x)
         n = self._num_columns if adjoint else self._num_rows
         m = x_shape[-2] if adjoint_arg else x_shape[-1]
@@ -117,11 +117,13 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
         zeros = array_ops.zeros(shape=output_shape, dtype=x.dtype)
         return self._possibly_broadcast_batch_shape(zeros)
 
-    def _linop_matmul(self, left_operator: 'LinearOperatorZeros',
-                      right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
+    def _linop_matmul(
+        self, left_operator: 'LinearOperatorZeros',
+        right_operator: linear_operator.LinearOperator) -> linear_operator.LinearOperator:
         if not left_operator.is_square or not right_operator.is_square:
-            raise ValueError('Matmul with non-square `LinearOperator`s or non-square '
-                             '`LinearOperatorZeros` not supported at this time.')
+            raise ValueError(
+                'Matmul with non-square `LinearOperator`s or non-square `LinearOperatorZeros` not '
+                'supported at this time.')
         return left_operator
 
     def _determinant(self):
@@ -145,60 +147,64 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
     def _check_domain_range_possibly_add_asserts(self):
         if self._assert_proper_shapes:
             self._num_rows = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._num_rows, 0,
-                                       message='Argument num_rows must be a 0-D Tensor.'),
-                 check_ops.assert_non_negative(self._num_rows,
-                                               message='Argument num_rows must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._num_rows, 0,
+                                          message='Argument num_rows must be a 0-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._num_rows, message='Argument num_rows must be non-negative.')],
                 self._num_rows)
             self._num_columns = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._num_columns, 0,
-                                       message='Argument num_columns must be a 0-D Tensor.'),
-                 check_ops.assert_non_negative(self._num_columns,
-                                               message='Argument num_columns must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._num_columns, 0,
+                                          message='Argument num_columns must be a 0-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._num_columns, message='Argument num_columns must be non-negative.')],
                 self._num_columns)
         if not self._num_rows.dtype.is_integer:
             raise TypeError('Argument num_rows must be integer type.  Found: %s' % self._num_rows)
         if not self._num_columns.dtype.is_integer:
-            raise TypeError('Argument num_columns must be integer type.  Found: '
-                            '%s' % self._num_columns)
+            raise TypeError(
+                'Argument num_columns must be integer type.  Found: %s' % self._num_columns)
         num_rows_static = self._num_rows_static
         num_columns_static = self._num_columns_static
         if num_rows_static is not None:
             if num_rows_static.ndim != 0:
-                raise ValueError('Argument num_rows must be a 0-D Tensor.  Found: '
-                                 '%s' % num_rows_static)
+                raise ValueError(
+                    'Argument num_rows must be a 0-D Tensor.  Found: %s' % num_rows_static)
             if num_rows_static < 0:
-                raise ValueError('Argument num_rows must be non-negative.  Found: '
-                                 '%s' % num_rows_static)
+                raise ValueError(
+                    'Argument num_rows must be non-negative.  Found: %s' % num_rows_static)
         if num_columns_static is not None:
             if num_columns_static.ndim != 0:
-                raise ValueError('Argument num_columns must be a 0-D Tensor.  Found: '
-                                 '%s' % num_columns_static)
+                raise ValueError(
+                    'Argument num_columns must be a 0-D Tensor.  Found: %s' % num_columns_static)
             if num_columns_static < 0:
-                raise ValueError('Argument num_columns must be non-negative.  Found: '
-                                 '%s' % num_columns_static)
+                raise ValueError(
+                    'Argument num_columns must be non-negative.  Found: %s' % num_columns_static)
 
     def _check_batch_shape_possibly_add_asserts(self):
         if self._batch_shape_arg is None:
             return
         if self._assert_proper_shapes:
             self._batch_shape_arg = control_flow_ops.with_dependencies(
-                [check_ops.assert_rank(self._batch_shape_arg, 1,
-                                       message='Argument batch_shape must be a 1-D Tensor.'),
-                 check_ops.assert_non_negative(self._batch_shape_arg,
-                                               message='Argument batch_shape must be non-negative.')],
+                [
+                    check_ops.assert_rank(self._batch_shape_arg, 1,
+                                          message='Argument batch_shape must be a 1-D Tensor.'),
+                    check_ops.assert_non_negative(
+                        self._batch_shape_arg,
+                        message='Argument batch_shape must be non-negative.')],
                 self._batch_shape_arg)
         if not self._batch_shape_arg.dtype.is_integer:
-            raise TypeError('Argument batch_shape must be integer type.  Found: '
-                            '%s' % self._batch_shape_arg)
+            raise TypeError(
+                'Argument batch_shape must be integer type.  Found: %s' % self._batch_shape_arg)
         if self._batch_shape_static is None:
             return
         if self._batch_shape_static.ndim != 1:
-            raise ValueError('Argument batch_shape must be a 1-D Tensor.  Found: '
-                             '%s' % self._batch_shape_static)
+            raise ValueError(
+                'Argument batch_shape must be a 1-D Tensor.  Found: %s' % self._batch_shape_static)
         if np.any(self._batch_shape_static < 0):
-            raise ValueError('Argument batch_shape must be non-negative.  '
-                             'Found:%s' % self._batch_shape_static)
+            raise ValueError(
+                'Argument batch_shape must be non-negative.  Found:%s' % self._batch_shape_static)
 
     def _min_matrix_dim(self):
         domain_dim = self.domain_dimension.value
@@ -214,9 +220,8 @@ class LinearOperatorZeros(linear_operator.LinearOperator):
         if self.shape.is_fully_defined():
             d_shape = self.batch_shape.concatenate([self._min_matrix_dim()])
         else:
-            d_shape = array_ops.concat([self.batch_shape_tensor(),
-                                        [self._min_matrix_dim_tensor()]],
-                                       axis=0)
+            d_shape = array_ops.concat(
+                [self.batch_shape_tensor(), [self._min_matrix_dim_tensor()]], axis=0)
         return array_ops.zeros(shape=d_shape, dtype=self.dtype)
 
     def _eigvals(self):
