@@ -192,6 +192,12 @@ ENGINE_OPS += """
 GenerateVocabRemapping LoadAndRemapMatrix
 """.split()
 
+# The conjugate transpose of complex matrices: tf.linalg.LinearOperator's adjoints (branch
+# linalg-operators).
+ENGINE_OPS += """
+ConjugateTranspose
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

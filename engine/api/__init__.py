@@ -46,6 +46,7 @@ from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
 from engine.api.image_io_and_quantized import *  # noqa: F401,F403
 from engine.api.specs_and_sessions import *  # noqa: F401,F403
 from engine.api.functions_and_modules import *  # noqa: F401,F403
+from engine.api import linear_operators as _linear_operators  # noqa: F401  (tf.linalg.LinearOperator*)
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

@@ -256,6 +256,12 @@ def _transpose_grad(op, grad):
     return [array_ops.transpose(grad, array_ops.invert_permutation(op.inputs[1])), None]
 
 
+@RegisterGradient("ConjugateTranspose")
+def _conjugate_transpose_grad(op, grad):
+    return [array_ops.transpose(grad, array_ops.invert_permutation(op.inputs[1]),
+                                conjugate=True), None]
+
+
 @RegisterGradient("Tile")
 def _tile_grad(op, grad):
     input_shape = array_ops.shape(op.inputs[0], out_type=op.inputs[1].dtype)

@@ -97,7 +97,9 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
                                 delta=-1)
             else:
                 perm = np.arange(rank - 1, -1, -1, dtype=np.int32)
-        return apply_op("Transpose", x=a, perm=perm, name=name)
+        # TensorFlow's ConjugateTranspose only where there is something to conjugate.
+        op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
+        return apply_op(op_type, x=a, perm=perm, name=name)
 
 
 def concat(values, axis, name="concat"):

@@ -10,7 +10,7 @@ import numpy as np
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.tensor import Tensor
-from engine.ops import array_ops, math_ops
+from engine.ops import array_ops, complex_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 
@@ -54,7 +54,9 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """s, or (s, u, v) with tensor = u @ diag(s) @ adjoint(v)."""
     s, u, v = apply_op("Svd", input=tensor, compute_uv=compute_uv,
                        full_matrices=full_matrices, name=name)
-    return (s, u, v) if compute_uv else s  # real(s) of a real s is s itself, no op
+    if s.dtype.is_complex:  # real(s) of a real s is s itself, no op
+        s = complex_ops.real(s)
+    return (s, u, v) if compute_uv else s
 
 
 def qr(input, full_matrices=False, name=None):  # noqa: A002
@@ -97,10 +99,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
             perm = array_ops.concat(
                 (apply_op("Range", start=0, limit=a_rank - 2, delta=1),
                  [a_rank - 1, a_rank - 2]), 0)
-        if conjugate and a.dtype.is_complex:
-            raise NotImplementedError("the conjugate transpose of a complex tensor is not "
-                                      "supported by the engine yet")
-        return array_ops.transpose(a, perm=perm)
+        return array_ops.transpose(a, perm=perm, conjugate=conjugate)
 
 
 def adjoint(matrix, name=None):

@@ -116,16 +116,18 @@ def _mul_grad(op, grad):
 @RegisterGradient("Div")
 def _div_grad(op, grad):
     x, y = op.inputs
-    gx = math_ops.divide(grad, y)
-    gy = grad * math_ops.divide(math_ops.divide(-x, y), y)
+    xc, yc = conj(x), conj(y)  # the tensors themselves unless complex
+    gx = math_ops.divide(grad, yc)
+    gy = grad * math_ops.divide(math_ops.divide(-xc, yc), yc)
     return reduce_gradient_args(x, y, gx, gy)
 
 
 @RegisterGradient("RealDiv")
 def _real_div_grad(op, grad):
     x, y = op.inputs
-    gx = math_ops.realdiv(grad, y)
-    gy = grad * math_ops.realdiv(math_ops.realdiv(-x, y), y)
+    xc, yc = conj(x), conj(y)  # the tensors themselves unless complex
+    gx = math_ops.realdiv(grad, yc)
+    gy = grad * math_ops.realdiv(math_ops.realdiv(-xc, yc), yc)
     return reduce_gradient_args(x, y, gx, gy)
 
 

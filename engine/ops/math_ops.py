@@ -265,6 +265,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                 return apply_op("BatchMatMulV3", x=a, y=b, adj_x=adj_x, adj_y=adj_y,
                                 Tout=output_type, name=name)
             return apply_op("BatchMatMulV2", x=a, y=b, adj_x=adj_x, adj_y=adj_y, name=name)
+        # MatMul has no adjoint: TensorFlow conjugates a complex operand first.
+        if adjoint_a and a.dtype.is_complex:
+            a = apply_op("Conj", input=a)
+        if adjoint_b and b.dtype.is_complex:
+            b = apply_op("Conj", input=b)
         return apply_op("MatMul", a=a, b=b, transpose_a=transpose_a or adjoint_a,
                         transpose_b=transpose_b or adjoint_b, name=name)
 

@@ -103,7 +103,7 @@ SHAPE_FUNCTIONS = {
     "SpaceToBatchND": space_to_batch_nd, "BatchToSpaceND": batch_to_space_nd,
     "Shape": shape_of, "ShapeN": lambda attrs, inputs: tuple(shape_of(attrs, [i])
                                                              for i in inputs),
-    "Reshape": reshape, "Transpose": transpose,
+    "Reshape": reshape, "Transpose": transpose, "ConjugateTranspose": transpose,
     "ConcatV2": lambda attrs, inputs: _concat(inputs[:-1], inputs[-1]),
     "Concat": lambda attrs, inputs: _concat(inputs[1:], inputs[0]),
     "Pack": pack, "Unpack": unpack, "Split": split, "SplitV": split_v,

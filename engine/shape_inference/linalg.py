@@ -3,7 +3,7 @@ and ScatterNd ops (TensorFlow's linalg_ops.cc, array_ops.cc, math_ops.cc)."""
 
 import re
 
-from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge_dim
+from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge, merge_dim
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -255,19 +255,23 @@ def scatter_nd(attrs, inputs):
 
 
 def tridiagonal_mat_mul(attrs, inputs):
-    """TridiagonalMatMul: rhs's shape; each diagonal [..., 1, M] with rhs [..., M, N]."""
-    rhs = _dims(inputs[3])
-    if rhs is not None and len(rhs) < 2:
-        raise ShapeError(f"Shape must be at least rank 2 but is rank {len(rhs)}")
-    for info in inputs[:3]:
-        dims = _dims(info)
-        if dims is None:
-            continue
-        if len(dims) < 2:
+    """TridiagonalMatMul: rhs's shape; each diagonal [..., 1, M] with rhs [..., M, N], the
+    batch shapes equal (TensorFlow merges them: no broadcasting)."""
+    shapes = [_dims(info) for info in inputs[:4]]
+    for dims in shapes:
+        if dims is not None and len(dims) < 2:
             raise ShapeError(f"Shape must be at least rank 2 but is rank {len(dims)}")
-        merge_dim(dims[-2], 1)
+    batch = None
+    for dims in shapes:
+        batch = merge(batch, None if dims is None else dims[:-2])
+    diagonal = None
+    for dims in shapes[:3]:
+        diagonal = merge(diagonal, dims)
+    rhs = shapes[3]
+    if diagonal is not None:
         if rhs is not None:
-            merge_dim(dims[-1], rhs[-2])
+            merge_dim(diagonal[-1], rhs[-2])
+        merge_dim(diagonal[-2], 1)
     return rhs
 
 

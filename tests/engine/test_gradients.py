@@ -155,6 +155,8 @@ CASES = {
     "Reshape": (lambda x: tf.reshape(x, [3, 4]), [rand(2, 6)]),
     "Reshape_unknown": (lambda x: tf.reshape(x, [-1]), [rand(2, 6)], [[None, 6]]),
     "Transpose": (lambda x: tf.transpose(x, [2, 0, 1]), [rand(2, 3, 4)]),
+    "ConjugateTranspose": (lambda x: tf.raw_ops.ConjugateTranspose(x=x, perm=[2, 0, 1]),
+                           [rand(2, 3, 4)]),
     "ConcatV2": (lambda x, y: tf.concat([x, y, x], 1), [rand(2, 3), rand(2, 2)]),
     "ConcatV2_two": (lambda x, y: tf.concat([x, y], 0), [rand(2, 3), rand(1, 3)]),
     "Slice": (lambda x: tf.slice(x, [1, 0], [2, 2]), [rand(3, 4)]),

@@ -41,8 +41,7 @@ def test_renamed_names_build_what_the_new_names_build():
 @pytest.mark.parametrize("name, message", [
     ("tf.train.ProfilerHook", "tf.train.ProfilerHook is not supported by the engine yet"),
     ("tf.train.Checkpoint", "tf.train.Checkpoint is not supported by the engine yet"),
-    ("tf.linalg.LinearOperatorDiag",
-     "tf.linalg.LinearOperatorDiag is not supported by the engine yet"),
+    ("tf.CriticalSection", "tf.CriticalSection is not supported by the engine yet"),
     ("tf.summary.get_summary_description",
      "tf.summary.get_summary_description is not supported by the engine yet"),
     ("tf.estimator", "tf.estimator is not supported by the engine yet"),

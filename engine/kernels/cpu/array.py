@@ -95,6 +95,13 @@ def transpose(ctx, x, perm):
     return np.transpose(x, transpose_perm(ctx, np.ndim(x), perm))
 
 
+@register("ConjugateTranspose")
+def conjugate_transpose(ctx, x, perm):
+    """Transpose, then the complex conjugate (a real tensor's is itself)."""
+    y = transpose(ctx, x, perm)
+    return np.conj(y) if y.dtype.kind == "c" else y
+
+
 def transpose_perm(ctx, ndims, perm):
     perm = np.asarray(perm).reshape(-1).tolist()
     if len(perm) != ndims:
