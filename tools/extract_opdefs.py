@@ -170,6 +170,11 @@ QuantizeV2 Dequantize QuantizedConcat
 ENGINE_OPS += """
 MatchingFiles
 """.split()
+# tf.random.Generator, index shuffle, Sobol, approximate top-k, N-d FFTs, SDCA
+# (branch random-gen-math).
+ENGINE_OPS += """
+ApproxTopK FFTND IFFTND RFFTND IRFFTND
+""".split()
 
 
 def main(out_path="engine/framework/op_defs.pbtxt"):

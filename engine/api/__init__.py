@@ -38,6 +38,7 @@ from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403
 from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
+from engine.api.random_gen_math import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

@@ -1,0 +1,21 @@
+"""tf.random's Generator and index shuffle, tf.math.sobol_sample, approximate top-k (tf.approx_top_k,
+tf.math/tf.nn.approx_max_k and approx_min_k), the N-d FFTs (tf.fftnd ... and tf.signal.fftnd
+...), tf.lookup.StaticVocabularyTable and the SDCA ops of tf.train, added to the namespaces
+the other API modules make."""
+
+from engine.api import core as _core
+from engine.api import math_and_nn as _math_and_nn
+from engine.api import signal_and_audio as _signal_and_audio
+from engine.ops import approx_top_k_ops as _approx
+from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
+from engine.ops import fft_ops as _fft
+
+approx_top_k = _approx.approx_top_k
+for _namespace in (_math_and_nn.math, _math_and_nn.nn):
+    _namespace.approx_max_k = _approx.approx_max_k
+    _namespace.approx_min_k = _approx.approx_min_k
+
+fftnd, ifftnd = _fft.fftnd_raw, _fft.ifftnd_raw
+rfftnd, irfftnd = _fft.rfftnd_raw, _fft.irfftnd_raw
+for _name in ("fftnd", "ifftnd", "rfftnd", "irfftnd"):
+    setattr(_signal_and_audio.signal, _name, getattr(_fft, _name))

@@ -1,0 +1,78 @@
+"""tf.random.Generator, tf.random_index_shuffle, tf.math.sobol_sample, approximate top-k, the
+N-d FFTs, tf.lookup.StaticVocabularyTable and the SDCA ops against TensorFlow 2.21
+(tf.compat.v1): values bit for bit (dtype and shape too), static shapes, graphs node for node,
+gradients, errors when the graph runs and while it is built
+(tests/engine/random_gen_math_cases.py; fixtures by tools/make_random_gen_math_fixtures.py)."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine as tf
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import tf_fixture_set  # noqa: E402
+import random_gen_math_cases as cases  # noqa: E402
+
+TF = tf_fixture_set.load("random_gen_math")
+API_ERRORS = json.loads((TF.folder / "api_errors.json").read_text())
+GRAPHS = json.loads((TF.folder / "graphs.json").read_text())
+
+
+@pytest.mark.parametrize("name", list(cases.CASES))
+def test_values_are_tensorflows(name):
+    values, shapes = cases.run_case(tf, name)
+    expected = {key.split("__", 1)[1] for key in TF.values.files if key.startswith(name + "__")}
+    assert set(values) == expected
+    for key, value in values.items():
+        want = TF.values[f"{name}__{key}"]
+        np.testing.assert_array_equal(np.asarray(value), want, err_msg=key, strict=True)
+    assert shapes == TF.shapes[name]
+
+
+@pytest.mark.parametrize("name", list(cases.CASES))
+def test_graphs_equal_tensorflows(name):
+    with tf.Graph().as_default() as graph:
+        cases.build_case(tf, name)
+    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+    assert ours == TF.nodes[name]
+
+
+@pytest.mark.parametrize("name", list(cases.GRAPH_CASES))
+def test_built_only_graphs_equal_tensorflows(name):
+    shapes, dtypes = cases.graph_case(tf, name)
+    assert shapes == GRAPHS[name]["shapes"]
+    assert dtypes == GRAPHS[name]["dtypes"]
+    with tf.Graph().as_default() as graph:
+        cases.build_case(tf, name)
+    ours = [[n.name, n.op, list(n.input)] for n in graph.as_graph_def().node]
+    assert ours == GRAPHS[name]["nodes"]
+
+
+def _attrs_as_set(message):
+    """TensorFlow lists a NodeDef's attrs in its map's order, which changes from run to run."""
+    match = re.search(r"with these attrs: \[(.*)\]", message)
+    if not match:
+        return message, None
+    return message[:match.start()], sorted(match.group(1).split(", "))
+
+
+@pytest.mark.parametrize("name", list(cases.ERROR_CASES))
+def test_run_errors_are_tensorflows(name):
+    kind, message = cases.run_error_case(tf, name)
+    assert kind == TF.errors[name][0]
+    assert _attrs_as_set(message) == _attrs_as_set(TF.errors[name][1])
+
+
+@pytest.mark.parametrize("name", cases.API_ERROR_CASES)
+def test_build_errors_are_tensorflows(name):
+    assert list(cases.run_api_error_case(tf, name)) == API_ERRORS[name]
+
+
+def test_fftnd_has_no_gradient_as_in_tensorflow():
+    assert list(cases.fftnd_gradient_error(tf)) == API_ERRORS["fftnd_gradient"]
