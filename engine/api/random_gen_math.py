@@ -9,6 +9,8 @@ from engine.api import signal_and_audio as _signal_and_audio
 from engine.ops import approx_top_k_ops as _approx
 from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
 from engine.ops import fft_ops as _fft
+from engine.ops import stateless_random_ops as _stateless
+from engine.ops import vocabulary_table as _vocabulary_table
 
 approx_top_k = _approx.approx_top_k
 for _namespace in (_math_and_nn.math, _math_and_nn.nn):
@@ -19,3 +21,6 @@ fftnd, ifftnd = _fft.fftnd_raw, _fft.ifftnd_raw
 rfftnd, irfftnd = _fft.rfftnd_raw, _fft.irfftnd_raw
 for _name in ("fftnd", "ifftnd", "rfftnd", "irfftnd"):
     setattr(_signal_and_audio.signal, _name, getattr(_fft, _name))
+
+_core.lookup.StaticVocabularyTable = _vocabulary_table.StaticVocabularyTable
+random_index_shuffle = _stateless.random_index_shuffle

@@ -5,6 +5,8 @@ errors when the graph runs (ERROR_CASES) and while it is built (API_ERROR_CASES)
 tools/make_random_gen_math_fixtures.py writes TensorFlow's to
 tests/fixtures/random_gen_math/; tests/engine/test_random_gen_math.py compares the engine's."""
 
+from pathlib import Path
+
 import numpy as np
 
 _R = np.random.RandomState(21)
@@ -57,7 +59,58 @@ def _fft_nd_shapes(tf):
     return {name: build(tf) for name, build in FFT_SHAPES.items()}
 
 
-CASES = {"approx_top_k": _approx_top_k}
+def _index_shuffle(tf):
+    index = tf.constant([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], tf.int64)
+    return {
+        "int64": tf.random_index_shuffle(index, tf.constant([1, 2, 3], tf.int64),
+                                         tf.constant(9, tf.int64)),
+        "int32": tf.random_index_shuffle(tf.constant([0, 5, 17, 99], tf.int32),
+                                         tf.constant([7, -8, 9], tf.int32),
+                                         tf.constant(99, tf.int32)),
+        "uint32_rounds": tf.random_index_shuffle(tf.constant([0, 1, 2, 3], tf.uint32),
+                                                 tf.constant([4, 5, 6], tf.uint32),
+                                                 tf.constant(1000, tf.uint32), rounds=8),
+        "uint64_seeds": tf.random_index_shuffle(
+            tf.constant([3, 1000000, 2**40], tf.uint64),
+            tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9]], tf.int64),
+            tf.constant([10, 2000000, 2**41], tf.uint64)),
+        "scalar": tf.random_index_shuffle(5, [1, 2, 3], 9, name="shuffled"),
+    }
+
+
+VOCAB_FILE = str(Path(__file__).resolve().parents[1] / "fixtures" / "random_gen_math" /
+                 "vocab.txt")
+
+
+def _vocabulary_table(tf):
+    words = tf.constant(["emerson", "lake", "palmer", "emerson", "carl", "", "greg"])
+    init = tf.lookup.KeyValueTensorInitializer(["emerson", "lake", "palmer"],
+                                               tf.constant([0, 1, 2], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=5)
+    ints = tf.lookup.StaticVocabularyTable(
+        tf.lookup.KeyValueTensorInitializer(tf.constant([10, 20, 30], tf.int64),
+                                            tf.constant([3, 1, 2], tf.int64)),
+        num_oov_buckets=3, lookup_key_dtype=tf.int32, name="ints/")
+    from_file = tf.lookup.StaticVocabularyTable(
+        tf.lookup.TextFileInitializer(VOCAB_FILE, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE,
+                                      tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER),
+        num_oov_buckets=2)
+    buckets_only = tf.lookup.StaticVocabularyTable(None, num_oov_buckets=7)
+    sparse = tf.SparseTensor([[0, 0], [1, 2]], tf.constant(["lake", "keith"]), [2, 3])
+    with tf.control_dependencies([tf.tables_initializer()]):
+        looked = table.lookup(sparse)
+        return {
+            "ids": table.lookup(words), "size": table.size(),
+            "ints": ints.lookup(tf.constant([[10, 11], [30, -1]], tf.int32)),
+            "ints_size": ints.size(),
+            "file": from_file.lookup(tf.constant(["palmer", "zappa", "lake"])),
+            "buckets_only": buckets_only.lookup(words), "buckets_size": buckets_only.size(),
+            "sparse_ids": looked.values, "sparse_indices": looked.indices,
+        }
+
+
+CASES = {"approx_top_k": _approx_top_k, "index_shuffle": _index_shuffle,
+         "vocabulary_table": _vocabulary_table}
 # Built only: cases whose nodes cannot run on TensorFlow's CPU.
 GRAPH_CASES = {"fft_nd": _fft_nd_shapes}
 
@@ -106,6 +159,12 @@ ERROR_CASES = {
     "ifftnd": lambda tf: tf.signal.ifftnd(np.ones((2, 3), np.complex128)),
     "rfftnd": lambda tf: tf.signal.rfftnd(np.ones((2, 3), np.float32)),
     "irfftnd": lambda tf: tf.signal.irfftnd(np.ones((2, 3), np.complex64)),
+    "index_shuffle_seed": lambda tf: tf.random_index_shuffle(
+        tf.placeholder_with_default(np.int64(1), None),
+        tf.placeholder_with_default(np.array([1, 2], np.int64), None), np.int64(5)),
+    "index_shuffle_max": lambda tf: tf.random_index_shuffle(
+        tf.placeholder_with_default(np.array([1, 2], np.int64), None), [1, 2, 3],
+        tf.placeholder_with_default(np.array([5, 6, 7], np.int64), None)),
 }
 
 
@@ -120,6 +179,10 @@ def run_error_case(tf, name):
             except tf.errors.OpError as error:
                 return type(error).__name__, image_cases.kernel_message(error.message)
     raise AssertionError(f"{name}: no error")
+
+
+def _vocab_init(tf):
+    return tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([0, 1], tf.int64))
 
 
 def _api_errors(tf):
@@ -143,6 +206,18 @@ def _api_errors(tf):
         "rfftnd_int": lambda: tf.signal.rfftnd(tf.constant([1, 2])),
         "irfftnd_float": lambda: tf.signal.irfftnd(tf.constant([1.0, 2.0])),
         "fftnd_rank": lambda: tf.signal.fftnd(tf.zeros([2], tf.complex64), axes=[0, 1]),
+        "vocab_no_buckets": lambda: tf.lookup.StaticVocabularyTable(_vocab_init(tf), 0),
+        "vocab_int32_keys": lambda: tf.lookup.StaticVocabularyTable(
+            tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2]),
+                                                tf.constant([0, 1], tf.int64)), 2),
+        "vocab_int_values": lambda: tf.lookup.StaticVocabularyTable(
+            tf.lookup.KeyValueTensorInitializer(["a", "b"], [0, 1]), 2),
+        "vocab_lookup_dtype": lambda: tf.lookup.StaticVocabularyTable(
+            _vocab_init(tf), 2, lookup_key_dtype=tf.int64),
+        "vocab_lookup_float": lambda: tf.lookup.StaticVocabularyTable(
+            _vocab_init(tf), 2, lookup_key_dtype=tf.float32),
+        "vocab_keys_dtype": lambda: tf.lookup.StaticVocabularyTable(
+            _vocab_init(tf), 2).lookup(tf.constant([1, 2])),
     }
 
 
@@ -150,7 +225,8 @@ API_ERROR_CASES = ("topk_k_too_big", "topk_dim0_k", "topk_int", "topk_float64", 
                    "topk_dim_and_recall", "topk_recall", "topk_recall_zero",
                    "topk_recall_negative", "topk_negative_k", "topk_unknown_dim",
                    "topk_unknown_rank", "topk_scalar", "rfftnd_int", "irfftnd_float",
-                   "fftnd_rank")
+                   "fftnd_rank", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
+                   "vocab_lookup_dtype", "vocab_lookup_float", "vocab_keys_dtype")
 
 
 def run_api_error_case(tf, name):
