@@ -174,6 +174,8 @@ MatchingFiles
 # (branch random-gen-math).
 ENGINE_OPS += """
 ApproxTopK FFTND IFFTND RFFTND IRFFTND
+RngReadAndSkip RngSkip StatefulRandomBinomial StatefulUniform StatefulUniformInt
+StatefulUniformFullInt StatefulStandardNormalV2 StatefulTruncatedNormal NonDeterministicInts
 """.split()
 
 

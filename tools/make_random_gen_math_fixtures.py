@@ -24,10 +24,12 @@ def main():
         with tf.Graph().as_default() as graph:
             cases.build_case(tf, name)
         graphs[name] = {"shapes": shapes, "dtypes": dtypes, "nodes": node_list(graph)}
-    (OUT / "graphs.json").write_text(json.dumps(graphs, indent=0) + "\n")
     api_errors = {name: list(cases.run_api_error_case(tf, name))
                   for name in cases.API_ERROR_CASES}
     api_errors["fftnd_gradient"] = list(cases.fftnd_gradient_error(tf))
+    api_errors["generator_split"] = list(cases.generator_split_error(tf))
+    graphs["global_generator"] = cases.global_generator_structure(tf)
+    (OUT / "graphs.json").write_text(json.dumps(graphs, indent=0) + "\n")
     (OUT / "api_errors.json").write_text(json.dumps(api_errors, indent=0) + "\n")
 
 

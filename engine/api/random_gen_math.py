@@ -9,6 +9,7 @@ from engine.api import signal_and_audio as _signal_and_audio
 from engine.ops import approx_top_k_ops as _approx
 from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
 from engine.ops import fft_ops as _fft
+from engine.ops import stateful_random_ops as _stateful
 from engine.ops import stateless_random_ops as _stateless
 from engine.ops import vocabulary_table as _vocabulary_table
 
@@ -24,3 +25,8 @@ for _name in ("fftnd", "ifftnd", "rfftnd", "irfftnd"):
 
 _core.lookup.StaticVocabularyTable = _vocabulary_table.StaticVocabularyTable
 random_index_shuffle = _stateless.random_index_shuffle
+
+for _namespace in (_core.random, _core.random.experimental):
+    _namespace.Generator = _stateful.Generator
+    _namespace.get_global_generator = _stateful.get_global_generator
+    _namespace.set_global_generator = _stateful.set_global_generator

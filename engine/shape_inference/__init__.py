@@ -57,6 +57,7 @@ from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
 from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.approx_top_k import SHAPE_FUNCTIONS as _APPROX_TOP_K
+from engine.shape_inference.stateful_random import SHAPE_FUNCTIONS as _STATEFUL_RANDOM
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -175,5 +176,6 @@ SHAPE_FUNCTIONS = {
     **_WINDOW_ARGMAX,
     **_QUANTIZATION,
     **_APPROX_TOP_K,
+    **_STATEFUL_RANDOM,
     **_IMAGE,
 }

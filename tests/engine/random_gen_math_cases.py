@@ -109,8 +109,87 @@ def _vocabulary_table(tf):
         }
 
 
+class Sequence(list):
+    """(key, fetch) pairs run one Session.run each, in order, after the variables'
+    initializer: a generator's draws move its state, so their order is part of the values."""
+
+
+def _generator(tf):
+    g = tf.random.Generator.from_seed(1234)
+    uniform = g.uniform([3])
+    steps = Sequence([
+        ("state0", g.state.read_value()), ("uniform", uniform), ("uniform_again", uniform),
+        ("normal", g.normal([2, 3])),
+        ("normal_f64", g.normal([3], mean=2.0, stddev=0.5, dtype=tf.float64)),
+        ("uniform_scalar", g.uniform([])),
+        ("uniform_f64", g.uniform([5], minval=-1.0, maxval=3.0, dtype=tf.float64)),
+        ("uniform_f16", g.uniform([4], dtype=tf.float16)),
+        ("uniform_int32", g.uniform([7], minval=-5, maxval=17, dtype=tf.int32)),
+        ("uniform_int64", g.uniform([3], minval=-2**40, maxval=2**41, dtype=tf.int64)),
+        ("uniform_int_full", g.uniform([3], minval=None, maxval=None, dtype=tf.int32)),
+        ("truncated_normal", g.truncated_normal([5], mean=1.0, stddev=2.0)),
+        ("full_int_uint64", g.uniform_full_int([3])),
+        ("full_int_int32", g.uniform_full_int([2, 2], dtype=tf.int32)),
+        ("full_int_uint32", g.uniform_full_int([5], dtype=tf.uint32)),
+        ("binomial", g.binomial([3], counts=10.0, probs=0.5)),
+        ("binomial_batch", g.binomial([2, 3], counts=[5.0, 20.0, 100.0],
+                                      probs=[0.1, 0.5, 0.9], dtype=tf.int64)),
+        ("binomial_f64", g.binomial([4], counts=tf.constant(30.0, tf.float64),
+                                    probs=tf.constant(0.25, tf.float64))),
+        ("make_seeds", g.make_seeds(3)), ("skip", g.skip(5)), ("key", g.key),
+        ("state1", g.state.read_value())])
+    carry = tf.random.Generator.from_state([2**63 - 1, -1, 9], "philox")
+    steps += [("carry_skip", carry.skip(3)), ("carry_state", carry.state.read_value())]
+    keyed = tf.random.Generator.from_key_counter(5, [1, 2], "philox")
+    steps += [("keyed_state", keyed.state.read_value()), ("keyed_normal", keyed.normal([3]))]
+    auto = tf.random.Generator.from_seed(7, alg="auto_select")
+    steps += [("auto_uniform", auto.uniform([4])), ("auto_alg", tf.constant(auto.algorithm))]
+    seeded = tf.random.Generator.from_seed([1, 2, 3, 4, 5])
+    wide = tf.random.Generator.from_seed(2**70 + 5, alg=tf.random.Algorithm.PHILOX)
+    steps += [("list_seed_state", seeded.state.read_value()),
+              ("wide_seed_state", wide.state.read_value())]
+    return steps
+
+
+def _generator_reset(tf):
+    g = tf.random.Generator.from_seed(3)
+    returned = g.reset_from_seed(11)
+    assign = tf.get_default_graph().get_operations()[-1]
+    steps = Sequence([("draw", g.uniform([2])), ("returned_none", tf.constant(returned is None))])
+    with tf.control_dependencies([assign]):
+        after = g.uniform([2])
+    return Sequence(steps + [("reset_draw", after), ("state", g.state.read_value())])
+
+
+def _raw_stateful(tf):
+    state = tf.Variable([5, 0, 77], dtype=tf.int64, use_resource=True)
+    raw = tf.raw_ops
+    return Sequence([
+        ("uniform", raw.StatefulUniform(resource=state.handle, algorithm=1, shape=[3])),
+        ("normal", raw.StatefulStandardNormalV2(resource=state.handle, algorithm=1,
+                                                shape=[2, 2], dtype=tf.float64)),
+        ("truncated", raw.StatefulTruncatedNormal(resource=state.handle, algorithm=1,
+                                                  shape=[3])),
+        ("full_int", raw.StatefulUniformFullInt(resource=state.handle, algorithm=1, shape=[3],
+                                                dtype=tf.int64)),
+        ("int", raw.StatefulUniformInt(resource=state.handle, algorithm=1, shape=[4],
+                                       minval=-3, maxval=9)),
+        ("after", state.read_value()),
+        ("skip", raw.RngSkip(resource=state.handle, algorithm=1,
+                             delta=tf.constant(10, tf.int64))),
+        ("after_skip", state.read_value()),
+        ("read_and_skip", raw.RngReadAndSkip(resource=state.handle, alg=1,
+                                             delta=tf.constant(2**64 - 1, tf.uint64))),
+        ("wrapped", state.read_value()),
+        ("binomial", raw.StatefulRandomBinomial(resource=state.handle, algorithm=1, shape=[2],
+                                                counts=5.0, probs=0.5)),
+        ("empty", raw.StatefulUniform(resource=state.handle, algorithm=1, shape=[0, 3])),
+        ("last", state.read_value())])
+
+
 CASES = {"approx_top_k": _approx_top_k, "index_shuffle": _index_shuffle,
-         "vocabulary_table": _vocabulary_table}
+         "vocabulary_table": _vocabulary_table, "generator": _generator,
+         "generator_reset": _generator_reset, "raw_stateful": _raw_stateful}
 # Built only: cases whose nodes cannot run on TensorFlow's CPU.
 GRAPH_CASES = {"fft_nd": _fft_nd_shapes}
 
@@ -126,7 +205,8 @@ def _flat(fetches):
 
 
 def build_case(tf, name):
-    return _flat({**CASES, **GRAPH_CASES}[name](tf))
+    fetches = {**CASES, **GRAPH_CASES}[name](tf)
+    return fetches if isinstance(fetches, Sequence) else _flat(fetches)
 
 
 def static_shapes(fetches):
@@ -139,7 +219,16 @@ def run_case(tf, name):
     with tf.Graph().as_default():
         fetches = build_case(tf, name)
         with tf.Session() as sess:
-            values = sess.run(fetches)
+            if isinstance(fetches, Sequence):
+                sess.run(tf.global_variables_initializer())
+                values = {}
+                for key, fetch in fetches:
+                    value = sess.run(fetch)
+                    if value is not None:
+                        values[key] = value
+                fetches = {key: fetch for key, fetch in fetches if hasattr(fetch, "shape")}
+            else:
+                values = sess.run(fetches)
         shapes = static_shapes(fetches)
     return values, shapes
 
@@ -159,6 +248,32 @@ ERROR_CASES = {
     "ifftnd": lambda tf: tf.signal.ifftnd(np.ones((2, 3), np.complex128)),
     "rfftnd": lambda tf: tf.signal.rfftnd(np.ones((2, 3), np.float32)),
     "irfftnd": lambda tf: tf.signal.irfftnd(np.ones((2, 3), np.complex64)),
+    "generator_threefry": lambda tf: _initialized(
+        tf, tf.random.Generator.from_seed(1, alg="threefry")).uniform([2]),
+    "generator_uninitialized": lambda tf: tf.random.Generator.from_seed(1).normal([2]),
+    "rng_state_size": lambda tf: tf.raw_ops.RngReadAndSkip(
+        resource=_state_variable(tf, [1, 2]).handle, alg=1, delta=tf.constant(1, tf.uint64)),
+    "rng_state_dtype": lambda tf: tf.raw_ops.RngReadAndSkip(
+        resource=_state_variable(tf, [1.0, 2.0, 3.0], tf.float32).handle, alg=1,
+        delta=tf.constant(1, tf.uint64)),
+    "rng_state_rank": lambda tf: tf.raw_ops.RngReadAndSkip(
+        resource=_state_variable(tf, [[1, 2, 3]]).handle, alg=1,
+        delta=tf.constant(1, tf.uint64)),
+    "rng_alg": lambda tf: tf.raw_ops.RngReadAndSkip(
+        resource=_state_variable(tf, [1, 2, 3]).handle, alg=7,
+        delta=tf.constant(1, tf.uint64)),
+    "binomial_alg": lambda tf: tf.raw_ops.StatefulRandomBinomial(
+        resource=_state_variable(tf, [1, 2, 3]).handle, algorithm=2, shape=[2], counts=5.0,
+        probs=0.5),
+    "binomial_shape": lambda tf: tf.raw_ops.StatefulRandomBinomial(
+        resource=_state_variable(tf, [1, 2, 3]).handle, algorithm=1, shape=[2],
+        counts=[5.0, 1.0, 3.0], probs=0.5),
+    "binomial_state_size": lambda tf: tf.raw_ops.StatefulRandomBinomial(
+        resource=_state_variable(tf, [1, 2]).handle, algorithm=1, shape=[2], counts=5.0,
+        probs=0.5),
+    "stateful_uniform_int_range": lambda tf: tf.raw_ops.StatefulUniformInt(
+        resource=_state_variable(tf, [1, 2, 3]).handle, algorithm=1, shape=[2], minval=4,
+        maxval=4),
     "index_shuffle_seed": lambda tf: tf.random_index_shuffle(
         tf.placeholder_with_default(np.int64(1), None),
         tf.placeholder_with_default(np.array([1, 2], np.int64), None), np.int64(5)),
@@ -168,12 +283,24 @@ ERROR_CASES = {
 }
 
 
+def _state_variable(tf, value, dtype=None):
+    variable = tf.Variable(value, dtype=dtype or tf.int64, use_resource=True)
+    tf.add_to_collection("initialize_first", variable.initializer)
+    return variable
+
+
+def _initialized(tf, generator):
+    tf.add_to_collection("initialize_first", generator.state.initializer)
+    return generator
+
+
 def run_error_case(tf, name):
     """(error class, first line of the kernel's words) running ERROR_CASES[name]'s graph."""
     import image_cases
     with tf.Graph().as_default():
         fetch = ERROR_CASES[name](tf)
         with tf.Session() as sess:
+            sess.run(tf.get_collection("initialize_first"))
             try:
                 sess.run(fetch)
             except tf.errors.OpError as error:
@@ -188,6 +315,12 @@ def _vocab_init(tf):
 def _api_errors(tf):
     x = TOPK_X
     return {
+        "generator_int_one_bound": lambda: tf.random.Generator.from_seed(1).uniform(
+            [2], minval=None, maxval=5, dtype=tf.int32),
+        "generator_state_shape": lambda: tf.random.Generator.from_state([1, 2], "philox"),
+        "generator_alg_name": lambda: tf.random.Generator.from_seed(1, alg="mersenne"),
+        "generator_counter_shape": lambda: tf.random.Generator.from_key_counter(
+            1, [1, 2, 3], "philox"),
         "topk_k_too_big": lambda: tf.math.approx_max_k(x, 7),
         "topk_dim0_k": lambda: tf.math.approx_min_k(x, 3, reduction_dimension=0),
         "topk_int": lambda: tf.math.approx_max_k(np.array([1, 2, 3]), 2),
@@ -221,7 +354,8 @@ def _api_errors(tf):
     }
 
 
-API_ERROR_CASES = ("topk_k_too_big", "topk_dim0_k", "topk_int", "topk_float64", "topk_dim",
+API_ERROR_CASES = ("generator_int_one_bound", "generator_state_shape", "generator_alg_name",
+                   "generator_counter_shape", "topk_k_too_big", "topk_dim0_k", "topk_int", "topk_float64", "topk_dim",
                    "topk_dim_and_recall", "topk_recall", "topk_recall_zero",
                    "topk_recall_negative", "topk_negative_k", "topk_unknown_dim",
                    "topk_unknown_rank", "topk_scalar", "rfftnd_int", "irfftnd_float",
@@ -249,3 +383,37 @@ def fftnd_gradient_error(tf):
         except LookupError as error:
             return type(error).__name__, str(error)
     raise AssertionError("no error")
+
+
+def generator_split_error(tf):
+    """(exception class, message) of Generator.split in graph mode: TensorFlow's fails."""
+    with tf.Graph().as_default():
+        try:
+            tf.random.Generator.from_seed(1).split(2)
+        except NotImplementedError as error:
+            return type(error).__name__, str(error)
+    raise AssertionError("no error")
+
+
+def global_generator_structure(tf):
+    """What get_global_generator and from_non_deterministic_state build (their values come
+    from the OS's entropy): state shapes and dtypes, node types, two draws that differ,
+    set_global_generator's generator handed back."""
+    with tf.Graph().as_default() as graph:
+        first = tf.random.get_global_generator()
+        same = tf.random.get_global_generator() is first
+        other = tf.random.Generator.from_non_deterministic_state()
+        draws = other.normal([4])
+        mine = tf.random.Generator.from_seed(3)
+        tf.random.set_global_generator(mine)
+        handed_back = tf.random.get_global_generator() is mine
+        tf.random.set_global_generator(None)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            state = sess.run(first.state.read_value())
+            a, b = sess.run(draws), sess.run(draws)
+        return {"same": same, "handed_back": handed_back,
+                "state_shape": list(state.shape), "state_dtype": state.dtype.name,
+                "draws_differ": bool((a != b).any()), "draw_shape": list(a.shape),
+                "algorithm": first.algorithm,
+                "op_types": sorted({op.type for op in graph.get_operations()})}

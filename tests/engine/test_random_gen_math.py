@@ -43,6 +43,19 @@ def test_graphs_equal_tensorflows(name):
     assert ours == TF.nodes[name]
 
 
+def test_draws_move_the_state_across_runs():
+    """Each run of the same draw reads the state the last one left: new values each time."""
+    with tf.Graph().as_default():
+        generator = tf.random.Generator.from_seed(5)
+        draw = generator.normal([4])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            runs = [sess.run(draw) for _ in range(3)]
+            state = sess.run(generator.state)
+    assert not np.array_equal(runs[0], runs[1]) and not np.array_equal(runs[1], runs[2])
+    np.testing.assert_array_equal(state, [5 + 3 * 4 * 256, 0, 0])
+
+
 @pytest.mark.parametrize("name", list(cases.GRAPH_CASES))
 def test_built_only_graphs_equal_tensorflows(name):
     shapes, dtypes = cases.graph_case(tf, name)
@@ -76,3 +89,11 @@ def test_build_errors_are_tensorflows(name):
 
 def test_fftnd_has_no_gradient_as_in_tensorflow():
     assert list(cases.fftnd_gradient_error(tf)) == API_ERRORS["fftnd_gradient"]
+
+
+def test_generator_split_fails_in_graph_mode_as_in_tensorflow():
+    assert list(cases.generator_split_error(tf)) == API_ERRORS["generator_split"]
+
+
+def test_global_and_non_deterministic_generators_are_built_as_tensorflows():
+    assert cases.global_generator_structure(tf) == GRAPHS["global_generator"]
