@@ -6,9 +6,11 @@ the other API modules make."""
 from engine.api import core as _core
 from engine.api import math_and_nn as _math_and_nn
 from engine.api import signal_and_audio as _signal_and_audio
+from engine.api import training as _training
 from engine.ops import approx_top_k_ops as _approx
 from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
 from engine.ops import fft_ops as _fft
+from engine.ops import sdca_ops as _sdca
 from engine.ops import stateful_random_ops as _stateful
 from engine.ops import stateless_random_ops as _stateless
 from engine.ops import vocabulary_table as _vocabulary_table
@@ -30,3 +32,6 @@ for _namespace in (_core.random, _core.random.experimental):
     _namespace.Generator = _stateful.Generator
     _namespace.get_global_generator = _stateful.get_global_generator
     _namespace.set_global_generator = _stateful.set_global_generator
+
+_training.train.sdca_fprint = _sdca.sdca_fprint
+_training.train.sdca_shrink_l1 = _sdca.sdca_shrink_l1

@@ -58,6 +58,7 @@ from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGM
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.approx_top_k import SHAPE_FUNCTIONS as _APPROX_TOP_K
 from engine.shape_inference.stateful_random import SHAPE_FUNCTIONS as _STATEFUL_RANDOM
+from engine.shape_inference.sdca import SHAPE_FUNCTIONS as _SDCA
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -177,5 +178,6 @@ SHAPE_FUNCTIONS = {
     **_QUANTIZATION,
     **_APPROX_TOP_K,
     **_STATEFUL_RANDOM,
+    **_SDCA,
     **_IMAGE,
 }

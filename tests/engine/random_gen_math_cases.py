@@ -187,7 +187,31 @@ def _raw_stateful(tf):
         ("last", state.read_value())])
 
 
-CASES = {"approx_top_k": _approx_top_k, "index_shuffle": _index_shuffle,
+FPRINT_IDS = [b"", b"a", b"hello", b"x" * 15, b"y" * 16, b"z" * 17, b"example_0042",
+              bytes(range(100)), bytes(range(127)), bytes(range(128)), bytes(range(200)),
+              bytes(range(256)) * 2, "\u00e9t\u00e9".encode()]
+
+
+def _sdca(tf):
+    w1 = tf.Variable([1.0, -2.0, 0.3, -0.05, 0.0, -0.25])
+    w2 = tf.Variable([[0.5, -0.5], [0.2500001, 3.0]])
+    inf_shrink = tf.Variable([1.0, -2.0])
+    negative = tf.Variable([1.0, -2.0, 0.0])
+    return Sequence([
+        ("fprint", tf.train.sdca_fprint(tf.constant(FPRINT_IDS))),
+        ("fprint_empty", tf.train.sdca_fprint(tf.constant([], tf.string))),
+        ("shrink", tf.train.sdca_shrink_l1([w1, w2], l1=0.1, l2=0.4)),
+        ("w1", w1.read_value()), ("w2", w2.read_value()),
+        ("shrink_again", tf.train.sdca_shrink_l1([w1], l1=0.5, l2=1.0, name="again")),
+        ("w1_again", w1.read_value()),
+        ("shrink_l2_zero", tf.train.sdca_shrink_l1([inf_shrink], l1=0.1, l2=0.0)),
+        ("inf_shrink", inf_shrink.read_value()),
+        ("shrink_l2_negative", tf.train.sdca_shrink_l1([negative], l1=0.1, l2=-1.0)),
+        ("negative", negative.read_value()),
+        ("shrink_none", tf.train.sdca_shrink_l1([], l1=0.1, l2=1.0))])
+
+
+CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "index_shuffle": _index_shuffle,
          "vocabulary_table": _vocabulary_table, "generator": _generator,
          "generator_reset": _generator_reset, "raw_stateful": _raw_stateful}
 # Built only: cases whose nodes cannot run on TensorFlow's CPU.
@@ -274,6 +298,9 @@ ERROR_CASES = {
     "stateful_uniform_int_range": lambda tf: tf.raw_ops.StatefulUniformInt(
         resource=_state_variable(tf, [1, 2, 3]).handle, algorithm=1, shape=[2], minval=4,
         maxval=4),
+    "fprint_matrix": lambda tf: tf.train.sdca_fprint(
+        tf.placeholder_with_default(np.array([[b"a"]], object), None)),
+    "shrink_uninitialized": lambda tf: tf.train.sdca_shrink_l1([tf.Variable([1.0])], 0.1, 1.0),
     "index_shuffle_seed": lambda tf: tf.random_index_shuffle(
         tf.placeholder_with_default(np.int64(1), None),
         tf.placeholder_with_default(np.array([1, 2], np.int64), None), np.int64(5)),
@@ -338,6 +365,9 @@ def _api_errors(tf):
         "topk_scalar": lambda: tf.math.approx_max_k(1.0, 1),
         "rfftnd_int": lambda: tf.signal.rfftnd(tf.constant([1, 2])),
         "irfftnd_float": lambda: tf.signal.irfftnd(tf.constant([1.0, 2.0])),
+        "fprint_rank": lambda: tf.train.sdca_fprint(tf.constant([["a"]])),
+        "shrink_resource": lambda: tf.train.sdca_shrink_l1(
+            [tf.Variable([1.0, 2.0], use_resource=True)], l1=0.1, l2=1.0),
         "fftnd_rank": lambda: tf.signal.fftnd(tf.zeros([2], tf.complex64), axes=[0, 1]),
         "vocab_no_buckets": lambda: tf.lookup.StaticVocabularyTable(_vocab_init(tf), 0),
         "vocab_int32_keys": lambda: tf.lookup.StaticVocabularyTable(
@@ -359,7 +389,7 @@ API_ERROR_CASES = ("generator_int_one_bound", "generator_state_shape", "generato
                    "topk_dim_and_recall", "topk_recall", "topk_recall_zero",
                    "topk_recall_negative", "topk_negative_k", "topk_unknown_dim",
                    "topk_unknown_rank", "topk_scalar", "rfftnd_int", "irfftnd_float",
-                   "fftnd_rank", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
+                   "fftnd_rank", "fprint_rank", "shrink_resource", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
                    "vocab_lookup_dtype", "vocab_lookup_float", "vocab_keys_dtype")
 
 
