@@ -11,6 +11,7 @@ from engine.ops import approx_top_k_ops as _approx
 from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
 from engine.ops import fft_ops as _fft
 from engine.ops import sdca_ops as _sdca
+from engine.ops import sobol_ops as _sobol
 from engine.ops import stateful_random_ops as _stateful
 from engine.ops import stateless_random_ops as _stateless
 from engine.ops import vocabulary_table as _vocabulary_table
@@ -35,3 +36,4 @@ for _namespace in (_core.random, _core.random.experimental):
 
 _training.train.sdca_fprint = _sdca.sdca_fprint
 _training.train.sdca_shrink_l1 = _sdca.sdca_shrink_l1
+_math_and_nn.math.sobol_sample = _sobol.sobol_sample

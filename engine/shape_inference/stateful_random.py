@@ -2,7 +2,7 @@
 random_ops.cc): the samplers' outputs shaped by their shape input, RngReadAndSkip's state [3]."""
 
 from engine.shape_inference.dims import ShapeError, _dims
-from engine.shape_inference.partial_values import _from_value
+from engine.shape_inference.partial_values import _from_value, _ints
 
 
 def _with_rank(info, rank):
@@ -39,3 +39,14 @@ SHAPE_FUNCTIONS = {
     "StatefulRandomBinomial": _binomial, "RngReadAndSkip": _read_and_skip, "RngSkip": _skip,
     "NonDeterministicInts": lambda attrs, inputs: _from_value(inputs[0]),
 }
+
+
+def sobol_sample(attrs, inputs):
+    """[num_results, dim], each known when its input's value is."""
+    for info in inputs:
+        _with_rank(info, 0)
+    dim, num_results = _ints(inputs[0]), _ints(inputs[1])
+    return [num_results[0] if num_results else None, dim[0] if dim else None]
+
+
+SHAPE_FUNCTIONS["SobolSample"] = sobol_sample

@@ -211,7 +211,20 @@ def _sdca(tf):
         ("shrink_none", tf.train.sdca_shrink_l1([], l1=0.1, l2=1.0))])
 
 
-CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "index_shuffle": _index_shuffle,
+def _sobol(tf):
+    return {
+        "small": tf.math.sobol_sample(3, 5),
+        "skip": tf.math.sobol_sample(4, 7, skip=9, dtype=tf.float64),
+        "power_of_two": tf.math.sobol_sample(2, 7, skip=0),
+        "many_dims": tf.math.sobol_sample(40, 33, skip=1000),
+        "all_dims": tf.math.sobol_sample(21200, 2, skip=3),
+        "long": tf.math.sobol_sample(5, 300, skip=2**20),
+        "float32_rounding": tf.math.sobol_sample(3, 4, skip=2**29),
+        "dynamic": tf.math.sobol_sample(tf.placeholder_with_default(2, []), 3, name="sobol"),
+    }
+
+
+CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "sobol": _sobol, "index_shuffle": _index_shuffle,
          "vocabulary_table": _vocabulary_table, "generator": _generator,
          "generator_reset": _generator_reset, "raw_stateful": _raw_stateful}
 # Built only: cases whose nodes cannot run on TensorFlow's CPU.
@@ -301,6 +314,18 @@ ERROR_CASES = {
     "fprint_matrix": lambda tf: tf.train.sdca_fprint(
         tf.placeholder_with_default(np.array([[b"a"]], object), None)),
     "shrink_uninitialized": lambda tf: tf.train.sdca_shrink_l1([tf.Variable([1.0])], 0.1, 1.0),
+    "sobol_dim_zero": lambda tf: tf.math.sobol_sample(
+        tf.placeholder_with_default(0, None), 2),
+    "sobol_dim_big": lambda tf: tf.math.sobol_sample(
+        tf.placeholder_with_default(21201, None), 2),
+    "sobol_results": lambda tf: tf.math.sobol_sample(
+        2, tf.placeholder_with_default(0, None)),
+    "sobol_skip": lambda tf: tf.math.sobol_sample(
+        2, 3, tf.placeholder_with_default(-1, None)),
+    "sobol_overflow": lambda tf: tf.math.sobol_sample(
+        2, 3, tf.placeholder_with_default(2**31 - 4, None)),
+    "sobol_dim_vector": lambda tf: tf.math.sobol_sample(
+        tf.placeholder_with_default([2], None), 3),
     "index_shuffle_seed": lambda tf: tf.random_index_shuffle(
         tf.placeholder_with_default(np.int64(1), None),
         tf.placeholder_with_default(np.array([1, 2], np.int64), None), np.int64(5)),
@@ -368,6 +393,8 @@ def _api_errors(tf):
         "fprint_rank": lambda: tf.train.sdca_fprint(tf.constant([["a"]])),
         "shrink_resource": lambda: tf.train.sdca_shrink_l1(
             [tf.Variable([1.0, 2.0], use_resource=True)], l1=0.1, l2=1.0),
+        "sobol_rank": lambda: tf.math.sobol_sample([2], 3),
+        "sobol_dtype": lambda: tf.math.sobol_sample(2, 3, dtype=tf.int32),
         "fftnd_rank": lambda: tf.signal.fftnd(tf.zeros([2], tf.complex64), axes=[0, 1]),
         "vocab_no_buckets": lambda: tf.lookup.StaticVocabularyTable(_vocab_init(tf), 0),
         "vocab_int32_keys": lambda: tf.lookup.StaticVocabularyTable(
@@ -389,7 +416,7 @@ API_ERROR_CASES = ("generator_int_one_bound", "generator_state_shape", "generato
                    "topk_dim_and_recall", "topk_recall", "topk_recall_zero",
                    "topk_recall_negative", "topk_negative_k", "topk_unknown_dim",
                    "topk_unknown_rank", "topk_scalar", "rfftnd_int", "irfftnd_float",
-                   "fftnd_rank", "fprint_rank", "shrink_resource", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
+                   "fftnd_rank", "sobol_rank", "sobol_dtype", "fprint_rank", "shrink_resource", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
                    "vocab_lookup_dtype", "vocab_lookup_float", "vocab_keys_dtype")
 
 
