@@ -36,4 +36,5 @@ for _namespace in (_core.random, _core.random.experimental):
 
 _training.train.sdca_fprint = _sdca.sdca_fprint
 _training.train.sdca_shrink_l1 = _sdca.sdca_shrink_l1
+_training.train.sdca_optimizer = _sdca.sdca_optimizer
 _math_and_nn.math.sobol_sample = _sobol.sobol_sample

@@ -11,4 +11,16 @@ def sdca_fprint(attrs, inputs):
     return [None if dims is None else dims[0], 2]
 
 
-SHAPE_FUNCTIONS = {"SdcaFprint": sdca_fprint, "SdcaShrinkL1": lambda attrs, inputs: ()}
+def sdca_optimizer(attrs, inputs):
+    """[?, 4] for the example state (whatever its input's), then each sparse and dense
+    weight vector's shape."""
+    n_sparse, n_values = attrs["num_sparse_features"], attrs["num_sparse_features_with_values"]
+    n_dense = attrs["num_dense_features"]
+    weights_at = 2 * n_sparse + n_values + n_dense + 2
+    sparse = inputs[weights_at + n_sparse:weights_at + 2 * n_sparse]
+    dense = inputs[weights_at + 2 * n_sparse:weights_at + 2 * n_sparse + n_dense]
+    return tuple([[None, 4]] + [_dims(info) for info in sparse + dense])
+
+
+SHAPE_FUNCTIONS = {"SdcaFprint": sdca_fprint, "SdcaShrinkL1": lambda attrs, inputs: (),
+                   "SdcaOptimizer": sdca_optimizer}

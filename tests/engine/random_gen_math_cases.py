@@ -224,7 +224,57 @@ def _sobol(tf):
     }
 
 
-CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "sobol": _sobol, "index_shuffle": _index_shuffle,
+def _sdca_problem(tf, loss, label=1.0, partitions=1, l1=0.0, l2=1.0, state=0.1,
+                 adaptative=True, name=None):
+    """One example (so that TensorFlow's unseeded example order cannot matter): two sparse
+    groups, the first with values, and one dense group."""
+    return tf.train.sdca_optimizer(
+        sparse_example_indices=[tf.constant([0, 0], tf.int64), tf.constant([0], tf.int64)],
+        sparse_feature_indices=[tf.constant([1, 3], tf.int64), tf.constant([2], tf.int64)],
+        sparse_feature_values=[tf.constant([0.5, -2.0])],
+        dense_features=[tf.constant([[1.0, 2.0, -0.5]])],
+        example_weights=tf.constant([2.0]), example_labels=tf.constant([label]),
+        sparse_indices=[tf.constant([0, 1, 3], tf.int64), tf.constant([2, 5], tf.int64)],
+        sparse_weights=[tf.constant([0.1, 0.2, -0.3]), tf.constant([0.7, 0.0])],
+        dense_weights=[tf.constant([0.3, -0.1, 0.05])],
+        example_state_data=tf.constant([[state, 0.0, 0.0, 0.0]]),
+        loss_type=loss, l1=l1, l2=l2, num_loss_partitions=partitions,
+        num_inner_iterations=1, adaptative=adaptative, name=name)
+
+
+def _sdca_disjoint(tf):
+    """Three examples on features of their own: any order gives the same pass."""
+    return tf.train.sdca_optimizer(
+        sparse_example_indices=[tf.constant([0, 0, 1, 2], tf.int64)],
+        sparse_feature_indices=[tf.constant([0, 1, 2, 3], tf.int64)],
+        sparse_feature_values=[tf.constant([1.0, -1.5, 0.25, 3.0])],
+        dense_features=[], example_weights=tf.constant([1.0, 0.5, 3.0]),
+        example_labels=tf.constant([1.5, -2.0, 0.5]),
+        sparse_indices=[tf.constant([0, 1, 2, 3], tf.int64)],
+        sparse_weights=[tf.constant([0.2, 0.1, -0.4, 0.05])], dense_weights=[],
+        example_state_data=tf.zeros([3, 4]), loss_type="squared_loss", l1=0.05, l2=0.5,
+        num_loss_partitions=1, num_inner_iterations=1, adaptative=False)
+
+
+def _sdca_optimizer(tf):
+    # Each its own example state: TensorFlow's kernel writes the new state into its input's
+    # buffer, so ops sharing one constant would see each other's updates.
+    return {
+        "logistic": _sdca_problem(tf, "logistic_loss"),
+        "logistic_negative": _sdca_problem(tf, "logistic_loss", label=0.0, l1=0.3, l2=2.0,
+                                           state=-0.2, adaptative=False),
+        "squared": _sdca_problem(tf, "squared_loss", label=-1.5, partitions=3, state=0.05),
+        "hinge": _sdca_problem(tf, "hinge_loss", state=0.15),
+        "hinge_zero": _sdca_problem(tf, "hinge_loss", label=0.0, state=-0.5),
+        "smooth_hinge": _sdca_problem(tf, "smooth_hinge_loss", label=0.0, l1=0.01,
+                                      state=-0.3),
+        "poisson": _sdca_problem(tf, "poisson_loss", label=3.0, state=0.5, l2=0.1),
+        "disjoint": _sdca_disjoint(tf),
+    }
+
+
+CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "sobol": _sobol,
+         "sdca_optimizer": _sdca_optimizer, "index_shuffle": _index_shuffle,
          "vocabulary_table": _vocabulary_table, "generator": _generator,
          "generator_reset": _generator_reset, "raw_stateful": _raw_stateful}
 # Built only: cases whose nodes cannot run on TensorFlow's CPU.
@@ -235,7 +285,7 @@ def _flat(fetches):
     flat = {}
     for key, value in fetches.items():
         if isinstance(value, (list, tuple)):
-            flat.update({f"{key}_{i}": v for i, v in enumerate(value)})
+            flat.update(_flat({f"{key}_{i}": v for i, v in enumerate(value)}))
         else:
             flat[key] = value
     return flat
@@ -326,6 +376,22 @@ ERROR_CASES = {
         2, 3, tf.placeholder_with_default(2**31 - 4, None)),
     "sobol_dim_vector": lambda tf: tf.math.sobol_sample(
         tf.placeholder_with_default([2], None), 3),
+    "sdca_label": lambda tf: _sdca_problem(tf, "logistic_loss", label=0.5),
+    "sdca_poisson_label": lambda tf: _sdca_problem(tf, "poisson_loss", label=-1.0),
+    "sdca_state_shape": lambda tf: tf.train.sdca_optimizer(
+        [], [], [], [tf.zeros([1, 1])], tf.constant([1.0]), tf.constant([1.0]), [], [],
+        [tf.zeros([1])], tf.placeholder_with_default(np.zeros((2, 4), np.float32), None),
+        "squared_loss", 0.0, 1.0, 1, 1),
+    "sdca_no_features": lambda tf: tf.train.sdca_optimizer(
+        [], [], [], [], tf.constant([1.0]), tf.constant([1.0]), [], [], [], tf.zeros([1, 4]),
+        "squared_loss", 0.0, 1.0, 1, 1),
+    "sdca_feature_range": lambda tf: tf.train.sdca_optimizer(
+        [tf.constant([0], tf.int64)], [tf.constant([7], tf.int64)], [], [],
+        tf.constant([1.0]), tf.constant([1.0]), [tf.constant([0, 1], tf.int64)],
+        [tf.constant([0.0, 0.0])], [], tf.zeros([1, 4]), "squared_loss", 0.0, 1.0, 1, 1),
+    "sdca_labels": lambda tf: tf.train.sdca_optimizer(
+        [], [], [], [tf.zeros([2, 1])], tf.constant([1.0, 2.0]), tf.constant([1.0]), [], [],
+        [tf.zeros([1])], tf.zeros([2, 4]), "squared_loss", 0.0, 1.0, 1, 1),
     "index_shuffle_seed": lambda tf: tf.random_index_shuffle(
         tf.placeholder_with_default(np.int64(1), None),
         tf.placeholder_with_default(np.array([1, 2], np.int64), None), np.int64(5)),
@@ -390,6 +456,8 @@ def _api_errors(tf):
         "topk_scalar": lambda: tf.math.approx_max_k(1.0, 1),
         "rfftnd_int": lambda: tf.signal.rfftnd(tf.constant([1, 2])),
         "irfftnd_float": lambda: tf.signal.irfftnd(tf.constant([1.0, 2.0])),
+        "sdca_loss_type": lambda: _sdca_problem(tf, "absolute_loss"),
+        "sdca_partitions": lambda: _sdca_problem(tf, "squared_loss", partitions=0),
         "fprint_rank": lambda: tf.train.sdca_fprint(tf.constant([["a"]])),
         "shrink_resource": lambda: tf.train.sdca_shrink_l1(
             [tf.Variable([1.0, 2.0], use_resource=True)], l1=0.1, l2=1.0),
@@ -416,7 +484,8 @@ API_ERROR_CASES = ("generator_int_one_bound", "generator_state_shape", "generato
                    "topk_dim_and_recall", "topk_recall", "topk_recall_zero",
                    "topk_recall_negative", "topk_negative_k", "topk_unknown_dim",
                    "topk_unknown_rank", "topk_scalar", "rfftnd_int", "irfftnd_float",
-                   "fftnd_rank", "sobol_rank", "sobol_dtype", "fprint_rank", "shrink_resource", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
+                   "fftnd_rank", "sobol_rank", "sobol_dtype", "sdca_loss_type",
+                   "sdca_partitions", "fprint_rank", "shrink_resource", "vocab_no_buckets", "vocab_int32_keys", "vocab_int_values",
                    "vocab_lookup_dtype", "vocab_lookup_float", "vocab_keys_dtype")
 
 

@@ -24,7 +24,7 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # fake quantization
     "fake_quant", "quantize_and_dequantize", "quantize",
     # random generators, approximate top-k, FFTND, SDCA
-    "approx_top_k", "stateful_random", "sdca", "sobol"))
+    "approx_top_k", "stateful_random", "sdca", "sdca_optimizer", "sobol"))
 
 
 def load_kernels():
