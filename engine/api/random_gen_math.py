@@ -9,6 +9,7 @@ from engine.api import signal_and_audio as _signal_and_audio
 from engine.api import training as _training
 from engine.ops import approx_top_k_ops as _approx
 from engine.ops import approx_top_k_grad as _approx_grad  # noqa: F401  (registers gradients)
+from engine.framework import quantize_training as _quantize_training
 from engine.ops import fft_ops as _fft
 from engine.ops import sdca_ops as _sdca
 from engine.ops import sobol_ops as _sobol
@@ -38,3 +39,5 @@ _training.train.sdca_fprint = _sdca.sdca_fprint
 _training.train.sdca_shrink_l1 = _sdca.sdca_shrink_l1
 _training.train.sdca_optimizer = _sdca.sdca_optimizer
 _math_and_nn.math.sobol_sample = _sobol.sobol_sample
+_training.train.do_quantize_training_on_graphdef = (
+    _quantize_training.do_quantize_training_on_graphdef)

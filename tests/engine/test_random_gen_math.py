@@ -97,3 +97,53 @@ def test_generator_split_fails_in_graph_mode_as_in_tensorflow():
 
 def test_global_and_non_deterministic_generators_are_built_as_tensorflows():
     assert cases.global_generator_structure(tf) == GRAPHS["global_generator"]
+
+
+QUANTIZE = json.loads((TF.folder / "quantize_training.json").read_text())
+
+
+def _graph_def(text):
+    import base64
+    from engine.proto import graph_pb2
+    graph_def = graph_pb2.GraphDef()
+    graph_def.ParseFromString(base64.b64decode(text))
+    return graph_def
+
+
+@pytest.mark.parametrize("name", ["matmul_with_saver", "activations", "three_inputs"])
+def test_do_quantize_training_rewrites_as_tensorflow(name):
+    case = QUANTIZE[name]
+    graph_def = _graph_def(case["input"])
+    if "error" in case:
+        with pytest.raises(Exception) as caught:
+            tf.train.do_quantize_training_on_graphdef(graph_def, 8)
+        assert [type(caught.value).__name__, str(caught.value)] == case["error"]
+        return
+    ours = tf.train.do_quantize_training_on_graphdef(graph_def, 8)
+    want = _graph_def(case["output"])
+    assert [n.name for n in ours.node] == [n.name for n in want.node]
+    for mine, theirs in zip(ours.node, want.node):
+        assert mine == theirs, mine.name
+
+
+def test_do_quantize_training_graph_runs_as_tensorflows():
+    import base64  # noqa: F401
+    graph_def = _graph_def(QUANTIZE["matmul_with_saver"]["input"])
+    rewritten = tf.train.do_quantize_training_on_graphdef(graph_def, 4)
+    x = np.array([[0.5, -1.25, 2.0], [3.0, 0.75, -0.5]], np.float32)
+    with tf.Graph().as_default():
+        tf.import_graph_def(rewritten, name="")
+        with tf.Session() as sess:
+            sess.run("w/Assign")
+            runs = [sess.run("mm:0", {"x:0": x * scale}).tolist() for scale in (1.0, 3.0)]
+            ranges = sess.run(["x/Min/Variable:0", "x/Max/Variable:0"])
+    want = QUANTIZE["run_4_bits"]
+    np.testing.assert_array_equal(np.array(runs, np.float32), np.array(want["mm"], np.float32))
+    assert [float(v) for v in ranges] == want["x_range"]
+
+
+def test_do_quantize_training_bits_out_of_range():
+    graph_def = _graph_def(QUANTIZE["matmul_with_saver"]["input"])
+    with pytest.raises(IndexError) as caught:
+        tf.train.do_quantize_training_on_graphdef(graph_def, 0)
+    assert ["IndexError", str(caught.value)] == QUANTIZE["bits_zero"]
