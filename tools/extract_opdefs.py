@@ -176,7 +176,7 @@ ENGINE_OPS += """
 ApproxTopK FFTND IFFTND RFFTND IRFFTND
 RngReadAndSkip RngSkip StatefulRandomBinomial StatefulUniform StatefulUniformInt
 StatefulUniformFullInt StatefulStandardNormalV2 StatefulTruncatedNormal NonDeterministicInts
-SdcaFprint SdcaShrinkL1 SdcaOptimizer SobolSample
+SdcaFprint SdcaShrinkL1 SdcaOptimizer SdcaOptimizerV2 SobolSample
 """.split()
 
 

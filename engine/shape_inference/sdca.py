@@ -23,4 +23,4 @@ def sdca_optimizer(attrs, inputs):
 
 
 SHAPE_FUNCTIONS = {"SdcaFprint": sdca_fprint, "SdcaShrinkL1": lambda attrs, inputs: (),
-                   "SdcaOptimizer": sdca_optimizer}
+                   "SdcaOptimizer": sdca_optimizer, "SdcaOptimizerV2": sdca_optimizer}

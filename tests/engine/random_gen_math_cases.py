@@ -272,7 +272,24 @@ def _sdca_optimizer(tf):
                                       state=-0.3),
         "poisson": _sdca_problem(tf, "poisson_loss", label=3.0, state=0.5, l2=0.1),
         "disjoint": _sdca_disjoint(tf),
+        "raw_v2": _flat_outputs(tf.raw_ops.SdcaOptimizerV2(
+            sparse_example_indices=[tf.constant([0], tf.int64)],
+            sparse_feature_indices=[tf.constant([1], tf.int64)], sparse_feature_values=[],
+            dense_features=[tf.constant([[0.5, -1.0]])], example_weights=tf.constant([1.5]),
+            example_labels=tf.constant([0.75]),
+            sparse_indices=[tf.constant([0, 1], tf.int64)],
+            sparse_weights=[tf.constant([0.2, -0.1])], dense_weights=[tf.constant([0.4, 0.3])],
+            example_state_data=tf.constant([[0.25, 0.0, 0.0, 0.0]]), loss_type="squared_loss",
+            l1=0.02, l2=0.8, num_loss_partitions=2, num_inner_iterations=1, adaptive=True)),
     }
+
+
+def _flat_outputs(outputs):
+    """A raw op's outputs in one list (TensorFlow's wrapper nests its list outputs)."""
+    flat = []
+    for output in outputs:
+        flat.extend(output if isinstance(output, (list, tuple)) else [output])
+    return flat
 
 
 CASES = {"approx_top_k": _approx_top_k, "sdca": _sdca, "sobol": _sobol,

@@ -157,6 +157,7 @@ def _adaptive_order(examples, model, state, updater, partitions, shrinkage, l2, 
 
 
 @register("SdcaOptimizer")
+@register("SdcaOptimizerV2")  # the same inputs; its attr is "adaptive"
 def sdca_optimizer(ctx, *inputs):
     attrs = ctx.attrs
     n_sparse, n_values = attrs["num_sparse_features"], attrs["num_sparse_features_with_values"]
@@ -190,7 +191,7 @@ def sdca_optimizer(ctx, *inputs):
                            f"example_state_data, got {shape_str(state.shape)}")
     rng = np.random.default_rng()
     try:
-        if attrs.get("adaptative", False):
+        if attrs.get("adaptative", attrs.get("adaptive", False)):
             order = _adaptive_order(examples, model, state, updater, partitions, shrinkage,
                                     float(l2), rng)
         else:
