@@ -70,6 +70,10 @@ ERROR_CASES = {
         [tf.constant([0], tf.int64)], [tf.constant([7], tf.int64)], [], [],
         tf.constant([1.0]), tf.constant([1.0]), [tf.constant([0, 1], tf.int64)],
         [tf.constant([0.0, 0.0])], [], tf.zeros([1, 4]), "squared_loss", 0.0, 1.0, 1, 1),
+    "sdca_duplicate_feature": lambda tf: tf.train.sdca_optimizer(
+        [tf.constant([0, 0], tf.int64)], [tf.constant([1, 1], tf.int64)], [], [],
+        tf.constant([1.0]), tf.constant([1.0]), [tf.constant([0, 1], tf.int64)],
+        [tf.constant([0.0, 0.0])], [], tf.zeros([1, 4]), "squared_loss", 0.0, 1.0, 1, 1),
     "sdca_labels": lambda tf: tf.train.sdca_optimizer(
         [], [], [], [tf.zeros([2, 1])], tf.constant([1.0, 2.0]), tf.constant([1.0]), [], [],
         [tf.zeros([1])], tf.zeros([2, 4]), "squared_loss", 0.0, 1.0, 1, 1),

@@ -82,6 +82,8 @@ def _examples(ctx, example_weights, example_labels, sparse_example_indices,
                 if index not in model.sparse_ids[i]:
                     raise invalid(ctx, f"Found sparse feature indices out of valid range: "
                                        f"{index}")
+            if len(set(indices.tolist())) != indices.size:
+                raise invalid(ctx, "Duplicate index in sparse vector.")
             example.sparse.append((indices, None if values is None else values[start:end]))
     for matrix in dense_features:
         matrix = np.asarray(matrix, np.float32)
