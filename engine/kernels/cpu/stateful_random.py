@@ -31,7 +31,13 @@ _STATE_SIZE = 3  # RNG_MAX_COUNTER_SIZE + RNG_KEY_SIZE
 
 def philox_skip(counter, count):
     """PhiloxRandom::Skip(count) on a 128-bit counter: TensorFlow adds count's high word plus
-    the low word's carry in 32 bits, so a carry out of 0xFFFFFFFF is lost."""
+    the low word's carry in 32 bits, so a carry out of 0xFFFFFFFF is lost.
+
+    >>> hex(philox_skip(0xFFFFFFFF, 1))
+    '0x100000000'
+    >>> philox_skip(769, 2**64 - 256)  # 2**64 + 513 in full: the carry is dropped
+    513
+    """
     words = [(counter >> (32 * i)) & _MASK32 for i in range(4)]
     count_lo, count_hi = count & _MASK32, (count >> 32) & _MASK32
     words[0] = (words[0] + count_lo) & _MASK32
