@@ -198,6 +198,15 @@ ENGINE_OPS += """
 ConjugateTranspose
 """.split()
 
+# tf.random.Generator, index shuffle, Sobol, approximate top-k, N-d FFTs, SDCA
+# (branch random-gen-math).
+ENGINE_OPS += """
+ApproxTopK FFTND IFFTND RFFTND IRFFTND
+RngReadAndSkip RngSkip StatefulRandomBinomial StatefulUniform StatefulUniformInt
+StatefulUniformFullInt StatefulStandardNormalV2 StatefulTruncatedNormal NonDeterministicInts
+SdcaFprint SdcaShrinkL1 SdcaOptimizer SdcaOptimizerV2 SobolSample
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -47,6 +47,7 @@ from engine.api.image_io_and_quantized import *  # noqa: F401,F403
 from engine.api.specs_and_sessions import *  # noqa: F401,F403
 from engine.api.functions_and_modules import *  # noqa: F401,F403
 from engine.api import linear_operators as _linear_operators  # noqa: F401  (tf.linalg.LinearOperator*)
+from engine.api.random_gen_math import *  # noqa: F401,F403
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 

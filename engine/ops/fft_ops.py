@@ -1,7 +1,8 @@
 """The FFT ops as TensorFlow 2.21 builds them (python/ops/signal/fft_ops.py): tf.fft, tf.ifft,
 tf.fft2d ... the raw ops; tf.signal.rfft/irfft (2d, 3d) inferring and padding to fft_length; fftshift and ifftshift
-through Roll. Not the fftnd family: TensorFlow 2.21 has CPU kernels for none of FFTND, IFFTND,
-RFFTND and IRFFTND."""
+through Roll; tf.fftnd (the raw op) and tf.signal.fftnd, ifftnd, rfftnd, irfftnd with their
+fft_length, axes and norm. TensorFlow 2.21 has CPU kernels for none of FFTND, IFFTND, RFFTND
+and IRFFTND (cuFFT's alone): their nodes build, and fail when they run, as TensorFlow's do."""
 
 import numpy as np
 
@@ -160,3 +161,89 @@ def fftshift(x, axes=None, name=None):
 
 def ifftshift(x, axes=None, name=None):
     return _shift(x, axes, name, "ifftshift", -1)
+
+
+def _nd_raw(op):
+    def fn(input, fft_length, axes, name=None):  # noqa: A002
+        return apply_op(op, input=input, fft_length=fft_length, axes=axes, name=name)
+    fn.__name__ = op.lower()
+    return fn
+
+
+def _nd_axes(input_tensor, axes):
+    if axes is None:
+        return convert_to_tensor(np.arange(len(input_tensor.shape)), dtypes.int32)
+    return convert_to_tensor(axes, dtypes.int32)
+
+
+def _nd_scaled(input_tensor, fft_length, norm, forward):
+    """The input scaled for norm="forward" or "ortho" as TensorFlow's wrappers do it: by the
+    product of the (static) fft_length, divided going forward, multiplied going back."""
+    if norm is None or norm == "backward":
+        return input_tensor
+    n = 1
+    for length in fft_length:
+        n *= length
+    factor = n if norm == "forward" else np.sqrt(n)
+    return input_tensor / factor if forward else input_tensor * factor
+
+
+def _fftn_wrapper(op, default_name, real, forward):
+    def _fftn(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+        values = [input_tensor, fft_length] if real and not forward else \
+            [input_tensor, fft_length, axes]
+        with name_scope(name, default_name, values) as name:
+            axes = _nd_axes(input_tensor, axes)
+            fft_rank = axes.shape[0]
+            if real and forward:
+                input_tensor, complex_dtype = _real_input(input_tensor)
+            else:
+                input_tensor = convert_to_tensor(input_tensor,
+                                                 preferred_dtype=dtypes.complex64)
+            input_tensor.shape.with_rank_at_least(fft_rank)
+            if real and not forward and input_tensor.dtype not in (dtypes.complex64,
+                                                                   dtypes.complex128):
+                raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: "
+                                 f"{input_tensor}")
+            if fft_length is None:
+                if real and not forward:
+                    lengths = input_tensor.get_shape().as_list()
+                    lengths[-1] = max(0, 2 * (lengths[-1] - 1))
+                    fft_length = convert_to_tensor(lengths, dtypes.int32)
+                else:
+                    fft_length = shape(input_tensor)[-len(input_tensor.shape):]
+            else:
+                fft_length = convert_to_tensor(fft_length, dtypes.int32)
+            input_tensor = _maybe_pad_for_rfft(input_tensor, fft_rank, fft_length,
+                                               is_reverse=real and not forward)
+            fft_length = _static_or_tensor(fft_length)
+            input_tensor = _nd_scaled(input_tensor, fft_length, norm, forward)
+            if real and forward:
+                return apply_op(op, input=input_tensor, fft_length=fft_length, axes=axes,
+                                Tcomplex=complex_dtype, name=name)
+            if real:
+                return apply_op(op, input=input_tensor, fft_length=fft_length, axes=axes,
+                                Treal=input_tensor.dtype.real_dtype, name=name)
+            return apply_op(op, input=input_tensor, fft_length=fft_length, axes=axes,
+                            name=name)
+    _fftn.__name__ = default_name
+    return _fftn
+
+
+fftnd_raw, ifftnd_raw = _nd_raw("FFTND"), _nd_raw("IFFTND")
+
+
+def rfftnd_raw(input, fft_length, axes, Tcomplex=dtypes.complex64, name=None):  # noqa: A002,N803
+    return apply_op("RFFTND", input=input, fft_length=fft_length, axes=axes,
+                    Tcomplex=Tcomplex, name=name)
+
+
+def irfftnd_raw(input, fft_length, axes, Treal=dtypes.float32, name=None):  # noqa: A002,N803
+    return apply_op("IRFFTND", input=input, fft_length=fft_length, axes=axes, Treal=Treal,
+                    name=name)
+
+
+fftnd = _fftn_wrapper("FFTND", "fftnd", real=False, forward=True)
+ifftnd = _fftn_wrapper("IFFTND", "ifftnd", real=False, forward=False)
+rfftnd = _fftn_wrapper("RFFTND", "rfftnd", real=True, forward=True)
+irfftnd = _fftn_wrapper("IRFFTND", "irfftnd", real=True, forward=False)

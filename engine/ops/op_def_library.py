@@ -188,6 +188,10 @@ def apply_op_raw(op_type, name=None, **keywords):
                     and isinstance(value, (list, tuple)) and len(value) < attr.minimum):
                 raise ValueError(f"Attr '{attr_name}' of '{op_type}' Op passed list of length "
                                  f"{len(value)} less than minimum {attr.minimum}.")
+            if (attr.type == "int" and attr.has_minimum and isinstance(value, int)
+                    and value < attr.minimum):
+                raise ValueError(f"Attr '{attr_name}' of '{op_type}' Op passed {value} less "
+                                 f"than minimum {attr.minimum}.")
             if attr.type == "string" and attr.allowed_values.list.s:
                 _check_allowed_string(op_type, attr_name, value, attr.allowed_values.list.s)
             attr_protos[attr_name] = from_python(value, attr.type)

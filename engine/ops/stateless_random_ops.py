@@ -237,6 +237,12 @@ def index_shuffle(index, seed, max_index):
                     rounds=4)
 
 
+def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
+    """tf.random_index_shuffle: the raw RandomIndexShuffle op, its seed as given."""
+    return apply_op("RandomIndexShuffle", index=index, seed=seed, max_index=max_index,
+                    rounds=rounds, name=name)
+
+
 def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     """tf.nn.experimental.stateless_dropout: dropout's nodes with stateless uniform noise."""
     from engine.ops.nn_ops import dropout_v2

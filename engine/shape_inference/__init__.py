@@ -59,6 +59,9 @@ from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.image_io_and_quantized import SHAPE_FUNCTIONS as _IMAGE_IO_AND_QUANTIZED
 from engine.shape_inference.checkpoint_remap import SHAPE_FUNCTIONS as _CHECKPOINT_REMAP
 from engine.shape_inference.session_handles import SHAPE_FUNCTIONS as _SESSION_HANDLES
+from engine.shape_inference.approx_top_k import SHAPE_FUNCTIONS as _APPROX_TOP_K
+from engine.shape_inference.stateful_random import SHAPE_FUNCTIONS as _STATEFUL_RANDOM
+from engine.shape_inference.sdca import SHAPE_FUNCTIONS as _SDCA
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -178,6 +181,9 @@ SHAPE_FUNCTIONS = {
     **_QUANTIZATION,
     **_CHECKPOINT_REMAP,
     **_SESSION_HANDLES,
+    **_APPROX_TOP_K,
+    **_STATEFUL_RANDOM,
+    **_SDCA,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
 }

@@ -61,5 +61,7 @@ SHAPE_FUNCTIONS = {
     **{op: real_fft(rank, forward) for op, rank, forward in (
         ("RFFT", 1, True), ("IRFFT", 1, False), ("RFFT2D", 2, True), ("IRFFT2D", 2, False),
         ("RFFT3D", 3, True), ("IRFFT3D", 3, False))},
+    # FFTND's family: TensorFlow's shape function gives the input's shape, whatever the axes.
+    **{op: complex_fft(0) for op in ("FFTND", "IFFTND", "RFFTND", "IRFFTND")},
     "DecodeWav": decode_wav, "EncodeWav": encode_wav,
 }

@@ -29,7 +29,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "checkpoint_remap",
     # dataset options, session handles, sparse accumulators, IdentityReader, Fact
     "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
-    "numerics_checks", "batch_function"))
+    "numerics_checks", "batch_function",
+    # random generators, approximate top-k, FFTND, SDCA
+    "approx_top_k", "stateful_random", "sdca", "sdca_optimizer", "sobol"))
 
 
 def load_kernels():

@@ -10,6 +10,7 @@ math-special branch adds these too, with ComplexAbs and Angle.
 """
 
 import numpy as np
+from engine.proto import types_pb2
 
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
@@ -89,3 +90,23 @@ def _fixed_rank_kernel(op):
 
 for _op in _FFT_OPS:
     register(_op)(_fixed_rank_kernel(_op))
+
+
+def _gpu_only_kernel(op, attr_names):
+    """FFTND, IFFTND, RFFTND and IRFFTND: TensorFlow 2.21 registers GPU kernels alone, so a
+    node placed on the CPU fails as TensorFlow's does when it runs."""
+    def kernel(ctx, x, fft_length, axes):
+        name = ctx.node_def.name if getattr(ctx, "node_def", None) is not None else op
+        attrs = ", ".join(
+            f"{attr}={types_pb2.DataType.Name(ctx.attrs[attr].as_datatype_enum)}"
+            for attr in attr_names)
+        raise invalid(ctx, f"No OpKernel was registered to support Op '{op}' used by "
+                           f"{{{{node {name}}}}} with these attrs: [{attrs}]\n"
+                           "Registered devices: [CPU]\nRegistered kernels:\n  device='GPU'")
+    return kernel
+
+
+# The attrs in the order TensorFlow's message lists them.
+for _op, _attrs in (("FFTND", ("Tcomplex",)), ("IFFTND", ("Tcomplex",)),
+                    ("RFFTND", ("Tcomplex", "Treal")), ("IRFFTND", ("Treal", "Tcomplex"))):
+    register(_op)(_gpu_only_kernel(_op, _attrs))
