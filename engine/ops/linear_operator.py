@@ -1,6 +1,10 @@
 """tf.linalg.LinearOperator, the base class: shapes, hints, matmul/solve/determinant/... and their
 dense defaults, and the algebra (adjoint, inverse, cholesky, products of operators): TensorFlow
-2.21's linear_operator.py on the engine's ops (the same ops under the same name scopes)."""
+2.21's linear_operator.py on the engine's ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 import abc
 import contextlib

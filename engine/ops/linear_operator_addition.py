@@ -1,5 +1,9 @@
 """The sums of operators that LinearOperatorBlockLowerTriangular's solve makes: TensorFlow 2.21's
-linear_operator_addition.py on the engine's ops (the same ops under the same name scopes)."""
+linear_operator_addition.py on the engine's ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_addition.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 import abc
 

@@ -1,5 +1,9 @@
 """tf.linalg.LinearOperatorAdjoint: TensorFlow 2.21's linear_operator_adjoint.py on the engine's
-ops (the same ops under the same name scopes)."""
+ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_adjoint.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 from engine.ops import linear_operator, linear_operator_util
 from engine.ops.linear_operator_util import array_ops, linalg, math_ops, ops

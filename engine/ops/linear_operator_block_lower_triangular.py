@@ -1,6 +1,10 @@
 """tf.linalg.LinearOperatorBlockLowerTriangular: TensorFlow 2.21's
 linear_operator_block_lower_triangular.py on the engine's ops (the same ops under the same name
-scopes)."""
+scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_block_lower_triangular.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 from engine.framework import dtypes
 from engine.ops import (linear_operator, linear_operator_addition, linear_operator_full_matrix,

@@ -1,6 +1,10 @@
 """tf.linalg.LinearOperatorCirculant, LinearOperatorCirculant2D, LinearOperatorCirculant3D:
 TensorFlow 2.21's linear_operator_circulant.py on the engine's ops (the same ops under the same
-name scopes)."""
+name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_circulant.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 import numpy as np
 

@@ -1,5 +1,9 @@
 """tf.linalg.LinearOperatorDiag: TensorFlow 2.21's linear_operator_diag.py on the engine's ops (the
-same ops under the same name scopes)."""
+same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_diag.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 from engine.ops import linear_operator, linear_operator_lower_triangular, linear_operator_util
 from engine.ops.linear_operator_util import array_ops, check_ops, linalg, math_ops, ops

@@ -1,5 +1,9 @@
 """tf.linalg.LinearOperatorFullMatrix: TensorFlow 2.21's linear_operator_full_matrix.py on the
-engine's ops (the same ops under the same name scopes)."""
+engine's ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_full_matrix.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 from engine.framework import dtypes
 from engine.ops import linear_operator, linear_operator_util

@@ -1,5 +1,9 @@
 """tf.linalg.LinearOperatorLowRankUpdate: TensorFlow 2.21's linear_operator_low_rank_update.py on
-the engine's ops (the same ops under the same name scopes)."""
+the engine's ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_low_rank_update.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 from engine.ops import (linear_operator, linear_operator_diag, linear_operator_identity,
                         linear_operator_util)

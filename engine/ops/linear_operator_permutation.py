@@ -1,5 +1,9 @@
 """tf.linalg.LinearOperatorPermutation: TensorFlow 2.21's linear_operator_permutation.py on the
-engine's ops (the same ops under the same name scopes)."""
+engine's ops (the same ops under the same name scopes).
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_permutation.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 import numpy as np
 

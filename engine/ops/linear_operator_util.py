@@ -1,7 +1,11 @@
 """Helpers of the tf.linalg.LinearOperator family (TensorFlow 2.21's linear_operator_util.py and
 property_hint_util.py), and the TensorFlow-internal modules the operators call (array_ops,
 math_ops, linalg, ...) as lookups into the engine's modules, so the operator classes read as
-TensorFlow's do and build the same ops under the same name scopes."""
+TensorFlow's do and build the same ops under the same name scopes.
+
+Derived from TensorFlow's tensorflow/python/ops/linalg/linear_operator_util.py
+(Copyright The TensorFlow Authors, Apache-2.0), changed to build on the engine's ops.
+"""
 
 import numpy as np
 
