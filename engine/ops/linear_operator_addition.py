@@ -83,10 +83,9 @@ def _static_check_for_same_dimensions(operators):
         raise ValueError(
             'All `operators` must have the same `domain_dimension`. Received: '
             f'{domain_dimensions}.')
-    range_dimensions = [
-        (
-            op.name,
-            tensor_shape.dimension_value(op.range_dimension)) for op in operators if tensor_shape.dimension_value(op.range_dimension) is not None]
+    range_dimensions = [(op.name, tensor_shape.dimension_value(op.range_dimension))
+                        for op in operators
+                        if tensor_shape.dimension_value(op.range_dimension) is not None]
     if len(set((value for name, value in range_dimensions))) > 1:
         raise ValueError(
             f'All operators must have the same `range_dimension`. Received: {range_dimensions}.')

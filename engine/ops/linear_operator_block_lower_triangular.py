@@ -164,9 +164,8 @@ class LinearOperatorBlockLowerTriangular(linear_operator.LinearOperator):
             blocks = []
             for j in range(i, blockwise_dim - 1):
                 result = bottom_row[j].matmul(upper_left_inverse.operators[j][i])
-                if not any(
-                    (
-                        isinstance(result, op_type) for op_type in linear_operator_addition.SUPPORTED_OPERATORS)):
+                if not any(isinstance(result, op_type)
+                           for op_type in linear_operator_addition.SUPPORTED_OPERATORS):
                     result = linear_operator_full_matrix.LinearOperatorFullMatrix(result.to_dense())
                 blocks.append(result)
             summed_blocks = linear_operator_addition.add_operators(blocks)

@@ -128,7 +128,8 @@ class LinearOperatorDiag(linear_operator.LinearOperator):
     def _assert_self_adjoint(self):
         return linear_operator_util.assert_zero_imag_part(
             self._diag,
-            message='This diagonal operator contained non-zero imaginary values.   Thus it was not self-adjoint.')
+            message='This diagonal operator contained non-zero imaginary values.   '
+                    'Thus it was not self-adjoint.')
 
     def _linop_adjoint(self) -> 'LinearOperatorDiag':
         diag = self.diag
