@@ -171,6 +171,12 @@ ENGINE_OPS += """
 MatchingFiles
 """.split()
 
+# RaggedTensor, tf.ragged and the ragged results of the string ops (branch ragged).
+ENGINE_OPS += """
+RaggedTensorToTensor RaggedTensorToSparse RaggedRange RaggedGather RaggedFillEmptyRows
+RaggedFillEmptyRowsGrad RaggedCross
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

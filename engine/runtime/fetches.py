@@ -112,6 +112,10 @@ def _mapper(fetch, graph, leaf_index):
         parts = [leaf_index(as_fetch_element(t, graph))
                  for t in (fetch.indices, fetch.values, fetch.dense_shape)]
         return lambda values: SparseTensorValue(*[values[p] for p in parts])
+    if hasattr(fetch, "_fetch_tensors") and hasattr(fetch, "nested_row_splits"):
+        # a RaggedTensor: its nested row splits and flat values, given back as a
+        # RaggedTensorValue (engine/ops/ragged/ragged_tensor.py)
+        return _ragged_mapper(fetch, graph, leaf_index)
     indexed_slices = _indexed_slices_types()
     if isinstance(fetch, indexed_slices[0]):
         # values, indices and the dense shape where it has one, as TensorFlow's session
@@ -127,6 +131,18 @@ def _mapper(fetch, graph, leaf_index):
         return lambda values: make(**{name: part(values) for name, part in zip(names, parts)})
     position = leaf_index(as_fetch_element(fetch, graph))
     return lambda values: values[position]
+
+
+def _ragged_mapper(fetch, graph, leaf_index):
+    from engine.framework.ragged_tensor_value import RaggedTensorValue
+    parts = [leaf_index(as_fetch_element(t, graph)) for t in fetch._fetch_tensors()]
+
+    def build(values):
+        result = values[parts[-1]]
+        for position in reversed(parts[:-1]):
+            result = RaggedTensorValue(result, values[position])
+        return result
+    return build
 
 
 def _indexed_slices_types():

@@ -56,6 +56,7 @@ from engine.shape_inference.stateless_random import SHAPE_FUNCTIONS as _STATELES
 from engine.shape_inference.strings import SHAPE_FUNCTIONS as _STRINGS
 from engine.shape_inference.window_argmax import SHAPE_FUNCTIONS as _WINDOW_ARGMAX
 from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
+from engine.shape_inference.ragged import SHAPE_FUNCTIONS as _RAGGED
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -173,5 +174,6 @@ SHAPE_FUNCTIONS = {
     **_CTC,
     **_WINDOW_ARGMAX,
     **_QUANTIZATION,
+    **_RAGGED,
     **_IMAGE,
 }
