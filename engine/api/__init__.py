@@ -38,6 +38,8 @@ from engine.api.feature_columns import *  # noqa: F401,F403
 from engine.api.signal_and_audio import *  # noqa: F401,F403
 from engine.api.sparse_and_metrics import *  # noqa: F401,F403
 from engine.api.fake_quant_and_quantize import *  # noqa: F401,F403
+from engine.api.ragged_tensors import *  # noqa: F401,F403
+from engine.api import ragged_tensors as _ragged_tensors
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 
@@ -72,3 +74,5 @@ compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__na
 _renames.install(_sys.modules[__name__])
 # TensorFlow's other names for what the engine has (tf.math.sigmoid for tf.sigmoid, ...)
 ALIAS_CONFLICTS = _aliases.install(_sys.modules[__name__])
+# tf.add, tf.reduce_sum, ... under all their names take RaggedTensors too
+_ragged_tensors.install(_sys.modules[__name__])

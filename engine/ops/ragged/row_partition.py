@@ -279,3 +279,52 @@ class RowPartition:
         return RowPartition(cast(self._row_splits), row_lengths=cast(self._row_lengths),
                             value_rowids=cast(self._value_rowids), nrows=cast(self._nrows),
                             uniform_row_length=cast(self._uniform_row_length))
+
+    def merge_precomputed_encodings(self, other, validate=True):
+        """One partition for two that must be equal (asserted where they are different
+        tensors), as _merge_precomputed_encodings merges an elementwise op's operands'."""
+        fields = ("_row_splits", "_row_lengths", "_value_rowids", "_nrows", "_nvals",
+                  "_uniform_row_length")
+        if self is other or all(getattr(self, f) is getattr(other, f) for f in fields):
+            return self
+        nrows, nrows_validated = _merge_tensors(self._nrows, other._nrows, "nrows", validate)
+        nvals, _ = _merge_tensors(self._nvals, other._nvals, "nvals", validate)
+        uniform, uniform_validated = _merge_tensors(
+            self._uniform_row_length, other._uniform_row_length, "uniform_row_length", validate)
+        if uniform_validated and nrows_validated:
+            validate = False
+        row_splits, validated = _merge_tensors(self._row_splits, other._row_splits,
+                                               "row_splits", validate)
+        if validated:
+            validate = False
+        row_lengths, validated = _merge_tensors(self._row_lengths, other._row_lengths,
+                                                "row_lengths", validate)
+        if validated:
+            validate = False
+        value_rowids, _ = _merge_tensors(self._value_rowids, other._value_rowids,
+                                         "value_rowids", validate)
+        merged = (row_splits, row_lengths, value_rowids, nrows, uniform)
+        for candidate in (self, other):
+            if all(a is getattr(candidate, f) for a, f in zip(
+                    merged, ("_row_splits", "_row_lengths", "_value_rowids", "_nrows",
+                             "_uniform_row_length"))):
+                return candidate
+        return RowPartition(row_splits, row_lengths=row_lengths, value_rowids=value_rowids,
+                            nrows=nrows, uniform_row_length=uniform, nvals=nvals)
+
+
+def _merge_tensors(t1, t2, name, validate):
+    if t1 is None:
+        return t2, False
+    if t2 is None:
+        return t1, False
+    if t1 is t2:
+        return t1, True
+    err_msg = ("RowPartition._merge_precomputed_encodings: partitions have incompatible "
+               f"{name}")
+    if not t1.shape.is_compatible_with(t2.shape):
+        raise ValueError(err_msg)
+    if validate:
+        checks = [check_ops.assert_equal(t1, t2, message=err_msg)]
+        return with_dependencies(checks, t1), True
+    return t1, False

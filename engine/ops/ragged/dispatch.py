@@ -1,0 +1,213 @@
+"""The dispatch of TensorFlow's elementwise ops, reductions, concat, stack, gather and
+boolean_mask onto RaggedTensors (ragged_dispatch.py, dynamic_ragged_shape.py's binary
+handler): a wrapper per API function that passes anything not ragged straight through."""
+
+import functools
+
+from engine.ops.ragged import ragged_ops
+from engine.ops.ragged.ragged_tensor import RaggedTensor
+
+UNARY = """abs negative square sqrt rsqrt exp expm1 log log1p sigmoid tanh sin cos tan asin acos
+atan sinh cosh asinh acosh atanh floor ceil round rint sign reciprocal logical_not cast
+saturate_cast ones_like zeros_like is_nan is_inf is_finite erf erfc lgamma digamma
+softplus softsign relu relu6 elu selu leaky_relu log_sigmoid imag real conj angle
+as_string string_to_number to_number length lower upper strip to_hash_bucket_fast
+to_hash_bucket to_hash_bucket_strong substr regex_full_match regex_replace""".split()
+BINARY = """add subtract multiply divide truediv floordiv realdiv div maximum minimum pow equal
+not_equal less less_equal greater greater_equal logical_and logical_or logical_xor
+squared_difference floormod mod truncatediv truncatemod div_no_nan atan2 xdivy xlogy""".split()
+REDUCTIONS = {"reduce_sum": ragged_ops.reduce_sum, "reduce_mean": ragged_ops.reduce_mean,
+              "reduce_max": ragged_ops.reduce_max, "reduce_min": ragged_ops.reduce_min,
+              "reduce_prod": ragged_ops.reduce_prod, "reduce_all": ragged_ops.reduce_all,
+              "reduce_any": ragged_ops.reduce_any}
+
+
+def _is_ragged(value):
+    return type(value) is RaggedTensor
+
+
+def unary(fn):
+    @functools.wraps(fn)
+    def dispatch(*args, **kwargs):
+        if args and _is_ragged(args[0]):
+            x, rest = args[0], args[1:]
+            return x.with_values(dispatch(x.values, *rest, **kwargs))
+        return fn(*args, **kwargs)
+    return dispatch
+
+
+def binary_elementwise(op, x, y):
+    """ragged_binary_elementwise_op_impl for operands of equal row partitions, or a ragged
+    operand with a dense one of lower rank than its flat values' (broadcast inside them)."""
+    x_is_ragged, y_is_ragged = _is_ragged(x), _is_ragged(y)
+    x = ragged_ops.convert_to_tensor_or_ragged_tensor(
+        x, preferred_dtype=(y.dtype if y_is_ragged else None))
+    y = ragged_ops.convert_to_tensor_or_ragged_tensor(y, preferred_dtype=x.dtype)
+    if x_is_ragged and y_is_ragged:
+        x, y = ragged_ops.match_row_splits_dtypes(x, y)
+        if x.ragged_rank != y.ragged_rank:
+            raise ValueError("the engine applies a binary op to two RaggedTensors of the same "
+                             "ragged_rank only")
+        return ragged_ops.map_flat_values(op, x, y)
+    if ((x_is_ragged and x.flat_values.shape.ndims <= y.shape.ndims)
+            or (y_is_ragged and y.flat_values.shape.ndims <= x.shape.ndims)):
+        raise ValueError("the engine broadcasts a RaggedTensor with a Tensor of lower rank "
+                         "than its flat_values only")
+    x_values = x.flat_values if x_is_ragged else x
+    y_values = y.flat_values if y_is_ragged else y
+    mapped = op(x_values, y_values)
+    return (x if x_is_ragged else y).with_flat_values(mapped)
+
+
+def binary(fn):
+    @functools.wraps(fn)
+    def dispatch(*args, **kwargs):
+        if len(args) >= 2 and (_is_ragged(args[0]) or _is_ragged(args[1])):
+            x, y, rest = args[0], args[1], args[2:]
+            return binary_elementwise(lambda a, b: fn(a, b, *rest, **kwargs), x, y)
+        if any(_is_ragged(v) for v in kwargs.values()) or any(_is_ragged(a) for a in args):
+            names = list(fn.__code__.co_varnames[:2])
+            bound = dict(zip(names, args))
+            bound.update(kwargs)
+            x, y = bound.pop(names[0]), bound.pop(names[1])
+            return binary_elementwise(lambda a, b: fn(a, b, **bound), x, y)
+        return fn(*args, **kwargs)
+    return dispatch
+
+
+def reduction(fn, ragged_fn):
+    @functools.wraps(fn)
+    def dispatch(input_tensor=None, axis=None, keepdims=None, name=None,
+                 reduction_indices=None, keep_dims=None, **kwargs):
+        if _is_ragged(input_tensor):
+            if axis is None:
+                axis = reduction_indices
+            if keepdims is None:
+                keepdims = keep_dims
+            return ragged_fn(input_tensor, axis, bool(keepdims), name)
+        return fn(input_tensor, axis=axis, keepdims=keepdims, name=name,
+                  reduction_indices=reduction_indices, keep_dims=keep_dims, **kwargs)
+    return dispatch
+
+
+def _any_ragged(values):
+    return isinstance(values, (list, tuple)) and any(_is_ragged(v) for v in values)
+
+
+def concat(fn):
+    @functools.wraps(fn)
+    def dispatch(values, axis, name="concat"):
+        if _any_ragged(values):
+            return ragged_ops.concat(values, axis, name=None if name == "concat" else name)
+        return fn(values, axis, name)
+    return dispatch
+
+
+def stack(fn):
+    @functools.wraps(fn)
+    def dispatch(values, axis=0, name="stack"):
+        if _any_ragged(values):
+            return ragged_ops.stack(values, axis, name=None if name == "stack" else name)
+        return fn(values, axis, name)
+    return dispatch
+
+
+def gather(fn):
+    @functools.wraps(fn)
+    def dispatch(params, indices, *args, **kwargs):
+        if _is_ragged(params) or _is_ragged(indices):
+            names = ("validate_indices", "name", "axis", "batch_dims")
+            bound = dict(zip(names, args))
+            bound.update(kwargs)
+            return ragged_ops.gather(params, indices, axis=bound.get("axis"),
+                                     batch_dims=bound.get("batch_dims", 0),
+                                     name=bound.get("name"))
+        return fn(params, indices, *args, **kwargs)
+    return dispatch
+
+
+def boolean_mask(fn):
+    @functools.wraps(fn)
+    def dispatch(tensor, mask, name="boolean_mask", axis=None):
+        if _is_ragged(tensor) or _is_ragged(mask):
+            return ragged_ops.boolean_mask(tensor, mask, name=name)
+        return fn(tensor, mask, name, axis)
+    return dispatch
+
+
+def _wrappers(api_module):
+    table = {}
+    for name in UNARY:
+        table[name] = unary
+    for name in BINARY:
+        table[name] = binary
+    for name, ragged_fn in REDUCTIONS.items():
+        table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
+    table.update(concat=concat, stack=stack, gather=gather, boolean_mask=boolean_mask)
+    return table
+
+
+def _namespaces(api_module):
+    """tf and every namespace under it (tf.math, tf.nn, tf.strings, ...), once each."""
+    seen, order = set(), []
+
+    def visit(namespace, depth):
+        if id(namespace) in seen or depth > 3:
+            return
+        seen.add(id(namespace))
+        order.append(namespace)
+        for value in list(vars(namespace).values()):
+            kind = type(value).__name__
+            if kind in ("Namespace", "module") and (
+                    kind == "Namespace" or getattr(value, "__name__", "").startswith("engine")):
+                visit(value, depth + 1)
+    visit(api_module, 0)
+    return order
+
+
+def install(api_module):
+    """Replaces each dispatched function, under every name TensorFlow gives it, with its
+    ragged-aware wrapper (one wrapper per function, so the alias groups stay one object)."""
+    table = _wrappers(api_module)
+    originals = {}
+    for name, make in table.items():
+        for namespace in (api_module, getattr(api_module, "math", None),
+                          getattr(api_module, "nn", None), getattr(api_module, "strings", None)):
+            fn = vars(namespace).get(name) if namespace is not None else None
+            if callable(fn) and id(fn) not in originals and not hasattr(fn, "__ragged__"):
+                wrapper = make(fn)
+                wrapper.__ragged__ = True
+                originals[id(fn)] = (fn, wrapper)
+    for namespace in _namespaces(api_module):
+        for attr, value in list(vars(namespace).items()):
+            entry = originals.get(id(value))
+            if entry is not None and entry[0] is value:
+                setattr(namespace, attr, entry[1])
+
+
+_OPERATORS = {"__add__": ("add", False), "__radd__": ("add", True),
+              "__sub__": ("subtract", False), "__rsub__": ("subtract", True),
+              "__mul__": ("multiply", False), "__rmul__": ("multiply", True),
+              "__truediv__": ("truediv", False), "__rtruediv__": ("truediv", True),
+              "__div__": ("div", False), "__rdiv__": ("div", True),
+              "__floordiv__": ("floordiv", False), "__rfloordiv__": ("floordiv", True),
+              "__mod__": ("floormod", False), "__rmod__": ("floormod", True),
+              "__pow__": ("pow", False), "__rpow__": ("pow", True),
+              "__lt__": ("less", False), "__le__": ("less_equal", False),
+              "__gt__": ("greater", False), "__ge__": ("greater_equal", False),
+              "__and__": ("logical_and", False), "__rand__": ("logical_and", True),
+              "__or__": ("logical_or", False), "__ror__": ("logical_or", True),
+              "__xor__": ("logical_xor", False), "__rxor__": ("logical_xor", True)}
+
+
+def install_operators(api_module):
+    """RaggedTensor's operators (ragged_operators.py): the dispatched API functions."""
+    for method, (name, reflected) in _OPERATORS.items():
+        fn = getattr(api_module, name)
+        if reflected:
+            setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(other, self))
+        else:
+            setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(self, other))
+    RaggedTensor.__neg__ = lambda self: api_module.negative(self)
+    RaggedTensor.__abs__ = lambda self: api_module.abs(self)
+    RaggedTensor.__invert__ = lambda self: api_module.logical_not(self)
