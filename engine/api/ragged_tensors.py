@@ -1,6 +1,6 @@
 """tf.RaggedTensor, tf.RaggedTensorSpec, tf.ragged (as tf.compat.v1.ragged exports it) and the
 raw tf.ragged_fill_empty_rows ops; `install` puts the ragged dispatch on tf's elementwise
-ops, reductions, concat, stack, gather and boolean_mask (engine/ops/ragged/dispatch.py)."""
+ops, reductions, concat, stack and gather (engine/ops/ragged/dispatch.py)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.framework.ragged_tensor_value import RaggedTensorValue as _RaggedTensorValue

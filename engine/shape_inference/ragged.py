@@ -45,13 +45,29 @@ def ragged_gather(attrs, inputs):
 
 
 def ragged_fill_empty_rows(attrs, inputs):
-    nrows = _ints(inputs[2])
-    return ([None], [None], [nrows[0] if nrows and len(nrows) == 1 else None],
-            _dims(inputs[0]))
+    # TensorFlow's shape function leaves empty_row_indicator's length unknown
+    return ([None], [None], [None], _dims(inputs[0]))
 
 
 def ragged_fill_empty_rows_grad(attrs, inputs):
     return (_dims(inputs[0]), [])
+
+
+def ragged_cross(attrs, inputs):
+    """Row splits of one more than the batch: a ragged input's splits or a dense one's rows."""
+    order = attrs.get("input_order", b"")
+    order = order.decode() if isinstance(order, bytes) else order
+    n_ragged = order.count("R")
+    n_sparse = order.count("S")
+    if n_ragged:
+        splits = _dims(inputs[n_ragged])
+        return ([None], splits if splits is not None else [None])
+    dense = inputs[2 * n_ragged + 3 * n_sparse:]
+    for info in dense:
+        dims = _dims(info)
+        if dims and dims[0] is not None:
+            return ([None], [dims[0] + 1])
+    return ([None], [None])
 
 
 SHAPE_FUNCTIONS = {
@@ -60,5 +76,5 @@ SHAPE_FUNCTIONS = {
     "RaggedRange": ragged_range, "RaggedGather": ragged_gather,
     "RaggedFillEmptyRows": ragged_fill_empty_rows,
     "RaggedFillEmptyRowsGrad": ragged_fill_empty_rows_grad,
-    "RaggedCross": lambda attrs, inputs: ([None], [None]),
+    "RaggedCross": ragged_cross,
 }

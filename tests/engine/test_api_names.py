@@ -48,7 +48,7 @@ def test_the_api_parts_are_found():
     assert _api_parts() == ["core", "math_and_nn", "training", "input_output", "platform",
                             "special_math", "elementary_math", "image_and_spatial",
                             "feature_columns", "signal_and_audio", "sparse_and_metrics",
-                            "fake_quant_and_quantize"]
+                            "fake_quant_and_quantize", "ragged_tensors"]
 
 
 def test_no_submodule_shadows_a_name_its_package_binds():

@@ -185,8 +185,10 @@ def ragged_fill_empty_rows(ctx, value_rowids, values, nrows, default_value):
                            f"dimension of `value_rowids` ({rowids.shape[0]}).")
     n = int(np.asarray(nrows))
     for i, row in enumerate(rowids.tolist()):
-        if not 0 <= row < n:
-            raise invalid(ctx, f"value_rowids[{i}] = {row} is out of bounds [0, {n})")
+        if row < 0:
+            raise invalid(ctx, f"indices({i}, 0) is invalid: {row} < 0")
+        if row >= n:
+            raise invalid(ctx, f"indices({i}, 0) is invalid: {row} >= {n}")
     counts = np.bincount(rowids, minlength=n)[:n] if n else np.zeros(0, np.int64)
     empty = counts == 0
     out_rowids = np.sort(np.concatenate([rowids, np.flatnonzero(empty)]), kind="stable")

@@ -12,7 +12,8 @@ from engine.ops import array_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.ops.segment_ops import _convert_to_int_tensor, sequence_mask
+from engine.ops.ragged.segment_ids import convert_to_int_tensor
+from engine.ops.segment_ops import sequence_mask
 
 
 def _dim(shape, index):
@@ -98,7 +99,7 @@ def from_tensor(cls, tensor, lengths, padding, ragged_rank, name, row_splits_dty
             lengths = math_ops.reduce_max(length_for_nondefault_value, axis=1)
 
         if lengths is not None:
-            lengths = _convert_to_int_tensor(lengths, "lengths", row_splits_dtype)
+            lengths = convert_to_int_tensor(lengths, "lengths", row_splits_dtype)
             lengths.shape.assert_has_rank(1)
             lengths = math_ops.minimum(lengths, ncols)
             lengths = math_ops.maximum(lengths, 0)
@@ -136,7 +137,6 @@ def _partition_inputs(rt):
 
 
 def to_tensor(rt, default_value=None, name=None, shape=None):
-    from engine.ops.ragged.ragged_tensor import as_shape_tensor
     with name_scope(name, "RaggedToTensor", [rt, default_value, shape]):
         if default_value is not None:
             default_value = convert_to_tensor(default_value, name="default_value",
@@ -194,3 +194,17 @@ def from_sparse(cls, st_input, name, row_splits_dtype):
             num_segments = math_ops.cast(st_input.dense_shape[0], row_splits_dtype)
             return cls.from_value_rowids(st_input.values, segment_ids, num_segments,
                                          validate=False)
+
+
+def as_shape_tensor(shape, dtype):
+    """_shape_as_tensor: a shape (or None) as the RaggedTensorToTensor `shape` input."""
+    if dtype != dtypes.int64 and dtype != dtypes.int32:
+        raise ValueError(f"Expected int64 or int32 for dtype: got {dtype}.")
+    if isinstance(shape, Tensor):
+        if shape.dtype != dtypes.int64 and shape.dtype != dtypes.int32:
+            return math_ops.cast(shape, dtype)
+        return shape
+    shape = as_shape(shape)
+    if not shape:
+        return constant(-1, dtype=dtype)
+    return constant([(-1 if x is None else x) for x in shape.as_list()], dtype=dtype)

@@ -4,6 +4,7 @@ handler): a wrapper per API function that passes anything not ragged straight th
 
 import functools
 
+from engine.ops import array_ops, math_ops
 from engine.ops.ragged import ragged_ops
 from engine.ops.ragged.ragged_tensor import RaggedTensor
 
@@ -48,6 +49,12 @@ def binary_elementwise(op, x, y):
         if x.ragged_rank != y.ragged_rank:
             raise ValueError("the engine applies a binary op to two RaggedTensors of the same "
                              "ragged_rank only")
+        # DynamicRaggedShape.from_tensor's inner shapes, which TensorFlow builds (unused)
+        for operand in (x, y):
+            math_ops.cast(array_ops.shape(operand.flat_values), operand.row_splits.dtype)
+        if all(a is b for a, b in zip(x._nested_row_partitions, y._nested_row_partitions)):
+            return from_partitions(op(x.flat_values, y.flat_values),
+                                   x._nested_row_partitions)
         return ragged_ops.map_flat_values(op, x, y)
     if ((x_is_ragged and x.flat_values.shape.ndims <= y.shape.ndims)
             or (y_is_ragged and y.flat_values.shape.ndims <= x.shape.ndims)):
@@ -57,6 +64,13 @@ def binary_elementwise(op, x, y):
     y_values = y.flat_values if y_is_ragged else y
     mapped = op(x_values, y_values)
     return (x if x_is_ragged else y).with_flat_values(mapped)
+
+
+def from_partitions(flat_values, partitions):
+    result = flat_values
+    for partition in reversed(partitions):
+        result = RaggedTensor(result, partition, internal=True)
+    return result
 
 
 def binary(fn):
@@ -126,15 +140,6 @@ def gather(fn):
     return dispatch
 
 
-def boolean_mask(fn):
-    @functools.wraps(fn)
-    def dispatch(tensor, mask, name="boolean_mask", axis=None):
-        if _is_ragged(tensor) or _is_ragged(mask):
-            return ragged_ops.boolean_mask(tensor, mask, name=name)
-        return fn(tensor, mask, name, axis)
-    return dispatch
-
-
 def _wrappers(api_module):
     table = {}
     for name in UNARY:
@@ -143,7 +148,8 @@ def _wrappers(api_module):
         table[name] = binary
     for name, ragged_fn in REDUCTIONS.items():
         table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
-    table.update(concat=concat, stack=stack, gather=gather, boolean_mask=boolean_mask)
+    # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
+    table.update(concat=concat, stack=stack, gather=gather)
     return table
 
 

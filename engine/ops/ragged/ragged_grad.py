@@ -1,5 +1,7 @@
-"""Gradients of the ragged ops (ragged_conversion_ops.py, ragged_tensor.py): to_tensor's
-back to the flat values (IndexedSlices) and the default value, to_sparse's values reshaped."""
+"""Gradients of the ragged ops (ragged_conversion_ops.py, ragged_tensor.py,
+ragged_array_ops.py, ragged_gather_ops.py): to_tensor's back to the flat values
+(IndexedSlices) and the default value, to_sparse's values reshaped, RaggedGather's rows back
+to the params' values, RaggedFillEmptyRows' through RaggedFillEmptyRowsGrad."""
 
 from engine.framework import dtypes
 from engine.ops import array_ops, math_ops
@@ -61,3 +63,29 @@ def _ragged_tensor_to_sparse_grad(op, unused_indices_grad, sparse_values_grad,
     flat_values_shape = array_ops.shape(op.inputs[-1])
     return [None] * len(nested_row_splits) + [
         array_ops.reshape(sparse_values_grad, flat_values_shape)]
+
+
+@RegisterGradient("RaggedFillEmptyRows")
+def _ragged_fill_empty_rows_grad(op, unused_grad_output_indices, output_grad_values,
+                                 unused_grad_empty_row_indicator, unused_grad_reverse_index_map):
+    d_values, d_default_value = apply_op("RaggedFillEmptyRowsGrad",
+                                         reverse_index_map=op.outputs[3],
+                                         grad_values=output_grad_values)
+    return [None, d_values, None, d_default_value]
+
+
+@RegisterGradient("RaggedGather")
+def _ragged_gather_grad(op, *grads):
+    from engine.ops.ragged.ragged_ops import range as ragged_range
+    param_nested_splits = op.inputs[:-2]
+    param_inner_values = op.inputs[-2]
+    indices = op.inputs[-1]
+    combined_splits = param_nested_splits[0]
+    for row_splits in param_nested_splits[1:]:
+        combined_splits = array_ops.gather(row_splits, combined_splits)
+    flat_indices = array_ops.reshape(indices, [-1])
+    grad_indices = ragged_range(array_ops.gather(combined_splits, flat_indices),
+                                array_ops.gather(combined_splits[1:], flat_indices)).values
+    values_grad = IndexedSlices(values=grads[-1], indices=grad_indices,
+                                dense_shape=array_ops.shape(param_inner_values))
+    return [None for _ in param_nested_splits] + [values_grad, None]

@@ -452,7 +452,18 @@ def _gather(params, indices):
                                params_dense_values=params.flat_values,
                                params_nested_splits=list(params.nested_row_splits),
                                OUTPUT_RAGGED_RANK=out_ragged_rank)
-    return RaggedTensor.from_nested_row_splits(values, splits, validate=False)
+    result = RaggedTensor.from_nested_row_splits(values, splits, validate=False)
+    if indices.shape.ndims > 1:
+        # TensorFlow computes the index dimensions' sizes here and keeps them as plain
+        # attributes nothing reads; the nodes are in its graph
+        target = result
+        indices_shape = array_ops.shape(indices, out_type=params.row_splits.dtype)
+        shape_cumprod = math_ops.cumprod(indices_shape)
+        for dim in _builtin_range(indices.shape.ndims - 1):
+            target._cached_nrows = shape_cumprod[dim]
+            target._cached_uniform_row_length = indices_shape[dim + 1]
+            target = target.values
+    return result
 
 
 # ---- cross ----------------------------------------------------------------------------
@@ -462,7 +473,7 @@ def _cross_internal(inputs, hashed_output=False, num_buckets=0, hash_key=None, n
     if hash_key is None:
         hash_key = _DEFAULT_CROSS_HASH_KEY
     ragged_inputs, sparse_inputs, dense_inputs, input_order = [], [], [], []
-    with name_scope(name, "RaggedCross", inputs) as scope:
+    with name_scope(name, "RaggedCross", inputs):
         for i, t in enumerate(inputs):
             if not isinstance(t, SparseTensor):
                 t = convert_to_tensor_or_ragged_tensor(t)
@@ -499,7 +510,7 @@ def _cross_internal(inputs, hashed_output=False, num_buckets=0, hash_key=None, n
             dense_inputs=dense_inputs, input_order="".join(input_order),
             hashed_output=hashed_output, num_buckets=num_buckets, hash_key=hash_key,
             out_values_type=out_values_type, out_row_splits_type=out_row_splits_type,
-            name=scope)
+            name=name)
         return RaggedTensor.from_row_splits(values_out, splits_out, validate=False)
 
 

@@ -11,7 +11,7 @@ from engine.ops import array_ops, check_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
-from engine.ops.ragged.row_partition import RowPartition
+from engine.ops.ragged.row_partition import RowPartition, convert_partition
 
 
 def _check_validate(validate):
@@ -126,9 +126,8 @@ class RaggedTensor:
                         [values, uniform_row_length, nrows]):
             values = convert_values(values)
             dtype = _partition_dtype(values)
-            uniform_row_length = convert_to_tensor(
-                uniform_row_length, dtype=dtype, dtype_hint=dtypes.int64,
-                name="uniform_row_length")
+            uniform_row_length = convert_partition(uniform_row_length, "UniformRowLength",
+                                                   dtype)
             nvals = _nvals_uniform_row_length(values, uniform_row_length)
             partition = RowPartition.from_uniform_row_length(
                 uniform_row_length, nvals=nvals, nrows=nrows, validate=validate,
@@ -455,17 +454,3 @@ def merge_dims(value, outer_axis, inner_axis):
             new_splits = new_splits * flat_size
             break
     return RaggedTensor.from_row_splits(new_values, new_splits)
-
-
-def as_shape_tensor(shape, dtype):
-    """_shape_as_tensor: a shape (or None) as the RaggedTensorToTensor `shape` input."""
-    if dtype != dtypes.int64 and dtype != dtypes.int32:
-        raise ValueError(f"Expected int64 or int32 for dtype: got {dtype}.")
-    if isinstance(shape, Tensor):
-        if shape.dtype != dtypes.int64 and shape.dtype != dtypes.int32:
-            return math_ops.cast(shape, dtype)
-        return shape
-    shape = as_shape(shape)
-    if not shape:
-        return constant(-1, dtype=dtype)
-    return constant([(-1 if x is None else x) for x in shape.as_list()], dtype=dtype)

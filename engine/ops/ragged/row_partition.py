@@ -34,6 +34,23 @@ def convert_partition(partition, name, dtype=None, dtype_hint=None):
     return partition
 
 
+def _convert_all(values, dtype=None, dtype_hint=None):
+    """_convert_all_to_tensors: one dtype for all (the first Tensor's, else int64)."""
+    target = dtype
+    if target is None:
+        target = next((v.dtype for v, _ in values if isinstance(v, Tensor)), None)
+    if target is None:
+        target = next((dtypes.as_dtype(v.dtype) for v, _ in values
+                       if isinstance(v, np.ndarray)), None)
+    if target is None:
+        target = dtype_hint or dtypes.int64
+    if dtype is None:
+        return [None if v is None else convert_to_tensor(v, dtype=target, name=name)
+                for v, name in values]
+    return [None if v is None else math_ops.cast(v, dtype=target, name=name)
+            for v, name in values]
+
+
 def _check_validate(validate):
     if not isinstance(validate, bool):
         raise TypeError("validate must have type bool")
@@ -166,37 +183,60 @@ class RowPartition:
     @classmethod
     def from_uniform_row_length(cls, uniform_row_length, nvals=None, nrows=None,
                                 validate=True, dtype=None, dtype_hint=None):
-        """Only the static case TensorFlow's from_tensor takes (validate=False)."""
         _check_validate(validate)
+        if nrows is None and nvals is None:
+            raise ValueError("Either (or both) of nvals and nrows must be specified")
         with name_scope(None, "RowPartitionFromUniformRowLength", [uniform_row_length, nrows]):
-            target = dtype or next((v.dtype for v in (uniform_row_length, nvals, nrows)
-                                    if isinstance(v, Tensor)), dtype_hint or dtypes.int64)
-            uniform_row_length = convert_to_tensor(uniform_row_length, target,
-                                                   name="uniform_row_length")
-            nvals = None if nvals is None else convert_to_tensor(nvals, target, name="nvals")
-            nrows = None if nrows is None else convert_to_tensor(nrows, target, name="nrows")
+            uniform_row_length, nvals, nrows = _convert_all(
+                [(uniform_row_length, "uniform_row_length"), (nvals, "nvals"),
+                 (nrows, "nrows")], dtype=dtype, dtype_hint=dtype_hint)
+            uniform_row_length.shape.assert_has_rank(0)
             const_row_length = constant_value(uniform_row_length)
             if nrows is None:
                 if const_row_length is None:
-                    nrows = nvals // math_ops.maximum(uniform_row_length,
-                                                      constant(1, uniform_row_length.dtype))
+                    rowlen_or_1 = math_ops.maximum(uniform_row_length,
+                                                   constant(1, uniform_row_length.dtype))
+                    nrows = nvals // rowlen_or_1
                 elif const_row_length == 0:
                     nrows = constant(0, dtype=uniform_row_length.dtype)
                 else:
                     nrows = nvals // const_row_length
-            const_nrows = constant_value(nrows)
+            const_nrows = None if nrows is None else constant_value(nrows)
             const_nvals = None if nvals is None else constant_value(nvals)
+            checks = []
             if const_nvals is None and const_nrows is not None and const_row_length is not None:
                 const_nvals = const_nrows * const_row_length
+                if nvals is not None and validate:
+                    checks.append(check_ops.assert_equal(nvals, const_nvals))
                 nvals = constant(const_nvals, uniform_row_length.dtype)
             if nvals is None:
                 nvals = nrows * uniform_row_length
             if const_nrows is not None and const_row_length is not None:
-                row_splits = constant([v * const_row_length for v in range(const_nrows + 1)],
+                row_splits = constant([v * int(const_row_length)
+                                       for v in range(int(const_nrows) + 1)],
                                       uniform_row_length.dtype)
             else:
-                row_splits = math_ops.range(nrows + 1, dtype=uniform_row_length.dtype) * \
-                    uniform_row_length
+                row_splits = math_ops.range(nrows + 1, dtype=uniform_row_length.dtype) \
+                    * uniform_row_length
+            if validate:
+                if const_nrows is None or const_row_length is None or const_nvals is None:
+                    checks.append(check_ops.assert_equal(
+                        nrows * uniform_row_length, nvals,
+                        ("uniform_row_length", uniform_row_length, "times nrows", nrows,
+                         "must equal nvals", nvals)))
+                elif const_nrows * const_row_length != const_nvals:
+                    raise ValueError("uniform_row_length=%d times nrows=%d must equal nvals=%d"
+                                     % (const_row_length, const_nrows, const_nvals))
+                if uniform_row_length.shape.rank is None:
+                    checks.append(check_ops.assert_rank(
+                        uniform_row_length, 0, message="uniform_row_length must be a scalar."))
+                if const_row_length is None:
+                    checks.append(check_ops.assert_greater_equal(
+                        uniform_row_length, constant(0, uniform_row_length.dtype),
+                        message="uniform_row_length must be >= 0."))
+                elif const_row_length < 0:
+                    raise ValueError("uniform_row_length must be >= 0.")
+                row_splits = with_dependencies(checks, row_splits)
             return cls(row_splits, uniform_row_length=uniform_row_length, nrows=nrows,
                        nvals=nvals)
 

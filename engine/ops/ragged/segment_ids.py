@@ -8,7 +8,17 @@ from engine.framework.tensor_shape import TensorShape
 from engine.ops import array_ops, math_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.repeat_ops import repeat_with_axis
-from engine.ops.segment_ops import _convert_to_int_tensor, bincount
+from engine.ops.op_def_library import apply_op
+from engine.ops.segment_ops import bincount
+
+
+def convert_to_int_tensor(tensor, name, dtype=dtypes.int32):
+    """array_ops.convert_to_int_tensor: an integer tensor cast to `dtype` (always a Cast)."""
+    tensor = convert_to_tensor(tensor, name=name, preferred_dtype=dtype)
+    if not tensor.dtype.is_integer:
+        raise TypeError(f"Argument `tensor` (name: {name}) must be of type integer. Received "
+                        f"`tensor` = {tensor} of dtype: {tensor.dtype}")
+    return apply_op("Cast", x=tensor, DstT=dtype)
 
 
 def row_splits_to_segment_ids(splits, name=None, out_type=None):
@@ -39,10 +49,10 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
     else:
         out_type = dtypes.as_dtype(out_type)
     with name_scope(name, "SegmentIdsToRaggedSplits", [segment_ids]):
-        segment_ids = _convert_to_int_tensor(segment_ids, "segment_ids", dtype=dtypes.int32)
+        segment_ids = convert_to_int_tensor(segment_ids, "segment_ids", dtype=dtypes.int32)
         segment_ids.shape.assert_has_rank(1)
         if num_segments is not None:
-            num_segments = _convert_to_int_tensor(num_segments, "num_segments",
+            num_segments = convert_to_int_tensor(num_segments, "num_segments",
                                                   dtype=dtypes.int32)
             num_segments.shape.assert_has_rank(0)
         row_lengths = bincount(segment_ids, minlength=num_segments, maxlength=num_segments,
