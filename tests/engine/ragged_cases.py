@@ -209,9 +209,24 @@ def _fed_value(tf):
     return tf.ragged.constant_value([[1.0, 2.0], [], [3.0]], dtype=np.float32)
 
 
+def _indexing(tf):
+    rt = _rt(tf)
+    nested = _nested(tf)
+    uniform = tf.RaggedTensor.from_tensor(tf.constant(_X))
+    return {
+        "row": rt[1], "last_row": rt[-1], "row_slice": rt[1:3], "row_step": rt[::2],
+        "row_then_column": rt[3, 1], "column_slice": rt[:, 1:], "column_head": rt[:, :1],
+        "column_reverse": rt[:, ::-1], "column_negative": rt[:, -2:],
+        "nested_row": nested[0], "nested_inner": nested[0, 0],
+        "nested_slices": nested[1:, :, :1], "uniform_column": uniform[:, 1],
+        "uniform_negative_column": uniform[:, -1], "ellipsis": rt[..., :1],
+        "newaxis": rt[None, 1:],
+    }
+
+
 GROUPS = {"factories": _factories, "from_tensor": _from_tensor, "constants": _constants,
           "methods": _methods, "elementwise": _elementwise, "reductions": _reductions,
-          "array_ops": _array_ops, "fill_empty_rows": _fill_empty_rows,
+          "array_ops": _array_ops, "indexing": _indexing, "fill_empty_rows": _fill_empty_rows,
           "gradients": _gradients}
 
 # Run-time errors: the kernel's or the assertion's class and message.
@@ -244,6 +259,7 @@ PYTHON_ERRORS = {
     "rowids_nrows_small": lambda tf: tf.RaggedTensor.from_value_rowids([1, 2], [0, 3], nrows=2),
     "mismatched_splits_dtypes": lambda tf: tf.concat(
         [tf.ragged.constant([[1]]), tf.ragged.constant([[1]], row_splits_dtype=tf.int32)], 0),
+    "index_ragged_column": lambda tf: _rt(tf)[:, 0],
     "from_sparse_rank3": lambda tf: tf.RaggedTensor.from_sparse(
         tf.SparseTensor([[0, 0, 0]], [1], [1, 1, 1])),
 }

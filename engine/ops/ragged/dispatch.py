@@ -6,6 +6,7 @@ import functools
 
 from engine.ops import array_ops, math_ops
 from engine.ops.ragged import ragged_ops
+from engine.ops.ragged.getitem import ragged_getitem
 from engine.ops.ragged.ragged_tensor import RaggedTensor
 
 UNARY = """abs negative square sqrt rsqrt exp expm1 log log1p sigmoid tanh sin cos tan asin acos
@@ -214,6 +215,7 @@ def install_operators(api_module):
             setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(other, self))
         else:
             setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(self, other))
+    RaggedTensor.__getitem__ = ragged_getitem
     RaggedTensor.__neg__ = lambda self: api_module.negative(self)
     RaggedTensor.__abs__ = lambda self: api_module.abs(self)
     RaggedTensor.__invert__ = lambda self: api_module.logical_not(self)

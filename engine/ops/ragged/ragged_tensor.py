@@ -395,10 +395,6 @@ class RaggedTensor:
     def __repr__(self):
         return "tf.RaggedTensor(values=%s, row_splits=%s)" % (self._values, self.row_splits)
 
-    def __getitem__(self, key):
-        from engine.ops.ragged.getitem import ragged_getitem
-        return ragged_getitem(self, key)
-
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
