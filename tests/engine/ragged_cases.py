@@ -4,6 +4,8 @@ the engine: each case's `build(tf)` returns {name: RaggedTensor | SparseTensor |
 dtypes and Python types. tools/make_ragged_fixtures.py writes TensorFlow's to
 tests/fixtures/ragged/; tests/engine/test_ragged.py compares the engine's."""
 
+import re
+
 import numpy as np
 
 _X = np.array([[1.5, -2.0, 0.0], [3.25, 0.0, 0.0], [0.5, 4.0, -1.0]], np.float32)
@@ -224,9 +226,51 @@ def _indexing(tf):
     }
 
 
+def _example(tf, features):
+    feature = {}
+    for key, values in features.items():
+        if isinstance(values[0], bytes):
+            feature[key] = tf.train.Feature(bytes_list=tf.train.BytesList(value=values))
+        elif isinstance(values[0], float):
+            feature[key] = tf.train.Feature(float_list=tf.train.FloatList(value=values))
+        else:
+            feature[key] = tf.train.Feature(int64_list=tf.train.Int64List(value=values))
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+def _parsing(tf):
+    records = [_example(tf, {"w": [b"a", b"b"], "x": [1.0, 2.0, 3.0, 4.0], "len": [2, 1, 1],
+                             "splits": [0, 3, 4], "ids": [0, 0, 1, 1]}),
+               _example(tf, {"w": [b"c"], "x": [5.0, 6.0], "len": [0, 2],
+                             "splits": [0, 0, 2], "ids": [1, 1]}),
+               _example(tf, {"len": [0], "splits": [0, 0], "ids": [0]})]
+    serialized = tf.constant(records)
+    ragged = tf.io.RaggedFeature
+    batch = tf.io.parse_example(serialized, {
+        "w": ragged(tf.string),
+        "by_lengths": ragged(tf.float32, value_key="x", partitions=[ragged.RowLengths("len")]),
+        "by_splits": ragged(tf.float32, value_key="x", partitions=[ragged.RowSplits("splits")]),
+        "by_ids": ragged(tf.float32, value_key="x", partitions=[ragged.ValueRowIds("ids")]),
+        "pairs": ragged(tf.float32, value_key="x", partitions=[ragged.UniformRowLength(2)]),
+        "fixed": tf.io.FixedLenFeature([], tf.string, default_value=b"-"),
+    })
+    splits64 = tf.io.parse_example(serialized, {
+        "x": ragged(tf.float32, row_splits_dtype=tf.int64),
+        "by_lengths": ragged(tf.float32, value_key="x", partitions=[ragged.RowLengths("len")],
+                             row_splits_dtype=tf.int64)})
+    single = tf.io.parse_single_example(records[0], {
+        "w": ragged(tf.string),
+        "by_lengths": ragged(tf.float32, value_key="x", partitions=[ragged.RowLengths("len")]),
+    })
+    return {**{f"batch_{k}": v for k, v in batch.items()},
+            **{f"splits64_{k}": v for k, v in splits64.items()},
+            **{f"single_{k}": v for k, v in single.items()}}
+
+
 GROUPS = {"factories": _factories, "from_tensor": _from_tensor, "constants": _constants,
           "methods": _methods, "elementwise": _elementwise, "reductions": _reductions,
-          "array_ops": _array_ops, "indexing": _indexing, "fill_empty_rows": _fill_empty_rows,
+          "array_ops": _array_ops, "indexing": _indexing,
+          "parsing": _parsing, "fill_empty_rows": _fill_empty_rows,
           "gradients": _gradients}
 
 # Run-time errors: the kernel's or the assertion's class and message.
@@ -260,6 +304,12 @@ PYTHON_ERRORS = {
     "mismatched_splits_dtypes": lambda tf: tf.concat(
         [tf.ragged.constant([[1]]), tf.ragged.constant([[1]], row_splits_dtype=tf.int32)], 0),
     "index_ragged_column": lambda tf: _rt(tf)[:, 0],
+    "ragged_feature_conflicting_splits": lambda tf: tf.io.parse_example(
+        ["", ""], {"a": tf.io.RaggedFeature(tf.float32, value_key="x"),
+                   "b": tf.io.RaggedFeature(tf.float32, value_key="x",
+                                            row_splits_dtype=tf.int64)}),
+    "ragged_feature_dtype": lambda tf: tf.io.RaggedFeature(tf.int32),
+    "ragged_feature_partitions": lambda tf: tf.io.RaggedFeature(tf.int64, partitions=[3]),
     "from_sparse_rank3": lambda tf: tf.RaggedTensor.from_sparse(
         tf.SparseTensor([[0, 0, 0]], [1], [1, 1, 1])),
 }
@@ -337,11 +387,13 @@ def run_error(tf, name):
 
 
 def python_error(tf, name):
+    """The error class and message, classes named without their modules."""
     with tf.Graph().as_default():
         try:
             PYTHON_ERRORS[name](tf)
         except Exception as error:  # noqa: BLE001
-            return type(error).__name__, str(error)
+            return type(error).__name__, re.sub(r"<class '[\w.]+\.(\w+)'>", r"<class '\1'>",
+                                                str(error))
     return None, None
 
 
