@@ -19,7 +19,7 @@ OUT = FIXTURES / "ragged"
 
 def jsonable(value):
     if isinstance(value, bytes):
-        return value.decode("utf-8")
+        return value.decode("utf-8", "surrogateescape")
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     if isinstance(value, np.generic):

@@ -267,10 +267,56 @@ def _parsing(tf):
             **{f"single_{k}": v for k, v in single.items()}}
 
 
+def _strings(tf):
+    words = tf.constant(["héllo wörld", "", "a b  c"])
+    matrix = tf.constant([["ab", "ç"], ["", "xyz"]])
+    tokens = tf.ragged.constant([["a", "b", "c"], [], ["d", "e"]])
+    decoded, offsets = tf.strings.unicode_decode_with_offsets(words, "UTF-8")
+    # fed through placeholder_with_default: of a constant, TensorFlow's shape inference runs
+    # UnicodeDecode while building and folds the lengths into Const nodes
+    chars, char_offsets = tf.strings.unicode_split_with_offsets(
+        tf.placeholder_with_default(matrix, [2, 2]), "UTF-8")
+    return {
+        "decode_vector": tf.strings.unicode_decode(words, "UTF-8"),
+        "decode_matrix": tf.strings.unicode_decode(matrix, "UTF-8"),
+        "decode_ragged": tf.strings.unicode_decode(tokens, "UTF-8"),
+        "decode_scalar": tf.strings.unicode_decode("añb", "UTF-8"),
+        "decode_offsets": decoded, "offsets": offsets,
+        "split_vector": tf.strings.unicode_split(tf.placeholder_with_default(words, [3]),
+                                                 "UTF-8"),
+        "split_matrix_chars": chars, "split_matrix_offsets": char_offsets,
+        "encode_ragged": tf.strings.unicode_encode(
+            tf.ragged.constant([[104, 105], [], [0x263A]]), "UTF-8"),
+        "encode_nested": tf.strings.unicode_encode(
+            tf.ragged.constant([[[97, 98], [99]], [[100]]]), "UTF-8"),
+        "bytes_vector": tf.strings.bytes_split(tf.constant(["ab", "", "çd"])),
+        "bytes_matrix": tf.strings.bytes_split(matrix),
+        "bytes_ragged": tf.strings.bytes_split(tokens),
+        "bytes_scalar": tf.strings.bytes_split("xyz"),
+        "ngrams_ragged": tf.strings.ngrams(tokens, 2),
+        "ngrams_ragged_padded": tf.strings.ngrams(tokens, [1, 3], pad_values=("<", ">")),
+        "ngrams_vector": tf.strings.ngrams(tf.constant(["a", "b", "c"]), 2),
+        "ngrams_matrix": tf.strings.ngrams(tf.constant([["a", "b", "c"], ["d", "e", "f"]]), 2),
+        "split_ragged_result": tf.strings.split(words, result_type="RaggedTensor"),
+        "split_sep": tf.strings.split(words, sep=" ", result_type="RaggedTensor"),
+        "split_matrix_sparse": tf.strings.split(matrix),
+        "split_matrix_ragged": tf.strings.split(tf.constant([["a b", "c"], ["", "d e f"]]),
+                                                result_type="RaggedTensor"),
+        "split_of_ragged": tf.strings.split(tf.ragged.constant([["a b"], [], ["c", "d e"]]),
+                                            result_type="RaggedTensor"),
+        "split_maxsplit": tf.strings.split(["a b c d"], maxsplit=1,
+                                           result_type="RaggedTensor"),
+        "string_split_ragged": tf.string_split(["a,b", "c"], ",", result_type="RaggedTensor"),
+        "string_split_sparse": tf.string_split(["a,b", "c"], ","),
+        "length_of_ragged": tf.strings.length(tokens),
+        "upper_of_ragged": tf.strings.upper(tokens) if hasattr(tf.strings, "upper") else tokens,
+    }
+
+
 GROUPS = {"factories": _factories, "from_tensor": _from_tensor, "constants": _constants,
           "methods": _methods, "elementwise": _elementwise, "reductions": _reductions,
           "array_ops": _array_ops, "indexing": _indexing,
-          "parsing": _parsing, "fill_empty_rows": _fill_empty_rows,
+          "parsing": _parsing, "strings": _strings, "fill_empty_rows": _fill_empty_rows,
           "gradients": _gradients}
 
 # Run-time errors: the kernel's or the assertion's class and message.
@@ -308,6 +354,10 @@ PYTHON_ERRORS = {
         ["", ""], {"a": tf.io.RaggedFeature(tf.float32, value_key="x"),
                    "b": tf.io.RaggedFeature(tf.float32, value_key="x",
                                             row_splits_dtype=tf.int64)}),
+    "strings_split_result_type": lambda tf: tf.strings.split(["a"], result_type="Dense"),
+    "string_split_result_type": lambda tf: tf.string_split(["a"], result_type="Dense"),
+    "ngrams_scalar": lambda tf: tf.strings.ngrams("a", 2),
+    "ngrams_zero_width": lambda tf: tf.strings.ngrams(tf.ragged.constant([["a"]]), 0),
     "ragged_feature_dtype": lambda tf: tf.io.RaggedFeature(tf.int32),
     "ragged_feature_partitions": lambda tf: tf.io.RaggedFeature(tf.int64, partitions=[3]),
     "from_sparse_rank3": lambda tf: tf.RaggedTensor.from_sparse(

@@ -532,3 +532,22 @@ def ragged_fill_empty_rows(value_rowids, values, nrows, default_value, name=None
 def ragged_fill_empty_rows_grad(reverse_index_map, grad_values, name=None):
     return apply_op("RaggedFillEmptyRowsGrad", reverse_index_map=reverse_index_map,
                     grad_values=grad_values, name=name)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002  (TensorFlow's name)
+    """ragged_array_ops.expand_dims: a new dimension of size 1 at `axis`."""
+    with name_scope(name, "RaggedExpandDims", [input]):
+        input = convert_to_tensor_or_ragged_tensor(input, name="input")  # noqa: A001
+        if not is_ragged(input):
+            return array_ops.expand_dims(input, axis)
+        ndims = None if input.shape.ndims is None else input.shape.ndims + 1
+        axis = get_positive_axis(axis, ndims, ndims_name="rank(input)")
+        if axis == 0:
+            return RaggedTensor.from_uniform_row_length(
+                input, uniform_row_length=input.nrows(), nrows=1, validate=False)
+        if axis == 1:
+            return RaggedTensor.from_uniform_row_length(
+                input, uniform_row_length=1, nrows=input.nrows(), validate=False)
+        if is_ragged(input.values):
+            return input.with_values(expand_dims(input.values, axis - 1))
+        return input.with_values(array_ops.expand_dims(input.values, axis - 1))
