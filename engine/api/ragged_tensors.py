@@ -22,7 +22,7 @@ ragged = _Namespace(
     range=_ragged_ops.range,
     row_splits_to_segment_ids=_segment_ids.row_splits_to_segment_ids,
     segment_ids_to_row_splits=_segment_ids.segment_ids_to_row_splits,
-    stack=_ragged_ops.stack)
+    stack=_ragged_ops.stack, stack_dynamic_partitions=_ragged_ops.stack_dynamic_partitions)
 # tf.io.RaggedFeature (parse_example and parse_single_example; not a top-level name in TF1)
 setattr(_input_output.io, "RaggedFeature", _ragged_parsing.RaggedFeature)
 ragged_fill_empty_rows = _ragged_ops.ragged_fill_empty_rows

@@ -156,6 +156,11 @@ def _array_ops(tf):
         "cross_hashed": tf.ragged.cross_hashed(
             [tf.ragged.constant([["a", "b"], ["c"]]), tf.constant([["x"], ["y"]])],
             num_buckets=100),
+        "stack_partitions": tf.ragged.stack_dynamic_partitions(
+            tf.constant([10, 20, 30, 40, 50]), tf.constant([2, 0, 2, 1, 0]), 4),
+        "stack_partitions_ragged": tf.ragged.stack_dynamic_partitions(
+            rt, tf.ragged.constant([[1, 0], [1], [], [0, 0, 1]]), 2),
+        "stack_partitions_scalar": tf.ragged.stack_dynamic_partitions(tf.constant(5.0), 1, 3),
         "cross_sparse": tf.ragged.cross([tf.SparseTensor([[0, 0], [1, 0], [1, 1]],
                                                          ["s", "t", "u"], [2, 2]),
                                          tf.ragged.constant([["a"], ["b", "c"]])]),

@@ -551,3 +551,51 @@ def expand_dims(input, axis, name=None):  # noqa: A002  (TensorFlow's name)
         if is_ragged(input.values):
             return input.with_values(expand_dims(input.values, axis - 1))
         return input.with_values(array_ops.expand_dims(input.values, axis - 1))
+
+
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """Row p of the result: the items of `data` whose partition is p, in order."""
+    from engine.ops.sort_ops import argsort
+    with name_scope(name, "SegmentStack", [data, partitions, num_partitions]):
+        data = convert_to_tensor_or_ragged_tensor(data, name="data")
+        row_splits_dtype = data.row_splits.dtype if is_ragged(data) else None
+        partitions = convert_to_tensor_or_ragged_tensor(partitions, name="partitions",
+                                                        preferred_dtype=row_splits_dtype)
+        num_partitions = convert_to_tensor(num_partitions, name="num_partitions",
+                                           preferred_dtype=partitions.dtype)
+        if row_splits_dtype is not None:
+            partitions = math_ops.cast(partitions, row_splits_dtype)
+        num_partitions = math_ops.cast(num_partitions, partitions.dtype)
+        partitions_rank = partitions.shape.ndims
+        if partitions_rank is None:
+            raise ValueError("partitions must have known rank.")
+        num_partitions.shape.assert_has_rank(0)
+        partitions.shape.assert_is_compatible_with(data.shape[:partitions_rank])
+        if partitions_rank == 0:
+            return RaggedTensor.from_value_rowids(
+                values=array_ops.stack([data]), value_rowids=array_ops.stack([partitions]),
+                nrows=num_partitions, validate=False)
+        if partitions_rank == 1:
+            permutation = argsort(partitions, stable=True)
+            value_rowids = array_ops.gather(partitions, permutation)
+            values = array_ops.gather(data, permutation)
+            checks = [check_ops.assert_less(value_rowids[-1:], num_partitions,
+                                            message="partitions must be less than "
+                                                    "num_partitions"),
+                      check_ops.assert_non_negative(
+                          partitions, message="partitions must be non-negative.")]
+            with get_default_graph().control_dependencies(checks):
+                return RaggedTensor.from_value_rowids(values, value_rowids,
+                                                      nrows=num_partitions, validate=False)
+        if not is_ragged(data):
+            data = RaggedTensor.from_tensor(data, row_splits_dtype=partitions.dtype,
+                                            ragged_rank=1)
+        if not is_ragged(partitions):
+            partitions = RaggedTensor.from_tensor(
+                partitions, row_splits_dtype=partitions.dtype,
+                ragged_rank=max(data.ragged_rank, partitions_rank - 1))
+        check = check_ops.assert_equal(data.row_splits, partitions.row_splits,
+                                       message="data and partitions have incompatible "
+                                               "ragged shapes")
+        with get_default_graph().control_dependencies([check]):
+            return stack_dynamic_partitions(data.values, partitions.values, num_partitions)
