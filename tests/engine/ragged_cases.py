@@ -106,6 +106,14 @@ def _elementwise(tf):
         "maximum": tf.maximum(rt, 2.5), "logical_not": tf.logical_not(rt > 2.0),
         "nested_add": _nested(tf) * 10, "relu": tf.nn.relu(rt - 3.0),
         "map_flat_values": tf.ragged.map_flat_values(tf.multiply, rt, 3.0),
+        "identity": tf.identity(rt), "size": tf.size(rt), "rank": tf.rank(_nested(tf)),
+        "add_n": tf.add_n([rt, other, rt]), "clip": tf.clip_by_value(rt, 1.5, 4.5),
+        "expand_dims0": tf.expand_dims(rt, 0), "expand_dims2": tf.expand_dims(rt, 2),
+        "reduce_join": tf.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=1,
+                                      separator="-"),
+        "reduce_join_axis0": tf.strings.reduce_join(tf.ragged.constant([["a", "b"], ["c"]]),
+                                                    axis=0),
+        "reduce_join_all": tf.strings.reduce_join(tf.ragged.constant([["a", "b"], ["c"]])),
         "map_flat_values_two": tf.ragged.map_flat_values(tf.add, rt, other),
     }
 

@@ -13,8 +13,8 @@ UNARY = """abs negative square sqrt rsqrt exp expm1 log log1p sigmoid tanh sin c
 atan sinh cosh asinh acosh atanh floor ceil round rint sign reciprocal logical_not cast
 saturate_cast ones_like zeros_like is_nan is_inf is_finite erf erfc lgamma digamma
 softplus softsign relu relu6 elu selu leaky_relu log_sigmoid imag real conj angle
-as_string string_to_number to_number length lower upper strip to_hash_bucket_fast
-to_hash_bucket to_hash_bucket_strong substr regex_full_match regex_replace""".split()
+as_string length lower upper strip to_hash_bucket_fast to_hash_bucket to_hash_bucket_strong
+substr regex_full_match regex_replace clip_by_value""".split()
 BINARY = """add subtract multiply divide truediv floordiv realdiv div maximum minimum pow equal
 not_equal less less_equal greater greater_equal logical_and logical_or logical_xor
 squared_difference floormod mod truncatediv truncatemod div_no_nan atan2 xdivy xlogy""".split()
@@ -141,6 +141,47 @@ def gather(fn):
     return dispatch
 
 
+def first_argument(ragged_fn, names):
+    """A function dispatched on its first argument (or keyword `names`) being ragged."""
+    def make(fn):
+        @functools.wraps(fn)
+        def dispatch(*args, **kwargs):
+            value = args[0] if args else next((kwargs[n] for n in names if n in kwargs), None)
+            if _is_ragged(value):
+                return ragged_fn(*args, **kwargs)
+            return fn(*args, **kwargs)
+        return dispatch
+    return make
+
+
+def _size(input=None, name=None, out_type=None):  # noqa: A002  (tf.compat.v1.size's order)
+    from engine.framework import dtypes
+    return ragged_ops.size(input, out_type=out_type or dtypes.int32, name=name)
+
+
+def _expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
+    return ragged_ops.expand_dims(input, axis if axis is not None else dim, name=name)
+
+
+def _reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
+                 reduction_indices=None, keepdims=None):
+    from engine.ops.text_ops import reduce_join
+    from engine.ops.unicode_ops import unsorted_segment_join
+    axis = axis if axis is not None else reduction_indices
+    keepdims = keepdims if keepdims is not None else keep_dims
+    return ragged_ops.reduce_aggregate(reduce_join, unsorted_segment_join, inputs, axis,
+                                       keepdims, separator, name or "RaggedSegmentJoin")
+
+
+def _add_n(fn):
+    @functools.wraps(fn)
+    def dispatch(inputs, name=None):
+        if _any_ragged(inputs):
+            return ragged_ops.add_n(inputs, name=name)
+        return fn(inputs, name=name)
+    return dispatch
+
+
 def _wrappers(api_module):
     table = {}
     for name in UNARY:
@@ -150,7 +191,12 @@ def _wrappers(api_module):
     for name, ragged_fn in REDUCTIONS.items():
         table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
     # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
-    table.update(concat=concat, stack=stack, gather=gather)
+    table.update(concat=concat, stack=stack, gather=gather, add_n=_add_n,
+                 identity=first_argument(ragged_ops.identity, ("input",)),
+                 size=first_argument(_size, ("input",)),
+                 rank=first_argument(ragged_ops.rank, ("input",)),
+                 expand_dims=first_argument(_expand_dims, ("input",)),
+                 reduce_join=first_argument(_reduce_join, ("inputs",)))
     return table
 
 

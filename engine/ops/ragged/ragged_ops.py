@@ -197,8 +197,11 @@ def boolean_mask(data, mask, name=None):
 
 
 # ---- reductions -----------------------------------------------------------------------
-def _segment_aggregate(unsorted_segment_op, data, segment_ids, num_segments, name=None):
+def _segment_aggregate(unsorted_segment_op, data, segment_ids, num_segments, separator=None,
+                       name=None):
     if not (is_ragged(data) or is_ragged(segment_ids)):
+        if separator is not None:
+            return unsorted_segment_op(data, segment_ids, num_segments, separator, name)
         return unsorted_segment_op(data, segment_ids, num_segments, name)
     with name_scope(name, "RaggedSegment", [data, segment_ids, num_segments]):
         data_row_lengths = data.row_splits[1:] - data.row_splits[:-1]
@@ -210,18 +213,24 @@ def _segment_aggregate(unsorted_segment_op, data, segment_ids, num_segments, nam
         limit = start + data_row_lengths
         data_val_to_out_val_index = range(start, limit).values
         output_values = _segment_aggregate(unsorted_segment_op, data.values,
-                                           data_val_to_out_val_index, output_splits[-1])
+                                           data_val_to_out_val_index, output_splits[-1],
+                                           separator)
         return RaggedTensor.from_row_splits(output_values, output_splits, validate=False)
 
 
 def _unsorted(kind):
+    """The unsorted segment op: unsorted_segment_<kind>, or `kind` itself if a function."""
+    if callable(kind):
+        return kind
     from engine.ops import segment_ops
     return getattr(segment_ops, "unsorted_segment_" + kind)
 
 
-def reduce_aggregate(reduce_op, segment_kind, rt_input, axis, keepdims, name=None):
+def reduce_aggregate(reduce_op, segment_kind, rt_input, axis, keepdims, separator=None,
+                     name=None):
+    maybe_separator = {} if separator is None else {"separator": separator}
     if not is_ragged(rt_input):
-        return reduce_op(rt_input, axis, keepdims=keepdims, name=name)
+        return reduce_op(rt_input, axis, keepdims=keepdims, name=name, **maybe_separator)
     unsorted_segment_op = _unsorted(segment_kind)
     if hasattr(axis, "op"):
         axis = constant_value(axis)
@@ -230,7 +239,8 @@ def reduce_aggregate(reduce_op, segment_kind, rt_input, axis, keepdims, name=Non
         if hasattr(axis, "tolist"):
             axis = axis.tolist()
     if axis is None:
-        result = reduce_op(rt_input.flat_values, None, keepdims=keepdims, name=name)
+        result = reduce_op(rt_input.flat_values, None, keepdims=keepdims, name=name,
+                           **maybe_separator)
         if keepdims:
             for _ in rt_input.shape[1:]:
                 result = array_ops.expand_dims(result, axis=0)
@@ -245,15 +255,17 @@ def reduce_aggregate(reduce_op, segment_kind, rt_input, axis, keepdims, name=Non
                 axis = sorted(get_positive_axis(a, rt_input.shape.ndims, "axis[%s]" % i,
                                                 "rank(input_tensor)")
                               for i, a in enumerate(axis))
-                inner = reduce_aggregate(reduce_op, segment_kind, rt_input, axis[-1], keepdims)
-                return reduce_aggregate(reduce_op, segment_kind, inner, axis[:-1], keepdims)
+                inner = reduce_aggregate(reduce_op, segment_kind, rt_input, axis[-1], keepdims,
+                                         separator)
+                return reduce_aggregate(reduce_op, segment_kind, inner, axis[:-1], keepdims,
+                                        separator)
         axis = get_positive_axis(axis, rt_input.shape.ndims, ndims_name="rank(input_tensor)")
         if axis == 0:
             row_lengths = rt_input.row_splits[1:] - rt_input.row_splits[:-1]
             num_segments = math_ops.maximum(math_ops.reduce_max(row_lengths), 0)
             segment_ids = range(row_lengths).values
             result = _segment_aggregate(unsorted_segment_op, rt_input.values, segment_ids,
-                                        num_segments)
+                                        num_segments, separator)
             if keepdims:
                 result = array_ops.expand_dims(result, axis=0)
             return result
@@ -261,12 +273,12 @@ def reduce_aggregate(reduce_op, segment_kind, rt_input, axis, keepdims, name=Non
             num_segments = array_ops.shape(rt_input.row_splits)[0] - 1
             segment_ids = row_splits_to_segment_ids(rt_input.row_splits)
             result = _segment_aggregate(unsorted_segment_op, rt_input.values, segment_ids,
-                                        num_segments)
+                                        num_segments, separator)
             if keepdims:
                 result = array_ops.expand_dims(result, axis=1)
             return result
         return rt_input.with_values(reduce_aggregate(reduce_op, segment_kind, rt_input.values,
-                                                     axis - 1, keepdims))
+                                                     axis - 1, keepdims, separator))
 
 
 def _reducer(reduce_op, segment_kind, default_name):
@@ -599,3 +611,24 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
                                                "ragged shapes")
         with get_default_graph().control_dependencies([check]):
             return stack_dynamic_partitions(data.values, partitions.values, num_partitions)
+
+
+def identity(input, name=None):  # noqa: A002  (TensorFlow's name)
+    """array_ops.identity of a composite: an Identity per component (flat values first)."""
+    flat_values = array_ops.identity(input.flat_values, name=name)
+    splits = [array_ops.identity(s, name=name) for s in input.nested_row_splits]
+    return RaggedTensor.from_nested_row_splits(flat_values, splits, validate=False)
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return array_ops.size(input.flat_values, out_type=out_type, name=name)
+
+
+def rank(input, name=None):  # noqa: A002
+    with name_scope(name, "RaggedRank", [input]):
+        return input.ragged_rank + array_ops.rank(input.flat_values)
+
+
+def add_n(inputs, name=None):
+    with name_scope(name, "RaggedAddN", inputs):
+        return map_flat_values(math_ops.add_n, inputs)
