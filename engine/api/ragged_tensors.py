@@ -1,6 +1,7 @@
 """tf.RaggedTensor, tf.RaggedTensorSpec, tf.ragged (as tf.compat.v1.ragged exports it),
-tf.io.RaggedFeature and the raw tf.ragged_fill_empty_rows ops; `install` puts the ragged dispatch on tf's elementwise
-ops, reductions, concat, stack and gather (engine/ops/ragged/dispatch.py)."""
+tf.io.RaggedFeature and the raw tf.ragged_fill_empty_rows ops; `install` puts the ragged
+dispatch on tf's elementwise ops, reductions, concat, stack, gather and the others
+engine/ops/ragged/dispatch.py lists."""
 
 from engine.api import input_output as _input_output
 from engine.framework.api_namespace import Namespace as _Namespace

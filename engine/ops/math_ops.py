@@ -409,6 +409,11 @@ def _binary_operator(op_name, func):
             try:
                 y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
             except TypeError:
+                # A RaggedTensor: its reflected operator, in this scope as TensorFlow's
+                # binary_op_wrapper calls it
+                reflected = getattr(type(y), f"__r{op_name}__", None)
+                if reflected is not None and hasattr(y, "nested_row_splits"):
+                    return reflected(y, x)
                 return NotImplemented
             return func(x, y, name=name)
 

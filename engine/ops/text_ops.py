@@ -1,6 +1,7 @@
-"""tf.strings.ngrams, tf.string_split, tf.strings.split (SparseTensor or RaggedTensor results), tf.substr (tf.strings.substr), tf.as_string
-(tf.strings.as_string), tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace,
-tf.string_strip and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
+"""tf.strings.ngrams, tf.string_split, tf.strings.split (SparseTensor or RaggedTensor
+results), tf.substr (tf.strings.substr), tf.as_string (tf.strings.as_string),
+tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace, tf.string_strip
+and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
 
 import numpy as np
 

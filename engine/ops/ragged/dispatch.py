@@ -173,6 +173,30 @@ def _reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
                                        keepdims, separator, name or "RaggedSegmentJoin")
 
 
+def embedding_lookup(fn):
+    """ragged_embedding_ops.embedding_lookup: the lookup of the flat ids, rows kept."""
+    @functools.wraps(fn)
+    def dispatch(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                 max_norm=None):
+        if not _is_ragged(ids):
+            return fn(params, ids, partition_strategy, name, validate_indices, max_norm)
+        from engine.framework import dtypes
+        from engine.framework.default_graph import name_scope
+        if params is None:
+            raise ValueError("params must be specified.")
+        if isinstance(params, (list, tuple)) and not params:
+            raise ValueError("params should not be empty.")
+        if ids.dtype != dtypes.int32 and ids.dtype != dtypes.int64:
+            raise ValueError(f"The values contained by the inputs have type {ids.dtype} and "
+                             "cannot be processed. All values should be indices, either of "
+                             "type `int32` or `int64`.")
+        with name_scope(name, "embedding_lookup_ragged"):
+            return ragged_ops.map_flat_values(fn, params=params, ids=ids,
+                                              partition_strategy=partition_strategy,
+                                              max_norm=max_norm)
+    return dispatch
+
+
 def _add_n(fn):
     @functools.wraps(fn)
     def dispatch(inputs, name=None):
@@ -192,6 +216,7 @@ def _wrappers(api_module):
         table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
     # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
     table.update(concat=concat, stack=stack, gather=gather, add_n=_add_n,
+                 embedding_lookup=embedding_lookup,
                  identity=first_argument(ragged_ops.identity, ("input",)),
                  size=first_argument(_size, ("input",)),
                  rank=first_argument(ragged_ops.rank, ("input",)),
@@ -258,6 +283,7 @@ def install_operators(api_module):
     for method, (name, reflected) in _OPERATORS.items():
         fn = getattr(api_module, name)
         if reflected:
+            # a Tensor on the left calls this inside its operator scope (math_ops.py)
             setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(other, self))
         else:
             setattr(RaggedTensor, method, lambda self, other, fn=fn: fn(self, other))
