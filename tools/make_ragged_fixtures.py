@@ -1,9 +1,10 @@
 """Write tests/fixtures/ragged/: TensorFlow's results for tests/engine/ragged_cases.py.
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_ragged_fixtures.py`.
-values.npz holds each output's components ("<group>__<output>__<part>"; strings as bytes),
-cases.json the fetched Python kinds, to_list()s, static shapes and dtypes, the run-time and
-Python errors and RaggedTensorSpec's answers, nodes.json.gz each group's [name, op type]s.
+cases.json.gz holds each output's components ("<group>__<output>__<part>": dtype, shape and
+the values, floats exactly as their doubles, strings decoded with surrogateescape), the
+fetched Python kinds, to_list()s, static shapes and dtypes, the run-time and Python errors
+and RaggedTensorSpec's answers; nodes.json.gz each group's [name, op type]s.
 """
 
 import json
@@ -28,8 +29,12 @@ def jsonable(value):
 
 
 def storable(array):
+    """[dtype, shape, flat values] of an array (bytes for strings)."""
     array = np.asarray(array)
-    return array.astype(bytes) if array.dtype == object else array
+    if array.dtype == object:
+        array = array.astype(bytes)
+    values = [jsonable(v) for v in array.reshape(-1).tolist()]
+    return [array.dtype.str, list(array.shape), values]
 
 
 def main():
@@ -56,8 +61,9 @@ def main():
                           for name in cases.PYTHON_ERRORS},
         "spec": jsonable(cases.spec_answers(tf)),
     }
-    np.savez_compressed(OUT / "values.npz", **arrays)
-    (OUT / "cases.json").write_text(json.dumps(document, sort_keys=True) + "\n")
+    document["arrays"] = arrays
+    (OUT / "cases.json.gz").write_bytes(gzip_bytes(json.dumps(document, sort_keys=True)
+                                                   + "\n"))
     lines = [f"{json.dumps(g)}: [\n" + ",\n".join(json.dumps(n) for n in ns) + "]"
              for g, ns in nodes.items()]
     (OUT / "nodes.json.gz").write_bytes(gzip_bytes("{\n" + ",\n".join(lines) + "\n}\n"))

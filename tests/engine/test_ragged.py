@@ -19,8 +19,18 @@ import ragged_cases as cases  # noqa: E402
 import engine as tf  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ragged"
-DOCUMENT = json.loads((FIXTURES / "cases.json").read_text())
-ARRAYS = np.load(FIXTURES / "values.npz")
+DOCUMENT = json.loads(gzip.decompress((FIXTURES / "cases.json.gz").read_bytes()))
+
+
+def _array(stored):
+    """An array of the fixture: [dtype, shape, flat values]."""
+    dtype, shape, values = stored
+    if np.dtype(dtype).kind == "S":
+        values = [v.encode("utf-8", "surrogateescape") for v in values]
+    return np.array(values, dtype=dtype).reshape(shape)
+
+
+ARRAYS = {key: _array(stored) for key, stored in DOCUMENT["arrays"].items()}
 NODES = json.loads(gzip.decompress((FIXTURES / "nodes.json.gz").read_bytes()))
 
 # Static shapes TensorFlow knows from its C++ shape refiner evaluating small constant
