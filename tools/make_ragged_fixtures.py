@@ -2,7 +2,7 @@
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_ragged_fixtures.py`.
 cases.json.gz holds each output's components ("<group>__<output>__<part>": dtype, shape and
-the values, floats exactly as their doubles, strings decoded with surrogateescape), the
+the values, floats as their bits, strings decoded with surrogateescape), the
 fetched Python kinds, to_list()s, static shapes and dtypes, the run-time and Python errors
 and RaggedTensorSpec's answers; nodes.json.gz each group's [name, op type]s.
 """
@@ -33,7 +33,10 @@ def storable(array):
     array = np.asarray(array)
     if array.dtype == object:
         array = array.astype(bytes)
-    values = [jsonable(v) for v in array.reshape(-1).tolist()]
+    flat = array.reshape(-1)
+    if array.dtype.kind == "f":  # the bits, NaNs' signs and payloads too
+        flat = flat.view(f"<u{array.dtype.itemsize}")
+    values = [jsonable(v) for v in flat.tolist()]
     return [array.dtype.str, list(array.shape), values]
 
 

@@ -25,8 +25,12 @@ DOCUMENT = json.loads(gzip.decompress((FIXTURES / "cases.json.gz").read_bytes())
 def _array(stored):
     """An array of the fixture: [dtype, shape, flat values]."""
     dtype, shape, values = stored
-    if np.dtype(dtype).kind == "S":
+    kind = np.dtype(dtype).kind
+    if kind == "S":
         values = [v.encode("utf-8", "surrogateescape") for v in values]
+    if kind == "f":  # stored as its bits
+        bits = np.array(values, dtype=f"<u{np.dtype(dtype).itemsize}")
+        return bits.view(dtype).reshape(shape)
     return np.array(values, dtype=dtype).reshape(shape)
 
 
