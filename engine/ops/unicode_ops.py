@@ -8,7 +8,6 @@ rank 1 or more to a RaggedTensor with one more (ragged) dimension.
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.ops import array_ops
-from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.ragged.ragged_ops import convert_to_tensor_or_ragged_tensor, expand_dims
 from engine.ops.ragged.ragged_tensor import RaggedTensor

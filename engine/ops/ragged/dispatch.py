@@ -5,7 +5,7 @@ handler): a wrapper per API function that passes anything not ragged straight th
 import functools
 
 from engine.ops import array_ops, math_ops
-from engine.ops.ragged import ragged_ops
+from engine.ops.ragged import ragged_array, ragged_math, ragged_ops
 from engine.ops.ragged.getitem import ragged_getitem
 from engine.ops.ragged.ragged_tensor import RaggedTensor
 
@@ -18,10 +18,10 @@ substr regex_full_match regex_replace clip_by_value""".split()
 BINARY = """add subtract multiply divide truediv floordiv realdiv div maximum minimum pow equal
 not_equal less less_equal greater greater_equal logical_and logical_or logical_xor
 squared_difference floormod mod truncatediv truncatemod div_no_nan atan2 xdivy xlogy""".split()
-REDUCTIONS = {"reduce_sum": ragged_ops.reduce_sum, "reduce_mean": ragged_ops.reduce_mean,
-              "reduce_max": ragged_ops.reduce_max, "reduce_min": ragged_ops.reduce_min,
-              "reduce_prod": ragged_ops.reduce_prod, "reduce_all": ragged_ops.reduce_all,
-              "reduce_any": ragged_ops.reduce_any}
+REDUCTIONS = {"reduce_sum": ragged_math.reduce_sum, "reduce_mean": ragged_math.reduce_mean,
+              "reduce_max": ragged_math.reduce_max, "reduce_min": ragged_math.reduce_min,
+              "reduce_prod": ragged_math.reduce_prod, "reduce_all": ragged_math.reduce_all,
+              "reduce_any": ragged_math.reduce_any}
 
 
 def _is_ragged(value):
@@ -113,7 +113,7 @@ def concat(fn):
     @functools.wraps(fn)
     def dispatch(values, axis, name="concat"):
         if _any_ragged(values):
-            return ragged_ops.concat(values, axis, name=None if name == "concat" else name)
+            return ragged_array.concat(values, axis, name=None if name == "concat" else name)
         return fn(values, axis, name)
     return dispatch
 
@@ -122,7 +122,7 @@ def stack(fn):
     @functools.wraps(fn)
     def dispatch(values, axis=0, name="stack"):
         if _any_ragged(values):
-            return ragged_ops.stack(values, axis, name=None if name == "stack" else name)
+            return ragged_array.stack(values, axis, name=None if name == "stack" else name)
         return fn(values, axis, name)
     return dispatch
 
@@ -134,7 +134,7 @@ def gather(fn):
             names = ("validate_indices", "name", "axis", "batch_dims")
             bound = dict(zip(names, args))
             bound.update(kwargs)
-            return ragged_ops.gather(params, indices, axis=bound.get("axis"),
+            return ragged_array.gather(params, indices, axis=bound.get("axis"),
                                      batch_dims=bound.get("batch_dims", 0),
                                      name=bound.get("name"))
         return fn(params, indices, *args, **kwargs)
@@ -169,7 +169,7 @@ def _reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
     from engine.ops.unicode_ops import unsorted_segment_join
     axis = axis if axis is not None else reduction_indices
     keepdims = keepdims if keepdims is not None else keep_dims
-    return ragged_ops.reduce_aggregate(reduce_join, unsorted_segment_join, inputs, axis,
+    return ragged_math.reduce_aggregate(reduce_join, unsorted_segment_join, inputs, axis,
                                        keepdims, separator, name or "RaggedSegmentJoin")
 
 

@@ -9,7 +9,7 @@ from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops, check_ops, math_ops
 from engine.ops.control_flow.cond import cond
 from engine.ops.convert import convert_to_tensor
-from engine.ops.ragged import ragged_ops
+from engine.ops.ragged import ragged_array, ragged_ops
 from engine.ops.ragged.ragged_tensor import RaggedTensor
 
 
@@ -162,7 +162,7 @@ def _from_value_ranges(starts, limits, step, values):
     step = math_ops.cast(step, starts.dtype)
     value_indices = ragged_ops.range(starts, limits, step, row_splits_dtype=starts.dtype)
     if isinstance(values, RaggedTensor):
-        gathered = ragged_ops.gather(params=values, indices=value_indices.values)
+        gathered = ragged_array.gather(params=values, indices=value_indices.values)
     else:
         gathered = array_ops.gather(params=values, indices=value_indices.values)
     return value_indices.with_values(gathered)

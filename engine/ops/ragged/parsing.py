@@ -7,7 +7,7 @@ from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
 from engine.ops import array_ops, check_ops, math_ops
 from engine.ops.convert import convert_to_tensor
-from engine.ops.ragged.ragged_ops import reduce_max
+from engine.ops.ragged.ragged_math import reduce_max
 from engine.ops.ragged.ragged_tensor import RaggedTensor
 from engine.ops.repeat_ops import repeat
 

@@ -6,7 +6,7 @@ import numpy as np
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.tensor import Tensor
-from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.framework.tensor_shape import TensorShape
 from engine.ops import array_ops, check_ops, math_ops
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
