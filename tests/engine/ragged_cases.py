@@ -45,6 +45,9 @@ def _from_tensor(tf):
         "int32": tf.RaggedTensor.from_tensor(x, padding=0.0, row_splits_dtype=tf.int32),
         "rank3_padding": tf.RaggedTensor.from_tensor(tf.reshape(tf.range(12), [2, 3, 2]),
                                                      padding=[0, 1]),
+        "nested_lengths": tf.RaggedTensor.from_tensor(
+            tf.reshape(tf.range(12), [2, 3, 2]),
+            lengths=(tf.constant([2, 1], tf.int64), tf.constant([2, 0, 1], tf.int64))),
         "ragged_rank2": tf.RaggedTensor.from_tensor(tf.reshape(tf.range(12), [2, 3, 2]),
                                                     ragged_rank=2),
         "from_sparse": tf.RaggedTensor.from_sparse(tf.SparseTensor(
@@ -76,6 +79,9 @@ def _methods(tf):
         "row_lengths": rt.row_lengths(), "nrows": rt.nrows(),
         "nrows_int32": rt.nrows(out_type=tf.int32), "value_rowids": rt.value_rowids(),
         "row_starts": rt.row_starts(), "row_limits": rt.row_limits(),
+        "nested_row_lengths_0": nested.nested_row_lengths()[0],
+        "nested_row_lengths_1": nested.nested_row_lengths()[1],
+        "nested_value_rowids_1": nested.nested_value_rowids()[1],
         "nested_row_lengths_2": nested.row_lengths(axis=2),
         "to_tensor": rt.to_tensor(), "to_tensor_default": rt.to_tensor(default_value=-1.0),
         "to_tensor_shape": rt.to_tensor(shape=[2, 2]),
@@ -171,6 +177,9 @@ def _array_ops(tf):
         "cross_hashed": tf.ragged.cross_hashed(
             [tf.ragged.constant([["a", "b"], ["c"]]), tf.constant([["x"], ["y"]])],
             num_buckets=100),
+        "where_elements": tf.where(rt > 2.5, rt, -rt),
+        "where_rows": tf.where([True, False, False, True], rt, short),
+        "where_coordinates": tf.where(rt > 2.5),
         "stack_partitions": tf.ragged.stack_dynamic_partitions(
             tf.constant([10, 20, 30, 40, 50]), tf.constant([2, 0, 2, 1, 0]), 4),
         "stack_partitions_ragged": tf.ragged.stack_dynamic_partitions(

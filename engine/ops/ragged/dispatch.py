@@ -197,6 +197,15 @@ def embedding_lookup(fn):
     return dispatch
 
 
+def where(fn):
+    @functools.wraps(fn)
+    def dispatch(condition, x=None, y=None, name=None):
+        if any(_is_ragged(v) for v in (condition, x, y)):
+            return ragged_array.where(condition, x, y, name=name)
+        return fn(condition, x, y, name)
+    return dispatch
+
+
 def _add_n(fn):
     @functools.wraps(fn)
     def dispatch(inputs, name=None):
@@ -216,7 +225,7 @@ def _wrappers(api_module):
         table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
     # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
     table.update(concat=concat, stack=stack, gather=gather, add_n=_add_n,
-                 embedding_lookup=embedding_lookup,
+                 embedding_lookup=embedding_lookup, where=where,
                  identity=first_argument(ragged_ops.identity, ("input",)),
                  size=first_argument(_size, ("input",)),
                  rank=first_argument(ragged_ops.rank, ("input",)),

@@ -230,3 +230,55 @@ def _gather(params, indices):
             target._cached_uniform_row_length = indices_shape[dim + 1]
             target = target.values
     return result
+
+
+def where(condition, x=None, y=None, name=None):
+    """tf.compat.v1.where of RaggedTensors (ragged_where_op.where): coordinates, or elements
+    of x and y (rows of them for a vector condition)."""
+    if (x is None) != (y is None):
+        raise ValueError("x and y must be either both None or both non-None")
+    with name_scope("RaggedWhere", name, [condition, x, y]):
+        condition = convert_to_tensor_or_ragged_tensor(condition, name="condition")
+        if x is None:
+            return _coordinate_where(condition)
+        x = convert_to_tensor_or_ragged_tensor(x, name="x")
+        y = convert_to_tensor_or_ragged_tensor(y, name="y")
+        condition, x, y = match_row_splits_dtypes(condition, x, y)
+        return _elementwise_where(condition, x, y)
+
+
+def _elementwise_where(condition, x, y):
+    condition_is_ragged, x_is_ragged, y_is_ragged = (is_ragged(t) for t in (condition, x, y))
+    if not (condition_is_ragged or x_is_ragged or y_is_ragged):
+        return array_ops.where(condition, x, y)
+    if condition_is_ragged and x_is_ragged and y_is_ragged:
+        return map_flat_values(array_ops.where, condition, x, y)
+    if not condition_is_ragged:
+        condition.shape.assert_has_rank(1)
+        x_and_y = concat([x, y], axis=0)
+        x_nrows = _nrows(x, x_and_y.row_splits.dtype)
+        y_nrows = _nrows(y, x_and_y.row_splits.dtype)
+        indices = array_ops.where(condition, math_ops.range(x_nrows),
+                                  x_nrows + math_ops.range(y_nrows))
+        return gather(x_and_y, indices)
+    raise ValueError("Input shapes do not match.")
+
+
+def _nrows(rt_input, out_type):
+    if is_ragged(rt_input):
+        return rt_input.nrows(out_type=out_type)
+    return array_ops.shape(rt_input, out_type=out_type)[0]
+
+
+def _coordinate_where(condition):
+    if not is_ragged(condition):
+        return array_ops.where(condition)
+    selected_coords = _coordinate_where(condition.values)
+    condition = condition.with_row_splits_dtype(selected_coords.dtype)
+    first_index = selected_coords[:, 0]
+    selected_rows = array_ops.gather(condition.value_rowids(), first_index)
+    selected_row_starts = array_ops.gather(condition.row_splits, selected_rows)
+    selected_cols = first_index - selected_row_starts
+    return array_ops.concat([array_ops.expand_dims(selected_rows, 1),
+                             array_ops.expand_dims(selected_cols, 1), selected_coords[:, 1:]],
+                            axis=1)
