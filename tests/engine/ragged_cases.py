@@ -484,6 +484,8 @@ def spec_answers(tf):
         other = tf.RaggedTensorSpec([None, None, 3], tf.int32, ragged_rank=1,
                                     row_splits_dtype=tf.int32)
         return {
+            "ragged_repr": repr(rt), "ragged_str": str(rt),
+            "nested_repr": repr(_nested(tf)),
             "repr": repr(spec), "repr_other": repr(other),
             "repr_unknown": repr(tf.RaggedTensorSpec(dtype=tf.string, ragged_rank=2)),
             "from_value": repr(tf.RaggedTensorSpec.from_value(rt)),
