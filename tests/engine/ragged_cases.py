@@ -131,6 +131,18 @@ def _elementwise(tf):
     }
 
 
+def _broadcast(tf):
+    """A dense operand of the RaggedTensor's rank: TensorFlow builds its DynamicRaggedShape
+    broadcast (hundreds of nodes), the engine a gather by value_rowids: values compared."""
+    rt = _rt(tf)
+    column = tf.constant([[10.0], [20.0], [30.0], [40.0]])
+    return {"times_column": rt * column, "column_minus": column - rt,
+            "plus_one_by_one": tf.add(rt, tf.constant([[0.5]])),
+            "inner_column": tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]],
+                                               ragged_rank=1)
+            * tf.constant([[[1.0, -1.0]], [[2.0, -2.0]]])}
+
+
 def _reductions(tf):
     rt = _rt(tf)
     nested = tf.cast(_nested(tf), tf.float32)
@@ -343,7 +355,8 @@ def _strings(tf):
 
 
 GROUPS = {"factories": _factories, "from_tensor": _from_tensor, "constants": _constants,
-          "methods": _methods, "elementwise": _elementwise, "reductions": _reductions,
+          "methods": _methods, "elementwise": _elementwise,
+          "broadcast": _broadcast, "reductions": _reductions,
           "array_ops": _array_ops, "indexing": _indexing,
           "parsing": _parsing, "strings": _strings, "fill_empty_rows": _fill_empty_rows,
           "gradients": _gradients}

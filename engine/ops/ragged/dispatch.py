@@ -57,10 +57,10 @@ def binary_elementwise(op, x, y):
             return from_partitions(op(x.flat_values, y.flat_values),
                                    x._nested_row_partitions)
         return ragged_ops.map_flat_values(op, x, y)
-    if ((x_is_ragged and x.flat_values.shape.ndims <= y.shape.ndims)
-            or (y_is_ragged and y.flat_values.shape.ndims <= x.shape.ndims)):
-        raise ValueError("the engine broadcasts a RaggedTensor with a Tensor of lower rank "
-                         "than its flat_values only")
+    if x_is_ragged and x.flat_values.shape.ndims <= y.shape.ndims:
+        return x.with_flat_values(op(x.flat_values, _dense_per_value(y, x)))
+    if y_is_ragged and y.flat_values.shape.ndims <= x.shape.ndims:
+        return y.with_flat_values(op(_dense_per_value(x, y), y.flat_values))
     x_values = x.flat_values if x_is_ragged else x
     y_values = y.flat_values if y_is_ragged else y
     mapped = op(x_values, y_values)
@@ -72,6 +72,22 @@ def from_partitions(flat_values, partitions):
     for partition in reversed(partitions):
         result = RaggedTensor(result, partition, internal=True)
     return result
+
+
+def _dense_per_value(dense, rt):
+    """A dense operand of the ragged one's rank, size 1 along the ragged dimension, as one
+    row per flat value (gathered by value_rowids). TensorFlow broadcasts through its
+    DynamicRaggedShape (other nodes, the same values); other shapes are refused."""
+    dims = dense.shape.as_list() if dense.shape.ndims is not None else None
+    if (rt.ragged_rank != 1 or dims is None or len(dims) != rt.shape.ndims
+            or dims[1] != 1):
+        raise ValueError("the engine broadcasts a RaggedTensor (ragged_rank 1) with a Tensor "
+                         "of lower rank than its flat_values, or of its rank and size 1 along "
+                         "the ragged dimension, only")
+    rows = array_ops.squeeze(dense, axis=[1])
+    if dims[0] == 1:
+        return rows[0]
+    return array_ops.gather(rows, rt.value_rowids())
 
 
 def binary(fn):
