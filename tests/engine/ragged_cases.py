@@ -66,6 +66,10 @@ def _constants(tf):
                                                  row_splits_dtype=tf.int32),
         "explicit_ragged_rank": tf.ragged.constant([[[1], [2]], [[3]]], ragged_rank=2),
         "dense_list": tf.ragged.constant([1, 2, 3]),
+        "given_inner_shape": tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]],
+                                                inner_shape=(2,)),
+        "empty_rows": tf.ragged.constant([[], []], dtype=tf.float32),
+        "bools": tf.ragged.constant([[True], [False, True]]),
     }
 
 
@@ -510,6 +514,10 @@ def spec_answers(tf):
             "value_type": spec.value_type.__name__,
             "fetched_type": type(tf.ragged.constant_value([[1]])).__name__,
             "constant_value": tf.ragged.constant_value([[1, 2], [3]]).to_list(),
+            "constant_value_nested": tf.ragged.constant_value(
+                [[[1.5], []], [[2.5, 3.5]]], ragged_rank=2).to_list(),
+            "constant_value_int32_splits": str(tf.ragged.constant_value(
+                [[1], [2, 3]], row_splits_dtype="int32").row_splits.dtype),
             "constant_value_str": str(tf.ragged.constant_value([[1, 2], [3]])),
             "constant_value_repr": repr(tf.ragged.constant_value([[1.5], []], dtype=np.float32)),
         }
