@@ -31,6 +31,8 @@ def _factories(tf):
         "uniform": tf.RaggedTensor.from_uniform_row_length(tf.range(6), 2),
         "nested_splits": tf.RaggedTensor.from_nested_row_splits(values, [[0, 2, 3], [0, 1, 1, 5]]),
         "nested_lengths": tf.RaggedTensor.from_nested_row_lengths(values, [[2, 1], [1, 0, 4]]),
+        "nested_rowids": tf.RaggedTensor.from_nested_value_rowids(
+            values, [[0, 0, 1], [0, 2, 2, 2, 2]], nested_nrows=[3, 3]),
         "int32_splits": tf.RaggedTensor.from_row_splits(values, np.array([0, 3, 5], np.int32)),
         "no_validate": tf.RaggedTensor.from_row_splits(values, [0, 1, 5], validate=False),
     }
