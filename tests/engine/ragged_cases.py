@@ -195,6 +195,9 @@ def _array_ops(tf):
         "cross_hashed": tf.ragged.cross_hashed(
             [tf.ragged.constant([["a", "b"], ["c"]]), tf.constant([["x"], ["y"]])],
             num_buckets=100),
+        "one_hot": tf.one_hot(tf.ragged.constant([[2, 0], [], [1]]), 3),
+        "one_hot_values": tf.one_hot(tf.ragged.constant([[1], [0, 1]]), 2, on_value=5.0,
+                                     off_value=-1.0, axis=-1),
         "where_elements": tf.where(rt > 2.5, rt, -rt),
         "where_rows": tf.where([True, False, False, True], rt, short),
         "where_coordinates": tf.where(rt > 2.5),
@@ -406,6 +409,7 @@ PYTHON_ERRORS = {
     "string_split_result_type": lambda tf: tf.string_split(["a"], result_type="Dense"),
     "ngrams_scalar": lambda tf: tf.strings.ngrams("a", 2),
     "ngrams_zero_width": lambda tf: tf.strings.ngrams(tf.ragged.constant([["a"]]), 0),
+    "one_hot_axis": lambda tf: tf.one_hot(tf.ragged.constant([[1]]), 2, axis=1),
     "ragged_feature_dtype": lambda tf: tf.io.RaggedFeature(tf.int32),
     "ragged_feature_partitions": lambda tf: tf.io.RaggedFeature(tf.int64, partitions=[3]),
     "from_sparse_rank3": lambda tf: tf.RaggedTensor.from_sparse(

@@ -242,6 +242,7 @@ def _wrappers(api_module):
     # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
     table.update(concat=concat, stack=stack, gather=gather, add_n=_add_n,
                  embedding_lookup=embedding_lookup, where=where,
+                 one_hot=first_argument(ragged_array.one_hot, ("indices",)),
                  identity=first_argument(ragged_ops.identity, ("input",)),
                  size=first_argument(_size, ("input",)),
                  rank=first_argument(ragged_ops.rank, ("input",)),

@@ -282,3 +282,16 @@ def _coordinate_where(condition):
     return array_ops.concat([array_ops.expand_dims(selected_rows, 1),
                              array_ops.expand_dims(selected_cols, 1), selected_coords[:, 1:]],
                             axis=1)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """ragged_one_hot: the one-hot rows of the flat ids, the row partitions kept."""
+    if isinstance(axis, int) and axis >= 0:
+        if axis <= indices.ragged_rank:
+            raise ValueError("axis (%d) must be greater than indices.ragged_rank (%d)."
+                             % (axis, indices.ragged_rank))
+        axis -= indices.ragged_rank
+    with name_scope(name, "RaggedOneHot", [indices, depth, on_value, off_value, axis]):
+        indices = convert_to_tensor_or_ragged_tensor(indices, name="indices")
+        return indices.with_flat_values(array_ops.one_hot(
+            indices.flat_values, depth, on_value, off_value, axis, dtype, name))
