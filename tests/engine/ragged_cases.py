@@ -162,6 +162,9 @@ def _reductions(tf):
         "nested_sum_axis2": tf.reduce_sum(nested, axis=2),
         "nested_sum_axis1": tf.reduce_sum(nested, axis=1),
         "nested_sum_axes": tf.reduce_sum(nested, axis=[1, 2]),
+        "segment_sum_ragged_ids": tf.math.unsorted_segment_sum(
+            rt, tf.ragged.constant([[0, 1], [1], [], [2, 0, 0]]), 3),
+        "segment_max_rows": tf.unsorted_segment_max(rt, [1, 0, 1, 1], 2),
         "sum_reduction_indices": tf.reduce_sum(rt, reduction_indices=1),
     }
 

@@ -213,6 +213,17 @@ def embedding_lookup(fn):
     return dispatch
 
 
+def segment_op(ragged_fn):
+    def make(fn):
+        @functools.wraps(fn)
+        def dispatch(data, segment_ids, num_segments, name=None):
+            if _is_ragged(data) or _is_ragged(segment_ids):
+                return ragged_fn(data, segment_ids, num_segments, name=name)
+            return fn(data, segment_ids, num_segments, name=name)
+        return dispatch
+    return make
+
+
 def where(fn):
     @functools.wraps(fn)
     def dispatch(condition, x=None, y=None, name=None):
@@ -240,6 +251,7 @@ def _wrappers(api_module):
     for name, ragged_fn in REDUCTIONS.items():
         table[name] = functools.partial(lambda f, r: reduction(f, r), r=ragged_fn)
     # tf.compat.v1.boolean_mask is v1's own function, which TensorFlow does not dispatch
+    table.update({name: segment_op(fn) for name, fn in ragged_math.SEGMENT_OPS.items()})
     table.update(concat=concat, stack=stack, gather=gather, add_n=_add_n,
                  embedding_lookup=embedding_lookup, where=where,
                  one_hot=first_argument(ragged_array.one_hot, ("indices",)),

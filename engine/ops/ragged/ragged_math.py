@@ -4,7 +4,10 @@ ops over value_rowids for axis 1, over ragged column ids for axis 0, recursing i
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.framework.tensor_util import constant_value
-from engine.ops import array_ops, math_ops
+from engine.framework.graph import get_default_graph
+from engine.ops import array_ops, check_ops, math_ops
+from engine.ops.ragged.ragged_ops import (convert_to_tensor_or_ragged_tensor,
+                                          match_row_splits_dtypes)
 from engine.ops.ragged.ragged_ops import range as ragged_range
 from engine.ops.ragged.ragged_tensor import RaggedTensor, is_ragged
 from engine.ops.ragged.segment_ids import row_splits_to_segment_ids
@@ -18,6 +21,21 @@ def _segment_aggregate(unsorted_segment_op, data, segment_ids, num_segments, sep
             return unsorted_segment_op(data, segment_ids, num_segments, separator, name)
         return unsorted_segment_op(data, segment_ids, num_segments, name)
     with name_scope(name, "RaggedSegment", [data, segment_ids, num_segments]):
+        data = convert_to_tensor_or_ragged_tensor(data, name="data")
+        segment_ids = convert_to_tensor_or_ragged_tensor(segment_ids, name="segment_ids")
+        data, segment_ids = match_row_splits_dtypes(data, segment_ids)
+        if segment_ids.dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError("segment_ids must have dtype int32 or int64.")
+        if is_ragged(segment_ids):
+            if not is_ragged(data):
+                raise ValueError("segment_ids.shape must be a prefix of data.shape, but "
+                                 "segment_ids is ragged and data is not.")
+            check_splits = check_ops.assert_equal(
+                segment_ids.row_splits, data.row_splits,
+                message="segment_ids.shape must be a prefix of data.shape")
+            with get_default_graph().control_dependencies([check_splits]):
+                return _segment_aggregate(unsorted_segment_op, data.values, segment_ids.values,
+                                          num_segments, separator)
         data_row_lengths = data.row_splits[1:] - data.row_splits[:-1]
         output_row_lengths = math_ops.maximum(
             _unsorted("max")(data_row_lengths, segment_ids, num_segments), 0)
@@ -135,3 +153,16 @@ def _bool_reducer(inner, default_name):
 
 reduce_all = _bool_reducer(reduce_prod, "RaggedReduceAll")
 reduce_any = _bool_reducer(reduce_sum, "RaggedReduceAny")
+
+
+def _segment_reducer(kind, default_name):
+    def segment_reduce(data, segment_ids, num_segments, name=None):
+        return _segment_aggregate(_unsorted(kind), data, segment_ids, num_segments,
+                                  name=name or default_name)
+    return segment_reduce
+
+
+# tf.math.unsorted_segment_* of RaggedTensors (ragged_math_ops.segment_sum, ...)
+SEGMENT_OPS = {f"unsorted_segment_{kind}": _segment_reducer(kind, f"RaggedSegment{title}")
+               for kind, title in (("sum", "Sum"), ("prod", "Prod"), ("min", "Min"),
+                                   ("max", "Max"))}
