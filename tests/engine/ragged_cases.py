@@ -100,6 +100,12 @@ def _methods(tf):
         "bounding_shape_axis1": rt.bounding_shape(axis=1),
         "merge_dims": nested.merge_dims(1, 2), "merge_dims_all": nested.merge_dims(0, 2),
         "with_row_splits_dtype": rt.with_row_splits_dtype(tf.int32),
+        "inner_to_sparse": tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]],
+                                              ragged_rank=1).to_sparse(),
+        "inner_to_tensor": tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]],
+                                              ragged_rank=1).to_tensor(default_value=-1),
+        "inner_to_tensor_shape": tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]],
+                                                    ragged_rank=1).to_tensor(shape=[2, 1, 2]),
         "rowids_to_tensor": tf.RaggedTensor.from_value_rowids(
             [1, 2, 3], [0, 2, 2], nrows=4).to_tensor(),
     }
