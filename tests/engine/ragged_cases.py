@@ -382,12 +382,21 @@ GROUPS = {"factories": _factories, "from_tensor": _from_tensor, "constants": _co
 # Run-time errors: the kernel's or the assertion's class and message.
 ERROR_CASES = {
     "row_splits_not_zero": lambda tf: tf.RaggedTensor.from_row_splits(
-        [1, 2, 3], tf.placeholder_with_default(tf.constant([1, 2, 3], tf.int64), [None])).values,
+        [1, 2, 3], tf.placeholder_with_default(tf.constant([1, 2, 3], tf.int64), [None])
+    ).row_splits,
     "row_lengths_mismatch": lambda tf: tf.RaggedTensor.from_row_lengths(
         [1, 2, 3], tf.placeholder_with_default(tf.constant([1, 1], tf.int64), [None])).row_splits,
     "range_zero_delta": lambda tf: tf.ragged.range([1, 2], [4, 5], [1, 0]).values,
     "from_sparse_not_right_ragged": lambda tf: tf.RaggedTensor.from_sparse(tf.SparseTensor(
-        [[0, 0], [1, 2]], [1, 2], [2, 3])).values,
+        [[0, 0], [1, 2]], [1, 2], [2, 3])).row_splits,
+    "gather_out_of_range": lambda tf: tf.gather(
+        _rt(tf), tf.placeholder_with_default([1, 7], [None])).flat_values,
+    "to_sparse_bad_splits": lambda tf: tf.RaggedTensor.from_row_splits(
+        [1, 2, 3], tf.placeholder_with_default(tf.constant([0, 2, 5], tf.int64), [None]),
+        validate=False).to_sparse().indices,
+    "range_rank2": lambda tf: tf.ragged.range(tf.placeholder_with_default([[1]], None)).values,
+    "fill_empty_rows_grad_rank": lambda tf: tf.ragged_fill_empty_rows_grad(
+        tf.constant([0], tf.int64), tf.placeholder_with_default([[1.0]], None))[0],
     "fill_empty_rows_out_of_bounds": lambda tf: tf.ragged_fill_empty_rows(
         tf.constant([0, 4], tf.int64), [1.0, 2.0], tf.constant(3, tf.int64), 0.0)[0],
 }
