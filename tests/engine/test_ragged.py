@@ -1,8 +1,8 @@
 """tf.RaggedTensor, tf.RaggedTensorSpec, tf.ragged and the ragged dispatch of tf's ops against
 TensorFlow 2.21's tf.compat.v1 in graph mode (tests/fixtures/ragged/, written by
-tools/make_ragged_fixtures.py from tests/engine/ragged_cases.py and ragged_text_cases.py): fetched values bit for bit
-(RaggedTensorValue, SparseTensorValue, arrays), static shapes and dtypes, graph nodes (name
-and op type), gradients, run-time and Python errors."""
+tools/make_ragged_fixtures.py from tests/engine/ragged_cases.py and ragged_text_cases.py):
+fetched values bit for bit (RaggedTensorValue, SparseTensorValue, arrays), static shapes and
+dtypes, graph nodes (name and op type), gradients, run-time and Python errors."""
 
 import gzip
 import json
