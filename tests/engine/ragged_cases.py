@@ -146,15 +146,19 @@ def _elementwise(tf):
 
 
 def _broadcast(tf):
-    """A dense operand of the RaggedTensor's rank: TensorFlow builds its DynamicRaggedShape
-    broadcast (hundreds of nodes), the engine a gather by value_rowids: values compared."""
+    """A dense operand of the RaggedTensor's rank, or two RaggedTensors of equal but not the
+    same row partitions: TensorFlow builds its DynamicRaggedShape broadcast (hundreds of
+    nodes), the engine a gather by value_rowids or an assertion: values compared."""
     rt = _rt(tf)
     column = tf.constant([[10.0], [20.0], [30.0], [40.0]])
     return {"times_column": rt * column, "column_minus": column - rt,
             "plus_one_by_one": tf.add(rt, tf.constant([[0.5]])),
             "inner_column": tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]],
                                                ragged_rank=1)
-            * tf.constant([[[1.0, -1.0]], [[2.0, -2.0]]])}
+            * tf.constant([[[1.0, -1.0]], [[2.0, -2.0]]]),
+            # mean of squares less squared mean: RaggedTensors of equal splits, other objects
+            "nested_variance_axis2": tf.math.reduce_variance(tf.cast(_nested(tf), tf.float32),
+                                                             axis=2)}
 
 
 def _reductions(tf):
@@ -173,6 +177,9 @@ def _reductions(tf):
         "segment_sum_ragged_ids": tf.math.unsorted_segment_sum(
             rt, tf.ragged.constant([[0, 1], [1], [], [2, 0, 0]]), 3),
         "segment_max_rows": tf.unsorted_segment_max(rt, [1, 0, 1, 1], 2),
+        "variance_axis1": tf.math.reduce_variance(rt, axis=1),
+        "std_axis0": tf.math.reduce_std(rt, axis=0),
+        "dense_variance": tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])),
         "sum_reduction_indices": tf.reduce_sum(rt, reduction_indices=1),
     }
 

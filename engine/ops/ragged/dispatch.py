@@ -22,6 +22,34 @@ REDUCTIONS = {"reduce_sum": ragged_math.reduce_sum, "reduce_mean": ragged_math.r
               "reduce_max": ragged_math.reduce_max, "reduce_min": ragged_math.reduce_min,
               "reduce_prod": ragged_math.reduce_prod, "reduce_all": ragged_math.reduce_all,
               "reduce_any": ragged_math.reduce_any}
+_API = []  # the tf module, once installed: variance and std call its dispatched functions
+
+
+def _reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """ragged_math_ops.reduce_variance: mean of squares less the squared mean, at least 0."""
+    from engine.framework.default_graph import name_scope
+    tf = _API[0]
+    with name_scope(name, "RaggedReduceVariance", [input_tensor, axis]):
+        input_tensor = ragged_ops.convert_to_tensor_or_ragged_tensor(input_tensor,
+                                                                     name="input_tensor")
+        if input_tensor.dtype.is_complex:
+            raise ValueError("reduce_variance is not supported for RaggedTensors with complex "
+                             "dtypes.")
+        square_of_input = tf.square(input_tensor)
+        mean_of_square = ragged_math.reduce_mean(square_of_input, axis=axis, keepdims=keepdims)
+        mean = ragged_math.reduce_mean(input_tensor, axis=axis, keepdims=keepdims)
+        square_of_mean = tf.square(mean)
+        return tf.maximum(mean_of_square - square_of_mean, 0)
+
+
+def _reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    from engine.framework.default_graph import name_scope
+    with name_scope(name, "RaggedReduceStd", [input_tensor, axis]):
+        variance = _reduce_variance(input_tensor, axis=axis, keepdims=keepdims)
+        return _API[0].sqrt(variance)
+
+
+REDUCTIONS.update(reduce_variance=_reduce_variance, reduce_std=_reduce_std)
 
 
 def _is_ragged(value):
@@ -108,16 +136,19 @@ def binary(fn):
 
 def reduction(fn, ragged_fn):
     @functools.wraps(fn)
-    def dispatch(input_tensor=None, axis=None, keepdims=None, name=None,
-                 reduction_indices=None, keep_dims=None, **kwargs):
-        if _is_ragged(input_tensor):
-            if axis is None:
-                axis = reduction_indices
-            if keepdims is None:
-                keepdims = keep_dims
-            return ragged_fn(input_tensor, axis, bool(keepdims), name)
-        return fn(input_tensor, axis=axis, keepdims=keepdims, name=name,
-                  reduction_indices=reduction_indices, keep_dims=keep_dims, **kwargs)
+    def dispatch(*args, **kwargs):
+        names = ("input_tensor", "axis", "keepdims", "name", "reduction_indices", "keep_dims")
+        bound = dict(zip(names, args))
+        bound.update(kwargs)
+        if not _is_ragged(bound.get("input_tensor")):
+            return fn(*args, **kwargs)
+        axis = bound.get("axis")
+        if axis is None:
+            axis = bound.get("reduction_indices")
+        keepdims = bound.get("keepdims")
+        if keepdims is None:
+            keepdims = bound.get("keep_dims")
+        return ragged_fn(bound["input_tensor"], axis, bool(keepdims), bound.get("name"))
     return dispatch
 
 
@@ -284,6 +315,7 @@ def _namespaces(api_module):
 def install(api_module):
     """Replaces each dispatched function, under every name TensorFlow gives it, with its
     ragged-aware wrapper (one wrapper per function, so the alias groups stay one object)."""
+    _API[:] = [api_module]
     table = _wrappers(api_module)
     originals = {}
     for name, make in table.items():
