@@ -333,6 +333,8 @@ PYTHON_ERRORS = {
     "constant_inner_shape": lambda tf: tf.ragged.constant([[[1, 2], [3]]], ragged_rank=1),
     "spec_ragged_rank": lambda tf: tf.RaggedTensorSpec([2], tf.float32, ragged_rank=1),
     "spec_no_rank": lambda tf: tf.RaggedTensorSpec(None, tf.float32),
+    "as_bool": lambda tf: bool(_rt(tf)),
+    "numpy_graph": lambda tf: _rt(tf).numpy(),
     "to_list_graph": lambda tf: tf.ragged.constant([[1]]).to_list(),
     "validate_not_bool": lambda tf: tf.RaggedTensor.from_row_splits([1], [0, 1], validate=1),
     "private_constructor": lambda tf: tf.RaggedTensor(values=[1], row_partition=None),
