@@ -210,6 +210,10 @@ def _expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
     return ragged_ops.expand_dims(input, axis if axis is not None else dim, name=name)
 
 
+def _squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
+    return ragged_array.squeeze(input, axis if axis is not None else squeeze_dims, name)
+
+
 def _reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
                  reduction_indices=None, keepdims=None):
     from engine.ops.text_ops import reduce_join
@@ -290,6 +294,7 @@ def _wrappers(api_module):
                  size=first_argument(_size, ("input",)),
                  rank=first_argument(ragged_ops.rank, ("input",)),
                  expand_dims=first_argument(_expand_dims, ("input",)),
+                 squeeze=first_argument(_squeeze, ("input",)),
                  reduce_join=first_argument(_reduce_join, ("inputs",)))
     return table
 

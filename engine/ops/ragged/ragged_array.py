@@ -6,6 +6,7 @@ from engine.framework.default_graph import name_scope
 from engine.framework.graph import get_default_graph
 from engine.framework.tensor_shape import TensorShape
 from engine.ops import array_ops, check_ops, math_ops
+from engine.ops.constant_op import constant
 from engine.ops.op_def_library import apply_op
 from engine.ops.ragged.ragged_math import reduce_sum
 from engine.ops.ragged.ragged_ops import (assert_splits_match,
@@ -295,3 +296,46 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         indices = convert_to_tensor_or_ragged_tensor(indices, name="indices")
         return indices.with_flat_values(array_ops.one_hot(
             indices.flat_values, depth, on_value, off_value, axis, dtype, name))
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002  (TensorFlow's name)
+    """ragged_squeeze_op.squeeze: size-1 dimensions removed, asserted size 1 where ragged."""
+    from engine.ops.control_flow.ops import with_dependencies
+    from engine.ops.logging_ops import Assert
+    with name_scope(name, "RaggedSqueeze", [input]):
+        input = convert_to_tensor_or_ragged_tensor(input)  # noqa: A001
+        if not is_ragged(input):
+            return array_ops.squeeze(input, axis, name)
+        if axis is None:
+            raise ValueError("Ragged.squeeze must have an axis argument.")
+        if isinstance(axis, int):
+            axis = [axis]
+        elif (not isinstance(axis, (list, tuple))
+              or not all(isinstance(d, int) for d in axis)):
+            raise TypeError("Axis must be a list or tuple of integers.")
+        axis = [get_positive_axis(d, input.shape.ndims, "axis[%d]" % i, "rank(input)")
+                for i, d in enumerate(axis)]
+        dense_dims = [dim - input.ragged_rank for dim in axis if dim > input.ragged_rank]
+        ragged_dims = [dim for dim in axis if dim <= input.ragged_rank]
+        assertions = []
+        one = constant(1, dtype=input.row_splits.dtype)
+        for i, lengths in enumerate(input.nested_row_lengths()):
+            if i + 1 in ragged_dims:
+                assertions.append(Assert(
+                    math_ops.reduce_all(math_ops.equal(lengths, one)),
+                    ["the given axis (axis = %d) is not squeezable!" % (i + 1)]))
+        if 0 in ragged_dims:
+            two = constant(2, dtype=dtypes.int32)
+            assertions.append(Assert(math_ops.equal(array_ops.size(input.row_splits), two),
+                                     ["the given axis (axis = 0) is not squeezable!"]))
+        squeezed = with_dependencies(assertions, input.flat_values)
+        if dense_dims:
+            squeezed = array_ops.squeeze(squeezed, dense_dims)
+        remaining = [splits for i, splits in enumerate(input.nested_row_splits)
+                     if i + 1 not in ragged_dims]
+        if remaining and 0 in ragged_dims:
+            remaining.pop(0)
+        squeezed = RaggedTensor.from_nested_row_splits(squeezed, remaining)
+        if set(_builtin_range(0, input.ragged_rank + 1)).issubset(set(ragged_dims)):
+            squeezed = array_ops.squeeze(squeezed, [0], name)
+        return squeezed
