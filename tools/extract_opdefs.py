@@ -207,6 +207,12 @@ StatefulUniformFullInt StatefulStandardNormalV2 StatefulTruncatedNormal NonDeter
 SdcaFprint SdcaShrinkL1 SdcaOptimizer SdcaOptimizerV2 SobolSample
 """.split()
 
+# RaggedTensor, tf.ragged and the ragged results of the string ops (branch ragged).
+ENGINE_OPS += """
+RaggedTensorToTensor RaggedTensorToSparse RaggedRange RaggedGather RaggedFillEmptyRows
+RaggedFillEmptyRowsGrad RaggedCross
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

@@ -48,6 +48,8 @@ from engine.api.specs_and_sessions import *  # noqa: F401,F403
 from engine.api.functions_and_modules import *  # noqa: F401,F403
 from engine.api import linear_operators as _linear_operators  # noqa: F401  (tf.linalg.LinearOperator*)
 from engine.api.random_gen_math import *  # noqa: F401,F403
+from engine.api.ragged_tensors import *  # noqa: F401,F403
+from engine.api import ragged_tensors as _ragged_tensors
 from engine.framework.versions import VERSION as __version__  # noqa: F401 (tf.compat.v1's)
 
 
@@ -82,3 +84,5 @@ compat = _Namespace("tf.compat", v1=_sys.modules[__name__], v2=_sys.modules[__na
 _renames.install(_sys.modules[__name__])
 # TensorFlow's other names for what the engine has (tf.math.sigmoid for tf.sigmoid, ...)
 ALIAS_CONFLICTS = _aliases.install(_sys.modules[__name__])
+# tf.add, tf.reduce_sum, ... under all their names take RaggedTensors too
+_ragged_tensors.install(_sys.modules[__name__])

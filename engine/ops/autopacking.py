@@ -43,13 +43,28 @@ def _autopacking_helper(values, dtype, name):
         return apply_op("Pack", values=tensors, name=scope)
 
 
+def _cast_nested(values, dtype):
+    """The tensors among `values` (nested) cast to `dtype`, as TensorFlow 2.21's autopacking
+    casts a list of tensors of another dtype (gen_math_ops.cast: a Cast node each)."""
+    out = []
+    for value in values:
+        if isinstance(value, Tensor) and value.dtype.base_dtype != dtype:
+            value = apply_op("Cast", x=value, DstT=dtype)
+        elif isinstance(value, (list, tuple)):
+            value = type(value)(_cast_nested(value, dtype))
+        out.append(value)
+    return out
+
+
 def _autopacking_conversion(value, dtype=None, name=None, as_ref=False):
     inferred = _nested_dtype(value)
     if inferred is None:
         return NotImplemented
-    if dtype is not None and dtype != inferred:
-        return NotImplemented
-    return _autopacking_helper(value, inferred, name or "packed")
+    if dtype is None:
+        dtype = inferred
+    elif dtype != inferred:
+        value = _cast_nested(value, dtype)
+    return _autopacking_helper(value, dtype, name or "packed")
 
 
 register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)

@@ -321,9 +321,13 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
     keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     with name_scope(name, "count_nonzero", [input_tensor]):
         input_tensor = convert_to_tensor(input_tensor, name="input")
-        zero = array_ops.zeros([], dtype=input_tensor.dtype)
-        return cast(reduce_sum(cast(apply_op("NotEqual", x=input_tensor, y=zero), dtypes.int64),
-                               axis=axis, keepdims=keepdims), dtype=dtype)
+        if input_tensor.dtype == dtypes.bool:  # a bool tensor is its own predicate
+            predicate = input_tensor
+        else:
+            zero = array_ops.zeros([], dtype=input_tensor.dtype)
+            predicate = apply_op("NotEqual", x=input_tensor, y=zero)
+        return cast(reduce_sum(cast(predicate, dtypes.int64), axis=axis, keepdims=keepdims),
+                    dtype=dtype)
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None,
@@ -410,6 +414,11 @@ def _binary_operator(op_name, func):
             try:
                 y = convert_to_tensor(y, dtype_hint=x.dtype.base_dtype, name="y")
             except TypeError:
+                # A RaggedTensor: its reflected operator, in this scope as TensorFlow's
+                # binary_op_wrapper calls it
+                reflected = getattr(type(y), f"__r{op_name}__", None)
+                if reflected is not None and hasattr(y, "nested_row_splits"):
+                    return reflected(y, x)
                 return NotImplemented
             return func(x, y, name=name)
 

@@ -6,7 +6,8 @@ FixedLenSequenceFeature (allow_missing) is a dense key whose first dimension is 
 kernel pads each example's values to the batch's longest with the feature's default_value.
 parse_sequence_example and parse_single_sequence_example build one ParseSequenceExampleV2
 node (context: VarLenFeature, FixedLenFeature; feature lists: VarLenFeature,
-FixedLenSequenceFeature). SparseFeature and RaggedFeature are not supported yet.
+FixedLenSequenceFeature). RaggedFeature (parse_example, parse_single_example) is in
+engine/ops/ragged/parsing.py.
 """
 
 import collections
@@ -79,6 +80,7 @@ class _ParseOpParams:
         self.sparse_keys, self.sparse_types = [], []
         self.dense_keys, self.dense_types, self.dense_shapes = [], [], []
         self.dense_defaults = {}
+        self.ragged_keys, self.ragged_value_types, self.ragged_split_types = [], [], []
 
     @classmethod
     def from_features(cls, features):
@@ -93,6 +95,8 @@ class _ParseOpParams:
                 params._add_fixed_len_sequence(key, feature)
             elif isinstance(feature, SparseFeature):
                 params._add_sparse_feature(key, feature)
+            elif isinstance(feature, _ragged_parsing().RaggedFeature):
+                _ragged_parsing().add_ragged_feature(params, key, feature)
             else:
                 raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
                                  f"'{key}'")
@@ -189,7 +193,7 @@ def parse_example(serialized, features, name=None, example_names=None):
     if not features:
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     params = _ParseOpParams.from_features(_prepend_none_dimension(features))
-    if not params.sparse_keys and not params.dense_keys:
+    if not params.sparse_keys and not params.dense_keys and not params.ragged_keys:
         raise ValueError("Must provide at least one feature key.")
     with name_scope(name, "ParseExample", [serialized, example_names]):
         names = [] if example_names is None else example_names
@@ -197,9 +201,11 @@ def parse_example(serialized, features, name=None, example_names=None):
         num_sparse, num_dense = len(params.sparse_keys), len(params.dense_keys)
         outputs = apply_op("ParseExampleV2", serialized=serialized, names=names,
                            sparse_keys=params.sparse_keys, dense_keys=params.dense_keys,
-                           ragged_keys=[], dense_defaults=params.dense_defaults_vec(),
+                           ragged_keys=params.ragged_keys,
+                           dense_defaults=params.dense_defaults_vec(),
                            num_sparse=num_sparse, sparse_types=params.sparse_types,
-                           ragged_value_types=[], ragged_split_types=[],
+                           ragged_value_types=params.ragged_value_types,
+                           ragged_split_types=params.ragged_split_types,
                            dense_shapes=params.dense_shapes, name=name)
         if not isinstance(outputs, list):
             outputs = [outputs]
@@ -207,9 +213,21 @@ def parse_example(serialized, features, name=None, example_names=None):
         values = outputs[num_sparse:2 * num_sparse]
         shapes = outputs[2 * num_sparse:3 * num_sparse]
         dense = outputs[3 * num_sparse:3 * num_sparse + num_dense]
+        num_ragged = len(params.ragged_keys)
+        ragged_start = 3 * num_sparse + num_dense
+        ragged = _ragged_parsing().build_ragged_tensors(
+            serialized.shape, outputs[ragged_start:ragged_start + num_ragged],
+            outputs[ragged_start + num_ragged:ragged_start + 2 * num_ragged])
         sparse = [SparseTensor(i, v, s) for i, v, s in zip(indices, values, shapes)]
-        outputs = dict(zip(params.sparse_keys + params.dense_keys, sparse + dense))
+        outputs = dict(zip(params.sparse_keys + params.dense_keys + params.ragged_keys,
+                           sparse + dense + ragged))
     return _construct_sparse_features(features, outputs)
+
+
+def _ragged_parsing():
+    """engine/ops/ragged/parsing.py (RaggedFeature), imported when first needed."""
+    from engine.ops.ragged import parsing
+    return parsing
 
 
 def _construct_sparse_features(features, tensor_dict):
@@ -230,6 +248,7 @@ def _construct_sparse_features(features, tensor_dict):
                                         vocab_size=feature.size,
                                         already_sorted=feature.already_sorted)
     tensor_dict.update(updates)
+    tensor_dict.update(_ragged_parsing().construct_ragged_features(features, tensor_dict))
     for key in set(tensor_dict) - set(features):
         del tensor_dict[key]
     return tensor_dict

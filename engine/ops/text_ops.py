@@ -1,6 +1,7 @@
-"""tf.strings.ngrams (of dense tensors), tf.string_split, tf.strings.split, tf.substr (tf.strings.substr), tf.as_string
-(tf.strings.as_string), tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace,
-tf.string_strip and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
+"""tf.strings.ngrams, tf.string_split, tf.strings.split (SparseTensor or RaggedTensor
+results), tf.substr (tf.strings.substr), tf.as_string (tf.strings.as_string),
+tf.string_to_number (tf.strings.to_number), tf.reduce_join, tf.regex_replace, tf.string_strip
+and tf.strings' length, lower, upper and regex_full_match as TF 1.x builds them."""
 
 import numpy as np
 
@@ -12,6 +13,8 @@ from engine.ops import array_ops, math_ops, shape_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.gradient_registry import NotDifferentiable
 from engine.ops.op_def_library import apply_op
+from engine.ops.ragged.ragged_ops import convert_to_tensor_or_ragged_tensor
+from engine.ops.ragged.ragged_tensor import RaggedTensor
 
 
 def _sparse(indices, values, shape):
@@ -23,36 +26,73 @@ def _sparse(indices, values, shape):
 
 def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type="SparseTensor",
                  name=None):
-    if result_type != "SparseTensor":
-        raise ValueError("result_type must be 'SparseTensor': the engine has no RaggedTensor")
+    """tf.string_split: a vector's tokens as a SparseTensor, or as a RaggedTensor."""
     with name_scope(name, "StringSplit", [source]):
-        delimiter = deprecated_argument_lookup("sep", sep, "delimiter", delimiter)
-        if delimiter is None:
-            delimiter = " "
-        delimiter = convert_to_tensor(delimiter, dtype=dtypes.string)
-        source = convert_to_tensor(source, dtype=dtypes.string)
-        return _sparse(*apply_op("StringSplit", input=source, delimiter=delimiter,
-                                 skip_empty=skip_empty))
+        sparse_result = _string_split_sparse(source, sep=sep, skip_empty=skip_empty,
+                                             delimiter=delimiter)
+        if result_type == "SparseTensor":
+            return sparse_result
+        if result_type == "RaggedTensor":
+            return RaggedTensor.from_value_rowids(
+                values=sparse_result.values, value_rowids=sparse_result.indices[:, 0],
+                nrows=sparse_result.dense_shape[0], validate=False)
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+
+
+def _string_split_sparse(source, sep=None, skip_empty=True, delimiter=None):
+    """string_ops.string_split: the StringSplit op in the caller's scope."""
+    delimiter = deprecated_argument_lookup("sep", sep, "delimiter", delimiter)
+    if delimiter is None:
+        delimiter = " "
+    delimiter = convert_to_tensor(delimiter, dtype=dtypes.string)
+    source = convert_to_tensor(source, dtype=dtypes.string)
+    return _sparse(*apply_op("StringSplit", input=source, delimiter=delimiter,
+                             skip_empty=skip_empty))
+
+
+def _string_split_v2_sparse(source, sep=None, maxsplit=-1):
+    if sep is None:
+        sep = ""
+    sep = convert_to_tensor(sep, dtype=dtypes.string)
+    source = convert_to_tensor(source, dtype=dtypes.string)
+    return _sparse(*apply_op("StringSplitV2", input=source, sep=sep, maxsplit=maxsplit))
+
+
+def string_split_v2(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """ragged_string_ops.string_split_v2: each string's tokens as a RaggedTensor row."""
+    with name_scope(name, "StringSplit", [input]):
+        input = convert_to_tensor_or_ragged_tensor(input, dtype=dtypes.string,  # noqa: A001
+                                                   name="input")
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(string_split_v2(input.flat_values, sep, maxsplit))
+        rank = input.shape.ndims
+        if rank == 0:
+            return string_split_v2(array_ops.stack([input]), sep, maxsplit)[0]
+        if rank == 1 or rank is None:
+            sparse_result = _string_split_v2_sparse(input, sep=sep, maxsplit=maxsplit)
+            return RaggedTensor.from_value_rowids(
+                values=sparse_result.values, value_rowids=sparse_result.indices[:, 0],
+                nrows=sparse_result.dense_shape[0], validate=False)
+        return string_split_v2(RaggedTensor.from_tensor(input), sep, maxsplit)
 
 
 def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",  # noqa: A002
                   source=None, name=None):
-    """tf.strings.split as tf.compat.v1 has it: a SparseTensor of a vector's tokens."""
+    """tf.strings.split as tf.compat.v1 has it: each string's tokens as a SparseTensor (rank
+    one more than the input's) or a RaggedTensor."""
     input = deprecated_argument_lookup("input", input, "source", source)  # noqa: A001
-    if result_type != "SparseTensor":
-        raise ValueError("result_type must be 'SparseTensor': the engine has no RaggedTensor")
     with name_scope(name, "StringSplit", [input]):
-        input = convert_to_tensor(input, dtype=dtypes.string, name="input")  # noqa: A001
-        if input.shape.ndims == 0:
+        input = convert_to_tensor_or_ragged_tensor(input, dtype=dtypes.string,  # noqa: A001
+                                                   name="input")
+        if input.shape.rank == 0:
             input = array_ops.expand_dims(input, 0)  # noqa: A001
-        if input.shape.ndims not in (None, 1):
-            raise ValueError("tf.strings.split of a tensor of rank > 1 gives a RaggedTensor, "
-                             "which the engine does not have")
-        if sep is None:
-            sep = ""
-        sep = convert_to_tensor(sep, dtype=dtypes.string)
-        source = convert_to_tensor(input, dtype=dtypes.string)
-        return _sparse(*apply_op("StringSplitV2", input=source, sep=sep, maxsplit=maxsplit))
+        if result_type == "SparseTensor":
+            if input.shape.rank == 1:
+                return _string_split_v2_sparse(input, sep=sep, maxsplit=maxsplit)
+            return string_split_v2(input, sep=sep, maxsplit=maxsplit).to_sparse()
+        if result_type == "RaggedTensor":
+            return string_split_v2(input, sep=sep, maxsplit=maxsplit)
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
 
 
 def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002
@@ -169,36 +209,40 @@ def _ngram_pads(pad_values, padding_width):
 
 def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
            preserve_short_sequences=False, name=None):
-    """tf.strings.ngrams of a dense tensor: the n-grams along its last dimension, a vector's
-    as a vector, a [d0, ..., dn, k] tensor's as [d0, ..., dn, ?]. TensorFlow takes the rows
-    as a RaggedTensor of uniform rows; the engine builds the same row splits without one."""
+    """tf.strings.ngrams: the n-grams along the innermost dimension; a dense tensor's as a
+    dense tensor (a vector's as a vector), a RaggedTensor's as a RaggedTensor."""
     with name_scope(name, "StringNGrams", [data]):
         left_pad, right_pad = _ngram_pads(pad_values, padding_width)
-        data = convert_to_tensor(data, name="data", dtype=dtypes.string)
-        rank = data.shape.ndims
-        if rank is None:
-            raise ValueError("Rank of data must be known.")
-        if rank == 0:
-            raise ValueError("Data must have rank>0")
+        data = convert_to_tensor_or_ragged_tensor(data, name="data", dtype=dtypes.string)
+        to_tensor = False
+        if not isinstance(data, RaggedTensor):
+            dense_shape = array_ops.concat([shape_ops.shape(data)[:-1], [-1]], axis=0)
+            to_tensor = True
+            if data.shape.ndims is None:
+                raise ValueError("Rank of data must be known.")
+            if data.shape.ndims == 0:
+                raise ValueError("Data must have rank>0")
+            if data.shape.ndims == 1:
+                rt = RaggedTensor.from_row_starts(data, [0], validate=False)
+                return ngrams(rt, ngram_width, separator, pad_values, padding_width,
+                              preserve_short_sequences, name)[0]
+            data = RaggedTensor.from_tensor(data, ragged_rank=data.shape.ndims - 1)
+        if data.ragged_rank > 1:
+            output = data.with_values(ngrams(data.values, ngram_width, separator, pad_values,
+                                             padding_width, preserve_short_sequences, name))
+            return array_ops.reshape(output.flat_values, dense_shape) if to_tensor else output
         if pad_values is None:
             padding_width = 0
-        elif padding_width is None:
+        if pad_values is not None and padding_width is None:
             padding_width = -1
         widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
         for width in widths:
             if width < 1:
                 raise ValueError("All ngram_widths must be greater than 0. Got %s" % ngram_width)
-        dims = shape_ops.shape(data, out_type=dtypes.int64)
-        if rank == 1:
-            values, splits = data, array_ops.stack([0, shape_ops.size(data, out_type=dtypes.int64)])
-        else:
-            values = array_ops.reshape(data, [-1])
-            rows = math_ops.reduce_prod(dims[:-1])
-            splits = math_ops.range(rows + 1, dtype=dtypes.int64) * dims[-1]
-        output, _ = apply_op("StringNGrams", data=values, data_splits=splits,
-                             separator=separator, ngram_widths=widths, left_pad=left_pad,
-                             right_pad=right_pad, pad_width=padding_width,
-                             preserve_short_sequences=preserve_short_sequences)
-        if rank == 1:
-            return output
-        return array_ops.reshape(output, array_ops.concat([dims[:-1], [-1]], axis=0))
+        output, output_splits = apply_op(
+            "StringNGrams", data=data.flat_values, data_splits=data.row_splits,
+            separator=separator, ngram_widths=widths, left_pad=left_pad, right_pad=right_pad,
+            pad_width=padding_width, preserve_short_sequences=preserve_short_sequences)
+        output = RaggedTensor.from_row_splits(values=output, row_splits=output_splits,
+                                              validate=False)
+        return array_ops.reshape(output.flat_values, dense_shape) if to_tensor else output

@@ -114,6 +114,10 @@ def _mapper(fetch, graph, leaf_index, session=None):
         parts = [leaf_index(as_fetch_element(t, graph))
                  for t in (fetch.indices, fetch.values, fetch.dense_shape)]
         return lambda values: SparseTensorValue(*[values[p] for p in parts])
+    if hasattr(fetch, "_fetch_tensors") and hasattr(fetch, "nested_row_splits"):
+        # a RaggedTensor: its nested row splits and flat values, given back as a
+        # RaggedTensorValue (engine/ops/ragged/ragged_tensor.py)
+        return _ragged_mapper(fetch, graph, leaf_index)
     indexed_slices = _indexed_slices_types()
     if isinstance(fetch, indexed_slices[0]):
         # values, indices and the dense shape where it has one, as TensorFlow's session
@@ -139,6 +143,18 @@ def _mapper(fetch, graph, leaf_index, session=None):
 
 
 _HANDLE_OPS = frozenset({"GetSessionHandle", "GetSessionHandleV2"})
+
+
+def _ragged_mapper(fetch, graph, leaf_index):
+    from engine.framework.ragged_tensor_value import RaggedTensorValue
+    parts = [leaf_index(as_fetch_element(t, graph)) for t in fetch._fetch_tensors()]
+
+    def build(values):
+        result = values[parts[-1]]
+        for position in reversed(parts[:-1]):
+            result = RaggedTensorValue(result, values[position])
+        return result
+    return build
 
 
 def _indexed_slices_types():

@@ -87,6 +87,9 @@ def _expanded(key, value):
     values: indices, values, dense_shape) for a SparseTensor; an IndexedSlicesValue (or
     values, indices[, dense_shape]) for an IndexedSlices."""
     tensors, value_type = key._feed_components()
+    if value_type == "RaggedTensorValue" and hasattr(value, "nested_row_splits"):
+        # a ragged placeholder fed a RaggedTensorValue: its splits, then its flat values
+        return zip(tensors, list(value.nested_row_splits) + [value.flat_values])
     try:
         parts = list(value)
     except TypeError:

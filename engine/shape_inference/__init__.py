@@ -62,6 +62,7 @@ from engine.shape_inference.session_handles import SHAPE_FUNCTIONS as _SESSION_H
 from engine.shape_inference.approx_top_k import SHAPE_FUNCTIONS as _APPROX_TOP_K
 from engine.shape_inference.stateful_random import SHAPE_FUNCTIONS as _STATEFUL_RANDOM
 from engine.shape_inference.sdca import SHAPE_FUNCTIONS as _SDCA
+from engine.shape_inference.ragged import SHAPE_FUNCTIONS as _RAGGED
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -184,6 +185,7 @@ SHAPE_FUNCTIONS = {
     **_APPROX_TOP_K,
     **_STATEFUL_RANDOM,
     **_SDCA,
+    **_RAGGED,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
 }

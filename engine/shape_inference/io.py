@@ -41,15 +41,17 @@ def string_join(attrs, inputs):
 def parse_example_v2(attrs, inputs):
     """ParseExampleV2 (TensorFlow's parsing_ops.cc): per sparse key indices [?, rank + 1],
     values [?], dense_shape [rank + 1]; per dense key serialized's shape + the dense shape;
-    ragged values and row splits unknown in length."""
+    ragged values [?] and row splits [batch + 1] (of a vector of examples)."""
     serialized = _dims(inputs[0])
     num_sparse = int(attrs.get("num_sparse", 0))
     rank = len(serialized) if serialized is not None else None
     width = rank + 1 if rank is not None else None
     dense = [serialized + as_shape(shape).as_list() if serialized is not None else None
              for shape in attrs.get("dense_shapes") or []]
-    ragged = [[None]] * (len(attrs.get("ragged_value_types") or ())
-                         + len(attrs.get("ragged_split_types") or ()))
+    batch = serialized[0] if serialized is not None and len(serialized) == 1 else None
+    ragged = ([[None]] * len(attrs.get("ragged_value_types") or ())
+              + [[None if batch is None else batch + 1]]
+              * len(attrs.get("ragged_split_types") or ()))
     return tuple([[None, width]] * num_sparse + [[None]] * num_sparse + [[width]] * num_sparse
                  + dense + ragged)
 

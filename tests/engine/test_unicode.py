@@ -1,5 +1,6 @@
 """tf.strings.unicode_script, unicode_transcode, unicode_encode and unsorted_segment_join
-against TensorFlow 2.21: values byte for byte, static shapes, the ops' attrs, node names where
+against TensorFlow 2.21 (the ragged results of unicode_decode, unicode_split, bytes_split and
+ngrams are in tests/engine/test_ragged.py): values byte for byte, static shapes, the ops' attrs, node names where
 the engine builds TensorFlow's graph, and the errors for bad input
 (tests/fixtures/unicode/unicode.json, tools/make_unicode_fixtures.py)."""
 
@@ -41,14 +42,3 @@ def test_the_script_table_covers_unicode_in_runs():
     starts, scripts, last = unicode_kernels._script_runs()
     assert starts[0] == 0 and last == 0x10FFFF
     assert (np.diff(starts) > 0).all() and (scripts[1:] != scripts[:-1]).all()
-
-
-@pytest.mark.parametrize("api", ["unicode_decode", "unicode_decode_with_offsets",
-                                 "unicode_split", "unicode_split_with_offsets", "bytes_split"])
-def test_a_ragged_result_is_refused_in_words(api):
-    # TensorFlow gives a RaggedTensor for a vector of strings; the engine has none yet.
-    args = () if api == "bytes_split" else ("UTF-8",)
-    with tf.Graph().as_default():
-        with pytest.raises(ValueError, match=f"tf.strings.{api} of a tensor of rank 1 gives a "
-                                             "RaggedTensor"):
-            getattr(tf.strings, api)(["ab", "c"], *args)

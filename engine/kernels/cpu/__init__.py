@@ -31,7 +31,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
     "numerics_checks", "batch_function",
     # random generators, approximate top-k, FFTND, SDCA
-    "approx_top_k", "stateful_random", "sdca", "sdca_optimizer", "sobol"))
+    "approx_top_k", "stateful_random", "sdca", "sdca_optimizer", "sobol",
+    # RaggedTensor's ops
+    "ragged"))
 
 
 def load_kernels():

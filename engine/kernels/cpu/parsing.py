@@ -164,8 +164,8 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     sparse_types = [dtypes.as_dtype(t) for t in attrs.get("sparse_types") or []]
     dense_types = [dtypes.as_dtype(t) for t in attrs.get("Tdense") or []]
     dense_shapes = [as_shape(s).as_list() for s in attrs.get("dense_shapes") or []]
-    if np.size(ragged_keys):
-        raise invalid(ctx, "ragged_keys are not supported by the engine yet")
+    ragged_types = [dtypes.as_dtype(t) for t in attrs.get("ragged_value_types") or []]
+    split_types = [dtypes.as_dtype(t) for t in attrs.get("ragged_split_types") or []]
     batched = np.ndim(serialized) == 1
     if np.ndim(serialized) > 1:
         raise invalid(ctx, f"Expected serialized to be a scalar or vector, got shape: "
@@ -189,9 +189,31 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     dense_out = [_dense(ctx, examples, key, dtype, shape, default, batched)
                  for key, dtype, shape, default in zip(_strings(dense_keys), dense_types,
                                                        dense_shapes, dense_defaults)]
+    ragged_out = [_ragged(ctx, examples, key, dtype, split_type)
+                  for key, dtype, split_type in zip(_strings(ragged_keys), ragged_types,
+                                                    split_types)]
     outputs = ([s[0] for s in sparse_out] + [s[1] for s in sparse_out]
-               + [s[2] for s in sparse_out] + dense_out)
+               + [s[2] for s in sparse_out] + dense_out
+               + [r[0] for r in ragged_out] + [r[1] for r in ragged_out])
     return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
+
+
+def _ragged(ctx, examples, key, dtype, split_type):
+    """(values, row splits): every example's values in order, one row an example."""
+    rows = []
+    for where, example in examples:
+        found = _feature_values(ctx, where, example, key, dtype, sparse=True)
+        rows.append(found if found is not None else
+                    np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    lengths = [len(row) for row in rows]
+    splits = np.concatenate([[0], np.cumsum(lengths)]).astype(split_type.as_numpy_dtype)
+    if rows:
+        values = np.concatenate(rows)
+    else:
+        values = np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype)
+    if dtype != dtypes.string:
+        values = values.astype(dtype.as_numpy_dtype)
+    return values, splits
 
 
 def _dense_sequence(ctx, examples, key, dtype, shape, default, batched):

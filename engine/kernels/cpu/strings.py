@@ -97,9 +97,7 @@ def string_split_v2(ctx, source, sep):
     for text in strings:
         if not sep:
             rows.append(_split_whitespace(text, maxsplit))
-        elif not text:
-            rows.append([])
-        else:
+        else:  # an empty string is one empty token (SplitV2 emplaces the rest of the text)
             rows.append(text.split(sep, maxsplit if maxsplit > 0 else -1))
     return _sparse(ctx, rows)
 
