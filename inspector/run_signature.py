@@ -112,7 +112,7 @@ def plan(args, parse_feed):
     first += [result.init_op] if result.init_op else []
     function_calls.check_calls(path, result.graph_def, result.fetch_names + first)
     result.graph = _import(path, result)
-    result.restore = _restore(path, args.restore, result.graph, saver_def)
+    result.restore = _restore(path, args.restore, result.graph, saver_def, meta_graph_def)
     return result
 
 
@@ -205,18 +205,35 @@ def _import(path, result):
     return graph
 
 
-def _restore(path, restore_path, graph, saver_def):
+def _restore(path, restore_path, graph, saver_def, meta_graph_def):
     """What restores the variables: --restore CKPT, else the SavedModel's variables/ when
-    it has any (a SavedModel without variables restores nothing, as TensorFlow's loader)."""
+    it has any (a SavedModel without variables restores nothing, as TensorFlow's loader).
+    A model that holds variables but lost its variables.index is refused here: TensorFlow's
+    loader restores nothing then, and the first variable read fails mid-run."""
     if restore_path is None:
         variables = os.path.join(path, constants.VARIABLES_DIRECTORY,
                                  constants.VARIABLES_FILENAME)
         if not os.path.isfile(variables + ".index"):
+            if _holds_variables(meta_graph_def):
+                raise InputError(variables + ".index",
+                                 "missing: the index of the model's variables")
             return None
         restore_path = variables
     if os.path.isfile(str(restore_path) + ".index"):
         _check_bundle(str(restore_path))
     return build_restore(graph, restore_path, saver_def, through_saver=True)
+
+
+def _holds_variables(meta_graph_def):
+    """Whether the meta graph saves variables: a TF2 object graph's variable nodes, or a TF1
+    graph's variables collection."""
+    nodes = meta_graph_def.object_graph_def.nodes
+    if any(node.WhichOneof("kind") == "variable" for node in nodes):
+        return True
+    return any(meta_graph_def.collection_def[key].node_list.value
+               or meta_graph_def.collection_def[key].bytes_list.value
+               for key in ("variables", "trainable_variables")
+               if key in meta_graph_def.collection_def)
 
 
 def _check_bundle(prefix):
