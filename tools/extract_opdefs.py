@@ -192,6 +192,11 @@ ENGINE_OPS += """
 GenerateVocabRemapping LoadAndRemapMatrix
 """.split()
 
+# tf2-models-wave: RaggedTensor.to_tensor in TF2 SavedModels (tf.strings.split, TextVectorization)
+ENGINE_OPS += """
+RaggedTensorToTensor
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

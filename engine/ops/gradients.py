@@ -22,6 +22,7 @@ from engine.ops import decomposition_grad, einsum_grad  # noqa: F401
 from engine.ops.control_flow import grad as control_flow_grad  # noqa: F401
 from engine.ops import list_grad, tensor_array_grad  # noqa: F401
 from engine.ops import image_grad, volumetric_ops  # noqa: F401
+from engine.ops import ragged_grad  # noqa: F401
 from engine.ops.control_flow import state as control_flow_state
 from engine.ops import array_ops, math_ops
 from engine.ops.control_flow.ops import tuple as _tuple

@@ -59,6 +59,7 @@ from engine.shape_inference.quantization import SHAPE_FUNCTIONS as _QUANTIZATION
 from engine.shape_inference.image_io_and_quantized import SHAPE_FUNCTIONS as _IMAGE_IO_AND_QUANTIZED
 from engine.shape_inference.checkpoint_remap import SHAPE_FUNCTIONS as _CHECKPOINT_REMAP
 from engine.shape_inference.session_handles import SHAPE_FUNCTIONS as _SESSION_HANDLES
+from engine.shape_inference.ragged import SHAPE_FUNCTIONS as _RAGGED
 from engine.framework.tensor_shape import TensorShape
 
 
@@ -180,4 +181,5 @@ SHAPE_FUNCTIONS = {
     **_SESSION_HANDLES,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
+    **_RAGGED,
 }

@@ -29,7 +29,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "checkpoint_remap",
     # dataset options, session handles, sparse accumulators, IdentityReader, Fact
     "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
-    "numerics_checks", "batch_function"))
+    "numerics_checks", "batch_function",
+    # RaggedTensor.to_tensor in TF2 models (tf.strings.split, TextVectorization)
+    "ragged"))
 
 
 def load_kernels():

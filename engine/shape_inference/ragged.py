@@ -1,0 +1,28 @@
+"""Shape function of RaggedTensorToTensor (engine/kernels/cpu/ragged.py), as TensorFlow's
+(ragged_conversion_ops.cc): the rank is the ragged rank plus the values' rank; the shape
+tensor's known sizes (which win: rows are cut or padded to them), the values' inner dimensions and the row splits' length (rows + 1)
+fill in what they know."""
+
+from engine.shape_inference.dims import _dims
+from engine.shape_inference.partial_values import _ints
+
+
+def ragged_tensor_to_tensor(attrs, inputs):
+    kinds = [k.decode() if isinstance(k, bytes) else str(k)
+             for k in attrs.get("row_partition_types", ())]
+    ragged_rank = len(kinds) - (1 if kinds and kinds[0] == "FIRST_DIM_SIZE" else 0)
+    values = _dims(inputs[1])
+    if values is None:
+        return None
+    dims = [None] * (ragged_rank + 1) + values[1:]
+    if kinds and kinds[0] == "ROW_SPLITS":
+        splits = _dims(inputs[3])
+        if splits and splits[0] is not None:
+            dims[0] = splits[0] - 1
+    wanted = _ints(inputs[0])
+    if wanted is not None and len(wanted) == len(dims):
+        dims = [d if w < 0 else w for d, w in zip(dims, wanted)]  # a given size cuts or pads
+    return dims
+
+
+SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor}

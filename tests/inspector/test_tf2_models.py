@@ -1,0 +1,61 @@
+"""`graph-inspector run` on TF2 models of kinds tests/fixtures/tf2* did not hold
+(tests/fixtures/tf2_models/, tools/make_tf2_model_fixtures.py): every signature gives what
+TensorFlow 2.21 returned, exactly where integer or string."""
+
+import numpy as np
+import pytest
+
+from engine.proto import saved_model_pb2
+from inspector.cli import main
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "tests" / "fixtures" / "tf2_models"
+EXPECTED = np.load(MODELS / "expected.npz")
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def _signature_def(model, signature):
+    saved = saved_model_pb2.SavedModel.FromString((MODELS / model / "saved_model.pb").read_bytes())
+    return saved.meta_graphs[0].signature_def[signature]
+
+
+def _signatures():
+    return sorted({tuple(key.split("/")[:2]) for key in EXPECTED.files
+                   if (MODELS / key.split("/")[0]).is_dir()})
+
+
+def _feeds(tmp_path, model, signature_def, signature):
+    feeds = []
+    for key in signature_def.inputs:
+        np.save(tmp_path / f"{key}.npy", EXPECTED[f"{model}/{signature}/{key}"])
+        feeds += ["--feed", f"{key}={tmp_path / f'{key}.npy'}"]
+    return feeds
+
+
+@pytest.mark.parametrize("model, signature", _signatures())
+def test_every_signature_gives_tensorflows_outputs(capsys, tmp_path, model, signature):
+    """lookup_module's `tokens`: tf.strings.split of a vector, a StaticVocabularyTable and
+    RaggedTensor.to_tensor (RaggedTensorToTensor), row_lengths; `count`: a MutableHashTable
+    filled from tf.strings.to_number."""
+    signature_def = _signature_def(model, signature)
+    feeds = _feeds(tmp_path, model, signature_def, signature)
+    status, _, err = run(capsys, "run", MODELS / model, "--signature", signature, *feeds,
+                         "--save", tmp_path / "out.npz")
+    assert (status, err) == (0, "")
+    got = np.load(tmp_path / "out.npz", allow_pickle=True)
+    assert sorted(got.files) == sorted(signature_def.outputs)
+    for key in signature_def.outputs:
+        want = EXPECTED[f"{model}/{signature}/{key}"]
+        if want.dtype.kind == "S":
+            assert got[key].astype(bytes).tolist() == want.tolist(), key
+        elif want.dtype.kind in "iub":
+            assert got[key].dtype == want.dtype, key
+            np.testing.assert_array_equal(got[key], want, err_msg=key)
+        else:
+            np.testing.assert_allclose(got[key], want, rtol=1e-5, err_msg=key)

@@ -1,0 +1,333 @@
+"""Write tests/fixtures/tf2_models/: TF2 SavedModels of kinds tests/fixtures/tf2* do not hold,
+made as users make them today, with TensorFlow 2.21's outputs for fixed inputs.
+
+Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures.py [OUT]
+[MODEL ...]` (OUT defaults to tests/fixtures/tf2_models; no MODEL: those committed, COMMITTED).
+- bilstm_gru: Keras 3 Embedding(mask_zero=True), Bidirectional(LSTM) and a GRU, exported;
+- text_vectorization: Keras 3 TextVectorization (adapted) inside the model, exported;
+- multi_signature: a tf.Module with three signatures over (None, None) batches and sequences;
+- tf_keras_custom: tf_keras (Keras 2) with a custom layer, saved with a `train` signature
+  that applies an SGD step to the variables;
+- mixed_float16: Keras 3 under the mixed_float16 policy, int64 ids;
+- lookup_module: a tf.Module with a MutableHashTable, a StaticVocabularyTable and a string
+  preprocessing function (lower, split, to_number);
+- scan_switch: tf.scan, tf.map_fn and tf.switch_case inside a tf.while_loop;
+- separable_cnn: Keras 3 SeparableConv2D, DepthwiseConv2D, Conv2DTranspose, UpSampling2D.
+expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/), and
+`ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs.
+"""
+
+import os
+import shutil
+import sys
+
+from fixture_common import FIXTURES
+
+import numpy as np  # noqa: E402
+
+COMMITTED = ("lookup_module",)
+
+
+def bilstm_gru(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    ids = keras.Input((None,), dtype="int32", name="ids")
+    x = keras.layers.Embedding(12, 4, mask_zero=True)(ids)
+    x = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=True))(x)
+    x = keras.layers.GRU(3)(x)
+    model = keras.Model(ids, keras.layers.Dense(2, activation="softmax")(x))
+    model.export(str(path), verbose=False)
+    batch = np.array([[3, 5, 7, 0, 0], [1, 2, 3, 4, 11], [9, 0, 0, 0, 0]], np.int32)
+    record(expected, "bilstm_gru/serve", {"ids": batch}, {"output_0": model(batch)})
+
+
+def text_vectorization(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    vectorize = keras.layers.TextVectorization(max_tokens=12, output_sequence_length=5)
+    vectorize.adapt(["The cat sat on the mat.", "A dog ran!", "the Dog sat, the cat ran"])
+    text = keras.Input((), dtype="string", name="text")
+    x = keras.layers.Embedding(12, 3)(vectorize(text))
+    model = keras.Model(text, keras.layers.Dense(2)(keras.layers.Flatten()(x)))
+    model.export(str(path), verbose=False)
+    batch = np.array([b"The CAT sat.", b"a bird on the mat, the end", b""])
+    record(expected, "text_vectorization/serve", {"text": batch},
+           {"output_0": model(tf.constant(batch))})
+
+
+def multi_signature(tf, path, expected):
+    class Sequences(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.random.RandomState(1).randn(4, 3).astype(np.float32))
+            self.table = tf.Variable(np.random.RandomState(2).randn(10, 3).astype(np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None, 4], tf.float32)])
+        def encode(self, x):
+            h = tf.einsum("btf,fh->bth", x, self.w)
+            return {"steps": tf.math.cumsum(h, axis=1), "shape": tf.shape(h)}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None, 4], tf.float32),
+                                      tf.TensorSpec([None], tf.int32)])
+        def pool(self, x, lengths):
+            mask = tf.sequence_mask(lengths, tf.shape(x)[1], dtype=x.dtype)
+            total = tf.reduce_sum(x * mask[:, :, None], axis=1)
+            return {"mean": total / tf.maximum(tf.cast(lengths, x.dtype)[:, None], 1.0),
+                    "last": tf.gather(x, tf.maximum(lengths - 1, 0), batch_dims=1)}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None], tf.int64)])
+        def score(self, ids):
+            vectors = tf.nn.embedding_lookup(self.table, ids)
+            best = tf.argmax(tf.reduce_sum(vectors, axis=-1), axis=1)
+            return {"vectors": vectors, "best": best, "top": tf.math.top_k(ids, k=2).values}
+
+    module = Sequences()
+    tf.saved_model.save(module, str(path), signatures={
+        "encode": module.encode, "pool": module.pool, "score": module.score})
+    rng = np.random.RandomState(3)
+    x = rng.randn(2, 5, 4).astype(np.float32)
+    record(expected, "multi_signature/encode", {"x": x}, module.encode(x))
+    lengths = np.array([3, 5], np.int32)
+    record(expected, "multi_signature/pool", {"x": x, "lengths": lengths},
+           module.pool(x, lengths))
+    ids = np.array([[1, 4, 9], [0, 7, 2], [5, 5, 3]], np.int64)
+    record(expected, "multi_signature/score", {"ids": ids}, module.score(ids))
+
+
+def tf_keras_custom(tf, path, expected):
+    import tf_keras
+    tf_keras.utils.set_random_seed(0)
+
+    class Scaled(tf_keras.layers.Layer):
+        def build(self, input_shape):
+            self.kernel = self.add_weight("kernel", (input_shape[-1], 3))
+            self.scale = self.add_weight("scale", (), initializer="ones")
+
+        def call(self, x):
+            return tf.nn.relu(tf.matmul(x, self.kernel)) * self.scale
+
+        def get_config(self):
+            return super().get_config()
+
+    x = tf_keras.Input((4,), name="x")
+    model = tf_keras.Model(x, tf_keras.layers.Dense(2, name="head")(Scaled(name="scaled")(x)))
+    optimizer = tf_keras.optimizers.SGD(0.1, momentum=0.9)
+    optimizer.build(model.trainable_variables)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def train(x, y):
+        with tf.GradientTape() as tape:
+            logits = model(x, training=True)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return {"loss": loss, "iterations": optimizer.iterations}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def serve(x):
+        return {"logits": model(x, training=False)}
+
+    model.optimizer_for_export = optimizer
+    tf.saved_model.save(model, str(path), signatures={"serving_default": serve, "train": train})
+    rng = np.random.RandomState(4)
+    x = rng.randn(3, 4).astype(np.float32)
+    y = np.array([0, 1, 1], np.int32)
+    record(expected, "tf_keras_custom/serving_default", {"x": x}, serve(x))
+    record(expected, "tf_keras_custom/train", {"x": x, "y": y}, train(x, y))
+
+
+def mixed_float16(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        ids = keras.Input((4,), dtype="int64", name="ids")
+        x = keras.layers.Embedding(20, 4)(ids)
+        x = keras.layers.Dense(5, activation="gelu")(x)
+        x = keras.layers.LayerNormalization()(x)
+        x = keras.layers.GlobalAveragePooling1D()(x)
+        out = keras.layers.Dense(3, activation="softmax", dtype="float32")(x)
+        model = keras.Model(ids, out)
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+    model.export(str(path), verbose=False)
+    batch = np.array([[1, 2, 3, 19], [0, 0, 5, 7]], np.int64)
+    record(expected, "mixed_float16/serve", {"ids": batch}, {"output_0": model(batch)})
+
+
+def lookup_module(tf, path, expected):
+    class Lookup(tf.Module):
+        def __init__(self):
+            self.counts = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+            self.vocab = tf.lookup.StaticVocabularyTable(
+                tf.lookup.KeyValueTensorInitializer(
+                    ["red", "green", "blue"], tf.constant([0, 1, 2], tf.int64)), 2)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def tokens(self, lines):
+            words = tf.strings.split(tf.strings.lower(tf.strings.strip(lines)))
+            ids = self.vocab.lookup(words)
+            return {"ids": ids.to_tensor(default_value=-1), "lengths": ids.row_lengths(),
+                    "first": words.to_tensor(default_value="")[:, :1]}
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string),
+                                      tf.TensorSpec([None], tf.string)])
+        def count(self, keys, numbers):
+            self.counts.insert(keys, tf.strings.to_number(numbers, tf.int64))
+            return {"found": self.counts.lookup(tf.constant(["a", "b", "zz"])),
+                    "size": self.counts.size()}
+
+    module = Lookup()
+    tf.saved_model.save(module, str(path),
+                        signatures={"tokens": module.tokens, "count": module.count})
+    lines = np.array([b"  Red blue  PINK ", b"green", b"Blue red green yellow"])
+    record(expected, "lookup_module/tokens", {"lines": lines},
+           {k: np.asarray(v).astype(bytes) if v.dtype == tf.string else v
+            for k, v in module.tokens(tf.constant(lines)).items()})
+    keys, numbers = np.array([b"a", b"zz"]), np.array([b"12", b"-7"])
+    record(expected, "lookup_module/count", {"keys": keys, "numbers": numbers},
+           module.count(tf.constant(keys), tf.constant(numbers)))
+
+
+def scan_switch(tf, path, expected):
+    class Scan(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable([[0.5, -0.2], [0.1, 0.3]])
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32),
+                                      tf.TensorSpec([], tf.int32)])
+        def run(self, x, mode):
+            running = tf.scan(lambda acc, row: acc * 0.5 + tf.linalg.matvec(self.w, row), x)
+            squares = tf.map_fn(lambda row: tf.reduce_sum(row * row), x)
+
+            def body(i, total):
+                branch = tf.switch_case(i % 3, [lambda: total + 1.0,
+                                                lambda: total * 2.0,
+                                                lambda: total - tf.reduce_sum(running[i])])
+                return i + 1, tf.cond(mode > 0, lambda: branch, lambda: -branch)
+
+            _, total = tf.while_loop(lambda i, _: i < tf.shape(x)[0], body, [0, 0.0])
+            return {"running": running, "squares": squares, "total": total}
+
+    module = Scan()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    x = np.random.RandomState(7).randn(5, 2).astype(np.float32)
+    for mode in (1,):
+        inputs = {"x": x, "mode": np.array(mode, np.int32)}
+        record(expected, "scan_switch/serving_default", inputs, module.run(**inputs))
+
+
+def separable_cnn(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    image = keras.Input((8, 8, 2), name="image")
+    x = keras.layers.SeparableConv2D(4, 3, padding="same", activation="relu")(image)
+    x = keras.layers.DepthwiseConv2D(3, strides=2, depth_multiplier=2)(x)
+    x = keras.layers.BatchNormalization()(x)
+    x = keras.layers.Conv2DTranspose(3, 3, strides=2, padding="same")(x)
+    x = keras.layers.UpSampling2D()(x)
+    x = keras.layers.AveragePooling2D(3)(x)
+    model = keras.Model(image, keras.layers.GlobalMaxPooling2D()(x))
+    model.export(str(path), verbose=False)
+    batch = np.random.RandomState(8).rand(2, 8, 8, 2).astype(np.float32)
+    record(expected, "separable_cnn/serve", {"image": batch}, {"output_0": model(batch)})
+
+
+RAGGED_CASES = {
+    # name: (shape, values, default_value, row partitions, partition types)
+    "splits": (np.int64(-1), np.arange(5, dtype=np.float32), np.float32(0),
+               [np.array([0, 2, 2, 5], np.int64)], ["ROW_SPLITS"]),
+    "splits_cut": (np.array([2, 2], np.int64), np.arange(5, dtype=np.float32), np.float32(0),
+                   [np.array([0, 2, 2, 5], np.int64)], ["ROW_SPLITS"]),
+    "splits_padded": (np.array([4, -1], np.int32), np.arange(5, dtype=np.int32), np.int32(9),
+                      [np.array([0, 3, 3, 5], np.int32)], ["ROW_SPLITS"]),
+    "two_levels": (np.int64(-1), np.array([b"a", b"b", b"c", b"d"]), np.array(b"-"),
+                   [np.array([0, 2, 3], np.int64), np.array([0, 1, 1, 4], np.int64)],
+                   ["ROW_SPLITS", "ROW_SPLITS"]),
+    "inner_default": (np.array([-1, 3, 2], np.int64),
+                      np.arange(10, dtype=np.float32).reshape(5, 2),
+                      np.array([1.5, -1], np.float32), [np.array([0, 3, 5], np.int64)],
+                      ["ROW_SPLITS"]),
+    "rowids": (np.array([-1, 2], np.int64), np.arange(5, dtype=np.float64), np.float64(-1),
+               [np.int64(4), np.array([0, 0, 2, 2, 2], np.int64)],
+               ["FIRST_DIM_SIZE", "VALUE_ROWIDS"]),
+    "rowid_too_big": (np.int64(-1), np.arange(5, dtype=np.float32), np.float32(0),
+                      [np.int64(2), np.array([0, 0, 2, 2, 2], np.int64)],
+                      ["FIRST_DIM_SIZE", "VALUE_ROWIDS"]),
+    "rank_mismatch": (np.array([3, 2, 2], np.int64), np.arange(5, dtype=np.float32),
+                      np.float32(0), [np.array([0, 2, 2, 5], np.int64)], ["ROW_SPLITS"]),
+}
+
+
+RAGGED_GRADIENT_CASES = ("splits_cut", "inner_default", "rowids")
+
+
+def ragged_weights(shape, dtype):
+    """The weights w of the loss sum(output * w) whose gradients the fixtures hold."""
+    return (np.arange(np.prod(shape)).reshape(shape) % 5 - 1.5).astype(dtype)
+
+
+def ragged_to_tensor(tf, path, expected):
+    """RaggedTensorToTensor run by itself: each case's inputs, and TensorFlow's result or its
+    error's message (`<case>/error`); for RAGGED_GRADIENT_CASES the gradients of
+    sum(output * ragged_weights) to values and default_value (`<case>/grad_values|default`)."""
+    for name in RAGGED_GRADIENT_CASES:
+        shape, values, default, partitions, kinds = RAGGED_CASES[name]
+        values, default = tf.constant(values), tf.constant(default)
+        with tf.GradientTape() as tape:
+            tape.watch([values, default])
+            result = tf.raw_ops.RaggedTensorToTensor(
+                shape=shape, values=values, default_value=default,
+                row_partition_tensors=partitions, row_partition_types=kinds)
+            loss = tf.reduce_sum(result * ragged_weights(result.shape, result.dtype.as_numpy_dtype))
+        grad_values, grad_default = tape.gradient(loss, [values, default])
+        expected[f"ragged_to_tensor/{name}/grad_values"] = tf.convert_to_tensor(grad_values).numpy()
+        expected[f"ragged_to_tensor/{name}/grad_default"] = grad_default.numpy()
+    for name, (shape, values, default, partitions, kinds) in RAGGED_CASES.items():
+        prefix = f"ragged_to_tensor/{name}"
+        try:
+            result = tf.raw_ops.RaggedTensorToTensor(
+                shape=shape, values=values, default_value=default,
+                row_partition_tensors=partitions, row_partition_types=kinds).numpy()
+            expected[f"{prefix}/result"] = result.astype(bytes) if result.dtype == object else result
+        except tf.errors.InvalidArgumentError as error:
+            expected[f"{prefix}/error"] = np.array(error.message.split("[Op:")[0].split("}} ")[-1].strip())
+
+
+MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
+          lookup_module, scan_switch, separable_cnn)
+KERNEL_CASES = (ragged_to_tensor,)
+
+
+def record(expected, prefix, inputs, outputs):
+    for key, value in {**inputs, **outputs}.items():
+        value = np.asarray(value)
+        expected[f"{prefix}/{key}"] = value.astype(bytes) if value.dtype == object else value
+
+
+def main(argv):
+    from pathlib import Path
+    out = Path(argv[0]) if argv else FIXTURES / "tf2_models"
+    names = argv[1:] or COMMITTED
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    tf.random.set_seed(0)
+    out.mkdir(parents=True, exist_ok=True)
+    expected = {}
+    for make in KERNEL_CASES:
+        make(tf, out, expected)
+    for make in MODELS:
+        if make.__name__ not in names:
+            continue
+        path = out / make.__name__
+        shutil.rmtree(path, ignore_errors=True)
+        make(tf, path, expected)
+        assets = path / "assets"
+        if assets.is_dir() and not any(assets.iterdir()):
+            assets.rmdir()
+        print(make.__name__)
+    np.savez(out / "expected.npz", **expected)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
