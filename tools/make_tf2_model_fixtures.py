@@ -13,7 +13,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
   preprocessing function (lower, split, to_number);
 - scan_switch: tf.scan, tf.map_fn and tf.switch_case inside a tf.while_loop;
 - separable_cnn: Keras 3 SeparableConv2D, DepthwiseConv2D, Conv2DTranspose, UpSampling2D.
-expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/), and
+expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
+`<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs.
 """
 
@@ -184,6 +185,10 @@ def lookup_module(tf, path, expected):
     record(expected, "lookup_module/tokens", {"lines": lines},
            {k: np.asarray(v).astype(bytes) if v.dtype == tf.string else v
             for k, v in module.tokens(tf.constant(lines)).items()})
+    empty = tf.constant([], tf.string)  # `--feed 'lines=[]'`: JSON's empty list
+    record(expected, "lookup_module/tokens@empty", {"lines": np.array([], bytes)},
+           {k: np.asarray(v).astype(bytes) if v.dtype == tf.string else v
+            for k, v in module.tokens(empty).items()})
     keys, numbers = np.array([b"a", b"zz"]), np.array([b"12", b"-7"])
     record(expected, "lookup_module/count", {"keys": keys, "numbers": numbers},
            module.count(tf.constant(keys), tf.constant(numbers)))
