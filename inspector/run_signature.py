@@ -33,6 +33,7 @@ from inspector.run_report import format_value, write_run_metadata
 from inspector.signature_feeds import signature_feeds
 from parsers.errors import InputError
 from parsers.printable import printable
+from parsers.saved_objects import holds_variables
 from views import outputs
 
 INIT_KEY = constants.INIT_OP_SIGNATURE_KEY
@@ -214,7 +215,7 @@ def _restore(path, restore_path, graph, saver_def, meta_graph_def):
         variables = os.path.join(path, constants.VARIABLES_DIRECTORY,
                                  constants.VARIABLES_FILENAME)
         if not os.path.isfile(variables + ".index"):
-            if _holds_variables(meta_graph_def):
+            if holds_variables(meta_graph_def):
                 raise InputError(variables + ".index",
                                  "missing: the index of the model's variables")
             return None
@@ -222,18 +223,6 @@ def _restore(path, restore_path, graph, saver_def, meta_graph_def):
     if os.path.isfile(str(restore_path) + ".index"):
         _check_bundle(str(restore_path))
     return build_restore(graph, restore_path, saver_def, through_saver=True)
-
-
-def _holds_variables(meta_graph_def):
-    """Whether the meta graph saves variables: a TF2 object graph's variable nodes, or a TF1
-    graph's variables collection."""
-    nodes = meta_graph_def.object_graph_def.nodes
-    if any(node.WhichOneof("kind") == "variable" for node in nodes):
-        return True
-    return any(meta_graph_def.collection_def[key].node_list.value
-               or meta_graph_def.collection_def[key].bytes_list.value
-               for key in ("variables", "trainable_variables")
-               if key in meta_graph_def.collection_def)
 
 
 def _check_bundle(prefix):
