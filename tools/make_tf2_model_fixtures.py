@@ -12,7 +12,14 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
 - lookup_module: a tf.Module with a MutableHashTable, a StaticVocabularyTable and a string
   preprocessing function (lower, split, to_number);
 - scan_switch: tf.scan, tf.map_fn and tf.switch_case inside a tf.while_loop;
-- separable_cnn: Keras 3 SeparableConv2D, DepthwiseConv2D, Conv2DTranspose, UpSampling2D.
+- separable_cnn: Keras 3 SeparableConv2D, DepthwiseConv2D, Conv2DTranspose, UpSampling2D;
+- audio_stft: tf.signal.stft, a mel matrix variable, log and MFCCs, tf.math.angle;
+- image_preprocessing: Keras 3 Resizing, Rescaling, CenterCrop, RandomFlip, GroupNormalization;
+- feature_ops: unique_with_counts, unsorted segment sum/max, argsort, bincount, searchsorted,
+  histogram_fixed_width, tf.scan and top_k in one signature;
+- conv1d_attention: Keras 3 causal dilated Conv1D, Attention, Masking before a SimpleRNN;
+- nested_functions: tf.functions calling tf.functions (one jit_compile=True), float64 and
+  complex128, solve and cholesky.
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs.
@@ -299,8 +306,117 @@ def ragged_to_tensor(tf, path, expected):
             expected[f"{prefix}/error"] = np.array(error.message.split("[Op:")[0].split("}} ")[-1].strip())
 
 
+def audio_stft(tf, path, expected):
+    class Spectrogram(tf.Module):
+        def __init__(self):
+            self.mel = tf.Variable(tf.signal.linear_to_mel_weight_matrix(
+                num_mel_bins=4, num_spectrogram_bins=9, sample_rate=800,
+                lower_edge_hertz=20.0, upper_edge_hertz=390.0))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+        def features(self, audio):
+            stft = tf.signal.stft(audio, frame_length=16, frame_step=8, fft_length=16)
+            power = tf.math.abs(stft) ** 2
+            mel = tf.tensordot(power, self.mel, 1)
+            log_mel = tf.math.log(mel + 1e-6)
+            mfcc = tf.signal.mfccs_from_log_mel_spectrograms(log_mel)
+            return {"log_mel": log_mel, "mfcc": mfcc, "phase": tf.math.angle(stft)}
+
+    module = Spectrogram()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.features})
+    audio = np.sin(np.arange(2 * 64).reshape(2, 64) * 0.3).astype(np.float32)
+    record(expected, "audio_stft/serving_default", {"audio": audio}, module.features(audio))
+
+
+def image_preprocessing(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    image = keras.Input((None, None, 3), name="image")
+    x = keras.layers.Resizing(6, 6)(image)
+    x = keras.layers.Rescaling(1 / 255.0, offset=-0.5)(x)
+    x = keras.layers.CenterCrop(4, 4)(x)
+    x = keras.layers.RandomFlip()(x)
+    x = keras.layers.Conv2D(4, 3, padding="same")(x)
+    x = keras.layers.GroupNormalization(groups=2)(x)
+    model = keras.Model(image, keras.layers.GlobalAveragePooling2D()(x))
+    model.export(str(path), verbose=False)
+    batch = (np.random.RandomState(9).rand(2, 9, 7, 3) * 255).astype(np.float32)
+    # Keras 3's export traces RandomFlip's random branch (a stateless draw from its seed
+    # variable): what the SavedModel gives is the reference, not model(batch, training=False)
+    served = tf.saved_model.load(str(path)).signatures["serve"](image=tf.constant(batch))
+    record(expected, "image_preprocessing/serve", {"image": batch}, served)
+
+
+def feature_ops(tf, path, expected):
+    class Features(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.int64),
+                                      tf.TensorSpec([None], tf.float32)])
+        def stats(self, ids, x):
+            unique, index, counts = tf.unique_with_counts(ids)
+            sums = tf.math.unsorted_segment_sum(x, index, tf.size(unique))
+            order = tf.argsort(x, direction="DESCENDING", stable=True)
+            return {"unique": unique, "counts": counts, "sums": sums, "order": order,
+                    "sorted": tf.sort(x), "bins": tf.math.bincount(tf.cast(ids, tf.int32)),
+                    "where": tf.searchsorted(tf.sort(x), [0.0, 0.5]),
+                    "hist": tf.histogram_fixed_width(x, [-1.0, 1.0], nbins=4),
+                    "cummax": tf.scan(tf.maximum, x),
+                    "top": tf.math.top_k(x, k=2).indices,
+                    "segment_max": tf.math.unsorted_segment_max(x, index, tf.size(unique))}
+
+    module = Features()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.stats})
+    ids = np.array([5, 3, 5, 9, 3, 5], np.int64)
+    x = np.array([0.3, -0.7, 0.3, 0.9, 0.1, -0.2], np.float32)
+    record(expected, "feature_ops/serving_default", {"ids": ids, "x": x}, module.stats(ids, x))
+
+
+def conv1d_attention(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    seq = keras.Input((None, 3), name="seq")
+    masked = keras.layers.Masking(mask_value=0.0)(seq)
+    x = keras.layers.Conv1D(4, 3, padding="causal", dilation_rate=2, activation="relu")(seq)
+    x = keras.layers.LayerNormalization()(x)
+    attended = keras.layers.Attention(use_scale=True)([x, x])
+    pooled = keras.layers.GlobalMaxPooling1D()(attended)
+    recurrent = keras.layers.SimpleRNN(2)(masked)
+    model = keras.Model(seq, keras.layers.Concatenate()([pooled, recurrent]))
+    model.export(str(path), verbose=False)
+    batch = np.random.RandomState(10).randn(2, 5, 3).astype(np.float32)
+    batch[1, 3:] = 0.0
+    record(expected, "conv1d_attention/serve", {"seq": batch}, {"output_0": model(batch)})
+
+
+def nested_functions(tf, path, expected):
+    class Nested(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.array([[1.5, -0.5], [0.25, 2.0]]), dtype=tf.float64)
+
+        @tf.function(jit_compile=True)
+        def inner(self, x):
+            return tf.linalg.solve(self.w, tf.transpose(x)) + tf.reduce_sum(self.w)
+
+        @tf.function
+        def middle(self, x):
+            return tf.cast(self.inner(x), tf.complex128) * tf.complex(
+                tf.constant(0.5, tf.float64), tf.constant(-1.0, tf.float64))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float64)])
+        def run(self, x):
+            z = self.middle(x)
+            return {"real": tf.math.real(z), "abs": tf.abs(z),
+                    "chol": tf.linalg.cholesky(tf.matmul(x, x, transpose_a=True)
+                                               + tf.eye(2, dtype=tf.float64))}
+
+    module = Nested()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    x = np.array([[1.0, 2.0], [-0.5, 0.25], [3.0, 1.0]])
+    record(expected, "nested_functions/serving_default", {"x": x}, module.run(x))
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
-          lookup_module, scan_switch, separable_cnn)
+          lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
+          conv1d_attention, nested_functions)
 KERNEL_CASES = (ragged_to_tensor,)
 
 
