@@ -19,10 +19,12 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
   histogram_fixed_width, tf.scan and top_k in one signature;
 - conv1d_attention: Keras 3 causal dilated Conv1D, Attention, Masking before a SimpleRNN;
 - nested_functions: tf.functions calling tf.functions (one jit_compile=True), float64 and
-  complex128, solve and cholesky.
+  complex128, solve and cholesky;
+- multi_hot: Keras 3 StringLookup(output_mode="multi_hot") (DenseBincount of a matrix).
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
-`ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs.
+`ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
+`bincount/<case>`: BINCOUNT_CASES' counts.
 """
 
 import os
@@ -33,7 +35,7 @@ from fixture_common import FIXTURES
 
 import numpy as np  # noqa: E402
 
-COMMITTED = ("lookup_module",)
+COMMITTED = ("lookup_module", "multi_hot")
 
 
 def bilstm_gru(tf, path, expected):
@@ -414,10 +416,53 @@ def nested_functions(tf, path, expected):
     record(expected, "nested_functions/serving_default", {"x": x}, module.run(x))
 
 
+def multi_hot(tf, path, expected):
+    import keras
+    words = keras.Input((None,), dtype="string", name="words")
+    lookup = keras.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="multi_hot",
+                                       num_oov_indices=2)
+    model = keras.Model(words, lookup(words))
+    model.export(str(path), verbose=False)
+    batch = np.array([[b"a", b"z", b"c"], [b"b", b"b", b"q"]])
+    served = tf.saved_model.load(str(path)).signatures["serve"](words=tf.constant(batch))
+    record(expected, "multi_hot/serve", {"words": batch}, served)
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
           lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
-          conv1d_attention, nested_functions)
-KERNEL_CASES = (ragged_to_tensor,)
+          conv1d_attention, nested_functions, multi_hot)
+BINCOUNT_CASES = {
+    # name: (op, inputs, binary_output)
+    "dense_rows": ("DenseBincount", dict(input=np.array([[1, 1, 4], [0, 3, 9]], np.int32),
+                                         size=np.int32(5), weights=np.array([], np.float32)),
+                   False),
+    "dense_rows_weighted": ("DenseBincount", dict(
+        input=np.array([[1, 1, 4], [0, 3, 9]], np.int64), size=np.int64(5),
+        weights=np.array([[0.5, 2, 1], [1, -1, 3]], np.float32)), False),
+    "dense_rows_binary": ("DenseBincount", dict(input=np.array([[2, 2], [0, 7]], np.int64),
+                                                size=np.int64(3),
+                                                weights=np.array([], np.int64)), True),
+    "ragged": ("RaggedBincount", dict(splits=np.array([0, 3, 3, 5], np.int64),
+                                      values=np.array([1, 1, 4, 0, 6], np.int64),
+                                      size=np.int64(5), weights=np.array([], np.int32)), False),
+    "ragged_weighted": ("RaggedBincount", dict(
+        splits=np.array([0, 2, 5], np.int64), values=np.array([2, 2, 0, 1, 2], np.int32),
+        size=np.int32(3), weights=np.array([0.5, 1.5, 2, -1, 4], np.float64)), False),
+    "ragged_binary": ("RaggedBincount", dict(splits=np.array([0, 2, 5], np.int64),
+                                             values=np.array([2, 2, 0, 1, 2], np.int64),
+                                             size=np.int64(4), weights=np.array([], np.int64)),
+                      True),
+}
+
+
+def bincount_rows(tf, path, expected):
+    """DenseBincount of matrices and RaggedBincount: each row counted (`bincount/<case>`)."""
+    for name, (op, inputs, binary) in BINCOUNT_CASES.items():
+        expected[f"bincount/{name}"] = getattr(tf.raw_ops, op)(
+            **inputs, binary_output=binary).numpy()
+
+
+KERNEL_CASES = (ragged_to_tensor, bincount_rows)
 
 
 def record(expected, prefix, inputs, outputs):

@@ -1,6 +1,7 @@
-"""Shape function of RaggedTensorToTensor (engine/kernels/cpu/ragged.py), as TensorFlow's
-(ragged_conversion_ops.cc): the rank is the ragged rank plus the values' rank; the shape
-tensor's known sizes (which win: rows are cut or padded to them), the values' inner dimensions and the row splits' length (rows + 1)
+"""Shape functions of RaggedTensorToTensor and RaggedBincount (engine/kernels/cpu/ragged.py),
+as TensorFlow's (ragged_conversion_ops.cc, bincount_ops.cc). RaggedTensorToTensor: the rank
+is the ragged rank plus the values' rank; the shape tensor's known sizes (which win: rows are
+cut or padded to them), the values' inner dimensions and the row splits' length (rows + 1)
 fill in what they know."""
 
 from engine.shape_inference.dims import _dims
@@ -25,4 +26,12 @@ def ragged_tensor_to_tensor(attrs, inputs):
     return dims
 
 
-SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor}
+def ragged_bincount(attrs, inputs):
+    """[rows, size]: one row a split less than the splits."""
+    splits, size = _dims(inputs[0]), _ints(inputs[2])
+    rows = splits[0] - 1 if splits and splits[0] is not None else None
+    return [rows, size[0] if size else None]
+
+
+SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor,
+                   "RaggedBincount": ragged_bincount}

@@ -43,7 +43,8 @@ def _feeds(tmp_path, model, signature_def, signature):
 def test_every_signature_gives_tensorflows_outputs(capsys, tmp_path, model, signature):
     """lookup_module's `tokens`: tf.strings.split of a vector, a StaticVocabularyTable and
     RaggedTensor.to_tensor (RaggedTensorToTensor), row_lengths; `count`: a MutableHashTable
-    filled from tf.strings.to_number."""
+    filled from tf.strings.to_number; multi_hot: Keras 3 StringLookup's multi_hot counts of
+    each example (DenseBincount of a matrix, which gave one row for the whole batch)."""
     signature_def = _signature_def(model, signature.split("@")[0])
     feeds = _feeds(tmp_path, model, signature_def, signature)
     status, _, err = run(capsys, "run", MODELS / model, "--signature", signature.split("@")[0],

@@ -1,14 +1,16 @@
-"""CPU kernel of RaggedTensorToTensor (ragged_tensor_to_tensor_op.cc), what
+"""CPU kernels of RaggedTensorToTensor (ragged_tensor_to_tensor_op.cc), what
 RaggedTensor.to_tensor runs: TF2 models whose strings are split (tf.strings.split of a
 vector, Keras TextVectorization) pad their ragged rows with it. The partitions are
 ROW_SPLITS at every level, or FIRST_DIM_SIZE then VALUE_ROWIDS; `shape` is a scalar -1
 (unknown) or one size a dimension, -1 where the rows decide it; rows longer than the shape
-are cut, shorter ones padded with default_value."""
+are cut, shorter ones padded with default_value. RaggedBincount (bincount_op.cc) counts each
+ragged row, as Keras 3's TextVectorization counts the n-grams of each text."""
 
 import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
+from engine.kernels.cpu.segment import bincount
 
 
 def _as_text(kind):
@@ -82,3 +84,26 @@ def ragged_tensor_to_tensor(ctx, shape, values, default_value, *partitions):
         keep &= coord < size
     result[tuple(c[keep] for c in coords)] = values[keep]
     return result
+
+
+@register("RaggedBincount")
+def ragged_bincount(ctx, splits, values, size, weights):
+    splits, values, weights = (np.asarray(a) for a in (splits, values, weights))
+    size = int(size)
+    if size < 0:
+        raise invalid(ctx, f"size ({size}) must be non-negative")
+    if values.size and values.min() < 0:
+        raise invalid(ctx, "Input arr must be non-negative!")
+    if splits.size == 0 or splits[0] != 0:
+        raise invalid(ctx, "Splits must start with 0, not with "
+                           f"{splits[0] if splits.size else 'nothing'}")
+    if splits[-1] != values.size:
+        raise invalid(ctx, f"Splits must end with the number of values, got {splits[-1]} "
+                           f"instead of {values.size}")
+    out_dtype = weights.dtype if weights.size else np.dtype(ctx.output_dtypes[0].as_numpy_dtype)
+    binary = ctx.attr("binary_output", False)
+    out = np.zeros((splits.size - 1, size), out_dtype)
+    for row, (start, end) in enumerate(zip(splits[:-1], splits[1:])):
+        out[row] = bincount(values[start:end], size,
+                            weights[start:end] if weights.size else weights, binary, out_dtype)
+    return out
