@@ -194,7 +194,7 @@ GenerateVocabRemapping LoadAndRemapMatrix
 
 # tf2-models-wave: RaggedTensor.to_tensor in TF2 SavedModels (tf.strings.split, TextVectorization)
 ENGINE_OPS += """
-RaggedTensorToTensor RaggedBincount
+RaggedTensorToTensor RaggedBincount RaggedRange RaggedGather RaggedTensorToSparse
 """.split()
 
 

@@ -24,7 +24,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
-`bincount/<case>`: BINCOUNT_CASES' counts.
+`bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
+RAGGED_OP_CASES.
 """
 
 import os
@@ -462,7 +463,56 @@ def bincount_rows(tf, path, expected):
             **inputs, binary_output=binary).numpy()
 
 
-KERNEL_CASES = (ragged_to_tensor, bincount_rows)
+SPLITS2 = [np.array([0, 2, 2, 3], np.int64), np.array([0, 1, 4, 6], np.int64)]
+RAGGED_OP_CASES = {
+    # name: (op, inputs, attrs); gradients of sum(values * ragged_weights) where "grad"
+    "range": ("RaggedRange", dict(starts=np.array([0, 5, 2], np.int32), limits=np.int32(4),
+                                  deltas=np.array([1, -2, 3], np.int32)), {}),
+    "range_float": ("RaggedRange", dict(starts=np.float32(0.5), limits=np.array([2, 0.5, 3],
+                                                                                 np.float32),
+                                        deltas=np.float32(0.75)), {"Tsplits": "int32"}),
+    "gather": ("RaggedGather", dict(params_nested_splits=SPLITS2,
+                                    params_dense_values=np.arange(12.0).reshape(6, 2),
+                                    indices=np.array([2, 0, 0], np.int32)),
+               {"OUTPUT_RAGGED_RANK": 2, "grad": True}),
+    "gather_matrix": ("RaggedGather", dict(params_nested_splits=SPLITS2[:1],
+                                           params_dense_values=np.arange(3, dtype=np.float32),
+                                           indices=np.array([[2, 0], [1, 2]], np.int64)),
+                      {"OUTPUT_RAGGED_RANK": 2}),
+    "gather_scalar": ("RaggedGather", dict(params_nested_splits=SPLITS2,
+                                           params_dense_values=np.arange(6, dtype=np.int32),
+                                           indices=np.int32(0)), {"OUTPUT_RAGGED_RANK": 1}),
+    "to_sparse": ("RaggedTensorToSparse", dict(rt_nested_splits=SPLITS2,
+                                               rt_dense_values=np.arange(12.0).reshape(6, 2)),
+                  {"grad": True}),
+}
+
+
+def ragged_ops(tf, path, expected):
+    """RaggedRange, RaggedGather and RaggedTensorToSparse: each output (`ragged_ops/<case>/<i>`)
+    and, for cases marked "grad", the flat values' gradient (`ragged_ops/<case>/grad`)."""
+    for name, (op, inputs, attrs) in RAGGED_OP_CASES.items():
+        attrs = {k: (tf.as_dtype(v) if k == "Tsplits" else v) for k, v in attrs.items()
+                 if k != "grad"}
+        tensors = {k: ([tf.constant(a) for a in v] if isinstance(v, list) else tf.constant(v))
+                   for k, v in inputs.items()}
+        with tf.GradientTape() as tape:
+            watched = tensors.get("params_dense_values", tensors.get("rt_dense_values"))
+            if watched is not None:
+                tape.watch(watched)
+            outputs = getattr(tf.raw_ops, op)(**tensors, **attrs)
+            flat = tf.nest.flatten(outputs)
+            values = flat[1] if op == "RaggedTensorToSparse" else flat[-1]
+            loss = tf.reduce_sum(tf.cast(values, tf.float64) * ragged_weights(
+                values.shape, np.float64))
+        for index, output in enumerate(flat):
+            expected[f"ragged_ops/{name}/{index}"] = output.numpy()
+        if RAGGED_OP_CASES[name][2].get("grad"):
+            expected[f"ragged_ops/{name}/grad"] = tf.convert_to_tensor(
+                tape.gradient(loss, watched)).numpy()
+
+
+KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops)
 
 
 def record(expected, prefix, inputs, outputs):

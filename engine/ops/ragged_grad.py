@@ -1,6 +1,8 @@
-"""Gradient of RaggedTensorToTensor, ported from TensorFlow's ragged_conversion_ops.py: the
-padded output's gradient goes back to the flat values it came from (IndexedSlices), and what
-the default filled is summed into default_value's gradient."""
+"""Gradients of the ragged ops, ported from TensorFlow's ragged_conversion_ops.py and
+ragged_gather_ops.py. RaggedTensorToTensor: the padded output's gradient goes back to the flat
+values it came from (IndexedSlices), and what the default filled is summed into
+default_value's gradient; RaggedGather: the gathered values' to the positions they came from;
+RaggedTensorToSparse: the sparse values' to the flat values."""
 
 from engine.framework import dtypes
 from engine.ops import array_ops, math_ops
@@ -51,3 +53,27 @@ def _ragged_tensor_to_tensor_grad(op, grad):
     default_grad = array_ops.reshape(math_ops.reduce_sum(default_grads, axis=reduce),
                                      array_ops.shape(default_value))
     return [None, values_grad, default_grad] + [None] * len(partitions)
+
+
+@RegisterGradient("RaggedGather")
+def _ragged_gather_grad(op, *grads):
+    """The gathered values' gradient, as IndexedSlices of the params' flat values at the
+    positions each gathered row's values came from."""
+    splits, values, indices = list(op.inputs[:-2]), op.inputs[-2], op.inputs[-1]
+    combined = splits[0]
+    for row_splits in splits[1:]:
+        combined = array_ops.gather(row_splits, combined)
+    flat = array_ops.reshape(indices, [-1])
+    _, positions = apply_op("RaggedRange", starts=array_ops.gather(combined, flat),
+                            limits=array_ops.gather(combined[1:], flat),
+                            deltas=math_ops.cast(1, combined.dtype),
+                            Tsplits=dtypes.int64)
+    values_grad = IndexedSlices(values=grads[-1], indices=positions,
+                                dense_shape=array_ops.shape(values))
+    return [None] * len(splits) + [values_grad, None]
+
+
+@RegisterGradient("RaggedTensorToSparse")
+def _ragged_tensor_to_sparse_grad(op, unused_indices_grad, values_grad, unused_shape_grad):
+    splits, values = op.inputs[:-1], op.inputs[-1]
+    return [None] * len(splits) + [array_ops.reshape(values_grad, array_ops.shape(values))]

@@ -1,4 +1,4 @@
-"""Shape functions of RaggedTensorToTensor and RaggedBincount (engine/kernels/cpu/ragged.py),
+"""Shape functions of the ragged ops (engine/kernels/cpu/ragged.py),
 as TensorFlow's (ragged_conversion_ops.cc, bincount_ops.cc). RaggedTensorToTensor: the rank
 is the ragged rank plus the values' rank; the shape tensor's known sizes (which win: rows are
 cut or padded to them), the values' inner dimensions and the row splits' length (rows + 1)
@@ -33,5 +33,31 @@ def ragged_bincount(attrs, inputs):
     return [rows, size[0] if size else None]
 
 
+def ragged_range(attrs, inputs):
+    """Splits: one more than the ranges (the longest of the broadcast inputs); values: [?]."""
+    sizes = [_dims(info) for info in inputs]
+    rows = None
+    if all(d is not None for d in sizes):
+        vectors = [d[0] for d in sizes if d]
+        rows = vectors[0] if vectors and all(v is not None for v in vectors) else (
+            1 if not vectors else None)
+    return [None if rows is None else rows + 1], [None]
+
+
+def ragged_gather(attrs, inputs):
+    """Each output level's splits a vector, the values the params' values' inner shape."""
+    levels = int(attrs.get("OUTPUT_RAGGED_RANK", 0))
+    values = _dims(inputs[-2])
+    return tuple([[None]] * levels + [None if values is None else [None] + values[1:]])
+
+
+def ragged_tensor_to_sparse(attrs, inputs):
+    """[?, rank] indices, [?] values, [rank] dense shape (rank: ragged rank + values' rank)."""
+    values = _dims(inputs[-1])
+    rank = None if values is None else int(attrs.get("RAGGED_RANK", 0)) + len(values)
+    return [None, rank], [None], [rank]
+
+
 SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor,
-                   "RaggedBincount": ragged_bincount}
+                   "RaggedBincount": ragged_bincount, "RaggedRange": ragged_range,
+                   "RaggedGather": ragged_gather, "RaggedTensorToSparse": ragged_tensor_to_sparse}

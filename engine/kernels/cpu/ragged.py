@@ -4,7 +4,9 @@ vector, Keras TextVectorization) pad their ragged rows with it. The partitions a
 ROW_SPLITS at every level, or FIRST_DIM_SIZE then VALUE_ROWIDS; `shape` is a scalar -1
 (unknown) or one size a dimension, -1 where the rows decide it; rows longer than the shape
 are cut, shorter ones padded with default_value. RaggedBincount (bincount_op.cc) counts each
-ragged row, as Keras 3's TextVectorization counts the n-grams of each text."""
+ragged row, as Keras 3's TextVectorization counts the n-grams of each text. RaggedRange
+(tf.ragged.range), RaggedGather (tf.gather of a RaggedTensor) and RaggedTensorToSparse
+(RaggedTensor.to_sparse) take and give a RaggedTensor as its nested row splits and flat values."""
 
 import numpy as np
 
@@ -47,6 +49,19 @@ def _row_splits(ctx, kinds, partitions, nvals):
     return splits
 
 
+def _coordinates(splits, nvals):
+    """[row, position at each ragged level...] of each flat value, top level first."""
+    index = np.arange(nvals)
+    coords = []
+    for split in reversed(splits):  # each value's place in its row, its row one level up
+        parent = np.repeat(np.arange(split.size - 1), np.diff(split))[index]
+        coords.append(index - split[parent])
+        index = parent
+    coords.append(index)
+    coords.reverse()
+    return coords
+
+
 @register("RaggedTensorToTensor")
 def ragged_tensor_to_tensor(ctx, shape, values, default_value, *partitions):
     kinds = [_as_text(k) for k in ctx.attr("row_partition_types")]
@@ -70,15 +85,7 @@ def ragged_tensor_to_tensor(ctx, shape, values, default_value, *partitions):
     result = np.empty(out_shape, values.dtype)
     result[...] = np.broadcast_to(np.asarray(default_value, values.dtype),
                                   inner) if np.ndim(default_value) else default_value
-    # each element's position in its row, and its row's index one level up, bottom level first
-    index = np.arange(values.shape[0])
-    coords = []
-    for split in reversed(splits):
-        parent = np.repeat(np.arange(split.size - 1), np.diff(split))[index]
-        coords.append(index - split[parent])
-        index = parent
-    coords.append(index)
-    coords.reverse()
+    coords = _coordinates(splits, values.shape[0])
     keep = np.ones(values.shape[0], bool)
     for coord, size in zip(coords, out_shape):
         keep &= coord < size
@@ -107,3 +114,74 @@ def ragged_bincount(ctx, splits, values, size, weights):
         out[row] = bincount(values[start:end], size,
                             weights[start:end] if weights.size else weights, binary, out_dtype)
     return out
+
+
+@register("RaggedRange")
+def ragged_range(ctx, starts, limits, deltas):
+    starts, limits, deltas = np.broadcast_arrays(*(np.asarray(a) for a in (starts, limits, deltas)))
+    if starts.ndim > 1:
+        raise invalid(ctx, "starts must be a scalar or vector")
+    dtype = np.asarray(starts).dtype
+    if np.any(deltas == 0):
+        raise invalid(ctx, "Requires delta != 0")
+    rows = []
+    for start, limit, delta in zip(starts.reshape(-1), limits.reshape(-1), deltas.reshape(-1)):
+        if (delta > 0 and limit < start) or (delta < 0 and limit > start):
+            size = 0
+        elif np.issubdtype(dtype, np.integer):
+            size = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
+        else:
+            size = int(np.ceil(np.abs((limit - start) / delta)))
+        rows.append(start + np.arange(size, dtype=dtype) * delta)
+    split_dtype = np.dtype(ctx.output_dtypes[0].as_numpy_dtype)
+    splits = np.concatenate([[0], np.cumsum([r.size for r in rows], dtype=np.int64)])
+    values = np.concatenate(rows).astype(dtype) if rows else np.zeros(0, dtype)
+    return splits.astype(split_dtype), values
+
+
+@register("RaggedGather")
+def ragged_gather(ctx, *inputs):
+    nested = [np.asarray(s) for s in inputs[:-2]]
+    values, indices = np.asarray(inputs[-2]), np.asarray(inputs[-1])
+    nrows = nested[0].size - 1
+    flat = indices.reshape(-1).astype(np.int64)
+    for i, index in enumerate(flat.tolist()):
+        if not 0 <= index < nrows:
+            raise invalid(ctx, f"indices[{i}] = {index} is not in [0, {nrows})")
+    splits_dtype = nested[0].dtype
+    # indices of rank k > 1 add k - 1 uniform levels above the gathered rows
+    leading, rows = [], 1
+    for level, dim in enumerate(indices.shape[:-1]):
+        rows *= dim
+        leading.append(np.arange(rows + 1, dtype=np.int64) * indices.shape[level + 1])
+    elements = flat
+    gathered = []
+    for split in nested:
+        lengths = split[elements + 1] - split[elements]
+        gathered.append(np.concatenate([[0], np.cumsum(lengths)]))
+        starts = split[elements]
+        elements = (np.concatenate([np.arange(a, a + n) for a, n in zip(starts, lengths)])
+                    if elements.size else np.zeros(0, np.int64)).astype(np.int64)
+    if indices.ndim == 0:  # one row: its levels, less the top one
+        gathered = gathered[1:]
+    splits = [s.astype(splits_dtype) for s in leading + gathered]
+    return (*splits, values[elements])
+
+
+@register("RaggedTensorToSparse")
+def ragged_tensor_to_sparse(ctx, *inputs):
+    nested = [np.asarray(s, np.int64) for s in inputs[:-1]]
+    values = np.asarray(inputs[-1])
+    coords = np.stack(_coordinates(nested, values.shape[0]), axis=1) if values.shape[0] \
+        else np.zeros((0, len(nested) + 1), np.int64)
+    inner = values.shape[1:]
+    if inner:
+        inner_index = np.indices(inner).reshape(len(inner), -1).T
+        per = inner_index.shape[0]
+        coords = np.concatenate([np.repeat(coords, per, axis=0),
+                                 np.tile(inner_index, (values.shape[0], 1))], axis=1)
+    dense_shape = [nested[0].size - 1]
+    dense_shape += [int(np.diff(s).max()) if s.size > 1 else 0 for s in nested]
+    dense_shape += list(inner)
+    return (coords.astype(np.int64), values.reshape(-1),
+            np.array(dense_shape, np.int64))
