@@ -20,7 +20,9 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
 - conv1d_attention: Keras 3 causal dilated Conv1D, Attention, Masking before a SimpleRNN;
 - nested_functions: tf.functions calling tf.functions (one jit_compile=True), float64 and
   complex128, solve and cholesky;
-- multi_hot: Keras 3 StringLookup(output_mode="multi_hot") (DenseBincount of a matrix).
+- multi_hot: Keras 3 StringLookup(output_mode="multi_hot") (DenseBincount of a matrix);
+- ragged_ops_module: a tf.Module of everyday RaggedTensor ops (split, unicode_split, ragged
+  range, gather, ngrams, to_sparse, bounding_shape).
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
@@ -429,9 +431,31 @@ def multi_hot(tf, path, expected):
     record(expected, "multi_hot/serve", {"words": batch}, served)
 
 
+def ragged_ops_module(tf, path, expected):
+    class Ragged(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string),
+                                      tf.TensorSpec([None], tf.int64)])
+        def run(self, text, lengths):
+            words = tf.strings.split(text)
+            rows = tf.RaggedTensor.from_row_lengths(tf.range(tf.reduce_sum(lengths)), lengths)
+            ranges = tf.ragged.range(lengths)
+            return {"chars": tf.strings.unicode_split(text, "UTF-8").row_lengths(),
+                    "sums": tf.reduce_sum(rows, axis=1), "range": ranges.to_tensor(),
+                    "gathered": tf.gather(rows, [1, 0]).to_tensor(-1),
+                    "ngrams": tf.strings.ngrams(words, 2, separator="+").to_tensor(""),
+                    "sparse": words.to_sparse().indices, "bound": words.bounding_shape()}
+
+    module = Ragged()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    inputs = {"text": np.array([b"hello big world", "h\u00e9llo".encode(), b"a b"]),
+              "lengths": np.array([2, 0, 3], np.int64)}
+    outputs = module.run(**{k: tf.constant(v) for k, v in inputs.items()})
+    record(expected, "ragged_ops_module/serving_default", inputs, outputs)
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
           lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
-          conv1d_attention, nested_functions, multi_hot)
+          conv1d_attention, nested_functions, multi_hot, ragged_ops_module)
 BINCOUNT_CASES = {
     # name: (op, inputs, binary_output)
     "dense_rows": ("DenseBincount", dict(input=np.array([[1, 1, 4], [0, 3, 9]], np.int32),
