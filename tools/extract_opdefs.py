@@ -192,9 +192,11 @@ ENGINE_OPS += """
 GenerateVocabRemapping LoadAndRemapMatrix
 """.split()
 
-# tf2-models-wave: RaggedTensor.to_tensor in TF2 SavedModels (tf.strings.split, TextVectorization)
+# tf2-models-wave: ops TF2 SavedModels run (ragged string splits, Keras preprocessing counts,
+# tf.image.resize with antialias)
 ENGINE_OPS += """
 RaggedTensorToTensor RaggedBincount RaggedRange RaggedGather RaggedTensorToSparse
+ScaleAndTranslate ScaleAndTranslateGrad
 """.split()
 
 

@@ -27,7 +27,7 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
-RAGGED_OP_CASES.
+RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES.
 """
 
 import os
@@ -536,7 +536,38 @@ def ragged_ops(tf, path, expected):
                 tape.gradient(loss, watched)).numpy()
 
 
-KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops)
+SCALE_IMAGE = (np.random.RandomState(11).rand(2, 6, 7, 2) * 255).astype(np.float32)
+SCALE_CASES = {
+    # name: (size, scale, translation, kernel_type, antialias, gradient too)
+    "lanczos3_down": ([3, 4], [0.5, 4 / 7], [0, 0], "lanczos3", True, True),
+    "lanczos5_up": ([9, 10], [1.5, 10 / 7], [0, 0], "lanczos5", True, False),
+    "triangle_down": ([4, 3], [4 / 6, 3 / 7], [0, 0], "triangle", True, True),
+    "keyscubic_shifted": ([6, 7], [1.2, 0.9], [0.7, -0.4], "keyscubic", False, True),
+    "gaussian": ([5, 5], [5 / 6, 5 / 7], [0, 0], "gaussian", True, False),
+    "box": ([3, 3], [0.5, 3 / 7], [0, 0], "box", True, False),
+    "mitchellcubic": ([8, 4], [8 / 6, 4 / 7], [0, 0], "mitchellcubic", True, False),
+    "lanczos1_plain": ([4, 9], [4 / 6, 9 / 7], [0.25, 0.5], "lanczos1", False, False),
+}
+
+
+def scale_and_translate(tf, path, expected):
+    """ScaleAndTranslate of SCALE_IMAGE (`scale/<case>`) and, where marked, ScaleAndTranslate's
+    gradient of sum(output * ragged_weights) (`scale/<case>/grad`)."""
+    for name, (size, scale, translation, kind, antialias, grad) in SCALE_CASES.items():
+        image = tf.constant(SCALE_IMAGE)
+        with tf.GradientTape() as tape:
+            tape.watch(image)
+            out = tf.raw_ops.ScaleAndTranslate(
+                images=image, size=np.array(size, np.int32), scale=np.array(scale, np.float32),
+                translation=np.array(translation, np.float32), kernel_type=kind,
+                antialias=antialias)
+            loss = tf.reduce_sum(out * ragged_weights(out.shape, np.float32))
+        expected[f"scale/{name}"] = out.numpy()
+        if grad:
+            expected[f"scale/{name}/grad"] = tape.gradient(loss, image).numpy()
+
+
+KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate)
 
 
 def record(expected, prefix, inputs, outputs):

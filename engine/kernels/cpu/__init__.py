@@ -31,7 +31,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "data_options", "session_handles", "sparse_accumulators", "identity_reader", "user_ops",
     "numerics_checks", "batch_function",
     # RaggedTensor.to_tensor in TF2 models (tf.strings.split, TextVectorization)
-    "ragged"))
+    "ragged",
+    # tf.image.resize with antialias or its lanczos, gaussian and mitchellcubic methods
+    "scale_and_translate"))
 
 
 def load_kernels():
