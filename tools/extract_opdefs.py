@@ -196,7 +196,7 @@ GenerateVocabRemapping LoadAndRemapMatrix
 # tf.image.resize with antialias)
 ENGINE_OPS += """
 RaggedTensorToTensor RaggedBincount RaggedRange RaggedGather RaggedTensorToSparse
-ScaleAndTranslate ScaleAndTranslateGrad
+ScaleAndTranslate ScaleAndTranslateGrad RaggedCross
 """.split()
 
 

@@ -27,7 +27,8 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
-RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES.
+RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES; `ragged_cross/<case>/values|splits`:
+RaggedCross on RAGGED_CROSS_CASES.
 """
 
 import os
@@ -567,7 +568,45 @@ def scale_and_translate(tf, path, expected):
             expected[f"scale/{name}/grad"] = tape.gradient(loss, image).numpy()
 
 
-KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate)
+_WORDS = dict(ragged_values=[np.array([b"a", b"b", b"c"])],
+              ragged_row_splits=[np.array([0, 2, 2, 3], np.int64)])
+RAGGED_CROSS_CASES = {
+    # name: RaggedCross's arguments (tf.ragged.cross, cross_hashed)
+    "strings": dict(**_WORDS, sparse_indices=[np.array([[0, 0], [1, 0], [2, 0], [2, 1]],
+                                                        np.int64)],
+                    sparse_values=[np.array([b"x", b"y", b"z", b"w"])],
+                    sparse_shape=[np.array([3, 2], np.int64)],
+                    dense_inputs=[np.array([[1], [2], [3]], np.int64)], input_order="RDS",
+                    hashed_output=False, num_buckets=0, hash_key=0,
+                    out_values_type="string", out_row_splits_type="int64"),
+    "hashed": dict(**_WORDS, sparse_indices=[], sparse_values=[], sparse_shape=[],
+                   dense_inputs=[np.array([[1, 5], [2, 6], [3, 7]], np.int64)],
+                   input_order="DR", hashed_output=True, num_buckets=100, hash_key=7,
+                   out_values_type="int64", out_row_splits_type="int64"),
+    "hashed_ints": dict(ragged_values=[np.array([4, 9, 9], np.int64),
+                                       np.array([1, 2, 3], np.int64)],
+                        ragged_row_splits=[np.array([0, 1, 3], np.int32),
+                                           np.array([0, 2, 3], np.int32)],
+                        sparse_indices=[], sparse_values=[], sparse_shape=[], dense_inputs=[],
+                        input_order="RR", hashed_output=True, num_buckets=0,
+                        hash_key=956888297470, out_values_type="int64",
+                        out_row_splits_type="int32"),
+}
+
+
+def ragged_cross(tf, path, expected):
+    """RaggedCross's values and row splits (`ragged_cross/<case>/values|splits`)."""
+    for name, arguments in RAGGED_CROSS_CASES.items():
+        arguments = {k: (tf.as_dtype(v) if k.startswith("out_") else v)
+                     for k, v in arguments.items()}
+        values, splits = tf.raw_ops.RaggedCross(**arguments)
+        values = values.numpy()
+        expected[f"ragged_cross/{name}/values"] = (values.astype(bytes) if values.dtype == object
+                                                   else values)
+        expected[f"ragged_cross/{name}/splits"] = splits.numpy()
+
+
+KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross)
 
 
 def record(expected, prefix, inputs, outputs):

@@ -58,6 +58,11 @@ def ragged_tensor_to_sparse(attrs, inputs):
     return [None, rank], [None], [rank]
 
 
-SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor,
+def ragged_cross(attrs, inputs):
+    """Values [?], row splits [?] (one more than the rows)."""
+    return [None], [None]
+
+
+SHAPE_FUNCTIONS = {"RaggedTensorToTensor": ragged_tensor_to_tensor, "RaggedCross": ragged_cross,
                    "RaggedBincount": ragged_bincount, "RaggedRange": ragged_range,
                    "RaggedGather": ragged_gather, "RaggedTensorToSparse": ragged_tensor_to_sparse}

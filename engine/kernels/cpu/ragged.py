@@ -185,3 +185,60 @@ def ragged_tensor_to_sparse(ctx, *inputs):
     dense_shape += list(inner)
     return (coords.astype(np.int64), values.reshape(-1),
             np.array(dense_shape, np.int64))
+
+
+@register("RaggedCross")
+def ragged_cross(ctx, *inputs):
+    """tf.ragged.cross and cross_hashed: each row's crosses of its ragged, sparse and dense
+    features, the inputs taken in input_order ("R", "S", "D" each), as SparseCross crosses."""
+    from engine.kernels.cpu.sparse import _M64, cross_feature, cross_rows, cross_values
+    n_ragged = len(ctx.attr("ragged_values_types") or ())
+    n_sparse = int(ctx.attr("Nsparse", 0))
+    ragged_values, ragged_splits = inputs[:n_ragged], inputs[n_ragged:2 * n_ragged]
+    at = 2 * n_ragged
+    sparse_indices = inputs[at:at + n_sparse]
+    sparse_values = inputs[at + n_sparse:at + 2 * n_sparse]
+    sparse_shapes = inputs[at + 2 * n_sparse:at + 3 * n_sparse]
+    dense = inputs[at + 3 * n_sparse:]
+    hashed = bool(ctx.attr("hashed_output", False))
+    order = ctx.attr("input_order")
+    order = order.decode() if isinstance(order, bytes) else str(order)
+
+    def items(array):
+        array = np.asarray(array)
+        return list(array) if array.dtype == object else array.tolist()
+
+    batches, columns = [], []
+    ragged_at = sparse_at = dense_at = 0
+    for kind in order:
+        if kind == "R":
+            splits = np.asarray(ragged_splits[ragged_at]).astype(np.int64)
+            values = items(ragged_values[ragged_at])
+            ragged_at += 1
+            batches.append(splits.size - 1)
+            columns.append([[cross_feature(v, hashed) for v in values[a:b]]
+                            for a, b in zip(splits[:-1], splits[1:])])
+        elif kind == "S":
+            index = np.asarray(sparse_indices[sparse_at]).reshape(-1, 2)
+            values = items(sparse_values[sparse_at])
+            batch = int(np.asarray(sparse_shapes[sparse_at])[0])
+            sparse_at += 1
+            batches.append(batch)
+            rows = [[] for _ in range(batch)]
+            for (row, _), value in zip(index.tolist(), values):
+                rows[row].append(cross_feature(value, hashed))
+            columns.append(rows)
+        else:
+            array = np.asarray(dense[dense_at])
+            dense_at += 1
+            batches.append(array.shape[0])
+            columns.append([[cross_feature(v, hashed) for v in items(array[row])]
+                            for row in range(array.shape[0])])
+    batch = batches[0] if batches else 0
+    if any(b != batch for b in batches):
+        raise invalid(ctx, f"Expected batch size {batch} got {[b for b in batches if b != batch][0]}")
+    crosses = cross_rows(columns, batch, hashed, b"_X_", int(ctx.attr("num_buckets", 0)),
+                         int(ctx.attr("hash_key", 0)) & _M64)
+    split_dtype = np.dtype(ctx.output_dtypes[1].as_numpy_dtype)
+    splits = np.concatenate([[0], np.cumsum([len(v) for v in crosses])]).astype(split_dtype)
+    return cross_values([v for values in crosses for v in values], hashed), splits
