@@ -28,7 +28,7 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
 RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES; `ragged_cross/<case>/values|splits`:
-RaggedCross on RAGGED_CROSS_CASES.
+RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`: ParseExampleV2 with ragged keys.
 """
 
 import os
@@ -606,7 +606,57 @@ def ragged_cross(tf, path, expected):
         expected[f"ragged_cross/{name}/splits"] = splits.numpy()
 
 
-KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross)
+def _example(tf, **features):
+    """A serialized tf.train.Example of int64 (int), float (float) and bytes lists."""
+    def feature(values):
+        if values and isinstance(values[0], bytes):
+            return tf.train.Feature(bytes_list=tf.train.BytesList(value=values))
+        if values and isinstance(values[0], float):
+            return tf.train.Feature(float_list=tf.train.FloatList(value=values))
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=values))
+    return tf.train.Example(features=tf.train.Features(feature={
+        key: feature(values) for key, values in features.items()})).SerializeToString()
+
+
+PARSE_RAGGED = dict(ragged_keys=["ids", "words", "weights"],
+                    ragged_value_types=["int64", "string", "float32"])
+PARSE_CASES = {
+    # name: (examples as features, scalar input, ragged split types)
+    "batch": ([dict(ids=[3, 1, 4], words=[b"a", b"b"], weights=[0.5], age=[7]),
+               dict(ids=[], words=[b"c"], age=[9]), dict(ids=[5], weights=[1.5, 2.5], age=[1])],
+              False, ["int64", "int32", "int64"]),
+    "single": ([dict(ids=[2, 7], words=[b"x"], weights=[0.25], age=[4])], True,
+               ["int32", "int64", "int64"]),
+    "wrong_kind": ([dict(ids=[b"not", b"ints"], age=[1])], False, ["int64", "int64", "int64"]),
+}
+
+
+def parse_ragged(tf, path, expected):
+    """ParseExampleV2 with ragged keys beside a dense one (`parse/<case>/serialized`, then each
+    output `parse/<case>/<i>`, or `parse/<case>/error`)."""
+    for name, (features, scalar, split_types) in PARSE_CASES.items():
+        records = np.array([_example(tf, **f) for f in features], dtype=object)
+        serialized = records[0] if scalar else records
+        expected[f"parse/{name}/serialized"] = records.astype(bytes)
+        try:
+            outputs = tf.raw_ops.ParseExampleV2(
+                serialized=serialized, names=[], sparse_keys=[], dense_keys=["age"],
+                ragged_keys=PARSE_RAGGED["ragged_keys"], dense_defaults=[np.int64(0)],
+                num_sparse=0, sparse_types=[], dense_shapes=[[]],
+                ragged_value_types=[tf.as_dtype(t) for t in PARSE_RAGGED["ragged_value_types"]],
+                ragged_split_types=[tf.as_dtype(t) for t in split_types])
+        except tf.errors.InvalidArgumentError as error:
+            expected[f"parse/{name}/error"] = np.array(error.message.split(" [Op:")[0]
+                                                       .split("}} ")[-1])
+            continue
+        for index, output in enumerate(tf.nest.flatten(outputs)):
+            value = output.numpy()
+            expected[f"parse/{name}/{index}"] = (value.astype(bytes) if value.dtype == object
+                                                 else value)
+
+
+KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross,
+                parse_ragged)
 
 
 def record(expected, prefix, inputs, outputs):

@@ -1,9 +1,10 @@
 """NumPy CPU kernels of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
-into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest) and
-sparse triples (VarLenFeature), with TensorFlow's errors; and of ParseSequenceExampleV2:
-tf.train.SequenceExamples, their context as an Example's features and their feature lists as
-padded steps with lengths or [example, step, position] triples. Ragged keys are not
-supported yet.
+into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest), sparse
+triples (VarLenFeature) and ragged values with row splits (RaggedFeature's values, as a
+serving signature parsing tf.train.Examples asks), with TensorFlow's errors; and of
+ParseSequenceExampleV2: tf.train.SequenceExamples, their context as an Example's features and
+their feature lists as padded steps with lengths or [example, step, position] triples (its
+ragged keys are not supported yet).
 
 As TensorFlow's fast parser, an Example is read in two steps: its feature map, each Feature
 kept as bytes (a map that does not parse: "Could not parse example input"), then each
@@ -170,8 +171,8 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     sparse_types = [dtypes.as_dtype(t) for t in attrs.get("sparse_types") or []]
     dense_types = [dtypes.as_dtype(t) for t in attrs.get("Tdense") or []]
     dense_shapes = [as_shape(s).as_list() for s in attrs.get("dense_shapes") or []]
-    if np.size(ragged_keys):
-        raise invalid(ctx, "ragged_keys are not supported by the engine yet")
+    ragged_types = [dtypes.as_dtype(t) for t in attrs.get("ragged_value_types") or []]
+    split_types = [dtypes.as_dtype(t) for t in attrs.get("ragged_split_types") or []]
     batched = np.ndim(serialized) == 1
     if np.ndim(serialized) > 1:
         raise invalid(ctx, f"Expected serialized to be a scalar or vector, got shape: "
@@ -195,9 +196,29 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     dense_out = [_dense(ctx, examples, key, dtype, shape, default, batched)
                  for key, dtype, shape, default in zip(_strings(dense_keys), dense_types,
                                                        dense_shapes, dense_defaults)]
+    ragged_out = [_ragged(ctx, examples, key, dtype, split_dtype, batched)
+                  for key, dtype, split_dtype in zip(_strings(ragged_keys), ragged_types,
+                                                     split_types)]
     outputs = ([s[0] for s in sparse_out] + [s[1] for s in sparse_out]
-               + [s[2] for s in sparse_out] + dense_out)
+               + [s[2] for s in sparse_out] + dense_out
+               + [r[0] for r in ragged_out] + [r[1] for r in ragged_out])
     return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
+
+
+def _ragged(ctx, examples, key, dtype, split_dtype, batched):
+    """A RaggedFeature: every example's values one after another, and the row splits between
+    them (none for a scalar input: its values are one row)."""
+    values, lengths = [], []
+    for where, example in examples:
+        found = _feature_values(ctx, where, example, key, dtype, sparse=True)
+        found = np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype) \
+            if found is None else found
+        values.append(found)
+        lengths.append(found.size)
+    value_array = (np.concatenate(values) if values
+                   else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    splits = np.concatenate([[0], np.cumsum(lengths)]) if batched else np.zeros(0)
+    return value_array, splits.astype(split_dtype.as_numpy_dtype)
 
 
 def _dense_sequence(ctx, examples, key, dtype, shape, default, batched):
