@@ -22,7 +22,10 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
   complex128, solve and cholesky;
 - multi_hot: Keras 3 StringLookup(output_mode="multi_hot") (DenseBincount of a matrix);
 - ragged_ops_module: a tf.Module of everyday RaggedTensor ops (split, unicode_split, ragged
-  range, gather, ngrams, to_sparse, bounding_shape).
+  range, gather, ngrams, to_sparse, bounding_shape);
+- image_ops: a tf.Module of everyday tf.image ops (resize with antialias and lanczos3 run
+  ScaleAndTranslate);
+- example_serving: a serving signature parsing tf.train.Examples (a RaggedFeature among them).
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
@@ -454,9 +457,63 @@ def ragged_ops_module(tf, path, expected):
     record(expected, "ragged_ops_module/serving_default", inputs, outputs)
 
 
+def image_ops(tf, path, expected):
+    class Images(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, None, None, 3], tf.float32)])
+        def run(self, img):
+            return {"antialias": tf.image.resize(img, [5, 4], antialias=True),
+                    "bicubic": tf.image.resize(img, [7, 9], method="bicubic"),
+                    "lanczos": tf.image.resize(img, [3, 3], method="lanczos3"),
+                    "area": tf.image.resize(img, [3, 2], method="area"),
+                    "pad": tf.image.resize_with_pad(img, 8, 8),
+                    "gray": tf.image.rgb_to_grayscale(img),
+                    "std": tf.image.per_image_standardization(img),
+                    "hue": tf.image.adjust_hue(img / 255.0, 0.1),
+                    "patches": tf.image.extract_patches(img, [1, 2, 2, 1], [1, 2, 2, 1],
+                                                        [1, 1, 1, 1], "VALID"),
+                    "sobel": tf.image.sobel_edges(img),
+                    "ssim": tf.image.ssim(img, img[:, ::-1], 255.0, filter_size=3),
+                    "crop": tf.image.central_crop(img, 0.5)}
+
+    module = Images()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    img = (np.random.RandomState(0).rand(2, 6, 7, 3) * 255).astype(np.float32)
+    record(expected, "image_ops/serving_default", {"img": img}, module.run(img))
+
+
+def example_serving(tf, path, expected):
+    spec = {"age": tf.io.FixedLenFeature([], tf.int64, default_value=0),
+            "score": tf.io.FixedLenFeature([2], tf.float32),
+            "tags": tf.io.VarLenFeature(tf.string), "words": tf.io.RaggedFeature(tf.string)}
+
+    class Serving(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable([[0.5], [-1.0]])
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="examples")])
+        def serve(self, examples):
+            features = tf.io.parse_example(examples, spec)
+            tags = tf.sparse.to_dense(features["tags"], default_value="")
+            return {"pred": tf.matmul(features["score"], self.w)
+                    + tf.cast(features["age"][:, None], tf.float32),
+                    "tags": tags, "nwords": features["words"].row_lengths(),
+                    "joined": tf.strings.reduce_join(features["words"], axis=1, separator=" "),
+                    "hash": tf.strings.to_hash_bucket_fast(tags, 10)}
+
+    module = Serving()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
+    examples = np.array([_example(tf, age=[3], score=[1.0, 2.0], tags=[b"ab", b"bc"],
+                                  words=[b"hi", b"there"]),
+                         _example(tf, score=[0.5, -1.0], tags=[b"b"])], dtype=object)
+    outputs = {k: np.asarray(v.numpy()) for k, v in module.serve(examples).items()}
+    record(expected, "example_serving/serving_default", {"examples": examples.astype(bytes)},
+           outputs)
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
           lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
-          conv1d_attention, nested_functions, multi_hot, ragged_ops_module)
+          conv1d_attention, nested_functions, multi_hot, ragged_ops_module, image_ops,
+          example_serving)
 BINCOUNT_CASES = {
     # name: (op, inputs, binary_output)
     "dense_rows": ("DenseBincount", dict(input=np.array([[1, 1, 4], [0, 3, 9]], np.int32),
