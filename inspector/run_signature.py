@@ -221,14 +221,48 @@ def _restore(path, restore_path, graph, saver_def, meta_graph_def):
             return None
         restore_path = variables
     if os.path.isfile(str(restore_path) + ".index"):
-        _check_bundle(str(restore_path))
+        names = _check_bundle(str(restore_path))
+        wanted = _restored_keys(meta_graph_def.graph_def, saver_def)
+        missing = [key for key in wanted if key not in names]
+        if missing:
+            roots = sorted({name.split("/")[0] for name in names
+                            if not name.startswith("_CHECKPOINTABLE")})
+            raise InputError(str(restore_path) + ".index",
+                             f"holds no {missing[0]!r}, which the model restores ({len(missing)} "
+                             f"of its {len(wanted)} keys missing; the checkpoint's objects: "
+                             f"{', '.join(roots[:5]) or 'none'})")
     return build_restore(graph, restore_path, saver_def, through_saver=True)
+
+
+def _restored_keys(graph_def, saver_def):
+    """The checkpoint keys a TF2 model's restore function reads (its RestoreV2 nodes' constant
+    tensor_names); none known for a TF1 saver's or one computed at run time."""
+    if saver_def is None:
+        return []
+    restore = next((n for n in graph_def.node
+                    if n.name == saver_def.restore_op_name.split(":")[0]), None)
+    if restore is None or "f" not in restore.attr:
+        return []
+    library = {f.signature.name: f for f in graph_def.library.function}
+    function = library.get(restore.attr["f"].func.name)
+    if function is None:
+        return []
+    by_name = {n.name: n for n in function.node_def}
+    keys = []
+    for node in function.node_def:
+        if node.op != "RestoreV2" or len(node.input) < 2:
+            continue
+        source = by_name.get(node.input[1].split(":")[0])
+        if source is None or source.op != "Const":
+            return []
+        keys += [v.decode("utf-8", "replace") for v in source.attr["value"].tensor.string_val]
+    return keys
 
 
 def _check_bundle(prefix):
     """InputError (exit 2, before anything runs) for variables that cannot be restored: an
     unreadable index, a missing data shard, or a tensor's bytes past its shard's end (a
-    truncated copy), instead of the restore op failing mid-run (exit 1)."""
+    truncated copy), instead of the restore op failing mid-run (exit 1). The keys it holds."""
     from engine.checkpoint.bundle import BundleError, BundleReader, data_path
     try:
         reader = BundleReader(prefix)
@@ -250,6 +284,7 @@ def _check_bundle(prefix):
             raise InputError(shard, f"{name}: bytes {entry.offset}..{entry.offset + entry.size} "
                                     f"run past the end of the shard ({sizes[shard]} bytes; "
                                     f"truncated?)")
+    return set(reader.names)
 
 
 def run(args, parse_feed, error_line):

@@ -31,7 +31,8 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
 RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES; `ragged_cross/<case>/values|splits`:
-RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`: ParseExampleV2 with ragged keys.
+RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`: ParseExampleV2 with ragged keys. other_root/ck: a checkpoint of
+tf2_run/preprocessing under another root object.
 """
 
 import os
@@ -712,8 +713,17 @@ def parse_ragged(tf, path, expected):
                                                  else value)
 
 
+def other_root_checkpoint(tf, path, expected):
+    """other_root/ck: tf2_run/preprocessing's variables written by tf.train.Checkpoint(model=
+    the loaded model), so every key sits under `model/`, where the SavedModel's restore
+    function does not look (`--restore` of it: one line, exit 2)."""
+    loaded = tf.saved_model.load(str(FIXTURES / "tf2_run" / "preprocessing"))
+    shutil.rmtree(path / "other_root", ignore_errors=True)
+    tf.train.Checkpoint(model=loaded).write(str(path / "other_root" / "ck"))
+
+
 KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross,
-                parse_ragged)
+                parse_ragged, other_root_checkpoint)
 
 
 def record(expected, prefix, inputs, outputs):

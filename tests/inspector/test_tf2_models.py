@@ -77,3 +77,23 @@ def _assert_outputs(saved, model, signature, signature_def):
             np.testing.assert_array_equal(got[key], want, err_msg=key)
         else:
             np.testing.assert_allclose(got[key], want, rtol=1e-5, err_msg=key)
+
+
+def test_a_checkpoint_under_another_root_is_refused_before_anything_runs(capsys, tmp_path):
+    """`--restore` of a tf.train.Checkpoint(model=...) holding the model's variables under
+    `model/`: the SavedModel's restore function looks for `<object>/.ATTRIBUTES/...` keys, so
+    one line names the checkpoint and the first key it lacks, exit 2 (RestoreV2 failed
+    mid-run with NotFoundError, exit 1)."""
+    model = ROOT / "tests" / "fixtures" / "tf2_run" / "preprocessing"
+    run_expected = np.load(model.parent / "expected.npz")
+    feeds = []
+    for key in ("numbers", "category"):
+        np.save(tmp_path / f"{key}.npy", run_expected[f"preprocessing/serve/{key}"])
+        feeds += ["--feed", f"{key}={tmp_path / f'{key}.npy'}"]
+    checkpoint = MODELS / "other_root" / "ck"
+    status, out, err = run(capsys, "run", model, "--signature", "serve", *feeds,
+                           "--restore", checkpoint)
+    assert (status, out) == (2, "")
+    assert err == (f"error: {checkpoint}.index: holds no 'variables/0/.ATTRIBUTES/VARIABLE_VALUE'"
+                   ", which the model restores (7 of its 8 keys missing; the checkpoint's "
+                   "objects: model)\n")
