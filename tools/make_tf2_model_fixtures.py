@@ -30,9 +30,10 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
-RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES; `ragged_cross/<case>/values|splits`:
-RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`: ParseExampleV2 with ragged keys. other_root/ck: a checkpoint of
-tf2_run/preprocessing under another root object.
+RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES;
+`ragged_cross/<case>/values|splits`: RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`:
+ParseExampleV2 with ragged keys. other_root/ck: a checkpoint of tf2_run/preprocessing under
+another root object.
 """
 
 import os
@@ -311,9 +312,11 @@ def ragged_to_tensor(tf, path, expected):
             result = tf.raw_ops.RaggedTensorToTensor(
                 shape=shape, values=values, default_value=default,
                 row_partition_tensors=partitions, row_partition_types=kinds).numpy()
-            expected[f"{prefix}/result"] = result.astype(bytes) if result.dtype == object else result
+            expected[f"{prefix}/result"] = (result.astype(bytes) if result.dtype == object
+                                            else result)
         except tf.errors.InvalidArgumentError as error:
-            expected[f"{prefix}/error"] = np.array(error.message.split("[Op:")[0].split("}} ")[-1].strip())
+            message = error.message.split("[Op:")[0].split("}} ")[-1].strip()
+            expected[f"{prefix}/error"] = np.array(message)
 
 
 def audio_stft(tf, path, expected):

@@ -236,7 +236,8 @@ def ragged_cross(ctx, *inputs):
                             for row in range(array.shape[0])])
     batch = batches[0] if batches else 0
     if any(b != batch for b in batches):
-        raise invalid(ctx, f"Expected batch size {batch} got {[b for b in batches if b != batch][0]}")
+        other = next(b for b in batches if b != batch)
+        raise invalid(ctx, f"Expected batch size {batch} got {other}")
     crosses = cross_rows(columns, batch, hashed, b"_X_", int(ctx.attr("num_buckets", 0)),
                          int(ctx.attr("hash_key", 0)) & _M64)
     split_dtype = np.dtype(ctx.output_dtypes[1].as_numpy_dtype)

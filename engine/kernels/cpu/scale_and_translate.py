@@ -113,7 +113,8 @@ def scale_and_translate(ctx, images, size, scale, translation):
     if images.ndim != 4:
         raise invalid(ctx, f"input must be 4-dimensional{list(images.shape)}")
     size = np.asarray(size).reshape(-1)
-    scale, translation = np.asarray(scale, _F32).reshape(-1), np.asarray(translation, _F32).reshape(-1)
+    scale = np.asarray(scale, _F32).reshape(-1)
+    translation = np.asarray(translation, _F32).reshape(-1)
     if size.size != 2 or scale.size != 2 or translation.size != 2:
         raise invalid(ctx, "size, scale and translation must each hold 2 values")
     out_height, out_width = int(size[0]), int(size[1])
@@ -151,7 +152,8 @@ def scale_and_translate_grad(ctx, grads, original_image, scale, translation):
     """The adjoint of ScaleAndTranslate: the output gradient spread back over each span with
     the forward weights (TensorFlow sums the transposed spans in another order: a few ulps)."""
     grads, original = np.asarray(grads, _F32), np.asarray(original_image)
-    scale, translation = np.asarray(scale, _F32).reshape(-1), np.asarray(translation, _F32).reshape(-1)
+    scale = np.asarray(scale, _F32).reshape(-1)
+    translation = np.asarray(translation, _F32).reshape(-1)
     kind = ctx.attr("kernel_type", "lanczos3")
     kind = kind.decode() if isinstance(kind, bytes) else kind
     if kind not in KERNELS:
