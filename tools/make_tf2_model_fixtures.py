@@ -32,7 +32,8 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
 RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES;
 `ragged_cross/<case>/values|splits`: RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`:
-ParseExampleV2 with ragged keys. other_root/ck: a checkpoint of tf2_run/preprocessing under
+ParseExampleV2 with ragged keys; `parse_sequence/<case>/...`: ParseSequenceExampleV2's.
+other_root/ck: a checkpoint of tf2_run/preprocessing under
 another root object.
 """
 
@@ -679,6 +680,22 @@ def _example(tf, **features):
         key: feature(values) for key, values in features.items()})).SerializeToString()
 
 
+def store_records(expected, prefix, records):
+    """Serialized protos as their bytes one after another (`<prefix>/serialized`, uint8) and
+    each one's length (`<prefix>/lengths`): a bytes array would drop a record's trailing
+    NULs."""
+    expected[f"{prefix}/serialized"] = np.frombuffer(b"".join(records), np.uint8)
+    expected[f"{prefix}/lengths"] = np.array([len(r) for r in records], np.int64)
+
+
+def load_records(expected, prefix):
+    """The serialized protos store_records wrote, as an object array of bytes."""
+    data = expected[f"{prefix}/serialized"].tobytes()
+    ends = np.cumsum(expected[f"{prefix}/lengths"])
+    return np.array([data[end - length:end] for end, length in
+                     zip(ends, expected[f"{prefix}/lengths"])] + [b""], dtype=object)[:-1]
+
+
 PARSE_RAGGED = dict(ragged_keys=["ids", "words", "weights"],
                     ragged_value_types=["int64", "string", "float32"])
 PARSE_CASES = {
@@ -698,7 +715,7 @@ def parse_ragged(tf, path, expected):
     for name, (features, scalar, split_types) in PARSE_CASES.items():
         records = np.array([_example(tf, **f) for f in features], dtype=object)
         serialized = records[0] if scalar else records
-        expected[f"parse/{name}/serialized"] = records.astype(bytes)
+        store_records(expected, f"parse/{name}", records)
         try:
             outputs = tf.raw_ops.ParseExampleV2(
                 serialized=serialized, names=[], sparse_keys=[], dense_keys=["age"],
@@ -716,6 +733,50 @@ def parse_ragged(tf, path, expected):
                                                  else value)
 
 
+SEQUENCE_CASES = {
+    # name: (context features, feature lists {key: [step features]}) per example; scalar input
+    "batch": ([({"user": [b"u1", b"u2"]}, {"clicks": [[1, 2], [], [3]], "terms": [[b"a"]]}),
+               ({"user": []}, {"clicks": [[4]]})], False),
+    "single": ([({"user": [b"u9"]}, {"clicks": [[5, 6, 7]], "terms": [[b"b"], [b"c", b"d"]]})],
+               True),
+}
+
+
+def parse_sequence_ragged(tf, path, expected):
+    """ParseSequenceExampleV2 with a ragged context key and two ragged feature-list keys
+    (`parse_sequence/<case>/serialized`, each output `parse_sequence/<case>/<i>`)."""
+    for name, (examples, scalar) in SEQUENCE_CASES.items():
+        records = []
+        for context, lists in examples:
+            sequence = tf.train.SequenceExample()
+            for key, values in context.items():
+                sequence.context.feature[key].bytes_list.value.extend(values)
+            for key, steps in lists.items():
+                for step in steps:
+                    feature = sequence.feature_lists.feature_list[key].feature.add()
+                    if step and isinstance(step[0], bytes):
+                        feature.bytes_list.value.extend(step)
+                    else:
+                        feature.int64_list.value.extend(step)
+            records.append(sequence.SerializeToString())
+        records = np.array(records, dtype=object)
+        store_records(expected, f"parse_sequence/{name}", records)
+        outputs = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=records[0] if scalar else records, debug_name=[],
+            context_sparse_keys=[], context_dense_keys=[], context_ragged_keys=["user"],
+            feature_list_sparse_keys=[], feature_list_dense_keys=[],
+            feature_list_ragged_keys=["clicks", "terms"], feature_list_dense_missing_assumed_empty=[],
+            context_dense_defaults=[], context_sparse_types=[],
+            context_ragged_value_types=[tf.string], context_ragged_split_types=[tf.int64],
+            feature_list_dense_types=[], feature_list_sparse_types=[],
+            feature_list_ragged_value_types=[tf.int64, tf.string],
+            feature_list_ragged_split_types=[tf.int32, tf.int64])
+        for index, output in enumerate(tf.nest.flatten(outputs)):
+            value = output.numpy()
+            expected[f"parse_sequence/{name}/{index}"] = (value.astype(bytes)
+                                                          if value.dtype == object else value)
+
+
 def other_root_checkpoint(tf, path, expected):
     """other_root/ck: tf2_run/preprocessing's variables written by tf.train.Checkpoint(model=
     the loaded model), so every key sits under `model/`, where the SavedModel's restore
@@ -726,7 +787,7 @@ def other_root_checkpoint(tf, path, expected):
 
 
 KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross,
-                parse_ragged, other_root_checkpoint)
+                parse_ragged, parse_sequence_ragged, other_root_checkpoint)
 
 
 def record(expected, prefix, inputs, outputs):

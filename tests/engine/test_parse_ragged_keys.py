@@ -14,14 +14,14 @@ from engine.framework import errors
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from make_tf2_model_fixtures import PARSE_CASES, PARSE_RAGGED  # noqa: E402
+from make_tf2_model_fixtures import PARSE_CASES, PARSE_RAGGED, load_records  # noqa: E402
 
 EXPECTED = np.load(ROOT / "tests" / "fixtures" / "tf2_models" / "expected.npz")
 
 
 def _parse(case):
     _, scalar, split_types = PARSE_CASES[case]
-    records = np.array(list(EXPECTED[f"parse/{case}/serialized"]), dtype=object)
+    records = load_records(EXPECTED, f"parse/{case}")
     with tf.Graph().as_default():
         outputs = tf.raw_ops.ParseExampleV2(
             serialized=records[0] if scalar else records, names=[], sparse_keys=[],
