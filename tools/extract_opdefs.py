@@ -196,7 +196,7 @@ GenerateVocabRemapping LoadAndRemapMatrix
 # tf.image.resize with antialias)
 ENGINE_OPS += """
 RaggedTensorToTensor RaggedBincount RaggedRange RaggedGather RaggedTensorToSparse
-ScaleAndTranslate ScaleAndTranslateGrad RaggedCross
+ScaleAndTranslate ScaleAndTranslateGrad RaggedCross Eig
 """.split()
 
 

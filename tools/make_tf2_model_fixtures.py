@@ -32,7 +32,7 @@ expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2
 `bincount/<case>`: BINCOUNT_CASES' counts; `ragged_ops/<case>/<output index>|grad`: the
 RAGGED_OP_CASES; `scale/<case>[/grad]`: ScaleAndTranslate on SCALE_CASES;
 `ragged_cross/<case>/values|splits`: RaggedCross on RAGGED_CROSS_CASES; `parse/<case>/...`:
-ParseExampleV2 with ragged keys; `parse_sequence/<case>/...`: ParseSequenceExampleV2's.
+ParseExampleV2 with ragged keys; `parse_sequence/<case>/...`: ParseSequenceExampleV2's; `eig/<case>/e|v`: Eig on EIG_CASES.
 other_root/ck: a checkpoint of tf2_run/preprocessing under
 another root object.
 """
@@ -777,6 +777,24 @@ def parse_sequence_ragged(tf, path, expected):
                                                           if value.dtype == object else value)
 
 
+EIG_CASES = {
+    # name: (matrix, compute_v, Tout)
+    "real_distinct": (np.array([[4.0, 1, 0], [1, 3, 1], [0, 1, -2]]), True, "complex128"),
+    "rotation_batch": (np.array([[[0.0, -2, 0], [2, 0, 0], [0, 0, 0.5]],
+                                 [[1.0, 2, 3], [0, 4, 5], [0, 0, -6]]], np.float32), True,
+                       "complex64"),
+    "complex_values_only": (np.array([[1 + 1j, 2], [0.5j, -1]], np.complex64), False,
+                            "complex64"),
+}
+
+
+def eig_cases(tf, path, expected):
+    """Eig's eigenvalues and eigenvectors (`eig/<case>/e|v`)."""
+    for name, (matrix, compute_v, tout) in EIG_CASES.items():
+        e, v = tf.raw_ops.Eig(input=matrix, Tout=tf.as_dtype(tout), compute_v=compute_v)
+        expected[f"eig/{name}/e"], expected[f"eig/{name}/v"] = e.numpy(), v.numpy()
+
+
 def other_root_checkpoint(tf, path, expected):
     """other_root/ck: tf2_run/preprocessing's variables written by tf.train.Checkpoint(model=
     the loaded model), so every key sits under `model/`, where the SavedModel's restore
@@ -787,7 +805,7 @@ def other_root_checkpoint(tf, path, expected):
 
 
 KERNEL_CASES = (ragged_to_tensor, bincount_rows, ragged_ops, scale_and_translate, ragged_cross,
-                parse_ragged, parse_sequence_ragged, other_root_checkpoint)
+                parse_ragged, parse_sequence_ragged, eig_cases, other_root_checkpoint)
 
 
 def record(expected, prefix, inputs, outputs):

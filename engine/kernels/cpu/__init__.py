@@ -33,7 +33,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # RaggedTensor.to_tensor in TF2 models (tf.strings.split, TextVectorization)
     "ragged",
     # tf.image.resize with antialias or its lanczos, gaussian and mitchellcubic methods
-    "scale_and_translate"))
+    "scale_and_translate",
+    # tf.linalg.eig and eigvals of a general matrix
+    "general_eig"))
 
 
 def load_kernels():
