@@ -25,7 +25,8 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
   range, gather, ngrams, to_sparse, bounding_shape);
 - image_ops: a tf.Module of everyday tf.image ops (resize with antialias and lanczos3 run
   ScaleAndTranslate);
-- example_serving: a serving signature parsing tf.train.Examples (a RaggedFeature among them).
+- example_serving: a serving signature parsing tf.train.Examples (a RaggedFeature among them);
+- linalg_ops: lstsq, expm, logdet, pinv, sqrtm, svd, eigvals (Eig) and the 2-norm.
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
@@ -515,10 +516,29 @@ def example_serving(tf, path, expected):
            outputs)
 
 
+def linalg_ops(tf, path, expected):
+    class Linalg(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 3, 3], tf.float64),
+                                      tf.TensorSpec([None, 3, 2], tf.float64)])
+        def run(self, a, b):
+            spd = tf.matmul(a, a, transpose_b=True) + 3 * tf.eye(3, dtype=tf.float64)
+            return {"lstsq": tf.linalg.lstsq(a, b), "expm": tf.linalg.expm(a * 0.1),
+                    "logdet": tf.linalg.logdet(spd), "pinv": tf.linalg.pinv(a),
+                    "sqrtm": tf.linalg.sqrtm(spd), "svd": tf.linalg.svd(a, compute_uv=False),
+                    "eigvals": tf.math.real(tf.linalg.eigvals(spd)),
+                    "norm2": tf.norm(a, ord=2, axis=[-2, -1])}
+
+    module = Linalg()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.run})
+    rng = np.random.RandomState(0)
+    inputs = {"a": rng.randn(2, 3, 3), "b": rng.randn(2, 3, 2)}
+    record(expected, "linalg_ops/serving_default", inputs, module.run(**inputs))
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
           lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
           conv1d_attention, nested_functions, multi_hot, ragged_ops_module, image_ops,
-          example_serving)
+          example_serving, linalg_ops)
 BINCOUNT_CASES = {
     # name: (op, inputs, binary_output)
     "dense_rows": ("DenseBincount", dict(input=np.array([[1, 1, 4], [0, 3, 9]], np.int32),
