@@ -97,3 +97,28 @@ def test_a_checkpoint_under_another_root_is_refused_before_anything_runs(capsys,
     assert err == (f"error: {checkpoint}.index: holds no 'variables/0/.ATTRIBUTES/VARIABLE_VALUE'"
                    ", which the model restores (7 of its 8 keys missing; the checkpoint's "
                    "objects: model)\n")
+
+
+def test_at_files_feed_their_bytes_as_strings(capsys, tmp_path):
+    """`--feed lines=@A,@B,@C`: each file's bytes one string of the batch (a bytes .npy drops
+    trailing NULs, so a serialized tf.Example or a WAV file could not be fed whole);
+    lookup_module's tokens then give TensorFlow's outputs."""
+    from inspector.cmd_run import parse_feed
+    lines = EXPECTED["lookup_module/tokens/lines"]
+    files = []
+    for i, line in enumerate(lines.tolist()):
+        (tmp_path / f"{i}.txt").write_bytes(line)
+        files.append(f"@{tmp_path / f'{i}.txt'}")
+    status, _, err = run(capsys, "run", MODELS / "lookup_module", "--signature", "tokens",
+                         "--feed", "lines=" + ",".join(files), "--save", tmp_path / "out.npz")
+    assert (status, err) == (0, "")
+    _assert_outputs(tmp_path / "out.npz", "lookup_module", "tokens",
+                    _signature_def("lookup_module", "tokens"))
+    (tmp_path / "nul.bin").write_bytes(b"\x08\x00")
+    name, value = parse_feed("m", f"x=@{tmp_path / 'nul.bin'}", raw_name=True)
+    assert (name, value.shape, value.item()) == ("x", (), b"\x08\x00")
+    status, out, err = run(capsys, "run", MODELS / "lookup_module", "--signature", "tokens",
+                           "--feed", f"lines=@{tmp_path / 'missing.txt'},")
+    assert (status, out) == (2, "")
+    assert err == (f"error: {tmp_path / 'missing.txt'}: cannot read the feed for lines: "
+                   f"No such file or directory\n")
