@@ -34,8 +34,9 @@ def add_arguments(parser):
     parser.add_argument("--fetch", action="append", default=[], metavar="T",
                         help="a tensor (op:0) to fetch; an op name means its first output (an op without outputs is run); repeatable")
     parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
-                        help="feed a tensor (a signature's input key) from FILE.npy, FILE.json or a JSON "
-                             "value; repeatable")
+                        help="feed a tensor (a signature's input key) from FILE.npy, FILE.json, a JSON "
+                             "value, or @FILE (its bytes as one string; @A,@B,...: a vector); "
+                             "repeatable")
     parser.add_argument("--before", action="append", default=[], metavar="OP",
                         help="an op to run first, in its own step (e.g. init); repeatable")
     parser.add_argument("--target", action="append", default=[], metavar="OP",
@@ -171,6 +172,8 @@ def parse_feed(path, text, raw_name=False):
         raise InputError(path, f"--feed {text!r}: expected NAME=FILE.npy or NAME=JSON")
     if ":" not in name and not raw_name:
         name += ":0"
+    if value.startswith("@"):
+        return name, _raw_bytes(value, name)
     if value.endswith((".npy", ".json")) or os.path.isfile(value):
         return name, _feed_file(value, name)
     try:
@@ -186,6 +189,28 @@ def _json_value(text):
         return json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+
+
+def _raw_bytes(value, name):
+    """`@FILE`: the file's bytes as a string scalar; `@A,@B,...` (a trailing comma for one):
+    a vector of them. Binary strings (a serialized tf.Example, a WAV or JPEG file) keep every
+    byte, which a bytes .npy would not (NumPy drops trailing NULs)."""
+    files = [part[1:] for part in value.split(",") if part]
+    if any(not part.startswith("@") for part in value.split(",") if part):
+        raise InputError(value, f"--feed {name}: expected @FILE or @FILE,@FILE,...")
+    contents = []
+    for path in files:
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise InputError(path, f"cannot read the feed for {name}: not a regular file")
+        try:
+            with open(path, "rb") as file:
+                contents.append(file.read())
+        except OSError as error:
+            raise InputError(path, f"cannot read the feed for {name}: "
+                                   f"{error.strerror or error}") from None
+    array = np.empty(len(contents), dtype=object)
+    array[:] = contents
+    return array if "," in value else array.reshape(())
 
 
 def _feed_file(path, name):

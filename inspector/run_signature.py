@@ -33,6 +33,7 @@ from inspector.run_report import format_value, write_run_metadata
 from inspector.signature_feeds import signature_feeds
 from parsers.errors import InputError
 from parsers.printable import printable
+from parsers.saved_objects import holds_variables
 from views import outputs
 
 INIT_KEY = constants.INIT_OP_SIGNATURE_KEY
@@ -112,7 +113,7 @@ def plan(args, parse_feed):
     first += [result.init_op] if result.init_op else []
     function_calls.check_calls(path, result.graph_def, result.fetch_names + first)
     result.graph = _import(path, result)
-    result.restore = _restore(path, args.restore, result.graph, saver_def)
+    result.restore = _restore(path, args.restore, result.graph, saver_def, meta_graph_def)
     return result
 
 
@@ -205,24 +206,63 @@ def _import(path, result):
     return graph
 
 
-def _restore(path, restore_path, graph, saver_def):
+def _restore(path, restore_path, graph, saver_def, meta_graph_def):
     """What restores the variables: --restore CKPT, else the SavedModel's variables/ when
-    it has any (a SavedModel without variables restores nothing, as TensorFlow's loader)."""
+    it has any (a SavedModel without variables restores nothing, as TensorFlow's loader).
+    A model that holds variables but lost its variables.index is refused here: TensorFlow's
+    loader restores nothing then, and the first variable read fails mid-run."""
     if restore_path is None:
         variables = os.path.join(path, constants.VARIABLES_DIRECTORY,
                                  constants.VARIABLES_FILENAME)
         if not os.path.isfile(variables + ".index"):
+            if holds_variables(meta_graph_def):
+                raise InputError(variables + ".index",
+                                 "missing: the index of the model's variables")
             return None
         restore_path = variables
     if os.path.isfile(str(restore_path) + ".index"):
-        _check_bundle(str(restore_path))
+        names = _check_bundle(str(restore_path))
+        wanted = _restored_keys(meta_graph_def.graph_def, saver_def)
+        missing = [key for key in wanted if key not in names]
+        if missing:
+            roots = sorted({name.split("/")[0] for name in names
+                            if not name.startswith("_CHECKPOINTABLE")})
+            raise InputError(str(restore_path) + ".index",
+                             f"holds no {missing[0]!r}, which the model restores ({len(missing)} "
+                             f"of its {len(wanted)} keys missing; the checkpoint's objects: "
+                             f"{', '.join(roots[:5]) or 'none'})")
     return build_restore(graph, restore_path, saver_def, through_saver=True)
+
+
+def _restored_keys(graph_def, saver_def):
+    """The checkpoint keys a TF2 model's restore function reads (its RestoreV2 nodes' constant
+    tensor_names); none known for a TF1 saver's or one computed at run time."""
+    if saver_def is None:
+        return []
+    restore = next((n for n in graph_def.node
+                    if n.name == saver_def.restore_op_name.split(":")[0]), None)
+    if restore is None or "f" not in restore.attr:
+        return []
+    library = {f.signature.name: f for f in graph_def.library.function}
+    function = library.get(restore.attr["f"].func.name)
+    if function is None:
+        return []
+    by_name = {n.name: n for n in function.node_def}
+    keys = []
+    for node in function.node_def:
+        if node.op != "RestoreV2" or len(node.input) < 2:
+            continue
+        source = by_name.get(node.input[1].split(":")[0])
+        if source is None or source.op != "Const":
+            return []
+        keys += [v.decode("utf-8", "replace") for v in source.attr["value"].tensor.string_val]
+    return keys
 
 
 def _check_bundle(prefix):
     """InputError (exit 2, before anything runs) for variables that cannot be restored: an
     unreadable index, a missing data shard, or a tensor's bytes past its shard's end (a
-    truncated copy), instead of the restore op failing mid-run (exit 1)."""
+    truncated copy), instead of the restore op failing mid-run (exit 1). The keys it holds."""
     from engine.checkpoint.bundle import BundleError, BundleReader, data_path
     try:
         reader = BundleReader(prefix)
@@ -244,6 +284,7 @@ def _check_bundle(prefix):
             raise InputError(shard, f"{name}: bytes {entry.offset}..{entry.offset + entry.size} "
                                     f"run past the end of the shard ({sizes[shard]} bytes; "
                                     f"truncated?)")
+    return set(reader.names)
 
 
 def run(args, parse_feed, error_line):

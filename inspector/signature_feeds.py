@@ -4,8 +4,9 @@ anything is imported or run.
 
 A value converts to the input's dtype where no information is lost on the way: an integer
 to a wider integer or to a float, a float64 to a float32 (as TensorFlow converts a Python
-float), text to a string input; a float to an integer input, a number to a string input or
-an integer out of the input's range is refused, with one line naming the input.
+float), text to a string input, an empty array (JSON's `[]`) to any input; a float to an
+integer input, a number to a string input or an integer out of the input's range is
+refused, with one line naming the input and what its values are.
 
 >>> spec = meta_graph_pb2.TensorInfo(name="x:0", dtype=types_pb2.DT_FLOAT)
 >>> spec.tensor_shape.dim.add(size=-1)
@@ -90,8 +91,13 @@ def _as_dtype(path, input_key, info, dtype, value):
         what = ("not a rectangular array (rows of different lengths)"
                 if "inhomogeneous" in str(error) else f"not an array ({error})")
         raise InputError(path, f"--feed {input_key}: {what}") from None
-    refused = InputError(path, f"--feed {input_key}: {_kind(source)} values for an input of "
+    refused = InputError(path, f"--feed {input_key}: {_kind(source)} for an input of "
                                f"{spec_text(info)}")
+    if source.size == 0 and source.dtype.kind in "biufSUO":
+        # `[]` (JSON's empty list, float64 to NumPy) holds no value to lose: the input's dtype
+        source = np.empty(source.shape, object if dtype == dtypes.string else source.dtype)
+        if dtype != dtypes.string and dtype.is_numpy_compatible:
+            return source.astype(dtype.as_numpy_dtype)
     if dtype == dtypes.string:
         if source.dtype.kind not in "SUO" or not all(isinstance(v, (str, bytes))
                                                     for v in source.reshape(-1).tolist()):
@@ -114,7 +120,22 @@ def _as_dtype(path, input_key, info, dtype, value):
     return source.astype(target, copy=False)
 
 
+_JSON_KINDS = {"NoneType": "null", "dict": "object", "list": "array", "str": "string",
+               "bytes": "string", "int": "integer", "float": "number", "bool": "boolean"}
+
+
 def _kind(array):
-    if array.dtype.kind in "SUO":
-        return "string" if array.dtype.kind != "O" else "non-numeric"
-    return np.dtype(array.dtype).name
+    """What the values are, for the line refusing them: `float64 values`, `string values`,
+    `null values`, `integers past int64's range` (JSON's big integers), `values of mixed
+    kinds (null, string)`."""
+    if array.dtype.kind in "SU":
+        return "string values"
+    if array.dtype.kind != "O":
+        return f"{np.dtype(array.dtype).name} values"
+    kinds = sorted({_JSON_KINDS.get(type(v).__name__, type(v).__name__)
+                    for v in array.reshape(-1).tolist()})
+    if kinds == ["integer"]:
+        return "integers past int64's range"
+    if len(kinds) == 1:
+        return f"{kinds[0]} values"
+    return f"values of mixed kinds ({', '.join(kinds)})"

@@ -59,9 +59,11 @@ def load(path, progress=None) -> Loaded:
         return _with_checkpoint(loaded, path)
     if os.path.isdir(path):
         loaded = __getattr__("directories").load_directory(path)
-        if loaded.kind == "saved_model" and os.path.isfile(
-                os.path.join(path, "variables", "variables.index")):
-            _with_checkpoint(loaded, path)
+        if loaded.kind == "saved_model":
+            if os.path.isfile(os.path.join(path, "variables", "variables.index")):
+                _with_checkpoint(loaded, path)
+            else:
+                _note_missing_variables(loaded)
         return loaded
     detect.check_regular_file(path)
     loaded = detect.load_file(path, progress)
@@ -70,6 +72,15 @@ def load(path, progress=None) -> Loaded:
         # A Saver's .meta sits beside the checkpoint it was written with: open both.
         _with_checkpoint(loaded, checkpoint.prefix_of(path))
     return loaded
+
+
+def _note_missing_variables(loaded):
+    """A SavedModel whose graph saves variables but has no variables/variables.index (lost, or
+    never copied): say so, as TensorFlow's loader restores nothing then."""
+    from parsers.saved_objects import holds_variables
+    if any(holds_variables(meta.meta_graph_def) for meta in loaded.meta_graphs):
+        loaded.notes.append("variables/variables.index is missing: the model's variables "
+                            "are not read")
 
 
 def _with_checkpoint(loaded, path):

@@ -221,6 +221,18 @@ class SavedObjects:
         return self._load_order
 
 
+def holds_variables(meta_graph_def):
+    """Whether a meta graph saves variables, so that its SavedModel needs variables/: a TF2
+    object graph's variable nodes, or a TF1 graph's variables collections."""
+    if any(node.WhichOneof("kind") == "variable"
+           for node in meta_graph_def.object_graph_def.nodes):
+        return True
+    return any(meta_graph_def.collection_def[key].node_list.value
+               or meta_graph_def.collection_def[key].bytes_list.value
+               for key in ("variables", "trainable_variables")
+               if key in meta_graph_def.collection_def)
+
+
 def _topological_order(functions):
     """function_deserialization._sort_function_defs: callees first, a LIFO ready list."""
     names = [f.signature.name for f in functions]

@@ -213,6 +213,12 @@ RaggedTensorToTensor RaggedTensorToSparse RaggedRange RaggedGather RaggedFillEmp
 RaggedFillEmptyRowsGrad RaggedCross
 """.split()
 
+# Ops TF2 SavedModels run: Keras preprocessing counts, tf.image.resize with antialias,
+# tf.linalg.eig (branch tf2-models-wave).
+ENGINE_OPS += """
+RaggedBincount ScaleAndTranslate ScaleAndTranslateGrad Eig
+""".split()
+
 
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)

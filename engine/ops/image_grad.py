@@ -165,3 +165,13 @@ def _rgb_to_hsv_grad(op, grad):
     dh_drgb = array_ops.stack([grad[..., 0] * dh_dr, grad[..., 0] * dh_dg,
                                grad[..., 0] * dh_db], axis=-1)
     return math_ops.add(math_ops.add(dv_drgb, ds_drgb), dh_drgb)
+
+
+@RegisterGradient("ScaleAndTranslate")
+def _scale_and_translate_grad(op, grad):
+    """ScaleAndTranslateGrad spreads the resized image's gradient back over the spans (as
+    TensorFlow's image_grad.py)."""
+    return [apply_op("ScaleAndTranslateGrad", grads=grad, original_image=op.inputs[0],
+                     scale=op.inputs[2], translation=op.inputs[3],
+                     kernel_type=op.get_attr("kernel_type"), antialias=op.get_attr("antialias")),
+            None, None, None]

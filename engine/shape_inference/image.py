@@ -141,7 +141,7 @@ SHAPE_FUNCTIONS = {
     "CropAndResize": crop_and_resize, "CropAndResizeGradImage": crop_and_resize_grad_image,
     "CropAndResizeGradBoxes": lambda attrs, inputs: _dims(inputs[2]),
     "ResizeBilinear": resize, "ResizeNearestNeighbor": resize, "ResizeBicubic": resize,
-    "ResizeArea": resize,
+    "ResizeArea": resize, "ScaleAndTranslate": resize, "ScaleAndTranslateGrad": resize_grad,
     "ResizeNearestNeighborGrad": resize, "ResizeBilinearGrad": resize_grad,
     "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
     "AdjustHue": adjust, "RGBToHSV": lambda attrs, inputs: _dims(inputs[0]),

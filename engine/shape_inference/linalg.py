@@ -43,6 +43,12 @@ def self_adjoint_eig_v2(attrs, inputs):
     return dims[:-1], dims if attrs.get("compute_v", True) else [0]
 
 
+def eig(attrs, inputs):
+    """As SelfAdjointEigV2, but v is a scalar without compute_v (TensorFlow's EigOp)."""
+    e, v = self_adjoint_eig_v2(attrs, inputs)
+    return e, v if attrs.get("compute_v", True) else []
+
+
 def _smaller(a, b):
     return None if a is None or b is None else min(a, b)
 
@@ -295,7 +301,7 @@ SHAPE_FUNCTIONS = {
     "TridiagonalMatMul": tridiagonal_mat_mul, "TridiagonalSolve": tridiagonal_solve,
     "MatrixInverse": square_matrix, "Cholesky": square_matrix, "Lu": lu,
     "MatrixDeterminant": matrix_determinant, "Einsum": einsum, "Diag": diag,
-    "SelfAdjointEigV2": self_adjoint_eig_v2, "Svd": svd, "Qr": qr, "MatrixSolve": matrix_solve,
+    "SelfAdjointEigV2": self_adjoint_eig_v2, "Eig": eig, "Svd": svd, "Qr": qr, "MatrixSolve": matrix_solve,
     "MatrixTriangularSolve": matrix_triangular_solve, "MatrixSolveLs": matrix_solve_ls,
     "LogMatrixDeterminant": log_matrix_determinant, "Cross": cross,
     "DiagPart": diag_part, "MatrixDiagV3": matrix_diag_v3,

@@ -70,6 +70,13 @@ def ragged_cross(attrs, inputs):
     return ([None], [None])
 
 
+def ragged_bincount(attrs, inputs):
+    """[rows, size]: one row a split less than the splits."""
+    splits, size = _dims(inputs[0]), _ints(inputs[2])
+    rows = splits[0] - 1 if splits and splits[0] is not None else None
+    return [rows, size[0] if size else None]
+
+
 SHAPE_FUNCTIONS = {
     "RaggedTensorToTensor": ragged_tensor_to_tensor,
     "RaggedTensorToSparse": ragged_tensor_to_sparse,
@@ -77,4 +84,5 @@ SHAPE_FUNCTIONS = {
     "RaggedFillEmptyRows": ragged_fill_empty_rows,
     "RaggedFillEmptyRowsGrad": ragged_fill_empty_rows_grad,
     "RaggedCross": ragged_cross,
+    "RaggedBincount": ragged_bincount,
 }

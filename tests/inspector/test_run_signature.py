@@ -124,7 +124,11 @@ def test_trace_holds_the_signature_run(capsys, tmp_path):
     (["--signature", "predict", "--feed", "x=" + "[" * 100000 + "]" * 100000],
      "--feed x: not a .npy file or JSON value (nested too deeply)"),
     (["--signature", "predict", "--feed", 'x={"a": 1}'],
-     "--feed x: non-numeric values for an input of float32, shape (-1, 3)"),
+     "--feed x: object values for an input of float32, shape (-1, 3)"),
+    (["--signature", "train", "--feed", "x=[[1, 2, 3]]", "--feed", "y=[99999999999999999999]"],
+     "--feed y: integers past int64's range for an input of int32, shape (-1,)"),
+    (["--signature", "train", "--feed", "x=[[1, 2, 3]]", "--feed", "y=[1, null]"],
+     "--feed y: values of mixed kinds (integer, null) for an input of int32, shape (-1,)"),
     (["--signature", "predict", "--tag", "train", "--feed", "x=[[1, 2, 3]]"],
      "no meta graph with tag-set 'train' (tag-sets: 'serve'): pick one with --tag"),
     (["--signature", "predict", "--fetch", "x", "--feed", "x=[[1, 2, 3]]"],
@@ -358,10 +362,12 @@ def test_an_asset_named_outside_assets_is_refused(capsys, tmp_path):
                     "_CHECKPOINTABLE_OBJECT_GRAPH"),
     ("truncate_index", "variables.index: 30 bytes, shorter than the 48-byte footer "
                        "(truncated?)"),
+    ("remove_index", "variables.index: missing: the index of the model's variables"),
 ])
 def test_damaged_variables_are_bad_input_before_anything_runs(capsys, tmp_path, damage, message):
-    """A SavedModel whose variables/ was cut short or lost a shard: one error line naming the
-    file, exit 2 (the restore op used to fail mid-run, exit 1)."""
+    """A SavedModel whose variables/ was cut short or lost a shard or its index: one error line
+    naming the file, exit 2 (the restore op, or with no index the first variable read, used to
+    fail mid-run, exit 1)."""
     copy = tmp_path / "preprocessing"
     shutil.copytree(RUN_MODELS / "preprocessing", copy)
     data = copy / "variables" / "variables.data-00000-of-00001"
@@ -370,6 +376,8 @@ def test_damaged_variables_are_bad_input_before_anything_runs(capsys, tmp_path, 
         data.write_bytes(data.read_bytes()[:100])
     elif damage == "remove_data":
         data.unlink()
+    elif damage == "remove_index":
+        index.unlink()
     else:
         index.write_bytes(index.read_bytes()[:30])
     expected = np.load(RUN_MODELS / "expected.npz")

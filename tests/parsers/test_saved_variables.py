@@ -81,3 +81,20 @@ def test_a_tf1_saved_models_variables_are_their_keys():
     for node in variables:
         assert saved.key_of(loaded.graphs[0].label, node.name) == node.name
         assert saved.key_of(loaded.graphs[0].label, node.name + "/read") == node.name
+
+
+@pytest.mark.parametrize("source, holds", [("tf2_run/preprocessing", True),
+                                           ("tf2/while_cond", False)])
+def test_a_saved_model_without_its_variables_index_says_so_when_it_holds_variables(
+        tmp_path, source, holds):
+    """A SavedModel whose variables/variables.index was lost: `info` says the variables are not
+    read (it said nothing, and `run` failed at the first variable read); one without variables
+    (while_cond's object graph holds none) needs no index."""
+    import shutil
+    copy = tmp_path / "model"
+    shutil.copytree(FIXTURES / source, copy)
+    (copy / "variables" / "variables.index").unlink()
+    loaded = parsers.load(copy)
+    assert loaded.checkpoint is None
+    assert loaded.notes == (["variables/variables.index is missing: the model's variables are "
+                             "not read"] if holds else [])

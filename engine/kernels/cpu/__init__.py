@@ -33,7 +33,11 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # random generators, approximate top-k, FFTND, SDCA
     "approx_top_k", "stateful_random", "sdca", "sdca_optimizer", "sobol",
     # RaggedTensor's ops
-    "ragged"))
+    "ragged",
+    # tf.image.resize with antialias or its lanczos, gaussian and mitchellcubic methods
+    "scale_and_translate",
+    # tf.linalg.eig and eigvals of a general matrix
+    "general_eig"))
 
 
 def load_kernels():

@@ -1,9 +1,10 @@
 """NumPy CPU kernels of ParseExampleV2: serialized tf.train.Examples (a scalar or a vector)
-into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest) and
-sparse triples (VarLenFeature), with TensorFlow's errors; and of ParseSequenceExampleV2:
-tf.train.SequenceExamples, their context as an Example's features and their feature lists as
-padded steps with lengths or [example, step, position] triples. Ragged keys are not
-supported yet.
+into dense tensors (FixedLenFeature, FixedLenSequenceFeature padded to the longest), sparse
+triples (VarLenFeature) and ragged values with row splits (RaggedFeature's values, as a
+serving signature parsing tf.train.Examples asks), with TensorFlow's errors; and of
+ParseSequenceExampleV2: tf.train.SequenceExamples, their context as an Example's features and
+their feature lists as padded steps with lengths, [example, step, position] triples or ragged
+values with inner (step) and outer (example) splits.
 
 As TensorFlow's fast parser, an Example is read in two steps: its feature map, each Feature
 kept as bytes (a map that does not parse: "Could not parse example input"), then each
@@ -189,31 +190,29 @@ def parse_example_v2(ctx, serialized, names, sparse_keys, dense_keys, ragged_key
     dense_out = [_dense(ctx, examples, key, dtype, shape, default, batched)
                  for key, dtype, shape, default in zip(_strings(dense_keys), dense_types,
                                                        dense_shapes, dense_defaults)]
-    ragged_out = [_ragged(ctx, examples, key, dtype, split_type)
-                  for key, dtype, split_type in zip(_strings(ragged_keys), ragged_types,
-                                                    split_types)]
+    ragged_out = [_ragged(ctx, examples, key, dtype, split_dtype, batched)
+                  for key, dtype, split_dtype in zip(_strings(ragged_keys), ragged_types,
+                                                     split_types)]
     outputs = ([s[0] for s in sparse_out] + [s[1] for s in sparse_out]
                + [s[2] for s in sparse_out] + dense_out
                + [r[0] for r in ragged_out] + [r[1] for r in ragged_out])
     return outputs[0] if len(outputs) == 1 else tuple(outputs)  # one output: the value itself
 
 
-def _ragged(ctx, examples, key, dtype, split_type):
-    """(values, row splits): every example's values in order, one row an example."""
-    rows = []
+def _ragged(ctx, examples, key, dtype, split_dtype, batched):
+    """A RaggedFeature: every example's values one after another, and the row splits between
+    them (none for a scalar input: its values are one row)."""
+    values, lengths = [], []
     for where, example in examples:
         found = _feature_values(ctx, where, example, key, dtype, sparse=True)
-        rows.append(found if found is not None else
-                    np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
-    lengths = [len(row) for row in rows]
-    splits = np.concatenate([[0], np.cumsum(lengths)]).astype(split_type.as_numpy_dtype)
-    if rows:
-        values = np.concatenate(rows)
-    else:
-        values = np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype)
-    if dtype != dtypes.string:
-        values = values.astype(dtype.as_numpy_dtype)
-    return values, splits
+        found = np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype) \
+            if found is None else found
+        values.append(found)
+        lengths.append(found.size)
+    value_array = (np.concatenate(values) if values
+                   else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    splits = np.concatenate([[0], np.cumsum(lengths)]) if batched else np.zeros(0)
+    return value_array, splits.astype(split_dtype.as_numpy_dtype)
 
 
 def _dense_sequence(ctx, examples, key, dtype, shape, default, batched):
@@ -393,8 +392,6 @@ def parse_sequence_example_v2(ctx, serialized, debug_name, context_sparse_keys,
     from engine.proto import example_pb2
 
     attrs = ctx.attrs
-    if np.size(context_ragged_keys) or np.size(feature_list_ragged_keys):
-        raise invalid(ctx, "ragged_keys are not supported by the engine yet")
     if np.ndim(serialized) > 1:
         raise invalid(ctx, f"Expected serialized to be a scalar or vector, got shape: "
                            f"{list(np.shape(serialized))}")
@@ -438,9 +435,46 @@ def parse_sequence_example_v2(ctx, serialized, debug_name, context_sparse_keys,
     list_dense = [_list_dense(ctx, sequences, key, dtype, shape, bool(empty[i]), batched)
                   for i, (key, dtype, shape) in enumerate(zip(
                       _strings(feature_list_dense_keys), list_dense_types, list_dense_shapes))]
+    context_ragged = [
+        _ragged(ctx, contexts, key, dtypes.as_dtype(dtype), dtypes.as_dtype(split), batched)
+        for key, dtype, split in zip(_strings(context_ragged_keys),
+                                     attrs.get("context_ragged_value_types") or [],
+                                     attrs.get("context_ragged_split_types") or [])]
+    if not batched:  # TensorFlow gives one SequenceExample's context splits as a scalar 0
+        context_ragged = [(values, np.zeros((), splits.dtype)) for values, splits in context_ragged]
+    list_ragged = [
+        _list_ragged(ctx, sequences, key, dtypes.as_dtype(dtype), dtypes.as_dtype(split),
+                     batched)
+        for key, dtype, split in zip(_strings(feature_list_ragged_keys),
+                                     attrs.get("feature_list_ragged_value_types") or [],
+                                     attrs.get("feature_list_ragged_split_types") or [])]
     outputs = ([s[0] for s in context_sparse] + [s[1] for s in context_sparse]
                + [s[2] for s in context_sparse] + context_dense
+               + [r[0] for r in context_ragged] + [r[1] for r in context_ragged]
                + [s[0] for s in list_sparse] + [s[1] for s in list_sparse]
                + [s[2] for s in list_sparse]
-               + [d[0] for d in list_dense] + [d[1] for d in list_dense])
+               + [d[0] for d in list_dense] + [d[1] for d in list_dense]
+               + [r[0] for r in list_ragged] + [r[1] for r in list_ragged]
+               + [r[2] for r in list_ragged])
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _list_ragged(ctx, sequences, key, dtype, split_dtype, batched):
+    """A RaggedFeature of the feature lists: every step's values one after another, the inner
+    splits between steps and the outer splits between examples (a scalar for a scalar input,
+    which TensorFlow leaves uninitialized: 0 here)."""
+    values, step_lengths, example_lengths = [], [], []
+    for name, sequence in sequences:
+        steps = (sequence.feature_lists.feature_list[key].feature
+                 if key in sequence.feature_lists.feature_list else [])
+        for index, feature in enumerate(steps):
+            found = _step_values(ctx, name, key, index, feature, dtype)
+            values.append(found)
+            step_lengths.append(found.size)
+        example_lengths.append(len(steps))
+    value_array = (np.concatenate(values) if values
+                   else np.zeros(0, object if dtype == dtypes.string else dtype.as_numpy_dtype))
+    outer = np.concatenate([[0], np.cumsum(example_lengths)]) if batched else np.zeros(())
+    inner = np.concatenate([[0], np.cumsum(step_lengths)])
+    numpy_split = split_dtype.as_numpy_dtype
+    return value_array, outer.astype(numpy_split), inner.astype(numpy_split)

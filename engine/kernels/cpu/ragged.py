@@ -1,10 +1,19 @@
-"""CPU kernels of the ragged ops (core/kernels/ragged_*.cc): RaggedTensorToTensor,
-RaggedTensorToSparse, RaggedRange, RaggedGather, RaggedFillEmptyRows(Grad), RaggedCross."""
+"""CPU kernels of RaggedTensorToTensor (ragged_tensor_to_tensor_op.cc), what
+RaggedTensor.to_tensor runs: TF2 models whose strings are split (tf.strings.split of a
+vector, Keras TextVectorization) pad their ragged rows with it. The partitions are
+ROW_SPLITS at every level, or FIRST_DIM_SIZE then VALUE_ROWIDS; `shape` is a scalar -1
+(unknown) or one size a dimension, -1 where the rows decide it; rows longer than the shape
+are cut, shorter ones padded with default_value. RaggedBincount (bincount_op.cc) counts each
+ragged row, as Keras 3's TextVectorization counts the n-grams of each text. RaggedRange
+(tf.ragged.range), RaggedGather (tf.gather of a RaggedTensor) and RaggedTensorToSparse
+(RaggedTensor.to_sparse) take and give a RaggedTensor as its nested row splits and flat values;
+RaggedFillEmptyRows gives an empty row the default value, its gradient routes grad_values back."""
 
 import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
+from engine.kernels.cpu.segment import bincount
 
 
 def _splits_to_rowids(splits):
@@ -12,96 +21,105 @@ def _splits_to_rowids(splits):
     return np.repeat(np.arange(splits.size - 1), np.diff(splits))
 
 
-def _nested_splits(ctx, partitions):
-    """(nrows, [(rowids, splits)] per level) from the op's row partition tensors."""
-    types = [t.decode() if isinstance(t, bytes) else t for t in ctx.attr("row_partition_types")]
-    tensors = [np.asarray(t, np.int64) for t in partitions]
-    levels = []
-    if types[0] == "FIRST_DIM_SIZE":
-        nrows = int(tensors[0])
-        types, tensors = types[1:], tensors[1:]
+def _as_text(kind):
+    return kind.decode() if isinstance(kind, bytes) else str(kind)
+
+
+def _row_splits(ctx, kinds, partitions, nvals):
+    """Each ragged level's row splits, top level first."""
+    if kinds[0] == "ROW_SPLITS":
+        splits = [np.asarray(p, np.int64).reshape(-1) for p in partitions]
+    elif kinds[0] == "FIRST_DIM_SIZE" and all(k == "VALUE_ROWIDS" for k in kinds[1:]):
+        nrows = int(np.asarray(partitions[0]))
+        splits = []
+        for rowids in partitions[1:]:
+            rowids = np.asarray(rowids, np.int64).reshape(-1)
+            if rowids.size and rowids.max() >= nrows:
+                raise invalid(ctx, f"Got next_value_rowid={rowids.max()} which is not less "
+                                   f"than {nrows}")
+            if rowids.size and (rowids.min() < 0 or np.any(np.diff(rowids) < 0)):
+                raise invalid(ctx, "value_rowids must be sorted and non-negative")
+            splits.append(np.concatenate([[0], np.cumsum(np.bincount(rowids, minlength=nrows))]))
+            nrows = rowids.size
     else:
-        nrows = tensors[0].size - 1
-    parent_count = nrows
-    for kind, tensor in zip(types, tensors):
-        if kind == "ROW_SPLITS":
-            if tensor.size == 0 or tensor[0] != 0 or np.any(np.diff(tensor) < 0):
-                raise invalid(ctx, "Invalid row split size.")
-            levels.append(_splits_to_rowids(tensor))
-            parent_count = int(tensor[-1])
-        elif kind == "VALUE_ROWIDS":
-            levels.append(tensor)
-            parent_count = tensor.size
-        else:
-            raise invalid(ctx, f"Unsupported partition type: {kind}")
-    return nrows, levels
+        raise invalid(ctx, f"Invalid row_partition_types: {kinds}")
+    for level, split in enumerate(splits):
+        if split.size == 0 or split[0] != 0:
+            raise invalid(ctx, "First value of ragged splits must be 0.")
+        if np.any(np.diff(split) < 0):
+            raise invalid(ctx, "Ragged splits must be non-decreasing.")
+        size = splits[level + 1].size - 1 if level + 1 < len(splits) else nvals
+        if split[-1] != size:
+            raise invalid(ctx, "Final value of ragged splits must match the length the "
+                               "corresponding ragged values.")
+    return splits
 
 
-def _bounding_dims(nrows, levels):
-    dims = [nrows]
-    for rowids in levels:
-        dims.append(int(np.bincount(rowids).max()) if rowids.size else 0)
-    return dims
+def _coordinates(splits, nvals):
+    """[row, position at each ragged level...] of each flat value, top level first."""
+    index = np.arange(nvals)
+    coords = []
+    for split in reversed(splits):  # each value's place in its row, its row one level up
+        parent = np.repeat(np.arange(split.size - 1), np.diff(split))[index]
+        coords.append(index - split[parent])
+        index = parent
+    coords.append(index)
+    coords.reverse()
+    return coords
 
 
 @register("RaggedTensorToTensor")
 def ragged_tensor_to_tensor(ctx, shape, values, default_value, *partitions):
+    kinds = [_as_text(k) for k in ctx.attr("row_partition_types")]
     values = np.asarray(values)
-    nrows, levels = _nested_splits(ctx, partitions)
-    dims = _bounding_dims(nrows, levels)
-    inner = list(values.shape[1:])
+    splits = _row_splits(ctx, kinds, partitions, values.shape[0])
+    ragged_rank = len(splits)
+    natural = [splits[0].size - 1]
+    natural += [int(np.diff(s).max()) if s.size > 1 else 0 for s in splits]
+    natural += list(values.shape[1:])
     shape = np.asarray(shape)
-    if shape.ndim == 1:
-        given = [int(d) for d in shape]
-        full = dims + inner
-        if len(given) != len(full):
-            raise invalid(ctx, f"rt_input.shape and shape={given} are incompatible")
-        dims = [f if g < 0 else g for g, f in zip(given[:len(dims)], dims)]
-        for g, f in zip(given[len(dims):], inner):
-            if g >= 0 and g != f:
-                raise invalid(ctx, "Values' inner shape does not match the requested shape")
-    positions = np.where(np.arange(nrows) < dims[0], np.arange(nrows), -1)
-    for level, rowids in enumerate(levels):
-        width = dims[level + 1]
-        starts = np.searchsorted(rowids, rowids, side="left")
-        columns = np.arange(rowids.size) - starts
-        parent = positions[rowids] if rowids.size else np.zeros(0, np.int64)
-        positions = np.where((parent >= 0) & (columns < width), parent * width + columns, -1)
-    out = np.empty([int(np.prod(dims, dtype=np.int64))] + inner, values.dtype)
-    out[...] = np.asarray(default_value, values.dtype)
-    keep = positions >= 0
-    out[positions[keep]] = values[:positions.size][keep]
-    return out.reshape(dims + inner)
+    shape = np.full(len(natural), -1) if shape.ndim == 0 else shape.reshape(-1)
+    if shape.size != len(natural):
+        raise invalid(ctx, f"rt_input.shape and shape=[{','.join(map(str, shape.tolist()))}] "
+                           "are incompatible: "
+                           f"rt_input.rank = {len(natural)} but shape.rank = {shape.size}")
+    out_shape = [n if s < 0 else int(s) for n, s in zip(natural, shape.tolist())]
+    inner = tuple(out_shape[ragged_rank + 1:])
+    if inner != values.shape[1:]:
+        raise invalid(ctx, f"shape {out_shape} does not fit the values' inner dimensions "
+                           f"{list(values.shape[1:])}")
+    result = np.empty(out_shape, values.dtype)
+    result[...] = np.broadcast_to(np.asarray(default_value, values.dtype),
+                                  inner) if np.ndim(default_value) else default_value
+    coords = _coordinates(splits, values.shape[0])
+    keep = np.ones(values.shape[0], bool)
+    for coord, size in zip(coords, out_shape):
+        keep &= coord < size
+    result[tuple(c[keep] for c in coords)] = values[keep]
+    return result
 
 
-@register("RaggedTensorToSparse")
-def ragged_tensor_to_sparse(ctx, *inputs):
-    splits, values = [np.asarray(s, np.int64) for s in inputs[:-1]], np.asarray(inputs[-1])
-    for level, s in enumerate(splits):
-        if s.size == 0:
-            raise invalid(ctx, "ragged splits may not be empty.")
-        if s[0] != 0:
-            raise invalid(ctx, "First value of ragged splits must be 0.")
-        if np.any(np.diff(s) < 0):
-            raise invalid(ctx, "Ragged splits should be non decreasing.")
-        expected = splits[level + 1].size - 1 if level + 1 < len(splits) else values.shape[0]
-        if s[-1] != expected:
-            raise invalid(ctx, "Final value of ragged splits must match the length the "
-                               "corresponding ragged values.")
-    prefix = np.arange(splits[0].size - 1, dtype=np.int64)[:, None]
-    for s in splits:
-        rowids = _splits_to_rowids(s)
-        columns = np.arange(rowids.size) - s[rowids]
-        prefix = np.concatenate([prefix[rowids], columns[:, None]], axis=1)
-    inner = values.shape[1:]
-    inner_index = np.indices(inner).reshape(len(inner), -1).T if inner else np.zeros((1, 0))
-    count = max(int(np.prod(inner, dtype=np.int64)), 0) if inner else 1
-    indices = np.concatenate([np.repeat(prefix, count, axis=0),
-                              np.tile(inner_index, (prefix.shape[0], 1))], axis=1)
-    dense_shape = [splits[0].size - 1] + [
-        int(np.diff(s).max()) if s.size > 1 else 0 for s in splits] + list(inner)
-    return (indices.astype(np.int64), values.reshape(-1),
-            np.array(dense_shape, np.int64))
+@register("RaggedBincount")
+def ragged_bincount(ctx, splits, values, size, weights):
+    splits, values, weights = (np.asarray(a) for a in (splits, values, weights))
+    size = int(size)
+    if size < 0:
+        raise invalid(ctx, f"size ({size}) must be non-negative")
+    if values.size and values.min() < 0:
+        raise invalid(ctx, "Input arr must be non-negative!")
+    if splits.size == 0 or splits[0] != 0:
+        raise invalid(ctx, "Splits must start with 0, not with "
+                           f"{splits[0] if splits.size else 'nothing'}")
+    if splits[-1] != values.size:
+        raise invalid(ctx, f"Splits must end with the number of values, got {splits[-1]} "
+                           f"instead of {values.size}")
+    out_dtype = weights.dtype if weights.size else np.dtype(ctx.output_dtypes[0].as_numpy_dtype)
+    binary = ctx.attr("binary_output", False)
+    out = np.zeros((splits.size - 1, size), out_dtype)
+    for row, (start, end) in enumerate(zip(splits[:-1], splits[1:])):
+        out[row] = bincount(values[start:end], size,
+                            weights[start:end] if weights.size else weights, binary, out_dtype)
+    return out
 
 
 @register("RaggedRange")
@@ -138,38 +156,122 @@ def ragged_range(ctx, starts, limits, deltas):
 
 @register("RaggedGather")
 def ragged_gather(ctx, *inputs):
-    splits = [np.asarray(s) for s in inputs[:-2]]
+    nested = [np.asarray(s) for s in inputs[:-2]]
     values, indices = np.asarray(inputs[-2]), np.asarray(inputs[-1])
-    splits_dtype = splits[0].dtype
-    nrows = splits[0].size - 1
+    nrows = nested[0].size - 1
     flat = indices.reshape(-1).astype(np.int64)
-    for i in flat.tolist():
-        if not 0 <= i < nrows:
-            raise invalid(ctx, f"indices[{list(flat).index(i)}] = {i} is not in [0, {nrows})")
-    out_splits = []
-    ranges = [(int(splits[0][i]), int(splits[0][i + 1])) for i in flat]
-    level_splits = [0]
-    for start, end in ranges:
-        level_splits.append(level_splits[-1] + end - start)
-    out_splits.append(np.array(level_splits, splits_dtype))
-    for s in splits[1:]:
-        next_ranges, level_splits = [], [0]
-        for start, end in ranges:
-            for row in range(start, end):
-                level_splits.append(level_splits[-1] + int(s[row + 1] - s[row]))
-            next_ranges.append((int(s[start]), int(s[end])))
-        out_splits.append(np.array(level_splits, splits_dtype))
-        ranges = next_ranges
-    pieces = [values[start:end] for start, end in ranges]
-    out_values = (np.concatenate(pieces) if pieces
-                  else np.zeros((0,) + values.shape[1:], values.dtype))
-    # the dimensions of a many-dimensional `indices` become uniform outer splits
-    for size in reversed(indices.shape[1:]):
-        count = out_splits[0].size - 1
-        out_splits.insert(0, np.arange(0, count + 1, size, dtype=splits_dtype))
-    return (*out_splits, out_values)
+    for i, index in enumerate(flat.tolist()):
+        if not 0 <= index < nrows:
+            raise invalid(ctx, f"indices[{i}] = {index} is not in [0, {nrows})")
+    splits_dtype = nested[0].dtype
+    # indices of rank k > 1 add k - 1 uniform levels above the gathered rows
+    leading, rows = [], 1
+    for level, dim in enumerate(indices.shape[:-1]):
+        rows *= dim
+        leading.append(np.arange(rows + 1, dtype=np.int64) * indices.shape[level + 1])
+    elements = flat
+    gathered = []
+    for split in nested:
+        lengths = split[elements + 1] - split[elements]
+        gathered.append(np.concatenate([[0], np.cumsum(lengths)]))
+        starts = split[elements]
+        elements = (np.concatenate([np.arange(a, a + n) for a, n in zip(starts, lengths)])
+                    if elements.size else np.zeros(0, np.int64)).astype(np.int64)
+    if indices.ndim == 0:  # one row: its levels, less the top one
+        gathered = gathered[1:]
+    splits = [s.astype(splits_dtype) for s in leading + gathered]
+    return (*splits, values[elements])
 
 
+@register("RaggedTensorToSparse")
+def ragged_tensor_to_sparse(ctx, *inputs):
+    splits, values = [np.asarray(s, np.int64) for s in inputs[:-1]], np.asarray(inputs[-1])
+    for level, s in enumerate(splits):
+        if s.size == 0:
+            raise invalid(ctx, "ragged splits may not be empty.")
+        if s[0] != 0:
+            raise invalid(ctx, "First value of ragged splits must be 0.")
+        if np.any(np.diff(s) < 0):
+            raise invalid(ctx, "Ragged splits should be non decreasing.")
+        expected = splits[level + 1].size - 1 if level + 1 < len(splits) else values.shape[0]
+        if s[-1] != expected:
+            raise invalid(ctx, "Final value of ragged splits must match the length the "
+                               "corresponding ragged values.")
+    prefix = np.arange(splits[0].size - 1, dtype=np.int64)[:, None]
+    for s in splits:
+        rowids = _splits_to_rowids(s)
+        columns = np.arange(rowids.size) - s[rowids]
+        prefix = np.concatenate([prefix[rowids], columns[:, None]], axis=1)
+    inner = values.shape[1:]
+    inner_index = np.indices(inner).reshape(len(inner), -1).T if inner else np.zeros((1, 0))
+    count = max(int(np.prod(inner, dtype=np.int64)), 0) if inner else 1
+    indices = np.concatenate([np.repeat(prefix, count, axis=0),
+                              np.tile(inner_index, (prefix.shape[0], 1))], axis=1)
+    dense_shape = [splits[0].size - 1] + [
+        int(np.diff(s).max()) if s.size > 1 else 0 for s in splits] + list(inner)
+    return (indices.astype(np.int64), values.reshape(-1),
+            np.array(dense_shape, np.int64))
+
+
+@register("RaggedCross")
+def ragged_cross(ctx, *inputs):
+    """tf.ragged.cross and cross_hashed: each row's crosses of its ragged, sparse and dense
+    features, the inputs taken in input_order ("R", "S", "D" each), as SparseCross crosses."""
+    from engine.kernels.cpu.sparse import _M64, cross_feature, cross_rows, cross_values
+    n_ragged = len(ctx.attr("ragged_values_types") or ())
+    n_sparse = int(ctx.attr("Nsparse", 0))
+    ragged_values, ragged_splits = inputs[:n_ragged], inputs[n_ragged:2 * n_ragged]
+    at = 2 * n_ragged
+    sparse_indices = inputs[at:at + n_sparse]
+    sparse_values = inputs[at + n_sparse:at + 2 * n_sparse]
+    sparse_shapes = inputs[at + 2 * n_sparse:at + 3 * n_sparse]
+    dense = inputs[at + 3 * n_sparse:]
+    hashed = bool(ctx.attr("hashed_output", False))
+    order = ctx.attr("input_order")
+    order = order.decode() if isinstance(order, bytes) else str(order)
+
+    def items(array):
+        array = np.asarray(array)
+        return list(array) if array.dtype == object else array.tolist()
+
+    batches, columns = [], []
+    ragged_at = sparse_at = dense_at = 0
+    for kind in order:
+        if kind == "R":
+            splits = np.asarray(ragged_splits[ragged_at]).astype(np.int64)
+            values = items(ragged_values[ragged_at])
+            ragged_at += 1
+            batches.append(splits.size - 1)
+            columns.append([[cross_feature(v, hashed) for v in values[a:b]]
+                            for a, b in zip(splits[:-1], splits[1:])])
+        elif kind == "S":
+            index = np.asarray(sparse_indices[sparse_at]).reshape(-1, 2)
+            values = items(sparse_values[sparse_at])
+            batch = int(np.asarray(sparse_shapes[sparse_at])[0])
+            sparse_at += 1
+            batches.append(batch)
+            rows = [[] for _ in range(batch)]
+            for (row, _), value in zip(index.tolist(), values):
+                rows[row].append(cross_feature(value, hashed))
+            columns.append(rows)
+        else:
+            array = np.asarray(dense[dense_at])
+            dense_at += 1
+            batches.append(array.shape[0])
+            columns.append([[cross_feature(v, hashed) for v in items(array[row])]
+                            for row in range(array.shape[0])])
+    batch = batches[0] if batches else 0
+    if any(b != batch for b in batches):
+        other = next(b for b in batches if b != batch)
+        raise invalid(ctx, f"Expected batch size {batch} got {other}")
+    crosses = cross_rows(columns, batch, hashed, b"_X_", int(ctx.attr("num_buckets", 0)),
+                         int(ctx.attr("hash_key", 0)) & _M64)
+    split_dtype = np.dtype(ctx.output_dtypes[1].as_numpy_dtype)
+    splits = np.concatenate([[0], np.cumsum([len(v) for v in crosses])]).astype(split_dtype)
+    return cross_values([v for values in crosses for v in values], hashed), splits
+
+
+# RaggedFillEmptyRows and its gradient (tf.ragged_fill_empty_rows; branch ragged).
 @register("RaggedFillEmptyRows")
 def ragged_fill_empty_rows(ctx, value_rowids, values, nrows, default_value):
     rowids, values = np.asarray(value_rowids, np.int64), np.asarray(values)
@@ -221,79 +323,3 @@ def ragged_fill_empty_rows_grad(ctx, reverse_index_map, grad_values):
 
 def _shape(array):
     return "[" + ",".join(str(d) for d in np.shape(array)) + "]"
-
-
-@register("RaggedCross")
-def ragged_cross(ctx, *inputs):
-    """The crosses of each row's features, in `input_order` (R ragged, S sparse, D dense),
-    hashed as SparseCross hashes them or joined with "_X_"."""
-    from engine.kernels.cpu.sparse import fingerprint_cat64, _M64
-    from engine.kernels.cpu.string_hash import fingerprint64
-    order = ctx.attr("input_order")
-    order = order.decode() if isinstance(order, bytes) else order
-    n_ragged = len(ctx.attr("ragged_values_types") or [])
-    n_sparse = int(ctx.attr("Nsparse"))
-    n_dense = len(ctx.attr("dense_types") or [])
-    pos = 0
-
-    def take(count):
-        nonlocal pos
-        part = [np.asarray(x) for x in inputs[pos:pos + count]]
-        pos += count
-        return part
-    ragged_values, ragged_splits = take(n_ragged), take(n_ragged)
-    sparse_indices, sparse_values, sparse_shapes = take(n_sparse), take(n_sparse), take(n_sparse)
-    dense = take(n_dense)
-    hashed = bool(ctx.attr("hashed_output"))
-    num_buckets, hash_key = ctx.attr("num_buckets", 0), ctx.attr("hash_key", 0) & _M64
-
-    def feature(value):
-        if isinstance(value, (bytes, str, np.bytes_, np.str_)):
-            data = value if isinstance(value, bytes) else str(value).encode()
-            return fingerprint64(data) if hashed else data
-        return int(value) & _M64 if hashed else str(int(value)).encode()
-
-    if ragged_splits:
-        batch = ragged_splits[0].size - 1
-    elif sparse_shapes:
-        batch = int(sparse_shapes[0][0])
-    else:
-        batch = dense[0].shape[0]
-    columns = []
-    counters = {"R": 0, "S": 0, "D": 0}
-    for kind in order:
-        i = counters[kind]
-        counters[kind] += 1
-        if kind == "R":
-            s, v = ragged_splits[i], list(ragged_values[i])
-            columns.append([[feature(x) for x in v[s[r]:s[r + 1]]] for r in range(batch)])
-        elif kind == "S":
-            rows = [[] for _ in range(batch)]
-            for (row, _), x in zip(sparse_indices[i].tolist(), list(sparse_values[i])):
-                rows[row].append(feature(x))
-            columns.append(rows)
-        else:
-            columns.append([[feature(x) for x in list(dense[i][r])] for r in range(batch)])
-    out_values, splits = [], [0]
-    for row in range(batch):
-        crosses = [[]]
-        for column in columns:
-            crosses = [c + [f] for c in crosses for f in column[row]]
-        for cross in crosses:
-            if hashed:
-                value = hash_key
-                for f in cross:
-                    value = fingerprint_cat64(value, f)
-                out_values.append(value % num_buckets if num_buckets > 0
-                                  else value % ((1 << 63) - 1))
-            else:
-                out_values.append(b"_X_".join(cross))
-        splits.append(len(out_values))
-    out_type = ctx.attrs["out_values_type"].as_numpy_dtype
-    if hashed:
-        values = np.array(out_values, np.uint64).astype(np.int64)
-    else:
-        values = np.empty(len(out_values), object)
-        values[:] = out_values
-    return values.astype(out_type) if hashed else values, \
-        np.array(splits, ctx.attrs["out_row_splits_type"].as_numpy_dtype)

@@ -98,6 +98,8 @@ def unsorted_segment_prod(ctx, data, segment_ids, num_segments):
 
 @register("DenseBincount")
 def dense_bincount(ctx, values, size, weights):
+    """Counts of a vector, or of each row of a matrix ([rows, size]: Keras 3's
+    IntegerLookup/StringLookup count, multi_hot and tf_idf modes count each example)."""
     values, weights = np.asarray(values), np.asarray(weights)
     size = int(size)
     if size < 0:
@@ -105,14 +107,26 @@ def dense_bincount(ctx, values, size, weights):
     if values.size and values.min() < 0:
         raise invalid(ctx, f"Input arr must be non-negative!")
     out_dtype = weights.dtype if weights.size else np.dtype(ctx.output_dtypes[0].as_numpy_dtype)
-    flat = values.reshape(-1)
+    binary = ctx.attr("binary_output", False)
+    if values.ndim == 2:
+        out = np.zeros((values.shape[0], size), out_dtype)
+        for row in range(values.shape[0]):
+            out[row] = bincount(values[row], size, weights[row] if weights.size else weights,
+                                binary, out_dtype)
+        return out
+    return bincount(values.reshape(-1), size, weights.reshape(-1), binary, out_dtype)
+
+
+def bincount(flat, size, weights, binary, out_dtype):
+    """One vector's counts of 0..size-1 (values past size dropped), weighted when `weights`
+    is not empty, 1 for each value present when `binary`."""
     keep = flat < size
-    if ctx.attr("binary_output", False):
+    if binary:
         out = np.zeros(size, out_dtype)
         out[flat[keep]] = 1
         return out
     if weights.size:
         out = np.zeros(size, out_dtype)
-        np.add.at(out, flat[keep], weights.reshape(-1)[keep])
+        np.add.at(out, flat[keep], weights[keep])
         return out
     return np.bincount(flat[keep], minlength=size)[:size].astype(out_dtype)

@@ -396,7 +396,6 @@ def sparse_cross_v2(ctx, *inputs):
 
 
 def _cross(ctx, inputs, hashed, separator):
-    from engine.kernels.cpu.string_hash import fingerprint64
     n = ctx.attr("N")
     indices, values, shapes = inputs[:n], inputs[n:2 * n], inputs[2 * n:3 * n]
     dense = inputs[3 * n:]
@@ -431,48 +430,64 @@ def _cross(ctx, inputs, hashed, separator):
             raise invalid(ctx, f"Expected batch size {batch} got {d.shape[0]} at dense "
                                f"tensor {i}")
     num_buckets, hash_key = ctx.attr("num_buckets", 0), ctx.attr("hash_key", 0) & _M64
-
-    def feature(value):
-        if isinstance(value, (bytes, str, np.bytes_, np.str_)):
-            data = value if isinstance(value, bytes) else str(value).encode()
-            return fingerprint64(data) if hashed else data
-        return int(value) & _M64 if hashed else str(int(value)).encode()
-
     columns = []  # per column, per row: its features
     for index, value in zip(indices, values):
         rows = [[] for _ in range(batch)]
         for (row, _), item in zip(index.tolist(), value.tolist() if value.dtype != object
                                   else list(value)):
-            rows[row].append(feature(item))
+            rows[row].append(cross_feature(item, hashed))
         columns.append(rows)
     for d in dense:
-        columns.append([[feature(item) for item in (d[row].tolist() if d.dtype != object
-                                                    else list(d[row]))]
-                        for row in range(batch)])
-    out_indices, out_values, widest = [], [], 0
+        columns.append([[cross_feature(item, hashed) for item in (
+            d[row].tolist() if d.dtype != object else list(d[row]))] for row in range(batch)])
+    crosses = cross_rows(columns, batch, hashed, separator, num_buckets, hash_key)
+    out_indices = np.array([(row, k) for row, values in enumerate(crosses)
+                            for k in range(len(values))], np.int64).reshape(-1, 2)
+    widest = max((len(values) for values in crosses), default=0)
+    return (out_indices, cross_values([v for values in crosses for v in values], hashed),
+            np.array([batch, widest], np.int64))
+
+
+def cross_feature(value, hashed):
+    """A feature as crossed: its Fingerprint64 (strings) or its bits (integers) when hashed,
+    else its bytes (integers in decimal)."""
+    from engine.kernels.cpu.string_hash import fingerprint64
+    if isinstance(value, (bytes, str, np.bytes_, np.str_)):
+        data = value if isinstance(value, bytes) else str(value).encode()
+        return fingerprint64(data) if hashed else data
+    return int(value) & _M64 if hashed else str(int(value)).encode()
+
+
+def cross_rows(columns, batch, hashed, separator, num_buckets, hash_key):
+    """Each row's crosses of one feature a column (the last column varying fastest; none
+    where a column is empty): FingerprintCat64s from hash_key mod num_buckets, or the
+    features joined by `separator`."""
+    result = []
     for row in range(batch):
         crosses = [[]]
         for column in columns:
             crosses = [c + [f] for c in crosses for f in column[row]]
         if any(not column[row] for column in columns):
             crosses = []
-        for k, cross in enumerate(crosses):
-            out_indices.append((row, k))
+        values = []
+        for cross in crosses:
             if hashed:
                 value = hash_key
                 for f in cross:
                     value = fingerprint_cat64(value, f)
-                out_values.append(value % num_buckets if num_buckets > 0
-                                  else value % ((1 << 63) - 1))
+                values.append(value % num_buckets if num_buckets > 0
+                              else value % ((1 << 63) - 1))
             else:
-                out_values.append(separator.join(cross))
-        widest = max(widest, len(crosses))
-    out_indices = np.array(out_indices, np.int64).reshape(-1, 2)
+                values.append(separator.join(cross))
+        result.append(values)
+    return result
+
+
+def cross_values(values, hashed):
+    """The crosses as an int64 or a string (object) vector."""
     if hashed:
-        out_values = np.array(out_values, np.uint64).astype(np.int64)
-    else:
-        out_values = np.array(out_values + [b""], dtype=object)[:-1]
-    return out_indices, out_values, np.array([batch, widest], np.int64)
+        return np.array(values, np.uint64).astype(np.int64)
+    return np.array(values + [b""], dtype=object)[:-1]
 
 
 # -- SparseReorder, SparseSlice ---------------------------------------------------------------
