@@ -54,7 +54,22 @@ IMPORTS = {
     "identity_chain_3000": (
         _const("c", 7) + "".join(_node(f"id{i}", "Identity", f"id{i - 1}" if i else "c")
                                   for i in range(3000)), "id2999:0"),
+    # hostile-sweep: 2 GiB declared, 8 bytes of tensor_content: refused when the Const runs
+    "tensor_content_short_of_its_shape": (
+        'node { name: "big" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }'
+        ' attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 536870912 } }'
+        ' tensor_content: "\\000\\000\\000\\000\\000\\000\\000\\000" } } } }\n'
+        + _node("out", "Identity", "big").replace("DT_INT32", "DT_FLOAT"), "out:0"),
 }
+
+
+def _run_error_lines(message):
+    """The lines of a Session.run error between `Node: 'x'` and the `[[{{node x}}]]` line, as
+    TensorFlow's error interpolation prints them (its DebugString marker taken out)."""
+    lines = message.replace("goo.gle/debugstr", "").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Node: ")) + 1
+    end = next(i for i, line in enumerate(lines) if line.strip().startswith("[[{{node"))
+    return [line.rstrip() for line in lines[start:end] if line.strip()]
 
 
 def run_imports(tf):
@@ -69,12 +84,16 @@ def run_imports(tf):
             with tf.Graph().as_default() as graph:
                 tf.import_graph_def(graph_def, name="")
                 with tf.Session(graph=graph) as sess:
-                    entry["value"] = sess.run(fetch).tolist()
+                    try:
+                        entry["value"] = sess.run(fetch).tolist()
+                    except tf.errors.OpError as error:
+                        entry["run_error"] = type(error).__name__
+                        entry["run_error_lines"] = _run_error_lines(str(error))
         except Exception as error:  # noqa: BLE001  (what TF raised is the fixture)
             entry["error"] = type(error).__name__
             entry["message"] = str(error).splitlines()[0]
         results[name] = entry
-        print(f"{name}: {entry.get('error', entry.get('value'))}")
+        print(f"{name}: {entry.get('error', entry.get('run_error', entry.get('value')))}")
     return results
 
 
