@@ -6,6 +6,8 @@ hand-made `_CHECKPOINTABLE_OBJECT_GRAPH`): a slot variable id that is negative o
 graph, a child id past the graph, a child that is its own parent, an object graph that is not
 a protobuf, names with terminal escapes, newlines and an RTL mark. outcomes.json: what
 tf.train.load_checkpoint read for `v` and what tf.train.Checkpoint(v=...).read raised.
+escaped_keys/: a SavedModel whose signature key and output key hold a terminal escape, a
+newline and an RTL mark; outcomes.json's `escaped_keys` is what its signature gave for x=[1, 2].
 """
 
 import json
@@ -50,6 +52,22 @@ def outcome(call):
         return [type(error).__name__, str(error).splitlines()[0][:120]]
 
 
+SIGNATURE_KEY = "sig\x1b[2J\n\u202ekey"
+OUTPUT_KEY = "out\x1b[2J\u202e"
+
+
+def write_escaped_keys(tf):
+    module = tf.Module()
+    module.f = tf.function(lambda x: {OUTPUT_KEY: x * 2.0},
+                           input_signature=[tf.TensorSpec([2], tf.float32, name="x")])
+    path = str(OUT / "escaped_keys")
+    tf.saved_model.save(module, path, signatures={SIGNATURE_KEY: module.f})
+    (OUT / "escaped_keys" / "fingerprint.pb").unlink()
+    result = tf.saved_model.load(path).signatures[SIGNATURE_KEY](x=tf.constant([1.0, 2.0]))
+    return {"signature": SIGNATURE_KEY, "feed": {"x": [1.0, 2.0]},
+            "outputs": {key: value.numpy().tolist() for key, value in result.items()}}
+
+
 def main():
     import tensorflow as tf
     from tensorflow.core.protobuf import trackable_object_graph_pb2 as tog
@@ -68,6 +86,7 @@ def main():
                                and restored.numpy().tolist()),
         }
         print(case, outcomes[case])
+    outcomes["escaped_keys"] = write_escaped_keys(tf)
     (OUT / "outcomes.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
 

@@ -2,7 +2,8 @@
 TensorFlow 2.21 through tools/make_hostile_tf2_fixtures.py): every value reads as TensorFlow
 read it, the names fall back to keys or object paths, never a traceback; names reach the
 terminal escaped; an object graph 5,000 objects deep costs memory in its length, not its
-length squared (a 30,000-deep chain, 433 KB, took 2.6 GB)."""
+length squared (a 30,000-deep chain, 433 KB, took 2.6 GB). A SavedModel's signature and
+output keys with terminal escapes run as TensorFlow ran them, printed escaped."""
 
 import json
 import tracemalloc
@@ -19,6 +20,7 @@ from parsers_testing import FIXTURES
 
 CASES = FIXTURES / "hostile" / "tf2_checkpoints"
 OUTCOMES = json.loads((CASES / "outcomes.json").read_text())
+ESCAPED_KEYS = OUTCOMES.pop("escaped_keys")
 KEY = "v/.ATTRIBUTES/VARIABLE_VALUE"
 
 
@@ -77,3 +79,15 @@ def test_a_saved_object_graph_5000_deep_keeps_the_last_levels_of_its_paths():
     assert len(paths) == 5000
     assert paths[4999] == ".".join(["…"] + ["a"] * checkpoint_names.PATH_LEVELS)
     assert paths[3] == "a.a.a"
+
+
+def test_a_signatures_escaped_output_key_is_printed_escaped(capsys):
+    from inspector import cli
+
+    status = cli.main(["run", str(CASES / "escaped_keys"), "--signature", ESCAPED_KEYS["signature"],
+                       "--feed", "x=" + json.dumps(ESCAPED_KEYS["feed"]["x"])])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    [(key, value)] = ESCAPED_KEYS["outputs"].items()
+    assert out == f"out\\x1b[2J\\u202e = [{value[0]:g}. {value[1]:g}.]\n"
+    assert key == "out\x1b[2J\u202e"
