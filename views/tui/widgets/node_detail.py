@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from parsers.errors import InputError
@@ -15,6 +15,7 @@ from views.tui.bindings import TAB_KEYS
 from views.tui.function_views import is_variable_node
 from views.tui.messages import NodeChosen, NodeOpened
 from views.tui.widgets.neighbourhood import Neighbourhood
+from views.tui.widgets.plain import DataTable, Static
 
 TABS = {tab: title for tab, (_, title) in TAB_KEYS.items()}
 # The tab titles where the full ones do not fit (a pane under about 64 columns).
