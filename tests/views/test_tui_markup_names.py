@@ -84,3 +84,43 @@ def test_a_path_that_reads_as_markup_is_named_in_the_notification(tmp_path):
     return_code, text = body()
     assert return_code is None
     assert "[/]bad.pb" in text.replace("\n", ""), text   # the toast and the banner
+
+
+def traced_run(tmp_path):
+    """A graph whose node names hold ESC [2J and an RTL mark, and its FULL_TRACE RunMetadata."""
+    from inspector import cli
+
+    graph = graph_pb2.GraphDef()
+    const = graph.node.add(name="c\x1b[2J\u202e", op="Const")
+    const.attr["dtype"].type = types_pb2.DT_FLOAT
+    const.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(np.float32(1)))
+    identity = graph.node.add(name="[/]y", op="Identity", input=[const.name])
+    identity.attr["T"].type = types_pb2.DT_FLOAT
+    (tmp_path / "g.pb").write_bytes(graph.SerializeToString())
+    assert cli.main(["run", str(tmp_path / "g.pb"), "--fetch", "[/]y:0",
+                     "--trace", str(tmp_path / "run.pb")]) == 0
+    return [str(tmp_path / "run.pb"), str(tmp_path / "g.pb")]
+
+
+def test_the_runs_screen_and_the_nodedef_tab_escape_names(tmp_path, capsys):
+    # the runs screen's table drew node names raw; the NodeDef tab an RTL mark (protobuf's
+    # text format escapes ESC but writes the mark as it is)
+    paths = traced_run(tmp_path)
+    capsys.readouterr()
+
+    @run_async
+    async def body():
+        app = InspectorApp(paths)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("2")
+            await settle(app, pilot)
+            runs = screen_text(app)
+            await pilot.press("down", "enter", "d")
+            await settle(app, pilot)
+            return runs, screen_text(app)
+    runs, browser = body()
+    assert "c\\x1b[2J\\u202e" in runs and "[/]y" in runs
+    assert 'name: "c\\033[2J\\u202e"' in browser
+    for text in (runs, browser):
+        assert "\x1b" not in text and "\u202e" not in text

@@ -23,6 +23,12 @@ def plain(value):
     return Text(printable(value), end="") if isinstance(value, str) else value
 
 
+def plain_lines(text):
+    """Text of several lines (a NodeDef's text format) with each line's control characters
+    and bidirectional marks escaped: protobuf's text format writes an RTL mark as it is."""
+    return Text("\n".join(printable(line) for line in str(text).split("\n")))
+
+
 class Static(widgets.Static):
     """A Static whose str content is plain text (its lines kept)."""
 
