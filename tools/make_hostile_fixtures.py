@@ -2,9 +2,9 @@
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_hostile_fixtures.py`.
 imports.json: for each broken GraphDef (text), the error tf.import_graph_def raised, or the
-value a fetch gave. runs.json: what a few engine-fault probes gave in TensorFlow (concurrent
-assign_add totals, RunOptions.timeout_in_ms). files.json: what TensorFlow raised for each
-damaged file and graph of tests/engine/hostile_file_cases.py (TFRecord lengths past the
+value a fetch gave (or the error a run of it raised). runs.json: what a few engine-fault
+probes gave in TensorFlow (concurrent assign_add totals, RunOptions.timeout_in_ms,
+while_loops nested 50 deep). files.json: what TensorFlow raised for each damaged file and graph of tests/engine/hostile_file_cases.py (TFRecord lengths past the
 file, checkpoint shards cut short, Examples that do not parse, a SavedModel under a file, a
 cycle of non-loop nodes).
 """
@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "tests" / "programs"))
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from concurrent_assign_add import concurrent_assign_add  # noqa: E402
+from deep_nested_while import deep_while  # noqa: E402
 
 
 def _const(name, value=0):
@@ -121,6 +122,8 @@ def run_probes(tf):
             entry["run_after"] = int(sess.run(after))
     results["timeout"] = entry
     print("timeout", entry)
+    results["deep_nested_while"] = {str(depth): deep_while(tf, depth) for depth in (3, 50)}
+    print("deep_nested_while", results["deep_nested_while"])
     return results
 
 

@@ -134,3 +134,16 @@ def test_a_long_cast_chain_into_a_shape_is_not_a_recursion():
         reshaped = tf.reshape(tf.constant([1.0, 2.0]), shape)
         with tf.Session() as sess:
             assert sess.run(reshaped).tolist() == [[1.0], [2.0]]
+
+
+def test_while_loops_nested_50_deep_run_as_tensorflow():
+    """50 nested loops compiled to Python past its 100 levels of indentation: the run was an
+    IndentationError traceback; such frames now run on frames.py (runs.json: TensorFlow's)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "programs"))
+    from deep_nested_while import deep_while
+
+    runs = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "runs.json").read_text())
+    for depth, value in runs["deep_nested_while"].items():
+        assert deep_while(tf, int(depth)) == value
