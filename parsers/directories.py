@@ -9,6 +9,7 @@ followed.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -168,8 +169,9 @@ def _scan(root):
                 file_path = here / name
                 if name.startswith("."):
                     continue
-                if file_path.is_symlink() and not _inside(file_path, real_root):
-                    skipped.append((str(file_path), "a link out of the directory, not followed"))
+                why = _link_not_followed(file_path, real_root) if file_path.is_symlink() else None
+                if why:
+                    skipped.append((str(file_path), why))
                     continue
                 if not file_path.is_file():
                     continue
@@ -190,6 +192,19 @@ def _inside(path, real_root):
     except (ValueError, OSError, RuntimeError):  # outside, unresolvable, or a link loop
         return False
     return True
+
+
+def _link_not_followed(path, real_root):
+    """Why a symbolic link in the directory is not read (None: it stays inside): a loop of
+    links (it was called 'a link out of the directory'), or a target outside."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:
+        return "a link loop, not followed"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a link loop, not followed"
+    return None if _inside(path, real_root) else "a link out of the directory, not followed"
 
 
 def _is_events_file(path):
