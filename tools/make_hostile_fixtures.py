@@ -4,9 +4,10 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_hostile_fixtures.p
 imports.json: for each broken GraphDef (text), the error tf.import_graph_def raised, or the
 value a fetch gave (or the error a run of it raised). runs.json: what a few engine-fault
 probes gave in TensorFlow (concurrent assign_add totals, RunOptions.timeout_in_ms,
-while_loops nested 50 deep). files.json: what TensorFlow raised for each damaged file and graph of tests/engine/hostile_file_cases.py (TFRecord lengths past the
-file, checkpoint shards cut short, Examples that do not parse, a SavedModel under a file, a
-cycle of non-loop nodes).
+while_loops nested 50 deep, 1,000 functions each calling the next). files.json: what
+TensorFlow raised for each damaged file and graph of tests/engine/hostile_file_cases.py
+(TFRecord lengths past the file, checkpoint shards cut short, Examples that do not parse, a
+SavedModel under a file, a cycle of non-loop nodes).
 """
 
 import json
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from concurrent_assign_add import concurrent_assign_add  # noqa: E402
 from deep_nested_while import deep_while  # noqa: E402
+from function_chain import function_chain  # noqa: E402
 
 
 def _const(name, value=0):
@@ -124,6 +126,8 @@ def run_probes(tf):
     print("timeout", entry)
     results["deep_nested_while"] = {str(depth): deep_while(tf, depth) for depth in (3, 50)}
     print("deep_nested_while", results["deep_nested_while"])
+    results["function_chain"] = {str(depth): function_chain(tf, depth) for depth in (10, 1000)}
+    print("function_chain", results["function_chain"])
     return results
 
 

@@ -147,3 +147,16 @@ def test_while_loops_nested_50_deep_run_as_tensorflow():
     runs = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "runs.json").read_text())
     for depth, value in runs["deep_nested_while"].items():
         assert deep_while(tf, int(depth)) == value
+
+
+def test_a_chain_of_1000_functions_runs_as_tensorflow():
+    """Each nested call's executor runs inside its caller's: 110 levels hit Python's recursion
+    limit (and the recursion check walked the chain recursively); TensorFlow runs 1,000."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "programs"))
+    from function_chain import function_chain
+
+    runs = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "runs.json").read_text())
+    for depth, value in runs["function_chain"].items():
+        assert function_chain(tf, int(depth)) == value
