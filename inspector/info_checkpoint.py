@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 from parsers.checkpoint import stats
+from parsers.printable import printable
 
 _PROGRESS_MIN_BYTES = 32 << 20  # below this a checkpoint reads in a blink: no progress line
 
@@ -71,7 +72,8 @@ def variables_lines(checkpoint):
     for info, value in _reading(checkpoint):
         found = stats(value)
         shape = "[" + ",".join(str(d) for d in info.shape) + "]"
-        name = info.name + (" (partitioned)" if info.partitioned else "")
+        # escaped before the columns are measured (cmd_info escapes every line again: a no-op)
+        name = printable(info.name) + (" (partitioned)" if info.partitioned else "")
         rows.append((name, info.dtype, shape, str(info.size), _number(found.min),
                      _number(found.max), _number(found.mean), str(found.nan), str(found.inf)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

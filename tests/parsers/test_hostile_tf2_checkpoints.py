@@ -39,6 +39,8 @@ def test_info_lists_the_variable_with_its_name_escaped(case, run_info):
     assert (code, err) == (0, "")
     assert "Traceback" not in out and "\x1b" not in out and "\u202e" not in out
     assert "1 variables" in out
+    header, row = out.splitlines()[-2:]   # the name escaped before the columns were measured
+    assert header.index("dtype") == row.index("float32")
 
 
 def test_a_slot_id_outside_the_graph_is_no_slot():
