@@ -42,7 +42,9 @@ def load_directory(path, checkpoint_dir=False):
         _try(parts, skipped, root, model, lambda m=model: _saved_model(root, m, str(m.parent)))
     if event_files:
         named = [(p, _relative(root, p)) for p in event_files]
-        _try(parts, skipped, root, root, lambda: _events(root, named, skipped))
+        loaded_events = _events(root, named, skipped)
+        if loaded_events is not None:
+            parts.append((_relative(root, root), loaded_events))
     readable = []
     for file_path in others:
         if file_path in event_files:
@@ -80,16 +82,16 @@ def _saved_model(root, model_file, path):
 
 
 def _events(root, named, skipped):
-    """One events Loaded over every readable events file; a bad one is skipped, not fatal."""
+    """One events Loaded over every readable events file, or None; a bad one is skipped (in
+    `skipped`), not fatal. None when none reads: the directory itself is no second failure
+    (one bad events file was 'no file could be read (2 tried)')."""
     loaded = Loaded(path=str(root), kind="events")
     for file_path, display in named:
         try:
             events.read_events_file(loaded, file_path, display)
         except InputError as error:
             skipped.append((error.path, error.message))
-    if not loaded.files:
-        raise InputError(root, "no events file could be read")
-    return loaded
+    return loaded if loaded.files else None
 
 
 def _dump_dir(path, root, files, skipped):
