@@ -93,3 +93,27 @@ def test_a_signatures_escaped_output_key_is_printed_escaped(capsys):
     [(key, value)] = ESCAPED_KEYS["outputs"].items()
     assert out == f"out\\x1b[2J\\u202e = [{value[0]:g}. {value[1]:g}.]\n"
     assert key == "out\x1b[2J\u202e"
+
+
+def test_an_object_graph_that_does_not_read_is_said_by_info(tmp_path, run_info):
+    # a data file cut inside the object graph (TensorFlow's restore: "Read less bytes than
+    # requested") and an object graph that is no protobuf (its DecodeError) listed the
+    # variables by key without a word
+    import shutil
+
+    source = FIXTURES / "tf2" / "train_step" / "variables"
+    for name in ("variables.index", "variables.data-00000-of-00001"):
+        shutil.copy(source / name, tmp_path / name)
+    data = tmp_path / "variables.data-00000-of-00001"
+    graph_start = Checkpoint(tmp_path / "variables")._reader.entry(checkpoint_names.OBJECT_GRAPH_KEY).offset
+    data.write_bytes(data.read_bytes()[:graph_start + 100])
+    code, out, err = run_info(tmp_path / "variables")
+    assert (code, err) == (0, "")
+    assert ("  object graph not read, variables go by their keys: "
+            f"{data}: _CHECKPOINTABLE_OBJECT_GRAPH: bytes ") in out
+    assert "b1/.ATTRIBUTES/VARIABLE_VALUE" in out
+    code, out, _ = run_info(CASES / "not_a_protobuf" / "ckpt")
+    assert OUTCOMES["not_a_protobuf"]["restore"][0] == "DecodeError"
+    assert "object graph not read, variables go by their keys: not a TrackableObjectGraph (" in out
+    for case in set(OUTCOMES) - {"not_a_protobuf"}:
+        assert "object graph not read" not in run_info(CASES / case / "ckpt")[1]
