@@ -124,6 +124,7 @@ def _run_and_print(args, graph, graph_def, feeds, options, metadata, restore=Non
 
     fetched = dict(zip(args.fetch, values))
     for name, value in fetched.items():
+        name = printable(name)
         print(f"{name}: ran" if ":" not in name else f"{name} = {format_value(name, value)}")
     if args.trace:
         write_run_metadata(args.trace, metadata)

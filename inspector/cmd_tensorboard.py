@@ -22,6 +22,7 @@ from engine.proto import graph_pb2
 from inspector import inputs
 from inspector.cmd_trace import step_of
 from parsers.errors import InputError
+from parsers.printable import printable
 from views import outputs
 
 # Labels parsers give the graphs that come out of a RunMetadata (parsers/containers.py).
@@ -190,6 +191,6 @@ def run(args):
             totals[0] += write(directory, staging)
         totals[1] += (directory.graph is not None) + len(directory.extra)
         totals[2] += len(directory.runs)
-    print(f"wrote {totals[0]} TensorBoard runs ({totals[1]} graphs, {totals[2]} run metadata) "
-          f"to {logdir}: tensorboard --logdir {logdir}", file=sys.stderr)
+    print(printable(f"wrote {totals[0]} TensorBoard runs ({totals[1]} graphs, {totals[2]} run "
+                    f"metadata) to {logdir}: tensorboard --logdir {logdir}"), file=sys.stderr)
     return 0

@@ -17,6 +17,7 @@ import sys
 
 from inspector import cli, number_arguments, process_exit
 from parsers.errors import InputError
+from parsers.printable import printable
 from parsers.vlog import VlogParser, finished_executions, follow_vlog, read_vlog
 from parsers.vlog.bounded import bounded_lines
 
@@ -246,7 +247,7 @@ def _write_outputs(log, directory, all_svg, written):
             write_text(os.path.join(directory, f"trace_step_{step}.json"),
                        timeline.dumps(step_trace(log, step)) + "\n")
             traces(number)
-    print(f"wrote {len(log.graphs)} graphs and {len(steps)} step traces to {directory}",
+    print(printable(f"wrote {len(log.graphs)} graphs and {len(steps)} step traces to {directory}"),
           file=sys.stderr)
     if not found_dot:
         print("note: no .svg: Graphviz's dot is not on PATH", file=sys.stderr)

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 from parsers.checkpoint import stats
+from parsers.printable import printable
 
 _PROGRESS_MIN_BYTES = 32 << 20  # below this a checkpoint reads in a blink: no progress line
 
@@ -65,13 +66,17 @@ def variables_lines(checkpoint):
     shards = checkpoint.num_shards
     lines = [f"checkpoint {checkpoint.prefix}: {len(checkpoint.variables)} variables, "
              f"{_bytes_text(total)} in {shards} shard{'s' if shards != 1 else ''}"]
+    if getattr(checkpoint, "object_graph_error", None):
+        # a TF2 checkpoint whose object graph does not read: TensorFlow's restore fails on it
+        lines.append(f"  object graph not read, variables go by their keys: {checkpoint.object_graph_error}")
     if not checkpoint.variables:
         return lines
     rows = [("name", "dtype", "shape", "size", "min", "max", "mean", "NaN", "Inf")]
     for info, value in _reading(checkpoint):
         found = stats(value)
         shape = "[" + ",".join(str(d) for d in info.shape) + "]"
-        name = info.name + (" (partitioned)" if info.partitioned else "")
+        # escaped before the columns are measured (cmd_info escapes every line again: a no-op)
+        name = printable(info.name) + (" (partitioned)" if info.partitioned else "")
         rows.append((name, info.dtype, shape, str(info.size), _number(found.min),
                      _number(found.max), _number(found.mean), str(found.nan), str(found.inf)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

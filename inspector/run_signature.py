@@ -326,7 +326,7 @@ def _run_and_print(args, signature_plan, options, metadata, error_line):
         raise InputError(signature_plan.path, first_line(error)) from None
     fetched = dict(zip(signature_plan.outputs, values))
     for key, value in fetched.items():
-        print(f"{key} = {format_value(key, value)}")
+        print(f"{printable(key)} = {format_value(printable(key), value)}")
     if args.trace:
         write_run_metadata(args.trace, metadata)
     if args.save:

@@ -137,7 +137,9 @@ class Checkpoint:
 
     def _object_graph(self):
         """The TF2 object graph the checkpoint holds, or None (TF1, or not readable as one:
-        then every variable keeps its key as its name)."""
+        then every variable keeps its key as its name, and object_graph_error says why, as
+        TensorFlow's restore would fail on it)."""
+        self.object_graph_error = None
         if checkpoint_names.OBJECT_GRAPH_KEY not in self._reader.names:
             return None
         from google.protobuf.message import DecodeError
@@ -145,8 +147,11 @@ class Checkpoint:
         try:
             data = np.asarray(self._read(checkpoint_names.OBJECT_GRAPH_KEY)).item()
             return trackable_object_graph_pb2.TrackableObjectGraph.FromString(data)
-        except (InputError, DecodeError, ValueError, TypeError):
-            return None
+        except InputError as error:
+            self.object_graph_error = f"{error.path}: {error.message}"
+        except (DecodeError, ValueError, TypeError) as error:
+            self.object_graph_error = f"not a TrackableObjectGraph ({str(error).splitlines()[0]})"
+        return None
 
     def __contains__(self, name):
         return name in self._by_name or (name == checkpoint_names.OBJECT_GRAPH_KEY

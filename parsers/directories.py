@@ -9,6 +9,7 @@ followed.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -41,7 +42,9 @@ def load_directory(path, checkpoint_dir=False):
         _try(parts, skipped, root, model, lambda m=model: _saved_model(root, m, str(m.parent)))
     if event_files:
         named = [(p, _relative(root, p)) for p in event_files]
-        _try(parts, skipped, root, root, lambda: _events(root, named, skipped))
+        loaded_events = _events(root, named, skipped)
+        if loaded_events is not None:
+            parts.append((_relative(root, root), loaded_events))
     readable = []
     for file_path in others:
         if file_path in event_files:
@@ -79,16 +82,16 @@ def _saved_model(root, model_file, path):
 
 
 def _events(root, named, skipped):
-    """One events Loaded over every readable events file; a bad one is skipped, not fatal."""
+    """One events Loaded over every readable events file, or None; a bad one is skipped (in
+    `skipped`), not fatal. None when none reads: the directory itself is no second failure
+    (one bad events file was 'no file could be read (2 tried)')."""
     loaded = Loaded(path=str(root), kind="events")
     for file_path, display in named:
         try:
             events.read_events_file(loaded, file_path, display)
         except InputError as error:
             skipped.append((error.path, error.message))
-    if not loaded.files:
-        raise InputError(root, "no events file could be read")
-    return loaded
+    return loaded if loaded.files else None
 
 
 def _dump_dir(path, root, files, skipped):
@@ -168,8 +171,9 @@ def _scan(root):
                 file_path = here / name
                 if name.startswith("."):
                     continue
-                if file_path.is_symlink() and not _inside(file_path, real_root):
-                    skipped.append((str(file_path), "a link out of the directory, not followed"))
+                why = _link_not_followed(file_path, real_root) if file_path.is_symlink() else None
+                if why:
+                    skipped.append((str(file_path), why))
                     continue
                 if not file_path.is_file():
                     continue
@@ -190,6 +194,19 @@ def _inside(path, real_root):
     except (ValueError, OSError, RuntimeError):  # outside, unresolvable, or a link loop
         return False
     return True
+
+
+def _link_not_followed(path, real_root):
+    """Why a symbolic link in the directory is not read (None: it stays inside): a loop of
+    links (it was called 'a link out of the directory'), or a target outside."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:
+        return "a link loop, not followed"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a link loop, not followed"
+    return None if _inside(path, real_root) else "a link out of the directory, not followed"
 
 
 def _is_events_file(path):

@@ -23,6 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.framework import dtypes
+from parsers.checkpoint_names import first_paths
 from parsers.functions import call_attrs
 
 _INFERENCE_NAME = re.compile(r"^__inference_(.*)_\d+$")  # function_deserialization's regex
@@ -266,17 +267,9 @@ def _cleaned(name):
 
 
 def _first_paths(object_graph_def):
-    """Node id -> the first path (breadth first, children in order) reaching it from the root."""
-    if not object_graph_def.nodes:
-        return {}
-    paths, queue = {0: ""}, [0]
-    for node_id in queue:
-        base = paths[node_id]
-        for child in object_graph_def.nodes[node_id].children:
-            if child.node_id not in paths and 0 <= child.node_id < len(object_graph_def.nodes):
-                paths[child.node_id] = f"{base}.{child.local_name}" if base else child.local_name
-                queue.append(child.node_id)
-    return paths
+    """Node id -> the first path (breadth first, children in order) reaching it from the root;
+    past checkpoint_names.PATH_LEVELS objects deep, its last names after `…`."""
+    return first_paths(object_graph_def.nodes, ".")[0]
 
 
 def _detail(node, kind):

@@ -2,11 +2,12 @@
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_hostile_fixtures.py`.
 imports.json: for each broken GraphDef (text), the error tf.import_graph_def raised, or the
-value a fetch gave. runs.json: what a few engine-fault probes gave in TensorFlow (concurrent
-assign_add totals, RunOptions.timeout_in_ms). files.json: what TensorFlow raised for each
-damaged file and graph of tests/engine/hostile_file_cases.py (TFRecord lengths past the
-file, checkpoint shards cut short, Examples that do not parse, a SavedModel under a file, a
-cycle of non-loop nodes).
+value a fetch gave (or the error a run of it raised). runs.json: what a few engine-fault
+probes gave in TensorFlow (concurrent assign_add totals, RunOptions.timeout_in_ms,
+while_loops nested 50 deep, 1,000 functions each calling the next). files.json: what
+TensorFlow raised for each damaged file and graph of tests/engine/hostile_file_cases.py
+(TFRecord lengths past the file, checkpoint shards cut short, Examples that do not parse, a
+SavedModel under a file, a cycle of non-loop nodes).
 """
 
 import json
@@ -25,6 +26,8 @@ sys.path.insert(0, str(ROOT / "tests" / "programs"))
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from concurrent_assign_add import concurrent_assign_add  # noqa: E402
+from deep_nested_while import deep_while  # noqa: E402
+from function_chain import function_chain  # noqa: E402
 
 
 def _const(name, value=0):
@@ -54,7 +57,22 @@ IMPORTS = {
     "identity_chain_3000": (
         _const("c", 7) + "".join(_node(f"id{i}", "Identity", f"id{i - 1}" if i else "c")
                                   for i in range(3000)), "id2999:0"),
+    # hostile-sweep: 2 GiB declared, 8 bytes of tensor_content: refused when the Const runs
+    "tensor_content_short_of_its_shape": (
+        'node { name: "big" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }'
+        ' attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 536870912 } }'
+        ' tensor_content: "\\000\\000\\000\\000\\000\\000\\000\\000" } } } }\n'
+        + _node("out", "Identity", "big").replace("DT_INT32", "DT_FLOAT"), "out:0"),
 }
+
+
+def _run_error_lines(message):
+    """The lines of a Session.run error between `Node: 'x'` and the `[[{{node x}}]]` line, as
+    TensorFlow's error interpolation prints them (its DebugString marker taken out)."""
+    lines = message.replace("goo.gle/debugstr", "").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Node: ")) + 1
+    end = next(i for i, line in enumerate(lines) if line.strip().startswith("[[{{node"))
+    return [line.rstrip() for line in lines[start:end] if line.strip()]
 
 
 def run_imports(tf):
@@ -69,12 +87,16 @@ def run_imports(tf):
             with tf.Graph().as_default() as graph:
                 tf.import_graph_def(graph_def, name="")
                 with tf.Session(graph=graph) as sess:
-                    entry["value"] = sess.run(fetch).tolist()
+                    try:
+                        entry["value"] = sess.run(fetch).tolist()
+                    except tf.errors.OpError as error:
+                        entry["run_error"] = type(error).__name__
+                        entry["run_error_lines"] = _run_error_lines(str(error))
         except Exception as error:  # noqa: BLE001  (what TF raised is the fixture)
             entry["error"] = type(error).__name__
             entry["message"] = str(error).splitlines()[0]
         results[name] = entry
-        print(f"{name}: {entry.get('error', entry.get('value'))}")
+        print(f"{name}: {entry.get('error', entry.get('run_error', entry.get('value')))}")
     return results
 
 
@@ -102,6 +124,10 @@ def run_probes(tf):
             entry["run_after"] = int(sess.run(after))
     results["timeout"] = entry
     print("timeout", entry)
+    results["deep_nested_while"] = {str(depth): deep_while(tf, depth) for depth in (3, 50)}
+    print("deep_nested_while", results["deep_nested_while"])
+    results["function_chain"] = {str(depth): function_chain(tf, depth) for depth in (10, 1000)}
+    print("function_chain", results["function_chain"])
     return results
 
 

@@ -102,7 +102,7 @@ def check_output_dir(path, inputs=()):
     if not os.path.exists(path):
         _check_parent(path)
     elif not os.access(path, os.W_OK | os.X_OK):
-        raise OutputError(path, "not writable (permission denied)")
+        raise OutputError(path, f"not writable ({_why_not_writable(path)})")
     for source in inputs:
         if source != STDOUT and _same_file(path, os.fspath(source)):
             raise OutputError(path, "the output directory is the input; choose another")
@@ -114,7 +114,17 @@ def _check_parent(path):
     if not os.path.isdir(parent):
         raise OutputError(path, f"no such directory: {parent}")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(path, f"cannot write in {parent} (permission denied)")
+        raise OutputError(path, f"cannot write in {parent} ({_why_not_writable(parent)})")
+
+
+def _why_not_writable(folder):
+    """A folder os.access refused: on a file system mounted read-only (EROFS, which no
+    permission fixes), else a permission."""
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"
 
 
 def _cannot_write(path, error):

@@ -73,25 +73,33 @@ def recursive_call(name, library):
     ['f', 'f']
     """
     names = set(library)
-    path, on_path, done = [name], {name}, set()
-
-    def visit(current):
-        for node in library[current].node_def:
-            for callee in called_functions(node, names):
-                if callee == name:
-                    return path + [callee]
-                if callee in on_path or callee in done or callee not in library:
-                    continue
-                path.append(callee)
-                on_path.add(callee)
-                found = visit(callee)
-                if found:
-                    return found
-                on_path.discard(path.pop())
-                done.add(callee)
+    if name not in library:
         return None
+    # Depth first without Python recursion: a chain of 1,000 functions each calling the
+    # next was a RecursionError here. Each stack entry: a function and its callees to visit.
+    path, on_path, done = [name], {name}, set()
+    stack = [iter(_callees(library[name], names))]
+    while stack:
+        callee = next(stack[-1], None)
+        if callee is None:
+            stack.pop()
+            finished = path.pop()
+            on_path.discard(finished)
+            done.add(finished)
+            continue
+        if callee == name:
+            return path + [callee]
+        if callee in on_path or callee in done or callee not in library:
+            continue
+        path.append(callee)
+        on_path.add(callee)
+        stack.append(iter(_callees(library[callee], names)))
+    return None
 
-    return visit(name) if name in library else None
+
+def _callees(function_def, names):
+    for node in function_def.node_def:
+        yield from called_functions(node, names)
 
 
 def recursion_message(chain):

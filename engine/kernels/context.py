@@ -1,6 +1,10 @@
 """What a kernel sees of the node it runs and of the session around it."""
 
+from google.protobuf import text_format
+
 from engine.framework.attr_value import to_python
+from engine.framework.errors import InvalidArgumentError
+from engine.framework.tensor_util import MakeNdarray
 from engine.runtime.random_philox import node_generator
 
 
@@ -40,8 +44,24 @@ class KernelContext:
     @property
     def attrs(self):
         if self._attrs is None:
-            self._attrs = {key: to_python(value) for key, value in self.node_def.attr.items()}
+            self._attrs = {key: self._decoded(value) for key, value in self.node_def.attr.items()}
         return self._attrs
+
+    def _decoded(self, value):
+        try:
+            return to_python(value)
+        except (ValueError, TypeError):
+            field = value.WhichOneof("value")
+            tensors = [value.tensor] if field == "tensor" else value.list.tensor if field == "list" else []
+            for proto in tensors:
+                try:
+                    MakeNdarray(proto)
+                except (ValueError, TypeError):
+                    # a tensor_content shorter or longer than its shape: TensorFlow's words
+                    # (node_def_util's GetNodeAttr), not NumPy's reshape error
+                    raise InvalidArgumentError(self.node_def, None, "Cannot parse tensor from proto: "
+                                               + text_format.MessageToString(proto)) from None
+            raise
 
     def attr(self, name, default=None):
         return self.attrs.get(name, default)

@@ -54,7 +54,13 @@ class _Compiler:
             "\n        pass\n    except Exception as error:\n"
             "        error._gi_position = p\n        raise\n")
         namespace = dict(self.env)
-        exec(compile(source, "<engine compiled frames>", "exec"), namespace)  # noqa: S102
+        try:
+            code = compile(source, "<engine compiled frames>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as error:
+            # loops nested past Python's 100 levels of indentation (50 nested while_loops):
+            # an IndentationError traceback from the run; frames.py runs them
+            raise Unsupported(f"frames nested too deep to compile ({type(error).__name__})") from None
+        exec(code, namespace)  # noqa: S102
         run = namespace["run"]
         run.source = source
         return run

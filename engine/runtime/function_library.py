@@ -15,6 +15,9 @@ Function-call nodes (an op type naming a library function) and the functional op
 forms) run bodies through `FunctionLibrary.call`.
 """
 
+import sys
+import threading
+
 from engine.framework import dtypes, errors, op_registry
 from engine.framework.function_graph import (recursion_message, recursive_call,
                                              substitute_placeholders)
@@ -109,8 +112,30 @@ class Instance:
             raise errors.InvalidArgumentError(
                 None, None, f"Function {self.name} expects {len(self.arg_tensors)} arguments, "
                             f"got {len(args)}")
-        results = self.executor.run([args[i] for i in self._feed_order], step_id)
+        level = getattr(_nesting, "level", 0) + 1
+        _nesting.level = level
+        _make_room_for(level)
+        try:
+            results = self.executor.run([args[i] for i in self._feed_order], step_id)
+        finally:
+            _nesting.level = level - 1
         return [_as_value(results[p]) for p in self.output_positions]
+
+
+# Each nested function call runs its body's executor inside the caller's: 9 Python frames a
+# level. TensorFlow runs a chain of 1,000 functions each calling the next; under Python's
+# default limit of 1,000 frames the engine stopped near 110 (RecursionError). The limit is
+# raised as calls nest, FRAMES_PER_CALL a level, up to MAX_RECURSION_LIMIT (1,250 levels; a
+# thread's 8 MB stack holds that); deeper is the RecursionError, one line from the CLI.
+FRAMES_PER_CALL = 16
+MAX_RECURSION_LIMIT = 20_000
+_nesting = threading.local()
+
+
+def _make_room_for(level):
+    wanted = min(MAX_RECURSION_LIMIT, 1000 + level * FRAMES_PER_CALL)
+    if wanted > sys.getrecursionlimit():
+        sys.setrecursionlimit(wanted)
 
 
 def _as_value(value):

@@ -28,6 +28,15 @@ def test_import_matches_tensorflow(name):
             return
         tf.import_graph_def(graph_def, name="")
         with tf.Session(graph=graph) as sess:
+            if "run_error" in case:
+                with pytest.raises(tf.errors.OpError) as raised:
+                    sess.run(case["fetch"])
+                assert type(raised.value).__name__ == case["run_error"]
+                # TensorFlow 2.21's DebugString starts on a line of its own after a marker
+                # (taken out of the fixture); the words and the proto's text are the same
+                words = " ".join(str(raised.value).split())
+                assert " ".join(" ".join(case["run_error_lines"]).split()) in words, words
+                return
             assert sess.run(case["fetch"]).tolist() == case["value"]
 
 
@@ -125,3 +134,29 @@ def test_a_long_cast_chain_into_a_shape_is_not_a_recursion():
         reshaped = tf.reshape(tf.constant([1.0, 2.0]), shape)
         with tf.Session() as sess:
             assert sess.run(reshaped).tolist() == [[1.0], [2.0]]
+
+
+def test_while_loops_nested_50_deep_run_as_tensorflow():
+    """50 nested loops compiled to Python past its 100 levels of indentation: the run was an
+    IndentationError traceback; such frames now run on frames.py (runs.json: TensorFlow's)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "programs"))
+    from deep_nested_while import deep_while
+
+    runs = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "runs.json").read_text())
+    for depth, value in runs["deep_nested_while"].items():
+        assert deep_while(tf, int(depth)) == value
+
+
+def test_a_chain_of_1000_functions_runs_as_tensorflow():
+    """Each nested call's executor runs inside its caller's: 110 levels hit Python's recursion
+    limit (and the recursion check walked the chain recursively); TensorFlow runs 1,000."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "programs"))
+    from function_chain import function_chain
+
+    runs = json.loads((Path(__file__).parents[1] / "fixtures" / "hostile" / "runs.json").read_text())
+    for depth, value in runs["function_chain"].items():
+        assert function_chain(tf, int(depth)) == value

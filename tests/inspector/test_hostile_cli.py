@@ -238,3 +238,23 @@ def test_a_function_body_that_cannot_be_instantiated_is_one_error(capsys, tmp_pa
     status, _, err = run(capsys, "optimize", path)
     assert (status, err) == (2, f"error: {path}: function loop_body_95, node add_0: input "
                                 f"plakeholder is not found\n")
+
+
+# ---- output paths holding terminal escapes: every "wrote ..." line escapes them -------------
+
+@pytest.mark.parametrize("argv", [
+    ["dot", GRAPH, "-o", "{out}.dot"],
+    ["optimize", GRAPH, "-o", "{out}.pb"],
+    ["trace", ROOT / "tests/fixtures/runs/two_cpu.pb", "-o", "{out}.json"],
+    ["tensorboard", GRAPH, "--logdir", "{out}"],
+    ["vlog", ROOT / "sample_logs/mlp_train.log", "-o", "{out}"],
+    ["run", GRAPH, "--before", "init", "--fetch", "Add:0", "--save", "{out}.npz"],
+])
+def test_an_output_path_with_terminal_escapes_is_echoed_escaped(capsys, tmp_path, argv):
+    # tensorboard's and vlog's "wrote ... to DIR" printed ESC [2J and an RTL mark raw
+    out = str(tmp_path / "x\x1b[2J\u202e")
+    status, stdout, err = run(capsys, *[str(a).format(out=out) for a in argv])
+    assert status == 0, err
+    assert "\x1b" not in stdout + err and "\u202e" not in stdout + err
+    assert [p.name for p in tmp_path.iterdir()] and all(p.name.startswith("x\x1b[2J\u202e")
+                                                        for p in tmp_path.iterdir())

@@ -262,3 +262,22 @@ def test_two_outputs_naming_one_file_are_refused(capsys, tmp_path):
     assert (status, stdout) == (2, "")
     assert stderr == f"error: {out}: --save and --trace name the same file\n"
     assert not out.exists()
+
+
+@pytest.mark.parametrize("flag, words", [(0, "permission denied"), (1, "read-only file system")])
+def test_an_unwritable_folder_says_whether_it_is_mounted_read_only(capsys, tmp_path, monkeypatch,
+                                                                   flag, words):
+    # `mount -o ro` gave 'permission denied', which no chmod fixes (found on a read-only tmpfs)
+    import os
+    from types import SimpleNamespace
+
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if os.fspath(path) == str(tmp_path)
+                        else real_access(path, mode))
+    monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=os.ST_RDONLY * flag))
+    status, out, err = run(capsys, "dot", GRAPH, "-o", tmp_path / "g.dot")
+    assert (status, out) == (2, "")
+    assert err == f"error: {tmp_path / 'g.dot'}: cannot write in {tmp_path} ({words})\n"
+    status, _, err = run(capsys, "vlog", LOG, "-o", tmp_path)
+    assert err == f"error: {tmp_path}: not writable ({words})\n"
+    assert list(tmp_path.iterdir()) == []

@@ -238,3 +238,21 @@ def _varint(value):
         out.append(byte | (0x80 if value else 0))
         if not value:
             return bytes(out)
+
+
+def test_a_logdir_whose_one_events_file_is_corrupt_names_that_file(tmp_path):
+    # the directory was counted as a second failure: "no file could be read (2 tried)"
+    shutil.copytree(FIXTURES / "parsers" / "events_dir", tmp_path / "logs")
+    victim, *others = sorted((tmp_path / "logs").iterdir())
+    for other in others:
+        other.unlink()
+    data = bytearray(victim.read_bytes())
+    data[12 + 3] ^= 0x40  # inside the first record's data
+    victim.write_bytes(bytes(data))
+    with pytest.raises(parsers.InputError) as caught:
+        parsers.load(tmp_path / "logs")
+    assert str(caught.value) == f"{victim}: record 0 (byte 0): data CRC mismatch, record is corrupt"
+    shutil.copy(victim, tmp_path / "logs" / (victim.name + ".2"))
+    with pytest.raises(parsers.InputError) as caught:
+        parsers.load(tmp_path / "logs")
+    assert caught.value.message.startswith(f"no file could be read (2 tried); first, {victim.name}:")

@@ -77,3 +77,16 @@ def test_links_out_of_the_directory_are_not_followed(tmp_path):
     assert str(dump / "zz_link_inside.pbtxt") in loaded.files
     assert sorted(os.path.basename(name) for name, _ in loaded.skipped) == ["passwd.pbtxt", "secret.pbtxt"]
     assert {why for _, why in loaded.skipped} == {"a link out of the directory, not followed"}
+
+
+def test_a_link_loop_is_named_as_one(tmp_path):
+    # a link to itself and two links to each other were "a link out of the directory"
+    dump = tmp_path / "dump"
+    shutil.copytree(FIXTURES / "parsers" / "dump_dir", dump)
+    os.symlink("self.pbtxt", dump / "self.pbtxt")
+    os.symlink("b.pbtxt", dump / "a.pbtxt")
+    os.symlink("a.pbtxt", dump / "b.pbtxt")
+    loaded = parsers.load(dump)
+    assert loaded.kind == "dump_dir"
+    assert sorted((os.path.basename(name), why) for name, why in loaded.skipped) == [
+        (name, "a link loop, not followed") for name in ("a.pbtxt", "b.pbtxt", "self.pbtxt")]

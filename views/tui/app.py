@@ -6,6 +6,7 @@ from textual import work
 from textual.app import App
 from textual.worker import get_current_worker
 
+from parsers.printable import printable
 from views.tui import bindings, loading
 from views.tui.commands import InspectorCommands
 from views.tui.messages import LoadFailed, LoadProgress, WorkspaceReady
@@ -25,6 +26,11 @@ class InspectorApp(App):
     TITLE = "Graph Inspector"
     CSS_PATH = "app.tcss"
     BINDINGS = bindings.APP
+
+    def notify(self, message, *, markup=False, **kwargs):
+        # messages quote names and paths from files: never markup (views/tui/widgets/plain),
+        # whatever a widget's notify passes on
+        return super().notify(printable(message), markup=False, **kwargs)
     COMMANDS = {InspectorCommands}  # it lists Textual's system commands too, after its own
     MODES = {"browser": BrowserScreen, "runs": RunsScreen, "partitions": PartitionsScreen,
              "log": LogScreen, "debugger": DebuggerScreen, "checkpoint": CheckpointScreen,

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ProgressBar, Static, TabbedContent
+from textual.widgets import ProgressBar, TabbedContent
 
 from parsers.printable import printable
 from views import node_search as search
@@ -21,6 +21,7 @@ from views.tui.messages import FilterChanged, NodeChosen, NodeOpened
 from views.tui.widgets.breadcrumb import Breadcrumb
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.node_detail import NodeDetail
+from views.tui.widgets.plain import Static
 from views.tui.widgets.scope_tree import Narrowing, ScopeTree
 
 MAX_DEPTH = 4

@@ -13,15 +13,16 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
+from parsers.printable import printable
 from views import checkpoint_compare
 from views import node_search as search
 from views.tui import bindings, details
 from views.tui.messages import FilterChanged
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.footer import InspectorFooter
+from views.tui.widgets.plain import DataTable, Static
 
 # column key -> (title, sort key of a VariableInfo)
 COLUMNS = {
@@ -44,6 +45,7 @@ def _number(x):
 
 def _fill(table, titles, rows, keys):
     """Columns as wide as their widest cell (rows arrive after the columns), then the rows."""
+    rows = [[printable(cell) for cell in row] for row in rows]  # names as the table shows them
     for number, title in enumerate(titles):
         table.add_column(title, width=max([len(title)] + [len(row[number]) for row in rows]))
     for row, key in zip(rows, keys):
@@ -162,14 +164,14 @@ class CheckpointScreen(Screen):
     def stats_worker(self, checkpoint, name):
         worker = get_current_worker()
         show = self.query_one("#variable-stats", Static).update
-        self.app.call_from_thread(show, f"{name}: reading …")
+        self.app.call_from_thread(show, f"{printable(name)}: reading …")
         try:
             value = checkpoint.value(name)
         except Exception as error:  # noqa: BLE001  (a corrupt tensor: say so, keep the screen)
-            self.app.call_from_thread(show, f"{name}: {getattr(error, 'message', error)}")
+            self.app.call_from_thread(show, f"{printable(name)}: {getattr(error, 'message', error)}")
             return
         if not worker.is_cancelled:
-            self.app.call_from_thread(show, "\n".join([name, *details.summary_lines(value)]))
+            self.app.call_from_thread(show, "\n".join([printable(name), *details.summary_lines(value)]))
 
     # ---- keys ----
 

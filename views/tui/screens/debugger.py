@@ -18,13 +18,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import DebugCommandDone, DebugUpdated
 from views.tui.widgets.debug_panels import FrontierPanel, NodeNeighbourhood, TensorPanel
 from views.tui.widgets.debug_tables import BreakpointsTable, HistoryTable
+from views.tui.widgets.plain import Static
 from views.tui.widgets.typeahead import TypeAheadInput
 
 

@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
 
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
+from views.tui.widgets.plain import DataTable, Static
 
 WINDOW = 12   # executed nodes shown either side of the replay position
 

@@ -6,9 +6,9 @@ from collections import Counter
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
 
 from views.tui.widgets.footer import InspectorFooter
+from views.tui.widgets.plain import DataTable, Static
 
 
 class PartitionsScreen(Screen):

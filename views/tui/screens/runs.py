@@ -15,7 +15,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from views import timeline
@@ -26,6 +25,7 @@ from views.tui.widgets.footer import InspectorFooter
 from views.tui.messages import FilterChanged, RowsReady, RunReadProgress
 from views.tui.widgets.filter_bar import FilterBar
 from views.tui.widgets.lazy_table import Column, LazyTable
+from views.tui.widgets.plain import Static
 from views.tui.widgets.stats_table import OpTotalsTable
 
 SORT_ORDER = list(stepstats.COLUMNS)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
 
 from engine.proto import types_pb2
 from parsers.printable import printable
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
 from views.tui.widgets.keyed_tree import KeyedTree
+from views.tui.widgets.plain import Static
 
 
 def tensor_info_text(key, info):

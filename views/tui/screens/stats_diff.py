@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
 
 from views import stats_diff
 from views.tui import bindings
 from views.tui.widgets.footer import InspectorFooter
+from views.tui.widgets.plain import DataTable, Static
 
 # sort key name -> (what the caption calls it, key of a Row, largest first)
 SORTS = {

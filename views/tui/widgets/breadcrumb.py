@@ -9,9 +9,9 @@ parts (`… › `), never its last.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from parsers.printable import printable
+from views.tui.widgets.plain import Static
 
 SEPARATOR = " › "
 ELLIPSIS = "…"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 from rich.text import Text
-from textual.widgets import Static
 
 from engine.cluster.cluster_spec import device_label
 from views.tui.widgets.lazy_table import cut_middle
+from views.tui.widgets.plain import Static
 
 STATUS_STYLE = {"done": "green", "ready": "bold cyan", "running": "bold yellow",
                 "waiting": "yellow", "pending": "dim"}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
-
 from engine.cluster.cluster_spec import device_label
 from views.tui.widgets.lazy_table import Column, LazyTable, cut_middle
+from views.tui.widgets.plain import DataTable
 
 # What a row must keep whole at 100 columns (a 60-cell pane): op names to 12 cells
 # ("NextIteration" is the one longer op a loop has), 14 of the node's name, 8 of the

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from views.tui.messages import FilterChanged
+from views.tui.widgets.plain import Static
 from views.tui.widgets.typeahead import TypeAheadInput
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from textual.widgets import Tree
 
 from views.tui import bindings
+from views.tui.widgets.plain import plain
 
 
 class KeyedTree(Tree):
@@ -19,6 +20,10 @@ class KeyedTree(Tree):
     when it opens does so in `fill_children`, so Right can step into them at once."""
 
     BINDINGS = bindings.TREE
+
+    def process_label(self, label):
+        # a str label is a name from a file: plain text, never markup (views/tui/widgets/plain)
+        return super().process_label(plain(label))
 
     def fill_children(self, tree_node):
         """Make `tree_node`'s children if they are made on opening (nothing here)."""

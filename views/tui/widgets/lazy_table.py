@@ -20,6 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from parsers.printable import printable
+
 
 LAST_RESORT_WIDTH = 5   # a text column shrinks this far (title and all) before any is lost
 
@@ -138,8 +140,10 @@ class LazyTable(ScrollView, can_focus=True):
     # ---- data --------------------------------------------------------------------------------
 
     def show(self, rows, cells, natural=None, titles=None):
-        """Show `rows` (any sequence); cells(row) gives a row's texts, one per column."""
-        self.rows, self.cells = rows, cells
+        """Show `rows` (any sequence); cells(row) gives a row's texts, one per column (shown
+        with their control characters and bidirectional marks escaped)."""
+        self.rows = rows
+        self.cells = lambda row: [printable(text) for text in cells(row)]
         if natural is not None:
             self.natural = [max(natural.get(c.key, 0), len(c.title) + self.TITLE_ROOM)
                             for c in self.columns]

@@ -6,12 +6,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.geometry import Region
 from textual.containers import ScrollableContainer, Vertical
-from textual.widgets import Static
 
 from views.call_expansion import ExpansionTooLarge
 from views.tui import diffs
 from views.tui.function_views import folded_lines
 from views.tui.picture import draw
+from views.tui.widgets.plain import Static
 
 
 def picture_source(view, key, opened=False):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from parsers.errors import InputError
@@ -15,6 +15,7 @@ from views.tui.bindings import TAB_KEYS
 from views.tui.function_views import is_variable_node
 from views.tui.messages import NodeChosen, NodeOpened
 from views.tui.widgets.neighbourhood import Neighbourhood
+from views.tui.widgets.plain import DataTable, Static, plain_lines
 
 TABS = {tab: title for tab, (_, title) in TAB_KEYS.items()}
 # The tab titles where the full ones do not fit (a pane under about 64 columns).
@@ -117,7 +118,7 @@ class NodeDetail(Vertical):
         self.workspace, self.view, self.key = workspace, view, key
         node = view.index.nodes[key]
         self._show_calls(view, key)
-        self.query_one("#nodedef-text", Static).update(Text(details.nodedef_text(node.node_def)))
+        self.query_one("#nodedef-text", Static).update(plain_lines(details.nodedef_text(node.node_def)))
         if self.active == "opdef":
             self.show_opdef()
         self._show_traceback(node)
@@ -132,7 +133,7 @@ class NodeDetail(Vertical):
         if self.view is not None:
             op = self.view.index.nodes[self.key].op
             self.query_one("#opdef-text", Static).update(
-                Text(details.opdef_text(op, self.workspace.op_defs)))
+                plain_lines(details.opdef_text(op, self.workspace.op_defs)))
 
     def show_picture(self):
         if self.view is not None:
@@ -197,7 +198,7 @@ class NodeDetail(Vertical):
         lines = details.traceback_lines(trace) if trace else []
         text = "\n".join(lines) if lines else (
             f"no creation stack known for {node.name} (the graph has no debug_info for it)")
-        self.query_one("#traceback-text", Static).update(Text(text))
+        self.query_one("#traceback-text", Static).update(plain_lines(text))
 
     def _show_edges(self, view, key):
         index = view.index

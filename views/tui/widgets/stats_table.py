@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
-
 from views.tui.stepstats import micros
+from views.tui.widgets.plain import DataTable
 
 
 class OpTotalsTable(DataTable):
