@@ -582,4 +582,17 @@ with tf.Session() as sess:
     except tf.errors.InvalidArgumentError as error:
         print(type(error).__name__, [line for line in error.message.splitlines() if "shapes" in line])
 """,
+    "cast_sparse_and_slices": """
+sp = tf.SparseTensor([[0, 1], [2, 0]], [3, 7], [3, 2])
+wide = tf.cast(sp, tf.float64, name="wide")
+same = tf.cast(sp, tf.int32)
+rows = tf.IndexedSlices(tf.constant([[1, 2], [3, 4]]), tf.constant([0, 2]), tf.constant([3, 2]))
+half = tf.cast(rows, tf.float16)
+print(type(wide).__name__, wide.values.name, wide.values.dtype, wide.indices.name)
+print(type(same).__name__, same.values.name, type(half).__name__, half.values.name,
+      half.indices.name, half.dense_shape.name)
+with tf.Session() as sess:
+    print(sess.run(tf.sparse_tensor_dense_matmul(wide, tf.ones([2, 1], tf.float64))).tolist())
+    print(sess.run(half).values.tolist(), sess.run(tf.convert_to_tensor(half)).tolist())
+""",
 }
