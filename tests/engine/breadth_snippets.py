@@ -595,4 +595,30 @@ with tf.Session() as sess:
     print(sess.run(tf.sparse_tensor_dense_matmul(wide, tf.ones([2, 1], tf.float64))).tolist())
     print(sess.run(half).values.tolist(), sess.run(tf.convert_to_tensor(half)).tolist())
 """,
+    "custom_getters": """
+calls = []
+def outer_getter(getter, name, *args, **kwargs):
+    calls.append(("outer", name))
+    return getter(name, *args, **kwargs)
+def fp16_getter(getter, name, shape=None, dtype=None, trainable=True, **kwargs):
+    calls.append(("fp16", name, dtype.name, trainable, sorted(kwargs)))
+    var = getter(name, shape, tf.float32, trainable=trainable, **kwargs)
+    return tf.cast(var, tf.float16) if dtype == tf.float16 else var
+def scale_getter(getter, *args, **kwargs):
+    return getter(*args, **kwargs) * 2.0
+with tf.variable_scope("net", custom_getter=outer_getter) as net:
+    with tf.variable_scope("inner", custom_getter=fp16_getter):
+        w = tf.get_variable("w", [2, 2], tf.float16, initializer=tf.ones_initializer())
+    b = tf.get_variable("b", [2], initializer=tf.constant_initializer(0.5))
+    d = tf.get_variable("d", [2], initializer=tf.ones_initializer(), custom_getter=scale_getter)
+print(calls)
+print(w.dtype, w.name, b.name, d.name, net.custom_getter is outer_getter)
+with tf.variable_scope(net, reuse=True):
+    again = tf.get_variable("b", [2])
+print(calls[-1], again.name)
+print([v.name for v in tf.global_variables()])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run([w, b, d]))
+""",
 }
