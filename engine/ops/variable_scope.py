@@ -444,8 +444,12 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         # component (relative, uniquified), as TensorFlow's; its original_name_scope stays.
         # A new scope's name scope is its whole relative name ("w0/Adam" for an optimizer's
         # slot, not "Adam", which would take the name the optimizer's own scope needs).
-        last = scope_name.split("/")[-1] if isinstance(name_or_scope, VariableScope) \
-            else relative
+        # A scope named by default_name opens the name scope default_name, made unique by the
+        # graph apart from the variable scope's name ("layer_2/" beside variables "layer_1/").
+        if isinstance(name_or_scope, VariableScope):
+            last = scope_name.split("/")[-1]
+        else:
+            last = relative if name_or_scope is not None else default_name
         ns = graph.name_scope(last) if last else contextlib.nullcontext(
             graph.get_name_scope() + "/" if graph.get_name_scope() else "")
     else:

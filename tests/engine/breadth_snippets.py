@@ -621,4 +621,39 @@ with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run([w, b, d]))
 """,
+    "make_template": """
+tf.set_random_seed(1)
+def scale(x, name_of_var, init=1.0):
+    var = tf.get_variable(name_of_var, [], initializer=tf.constant_initializer(init))
+    return tf.layers.dense(x, 2, name="proj") * var
+x = tf.ones([1, 3])
+scale_by_y = tf.make_template("scale_by_y", scale, name_of_var="y", init=3.0)
+first = scale_by_y(x)
+second = scale_by_y(x + 1.0)
+other = tf.make_template("scale_by_y", scale, name_of_var="y")
+third = other(x)
+now = tf.make_template("now", scale, create_scope_now_=True, name_of_var="z")
+with tf.variable_scope("later"):
+    fourth = now(x)
+    fifth = now(x)
+fixed = tf.make_template("ignored", scale, unique_name_="fixed", name_of_var="q")
+sixth = fixed(x)
+print(scale_by_y.name, scale_by_y.variable_scope_name, other.variable_scope_name,
+      now.variable_scope_name, fixed.variable_scope_name)
+print([v.name for v in scale_by_y.trainable_variables], [v.name for v in now.variables])
+print(first.name, second.name, third.name, fourth.name, fifth.name, sixth.name)
+print([v.name for v in tf.global_variables()])
+def bad(x):
+    return x * tf.Variable(1.0, name="bad")
+bad_template = tf.make_template("bad", bad)
+bad_template(x)
+try:
+    bad_template(x)
+except ValueError as error:
+    print("ValueError", str(error).splitlines()[0][:72])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    a, b = sess.run([first, second])
+    print(np.round(a, 4).tolist(), np.round(b, 4).tolist(), sess.run(scale_by_y.variables[0]))
+""",
 }
