@@ -656,4 +656,34 @@ with tf.Session() as sess:
     a, b = sess.run([first, second])
     print(np.round(a, 4).tolist(), np.round(b, 4).tolist(), sess.run(scale_by_y.variables[0]))
 """,
+    "while_loop_structure": """
+def body(i, pair):
+    return i + 1, [pair[0] * 2.0, pair[1] + 1]
+def tuple_body(i, pair):
+    return i + 1, (pair[0] * 2.0, pair[1] + 1)
+i, pair = tf.while_loop(lambda i, pair: i < 3, body, [0, [tf.constant(1.0), tf.constant(0)]])
+print(type(pair).__name__, i.name, pair[0].name)
+for limit in (None, 5):
+    try:
+        tf.while_loop(lambda i, pair: i < 3, tuple_body, [0, [tf.constant(1.0), tf.constant(0)]],
+                      maximum_iterations=limit)
+        print(limit, "built")
+    except (TypeError, ValueError) as error:
+        lines = str(error).splitlines()
+        print(limit, type(error).__name__, lines[0], lines[-4:])
+j, t = tf.while_loop(lambda j, t: j < 4, lambda j, t: [j + 1, (t[0] + 1,)], (0, (1,)))
+for loop_vars in [(0, (1,)), [0, (1,)]]:
+    try:
+        tf.while_loop(lambda j, t: j < 4, lambda j, t: [j + 1, (t[0] + 1,)], loop_vars,
+                      maximum_iterations=2)
+        print(type(loop_vars).__name__, "built")
+    except (TypeError, ValueError) as error:
+        print(type(error).__name__, str(error).splitlines()[-3:])
+try:
+    tf.while_loop(lambda a, b: a < 2, lambda a, b: (a + 1, [b, b]), [0, 1])
+except (TypeError, ValueError) as error:
+    print(type(error).__name__, str(error).splitlines()[0])
+with tf.Session() as sess:
+    print(sess.run([i, pair, j, t]))
+""",
 }
