@@ -686,4 +686,31 @@ except (TypeError, ValueError) as error:
 with tf.Session() as sess:
     print(sess.run([i, pair, j, t]))
 """,
+    "feedable_iterator": """
+train = tf.data.Dataset.from_tensor_slices(({"x": np.arange(6.0, dtype=np.float32)},
+                                            np.arange(6))).batch(2).repeat()
+val = tf.data.Dataset.from_tensor_slices(({"x": -np.arange(3.0, dtype=np.float32)},
+                                          np.arange(3) * 10)).batch(2)
+handle = tf.placeholder(tf.string, shape=[], name="handle")
+feedable = tf.data.Iterator.from_string_handle(handle, train.output_types, train.output_shapes)
+features, label = feedable.get_next()
+train_it = train.make_initializable_iterator()
+val_it = val.make_initializable_iterator()
+print(feedable.output_types, feedable.output_shapes, features["x"].shape, label.name)
+untyped = tf.data.Iterator.from_string_handle(handle, tf.int64)
+print(untyped.output_shapes, untyped.get_next().shape)
+with tf.Session() as sess:
+    train_handle, val_handle = sess.run([train_it.string_handle(), val_it.string_handle()])
+    print(type(train_handle).__name__, train_handle != val_handle)
+    sess.run([train_it.initializer, val_it.initializer])
+    for h in [train_handle, train_handle, val_handle, train_handle, val_handle]:
+        f, l = sess.run([features, label], {handle: h})
+        print(f["x"].tolist(), l.tolist())
+    try:
+        sess.run(label, {handle: val_handle})
+    except tf.errors.OutOfRangeError as error:
+        print(type(error).__name__, error.message.splitlines()[0])
+    sess.run(val_it.initializer)
+    print(sess.run(label, {handle: val_handle}).tolist())
+""",
 }
