@@ -3,7 +3,7 @@ broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine.framework import op_families
 from engine.kernels.fused_chain import Chain
-from engine.shape_inference.dims import _dims, broadcast, merge
+from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -39,9 +39,16 @@ def fused_elementwise(attrs, inputs):
 
 
 def add_n(attrs, inputs):
-    result = None
-    for info in inputs:
-        result = merge(result, _dims(info))
+    """The inputs merged from the last one back, as TensorFlow's AddN shape function, which
+    names the input that failed ("From merging shape 1 with other shapes.")."""
+    if not inputs:
+        return None
+    result = _dims(inputs[-1])
+    for i in range(len(inputs) - 2, -1, -1):
+        try:
+            result = merge(_dims(inputs[i]), result)
+        except ShapeError as error:
+            raise ShapeError(f"{error}\n\tFrom merging shape {i} with other shapes.") from None
     return result
 
 

@@ -713,4 +713,30 @@ with tf.Session() as sess:
     sess.run(val_it.initializer)
     print(sess.run(label, {handle: val_handle}).tolist())
 """,
+    "graph_build_shape_errors": """
+x = tf.zeros([2, 8, 8, 3], name="x")
+pending = tf.placeholder(tf.float32, [None, 8, 8, 3], name="pending")
+builders = [
+    lambda: tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 5]), name="mm"),
+    lambda: tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 3]), transpose_b=True, name="mm_t"),
+    lambda: tf.add_n([tf.zeros([2, 3]), tf.zeros([]), tf.zeros([2, 3])], name="sum"),
+    lambda: tf.add_n([tf.zeros([2, 3]), tf.zeros([2, 4])]),
+    lambda: tf.concat([tf.zeros([2, 3]), tf.zeros([4])], 0),
+    lambda: tf.nn.depthwise_conv2d(x, tf.zeros([11, 11, 3, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(pending, tf.zeros([11, 11, 3, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([3, 3, 3, 1]), [1] * 4, "VALID", dilations=[1, 4, 4, 1]),
+    lambda: tf.nn.conv2d(x, tf.zeros([3, 3, 4, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([9, 3, 3, 1]), [1] * 4, [[0, 0], [0, 0], [0, 0], [0, 0]]),
+    lambda: tf.nn.max_pool(x, [1, 9, 9, 1], [1, 1, 1, 1], "VALID"),
+    lambda: tf.nn.avg_pool(x, [1, 2, 9, 1], [1, 1, 1, 1], "VALID", name="pooled"),
+    lambda: tf.nn.max_pool(x, [1, 8, 8, 1], [1, 2, 2, 1], "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([8, 8, 3, 2]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([11, 11, 3, 1]), [1] * 4, "SAME"),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
 }
