@@ -732,6 +732,10 @@ builders = [
     lambda: tf.nn.max_pool(x, [1, 8, 8, 1], [1, 2, 2, 1], "VALID"),
     lambda: tf.nn.conv2d(x, tf.zeros([8, 8, 3, 2]), [1] * 4, "VALID"),
     lambda: tf.nn.conv2d(x, tf.zeros([11, 11, 3, 1]), [1] * 4, "SAME"),
+    lambda: tf.nn.conv3d(tf.zeros([1, 4, 6, 6, 2]), tf.zeros([5, 3, 3, 2, 1]), [1] * 5, "VALID"),
+    lambda: tf.nn.max_pool3d(tf.zeros([1, 4, 6, 6, 2]), [1, 2, 7, 2, 1], [1] * 5, "VALID"),
+    lambda: tf.nn.avg_pool3d(tf.zeros([1, 4, 6, 6, 2]), [1, 4, 6, 6, 1], [1, 2, 2, 2, 1],
+                             "VALID"),
 ]
 for build in builders:
     try:
