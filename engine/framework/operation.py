@@ -41,7 +41,12 @@ def _shape_error_text(error, node_def, inputs):
     from engine.framework.node_summary import shape_text, summarize_node_def
     shapes = ", ".join(shape_text(None if t.shape.ndims is None else
                                   [d.value for d in t.shape.dims]) for t in inputs)
-    return f"{error} for '{summarize_node_def(node_def)}' with input shapes: {shapes}."
+    partial = ",".join(f"input[{i}] = {shape_text(dims)}"
+                       for i, dims in sorted(getattr(error, "partial_shapes", {}).items())
+                       if dims is not None)
+    if partial:
+        partial = " and with input tensors computed as partial shapes: " + partial
+    return f"{error} for '{summarize_node_def(node_def)}' with input shapes: {shapes}{partial}."
 
 
 def _static_value(tensor, depth=0):

@@ -15,21 +15,67 @@ def shape_of(attrs, inputs):
 
 
 def reshape(attrs, inputs):
-    target = _ints(inputs[1])
-    if target is None:
-        return _from_value(inputs[1])
-    dims = _dims(inputs[0])
-    if -1 in target and dims is not None and None not in dims:
-        known = int(np.prod([d for d in target if d != -1]))
-        size = int(np.prod(dims))
-        if known and size % known == 0:
-            return [size // known if d == -1 else d for d in target]
-        raise ShapeError(f"Cannot reshape a tensor with {size} elements to shape {target}")
-    if -1 not in target and dims is not None and None not in dims \
-            and int(np.prod(dims)) != int(np.prod(target)):
-        raise ShapeError(f"Cannot reshape a tensor with {int(np.prod(dims))} elements to "
-                         f"shape {target} ({int(np.prod(target))} elements)")
-    return [None if d == -1 else d for d in target]
+    """TensorFlow's SetOutputShapeForReshape: the shape tensor read as a partial shape, one
+    unknown output dimension inferred from the input's elements (or one unknown input dimension
+    checked against the output's), element counts compared when both are known."""
+    out = _from_value(inputs[1])
+    try:
+        return _reshaped(_dims(inputs[0]), out)
+    except ShapeError as error:
+        error.partial_shapes = {1: out}  # TensorFlow's "input tensors computed as partial shapes"
+        raise
+
+
+def _known_elements(dims):
+    """InferenceContext::NumElements: 0 if any dim is 0, else the product, None if unknown."""
+    if 0 in dims:
+        return 0
+    return None if None in dims else int(np.prod(dims, dtype=np.int64))
+
+
+def _reshaped(dims, out):
+    if out is None or dims is None:
+        return out
+    out = list(out)
+
+    def known_and_unknown(shape):
+        total = _known_elements(shape)
+        if total is not None:
+            return total, -1, False
+        total, unknown = 1, -1
+        for i, d in enumerate(shape):
+            if d is None:
+                if unknown >= 0:
+                    return total, unknown, True
+                unknown = i
+            else:
+                total *= d
+        return total, unknown, False
+
+    out_elems, out_unknown, too_many_out = known_and_unknown(out)
+    in_elems, in_unknown, too_many_in = known_and_unknown(dims)
+    if too_many_out or too_many_in:
+        return out
+    if in_unknown < 0 and out_unknown < 0:
+        if in_elems != out_elems:
+            raise ShapeError(f"Cannot reshape a tensor with {in_elems} elements to shape "
+                             f"{_shape_text(out)} ({out_elems} elements)")
+    elif in_unknown < 0 <= out_unknown and out_elems > 0:
+        if in_elems % out_elems:
+            raise ShapeError(f"Dimension size must be evenly divisible by {out_elems} but is "
+                             f"{in_elems}")
+        out[out_unknown] = in_elems // out_elems
+    elif out_unknown < 0 <= in_unknown and in_elems != 0:
+        if out_elems % in_elems:
+            raise ShapeError(f"Dimension size must be evenly divisible by {in_elems} but is "
+                             f"{out_elems}")
+    elif in_unknown >= 0 and out_unknown >= 0 and in_elems == out_elems:
+        out[out_unknown] = dims[in_unknown]
+    return out
+
+
+def _shape_text(dims):
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def transpose(attrs, inputs):

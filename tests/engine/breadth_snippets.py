@@ -743,4 +743,36 @@ for build in builders:
     except ValueError as error:
         print(type(error).__name__, str(error))
 """,
+    "reshape_static_shapes": """
+x = tf.zeros([2, 8, 3], name="x")
+p = tf.placeholder(tf.float32, [None, 4], name="p")
+q = tf.placeholder(tf.float32, [None, None], name="q")
+builders = [
+    lambda: tf.reshape(x, [5, -1]),
+    lambda: tf.reshape(x, [5, 10]),
+    lambda: tf.reshape(x, [-1, -1]),
+    lambda: tf.reshape(x, [-1, 6]),
+    lambda: tf.reshape(p, [3, -1]),
+    lambda: tf.reshape(p, [-1, 3]),
+    lambda: tf.reshape(p, [-1, 2, 2]),
+    lambda: tf.reshape(p, [6, 2]),
+    lambda: tf.reshape(p, [6, 5]),
+    lambda: tf.reshape(q, [6, -1]),
+    lambda: tf.reshape(x, tf.stack([5, tf.shape(p)[0]])),
+    lambda: tf.reshape(x, tf.stack([tf.shape(p)[0], 16])),
+    lambda: tf.reshape(x, [0, -1]),
+    lambda: tf.reshape(tf.zeros([0, 3]), [-1, 0]),
+    lambda: tf.reshape(tf.zeros([0, 3]), [-1, 5]),
+    lambda: tf.reshape(x, [7, 7]),
+    lambda: tf.reshape(x, tf.placeholder(tf.int32, [3])),
+    lambda: tf.reshape(x, tf.placeholder(tf.int32)),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+with tf.Session() as sess:
+    print(sess.run(tf.shape(tf.reshape(p, [-1, 2, 2])), {p: np.zeros([3, 4])}).tolist())
+""",
 }
