@@ -41,6 +41,13 @@ def _shape_error_text(error, node_def, inputs):
     from engine.framework.node_summary import shape_text, summarize_node_def
     shapes = ", ".join(shape_text(None if t.shape.ndims is None else
                                   [d.value for d in t.shape.dims]) for t in inputs)
+    from engine.framework.tensor_util import constant_value
+    from engine.shape_inference.error_context import computed_inputs
+    computed = "" if getattr(error, "before_input_tensors", False) else ", ".join(
+        f"input[{i}] = <{text}>" for i, text in computed_inputs(node_def.op, inputs,
+                                                               constant_value))
+    if computed:
+        shapes += " and with computed input tensors: " + computed
     partial = ",".join(f"input[{i}] = {shape_text(dims)}"
                        for i, dims in sorted(getattr(error, "partial_shapes", {}).items())
                        if dims is not None)

@@ -84,6 +84,13 @@ def transpose(attrs, inputs):
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         return [None] * len(perm)
+    if len(perm) != len(dims):
+        error = ShapeError(f"Dimension must be {len(dims)} but is {len(perm)}")
+        error.before_input_tensors = True  # TensorFlow checks the length before reading perm
+        raise error
+    for p in perm:
+        if not -len(dims) <= p < len(dims):
+            raise ShapeError(f"perm dim {p} is out of range of input rank {len(dims)}")
     return [dims[p] for p in perm]
 
 
@@ -95,20 +102,22 @@ def _concat(values, axis_info):
         return None
     if axis is None:
         return [None] * rank
-    axis = axis[0] % rank
-    out = None
-    total = 0
     for shape in shapes:
+        if shape is not None and len(shape) != rank:
+            error = ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}")
+            error.before_input_tensors = True  # as TensorFlow's words: no axis value shown
+            raise error
+    axis = axis[0] % rank
+    before = after = None
+    total = 0
+    for shape in shapes:  # TensorFlow merges the dims before and after the axis apart
         if shape is None:
             total = None
             continue
-        if len(shape) != rank:
-            raise ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}")
-        rest = shape[:axis] + [None] + shape[axis + 1:]
-        out = merge(out, rest)
+        before = merge(before, shape[:axis])
         total = None if total is None or shape[axis] is None else total + shape[axis]
-    out[axis] = total
-    return out
+        after = merge(after, shape[axis + 1:])
+    return list(before) + [total] + list(after)
 
 
 def pack(attrs, inputs):
@@ -137,7 +146,8 @@ def split(attrs, inputs):
     axis = axis[0] % len(dims)
     size = dims[axis]
     if size is not None and size % num:
-        raise ShapeError(f"Dimension size must be evenly divisible by {num} but is {size}")
+        raise ShapeError(f"Dimension size must be evenly divisible by {num} but is {size}\n\t"
+                         f"Number of ways to split should evenly divide the split dimension")
     return dims[:axis] + [None if size is None else size // num] + dims[axis + 1:]
 
 
@@ -224,7 +234,10 @@ def expand_dims(attrs, inputs):
     dims, axis = _dims(inputs[0]), _ints(inputs[1])
     if dims is None or axis is None:
         return None
-    axis = axis[0] if axis[0] >= 0 else axis[0] + len(dims) + 1
+    rank = len(dims)
+    if not -rank - 1 <= axis[0] <= rank:
+        raise ShapeError(f"dim {axis[0]} not in the interval [{-rank - 1}, {rank}].")
+    axis = axis[0] if axis[0] >= 0 else axis[0] + rank + 1
     return dims[:axis] + [1] + dims[axis:]
 
 
@@ -239,6 +252,8 @@ def tile(attrs, inputs):
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         dims = [None] * len(multiples)
+    if len(multiples) != len(dims):
+        raise ShapeError(f"Shape must be rank {len(dims)} but is rank {len(multiples)}")
     return [None if d is None or m is None else d * m for d, m in zip(dims, multiples)]
 
 

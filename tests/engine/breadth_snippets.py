@@ -775,4 +775,28 @@ for build in builders:
 with tf.Session() as sess:
     print(sess.run(tf.shape(tf.reshape(p, [-1, 2, 2])), {p: np.zeros([3, 4])}).tolist())
 """,
+    "array_shape_errors": """
+x = tf.zeros([2, 3], name="x")
+builders = [
+    lambda: tf.tile(x, [2, 3, 4]),
+    lambda: tf.tile(x, [2, 3]),
+    lambda: tf.expand_dims(x, 5),
+    lambda: tf.expand_dims(x, -4),
+    lambda: tf.expand_dims(x, -3),
+    lambda: tf.split(x, 2, axis=1),
+    lambda: tf.transpose(x, [0, 2]),
+    lambda: tf.transpose(x, [0, 1, 2]),
+    lambda: tf.transpose(x, [-1, 0]),
+    lambda: tf.reduce_sum(x, axis=2),
+    lambda: tf.reduce_mean(x, axis=[0, -3]),
+    lambda: tf.argmax(x, 2),
+    lambda: tf.strided_slice(x, [0, 0, 0], [1, 1, 1], [1, 1, 1]),
+    lambda: tf.concat([tf.zeros([2, 3, 1]), tf.zeros([2])], 1),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
 }
