@@ -262,6 +262,9 @@ def pad(attrs, inputs):
     if paddings is None:
         rank = len(dims) if dims is not None else (_dims(inputs[1]) or [None])[0]
         return _unknown(rank)
+    rows = np.asarray(paddings).shape[0] if np.ndim(paddings) else 0
+    if dims is not None and len(dims) != rows:
+        raise ShapeError(f"Shape must be rank {rows} but is rank {len(dims)}")
     paddings = paddings.reshape(-1, 2).tolist()
     if dims is None:
         dims = [None] * len(paddings)
@@ -286,6 +289,9 @@ def gather_v2(attrs, inputs):
     params, indices, axis = _dims(inputs[0]), _dims(inputs[1]), _ints(inputs[2])
     if params is None or indices is None or axis is None:
         return None
+    required = -axis[0] if axis[0] < 0 else axis[0] + 1
+    if len(params) < required:
+        raise ShapeError(f"Shape must be at least rank {required} but is rank {len(params)}")
     axis = axis[0] % len(params)
     batch_dims = attrs.get("batch_dims", 0) % (len(indices) + 1 if indices else 1)
     return params[:axis] + indices[batch_dims:] + params[axis + 1:]
@@ -322,7 +328,27 @@ def identity_n(attrs, inputs):
 
 
 def broadcast_to(attrs, inputs):
-    return _from_value(inputs[1])
+    """The target shape, with the input's dims (aligned from the right) filling unknown ones
+    and refused where they are neither 1 nor the target's, as TensorFlow's BroadcastTo."""
+    out, dims = _from_value(inputs[1]), _dims(inputs[0])
+    if out is None or dims is None:
+        return out
+    if len(dims) > len(out):  # checked on the shape tensor's length, before its value
+        raise ShapeError(f"Shape must be at most rank {len(out)} but is rank {len(dims)}")
+    try:
+        out = list(out)
+        for i in range(1, len(dims) + 1):
+            have, want = dims[-i], out[-i]
+            if have is None or have == 1:
+                continue
+            if want is None:
+                out[-i] = have
+            elif have != want:
+                raise ShapeError(f"Dimensions must be equal, but are {have} and {want}")
+    except ShapeError as error:
+        error.partial_shapes = {1: _from_value(inputs[1])}
+        raise
+    return out
 
 
 def where(attrs, inputs):

@@ -3,7 +3,7 @@ broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine.framework import op_families
 from engine.kernels.fused_chain import Chain
-from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge
+from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge, merge_dim
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -89,3 +89,25 @@ SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedO
            "ResourceCountUpTo",
            "VarHandleOp", "ScalarSummary", "MergeSummary", "HistogramSummary", "ImageSummary",
            "AudioSummaryV2", "TensorSummaryV2")
+
+
+def bias_add(attrs, inputs):
+    """BiasAdd: the value's shape, its channel dim (last, or 1 in NCHW) merged with the bias's."""
+    dims, bias = _dims(inputs[0]), _dims(inputs[1])
+    if dims is None or bias is None or not dims:
+        return dims
+    channel = 1 if attrs.get("data_format") in (b"NCHW", "NCHW") and len(dims) > 2 else -1
+    dims = list(dims)
+    dims[channel] = merge_dim(dims[channel], bias[0] if bias else None)
+    return dims
+
+
+def assign(attrs, inputs):
+    """Assign: the ref's and value's shapes merged when validate_shape, else the value's."""
+    if attrs.get("validate_shape", True):
+        return merge(_dims(inputs[0]), _dims(inputs[1]))
+    return _dims(inputs[1])
+
+
+# Ops of UNARY's shape that TensorFlow also checks against a second input.
+CHECKED_SHAPE_FUNCTIONS = {"BiasAdd": bias_add, "Assign": assign}

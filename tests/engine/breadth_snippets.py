@@ -799,4 +799,38 @@ for build in builders:
     except ValueError as error:
         print(type(error).__name__, str(error))
 """,
+    "checked_shape_errors": """
+x = tf.zeros([2, 3], name="x")
+v = tf.Variable(tf.zeros([2]), name="v")
+loose = tf.Variable(tf.zeros([2]), name="loose", validate_shape=False)
+builders = [
+    lambda: tf.pad(x, [[1, 1]]),
+    lambda: tf.pad(x, [[1, 1], [0, 2]]),
+    lambda: tf.nn.bias_add(x, tf.zeros([4])),
+    lambda: tf.nn.bias_add(tf.zeros([2, 4, 5, 5]), tf.zeros([3]), data_format="NCHW"),
+    lambda: tf.nn.bias_add(tf.placeholder(tf.float32, [None, None]), tf.zeros([4])),
+    lambda: tf.assign(v, tf.zeros([3])),
+    lambda: tf.assign(v, tf.zeros([3]), validate_shape=False),
+    lambda: tf.assign(v, tf.placeholder(tf.float32)),
+    lambda: tf.assign(loose, tf.zeros([5, 2]), validate_shape=False),
+    lambda: tf.gather(x, [[0, 1]], axis=2),
+    lambda: tf.gather(x, [[0, 1]], axis=-3),
+    lambda: tf.gather(x, [[0, 1]], axis=-1),
+    lambda: tf.broadcast_to(x, [4, 3]),
+    lambda: tf.broadcast_to(x, [3]),
+    lambda: tf.broadcast_to(tf.zeros([1, 3]), [5, 3]),
+    lambda: tf.broadcast_to(tf.placeholder(tf.float32, [None, 3]), [4, 3]),
+    lambda: tf.gather_nd(x, [[0, 0, 0]]),
+    lambda: tf.gather_nd(x, [[0, 1]]),
+    lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([3], tf.int32),
+                                                           logits=x),
+    lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.placeholder(tf.int32, [None]), logits=x),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
 }
