@@ -10,6 +10,8 @@ OUTPUT_ONLY = {
     "moving_averages": "TensorFlow's RefVariable guards an initial value that reads other "
                        "variables (copies of the shadow's init cond named '<op>_<variable>'); "
                        "the engine's Variable initialises from the cond itself",
+    "singular_monitored_session": "TensorFlow's Scaffold also builds ready ops over variables "
+                                  "and resources, a table initializer and a sharded Saver",
 }
 
 # Prints a GraphDef node by node: name, op, inputs and each attr's deterministic bytes (text
@@ -832,5 +834,20 @@ for build in builders:
         print(build().shape)
     except ValueError as error:
         print(type(error).__name__, str(error))
+""",
+    "singular_monitored_session": """
+x = tf.placeholder(tf.float32, [None, 2], name="x")
+w = tf.get_variable("w", [2, 1], initializer=tf.ones_initializer())
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+step = tf.train.get_or_create_global_step()
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
+final = tf.train.FinalOpsHook([loss, w], {x: np.ones([1, 2])})
+hooks = [tf.train.StopAtStepHook(num_steps=3), tf.train.NanTensorHook(loss),
+         tf.train.FeedFnHook(lambda: {x: np.ones([4, 2], np.float32)}), final]
+with tf.train.SingularMonitoredSession(hooks=hooks) as sess:
+    print(type(sess.raw_session()).__name__, sess.raw_session().graph is tf.get_default_graph())
+    while not sess.should_stop():
+        print(round(float(sess.run(loss)), 5), sess.run(train), sess.raw_session().run(step))
+print(round(float(final.final_ops_values[0]), 5), final.final_ops_values[1].ravel().tolist())
 """,
 }
