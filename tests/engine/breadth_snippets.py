@@ -12,6 +12,9 @@ OUTPUT_ONLY = {
                        "the engine's Variable initialises from the cond itself",
     "singular_monitored_session": "TensorFlow's Scaffold also builds ready ops over variables "
                                   "and resources, a table initializer and a sharded Saver",
+    "static_rnn_sequence_length": "the values are TensorFlow's, the graph not yet node for node: "
+                                  "the backward GRU's zero-output constants and the cond "
+                                  "switches' colocation names differ",
 }
 
 # Prints a GraphDef node by node: name, op, inputs and each attr's deterministic bytes (text
@@ -849,5 +852,25 @@ with tf.train.SingularMonitoredSession(hooks=hooks) as sess:
     while not sess.should_stop():
         print(round(float(sess.run(loss)), 5), sess.run(train), sess.raw_session().run(step))
 print(round(float(final.final_ops_values[0]), 5), final.final_ops_values[1].ravel().tolist())
+""",
+    "static_rnn_sequence_length": """
+tf.set_random_seed(3)
+steps = tf.unstack(tf.constant(np.random.RandomState(0).randn(3, 4, 2).astype(np.float32)),
+                   axis=1)
+lengths = tf.constant([4, 1, 3])
+with tf.variable_scope("uni"):
+    outputs, state = tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(3), steps, dtype=tf.float32,
+                                      sequence_length=lengths)
+with tf.variable_scope("bi"):
+    both, fw, bw = tf.nn.static_bidirectional_rnn(
+        tf.nn.rnn_cell.LSTMCell(2), tf.nn.rnn_cell.GRUCell(2), steps, dtype=tf.float32,
+        sequence_length=lengths)
+print(len(outputs), outputs[0].shape, state.shape, both[0].shape, fw.c.shape, bw.shape)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(np.round(sess.run(tf.stack(outputs)), 4).tolist())
+    print(np.round(sess.run(state), 4).tolist())
+    print(np.round(sess.run(tf.stack(both)), 4).tolist())
+    print(np.round(sess.run(fw.h), 4).tolist(), np.round(sess.run(bw), 4).tolist())
 """,
 }
