@@ -871,4 +871,14 @@ with tf.Session() as sess:
     print(np.round(sess.run(tf.stack(both)), 4).tolist())
     print(np.round(sess.run(fw.h), 4).tolist(), np.round(sess.run(bw), 4).tolist())
 """,
+    "image_summary_png": """
+pixels = tf.constant((np.arange(2 * 4 * 5 * 3) * 7 % 251).reshape(2, 4, 5, 3).astype(np.uint8))
+floats = tf.constant(np.linspace(-1.0, 1.0, 2 * 3 * 3).reshape(2, 3, 3, 1).astype(np.float32))
+merged = tf.summary.merge([tf.summary.image("pics", pixels), tf.summary.image("gray", floats)])
+with tf.Session() as sess:
+    summary = tf.Summary.FromString(sess.run(merged))
+for value in summary.value:
+    print(value.tag, value.image.height, value.image.width, value.image.colorspace,
+          value.image.encoded_image_string.hex())
+""",
 }
