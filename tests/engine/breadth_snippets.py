@@ -881,4 +881,31 @@ for value in summary.value:
     print(value.tag, value.image.height, value.image.width, value.image.colorspace,
           value.image.encoded_image_string.hex())
 """,
+    "saver_restore_errors": """
+import os, shutil, tempfile
+directory = tempfile.mkdtemp()
+a = tf.get_variable("a", [2], initializer=tf.ones_initializer())
+b = tf.get_variable("b", [3], initializer=tf.zeros_initializer())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    path = tf.train.Saver([a, b]).save(sess, os.path.join(directory, "m"))
+c = tf.get_variable("c", [3])
+wide = tf.get_variable("wide", [4])
+for var_list in [[a], [a, c], {"b": wide}]:
+    with tf.Session() as sess:
+        try:
+            tf.train.Saver(var_list).restore(sess, path)
+            print("restored", sess.run(a).tolist())
+        except tf.errors.OpError as error:
+            print(type(error).__name__, error.message.splitlines()[0])
+            print([line for line in error.message.splitlines()
+                   if "not found in checkpoint" in line or "Assign requires" in line])
+late = tf.assign(tf.get_variable("late", [2]), tf.placeholder(tf.float32, name="fed"))
+with tf.Session() as sess:
+    try:
+        sess.run(late, {"fed:0": [1.0, 2.0, 3.0]})
+    except tf.errors.InvalidArgumentError as error:
+        print([line for line in error.message.splitlines() if "Assign requires" in line])
+shutil.rmtree(directory)
+""",
 }
