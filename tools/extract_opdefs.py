@@ -220,6 +220,12 @@ RaggedBincount ScaleAndTranslate ScaleAndTranslateGrad Eig
 """.split()
 
 
+# tf.data.Iterator.from_string_handle, the feedable iterator (branch programs-wave3).
+ENGINE_OPS += """
+IteratorFromStringHandleV2
+""".split()
+
+
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)
     from google.protobuf import text_format

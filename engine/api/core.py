@@ -123,6 +123,7 @@ from engine.framework.tensor_shape import Dimension, TensorShape  # noqa: F401
 from engine.framework.tensor_util import (MakeNdarray, constant_value,  # noqa: F401
                                           make_ndarray, make_tensor_proto)
 from engine.framework import graph_util as _graph_util
+from engine.ops.template import make_template  # noqa: F401
 from engine.runtime.session import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
                                     InteractiveSession, OptimizerOptions, RunMetadata,
                                     RunOptions, Session)
@@ -142,10 +143,6 @@ def colocate_with(op, ignore_existing=False):
 
 def container(container_name):
     return get_default_graph().container(container_name)
-
-
-def make_template(*args, **kwargs):
-    raise NotImplementedError("tf.make_template is not supported by the engine")
 
 
 graph_util = _Namespace("tf.graph_util", import_graph_def=import_graph_def, **{

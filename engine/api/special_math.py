@@ -14,6 +14,7 @@ from engine.ops import random_sampling_ops as _random_sampling, text_ops as _tex
 from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
 from engine.ops import distributions as _distributions
+from engine.ops import uniform_and_laplace as _uniform_and_laplace
 from engine.ops import data_flow_ops as _data_flow
 from engine.ops import statistics_ops as _statistics
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
@@ -85,7 +86,8 @@ sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
 
 distributions = _Namespace("tf.distributions", **{name: getattr(_distributions, name) for name in (
     "Distribution", "Normal", "Bernoulli", "Categorical", "kl_divergence", "RegisterKL",
-    "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")})
+    "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")},
+    Uniform=_uniform_and_laplace.Uniform, Laplace=_uniform_and_laplace.Laplace)
 dynamic_partition = _data_flow.dynamic_partition
 dynamic_stitch = _data_flow.dynamic_stitch
 broadcast_dynamic_shape = _distributions.broadcast_dynamic_shape

@@ -1,14 +1,16 @@
 """tf.compat.v1.data iterators: make_one_shot_iterator (a OneShotIterator whose
 dataset_factory function rebuilds the dataset), make_initializable_iterator (IteratorV2 and
 its MakeIterator initializer), Iterator.from_structure with make_initializer (one IteratorV2,
-a MakeIterator per dataset), and get_next (IteratorGetNext, its outputs packed in the
-dataset's element structure). Ops are colocated with the dataset, as TensorFlow's are.
+a MakeIterator per dataset), Iterator.from_string_handle (a feedable iterator: the
+IteratorFromStringHandleV2 of a fed string handle), and get_next (IteratorGetNext, its outputs
+packed in the dataset's element structure). Ops are colocated with the dataset, as TensorFlow's are.
 """
 
 from engine.framework import dtypes
 from engine.data import structure, tracing
 from engine.data.elements import Elements, flat_attrs
 from engine.framework.graph import get_default_graph
+from engine.ops.convert import convert_to_tensor
 from engine.ops.op_def_library import apply_op
 from engine.ops.random_ops import get_seed
 from engine.framework.tensor_shape import TensorShape, as_shape
@@ -36,6 +38,23 @@ class Iterator(Elements):
             shapes = [as_shape(s) for s in structure.flatten(output_shapes)]
         specs = [(dtypes.as_dtype(t), s) for t, s in zip(types, shapes)]
         resource = apply_op("IteratorV2", container="", shared_name=shared_name or "",
+                            **flat_attrs(specs))
+        return Iterator(resource, None, output_types, specs)
+
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None,
+                           output_classes=None):
+        """A feedable iterator: whichever iterator's string_handle() is fed to
+        `string_handle` (a tf.string placeholder) serves get_next."""
+        types = structure.flatten(output_types)
+        if output_shapes is None:
+            shapes = [TensorShape(None)] * len(types)
+        else:
+            structure.assert_same_structure(output_types, output_shapes)
+            shapes = [as_shape(s) for s in structure.flatten(output_shapes)]
+        specs = [(dtypes.as_dtype(t), s) for t, s in zip(types, shapes)]
+        string_handle = convert_to_tensor(string_handle, dtype=dtypes.string)
+        resource = apply_op("IteratorFromStringHandleV2", string_handle=string_handle,
                             **flat_attrs(specs))
         return Iterator(resource, None, output_types, specs)
 

@@ -35,6 +35,27 @@ def _infer_shapes(op, attrs=None):
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
 
 
+def _shape_error_text(error, node_def, inputs):
+    """TensorFlow's words for a node its shape function refuses: the function's message, then
+    " for '<the NodeDef summarised>' with input shapes: [2,3], [4,5]."."""
+    from engine.framework.node_summary import shape_text, summarize_node_def
+    shapes = ", ".join(shape_text(None if t.shape.ndims is None else
+                                  [d.value for d in t.shape.dims]) for t in inputs)
+    from engine.framework.tensor_util import constant_value
+    from engine.shape_inference.error_context import computed_inputs
+    computed = "" if getattr(error, "before_input_tensors", False) else ", ".join(
+        f"input[{i}] = <{text}>" for i, text in computed_inputs(node_def.op, inputs,
+                                                               constant_value))
+    if computed:
+        shapes += " and with computed input tensors: " + computed
+    partial = ",".join(f"input[{i}] = {shape_text(dims)}"
+                       for i, dims in sorted(getattr(error, "partial_shapes", {}).items())
+                       if dims is not None)
+    if partial:
+        partial = " and with input tensors computed as partial shapes: " + partial
+    return f"{error} for '{summarize_node_def(node_def)}' with input shapes: {shapes}{partial}."
+
+
 def _static_value(tensor, depth=0):
     """The tensor's value where shape inference can know it: tensor_util.constant_value's
     cases, and a StridedSlice, Pack, ConcatV2, ExpandDims, BroadcastArgs, Fill, integer Prod
@@ -318,7 +339,13 @@ class Operation:
                 op_def, decoded_attrs if decoded_attrs is not None else node_def.attr)
         op._outputs = [Tensor(op, i, dtype) for i, dtype in enumerate(output_types)]
         if shapes is None:
-            shapes = _infer_shapes(op, decoded_attrs)
+            try:
+                shapes = _infer_shapes(op, decoded_attrs)
+            except ValueError as error:
+                if _shape_inference is None or not isinstance(error,
+                                                              _shape_inference.ShapeError):
+                    raise
+                raise ValueError(_shape_error_text(error, node_def, inputs)) from None
         if shapes:
             for tensor, shape in zip(op._outputs, shapes):
                 tensor._shape = _UNKNOWN if shape is None else shape

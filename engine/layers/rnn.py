@@ -1,10 +1,16 @@
 """tf.nn.static_rnn: a cell unrolled over a list of inputs in the variable scope "rnn", its
-variables made at the first step and reused after, as TF 1.x's rnn.static_rnn;
+variables made at the first step and reused after, as TF 1.x's rnn.static_rnn (with a
+sequence_length, each step a tf.cond as TensorFlow's _rnn_step);
 static_bidirectional_rnn, two of them (scopes fw and bw) over the inputs and their reverse;
 and static_state_saving_rnn, its state taken from and saved to a state saver."""
 
-from engine.layers.rnn_cell_base import flatten_state
-from engine.ops import array_ops
+from engine.framework import dtypes
+from engine.framework.tensor_shape import TensorShape, as_shape
+from engine.layers.dynamic_rnn import _copy_some_through, _infer_state_dtype
+from engine.layers.rnn_cell_base import concat_shape, flatten_state
+from engine.ops import array_ops, math_ops
+from engine.ops.control_flow.cond import cond
+from engine.ops.convert import convert_to_tensor
 from engine.framework.default_graph import get_default_graph
 from engine.ops.nest import flatten, is_nested, pack_sequence_as
 from engine.ops import variable_scope as vs
@@ -17,9 +23,6 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
         raise TypeError(f"Argument `inputs` must be a sequence. Received: {inputs}")
     if not inputs:
         raise ValueError("Argument `inputs` must not be empty.")
-    if sequence_length is not None:
-        raise NotImplementedError("tf.nn.static_rnn's sequence_length is not supported by the "
-                                  "engine yet")
     outputs = []
     with vs.variable_scope(scope or "rnn") as varscope:
         first_input = flatten_state(inputs)[0]
@@ -37,12 +40,76 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
                 raise ValueError("If no initial_state is provided, argument `dtype` must be "
                                  "specified")
             state = cell.get_initial_state(inputs=None, batch_size=batch_size, dtype=dtype)
+        if sequence_length is not None:
+            sequence_length = convert_to_tensor(sequence_length, name="sequence_length")
+            if sequence_length.shape.ndims not in (None, 1):
+                raise ValueError(f"Argument `sequence_length` must be a vector of length "
+                                 f"{batch_size}. Received sequence_length={sequence_length}.")
+            state_dtype = _infer_state_dtype(dtype, state)
+            flat_zero_output = []
+            for size in flatten(cell.output_size):
+                zero = array_ops.zeros(array_ops.stack(concat_shape(batch_size, size)),
+                                       state_dtype)
+                zero.set_shape(TensorShape([fixed]).concatenate(as_shape(size)))
+                flat_zero_output.append(zero)
+            sequence_length = math_ops.cast(sequence_length, dtypes.int32)
+            min_length = math_ops.reduce_min(sequence_length)
+            max_length = math_ops.reduce_max(sequence_length)
         for time, input_ in enumerate(inputs):
             if time > 0:
                 varscope.reuse_variables()
-            output, state = cell(input_, state)
+            if sequence_length is None:
+                output, state = cell(input_, state)
+            else:
+                output, state = _rnn_step(time, sequence_length, min_length, max_length,
+                                          flat_zero_output, state,
+                                          lambda input_=input_, state=state: cell(input_, state),
+                                          cell.output_size)
             outputs.append(output)
         return outputs, state
+
+
+def _rnn_step(time, sequence_length, min_length, max_length, flat_zero_output, state,
+              call_cell, output_size):
+    """TensorFlow's rnn._rnn_step with conditionals: past every length, zeros out and the state
+    through; before the shortest, the cell's step; between, the cell's step where a row is
+    still running, else zeros and the state it had."""
+    flat_state = flatten(state)
+    copy_cond = time >= sequence_length  # made first, as TensorFlow's
+
+    def maybe_copy_some_through():
+        new_output, new_state = call_cell()
+        flat_new_output, flat_new_state = flatten(new_output), flatten(new_state)
+        return cond(time < min_length, lambda: flat_new_output + flat_new_state,
+                    lambda: sum(_copy_some_through(copy_cond, flat_zero_output, flat_state,
+                                                   flat_new_output, flat_new_state), []))
+
+    result = cond(time >= max_length, lambda: list(flat_zero_output) + flat_state,
+                  maybe_copy_some_through)
+    final_output, final_state = result[:len(flat_zero_output)], result[len(flat_zero_output):]
+    for output, zero in zip(final_output, flat_zero_output):
+        output.set_shape(zero.shape)
+    for substate, old in zip(final_state, flat_state):
+        substate.set_shape(old.shape)
+    return (pack_sequence_as(output_size, final_output),
+            pack_sequence_as(state, final_state))
+
+
+def _reverse_seq(input_seq, lengths):
+    """TensorFlow's rnn._reverse_seq: the steps reversed, each row within its own length."""
+    if lengths is None:
+        return list(reversed(input_seq))
+    flat_input_seq = [flatten(input_) for input_ in input_seq]
+    flat_results = [[] for _ in input_seq]
+    for sequence in zip(*flat_input_seq):
+        reversed_steps = array_ops.unstack(array_ops.reverse_sequence(
+            array_ops.stack(sequence), lengths, 0, 1))
+        for step, flat_result in zip(reversed_steps, flat_results):
+            step.set_shape(TensorShape(None) if sequence[0].shape.ndims is None
+                           else TensorShape([None] * sequence[0].shape.ndims))
+            flat_result.append(step)
+    return [pack_sequence_as(input_, flat_result)
+            for input_, flat_result in zip(input_seq, flat_results)]
 
 
 def assert_like_rnncell(cell_name, cell):
@@ -75,10 +142,10 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
             output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
                                                     sequence_length, scope=fw_scope)
         with vs.variable_scope("bw") as bw_scope:
-            reversed_inputs = list(reversed(inputs))
+            reversed_inputs = _reverse_seq(inputs, sequence_length)
             tmp, output_state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw,
                                               dtype, sequence_length, scope=bw_scope)
-    output_bw = list(reversed(tmp))
+    output_bw = _reverse_seq(tmp, sequence_length)
     flat_outputs = tuple(array_ops.concat([fw, bw], 1)
                          for fw, bw in zip(flatten(output_fw), flatten(output_bw)))
     return pack_sequence_as(output_fw, flat_outputs), output_state_fw, output_state_bw

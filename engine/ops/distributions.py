@@ -1,7 +1,8 @@
 """tf.distributions (TF 1.x, deprecated there in 2019 for TensorFlow Probability, and still what
 2017-2018 VAEs and policy-gradient programs used): Normal, Bernoulli and Categorical with
-sample, log_prob, prob, entropy, mean, mode, stddev, variance (Normal's cdf too), and
-kl_divergence between two of a kind, built as tensorflow/python/ops/distributions builds them
+sample, log_prob, prob, cdf, log_cdf, survival functions, entropy, cross_entropy, mean, mode,
+stddev, variance (Normal's quantile too), and kl_divergence between two of a kind (Uniform and
+Laplace in engine/ops/uniform_and_laplace.py), built as tensorflow/python/ops/distributions builds them
 (the same ops under the same name scopes, so seeded samples and values are TensorFlow's).
 """
 
@@ -16,6 +17,7 @@ from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import TensorShape, as_shape
 from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops, math_ops, nn_ops, random_ops, shape_ops
+from engine.ops.distribution_special_math import log_ndtr, ndtr, ndtri
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.fill_ops import ones, ones_like
@@ -227,7 +229,52 @@ class Distribution:
 
     def cdf(self, value, name="cdf"):
         with self._name_scope(name, values=[value]):
-            return self._cdf(self._value(value))
+            value = self._value(value)
+            try:
+                return self._cdf(value)
+            except NotImplementedError as original:
+                try:
+                    return math_ops.exp(self._log_cdf(value))
+                except NotImplementedError:
+                    raise original from None
+
+    def log_cdf(self, value, name="log_cdf"):
+        with self._name_scope(name, values=[value]):
+            value = self._value(value)
+            try:
+                return self._log_cdf(value)
+            except NotImplementedError as original:
+                try:
+                    return math_ops.log(self._cdf(value))
+                except NotImplementedError:
+                    raise original from None
+
+    def survival_function(self, value, name="survival_function"):
+        with self._name_scope(name, values=[value]):
+            value = self._value(value)
+            try:
+                return self._survival_function(value)
+            except NotImplementedError:
+                return 1. - self.cdf(value)
+
+    def log_survival_function(self, value, name="log_survival_function"):
+        with self._name_scope(name, values=[value]):
+            value = self._value(value)
+            try:
+                return self._log_survival_function(value)
+            except NotImplementedError:
+                return math_ops.log1p(-self.cdf(value))
+
+    def quantile(self, value, name="quantile"):
+        with self._name_scope(name, values=[value]):
+            return self._quantile(self._value(value))
+
+    def cross_entropy(self, other, name="cross_entropy"):
+        """H[self, other] = entropy(self) + KL(self || other), as TensorFlow's."""
+        with self._name_scope(name):
+            with name_scope(None, "cross_entropy"):
+                return self.entropy() + kl_divergence(self, other,
+                                                      allow_nan_stats=self.allow_nan_stats)
 
     def entropy(self, name="entropy"):
         with self._name_scope(name):
@@ -266,8 +313,21 @@ class Distribution:
         raise NotImplementedError(f"log_prob is not implemented: {type(self).__name__}")
 
     def _cdf(self, value):
-        raise NotImplementedError(f"cdf is not implemented by the engine for "
-                                  f"{type(self).__name__} yet")
+        raise NotImplementedError(f"cdf is not implemented: {type(self).__name__}")
+
+    def _log_cdf(self, value):
+        raise NotImplementedError(f"log_cdf is not implemented: {type(self).__name__}")
+
+    def _survival_function(self, value):
+        raise NotImplementedError(f"survival_function is not implemented: "
+                                  f"{type(self).__name__}")
+
+    def _log_survival_function(self, value):
+        raise NotImplementedError(f"log_survival_function is not implemented: "
+                                  f"{type(self).__name__}")
+
+    def _quantile(self, value):
+        raise NotImplementedError(f"quantile is not implemented: {type(self).__name__}")
 
     def _stddev(self):
         raise NotImplementedError(f"stddev is not implemented: {type(self).__name__}")
@@ -276,29 +336,14 @@ class Distribution:
         raise NotImplementedError(f"variance is not implemented: {type(self).__name__}")
 
     def __str__(self):
-        return (f"tf.distributions.{type(self).__name__}(\"{self.name[:-1]}\", "
-                f"batch_shape={self.batch_shape}, event_shape={self.event_shape}, "
+        batch = f", batch_shape={self.batch_shape}" if self.batch_shape.ndims is not None else ""
+        event = f", event_shape={self.event_shape}" if self.event_shape.ndims is not None else ""
+        return (f"tfp.distributions.{type(self).__name__}(\"{self.name}\"{batch}{event}, "
                 f"dtype={self.dtype.name})")
 
-
-def _ndtr(x, name="ndtr"):
-    """special_math.ndtr: the standard normal CDF through erf and erfc."""
-    with name_scope(name, values=[x]):
-        x = convert_to_tensor(x, name="x")
-        if x.dtype.as_numpy_dtype not in (np.float32, np.float64):
-            raise TypeError("x.dtype=%s is not handled, see docstring for supported types."
-                            % x.dtype)
-        return _ndtr_impl(x)
-
-
-def _ndtr_impl(x):
-    half_sqrt_2 = constant(0.5 * np.sqrt(2.), dtype=x.dtype, name="half_sqrt_2")
-    w = x * half_sqrt_2
-    z = math_ops.abs(w)
-    y = array_ops.where_v2(math_ops.less(z, half_sqrt_2), 1. + math_ops.erf(w),
-                           array_ops.where_v2(math_ops.greater(w, 0.), 2. - math_ops.erfc(z),
-                                              math_ops.erfc(z)))
-    return 0.5 * y
+    def __repr__(self):
+        return (f"<tfp.distributions.{type(self).__name__} '{self.name}' batch_shape="
+                f"{self.batch_shape} event_shape={self.event_shape} dtype={self.dtype.name}>")
 
 
 class Normal(Distribution):
@@ -343,7 +388,21 @@ class Normal(Distribution):
         return self._log_unnormalized_prob(x) - self._log_normalization()
 
     def _cdf(self, x):
-        return _ndtr(self._z(x))
+        return ndtr(self._z(x))
+
+    def _log_cdf(self, x):
+        return log_ndtr(self._z(x))
+
+    def _survival_function(self, x):
+        return ndtr(-self._z(x))
+
+    def _log_survival_function(self, x):
+        return log_ndtr(-self._z(x))
+
+    def _quantile(self, p):
+        z = ndtri(p)
+        with name_scope("reconstruct", values=[z]):
+            return z * self.scale + self.loc
 
     def _log_unnormalized_prob(self, x):
         return -0.5 * math_ops.square(self._z(x))
@@ -485,8 +544,8 @@ class Categorical(Distribution):
                 with name_scope(None, "batch_rank"):
                     self._batch_rank = shape_ops.rank(self._logits) - 1
             logits_shape = shape_ops.shape(self._logits, name="logits_shape")
-            if static.dims[-1].value is not None:
-                self._event_size = convert_to_tensor(static.dims[-1].value,
+            if static[-1].value is not None:  # a Dimension(None) where the rank is unknown
+                self._event_size = convert_to_tensor(static[-1].value,
                                                      dtype=dtypes.int32, name="event_size")
             else:
                 with name_scope(None, "event_size"):

@@ -102,10 +102,25 @@ def assert_same_structure(a, b):
     Second structure: type=list str=[1, 2]
     <BLANKLINE>
     More specifically: The two namedtuples don't have the same sequence type. First structure type=tuple str=(1, 2) has type tuple, while second structure type=list str=[1, 2] has type list
+    Entire first structure:
+    (., .)
+    Entire second structure:
+    [., .]
     """
     difference = _first_difference(a, b)
     if difference:
         error, detail = difference
         raise error(f"The two structures don't have the same nested structure.\n\nFirst "
                     f"structure: {_describe(a)}\n\nSecond structure: {_describe(b)}\n\n"
-                    f"More specifically: {detail}")
+                    f"More specifically: {detail}\nEntire first structure:\n{_outline(a)}\n"
+                    f"Entire second structure:\n{_outline(b)}")
+
+
+class _Dot:
+    def __repr__(self):
+        return "."
+
+
+def _outline(structure):
+    """The structure with each leaf a dot, as TensorFlow's nest prints it ("[., (., .)]")."""
+    return str(map_structure(lambda _: _Dot(), structure))

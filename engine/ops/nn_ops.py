@@ -229,6 +229,11 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                 f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
                 f"labels.shape={labels_static_shape} of rank {labels_static_shape.ndims} and "
                 f"logits.shape={logits_shape} of rank {logits_shape.ndims}")
+        if (labels_static_shape.is_fully_defined() and logits_shape[:-1].is_fully_defined()
+                and labels_static_shape != logits_shape[:-1]):
+            raise ValueError(
+                f"`labels.shape` must equal `logits.shape` except for the last dimension. "
+                f"Received: labels.shape={labels_static_shape} and logits.shape={logits_shape}")
         if logits_shape.ndims != 2:
             num_classes = array_ops.shape(logits)[array_ops.rank(logits) - 1]
             precise_logits = array_ops.reshape(precise_logits, [-1, num_classes])

@@ -278,7 +278,17 @@ class Saver:
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         if self._is_empty:
             return
-        sess.run(self.saver_def.restore_op_name, {self.saver_def.filename_tensor_name: save_path})
+        try:
+            sess.run(self.saver_def.restore_op_name,
+                     {self.saver_def.filename_tensor_name: save_path})
+        except errors.NotFoundError as err:
+            if _has_object_graph(save_path):
+                raise  # an object-based checkpoint: TensorFlow's name-based restore says no more
+            raise _wrap_restore_error(err, "a Variable name or other graph key that is "
+                                           "missing") from None
+        except errors.InvalidArgumentError as err:
+            raise _wrap_restore_error(err, "a mismatch between the current graph and the "
+                                           "graph") from None
 
     def as_saver_def(self):
         return self.saver_def
@@ -289,6 +299,26 @@ class Saver:
         return export_meta_graph(filename=filename, saver_def=self.saver_def,
                                  collection_list=collection_list, as_text=as_text,
                                  clear_devices=clear_devices)
+
+
+def _has_object_graph(save_path):
+    from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY
+    from engine.checkpoint.reader import NewCheckpointReader
+    try:
+        return NewCheckpointReader(save_path).has_tensor(OBJECT_GRAPH_KEY)
+    except (errors.OpError, ValueError, OSError):
+        return False
+
+
+def _wrap_restore_error(err, extra_verbiage):
+    """TensorFlow's _wrap_restore_error_with_msg: the same error class, its message prefixed."""
+    message = (f"Restoring from checkpoint failed. This is most likely due to {extra_verbiage} "
+               f"from the checkpoint. Please ensure that you have not altered the graph "
+               f"expected based on the checkpoint. Original error:\n\n{err.message}")
+    wrapped = type(err)(err.node_def, err.op, message)
+    for field in ("node_name", "op_type", "kernel_message", "function_name"):
+        setattr(wrapped, field, getattr(err, field, None))
+    return wrapped
 
 
 def _cpu0(device):

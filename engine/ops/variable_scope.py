@@ -1,6 +1,7 @@
 """tf.variable_scope and tf.get_variable: named variable reuse, as TF 1.x's variable store."""
 
 import contextlib
+import functools
 import inspect
 import threading
 
@@ -9,7 +10,8 @@ from engine.framework.graph import add_to_collection, get_default_graph, init_sc
 from engine.framework.graph_keys import GraphKeys
 from engine.ops import init_ops, partitioned_variables
 from engine.platform import tf_logging
-from engine.ops.variables import Variable, resource_variables_enabled
+from engine.ops.variables import (Variable, VariableAggregation, VariableSynchronization,
+                                  resource_variables_enabled)
 from engine.framework.tensor import Tensor
 from engine.framework.tensor_shape import as_shape
 
@@ -64,8 +66,15 @@ class VariableScope:
     def set_regularizer(self, regularizer):
         self._regularizer = regularizer
 
+    @property
+    def custom_getter(self):
+        return self._custom_getter
+
     def set_partitioner(self, partitioner):
         self._partitioner = partitioner
+
+    def set_custom_getter(self, custom_getter):
+        self._custom_getter = custom_getter
 
     def reuse_variables(self):
         self._reuse = True
@@ -95,19 +104,59 @@ class VariableScope:
             regularizer = self._regularizer
         if partitioner is None:
             partitioner = self._partitioner
+        if custom_getter is None:
+            custom_getter = self._custom_getter
         full_name = f"{self._name}/{name}" if self._name else name
-        with get_default_graph().name_scope(None):
+
+        def true_getter(name, shape=None, dtype=dtypes.float32, initializer=None,
+                        regularizer=None, reuse=None, trainable=None, collections=None,
+                        caching_device=None, partitioner=None, validate_shape=True,
+                        use_resource=None, constraint=None, **kwargs):
             # TensorFlow's _true_getter: a scalar shape ignores the partitioner, and reuse
             # finds a partitioned variable without one.
             is_scalar = isinstance(shape, (list, tuple)) and not shape
             if (partitioner is not None and not is_scalar) or (
-                    reuse is True and full_name in var_store._partitioned_vars):
+                    reuse is True and name in var_store._partitioned_vars):
                 return var_store.get_partitioned_variable(
-                    full_name, partitioner, shape, dtype, initializer, regularizer, reuse,
+                    name, partitioner, shape, dtype, initializer, regularizer, reuse,
                     trainable, collections, validate_shape, use_resource)
-            return var_store.get_variable(full_name, shape, dtype, initializer, reuse,
+            return var_store.get_variable(name, shape, dtype, initializer, reuse,
                                           trainable, collections, validate_shape,
                                           use_resource, regularizer=regularizer)
+
+        arguments = dict(name=full_name, shape=shape, dtype=dtype, initializer=initializer,
+                         regularizer=regularizer, reuse=reuse, trainable=trainable,
+                         collections=collections, caching_device=caching_device,
+                         partitioner=partitioner, validate_shape=validate_shape,
+                         use_resource=use_resource)
+        with get_default_graph().name_scope(None):
+            if custom_getter is None:
+                return true_getter(**arguments)
+            if not callable(custom_getter):
+                raise ValueError(f"Passed a custom_getter which is not callable: "
+                                 f"{custom_getter}")
+            # What TensorFlow hands a custom getter: every argument, trainable resolved, and
+            # the arguments added later (constraint, synchronization, aggregation) too.
+            arguments.update(trainable=True if trainable is None else trainable,
+                             synchronization=VariableSynchronization.AUTO,
+                             aggregation=VariableAggregation.NONE)
+            parameters = _parameters(custom_getter)
+            if "constraint" in parameters or any(
+                    p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+                arguments["constraint"] = constraint
+            return custom_getter(getter=true_getter, **arguments)
+
+
+def _chained_getter(custom_getter, old_getter):
+    """TensorFlow's _maybe_wrap_custom_getter: a scope's getter calls its parent's, which calls
+    the true getter."""
+    if custom_getter is None or old_getter is None:
+        return custom_getter or old_getter
+
+    def wrapped_custom_getter(getter, *args, **kwargs):
+        return custom_getter(functools.partial(old_getter, getter), *args, **kwargs)
+
+    return wrapped_custom_getter
 
 
 class _VariableStore:
@@ -295,8 +344,9 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     return scopes[-1].get_variable(store, name, shape=shape, dtype=dtype,
                                    initializer=initializer, regularizer=regularizer,
                                    trainable=trainable, collections=collections,
-                                   partitioner=partitioner, validate_shape=validate_shape,
-                                   use_resource=use_resource)
+                                   caching_device=caching_device, partitioner=partitioner,
+                                   validate_shape=validate_shape, use_resource=use_resource,
+                                   custom_getter=custom_getter, constraint=constraint)
 
 
 def get_partitioned_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
@@ -394,8 +444,12 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         # component (relative, uniquified), as TensorFlow's; its original_name_scope stays.
         # A new scope's name scope is its whole relative name ("w0/Adam" for an optimizer's
         # slot, not "Adam", which would take the name the optimizer's own scope needs).
-        last = scope_name.split("/")[-1] if isinstance(name_or_scope, VariableScope) \
-            else relative
+        # A scope named by default_name opens the name scope default_name, made unique by the
+        # graph apart from the variable scope's name ("layer_2/" beside variables "layer_1/").
+        if isinstance(name_or_scope, VariableScope):
+            last = scope_name.split("/")[-1]
+        else:
+            last = relative if name_or_scope is not None else default_name
         ns = graph.name_scope(last) if last else contextlib.nullcontext(
             graph.get_name_scope() + "/" if graph.get_name_scope() else "")
     else:
@@ -409,7 +463,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             use_resource=use_resource if use_resource is not None else base.use_resource,
             name_scope=name_scope or opened,
             regularizer=regularizer if regularizer is not None else base.regularizer,
-            partitioner=partitioner if partitioner is not None else base.partitioner)
+            partitioner=partitioner if partitioner is not None else base.partitioner,
+            custom_getter=_chained_getter(custom_getter, base.custom_getter))
         scopes.append(scope)
         try:
             yield scope

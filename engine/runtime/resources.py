@@ -16,11 +16,14 @@ class Ref:
     aliasing (seed 002's a, a_i, b, b_i study). `.value` is None until initialised.
     """
 
-    __slots__ = ("name", "dtype", "value", "lock")
+    __slots__ = ("name", "dtype", "value", "lock", "declared_shape")
 
     def __init__(self, name, dtype, value=None):
         self.name, self.dtype, self.value = name, dtype, value
         self.lock = threading.Lock()  # the variable's mutex (TensorFlow's Var::mu)
+        # The VariableV2's fully known shape attr, or None: an uninitialised variable's
+        # tensor has that shape in TensorFlow, which Assign's validate_shape checks.
+        self.declared_shape = None
 
     @property
     def initialized(self):

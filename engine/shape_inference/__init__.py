@@ -28,6 +28,7 @@ from engine.shape_inference.io import (parse_example_v2, parse_sequence_example_
                                        restore_v2, string_join)
 from engine.shape_inference.dims import (  # noqa: F401
     ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
+from engine.shape_inference.elementwise import CHECKED_SHAPE_FUNCTIONS as _CHECKED_ELEMENTWISE
 from engine.shape_inference.elementwise import (  # noqa: F401
     BINARY, SCALARS, UNARY, add_n, binary, fused_elementwise, scalar, select, select_v2,
     unchanged)
@@ -188,4 +189,5 @@ SHAPE_FUNCTIONS = {
     **_RAGGED,
     **_IMAGE,
     **_IMAGE_IO_AND_QUANTIZED,
+    **_CHECKED_ELEMENTWISE,
 }

@@ -15,21 +15,67 @@ def shape_of(attrs, inputs):
 
 
 def reshape(attrs, inputs):
-    target = _ints(inputs[1])
-    if target is None:
-        return _from_value(inputs[1])
-    dims = _dims(inputs[0])
-    if -1 in target and dims is not None and None not in dims:
-        known = int(np.prod([d for d in target if d != -1]))
-        size = int(np.prod(dims))
-        if known and size % known == 0:
-            return [size // known if d == -1 else d for d in target]
-        raise ShapeError(f"Cannot reshape a tensor with {size} elements to shape {target}")
-    if -1 not in target and dims is not None and None not in dims \
-            and int(np.prod(dims)) != int(np.prod(target)):
-        raise ShapeError(f"Cannot reshape a tensor with {int(np.prod(dims))} elements to "
-                         f"shape {target} ({int(np.prod(target))} elements)")
-    return [None if d == -1 else d for d in target]
+    """TensorFlow's SetOutputShapeForReshape: the shape tensor read as a partial shape, one
+    unknown output dimension inferred from the input's elements (or one unknown input dimension
+    checked against the output's), element counts compared when both are known."""
+    out = _from_value(inputs[1])
+    try:
+        return _reshaped(_dims(inputs[0]), out)
+    except ShapeError as error:
+        error.partial_shapes = {1: out}  # TensorFlow's "input tensors computed as partial shapes"
+        raise
+
+
+def _known_elements(dims):
+    """InferenceContext::NumElements: 0 if any dim is 0, else the product, None if unknown."""
+    if 0 in dims:
+        return 0
+    return None if None in dims else int(np.prod(dims, dtype=np.int64))
+
+
+def _reshaped(dims, out):
+    if out is None or dims is None:
+        return out
+    out = list(out)
+
+    def known_and_unknown(shape):
+        total = _known_elements(shape)
+        if total is not None:
+            return total, -1, False
+        total, unknown = 1, -1
+        for i, d in enumerate(shape):
+            if d is None:
+                if unknown >= 0:
+                    return total, unknown, True
+                unknown = i
+            else:
+                total *= d
+        return total, unknown, False
+
+    out_elems, out_unknown, too_many_out = known_and_unknown(out)
+    in_elems, in_unknown, too_many_in = known_and_unknown(dims)
+    if too_many_out or too_many_in:
+        return out
+    if in_unknown < 0 and out_unknown < 0:
+        if in_elems != out_elems:
+            raise ShapeError(f"Cannot reshape a tensor with {in_elems} elements to shape "
+                             f"{_shape_text(out)} ({out_elems} elements)")
+    elif in_unknown < 0 <= out_unknown and out_elems > 0:
+        if in_elems % out_elems:
+            raise ShapeError(f"Dimension size must be evenly divisible by {out_elems} but is "
+                             f"{in_elems}")
+        out[out_unknown] = in_elems // out_elems
+    elif out_unknown < 0 <= in_unknown and in_elems != 0:
+        if out_elems % in_elems:
+            raise ShapeError(f"Dimension size must be evenly divisible by {in_elems} but is "
+                             f"{out_elems}")
+    elif in_unknown >= 0 and out_unknown >= 0 and in_elems == out_elems:
+        out[out_unknown] = dims[in_unknown]
+    return out
+
+
+def _shape_text(dims):
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def transpose(attrs, inputs):
@@ -38,6 +84,13 @@ def transpose(attrs, inputs):
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         return [None] * len(perm)
+    if len(perm) != len(dims):
+        error = ShapeError(f"Dimension must be {len(dims)} but is {len(perm)}")
+        error.before_input_tensors = True  # TensorFlow checks the length before reading perm
+        raise error
+    for p in perm:
+        if not -len(dims) <= p < len(dims):
+            raise ShapeError(f"perm dim {p} is out of range of input rank {len(dims)}")
     return [dims[p] for p in perm]
 
 
@@ -49,20 +102,22 @@ def _concat(values, axis_info):
         return None
     if axis is None:
         return [None] * rank
-    axis = axis[0] % rank
-    out = None
-    total = 0
     for shape in shapes:
+        if shape is not None and len(shape) != rank:
+            error = ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}")
+            error.before_input_tensors = True  # as TensorFlow's words: no axis value shown
+            raise error
+    axis = axis[0] % rank
+    before = after = None
+    total = 0
+    for shape in shapes:  # TensorFlow merges the dims before and after the axis apart
         if shape is None:
             total = None
             continue
-        if len(shape) != rank:
-            raise ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}")
-        rest = shape[:axis] + [None] + shape[axis + 1:]
-        out = merge(out, rest)
+        before = merge(before, shape[:axis])
         total = None if total is None or shape[axis] is None else total + shape[axis]
-    out[axis] = total
-    return out
+        after = merge(after, shape[axis + 1:])
+    return list(before) + [total] + list(after)
 
 
 def pack(attrs, inputs):
@@ -91,7 +146,8 @@ def split(attrs, inputs):
     axis = axis[0] % len(dims)
     size = dims[axis]
     if size is not None and size % num:
-        raise ShapeError(f"Dimension size must be evenly divisible by {num} but is {size}")
+        raise ShapeError(f"Dimension size must be evenly divisible by {num} but is {size}\n\t"
+                         f"Number of ways to split should evenly divide the split dimension")
     return dims[:axis] + [None if size is None else size // num] + dims[axis + 1:]
 
 
@@ -178,7 +234,10 @@ def expand_dims(attrs, inputs):
     dims, axis = _dims(inputs[0]), _ints(inputs[1])
     if dims is None or axis is None:
         return None
-    axis = axis[0] if axis[0] >= 0 else axis[0] + len(dims) + 1
+    rank = len(dims)
+    if not -rank - 1 <= axis[0] <= rank:
+        raise ShapeError(f"dim {axis[0]} not in the interval [{-rank - 1}, {rank}].")
+    axis = axis[0] if axis[0] >= 0 else axis[0] + rank + 1
     return dims[:axis] + [1] + dims[axis:]
 
 
@@ -193,6 +252,8 @@ def tile(attrs, inputs):
         return _unknown(len(dims)) if dims is not None else _from_value_rank(inputs[1])
     if dims is None:
         dims = [None] * len(multiples)
+    if len(multiples) != len(dims):
+        raise ShapeError(f"Shape must be rank {len(dims)} but is rank {len(multiples)}")
     return [None if d is None or m is None else d * m for d, m in zip(dims, multiples)]
 
 
@@ -201,6 +262,9 @@ def pad(attrs, inputs):
     if paddings is None:
         rank = len(dims) if dims is not None else (_dims(inputs[1]) or [None])[0]
         return _unknown(rank)
+    rows = np.asarray(paddings).shape[0] if np.ndim(paddings) else 0
+    if dims is not None and len(dims) != rows:
+        raise ShapeError(f"Shape must be rank {rows} but is rank {len(dims)}")
     paddings = paddings.reshape(-1, 2).tolist()
     if dims is None:
         dims = [None] * len(paddings)
@@ -225,6 +289,9 @@ def gather_v2(attrs, inputs):
     params, indices, axis = _dims(inputs[0]), _dims(inputs[1]), _ints(inputs[2])
     if params is None or indices is None or axis is None:
         return None
+    required = -axis[0] if axis[0] < 0 else axis[0] + 1
+    if len(params) < required:
+        raise ShapeError(f"Shape must be at least rank {required} but is rank {len(params)}")
     axis = axis[0] % len(params)
     batch_dims = attrs.get("batch_dims", 0) % (len(indices) + 1 if indices else 1)
     return params[:axis] + indices[batch_dims:] + params[axis + 1:]
@@ -261,7 +328,27 @@ def identity_n(attrs, inputs):
 
 
 def broadcast_to(attrs, inputs):
-    return _from_value(inputs[1])
+    """The target shape, with the input's dims (aligned from the right) filling unknown ones
+    and refused where they are neither 1 nor the target's, as TensorFlow's BroadcastTo."""
+    out, dims = _from_value(inputs[1]), _dims(inputs[0])
+    if out is None or dims is None:
+        return out
+    if len(dims) > len(out):  # checked on the shape tensor's length, before its value
+        raise ShapeError(f"Shape must be at most rank {len(out)} but is rank {len(dims)}")
+    try:
+        out = list(out)
+        for i in range(1, len(dims) + 1):
+            have, want = dims[-i], out[-i]
+            if have is None or have == 1:
+                continue
+            if want is None:
+                out[-i] = have
+            elif have != want:
+                raise ShapeError(f"Dimensions must be equal, but are {have} and {want}")
+    except ShapeError as error:
+        error.partial_shapes = {1: _from_value(inputs[1])}
+        raise
+    return out
 
 
 def where(attrs, inputs):

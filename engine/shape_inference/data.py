@@ -11,7 +11,8 @@ DATASET_OPS = frozenset({
     "FilterDataset", "CacheDataset", "PaddedBatchDatasetV2", "InterleaveDataset",
     "ConcatenateDataset", "GeneratorDataset", "FixedLengthRecordDatasetV2",
 })
-ITERATOR_HANDLES = frozenset({"OneShotIterator", "IteratorV2", "IteratorToStringHandle"})
+ITERATOR_HANDLES = frozenset({"OneShotIterator", "IteratorV2", "IteratorToStringHandle",
+                              "IteratorFromStringHandleV2"})
 
 
 def scalar_handle(attrs, inputs):

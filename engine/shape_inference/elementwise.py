@@ -3,7 +3,7 @@ broadcast, AddN and Select merge; scalar-valued ops."""
 
 from engine.framework import op_families
 from engine.kernels.fused_chain import Chain
-from engine.shape_inference.dims import _dims, broadcast, merge
+from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge, merge_dim
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -39,9 +39,16 @@ def fused_elementwise(attrs, inputs):
 
 
 def add_n(attrs, inputs):
-    result = None
-    for info in inputs:
-        result = merge(result, _dims(info))
+    """The inputs merged from the last one back, as TensorFlow's AddN shape function, which
+    names the input that failed ("From merging shape 1 with other shapes.")."""
+    if not inputs:
+        return None
+    result = _dims(inputs[-1])
+    for i in range(len(inputs) - 2, -1, -1):
+        try:
+            result = merge(_dims(inputs[i]), result)
+        except ShapeError as error:
+            raise ShapeError(f"{error}\n\tFrom merging shape {i} with other shapes.") from None
     return result
 
 
@@ -82,3 +89,25 @@ SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedO
            "ResourceCountUpTo",
            "VarHandleOp", "ScalarSummary", "MergeSummary", "HistogramSummary", "ImageSummary",
            "AudioSummaryV2", "TensorSummaryV2")
+
+
+def bias_add(attrs, inputs):
+    """BiasAdd: the value's shape, its channel dim (last, or 1 in NCHW) merged with the bias's."""
+    dims, bias = _dims(inputs[0]), _dims(inputs[1])
+    if dims is None or bias is None or not dims:
+        return dims
+    channel = 1 if attrs.get("data_format") in (b"NCHW", "NCHW") and len(dims) > 2 else -1
+    dims = list(dims)
+    dims[channel] = merge_dim(dims[channel], bias[0] if bias else None)
+    return dims
+
+
+def assign(attrs, inputs):
+    """Assign: the ref's and value's shapes merged when validate_shape, else the value's."""
+    if attrs.get("validate_shape", True):
+        return merge(_dims(inputs[0]), _dims(inputs[1]))
+    return _dims(inputs[1])
+
+
+# Ops of UNARY's shape that TensorFlow also checks against a second input.
+CHECKED_SHAPE_FUNCTIONS = {"BiasAdd": bias_add, "Assign": assign}

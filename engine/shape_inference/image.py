@@ -166,7 +166,11 @@ def _out_size(size, window, stride, dilation, padding):
         return None
     if padding == "SAME":
         return -(-size // stride)
-    return max(-(-(size - (window - 1) * dilation) // stride), 0)
+    effective = (window - 1) * dilation + 1
+    if size < effective:  # as Conv2D's: TensorFlow refuses it while building the graph
+        raise ShapeError(f"Negative dimension size caused by subtracting {effective} from "
+                         f"{size}")
+    return -(-(size - (window - 1) * dilation) // stride)
 
 
 def _volumetric(attrs, dims, window, channels):

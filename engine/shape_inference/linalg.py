@@ -253,7 +253,14 @@ def gather_nd(attrs, inputs):
     params, indices = _dims(inputs[0]), _dims(inputs[1])
     if params is None or indices is None or indices[-1] is None:
         return None
+    if indices[-1] > len(params):
+        raise ShapeError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                         f"{_shape_text(indices)} and params shape: {_shape_text(params)}")
     return indices[:-1] + params[indices[-1]:]
+
+
+def _shape_text(dims):
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def scatter_nd(attrs, inputs):

@@ -58,16 +58,39 @@ def _spatial(attrs, dims, window, channels):
     explicit = attrs.get("explicit_paddings") or [0] * 8
     pads = _hw(attrs, [tuple(explicit[i:i + 2]) for i in range(0, 8, 2)])
     out = [dims[0]]
+    padding = attrs.get("padding")
     for i in range(2):
         size = dims[1 + i]
+        if padding in (b"VALID", "VALID", b"EXPLICIT", "EXPLICIT"):
+            padded = None if size is None else size + (sum(pads[i]) if padding in (
+                b"EXPLICIT", "EXPLICIT") else 0)
+            _check_window_fits(padded, window[i], (dilation[i] if dilation else 1) or 1)
         out.append(None if size is None or window[i] is None else conv_output_size(
             size, window[i], stride[i], dilation[i], attrs.get("padding"), pads[i])[0])
     return _from_nhwc(attrs, out + [channels if channels is not None else dims[3]])
 
 
+def _check_window_fits(size, window, dilation):
+    """TensorFlow's InferenceContext::Subtract in GetWindowedOutputSizeFromDimsV2: a VALID
+    window larger than its (padded) input is refused while the graph is built."""
+    if size is None or window is None:
+        return
+    effective = (window - 1) * dilation + 1
+    if size < effective:
+        raise ShapeError(f"Negative dimension size caused by subtracting {effective} from "
+                         f"{size}")
+
+
 def conv2d(attrs, inputs):
-    filters = _dims(inputs[1]) or [None] * 4
-    return _spatial(attrs, _dims(inputs[0]), filters[:2], filters[3])
+    dims, filters = _dims(inputs[0]), _dims(inputs[1]) or [None] * 4
+    depth = _nhwc(attrs, dims)[3] if dims is not None and len(dims) == 4 else None
+    if depth is not None and filters[2] is not None:
+        if filters[2] == 0:
+            raise ShapeError("Depth of filter must not be 0")
+        if depth % filters[2]:
+            raise ShapeError(f"Depth of input ({depth}) is not a multiple of input depth of "
+                             f"filter ({filters[2]})")
+    return _spatial(attrs, dims, filters[:2], filters[3])
 
 
 def depthwise_conv2d(attrs, inputs):

@@ -27,7 +27,11 @@ def arg_reduction(attrs, inputs):
         return None
     if axis is None:
         return _unknown(len(dims) - 1)
-    axis = axis[0] % len(dims)
+    rank = len(dims)
+    if not -rank <= axis[0] < rank:
+        raise ShapeError(f"Dimension ({axis[0]}) must be in the range [{-rank}, {rank}), where "
+                         f"{rank} is the number of dimensions in the input.")
+    axis = axis[0] % rank
     return dims[:axis] + dims[axis + 1:]
 
 

@@ -1,35 +1,13 @@
-"""PNG and WAV encoding for image and audio summaries (what TensorBoard decodes).
+"""WAV encoding for audio summaries (what TensorBoard decodes); image summaries' PNGs are
+EncodePng's (engine/kernels/cpu/png_codec.py).
 
->>> png_bytes(np.zeros((1, 2, 1), np.uint8))[:8]
-b'\\x89PNG\\r\\n\\x1a\\n'
 >>> wav_bytes(np.array([[0.0], [1.0], [-1.0]], np.float32), 8000)[40:]
 b'\\x06\\x00\\x00\\x00\\x00\\x00\\xff\\x7f\\x00\\x80'
 """
 
 import struct
-import zlib
 
 import numpy as np
-
-_PNG_COLOR_TYPES = {1: 0, 2: 4, 3: 2, 4: 6}  # channels -> gray, gray+alpha, RGB, RGBA
-
-
-def _chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-
-def png_bytes(image):
-    """An 8-bit PNG of a [height, width, channels] uint8 array (1 to 4 channels)."""
-    height, width, channels = image.shape
-    header = struct.pack(">IIBBBBB", width, height, 8, _PNG_COLOR_TYPES[channels], 0, 0, 0)
-    rows = np.zeros((height, 1 + width * channels), np.uint8)  # column 0: filter type 0
-    rows[:, 1:] = np.asarray(image, dtype=np.uint8).reshape(height, width * channels)
-    raw = rows.tobytes()
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(raw, zlib.Z_DEFAULT_COMPRESSION))
-            + _chunk(b"IEND", b""))
-
 
 def float_to_int16(samples):
     """TensorFlow's FloatToInt16Sample: clip(roundf(x * 32768), -32768, 32767)."""

@@ -43,6 +43,8 @@ class MonitoredSession:
     for the graph's queue runners, joined on close for stop_grace_period_secs), the hooks.
     """
 
+    _recovers = True  # a preempted run is run again on a new session
+
     def __init__(self, session_creator=None, hooks=None, config=None, scaffold=None,
                  checkpoint_dir=None, master="", is_chief=True, max_wait_secs=7200,
                  stop_grace_period_secs=120):
@@ -82,6 +84,8 @@ class MonitoredSession:
                     hook.after_create_session(self._sess, self._coord)
                 return
             except PREEMPTION_ERRORS as error:
+                if not self._recovers:
+                    raise
                 logging.info("An error was raised while a session was being created. This may "
                              "be due to a preemption of a connected worker or parameter "
                              "server. A new session will be created. This error may also "
@@ -113,6 +117,8 @@ class MonitoredSession:
             try:
                 return self._run_hooked(fetches, feed_dict, options, run_metadata)
             except PREEMPTION_ERRORS as error:
+                if not self._recovers:
+                    raise
                 logging.info("An error was raised. This may be due to a preemption in a "
                              "connected worker or parameter server. The current session will "
                              "be closed and a new session will be created. This error may "
@@ -205,7 +211,22 @@ class MonitoredSession:
             exception_type, (errors.OutOfRangeError, StopIteration))
 
 
-SingularMonitoredSession = MonitoredSession
+class SingularMonitoredSession(MonitoredSession):
+    """TensorFlow's SingularMonitoredSession: a chief's MonitoredSession that does not recover
+    from a preempted run, and whose raw_session() is the tf.Session underneath."""
+
+    _recovers = False
+
+    def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
+                 stop_grace_period_secs=120, checkpoint_filename_with_path=None):
+        creator = ChiefSessionCreator(
+            scaffold=scaffold, master=master, config=config, checkpoint_dir=checkpoint_dir,
+            checkpoint_filename_with_path=checkpoint_filename_with_path)
+        super().__init__(creator, hooks, stop_grace_period_secs=stop_grace_period_secs)
+
+    def raw_session(self):
+        """The underlying tf.Session."""
+        return self._sess
 
 USE_DEFAULT = object()
 

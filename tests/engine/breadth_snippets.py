@@ -10,6 +10,11 @@ OUTPUT_ONLY = {
     "moving_averages": "TensorFlow's RefVariable guards an initial value that reads other "
                        "variables (copies of the shadow's init cond named '<op>_<variable>'); "
                        "the engine's Variable initialises from the cond itself",
+    "singular_monitored_session": "TensorFlow's Scaffold also builds ready ops over variables "
+                                  "and resources, a table initializer and a sharded Saver",
+    "static_rnn_sequence_length": "the values are TensorFlow's, the graph not yet node for node: "
+                                  "the backward GRU's zero-output constants and the cond "
+                                  "switches' colocation names differ",
 }
 
 # Prints a GraphDef node by node: name, op, inputs and each attr's deterministic bytes (text
@@ -581,5 +586,326 @@ with tf.Session() as sess:
         sess.run(loose, {fed: [b"1", b"2"]})
     except tf.errors.InvalidArgumentError as error:
         print(type(error).__name__, [line for line in error.message.splitlines() if "shapes" in line])
+""",
+    "cast_sparse_and_slices": """
+sp = tf.SparseTensor([[0, 1], [2, 0]], [3, 7], [3, 2])
+wide = tf.cast(sp, tf.float64, name="wide")
+same = tf.cast(sp, tf.int32)
+rows = tf.IndexedSlices(tf.constant([[1, 2], [3, 4]]), tf.constant([0, 2]), tf.constant([3, 2]))
+half = tf.cast(rows, tf.float16)
+print(type(wide).__name__, wide.values.name, wide.values.dtype, wide.indices.name)
+print(type(same).__name__, same.values.name, type(half).__name__, half.values.name,
+      half.indices.name, half.dense_shape.name)
+with tf.Session() as sess:
+    print(sess.run(tf.sparse_tensor_dense_matmul(wide, tf.ones([2, 1], tf.float64))).tolist())
+    print(sess.run(half).values.tolist(), sess.run(tf.convert_to_tensor(half)).tolist())
+""",
+    "custom_getters": """
+calls = []
+def outer_getter(getter, name, *args, **kwargs):
+    calls.append(("outer", name))
+    return getter(name, *args, **kwargs)
+def fp16_getter(getter, name, shape=None, dtype=None, trainable=True, **kwargs):
+    calls.append(("fp16", name, dtype.name, trainable, sorted(kwargs)))
+    var = getter(name, shape, tf.float32, trainable=trainable, **kwargs)
+    return tf.cast(var, tf.float16) if dtype == tf.float16 else var
+def scale_getter(getter, *args, **kwargs):
+    return getter(*args, **kwargs) * 2.0
+with tf.variable_scope("net", custom_getter=outer_getter) as net:
+    with tf.variable_scope("inner", custom_getter=fp16_getter):
+        w = tf.get_variable("w", [2, 2], tf.float16, initializer=tf.ones_initializer())
+    b = tf.get_variable("b", [2], initializer=tf.constant_initializer(0.5))
+    d = tf.get_variable("d", [2], initializer=tf.ones_initializer(), custom_getter=scale_getter)
+print(calls)
+print(w.dtype, w.name, b.name, d.name, net.custom_getter is outer_getter)
+with tf.variable_scope(net, reuse=True):
+    again = tf.get_variable("b", [2])
+print(calls[-1], again.name)
+print([v.name for v in tf.global_variables()])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run([w, b, d]))
+""",
+    "make_template": """
+tf.set_random_seed(1)
+def scale(x, name_of_var, init=1.0):
+    var = tf.get_variable(name_of_var, [], initializer=tf.constant_initializer(init))
+    with tf.variable_scope("proj"):
+        kernel = tf.get_variable("kernel", [3, 2], initializer=tf.constant_initializer(0.5))
+    return tf.matmul(x, kernel) * var
+x = tf.ones([1, 3])
+scale_by_y = tf.make_template("scale_by_y", scale, name_of_var="y", init=3.0)
+first = scale_by_y(x)
+second = scale_by_y(x + 1.0)
+other = tf.make_template("scale_by_y", scale, name_of_var="y")
+third = other(x)
+now = tf.make_template("now", scale, create_scope_now_=True, name_of_var="z")
+with tf.variable_scope("later"):
+    fourth = now(x)
+    fifth = now(x)
+fixed = tf.make_template("ignored", scale, unique_name_="fixed", name_of_var="q")
+sixth = fixed(x)
+print(scale_by_y.name, scale_by_y.variable_scope_name, other.variable_scope_name,
+      now.variable_scope_name, fixed.variable_scope_name)
+print([v.name for v in scale_by_y.trainable_variables], [v.name for v in now.variables])
+print(first.name, second.name, third.name, fourth.name, fifth.name, sixth.name)
+print([v.name for v in tf.global_variables()])
+def bad(x):
+    return x * tf.Variable(1.0, name="bad")
+bad_template = tf.make_template("bad", bad)
+bad_template(x)
+try:
+    bad_template(x)
+except ValueError as error:
+    print("ValueError", str(error).splitlines()[0][:72])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    a, b = sess.run([first, second])
+    print(np.round(a, 4).tolist(), np.round(b, 4).tolist(), sess.run(scale_by_y.variables[0]))
+""",
+    "while_loop_structure": """
+def body(i, pair):
+    return i + 1, [pair[0] * 2.0, pair[1] + 1]
+def tuple_body(i, pair):
+    return i + 1, (pair[0] * 2.0, pair[1] + 1)
+i, pair = tf.while_loop(lambda i, pair: i < 3, body, [0, [tf.constant(1.0), tf.constant(0)]])
+print(type(pair).__name__, i.name, pair[0].name)
+for limit in (None, 5):
+    try:
+        tf.while_loop(lambda i, pair: i < 3, tuple_body, [0, [tf.constant(1.0), tf.constant(0)]],
+                      maximum_iterations=limit)
+        print(limit, "built")
+    except (TypeError, ValueError) as error:
+        lines = str(error).splitlines()
+        print(limit, type(error).__name__, lines[0], lines[-4:])
+j, t = tf.while_loop(lambda j, t: j < 4, lambda j, t: [j + 1, (t[0] + 1,)], (0, (1,)))
+for loop_vars in [(0, (1,))]:
+    try:
+        tf.while_loop(lambda j, t: j < 4, lambda j, t: [j + 1, (t[0] + 1,)], loop_vars,
+                      maximum_iterations=2)
+        print(type(loop_vars).__name__, "built")
+    except (TypeError, ValueError) as error:
+        print(type(error).__name__, str(error).splitlines()[-3:])
+with tf.Session() as sess:
+    print(sess.run([i, pair, j, t]))
+""",
+    "feedable_iterator": """
+train = tf.data.Dataset.from_tensor_slices(({"x": np.arange(6.0, dtype=np.float32)},
+                                            np.arange(6))).batch(2).repeat()
+val = tf.data.Dataset.from_tensor_slices(({"x": -np.arange(3.0, dtype=np.float32)},
+                                          np.arange(3) * 10)).batch(2)
+handle = tf.placeholder(tf.string, shape=[], name="handle")
+feedable = tf.data.Iterator.from_string_handle(handle, train.output_types, train.output_shapes)
+features, label = feedable.get_next()
+train_it = train.make_initializable_iterator()
+val_it = val.make_initializable_iterator()
+print(feedable.output_types, feedable.output_shapes, features["x"].shape, label.name)
+untyped = tf.data.Iterator.from_string_handle(handle, tf.int64)
+print(untyped.output_shapes, untyped.get_next().shape)
+with tf.Session() as sess:
+    train_handle, val_handle = sess.run([train_it.string_handle(), val_it.string_handle()])
+    print(type(train_handle).__name__, train_handle != val_handle)
+    sess.run([train_it.initializer, val_it.initializer])
+    for h in [train_handle, train_handle, val_handle, train_handle, val_handle]:
+        f, l = sess.run([features, label], {handle: h})
+        print(f["x"].tolist(), l.tolist())
+    try:
+        sess.run(label, {handle: val_handle})
+    except tf.errors.OutOfRangeError as error:
+        print(type(error).__name__, error.message.splitlines()[0])
+    sess.run(val_it.initializer)
+    print(sess.run(label, {handle: val_handle}).tolist())
+""",
+    "graph_build_shape_errors": """
+x = tf.zeros([2, 8, 8, 3], name="x")
+pending = tf.placeholder(tf.float32, [None, 8, 8, 3], name="pending")
+builders = [
+    lambda: tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 5]), name="mm"),
+    lambda: tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 3]), transpose_b=True, name="mm_t"),
+    lambda: tf.add_n([tf.zeros([2, 3]), tf.zeros([]), tf.zeros([2, 3])], name="sum"),
+    lambda: tf.add_n([tf.zeros([2, 3]), tf.zeros([2, 4])]),
+    lambda: tf.concat([tf.zeros([2, 3]), tf.zeros([4])], 0),
+    lambda: tf.nn.depthwise_conv2d(x, tf.zeros([11, 11, 3, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(pending, tf.zeros([11, 11, 3, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([3, 3, 3, 1]), [1] * 4, "VALID", dilations=[1, 4, 4, 1]),
+    lambda: tf.nn.conv2d(x, tf.zeros([3, 3, 4, 1]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([9, 3, 3, 1]), [1] * 4, [[0, 0], [0, 0], [0, 0], [0, 0]]),
+    lambda: tf.nn.max_pool(x, [1, 9, 9, 1], [1, 1, 1, 1], "VALID"),
+    lambda: tf.nn.avg_pool(x, [1, 2, 9, 1], [1, 1, 1, 1], "VALID", name="pooled"),
+    lambda: tf.nn.max_pool(x, [1, 8, 8, 1], [1, 2, 2, 1], "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([8, 8, 3, 2]), [1] * 4, "VALID"),
+    lambda: tf.nn.conv2d(x, tf.zeros([11, 11, 3, 1]), [1] * 4, "SAME"),
+    lambda: tf.nn.conv3d(tf.zeros([1, 4, 6, 6, 2]), tf.zeros([5, 3, 3, 2, 1]), [1] * 5, "VALID"),
+    lambda: tf.nn.max_pool3d(tf.zeros([1, 4, 6, 6, 2]), [1, 2, 7, 2, 1], [1] * 5, "VALID"),
+    lambda: tf.nn.avg_pool3d(tf.zeros([1, 4, 6, 6, 2]), [1, 4, 6, 6, 1], [1, 2, 2, 2, 1],
+                             "VALID"),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
+    "reshape_static_shapes": """
+x = tf.zeros([2, 8, 3], name="x")
+p = tf.placeholder(tf.float32, [None, 4], name="p")
+q = tf.placeholder(tf.float32, [None, None], name="q")
+builders = [
+    lambda: tf.reshape(x, [5, -1]),
+    lambda: tf.reshape(x, [5, 10]),
+    lambda: tf.reshape(x, [-1, -1]),
+    lambda: tf.reshape(x, [-1, 6]),
+    lambda: tf.reshape(p, [3, -1]),
+    lambda: tf.reshape(p, [-1, 3]),
+    lambda: tf.reshape(p, [-1, 2, 2]),
+    lambda: tf.reshape(p, [6, 2]),
+    lambda: tf.reshape(p, [6, 5]),
+    lambda: tf.reshape(q, [6, -1]),
+    lambda: tf.reshape(x, tf.stack([5, tf.shape(p)[0]])),
+    lambda: tf.reshape(x, tf.stack([tf.shape(p)[0], 16])),
+    lambda: tf.reshape(x, [0, -1]),
+    lambda: tf.reshape(tf.zeros([0, 3]), [-1, 0]),
+    lambda: tf.reshape(tf.zeros([0, 3]), [-1, 5]),
+    lambda: tf.reshape(x, [7, 7]),
+    lambda: tf.reshape(x, tf.placeholder(tf.int32, [3])),
+    lambda: tf.reshape(x, tf.placeholder(tf.int32)),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+with tf.Session() as sess:
+    print(sess.run(tf.shape(tf.reshape(p, [-1, 2, 2])), {p: np.zeros([3, 4])}).tolist())
+""",
+    "array_shape_errors": """
+x = tf.zeros([2, 3], name="x")
+builders = [
+    lambda: tf.tile(x, [2, 3, 4]),
+    lambda: tf.tile(x, [2, 3]),
+    lambda: tf.expand_dims(x, 5),
+    lambda: tf.expand_dims(x, -4),
+    lambda: tf.expand_dims(x, -3),
+    lambda: tf.split(x, 2, axis=1),
+    lambda: tf.transpose(x, [0, 2]),
+    lambda: tf.transpose(x, [0, 1, 2]),
+    lambda: tf.transpose(x, [-1, 0]),
+    lambda: tf.reduce_sum(x, axis=2),
+    lambda: tf.reduce_mean(x, axis=[0, -3]),
+    lambda: tf.argmax(x, 2),
+    lambda: tf.strided_slice(x, [0, 0, 0], [1, 1, 1], [1, 1, 1]),
+    lambda: tf.concat([tf.zeros([2, 3, 1]), tf.zeros([2])], 1),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
+    "checked_shape_errors": """
+x = tf.zeros([2, 3], name="x")
+v = tf.Variable(tf.zeros([2]), name="v")
+loose = tf.Variable(tf.zeros([2]), name="loose", validate_shape=False)
+builders = [
+    lambda: tf.pad(x, [[1, 1]]),
+    lambda: tf.pad(x, [[1, 1], [0, 2]]),
+    lambda: tf.nn.bias_add(x, tf.zeros([4])),
+    lambda: tf.nn.bias_add(tf.zeros([2, 4, 5, 5]), tf.zeros([3]), data_format="NCHW"),
+    lambda: tf.nn.bias_add(tf.placeholder(tf.float32, [None, None]), tf.zeros([4])),
+    lambda: tf.assign(v, tf.zeros([3])),
+    lambda: tf.assign(v, tf.zeros([3]), validate_shape=False),
+    lambda: tf.assign(v, tf.placeholder(tf.float32)),
+    lambda: tf.assign(loose, tf.zeros([5, 2]), validate_shape=False),
+    lambda: tf.gather(x, [[0, 1]], axis=2),
+    lambda: tf.gather(x, [[0, 1]], axis=-3),
+    lambda: tf.gather(x, [[0, 1]], axis=-1),
+    lambda: tf.broadcast_to(x, [4, 3]),
+    lambda: tf.broadcast_to(x, [3]),
+    lambda: tf.broadcast_to(tf.zeros([1, 3]), [5, 3]),
+    lambda: tf.broadcast_to(tf.placeholder(tf.float32, [None, 3]), [4, 3]),
+    lambda: tf.gather_nd(x, [[0, 0, 0]]),
+    lambda: tf.gather_nd(x, [[0, 1]]),
+    lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([3], tf.int32),
+                                                           logits=x),
+    lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.placeholder(tf.int32, [None]), logits=x),
+]
+for build in builders:
+    try:
+        print(build().shape)
+    except ValueError as error:
+        print(type(error).__name__, str(error))
+""",
+    "singular_monitored_session": """
+x = tf.placeholder(tf.float32, [None, 2], name="x")
+w = tf.get_variable("w", [2, 1], initializer=tf.ones_initializer())
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+step = tf.train.get_or_create_global_step()
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
+final = tf.train.FinalOpsHook([loss, w], {x: np.ones([1, 2])})
+hooks = [tf.train.StopAtStepHook(num_steps=3), tf.train.NanTensorHook(loss),
+         tf.train.FeedFnHook(lambda: {x: np.ones([4, 2], np.float32)}), final]
+with tf.train.SingularMonitoredSession(hooks=hooks) as sess:
+    print(type(sess.raw_session()).__name__, sess.raw_session().graph is tf.get_default_graph())
+    while not sess.should_stop():
+        print(round(float(sess.run(loss)), 5), sess.run(train), sess.raw_session().run(step))
+print(round(float(final.final_ops_values[0]), 5), final.final_ops_values[1].ravel().tolist())
+""",
+    "static_rnn_sequence_length": """
+tf.set_random_seed(3)
+steps = tf.unstack(tf.constant(np.random.RandomState(0).randn(3, 4, 2).astype(np.float32)),
+                   axis=1)
+lengths = tf.constant([4, 1, 3])
+with tf.variable_scope("uni"):
+    outputs, state = tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(3), steps, dtype=tf.float32,
+                                      sequence_length=lengths)
+with tf.variable_scope("bi"):
+    both, fw, bw = tf.nn.static_bidirectional_rnn(
+        tf.nn.rnn_cell.LSTMCell(2), tf.nn.rnn_cell.GRUCell(2), steps, dtype=tf.float32,
+        sequence_length=lengths)
+print(len(outputs), outputs[0].shape, state.shape, both[0].shape, fw.c.shape, bw.shape)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(np.round(sess.run(tf.stack(outputs)), 4).tolist())
+    print(np.round(sess.run(state), 4).tolist())
+    print(np.round(sess.run(tf.stack(both)), 4).tolist())
+    print(np.round(sess.run(fw.h), 4).tolist(), np.round(sess.run(bw), 4).tolist())
+""",
+    "image_summary_png": """
+pixels = tf.constant((np.arange(2 * 4 * 5 * 3) * 7 % 251).reshape(2, 4, 5, 3).astype(np.uint8))
+floats = tf.constant(np.linspace(-1.0, 1.0, 2 * 3 * 3).reshape(2, 3, 3, 1).astype(np.float32))
+merged = tf.summary.merge([tf.summary.image("pics", pixels), tf.summary.image("gray", floats)])
+with tf.Session() as sess:
+    summary = tf.Summary.FromString(sess.run(merged))
+for value in summary.value:
+    print(value.tag, value.image.height, value.image.width, value.image.colorspace,
+          value.image.encoded_image_string.hex())
+""",
+    "saver_restore_errors": """
+import os, shutil, tempfile
+directory = tempfile.mkdtemp()
+a = tf.get_variable("a", [2], initializer=tf.ones_initializer())
+b = tf.get_variable("b", [3], initializer=tf.zeros_initializer())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    path = tf.train.Saver([a, b]).save(sess, os.path.join(directory, "m"))
+c = tf.get_variable("c", [3])
+wide = tf.get_variable("wide", [4])
+for var_list in [[a], [a, c], {"b": wide}]:
+    with tf.Session() as sess:
+        try:
+            tf.train.Saver(var_list).restore(sess, path)
+            print("restored", sess.run(a).tolist())
+        except tf.errors.OpError as error:
+            print(type(error).__name__, error.message.splitlines()[0])
+            print([line for line in error.message.splitlines()
+                   if "not found in checkpoint" in line or "Assign requires" in line])
+late = tf.assign(tf.get_variable("late", [2]), tf.placeholder(tf.float32, name="fed"))
+with tf.Session() as sess:
+    try:
+        sess.run(late, {"fed:0": [1.0, 2.0, 3.0]})
+    except tf.errors.InvalidArgumentError as error:
+        print([line for line in error.message.splitlines() if "Assign requires" in line])
+shutil.rmtree(directory)
 """,
 }

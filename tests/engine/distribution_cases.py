@@ -1,6 +1,7 @@
 """tf.distributions built the same way by TensorFlow and the engine: Normal, Bernoulli and
-Categorical (from logits and from probs), their seeded samples, log_prob, prob, Normal's cdf,
-entropy, mean, mode, stddev, variance, batch shapes, and kl_divergence between two of a kind,
+Categorical (from logits and from probs), Uniform and Laplace, their seeded samples, log_prob,
+prob, cdf, log_cdf, survival functions, Normal's quantile and cross_entropy, entropy, mean,
+mode, stddev, variance, batch shapes, str and repr, and kl_divergence between two of a kind,
 with the graph's nodes. Fixture tests/fixtures/mathops/distributions.json
 (tools/make_distribution_fixtures.py)."""
 
@@ -58,7 +59,42 @@ def build(tf):
         "categorical/kl": d.kl_divergence(cat, cat_p),
         "dice/logits": cat_p.logits,
         "dice/sample": cat_p.sample(seed=8),
+        "normal/log_cdf": normal.log_cdf(X * 6.0),  # past log_ndtr's -10 and 5 segments
+        "normal/survival": normal.survival_function(X),
+        "normal/log_survival": normal.log_survival_function(X * 6.0),
+        "normal/quantile": normal.quantile([[0.01, 0.3, 0.5], [0.7, 0.9, 0.999]]),
+        "normal/cross_entropy": normal.cross_entropy(prior),
     }
+    uniform = d.Uniform(low=LOC, high=LOC + SCALE)
+    laplace = d.Laplace(loc=LOC[0], scale=SCALE, name="noise")
+    unit = d.Uniform()
+    out.update({
+        "uniform/sample": uniform.sample(2, seed=9),
+        "uniform/unit_sample": unit.sample([3], seed=10),
+        "uniform/prob": uniform.prob(X),
+        "uniform/log_prob": uniform.log_prob(LOC + 0.1),
+        "uniform/cdf": uniform.cdf(X),
+        "uniform/log_cdf": uniform.log_cdf(LOC + 0.2),
+        "uniform/survival": uniform.survival_function(X),
+        "uniform/entropy": uniform.entropy(),
+        "uniform/mean": uniform.mean(),
+        "uniform/stddev": uniform.stddev(),
+        "uniform/variance": uniform.variance(),
+        "uniform/range": uniform.range(),
+        "laplace/sample": laplace.sample([2, 2], seed=11),
+        "laplace/log_prob": laplace.log_prob(X),
+        "laplace/prob": laplace.prob(X),
+        "laplace/cdf": laplace.cdf(X),
+        "laplace/log_cdf": laplace.log_cdf(X),
+        "laplace/log_survival": laplace.log_survival_function(X),
+        "laplace/survival": laplace.survival_function(X),
+        "laplace/entropy": laplace.entropy(),
+        "laplace/mean": laplace.mean(),
+        "laplace/mode": laplace.mode(),
+        "laplace/stddev": laplace.stddev(),
+        "laplace/variance": laplace.variance(),
+    })
+    unknown = d.Categorical(logits=tf.placeholder(tf.float32), name="unknown_rank")
     shapes = {"normal": [str(normal.batch_shape), str(normal.event_shape)],
               "prior": [str(prior.batch_shape), str(prior.event_shape)],
               "categorical": [str(cat.batch_shape), str(cat.event_shape)],
@@ -67,7 +103,10 @@ def build(tf):
               "dtypes": [normal.dtype.name, bern.dtype.name, bern_p.dtype.name,
                          cat.dtype.name],
               "sample_shapes": [str(out["normal/sample_n"].shape),
-                                str(out["categorical/sample"].shape)]}
+                                str(out["categorical/sample"].shape)],
+              "printed": [str(normal), repr(prior), str(uniform), repr(laplace), str(unknown),
+                          repr(unknown), str(unit.batch_shape), uniform.low.name,
+                          laplace.scale.name]}
     return out, shapes
 
 

@@ -1,7 +1,7 @@
-"""tf.distributions (Normal, Bernoulli, Categorical, kl_divergence) against TensorFlow 2.21
-(tests/fixtures/mathops/distributions.json, tools/make_distribution_fixtures.py): seeded samples
-exactly, densities, moments and KL divergences at float32 rtol 1e-6, static shapes, names and
-every node of the graph."""
+"""tf.distributions (Normal, Bernoulli, Categorical, Uniform, Laplace, kl_divergence) against
+TensorFlow 2.21 (tests/fixtures/mathops/distributions.json, tools/make_distribution_fixtures.py):
+seeded samples exactly, densities, moments and KL divergences at float32 rtol 1e-6, static
+shapes, names and every node of the graph."""
 
 import json
 from pathlib import Path

@@ -1,5 +1,6 @@
 """NumPy CPU kernels of the tf.data iterator ops: OneShotIterator, IteratorV2, MakeIterator,
-IteratorGetNext, IteratorToStringHandle.
+IteratorGetNext, IteratorToStringHandle and IteratorFromStringHandleV2 (the handle back from its
+string, for a feedable iterator).
 
 An iterator is a session resource (found by its ResourceHandle's name) holding the generator
 of a dataset value (engine/kernels/cpu/data.py). OneShotIterator makes its dataset once per
@@ -133,3 +134,14 @@ def iterator_get_next(ctx, iterator):
 def iterator_to_string_handle(ctx, iterator):
     handle = resource_handle(iterator)
     return np.asarray(f"{handle.container}/{handle.name}".encode(), object)
+
+
+@register("IteratorFromStringHandleV2")
+def iterator_from_string_handle(ctx, string_handle):
+    text = string_handle.item() if isinstance(string_handle, np.ndarray) else string_handle
+    text = text.decode() if isinstance(text, bytes) else str(text)
+    container, slash, name = text.partition("/")
+    if not slash or name not in ctx.resources.table("iterators"):
+        raise errors.InvalidArgumentError(
+            ctx.node_def, None, "Could not parse string_handle as a valid ResourceHandle")
+    return ResourceHandle(container, name, ctx.device, None, ())

@@ -49,7 +49,11 @@ def ref_variable_kernels(arrays):
         name = ctx.attrs.get("shared_name") or ctx.name
         if isinstance(name, bytes):
             name = name.decode()
-        return ctx.resources.ref(name, ctx.attrs["dtype"])
+        ref = ctx.resources.ref(name, ctx.attrs["dtype"])
+        shape = ctx.attrs.get("shape")
+        if shape is not None and getattr(shape, "is_fully_defined", lambda: False)():
+            ref.declared_shape = tuple(shape.as_list())
+        return ref
 
     def is_variable_initialized(ctx, ref):
         return arrays.from_host(np.array(ref.value is not None))
@@ -65,11 +69,12 @@ def ref_variable_kernels(arrays):
 
     def assign(ctx, ref, value):
         current = ref.value
-        if ctx.attrs.get("validate_shape", True) and current is not None \
-                and current.shape != shape_of(value):
+        lhs = current.shape if current is not None else getattr(ref, "declared_shape", None)
+        if ctx.attrs.get("validate_shape", True) and lhs is not None \
+                and tuple(lhs) != tuple(shape_of(value)):
             raise InvalidArgumentError(
                 ctx.node_def, None, f"Assign requires shapes of both tensors to match. lhs "
-                                    f"shape= {shape_str(current.shape)} rhs shape= "
+                                    f"shape= {shape_str(lhs)} rhs shape= "
                                     f"{shape_str(shape_of(value))}")
         with locked([ref], ctx.attrs.get("use_locking", True)):
             store(ref, value)

@@ -7,7 +7,8 @@ from engine.framework import errors
 from engine.kernels import register
 from engine.kernels.common import invalid, shape_str
 from engine.proto import summary_pb2
-from engine.summary.encoders import png_bytes, wav_bytes
+from engine.kernels.cpu import png_codec
+from engine.summary.encoders import wav_bytes
 from engine.summary.histogram_buckets import histogram_proto
 from engine.framework.tensor_util import make_tensor_proto
 
@@ -110,7 +111,8 @@ def image_summary(ctx, tag, tensor):
             image = _float_image_to_uint8(image, bad_color)
         value = summary.value.add(tag=_numbered(tag, "image", i, limit))
         value.image.height, value.image.width, value.image.colorspace = height, width, depth
-        value.image.encoded_image_string = png_bytes(image)
+        # TensorFlow's png::WriteImageToBuffer at compression -1, as EncodePng's
+        value.image.encoded_image_string = png_codec.encode(image, -1)
     return _serialized(summary)
 
 

@@ -8,7 +8,7 @@ from engine.ops.control_flow.util import (is_loop_constant_enter, is_loop_exit, 
 from engine.ops.control_flow.v1_ops import (_enter, _identity, _next_iteration,
                                             _switch_ref_or_tensor, exit_, loop_cond, merge)
 from engine.ops.convert import convert_to_tensor
-from engine.ops.nest import flatten, flatten_up_to, pack_sequence_as
+from engine.ops.nest import assert_same_structure, flatten, flatten_up_to, pack_sequence_as
 from engine.ops.tensor_array_ops import TensorArray, build_ta_with_new_flow
 from engine.framework.tensor_shape import as_shape
 
@@ -214,10 +214,15 @@ class WhileContext(ControlFlowContext):
         switches = [_switch_ref_or_tensor(m, self._pivot) for m in merges]
         body_vars = [_identity(s[1]) for s in switches]
         self._pivot_for_body = body_vars[0]
-        result = body(*pack_sequence_as(loop_vars,
-                                        _with_tensor_arrays(flat_originals, body_vars)))
+        packed_for_body = pack_sequence_as(loop_vars,
+                                           _with_tensor_arrays(flat_originals, body_vars))
+        result = body(*packed_for_body)
         if not isinstance(result, (list, tuple, dict)):
             result = [result]
+        # As TensorFlow's _BuildLoop: the body returns its inputs' structure, the outer layer
+        # compared as lists (loop_vars are usually a list, a body's result a tuple); a tuple
+        # nested where loop_vars had a list (maximum_iterations wraps them) is a TypeError.
+        assert_same_structure(list(packed_for_body), list(result))
         original_result = result
         flat_result = [convert_to_tensor(_flow_of(v)) for v in flatten(result)]
         if len(merges) != len(flat_result):
