@@ -41,10 +41,14 @@ another root object.
 import os
 import shutil
 import sys
+from pathlib import Path
 
-from fixture_common import FIXTURES
+import numpy as np
 
-import numpy as np  # noqa: E402
+# The tests import this module's case tables: the path here, not fixture_common's, whose import
+# sets TensorFlow's environment (TF_CPP_MIN_LOG_LEVEL, oneDNN off) for the rest of a process
+# (a test process then lost the INFO lines log_device_placement tests read). main() imports it.
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
 COMMITTED = ("lookup_module", "multi_hot")
 
@@ -835,9 +839,9 @@ def record(expected, prefix, inputs, outputs):
 
 
 def main(argv):
-    from pathlib import Path
     out = Path(argv[0]) if argv else FIXTURES / "tf2_models"
     names = argv[1:] or COMMITTED
+    import fixture_common  # noqa: F401  (TensorFlow's environment, before it loads)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
     tf.random.set_seed(0)

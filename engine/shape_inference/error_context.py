@@ -7,6 +7,7 @@ AttachContext), naming the constant the function saw."""
 REQUESTED_INPUT_TENSORS = {
     "ExpandDims": (1,), "Split": (0,), "Transpose": (1,), "GatherV2": (2,), "ConcatV2": (-1,),
     "ArgMax": (1,), "ArgMin": (1,), "StridedSlice": (3,),
+    "EditDistance": (2, 5),  # hypothesis_shape and truth_shape
     **{op: (1,) for op in ("Sum", "Mean", "Prod", "Max", "Min", "All", "Any",
                            "EuclideanNorm")},
 }
