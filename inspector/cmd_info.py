@@ -129,7 +129,19 @@ def to_json(loaded):
         "run_metadata": [run_json(tagged) for tagged in loaded.run_metadata],
         "variables": info_checkpoint.variables_json(loaded.checkpoint) if loaded.checkpoint else [],
         "saved_objects": [entry for entry in saved_objects if entry is not None],
+        "notes": notes(loaded),
     }
+
+
+def notes(loaded):
+    """What the readable summary says was cut short or not read, as its lines say it (without
+    their indent): a reader of --json learns it too."""
+    found = [f"cut short: {note}" for note in loaded.notes]
+    found += [f"not read: {_relative(loaded.path, name)}: {why}" for name, why in loaded.skipped]
+    why = getattr(loaded.checkpoint, "object_graph_error", None) if loaded.checkpoint else None
+    if why:
+        found.append(f"object graph not read, variables go by their keys: {why}")
+    return found
 
 
 # ---- the readable summary ---------------------------------------------------------------------

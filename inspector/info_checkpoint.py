@@ -68,7 +68,8 @@ def variables_lines(checkpoint):
              f"{_bytes_text(total)} in {shards} shard{'s' if shards != 1 else ''}"]
     if getattr(checkpoint, "object_graph_error", None):
         # a TF2 checkpoint whose object graph does not read: TensorFlow's restore fails on it
-        lines.append(f"  object graph not read, variables go by their keys: {checkpoint.object_graph_error}")
+        lines.append("  object graph not read, variables go by their keys: "
+                     + checkpoint.object_graph_error)
     if not checkpoint.variables:
         return lines
     rows = [("name", "dtype", "shape", "size", "min", "max", "mean", "NaN", "Inf")]

@@ -112,6 +112,11 @@ def test_an_object_graph_that_does_not_read_is_said_by_info(tmp_path, run_info):
     assert ("  object graph not read, variables go by their keys: "
             f"{data}: _CHECKPOINTABLE_OBJECT_GRAPH: bytes ") in out
     assert "b1/.ATTRIBUTES/VARIABLE_VALUE" in out
+    code, out, err = run_info(tmp_path / "variables", "--json")  # said in --json's notes too
+    assert (code, err) == (0, "")
+    assert any(note.startswith("object graph not read, variables go by their keys: "
+                               f"{data}: _CHECKPOINTABLE_OBJECT_GRAPH: bytes ")
+               for note in json.loads(out)["notes"])
     code, out, _ = run_info(CASES / "not_a_protobuf" / "ckpt")
     assert OUTCOMES["not_a_protobuf"]["restore"][0] == "DecodeError"
     assert "object graph not read, variables go by their keys: not a TrackableObjectGraph (" in out

@@ -17,7 +17,9 @@ VARIABLE_KEYS = {"name", "key", "dtype", "shape", "size", "bytes", "min", "max",
 
 def assert_info_shape(document):
     """Exactly the documented shape: no key more, no key less, the right types."""
-    assert set(document) == {"kind", "graphs", "run_metadata", "variables", "saved_objects"}
+    assert set(document) == {"kind", "graphs", "run_metadata", "variables", "saved_objects",
+                             "notes"}
+    assert all(isinstance(note, str) for note in document["notes"])
     assert document["kind"] in {"graphdef", "metagraph", "saved_model", "events", "run_metadata", "vlog",
                                 "dump_dir", "directory", "checkpoint"}
     for graph in document["graphs"]:
