@@ -1,6 +1,9 @@
-"""Nested structures of tensors: the part of tf.nest that tf.while_loop and tf.cond need.
+"""Nested structures of tensors: tf.nest, and what tf.while_loop and tf.cond need of it.
 
-Lists, tuples, namedtuples and dicts (keys in sorted order, as tf.nest orders them).
+Lists, tuples, namedtuples and dicts (OrderedDicts too) are structures; everything else is a
+leaf (None, strings, arrays, sets). A dict's values go in its sorted keys' order, and a packed
+dict keeps the template's own key order, as tf.nest does (tests/engine/test_nest.py compares
+with TensorFlow 2.21's tf.nest).
 
 >>> flatten([1, (2, {"b": 3, "a": 4})])
 [1, 2, 4, 3]
@@ -12,7 +15,8 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(value, "_fields")
 
 
-def flatten(structure):
+def flatten(structure, expand_composites=False):
+    """The leaves of `structure`, a dict's in its sorted keys' order (tf.nest.flatten)."""
     if isinstance(structure, dict):
         return [x for key in sorted(structure) for x in flatten(structure[key])]
     if isinstance(structure, (list, tuple)):
@@ -29,13 +33,20 @@ def flatten_up_to(shallow, structure):
     return [structure]
 
 
-def pack_sequence_as(structure, flat):
-    flat = list(flat)
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """`flat_sequence`'s values in `structure`'s shape (tf.nest.pack_sequence_as)."""
+    flat = list(flat_sequence)
+    atoms = len(flatten(structure))
+    if atoms != len(flat):
+        raise ValueError(f"Could not pack sequence. Structure had {atoms} atoms, but "
+                         f"flat_sequence had {len(flat)} items.  Structure: {structure}, "
+                         f"flat_sequence: {flat_sequence}.")
     position = [0]
 
     def pack(s):
         if isinstance(s, dict):
-            return type(s)((key, pack(s[key])) for key in sorted(s))
+            packed = {key: pack(s[key]) for key in sorted(s)}
+            return type(s)((key, packed[key]) for key in s)  # the template's key order
         if _is_namedtuple(s):
             return type(s)(*[pack(item) for item in s])
         if isinstance(s, (list, tuple)):
@@ -46,8 +57,19 @@ def pack_sequence_as(structure, flat):
     return pack(structure)
 
 
-def map_structure(fn, structure):
-    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
+def map_structure(func, *structure, **kwargs):
+    """func over the leaves of one or more structures of the same shape (tf.nest's)."""
+    if not structure:
+        raise ValueError("Must provide at least one structure")
+    check_types = kwargs.pop("check_types", True)
+    kwargs.pop("expand_composites", False)
+    if kwargs:
+        raise ValueError("Only valid keyword arguments are `check_types` and "
+                         f"`expand_composites`, not: `{'`, `'.join(kwargs)}`")
+    for other in structure[1:]:
+        assert_same_structure(structure[0], other, check_types=check_types)
+    leaves = [flatten(s) for s in structure]
+    return pack_sequence_as(structure[0], [func(*values) for values in zip(*leaves)])
 
 
 def is_nested(value):
@@ -59,15 +81,17 @@ def _describe(value):
     return f"type={type(value).__name__} str={value}"
 
 
-def _first_difference(a, b):
-    """(error class, what differs) for the first place `a` and `b` part ways, or None."""
+def _first_difference(a, b, check_types=True):
+    """(error class, what differs) for the first place `a` and `b` part ways, or None;
+    without check_types a tuple and a list of the same leaves do not differ."""
     if is_nested(a) != is_nested(b):
         seq, leaf = (a, b) if is_nested(a) else (b, a)
         return ValueError, (f'Substructure "{_describe(seq)}" is a sequence, while '
                             f'substructure "{_describe(leaf)}" is not')
     if not is_nested(a):
         return None
-    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
+    if (check_types and type(a) is not type(b)
+            and not (isinstance(a, dict) and isinstance(b, dict))):
         return TypeError, (f"The two namedtuples don't have the same sequence type. First "
                            f"structure {_describe(a)} has type {type(a).__name__}, while "
                            f"second structure {_describe(b)} has type {type(b).__name__}")
@@ -81,13 +105,13 @@ def _first_difference(a, b):
                             f"{_describe(b)}")
     pairs = ((a[k], b[k]) for k in sorted(a)) if isinstance(a, dict) else zip(a, b)
     for x, y in pairs:
-        difference = _first_difference(x, y)
+        difference = _first_difference(x, y, check_types)
         if difference:
             return difference
     return None
 
 
-def assert_same_structure(a, b):
+def assert_same_structure(a, b, check_types=True, expand_composites=False):
     """Raises as tf.nest does when `a` and `b` nest differently: ValueError, or TypeError
     where only a sequence's type differs (a tuple against a list).
 
@@ -107,7 +131,7 @@ def assert_same_structure(a, b):
     Entire second structure:
     [., .]
     """
-    difference = _first_difference(a, b)
+    difference = _first_difference(a, b, check_types)
     if difference:
         error, detail = difference
         raise error(f"The two structures don't have the same nested structure.\n\nFirst "
