@@ -37,7 +37,10 @@ def _infer_shapes(op, attrs=None):
 
 def _shape_error_text(error, node_def, inputs):
     """TensorFlow's words for a node its shape function refuses: the function's message, then
-    " for '<the NodeDef summarised>' with input shapes: [2,3], [4,5]."."""
+    " for '<the NodeDef summarised>' with input shapes: [2,3], [4,5]." (an error marked `bare`
+    is said alone, as TensorFlow says what MakeShapeFromShapeTensor refuses)."""
+    if getattr(error, "bare", False):
+        return str(error)
     from engine.framework.node_summary import shape_text, summarize_node_def
     shapes = ", ".join(shape_text(None if t.shape.ndims is None else
                                   [d.value for d in t.shape.dims]) for t in inputs)

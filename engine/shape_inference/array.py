@@ -272,6 +272,21 @@ def pad(attrs, inputs):
 
 
 def fill(attrs, inputs):
+    """The dims as a shape; a constant's negative size refused as TensorFlow's Fill shape
+    function refuses it: below -1 by MakeShapeFromShapeTensor (its bare message), -1 (an
+    unknown size to a shape tensor) as "Fill dimensions must be >= 0", with the partial shape
+    it read."""
+    values = _ints(inputs[0])
+    if values is not None:
+        for value in values:
+            if value < -1:
+                error = ShapeError(f"Invalid value in tensor used for shape: {value}")
+                error.bare = True
+                raise error
+        if any(value < 0 for value in values):
+            error = ShapeError("Fill dimensions must be >= 0")
+            error.partial_shapes = {0: [None if v < 0 else v for v in values]}
+            raise error
     return _from_value(inputs[0])
 
 
