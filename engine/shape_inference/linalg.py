@@ -3,6 +3,8 @@ and ScatterNd ops (TensorFlow's linalg_ops.cc, array_ops.cc, math_ops.cc)."""
 
 import re
 
+import numpy as np
+
 from engine.shape_inference.dims import ShapeError, _dims, broadcast, merge, merge_dim
 from engine.shape_inference.partial_values import _from_value, _ints
 
@@ -264,7 +266,54 @@ def _shape_text(dims):
 
 
 def scatter_nd(attrs, inputs):
-    return _from_value(inputs[2])
+    """The `shape` input as a shape, indices and updates checked against it as TensorFlow's
+    ScatterNdShapeHelper does. TensorFlow runs the function first without the shape's value
+    (each size unknown: a refusal then names no computed input) and again with it (a refusal
+    then ends with the partial shape it read)."""
+    indices, updates = _dims(inputs[0]), _dims(inputs[1])
+    known = _from_value(inputs[2])
+    rank = None if known is None else len(known)
+    _check_scatter_nd(indices, updates, None if rank is None else [None] * rank)
+    if known is not None and any(d is not None for d in known):
+        try:
+            _check_scatter_nd(indices, updates, known)
+        except ShapeError as error:
+            error.partial_shapes = {2: known}
+            raise
+    return known
+
+
+def _check_scatter_nd(indices, updates, output):
+    def text(dims):
+        return "?" if dims is None else "[" + ",".join("?" if d is None else str(d)
+                                                       for d in dims) + "]"
+
+    if output is not None and all(d is not None for d in output) and \
+            int(np.prod(output)) == 0 and (
+                (indices is not None and all(d is not None for d in indices)
+                 and int(np.prod(indices)) > 0)
+                or (updates is not None and all(d is not None for d in updates)
+                    and int(np.prod(updates)) > 0)):
+        raise ShapeError("Indices and updates specified for empty input")
+    if indices is None or updates is None or not indices or indices[-1] is None:
+        return
+    outer, depth = len(indices) - 1, indices[-1]
+    try:
+        merge(indices[:outer], updates[:outer])
+    except ShapeError as error:
+        raise ShapeError(f"Dimensions [0,{outer}) of indices[shape={text(indices)}] = "
+                         f"{text(indices[:outer])} must match dimensions [0,{outer}) of "
+                         f"updates[shape={text(updates)}] = {text(updates[:outer])}: "
+                         f"{error}") from None
+    if output is None:
+        return
+    try:
+        merge(output[depth:], updates[outer:])
+    except ShapeError as error:
+        raise ShapeError(f"Dimensions [{depth},{len(output)}) of input[shape={text(output)}] = "
+                         f"{text(output[depth:])} must match dimensions [{outer},"
+                         f"{len(updates)}) of updates[shape={text(updates)}] = "
+                         f"{text(updates[outer:])}: {error}") from None
 
 
 def tridiagonal_mat_mul(attrs, inputs):

@@ -9,6 +9,13 @@ CASES = {
     "fill_minus_three": "tf.fill([2, -3], 1.0)",
     "fill_below_minus_one_first": "tf.fill([-2, -1], 1.0)",
     "fill_zero": "tf.fill([0, 3], 1.0)",
+    "scatter_nd_outer_dims": "tf.scatter_nd([[0], [1]], [1.0, 2.0, 3.0], [4])",
+    "scatter_nd_inner_dims": "tf.scatter_nd([[0, 1]], [[1.0, 2.0]], [4, 4])",
+    "scatter_nd_inner_size": "tf.scatter_nd([[0]], [[1.0, 2.0]], [4, 3])",
+    "scatter_nd_ok": "tf.scatter_nd([[0], [2]], [[1.0, 2.0], [3.0, 4.0]], [4, 2])",
+    "scatter_nd_empty_output": "tf.scatter_nd([[0]], [1.0], [0])",
+    "scatter_nd_unknown_index_depth": "tf.scatter_nd(tf.placeholder(tf.int32, [2, None]), "
+                                      "[1.0, 2.0, 3.0], [4])",
 }
 
 
