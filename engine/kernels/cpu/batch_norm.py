@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.kernels import register
 from engine.kernels.common import invalid
-from engine.kernels.cpu import eigen_float32
+from engine.kernels.cpu import eigen_float32, eigen_reduce
 from engine.kernels.cpu.grad import channel_sums
 
 _U = np.float32
@@ -62,36 +62,9 @@ def _sums(rows):
 
 def _eigen_sums(rows):
     """Each channel's sum as Eigen's reduction of the outer dimension adds it (the forward
-    pass's x.sum(reduce_dims)): channels in whole packets of 8 keep four running sums, of
-    rows 0, 4, 8, ..., of rows 1, 5, 9, ... and so on, where there are 16 rows or more; the
-    other three are added to the first in turn, then the rows past the last multiple of 4
-    one by one (Eigen's InnerMostDimPreserver; the order measured against TensorFlow 2.21:
-    the rows left over added before the running sums changed 3 of 8 means of 150 rows). The
-    last depth % 8 channels, and every channel of fewer than 16 rows, add their rows in
-    order."""
-    rest, depth = rows.shape
-    packed = depth - depth % eigen_float32.PACKET
-    if rest < 16 or not packed:
-        return _in_order_from_zero(rows)
-    whole = rest - rest % 4
-    part = rows[:, :packed]
-    running = [np.add.reduce(part[k:whole:4], axis=0) for k in range(4)]
-    first = running[0]
-    for other in running[1:]:
-        first = first + other
-    for row in part[whole:]:
-        first = first + row
-    sums = np.empty(depth, rows.dtype)
-    sums[:packed] = first + rows.dtype.type(0)
-    if packed < depth:
-        sums[packed:] = _in_order_from_zero(rows[:, packed:])
-    return sums
-
-
-def _in_order_from_zero(rows):
-    """Each channel's rows added in order from +0.0 (Eigen's reductions start from zero even
-    for one row, where the gradient's functor hands the row back)."""
-    return (channel_sums(rows) if rows.shape[0] > 1 else rows[0].copy()) + rows.dtype.type(0)
+    pass's x.sum(reduce_dims)): the reduction Sum over leading axes is
+    (eigen_reduce.outer_sums, four running sums for the channels in whole packets)."""
+    return eigen_reduce.outer_sums(rows[np.newaxis])[0]
 
 
 @register("FusedBatchNormV3")
