@@ -136,12 +136,15 @@ def to_json(loaded):
 def notes(loaded):
     """What the readable summary says was cut short or not read, as its lines say it (without
     their indent): a reader of --json learns it too."""
-    found = [f"cut short: {note}" for note in loaded.notes]
-    found += [f"not read: {_relative(loaded.path, name)}: {why}" for name, why in loaded.skipped]
-    why = getattr(loaded.checkpoint, "object_graph_error", None) if loaded.checkpoint else None
-    if why:
-        found.append(f"object graph not read, variables go by their keys: {why}")
-    return found
+    found = _reading_notes(loaded)
+    note = info_checkpoint.object_graph_note(loaded.checkpoint) if loaded.checkpoint else None
+    return found + [note] if note else found
+
+
+def _reading_notes(loaded):
+    """The inputs cut short and the files not read, a line each."""
+    return ([f"cut short: {note}" for note in loaded.notes]
+            + [f"not read: {_relative(loaded.path, name)}: {why}" for name, why in loaded.skipped])
 
 
 # ---- the readable summary ---------------------------------------------------------------------
@@ -153,8 +156,7 @@ def summary_lines(loaded):
         lines.append(f"  {len(loaded.files)} files")
     if loaded.kind == "directory":
         lines += [f"  read {_relative(loaded.path, name)}" for name in loaded.files]
-    lines += [f"  cut short: {note}" for note in loaded.notes]
-    lines += [f"  not read: {_relative(loaded.path, name)}: {why}" for name, why in loaded.skipped]
+    lines += [f"  {note}" for note in _reading_notes(loaded)]
     if loaded.event_counts:
         counts = ", ".join(f"{kind} {count}" for kind, count in sorted(loaded.event_counts.items()))
         lines.append(f"  events: {counts}")

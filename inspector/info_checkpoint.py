@@ -60,16 +60,22 @@ def _number(x):
     return f"{x:.6g}" if isinstance(x, float) else str(x)
 
 
+def object_graph_note(checkpoint):
+    """What to say of a TF2 checkpoint whose object graph does not read (TensorFlow's restore
+    fails on it), or None."""
+    why = getattr(checkpoint, "object_graph_error", None)
+    return f"object graph not read, variables go by their keys: {why}" if why else None
+
+
 def variables_lines(checkpoint):
     """A header line and an aligned table of the variables."""
     total = sum(info.nbytes for info in checkpoint.variables)
     shards = checkpoint.num_shards
     lines = [f"checkpoint {checkpoint.prefix}: {len(checkpoint.variables)} variables, "
              f"{_bytes_text(total)} in {shards} shard{'s' if shards != 1 else ''}"]
-    if getattr(checkpoint, "object_graph_error", None):
-        # a TF2 checkpoint whose object graph does not read: TensorFlow's restore fails on it
-        lines.append("  object graph not read, variables go by their keys: "
-                     + checkpoint.object_graph_error)
+    note = object_graph_note(checkpoint)
+    if note:
+        lines.append("  " + note)
     if not checkpoint.variables:
         return lines
     rows = [("name", "dtype", "shape", "size", "min", "max", "mean", "NaN", "Inf")]
