@@ -11,6 +11,7 @@ import shutil
 from collections import namedtuple
 
 from engine.framework import errors
+from engine.lib_io import file_io
 
 
 def _not_found(path):
@@ -132,8 +133,9 @@ class GFile:
             if "r" in self._mode and not os.path.exists(self._name):
                 raise _not_found(self._name)
             binary = "b" in self._mode
-            self._file = open(self._name, self._mode if binary else self._mode,  # noqa: SIM115
-                              **({} if binary else {"encoding": "utf-8", "newline": ""}))
+            with file_io.tf_errors(self._name):
+                self._file = open(self._name, self._mode,  # noqa: SIM115
+                                  **({} if binary else {"encoding": "utf-8", "newline": ""}))
         return self._file
 
     def size(self):
@@ -154,7 +156,8 @@ class GFile:
         file = self._open()
         if "b" not in self._mode and isinstance(file_content, bytes):
             file_content = file_content.decode("utf-8")
-        file.write(file_content)
+        with file_io.tf_errors(self._name):  # a full disk: ResourceExhaustedError, as TF's
+            file.write(file_content)
 
     def seek(self, offset=None, whence=0, position=None):
         self._open().seek(position if offset is None else offset, whence)
@@ -164,12 +167,14 @@ class GFile:
 
     def flush(self):
         if self._file is not None:
-            self._file.flush()
+            with file_io.tf_errors(self._name):
+                self._file.flush()
 
     def close(self):
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            file, self._file = self._file, None  # closed even when its last flush fails
+            with file_io.tf_errors(self._name):
+                file.close()
 
     def __iter__(self):
         return iter(self._open())

@@ -14,7 +14,6 @@ logdir); TensorFlow 2.21 drops events on a full disk without a word, the engine 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import socket
 import time
@@ -59,7 +58,7 @@ class FileWriter:
             number += 1
             path = f"{base}.{number}"
         self._path = path
-        with _file_errors(path):
+        with file_io.tf_errors(path):
             self._records = RecordWriter(open(path, "wb"))  # noqa: SIM115 (closed by close())
         self._write(event_pb2.Event(wall_time=time.time(), file_version=FILE_VERSION))
         self.flush()
@@ -137,14 +136,14 @@ class FileWriter:
 
     def flush(self):
         if not self._closed:
-            with _file_errors(self._path):
+            with file_io.tf_errors(self._path):
                 self._records.flush()
             self._pending = 0
 
     def close(self):
         if not self._closed:
             self._closed = True  # closed even when the last flush fails: no handle left open
-            with _file_errors(self._path):
+            with file_io.tf_errors(self._path):
                 try:
                     self._records.flush()
                 finally:
@@ -172,17 +171,8 @@ class FileWriter:
         self.add_event(event)
 
     def _write(self, event):
-        with _file_errors(self._path):
+        with file_io.tf_errors(self._path):
             self._records.write(event.SerializeToString())
-
-
-@contextlib.contextmanager
-def _file_errors(path):
-    """An OSError as TensorFlow's OpError naming `path` (a full disk, a read-only logdir)."""
-    try:
-        yield
-    except OSError as error:
-        raise file_io.os_error(error, path) from None
 
 
 def _meta_graph_of(graph_def):
