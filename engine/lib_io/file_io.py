@@ -34,6 +34,8 @@ _CODES = {
     errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
     errno.EBUSY: errors.FailedPreconditionError,
     errno.ENAMETOOLONG: errors.InvalidArgumentError, errno.EINVAL: errors.InvalidArgumentError,
+    errno.EXDEV: errors.UnimplementedError, errno.ENOSYS: errors.UnimplementedError,
+    errno.ENOTSUP: errors.UnimplementedError,
 }
 
 

@@ -5,6 +5,7 @@ NotFoundError, existing targets AlreadyExistsError, as TensorFlow's file_io does
 lazily, so a missing file fails at the first read, not at GFile(...).
 """
 
+import contextlib
 import glob as _glob
 import os
 import shutil
@@ -34,7 +35,7 @@ def MakeDirs(dirname):  # noqa: N802
     """Creates dirname and its parents; an existing directory is fine."""
     if os.path.exists(dirname) and not os.path.isdir(dirname):
         raise errors.FailedPreconditionError(None, None, f"{dirname} is not a directory")
-    os.makedirs(dirname, exist_ok=True)
+    file_io.recursively_create_dir(os.fspath(dirname))
 
 
 def MkDir(dirname):  # noqa: N802
@@ -45,7 +46,8 @@ def MkDir(dirname):  # noqa: N802
         raise _already_exists(dirname)
     if not os.path.isdir(os.path.dirname(os.path.abspath(dirname))):
         raise _not_found(dirname)
-    os.mkdir(dirname)
+    with file_io.tf_errors(dirname):
+        os.mkdir(dirname)
 
 
 def DeleteRecursively(dirname):  # noqa: N802
@@ -68,7 +70,8 @@ def Rename(oldname, newname, overwrite=False):  # noqa: N802
         raise _not_found(oldname)
     if not overwrite and os.path.exists(newname):
         raise _already_exists(newname)
-    os.replace(oldname, newname)
+    with file_io.tf_errors(oldname):  # TensorFlow names the source (EXDEV: UnimplementedError)
+        os.replace(oldname, newname)
 
 
 def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
@@ -76,7 +79,17 @@ def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
         raise _not_found(oldpath)
     if not overwrite and os.path.exists(newpath):
         raise _already_exists(newpath)
-    shutil.copyfile(oldpath, newpath)
+    # Through a temporary file beside newpath: a full disk leaves a file overwritten whole
+    # (TensorFlow's Copy leaves it cut short), and raises TensorFlow's error naming newpath.
+    temporary = f"{newpath}.tempstate{os.getpid()}"
+    with file_io.tf_errors(newpath):
+        try:
+            shutil.copyfile(oldpath, temporary)
+            os.replace(temporary, newpath)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+            raise
 
 
 def ListDirectory(dirname):  # noqa: N802

@@ -68,3 +68,32 @@ def test_write_graph_on_a_full_disk_keeps_the_previous_graph(tmp_path, monkeypat
     monkeypatch.undo()
     assert previous.read_bytes() == b"a good graph"
     assert [p.name for p in tmp_path.iterdir()] == ["graph.pb"]  # no temporary left behind
+
+
+def test_gfile_copy_on_a_full_disk_keeps_the_file_it_would_overwrite(tmp_path, monkeypatch):
+    import shutil
+    source, target = tmp_path / "new.bin", tmp_path / "kept.bin"
+    source.write_bytes(b"new" * 1000)
+    target.write_bytes(b"a good file")
+
+    def copy_to_a_full_disk(old, new):
+        Path(new).write_bytes(b"cut")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(shutil, "copyfile", copy_to_a_full_disk)
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=f"^{target}; No space left on device$"):
+        tf.gfile.Copy(str(source), str(target), overwrite=True)
+    assert target.read_bytes() == b"a good file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.bin", "new.bin"]
+
+
+def test_gfile_rename_across_devices_is_tensorflows_unimplemented(tmp_path, monkeypatch):
+    import os
+    source = tmp_path / "a"
+    source.write_text("x")
+
+    def cross_device(old, new):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+    monkeypatch.setattr(os, "replace", cross_device)
+    # TensorFlow 2.21, renaming into another mount: UnimplementedError naming the source.
+    with pytest.raises(tf.errors.UnimplementedError, match=f"^{source}; Invalid cross-device link$"):
+        tf.gfile.Rename(str(source), str(tmp_path / "b"))
