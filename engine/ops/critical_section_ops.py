@@ -175,6 +175,9 @@ class CriticalSection:
             theirs = {tensor.name for tensor in other.resources}
             shared = [tensor for tensor in captured if tensor.name in theirs]
             if shared:
+                # TensorFlow lists the ObjectIdentitySet's wrappers of the tensors
+                shared = "[" + ", ".join(f"<_ObjectIdentityWrapper wrapping {tensor!r}>"
+                                         for tensor in shared) + "]"
                 raise ValueError(
                     f"This execution would access resources: {shared}. Either this lock "
                     f"(CriticalSection: {self._handle}) or lock '{other}' (CriticalSection: "

@@ -14,30 +14,33 @@ for the lock as TensorFlow's do, within their deadline. What a failed run still 
 it ends is released then (`release_held_by_this_thread`, called by the session).
 """
 
+import itertools
 import threading
+import weakref
 
 from engine.runtime import deadline
 
 # How long a waiting lock sleeps between looks at its run's deadline.
 _WAIT_SECONDS = 0.05
+_lock_numbers = itertools.count()
 
 
 class Mutex:
-    """One mutex of a session: a lock, and the HeldLock that holds it (None when free)."""
+    """One mutex of a session: a lock, and which HeldLock holds it (by its number, so that
+    the mutex does not keep its lock's value alive) on which thread."""
 
-    __slots__ = ("name", "_lock", "holder")
+    __slots__ = ("name", "_lock", "_holder", "_holder_thread")
 
     def __init__(self, name):
         self.name = name
         self._lock = threading.Lock()
-        self.holder = None
+        self._holder = self._holder_thread = None
 
     def label(self):
         return f"Mutex[{self.name}]"
 
     def held_by_this_thread(self):
-        holder = self.holder
-        return holder is not None and holder.thread == threading.get_ident()
+        return self._holder is not None and self._holder_thread == threading.get_ident()
 
     def acquire(self, held_locks):
         """A HeldLock of this mutex, once it is free (the caller checked that this thread
@@ -46,24 +49,26 @@ class Mutex:
         thread = threading.get_ident()
         while not self._lock.acquire(timeout=_WAIT_SECONDS):
             deadline.check()
-        held = self.holder = HeldLock(self, thread, held_locks)
-        held_locks.setdefault(thread, set()).add(held)
+        held = HeldLock(self, next(_lock_numbers), thread, held_locks)
+        self._holder, self._holder_thread = held.number, thread
+        # weakly: the lock's value alone keeps the mutex locked
+        held_locks.setdefault(thread, weakref.WeakSet()).add(held)
         return held
 
-    def _release(self, held):
-        if self.holder is held:
-            self.holder = None
+    def _release(self, number):
+        if self._holder == number:
+            self._holder = self._holder_thread = None
             self._lock.release()
 
 
 class HeldLock:
     """The value of a MutexLock's output: the mutex stays locked while it is alive."""
 
-    __slots__ = ("mutex", "thread", "_held_locks", "_released", "__weakref__")
+    __slots__ = ("mutex", "number", "thread", "_held_locks", "_released", "__weakref__")
 
-    def __init__(self, mutex, thread, held_locks):
-        self.mutex, self.thread, self._held_locks = mutex, thread, held_locks
-        self._released = False
+    def __init__(self, mutex, number, thread, held_locks):
+        self.mutex, self.number, self.thread = mutex, number, thread
+        self._held_locks, self._released = held_locks, False
 
     def release(self):
         if self._released:
@@ -72,9 +77,7 @@ class HeldLock:
         mine = self._held_locks.get(self.thread)
         if mine is not None:
             mine.discard(self)
-            if not mine:
-                self._held_locks.pop(self.thread, None)
-        self.mutex._release(self)
+        self.mutex._release(self.number)
 
     def __del__(self):
         self.release()
