@@ -23,6 +23,7 @@ from engine.runtime import deadline
 # How long a waiting lock sleeps between looks at its run's deadline.
 _WAIT_SECONDS = 0.05
 _lock_numbers = itertools.count()
+_registry_lock = threading.RLock()  # the held-lock tables; reentrant: __del__ may run inside
 
 
 class Mutex:
@@ -51,8 +52,8 @@ class Mutex:
             deadline.check()
         held = HeldLock(self, next(_lock_numbers), thread, held_locks)
         self._holder, self._holder_thread = held.number, thread
-        # weakly: the lock's value alone keeps the mutex locked
-        held_locks.setdefault(thread, weakref.WeakSet()).add(held)
+        with _registry_lock:  # weakly: the lock's value alone keeps the mutex locked
+            held_locks.setdefault(thread, weakref.WeakSet()).add(held)
         return held
 
     def _release(self, number):
@@ -74,9 +75,12 @@ class HeldLock:
         if self._released:
             return
         self._released = True
-        mine = self._held_locks.get(self.thread)
-        if mine is not None:
-            mine.discard(self)
+        with _registry_lock:
+            mine = self._held_locks.get(self.thread)
+            if mine is not None:
+                mine.discard(self)
+                if not mine:  # the session looks here after each run only while any is held
+                    del self._held_locks[self.thread]
         self.mutex._release(self.number)
 
     def __del__(self):
