@@ -65,7 +65,10 @@ class _Gradient:
         self.name = f"__inference___backward_{base}_{uid}"
         names = [_output_name(i) for i in range(len(outputs))]
         backward_arguments = grad_ys + [p for _, p in self.extra_captures]
-        split = _split(outputs, forward_set, {t.op for t in backward_arguments})
+        # TensorFlow's backward function holds every op its gradient built (the gradient of
+        # a constant factor too), and so reads every forward value those read.
+        built = [op for op in graph.get_operations() if op not in forward_set]
+        split = _split(outputs, forward_set, {t.op for t in backward_arguments}, built)
         if split is not None and through:
             position = {t.name: j for j, t in enumerate(through)}
             if any(t.name not in position for t in split[1]):
@@ -122,11 +125,11 @@ def _output_name(index):
     return "identity" if index == 0 else f"identity_{index}"
 
 
-def _split(outputs, forward_set, argument_ops):
+def _split(outputs, forward_set, argument_ops, built=()):
     """(gradient ops the outputs need, the forward tensors they read in the order the
     gradient ops first read them), or None where a gradient op is inside v1 control flow, or
     needs a forward op by a control edge or a forward tensor made inside v1 control flow."""
-    needed, stack = set(), [t.op for t in outputs]
+    needed, stack = set(), [t.op for t in outputs] + list(built)
     while stack:
         op = stack.pop()
         if op in needed or op in argument_ops:

@@ -24,15 +24,7 @@ def test_values_and_calls_match_tensorflows(name):
     tf_fixture_set.assert_values_equal(tf, cases, TF, name)
 
 
-# TensorFlow's backward function holds every gradient op it built, and its forward outputs
-# every value those read; the engine's only the ops the gradients need (a nested call's Mul
-# by a constant: TensorFlow's forward also outputs the other factor, for the constant's
-# unused gradient).
-FIRST_ORDER_INTERMEDIATES_DIFFER = {"nested_call"}
-
-
-@pytest.mark.parametrize("name", [n for n in cases.CASES
-                                  if n not in FIRST_ORDER_INTERMEDIATES_DIFFER])
+@pytest.mark.parametrize("name", list(cases.CASES))
 def test_graphs_equal_tensorflows(name):
     tf_fixture_set.assert_graph_equal(tf, cases, TF, name)
 
