@@ -55,21 +55,23 @@ def _counter(tf, v):
     return count
 
 
-def _slowly(tf, value, seconds):
+def _slowly(tf, value, seconds, started=None):
     """`value` after a sleep of `seconds` in Python (a py_func), which lets other threads'
-    runs in between."""
+    runs in between; `started` (a threading.Event) is set when the sleep begins."""
     def wait(array):
+        if started is not None:
+            started.set()
         time.sleep(seconds)
         return array
     return tf.py_func(wait, [value], value.dtype, stateful=True)
 
 
-def _read_modify_write(tf, v, seconds=0.002):
+def _read_modify_write(tf, v, seconds=0.002, started=None):
     """v = v + 1 as a read, a wait and a separate assign: updates get lost without the
     section."""
     def bump():
         value = v.read_value()
-        with tf.control_dependencies([v.assign(_slowly(tf, value, seconds) + 1)]):
+        with tf.control_dependencies([v.assign(_slowly(tf, value, seconds, started) + 1)]):
             return tf.identity(value)
     return bump
 
@@ -122,13 +124,14 @@ def deadline_while_held(tf, log):
     with graph.as_default():
         v = tf.get_variable("v", initializer=0, use_resource=True)
         cs = tf.CriticalSection(name="cs")
-        slow = cs.execute(_read_modify_write(tf, v, seconds=1.0))
+        holding = threading.Event()
+        slow = cs.execute(_read_modify_write(tf, v, seconds=1.0, started=holding))
         quick = cs.execute(lambda: v.read_value())
         with tf.Session() as sess:
             sess.run(v.initializer)
             holder = threading.Thread(target=sess.run, args=(slow,))
             holder.start()
-            time.sleep(0.3)
+            holding.wait(60)  # the other run is inside the section
             options = tf.RunOptions(timeout_in_ms=100)
             log["deadline_error"] = _error(lambda: sess.run(quick, options=options))[0]
             holder.join()
