@@ -56,7 +56,8 @@ class ExportGraph:
                 with graph.name_scope(f"{handle.op.name}/Read"):
                     apply_op("ReadVariableOp", resource=handle, dtype=dtype, name="ReadVariableOp")
                 self.handles[node_id] = handle
-            for key, wrapper in saved.signatures.items():
+            for key in sorted(saved.signatures):  # TensorFlow builds them by key
+                wrapper = saved.signatures[key]
                 self._add_signature(key, wrapper, bound_inputs[wrapper.name.decode()])
             init = no_op(name="NoOp")
             info = self.signature_defs[constants.INIT_OP_SIGNATURE_KEY] = meta_graph_pb2.SignatureDef()

@@ -30,10 +30,14 @@ _USER_OBJECT_IDENTIFIERS = {list: "trackable_list_wrapper", dict: "trackable_dic
 
 
 def function_attributes(obj):
-    """A tf.Module's tf.function attributes, by name (dir()'s order), bound to it."""
+    """A tf.Module's tf.function attributes, its class's (bound to it) and its own, by name
+    (dir()'s order, as AutoTrackable lists them)."""
     found = []
-    for name in dir(type(obj)):
-        if isinstance(getattr(type(obj), name, None), Function):
+    own = vars(obj) if hasattr(obj, "__dict__") else {}
+    for name in dir(obj):
+        if isinstance(own.get(name), Function):
+            found.append((name, own[name]))
+        elif isinstance(getattr(type(obj), name, None), Function):
             found.append((name, getattr(obj, name)))
     return found
 

@@ -1,0 +1,178 @@
+"""tf.saved_model.save and load_v2 in graph mode, built alike for TensorFlow and the engine.
+
+`tf` is `tensorflow.compat.v1` with v2 behaviour disabled (tools/make_saved_model_v2_fixtures.py)
+or the engine. A small tf.Module (two resource variables, a tf.function with an input
+signature returning a dict, one with a tf.while_loop, one with a tf.cond returning a tuple) is
+saved with two signatures; `outputs` runs what load_v2 gives back; `structure` is what
+saved_model_cli show --all and the object graph say about a SavedModel, with the functions'
+numbers left out (TensorFlow's are its process-wide uids); ERROR_CASES are the errors
+TensorFlow gives in TensorFlow's words.
+"""
+
+import re
+
+import numpy as np
+
+X = np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 3.0]], np.float32)
+N = np.float32(3.0)
+V = np.array([1.5, -0.25], np.float32)
+SIGNATURE_FEEDS = {"serving_default": {"x": X}, "clip": {"v": V}}
+
+
+def module_class(tf):
+    class Scaler(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="w", use_resource=True)
+            self.b = tf.Variable([0.5, 0.25], name="b", use_resource=True)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+        def apply(self, x):
+            return {"y": tf.matmul(x, self.w) + self.b}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def loop(self, n):
+            _, total = tf.while_loop(lambda i, s: i < n,
+                                     lambda i, s: (i + 1.0, s + tf.reduce_sum(self.b) * i),
+                                     [0.0, 0.0])
+            return total
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="v")])
+        def clip(self, v):
+            scaled = tf.cond(tf.reduce_sum(v) > 0.0, lambda: v * self.b, lambda: v - self.b)
+            return scaled, tf.reduce_max(v)
+
+    return Scaler
+
+
+def save(tf, export_dir):
+    """Build the module in a new graph, change a variable, save it with two signatures."""
+    with tf.Graph().as_default(), tf.Session() as sess:
+        module = module_class(tf)()
+        sess.run(tf.global_variables_initializer())
+        sess.run(module.w.assign([[2.0, 0.0], [1.0, -1.0]]))
+        tf.saved_model.save(module, str(export_dir),
+                            signatures={"serving_default": module.apply, "clip": module.clip})
+
+
+def outputs(tf, export_dir):
+    """{name: value} of what load_v2 gives back, run in a new graph and session."""
+    with tf.Graph().as_default(), tf.Session() as sess:
+        loaded = tf.saved_model.load_v2(str(export_dir))
+        fetches = {"variables/w": loaded.w, "variables/b": loaded.b,
+                   "apply/y": loaded.apply(tf.constant(X))["y"],
+                   "loop": loaded.loop(tf.constant(N))}
+        scaled, largest = loaded.clip(tf.constant(V))
+        fetches.update({"clip/0": scaled, "clip/1": largest})
+        for key in sorted(loaded.signatures):
+            results = loaded.signatures[key](**{name: tf.constant(value) for name, value
+                                                in SIGNATURE_FEEDS[key].items()})
+            fetches.update({f"signatures/{key}/{name}": tensor for name, tensor in results.items()})
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(fetches)
+    return {key: np.asarray(value) for key, value in values.items()}
+
+
+def _function_name(name):
+    """A function's name without its number: `__inference_apply`."""
+    return re.sub(r"_\d+$", "", name)
+
+
+def _shape(proto):
+    return None if proto.unknown_rank else [d.size for d in proto.dim]
+
+
+def structure(saved_model):
+    """What a SavedModel message says of its signatures, objects and functions (a dict)."""
+    meta = saved_model.meta_graphs[0]
+    signatures = {}
+    for key, signature in sorted(meta.signature_def.items()):
+        signatures[key] = {
+            "method_name": signature.method_name,
+            "inputs": {name: [info.name, info.dtype, _shape(info.tensor_shape)]
+                       for name, info in sorted(signature.inputs.items())},
+            "outputs": {name: [info.name, info.dtype, _shape(info.tensor_shape)]
+                        for name, info in sorted(signature.outputs.items())}}
+    nodes = []
+    for node in meta.object_graph_def.nodes:
+        kind = node.WhichOneof("kind")
+        entry = {"kind": kind, "children": [c.local_name for c in node.children]}
+        if kind == "user_object":
+            entry["identifier"] = node.user_object.identifier
+        elif kind == "variable":
+            entry["variable"] = [node.variable.name, node.variable.dtype,
+                                 _shape(node.variable.shape), node.variable.trainable]
+        elif kind == "function":
+            entry["concrete_functions"] = [_function_name(n) for n in node.function.concrete_functions]
+        elif kind == "bare_concrete_function":
+            bare = node.bare_concrete_function
+            entry["bare"] = [_function_name(bare.concrete_function_name),
+                             list(bare.argument_keywords), bare.allowed_positional_arguments]
+        nodes.append(entry)
+    concrete = {_function_name(name): {"bound_inputs": list(saved.bound_inputs)}
+                for name, saved in meta.object_graph_def.concrete_functions.items()}
+    return {"tags": list(meta.meta_info_def.tags), "signatures": signatures, "nodes": nodes,
+            "concrete_functions": dict(sorted(concrete.items())),
+            "collections": sorted(meta.collection_def),
+            "saver_def": bool(meta.saver_def.filename_tensor_name)}
+
+
+def _not_trackable(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session():
+        tf.saved_model.save(3, str(export_dir))
+
+
+def _signature_without_input_signature(tf, export_dir):
+    class Untyped(tf.Module):
+        @tf.function
+        def double(self, x):
+            return x * 2.0
+
+    with tf.Graph().as_default(), tf.Session():
+        module = Untyped()
+        tf.saved_model.save(module, str(export_dir), signatures=module.double)
+
+
+def _no_session(tf, export_dir):
+    with tf.Graph().as_default():
+        tf.saved_model.save(module_class(tf)(), str(export_dir))
+
+
+def _missing_directory(tf, export_dir):
+    with tf.Graph().as_default():
+        tf.saved_model.load_v2(str(export_dir))
+
+
+def _damaged_file(tf, export_dir):
+    export_dir.mkdir(parents=True, exist_ok=True)
+    (export_dir / "saved_model.pb").write_bytes(b"\xff\xff not a SavedModel")
+    with tf.Graph().as_default():
+        tf.saved_model.load_v2(str(export_dir))
+
+
+# name -> (function(tf, export_dir), how the message is compared: the whole of it, or the
+# words before the object's repr, which names TensorFlow's classes)
+ERROR_CASES = {
+    "save_not_trackable": (_not_trackable, "whole"),
+    "save_signature_without_input_signature": (_signature_without_input_signature, "repr"),
+    "save_without_session": (_no_session, "whole"),
+    "load_missing_directory": (_missing_directory, "whole"),
+    "load_damaged_file": (_damaged_file, "prefix"),
+}
+
+
+def error_of(tf, name, export_dir):
+    """(error class name, message as compared) of one error case; export_dir is replaced by
+    DIR in the message."""
+    function, compare = ERROR_CASES[name]
+    try:
+        function(tf, export_dir)
+    except Exception as error:  # noqa: BLE001 (the class is what is compared)
+        message = str(error).replace(str(export_dir), "DIR")
+        if compare == "repr":
+            message = re.sub(r"<[^>]*>", "<...>", message)
+        elif compare == "prefix":
+            # TensorFlow names the file as bytes (b'DIR/saved_model.pb'), the engine as text.
+            message = " ".join(message.split(" ")[:3])
+        return [type(error).__name__, message]
+    return ["no error", ""]
