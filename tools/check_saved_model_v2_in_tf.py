@@ -37,15 +37,13 @@ import json, sys
 sys.path.insert(0, "tests/engine")
 import engine as tf
 import saved_model_v2_cases as cases
-cases.save(tf, sys.argv[1])
-print(json.dumps({k: v.tolist() for k, v in cases.outputs(tf, sys.argv[1]).items()}))
+save, run = cases.PROGRAMS[sys.argv[2]]
+save(tf, sys.argv[1])
+print(json.dumps({k: v.tolist() for k, v in run(tf, sys.argv[1]).items()}))
 """
 
 
-def _eager_outputs(export_dir):
-    """What TensorFlow's eager load gives, keyed as cases.outputs keys it."""
-    import tensorflow as tf
-    loaded = tf.saved_model.load(str(export_dir))
+def _eager_scaler(tf, loaded):
     values = {"variables/w": loaded.w, "variables/b": loaded.b,
               "apply/y": loaded.apply(tf.constant(cases.X))["y"],
               "loop": loaded.loop(tf.constant(cases.N))}
@@ -54,12 +52,28 @@ def _eager_outputs(export_dir):
         results = loaded.signatures[key](**{name: tf.constant(value)
                                             for name, value in cases.SIGNATURE_FEEDS[key].items()})
         values.update({f"signatures/{key}/{name}": t for name, t in results.items()})
+    return values
+
+
+def _eager_nested(tf, loaded):
+    return {"predict": loaded.predict(tf.constant(cases.X[:, [0, 1, 1]] + 1.0)),
+            "scale": loaded.scale(tf.constant([3.0, -4.0])), "step": loaded.step,
+            "second/bias": loaded.layers[1].bias,
+            "serving_default": loaded.signatures["serving_default"](
+                features=tf.constant(cases.X[:, [1, 0, 0]]))["output_0"]}
+
+
+def _eager_outputs(export_dir, program):
+    """What TensorFlow's eager load gives, keyed as cases.PROGRAMS' runs key it."""
+    import tensorflow as tf
+    loaded = tf.saved_model.load(str(export_dir))
+    values = {"scaler": _eager_scaler, "nested": _eager_nested}[program](tf, loaded)
     return {key: np.asarray(value) for key, value in values.items()}
 
 
-def _graph_mode(code, export_dir):
+def _graph_mode(code, export_dir, program="scaler"):
     """Run `code` (load_v2 or the TF1 loader) in a TF1-mode TensorFlow subprocess."""
-    result = subprocess.run([sys.executable, "-c", code, str(export_dir)], cwd=REPO,
+    result = subprocess.run([sys.executable, "-c", code, str(export_dir), program], cwd=REPO,
                             capture_output=True, text=True)
     if result.returncode:
         raise RuntimeError(result.stderr[-3000:])
@@ -72,7 +86,8 @@ sys.path[:0] = ["tools", "tests/engine"]
 from fixture_common import tf_v1
 import saved_model_v2_cases as cases
 tf = tf_v1()
-print(json.dumps({k: v.tolist() for k, v in cases.outputs(tf, sys.argv[1]).items()}))
+run = cases.PROGRAMS[sys.argv[2]][1]
+print(json.dumps({k: v.tolist() for k, v in run(tf, sys.argv[1]).items()}))
 """
 
 TF1_LOADER_SIDE = """
@@ -119,17 +134,25 @@ def _compare(label, ours, theirs, keys=None):
 def main():
     failures = 0
     with tempfile.TemporaryDirectory() as root:
-        engine_dir = Path(root) / "engine_module"
-        result = subprocess.run([ENGINE_PYTHON, "-c", ENGINE_SIDE, str(engine_dir)], cwd=REPO,
-                                capture_output=True, text=True,
-                                env=dict(os.environ, PYTHONPATH=str(REPO)))
-        if result.returncode:
-            print(result.stderr[-3000:])
-            sys.exit(1)
-        engine = {k: np.asarray(v, np.float32) for k, v in
-                  json.loads(result.stdout.splitlines()[-1]).items()}
-        failures += _compare("eager tf.saved_model.load", engine, _eager_outputs(engine_dir))
-        failures += _compare("graph-mode load_v2", engine, _graph_mode(LOAD_V2_SIDE, engine_dir))
+        for program in cases.PROGRAMS:
+            program_dir = Path(root) / f"engine_{program}"
+            result = subprocess.run([ENGINE_PYTHON, "-c", ENGINE_SIDE, str(program_dir), program],
+                                    cwd=REPO, capture_output=True, text=True,
+                                    env=dict(os.environ, PYTHONPATH=str(REPO)))
+            if result.returncode:
+                print(result.stderr[-3000:])
+                sys.exit(1)
+            engine = {k: np.asarray(v) for k, v in
+                      json.loads(result.stdout.splitlines()[-1]).items()}
+            failures += _compare(f"{program}: eager tf.saved_model.load", engine,
+                                 _eager_outputs(program_dir, program))
+            failures += _compare(f"{program}: graph-mode load_v2", engine,
+                                 _graph_mode(LOAD_V2_SIDE, program_dir, program))
+        engine_dir = Path(root) / "engine_scaler"
+        engine = {k: np.asarray(v) for k, v in json.loads(subprocess.run(
+            [ENGINE_PYTHON, "-c", ENGINE_SIDE, str(Path(root) / "again"), "scaler"], cwd=REPO,
+            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)),
+            check=True).stdout.splitlines()[-1]).items()}
         tf1 = _graph_mode(TF1_LOADER_SIDE, engine_dir)
         failures += _compare("tf.compat.v1.saved_model.loader.load", engine, tf1, keys=tf1)
         tf_dir = Path(root) / "tf_module"

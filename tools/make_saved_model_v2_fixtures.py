@@ -28,9 +28,9 @@ TensorFlow's behaviour, as these cases record it:
   returns a dict. A missing directory is OSError "SavedModel file does not exist at: ...",
   a damaged saved_model.pb OSError "Cannot parse file b'...': ...".
 
-Writes tf_module/ (TensorFlow's SavedModel of the module, without fingerprint.pb, which no
-reader here needs), structure.json (cases.structure of it), outputs.json (what load_v2 of it
-runs to) and errors.json.
+Writes, per cases.PROGRAMS entry, tf_<name>/ (TensorFlow's SavedModel, without fingerprint.pb,
+which no reader here needs), its cases.structure in structure.json and what load_v2 of it runs
+to in outputs.json; and errors.json.
 """
 
 import json
@@ -50,22 +50,25 @@ def main():
     from tensorflow.core.protobuf import saved_model_pb2
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
-    model = OUT / "tf_module"
-    cases.save(tf, model)
-    (model / "fingerprint.pb").unlink()
-    saved_model = saved_model_pb2.SavedModel()
-    saved_model.ParseFromString((model / "saved_model.pb").read_bytes())
-    (OUT / "structure.json").write_text(json.dumps(cases.structure(saved_model), indent=1) + "\n")
-    outputs = {key: {"dtype": str(value.dtype), "shape": list(value.shape),
-                     "values": value.ravel().tolist()}
-               for key, value in cases.outputs(tf, model).items()}
+    structures, outputs = {}, {}
+    for name, (save, run) in cases.PROGRAMS.items():
+        model = OUT / f"tf_{name}"
+        save(tf, model)
+        (model / "fingerprint.pb").unlink()
+        saved_model = saved_model_pb2.SavedModel()
+        saved_model.ParseFromString((model / "saved_model.pb").read_bytes())
+        structures[name] = cases.structure(saved_model)
+        outputs[name] = {key: {"dtype": str(value.dtype), "shape": list(value.shape),
+                               "values": value.ravel().tolist()}
+                         for key, value in run(tf, model).items()}
+    (OUT / "structure.json").write_text(json.dumps(structures, indent=1) + "\n")
     (OUT / "outputs.json").write_text(json.dumps(outputs, indent=1, sort_keys=True) + "\n")
     errors = {}
     with tempfile.TemporaryDirectory() as root:
         for name in cases.ERROR_CASES:
             errors[name] = cases.error_of(tf, name, Path(root) / name)
     (OUT / "errors.json").write_text(json.dumps(errors, indent=1) + "\n")
-    print(f"{len(outputs)} outputs, {len(errors)} errors; wrote {OUT}")
+    print(f"{sum(map(len, outputs.values()))} outputs, {len(errors)} errors; wrote {OUT}")
 
 
 if __name__ == "__main__":

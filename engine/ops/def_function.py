@@ -179,6 +179,13 @@ class Function:
         return [p.name for p in self._signature.parameters.values()
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
+    def parameter_defaults(self):
+        """The default values of the last positional parameters that have one."""
+        defaults = [p.default for p in self._signature.parameters.values()
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                    and p.default is not p.empty]
+        return tuple(defaults)
+
     def _parameter_names(self, count):
         names = self.parameter_names()
         return (names + [f"args_{i}" for i in range(len(names), count)])[:count]

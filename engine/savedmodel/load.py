@@ -91,7 +91,7 @@ def _restore_variables(nodes, prefix):
     return variables
 
 
-def _concrete(graph, renamed, saved_graph, name, variables, bare=None):
+def _concrete(graph, renamed, saved_graph, name, variables, bare=None, keywords=None):
     saved = saved_graph.concrete_functions[name]
     captured = []
     for node_id in saved.bound_inputs:
@@ -102,13 +102,13 @@ def _concrete(graph, renamed, saved_graph, name, variables, bare=None):
         captured.append(variables[node_id])
     return RestoredConcreteFunction(
         graph, renamed[name], saved, captured,
-        argument_keywords=bare.argument_keywords if bare is not None else None,
-        allowed_positional=bare.allowed_positional_arguments if bare is not None else None)
+        argument_keywords=bare.argument_keywords if bare is not None else keywords)
 
 
-def _parameter_names(function_spec):
+def _parameters(function_spec):
+    """(parameter names, defaults of the last ones) of a saved tf.function."""
     spec = structured_value.decode(function_spec.fullargspec) or {}
-    return list(spec.get("args") or [])
+    return list(spec.get("args") or []), tuple(spec.get("defaults") or ())
 
 
 def _objects(nodes, saved_graph, graph, renamed, variables):
@@ -119,10 +119,12 @@ def _objects(nodes, saved_graph, graph, renamed, variables):
         if kind == "variable":
             objects.append(variables[node_id])
         elif kind == "function":
-            concretes = [_concrete(graph, renamed, saved_graph, name, variables)
+            parameters = _parameters(node.function.function_spec)
+            concretes = [_concrete(graph, renamed, saved_graph, name, variables,
+                                   keywords=parameters[0] or None)
                          for name in node.function.concrete_functions]
             objects.append(RestoredFunction(f"restored_function_{node_id}", concretes,
-                                            _parameter_names(node.function.function_spec)))
+                                            *parameters))
         elif kind == "bare_concrete_function":
             bare = node.bare_concrete_function
             objects.append(_concrete(graph, renamed, saved_graph, bare.concrete_function_name,

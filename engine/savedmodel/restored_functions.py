@@ -54,8 +54,7 @@ class RestoredConcreteFunction:
     """One saved ConcreteFunction: called with its arguments (positional, or by keyword),
     it builds a call op in the default graph and returns its outputs in the saved structure."""
 
-    def __init__(self, graph, name, saved, captured, argument_keywords=None,
-                 allowed_positional=None):
+    def __init__(self, graph, name, saved, captured, argument_keywords=None):
         self.graph = graph
         self.name = name.encode()
         self._function_def = graph._get_function(name)
@@ -63,11 +62,7 @@ class RestoredConcreteFunction:
         self.structured_input_signature = structured_value.decode(
             saved.canonicalized_input_signature) or ((), {})
         self.structured_outputs = structured_value.decode(saved.output_signature)
-        args, kwargs = self.structured_input_signature
-        self._keywords = list(argument_keywords) if argument_keywords else (
-            [spec.name for spec in nest.flatten(list(args))] + sorted(kwargs))
-        self._allowed_positional = (len(nest.flatten(list(args))) if allowed_positional is None
-                                    else allowed_positional)
+        self._keywords = _aligned_keywords(self._flat_specs(), argument_keywords)
 
     @property
     def captured_inputs(self):
@@ -85,7 +80,7 @@ class RestoredConcreteFunction:
         """The flat inputs, in the saved order, from positional and keyword arguments."""
         specs = self._flat_specs()
         if len(args) > len(self._keywords):
-            raise TypeError(f"{self.name.decode()} takes {self._allowed_positional} positional "
+            raise TypeError(f"{self.name.decode()} takes {len(self._keywords)} positional "
                             f"arguments, got {len(args)}.")
         values = dict(zip(self._keywords, nest.flatten(list(args))))
         for key, value in kwargs.items():
@@ -95,11 +90,21 @@ class RestoredConcreteFunction:
             if key in values:
                 raise TypeError(f"{self.name.decode()} got two values for argument {key!r}.")
             values[key] = value
-        missing = [key for key in self._keywords if key not in values]
+        inputs, missing = [], []
+        for key, spec in zip(self._keywords, specs):
+            if not isinstance(spec, TensorSpec):
+                # A Python value the trace was made for: the call must pass the same or none.
+                if key in values and values[key] != spec:
+                    raise ValueError(f"{self.name.decode()} was traced with {key}={spec!r}, "
+                                     f"got {values[key]!r}.")
+            elif key not in values:
+                missing.append(key)
+            else:
+                inputs.append(_as_input(values[key], spec))
         if missing:
             raise TypeError(f"{self.name.decode()} missing required arguments: "
                             f"{', '.join(missing)}.")
-        return [_as_input(values[key], spec) for key, spec in zip(self._keywords, specs)]
+        return inputs
 
     def fits(self, args, kwargs):
         """Whether the arguments bind to this function's input signature."""
@@ -128,11 +133,21 @@ class RestoredConcreteFunction:
         return nest.pack_sequence_as(self.structured_outputs, results)
 
 
+def _aligned_keywords(specs, keywords):
+    """A name per flat argument: `keywords` name every argument, or only the tensors (a bare
+    concrete function's argument_keywords: its Python values are part of the trace)."""
+    keywords = list(keywords or [])
+    tensors = [i for i, spec in enumerate(specs) if isinstance(spec, TensorSpec)]
+    names = [getattr(spec, "name", None) or f"arg_{i}" for i, spec in enumerate(specs)]
+    if len(keywords) >= len(specs):
+        return keywords[:len(specs)]
+    if len(keywords) == len(tensors):
+        for index, keyword in zip(tensors, keywords):
+            names[index] = keyword
+    return names
+
+
 def _as_input(value, spec):
-    if not isinstance(spec, TensorSpec):
-        if value != spec:
-            raise ValueError(f"expected {spec!r}, got {value!r}")
-        return None
     tensor = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=spec.dtype)
     if tensor.dtype.base_dtype != spec.dtype or not spec.shape.is_compatible_with(tensor.shape):
         raise TypeError(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}")
@@ -142,18 +157,24 @@ def _as_input(value, spec):
 class RestoredFunction:
     """A saved tf.function: called, the first trace whose input signature the arguments fit."""
 
-    def __init__(self, name, concrete_functions, parameter_names):
+    def __init__(self, name, concrete_functions, parameter_names, defaults=()):
         self.__name__ = name
         self.concrete_functions = list(concrete_functions)
         self._parameters = list(parameter_names)
+        self._defaults = dict(zip(self._parameters[len(self._parameters) - len(defaults):],
+                                  defaults))
 
     def _positional(self, args, kwargs):
-        """The arguments by the function's parameter order."""
+        """The arguments by the function's parameter order, defaults filled in."""
         values = list(args)
         rest = dict(kwargs)
         for name in self._parameters[len(values):]:
             if name in rest:
                 values.append(rest.pop(name))
+            elif name in self._defaults:
+                values.append(self._defaults[name])
+            else:
+                break
         return values, rest
 
     def __call__(self, *args, **kwargs):

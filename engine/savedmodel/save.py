@@ -91,7 +91,7 @@ def save(obj, export_dir, signatures=None, options=None):
     export_dir = os.fspath(export_dir)
     graph = get_default_graph()
     with graph.as_default():
-        signature_map = signature_functions(obj, signatures, graph)
+        signature_map = signature_functions(obj, signatures)
         saved = SavedObjects(obj, signature_map, graph)
         bound = _bound_inputs(saved)
         checkpoint_graph = saved.checkpoint_graph()

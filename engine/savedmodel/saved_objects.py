@@ -63,6 +63,7 @@ class SavedObjects:
         self.signatures = signatures
         self.objects, self.edges, self.paths = [root], {}, {id(root): ""}
         self.node_ids = {id(root): 0}
+        self.traced_from = {}  # id(ConcreteFunction) -> the tf.function it is a trace of
         queue = [root]
         while queue:
             obj = queue.pop(0)
@@ -71,6 +72,8 @@ class SavedObjects:
                 found.append(("signatures", signatures))
             refs = []
             for name, child in found:
+                if isinstance(obj, Function):
+                    self.traced_from[id(child)] = obj
                 if id(child) not in self.node_ids:
                     self.node_ids[id(child)] = len(self.objects)
                     self.objects.append(child)
@@ -99,6 +102,19 @@ class SavedObjects:
             return (), {spec.name: spec for spec in args}
         return args, kwargs
 
+    def argument_names(self, obj):
+        """A ConcreteFunction's argument names: its tf.function's parameters, or a signature
+        function's input names."""
+        args, kwargs = self.input_signature(obj)
+        function = self.traced_from.get(id(obj))
+        names = function.parameter_names()[:len(args)] if function is not None else []
+        names += [getattr(spec, "name", None) or f"arg_{i}"
+                  for i, spec in enumerate(args)][len(names):]
+        # (every parameter, the ones a call passes: tensors, a Python value is part of the
+        # trace; the keyword-only ones)
+        tensors = [n for n, spec in zip(names, args) if isinstance(spec, TensorSpec)]
+        return names, tensors, sorted(kwargs)
+
     def checkpoint_graph(self):
         """The TrackableObjectGraph the variables/ checkpoint holds."""
         proto = trackable_object_graph_pb2.TrackableObjectGraph()
@@ -122,7 +138,8 @@ class SavedObjects:
                 node.children.add(node_id=child_id, local_name=name)
             edges = [(child_id, name, self.objects[child_id])
                      for child_id, name in self.edges.get(node_id, [])]
-            _describe(node, obj, edges, self.input_signature(obj))
+            names = self.argument_names(obj) if isinstance(obj, ConcreteFunction) else None
+            _describe(node, obj, edges, names)
         for concrete in self.concrete_functions():
             name = concrete.name.decode()
             saved = proto.concrete_functions[name]
@@ -146,7 +163,7 @@ def output_signature(outputs):
     return None if outputs is None else spec(outputs, "unknown")
 
 
-def _describe(node, obj, edges, input_signature):
+def _describe(node, obj, edges, argument_names):
     """One SavedObject's kind: user object, variable, function or bare concrete function."""
     if isinstance(obj, Variable):
         saved = node.variable
@@ -162,13 +179,12 @@ def _describe(node, obj, edges, input_signature):
     elif isinstance(obj, ConcreteFunction):
         bare = node.bare_concrete_function
         bare.concrete_function_name = obj.name.decode()
-        args, kwargs = input_signature
-        bare.argument_keywords.extend([spec.name for spec in args] + sorted(kwargs))
-        # TensorFlow's count: the positional arguments, and 1 for keyword-only ones.
-        bare.allowed_positional_arguments = len(args) or 1
+        args, tensors, kwargs = argument_names
+        bare.argument_keywords.extend(tensors + kwargs)
+        # TensorFlow's count: the positional tensor arguments, and 1 for keyword-only ones.
+        bare.allowed_positional_arguments = len(tensors) or 1
         spec = bare.function_spec
-        spec.fullargspec.CopyFrom(structured_value.full_arg_spec(
-            [s.name for s in args], sorted(kwargs)))
+        spec.fullargspec.CopyFrom(structured_value.full_arg_spec(args, kwargs))
         spec.input_signature.CopyFrom(structured_value.encode(None))
     else:
         user = node.user_object
@@ -178,7 +194,8 @@ def _describe(node, obj, edges, input_signature):
 
 def _function_spec(function):
     proto = saved_object_graph_pb2.FunctionSpec()
-    proto.fullargspec.CopyFrom(structured_value.full_arg_spec(function.parameter_names()))
+    proto.fullargspec.CopyFrom(structured_value.full_arg_spec(
+        function.parameter_names(), defaults=function.parameter_defaults()))
     signature = function.input_signature
     proto.input_signature.CopyFrom(structured_value.encode(
         None if signature is None else tuple(signature)))

@@ -1,8 +1,8 @@
 """The signatures a TF2 SavedModel serves (TensorFlow's signature_serialization): each a
 tf.function with an input_signature or a ConcreteFunction, wrapped in a function
 `signature_wrapper_<name>` that takes its inputs by keyword and returns a dict of tensors
-(a dict's own keys, else `output_<i>`). Without `signatures=`, the root's only traced
-tf.function serves as `serving_default` when it has an input signature.
+(a dict's own keys, else `output_<i>`). Without `signatures=`, the root's only tf.function
+with an input signature (or its `_default_save_signature`) serves as `serving_default`.
 """
 
 from engine.framework.tensor import Tensor
@@ -10,6 +10,8 @@ from engine.ops import nest
 from engine.ops.def_function import ConcreteFunction, Function
 from engine.savedmodel import constants
 from engine.savedmodel.saved_objects import SignatureMap, function_attributes
+
+DEFAULT_SIGNATURE_ATTR = "_default_save_signature"
 
 
 def _not_a_signature(value):
@@ -27,14 +29,17 @@ def _concrete(value):
     raise _not_a_signature(value)
 
 
-def _function_to_export(root, graph):
-    """find_function_to_export: the root's one tf.function with traces, if it has an
-    input signature."""
-    traced = [function for _, function in function_attributes(root)
-              if function.concrete_functions(graph)]
-    if len(traced) == 1 and traced[0].input_signature is not None:
-        return traced[0]
-    return None
+def _function_to_export(root):
+    """find_function_to_export: the root's `_default_save_signature`, else its only
+    tf.function with an input signature."""
+    candidates = []
+    for name, function in function_attributes(root):
+        if name == DEFAULT_SIGNATURE_ATTR:
+            return function
+        if function.input_signature is not None:
+            candidates.append(function)
+    # TensorFlow exports the trace (a ConcreteFunction), so its wrapper has no name of it.
+    return candidates[0].get_concrete_function() if len(candidates) == 1 else None
 
 
 def _normalized_outputs(outputs, function_name):
@@ -54,36 +59,31 @@ def _normalized_outputs(outputs, function_name):
     return {f"output_{i}": value for i, value in enumerate(flat)}
 
 
-def _base_name(concrete):
-    """`apply` of `__inference_apply_3`."""
-    name = concrete.name.decode()
-    name = name[len("__inference_"):] if name.startswith("__inference_") else name
-    return name.rsplit("_", 1)[0] if name.rsplit("_", 1)[-1].isdigit() else name
-
-
-def _wrapper(concrete):
-    """The signature function of `concrete`, traced in the current graph."""
+def _wrapper(value):
+    """The signature function of `value` (a tf.function or a ConcreteFunction), traced in the
+    current graph; `signature_wrapper_<its __name__>`, `signature_wrapper` for a
+    ConcreteFunction, which has none (as TensorFlow names it)."""
+    concrete = _concrete(value)
     specs = nest.flatten(list(concrete.structured_input_signature[0]))
-    base = _base_name(concrete)
+    name = getattr(value, "__name__", None)
 
     def signature_wrapper(*args):
-        return _normalized_outputs(concrete(*args), base)
+        return _normalized_outputs(concrete(*args), concrete.name.decode())
 
-    return Function(signature_wrapper, f"signature_wrapper_{base}",
+    return Function(signature_wrapper, f"signature_wrapper_{name}" if name else "signature_wrapper",
                     input_signature=specs).get_concrete_function()
 
 
-def signature_functions(root, signatures, graph):
+def signature_functions(root, signatures):
     """The SignatureMap tf.saved_model.save writes for `signatures=` (None, one function or
     a dict of them)."""
     if signatures is None:
-        found = _function_to_export(root, graph)
+        found = _function_to_export(root)
         signatures = {} if found is None else {constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: found}
     elif not isinstance(signatures, dict):
         signatures = {constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
-    concretes = {}
     for key, value in signatures.items():
         if not isinstance(key, str):
             raise ValueError(f"Expected a string signature key, got {key!r}.")
-        concretes[key] = _concrete(value)
-    return SignatureMap((key, _wrapper(concrete)) for key, concrete in concretes.items())
+        _concrete(value)  # every signature checked before any is traced
+    return SignatureMap((key, _wrapper(value)) for key, value in signatures.items())

@@ -70,12 +70,14 @@ def decode(proto):
     raise NotImplementedError(f"the engine does not read a SavedModel's {kind} values")
 
 
-def full_arg_spec(args, kwonly_args=()):
-    """inspect.FullArgSpec as TensorFlow encodes it: the argument names (self left out)."""
+def full_arg_spec(args, kwonly_args=(), defaults=None):
+    """inspect.FullArgSpec as TensorFlow encodes it: the argument names (self left out) and
+    the defaults of the last ones (a tuple, None when there are none)."""
     proto = struct_pb2.StructuredValue()
     named = proto.named_tuple_value
     named.name = "FullArgSpec"
-    fields = (("args", list(args)), ("varargs", None), ("varkw", None), ("defaults", None),
+    fields = (("args", list(args)), ("varargs", None), ("varkw", None),
+              ("defaults", tuple(defaults) if defaults else None),
               ("kwonlyargs", list(kwonly_args)), ("kwonlydefaults", None), ("annotations", {}))
     for key, value in fields:
         named.values.add(key=key).value.CopyFrom(encode(value))

@@ -3,7 +3,8 @@
 `tf` is `tensorflow.compat.v1` with v2 behaviour disabled (tools/make_saved_model_v2_fixtures.py)
 or the engine. A small tf.Module (two resource variables, a tf.function with an input
 signature returning a dict, one with a tf.while_loop, one with a tf.cond returning a tuple) is
-saved with two signatures; `outputs` runs what load_v2 gives back; `structure` is what
+saved with two signatures, and modules nested in a list with the default signature (PROGRAMS:
+how each is saved, and what load_v2 of it runs to); `structure` is what
 saved_model_cli show --all and the object graph say about a SavedModel, with the functions'
 numbers left out (TensorFlow's are its process-wide uids); ERROR_CASES are the errors
 TensorFlow gives in TensorFlow's words.
@@ -71,6 +72,62 @@ def outputs(tf, export_dir):
         sess.run(tf.global_variables_initializer())
         values = sess.run(fetches)
     return {key: np.asarray(value) for key, value in values.items()}
+
+
+def nested_module(tf):
+    """Modules in a list, a variable that is not trained, a tf.function without an input
+    signature traced once (with a Python default) and one with: the default signature."""
+    class Dense(tf.Module):
+        def __init__(self, n_in, n_out, name=None):
+            super().__init__(name=name)
+            self.kernel = tf.Variable(tf.reshape(tf.range(n_in * n_out, dtype=tf.float32) / 10.0,
+                                                 [n_in, n_out]), name="kernel", use_resource=True)
+            self.bias = tf.Variable(tf.fill([n_out], -0.5), name="bias", use_resource=True)
+
+        def __call__(self, x):
+            return tf.nn.relu(tf.matmul(x, self.kernel) + self.bias)
+
+    class Net(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = [Dense(3, 4, name="first"), Dense(4, 2, name="second")]
+            self.step = tf.Variable(7, name="step", trainable=False, use_resource=True)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="features")])
+        def predict(self, features):
+            for layer in self.layers:
+                features = layer(features)
+            return features
+
+        @tf.function
+        def scale(self, x, factor=2.0):
+            return x * factor + tf.cast(self.step, tf.float32)
+
+    return Net()
+
+
+def save_nested(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        module = nested_module(tf)
+        module.scale(tf.constant([1.0, 2.0]))
+        sess.run(tf.global_variables_initializer())
+        tf.saved_model.save(module, str(export_dir))
+
+
+def outputs_nested(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        loaded = tf.saved_model.load_v2(str(export_dir))
+        fetches = {"predict": loaded.predict(tf.constant(X[:, [0, 1, 1]] + 1.0)),
+                   "scale": loaded.scale(tf.constant([3.0, -4.0])),
+                   "step": loaded.step, "second/bias": loaded.layers[1].bias,
+                   "serving_default": loaded.signatures["serving_default"](
+                       features=tf.constant(X[:, [1, 0, 0]]))["output_0"]}
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(fetches)
+    return {key: np.asarray(value) for key, value in values.items()}
+
+
+PROGRAMS = {"scaler": (save, outputs), "nested": (save_nested, outputs_nested)}
 
 
 def _function_name(name):

@@ -20,14 +20,15 @@ from engine.proto import saved_model_pb2
 import saved_model_v2_cases as cases
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "saved_model_v2"
-TF_MODULE = FIXTURES / "tf_module"
+TF_MODULE = FIXTURES / "tf_scaler"
+STRUCTURES = json.loads((FIXTURES / "structure.json").read_text())
+OUTPUTS = json.loads((FIXTURES / "outputs.json").read_text())
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _expected_outputs():
-    entries = json.loads((FIXTURES / "outputs.json").read_text())
+def _expected_outputs(program="scaler"):
     return {key: np.array(entry["values"], entry["dtype"]).reshape(entry["shape"])
-            for key, entry in entries.items()}
+            for key, entry in OUTPUTS[program].items()}
 
 
 def assert_outputs_equal(ours, theirs):
@@ -39,10 +40,17 @@ def assert_outputs_equal(ours, theirs):
 
 
 @pytest.fixture(scope="module")
-def engine_module(tmp_path_factory):
-    export_dir = tmp_path_factory.mktemp("saved") / "engine_module"
-    cases.save(tf, export_dir)
-    return export_dir
+def engine_saved(tmp_path_factory):
+    """{program: the engine's SavedModel of it}."""
+    root = tmp_path_factory.mktemp("saved")
+    for name, (save, _) in cases.PROGRAMS.items():
+        save(tf, root / name)
+    return {name: root / name for name in cases.PROGRAMS}
+
+
+@pytest.fixture(scope="module")
+def engine_module(engine_saved):
+    return engine_saved["scaler"]
 
 
 def _structure(export_dir):
@@ -51,10 +59,11 @@ def _structure(export_dir):
     return cases.structure(saved_model)
 
 
-def test_engine_saved_model_has_tensorflows_structure(engine_module):
+@pytest.mark.parametrize("program", sorted(cases.PROGRAMS))
+def test_engine_saved_model_has_tensorflows_structure(engine_saved, program):
     """Signature keys, inputs and outputs (names, dtypes, shapes), object graph node kinds,
     children and variables, function names and bound inputs, as TensorFlow writes them."""
-    assert _structure(engine_module) == json.loads((FIXTURES / "structure.json").read_text())
+    assert _structure(engine_saved[program]) == STRUCTURES[program]
 
 
 def test_engine_saved_model_files(engine_module):
@@ -67,12 +76,16 @@ def test_engine_saved_model_files(engine_module):
     assert "_CHECKPOINTABLE_OBJECT_GRAPH" in shapes
 
 
-def test_load_v2_of_tensorflows_saved_model_runs_to_tensorflows_values():
-    assert_outputs_equal(cases.outputs(tf, TF_MODULE), _expected_outputs())
+@pytest.mark.parametrize("program", sorted(cases.PROGRAMS))
+def test_load_v2_of_tensorflows_saved_model_runs_to_tensorflows_values(program):
+    run = cases.PROGRAMS[program][1]
+    assert_outputs_equal(run(tf, FIXTURES / f"tf_{program}"), _expected_outputs(program))
 
 
-def test_load_v2_of_engines_saved_model_runs_to_tensorflows_values(engine_module):
-    assert_outputs_equal(cases.outputs(tf, engine_module), _expected_outputs())
+@pytest.mark.parametrize("program", sorted(cases.PROGRAMS))
+def test_load_v2_of_engines_saved_model_runs_to_tensorflows_values(engine_saved, program):
+    run = cases.PROGRAMS[program][1]
+    assert_outputs_equal(run(tf, engine_saved[program]), _expected_outputs(program))
 
 
 def test_loaded_variables_wait_for_their_initializer():
