@@ -139,6 +139,12 @@ def _shape(proto):
     return None if proto.unknown_rank else [d.size for d in proto.dim]
 
 
+def _text(message):
+    """A message in the text format, one line (TensorFlow's and the engine's protos alike)."""
+    from google.protobuf import text_format
+    return text_format.MessageToString(message, as_one_line=True)
+
+
 def structure(saved_model):
     """What a SavedModel message says of its signatures, objects and functions (a dict)."""
     meta = saved_model.meta_graphs[0]
@@ -161,12 +167,16 @@ def structure(saved_model):
                                  _shape(node.variable.shape), node.variable.trainable]
         elif kind == "function":
             entry["concrete_functions"] = [_function_name(n) for n in node.function.concrete_functions]
+            entry["function_spec"] = _text(node.function.function_spec)
         elif kind == "bare_concrete_function":
             bare = node.bare_concrete_function
             entry["bare"] = [_function_name(bare.concrete_function_name),
                              list(bare.argument_keywords), bare.allowed_positional_arguments]
+            entry["function_spec"] = _text(bare.function_spec)
         nodes.append(entry)
-    concrete = {_function_name(name): {"bound_inputs": list(saved.bound_inputs)}
+    concrete = {_function_name(name): {"bound_inputs": list(saved.bound_inputs),
+                                       "input_signature": _text(saved.canonicalized_input_signature),
+                                       "output_signature": _text(saved.output_signature)}
                 for name, saved in meta.object_graph_def.concrete_functions.items()}
     return {"tags": list(meta.meta_info_def.tags), "signatures": signatures, "nodes": nodes,
             "concrete_functions": dict(sorted(concrete.items())),
