@@ -110,8 +110,7 @@ print(json.dumps(served))
 
 def _cli_show(export_dir):
     """saved_model_cli show --all, but its line of the graph's op types: the engine's bodies
-    hold v1 control flow (Switch, Merge) where TensorFlow's call If and While functions, and
-    its save and restore ops are plain ones, not TensorFlow's __traced_save functions."""
+    hold v1 control flow (Switch, Merge) where TensorFlow's call If and While functions."""
     cli = Path(sys.executable).parent / "saved_model_cli"
     result = subprocess.run([str(cli), "show", "--all", "--dir", str(export_dir)],
                             capture_output=True, text=True)

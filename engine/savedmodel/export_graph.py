@@ -1,26 +1,26 @@
 """The graph a TF2 SavedModel's meta graph holds, as TensorFlow's save builds it: a VarHandleOp
 per variable (named after it, and `<name>/Read/ReadVariableOp`), per signature a Placeholder per
 input (`<key>_<input>`) and a StatefulPartitionedCall of its wrapper, `NoOp` (the init op),
-`Const` (the object graph), `saver_filename` and the ops its SaverDef names; the library holds
-the kept functions and every function they call.
-
-TensorFlow builds the save and restore ops as functions (`__inference__traced_save_N`); here
-they are plain ops: a TF1 loader (tf.compat.v1.saved_model.load, saved_model_cli, the engine's
-`run --signature`) uses them through the SaverDef alike, and TensorFlow's TF2 loader restores
-through the object graph instead.
+`Const` (the object graph), `saver_filename` and the calls of the save and restore functions
+its SaverDef names (a TF1 loader, saved_model_cli and the engine's `run --signature` restore
+through them; TensorFlow's TF2 loader through the object graph); the library holds the kept
+functions and every function they call.
 """
 
 from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY
 from engine.framework import dtypes
-from engine.framework.graph import Graph
+from engine.framework.graph import Graph, get_default_graph
+from engine.framework.type_spec import TensorSpec
 from engine.framework.function_graph import called_functions
 from engine.ops.array_ops import identity
 from engine.ops.constant_op import constant
-from engine.ops.control_flow.ops import group, no_op
+from engine.ops.control_flow.ops import no_op
+from engine.ops.def_function import Function
 from engine.ops.op_def_library import apply_op
 from engine.proto import meta_graph_pb2, saver_pb2
 from engine.savedmodel import constants
 from engine.savedmodel.signatures import build_tensor_info
+from engine.training.object_saver import save_ops, serialized_handle_value
 
 
 def _function_closure(source, names):
@@ -49,7 +49,8 @@ class ExportGraph:
                 graph._add_function(source._get_function(name))
             self.handles = {}
             variables = saved.variables()
-            for node_id, _, variable in variables:
+            # TensorFlow makes the handles in the reverse of the objects' order.
+            for node_id, _, variable in reversed(variables):
                 name, dtype = variable.op.name, variable.dtype.base_dtype
                 handle = apply_op("VarHandleOp", name=name, shared_name=name, dtype=dtype,
                                   shape=variable.shape)
@@ -86,34 +87,42 @@ class ExportGraph:
             signature.outputs[out_key].CopyFrom(build_tensor_info(result))
 
     def _saver(self, variables, graph_tensor):
-        """saver_filename, a SaveV2 of every variable and the object graph, a RestoreV2 and
-        its assignments; the SaverDef naming them."""
+        """saver_filename, the calls of `__inference__traced_save_N` (a sharded SaveV2 of
+        every variable and the object graph, merged) and `__inference__traced_restore_N` (a
+        RestoreV2 and its assignments), and the SaverDef naming them, as TensorFlow builds
+        them."""
         graph = self.graph
-        with graph.device("/device:CPU:0"):
-            filename = apply_op("Placeholder", name="saver_filename", dtype=dtypes.string, shape=[])
-            keys = [key for _, key, _ in variables]
-            types = [variable.dtype.base_dtype for _, _, variable in variables]
-            handles = [self.handles[node_id] for node_id, _, _ in variables]
-            with graph.name_scope("save"):
-                reads = [apply_op("ReadVariableOp", resource=h, dtype=t) for h, t in zip(handles, types)]
-                save = apply_op("SaveV2", prefix=filename,
-                                tensor_names=constant(keys + [OBJECT_GRAPH_KEY], dtype=dtypes.string),
-                                shape_and_slices=constant([""] * (len(keys) + 1), dtype=dtypes.string),
-                                tensors=reads + [graph_tensor])
-                with graph.control_dependencies([save]):
-                    save_path = identity(filename)
-            with graph.name_scope("restore"):
-                if keys:
-                    restored = apply_op("RestoreV2", prefix=filename,
-                                        tensor_names=constant(keys, dtype=dtypes.string),
-                                        shape_and_slices=constant([""] * len(keys), dtype=dtypes.string),
-                                        dtypes=types)
+        keys = [key for _, key, _ in variables]
+        types = [variable.dtype.base_dtype for _, _, variable in variables]
+        handles = [self.handles[node_id] for node_id, _, _ in variables]
+        prefix_spec = [TensorSpec([], dtypes.string, name="file_prefix")]
+
+        def _traced_save(file_prefix):
+            inner = get_default_graph()
+            return save_ops(inner, file_prefix, keys + [OBJECT_GRAPH_KEY],
+                            [""] * (len(keys) + 1), lambda: [
+                                serialized_handle_value(inner, h, t)
+                                for h, t in zip(handles, types)] + [graph_tensor])
+
+        def _traced_restore(file_prefix):
+            inner = get_default_graph()
+            assigns = []
+            if keys:
+                with inner.device("/device:CPU:0"):
+                    restored = apply_op("RestoreV2", prefix=file_prefix, tensor_names=keys,
+                                        shape_and_slices=[""] * len(keys), dtypes=types)
                     restored = restored if isinstance(restored, list) else [restored]
-                    assigns = [apply_op("AssignVariableOp", resource=h, value=identity(value))
-                               for h, value in zip(handles, restored)]
-                    restore = group(*assigns, name="restore_all")
-                else:
-                    restore = no_op(name="restore_all")
+                    for handle, value in zip(handles, restored):
+                        assigns.append(apply_op("AssignVariableOp", resource=handle,
+                                                value=identity(value)))
+            with inner.device("/device:CPU:0"), inner.control_dependencies(assigns):
+                return identity(file_prefix)
+
+        filename = apply_op("Placeholder", name="saver_filename", dtype=dtypes.string, shape=[])
+        save = Function(_traced_save, "_traced_save", input_signature=prefix_spec)
+        restore = Function(_traced_restore, "_traced_restore", input_signature=prefix_spec)
+        save_path = save(filename)
+        restored = restore(filename)
         return saver_pb2.SaverDef(filename_tensor_name=filename.name,
-                                  save_tensor_name=save_path.name, restore_op_name=restore.name,
+                                  save_tensor_name=save_path.name, restore_op_name=restored.op.name,
                                   version=saver_pb2.SaverDef.V2)

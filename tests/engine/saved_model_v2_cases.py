@@ -178,10 +178,16 @@ def structure(saved_model):
                                        "input_signature": _text(saved.canonicalized_input_signature),
                                        "output_signature": _text(saved.output_signature)}
                 for name, saved in meta.object_graph_def.concrete_functions.items()}
+    # TensorFlow's bodies call If and While functions (cond_true_N, while_body_N), the
+    # engine's hold v1 control flow: the functions compared are the __inference_ ones.
+    functions = sorted(_function_name(f.signature.name) for f in meta.graph_def.library.function
+                       if f.signature.name.startswith("__inference_"))
     return {"tags": list(meta.meta_info_def.tags), "signatures": signatures, "nodes": nodes,
             "concrete_functions": dict(sorted(concrete.items())),
             "collections": sorted(meta.collection_def),
-            "saver_def": bool(meta.saver_def.filename_tensor_name)}
+            "saver_def": _text(meta.saver_def),
+            "graph": [[node.op, node.name] + list(node.input) for node in meta.graph_def.node],
+            "functions": functions}
 
 
 def _not_trackable(tf, export_dir):
