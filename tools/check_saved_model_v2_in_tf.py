@@ -63,11 +63,18 @@ def _eager_nested(tf, loaded):
                 features=tf.constant(cases.X[:, [1, 0, 0]]))["output_0"]}
 
 
+def _eager_captured(tf, loaded):
+    return {"shift": loaded.shift(tf.constant(cases.X[:2])),
+            "serving_default": loaded.signatures["serving_default"](
+                x=tf.constant(cases.X))["output_0"]}
+
+
 def _eager_outputs(export_dir, program):
     """What TensorFlow's eager load gives, keyed as cases.PROGRAMS' runs key it."""
     import tensorflow as tf
     loaded = tf.saved_model.load(str(export_dir))
-    values = {"scaler": _eager_scaler, "nested": _eager_nested}[program](tf, loaded)
+    values = {"scaler": _eager_scaler, "nested": _eager_nested,
+              "captured": _eager_captured}[program](tf, loaded)
     return {key: np.asarray(value) for key, value in values.items()}
 
 

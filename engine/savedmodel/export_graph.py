@@ -19,6 +19,7 @@ from engine.ops.def_function import Function
 from engine.ops.op_def_library import apply_op
 from engine.proto import meta_graph_pb2, saver_pb2
 from engine.savedmodel import constants
+from engine.savedmodel.saved_objects import CapturedConstant
 from engine.savedmodel.signatures import build_tensor_info
 from engine.training.object_saver import save_ops, serialized_handle_value
 
@@ -38,7 +39,8 @@ def _function_closure(source, names):
 
 
 class ExportGraph:
-    """The meta graph's GraphDef pieces: handles by variable node id, signature defs, SaverDef."""
+    """The meta graph's GraphDef pieces: the tensors standing for the captured variables and
+    constants by node id, signature defs, SaverDef."""
 
     def __init__(self, source, saved, bound_inputs, object_graph):
         self.graph = graph = Graph()
@@ -47,7 +49,13 @@ class ExportGraph:
         with graph.as_default():
             for name in _function_closure(source, kept):
                 graph._add_function(source._get_function(name))
-            self.handles = {}
+            # The captured constants first (TensorFlow maps them into the graph first).
+            self.handles, self.constant_operations = {}, {}
+            for node_id, obj in enumerate(saved.objects):
+                if isinstance(obj, CapturedConstant):
+                    tensor = constant(obj.value, dtype=obj.tensor.dtype, name="Const")
+                    self.handles[node_id] = tensor
+                    self.constant_operations[id(obj)] = tensor.op.name
             variables = saved.variables()
             # TensorFlow makes the handles in the reverse of the objects' order.
             for node_id, _, variable in reversed(variables):
@@ -74,7 +82,8 @@ class ExportGraph:
         specs = list(wrapper.structured_input_signature[0])
         placeholders = [apply_op("Placeholder", name=f"{key}_{spec.name}", dtype=spec.dtype,
                                  shape=spec.shape) for spec in specs]
-        call = apply_op("StatefulPartitionedCall",
+        stateful = wrapper.function_def.signature.is_stateful
+        call = apply_op("StatefulPartitionedCall" if stateful else "PartitionedCall",
                         args=placeholders + [self.handles[node_id] for node_id in bound],
                         Tout=[t.dtype for t in wrapper.outputs], f=wrapper.name.decode())
         signature = self.signature_defs[key] = meta_graph_pb2.SignatureDef(
@@ -122,6 +131,10 @@ class ExportGraph:
         save = Function(_traced_save, "_traced_save", input_signature=prefix_spec)
         restore = Function(_traced_restore, "_traced_restore", input_signature=prefix_spec)
         save_path = save(filename)
+        restore = restore.get_concrete_function()
+        # Stateful without variables too: TensorFlow's body then holds a RestoreV2 of no
+        # tensors, which the engine's op checks refuse (its OpDef asks for one dtype at least).
+        restore.function_def.signature.is_stateful = True
         restored = restore(filename)
         return saver_pb2.SaverDef(filename_tensor_name=filename.name,
                                   save_tensor_name=save_path.name, restore_op_name=restored.op.name,

@@ -16,7 +16,7 @@ import os
 
 from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY
 from engine.checkpoint.reader import CheckpointReader
-from engine.framework import dtypes
+from engine.framework import dtypes, tensor_util
 from engine.framework.graph import get_default_graph
 from engine.framework.tensor_shape import TensorShape
 from engine.ops.constant_op import constant
@@ -98,11 +98,29 @@ def _concrete(graph, renamed, saved_graph, name, variables, bare=None, keywords=
         if node_id not in variables:
             raise NotImplementedError(
                 f"function {name} of the SavedModel captures object graph node {node_id}, "
-                "which is not a variable: the engine loads functions that capture variables")
+                "which is neither a variable nor a constant: the engine loads functions that "
+                "capture those")
         captured.append(variables[node_id])
     return RestoredConcreteFunction(
         graph, renamed[name], saved, captured,
         argument_keywords=bare.argument_keywords if bare is not None else keywords)
+
+
+def _restore_constants(nodes, graph_def):
+    """{node id: a Const of the default graph} for the captured constants (their value is
+    the SavedModel graph's Const the node names)."""
+    consts = {node.name: node for node in graph_def.node if node.op == "Const"}
+    found = {}
+    for node_id, node in enumerate(nodes):
+        if node.WhichOneof("kind") == "constant":
+            const = consts.get(node.constant.operation)
+            if const is None:
+                raise ValueError(f"object graph node {node_id} names the constant "
+                                 f"{node.constant.operation!r}, which the SavedModel's graph "
+                                 "lacks")
+            found[node_id] = constant(tensor_util.MakeNdarray(const.attr["value"].tensor),
+                                      name=node.constant.operation)
+    return found
 
 
 def _parameters(function_spec):
@@ -116,7 +134,7 @@ def _objects(nodes, saved_graph, graph, renamed, variables):
     objects = []
     for node_id, node in enumerate(nodes):
         kind = node.WhichOneof("kind")
-        if kind == "variable":
+        if kind in ("variable", "constant"):
             objects.append(variables[node_id])
         elif kind == "function":
             parameters = _parameters(node.function.function_spec)
@@ -170,7 +188,9 @@ def load(export_dir, tags=None, options=None):
     renamed = import_library(graph, meta.graph_def.library)
     prefix = os.path.join(export_dir, constants.VARIABLES_DIRECTORY, constants.VARIABLES_FILENAME)
     nodes = list(saved_graph.nodes)
+    # What functions capture by node id: the variables, and the constants' tensors.
     variables = _restore_variables(nodes, prefix)
+    variables.update(_restore_constants(nodes, meta.graph_def))
     objects = _objects(nodes, saved_graph, graph, renamed, variables)
     _attach_children(nodes, objects)
     root = objects[0]

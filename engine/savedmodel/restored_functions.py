@@ -66,11 +66,12 @@ class RestoredConcreteFunction:
 
     @property
     def captured_inputs(self):
-        return [variable.handle for variable in self._captured]
+        """The captured variables' handles and constants' tensors."""
+        return [getattr(value, "handle", value) for value in self._captured]
 
     @property
     def variables(self):
-        return tuple(self._captured)
+        return tuple(value for value in self._captured if hasattr(value, "handle"))
 
     def _flat_specs(self):
         args, kwargs = self.structured_input_signature

@@ -14,9 +14,9 @@ import os
 
 from engine.checkpoint.bundle import BundleWriter
 from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY
-from engine.framework import op_registry
+from engine.framework import dtypes, op_registry
 from engine.framework.default_graph import get_default_session
-from engine.framework.graph import get_default_graph
+from engine.framework.graph import GraphKeys, get_default_graph
 from engine.lib_io import file_io
 from engine.ops.variables import ResourceVariable
 from engine.proto import meta_graph_pb2, op_def_pb2, saved_model_pb2, types_pb2
@@ -26,8 +26,8 @@ from engine.savedmodel.saved_objects import SavedObjects, is_saveable_root
 from engine.savedmodel.signature_functions import signature_functions
 
 
-def _bound_inputs(saved):
-    """{concrete function name: the node ids of the variables it captures, in order}."""
+def _tracked_handles(saved):
+    """{handle tensor name: node id} of the variables the walk reached (resource ones only)."""
     by_handle = {}
     for node_id, _, variable in saved.variables():
         if not isinstance(variable, ResourceVariable):
@@ -36,17 +36,46 @@ def _bound_inputs(saved):
                 "reference variable: make it with use_resource=True (or "
                 "tf.enable_resource_variables()); TensorFlow cannot save one either")
         by_handle[variable.handle.name] = node_id
+    return by_handle
+
+
+def _graph_variables(graph):
+    return {v.handle.name: v for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
+            + graph.get_collection(GraphKeys.LOCAL_VARIABLES) if isinstance(v, ResourceVariable)}
+
+
+def _bound_inputs(saved, graph):
+    """{concrete function name: the node ids of what it captures, in order}; a capture that
+    is neither a tracked variable nor a constant is refused in TensorFlow's words (its
+    signature functions checked first, as TensorFlow does)."""
+    by_handle = _tracked_handles(saved)
+    variables = _graph_variables(graph)
+    concretes = list(saved.signatures.values())
+    concretes += [c for c in saved.concrete_functions() if all(c is not w for w in concretes)]
     bound = {}
-    for concrete in saved.concrete_functions():
-        ids = []
+    for concrete in concretes:
+        name, ids = concrete.name, []
         for captured in concrete.captured_inputs:
-            if captured.name not in by_handle:
+            if captured.name in by_handle:
+                ids.append(by_handle[captured.name])
+            elif captured.name in saved.constants:
+                ids.append(saved.node_ids[id(saved.constants[captured.name])])
+            elif captured.dtype.base_dtype == dtypes.resource:
+                holder = variables.get(captured.name, captured)
+                raise AssertionError(
+                    "Tried to export a function which references an 'untracked' resource. "
+                    "TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                    "'tracked' by assigning them to an attribute of a tracked object or "
+                    "assigned to an attribute of the main object directly. See the information "
+                    f"below:\n\tFunction name = {name}\n\tCaptured Tensor = {captured}\n\t"
+                    f"Trackable referencing this tensor = {holder!r}\n\t"
+                    f"Internal Tensor = {captured}")
+            else:
                 raise ValueError(
-                    f"tf.saved_model.save: function {concrete.name.decode()} captures "
-                    f"{captured.name}, which is not a variable the saved object tracks; the "
-                    "engine saves functions whose captures are tracked resource variables")
-            ids.append(by_handle[captured.name])
-        bound[concrete.name.decode()] = ids
+                    f"Unable to save function {name} because it captures graph tensor "
+                    f"{captured} from a parent function which cannot be converted to a "
+                    "constant with `tf.get_static_value`.")
+        bound[name.decode()] = ids
     return bound
 
 
@@ -93,11 +122,12 @@ def save(obj, export_dir, signatures=None, options=None):
     with graph.as_default():
         signature_map = signature_functions(obj, signatures)
         saved = SavedObjects(obj, signature_map, graph)
-        bound = _bound_inputs(saved)
+        bound = _bound_inputs(saved, graph)
         checkpoint_graph = saved.checkpoint_graph()
         export = ExportGraph(graph, saved, bound, checkpoint_graph)
         tags = [constants.SERVING] + list(getattr(options, "extra_tags", None) or [])
-        meta = _meta_graph(export, saved.saved_object_graph(bound), tags)
+        meta = _meta_graph(export, saved.saved_object_graph(bound, export.constant_operations),
+                           tags)
         variables_dir = os.path.join(export_dir, constants.VARIABLES_DIRECTORY)
         file_io.recursively_create_dir(variables_dir)
         prefix = os.path.join(variables_dir, constants.VARIABLES_FILENAME)

@@ -10,6 +10,7 @@ functions. Lists and dicts are TensorFlow's trackable wrappers.
 """
 
 from engine.framework import dtypes
+from engine.framework.tensor_util import constant_value
 from engine.framework.type_spec import TensorSpec
 from engine.ops.def_function import ConcreteFunction, Function
 from engine.ops.variables import Variable
@@ -42,12 +43,33 @@ def function_attributes(obj):
     return found
 
 
-def _children(obj, graph):
+class CapturedConstant:
+    """A graph tensor a function captures whose value is known when it is saved: a Const of
+    the SavedModel's graph (TensorFlow's _CapturedConstant), a `capture_<i>` of the functions
+    that capture it."""
+
+    def __init__(self, tensor, value):
+        self.tensor, self.value = tensor, value
+
+
+def _children(obj, graph, constants):
     if isinstance(obj, SignatureMap):
         return list(obj.items())
     if isinstance(obj, Function):
         return [(f"trace_{i}", concrete) for i, concrete in enumerate(obj.concrete_functions(graph))]
-    if isinstance(obj, (Variable, ConcreteFunction)):
+    if isinstance(obj, ConcreteFunction):
+        found = []
+        for index, tensor in enumerate(obj.captured_inputs):
+            if tensor.dtype.base_dtype == dtypes.resource:
+                continue  # a variable's handle: the variable is tracked where it is held
+            if tensor.name not in constants:
+                value = constant_value(tensor)
+                if value is None:
+                    continue  # save refuses it (save.check_captures), in TensorFlow's words
+                constants[tensor.name] = CapturedConstant(tensor, value)
+            found.append((f"capture_{index}", constants[tensor.name]))
+        return found
+    if isinstance(obj, (Variable, CapturedConstant)):
         return []
     found = children(obj, graph)
     if not isinstance(obj, (list, tuple, dict)):
@@ -64,10 +86,11 @@ class SavedObjects:
         self.objects, self.edges, self.paths = [root], {}, {id(root): ""}
         self.node_ids = {id(root): 0}
         self.traced_from = {}  # id(ConcreteFunction) -> the tf.function it is a trace of
+        self.constants = {}  # captured tensor name -> its CapturedConstant
         queue = [root]
         while queue:
             obj = queue.pop(0)
-            found = _children(obj, graph)
+            found = _children(obj, graph, self.constants)
             if obj is root:
                 found.append(("signatures", signatures))
             refs = []
@@ -129,8 +152,10 @@ class SavedObjects:
         mark_checkpoint_values(proto)
         return proto
 
-    def saved_object_graph(self, bound_inputs):
-        """The SavedObjectGraph; bound_inputs: {concrete function name: [variable node ids]}."""
+    def saved_object_graph(self, bound_inputs, constant_operations):
+        """The SavedObjectGraph; bound_inputs: {concrete function name: [node ids of the
+        captured variables and constants]}; constant_operations: {id(CapturedConstant): the
+        name of its Const in the SavedModel's graph}."""
         proto = saved_object_graph_pb2.SavedObjectGraph()
         for node_id, obj in enumerate(self.objects):
             node = proto.nodes.add()
@@ -139,7 +164,7 @@ class SavedObjects:
             edges = [(child_id, name, self.objects[child_id])
                      for child_id, name in self.edges.get(node_id, [])]
             names = self.argument_names(obj) if isinstance(obj, ConcreteFunction) else None
-            _describe(node, obj, edges, names)
+            _describe(node, obj, edges, names, constant_operations)
         for concrete in self.concrete_functions():
             name = concrete.name.decode()
             saved = proto.concrete_functions[name]
@@ -163,7 +188,7 @@ def output_signature(outputs):
     return None if outputs is None else spec(outputs, "unknown")
 
 
-def _describe(node, obj, edges, argument_names):
+def _describe(node, obj, edges, argument_names, constant_operations):
     """One SavedObject's kind: user object, variable, function or bare concrete function."""
     if isinstance(obj, Variable):
         saved = node.variable
@@ -176,6 +201,8 @@ def _describe(node, obj, edges, argument_names):
         node.function.function_spec.CopyFrom(_function_spec(obj))
         for child_id, name, _ in edges:
             node.dependencies.add(node_id=child_id, local_name=name)
+    elif isinstance(obj, CapturedConstant):
+        node.constant.operation = constant_operations[id(obj)]
     elif isinstance(obj, ConcreteFunction):
         bare = node.bare_concrete_function
         bare.concrete_function_name = obj.name.decode()

@@ -127,7 +127,30 @@ def outputs_nested(tf, export_dir):
     return {key: np.asarray(value) for key, value in values.items()}
 
 
-PROGRAMS = {"scaler": (save, outputs), "nested": (save_nested, outputs_nested)}
+def save_captured(tf, export_dir):
+    """A tf.function reading a constant of the graph (saved as a constant it captures)."""
+    with tf.Graph().as_default(), tf.Session():
+        offset = tf.constant([0.5, -1.5], name="offset")
+
+        class Shift(tf.Module):
+            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+            def shift(self, x):
+                return x + offset
+
+        tf.saved_model.save(Shift(), str(export_dir))
+
+
+def outputs_captured(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        loaded = tf.saved_model.load_v2(str(export_dir))
+        values = sess.run({"shift": loaded.shift(tf.constant(X[:2])),
+                           "serving_default": loaded.signatures["serving_default"](
+                               x=tf.constant(X))["output_0"]})
+    return {key: np.asarray(value) for key, value in values.items()}
+
+
+PROGRAMS = {"scaler": (save, outputs), "nested": (save_nested, outputs_nested),
+            "captured": (save_captured, outputs_captured)}
 
 
 def _function_name(name):
@@ -211,6 +234,32 @@ def _no_session(tf, export_dir):
         tf.saved_model.save(module_class(tf)(), str(export_dir))
 
 
+def _untracked_variable(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        hidden = tf.Variable(3.0, name="hidden", use_resource=True)
+
+        class Untracked(tf.Module):
+            @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+            def times(self, x):
+                return x * hidden
+
+        module = Untracked()
+        sess.run(tf.global_variables_initializer())
+        tf.saved_model.save(module, str(export_dir))
+
+
+def _placeholder_capture(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session():
+        fed = tf.placeholder(tf.float32, [], name="fed")
+
+        class Fed(tf.Module):
+            @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+            def times(self, x):
+                return x * fed
+
+        tf.saved_model.save(Fed(), str(export_dir))
+
+
 def _missing_directory(tf, export_dir):
     with tf.Graph().as_default():
         tf.saved_model.load_v2(str(export_dir))
@@ -223,12 +272,15 @@ def _damaged_file(tf, export_dir):
         tf.saved_model.load_v2(str(export_dir))
 
 
-# name -> (function(tf, export_dir), how the message is compared: the whole of it, or the
-# words before the object's repr, which names TensorFlow's classes)
+# name -> (function(tf, export_dir), how the message is compared: the whole of it, without
+# the functions' numbers, without the object reprs, which name TensorFlow's classes, or its
+# first words)
 ERROR_CASES = {
     "save_not_trackable": (_not_trackable, "whole"),
     "save_signature_without_input_signature": (_signature_without_input_signature, "repr"),
     "save_without_session": (_no_session, "whole"),
+    "save_untracked_variable": (_untracked_variable, "numbers"),
+    "save_placeholder_capture": (_placeholder_capture, "numbers"),
     "load_missing_directory": (_missing_directory, "whole"),
     "load_damaged_file": (_damaged_file, "prefix"),
 }
@@ -242,7 +294,9 @@ def error_of(tf, name, export_dir):
         function(tf, export_dir)
     except Exception as error:  # noqa: BLE001 (the class is what is compared)
         message = str(error).replace(str(export_dir), "DIR")
-        if compare == "repr":
+        if compare == "numbers":  # a function's number is TensorFlow's uid
+            message = re.sub(r"(__inference_\w+?)_\d+", r"\1_N", message)
+        elif compare == "repr":
             message = re.sub(r"<[^>]*>", "<...>", message)
         elif compare == "prefix":
             # TensorFlow names the file as bytes (b'DIR/saved_model.pb'), the engine as text.
