@@ -11,7 +11,7 @@ from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
 from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
-from engine.ops.nn_conv_wrappers import convert_padding
+from engine.ops.nn_ops import convert_padding
 
 
 def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # noqa: A002
