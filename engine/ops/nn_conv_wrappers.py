@@ -13,10 +13,9 @@ from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops, shape_ops
 from engine.ops.batch_norm import batch_normalization
 from engine.ops.convert import convert_to_tensor
-from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
 from engine.ops.nn_extra_ops import conv2d_transpose
 from engine.ops.nn_ops import _get_sequence, convert_padding
-from engine.ops.space_batch_ops import with_space_to_batch
+from engine.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd, with_space_to_batch
 from engine.ops.op_def_library import apply_op
 from engine.ops.volumetric_ops import max_pool3d
 
