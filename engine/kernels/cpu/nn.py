@@ -116,7 +116,16 @@ def _eigen_softmax(logits, op, out=None):
     engine/kernels/compiled/eigen_reduce_numba.py is loaded, written into `out` (the logits
     themselves, forwarded) or a new array; None for other dtypes and empty logits. Logits
     laid out otherwise (an einsum's transposed product) are read through a C-ordered copy:
-    their values are the same, so their softmax is TensorFlow's too."""
+    their values are the same, so their softmax is TensorFlow's too. float16 logits: Eigen's
+    half steps (eigen_reduce.half_softmax), NumPy only."""
+    if isinstance(logits, np.ndarray) and logits.dtype == np.float16 and logits.size:
+        rows = np.ascontiguousarray(logits).reshape(-1, logits.shape[-1])
+        exact = (eigen_reduce.half_softmax(rows) if op == "softmax"
+                 else eigen_reduce.half_log_softmax(rows))
+        if out is None:
+            return exact.reshape(logits.shape)
+        out.reshape(-1, logits.shape[-1])[...] = exact
+        return out
     if not (isinstance(logits, np.ndarray) and logits.dtype == np.float32 and logits.size):
         return None
     if not logits.flags.c_contiguous:
