@@ -122,3 +122,14 @@ def test_at_files_feed_their_bytes_as_strings(capsys, tmp_path):
     assert (status, out) == (2, "")
     assert err == (f"error: {tmp_path / 'missing.txt'}: cannot read the feed for lines: "
                    f"No such file or directory\n")
+
+
+def test_a_bfloat16_model_fails_in_one_line_naming_the_node(capsys, tmp_path):
+    """bfloat16_cast computes in bfloat16 between casts, which TensorFlow runs and the engine
+    cannot hold (NumPy has no bfloat16): exit 1, one UnimplementedError line naming the Cast
+    and its function (it was a traceback out of the elementwise chains' fusing)."""
+    status, _, err = run(capsys, "run", MODELS / "bfloat16_cast", "--feed", "x=[[1, 2, 3]]")
+    assert status == 1
+    assert err.startswith("error: UnimplementedError: node 'Cast' (Cast) in function "
+                          "'__inference_serve_") and err.count("\n") == 1
+    assert "Cast makes a bfloat16 tensor, a dtype the engine does not hold" in err
