@@ -1,7 +1,7 @@
 """TensorFlow's float32 Sum and Mean over a tensor's innermost axes, Softmax and LogSoftmax,
 bit for bit: the order of Eigen's additions, and its exp, log and reciprocal on the paths
 Eigen takes. float16's are the same order in half (row_sums, half_softmax, half_log_softmax;
-tools/make_half_reduce_fixtures.py, tests/engine/test_half_reduce.py).
+tools/make_half_fixtures.py, tests/engine/test_half_math.py).
 
 TensorFlow collapses a reduction's adjacent kept and reduced dimensions; where the reduced
 ones are the innermost, it reduces an [outer, inner] matrix along its rows, each output by
