@@ -85,24 +85,34 @@ def build_restore(graph, path, saver_def=None, through_saver=False):
     checkpoint holds: through the graph's own saver when `saver_def` names one in it and
     `through_saver` asks for it (a SavedModel's loader) or the checkpoint is a TF2 one, else
     each variable assigned from the tensor found by its name."""
-    import engine as tf
-    from engine.ops.op_def_library import apply_op
-
     checkpoint = Checkpoint(path)
     if through_saver or OBJECT_GRAPH_KEY in checkpoint:
         by_saver = saver_restore(graph, saver_def, checkpoint.prefix)
         if by_saver is not None:
             return by_saver
     object_keys = _object_keys(checkpoint)
+    found = {}
+    for op in graph.get_operations():
+        if op.type in _REF_VARIABLES + ("VarHandleOp",):
+            stored, read = _stored_value(checkpoint, _checkpoint_name(op), object_keys)
+            if stored is not None:
+                found[op] = stored, read
+    if not found:
+        raise InputError(checkpoint.prefix, "holds none of the graph's variables")
+    return assign_variables(graph, checkpoint, found, "restore_from_checkpoint")
+
+
+def assign_variables(graph, checkpoint, found, scope):
+    """(assign ops, {placeholder: value}) giving each variable op of `found` ({op: (checkpoint
+    key, read)}) the checkpoint's value, under name scope `scope`; InputError for a value
+    whose dtype or shape does not fit its variable."""
+    import engine as tf
+    from engine.ops.op_def_library import apply_op
+
     assigns, feeds = [], {}
-    with graph.as_default(), graph.name_scope("restore_from_checkpoint"):
-        for op in graph.get_operations():
-            if op.type not in _REF_VARIABLES + ("VarHandleOp",):
-                continue
+    with graph.as_default(), graph.name_scope(scope):
+        for op, (stored, read) in found.items():
             name = _checkpoint_name(op)
-            stored, read = _stored_value(checkpoint, name, object_keys)
-            if stored is None:
-                continue
             info = checkpoint.info(stored)
             dtype = tf.as_dtype(op.get_attr("dtype")).base_dtype
             if dtype.name != info.dtype:
@@ -120,6 +130,4 @@ def build_restore(graph, path, saver_def=None, through_saver=False):
                     assigns.append(apply_op("AssignVariableOp", resource=op.outputs[0], value=value))
                 else:
                     assigns.append(tf.assign(op.outputs[0], value, validate_shape=False).op)
-    if not assigns:
-        raise InputError(checkpoint.prefix, "holds none of the graph's variables")
     return assigns, feeds

@@ -8,7 +8,9 @@ feeds are checked against the signature's TensorSpecs (inspector.signature_feeds
 tensors the signature names against the graph, and the functions the run would call against
 the library (inspector.function_calls). The variables come back through the SavedModel's own
 saver (a TF2 model's restore function, which reads its object-path keys; a TF1 model's
-save/restore_all), from its variables/ or --restore CKPT; the init op is fed the model's
+save/restore_all), from its variables/ or --restore CKPT, and the variables the functions
+read that the restore function does not restore by their objects' paths, as
+tf.saved_model.load binds them (inspector/bound_variables.py); the init op is fed the model's
 asset files (assets/, a vocabulary a table reads). Each output is printed, and saved
 with --save, under its signature key. A node failing is one line naming it, its op and the
 function it ran in (exit 1).
@@ -16,6 +18,7 @@ function it ran in (exit 1).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass, field
@@ -28,9 +31,11 @@ from engine.framework import errors
 from engine.savedmodel import constants
 from engine.savedmodel.loader import asset_files
 from inspector import function_calls, run_cluster, run_setup
-from inspector.restore import build_restore
+from inspector import bound_variables
+from inspector.restore import assign_variables, build_restore
 from inspector.run_report import format_value, write_run_metadata
 from inspector.signature_feeds import signature_feeds
+from parsers.checkpoint import Checkpoint
 from parsers.errors import InputError
 from parsers.printable import printable
 from parsers.saved_objects import holds_variables
@@ -231,7 +236,37 @@ def _restore(path, restore_path, graph, saver_def, meta_graph_def):
                              f"holds no {missing[0]!r}, which the model restores ({len(missing)} "
                              f"of its {len(wanted)} keys missing; the checkpoint's objects: "
                              f"{', '.join(roots[:5]) or 'none'})")
-    return build_restore(graph, restore_path, saver_def, through_saver=True)
+    restore = build_restore(graph, restore_path, saver_def, through_saver=True)
+    if saver_def is not None and restore[0] and restore[0][0].name == \
+            saver_def.restore_op_name.split(":")[0]:
+        restore = _with_bound_variables(path, graph, meta_graph_def, saver_def, restore_path,
+                                        restore)
+    return restore
+
+
+def _with_bound_variables(path, graph, meta_graph_def, saver_def, restore_path, restore):
+    """`restore` and the assigns of the variables the functions read that the restore
+    function does not restore (inspector.bound_variables), said on stderr."""
+    captures = bound_variables.unrestored_captures(meta_graph_def, saver_def.restore_op_name)
+    if not captures:
+        return restore
+    checkpoint = Checkpoint(restore_path)
+    keys = bound_variables.checkpoint_keys(meta_graph_def.object_graph_def, checkpoint)
+    found = {}
+    for name, node_id in captures.items():
+        key = keys.get(node_id)
+        if key is not None and key in checkpoint:
+            found[graph.get_operation_by_name(name)] = key, functools.partial(
+                checkpoint.value, key)
+    if not found:
+        return restore
+    assigns, feeds = assign_variables(graph, checkpoint, found, "restore_bound_variables")
+    names = sorted(op.name for op in found)
+    print(f"note: {path}: {len(names)} variables the signatures read ({', '.join(names[:3])}"
+          f"{', ...' if len(names) > 3 else ''}) are not the ones its restore function "
+          f"restores: restored by their objects' paths, as tf.saved_model.load binds them "
+          f"(saved_model_cli and TensorFlow Serving fail on them)", file=sys.stderr)
+    return list(restore[0]) + assigns, {**restore[1], **feeds}
 
 
 def _restored_keys(graph_def, saver_def):

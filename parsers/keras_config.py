@@ -223,9 +223,12 @@ def _is_model(layer, where):
 
 def _history_list(value, where):
     """[(layer, node index, tensor index)] of a model's input_layers/output_layers, which
-    are one such triple or a list of them."""
+    are one such triple, a list of them, or (Keras 3, a model of named inputs or outputs) a
+    dict of them, taken in sorted key order as Keras flattens it (keras.tree.flatten)."""
     if not value:
         return []
+    if isinstance(value, dict):
+        value = [value[key] for key in sorted(value)]
     if not isinstance(value, list):
         raise ConfigError(f"{where}: a {type(value).__name__}, not a list")
     entries = value if isinstance(value[0], list) else [value]
@@ -258,7 +261,9 @@ def _inbound(layer, where):
 
 
 def _keras_tensors(value, found, where, depth):
-    """Every keras tensor in a call's arguments (lists and dicts of them too), in order."""
+    """Every keras tensor in a call's arguments (lists and dicts of them too), in the order
+    Keras flattens them (a dict's values in sorted key order: a model of named inputs called
+    on a dict takes them by key, however the caller ordered it)."""
     if depth > MAX_DEPTH:
         raise ConfigError(f"{where}: call arguments nested more than {MAX_DEPTH} deep")
     if isinstance(value, dict):
@@ -267,8 +272,8 @@ def _keras_tensors(value, found, where, depth):
             name, node_index, tensor_index = _history(config.get("keras_history"), f"{where} keras_history")
             found.append((name, node_index, tensor_index, config.get("shape")))
         else:
-            for item in value.values():
-                _keras_tensors(item, found, where, depth + 1)
+            for key in sorted(value, key=str):
+                _keras_tensors(value[key], found, where, depth + 1)
     elif isinstance(value, list):
         for item in value:
             _keras_tensors(item, found, where, depth + 1)

@@ -83,6 +83,25 @@ def nested(keras):
     return keras.Model([image, meta], keras.layers.Dense(1, name="head")(both), name="nested")
 
 
+def dict_io(keras):
+    """Keras 3 functional models keyed by name: dict inputs (config input_layers a dict), dict
+    outputs, and an inner dict-input model called on a dict given in another key order
+    (Keras flattens both in sorted key order)."""
+    a_in, b_in = keras.Input((3,), name="inner_b"), keras.Input((3,), name="inner_a")
+    inner = keras.Model({"b": a_in, "a": b_in},
+                        keras.layers.Subtract(name="minus")([a_in, b_in]), name="inner")
+    vol = keras.Input((4, 4, 4, 1), name="vol")
+    seq = keras.Input((6, 2), name="seq")
+    v = keras.layers.GlobalMaxPooling3D(name="vol_pool")(
+        keras.layers.Conv3D(3, 2, name="conv3d")(vol))
+    s = keras.layers.GlobalAveragePooling1D(name="seq_pool")(
+        keras.layers.Conv1D(3, 2, name="conv1d")(seq))
+    diff = inner({"a": s, "b": v})
+    return keras.Model({"vol": vol, "seq": seq},
+                       {"score": keras.layers.Dense(1, name="score")(diff),
+                        "both": keras.layers.Concatenate(name="both")([v, s])}, name="dict_io")
+
+
 # ---------------------------------------------------------------- Keras's account
 
 def walk(model, scope=""):
@@ -179,8 +198,8 @@ def save(model, name, keras2=False):
 def write_keras3(name):
     import keras
     keras.utils.set_random_seed(SEED)
-    save({"two_inputs": two_inputs, "sequential_cnn": sequential_cnn, "nested": nested}[name](keras),
-         name)
+    save({"two_inputs": two_inputs, "sequential_cnn": sequential_cnn, "nested": nested,
+          "dict_io": dict_io}[name](keras), name)
 
 
 def write_tf_keras_mlp(name):
@@ -207,6 +226,7 @@ def write_tflite(name):
 
 
 WRITERS = {"two_inputs": write_keras3, "sequential_cnn": write_keras3, "nested": write_keras3,
+           "dict_io": write_keras3,
            "tf_keras_mlp": write_tf_keras_mlp, "tiny": write_tflite}
 
 

@@ -26,7 +26,12 @@ Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_tf2_model_fixtures
 - image_ops: a tf.Module of everyday tf.image ops (resize with antialias and lanczos3 run
   ScaleAndTranslate);
 - example_serving: a serving signature parsing tf.train.Examples (a RaggedFeature among them);
-- linalg_ops: lstsq, expm, logdet, pinv, sqrtm, svd, eigvals (Eig) and the 2-norm.
+- linalg_ops: lstsq, expm, logdet, pinv, sqrtm, svd, eigvals (Eig) and the 2-norm;
+- bfloat16_cast: a tf.Module computing in bfloat16 between casts (no outputs recorded: the
+  engine holds no bfloat16 values, and says so);
+- keras_in_module: a Keras 3 model in a tf.Module with a custom signature, through
+  tf.saved_model.save: the signature reads other handles than the restore function restores
+  (saved_model_cli fails on it; tf.saved_model.load runs it).
 expected.npz holds `<model>/<signature>/<key>` for inputs and outputs (as in tf2_run/;
 `<signature>@<case>` for further inputs), and
 `ragged_to_tensor/<case>/result|error`: RaggedTensorToTensor on RAGGED_CASES' inputs;
@@ -50,7 +55,7 @@ import numpy as np
 # (a test process then lost the INFO lines log_device_placement tests read). main() imports it.
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
-COMMITTED = ("lookup_module", "multi_hot")
+COMMITTED = ("lookup_module", "multi_hot", "bfloat16_cast", "keras_in_module")
 
 
 def bilstm_gru(tf, path, expected):
@@ -539,10 +544,42 @@ def linalg_ops(tf, path, expected):
     record(expected, "linalg_ops/serving_default", inputs, module.run(**inputs))
 
 
+def bfloat16_cast(tf, path, expected):
+    class Scaled(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def serve(self, x):
+            low = tf.cast(x, tf.bfloat16)
+            return {"y": tf.cast(tf.matmul(low, low, transpose_b=True), tf.float32)}
+
+    module = Scaled()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
+
+
+def keras_in_module(tf, path, expected):
+    import keras
+    keras.utils.set_random_seed(0)
+    x = keras.Input((4,))
+    model = keras.Model(x, keras.layers.Dense(2)(keras.layers.Dense(3, activation="relu")(x)))
+
+    class Wrapper(tf.Module):
+        def __init__(self, model):
+            self.model = model
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        def scores(self, x):
+            logits = self.model(x)
+            return {"logits": logits, "best": tf.argmax(logits, axis=1)}
+
+    module = Wrapper(model)
+    tf.saved_model.save(module, str(path), signatures={"scores": module.scores})
+    x = np.random.RandomState(12).randn(3, 4).astype(np.float32)
+    record(expected, "keras_in_module/scores", {"x": x}, module.scores(x))
+
+
 MODELS = (bilstm_gru, text_vectorization, multi_signature, tf_keras_custom, mixed_float16,
           lookup_module, scan_switch, separable_cnn, audio_stft, image_preprocessing, feature_ops,
           conv1d_attention, nested_functions, multi_hot, ragged_ops_module, image_ops,
-          example_serving, linalg_ops)
+          example_serving, linalg_ops, bfloat16_cast, keras_in_module)
 BINCOUNT_CASES = {
     # name: (op, inputs, binary_output)
     "dense_rows": ("DenseBincount", dict(input=np.array([[1, 1, 4], [0, 3, 9]], np.int32),

@@ -73,9 +73,14 @@ def _by_default(context):
 
 
 def _dtype_name(node, attr):
-    """The NumPy name of a type attr ("" when absent); never adds the attr (map access would)."""
+    """The NumPy name of a type attr ("" when absent); never adds the attr (map access would).
+    A dtype NumPy lacks (bfloat16, the quantized ones) keeps TensorFlow's name, which no
+    fusable set holds: such a node is never fused (its own kernel says what it cannot do)."""
     value = node.attr.get(attr)
-    return dtypes.as_dtype(value.type).as_numpy_dtype.__name__ if value and value.type else ""
+    if not (value and value.type):
+        return ""
+    dtype = dtypes.as_dtype(value.type)
+    return dtype.as_numpy_dtype.__name__ if dtype.is_numpy_compatible else dtype.name
 
 
 def signature(node):

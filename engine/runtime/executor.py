@@ -46,7 +46,7 @@ from engine.kernels.cpu.functional import function_call
 from engine.runtime.node_run import (FORWARD_MIN_BYTES, _ONLY_IN_LIST, check_output,
                                      checked_outputs, exclusive_inputs,
                                      no_kernel_error, node_error, outputs_list,
-                                     raise_node_error, read_ref)
+                                     raise_node_error, read_ref, unheld_dtype_error)
 from engine.runtime.resources import ReceivedRef, Ref
 
 _RECVS = frozenset({"_Recv", "_HostRecv"})
@@ -86,6 +86,9 @@ class Executor:
                 kernel = function_call
             if kernel is None:
                 raise no_kernel_error(node, device_type)
+            unheld = unheld_dtype_error(node)
+            if unheld is not None:
+                raise unheld
             if device_type == "GPU":  # int32 in host memory, other values on the device
                 kernel = memory_types.adapt(node, kernel, _input_dtypes(node, producers))
             ctx = make_context(node.node_def, node.output_dtypes, resources, node.device,

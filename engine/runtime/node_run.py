@@ -131,6 +131,20 @@ def no_kernel_error(node, device_type):
         f"\n\n\t [[{{{{node {node.name}}}}}]]"))
 
 
+def unheld_dtype_error(node):
+    """UnimplementedError for a node whose output has a dtype NumPy lacks (bfloat16), else
+    None: refused when the plan is made, naming the node, instead of whatever its kernel
+    would trip over (a `KeyError: 14` out of a Cast)."""
+    unheld = next((dtype for dtype in node.output_dtypes
+                   if not dtype.base_dtype.is_numpy_compatible), None)
+    if unheld is None:
+        return None
+    return node_error(node, errors.UnimplementedError(
+        None, None, f"{node.op_type} makes a {unheld.base_dtype.name} tensor, a dtype the "
+                    f"engine does not hold (NumPy has none): cast to float32 or float16 "
+                    f"before it"))
+
+
 def _attr_text(value):
     which = value.WhichOneof("value")
     return str(getattr(value, which)).strip() if which else ""

@@ -166,6 +166,20 @@ def test_unknown_kernel_is_not_found():
         make(nodes, targets=["w"])
 
 
+def test_a_bfloat16_tensor_is_refused_naming_its_node_when_the_plan_is_made():
+    """NumPy has no bfloat16: a node making one is UnimplementedError before anything runs
+    (a Cast to bfloat16 was an InternalError `KeyError: 14`, or a traceback out of the
+    elementwise chains' fusing); tests/inspector/test_tf2_models.py runs a SavedModel so."""
+    import engine as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        y = tf.cast(tf.cast(x, tf.bfloat16), tf.float32) * 2.0
+        with tf.Session() as sess, pytest.raises(tf.errors.UnimplementedError) as caught:
+            sess.run(y, {x: [1.5, 2.0]})
+    assert caught.value.node_name == "Cast"
+    assert "Cast makes a bfloat16 tensor, a dtype the engine does not hold" in str(caught.value)
+
+
 def test_traced_run_matches_tensorflows_order_and_fields():
     plan, executor = make(chain(), feeds=["x:0"], fetches=["z:0"])
     collector = StepStatsCollector(plan.device)

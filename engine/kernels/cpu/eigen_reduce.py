@@ -1,6 +1,7 @@
 """TensorFlow's float32 Sum and Mean over a tensor's innermost axes, Softmax and LogSoftmax,
 bit for bit: the order of Eigen's additions, and its exp, log and reciprocal on the paths
-Eigen takes.
+Eigen takes. float16's are the same order in half (row_sums, half_softmax, half_log_softmax;
+tools/make_half_fixtures.py, tests/engine/test_half_math.py).
 
 TensorFlow collapses a reduction's adjacent kept and reduced dimensions; where the reduced
 ones are the innermost, it reduces an [outer, inner] matrix along its rows, each output by
@@ -56,6 +57,7 @@ from engine.kernels.cpu import eigen_float32 as ef
 
 PACKET = 8          # float32 lanes of an AVX packet
 LEAF = 1024         # Eigen's kLeafSize: rows longer than PACKET * LEAF are cut in two
+HALF_LEAF = 200     # Eigen's LeafSize<half>: a float16 row's leaf holds PACKET * 200 values
 SOFTMAX_BLOCK = 6956  # values in a block of Softmax's exp (see above)
 # SoftmaxCrossEntropyWithLogits' backprop, (exp(shifted) / sums.broadcast) - labels.broadcast:
 # 40000 / (34/8 (exp) + 14/8 (the division) + 1/8 (the subtraction) + 2 * 8 * 11/64 (two
@@ -87,7 +89,11 @@ def _adder(flushing):
 
 
 def _predux(acc, add):
-    """Eigen's predux of AVX packets (rows of 8 lanes): halves added, then SSE's order."""
+    """Eigen's predux of AVX packets (rows of 8 lanes): halves added, then SSE's order. A
+    float16 packet (Packet8h) is reduced as the float32 packet it converts to, the result
+    rounded to half once (Eigen's predux<Packet8h>)."""
+    if acc.dtype == np.float16:
+        return _predux(acc.astype(_F), np.add).astype(np.float16)
     h = add(acc[:, :4], acc[:, 4:])
     return add(add(h[:, 0], h[:, 2]), add(h[:, 1], h[:, 3]))
 
@@ -115,11 +121,16 @@ def _leaf(x, add):
     return add(scalar, _predux(acc0, add))
 
 
+def _leaf_values(dtype):
+    """The most values of a row one leaf reduces (Eigen's packet size times LeafSize)."""
+    return PACKET * (HALF_LEAF if dtype == np.float16 else LEAF)
+
+
 def _tree(x, first, add):
     """InnerMostDimReducer with its tree: rows whose first index in the flat input is
     `first` modulo PACKET (the cut depends on it)."""
     n = x.shape[1]
-    if n <= PACKET * LEAF:
+    if n <= _leaf_values(x.dtype):
         return _leaf(x, add)
     split = PACKET * -(-(first + -(-n // 2)) // PACKET)
     left = min(split - first, n)
@@ -130,16 +141,18 @@ def _tree(x, first, add):
 
 
 def row_sums(x, flushed_nonnegative=False):
-    """The sum of each row of the 2-D float32 `x`, in Eigen's order (see the module's doc).
-    `flushed_nonnegative`: x's values are 0 or normal and not negative (exp's), so no partial
-    sum is denormal: FTZ/DAZ need not be looked for."""
+    """The sum of each row of the 2-D float32 or float16 `x`, in Eigen's order (see the
+    module's doc; float16's packets, Packet8h, have 8 lanes too, each addition a float32 one
+    rounded to half, as NumPy's float16 add, its leaves of 8 * 200 values; no half value is denormal as a float32, so FTZ
+    does not touch them). `flushed_nonnegative`: x's values are 0 or normal and not negative
+    (exp's), so no partial sum is denormal: FTZ/DAZ need not be looked for."""
     rows, n = x.shape
-    flushing = not flushed_nonnegative and needs_flush(x)
+    flushing = not flushed_nonnegative and x.dtype == _F and needs_flush(x)
     if flushing:
         x = _flush(x)
     add = _adder(flushing)
     with np.errstate(all="ignore"):
-        if n <= PACKET * LEAF:
+        if n <= _leaf_values(x.dtype):
             return _leaf(x, add)
         out = np.empty(rows, x.dtype)
         for r0 in range(min(PACKET, rows)):  # a row's cut depends on (r * n) % PACKET
@@ -150,15 +163,17 @@ def row_sums(x, flushed_nonnegative=False):
 
 def row_means(x):
     with np.errstate(all="ignore"):
-        return row_sums(x) / _F(x.shape[1])
+        return row_sums(x) / x.dtype.type(x.shape[1])
 
 
 def innermost(x, axis):
     """(outer, inner) where reducing `x` over `axis` is TensorFlow's innermost-dimension
     reduction of an [outer, inner] matrix with outer > 1 (its dimensions of size 1 dropped,
     every reduced one after every kept one), for a C-contiguous float32 ndarray; else None
-    (a reduction to one value is Eigen's FullReducer, which shards by threads: not here)."""
-    if not (isinstance(x, np.ndarray) and x.dtype == np.float32 and x.flags.c_contiguous):
+    (a reduction to one value is Eigen's FullReducer, which shards by threads: not here).
+    float16 too: its rows are summed in the same order (row_sums)."""
+    if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float16)
+            and x.flags.c_contiguous):
         return None
     outer = inner = 1
     for a, size in enumerate(x.shape):
@@ -359,6 +374,22 @@ def log_softmax(x):
         shifted = _shifted(x)
         log_sums = _flat(row_sums(reduced_exp(shifted), True), ef.packet_log, ef.scalar_log)
         return _flush(shifted - log_sums[:, None])
+
+
+def half_softmax(x):
+    """TensorFlow's float16 Softmax of the 2-D `x` along its rows: SoftmaxEigenImpl in half,
+    each step a float32 one rounded to half (Eigen's half ops, NumPy's float16 ufuncs):
+    shifted, exp, the row sums in the reducer's order, their inverse, then the product."""
+    with np.errstate(all="ignore"):
+        e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+        return e * (np.float16(1) / row_sums(e))[:, None]
+
+
+def half_log_softmax(x):
+    """TensorFlow's float16 LogSoftmax of the 2-D `x` along its rows (as half_softmax)."""
+    with np.errstate(all="ignore"):
+        shifted = x - np.max(x, axis=-1, keepdims=True)
+        return shifted - np.log(row_sums(np.exp(shifted)))[:, None]
 
 
 def sparse_softmax_cross_entropy(x, labels):

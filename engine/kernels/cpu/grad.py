@@ -300,6 +300,12 @@ def conv2d_backprop_input(ctx, input_sizes, filters, out_backprop):
     if tuple(out_hw) != dy.shape[1:3]:
         raise invalid(ctx, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match "
                            f"computed: actual = {dy.shape[1]}, computed = {out_hw[0]}")
+    if filters.shape[2] and shape[3] != filters.shape[2] and shape[3] % filters.shape[2] == 0:
+        # A grouped convolution's: its forward runs on the CPU, its gradients do not.
+        raise invalid(ctx, f"Gradients for grouped convolutions are not supported on CPU. "
+                           f"Please file a feature request if you run into this issue. "
+                           f"Computed input depth {shape[3]} doesn't match filter input "
+                           f"depth {filters.shape[2]}")
     fast = None if 0 in shape or 0 in dy.shape or filters.dtype != dy.dtype else \
         compiled_forms.module("conv", dy.dtype, dy.size * filters[..., 0].size)
     if fast is not None:
@@ -318,6 +324,13 @@ def conv2d_backprop_filter(ctx, x, filter_sizes, out_backprop):
     stride = spatial_hw(ctx, ctx.attrs.get("strides"))
     dilation = spatial_hw(ctx, ctx.attrs.get("dilations"))
     window = fshape[:2]
+    if len(fshape) == 4 and fshape[2] and x.shape[3] != fshape[2] and \
+            x.shape[3] % fshape[2] == 0:
+        # A grouped convolution's filter gradient: TensorFlow's CPU kernel sizes it from the
+        # input's depth and finds filter_sizes too small.
+        raise invalid(ctx, f"filter_size does not have enough elements, requested "
+                           f"{fshape[0] * fshape[1] * x.shape[3] * fshape[3]}, got "
+                           f"{int(np.prod(fshape))}")
     out_hw, pads = backprop_geometry(ctx, x.shape, window, stride, dilation)
     padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
     fast = None if 0 in x.shape or 0 in dy.shape or 0 in fshape or x.dtype != dy.dtype else \

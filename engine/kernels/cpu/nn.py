@@ -116,7 +116,16 @@ def _eigen_softmax(logits, op, out=None):
     engine/kernels/compiled/eigen_reduce_numba.py is loaded, written into `out` (the logits
     themselves, forwarded) or a new array; None for other dtypes and empty logits. Logits
     laid out otherwise (an einsum's transposed product) are read through a C-ordered copy:
-    their values are the same, so their softmax is TensorFlow's too."""
+    their values are the same, so their softmax is TensorFlow's too. float16 logits: Eigen's
+    half steps (eigen_reduce.half_softmax), NumPy only."""
+    if isinstance(logits, np.ndarray) and logits.dtype == np.float16 and logits.size:
+        rows = np.ascontiguousarray(logits).reshape(-1, logits.shape[-1])
+        exact = (eigen_reduce.half_softmax(rows) if op == "softmax"
+                 else eigen_reduce.half_log_softmax(rows))
+        if out is None:
+            return exact.reshape(logits.shape)
+        out.reshape(-1, logits.shape[-1])[...] = exact
+        return out
     if not (isinstance(logits, np.ndarray) and logits.dtype == np.float32 and logits.size):
         return None
     if not logits.flags.c_contiguous:
@@ -322,17 +331,32 @@ def conv2d(ctx, x, filters):
     window = filters.shape[:2]
     out_hw, pads = window_geometry(ctx, x, window, stride, dilation)
     x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0))) if any(map(any, pads)) else x
+    groups = x.shape[3] // filters.shape[2] if filters.shape[2] else 1
+    if groups == 1:
+        result = _conv2d_padded(x, filters, window, stride, dilation, out_hw)
+    else:
+        # A grouped convolution (TensorFlow's CPU LaunchGrouped; Keras's Conv2D(groups=)):
+        # group g's input channels through its filter_depth-deep slice of the out channels.
+        in_depth, out_depth = filters.shape[2], filters.shape[3] // groups
+        result = np.concatenate([_conv2d_padded(
+            x[..., g * in_depth:(g + 1) * in_depth],
+            filters[..., g * out_depth:(g + 1) * out_depth], window, stride, dilation, out_hw)
+            for g in range(groups)], axis=3)
+    return _from_nhwc(ctx, result.astype(x.dtype, copy=False))
+
+
+def _conv2d_padded(x, filters, window, stride, dilation, out_hw):
+    """The NHWC convolution of the padded `x` by `filters` of its depth."""
     empty = 0 in out_hw or 0 in x.shape or 0 in filters.shape
     fast = None if empty or filters.dtype != x.dtype else compiled_forms.module(
         "conv", x.dtype, x.shape[0] * out_hw[0] * out_hw[1] * filters[..., 0].size)
     if empty:
-        result = np.zeros((x.shape[0], *out_hw, filters.shape[3]), np.result_type(x, filters))
-    elif fast is not None:
-        result = fast.conv2d(x, filters, stride, dilation, out_hw)
-    else:
-        cols = _windows(np.ascontiguousarray(x), out_hw, window, stride, dilation)
-        result = np.tensordot(cols, filters, axes=([3, 4, 5], [0, 1, 2]))
-    return _from_nhwc(ctx, result.astype(x.dtype, copy=False))
+        return np.zeros((x.shape[0], *out_hw, filters.shape[3]), np.result_type(x, filters))
+    if fast is not None:
+        return fast.conv2d(np.ascontiguousarray(x), np.ascontiguousarray(filters), stride,
+                           dilation, out_hw)
+    cols = _windows(np.ascontiguousarray(x), out_hw, window, stride, dilation)
+    return np.tensordot(cols, filters, axes=([3, 4, 5], [0, 1, 2]))
 
 
 def check_conv2d_ranks(ctx, x, filters):
@@ -342,10 +366,19 @@ def check_conv2d_ranks(ctx, x, filters):
         raise invalid(ctx, f"filter must be 4-dimensional: {shape_str(filters.shape)}")
 
 
-def check_conv2d_depth(ctx, x_nhwc, filters):
-    if x_nhwc.shape[3] != filters.shape[2]:
+def check_conv2d_depth(ctx, x_nhwc, filters, groups_allowed=True):
+    """conv_ops.cc's depth checks: the input's depth a multiple of the filter's (a grouped
+    convolution, in_depth / filter_depth groups, where `groups_allowed`: the CPU's Conv2D
+    forward), the output's a multiple of the groups."""
+    in_depth, filter_depth, out_depth = x_nhwc.shape[3], filters.shape[2], filters.shape[3]
+    grouped_ok = groups_allowed and filter_depth and in_depth % filter_depth == 0
+    if in_depth != filter_depth and not grouped_ok:
         raise invalid(ctx, f"input depth must be evenly divisible by filter depth: "
-                           f"{x_nhwc.shape[3]} vs {filters.shape[2]}")
+                           f"{in_depth} vs {filter_depth}")
+    groups = in_depth // filter_depth if filter_depth else 1
+    if groups > 1 and (out_depth % groups or out_depth < groups):
+        raise invalid(ctx, f"output depth must be evenly divisible by number of groups: "
+                           f"{out_depth} vs {groups}")
 
 
 def check_pool_input(ctx, x):

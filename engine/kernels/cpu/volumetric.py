@@ -113,6 +113,10 @@ def _conv_setup(ctx, x_shape, f_shape):
 @register("Conv3D")
 def conv3d(ctx, x, f):
     _conv_checks(ctx, x, f)
+    if f.shape[3] and x.shape[4] != f.shape[3] and x.shape[4] % f.shape[3] == 0:
+        # Grouped: the op's check passes, the CPU kernel's (LaunchConvOp) does not.
+        raise invalid(ctx, f"Number of channels in filter ({f.shape[3]}) must match last "
+                           f"dimension of input ({x.shape[4]})")
     strides, dilations, out, before = _conv_setup(ctx, x.shape, f.shape)
     padded = _padded(x, before, out, f.shape[:3], strides, dilations)
     cols = np.stack([_tap_view(padded, tap, out, strides, dilations)

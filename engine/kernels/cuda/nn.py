@@ -113,7 +113,7 @@ def register_all(xp):
     def conv2d(ctx, x, filters):
         check_conv2d_ranks(ctx, x, filters)
         x, filters = nhwc(ctx, device(xp, x)), device(xp, filters)
-        check_conv2d_depth(ctx, x, filters)
+        check_conv2d_depth(ctx, x, filters, groups_allowed=False)  # grouped: CPU only, yet
         stride = spatial_hw(ctx, ctx.attrs.get("strides"))
         dilation = spatial_hw(ctx, ctx.attrs.get("dilations"))
         window = filters.shape[:2]
