@@ -165,6 +165,16 @@ def is_our_run(folder):
 
 def write(directory, run_dir):
     """The event files of one RunDirectory, into `run_dir` (a fresh, empty directory)."""
+    from engine.framework import errors
+
+    try:
+        return _write(directory, run_dir)
+    except errors.OpError as error:  # the FileWriter's full disk, as TensorFlow words it
+        # an OSError, for outputs.replacing_directory to clean up after and name the run
+        raise OSError(error.message.rpartition("; ")[2]) from None
+
+
+def _write(directory, run_dir):
     from engine.summary import FileWriter
 
     with FileWriter(run_dir, graph=directory.graph) as writer:

@@ -18,9 +18,11 @@ every variable the model tracks, those the graph holds twice included.
 
 from __future__ import annotations
 
+import os
 import re
 
 from engine.checkpoint.object_graph import OBJECT_GRAPH_KEY, variable_keys
+from parsers import model_files
 from parsers.checkpoint import Checkpoint
 from parsers.errors import InputError
 
@@ -80,11 +82,28 @@ def saver_restore(graph, saver_def, prefix):
     return [restore], {filename: prefix}
 
 
+def _refuse_model_files(path):
+    """A Keras .keras zip or .h5 file given as the checkpoint: said so (it read as a prefix
+    whose .index is missing, "model.keras.index: no such file")."""
+    if not os.path.isfile(path):  # a prefix, a directory; a pipe is never opened here
+        return
+    try:
+        with open(path, "rb") as file:
+            head = file.read(2056)  # HDF5's signature may follow a user block of up to 2048
+    except OSError:
+        return  # Checkpoint names what cannot be read
+    if head.startswith(model_files.ZIP_MAGIC) or model_files.is_hdf5(head):
+        raise InputError(path, "a Keras model file, not a TensorFlow checkpoint: --restore takes "
+                               "a checkpoint prefix, its .index, a checkpoint directory or a "
+                               "SavedModel")
+
+
 def build_restore(graph, path, saver_def=None, through_saver=False):
     """(ops to run, {tensor: value} to feed) restoring every variable of `graph` the
     checkpoint holds: through the graph's own saver when `saver_def` names one in it and
     `through_saver` asks for it (a SavedModel's loader) or the checkpoint is a TF2 one, else
     each variable assigned from the tensor found by its name."""
+    _refuse_model_files(path)
     checkpoint = Checkpoint(path)
     if through_saver or OBJECT_GRAPH_KEY in checkpoint:
         by_saver = saver_restore(graph, saver_def, checkpoint.prefix)

@@ -54,7 +54,9 @@ def latest_prefix(directory):
     path = os.path.join(directory, STATE_FILE)
     try:
         latest = state.read_state(directory)
-    except (ValueError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:  # before ValueError, its base: say which byte
+        raise InputError(path, f"not a checkpoint state file: not UTF-8 text (byte {error.start})") from None
+    except ValueError as error:
         raise InputError(path, str(error).split(": ", 1)[-1]) from None
     except errors.OpError as error:
         raise InputError(path, error.message.removeprefix(f"{path}; ")) from None

@@ -76,6 +76,7 @@ class _GraphBuilder:
         self.fed_inputs = {}       # a nested model's input layer -> what its caller feeds it
         self.previous = None       # the node a Sequential's next layer takes
         self.shapes = {}           # node name -> {output index: shape}
+        self.names = set()         # the scoped names of the layers added so far
 
     def build(self, config):
         for scope, layer, where in _walk(config, "", "the model", 0):
@@ -131,7 +132,12 @@ class _GraphBuilder:
         class_name = layer.get("class_name")
         if not isinstance(class_name, str):
             raise ConfigError(f"{where}: no class_name")
-        node = self.graph.node.add(name=_scoped(scope, _name(config, where)), op=class_name)
+        name = _scoped(scope, _name(config, where))
+        if name in self.names:  # two nodes of one name: a GraphDef no view can hold
+            raise ConfigError(f"{where}: a second layer named {_short(name)} (Keras gives each "
+                              "layer of a model a name of its own)")
+        self.names.add(name)
+        node = self.graph.node.add(name=name, op=class_name)
         node.attr["keras_class"].s = class_name.encode("utf-8", "surrogatepass")
         dtype = _dtype_enum(config.get("dtype"))
         if dtype is not None:
@@ -150,6 +156,8 @@ class _GraphBuilder:
             sources.append(self.previous)
         if node.name in self.fed_inputs:
             sources.append(self.fed_inputs[node.name])
+        if any(source == node.name for source, _ in sources):
+            raise ConfigError(f"{where}: layer {_short(node.name)} takes its own output")
         self._note_build_shapes(layer, sources)
         node.input.extend(source if index == 0 else f"{source}:{index}" for source, index in sources)
         if class_name == "InputLayer":

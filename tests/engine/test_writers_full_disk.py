@@ -97,3 +97,33 @@ def test_gfile_rename_across_devices_is_tensorflows_unimplemented(tmp_path, monk
     # TensorFlow 2.21, renaming into another mount: UnimplementedError naming the source.
     with pytest.raises(tf.errors.UnimplementedError, match=f"^{source}; Invalid cross-device link$"):
         tf.gfile.Rename(str(source), str(tmp_path / "b"))
+
+
+def test_a_checkpoint_manager_save_on_a_full_disk_keeps_the_last_checkpoint(tmp_path, monkeypatch):
+    """As TensorFlow 2.21 on a full tmpfs: ResourceExhaustedError, ckpt-1's files and the state
+    file untouched, latest_checkpoint still ckpt-1, its values restored."""
+    import numpy as np
+    real_open = builtins.open
+
+    def full_disk(path, mode="r", *args, **kwargs):
+        if "w" in mode and "ckpt-2" in str(path):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_open(path, mode, *args, **kwargs)
+    with tf.Graph().as_default():
+        v = tf.Variable(np.arange(4, dtype=np.float32), name="v")
+        bump = tf.assign_add(v, tf.ones([4]))
+        checkpoint = tf.train.Checkpoint(v=v)
+        manager = tf.train.CheckpointManager(checkpoint, str(tmp_path), max_to_keep=2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first = manager.save()
+            before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+            sess.run(bump)
+            monkeypatch.setattr(builtins, "open", full_disk)
+            with pytest.raises(tf.errors.ResourceExhaustedError, match="No space left on device"):
+                manager.save()
+            monkeypatch.undo()
+            assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+            assert tf.train.latest_checkpoint(str(tmp_path)) == first
+            checkpoint.restore(first).run_restore_ops(sess)
+            np.testing.assert_array_equal(sess.run(v), [0, 1, 2, 3])

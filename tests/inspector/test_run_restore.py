@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from inspector.cli import main
 
@@ -73,3 +74,14 @@ def test_a_checkpoint_of_another_model_is_one_error_line(capsys):
                            "--restore", CHECKPOINTS / "dtypes", "--feed", "x=[[1, 2]]", "--fetch", "y:0")
     assert (status, out) == (2, "")
     assert err == f"error: {CHECKPOINTS / 'dtypes' / 'model.ckpt-7'}: holds none of the graph's variables\n"
+
+
+@pytest.mark.parametrize("model", ["tf_keras_mlp.keras", "tf_keras_mlp.h5"])
+def test_a_keras_model_file_is_named_as_no_checkpoint(capsys, model):
+    # it read as a prefix: "tf_keras_mlp.keras.index: no such file (not a checkpoint prefix?)"
+    path = CHECKPOINTS.parent / "keras" / model
+    status, out, err = run(capsys, "run", CHECKPOINTS / "saved_model" / "saved_model.pb",
+                           "--restore", path, "--feed", "x=[[1, 2]]", "--fetch", "y:0")
+    assert (status, out) == (2, "")
+    assert err == (f"error: {path}: a Keras model file, not a TensorFlow checkpoint: --restore "
+                   "takes a checkpoint prefix, its .index, a checkpoint directory or a SavedModel\n")

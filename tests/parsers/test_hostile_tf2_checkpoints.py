@@ -122,3 +122,13 @@ def test_an_object_graph_that_does_not_read_is_said_by_info(tmp_path, run_info):
     assert "object graph not read, variables go by their keys: not a TrackableObjectGraph (" in out
     for case in set(OUTCOMES) - {"not_a_protobuf"}:
         assert "object graph not read" not in run_info(CASES / case / "ckpt")[1]
+
+
+def test_a_state_file_that_is_no_text_is_said_so(tmp_path, run_info):
+    # CheckpointManager's `checkpoint` file overwritten with binary: it said only
+    # "checkpoint: invalid start byte" (the tail of Python's UnicodeDecodeError)
+    (tmp_path / "checkpoint").write_bytes(b'model_checkpoint_path: "ckpt-1"\n\xff\xfe')
+    code, out, err = run_info(tmp_path)
+    assert (code, out) == (2, "")
+    assert err == (f"error: {tmp_path / 'checkpoint'}: not a checkpoint state file: not UTF-8 "
+                   "text (byte 32)\n")

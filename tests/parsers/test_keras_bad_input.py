@@ -246,3 +246,16 @@ def test_a_file_that_crashes_libhdf5_is_one_error(run_info):
     segfaults reading its attributes; the read runs in a child, so it is an error line."""
     path = KERAS / "damaged_segfaults_libhdf5.h5"
     assert error_line(run_info, path) == "the reader crashed on it (SIGSEGV in the HDF5 library): a damaged file"
+
+
+@pytest.mark.parametrize("layers, words", [
+    ([{"class_name": "InputLayer", "config": {"name": "x"}}] * 3,
+     'm layer 1: a second layer named "m/x" (Keras gives each layer of a model a name of '
+     'its own)'),
+    ([{"class_name": "Dense", "config": {"name": "d"}, "inbound_nodes": [[["d", 0, 0, {}]]]}],
+     'm layer 0: layer "m/d" takes its own output')])
+def test_a_layer_graph_keras_would_refuse_is_one_error(tmp_path, run_info, layers, words):
+    # 20,000 layers of one name made 20,000 nodes of one name ('a cycle with 19999 nodes' when
+    # optimized, one node in dot); a layer fed by itself, a one-node cycle
+    path = keras_zip(tmp_path / "m.keras", {"config.json": config_text(layers)})
+    assert error_line(run_info, path) == f"config.json: {words}"
