@@ -410,6 +410,12 @@ class Graph(GraphScopes):
 def _op_to_colocate_with(v, graph):
     if isinstance(v, Operation):
         return v
+    handle = None if isinstance(v, Tensor) else getattr(v, "handle", None)
+    if isinstance(handle, Tensor):
+        # A resource variable (or anything with a handle tensor): its handle's op, as
+        # TensorFlow's _op_to_colocate_with (captured first inside a function).
+        capture = getattr(graph, "capture", None)
+        return (capture(handle) if capture is not None else handle).op
     convert = getattr(v, "_as_graph_element", None)
     if convert is not None:
         element = convert()

@@ -22,6 +22,9 @@ from engine.ops.op_def_library import apply_op
 from engine.proto import attr_value_pb2
 
 _UIDS = itertools.count(1)
+# The backward functions made here (names are unique in the process): a call of one is
+# differentiated by tracing its body again (the second-order gradient).
+_BACKWARD_NAMES = set()
 
 
 class _Gradient:
@@ -63,6 +66,7 @@ class _Gradient:
         base = concrete._function_name[len("__inference_"):]
         uid = next(_UIDS)
         self.name = f"__inference___backward_{base}_{uid}"
+        _BACKWARD_NAMES.add(self.name)
         names = [_output_name(i) for i in range(len(outputs))]
         backward_arguments = grad_ys + [p for _, p in self.extra_captures]
         # TensorFlow's backward function holds every op its gradient built (the gradient of
@@ -175,11 +179,16 @@ def _ancestors(ops):
 def _call_grad(op, *grads):
     from engine.ops import def_function, function_retrace
     name = op.get_attr("f").name
-    concrete = (def_function.concrete_function_named(name)
-                or function_retrace.concrete_of_library_function(op))
+    concrete = def_function.concrete_function_named(name)
+    if concrete is not None and concrete.graph._functions is not op.graph._functions:
+        concrete = None  # traced in another graph: this call's is an imported copy
+    if concrete is None and name in _BACKWARD_NAMES:  # a backward function made here
+        concrete = function_retrace.concrete_of_library_function(op)
     if concrete is None:
+        # TensorFlow differentiates a call of a function it did not trace (an imported
+        # graph's) with a SymbolicGradient node, which the engine does not build.
         raise LookupError(f"No gradient defined for operation'{op.name}' (op type: {op.type}): "
-                          f"its function {name} is not in the graph's library")
+                          f"its function {name} was not traced by tf.function in this graph")
     if concrete._backward is None:
         concrete._backward = _Gradient(concrete)
         if concrete._backward.forward_name is not None:

@@ -263,6 +263,10 @@ class ResourceVariable(Variable):
     """A resource variable: VarHandleOp "<name>", "/Initializer", "/IsInitialized", "/Assign",
     "/Read"; reads are ReadVariableOp nodes."""
 
+    # TensorFlow's BaseResourceVariable is a core.Tensor (tensor_util.is_tf_type): tf.tuple
+    # gates it by its op and reads it under the gate.
+    is_tensor_like = True
+
     def __init__(self, initial_value=None, trainable=None, collections=None,
                  validate_shape=True, caching_device=None, name=None, dtype=None,
                  variable_def=None, import_scope=None, constraint=None, distribute_strategy=None,

@@ -14,6 +14,8 @@ for another's output while that one waits for its lock: TensorFlow would wait fo
 the plan is left as it was and the MutexLock that finds its mutex held says so.
 """
 
+import copy
+
 from engine.framework import op_families
 
 _IDENTITIES = frozenset({"Identity", "IdentityN"})
@@ -109,6 +111,85 @@ def _positions_in_loops(plan_nodes):
             continue
         for consumer in node.consumers:
             kind = plan_nodes[consumer].op_type
+            step = 1 if kind in op_families.ENTER else -1 if kind in op_families.EXIT else 0
+            if depth + step > 0:
+                stack.append((consumer, depth + step))
+    return inside
+
+
+def order_sections_in_graph(nodes, order, needed):
+    """The same row for a run cut into partitions, as control inputs the partitioner sees:
+    it orders each partition's sends and receives by what the nodes wait for, and a receive
+    ordered before the lock it waits behind would block the thread that holds it.
+
+    nodes: name -> NodeInfo; order: names in graph order; needed: the names the run needs.
+    Returns `nodes` with copies of the NodeInfos of the locks that wait for another section
+    (the session's own stay as they are)."""
+    locks = [name for name in order if name in needed and nodes[name].op_type == "MutexLock"]
+    if len(locks) < 2:
+        return nodes
+    consumers = {}
+    for name in needed:
+        info = nodes[name]
+        for source in [s for s, _ in info.inputs] + list(info.control_inputs):
+            if source in needed:
+                consumers.setdefault(source, []).append(name)
+    in_loop = _names_in_loops(nodes, needed, consumers)
+    sections = {}
+    for name in locks:
+        mutex = None if name in in_loop else _graph_mutex_of(nodes, name)
+        if mutex is not None:
+            release = next((c for c in consumers.get(name, ())
+                            if nodes[c].op_type == "ConsumeMutexLock"), name)
+            sections.setdefault(mutex, []).append((name, release))
+    nodes = dict(nodes)
+    for group in sections.values():
+        for (_, release), (lock, _) in zip(group, group[1:]):
+            if not _reaches(consumers, lock, release):  # else a cycle: left to the kernel
+                info = copy.copy(nodes[lock])
+                info.control_inputs = list(info.control_inputs) + [release]
+                nodes[lock] = info
+                consumers.setdefault(release, []).append(lock)
+    return nodes
+
+
+def _graph_mutex_of(nodes, lock):
+    info = nodes[nodes[lock].inputs[0][0]] if nodes[lock].inputs else None
+    while info is not None and info.op_type in _IDENTITIES and info.inputs:
+        info = nodes[info.inputs[0][0]]
+    if info is None or info.op_type != "MutexV2" or info.node_def is None:
+        return None
+    attrs = info.node_def.attr
+    return attrs["container"].s, attrs["shared_name"].s
+
+
+def _reaches(consumers, start, goal):
+    seen, stack = {start}, [start]
+    while stack:
+        name = stack.pop()
+        if name == goal:
+            return True
+        for consumer in consumers.get(name, ()):
+            if consumer not in seen:
+                seen.add(consumer)
+                stack.append(consumer)
+    return False
+
+
+def _names_in_loops(nodes, needed, consumers):
+    """As _positions_in_loops, over NodeInfos by name."""
+    inside, seen = set(), set()
+    stack = [(name, 1) for name in needed if nodes[name].op_type in op_families.ENTER]
+    while stack:
+        name, depth = stack.pop()
+        if (name, depth) in seen:
+            continue
+        seen.add((name, depth))
+        inside.add(name)
+        if nodes[name].op_type in op_families.NEXT_ITERATION:
+            continue
+        for consumer in consumers.get(name, ()):
+            kind = nodes[consumer].op_type
             step = 1 if kind in op_families.ENTER else -1 if kind in op_families.EXIT else 0
             if depth + step > 0:
                 stack.append((consumer, depth + step))

@@ -30,7 +30,8 @@ from engine.framework.graph import get_default_graph
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
 from engine.runtime import context_config
-from engine.runtime import deadline, host_memory, mutexes, placement_log, threads, vlog
+from engine.runtime import deadline, host_memory, mutex_order, mutexes, placement_log, threads
+from engine.runtime import vlog
 from engine.runtime import observers as observers_lib, step_stats
 from engine.runtime import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine.runtime.executor import Executor, fetched_ref
@@ -312,6 +313,8 @@ class BaseSession:
             plan = plan_lib.build(nodes, order, list(feed_names), fetch_names, target_names)
             executor = Executor(plan, self._resources, self._rng, self._session_state)
             return _PlanEntry(executor, converters, positions)
+        nodes = mutex_order.order_sections_in_graph(  # before the transfers are ordered
+            nodes, order, plan_lib.prune(nodes, feed_set, roots))
         parts = partition_lib.partition(nodes, order, placement, feed_names, fetch_names,
                                         target_names, client, self._new_edge_name)
         entry = _PlanEntry(None, converters, positions, [])

@@ -162,6 +162,19 @@ def structures_and_ops(tf, log):
             log["structure_after_update"] = _plain(sess.run(out, {x: [0.0, 0.0]}))
 
 
+def returns_an_assign(tf, log):
+    """fn returns what a resource variable's assign_add returns (read after the assign)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.get_variable("v", initializer=0, use_resource=True)
+        cs = tf.CriticalSection(name="cs")
+        outs = [cs.execute(lambda: v.assign_add(2)) for _ in range(2)]
+        log["assign_graph"] = _nodes(graph, ("cs", "critical_section_execute"))
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            log["assign_runs"] = [sorted(_plain(sess.run(outs))) for _ in range(2)]
+
+
 def lock_nobody_consumes(tf, log):
     """Targets inside the sections only: no ConsumeMutexLock runs, each lock dies where it
     is made."""
@@ -277,7 +290,7 @@ def build_errors(tf, log):
 def replay(tf):
     log = {}
     for case in (counter_in_one_run, counter_from_threads, deadline_while_held,
-                 structures_and_ops,
+                 structures_and_ops, returns_an_assign,
                  lock_nobody_consumes, failing_section, sections_in_a_loop, build_errors):
         case(tf, log)
     return log

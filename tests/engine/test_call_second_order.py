@@ -32,3 +32,21 @@ def test_graphs_equal_tensorflows(name):
 def test_a_body_with_a_tf1_loop_is_not_differentiated_twice():
     with pytest.raises(LookupError, match="holds TensorFlow 1 control flow"):
         cases.run_case(tf, "loop_in_body")
+
+
+def test_an_imported_copy_of_a_call_is_not_differentiated_with_the_tracing_graphs_function():
+    """A graph importing another's call has the function under the same name; its gradient
+    is not the other graph's (whose backward function this graph's library would lack).
+    TensorFlow differentiates such a call with a SymbolicGradient node, which the engine does
+    not build: a LookupError names the function."""
+    with tf.Graph().as_default() as traced:
+        @tf.function
+        def f(x):
+            return tf.reduce_sum(x * x)
+        x = tf.placeholder(tf.float32, [3], name="x")
+        tf.identity(f(x), name="y")
+    with tf.Graph().as_default() as imported:
+        tf.import_graph_def(traced.as_graph_def(), name="")
+        y, x = imported.get_tensor_by_name("y:0"), imported.get_tensor_by_name("x:0")
+        with pytest.raises(LookupError, match="was not traced by tf.function in this graph"):
+            tf.gradients(y, x)

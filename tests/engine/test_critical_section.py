@@ -27,3 +27,36 @@ def test_matches_tensorflow(ours, key):
 
 def test_every_case_recorded(ours):
     assert sorted(ours) == sorted(FIXTURE)
+
+
+def test_a_lock_its_own_step_holds_is_an_error_not_a_hang():
+    """Lock b waits for lock a, and a's release for b: TensorFlow's step waits for ever; the
+    plan cannot put the two in a row, and the engine's one-thread step says so."""
+    with tf.Graph().as_default():
+        cs = tf.CriticalSection(name="cs")
+        a = tf.raw_ops.MutexLock(mutex=cs._handle, name="a")
+        with tf.control_dependencies([a]):
+            b = tf.raw_ops.MutexLock(mutex=cs._handle, name="b")
+        with tf.control_dependencies([b]):
+            release_a = tf.raw_ops.ConsumeMutexLock(mutex_lock=a)
+        release_b = tf.raw_ops.ConsumeMutexLock(mutex_lock=b)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InternalError, match="already held by this step"):
+                sess.run([release_a, release_b])
+            # the failed step let go of the lock it held
+            assert sess.run(cs.execute(lambda: tf.constant(7))) == 7
+
+
+def test_what_a_run_still_holds_is_released_when_it_ends():
+    """The session's last resort after a run (engine/runtime/mutexes.py): a lock value some
+    reference keeps alive past its run is released for the thread that took it."""
+    from engine.runtime import mutexes
+    held_locks = {}
+    mutex = mutexes.Mutex("m")
+    kept = mutex.acquire(held_locks)
+    assert mutex.held_by_this_thread() and held_locks
+    mutexes.release_held_by_this_thread(held_locks)
+    assert not mutex.held_by_this_thread() and not held_locks
+    again = mutex.acquire(held_locks)  # free: this would wait for ever otherwise
+    again.release()
+    del kept

@@ -15,7 +15,9 @@ dynamic_rnn restored from a checkpoint with import_meta_graph, which has no cont
 (data_pipeline_mlp), queues and a frozen graph (queue_freeze_pipeline), file readers on the CPU
 feeding decode_raw and the image ops on the GPU (cifar10_input_pipeline), and hooks reading
 the global step of a GPU variable (monitored_training, monitored_checkpoints), and stateless
-random ops, which have CPU kernels only, feeding a model on the GPU (stateless_augmentation).
+random ops, which have CPU kernels only, feeding a model on the GPU (stateless_augmentation),
+and a tf.CriticalSection's CPU-only mutex ops around a GPU variable's updates, three executes
+in one run (critical_section_counter).
 """
 
 import os
@@ -31,7 +33,7 @@ from tests.engine.test_programs import EXPECTED, PROGRAMS, REPO, normalise, same
 ON_GPU = ["linear_regression", "logistic_regression", "layers_mnist", "dynamic_rnn_lengths",
           "resume_training", "data_pipeline_mlp", "queue_freeze_pipeline",
           "cifar10_input_pipeline", "monitored_training", "monitored_checkpoints",
-          "stateless_augmentation"]
+          "stateless_augmentation", "critical_section_counter"]
 
 
 def run_on_simulated_gpu(name, backend_name="simulated"):

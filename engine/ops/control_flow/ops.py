@@ -65,9 +65,17 @@ def with_dependencies(dependencies, output_tensor, name=None):
                 return identity(convert_to_tensor(output_tensor), name=name)
 
 
+def _is_tf_type(value):
+    """A tensor, or a resource variable (TensorFlow's BaseResourceVariable is a core.Tensor,
+    a ref variable is not)."""
+    return isinstance(value, Tensor) or getattr(value, "is_tensor_like", False)
+
+
 def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TensorFlow's name)
     with name_scope(name, "tuple", [t for t in tensors if t is not None]) as name:
-        tensors = [t if isinstance(t, (Operation, Tensor)) or t is None
+        # A resource variable is a tensor type to TensorFlow (is_tf_type): it is gated by its
+        # op (an assign's, for what an assign returns) and read under the gate.
+        tensors = [t if _is_tf_type(t) or isinstance(t, Operation) or t is None
                    else convert_to_tensor(t) for t in tensors]
         gating_ops = [t if isinstance(t, Operation) else t.op for t in tensors if t is not None]
         for c in control_inputs or ():
@@ -84,7 +92,7 @@ def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TensorFlow's
         gate = group(*gating_ops)
         result = []
         for t in tensors:
-            if isinstance(t, Tensor):
+            if _is_tf_type(t):
                 result.append(with_dependencies([gate], t))
             elif isinstance(t, Operation):
                 with get_default_graph().control_dependencies([gate]):
