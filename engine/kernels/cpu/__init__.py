@@ -37,7 +37,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # tf.image.resize with antialias or its lanczos, gaussian and mitchellcubic methods
     "scale_and_translate",
     # tf.linalg.eig and eigvals of a general matrix
-    "general_eig"))
+    "general_eig",
+    # Keras's RandomRotation, RandomZoom, RandomTranslation, RandomShear
+    "projective_transform"))
 
 
 def load_kernels():
