@@ -1,13 +1,14 @@
 """Write tests/fixtures/ops/half_math.npz: TensorFlow 2.21's float16 Sum and Mean over
-innermost axes, Softmax and LogSoftmax (Eigen's half order: packets of 8 halves, predux in
+innermost axes and over leading or middle ones (the kept innermost), Softmax and LogSoftmax (Eigen's half order: packets of 8 halves, predux in
 float32, leaves of 8 * 200 values; engine/kernels/cpu/eigen_reduce.py) and
 DepthwiseConv2dNative (accumulated in half tap by tap; engine/kernels/cpu/nn_extra.py), bit
 for bit.
 
     .venv-tf/bin/python tools/make_half_fixtures.py
 
-Keys: `x__<case>` the float16 input, `<op>__<case>` TensorFlow's output (op: sum, mean,
-softmax, log_softmax; sum and mean over CASES' axes, the softmaxes over the last axis);
+Keys: `x__<case>` the float16 input, `axes__<case>` the axes its Sum and Mean reduce,
+`<op>__<case>` TensorFlow's output (op: sum, mean, softmax, log_softmax; the softmaxes over
+the last axis);
 `depthwise__<case>` DEPTHWISE_CASES' output, `dwx__<case>`, `dwf__<case>` its input and
 filter. Each case runs at intra_op_parallelism_threads 1 and 2: the same bits.
 """
@@ -29,6 +30,11 @@ CASES = {
     "rows_of_100": ((3, 100), (1,)),
     "rows_of_1703": ((2, 1703), (1,)),
     "inner_two_axes": ((3, 4, 20), (1, 2)),
+    # kept axes innermost (InnerMostDimPreserver): Keras's GlobalAveragePooling2D, a leading
+    # axis (rows of packets and a lone tail), a middle one (fewer than 16 rows: in order)
+    "height_width": ((2, 6, 6, 20), (1, 2)),
+    "leading_axis": ((40, 13), (0,)),
+    "middle_axis": ((3, 10, 8), (1,)),
 }
 
 # name: (input shape, filter shape, strides, padding).
@@ -53,7 +59,7 @@ def tensorflow_outputs(tf, threads):
         x = tf.placeholder(tf.float16)
         for name, (shape, axes) in CASES.items():
             value = case_input(name, shape)
-            out[f"x__{name}"] = value
+            out[f"x__{name}"], out[f"axes__{name}"] = value, np.array(axes)
             out.update({f"{op}__{name}": result for op, result in session.run(
                 {"sum": tf.reduce_sum(x, list(axes)), "mean": tf.reduce_mean(x, list(axes)),
                  "softmax": tf.nn.softmax(x), "log_softmax": tf.nn.log_softmax(x)},
