@@ -1,8 +1,8 @@
 """Write tests/fixtures/ops/half_math.npz: TensorFlow 2.21's float16 Sum and Mean over
 innermost axes and over leading or middle ones (the kept innermost), Softmax and LogSoftmax (Eigen's half order: packets of 8 halves, predux in
 float32, leaves of 8 * 200 values; engine/kernels/cpu/eigen_reduce.py) and
-DepthwiseConv2dNative (accumulated in half tap by tap; engine/kernels/cpu/nn_extra.py), bit
-for bit.
+DepthwiseConv2dNative (accumulated in half tap by tap; engine/kernels/cpu/nn_extra.py),
+Sigmoid and Softplus (engine/kernels/cpu/math.py), bit for bit.
 
     .venv-tf/bin/python tools/make_half_fixtures.py
 
@@ -10,7 +10,7 @@ Keys: `x__<case>` the float16 input, `axes__<case>` the axes its Sum and Mean re
 `<op>__<case>` TensorFlow's output (op: sum, mean, softmax, log_softmax; the softmaxes over
 the last axis);
 `depthwise__<case>` DEPTHWISE_CASES' output, `dwx__<case>`, `dwf__<case>` its input and
-filter. Each case runs at intra_op_parallelism_threads 1 and 2: the same bits.
+filter; `act_x` and `act__<op>`: ACTIVATIONS of it. Each case runs at intra_op_parallelism_threads 1 and 2: the same bits.
 """
 
 import numpy as np
@@ -46,6 +46,16 @@ DEPTHWISE_CASES = {
 }
 
 
+# Sigmoid and Softplus of every half from -12 to 12 in steps of 1/64 (past Softplus's
+# thresholds, +-7.0078 with Eigen's half epsilon) and of random values.
+ACTIVATIONS = ("sigmoid", "softplus")
+
+
+def activation_input():
+    steps = np.arange(-12 * 64, 12 * 64 + 1) / 64
+    return np.concatenate([steps, np.random.RandomState(5).randn(300) * 4]).astype(np.float16)
+
+
 def case_input(name, shape, scale=3.0):
     seed = sum(name.encode())
     return (np.random.RandomState(seed).randn(*shape) * scale).astype(np.float16)
@@ -64,6 +74,10 @@ def tensorflow_outputs(tf, threads):
                 {"sum": tf.reduce_sum(x, list(axes)), "mean": tf.reduce_mean(x, list(axes)),
                  "softmax": tf.nn.softmax(x), "log_softmax": tf.nn.log_softmax(x)},
                 {x: value}).items()})
+        value = activation_input()
+        out["act_x"] = value
+        out.update({f"act__{op}": result for op, result in session.run(
+            {"sigmoid": tf.sigmoid(x), "softplus": tf.nn.softplus(x)}, {x: value}).items()})
         f = tf.placeholder(tf.float16)
         for name, (x_shape, f_shape, strides, padding) in DEPTHWISE_CASES.items():
             x_value, f_value = case_input(name, x_shape), case_input(name + "f", f_shape, 0.5)
