@@ -21,6 +21,18 @@ compiled loop (engine/runtime/chain_steps.py), which is what a traced call does,
 slowest ops listed (from a FULL_TRACE call) are node by node.
 Without .venv-tf there is nothing to measure against: skipped, "not measured".
 
+The call is 90% matrix products, so the row follows whose GEMM is faster on the CPU at hand.
+On a 2-core Zen 5 (2026-11-28) TensorFlow's oneDNN GEMM and the engine's (NumPy's OpenBLAS,
+SkylakeX kernels, row blocks on the intra-op threads) ran the 1024x768x3072 product at the same
+speed, and the call at 1.01x. On a 2-core Zen 4 (AMD EPYC, 2026-11-29) oneDNN's JIT kernels are
+the faster: medians of 10 alternating runs, 1024x768x768 / 1024x768x3072 / 1024x3072x768 in
+5.9 / 23.3 / 22.9 ms through oneDNN 3.2's dnnl_sgemm on the same two row blocks, against 6.3 /
+25.9 / 24.9 through OpenBLAS; the call read 1.00 s against TensorFlow's 0.90 (three alternating
+runs each, 1.12x), and 0.94-0.95 s with dnnl_sgemm patched in for the products (1.06x). Beside
+the products the engine spends about as much as TensorFlow does (BatchMatMul 45 ms, the
+softmax, moments and chains 30 ms, GELU in the products' epilogues). Neither MKL (2025, its
+sgemm 180-197 GFLOP/s at two threads there) nor BLIS (PyPI's `blis`, generic kernels) was faster.
+
     .venv/bin/python -m bench.bert_signature SAVED_MODEL RUNS   # the engine's side alone
 """
 

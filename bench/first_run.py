@@ -11,7 +11,9 @@ the stamp says the cache is warm). The figures: the first 20 Session.runs' total
 The target is on the warm side: no run compiles; the first run pays, once, what loading
 numba costs (importing it, its code generator, the cached machine code: 0.2-0.3 s here, more
 than NumPy's 20 runs take, so no numba-compiled engine can have its first 20 runs at NumPy's
-total), and runs 2-20 are at NumPy's pace or better.
+total), and runs 2-20 are at NumPy's pace or better. The bound is absolute and was set on a
+2-core Zen 5; on a 2-core Zen 4 (2026-11-29) `import numba` alone took 0.26-0.39 s and the first
+run 0.40 s, most of it numba's own start (its typing registries, 0.4 s of a profiled run).
 """
 
 from __future__ import annotations

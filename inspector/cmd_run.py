@@ -20,6 +20,7 @@ import engine as tf
 import parsers
 from engine.framework import errors
 from inspector.debug.launch import debug_graph_run
+from inspector.npy_files import read_npy
 from inspector import function_calls, run_cluster, run_setup, run_signature
 from inspector.run_report import (  # noqa: F401  (format_value: part of this command's API)
     format_value, run_error_line, write_run_metadata)
@@ -222,7 +223,7 @@ def _feed_file(path, name):
         with open(path, "rb") as file:
             if file.read(6) == b"\x93NUMPY":
                 file.seek(0)
-                return np.load(file, allow_pickle=False)
+                return _npy_value(file, path, name)
             file.seek(0)
             text = file.read().decode("utf-8")
         return _json_value(text)
@@ -232,6 +233,13 @@ def _feed_file(path, name):
     except ValueError as error:  # a bad .npy header, UnicodeDecodeError, JSONDecodeError
         raise InputError(path, f"cannot read the feed for {name}: neither a .npy array nor "
                                f"JSON ({error})") from None
+
+
+def _npy_value(file, path, name):
+    try:
+        return read_npy(file)
+    except ValueError as error:
+        raise InputError(path, f"cannot read the feed for {name}: {error}") from None
 
 
 def _fetched_tensor(graph, name):

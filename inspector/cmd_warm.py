@@ -13,8 +13,12 @@ it writes a stamp
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
+
+from parsers.errors import InputError
 
 # Programs whose fused chains are compiled: each builds a graph and returns what to fetch.
 # Monte-Carlo pi (seed 001) is RandomUniform -> Mul/Add/Sqrt -> LessEqual -> Cast -> Sum.
@@ -65,6 +69,7 @@ def run(args):
     if not compiled.enabled():
         print("compiled kernels: off (GRAPH_INSPECTOR_COMPILED=0); nothing to warm")
         return 0
+    _check_writable(where)  # before minutes of compiling whose cache could not be kept
     started = time.perf_counter()
     warm_cache.quiet()
     if compiled.module("philox", wait=True) is None:
@@ -74,10 +79,30 @@ def run(args):
     others = [name for name in compiled.names() if name not in ("philox", "fused")
               and compiled.module(name, wait=True) is not None]  # each module's warm()
     chains = _warm_chains(compiled)
-    warm_cache.write_stamp()
+    try:
+        warm_cache.write_stamp()
+    except OSError as error:  # the disk filled while compiling
+        raise InputError(where, f"cannot write the compiled kernels' cache: "
+                                f"{error.strerror or error}") from None
     print(f"compiled kernels: Philox, {', '.join(others)} and {chains} fused chains cached "
           f"in {where} ({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _check_writable(where):
+    """The cache directory made, and a file written in it; else bad input naming it."""
+    probe = os.path.join(where, f".writable.{os.getpid()}")
+    try:
+        os.makedirs(where, exist_ok=True)
+        with open(probe, "w", encoding="utf-8") as file:
+            file.write("ok\n")
+        os.remove(probe)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(probe)
+        raise InputError(where, f"cannot write the compiled kernels' cache: "
+                                f"{error.strerror or error} (GRAPH_INSPECTOR_CACHE_DIR "
+                                f"chooses another directory)") from None
 
 
 def _warm_chains(compiled):

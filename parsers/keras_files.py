@@ -19,6 +19,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from parsers import isolated_call, keras_config, keras_weights
 from parsers.errors import InputError
 from parsers.loaded import LabeledGraph, Loaded
@@ -143,6 +145,10 @@ def _in_graph_order(variables, graph):
 
 
 def _parse(path, member, text):
+    if isinstance(text, np.ndarray) and text.shape == () and text.dtype.kind in "SUO":
+        text = text.item()  # h5py gives a scalar string attribute written as an array so
+    if not isinstance(text, (str, bytes)):
+        raise InputError(path, f"{member}: a {_attribute_type(text)} attribute, not JSON text")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -152,6 +158,12 @@ def _parse(path, member, text):
         return keras_config.parse_config(text)
     except keras_config.ConfigError as error:
         raise InputError(path, f"{member}: {error}") from None
+
+
+def _attribute_type(value):
+    dtype = getattr(value, "dtype", None)
+    return f"{dtype} ({'opaque' if dtype.kind == 'V' else 'array'})" if dtype is not None \
+        else type(value).__name__
 
 
 def _metadata(path, archive):

@@ -310,12 +310,25 @@ def _info(path, group, key, name, where=None):
     if dataset.is_virtual or dataset.external:
         raise InputError(path, f"{where}: its data lies in other files; not read")
     dtype = dataset.dtype
-    if dtype.kind not in "biufcSUO":
-        raise InputError(path, f"{where}: a {dtype} dataset, not a tensor")
+    if dtype.kind not in "biufcSUO" or (dtype.kind == "O" and not _holds_strings(path, dtype)):
+        raise InputError(path, f"{where}: a {_described(path, dtype)} dataset, not a tensor")
+    if dataset.shape is None:  # HDF5's null dataspace (h5py.Empty): no shape, no elements
+        raise InputError(path, f"{where}: an empty dataset (null dataspace), not a tensor")
     shape = tuple(int(d) for d in dataset.shape)
     size = int(np.prod(shape, dtype=object)) if shape else 1
     kind = "string" if dtype.kind in "SUO" else dtype.name
     return WeightInfo(name, kind, shape, size * dtype.itemsize, dataset.name.lstrip("/"))
+
+
+def _holds_strings(path, dtype):
+    # h5py gives every variable-length type NumPy's object kind: strings are tensors, a
+    # variable-length sequence of numbers (a ragged dataset) is not.
+    return import_h5py(path).check_string_dtype(dtype) is not None
+
+
+def _described(path, dtype):
+    element = import_h5py(path).check_vlen_dtype(dtype)
+    return f"variable-length {element}" if element is not None and dtype.kind == "O" else str(dtype)
 
 
 # ---- layer names from a config, for files whose vars groups do not name their layer ---------

@@ -228,6 +228,13 @@ IteratorFromStringHandleV2
 """.split()
 
 
+# tf.CriticalSection's mutex: the resource, its lock and the lock's consumer (branch
+# critical-section).
+ENGINE_OPS += """
+MutexV2 MutexLock ConsumeMutexLock
+""".split()
+
+
 def main(out_path="engine/framework/op_defs.pbtxt"):
     import tensorflow  # noqa: F401  (registers the ops)
     from google.protobuf import text_format

@@ -3,8 +3,8 @@ DatasetSpec, Options and NumpyIterator are engine/data's), session handles
 (tf.get_session_handle, ...), the sparse conditional accumulator, tf.IdentityReader, and the
 toggles and odds of the TF1 namespace (tensor equality, check-numerics instrumentation,
 traceback filtering, tf.check_pinned, tf.nondifferentiable_batch_function, op libraries,
-tf.CXX_VERSION, tf.user_ops).
-tf.CriticalSection and tf.LMDBReader stay unsupported (docs/ARCHITECTURE.md says why)."""
+tf.CXX_VERSION, tf.user_ops), tf.CriticalSection.
+tf.LMDBReader stays unsupported (docs/ARCHITECTURE.md says why)."""
 
 from engine.framework.api_namespace import Namespace as _Namespace
 from engine.framework.type_spec import (IndexedSlicesSpec, NoneTensorSpec,  # noqa: F401
@@ -14,6 +14,7 @@ from engine.api import core as _core
 from engine.framework import errors as _errors, op_libraries as _op_libraries
 from engine.framework import switches as _switches
 from engine.ops import accumulator_ops as _accumulators, io_ops as _io_ops
+from engine.ops.critical_section_ops import CriticalSection  # noqa: F401
 from engine.ops import session_ops as _session_ops, user_ops as _user_ops
 from engine.ops import batch_ops as _batch_ops, check_numerics_callback as _check_numerics
 from engine.api import special_math as _special_math

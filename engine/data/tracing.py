@@ -115,9 +115,17 @@ class FunctionGraph(Graph):
             with self.outer.as_default():
                 value = self.outer.capture(value)
         name = value.op.name.replace("/", "_").lower()
-        with self.name_scope(None):
-            placeholder = apply_op("Placeholder", name=name, dtype=value.dtype,
-                                   shape=value.shape)
+        # Made outside any tf.cond or tf.while_loop being built (TensorFlow's capture runs
+        # under control_dependencies(None), which leaves the control flow context too): an
+        # argument is outside every frame, so a loop reads it through an Enter.
+        context = self._get_control_flow_context()
+        self._set_control_flow_context(None)
+        try:
+            with self.name_scope(None):
+                placeholder = apply_op("Placeholder", name=name, dtype=value.dtype,
+                                       shape=value.shape)
+        finally:
+            self._set_control_flow_context(context)
         self.captures.append((value, placeholder))
         return placeholder
 

@@ -61,6 +61,22 @@ def called_functions(node_def, library_names=()):
     return [name for name in names if name]
 
 
+def reachable_functions(graph_def, library):
+    """The library functions the graph still calls, and those they call (Grappler prunes
+    the rest; a session gives its optimizer only these, so a library of 10^5 functions
+    costs a run what it calls, not a copy of every function per run signature)."""
+    names = set(library)
+    stack = [name for node in graph_def.node for name in called_functions(node, names)]
+    kept = set()
+    while stack:
+        name = stack.pop()
+        if name in names and name not in kept:
+            kept.add(name)
+            for node in library[name].node_def:
+                stack.extend(called_functions(node, names))
+    return [library[name] for name in sorted(kept)]
+
+
 def recursive_call(name, library):
     """The chain of calls by which function `name` calls itself (`["f", "g", "f"]`), or None:
     such a function can be neither inlined (that would never end) nor run.

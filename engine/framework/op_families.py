@@ -87,6 +87,7 @@ RESOURCE_PRODUCERS = frozenset({
     "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2",
     "TFRecordReaderV2", "TextLineReaderV2",
     "FixedLengthRecordReaderV2", "WholeFileReaderV2", "ResourceConditionalAccumulator",
+    "MutexV2",
 })
 
 # Ops the executor runs itself, without a kernel: a plan's feeds and fetches.

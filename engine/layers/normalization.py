@@ -1,10 +1,12 @@
 """tf.layers.BatchNormalization: FusedBatchNormV3 for 4-D inputs, moments otherwise; the
-moving averages' AssignSub ops go to UPDATE_OPS, as TF 1.x's legacy layer builds them."""
+moving averages' AssignSub ops go to UPDATE_OPS, as TF 1.x's legacy layer builds them; batch
+renormalization (renorm=True: tf_keras's _renorm_correction_and_moments, never fused)."""
 
 from engine.framework import dtypes
 from engine.framework.graph import get_default_graph
 from engine.layers.base import Layer, smart_cond
-from engine.ops import array_ops, batch_norm, math_ops, state_ops
+from engine.ops import array_ops, batch_norm, math_ops, nn_ops, state_ops
+from engine.ops.fill_ops import ones_like_v2, zeros_like
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.init_ops import ones_initializer, zeros_initializer
@@ -18,13 +20,25 @@ class BatchNormalization(Layer):
                  moving_mean_initializer=zeros_initializer(),
                  moving_variance_initializer=ones_initializer(), beta_regularizer=None,
                  gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
-                 renorm=False, fused=None, trainable=True, virtual_batch_size=None,
-                 adjustment=None, name=None, **kwargs):
+                 renorm=False, renorm_clipping=None, renorm_momentum=0.99, fused=None,
+                 trainable=True, virtual_batch_size=None, adjustment=None, name=None,
+                 **kwargs):
         super().__init__(trainable=trainable, name=name, **kwargs)
-        if renorm or virtual_batch_size is not None or adjustment is not None:
-            raise NotImplementedError("tf.layers.batch_normalization's renorm, "
-                                      "virtual_batch_size and adjustment are not supported by "
-                                      "the engine yet")
+        if virtual_batch_size is not None or adjustment is not None:
+            raise NotImplementedError("tf.layers.batch_normalization's virtual_batch_size "
+                                      "and adjustment are not supported by the engine yet")
+        self.renorm = renorm
+        if renorm:
+            renorm_clipping = renorm_clipping or {}
+            keys = ["rmax", "rmin", "dmax"]
+            if set(renorm_clipping) - set(keys):
+                raise ValueError("Received invalid keys for `renorm_clipping` argument: "
+                                 f"{renorm_clipping}. Supported values: {keys}.")
+            self.renorm_clipping, self.renorm_momentum = renorm_clipping, renorm_momentum
+            if fused:
+                raise ValueError("Passing both `fused=True` and `renorm=True` is not "
+                                 "supported")
+            fused = False
         self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
         self.momentum, self.epsilon, self.center, self.scale = momentum, epsilon, center, scale
         self.beta_initializer, self.gamma_initializer = beta_initializer, gamma_initializer
@@ -63,6 +77,22 @@ class BatchNormalization(Layer):
                                                dtype=dtypes.float32,
                                                initializer=self.moving_variance_initializer,
                                                trainable=False)
+        if self.renorm:
+            # the inference moving stddev, and the renorm statistics used in training
+            def moving_stddev_initializer(*args, **kwargs):
+                return math_ops.sqrt(self.moving_variance_initializer(*args, **kwargs))
+
+            self.moving_stddev = self.add_weight("moving_stddev", param_shape,
+                                                 dtype=dtypes.float32,
+                                                 initializer=moving_stddev_initializer,
+                                                 trainable=False)
+            self.renorm_mean = self.add_weight("renorm_mean", param_shape, dtype=dtypes.float32,
+                                               initializer=self.moving_mean_initializer,
+                                               trainable=False)
+            self.renorm_stddev = self.add_weight("renorm_stddev", param_shape,
+                                                 dtype=dtypes.float32,
+                                                 initializer=moving_stddev_initializer,
+                                                 trainable=False)
         self._param_shape = param_shape
         self.built = True
 
@@ -75,6 +105,47 @@ class BatchNormalization(Layer):
                 decay = math_ops.cast(decay, base)
             delta = (variable - math_ops.cast(value, base)) * decay
             return state_ops.assign_sub(variable, delta, name=scope)
+
+    def _assign_new_value(self, variable, value):
+        graph = get_default_graph()
+        with graph.name_scope("AssignNewValue") as scope, graph.colocate_with(variable.op):
+            return state_ops.assign(variable, value, name=scope)
+
+    def _renorm_correction_and_moments(self, mean, variance, training):
+        """(r, d, mean, variance): the renorm correction, clipped, and the batch moments
+        made to wait for the renorm statistics' updates (tf_keras's order of ops)."""
+        stddev = math_ops.sqrt(variance + self.epsilon)
+        renorm_mean = self.renorm_mean
+        renorm_stddev = math_ops.maximum(self.renorm_stddev, math_ops.sqrt(self.epsilon))
+        r = stddev / renorm_stddev
+        d = (mean - renorm_mean) / renorm_stddev
+        with get_default_graph().control_dependencies([r, d]):
+            mean = array_ops.identity(mean)
+            stddev = array_ops.identity(stddev)
+        rmin, rmax, dmax = [self.renorm_clipping.get(key) for key in ["rmin", "rmax", "dmax"]]
+        if rmin is not None:
+            r = math_ops.maximum(r, rmin)
+        if rmax is not None:
+            r = math_ops.minimum(r, rmax)
+        if dmax is not None:
+            d = math_ops.maximum(d, -dmax)
+            d = math_ops.minimum(d, dmax)
+        r = smart_cond(training, lambda: r, lambda: ones_like_v2(r))
+        d = smart_cond(training, lambda: d, lambda: zeros_like(d))
+
+        def update_renorm_variable(var, value):
+            value = array_ops.identity(value)
+            return smart_cond(
+                training,
+                lambda: self._assign_moving_average(var, value, self.renorm_momentum),
+                lambda: array_ops.identity(var))
+
+        update_new_mean = update_renorm_variable(self.renorm_mean, mean)
+        update_new_stddev = update_renorm_variable(self.renorm_stddev, stddev)
+        with get_default_graph().control_dependencies([update_new_mean, update_new_stddev]):
+            out_mean = array_ops.identity(mean)
+            out_variance = array_ops.identity(variance)
+        return r, d, out_mean, out_variance
 
     def call(self, inputs, training=False):
         if self.fused:
@@ -132,15 +203,31 @@ class BatchNormalization(Layer):
             variance = smart_cond(training, lambda: batch_variance,
                                   lambda: convert_to_tensor(self.moving_variance))
             new_mean, new_variance = mean, variance
+            if self.renorm:
+                r, d, new_mean, new_variance = self._renorm_correction_and_moments(
+                    new_mean, new_variance, training)
+                # (x * r + d) * gamma + beta = x * (r * gamma) + (d * gamma + beta)
+                r = broadcast(array_ops.stop_gradient(r, name="renorm_r"))
+                d = broadcast(array_ops.stop_gradient(d, name="renorm_d"))
+                scale, offset = _compose_transforms(r, d, scale, offset)
+
+            def variance_update():
+                if self.renorm:  # epsilon inside the moving stddev, as in training
+                    moving_stddev = self._assign_moving_average(
+                        self.moving_stddev, math_ops.sqrt(new_variance + self.epsilon),
+                        self.momentum)
+                    return self._assign_new_value(
+                        self.moving_variance,
+                        nn_ops.relu(moving_stddev * moving_stddev - self.epsilon))
+                return self._assign_moving_average(self.moving_variance, new_variance,
+                                                   self.momentum)
+
             self.add_update(lambda: smart_cond(
                 training,
                 lambda: self._assign_moving_average(self.moving_mean, new_mean, self.momentum),
                 lambda: self.moving_mean))
-            self.add_update(lambda: smart_cond(
-                training,
-                lambda: self._assign_moving_average(self.moving_variance, new_variance,
-                                                    self.momentum),
-                lambda: self.moving_variance))
+            self.add_update(lambda: smart_cond(training, variance_update,
+                                               lambda: self.moving_variance))
         mean = math_ops.cast(mean, inputs.dtype)
         variance = math_ops.cast(variance, inputs.dtype)
         if offset is not None:
@@ -151,6 +238,16 @@ class BatchNormalization(Layer):
                                                  offset, scale, self.epsilon)
         outputs.set_shape(shape)
         return outputs
+
+
+def _compose_transforms(scale, offset, then_scale, then_offset):
+    """x * scale + offset, then * then_scale + then_offset, as one scale and offset."""
+    if then_scale is not None:
+        scale *= then_scale
+        offset *= then_scale
+    if then_offset is not None:
+        offset += then_offset
+    return scale, offset
 
 
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True,
@@ -168,7 +265,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         moving_mean_initializer=moving_mean_initializer,
         moving_variance_initializer=moving_variance_initializer,
         beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,
-        renorm=renorm, fused=fused, trainable=trainable,
+        renorm=renorm, renorm_clipping=renorm_clipping, renorm_momentum=renorm_momentum,
+        fused=fused, trainable=trainable,
         virtual_batch_size=virtual_batch_size, adjustment=adjustment, name=name,
         _reuse=reuse, _scope=name)
     return layer(inputs, training=training)

@@ -13,6 +13,7 @@ ResourceExhaustedError('/ckpt/model.index; No space left on device')
 FailedPreconditionError('records; Is a directory')
 """
 
+import contextlib
 import errno
 import fcntl
 import fnmatch
@@ -33,6 +34,8 @@ _CODES = {
     errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
     errno.EBUSY: errors.FailedPreconditionError,
     errno.ENAMETOOLONG: errors.InvalidArgumentError, errno.EINVAL: errors.InvalidArgumentError,
+    errno.EXDEV: errors.UnimplementedError, errno.ENOSYS: errors.UnimplementedError,
+    errno.ENOTSUP: errors.UnimplementedError,
 }
 
 
@@ -40,6 +43,16 @@ def os_error(error, path, node_def=None):
     """The OpError TensorFlow raises for OSError `error` on `path`: "PATH; STRERROR"."""
     cls = _CODES.get(error.errno, errors.UnknownError)
     return cls(node_def, None, f"{path}; {error.strerror or error}")
+
+
+@contextlib.contextmanager
+def tf_errors(path, node_def=None):
+    """An OSError inside as TensorFlow's OpError naming `path` (a full disk, a read-only
+    directory): what its file system raises where the engine's writers call Python's."""
+    try:
+        yield
+    except OSError as error:
+        raise os_error(error, path, node_def) from None
 
 
 _READ_CHUNK = 1 << 20  # a claimed length is read a megabyte at a time, as the bytes arrive

@@ -123,21 +123,26 @@ class TFRecordWriter:
         """Appends one record (bytes; a str is written as UTF-8)."""
         self._check_open()
         data = frame(record.encode() if isinstance(record, str) else bytes(record))
-        self._file.write(self._deflate.compress(data) if self._deflate else data)
+        with file_io.tf_errors(self._path):
+            self._file.write(self._deflate.compress(data) if self._deflate else data)
 
     def flush(self):
         self._check_open()
-        if self._deflate:
-            self._file.write(self._deflate.flush(zlib.Z_SYNC_FLUSH))
-        self._file.flush()
+        with file_io.tf_errors(self._path):
+            if self._deflate:
+                self._file.write(self._deflate.flush(zlib.Z_SYNC_FLUSH))
+            self._file.flush()
 
     def close(self):
         if self._file is None:
             return
-        if self._deflate:
-            self._file.write(self._deflate.flush())
-        self._file.close()
-        self._file = None
+        file, self._file = self._file, None  # closed even when the last write fails
+        with file_io.tf_errors(self._path):
+            try:
+                if self._deflate:
+                    file.write(self._deflate.flush())
+            finally:
+                file.close()
 
     def __enter__(self):
         return self

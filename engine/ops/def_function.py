@@ -92,6 +92,15 @@ class Function:
     def experimental_get_tracing_count(self):
         return len(self._cache)
 
+    def concrete_functions(self, graph=None):
+        """The traces made in `graph` (the default graph), in the order they were made: what
+        tf.saved_model.save keeps of a tf.function (TensorFlow's
+        _list_all_concrete_functions_for_serialization), its input_signature's traced first."""
+        graph = graph or get_default_graph()
+        if self._input_signature is not None:
+            self.get_concrete_function()
+        return [concrete for key, concrete in self._cache.items() if key[0] == id(graph)]
+
     def _concrete(self, args, kwargs):
         """(ConcreteFunction, flat tensor arguments) for a call with `args`, `kwargs`."""
         graph = get_default_graph()
@@ -165,9 +174,20 @@ class Function:
                 result.extend([name] * len(nest.flatten(value)))
         return result
 
+    def parameter_names(self):
+        """The names of the positional parameters (a method's `self` left out)."""
+        return [p.name for p in self._signature.parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    def parameter_defaults(self):
+        """The default values of the last positional parameters that have one."""
+        defaults = [p.default for p in self._signature.parameters.values()
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                    and p.default is not p.empty]
+        return tuple(defaults)
+
     def _parameter_names(self, count):
-        names = [p.name for p in self._signature.parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = self.parameter_names()
         return (names + [f"args_{i}" for i in range(len(names), count)])[:count]
 
     def _cast_to_signature(self, args, kwargs):

@@ -68,6 +68,19 @@ def zeros_like(tensor, dtype=None, name=None, optimize=True):
         return apply_op("ZerosLike", x=tensor, name=name)
 
 
+def ones_like_v2(input, dtype=None, name=None):  # noqa: A002
+    """TF 2's tf.ones_like (array_like_impl, as zeros_like): a constant when the shape is
+    known and small, else OnesLike; tf_keras's layers call this one, where TF 1's
+    ones_like (below) fills a shape."""
+    with name_scope(name, "ones_like", [input]) as name:
+        tensor = convert_to_tensor(input, name="tensor")
+        if tensor.shape.is_fully_defined() and tensor.dtype != dtypes.variant:
+            return ones(tensor.shape, dtype=dtype or tensor.dtype, name=name)
+        if dtype is not None and dtype != tensor.dtype and dtype != dtypes.variant:
+            return ones(shape_internal(tensor), dtype=dtype, name=name)
+        return apply_op("OnesLike", x=tensor, name=name)
+
+
 def ones_like(tensor, dtype=None, name=None, optimize=True):
     with name_scope(name, "ones_like", [tensor]) as name:
         tensor = convert_to_tensor(tensor, name="tensor")

@@ -26,21 +26,30 @@ _UIDS = itertools.count(1)
 
 class _Gradient:
     """A ConcreteFunction's backward FunctionDef and, where it could be split off, the
-    forward FunctionDef a call is rewritten to."""
+    forward FunctionDef a call is rewritten to.
 
-    def __init__(self, concrete):
+    `through` (the intermediates a rewritten call already outputs) makes the backward of a
+    call whose intermediates have gradients too (a second-order gradient reaches them
+    through the first backward call): it also takes their gradients, and reads the
+    intermediates the call outputs, or computes the forward values again where it needs
+    others; the call is not rewritten again."""
+
+    def __init__(self, concrete, through=None):
         from engine.ops.gradients import gradients  # gradients imports the registry first
         graph = concrete.graph
         forward_ops = graph.get_operations()
         forward_set = set(forward_ops)
         forward_inputs = concrete.inputs
+        through = through or []
         with graph.as_default(), graph.name_scope(None):
             self.differentiable = [i for i, t in enumerate(concrete.outputs)
                                    if _trainable(t.dtype)]
+            self.through_differentiable = [j for j, t in enumerate(through)
+                                           if _trainable(t.dtype)]
+            ys = ([concrete.outputs[k] for k in self.differentiable]
+                  + [through[j] for j in self.through_differentiable])
             grad_ys = [apply_op("Placeholder", name=f"gradient_{k}", dtype=t.dtype,
-                                shape=t.shape) for k, t in
-                       ((k, concrete.outputs[k]) for k in self.differentiable)]
-            ys = [concrete.outputs[k] for k in self.differentiable]
+                                shape=t.shape) for k, t in enumerate(ys)]
             grads = gradients(ys, forward_inputs, grad_ys=grad_ys) if ys else \
                 [None] * len(forward_inputs)
             grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
@@ -55,11 +64,18 @@ class _Gradient:
         uid = next(_UIDS)
         self.name = f"__inference___backward_{base}_{uid}"
         names = [_output_name(i) for i in range(len(outputs))]
-        argument_ops = {t.op for t in arguments}
         backward_arguments = grad_ys + [p for _, p in self.extra_captures]
-        split = _split(outputs, forward_set, {t.op for t in backward_arguments})
+        # TensorFlow's backward function holds every op its gradient built (the gradient of
+        # a constant factor too), and so reads every forward value those read.
+        built = [op for op in graph.get_operations() if op not in forward_set]
+        split = _split(outputs, forward_set, {t.op for t in backward_arguments}, built)
+        if split is not None and through:
+            position = {t.name: j for j, t in enumerate(through)}
+            if any(t.name not in position for t in split[1]):
+                split = None  # it needs forward values the call does not output
         self.intermediates = []
         self.forward_name = None
+        self.recomputes = split is None
         if split is None:  # recompute: the body's ops and the gradient's in one function
             needed = _ancestors([t.op for t in outputs])
             ops = [op for op in graph.get_operations() if op in needed]
@@ -73,18 +89,22 @@ class _Gradient:
                 self.name, ops, [(t.op, t.op.name) for t in backward_arguments],
                 list(zip(outputs, names)),
                 [(t, f"intermediate_{k}") for k, t in enumerate(self.intermediates)])
-            self.forward_name = f"__forward_{base.rpartition('_')[0]}_{next(_UIDS)}"
-            forward_outputs = concrete.outputs + self.intermediates
-            forward = function_def_from_ops(
-                self.forward_name, forward_ops, [(t.op, t.op.name) for t in forward_inputs],
-                [(t, _output_name(i)) for i, t in enumerate(forward_outputs)])
-            forward.signature.is_stateful = concrete.function_def.signature.is_stateful
-            for index, attrs in concrete.function_def.arg_attr.items():
-                forward.arg_attr[index].CopyFrom(attrs)
-            graph.outer._add_function(forward)
+            if not through:
+                self._add_forward(concrete, base, forward_ops, forward_inputs)
         self.output_dtypes = [t.dtype for t in outputs]
         self.output_shapes = [t.shape for t in outputs]
         graph.outer._add_function(self.function_def)
+
+    def _add_forward(self, concrete, base, forward_ops, forward_inputs):
+        self.forward_name = f"__forward_{base.rpartition('_')[0]}_{next(_UIDS)}"
+        forward_outputs = concrete.outputs + self.intermediates
+        forward = function_def_from_ops(
+            self.forward_name, forward_ops, [(t.op, t.op.name) for t in forward_inputs],
+            [(t, _output_name(i)) for i, t in enumerate(forward_outputs)])
+        forward.signature.is_stateful = concrete.function_def.signature.is_stateful
+        for index, attrs in concrete.function_def.arg_attr.items():
+            forward.arg_attr[index].CopyFrom(attrs)
+        concrete.graph.outer._add_function(forward)
 
     def rewrite_call(self, op, output_count):
         """Points call `op` at the forward function and gives it the intermediates as
@@ -105,11 +125,11 @@ def _output_name(index):
     return "identity" if index == 0 else f"identity_{index}"
 
 
-def _split(outputs, forward_set, argument_ops):
+def _split(outputs, forward_set, argument_ops, built=()):
     """(gradient ops the outputs need, the forward tensors they read in the order the
     gradient ops first read them), or None where a gradient op is inside v1 control flow, or
     needs a forward op by a control edge or a forward tensor made inside v1 control flow."""
-    needed, stack = set(), [t.op for t in outputs]
+    needed, stack = set(), [t.op for t in outputs] + list(built)
     while stack:
         op = stack.pop()
         if op in needed or op in argument_ops:
@@ -153,28 +173,41 @@ def _ancestors(ops):
 
 
 def _call_grad(op, *grads):
-    from engine.ops import def_function
-    concrete = def_function.concrete_function_named(op.get_attr("f").name)
+    from engine.ops import def_function, function_retrace
+    name = op.get_attr("f").name
+    concrete = (def_function.concrete_function_named(name)
+                or function_retrace.concrete_of_library_function(op))
     if concrete is None:
         raise LookupError(f"No gradient defined for operation'{op.name}' (op type: {op.type}): "
-                          f"its function {op.get_attr('f').name} was not traced by tf.function "
-                          f"in this process")
+                          f"its function {name} is not in the graph's library")
     if concrete._backward is None:
         concrete._backward = _Gradient(concrete)
         if concrete._backward.forward_name is not None:
             def_function.register_function_name(concrete._backward.forward_name, concrete)
     backward = concrete._backward
+    count = len(concrete.outputs)
+    if any(g is not None for g in grads[count:]):  # the intermediates have gradients too
+        if getattr(concrete, "_backward_through", None) is None:
+            concrete._backward_through = _Gradient(concrete, backward.intermediates)
+        backward = concrete._backward_through
     if not backward.connected:
         return [None] * len(op.inputs)
     from engine.ops import array_ops
     output_grads = [grads[k] if grads[k] is not None else array_ops.zeros_like(op.outputs[k])
                     for k in backward.differentiable]
+    output_grads += [grads[count + j] if grads[count + j] is not None
+                     else array_ops.zeros_like(op.outputs[count + j])
+                     for j in backward.through_differentiable]
     captured = [outer for outer, _ in backward.extra_captures]
-    if backward.forward_name is None:  # the backward function computes the forward again
+    if backward.recomputes:  # the backward function computes the forward again
         args = list(op.inputs) + captured + output_grads
-    else:
-        backward.rewrite_call(op, len(concrete.outputs))
-        args = output_grads + captured + list(op.outputs[len(concrete.outputs):])
+    elif backward is concrete._backward:
+        backward.rewrite_call(op, count)
+        args = output_grads + captured + list(op.outputs[count:])
+    else:  # it reads intermediates the rewritten call outputs
+        position = {t.name: j for j, t in enumerate(concrete._backward.intermediates)}
+        args = output_grads + captured + [op.outputs[count + position[t.name]]
+                                          for t in backward.intermediates]
     stateful = backward.function_def.signature.is_stateful
     results = apply_op("StatefulPartitionedCall" if stateful else "PartitionedCall",
                        args=args, Tout=backward.output_dtypes, f=backward.name)

@@ -13,35 +13,11 @@ from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops, shape_ops
 from engine.ops.batch_norm import batch_normalization
 from engine.ops.convert import convert_to_tensor
-from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
 from engine.ops.nn_extra_ops import conv2d_transpose
-from engine.ops.nn_ops import _get_sequence
+from engine.ops.nn_ops import _get_sequence, convert_padding
+from engine.ops.space_batch_ops import batch_to_space_nd, space_to_batch_nd, with_space_to_batch
 from engine.ops.op_def_library import apply_op
 from engine.ops.volumetric_ops import max_pool3d
-
-
-def convert_padding(padding, expected_length=4):
-    """("EXPLICIT", flat pairs) for a list of [before, after] pairs, else (padding, [])."""
-    explicit_paddings = []
-    if padding == "EXPLICIT":
-        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit "
-                         "padding, `padding` must be a list.")
-    if isinstance(padding, (list, tuple)):
-        for i, dim_paddings in enumerate(padding):
-            if not isinstance(dim_paddings, (list, tuple)):
-                raise ValueError("When `padding` is a list, each element of `padding` must be "
-                                 f"a list/tuple of size 2. Received: padding={padding} with "
-                                 f"element at index {i} of type {type(dim_paddings)}")
-            if len(dim_paddings) != 2:
-                raise ValueError("When `padding` is a list, each element of `padding` must be "
-                                 f"a list/tuple of size 2. Received: padding={padding} with "
-                                 f"element at index {i} of size {len(dim_paddings)}")
-            explicit_paddings.extend(dim_paddings)
-        if len(padding) != expected_length:
-            raise ValueError(f"When padding is a list, it must be of size {expected_length}. "
-                             f"Received: padding={padding} of size {len(padding)}")
-        padding = "EXPLICIT"
-    return padding, explicit_paddings
 
 
 # -- the backprop ops by name -----------------------------------------------------------------
@@ -332,38 +308,6 @@ def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  #
 
 # -- convolution and pool of any rank -------------------------------------------------------
 
-def _with_space_to_batch(input, spatial_dims, rate, base_paddings, op,  # noqa: A002
-                         base_paddings_made=False):
-    """op over SpaceToBatchND's blocks of `input` put back by BatchToSpaceND, as TensorFlow's
-    with_space_to_batch builds it for a constant rate and a static spatial shape (its
-    required_space_to_batch_paddings constants included; base_paddings_made: SAME padding's
-    base paddings are a constant already)."""
-    dims = input.shape.as_list() if input.shape.ndims is not None else None
-    if dims is None or any(dims[i] is None for i in spatial_dims):
-        raise NotImplementedError("a dilation rate above 1 needs the input's spatial shape "
-                                  "known while building the graph")
-    size = np.array([dims[i] for i in spatial_dims], np.int32)
-    base_paddings = np.asarray(base_paddings, np.int32).reshape(-1, 2)
-    with name_scope(None, "required_space_to_batch_paddings"):
-        convert_to_tensor(size, dtypes.int32, name="input_shape")
-        if not base_paddings_made:
-            convert_to_tensor(base_paddings, dtypes.int32, name="base_paddings")
-        full = size + base_paddings[:, 0] + base_paddings[:, 1]
-        extra = (rate - full % rate) % rate
-        paddings = np.stack([base_paddings[:, 0], base_paddings[:, 1] + extra], 1)
-        crops = np.stack([np.zeros_like(extra), extra], 1).astype(np.int32)
-        convert_to_tensor(paddings.astype(np.int32), dtypes.int32, name="paddings")
-        convert_to_tensor(crops, dtypes.int32, name="crops")
-    # with_space_to_batch_adjust: dims before the first spatial one (a channels-first input's
-    # channel) get block 1 and no padding
-    lead = spatial_dims[0] - 1
-    block = np.concatenate([np.ones(lead, np.int32), rate.astype(np.int32)])
-    paddings = np.concatenate([np.zeros((lead, 2), np.int32), paddings]).astype(np.int32)
-    crops = np.concatenate([np.zeros((lead, 2), np.int32), crops])
-    converted = space_to_batch_nd(input, block, paddings)
-    return batch_to_space_nd(op(converted), block, crops)
-
-
 def convolution(input, filter, padding, strides=None, dilation_rate=None, name=None,  # noqa: A002
                 data_format=None, filters=None, dilations=None):
     """Conv1D (conv1d), Conv2D or Conv3D by the filter's rank (convolution_internal); a
@@ -416,42 +360,34 @@ def convolution(input, filter, padding, strides=None, dilation_rate=None, name=N
 
 def _dilated_convolution(input, filters, padding, strides, dilations, data_format,  # noqa: A002
                          channel_index, num_spatial_dims, name):
+    """The undilated op over SpaceToBatchND's blocks, as TensorFlow's Convolution builds it
+    through _WithSpaceToBatch (a spatial shape unknown while building: its paddings computed
+    in the graph from the input's Shape)."""
     from engine.ops.nn_extra_ops import conv1d
     from engine.ops.nn_ops import conv2d
     from engine.ops.volumetric_ops import conv3d
     spatial = slice(2, None) if channel_index == 1 else slice(1, -1)
-    strides, rate = list(strides)[spatial], np.array(list(dilations)[spatial])
+    strides, rate = list(strides)[spatial], list(dilations)[spatial]
     if any(s != 1 for s in strides):
         raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
-                         f"Received: strides={strides} and dilation_rate={list(rate)}")
-    convert_to_tensor(rate, dtypes.int32, name="dilation_rate")
-    if padding == "SAME":
-        filter_dims = filters.shape.as_list()[:num_spatial_dims]
-        convert_to_tensor(filter_dims, name="filter_shape")
-        extra = (np.array(filter_dims) - 1) * rate
-        base = np.stack([extra // 2, extra - extra // 2], 1).astype(np.int32)
-        convert_to_tensor(base, dtypes.int32, name="stack")   # its base paddings' stack
-    elif padding == "VALID":
-        base = np.zeros((num_spatial_dims, 2), np.int32)
-    else:
-        raise ValueError("`padding` must be one of 'SAME' or 'VALID'. "
-                         f"Received: padding={padding}")
-    first = 2 if channel_index == 1 else 1
-    spatial_dims = list(range(first, first + num_spatial_dims))
+                         f"Received: strides={strides} and dilation_rate={rate}")
     step = [1] * (num_spatial_dims + 2)
 
-    def op(converted):
+    def op(converted, _, converted_padding):
         if num_spatial_dims == 2:
-            return conv2d(converted, filters, step, "VALID", data_format=data_format or "NHWC",
-                          name=name)
+            return conv2d(converted, filters, step, converted_padding,
+                          data_format=data_format or "NHWC", name=name)
         if num_spatial_dims == 3:
-            return conv3d(converted, filters, step, "VALID",
+            return conv3d(converted, filters, step, converted_padding,
                           data_format=data_format or "NDHWC", name=name)
-        return conv1d(converted, filters, 1, padding="VALID", data_format=data_format,
-                      name=name)
+        return conv1d(converted, filters, 1, padding=converted_padding,
+                      data_format=data_format, name=name)
 
-    return _with_space_to_batch(input, spatial_dims, rate, base, op,
-                                base_paddings_made=padding == "SAME")
+    filter_shape = filters.shape.as_list() if filters.shape.is_fully_defined() else None
+    first = 2 if channel_index == 1 else 1
+    return with_space_to_batch(input, rate, padding, op, filter_shape=filter_shape,
+                               spatial_dims=list(range(first, first + num_spatial_dims)),
+                               data_format=data_format)
 
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
@@ -500,7 +436,6 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
                 raise ValueError("data_format must be either 'NWC' or 'NCW'. "
                                  f"Received: data_format={data_format}")
             window, steps = [1] + window, [1] + steps
-        convert_to_tensor(dilation_rate, dtypes.int32, name="dilation_rate")
         kwargs = {} if data_format is None else {"data_format": data_format}
 
         def op(converted, converted_padding):
@@ -513,12 +448,11 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
                 result = array_ops.squeeze(result, [spatial_start])
             return result
 
-        if np.all(dilation_rate == 1):
-            return op(input, padding)
         spatial_dims = list(range(spatial_start, spatial_start + num_spatial_dims))
-        return _with_space_to_batch(input, spatial_dims, dilation_rate,
-                                    np.zeros((num_spatial_dims, 2), np.int32),
-                                    lambda converted: op(converted, "VALID"))
+        return with_space_to_batch(input, dilation_rate, padding,
+                                   lambda converted, _, converted_padding:
+                                   op(converted, converted_padding),
+                                   filter_shape=window_shape, spatial_dims=spatial_dims)
 
 
 # -- nn_impl ----------------------------------------------------------------------------------

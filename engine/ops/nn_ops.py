@@ -81,6 +81,31 @@ def log_softmax(logits, axis=None, name=None, dim=None):
     return _wrap_2d_function(logits, "LogSoftmax", -1 if axis is None else axis, name)
 
 
+def convert_padding(padding, expected_length=4):
+    """("EXPLICIT", flat pairs) for a list of [before, after] pairs, else (padding, [])."""
+    explicit_paddings = []
+    if padding == "EXPLICIT":
+        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit "
+                         "padding, `padding` must be a list.")
+    if isinstance(padding, (list, tuple)):
+        for i, dim_paddings in enumerate(padding):
+            if not isinstance(dim_paddings, (list, tuple)):
+                raise ValueError("When `padding` is a list, each element of `padding` must be "
+                                 f"a list/tuple of size 2. Received: padding={padding} with "
+                                 f"element at index {i} of type {type(dim_paddings)}")
+            if len(dim_paddings) != 2:
+                raise ValueError("When `padding` is a list, each element of `padding` must be "
+                                 f"a list/tuple of size 2. Received: padding={padding} with "
+                                 f"element at index {i} of size {len(dim_paddings)}")
+            explicit_paddings.extend(dim_paddings)
+        if len(padding) != expected_length:
+            raise ValueError(f"When padding is a list, it must be of size {expected_length}. "
+                             f"Received: padding={padding} of size {len(padding)}")
+        padding = "EXPLICIT"
+    return padding, explicit_paddings
+
+
+
 def _get_sequence(value, n, channel_index, name):
     """nn_ops._get_sequence: strides or dilations as a full list of n + 2."""
     if value is None:

@@ -10,8 +10,18 @@ from engine.framework.deprecation import deprecated_argument_lookup
 from engine.framework.tensor_util import constant_value
 from engine.ops import array_ops
 from engine.ops.convert import convert_to_tensor
-from engine.ops.nn_conv_norm_ops import batch_to_space_nd, space_to_batch_nd
-from engine.ops.nn_conv_wrappers import convert_padding
+from engine.ops.op_def_library import apply_op
+from engine.ops.nn_ops import convert_padding
+
+
+def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002
+    return apply_op("SpaceToBatchND", input=input, block_shape=block_shape, paddings=paddings,
+                    name=name)
+
+
+def batch_to_space_nd(input, block_shape, crops, name=None):  # noqa: A002
+    return apply_op("BatchToSpaceND", input=input, block_shape=block_shape, crops=crops,
+                    name=name)
 
 
 def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # noqa: A002

@@ -7,6 +7,7 @@ from google.protobuf import text_format
 from engine.framework import dtypes
 from engine.framework.graph import GraphKeys, get_default_graph
 from engine.framework.tensor import Tensor
+from engine.lib_io import file_io
 from engine.ops.control_flow.cond import cond
 from engine.ops.init_ops import zeros_initializer
 from engine.ops.state_ops import is_variable_initialized
@@ -19,14 +20,12 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
     graph_def = graph_or_graph_def
     if hasattr(graph_or_graph_def, "as_graph_def"):
         graph_def = graph_or_graph_def.as_graph_def()
-    os.makedirs(logdir, exist_ok=True)
+    file_io.recursively_create_dir(logdir)
     path = os.path.join(logdir, name)
-    if as_text:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text_format.MessageToString(graph_def))
-    else:
-        with open(path, "wb") as f:
-            f.write(graph_def.SerializeToString(deterministic=True))
+    # As TensorFlow's atomic_write_string_to_file: a failed write (a full disk) leaves the
+    # previous file whole, and raises its error naming the file.
+    file_io.write_atomically(path, text_format.MessageToString(graph_def) if as_text
+                             else graph_def.SerializeToString(deterministic=True))
     return path
 
 

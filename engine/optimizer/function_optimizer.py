@@ -28,7 +28,8 @@ overflows its stack on such a graph).
 """
 
 from engine.framework import errors, op_families
-from engine.framework.function_graph import (called_functions, recursion_message,
+from engine.framework.function_graph import (called_functions, reachable_functions,
+                                             recursion_message,
                                              recursive_call)
 from engine.optimizer.control_flow_lowering import (LOWER_USING_SWITCH_MERGE, lower,
                                                     lowers_using_switch_merge)
@@ -125,7 +126,7 @@ def optimize(graph_def, context):
     if not report.total and not report.changes:
         return graph_def, report
     result = graph.to_graph_def(graph_def.versions)
-    result.library.function.extend(_reachable_functions(result, library))
+    result.library.function.extend(reachable_functions(result, library))
     return result, report
 
 
@@ -314,18 +315,3 @@ def _add_frame_forwarding_edge(graph, node, frames):
                   if not e.is_control and e.dst.op in op_families.MERGE), None)
     if merge is not None:
         graph.add_control_edge(merge, node)
-
-
-def _reachable_functions(graph_def, library):
-    """The library functions the graph still calls, and those they call (Grappler prunes
-    the rest)."""
-    names = set(library)
-    stack = [name for node in graph_def.node for name in called_functions(node, names)]
-    kept = set()
-    while stack:
-        name = stack.pop()
-        if name in names and name not in kept:
-            kept.add(name)
-            for node in library[name].node_def:
-                stack.extend(called_functions(node, names))
-    return [library[name] for name in sorted(kept)]

@@ -23,6 +23,7 @@ import threading
 
 from engine.runtime import plan as plan_lib
 from engine.framework import devices, op_families, op_registry
+from engine.framework.function_graph import called_functions, reachable_functions
 from engine.optimizer import enabled_passes, optimize
 from engine.proto import graph_pb2
 
@@ -96,7 +97,7 @@ def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_nam
     if passes is not None and not calls_functions:
         return nodes, order, placement, None
     if calls_functions:
-        graph_def.library.function.extend(functions.values())
+        graph_def.library.function.extend(_library_for(graph_def, functions))
     result = optimize(graph_def, fetches=[plan_lib.parse_tensor_name(f)[0] for f in fetch_names],
                       feeds=fed_nodes, keep=target_names, rewrite_options=options,
                       passes=passes, graph_size=len(order),
@@ -125,6 +126,18 @@ def rewrite(config, nodes, order, placement, feed_names, fetch_names, target_nam
             new_order.append(name)
         new_order.extend(added_after.get(name, ()))
     return new_nodes, new_order, new_placement, result
+
+
+def _library_for(graph_def, functions):
+    """The functions the optimizer is given: those the needed nodes call, and those they call
+    (a library of 10^5 functions costs a run what it calls, not a copy of each per pass).
+    A call of a function the library lacks gets the whole library, so that the function
+    optimizer names the missing one as Grappler does (it has functions, not that one)."""
+    reachable = reachable_functions(graph_def, functions)
+    called = {name for node in graph_def.node for name in called_functions(node, ())}
+    if any(name not in functions for name in called if name):
+        return list(functions.values())
+    return reachable
 
 
 def _unchanged(node_def, original):

@@ -5,12 +5,14 @@ NotFoundError, existing targets AlreadyExistsError, as TensorFlow's file_io does
 lazily, so a missing file fails at the first read, not at GFile(...).
 """
 
+import contextlib
 import glob as _glob
 import os
 import shutil
 from collections import namedtuple
 
 from engine.framework import errors
+from engine.lib_io import file_io
 
 
 def _not_found(path):
@@ -33,7 +35,7 @@ def MakeDirs(dirname):  # noqa: N802
     """Creates dirname and its parents; an existing directory is fine."""
     if os.path.exists(dirname) and not os.path.isdir(dirname):
         raise errors.FailedPreconditionError(None, None, f"{dirname} is not a directory")
-    os.makedirs(dirname, exist_ok=True)
+    file_io.recursively_create_dir(os.fspath(dirname))
 
 
 def MkDir(dirname):  # noqa: N802
@@ -44,7 +46,8 @@ def MkDir(dirname):  # noqa: N802
         raise _already_exists(dirname)
     if not os.path.isdir(os.path.dirname(os.path.abspath(dirname))):
         raise _not_found(dirname)
-    os.mkdir(dirname)
+    with file_io.tf_errors(dirname):
+        os.mkdir(dirname)
 
 
 def DeleteRecursively(dirname):  # noqa: N802
@@ -67,7 +70,8 @@ def Rename(oldname, newname, overwrite=False):  # noqa: N802
         raise _not_found(oldname)
     if not overwrite and os.path.exists(newname):
         raise _already_exists(newname)
-    os.replace(oldname, newname)
+    with file_io.tf_errors(oldname):  # TensorFlow names the source (EXDEV: UnimplementedError)
+        os.replace(oldname, newname)
 
 
 def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
@@ -75,7 +79,17 @@ def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
         raise _not_found(oldpath)
     if not overwrite and os.path.exists(newpath):
         raise _already_exists(newpath)
-    shutil.copyfile(oldpath, newpath)
+    # Through a temporary file beside newpath: a full disk leaves a file overwritten whole
+    # (TensorFlow's Copy leaves it cut short), and raises TensorFlow's error naming newpath.
+    temporary = f"{newpath}.tempstate{os.getpid()}"
+    with file_io.tf_errors(newpath):
+        try:
+            shutil.copyfile(oldpath, temporary)
+            os.replace(temporary, newpath)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+            raise
 
 
 def ListDirectory(dirname):  # noqa: N802
@@ -132,8 +146,9 @@ class GFile:
             if "r" in self._mode and not os.path.exists(self._name):
                 raise _not_found(self._name)
             binary = "b" in self._mode
-            self._file = open(self._name, self._mode if binary else self._mode,  # noqa: SIM115
-                              **({} if binary else {"encoding": "utf-8", "newline": ""}))
+            with file_io.tf_errors(self._name):
+                self._file = open(self._name, self._mode,  # noqa: SIM115
+                                  **({} if binary else {"encoding": "utf-8", "newline": ""}))
         return self._file
 
     def size(self):
@@ -154,7 +169,8 @@ class GFile:
         file = self._open()
         if "b" not in self._mode and isinstance(file_content, bytes):
             file_content = file_content.decode("utf-8")
-        file.write(file_content)
+        with file_io.tf_errors(self._name):  # a full disk: ResourceExhaustedError, as TF's
+            file.write(file_content)
 
     def seek(self, offset=None, whence=0, position=None):
         self._open().seek(position if offset is None else offset, whence)
@@ -164,12 +180,14 @@ class GFile:
 
     def flush(self):
         if self._file is not None:
-            self._file.flush()
+            with file_io.tf_errors(self._name):
+                self._file.flush()
 
     def close(self):
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            file, self._file = self._file, None  # closed even when its last flush fails
+            with file_io.tf_errors(self._name):
+                file.close()
 
     def __iter__(self):
         return iter(self._open())

@@ -14,6 +14,7 @@ from collections import deque
 from engine.framework import op_families
 from engine.framework import op_registry
 from engine.framework.versions import GRAPH_DEF_VERSION as PRODUCER_VERSION
+from engine.runtime import mutex_order
 from engine.proto import graph_pb2, node_def_pb2, versions_pb2
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -185,6 +186,7 @@ def build(nodes, graph_order, feeds, fetches, targets, device=CPU0):
                     and producer.op_type in op_families.NEXT_ITERATION):
                 node.num_pending += 1
 
+    mutex_order.order_sections(plan_nodes, schedule)  # one thread: sections in a row
     order = schedule(plan_nodes)
     frees = last_uses(plan_nodes, order, set(fetch_slots.values()))
     return Plan(plan_nodes, order, feed_keys, feed_slots, fetch_slots, num_slots, frees, device)

@@ -84,6 +84,8 @@ class ResourceMgr:
         self.clear_hooks: list = []
         self._tables: dict[str, dict] = {}
         self._unique_names: dict[str, str] = {}
+        # tf.CriticalSection's locks held, by thread (engine/runtime/mutexes.py)
+        self.held_mutex_locks: dict[int, set] = {}
 
     def resource_name(self, node_name, shared_name=""):
         """The name of the resource a kernel makes, as TensorFlow's ContainerInfo::Init names

@@ -30,7 +30,7 @@ from engine.framework.graph import get_default_graph
 from engine.optimizer import session_rewrite
 from engine.proto import config_pb2
 from engine.runtime import context_config
-from engine.runtime import deadline, host_memory, placement_log, threads, vlog
+from engine.runtime import deadline, host_memory, mutexes, placement_log, threads, vlog
 from engine.runtime import observers as observers_lib, step_stats
 from engine.runtime import partition as partition_lib, placer as placer_lib, plan as plan_lib
 from engine.runtime.executor import Executor, fetched_ref
@@ -225,6 +225,8 @@ class BaseSession:
             return entry.executor.run(values, step_id)
         finally:
             deadline.swap(previous_deadline)
+            if self._resources.held_mutex_locks:  # a run that failed inside a critical section
+                mutexes.release_held_by_this_thread(self._resources.held_mutex_locks)
 
     def _fill_run_metadata(self, entry, options, run_metadata, collectors):
         if collectors is not None:

@@ -1,4 +1,5 @@
-"""tf.saved_model as TF 1.x had it: SavedModelBuilder, simple_save, loader.load, signature helpers.
+"""tf.saved_model as TF 1.x had it: SavedModelBuilder, simple_save, loader.load, signature helpers;
+and TF2's save and load_v2 as tf.compat.v1 runs them in a graph (save.py, load.py).
 
 engine/api/input_output.py binds `tf.saved_model` to SAVED_MODEL below (a namespace, not this
 package, whose submodules are not the API's: tf.saved_model.builder is a namespace of one class).
@@ -8,6 +9,7 @@ from engine.framework.api_namespace import Namespace
 from engine.savedmodel import builder as _builder, constants as _constants, loader as _loader
 from engine.savedmodel import signatures as _signatures
 from engine.savedmodel import save_options as _save_options
+from engine.savedmodel import load as _load, save as _save
 
 _SIGNATURE_UTILS = {name: getattr(_signatures, name) for name in (
     "build_signature_def", "classification_signature_def", "is_valid_signature",
@@ -29,6 +31,7 @@ SAVED_MODEL = Namespace(
     maybe_saved_model_directory=_loader.maybe_saved_model_directory,
     contains_saved_model=_loader.maybe_saved_model_directory,
     simple_save=_builder.simple_save,
+    save=_save.save, load_v2=_load.load,
     main_op=Namespace("tf.saved_model.main_op", main_op=_builder.main_op,
                       main_op_with_restore=_builder.main_op_with_restore),
     main_op_with_restore=_builder.main_op_with_restore,

@@ -86,7 +86,7 @@ UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
 BINARY = op_families.BINARY
 
 SCALARS = ("Size", "Rank", "L2Loss", "IsVariableInitialized", "VarIsInitializedOp",
-           "ResourceCountUpTo",
+           "ResourceCountUpTo", "MutexV2", "MutexLock",
            "VarHandleOp", "ScalarSummary", "MergeSummary", "HistogramSummary", "ImageSummary",
            "AudioSummaryV2", "TensorSummaryV2")
 

@@ -5,6 +5,11 @@ As TensorFlow 1.x's writer: the file is `events.out.tfevents.<seconds>.<hostname
 constructor is written as a graph_def event (and a meta_graph_def holding it, as TensorFlow
 does), then every add_* call appends one event. Events are written as they come, through a
 buffered file flushed every `max_queue` events, on flush() and on close().
+
+A write that fails (a full disk, a read-only logdir) raises TensorFlow's error naming the
+file or logdir (ResourceExhaustedError "PATH; No space left on device", PermissionDeniedError
+"LOGDIR; Read-only file system", the words TensorFlow 2.21's writer raises for a read-only
+logdir); TensorFlow 2.21 drops events on a full disk without a word, the engine says so.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import os
 import socket
 import time
+
+from engine.lib_io import file_io
 
 from engine.proto import config_pb2, event_pb2, graph_pb2, meta_graph_pb2, summary_pb2
 from engine.summary.record_writer import RecordWriter
@@ -31,7 +38,7 @@ class FileWriter:
     def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
                  filename_suffix=None, session=None):
         self._logdir = os.fspath(logdir)
-        os.makedirs(self._logdir, exist_ok=True)
+        file_io.recursively_create_dir(self._logdir)
         self._max_queue = max(int(max_queue), 1)
         self._flush_secs = flush_secs
         self._suffix = filename_suffix or ""
@@ -51,9 +58,10 @@ class FileWriter:
             number += 1
             path = f"{base}.{number}"
         self._path = path
-        self._records = RecordWriter(open(path, "wb"))  # noqa: SIM115 (closed by close())
+        with file_io.tf_errors(path):
+            self._records = RecordWriter(open(path, "wb"))  # noqa: SIM115 (closed by close())
         self._write(event_pb2.Event(wall_time=time.time(), file_version=FILE_VERSION))
-        self._records.flush()
+        self.flush()
 
     # ---- what TensorFlow's writer offers -----------------------------------------------------
 
@@ -128,14 +136,18 @@ class FileWriter:
 
     def flush(self):
         if not self._closed:
-            self._records.flush()
+            with file_io.tf_errors(self._path):
+                self._records.flush()
             self._pending = 0
 
     def close(self):
         if not self._closed:
-            self.flush()
-            self._records.close()
-            self._closed = True
+            self._closed = True  # closed even when the last flush fails: no handle left open
+            with file_io.tf_errors(self._path):
+                try:
+                    self._records.flush()
+                finally:
+                    self._records.close()
 
     def reopen(self):
         """After close(): a new event file in the same logdir."""
@@ -159,7 +171,8 @@ class FileWriter:
         self.add_event(event)
 
     def _write(self, event):
-        self._records.write(event.SerializeToString())
+        with file_io.tf_errors(self._path):
+            self._records.write(event.SerializeToString())
 
 
 def _meta_graph_of(graph_def):

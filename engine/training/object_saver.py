@@ -57,6 +57,43 @@ def _serialized_tensor(graph, variable):
             return identity(value)
 
 
+def serialized_handle_value(graph, handle, dtype):
+    """_serialized_tensor of a resource variable known by its handle alone (the graph a
+    SavedModel's save function reads its variables in)."""
+    with graph.name_scope("Read"):
+        apply_op("DisableCopyOnRead", resource=handle, name="DisableCopyOnRead")
+        value = apply_op("ReadVariableOp", resource=handle, dtype=dtype, name="ReadVariableOp")
+    value = identity(value)
+    with graph.device(CPU0):
+        return identity(value)
+
+
+def save_ops(graph, prefix, names, slices, tensors):
+    """MultiDeviceSaver.save: one shard on CPU:0 in `<prefix>_temp/part`, then merged into
+    `prefix`; returns the prefix once written. `tensors` are read after the prefix is
+    joined, as TensorFlow orders them."""
+    with graph.device("CPU"):
+        is_s3 = apply_op("StaticRegexFullMatch", input=prefix, pattern="^s3://.*",
+                         name="StaticRegexFullMatch")
+        suffix = apply_op("Select", condition=is_s3, t=constant(".part"),
+                          e=constant("_temp/part"), name="Select")
+        temporary = apply_op("StringJoin", inputs=[prefix, suffix], name="StringJoin")
+    tensors = tensors()
+    num_shards = constant(1, name="num_shards")
+    with graph.device(CPU0):
+        shard = apply_op("ShardedFilename", basename=temporary, shard=0,
+                         num_shards=num_shards, name="ShardedFilename")
+        save = apply_op("SaveV2", prefix=shard, tensor_names=names, shape_and_slices=slices,
+                        tensors=tensors, name="SaveV2")
+        with graph.control_dependencies([save]):
+            shards = stack([shard], name="MergeV2Checkpoints/checkpoint_prefixes")
+        merge = apply_op("MergeV2Checkpoints", checkpoint_prefixes=shards,
+                         destination_prefix=prefix, delete_old_dirs=True,
+                         name="MergeV2Checkpoints")
+    with graph.device("/cpu:0"), graph.control_dependencies([merge]):
+        return identity(prefix)
+
+
 class TrackableSaver:
     """Saves and restores a root object and what it tracks (checkpoint.TrackableSaver)."""
 
@@ -98,29 +135,9 @@ class TrackableSaver:
         saved = objects.variables()
         names = [key for key, _ in saved] + [OBJECT_GRAPH_KEY]
         slices = [_slice_spec(variable) for _, variable in saved] + [""]
-        prefix = self._prefix_feed
-        with graph.device("CPU"):
-            is_s3 = apply_op("StaticRegexFullMatch", input=prefix, pattern="^s3://.*",
-                             name="StaticRegexFullMatch")
-            suffix = apply_op("Select", condition=is_s3, t=constant(".part"),
-                              e=constant("_temp/part"), name="Select")
-            temporary = apply_op("StringJoin", inputs=[prefix, suffix], name="StringJoin")
         # A resource variable's value is read when the shard is written, after the prefix.
-        tensors = [_serialized_tensor(graph, variable) for _, variable in saved]
-        tensors.append(self._object_graph_feed)
-        num_shards = constant(1, name="num_shards")
-        with graph.device(CPU0):
-            shard = apply_op("ShardedFilename", basename=temporary, shard=0,
-                             num_shards=num_shards, name="ShardedFilename")
-            save = apply_op("SaveV2", prefix=shard, tensor_names=names, shape_and_slices=slices,
-                            tensors=tensors, name="SaveV2")
-            with graph.control_dependencies([save]):
-                shards = stack([shard], name="MergeV2Checkpoints/checkpoint_prefixes")
-            merge = apply_op("MergeV2Checkpoints", checkpoint_prefixes=shards,
-                             destination_prefix=prefix, delete_old_dirs=True,
-                             name="MergeV2Checkpoints")
-        with graph.device("/cpu:0"), graph.control_dependencies([merge]):
-            return identity(prefix)
+        return save_ops(graph, self._prefix_feed, names, slices, lambda: [
+            _serialized_tensor(graph, variable) for _, variable in saved] + [self._object_graph_feed])
 
     def restore(self, save_path):
         """The load status of save_path (None: InitializationOnlyStatus)."""

@@ -132,7 +132,7 @@ class ObjectGraph:
             for slot_name, original_id, slot_id in self.slots.get(node_id, []):
                 node.slot_variables.add(original_variable_node_id=original_id,
                                         slot_name=slot_name, slot_variable_node_id=slot_id)
-        _mark_checkpoint_values(graph_proto)
+        mark_checkpoint_values(graph_proto)
         return graph_proto
 
 
@@ -142,7 +142,7 @@ def full_name(variable):
     return info.full_name if info is not None else variable.op.name
 
 
-def _mark_checkpoint_values(graph_proto):
+def mark_checkpoint_values(graph_proto):
     """has_checkpoint_values: a node with attributes or slots, and every node above one."""
     parents, marked = {}, set()
     for node_id, node in enumerate(graph_proto.nodes):

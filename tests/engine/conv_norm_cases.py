@@ -56,6 +56,12 @@ def dw_rate_explicit(tf, x, f):
                                   dilations=[3, 2])
 
 
+def dw_rate_unknown_size(tf, x, f):
+    # a spatial shape unknown while building: the paddings computed in the graph from Shape
+    x = tf.placeholder_with_default(x, [None, None, None, 3])
+    return tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME", rate=[2, 2])
+
+
 def space_batch_round_trip(tf, x, f):
     blocks = tf.space_to_batch_nd(x, [2, 2], [[1, 0], [0, 1]])
     return blocks, tf.batch_to_space_nd(blocks * 2.0, [2, 2], [[1, 0], [0, 1]])
@@ -101,6 +107,8 @@ CASES = {
                       _random(26, [2, 3, 2, 1], np.float64)),
     "dw_rate_explicit": (dw_rate_explicit, _random(27, [1, 6, 5, 2], np.float64),
                          _random(28, [2, 2, 2, 2], np.float64)),
+    "dw_rate_unknown_size": (dw_rate_unknown_size, _random(30, [2, 7, 6, 3]),
+                             _random(31, [3, 2, 3, 2])),
     "space_batch_round_trip": (space_batch_round_trip, _random(29, [2, 5, 3, 2]), None),
     "lrn_default": (lrn_default, _random(12, [2, 3, 4, 7]), None),
     "lrn_params": (lrn_params, _random(13, [2, 2, 3, 9]), None),

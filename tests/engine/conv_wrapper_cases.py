@@ -150,6 +150,16 @@ CASES = {
                                                        dilation_rate=[2, 3]), IMAGES),
     "pool_max_1d_dilated": _case(lambda tf, x: tf.nn.pool(x, [2], "MAX", "VALID",
                                                           dilation_rate=[2]), SEQUENCE),
+    # a spatial shape unknown while building: the paddings computed in the graph from Shape
+    "convolution_1d_dilated_unknown_length": _case(lambda tf, x: tf.nn.convolution(
+        tf.placeholder_with_default(x, [2, None, 4]), FILTER_1D.transpose(0, 2, 1).copy(),
+        "VALID", dilation_rate=[2]), SEQUENCE),
+    "convolution_dilated_same_unknown_size": _case(lambda tf, x: tf.nn.convolution(
+        tf.placeholder_with_default(x, [None, None, None, 3]), tf.constant(FILTER), "SAME",
+        dilation_rate=[2, 3]), IMAGES),
+    "pool_avg_dilated_unknown_size": _case(lambda tf, x: tf.nn.pool(
+        tf.placeholder_with_default(x, [2, None, 5, 3]), [2, 2], "AVG", "VALID",
+        dilation_rate=[2, 2]), IMAGES),
     "pool_max_3d": _case(lambda tf, x: tf.nn.pool(x, [2, 2, 2], "MAX", "VALID",
                                                   name="pool3d"), VOLUME),
     "relu_layer": _case(lambda tf, x: tf.nn.relu_layer(x, WEIGHTS, BIASES), MATRIX),

@@ -96,6 +96,20 @@ def build_batch_norm(tf, training_kind):
     return out, feeds, tf.get_collection(tf.GraphKeys.UPDATE_OPS)
 
 
+def build_batch_renorm(tf):
+    """batch_normalization(renorm=True) on rows, training fed: the renorm correction clipped
+    by rmax/rmin/dmax, its statistics and the moving stddev updated by the UPDATE_OPS."""
+    tf.set_random_seed(9)
+    rows = tf.constant(ROWS, name="rows")
+    training = tf.placeholder(tf.bool, [], name="training")
+    out = tf.layers.batch_normalization(
+        rows * 3.0 + 1.0, training=training, momentum=0.8, renorm=True,
+        renorm_clipping={"rmax": 1.5, "rmin": 0.8, "dmax": 0.5}, renorm_momentum=0.7)
+    loss = tf.reduce_sum(out * rows)
+    return (_with_gradients(tf, {"out": out}, loss, {"rows": rows}), {"training": True},
+            tf.get_collection(tf.GraphKeys.UPDATE_OPS))
+
+
 CASES = {
     "dense": build_dense,
     "conv": build_conv,
@@ -103,6 +117,7 @@ CASES = {
     "batch_norm_true": lambda tf: build_batch_norm(tf, "true"),
     "batch_norm_false": lambda tf: build_batch_norm(tf, "false"),
     "batch_norm_fed": lambda tf: build_batch_norm(tf, "fed"),
+    "batch_renorm": build_batch_renorm,
 }
 
 

@@ -43,6 +43,23 @@ def build_atrous(tf):
     return _with_gradients(tf, out, loss, {"images": images, "filters": filters}), {}, []
 
 
+def build_dilated_unknown_size(tf):
+    """separable_conv2d and atrous_conv2d at rate 2 over images whose height and width are
+    unknown while building: the paddings computed in the graph from their Shape."""
+    images = tf.constant(_random(6, [2, 7, 8, 3]), name="images")
+    held = tf.placeholder_with_default(images, [None, None, None, 3])
+    depthwise = tf.constant(_random(7, [3, 3, 3, 2]), name="depthwise")
+    pointwise = tf.constant(_random(8, [1, 1, 6, 4]), name="pointwise")
+    filters = tf.constant(_random(9, [3, 3, 3, 4]), name="filters")
+    separable = tf.nn.separable_conv2d(held, depthwise, pointwise, [1, 1, 1, 1], "SAME",
+                                       rate=[2, 2])
+    atrous = tf.nn.atrous_conv2d(held, filters, 2, "VALID")
+    loss = tf.reduce_sum(tf.square(separable)) + tf.reduce_sum(tf.square(atrous))
+    out = {"separable": separable, "atrous": atrous}
+    return _with_gradients(tf, out, loss, {"images": images, "depthwise": depthwise,
+                                           "filters": filters}), {}, []
+
+
 def build_conv2d_transpose(tf):
     """tf.layers.conv2d_transpose (same, stride 2), Conv2DTranspose (valid, an activation,
     no bias), as a DCGAN generator upsamples."""
@@ -109,6 +126,7 @@ def build_separable_conv1d(tf):
 CASES = {
     "separable": build_separable,
     "atrous": build_atrous,
+    "dilated_unknown_size": build_dilated_unknown_size,
     "conv2d_transpose": build_conv2d_transpose,
     "separable_layers": build_separable_layers,
     "conv3d_transpose": build_conv3d_transpose,

@@ -62,12 +62,3 @@ def test_static_shape_errors():
         # Dtypes outside the OpDef's list fail as TensorFlow's do, at graph construction.
         with pytest.raises(TypeError, match="float64"):
             tf.nn.lrn(tf.zeros([1, 2, 2, 3], tf.float64))
-
-
-def test_rate_above_one_on_unknown_shapes_says_it_is_not_supported_yet():
-    # TensorFlow computes the paddings in the graph then; the engine only in Python so far.
-    with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [1, None, None, 2])
-        with pytest.raises(NotImplementedError, match="rate=\\[2, 2\\] needs the input's"):
-            tf.nn.depthwise_conv2d(x, tf.zeros([3, 3, 2, 1]), [1, 1, 1, 1], "SAME",
-                                   rate=[2, 2])

@@ -155,3 +155,29 @@ def test_tensorboards_own_loader_reads_our_files(tmp_path):
     assert metadata.step_stats.dev_stats
     assert [(e.step, e.value) for e in accumulator.Scalars("train/loss")] == [
         (0, 0.0), (1, 1.0), (2, 4.0)]
+
+
+def test_a_logdir_under_a_file_is_tensorflows_error(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(tf.errors.FailedPreconditionError, match=f"^{tmp_path}/file is not a directory$"):
+        tf.summary.FileWriter(str(tmp_path / "file" / "logs"))  # TensorFlow 2.21's words
+
+
+def test_a_full_disk_is_one_error_naming_the_event_file(tmp_path, monkeypatch):
+    """Events written to /dev/full: ResourceExhaustedError naming the file, raised by the write
+    that meets it (TensorFlow 2.21 drops them without a word); close() still closes."""
+    import engine.summary.writer as writer_module
+
+    monkeypatch.setattr(writer_module, "open", lambda path, mode: open("/dev/full", mode),
+                        raising=False)
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=r"events\.out\.tfevents\.[^;]*; "
+                                                               r"No space left on device$"):
+        tf.summary.FileWriter(str(tmp_path / "logs"))
+    monkeypatch.undo()
+    writer = tf.summary.FileWriter(str(tmp_path / "logs"), max_queue=1000)
+    monkeypatch.setattr(writer._records, "_stream", open("/dev/full", "wb"))
+    writer.add_graph(graph_def=tf.GraphDef())
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="No space left on device"):
+        writer.close()
+    writer.close()  # closed already: nothing more to say
+    assert writer._records.closed

@@ -1,5 +1,6 @@
 """`graph-inspector run`: GraphDef fixtures TensorFlow wrote, run in the engine."""
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 from engine.proto import config_pb2
 from inspector.cli import main
+from inspector.npy_files import read_npy
 
 GRAPHS = Path(__file__).resolve().parents[1] / "fixtures" / "graphs"
 
@@ -99,7 +101,7 @@ def test_a_feed_file_is_a_npy_array_or_json(capsys, tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     (b"[1.5, -2", "neither a .npy array nor JSON"),
-    (b"\x93NUMPY\x01\x00garbage", "neither a .npy array nor JSON"),
+    (b"\x93NUMPY\x01\x00garbage", "a damaged .npy header"),
     (b"\xff\xfe binary", "neither a .npy array nor JSON"),
     (b"[" * 100000 + b"]" * 100000, "neither a .npy array nor JSON (nested too deeply)"),
     (None, "No such file or directory"),
@@ -113,6 +115,51 @@ def test_a_bad_feed_file_is_named_in_one_line(capsys, tmp_path, content, message
     assert status == 2
     assert err.startswith(f"error: {feed}: cannot read the feed for Placeholder:0")
     assert message in err and err.count("\n") == 1
+
+
+def npy_bytes(descr, shape, data=b"", fortran=False):
+    """A .npy file's bytes under a header written as NumPy writes it (any header, any data)."""
+    header = {"descr": descr, "fortran_order": fortran, "shape": shape}
+    stream = io.BytesIO()
+    np.lib.format.write_array_header_1_0(stream, header)
+    return stream.getvalue() + data
+
+
+@pytest.mark.parametrize("content, message", [
+    (npy_bytes("<f4", (50000, 50000, 1000), b"\0" * 16),  # 10 TB declared: not allocated
+     "its .npy header declares 50000x50000x1000 float32 (10000000000000 bytes), the file "
+     "holds 16 bytes after the header (truncated?)"),
+    (npy_bytes("<f4", (3,), b"\0" * 10), "declares 3 float32 (12 bytes), the file holds 10 "
+                                          "bytes after the header (truncated?)"),
+    (npy_bytes("<f4", (3,), b"\0" * 16), "declares 3 float32 (12 bytes), the file holds 16 "
+                                          "bytes after the header"),
+    (npy_bytes("<f4", (-1, 3), b"\0" * 12), "its .npy header declares a negative dimension"),
+    (npy_bytes("|O", (1,), b"\x80\x04N."), "a .npy array of Python objects (a pickle): never loaded"),
+    (npy_bytes([("a", "<f4"), ("b", "|O")], (1,), b"\0" * 16), "(a pickle): never loaded"),
+    (npy_bytes("<f4", (3,))[:20], "a damaged .npy header (EOF"),
+])
+def test_a_npy_feed_is_checked_against_its_header_before_it_is_read(capsys, tmp_path, content,
+                                                                     message):
+    feed = tmp_path / "input.npy"
+    feed.write_bytes(content)
+    status, _, err = run(capsys, "run", str(GRAPHS / "placeholder_square.pb"), "--fetch",
+                         "Square:0", "--feed", f"Placeholder:0={feed}")
+    assert status == 2, err
+    assert err.startswith(f"error: {feed}: cannot read the feed for Placeholder:0: ")
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("array", [np.arange(6, dtype="<f4").reshape(2, 3),
+                                   np.asfortranarray(np.arange(6, dtype=">i8").reshape(2, 3)),
+                                   np.array(["ab", "c"]), np.float64(2.5)])
+def test_a_npy_feed_reads_as_np_load_reads_it(tmp_path, array):
+    path = tmp_path / "input.npy"
+    np.save(path, array)
+    with open(path, "rb") as file:
+        value = read_npy(file)
+    expected = np.load(path, allow_pickle=False)
+    assert value.dtype == expected.dtype and value.flags.writeable
+    np.testing.assert_array_equal(value, expected)
 
 
 def test_not_a_graph_is_exit_2(capsys, tmp_path):

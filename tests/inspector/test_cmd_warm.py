@@ -86,3 +86,37 @@ def test_a_generated_kernel_is_marked_compiled_under_the_present_key(cache, monk
     assert numba_source.is_compiled(text, "fused-kernels", "fused")
     monkeypatch.setattr(warm_cache, "_key", "a-later-key")
     assert not numba_source.is_compiled(text, "fused-kernels", "fused")
+
+
+def test_a_cache_that_cannot_be_written_is_one_error_before_compiling(tmp_path, capsys, monkeypatch):
+    """A cache directory under a file (as a read-only or full disk): exit 2 and one line naming
+    it, before minutes of compiling whose cache could not be kept (it was a traceback from
+    the stamp, after compiling)."""
+    from inspector import cli
+    (tmp_path / "file").write_text("x")
+    where = tmp_path / "file" / "cache"
+    monkeypatch.setenv("GRAPH_INSPECTOR_CACHE_DIR", str(where))
+    monkeypatch.setattr(warm_cache, "_noticed", type(warm_cache._noticed)())
+    monkeypatch.setattr(warm_cache, "is_warm", lambda: False)
+    assert cli.main(["warm", "--force"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"error: {where}: cannot write the compiled kernels' cache: "
+                                   "Not a directory")
+
+
+def test_a_stamp_that_cannot_be_written_leaves_nothing_behind(cache, monkeypatch):
+    import builtins
+    real_open = builtins.open
+
+    def full_disk(path, mode="r", *args, **kwargs):
+        stream = real_open(path, mode, *args, **kwargs)
+        if "w" in mode:
+            stream.close()
+            raise OSError(28, "No space left on device")
+        return stream
+    monkeypatch.setattr(builtins, "open", full_disk)
+    with pytest.raises(OSError):
+        warm_cache.write_stamp()
+    monkeypatch.undo()
+    assert list(cache.iterdir()) == []

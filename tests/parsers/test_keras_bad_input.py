@@ -8,6 +8,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import parsers
@@ -172,6 +173,35 @@ def test_a_dataset_that_would_inflate_is_refused_when_read(tmp_path, run_info):
 def test_a_weight_name_that_is_a_group(tmp_path, run_info):
     path = legacy_h5(tmp_path / "group.h5", ["sub"], lambda layer: layer.create_group("sub"))
     assert error_line(run_info, path) == "model_weights/d/sub: named as a weight but no dataset"
+
+
+@pytest.mark.parametrize("value, words", [
+    (np.void(b"{}"), "a |V2 (opaque) attribute, not JSON text"),
+    (np.arange(3), "a int64 (array) attribute, not JSON text"),
+    (7, "a int64 (array) attribute, not JSON text")])
+def test_a_model_config_that_is_no_text_is_one_error(tmp_path, run_info, value, words):
+    path = legacy_h5(tmp_path / "config.h5", ["kernel"], lambda layer: layer.create_dataset("kernel", data=[1.0]))
+    with h5py.File(path, "r+") as h5file:
+        h5file.attrs["model_config"] = value
+    assert error_line(run_info, path) == f"model_config: {words}"
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda layer: layer.create_dataset("kernel", data=h5py.Empty("f")),
+     "an empty dataset (null dataspace), not a tensor"),
+    (lambda layer: layer.create_dataset("kernel", (2,), dtype=h5py.vlen_dtype("float32")),
+     "a variable-length float32 dataset, not a tensor")])
+def test_a_weight_that_is_no_tensor_is_named(tmp_path, run_info, make, words):
+    path = legacy_h5(tmp_path / "weights.h5", ["kernel"], make)
+    assert error_line(run_info, path) == f"model_weights/d/kernel: {words}"
+
+
+def test_a_string_weight_is_still_read(tmp_path):
+    def strings(layer):
+        layer.create_dataset("kernel", data=[b"ab", b"c"], dtype=h5py.string_dtype())
+    loaded = parsers.load(legacy_h5(tmp_path / "strings.h5", ["kernel"], strings))
+    assert loaded.checkpoint.info("m/d/kernel").dtype == "string"
+    assert loaded.checkpoint.value("m/d/kernel").tolist() == [b"ab", b"c"]
 
 
 def run_python(code):

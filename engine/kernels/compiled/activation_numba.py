@@ -1,5 +1,6 @@
 """Relu, ReluGrad and SquaredDifference compiled with numba: one pass, no temporaries, over the
-intra-op threads.
+intra-op threads; and the check for denormal results the FTZ flush of products and quotients
+makes (engine/kernels/cpu/eigen_float32.py flush_floats).
 
 NumPy's references (engine/kernels/cpu/math.py relu: np.maximum(x, 0); cpu/grad.py
 ReluGrad: g * (f > 0), a boolean temporary and a multiply) took 1.0 and 1.3 ms for a
@@ -136,10 +137,28 @@ def squared_difference(x, y, over=False):
     return result  # (x's shape, owning its memory: the next op may write over it)
 
 
+@numba.njit(**JIT)
+def _count_denormals(x, smallest):
+    count = 0
+    for i in range(x.shape[0]):
+        v = x[i]
+        count += (v != 0) & (abs(v) < smallest)
+    return count
+
+
+def has_denormal(x, smallest):
+    """Whether the C-contiguous float array x holds a nonzero value below `smallest` (the
+    smallest normal of its dtype) in magnitude: one read, no temporaries (NumPy's
+    np.abs(x) < smallest and any() took 0.44 ms for 2^20 float32 values, this 0.17 ms,
+    and 3.8 against 0.5 us for 100 values)."""
+    return _count_denormals(x.reshape(-1), x.dtype.type(smallest)) > 0
+
+
 def warm():
     """Compile, or load from the on-disk cache, every kernel here (float32 and float64)."""
     for dtype in (np.float32, np.float64):
         x = np.linspace(-1, 1, 4).astype(dtype)
+        has_denormal(x, np.finfo(dtype).tiny)
         relu_grad(relu(x), x)
         rows, mean = x.reshape(2, 2), x[:2].reshape(2, 1)
         for y in (rows, mean):

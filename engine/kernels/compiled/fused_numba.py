@@ -100,6 +100,21 @@ def _eigen_expr(op, a, single, path):
     return f"({packet}({a}) if j < tail else {scalar}({a}))"
 
 
+# The smallest normal float of each float dtype: a product or quotient below it is flushed to
+# a signed zero, as TensorFlow's CPU kernels (under FTZ) and the unfused ones write it
+# (engine/kernels/cpu/math.py `_flushing`).
+_SMALLEST_NORMAL = {"float32": repr(float(np.finfo(np.float32).tiny)),
+                    "float64": repr(float(np.finfo(np.float64).tiny))}
+
+
+def _flushed(expr, dtype):
+    """`expr` flushed to zero where denormal (LLVM computes the repeated expression once)."""
+    if dtype not in _SMALLEST_NORMAL:
+        return expr
+    t = _TYPES[dtype]
+    return f"({expr} if not (abs({expr}) < {t}({_SMALLEST_NORMAL[dtype]})) else {expr} * {t}(0))"
+
+
 def scalar_expression(op, a, b, dtype, in_dtype, single=False, path=None):
     """The scalar expression of one step (a, b: operand names; dtype: its output; single:
     whether its operands are all single values; path: "packet" or "scalar" where the loop
@@ -113,11 +128,11 @@ def scalar_expression(op, a, b, dtype, in_dtype, single=False, path=None):
     if op == "Sub":
         return f"{t}({a} - {b})"
     if op == "Mul":
-        return f"{t}({a} * {b})"
+        return _flushed(f"{t}({a} * {b})", dtype)
     if op == "RealDiv":
-        return f"{t}({a} / {b})"
+        return _flushed(f"{t}({a} / {b})", dtype)
     if op == "SquaredDifference":
-        return f"{t}(({a} - {b}) * ({a} - {b}))"
+        return _flushed(f"{t}(({a} - {b}) * ({a} - {b}))", dtype)
     if op in ("Maximum", "Minimum"):
         # np.maximum/np.minimum: NaN wins, and of two equal values (0.0 and -0.0) the second
         pick = ">" if op == "Maximum" else "<"
@@ -129,7 +144,7 @@ def scalar_expression(op, a, b, dtype, in_dtype, single=False, path=None):
     if op == "Abs":
         return f"{t}(abs({a}))"
     if op == "Square":
-        return f"{t}({a} * {a})"
+        return _flushed(f"{t}({a} * {a})", dtype)
     if op in ("Sqrt", "Exp", "Log", "Tanh", "Floor", "Ceil"):
         return f"{t}(np.{op.lower()}({a}))"
     if op == "Rsqrt":

@@ -9,6 +9,7 @@ line names the command that ends it, and a warm machine never prints it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import os
@@ -80,9 +81,14 @@ def write_stamp() -> None:
     path = stamp_path()
     keys = [key for key in _stamped_keys() if key != cache_key()][-(STAMPED_KEYS - 1):]
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("".join(f"{key}\n" for key in keys + [cache_key()]))
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("".join(f"{key}\n" for key in keys + [cache_key()]))
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):  # a full disk leaves no half-written stamp behind
+            os.remove(tmp)
+        raise
 
 
 def quiet() -> None:

@@ -38,6 +38,8 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     "scale_and_translate",
     # tf.linalg.eig and eigvals of a general matrix
     "general_eig",
+    # tf.CriticalSection's mutex
+    "mutex",
     # Keras's RandomRotation, RandomZoom, RandomTranslation, RandomShear
     "projective_transform"))
 

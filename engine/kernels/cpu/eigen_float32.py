@@ -34,6 +34,7 @@ import sys
 import numpy as np
 
 from engine.kernels import compiled
+from engine.kernels.cpu import compiled_forms
 from engine.kernels.compiled.warm_cache import note_cold_fallback
 from engine.kernels.cpu.x86_reciprocal import reciprocal_newton, rsqrt_newton
 
@@ -56,6 +57,24 @@ def _flush(x):
 
 
 flush = _flush  # (for kernels that compare or scale as TensorFlow's CPU does: math.elu)
+_SMALLEST_NORMAL = {np.dtype(np.float32): _TINY,
+                    np.dtype(np.float64): np.float64(np.finfo(np.float64).tiny)}
+
+
+def flush_floats(x):
+    """x with denormals as signed zeros where it is float32 or float64 (FTZ: what a float
+    operation of TensorFlow's CPU kernels writes); other dtypes as they are (halves are
+    computed in float32, where their products are never denormal). Where the compiled
+    activation module is loaded, it looks for a denormal first (a fraction of NumPy's cost)."""
+    smallest = _SMALLEST_NORMAL.get(getattr(x, "dtype", None))
+    if smallest is None:
+        return x
+    if isinstance(x, np.ndarray) and x.ndim and x.flags.c_contiguous:
+        fast = compiled_forms.module("activation", x.dtype, x.size)
+        if fast is not None and not fast.has_denormal(x, smallest):
+            return x
+    tiny = np.abs(x) < smallest
+    return np.where(tiny, np.copysign(x.dtype.type(0), x), x) if tiny.any() else x
 
 
 def _is_denormal(x):

@@ -91,13 +91,7 @@ def _float32_on_eigen(formula, generic):
 # scalar path (a tensor's last n % 8 floats, n % 4 doubles) returns +0 where dy is zero and
 # multiplies in another order. Both conjugate y (complex). Floats under FTZ/DAZ.
 
-def _ftz(x):
-    """x with denormals as signed zeros, for float32 and float64 (halves are computed in
-    float32, where their products are never denormal)."""
-    if x.dtype not in (np.float32, np.float64):
-        return x
-    tiny = np.abs(x) < np.finfo(x.dtype).tiny
-    return np.where(tiny, np.copysign(x.dtype.type(0), x), x) if tiny.any() else x
+_ftz = eigen_float32.flush_floats
 
 
 def _conj(y):

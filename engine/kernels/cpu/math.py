@@ -448,13 +448,32 @@ BINARY = {
 
 
 
+def _flushing(kernel):
+    """`kernel` (and its forwarding form) with float32 and float64 results flushed to zero
+    where denormal: TensorFlow's CPU kernels run under FTZ/DAZ, so a product or quotient of
+    two normal floats too small for a normal float (an exp's tiny gradient times another
+    small factor) is a signed zero there, where NumPy keeps the denormal. Mul, RealDiv,
+    Square and SquaredDifference are the ops whose normal operands make denormals (fused
+    chains flush them too: compiled/fused_numba.py); an Add or Sub does only of operands
+    both below 2**-102 in magnitude, not flushed here."""
+    def flushed(ctx, *operands):
+        return eigen_float32.flush_floats(kernel(ctx, *operands))
+    if hasattr(kernel, "forwarding"):
+        def forwarding(ctx, donated, *operands):
+            return eigen_float32.flush_floats(kernel.forwarding(ctx, donated, *operands))
+        flushed.forwarding = forwarding
+    flushed.__name__ = getattr(kernel, "__name__", "kernel")
+    return flushed
+
+
 # The tables name every op of their family (engine/framework/op_families.py), no more and no fewer.
 # _unary and _binary split the correctly rounded ufuncs over the intra-op threads on large
 # tensors (threaded_elementwise.py); the tables keep NumPy's own functions, which the GPU
 # kernels map to CuPy's.
 register_table({op: _unary(UNARY[op]) for op in op_families.UNARY})
 register_table({op: _binary(BINARY[op]) for op in op_families.BINARY})
-register("SquaredDifference")(_forwarding_squared_difference(_binary(_squared_difference_cpu)))
+register("SquaredDifference")(_flushing(
+    _forwarding_squared_difference(_binary(_squared_difference_cpu))))
 
 
 def _pow_cpu(x, y):
@@ -509,8 +528,9 @@ def _complex_first(kernel, complex_function):
     return kernel_or_complex
 
 
-register("Mul")(_complex_first(_binary(BINARY["Mul"]), complex_multiply))
-register("Square")(_complex_first(_unary(UNARY["Square"]), complex_square))
+register("Mul")(_flushing(_complex_first(_binary(BINARY["Mul"]), complex_multiply)))
+register("RealDiv")(_flushing(_binary(BINARY["RealDiv"])))
+register("Square")(_flushing(_complex_first(_unary(UNARY["Square"]), complex_square)))
 
 
 def _atan2_cpu(y, x):

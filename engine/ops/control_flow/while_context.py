@@ -1,6 +1,8 @@
 """WhileContext: one tf.while_loop, its frame, Enter/Merge/Switch/Exit structure and shape
 invariants (see engine.ops.control_flow.v1 for what the contexts record)."""
 
+import contextlib
+
 from engine.ops.array_ops import identity
 from engine.ops.control_flow.context import ControlFlowContext, _cleared
 from engine.ops.control_flow.util import (is_loop_constant_enter, is_loop_exit, output_context,
@@ -99,17 +101,24 @@ class WhileContext(ControlFlowContext):
         self._AddOpInternal(op)
 
     def _AddOpInternal(self, op):
-        if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+        call = op.type in ("PartitionedCall", "StatefulPartitionedCall")
+        if call:
             op._add_control_input(self.GetControlPivot().op)
         if not op.inputs:
             control_inputs, external = self._RemoveExternalControlEdges(op)
             if not control_inputs:
                 op._add_control_input(self.GetControlPivot().op)
         else:
-            for index, x in enumerate(op.inputs):
-                real_x = self.AddValue(x)
-                if real_x is not x:
-                    op._update_input(index, real_x)
+            # TensorFlow makes a call op with graph.create_op, outside a scope of the op's
+            # name: the Enters of its outer inputs are named in the scope it was called in.
+            parent = op.name.rpartition("/")[0]
+            scope = (self._graph.name_scope(parent + "/" if parent else None)
+                     if call else contextlib.nullcontext())
+            with scope:
+                for index, x in enumerate(op.inputs):
+                    real_x = self.AddValue(x)
+                    if real_x is not x:
+                        op._update_input(index, real_x)
             _, external = self._RemoveExternalControlEdges(op)
             if self._is_op_free(op):
                 op._add_control_input(self.GetControlPivot().op)
