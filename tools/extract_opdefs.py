@@ -214,9 +214,11 @@ RaggedFillEmptyRowsGrad RaggedCross
 """.split()
 
 # Ops TF2 SavedModels run: Keras preprocessing counts, tf.image.resize with antialias,
-# tf.linalg.eig (branch tf2-models-wave).
+# tf.linalg.eig (branch tf2-models-wave); Keras's RandomRotation/Zoom/Translation/Shear
+# (branch tf2-sweep2).
 ENGINE_OPS += """
 RaggedBincount ScaleAndTranslate ScaleAndTranslateGrad Eig
+ImageProjectiveTransformV2 ImageProjectiveTransformV3
 """.split()
 
 

@@ -1,15 +1,16 @@
 """Write tests/fixtures/ops/half_math.npz: TensorFlow 2.21's float16 Sum and Mean over
-innermost axes, Softmax and LogSoftmax (Eigen's half order: packets of 8 halves, predux in
+innermost axes and over leading or middle ones (the kept innermost), Softmax and LogSoftmax (Eigen's half order: packets of 8 halves, predux in
 float32, leaves of 8 * 200 values; engine/kernels/cpu/eigen_reduce.py) and
-DepthwiseConv2dNative (accumulated in half tap by tap; engine/kernels/cpu/nn_extra.py), bit
-for bit.
+DepthwiseConv2dNative (accumulated in half tap by tap; engine/kernels/cpu/nn_extra.py),
+Sigmoid and Softplus (engine/kernels/cpu/math.py), bit for bit.
 
     .venv-tf/bin/python tools/make_half_fixtures.py
 
-Keys: `x__<case>` the float16 input, `<op>__<case>` TensorFlow's output (op: sum, mean,
-softmax, log_softmax; sum and mean over CASES' axes, the softmaxes over the last axis);
+Keys: `x__<case>` the float16 input, `axes__<case>` the axes its Sum and Mean reduce,
+`<op>__<case>` TensorFlow's output (op: sum, mean, softmax, log_softmax; the softmaxes over
+the last axis);
 `depthwise__<case>` DEPTHWISE_CASES' output, `dwx__<case>`, `dwf__<case>` its input and
-filter. Each case runs at intra_op_parallelism_threads 1 and 2: the same bits.
+filter; `act_x` and `act__<op>`: ACTIVATIONS of it. Each case runs at intra_op_parallelism_threads 1 and 2: the same bits.
 """
 
 import numpy as np
@@ -29,6 +30,11 @@ CASES = {
     "rows_of_100": ((3, 100), (1,)),
     "rows_of_1703": ((2, 1703), (1,)),
     "inner_two_axes": ((3, 4, 20), (1, 2)),
+    # kept axes innermost (InnerMostDimPreserver): Keras's GlobalAveragePooling2D, a leading
+    # axis (rows of packets and a lone tail), a middle one (fewer than 16 rows: in order)
+    "height_width": ((2, 6, 6, 20), (1, 2)),
+    "leading_axis": ((40, 13), (0,)),
+    "middle_axis": ((3, 10, 8), (1,)),
 }
 
 # name: (input shape, filter shape, strides, padding).
@@ -38,6 +44,16 @@ DEPTHWISE_CASES = {
     "explicit_multiplier3": ((1, 5, 5, 2), (2, 3, 2, 3), [1, 1, 1, 1],
                              [[0, 0], [1, 0], [2, 1], [0, 0]]),
 }
+
+
+# Sigmoid and Softplus of every half from -12 to 12 in steps of 1/64 (past Softplus's
+# thresholds, +-7.0078 with Eigen's half epsilon) and of random values.
+ACTIVATIONS = ("sigmoid", "softplus")
+
+
+def activation_input():
+    steps = np.arange(-12 * 64, 12 * 64 + 1) / 64
+    return np.concatenate([steps, np.random.RandomState(5).randn(300) * 4]).astype(np.float16)
 
 
 def case_input(name, shape, scale=3.0):
@@ -53,11 +69,15 @@ def tensorflow_outputs(tf, threads):
         x = tf.placeholder(tf.float16)
         for name, (shape, axes) in CASES.items():
             value = case_input(name, shape)
-            out[f"x__{name}"] = value
+            out[f"x__{name}"], out[f"axes__{name}"] = value, np.array(axes)
             out.update({f"{op}__{name}": result for op, result in session.run(
                 {"sum": tf.reduce_sum(x, list(axes)), "mean": tf.reduce_mean(x, list(axes)),
                  "softmax": tf.nn.softmax(x), "log_softmax": tf.nn.log_softmax(x)},
                 {x: value}).items()})
+        value = activation_input()
+        out["act_x"] = value
+        out.update({f"act__{op}": result for op, result in session.run(
+            {"sigmoid": tf.sigmoid(x), "softplus": tf.nn.softplus(x)}, {x: value}).items()})
         f = tf.placeholder(tf.float16)
         for name, (x_shape, f_shape, strides, padding) in DEPTHWISE_CASES.items():
             x_value, f_value = case_input(name, x_shape), case_input(name + "f", f_shape, 0.5)

@@ -175,3 +175,38 @@ def _scale_and_translate_grad(op, grad):
                      scale=op.inputs[2], translation=op.inputs[3],
                      kernel_type=op.get_attr("kernel_type"), antialias=op.get_attr("antialias")),
             None, None, None]
+
+
+def _projective_grad(op, grad, version):
+    """The output's gradient carried back by the inverse transforms (TensorFlow's
+    image_ops.py: flat_transforms_to_matrices, matrix_inverse, matrices_to_flat_transforms),
+    through the same op, onto the input's height and width; none to the transforms, the
+    output shape or the fill value."""
+    from engine.ops import linalg_ops
+    transforms = op.inputs[1]
+    if transforms.get_shape().ndims == 1:
+        transforms = transforms[None]
+    elif transforms.get_shape().ndims not in (2, None):
+        raise TypeError("Transforms should have rank 1 or 2.")
+    flat = array_ops.reshape(transforms, [-1, 8])
+    ones = array_ops.ones(array_ops.stack([array_ops.shape(flat)[0], 1]), dtypes.float32)
+    matrices = array_ops.reshape(array_ops.concat([flat, ones], axis=1), [-1, 3, 3])
+    inverse = array_ops.reshape(linalg_ops.matrix_inverse(matrices), [-1, 9])
+    inverse = inverse[:, :8] / inverse[:, 8:9]
+    inputs = dict(images=grad, transforms=inverse,
+                  output_shape=array_ops.shape(op.inputs[0])[1:3],
+                  interpolation=op.get_attr("interpolation"), fill_mode=op.get_attr("fill_mode"))
+    if version == 3:
+        inputs["fill_value"] = 0.0
+    output = apply_op(f"ImageProjectiveTransformV{version}", **inputs)
+    return [output] + [None] * (len(op.inputs) - 1)
+
+
+@RegisterGradient("ImageProjectiveTransformV2")
+def _image_projective_transform_v2_grad(op, grad):
+    return _projective_grad(op, grad, 2)
+
+
+@RegisterGradient("ImageProjectiveTransformV3")
+def _image_projective_transform_v3_grad(op, grad):
+    return _projective_grad(op, grad, 3)

@@ -24,6 +24,16 @@ def resize(attrs, inputs):
     return [dims[0], size[0], size[1], dims[3]]
 
 
+def projective_transform(attrs, inputs):
+    """ImageProjectiveTransformV2/V3: [batch, output_shape[0], output_shape[1], channels]."""
+    dims = _rank4(inputs[0])
+    size = _from_value(inputs[2])
+    if size is not None and len(size) != 2:
+        raise ShapeError(f"Dimension must be 2 but is {len(size)}")
+    size = size or [None, None]
+    return [dims[0], size[0], size[1], dims[3]]
+
+
 def resize_grad(attrs, inputs):
     """ResizeBilinearGrad, ResizeBicubicGrad: the original image's shape."""
     _rank4(inputs[0])
@@ -146,7 +156,8 @@ SHAPE_FUNCTIONS = {
     "ResizeBicubicGrad": resize_grad, "AdjustContrastv2": adjust, "AdjustSaturation": adjust,
     "AdjustHue": adjust, "RGBToHSV": lambda attrs, inputs: _dims(inputs[0]),
     "HSVToRGB": lambda attrs, inputs: _dims(inputs[0]), "DepthToSpace": depth_to_space,
-    "SpaceToDepth": space_to_depth,
+    "SpaceToDepth": space_to_depth, "ImageProjectiveTransformV2": projective_transform,
+    "ImageProjectiveTransformV3": projective_transform,
 }
 
 

@@ -39,7 +39,9 @@ KERNEL_MODULES = tuple(f"engine.kernels.cpu.{name}" for name in (
     # tf.linalg.eig and eigvals of a general matrix
     "general_eig",
     # tf.CriticalSection's mutex
-    "mutex"))
+    "mutex",
+    # Keras's RandomRotation, RandomZoom, RandomTranslation, RandomShear
+    "projective_transform"))
 
 
 def load_kernels():

@@ -195,8 +195,8 @@ def outer(x, axis):
     tensor over B, the kept C innermost (A is 1 for a reduction over leading axes: a bias's
     gradient through `x + b`, tf.nn.moments over N, H and W), its dimensions of size 1
     dropped and adjacent ones of a kind merged as TensorFlow's ReductionHelper does, for a
-    C-contiguous float32 or float64 ndarray; else None."""
-    if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64)
+    C-contiguous float32, float64 or float16 ndarray; else None."""
+    if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64, np.float16)
             and x.flags.c_contiguous and x.size):
         return None
     groups = []
@@ -217,8 +217,8 @@ def outer(x, axis):
 
 
 def lanes_of(dtype):
-    """An AVX packet's lanes of the dtype (float32 8, float64 4)."""
-    return PACKET if np.dtype(dtype) == np.float32 else PACKET // 2
+    """An AVX packet's lanes of the dtype (float32 8, float64 4, float16 8: Packet8h)."""
+    return PACKET if np.dtype(dtype) in (np.float32, np.float16) else PACKET // 2
 
 
 def packet_outputs(outer_size, inner, lanes):
@@ -242,7 +242,8 @@ def outer_sums(x3):
     multiple of 4, adds the other three to the first in turn, then the values left one by
     one (fewer than 16: in order, as the others). The same at any intra-op thread count
     (they split the outputs). tools/make_outer_reduce_fixtures.py checks it against
-    TensorFlow 2.21; under FTZ/DAZ (float32) as the innermost reduction above."""
+    TensorFlow 2.21; under FTZ/DAZ (float32) as the innermost reduction above. float16 the
+    same in half (8-lane packets, each add rounded to half: tools/make_half_fixtures.py)."""
     outer_size, rows, inner = x3.shape
     flushing = x3.dtype == np.float32 and needs_flush(x3)
     if flushing:

@@ -40,7 +40,8 @@ def _sum(x, axis, keepdims, xp):
 
 
 def _outer(x, axis, keepdims, op):
-    """A float32 or float64 Sum or Mean ("sum", "mean") over leading or middle axes, the kept
+    """A float32, float64 or float16 Sum or Mean ("sum", "mean") over leading or middle axes
+    (float16's: Keras's GlobalAveragePooling2D under mixed_float16), the kept
     ones after them innermost (a bias's gradient through `x + b`, tf.nn.moments over N, H and
     W), in TensorFlow's bits (engine/kernels/cpu/eigen_reduce.outer_sums: Eigen's order of
     additions); compiled (engine/kernels/compiled/reduce_numba.py) for leading axes where it
@@ -62,8 +63,9 @@ def _outer(x, axis, keepdims, op):
         with np.errstate(all="ignore"):
             # a division, as TensorFlow's MeanReducer; a denormal quotient flushed (FTZ)
             values = values / x.dtype.type(rows)
+        # (a half quotient is a float32 one rounded to half: FTZ never sees a half denormal)
         tiny = np.abs(values) < np.finfo(x.dtype).tiny
-        if tiny.any():
+        if x.dtype != np.float16 and tiny.any():
             values = np.where(tiny, np.copysign(x.dtype.type(0), values), values)
     return np.ascontiguousarray(values).reshape(_reduced_shape(x, axis, keepdims))
 
