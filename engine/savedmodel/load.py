@@ -52,7 +52,15 @@ def _meta_graph(saved_model, tags, export_dir):
             f"there is more than one MetaGraph. Got `tags=None`, but there are {len(graphs)} "
             f"MetaGraphs in the SavedModel with tag sets: {tag_sets}. Pass a `tags=` argument "
             "to load this SavedModel.")
-    return meta_graph_def_from_tags(saved_model, [tags] if isinstance(tags, str) else list(tags))
+    tags = [tags] if isinstance(tags, str) else list(tags)
+    if len(graphs) == 1:
+        if set(graphs[0].meta_info_def.tags) != set(tags):
+            raise ValueError(
+                f"Got an incompatible argument to `tags`: {tags}. The SavedModel at "
+                f"{export_dir} has one MetaGraph with tags {list(graphs[0].meta_info_def.tags)}. "
+                "You may omit the argument, pass 'None', or pass matching tags.")
+        return graphs[0]
+    return meta_graph_def_from_tags(saved_model, tags)
 
 
 def _checkpoint_keys(prefix):

@@ -260,6 +260,12 @@ def _placeholder_capture(tf, export_dir):
         tf.saved_model.save(Fed(), str(export_dir))
 
 
+def _wrong_tags(tf, export_dir):
+    save_captured(tf, export_dir)
+    with tf.Graph().as_default():
+        tf.saved_model.load_v2(str(export_dir), tags="train")
+
+
 def _missing_directory(tf, export_dir):
     with tf.Graph().as_default():
         tf.saved_model.load_v2(str(export_dir))
@@ -281,6 +287,7 @@ ERROR_CASES = {
     "save_without_session": (_no_session, "whole"),
     "save_untracked_variable": (_untracked_variable, "numbers"),
     "save_placeholder_capture": (_placeholder_capture, "numbers"),
+    "load_wrong_tags": (_wrong_tags, "whole"),
     "load_missing_directory": (_missing_directory, "whole"),
     "load_damaged_file": (_damaged_file, "prefix"),
 }
