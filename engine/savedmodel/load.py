@@ -132,9 +132,10 @@ def _restore_constants(nodes, graph_def):
 
 
 def _parameters(function_spec):
-    """(parameter names, defaults of the last ones) of a saved tf.function."""
+    """(parameter names, defaults of the last ones, input signature) of a saved tf.function."""
     spec = structured_value.decode(function_spec.fullargspec) or {}
-    return list(spec.get("args") or []), tuple(spec.get("defaults") or ())
+    return (list(spec.get("args") or []), tuple(spec.get("defaults") or ()),
+            structured_value.decode(function_spec.input_signature))
 
 
 def _objects(nodes, saved_graph, graph, renamed, variables):

@@ -266,6 +266,13 @@ def _wrong_tags(tf, export_dir):
         tf.saved_model.load_v2(str(export_dir), tags="train")
 
 
+def _restored_function_wrong_shape(tf, export_dir):
+    save(tf, export_dir)
+    with tf.Graph().as_default():
+        loaded = tf.saved_model.load_v2(str(export_dir))
+        loaded.apply(tf.constant([1.0, 2.0, 3.0], name="wrong"))
+
+
 def _missing_directory(tf, export_dir):
     with tf.Graph().as_default():
         tf.saved_model.load_v2(str(export_dir))
@@ -288,6 +295,7 @@ ERROR_CASES = {
     "save_untracked_variable": (_untracked_variable, "numbers"),
     "save_placeholder_capture": (_placeholder_capture, "numbers"),
     "load_wrong_tags": (_wrong_tags, "whole"),
+    "call_restored_function_wrong_shape": (_restored_function_wrong_shape, "whole"),
     "load_missing_directory": (_missing_directory, "whole"),
     "load_damaged_file": (_damaged_file, "prefix"),
 }
