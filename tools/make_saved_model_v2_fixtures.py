@@ -55,7 +55,7 @@ OUT = FIXTURES / "saved_model_v2"
 
 def main():
     tf = tf_v1()
-    from tensorflow.core.protobuf import saved_model_pb2
+    from tensorflow.core.protobuf import saved_model_pb2, trackable_object_graph_pb2
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     structures, outputs = {}, {}
@@ -65,7 +65,8 @@ def main():
         (model / "fingerprint.pb").unlink()
         saved_model = saved_model_pb2.SavedModel()
         saved_model.ParseFromString((model / "saved_model.pb").read_bytes())
-        structures[name] = cases.structure(saved_model)
+        structures[name] = cases.structure(
+            saved_model, trackable_object_graph_pb2.TrackableObjectGraph())
         outputs[name] = {key: {"dtype": str(value.dtype), "shape": list(value.shape),
                                "values": value.ravel().tolist()}
                          for key, value in run(tf, model).items()}

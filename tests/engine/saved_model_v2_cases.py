@@ -168,9 +168,13 @@ def _text(message):
     return text_format.MessageToString(message, as_one_line=True)
 
 
-def structure(saved_model):
-    """What a SavedModel message says of its signatures, objects and functions (a dict)."""
+def structure(saved_model, object_graph):
+    """What a SavedModel message says of its signatures, objects and functions (a dict);
+    object_graph: an empty TrackableObjectGraph message, which the graph's `Const` holds."""
     meta = saved_model.meta_graphs[0]
+    for node in meta.graph_def.node:
+        if node.name == "Const" and node.attr["value"].tensor.dtype == 7:  # DT_STRING
+            object_graph.ParseFromString(node.attr["value"].tensor.string_val[0])
     signatures = {}
     for key, signature in sorted(meta.signature_def.items()):
         signatures[key] = {
@@ -210,7 +214,7 @@ def structure(saved_model):
             "collections": sorted(meta.collection_def),
             "saver_def": _text(meta.saver_def),
             "graph": [[node.op, node.name] + list(node.input) for node in meta.graph_def.node],
-            "functions": functions}
+            "functions": functions, "checkpoint_object_graph": _text(object_graph)}
 
 
 def _not_trackable(tf, export_dir):

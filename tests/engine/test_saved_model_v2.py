@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import engine as tf
-from engine.proto import saved_model_pb2
+from engine.proto import saved_model_pb2, trackable_object_graph_pb2
 
 import saved_model_v2_cases as cases
 
@@ -56,7 +56,7 @@ def engine_module(engine_saved):
 def _structure(export_dir):
     saved_model = saved_model_pb2.SavedModel()
     saved_model.ParseFromString((export_dir / "saved_model.pb").read_bytes())
-    return cases.structure(saved_model)
+    return cases.structure(saved_model, trackable_object_graph_pb2.TrackableObjectGraph())
 
 
 @pytest.mark.parametrize("program", sorted(cases.PROGRAMS))
