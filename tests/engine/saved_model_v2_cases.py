@@ -172,8 +172,8 @@ def structure(saved_model, object_graph):
     """What a SavedModel message says of its signatures, objects and functions (a dict);
     object_graph: an empty TrackableObjectGraph message, which the graph's `Const` holds."""
     meta = saved_model.meta_graphs[0]
-    for node in meta.graph_def.node:
-        if node.name == "Const" and node.attr["value"].tensor.dtype == 7:  # DT_STRING
+    for node in meta.graph_def.node:  # the one string Const (captured constants come first)
+        if node.op == "Const" and node.attr["value"].tensor.dtype == 7:  # DT_STRING
             object_graph.ParseFromString(node.attr["value"].tensor.string_val[0])
     signatures = {}
     for key, signature in sorted(meta.signature_def.items()):
