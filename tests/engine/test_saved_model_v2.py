@@ -66,6 +66,15 @@ def test_engine_saved_model_has_tensorflows_structure(engine_saved, program):
     assert _structure(engine_saved[program]) == STRUCTURES[program]
 
 
+@pytest.mark.parametrize("program", sorted(cases.PROGRAMS))
+def test_engine_variables_are_tensorflows_bytes(engine_saved, program):
+    """variables/ (each variable by its object path, the object graph) byte for byte."""
+    for name in ("variables.index", "variables.data-00000-of-00001"):
+        theirs = FIXTURES / f"tf_{program}" / "variables" / name
+        ours = engine_saved[program] / "variables" / name
+        assert ours.read_bytes() == theirs.read_bytes(), name
+
+
 def test_engine_saved_model_files(engine_module):
     assert (engine_module / "saved_model.pb").is_file()
     assert (engine_module / "assets").is_dir()
