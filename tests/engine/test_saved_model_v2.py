@@ -174,3 +174,46 @@ def test_cli_runs_an_engine_saved_model_signature(engine_module):
     assert info.returncode == 0, info.stderr
     assert "signature 'serving_default': tensorflow/serving/predict" in info.stdout
     assert "calls apply (__inference_apply_" in info.stdout
+
+
+# TensorFlow's own TF2 SavedModels of tools/make_tf2_run_fixtures.py (Keras models, loops
+# over TensorArrays, a training step), with the inputs and outputs TensorFlow's signatures
+# gave; the ones holding lookup tables (resource objects load_v2 does not rebuild yet) apart.
+TF2_RUN = FIXTURES.parent / "tf2_run"
+TF2_RUN_WITH_TABLES = {"file_vocabulary", "masked_lookup"}
+
+
+def _tf2_run_signatures():
+    expected = np.load(TF2_RUN / "expected.npz")
+    found = {}
+    for key in expected.keys():
+        model, signature, name = key.split("/")
+        found.setdefault((model, signature), {})[name] = expected[key]
+    return found
+
+
+TF2_RUN_SIGNATURES = _tf2_run_signatures()
+
+
+@pytest.mark.parametrize("model, signature", sorted(
+    key for key in TF2_RUN_SIGNATURES if key[0] not in TF2_RUN_WITH_TABLES))
+def test_load_v2_runs_tensorflows_tf2_models_to_tensorflows_values(model, signature):
+    arrays = TF2_RUN_SIGNATURES[(model, signature)]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        function = tf.saved_model.load_v2(str(TF2_RUN / model)).signatures[signature]
+        names = sorted(function.structured_input_signature[1])
+        outputs = function(**{name: tf.constant(arrays[name]) for name in names})
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(outputs)
+    assert set(values) == set(arrays) - set(names)
+    for name, value in values.items():
+        if value.dtype.kind in "OSUb" or arrays[name].dtype.kind in "iu":
+            np.testing.assert_array_equal(value, arrays[name], err_msg=name)
+        else:
+            np.testing.assert_allclose(value, arrays[name], rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("model", sorted(TF2_RUN_WITH_TABLES))
+def test_load_v2_says_what_it_does_not_rebuild(model):
+    with tf.Graph().as_default(), pytest.raises(NotImplementedError, match="the engine"):
+        tf.saved_model.load_v2(str(TF2_RUN / model))
