@@ -13,6 +13,11 @@ TensorFlow's behaviour, as these cases record it:
   restore function's Assign): the module's variables are resource ones.
 - save reads the variables' values with the default session; without one it is a
   RuntimeError ("Unable to save checkpoint to ... without a default session").
+- A function may capture tracked variables and graph tensors with a static value (saved as a
+  Const and a `constant` object, `capture_<i>` of the functions); a variable no saved object
+  holds is an AssertionError ("Tried to export a function which references an 'untracked'
+  resource ..."), a placeholder a ValueError ("Unable to save function ... cannot be converted
+  to a constant with `tf.get_static_value`"); the signature functions are checked first.
 - It writes saved_model.pb (one `serve` MetaGraphDef: VarHandleOps named after the
   variables, `<key>_<input>` placeholders and a StatefulPartitionedCall of
   `__inference_signature_wrapper_<fn>_N` per signature, the `NoOp` init op as
@@ -25,8 +30,11 @@ TensorFlow's behaviour, as these cases record it:
   graph, uninitialized until their initializer (a RestoreV2 and AssignVariableOp) runs, as
   tf.global_variables_initializer() does; its tf.functions and `.signatures` build
   StatefulPartitionedCall ops in the graph; a signature takes its inputs by keyword and
-  returns a dict. A missing directory is OSError "SavedModel file does not exist at: ...",
-  a damaged saved_model.pb OSError "Cannot parse file b'...': ...".
+  returns a dict; a tf.function saved with an input signature refuses arguments that do not
+  fit it (TypeError "Binding inputs to tf.function failed ..."). Tags other than the one meta
+  graph's are a ValueError ("Got an incompatible argument to `tags` ..."), a missing
+  directory OSError "SavedModel file does not exist at: ...", a damaged saved_model.pb
+  OSError "Cannot parse file b'...': ...".
 
 Writes, per cases.PROGRAMS entry, tf_<name>/ (TensorFlow's SavedModel, without fingerprint.pb,
 which no reader here needs), its cases.structure in structure.json and what load_v2 of it runs
@@ -47,7 +55,7 @@ OUT = FIXTURES / "saved_model_v2"
 
 def main():
     tf = tf_v1()
-    from tensorflow.core.protobuf import saved_model_pb2
+    from tensorflow.core.protobuf import saved_model_pb2, trackable_object_graph_pb2
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     structures, outputs = {}, {}
@@ -57,7 +65,8 @@ def main():
         (model / "fingerprint.pb").unlink()
         saved_model = saved_model_pb2.SavedModel()
         saved_model.ParseFromString((model / "saved_model.pb").read_bytes())
-        structures[name] = cases.structure(saved_model)
+        structures[name] = cases.structure(
+            saved_model, trackable_object_graph_pb2.TrackableObjectGraph())
         outputs[name] = {key: {"dtype": str(value.dtype), "shape": list(value.shape),
                                "values": value.ravel().tolist()}
                          for key, value in run(tf, model).items()}

@@ -27,6 +27,8 @@ from engine.savedmodel import constants, structured_value
 from engine.savedmodel.loader import meta_graph_def_from_tags, parse_saved_model
 from engine.savedmodel.restored_functions import (RestoredConcreteFunction, RestoredFunction,
                                                   import_library)
+from engine.savedmodel.restored_resources import (RestoredResource, asset_paths,
+                                                  create_resources, initialize_resources)
 
 
 class _UserObject:
@@ -52,17 +54,38 @@ def _meta_graph(saved_model, tags, export_dir):
             f"there is more than one MetaGraph. Got `tags=None`, but there are {len(graphs)} "
             f"MetaGraphs in the SavedModel with tag sets: {tag_sets}. Pass a `tags=` argument "
             "to load this SavedModel.")
-    return meta_graph_def_from_tags(saved_model, [tags] if isinstance(tags, str) else list(tags))
+    tags = [tags] if isinstance(tags, str) else list(tags)
+    if len(graphs) == 1:
+        if set(graphs[0].meta_info_def.tags) != set(tags):
+            raise ValueError(
+                f"Got an incompatible argument to `tags`: {tags}. The SavedModel at "
+                f"{export_dir} has one MetaGraph with tags {list(graphs[0].meta_info_def.tags)}. "
+                "You may omit the argument, pass 'None', or pass matching tags.")
+        return graphs[0]
+    return meta_graph_def_from_tags(saved_model, tags)
+
+
+def _checkpoint_graph(prefix):
+    """The TrackableObjectGraph of the checkpoint at prefix."""
+    graph = trackable_object_graph_pb2.TrackableObjectGraph()
+    graph.ParseFromString(CheckpointReader(prefix).get_tensor(OBJECT_GRAPH_KEY))
+    return graph
 
 
 def _checkpoint_keys(prefix):
     """{object graph node id: checkpoint key} of the variables in the checkpoint at prefix."""
-    reader = CheckpointReader(prefix)
-    graph = trackable_object_graph_pb2.TrackableObjectGraph()
-    graph.ParseFromString(reader.get_tensor(OBJECT_GRAPH_KEY))
     return {node_id: attribute.checkpoint_key
-            for node_id, node in enumerate(graph.nodes) for attribute in node.attributes
-            if attribute.name == "VARIABLE_VALUE"}
+            for node_id, node in enumerate(_checkpoint_graph(prefix).nodes)
+            for attribute in node.attributes if attribute.name == "VARIABLE_VALUE"}
+
+
+def _checkpointed_resources(nodes, prefix):
+    """The resource nodes whose state the checkpoint holds (a mutable table's keys, values)."""
+    resources = {i for i, node in enumerate(nodes) if node.WhichOneof("kind") == "resource"}
+    if not resources:
+        return set()
+    return {node_id for node_id, node in enumerate(_checkpoint_graph(prefix).nodes)
+            if node_id in resources and node.attributes}
 
 
 def _restore_variables(nodes, prefix):
@@ -124,9 +147,10 @@ def _restore_constants(nodes, graph_def):
 
 
 def _parameters(function_spec):
-    """(parameter names, defaults of the last ones) of a saved tf.function."""
+    """(parameter names, defaults of the last ones, input signature) of a saved tf.function."""
     spec = structured_value.decode(function_spec.fullargspec) or {}
-    return list(spec.get("args") or []), tuple(spec.get("defaults") or ())
+    return (list(spec.get("args") or []), tuple(spec.get("defaults") or ()),
+            structured_value.decode(function_spec.input_signature))
 
 
 def _objects(nodes, saved_graph, graph, renamed, variables):
@@ -134,8 +158,10 @@ def _objects(nodes, saved_graph, graph, renamed, variables):
     objects = []
     for node_id, node in enumerate(nodes):
         kind = node.WhichOneof("kind")
-        if kind in ("variable", "constant"):
+        if kind in ("variable", "constant", "asset"):
             objects.append(variables[node_id])
+        elif kind == "resource":
+            objects.append(RestoredResource(variables[node_id]))
         elif kind == "function":
             parameters = _parameters(node.function.function_spec)
             concretes = [_concrete(graph, renamed, saved_graph, name, variables,
@@ -169,7 +195,7 @@ def _attach_children(nodes, objects):
                 obj.append(value)
             elif isinstance(obj, dict):
                 obj[child.local_name] = value
-            elif isinstance(obj, _UserObject):
+            elif isinstance(obj, (_UserObject, RestoredResource)):
                 setattr(obj, child.local_name, value)
 
 
@@ -188,9 +214,18 @@ def load(export_dir, tags=None, options=None):
     renamed = import_library(graph, meta.graph_def.library)
     prefix = os.path.join(export_dir, constants.VARIABLES_DIRECTORY, constants.VARIABLES_FILENAME)
     nodes = list(saved_graph.nodes)
-    # What functions capture by node id: the variables, and the constants' tensors.
+    # What functions capture by node id: the variables, the constants' and assets' tensors,
+    # the resources' handles (made by functions that may capture the others).
     variables = _restore_variables(nodes, prefix)
     variables.update(_restore_constants(nodes, meta.graph_def))
+    variables.update(asset_paths(nodes, meta, export_dir))
+
+    def make_concrete(name):
+        return _concrete(graph, renamed, saved_graph, name, variables)
+
+    resources = create_resources(nodes, make_concrete, _checkpointed_resources(nodes, prefix))
+    variables.update(resources)
+    initialize_resources(nodes, make_concrete, resources)
     objects = _objects(nodes, saved_graph, graph, renamed, variables)
     _attach_children(nodes, objects)
     root = objects[0]

@@ -158,12 +158,32 @@ def _as_input(value, spec):
 class RestoredFunction:
     """A saved tf.function: called, the first trace whose input signature the arguments fit."""
 
-    def __init__(self, name, concrete_functions, parameter_names, defaults=()):
+    def __init__(self, name, concrete_functions, parameter_names, defaults=(),
+                 input_signature=None):
         self.__name__ = name
         self.concrete_functions = list(concrete_functions)
         self._parameters = list(parameter_names)
         self._defaults = dict(zip(self._parameters[len(self._parameters) - len(defaults):],
                                   defaults))
+        self.input_signature = input_signature
+
+    def _check_signature(self, args, kwargs, values):
+        """A tf.function saved with an input signature binds its arguments to it first, and
+        refuses one that does not fit in tf.function's words."""
+        if self.input_signature is None:
+            return
+        for name, value, spec in zip(self._parameters, values, self.input_signature):
+            if not isinstance(spec, TensorSpec):
+                continue
+            tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
+            if tensor.dtype.base_dtype != spec.dtype or not spec.shape.is_compatible_with(tensor.shape):
+                parameters = ", ".join(f"{n}: {s!r}" for n, s in
+                                       zip(self._parameters, self.input_signature))
+                raise TypeError(
+                    "Binding inputs to tf.function failed due to `Can not cast "
+                    f"{TensorSpec(tensor.shape, tensor.dtype, name)!r} to {spec!r}`. Received "
+                    f"args: {tuple(args)!r} and kwargs: {kwargs!r} for signature: "
+                    f"({parameters}).")
 
     def _positional(self, args, kwargs):
         """The arguments by the function's parameter order, defaults filled in."""
@@ -180,6 +200,7 @@ class RestoredFunction:
 
     def __call__(self, *args, **kwargs):
         values, rest = self._positional(args, kwargs)
+        self._check_signature(args, kwargs, values)
         for concrete in self.concrete_functions:
             if concrete.fits(values, rest):
                 return concrete(*values, **rest)

@@ -168,9 +168,13 @@ def _text(message):
     return text_format.MessageToString(message, as_one_line=True)
 
 
-def structure(saved_model):
-    """What a SavedModel message says of its signatures, objects and functions (a dict)."""
+def structure(saved_model, object_graph):
+    """What a SavedModel message says of its signatures, objects and functions (a dict);
+    object_graph: an empty TrackableObjectGraph message, which the graph's `Const` holds."""
     meta = saved_model.meta_graphs[0]
+    for node in meta.graph_def.node:  # the one string Const (captured constants come first)
+        if node.op == "Const" and node.attr["value"].tensor.dtype == 7:  # DT_STRING
+            object_graph.ParseFromString(node.attr["value"].tensor.string_val[0])
     signatures = {}
     for key, signature in sorted(meta.signature_def.items()):
         signatures[key] = {
@@ -210,7 +214,7 @@ def structure(saved_model):
             "collections": sorted(meta.collection_def),
             "saver_def": _text(meta.saver_def),
             "graph": [[node.op, node.name] + list(node.input) for node in meta.graph_def.node],
-            "functions": functions}
+            "functions": functions, "checkpoint_object_graph": _text(object_graph)}
 
 
 def _not_trackable(tf, export_dir):
@@ -232,6 +236,20 @@ def _signature_without_input_signature(tf, export_dir):
 def _no_session(tf, export_dir):
     with tf.Graph().as_default():
         tf.saved_model.save(module_class(tf)(), str(export_dir))
+
+
+def _ref_variable(tf, export_dir):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        module = tf.Module()
+        module.v = tf.Variable(1.0, name="v", use_resource=False)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def times(x):
+            return x * module.v
+
+        module.times = times
+        sess.run(tf.global_variables_initializer())
+        tf.saved_model.save(module, str(export_dir))
 
 
 def _untracked_variable(tf, export_dir):
@@ -260,6 +278,19 @@ def _placeholder_capture(tf, export_dir):
         tf.saved_model.save(Fed(), str(export_dir))
 
 
+def _wrong_tags(tf, export_dir):
+    save_captured(tf, export_dir)
+    with tf.Graph().as_default():
+        tf.saved_model.load_v2(str(export_dir), tags="train")
+
+
+def _restored_function_wrong_shape(tf, export_dir):
+    save(tf, export_dir)
+    with tf.Graph().as_default():
+        loaded = tf.saved_model.load_v2(str(export_dir))
+        loaded.apply(tf.constant([1.0, 2.0, 3.0], name="wrong"))
+
+
 def _missing_directory(tf, export_dir):
     with tf.Graph().as_default():
         tf.saved_model.load_v2(str(export_dir))
@@ -273,14 +304,17 @@ def _damaged_file(tf, export_dir):
 
 
 # name -> (function(tf, export_dir), how the message is compared: the whole of it, without
-# the functions' numbers, without the object reprs, which name TensorFlow's classes, or its
-# first words)
+# the functions' numbers, without the object reprs, which name TensorFlow's classes, its
+# first words, or not at all (the class only))
 ERROR_CASES = {
     "save_not_trackable": (_not_trackable, "whole"),
     "save_signature_without_input_signature": (_signature_without_input_signature, "repr"),
     "save_without_session": (_no_session, "whole"),
+    "save_ref_variable": (_ref_variable, "class"),
     "save_untracked_variable": (_untracked_variable, "numbers"),
     "save_placeholder_capture": (_placeholder_capture, "numbers"),
+    "load_wrong_tags": (_wrong_tags, "whole"),
+    "call_restored_function_wrong_shape": (_restored_function_wrong_shape, "whole"),
     "load_missing_directory": (_missing_directory, "whole"),
     "load_damaged_file": (_damaged_file, "prefix"),
 }
@@ -294,7 +328,9 @@ def error_of(tf, name, export_dir):
         function(tf, export_dir)
     except Exception as error:  # noqa: BLE001 (the class is what is compared)
         message = str(error).replace(str(export_dir), "DIR")
-        if compare == "numbers":  # a function's number is TensorFlow's uid
+        if compare == "class":  # TensorFlow's words come from deep inside its tracing
+            message = ""
+        elif compare == "numbers":  # a function's number is TensorFlow's uid
             message = re.sub(r"(__inference_\w+?)_\d+", r"\1_N", message)
         elif compare == "repr":
             message = re.sub(r"<[^>]*>", "<...>", message)
