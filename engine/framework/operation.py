@@ -78,6 +78,15 @@ def _static_value(tensor, depth=0):
         return None
     if kind in ("Identity", "StopGradient") and depth <= _MAX_DEPTH:
         return _static_value(tensor._op._inputs[0], depth + 1)
+    if kind == "ShapeN" and depth <= _MAX_DEPTH:
+        # Output i is input i's shape where every input's value is known: TensorFlow's shape
+        # refiner evaluates a ShapeN of constants as a constant subgraph (tf.image.ssim's, of
+        # constant images), not one with any other input, whose static shape alone it reads
+        # for Shape only.
+        if any(_static_value(t, depth + 1) is None for t in tensor._op._inputs):
+            return None
+        source = tensor._op._inputs[tensor._value_index]
+        return np.array(source._shape.as_list(), dtype=tensor._dtype.as_numpy_dtype)
     if kind in _KERNEL_FOLDABLE and depth <= _MAX_DEPTH:
         return _kernel_value(tensor, depth)
     if kind == "Cast" and depth <= _MAX_DEPTH:  # also of a computed value (window lengths)
@@ -286,7 +295,10 @@ _INT_ARITHMETIC = {"Sub": np.subtract, "AddV2": np.add, "Add": np.add, "Mul": np
 _MAX_DEPTH = 16
 
 # Float scalar arithmetic evaluated by the kernels when its inputs are known.
-_FLOAT_SCALAR_ARITHMETIC = frozenset({"Sub", "AddV2", "RealDiv", "Mul", "Neg"})
+# (Minimum and Round too: tf.image.resize_images' preserve_aspect_ratio sizes, whose static
+# [7, 10] TensorFlow's shape inference works out from the image's static shape.)
+_FLOAT_SCALAR_ARITHMETIC = frozenset({"Sub", "AddV2", "RealDiv", "Mul", "Neg", "Minimum",
+                                      "Maximum", "Round"})
 
 # Small integer ops TensorFlow's shape inference evaluates when their inputs are known.
 _SMALL_INT_OPS = frozenset({"Prod", "Slice", "GatherV2", "SparseReshape"})
@@ -299,7 +311,8 @@ _KERNEL_FOLDABLE = frozenset({"SparseReorder", "SparseSlice", "StringToHashBucke
                               "SelectV2", "GreaterEqual", "Reshape", "Cast", "BroadcastTo",
                               "Max", "Sum"})
 
-_FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "Size", "Rank", "Range", "Cast",
+_FOLDABLE = frozenset({*_SMALL_INT_OPS, *_KERNEL_FOLDABLE, "Const", "Shape", "ShapeN", "Size", "Rank",
+                       "Range", "Cast",
                        "ConcatV2", "Pack", "Fill", "Identity", "StopGradient", "StridedSlice", "ExpandDims",
                        "BroadcastArgs", *_INT_ARITHMETIC})
 

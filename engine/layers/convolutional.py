@@ -54,12 +54,45 @@ class Conv2D(Layer):
 
     def call(self, inputs):
         data_format = _tf_data_format(self.data_format)
-        outputs = nn_ops.conv2d(inputs, self.kernel, strides=list(self.strides),
-                                padding=self.padding, data_format=data_format,
-                                dilations=list(self.dilation_rate), name="Conv2D")
+        if self.dilation_rate != (1, 1):
+            outputs = _dilated(inputs, self.kernel, self.padding, self.strides,
+                               self.dilation_rate, data_format, "Conv2D")
+        else:
+            outputs = nn_ops.conv2d(inputs, self.kernel, strides=list(self.strides),
+                                    padding=self.padding, data_format=data_format,
+                                    dilations=list(self.dilation_rate), name="Conv2D")
         if self.use_bias:
             outputs = math_ops.bias_add(outputs, self.bias, data_format=data_format)
         return self.activation(outputs) if self.activation is not None else outputs
+
+
+def _dilated(inputs, kernel, padding, strides, dilation_rate, data_format, name):
+    """tf_keras's convolution_op with a dilation rate above 1: tf.nn.convolution, which builds
+    it over SpaceToBatchND's blocks; the static shape set back as the layer's
+    compute_output_shape gives it (the blocks' arithmetic loses the batch size)."""
+    from engine.ops.nn_conv_wrappers import convolution
+    outputs = convolution(inputs, kernel, padding, strides=list(strides),
+                          dilations=list(dilation_rate), data_format=data_format, name=name)
+    shape = inputs.shape.as_list() if inputs.shape.ndims is not None else None
+    if shape is not None:
+        spatial = range(2, len(shape)) if data_format.startswith("NC") else \
+            range(1, len(shape) - 1)
+        kernel_dims = kernel.shape.as_list()
+        for k, axis in enumerate(spatial):
+            shape[axis] = _output_length(shape[axis], kernel_dims[k], padding, strides[k],
+                                         dilation_rate[k])
+        shape[1 if data_format.startswith("NC") else -1] = kernel_dims[-1]
+        outputs.set_shape(shape)
+    return outputs
+
+
+def _output_length(length, size, padding, stride, dilation):
+    """conv_utils.conv_output_length ("causal" padding already applied: VALID)."""
+    if length is None:
+        return None
+    if padding != "SAME":
+        length -= size + (size - 1) * (dilation - 1) - 1
+    return (length + stride - 1) // stride
 
 
 class _Pooling2D(Layer):
@@ -113,19 +146,28 @@ class Conv1D(Conv2D):
         self.kernel_size = _single(kernel_size, "kernel_size")
         self.strides = _single(strides, "strides")
         self.dilation_rate = _single(dilation_rate, "dilation_rate")
-        if self.dilation_rate != (1,):
-            raise NotImplementedError("tf.layers.conv1d with dilation_rate > 1 (TensorFlow's "
-                                      "SpaceToBatchND path) is not supported by the engine yet")
-        if self.padding not in ("SAME", "VALID"):
-            raise NotImplementedError(f"tf.layers.conv1d with padding={padding!r} is not "
-                                      f"supported by the engine yet")
+        if self.padding not in ("SAME", "VALID", "CAUSAL"):
+            raise ValueError(f"The `padding` argument must be a list/tuple or one of "
+                             f"\"valid\", \"same\" (or \"causal\", only for `Conv1D). "
+                             f"Received: {padding}")
 
     def call(self, inputs):
         from engine.ops.nn_extra_ops import conv1d
         data_format = "NCW" if self.data_format == "channels_first" else "NWC"
-        outputs = conv1d(inputs, self.kernel, stride=list(self.strides), padding=self.padding,
-                         data_format=data_format, dilations=list(self.dilation_rate),
-                         name="Conv1D")
+        padding = self.padding
+        if padding == "CAUSAL":  # tf_keras pads the past, then convolves VALID
+            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            batch_rank = 1 if inputs.shape.ndims is None else inputs.shape.ndims - 2
+            pairs = [[left, 0], [0, 0]] if data_format == "NWC" else [[0, 0], [left, 0]]
+            inputs = array_ops.pad(inputs, [[0, 0]] * batch_rank + pairs)
+            padding = "VALID"
+        if self.dilation_rate != (1,):
+            outputs = _dilated(inputs, self.kernel, padding, self.strides, self.dilation_rate,
+                               data_format, "Conv1D")
+        else:
+            outputs = conv1d(inputs, self.kernel, stride=list(self.strides), padding=padding,
+                             data_format=data_format, dilations=list(self.dilation_rate),
+                             name="Conv1D")
         if self.use_bias and self.data_format == "channels_first":
             outputs = outputs + array_ops.reshape(self.bias, (1, self.filters, 1))
         elif self.use_bias:

@@ -14,6 +14,23 @@ def _shape_from(index):
     return lambda attrs, inputs: _from_value(inputs[index])
 
 
+def _conv2d_backprop_input(attrs, inputs):
+    """TensorFlow's Conv2DBackpropInputShape: the batch dim from out_backprop, the spatial
+    dims and depth from input_sizes (of 2 values: the spatial dims, the depth the filter's)."""
+    sizes = _from_value(inputs[0])
+    if sizes is None or len(sizes) not in (2, 4):
+        return sizes
+    grad, filters = _dims(inputs[2]), _dims(inputs[1])
+    nchw = attrs.get("data_format") == b"NCHW"
+    batch = grad[0] if grad is not None and len(grad) == 4 else None
+    if len(sizes) == 4:
+        depth, spatial = (sizes[1], sizes[2:]) if nchw else (sizes[3], sizes[1:3])
+    else:
+        depth = filters[2] if filters is not None and len(filters) == 4 else None
+        spatial = sizes
+    return [batch, depth, *spatial] if nchw else [batch, *spatial, depth]
+
+
 def _bias_add_grad(attrs, inputs):
     dims = _dims(inputs[0])
     if dims is None:
@@ -71,7 +88,7 @@ def _mirror_pad_grad(attrs, inputs):
 
 SHAPE_FUNCTIONS = {
     "BiasAddGrad": _bias_add_grad,
-    "Conv2DBackpropInput": _shape_from(0),
+    "Conv2DBackpropInput": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _shape_from(1),
     "DepthwiseConv2dNativeBackpropInput": _shape_from(0),
     "DepthwiseConv2dNativeBackpropFilter": _shape_from(1),

@@ -241,6 +241,13 @@ CASES = {
     "switch_case_negative_index": (lambda tf, x: tf.switch_case(
                                        tf.placeholder_with_default(-3, []),
                                        [lambda: x, lambda: -x]), _random([4]), False),
+    # multiples read off tf.shape_n (tf.image.ssim tiles its kernel so): TensorFlow's shape
+    # inference evaluates a ShapeN of constants only, not one with a placeholder input
+    "tile_by_shape_n": (lambda tf, x: tuple(
+        tf.tile(tf.ones([2, 1, 1]), [1, shapes[k][0], 1])
+        for shapes in (tf.shape_n([x, tf.ones([5, 2])]),
+                       tf.shape_n([tf.ones([3, 4]), tf.ones([5, 2])])) for k in (0, 1)),
+                        np.arange(12, dtype=np.float32).reshape(3, 4), False),
 }
 
 

@@ -150,6 +150,11 @@ CASES = {
                                                        dilation_rate=[2, 3]), IMAGES),
     "pool_max_1d_dilated": _case(lambda tf, x: tf.nn.pool(x, [2], "MAX", "VALID",
                                                           dilation_rate=[2]), SEQUENCE),
+    # a constant output_shape over an input of unknown batch: the static batch stays unknown
+    # (Conv2DBackpropInput's shape function takes it from out_backprop)
+    "conv2d_transpose_unknown_batch": _case(lambda tf, x: tf.nn.conv2d_transpose(
+        tf.placeholder_with_default(x, [None, 3, 3, 4]), tf.constant(FILTER), [2, 5, 5, 3],
+        [1, 2, 2, 1], "SAME"), OUT_STRIDE2),
     # a spatial shape unknown while building: the paddings computed in the graph from Shape
     "convolution_1d_dilated_unknown_length": _case(lambda tf, x: tf.nn.convolution(
         tf.placeholder_with_default(x, [2, None, 4]), FILTER_1D.transpose(0, 2, 1).copy(),

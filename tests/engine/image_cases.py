@@ -24,6 +24,10 @@ CASES = {
     # Resizes, each kernel with its corner conventions, up and down (and their gradients).
     "bilinear_up": (lambda tf, x: tf.image.resize_images(x, [7, 9]),
                     _image(0, [2, 5, 6, 3]), True),
+    # the new size worked out from the static shape: TensorFlow's shape inference evaluates
+    # its Cast/RealDiv/Minimum/Round subgraph, so the output's static shape is [7, 10, 3]
+    "bilinear_preserve_aspect": (lambda tf, x: tf.image.resize_images(
+        x, [10, 10], preserve_aspect_ratio=True), _image(2, [5, 7, 3]), True),
     "bilinear_down_align": (lambda tf, x: tf.image.resize_images(x, [3, 4],
                                                                  align_corners=True),
                             _image(1, [1, 6, 7, 2]), True),

@@ -96,6 +96,22 @@ def build_batch_norm(tf, training_kind):
     return out, feeds, tf.get_collection(tf.GraphKeys.UPDATE_OPS)
 
 
+def build_conv_dilated(tf):
+    """tf.layers.conv1d with a dilation rate (valid, same, causal) over sequences of unknown
+    length, and conv2d with one: tf.nn.convolution over SpaceToBatchND's blocks."""
+    tf.set_random_seed(10)
+    sequence = tf.constant(np.linspace(-1, 1, 30, dtype=np.float32).reshape(1, 10, 3),
+                           name="sequence")
+    held = tf.placeholder_with_default(sequence, [None, None, 3])
+    out = {pad: tf.layers.conv1d(held, 4, 2, dilation_rate=3, padding=pad, name="c_" + pad)
+           for pad in ("valid", "same", "causal")}
+    images = tf.constant(IMAGES, name="images")
+    out["conv2d"] = tf.layers.conv2d(images, 3, 3, dilation_rate=(2, 1), padding="same",
+                                     activation=tf.nn.relu)
+    loss = tf.add_n([tf.reduce_sum(tf.square(v)) for v in out.values()])
+    return _with_gradients(tf, out, loss, {"sequence": sequence, "images": images}), {}, []
+
+
 def build_batch_renorm(tf):
     """batch_normalization(renorm=True) on rows, training fed: the renorm correction clipped
     by rmax/rmin/dmax, its statistics and the moving stddev updated by the UPDATE_OPS."""
@@ -118,6 +134,7 @@ CASES = {
     "batch_norm_false": lambda tf: build_batch_norm(tf, "false"),
     "batch_norm_fed": lambda tf: build_batch_norm(tf, "fed"),
     "batch_renorm": build_batch_renorm,
+    "conv_dilated": build_conv_dilated,
 }
 
 
