@@ -35,7 +35,10 @@ def test_values_and_gradients_equal_tensorflows(name):
         if name in EXACT and key != "loss":
             np.testing.assert_array_equal(value, want, err_msg=key)
         else:
-            np.testing.assert_allclose(value, want, err_msg=key, **TOLERANCE[want.dtype])
+            # The loss is a float64 sum of the outputs' squares: as close as the outputs are
+            # (a float32 convolution's sums vary with OpenBLAS's kernels, Haswell or SkylakeX).
+            source = TF.values[f"{name}__out0"].dtype if key == "loss" else want.dtype
+            np.testing.assert_allclose(value, want, err_msg=key, **TOLERANCE[source])
     assert shapes == TF.shapes[name]
 
 
