@@ -302,6 +302,10 @@ class Distribution:
             except NotImplementedError:
                 return math_ops.square(self._stddev())
 
+    def covariance(self, name="covariance"):
+        with self._name_scope(name):
+            return self._covariance()
+
     def kl_divergence(self, other, name="kl_divergence"):
         with self._name_scope(name):
             return kl_divergence(self, other)
@@ -328,6 +332,9 @@ class Distribution:
 
     def _quantile(self, value):
         raise NotImplementedError(f"quantile is not implemented: {type(self).__name__}")
+
+    def _covariance(self):
+        raise NotImplementedError(f"covariance is not implemented: {type(self).__name__}")
 
     def _stddev(self):
         raise NotImplementedError(f"stddev is not implemented: {type(self).__name__}")
