@@ -10,9 +10,11 @@ import hashlib
 import numpy as np
 
 from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.framework.tensor_shape import TensorShape
 from engine.ops import array_ops, math_ops, random_ops, shape_ops
-from engine.ops.check_ops import assert_same_float_dtype
+from engine.ops.check_ops import assert_less, assert_positive, assert_same_float_dtype
+from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.convert import convert_to_tensor
 from engine.ops.distributions import (FULLY_REPARAMETERIZED, Distribution, RegisterKL,
                                       broadcast_dynamic_shape, broadcast_static_shape)
@@ -30,13 +32,12 @@ def gen_new_seed(seed, salt):
     return int(digest[:8], 16) & 0x7FFFFFFF
 
 
-def _nan_where_undefined(distribution, is_defined, value):
-    """The statistic where `is_defined()` holds and NaN elsewhere (allow_nan_stats=True;
-    TensorFlow's allow_nan_stats=False asserts instead). The condition is built after the NaN
-    fill, in TensorFlow's node order."""
+def _nan_where_undefined(distribution, is_defined, value, asserted):
+    """The statistic where `is_defined()` holds and NaN elsewhere (allow_nan_stats=True; the
+    condition built after the NaN fill, in TensorFlow's node order), or, with
+    allow_nan_stats=False, the value after the assertions `asserted()` makes."""
     if not distribution.allow_nan_stats:
-        raise NotImplementedError("the mode of tf.distributions with allow_nan_stats=False "
-                                  "is not supported by the engine yet")
+        return with_dependencies(asserted(), value)
     nan = fill(distribution.batch_shape_tensor(),
                np.array(np.nan, dtype=distribution.dtype.as_numpy_dtype()), name="nan")
     return array_ops.where_v2(is_defined(), value, nan)
@@ -49,12 +50,12 @@ class Gamma(Distribution):
                  name="Gamma"):
         parameters = dict(locals())
         with name_scope(name, values=[concentration, rate]) as name:
-            if validate_args:
-                raise NotImplementedError("tf.distributions with validate_args=True is not "
-                                          "supported by the engine yet")
-            self._concentration = array_ops.identity(concentration, name="concentration")
-            self._rate = array_ops.identity(rate, name="rate")
-            assert_same_float_dtype([self._concentration, self._rate])
+            checks = ([assert_positive(concentration), assert_positive(rate)]
+                      if validate_args else [])
+            with get_default_graph().control_dependencies(checks):
+                self._concentration = array_ops.identity(concentration, name="concentration")
+                self._rate = array_ops.identity(rate, name="rate")
+                assert_same_float_dtype([self._concentration, self._rate])
         super().__init__(dtype=self._concentration.dtype,
                          reparameterization_type=FULLY_REPARAMETERIZED,
                          validate_args=validate_args, allow_nan_stats=allow_nan_stats,
@@ -84,11 +85,11 @@ class Gamma(Distribution):
         return self._log_unnormalized_prob(x) - self._log_normalization()
 
     def _cdf(self, x):
-        assert_same_float_dtype(tensors=[x], dtype=self.dtype)
+        x = self._maybe_assert_valid_sample(x)
         return igamma(self.concentration, self.rate * x)
 
     def _log_unnormalized_prob(self, x):
-        assert_same_float_dtype(tensors=[x], dtype=self.dtype)
+        x = self._maybe_assert_valid_sample(x)
         return xlogy(self.concentration - 1., x) - self.rate * x
 
     def _log_normalization(self):
@@ -109,7 +110,16 @@ class Gamma(Distribution):
 
     def _mode(self):
         mode = (self.concentration - 1.) / self.rate
-        return _nan_where_undefined(self, lambda: self.concentration > 1., mode)
+        return _nan_where_undefined(
+            self, lambda: self.concentration > 1., mode,
+            lambda: [assert_less(ones([], self.dtype), self.concentration,
+                                 message="mode not defined when any concentration <= 1")])
+
+    def _maybe_assert_valid_sample(self, x):
+        assert_same_float_dtype(tensors=[x], dtype=self.dtype)
+        if not self.validate_args:
+            return x
+        return with_dependencies([assert_positive(x)], x)
 
 
 class Exponential(Gamma):
@@ -147,12 +157,11 @@ class Beta(Distribution):
     def __init__(self, concentration1=None, concentration0=None, validate_args=False,
                  allow_nan_stats=True, name="Beta"):
         parameters = dict(locals())
-        if validate_args:
-            raise NotImplementedError("tf.distributions with validate_args=True is not "
-                                      "supported by the engine yet")
         with name_scope(name, values=[concentration1, concentration0]) as name:
-            self._concentration1 = convert_to_tensor(concentration1, name="concentration1")
-            self._concentration0 = convert_to_tensor(concentration0, name="concentration0")
+            self._concentration1 = _maybe_assert_valid_concentration(
+                convert_to_tensor(concentration1, name="concentration1"), validate_args)
+            self._concentration0 = _maybe_assert_valid_concentration(
+                convert_to_tensor(concentration0, name="concentration0"), validate_args)
             assert_same_float_dtype([self._concentration1, self._concentration0])
             self._total_concentration = self._concentration1 + self._concentration0
         super().__init__(dtype=self._total_concentration.dtype,
@@ -205,6 +214,7 @@ class Beta(Distribution):
         return betainc(self.concentration1, self.concentration0, x)
 
     def _log_unnormalized_prob(self, x):
+        x = self._maybe_assert_valid_sample(x)
         return (xlogy(self.concentration1 - 1., x)
                 + (self.concentration0 - 1.) * math_ops.log1p(-x))
 
@@ -228,7 +238,26 @@ class Beta(Distribution):
         mode = (self.concentration1 - 1.) / (self.total_concentration - 2.)
         return _nan_where_undefined(
             self, lambda: math_ops.logical_and(self.concentration1 > 1.,
-                                               self.concentration0 > 1.), mode)
+                                               self.concentration0 > 1.), mode,
+            lambda: [assert_less(ones([], dtype=self.dtype), self.concentration1,
+                                 message="Mode undefined for concentration1 <= 1."),
+                     assert_less(ones([], dtype=self.dtype), self.concentration0,
+                                 message="Mode undefined for concentration0 <= 1.")])
+
+    def _maybe_assert_valid_sample(self, x):
+        if not self.validate_args:
+            return x
+        return with_dependencies([
+            assert_positive(x, message="sample must be positive"),
+            assert_less(x, ones([], self.dtype), message="sample must be less than `1`."),
+        ], x)
+
+
+def _maybe_assert_valid_concentration(concentration, validate_args):
+    if not validate_args:
+        return concentration
+    return with_dependencies([assert_positive(
+        concentration, message="Concentration parameter must be positive.")], concentration)
 
 
 @RegisterKL(Gamma, Gamma)

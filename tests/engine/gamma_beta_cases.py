@@ -121,6 +121,40 @@ def errors(tf):
     return found
 
 
+def checked(tf):
+    """validate_args=True and allow_nan_stats=False: values where the arguments are valid, and
+    [error class, failing node, assertion text] of each run whose arguments are not, with the
+    graph's nodes."""
+    d = tf.distributions
+    found, values = {}, {}
+    with tf.Graph().as_default() as graph:
+        concentration = tf.placeholder(tf.float32, [None], name="concentration")
+        x = tf.placeholder(tf.float32, [None], name="x")
+        gamma = d.Gamma(concentration, 2.0, validate_args=True, allow_nan_stats=False)
+        expo = d.Exponential(concentration, validate_args=True, name="expo")
+        beta = d.Beta(concentration, 3.0, validate_args=True, allow_nan_stats=False)
+        fetches = {"gamma/log_prob": gamma.log_prob(x), "gamma/cdf": gamma.cdf(x),
+                   "gamma/mode": gamma.mode(), "gamma/mean": gamma.mean(),
+                   "expo/log_prob": expo.log_prob(x), "beta/log_prob": beta.log_prob(x),
+                   "beta/mode": beta.mode(), "beta/mean": beta.mean()}
+        runs = {"valid": ([1.5, 2.5], [0.3, 0.6]), "zero_concentration": ([0.0, 2.5], [0.3, 0.6]),
+                "negative_x": ([1.5, 2.5], [-0.3, 0.6]), "x_past_one": ([1.5, 2.5], [0.3, 1.6]),
+                "mode_undefined": ([0.5, 2.5], [0.3, 0.6])}
+        with tf.Session() as sess:
+            for run_name, (c_value, x_value) in runs.items():
+                for key, fetch in fetches.items():
+                    try:
+                        value = sess.run(fetch, {concentration: c_value, x: x_value})
+                    except Exception as error:  # noqa: BLE001  (the class is compared)
+                        found[f"{run_name}/{key}"] = [type(error).__name__] + [
+                            line for line in str(error).splitlines()
+                            if line.startswith(("Node:", "assertion failed"))]
+                    else:
+                        values[f"{run_name}/{key}"] = jsonable(value)
+        nodes = [f"{node.name} {node.op}" for node in graph.as_graph_def().node]
+    return {"values": values, "errors": found, "nodes": nodes}
+
+
 def run(tf):
     """{key: value as JSON}, the static shapes and names, and the graph's nodes."""
     with tf.Graph().as_default() as graph:
@@ -129,4 +163,4 @@ def run(tf):
             values = sess.run(fetches, feed)
         nodes = [f"{node.name} {node.op}" for node in graph.as_graph_def().node]
     return {"values": {key: jsonable(value) for key, value in values.items()},
-            "shapes": shapes, "nodes": nodes, "errors": errors(tf)}
+            "shapes": shapes, "nodes": nodes, "errors": errors(tf), "checked": checked(tf)}
