@@ -9,10 +9,13 @@ import numpy as np
 
 from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
+from engine.framework.graph import get_default_graph
 from engine.framework.tensor_shape import TensorShape
 from engine.ops import array_ops, math_ops, random_ops, shape_ops
 from engine.ops.cast import cast
-from engine.ops.check_ops import assert_same_float_dtype
+from engine.ops.check_ops import (assert_less, assert_near, assert_positive,
+                                  assert_rank_at_least, assert_same_float_dtype)
+from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.constant_op import constant
 from engine.ops.convert import convert_to_tensor
 from engine.ops.distributions import (FULLY_REPARAMETERIZED, Distribution, RegisterKL,
@@ -23,10 +26,6 @@ from engine.ops.linalg_ops import matrix_set_diag
 from engine.ops.random_sampling_ops import random_gamma
 from engine.ops.special_math_ops import betainc, digamma, lbeta, lgamma, xlogy
 
-_VALIDATE_ARGS = ("tf.distributions with validate_args=True is not supported by the engine "
-                  "yet")
-_NO_NAN_STATS = ("tf.distributions' statistics with allow_nan_stats=False are not supported "
-                 "by the engine yet")
 
 
 class Dirichlet(Distribution):
@@ -35,10 +34,9 @@ class Dirichlet(Distribution):
     def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
                  name="Dirichlet"):
         parameters = dict(locals())
-        if validate_args:
-            raise NotImplementedError(_VALIDATE_ARGS)
         with name_scope(name, values=[concentration]) as name:
-            self._concentration = convert_to_tensor(concentration, name="concentration")
+            self._concentration = self._maybe_assert_valid_concentration(
+                convert_to_tensor(concentration, name="concentration"), validate_args)
             self._total_concentration = math_ops.reduce_sum(self._concentration, -1)
         super().__init__(dtype=self._concentration.dtype,
                          reparameterization_type=FULLY_REPARAMETERIZED,
@@ -79,6 +77,7 @@ class Dirichlet(Distribution):
         return math_ops.exp(self._log_prob(x))
 
     def _log_unnormalized_prob(self, x):
+        x = self._maybe_assert_valid_sample(x)
         return math_ops.reduce_sum(xlogy(self.concentration - 1., x), -1)
 
     def _log_normalization(self):
@@ -111,11 +110,35 @@ class Dirichlet(Distribution):
         k = cast(self.event_shape_tensor()[0], self.dtype)
         mode = (self.concentration - 1.) / (self.total_concentration[..., None] - k)
         if not self.allow_nan_stats:
-            raise NotImplementedError(_NO_NAN_STATS)
+            return with_dependencies([assert_less(
+                ones([], self.dtype), self.concentration,
+                message="Mode undefined when any concentration <= 1")], mode)
         nan = fill(shape_ops.shape(mode), np.array(np.nan, dtype=self.dtype.as_numpy_dtype()),
                    name="nan")
         return array_ops.where_v2(math_ops.reduce_all(self.concentration > 1., axis=-1),
                                   mode, nan)
+
+    @staticmethod
+    def _maybe_assert_valid_concentration(concentration, validate_args):
+        if not validate_args:
+            return concentration
+        return with_dependencies([
+            assert_positive(concentration,
+                            message="Concentration parameter must be positive."),
+            assert_rank_at_least(concentration, 1,
+                                 message="Concentration parameter must have >=1 dimensions."),
+            assert_less(1, shape_ops.shape(concentration)[-1],
+                        message="Concentration parameter must have event_size >= 2."),
+        ], concentration)
+
+    def _maybe_assert_valid_sample(self, x):
+        if not self.validate_args:
+            return x
+        return with_dependencies([
+            assert_positive(x, message="samples must be positive"),
+            assert_near(ones([], dtype=self.dtype), math_ops.reduce_sum(x, -1),
+                        message="sample last-dimension must sum to `1`"),
+        ], x)
 
 
 @RegisterKL(Dirichlet, Dirichlet)
@@ -136,13 +159,13 @@ class StudentT(Distribution):
     def __init__(self, df, loc, scale, validate_args=False, allow_nan_stats=True,
                  name="StudentT"):
         parameters = dict(locals())
-        if validate_args:
-            raise NotImplementedError(_VALIDATE_ARGS)
         with name_scope(name, values=[df, loc, scale]) as name:
-            self._df = array_ops.identity(df, name="df")
-            self._loc = array_ops.identity(loc, name="loc")
-            self._scale = array_ops.identity(scale, name="scale")
-            assert_same_float_dtype((self._df, self._loc, self._scale))
+            checks = [assert_positive(df)] if validate_args else []
+            with get_default_graph().control_dependencies(checks):
+                self._df = array_ops.identity(df, name="df")
+                self._loc = array_ops.identity(loc, name="loc")
+                self._scale = array_ops.identity(scale, name="scale")
+                assert_same_float_dtype((self._df, self._loc, self._scale))
         super().__init__(dtype=self._scale.dtype, reparameterization_type=FULLY_REPARAMETERIZED,
                          validate_args=validate_args, allow_nan_stats=allow_nan_stats,
                          parameters=parameters,
@@ -211,9 +234,13 @@ class StudentT(Distribution):
                 + 0.5 * (self.df + 1.) * (digamma(0.5 * (self.df + 1.))
                                           - digamma(0.5 * self.df)))
 
-    def _nan_where_df_at_most_one(self, value):
+    def _nan_where_df_at_most_one(self, value, statistic):
+        """The value where df > 1, NaN elsewhere; with allow_nan_stats=False, the value
+        after asserting df > 1."""
         if not self.allow_nan_stats:
-            raise NotImplementedError(_NO_NAN_STATS)
+            return with_dependencies([assert_less(
+                ones([], dtype=self.dtype), self.df,
+                message=f"{statistic} not defined for components of df <= 1")], value)
         nan = np.array(np.nan, dtype=self.dtype.as_numpy_dtype())
         return array_ops.where_v2(
             math_ops.greater(self.df, ones(self.batch_shape_tensor(), dtype=self.dtype)),
@@ -221,7 +248,7 @@ class StudentT(Distribution):
 
     def _mean(self):
         mean = self.loc * ones(self.batch_shape_tensor(), dtype=self.dtype)
-        return self._nan_where_df_at_most_one(mean)
+        return self._nan_where_df_at_most_one(mean, "mean")
 
     def _variance(self):
         denom = array_ops.where_v2(math_ops.greater(self.df, 2.), self.df - 2.,
@@ -232,7 +259,7 @@ class StudentT(Distribution):
         result_where_defined = array_ops.where_v2(
             self.df > fill(self.batch_shape_tensor(), 2.), var,
             fill(self.batch_shape_tensor(), inf, name="inf"))
-        return self._nan_where_df_at_most_one(result_where_defined)
+        return self._nan_where_df_at_most_one(result_where_defined, "variance")
 
     def _mode(self):
         return array_ops.identity(self.loc)

@@ -8,6 +8,7 @@ Fixture tests/fixtures/mathops/dirichlet_student_t_distributions.json
 
 import numpy as np
 
+from gamma_beta_cases import run_checked
 from string_cases import _jsonable as jsonable
 
 ALPHA = np.array([[0.5, 1.0, 2.5], [4.0, 0.8, 1.7]], np.float32)
@@ -105,6 +106,34 @@ def errors(tf):
     return found
 
 
+def _checked_graph(tf):
+    d = tf.distributions
+    alpha = tf.placeholder(tf.float32, [None, None], name="alpha")
+    x = tf.placeholder(tf.float32, [None, None], name="x")
+    df = tf.placeholder(tf.float32, [None], name="df")
+    dirichlet = d.Dirichlet(alpha, validate_args=True, allow_nan_stats=False)
+    student = d.StudentT(df, 0.5, 2.0, validate_args=True, allow_nan_stats=False)
+    fetches = {"dirichlet/log_prob": dirichlet.log_prob(x), "dirichlet/mode": dirichlet.mode(),
+               "dirichlet/mean": dirichlet.mean(), "student/mean": student.mean(),
+               "student/variance": student.variance(), "student/log_prob": student.log_prob(
+                   x[0, :2])}
+    return fetches, [alpha, x, df]
+
+
+def checked(tf):
+    """validate_args=True and allow_nan_stats=False, valid and invalid arguments."""
+    simplex = [[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]
+    return run_checked(tf, _checked_graph, {
+        "valid": ([[1.5, 2.0, 3.0], [2.0, 1.2, 4.0]], simplex, [3.0, 4.0]),
+        "zero_alpha": ([[0.0, 2.0, 3.0], [2.0, 1.2, 4.0]], simplex, [3.0, 4.0]),
+        "one_class": ([[1.5], [2.0]], [[1.0], [1.0]], [3.0, 4.0]),
+        "not_simplex": ([[1.5, 2.0, 3.0], [2.0, 1.2, 4.0]], [[0.2, 0.3, 0.6], [0.6, 0.1, 0.3]],
+                        [3.0, 4.0]),
+        "mode_undefined": ([[0.5, 2.0, 3.0], [2.0, 1.2, 4.0]], simplex, [3.0, 4.0]),
+        "small_df": ([[1.5, 2.0, 3.0], [2.0, 1.2, 4.0]], simplex, [0.5, 1.5]),
+        "negative_df": ([[1.5, 2.0, 3.0], [2.0, 1.2, 4.0]], simplex, [-1.0, 4.0])})
+
+
 def run(tf):
     """{key: value as JSON}, the static shapes and names, the graph's nodes, the errors."""
     with tf.Graph().as_default() as graph:
@@ -113,4 +142,4 @@ def run(tf):
             values = sess.run(fetches)
         nodes = [f"{node.name} {node.op}" for node in graph.as_graph_def().node]
     return {"values": {key: jsonable(value) for key, value in values.items()},
-            "shapes": shapes, "nodes": nodes, "errors": errors(tf)}
+            "shapes": shapes, "nodes": nodes, "errors": errors(tf), "checked": checked(tf)}

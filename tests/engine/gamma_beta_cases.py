@@ -121,30 +121,19 @@ def errors(tf):
     return found
 
 
-def checked(tf):
-    """validate_args=True and allow_nan_stats=False: values where the arguments are valid, and
-    [error class, failing node, assertion text] of each run whose arguments are not, with the
+def run_checked(tf, build, runs):
+    """Values of `build(tf)`'s fetches (a dict, and its placeholders) for each run's feeds
+    where they run, [error class, failing node, assertion text] where they fail, and the
     graph's nodes."""
-    d = tf.distributions
     found, values = {}, {}
     with tf.Graph().as_default() as graph:
-        concentration = tf.placeholder(tf.float32, [None], name="concentration")
-        x = tf.placeholder(tf.float32, [None], name="x")
-        gamma = d.Gamma(concentration, 2.0, validate_args=True, allow_nan_stats=False)
-        expo = d.Exponential(concentration, validate_args=True, name="expo")
-        beta = d.Beta(concentration, 3.0, validate_args=True, allow_nan_stats=False)
-        fetches = {"gamma/log_prob": gamma.log_prob(x), "gamma/cdf": gamma.cdf(x),
-                   "gamma/mode": gamma.mode(), "gamma/mean": gamma.mean(),
-                   "expo/log_prob": expo.log_prob(x), "beta/log_prob": beta.log_prob(x),
-                   "beta/mode": beta.mode(), "beta/mean": beta.mean()}
-        runs = {"valid": ([1.5, 2.5], [0.3, 0.6]), "zero_concentration": ([0.0, 2.5], [0.3, 0.6]),
-                "negative_x": ([1.5, 2.5], [-0.3, 0.6]), "x_past_one": ([1.5, 2.5], [0.3, 1.6]),
-                "mode_undefined": ([0.5, 2.5], [0.3, 0.6])}
+        fetches, placeholders = build(tf)
         with tf.Session() as sess:
-            for run_name, (c_value, x_value) in runs.items():
+            for run_name, feeds in runs.items():
+                feed_dict = dict(zip(placeholders, feeds))
                 for key, fetch in fetches.items():
                     try:
-                        value = sess.run(fetch, {concentration: c_value, x: x_value})
+                        value = sess.run(fetch, feed_dict)
                     except Exception as error:  # noqa: BLE001  (the class is compared)
                         found[f"{run_name}/{key}"] = [type(error).__name__] + [
                             line for line in str(error).splitlines()
@@ -153,6 +142,28 @@ def checked(tf):
                         values[f"{run_name}/{key}"] = jsonable(value)
         nodes = [f"{node.name} {node.op}" for node in graph.as_graph_def().node]
     return {"values": values, "errors": found, "nodes": nodes}
+
+
+def _checked_graph(tf):
+    d = tf.distributions
+    concentration = tf.placeholder(tf.float32, [None], name="concentration")
+    x = tf.placeholder(tf.float32, [None], name="x")
+    gamma = d.Gamma(concentration, 2.0, validate_args=True, allow_nan_stats=False)
+    expo = d.Exponential(concentration, validate_args=True, name="expo")
+    beta = d.Beta(concentration, 3.0, validate_args=True, allow_nan_stats=False)
+    fetches = {"gamma/log_prob": gamma.log_prob(x), "gamma/cdf": gamma.cdf(x),
+               "gamma/mode": gamma.mode(), "gamma/mean": gamma.mean(),
+               "expo/log_prob": expo.log_prob(x), "beta/log_prob": beta.log_prob(x),
+               "beta/mode": beta.mode(), "beta/mean": beta.mean()}
+    return fetches, [concentration, x]
+
+
+def checked(tf):
+    """validate_args=True and allow_nan_stats=False, valid and invalid arguments."""
+    return run_checked(tf, _checked_graph, {
+        "valid": ([1.5, 2.5], [0.3, 0.6]), "zero_concentration": ([0.0, 2.5], [0.3, 0.6]),
+        "negative_x": ([1.5, 2.5], [-0.3, 0.6]), "x_past_one": ([1.5, 2.5], [0.3, 1.6]),
+        "mode_undefined": ([0.5, 2.5], [0.3, 0.6])})
 
 
 def run(tf):

@@ -58,3 +58,12 @@ def test_shapes_names_and_nodes_are_tensorflows(ran):
 
 def test_errors_are_tensorflows(ran):
     assert ran["errors"] == FIXTURE["errors"]
+
+
+def test_validate_args_and_allow_nan_stats_false_are_tensorflows(ran):
+    got, want = ran["checked"], FIXTURE["checked"]
+    assert got["errors"] == want["errors"]
+    assert got["nodes"] == want["nodes"]
+    assert sorted(got["values"]) == sorted(want["values"])
+    for key, value in want["values"].items():
+        np.testing.assert_allclose(_numbers(got["values"][key]), _numbers(value), rtol=1e-6)
