@@ -436,7 +436,9 @@ class Normal(Distribution):
 
 
 def _get_logits_and_probs(logits=None, probs=None, multidimensional=False,
-                          name="get_logits_and_probs"):
+                          name="get_logits_and_probs", validate_args=False):
+    """distribution_util.get_logits_and_probs; validate_args=True (used by Multinomial) for
+    multidimensional parameters only."""
     with name_scope(name, values=[probs, logits]):
         if (probs is None) == (logits is None):
             raise ValueError("Must pass probs or logits, but not both.")
@@ -445,11 +447,17 @@ def _get_logits_and_probs(logits=None, probs=None, multidimensional=False,
             if not logits.dtype.is_floating:
                 raise TypeError("logits must having floating type.")
             if multidimensional:
+                if validate_args:
+                    from engine.ops.distribution_checks import embed_check_categorical_event_shape
+                    logits = embed_check_categorical_event_shape(logits)
                 return logits, nn_ops.softmax(logits, name="probs")
             return logits, math_ops.sigmoid(logits, name="probs")
         probs = convert_to_tensor(probs, name="probs")
         if not probs.dtype.is_floating:
             raise TypeError("probs must having floating type.")
+        if validate_args:
+            from engine.ops.distribution_checks import validated_probs
+            probs = validated_probs(probs, multidimensional)
         with name_scope("logits"):
             if multidimensional:
                 return math_ops.log(probs), probs

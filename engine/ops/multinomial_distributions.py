@@ -9,17 +9,17 @@ from engine.framework import dtypes
 from engine.framework.default_graph import name_scope
 from engine.ops import array_ops, math_ops, nn_ops, shape_ops
 from engine.ops.cast import cast
+from engine.ops.check_ops import assert_equal, assert_positive
+from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.convert import convert_to_tensor
+from engine.ops.distribution_checks import (embed_check_categorical_event_shape,
+                                            embed_check_nonnegative_integer_form)
 from engine.ops.distributions import NOT_REPARAMETERIZED, Distribution, _get_logits_and_probs
 from engine.ops.fill_ops import ones_like
 from engine.ops.gamma_and_beta import gen_new_seed
 from engine.ops.linalg_ops import matrix_set_diag
 from engine.ops.random_sampling_ops import multinomial, random_gamma
 from engine.ops.special_math_ops import lbeta, lgamma
-
-_VALIDATE_ARGS = ("tf.distributions with validate_args=True is not supported by the engine "
-                  "yet")
-
 
 def log_combinations(n, counts, name="log_combinations"):
     """The log of the multinomial coefficient n! / prod(counts!) over the last axis."""
@@ -38,12 +38,13 @@ class Multinomial(Distribution):
     def __init__(self, total_count, logits=None, probs=None, validate_args=False,
                  allow_nan_stats=True, name="Multinomial"):
         parameters = dict(locals())
-        if validate_args:
-            raise NotImplementedError(_VALIDATE_ARGS)
         with name_scope(name, values=[total_count, logits, probs]) as name:
             self._total_count = convert_to_tensor(total_count, name="total_count")
+            if validate_args:
+                self._total_count = embed_check_nonnegative_integer_form(self._total_count)
             self._logits, self._probs = _get_logits_and_probs(
-                logits=logits, probs=probs, multidimensional=True, name=name)
+                logits=logits, probs=probs, multidimensional=True,
+                validate_args=validate_args, name=name)
             self._mean_val = self._total_count[..., None] * self._probs
         super().__init__(dtype=self._probs.dtype, reparameterization_type=NOT_REPARAMETERIZED,
                          validate_args=validate_args, allow_nan_stats=allow_nan_stats,
@@ -99,10 +100,20 @@ class Multinomial(Distribution):
         return self._log_unnormalized_prob(counts) - self._log_normalization(counts)
 
     def _log_unnormalized_prob(self, counts):
+        counts = self._maybe_assert_valid_sample(counts)
         return math_ops.reduce_sum(counts * nn_ops.log_softmax(self.logits), -1)
 
     def _log_normalization(self, counts):
+        counts = self._maybe_assert_valid_sample(counts)
         return -log_combinations(self.total_count, counts)
+
+    def _maybe_assert_valid_sample(self, counts):
+        if not self.validate_args:
+            return counts
+        counts = embed_check_nonnegative_integer_form(counts)
+        return with_dependencies([assert_equal(
+            self.total_count, math_ops.reduce_sum(counts, -1),
+            message="counts must sum to `self.total_count`")], counts)
 
     def _mean(self):
         return array_ops.identity(self._mean_val)
@@ -123,11 +134,16 @@ class DirichletMultinomial(Distribution):
     def __init__(self, total_count, concentration, validate_args=False, allow_nan_stats=True,
                  name="DirichletMultinomial"):
         parameters = dict(locals())
-        if validate_args:
-            raise NotImplementedError(_VALIDATE_ARGS)
         with name_scope(name, values=[total_count, concentration]) as name:
             self._total_count = convert_to_tensor(total_count, name="total_count")
+            if validate_args:
+                self._total_count = embed_check_nonnegative_integer_form(self._total_count)
             self._concentration = convert_to_tensor(concentration, name="concentration")
+            if validate_args:
+                self._concentration = embed_check_categorical_event_shape(self._concentration)
+                self._concentration = with_dependencies([assert_positive(
+                    self._concentration, message="Concentration parameter must be positive.")],
+                    self._concentration)
             self._total_concentration = math_ops.reduce_sum(self._concentration, -1)
         super().__init__(dtype=self._concentration.dtype,
                          reparameterization_type=NOT_REPARAMETERIZED,
@@ -174,6 +190,11 @@ class DirichletMultinomial(Distribution):
         return cast(x, self.dtype)
 
     def _log_prob(self, counts):
+        if self.validate_args:
+            counts = embed_check_nonnegative_integer_form(counts)
+            counts = with_dependencies([assert_equal(
+                self.total_count, math_ops.reduce_sum(counts, -1),
+                message="counts last-dimension must sum to `self.total_count`")], counts)
         ordered_prob = lbeta(self.concentration + counts) - lbeta(self.concentration)
         return ordered_prob + log_combinations(self.total_count, counts)
 

@@ -8,6 +8,7 @@ tests/fixtures/mathops/multinomial_distributions.json (tools/make_multinomial_fi
 
 import numpy as np
 
+from gamma_beta_cases import run_checked
 from string_cases import _jsonable as jsonable
 
 LOGITS = np.array([[0.2, -1.3, 2.2], [1.0, 1.0, -0.5]], np.float32)
@@ -71,6 +72,35 @@ def build(tf):
     return out, shapes
 
 
+def _checked_graph(tf):
+    d = tf.distributions
+    total = tf.placeholder(tf.float32, [], name="total")
+    probs = tf.placeholder(tf.float32, [None, None], name="probs")
+    counts = tf.placeholder(tf.float32, [None, None], name="counts")
+    multi = d.Multinomial(total, probs=probs, validate_args=True)
+    from_logits = d.Multinomial(total, logits=LOGITS, validate_args=True, name="from_logits")
+    dm = d.DirichletMultinomial(total, probs * 4.0, validate_args=True)
+    fetches = {"multinomial/log_prob": multi.log_prob(counts), "multinomial/mean": multi.mean(),
+               "from_logits/log_prob": from_logits.log_prob(counts),
+               "dirichlet_multinomial/log_prob": dm.log_prob(counts),
+               "dirichlet_multinomial/mean": dm.mean()}
+    return fetches, [total, probs, counts]
+
+
+def checked(tf):
+    """validate_args=True, valid and invalid arguments."""
+    probs = [[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]
+    return run_checked(tf, _checked_graph, {
+        "valid": (5.0, probs, COUNTS),
+        "fractional_total": (5.5, probs, COUNTS),
+        "negative_total": (-5.0, probs, COUNTS),
+        "probs_sum": (5.0, [[0.2, 0.3, 0.6], [0.6, 0.1, 0.3]], COUNTS),
+        "negative_probs": (5.0, [[-0.2, 0.7, 0.5], [0.6, 0.1, 0.3]], COUNTS),
+        "one_class": (5.0, [[1.0], [1.0]], [[5.0], [5.0]]),
+        "counts_sum": (5.0, probs, [[1.0, 0.0, 3.0], [2.0, 2.0, 1.0]]),
+        "fractional_counts": (5.0, probs, [[1.5, 0.0, 3.5], [2.0, 2.0, 1.0]])})
+
+
 def run(tf):
     """{key: value as JSON}, the static shapes and names, and the graph's nodes."""
     with tf.Graph().as_default() as graph:
@@ -79,4 +109,4 @@ def run(tf):
             values = sess.run(fetches)
         nodes = [f"{node.name} {node.op}" for node in graph.as_graph_def().node]
     return {"values": {key: jsonable(value) for key, value in values.items()},
-            "shapes": shapes, "nodes": nodes}
+            "shapes": shapes, "nodes": nodes, "checked": checked(tf)}
