@@ -1,6 +1,7 @@
 """Write tests/fixtures/mathops/dirichlet_student_t_distributions.json: what TensorFlow
-computes for tests/engine/dirichlet_student_t_cases.py (tf.distributions' Dirichlet and StudentT: seeded
-samples, densities, moments, KL divergences, shapes and the graph's nodes).
+computes for tests/engine/dirichlet_student_t_cases.py (tf.distributions' Dirichlet and
+StudentT: seeded samples, densities, moments, KL divergences, shapes, the graph's nodes and the
+checks of validate_args=True).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_dirichlet_student_t_fixtures.py`.
 """

@@ -1,6 +1,7 @@
 """Write tests/fixtures/mathops/gamma_beta_distributions.json: what TensorFlow computes for
 tests/engine/gamma_beta_cases.py (tf.distributions' Gamma, Exponential and Beta: seeded
-samples, densities, moments, KL divergences, shapes and the graph's nodes).
+samples, densities, moments, KL divergences, shapes, the graph's nodes and the checks of
+validate_args=True).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_gamma_beta_fixtures.py`.
 """

@@ -1,6 +1,7 @@
 """Write tests/fixtures/mathops/multinomial_distributions.json: what TensorFlow computes for
 tests/engine/multinomial_distribution_cases.py (tf.distributions' Multinomial and
-DirichletMultinomial: seeded samples, densities, moments, shapes and the graph's nodes).
+DirichletMultinomial: seeded samples, densities, moments, shapes, the graph's nodes and the
+checks of validate_args=True).
 
 Run with the TensorFlow venv: `.venv-tf/bin/python tools/make_multinomial_fixtures.py`.
 """

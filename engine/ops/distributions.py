@@ -1,9 +1,10 @@
 """tf.distributions (TF 1.x, deprecated there in 2019 for TensorFlow Probability, and still what
 2017-2018 VAEs and policy-gradient programs used): Normal, Bernoulli and Categorical with
 sample, log_prob, prob, cdf, log_cdf, survival functions, entropy, cross_entropy, mean, mode,
-stddev, variance (Normal's quantile too), and kl_divergence between two of a kind (Uniform and
-Laplace in engine/ops/uniform_and_laplace.py), built as tensorflow/python/ops/distributions builds them
-(the same ops under the same name scopes, so seeded samples and values are TensorFlow's).
+stddev, variance (Normal's quantile too), and kl_divergence between two of a kind, built as
+tensorflow/python/ops/distributions builds them (the same ops under the same name scopes, so
+seeded samples and values are TensorFlow's). The other classes are in uniform_and_laplace.py,
+gamma_and_beta.py, dirichlet_and_student_t.py and multinomial_distributions.py.
 """
 
 import contextlib
