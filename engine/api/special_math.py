@@ -15,6 +15,9 @@ from engine.api import input_output as _input_output
 from engine.ops import metrics_auc as _metrics_auc, set_ops as _set_ops
 from engine.ops import distributions as _distributions
 from engine.ops import uniform_and_laplace as _uniform_and_laplace
+from engine.ops import gamma_and_beta as _gamma_and_beta
+from engine.ops import dirichlet_and_student_t as _dirichlet_and_student_t
+from engine.ops import multinomial_distributions as _multinomial_distributions
 from engine.ops import data_flow_ops as _data_flow
 from engine.ops import statistics_ops as _statistics
 from engine.ops import special_math_grad as _special_grad  # noqa: F401  (registers gradients)
@@ -87,7 +90,12 @@ sets = _Namespace("tf.sets", intersection=_set_ops.set_intersection,
 distributions = _Namespace("tf.distributions", **{name: getattr(_distributions, name) for name in (
     "Distribution", "Normal", "Bernoulli", "Categorical", "kl_divergence", "RegisterKL",
     "ReparameterizationType", "FULLY_REPARAMETERIZED", "NOT_REPARAMETERIZED")},
-    Uniform=_uniform_and_laplace.Uniform, Laplace=_uniform_and_laplace.Laplace)
+    Uniform=_uniform_and_laplace.Uniform, Laplace=_uniform_and_laplace.Laplace,
+    Gamma=_gamma_and_beta.Gamma, Exponential=_gamma_and_beta.Exponential,
+    Beta=_gamma_and_beta.Beta, Dirichlet=_dirichlet_and_student_t.Dirichlet,
+    StudentT=_dirichlet_and_student_t.StudentT,
+    Multinomial=_multinomial_distributions.Multinomial,
+    DirichletMultinomial=_multinomial_distributions.DirichletMultinomial)
 dynamic_partition = _data_flow.dynamic_partition
 dynamic_stitch = _data_flow.dynamic_stitch
 broadcast_dynamic_shape = _distributions.broadcast_dynamic_shape

@@ -1,9 +1,10 @@
 """tf.distributions (TF 1.x, deprecated there in 2019 for TensorFlow Probability, and still what
 2017-2018 VAEs and policy-gradient programs used): Normal, Bernoulli and Categorical with
 sample, log_prob, prob, cdf, log_cdf, survival functions, entropy, cross_entropy, mean, mode,
-stddev, variance (Normal's quantile too), and kl_divergence between two of a kind (Uniform and
-Laplace in engine/ops/uniform_and_laplace.py), built as tensorflow/python/ops/distributions builds them
-(the same ops under the same name scopes, so seeded samples and values are TensorFlow's).
+stddev, variance (Normal's quantile too), and kl_divergence between two of a kind, built as
+tensorflow/python/ops/distributions builds them (the same ops under the same name scopes, so
+seeded samples and values are TensorFlow's). The other classes are in uniform_and_laplace.py,
+gamma_and_beta.py, dirichlet_and_student_t.py and multinomial_distributions.py.
 """
 
 import contextlib
@@ -29,7 +30,7 @@ class ReparameterizationType:
         self._rep_type = rep_type
 
     def __repr__(self):
-        return f"<Reparameteriation Type: {self._rep_type}>"
+        return f"<Reparameterization Type: {self._rep_type}>"
 
     def __eq__(self, other):
         return self is other
@@ -302,6 +303,10 @@ class Distribution:
             except NotImplementedError:
                 return math_ops.square(self._stddev())
 
+    def covariance(self, name="covariance"):
+        with self._name_scope(name):
+            return self._covariance()
+
     def kl_divergence(self, other, name="kl_divergence"):
         with self._name_scope(name):
             return kl_divergence(self, other)
@@ -328,6 +333,9 @@ class Distribution:
 
     def _quantile(self, value):
         raise NotImplementedError(f"quantile is not implemented: {type(self).__name__}")
+
+    def _covariance(self):
+        raise NotImplementedError(f"covariance is not implemented: {type(self).__name__}")
 
     def _stddev(self):
         raise NotImplementedError(f"stddev is not implemented: {type(self).__name__}")
@@ -429,7 +437,9 @@ class Normal(Distribution):
 
 
 def _get_logits_and_probs(logits=None, probs=None, multidimensional=False,
-                          name="get_logits_and_probs"):
+                          name="get_logits_and_probs", validate_args=False):
+    """distribution_util.get_logits_and_probs; validate_args=True (used by Multinomial) for
+    multidimensional parameters only."""
     with name_scope(name, values=[probs, logits]):
         if (probs is None) == (logits is None):
             raise ValueError("Must pass probs or logits, but not both.")
@@ -438,11 +448,17 @@ def _get_logits_and_probs(logits=None, probs=None, multidimensional=False,
             if not logits.dtype.is_floating:
                 raise TypeError("logits must having floating type.")
             if multidimensional:
+                if validate_args:
+                    from engine.ops.distribution_checks import embed_check_categorical_event_shape
+                    logits = embed_check_categorical_event_shape(logits)
                 return logits, nn_ops.softmax(logits, name="probs")
             return logits, math_ops.sigmoid(logits, name="probs")
         probs = convert_to_tensor(probs, name="probs")
         if not probs.dtype.is_floating:
             raise TypeError("probs must having floating type.")
+        if validate_args:
+            from engine.ops.distribution_checks import validated_probs
+            probs = validated_probs(probs, multidimensional)
         with name_scope("logits"):
             if multidimensional:
                 return math_ops.log(probs), probs

@@ -68,3 +68,15 @@ def test_static_shapes_are_tensorflows():
 def test_graph_nodes_and_gradient_nodes_are_tensorflows():
     want = json.loads((FIXTURES / "graph_nodes.json").read_text())
     assert cases.gradient_graph_nodes(tf) == want
+
+
+def test_float32_xlogy_and_xlog1py_of_scalars_are_scalars():
+    # float32 log went through np.ascontiguousarray, which makes a 0-d array [1]: a Beta's
+    # log_prob of one value ran as shape [1] under a static shape [] (TensorFlow's: []).
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+        outs = [tf.math.xlogy(x, 0.5), tf.math.xlog1py(x, 0.5)]
+        with tf.Session() as sess:
+            values = sess.run(outs, {x: 2.0})
+    assert [np.shape(v) for v in values] == [(), ()]
+    np.testing.assert_allclose(values, [2.0 * np.log(0.5), 2.0 * np.log1p(0.5)], rtol=1e-6)

@@ -33,7 +33,7 @@ def _broadcast(ctx, *arrays):
 
 def _log(y, plus_one=False):
     if y.dtype == np.float32:
-        y = np.ascontiguousarray(y)
+        y = np.require(y, requirements="C")  # (np.ascontiguousarray makes a scalar [1])
         return eigen_float32.log1p(y) if plus_one else eigen_float32.log(y)
     return np.log1p(y) if plus_one else np.log(y)
 
