@@ -27,7 +27,7 @@ from engine.shape_inference.control_flow import (  # noqa: F401
 from engine.shape_inference.io import (parse_example_v2, parse_sequence_example_v2,  # noqa: F401
                                        restore_v2, string_join)
 from engine.shape_inference.dims import (  # noqa: F401
-    ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim)
+    ShapeError, _attr_shape, _dims, _unknown, broadcast, merge, merge_dim, with_rank)
 from engine.shape_inference.elementwise import CHECKED_SHAPE_FUNCTIONS as _CHECKED_ELEMENTWISE
 from engine.shape_inference.elementwise import (  # noqa: F401
     BINARY, SCALARS, UNARY, add_n, binary, fused_elementwise, scalar, select, select_v2,
@@ -99,6 +99,8 @@ SHAPE_FUNCTIONS = {
     **{op: binary for op in BINARY},
     **{op: reduction for op in REDUCTIONS},
     **{op: scalar for op in SCALARS},
+    # (a permutation is a vector: TensorFlow's WithRank(x, 1) refuses a scalar or a matrix)
+    "InvertPermutation": lambda attrs, inputs: with_rank(inputs[0], 1, fill_unknown=True),
     "AddN": add_n, "Select": select, "SelectV2": select_v2, "_FusedElementwise": fused_elementwise,
     "ArgMax": arg_reduction, "ArgMin": arg_reduction,
     "MatMul": mat_mul, "_FusedMatMul": mat_mul, "BatchMatMul": batch_mat_mul,

@@ -1,20 +1,13 @@
 """Shape functions of GenerateVocabRemapping and LoadAndRemapMatrix (TensorFlow's
 core/ops/checkpoint_ops.cc): scalar paths and names, vectors of remappings."""
 
-from engine.shape_inference.dims import ShapeError, _dims
-
-
-def _with_rank(info, rank, what):
-    dims = _dims(info)
-    if dims is not None and len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)} for {what}")
-    return dims
+from engine.shape_inference.dims import with_rank
 
 
 def generate_vocab_remapping(attrs, inputs):
     """remapping [num_new_vocab], num_present a scalar."""
-    _with_rank(inputs[0], 0, "new_vocab_file")
-    _with_rank(inputs[1], 0, "old_vocab_file")
+    with_rank(inputs[0], 0, "new_vocab_file")
+    with_rank(inputs[1], 0, "old_vocab_file")
     return [attrs["num_new_vocab"]], []
 
 
@@ -24,7 +17,7 @@ def load_and_remap_matrix(attrs, inputs):
     for info, rank, what in zip(inputs, (0, 0, 1, 1),
                                 ("ckpt_path", "old_tensor_name", "row_remapping",
                                  "col_remapping")):
-        _with_rank(info, rank, what)
+        with_rank(info, rank, what)
     return [attrs["num_rows"], attrs["num_cols"]]
 
 

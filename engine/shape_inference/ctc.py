@@ -1,29 +1,24 @@
 """Shape functions of CTCLoss and the CTC decoders, as TensorFlow's (core/ops/ctc_ops.cc)."""
 
-from engine.shape_inference.dims import ShapeError, _dims, merge_dim
+from engine.shape_inference.dims import with_rank, merge_dim
 
 
-def _with_rank(info, rank):
-    dims = _dims(info)
-    if dims is None:
-        return [None] * rank
-    if len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
-    return dims
 
 
 def ctc_loss(attrs, inputs):
     """loss [batch], gradient the inputs' [max_time, batch, num_classes]."""
-    logits = _with_rank(inputs[0], 3)
-    indices, values = _with_rank(inputs[1], 2), _with_rank(inputs[2], 1)
-    lengths = _with_rank(inputs[3], 1)
+    logits = with_rank(inputs[0], 3, fill_unknown=True)
+    indices = with_rank(inputs[1], 2, fill_unknown=True)
+    values = with_rank(inputs[2], 1, fill_unknown=True)
+    lengths = with_rank(inputs[3], 1, fill_unknown=True)
     merge_dim(indices[0], values[0])
     batch = merge_dim(logits[1], lengths[0])
     return [batch], [logits[0], batch, logits[2]]
 
 
 def _batch(inputs):
-    logits, lengths = _with_rank(inputs[0], 3), _with_rank(inputs[1], 1)
+    logits = with_rank(inputs[0], 3, fill_unknown=True)
+    lengths = with_rank(inputs[1], 1, fill_unknown=True)
     return merge_dim(logits[1], lengths[0])
 
 

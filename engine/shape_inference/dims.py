@@ -15,6 +15,19 @@ def _dims(info):
     return None if shape.ndims is None else shape.as_list()
 
 
+def with_rank(info, rank, what="", fill_unknown=False):
+    """`info`'s dims after TensorFlow's WithRank check (ShapeError "Shape must be rank R but is
+    rank N", " for WHAT" where given); where its rank is unknown, None, or with fill_unknown
+    `rank` unknown dims, as WithRank gives."""
+    dims = _dims(info)
+    if dims is None:
+        return [None] * rank if fill_unknown else None
+    if len(dims) != rank:
+        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}"
+                         + (f" for {what}" if what else ""))
+    return dims
+
+
 def merge_dim(a, b):
     if a is None:
         return b

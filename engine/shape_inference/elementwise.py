@@ -79,7 +79,7 @@ UNARY = op_families.UNARY | op_families.ACTIVATION_GRADS | {
     "LeakyRelu", "Cast", "Identity", "StopGradient", "PreventGradient", "Snapshot",
     "CheckNumerics", "ZerosLike", "OnesLike", "Softmax", "LogSoftmax", "BiasAdd", "BiasAddV1",
     "ReverseV2", "Cumsum", "Cumprod", "CumulativeLogsumexp", "ClipByValue", "Assign", "AssignAdd", "AssignSub",
-    "InvertPermutation", "RandomShuffle", "BesselI0", "BesselI1", "BesselK0", "BesselK0e",
+    "RandomShuffle", "BesselI0", "BesselI1", "BesselK0", "BesselK0e",
     "BesselK1", "BesselK1e", "BesselJ0", "BesselJ1", "BesselY0", "BesselY1",
     "Dawsn", "Expint", "FresnelCos", "FresnelSin", "Spence"}
 

@@ -1,7 +1,7 @@
 """Shape functions of the image ops (TensorFlow's core/ops/image_ops.cc and array_ops.cc's
 DepthToSpace / SpaceToDepth) and of the 3-D convolutions and pooling."""
 
-from engine.shape_inference.dims import ShapeError, _dims, merge_dim
+from engine.shape_inference.dims import ShapeError, _dims, with_rank, merge_dim
 from engine.shape_inference.partial_values import _from_value, _ints
 
 
@@ -73,23 +73,16 @@ def space_to_depth(attrs, inputs):
             None if depth is None else depth * block * block]
 
 
-def _with_rank(info, rank):
-    dims = _dims(info)
-    if dims is not None and len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
-    return dims
-
-
 def crop_and_resize(attrs, inputs):
     """[num_boxes, crop_height, crop_width, depth]: boxes [num_boxes, 4], box_ind [num_boxes],
     crop_size's values as far as they are known (SetOutputToSizedImage)."""
     image = _rank4(inputs[0])
-    boxes = _with_rank(inputs[1], 2) or [None, None]
-    box_ind = _with_rank(inputs[2], 1) or [None]
+    boxes = with_rank(inputs[1], 2) or [None, None]
+    box_ind = with_rank(inputs[2], 1) or [None]
     num_boxes = merge_dim(boxes[0], box_ind[0])
     if boxes[1] is not None and boxes[1] != 4:
         raise ShapeError(f"Dimension must be 4 but is {boxes[1]}")
-    size_dims = _with_rank(inputs[3], 1)
+    size_dims = with_rank(inputs[3], 1)
     if size_dims is not None and size_dims[0] is not None and size_dims[0] != 2:
         raise ShapeError(f"Dimension must be 2 but is {size_dims[0]}")
     size = _from_value(inputs[3]) or [None, None]
@@ -243,13 +236,6 @@ SHAPE_FUNCTIONS.update({
 
 # --- the codecs (core/ops/image_ops.cc's DecodeImageShapeFn and the encoders') ---
 
-def _with_rank(info, rank):
-    dims = _dims(info)
-    if dims is not None and len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
-    return dims
-
-
 def _channels(attrs):
     channels = int(attrs.get("channels", 0))
     return channels or None
@@ -257,13 +243,13 @@ def _channels(attrs):
 
 def decode_image(attrs, inputs):
     """DecodeJpeg, DecodePng, DecodeBmp: [height, width, channels or unknown]."""
-    _with_rank(inputs[0], 0)
+    with_rank(inputs[0], 0)
     return [None, None, _channels(attrs)]
 
 
 def decode_any_image(attrs, inputs):
     """DecodeImage: unknown rank while animations expand (3-D or 4-D), else 3-D."""
-    _with_rank(inputs[0], 0)
+    with_rank(inputs[0], 0)
     if attrs.get("expand_animations", True):
         return None
     return [None, None, _channels(attrs)]
@@ -271,8 +257,8 @@ def decode_any_image(attrs, inputs):
 
 def decode_and_crop_jpeg(attrs, inputs):
     """[crop height, crop width, channels] as far as the crop window is constant."""
-    _with_rank(inputs[0], 0)
-    window = _with_rank(inputs[1], 1)
+    with_rank(inputs[0], 0)
+    window = with_rank(inputs[1], 1)
     if window is not None and window[0] is not None and window[0] != 4:
         raise ShapeError(f"Dimension must be 4 but is {window[0]}")
     values = _from_value(inputs[1]) or [None] * 4
@@ -281,17 +267,17 @@ def decode_and_crop_jpeg(attrs, inputs):
 
 def encode_image(attrs, inputs):
     """EncodeJpeg, EncodePng, EncodeJpegVariableQuality: a scalar string of a 3-D image."""
-    _with_rank(inputs[0], 3)
+    with_rank(inputs[0], 3)
     if len(inputs) > 1:
-        _with_rank(inputs[1], 0)
+        with_rank(inputs[1], 0)
     return []
 
 
 SHAPE_FUNCTIONS.update({
     "DecodeJpeg": decode_image, "DecodePng": decode_image, "DecodeBmp": decode_image,
     "DecodeImage": decode_any_image, "DecodeAndCropJpeg": decode_and_crop_jpeg,
-    "DecodeGif": lambda attrs, inputs: (_with_rank(inputs[0], 0), [None, None, None, 3])[1],
-    "ExtractJpegShape": lambda attrs, inputs: (_with_rank(inputs[0], 0), [3])[1],
+    "DecodeGif": lambda attrs, inputs: (with_rank(inputs[0], 0), [None, None, None, 3])[1],
+    "ExtractJpegShape": lambda attrs, inputs: (with_rank(inputs[0], 0), [3])[1],
     "EncodeJpeg": encode_image, "EncodeJpegVariableQuality": encode_image,
     "EncodePng": encode_image,
 })
@@ -334,9 +320,9 @@ SHAPE_FUNCTIONS.update({
 
 def sample_distorted_bounding_box(attrs, inputs):
     """(begin [3], size [3], bboxes [1, 1, 4]) of a 1-D image size and 3-D boxes."""
-    _with_rank(inputs[0], 1)
-    _with_rank(inputs[1], 3)
-    _with_rank(inputs[2], 0)
+    with_rank(inputs[0], 1)
+    with_rank(inputs[1], 3)
+    with_rank(inputs[2], 0)
     return [3], [3], [1, 1, 4]
 
 
@@ -349,7 +335,7 @@ def extract_glimpse(attrs, inputs):
     size = _from_value(inputs[1]) or [None, None]
     if len(size) != 2:
         raise ShapeError(f"Dimension must be 2 but is {len(size)}")
-    _with_rank(inputs[2], 2)
+    with_rank(inputs[2], 2)
     return [dims[0], size[0], size[1], dims[3]]
 
 

@@ -3,9 +3,8 @@ convolution, pools and ReluX (TensorFlow's common_shape_fns.cc ConvShape, nn_ops
 DecodeWebP and GenerateBoundingBoxProposals (image_ops.cc), DecodeProtoV2 and EncodeProto."""
 
 from engine.kernels.cpu.nn import conv_output_size
-from engine.shape_inference.dims import ShapeError, _dims
+from engine.shape_inference.dims import ShapeError, _dims, with_rank
 from engine.shape_inference.nn import conv2d, pool
-from engine.shape_inference.quantization import _with_rank
 
 
 def _text(value):
@@ -62,30 +61,30 @@ def conv(attrs, inputs):
 
 
 def quantized_conv2d(attrs, inputs):
-    x = _with_rank(inputs[0], 4)
-    w = _with_rank(inputs[1], 4)
+    x = with_rank(inputs[0], 4, fill_unknown=True)
+    w = with_rank(inputs[1], 4, fill_unknown=True)
     for info in inputs[2:6]:
-        _with_rank(info, 0)
+        with_rank(info, 0, fill_unknown=True)
     _check_depth(x[3], w[2])
     return conv2d(attrs, inputs), [], []
 
 
 def quantized_pool(attrs, inputs):
-    _with_rank(inputs[0], 4)
+    with_rank(inputs[0], 4, fill_unknown=True)
     for info in inputs[1:3]:
-        _with_rank(info, 0)
+        with_rank(info, 0, fill_unknown=True)
     return pool(attrs, inputs), [], []
 
 
 def quantized_relu_x(attrs, inputs):
     for info in inputs[1:4]:
-        _with_rank(info, 0)
+        with_rank(info, 0, fill_unknown=True)
     return _dims(inputs[0]), [], []
 
 
 def decode_webp(attrs, inputs):
     """DecodeWebP: frames [count, height, width, channels or unknown] of a scalar string."""
-    _with_rank(inputs[0], 0)
+    with_rank(inputs[0], 0, fill_unknown=True)
     channels = int(attrs.get("channels", 0))
     if channels < 0:
         raise ShapeError(f"channels must be non-negative, got {channels}")
@@ -111,7 +110,7 @@ def encode_proto(attrs, inputs):
 def generate_bounding_box_proposals(attrs, inputs):
     """GenerateBoundingBoxProposals: rois [batch, post_nms_topn, 4] and their scores."""
     for index, rank in enumerate((4, 4, 2, 3, 0, 0, 0)):
-        dims = _with_rank(inputs[index], rank)
+        dims = with_rank(inputs[index], rank, fill_unknown=True)
         if index == 0:
             batch = dims[0]
     count = int(attrs.get("post_nms_topn", 300))

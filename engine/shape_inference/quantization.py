@@ -1,14 +1,9 @@
 """Shape functions of the fake-quantization and quantize-and-dequantize ops (TensorFlow's
 array_ops.cc)."""
 
-from engine.shape_inference.dims import ShapeError, _dims, merge, merge_dim
+from engine.shape_inference.dims import ShapeError, _dims, with_rank, merge, merge_dim
 
 
-def _with_rank(info, rank):
-    dims = _dims(info)
-    if dims is not None and len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
-    return dims if dims is not None else [None] * rank
 
 
 def _at_least_one(info):
@@ -20,22 +15,22 @@ def _at_least_one(info):
 
 def fake_quant_vars(attrs, inputs):
     """FakeQuantWithMinMaxVars: min and max scalars; the inputs' shape."""
-    _with_rank(inputs[1], 0)
-    _with_rank(inputs[2], 0)
+    with_rank(inputs[1], 0, fill_unknown=True)
+    with_rank(inputs[2], 0, fill_unknown=True)
     return _dims(inputs[0])
 
 
 def fake_quant_vars_gradient(attrs, inputs):
     """FakeQuantWithMinMaxVarsGradient: (the merged input shape, [], [])."""
-    _with_rank(inputs[2], 0)
-    _with_rank(inputs[3], 0)
+    with_rank(inputs[2], 0, fill_unknown=True)
+    with_rank(inputs[3], 0, fill_unknown=True)
     return merge(_dims(inputs[0]), _dims(inputs[1])), [], []
 
 
 def _depth(inputs_dims, bounds):
     depth = None if inputs_dims is None else inputs_dims[-1]
     for info in bounds:
-        depth = merge_dim(depth, _with_rank(info, 1)[0])
+        depth = merge_dim(depth, with_rank(info, 1, fill_unknown=True)[0])
     return depth
 
 
@@ -59,7 +54,8 @@ def fake_quant_vars_per_channel_gradient(attrs, inputs):
 def _quantize_range(attrs, input_info, min_info, max_info):
     """min and max scalars (axis -1) or [depth] vectors, depth input's dimension `axis`."""
     axis = int(attrs["axis"])
-    minmax = merge(_dims(max_info), _with_rank(min_info, 0 if axis == -1 else 1))
+    minmax = merge(_dims(max_info),
+                   with_rank(min_info, 0 if axis == -1 else 1, fill_unknown=True))
     if axis < -1:
         raise ShapeError(f"axis should be at least -1, got {axis}")
     if axis != -1:
@@ -89,8 +85,8 @@ def _quantize_op(attrs, inputs):
     if axis < -1:
         raise ShapeError(f"axis should be at least -1, got {axis}")
     rank = 0 if axis == -1 else 1
-    _with_rank(inputs[1], rank)
-    minmax = _with_rank(inputs[2], rank)
+    with_rank(inputs[1], rank, fill_unknown=True)
+    minmax = with_rank(inputs[2], rank, fill_unknown=True)
     if axis != -1:
         dims = _dims(inputs[0])
         if dims is not None and len(dims) < axis + 1:
@@ -112,7 +108,7 @@ def _quantized_concat(attrs, inputs):
     from engine.shape_inference.array import _concat
     n = int(attrs["N"])
     for info in inputs[1 + n:]:
-        _with_rank(info, 0)
+        with_rank(info, 0, fill_unknown=True)
     return _concat(inputs[1:1 + n], inputs[0]), [], []
 
 

@@ -1,19 +1,13 @@
 """Shape functions of the FFT ops and the WAV ops, as TensorFlow's (core/ops/spectral_ops.cc,
 audio_ops.cc) give them. (The complex parts are elementwise: engine/framework/op_families.py.)"""
 
-from engine.shape_inference.dims import ShapeError, _dims
+from engine.shape_inference.dims import ShapeError, _dims, with_rank
 from engine.shape_inference.partial_values import _ints
 
 
 def _at_least(dims, rank):
     if dims is not None and len(dims) < rank:
         raise ShapeError(f"Shape must be at least rank {rank} but is rank {len(dims)}")
-    return dims
-
-
-def _with_rank(dims, rank):
-    if dims is not None and len(dims) != rank:
-        raise ShapeError(f"Shape must be rank {rank} but is rank {len(dims)}")
     return dims
 
 
@@ -28,7 +22,7 @@ def real_fft(rank, forward):
     fft_length // 2 + 1 forward), unknown while fft_length is."""
     def shape(attrs, inputs):
         dims = _at_least(_dims(inputs[0]), rank)
-        length = _with_rank(_dims(inputs[1]), 1)
+        length = with_rank(inputs[1], 1)
         if length is not None and length[0] is not None and length[0] != rank:
             raise ShapeError(f"Dimension must be {rank} but is {length[0]}")
         if dims is None:
@@ -43,15 +37,15 @@ def real_fft(rank, forward):
 
 
 def decode_wav(attrs, inputs):
-    _with_rank(_dims(inputs[0]), 0)
+    with_rank(inputs[0], 0)
     samples = attrs.get("desired_samples", -1)
     channels = attrs.get("desired_channels", -1)
     return [None if samples == -1 else samples, None if channels == -1 else channels], []
 
 
 def encode_wav(attrs, inputs):
-    _with_rank(_dims(inputs[0]), 2)
-    _with_rank(_dims(inputs[1]), 0)
+    with_rank(inputs[0], 2)
+    with_rank(inputs[1], 0)
     return []
 
 

@@ -16,6 +16,9 @@ CASES = {
     "scatter_nd_empty_output": "tf.scatter_nd([[0]], [1.0], [0])",
     "scatter_nd_unknown_index_depth": "tf.scatter_nd(tf.placeholder(tf.int32, [2, None]), "
                                       "[1.0, 2.0, 3.0], [4])",
+    "invert_permutation_scalar": "tf.invert_permutation(tf.constant(1))",
+    "invert_permutation_matrix": "tf.invert_permutation([[0, 1]])",
+    "invert_permutation_unknown": "tf.invert_permutation(tf.placeholder(tf.int32))",
 }
 
 
