@@ -3,12 +3,11 @@
 seeded samples exactly, densities, moments and covariances at rtol 1e-6, static shapes,
 names and every node of the graph."""
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+import distribution_fixture
+from distribution_fixture import numbers
 import multinomial_distribution_cases as cases
 import engine as tf
 
@@ -19,8 +18,7 @@ import engine as tf
 # iteration) bit for bit, as are DirichletMultinomial's (no loop).
 ROWS_REORDERED = {"multinomial/sample", "multinomial/sample_n", "batch/sample"}
 
-FIXTURE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "mathops"
-                      / "multinomial_distributions.json").read_text())
+FIXTURE = distribution_fixture.load("multinomial_distributions")
 
 
 @pytest.fixture(scope="module")
@@ -28,27 +26,17 @@ def ran():
     return cases.run(tf)
 
 
-def _numbers(entry):
-    values = entry["values"]
-    if entry["dtype"].startswith("float"):
-        return np.array([float.fromhex(v) if v.startswith(("0x", "-0x")) else float(v)
-                         for v in values])
-    return np.array(values)
-
-
 @pytest.mark.parametrize("key", sorted(FIXTURE["values"]))
 def test_values_are_tensorflows(ran, key):
     got, want = ran["values"][key], FIXTURE["values"][key]
     assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"])
     if key in ROWS_REORDERED:
-        got_counts, want_counts = _numbers(got), _numbers(want)
+        got_counts, want_counts = numbers(got), numbers(want)
         rows = np.array(want["shape"][:-1]).prod()
         np.testing.assert_array_equal(got_counts.reshape(rows, -1).sum(-1),
                                       want_counts.reshape(rows, -1).sum(-1))
-    elif "sample" in key or not want["dtype"].startswith("float"):
-        assert got["values"] == want["values"]  # seeded draws: TensorFlow's streams
     else:
-        np.testing.assert_allclose(_numbers(got), _numbers(want), rtol=1e-6, atol=1e-7)
+        distribution_fixture.assert_value_is_tensorflows(key, got, want)
 
 
 def test_shapes_names_and_nodes_are_tensorflows(ran):
@@ -82,6 +70,4 @@ def test_validate_args_is_tensorflows(ran):
         else:
             assert got["errors"][key] == [error_class, node, assertion], key
     assert got["nodes"] == want["nodes"]
-    assert sorted(got["values"]) == sorted(want["values"])
-    for key, value in want["values"].items():
-        np.testing.assert_allclose(_numbers(got["values"][key]), _numbers(value), rtol=1e-6)
+    distribution_fixture.assert_checked_values_are_tensorflows(got, want)
