@@ -28,22 +28,10 @@ from engine.ops.special_math_ops import betainc, digamma, lbeta, lgamma, xlogy
 
 
 
-class Dirichlet(Distribution):
-    """Dirichlet over the simplex of the last axis of `concentration`."""
-
-    def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
-                 name="Dirichlet"):
-        parameters = dict(locals())
-        with name_scope(name, values=[concentration]) as name:
-            self._concentration = self._maybe_assert_valid_concentration(
-                convert_to_tensor(concentration, name="concentration"), validate_args)
-            self._total_concentration = math_ops.reduce_sum(self._concentration, -1)
-        super().__init__(dtype=self._concentration.dtype,
-                         reparameterization_type=FULLY_REPARAMETERIZED,
-                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                         parameters=parameters,
-                         graph_parents=[self._concentration, self._total_concentration],
-                         name=name)
+class ConcentrationShapes:
+    """The shapes of a distribution over the simplex given by `_concentration` ([..., k]) and
+    `_total_concentration` (its sum over k): the batch is the total's shape, the event k
+    (Dirichlet and DirichletMultinomial)."""
 
     @property
     def concentration(self):
@@ -64,6 +52,24 @@ class Dirichlet(Distribution):
 
     def _event_shape(self):
         return self.concentration.shape.with_rank_at_least(1)[-1:]
+
+
+class Dirichlet(ConcentrationShapes, Distribution):
+    """Dirichlet over the simplex of the last axis of `concentration`."""
+
+    def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
+                 name="Dirichlet"):
+        parameters = dict(locals())
+        with name_scope(name, values=[concentration]) as name:
+            self._concentration = self._maybe_assert_valid_concentration(
+                convert_to_tensor(concentration, name="concentration"), validate_args)
+            self._total_concentration = math_ops.reduce_sum(self._concentration, -1)
+        super().__init__(dtype=self._concentration.dtype,
+                         reparameterization_type=FULLY_REPARAMETERIZED,
+                         validate_args=validate_args, allow_nan_stats=allow_nan_stats,
+                         parameters=parameters,
+                         graph_parents=[self._concentration, self._total_concentration],
+                         name=name)
 
     def _sample_n(self, n, seed=None):
         gamma_sample = random_gamma(shape=[n], alpha=self.concentration, dtype=self.dtype,

@@ -12,6 +12,7 @@ from engine.ops.cast import cast
 from engine.ops.check_ops import assert_equal, assert_positive
 from engine.ops.control_flow.ops import with_dependencies
 from engine.ops.convert import convert_to_tensor
+from engine.ops.dirichlet_and_student_t import ConcentrationShapes
 from engine.ops.distribution_checks import (embed_check_categorical_event_shape,
                                             embed_check_nonnegative_integer_form)
 from engine.ops.distributions import NOT_REPARAMETERIZED, Distribution, _get_logits_and_probs
@@ -128,7 +129,7 @@ class Multinomial(Distribution):
         return self._mean_val - self._mean_val * p
 
 
-class DirichletMultinomial(Distribution):
+class DirichletMultinomial(ConcentrationShapes, Distribution):
     """Counts of `total_count` draws whose class probabilities are Dirichlet(concentration)."""
 
     def __init__(self, total_count, concentration, validate_args=False, allow_nan_stats=True,
@@ -154,26 +155,6 @@ class DirichletMultinomial(Distribution):
     @property
     def total_count(self):
         return self._total_count
-
-    @property
-    def concentration(self):
-        return self._concentration
-
-    @property
-    def total_concentration(self):
-        return self._total_concentration
-
-    def _batch_shape_tensor(self):
-        return shape_ops.shape(self.total_concentration)
-
-    def _batch_shape(self):
-        return self.total_concentration.shape
-
-    def _event_shape_tensor(self):
-        return shape_ops.shape(self.concentration)[-1:]
-
-    def _event_shape(self):
-        return self.concentration.shape.with_rank_at_least(1)[-1:]
 
     def _sample_n(self, n, seed=None):
         n_draws = cast(self.total_count, dtype=dtypes.int32)
